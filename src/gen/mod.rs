@@ -1,0 +1,1 @@
+//! Pure generation primitives: no Lua, no files. Each module owns one algorithm.

@@ -1,0 +1,95 @@
+//! What a recipe says about its map beyond terrain: rooms, corridors, doors, stairs, spawns, tags
+//! and statistics. Renderers export these; tests check invariants against them.
+
+use super::geom::{Point, Rect};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A room: its rectangle and what kind of room it is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Room {
+    /// The room's bounds (floor area, walls excluded unless the recipe says otherwise).
+    #[serde(flatten)]
+    pub rect: Rect,
+    /// Free-form kind (`"normal"`, `"cave"`, `"entrance"`, …).
+    pub kind: String,
+    /// Doors that belong to this room.
+    pub doors: Vec<Point>,
+}
+
+/// A corridor: the cells it carved, in the order it carved them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Corridor {
+    /// Carved cells.
+    pub cells: Vec<Point>,
+    /// The corridor region (theme) it was drawn with, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+}
+
+/// A spawn point: what appears where.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Spawn {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// What spawns (a monster, item or feature name).
+    pub what: String,
+}
+
+/// Up and down stairs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stairs {
+    /// Stairs leading to the level above.
+    pub up: Vec<Point>,
+    /// Stairs leading to the level below.
+    pub down: Vec<Point>,
+}
+
+/// A free-form tag value set by a recipe.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum TagValue {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A number.
+    Number(f64),
+    /// A string.
+    Text(String),
+}
+
+/// Everything a recipe recorded about its map.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Annotations {
+    /// Rooms, in the order they were added.
+    pub rooms: Vec<Room>,
+    /// Corridors, in the order they were carved.
+    pub corridors: Vec<Corridor>,
+    /// Every door on the map.
+    pub doors: Vec<Point>,
+    /// Stairs up and down.
+    pub stairs: Stairs,
+    /// Spawn points.
+    pub spawns: Vec<Spawn>,
+    /// Free-form tags, sorted by key.
+    pub tags: BTreeMap<String, TagValue>,
+    /// Numeric statistics, sorted by key.
+    pub stats: BTreeMap<String, f64>,
+}
+
+impl Annotations {
+    /// Forgets everything (used when a map buffer is reused).
+    pub fn clear(&mut self) {
+        self.rooms.clear();
+        self.corridors.clear();
+        self.doors.clear();
+        self.stairs.up.clear();
+        self.stairs.down.clear();
+        self.spawns.clear();
+        self.tags.clear();
+        self.stats.clear();
+    }
+}

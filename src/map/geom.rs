@@ -1,0 +1,339 @@
+//! Integer geometry: points, rectangles, directions, lines.
+//!
+//! Coordinates are 0-based `(x, y)` with x to the right and y down. Everything here is integer
+//! arithmetic so that maps are identical on every machine.
+
+use serde::Serialize;
+
+/// A cell position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Point {
+    /// Column, 0 at the left.
+    pub x: i32,
+    /// Row, 0 at the top.
+    pub y: i32,
+}
+
+impl Point {
+    /// A point at `(x, y)`.
+    pub const fn new(x: i32, y: i32) -> Self {
+        Point { x, y }
+    }
+
+    /// Chebyshev (king-move) distance, the metric of 8-neighbour maps.
+    pub fn chebyshev(self, other: Point) -> i32 {
+        (self.x - other.x).abs().max((self.y - other.y).abs())
+    }
+
+    /// Squared Euclidean distance (exact, no floats).
+    pub fn dist2(self, other: Point) -> i64 {
+        let dx = (self.x - other.x) as i64;
+        let dy = (self.y - other.y) as i64;
+        dx * dx + dy * dy
+    }
+
+    /// The neighbouring point one step in `dir`.
+    pub fn step(self, dir: Dir) -> Point {
+        let (dx, dy) = dir.delta();
+        Point::new(self.x + dx, self.y + dy)
+    }
+}
+
+/// An axis-aligned rectangle given by its top-left corner and size. Both `w` and `h` are ≥ 1 for
+/// any rectangle that covers a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Rect {
+    /// Left column.
+    pub x: i32,
+    /// Top row.
+    pub y: i32,
+    /// Width in cells.
+    pub w: i32,
+    /// Height in cells.
+    pub h: i32,
+}
+
+impl Rect {
+    /// A rectangle with top-left `(x, y)` and size `w × h`.
+    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Self {
+        Rect { x, y, w, h }
+    }
+
+    /// Rightmost column (inclusive).
+    pub fn x2(&self) -> i32 {
+        self.x + self.w - 1
+    }
+
+    /// Bottom row (inclusive).
+    pub fn y2(&self) -> i32 {
+        self.y + self.h - 1
+    }
+
+    /// The centre cell (rounded towards the top-left).
+    pub fn center(&self) -> Point {
+        Point::new(self.x + (self.w - 1) / 2, self.y + (self.h - 1) / 2)
+    }
+
+    /// Whether the cell lies inside the rectangle.
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= self.x && p.x <= self.x2() && p.y >= self.y && p.y <= self.y2()
+    }
+
+    /// Whether the two rectangles overlap once this one is grown by `margin` cells on every side.
+    pub fn intersects(&self, other: &Rect, margin: i32) -> bool {
+        self.x - margin <= other.x2()
+            && self.x2() + margin >= other.x
+            && self.y - margin <= other.y2()
+            && self.y2() + margin >= other.y
+    }
+
+    /// The rectangle shrunk by `n` cells on every side (may become empty).
+    pub fn inset(&self, n: i32) -> Rect {
+        Rect::new(self.x + n, self.y + n, self.w - 2 * n, self.h - 2 * n)
+    }
+
+    /// Whether the rectangle covers no cell.
+    pub fn is_empty(&self) -> bool {
+        self.w <= 0 || self.h <= 0
+    }
+
+    /// Every cell of the rectangle, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Point> + '_ {
+        (self.y..self.y + self.h.max(0))
+            .flat_map(move |y| (self.x..self.x + self.w.max(0)).map(move |x| Point::new(x, y)))
+    }
+
+    /// The cells of the rectangle's border, clockwise from the top-left corner, each once.
+    pub fn outline(&self) -> Vec<Point> {
+        let mut out = Vec::new();
+        if self.is_empty() {
+            return out;
+        }
+        if self.w == 1 || self.h == 1 {
+            return self.cells().collect();
+        }
+        for x in self.x..=self.x2() {
+            out.push(Point::new(x, self.y));
+        }
+        for y in self.y + 1..=self.y2() {
+            out.push(Point::new(self.x2(), y));
+        }
+        for x in (self.x..self.x2()).rev() {
+            out.push(Point::new(x, self.y2()));
+        }
+        for y in (self.y + 1..self.y2()).rev() {
+            out.push(Point::new(self.x, y));
+        }
+        out
+    }
+}
+
+/// One of the eight compass directions, in Incursion's order (N, S, E, W, then diagonals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Up (y − 1).
+    North,
+    /// Down (y + 1).
+    South,
+    /// Right (x + 1).
+    East,
+    /// Left (x − 1).
+    West,
+    /// Up-right.
+    NorthEast,
+    /// Up-left.
+    NorthWest,
+    /// Down-right.
+    SouthEast,
+    /// Down-left.
+    SouthWest,
+}
+
+impl Dir {
+    /// The four orthogonal directions.
+    pub const CARDINAL: [Dir; 4] = [Dir::North, Dir::South, Dir::East, Dir::West];
+    /// All eight directions.
+    pub const ALL: [Dir; 8] = [
+        Dir::North,
+        Dir::South,
+        Dir::East,
+        Dir::West,
+        Dir::NorthEast,
+        Dir::NorthWest,
+        Dir::SouthEast,
+        Dir::SouthWest,
+    ];
+
+    /// The `(dx, dy)` step of this direction.
+    pub const fn delta(self) -> (i32, i32) {
+        match self {
+            Dir::North => (0, -1),
+            Dir::South => (0, 1),
+            Dir::East => (1, 0),
+            Dir::West => (-1, 0),
+            Dir::NorthEast => (1, -1),
+            Dir::NorthWest => (-1, -1),
+            Dir::SouthEast => (1, 1),
+            Dir::SouthWest => (-1, 1),
+        }
+    }
+
+    /// The direction pointing the opposite way.
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::North => Dir::South,
+            Dir::South => Dir::North,
+            Dir::East => Dir::West,
+            Dir::West => Dir::East,
+            Dir::NorthEast => Dir::SouthWest,
+            Dir::NorthWest => Dir::SouthEast,
+            Dir::SouthEast => Dir::NorthWest,
+            Dir::SouthWest => Dir::NorthEast,
+        }
+    }
+
+    /// Whether `other` points exactly the opposite way (Incursion's `DIAMETRIC`).
+    pub fn is_diametric(self, other: Dir) -> bool {
+        self.opposite() == other
+    }
+
+    /// Lower-case name as used in the Lua API (`"north"`, `"south_east"`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dir::North => "north",
+            Dir::South => "south",
+            Dir::East => "east",
+            Dir::West => "west",
+            Dir::NorthEast => "north_east",
+            Dir::NorthWest => "north_west",
+            Dir::SouthEast => "south_east",
+            Dir::SouthWest => "south_west",
+        }
+    }
+
+    /// Parses a name produced by [`Dir::name`].
+    pub fn from_name(name: &str) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+/// The cells of a Bresenham line from `a` to `b`, both ends included.
+pub fn bresenham(a: Point, b: Point) -> Vec<Point> {
+    let dx = (b.x - a.x).abs();
+    let dy = -(b.y - a.y).abs();
+    let sx = if a.x < b.x { 1 } else { -1 };
+    let sy = if a.y < b.y { 1 } else { -1 };
+    let mut err = dx + dy;
+    let (mut x, mut y) = (a.x, a.y);
+    let mut out = Vec::with_capacity((dx.max(-dy) + 1) as usize);
+    loop {
+        out.push(Point::new(x, y));
+        if x == b.x && y == b.y {
+            break;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+    out
+}
+
+/// Which leg a dog-leg corridor draws first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DogLeg {
+    /// Along x first, then along y.
+    HorizontalFirst,
+    /// Along y first, then along x.
+    VerticalFirst,
+}
+
+/// The cells of a dog-leg (one-bend) path from `a` to `b`, both ends included, each cell once.
+pub fn dogleg(a: Point, b: Point, order: DogLeg) -> Vec<Point> {
+    let corner = match order {
+        DogLeg::HorizontalFirst => Point::new(b.x, a.y),
+        DogLeg::VerticalFirst => Point::new(a.x, b.y),
+    };
+    let mut out = straight(a, corner);
+    let second = straight(corner, b);
+    out.extend(second.into_iter().skip(1));
+    out
+}
+
+/// Cells of an axis-aligned segment (a and b share x or y), both ends included.
+fn straight(a: Point, b: Point) -> Vec<Point> {
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let n = (b.x - a.x).abs().max((b.y - a.y).abs());
+    (0..=n).map(|i| Point::new(a.x + sx * i, a.y + sy * i)).collect()
+}
+
+/// The tutorial's `draw_corridor` walk: step x towards the target until aligned, then y. Both
+/// ends included.
+pub fn walk_x_then_y(a: Point, b: Point) -> Vec<Point> {
+    dogleg(a, b, DogLeg::HorizontalFirst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bresenham_includes_both_ends_and_is_8_connected() {
+        for &(a, b) in &[
+            (Point::new(0, 0), Point::new(7, 3)),
+            (Point::new(5, 9), Point::new(1, 0)),
+            (Point::new(2, 2), Point::new(2, 2)),
+            (Point::new(0, 4), Point::new(9, 4)),
+        ] {
+            let line = bresenham(a, b);
+            assert_eq!(line[0], a);
+            assert_eq!(*line.last().unwrap(), b);
+            for w in line.windows(2) {
+                assert_eq!(w[0].chebyshev(w[1]), 1);
+            }
+            assert_eq!(line.len() as i32, a.chebyshev(b) + 1);
+        }
+    }
+
+    #[test]
+    fn dogleg_orders_bend_at_expected_corner() {
+        let a = Point::new(1, 1);
+        let b = Point::new(4, 3);
+        let h = dogleg(a, b, DogLeg::HorizontalFirst);
+        assert!(h.contains(&Point::new(4, 1)));
+        let v = dogleg(a, b, DogLeg::VerticalFirst);
+        assert!(v.contains(&Point::new(1, 3)));
+        for path in [h, v] {
+            assert_eq!(path.len(), 6);
+            for w in path.windows(2) {
+                assert_eq!((w[0].x - w[1].x).abs() + (w[0].y - w[1].y).abs(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn rect_outline_visits_each_border_cell_once() {
+        let r = Rect::new(2, 3, 4, 3);
+        let o = r.outline();
+        assert_eq!(o.len(), 10);
+        let mut sorted = o.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 10);
+        assert_eq!(Rect::new(0, 0, 1, 5).outline().len(), 5);
+    }
+
+    #[test]
+    fn intersects_respects_margin() {
+        let a = Rect::new(0, 0, 3, 3);
+        let touching = Rect::new(3, 0, 3, 3);
+        assert!(!a.intersects(&touching, 0));
+        assert!(a.intersects(&touching, 1));
+        assert!(a.intersects(&Rect::new(2, 2, 1, 1), 0));
+    }
+}

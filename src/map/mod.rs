@@ -1,0 +1,528 @@
+//! The map model: a grid of cells (terrain, priority, region, flags), priority writes, shapes,
+//! and the annotations recipes attach.
+//!
+//! Cells are stored as parallel arrays (structure of arrays) so that whole-map passes such as
+//! flood fill touch only the bytes they need. A cell index is `x + y * width`.
+
+pub mod annotations;
+pub mod geom;
+pub mod priority;
+pub mod terrain;
+
+pub use annotations::{Annotations, Corridor, Room, Spawn, Stairs, TagValue};
+pub use geom::{bresenham, dogleg, DogLeg, Dir, Point, Rect};
+pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
+
+use std::sync::Arc;
+use thiserror::Error;
+
+/// The largest map warren will allocate, in cells (4096 × 4096).
+pub const MAX_CELLS: u64 = 4096 * 4096;
+/// The largest width or height warren accepts.
+pub const MAX_SIDE: i64 = 65_536;
+
+/// Cell flag: the cell's terrain blocks movement.
+pub const FLAG_SOLID: u8 = 1;
+/// Cell flag: the cell belongs to the connected area (Incursion's `Connected`).
+pub const FLAG_CONNECTED: u8 = 2;
+
+/// Errors from map access. They name the coordinates and the valid range.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum MapError {
+    /// A coordinate outside the map.
+    #[error("({x}, {y}) is outside the {width}×{height} map (x 0..={xmax}, y 0..={ymax})", xmax = .width - 1, ymax = .height - 1)]
+    OutOfBounds {
+        /// Column asked for.
+        x: i64,
+        /// Row asked for.
+        y: i64,
+        /// Map width.
+        width: i32,
+        /// Map height.
+        height: i32,
+    },
+    /// A map size that is zero, negative or too large.
+    #[error("map size {width}×{height} is not allowed: each side must be 1..={MAX_SIDE} and the area at most {MAX_CELLS} cells")]
+    BadSize {
+        /// Requested width.
+        width: i64,
+        /// Requested height.
+        height: i64,
+    },
+    /// A rectangle with no cells.
+    #[error("rectangle {w}×{h} at ({x}, {y}) is empty: width and height must be at least 1")]
+    EmptyRect {
+        /// Left.
+        x: i32,
+        /// Top.
+        y: i32,
+        /// Width.
+        w: i32,
+        /// Height.
+        h: i32,
+    },
+}
+
+/// How a write paints a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Brush {
+    /// Terrain to write.
+    pub terrain: TerrainId,
+    /// Priority of the write. `None` writes unconditionally and leaves the cell's priority as it
+    /// was (for recipes that do not use priorities).
+    pub priority: Option<u8>,
+    /// Region id to stamp on the cell, or `None` to keep the cell's region.
+    pub region: Option<u16>,
+    /// Write even on the map edge and regardless of priority.
+    pub force: bool,
+}
+
+impl Brush {
+    /// A plain unconditional write of `terrain`.
+    pub fn new(terrain: TerrainId) -> Self {
+        Brush {
+            terrain,
+            priority: None,
+            region: None,
+            force: false,
+        }
+    }
+
+    /// The same brush with a priority.
+    pub fn priority(mut self, p: u8) -> Self {
+        self.priority = Some(p);
+        self
+    }
+
+    /// The same brush with a region stamp.
+    pub fn region(mut self, r: u16) -> Self {
+        self.region = Some(r);
+        self
+    }
+
+    /// The same brush, forced (edge and priority ignored).
+    pub fn forced(mut self) -> Self {
+        self.force = true;
+        self
+    }
+}
+
+/// A generated (or in-progress) map.
+#[derive(Clone, Debug)]
+pub struct Map {
+    width: i32,
+    height: i32,
+    terrain: Vec<TerrainId>,
+    priority: Vec<u8>,
+    region: Vec<u16>,
+    flags: Vec<u8>,
+    terrains: Arc<TerrainTable>,
+    region_names: Vec<String>,
+    /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe.
+    pub notes: Annotations,
+}
+
+/// Checks a requested size before anything is allocated.
+pub fn check_size(width: i64, height: i64) -> Result<(), MapError> {
+    let ok = (1..=MAX_SIDE).contains(&width)
+        && (1..=MAX_SIDE).contains(&height)
+        && (width as u64) * (height as u64) <= MAX_CELLS;
+    if ok {
+        Ok(())
+    } else {
+        Err(MapError::BadSize { width, height })
+    }
+}
+
+impl Map {
+    /// A `width × height` map filled with `fill` at priority 0 (below [`priority::EMPTY`]), so any
+    /// prioritised write succeeds on a fresh map.
+    pub fn new(
+        width: i64,
+        height: i64,
+        fill: TerrainId,
+        terrains: Arc<TerrainTable>,
+    ) -> Result<Map, MapError> {
+        let mut map = Map {
+            width: 0,
+            height: 0,
+            terrain: Vec::new(),
+            priority: Vec::new(),
+            region: Vec::new(),
+            flags: Vec::new(),
+            terrains,
+            region_names: vec![String::new()],
+            notes: Annotations::default(),
+        };
+        map.reset(width, height, fill)?;
+        Ok(map)
+    }
+
+    /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]).
+    pub fn reset(&mut self, width: i64, height: i64, fill: TerrainId) -> Result<(), MapError> {
+        check_size(width, height)?;
+        let n = (width * height) as usize;
+        self.width = width as i32;
+        self.height = height as i32;
+        self.terrain.clear();
+        self.terrain.resize(n, fill);
+        self.priority.clear();
+        self.priority.resize(n, 0);
+        self.region.clear();
+        self.region.resize(n, 0);
+        let solid = if self.terrains.get(fill).solid {
+            FLAG_SOLID
+        } else {
+            0
+        };
+        self.flags.clear();
+        self.flags.resize(n, solid);
+        self.region_names.truncate(1);
+        self.notes.clear();
+        Ok(())
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.terrain.len()
+    }
+
+    /// Whether the map has no cells (never true for a constructed map).
+    pub fn is_empty(&self) -> bool {
+        self.terrain.is_empty()
+    }
+
+    /// The terrain table this map's ids refer to.
+    pub fn terrains(&self) -> &Arc<TerrainTable> {
+        &self.terrains
+    }
+
+    /// Whether `(x, y)` lies on the map.
+    #[inline]
+    pub fn in_bounds(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64
+    }
+
+    /// Whether `(x, y)` lies on the map's outermost ring.
+    #[inline]
+    pub fn is_edge(&self, x: i32, y: i32) -> bool {
+        x == 0 || y == 0 || x == self.width - 1 || y == self.height - 1
+    }
+
+    /// The cell index of `(x, y)`, or an out-of-bounds error.
+    #[inline]
+    pub fn index(&self, x: i64, y: i64) -> Result<usize, MapError> {
+        if self.in_bounds(x, y) {
+            Ok(x as usize + y as usize * self.width as usize)
+        } else {
+            Err(MapError::OutOfBounds {
+                x,
+                y,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// The point of a cell index.
+    #[inline]
+    pub fn point(&self, index: usize) -> Point {
+        Point::new(
+            (index % self.width as usize) as i32,
+            (index / self.width as usize) as i32,
+        )
+    }
+
+    /// Terrain id at a cell.
+    pub fn terrain_at(&self, p: Point) -> Result<TerrainId, MapError> {
+        Ok(self.terrain[self.index(p.x as i64, p.y as i64)?])
+    }
+
+    /// Priority at a cell.
+    pub fn priority_at(&self, p: Point) -> Result<u8, MapError> {
+        Ok(self.priority[self.index(p.x as i64, p.y as i64)?])
+    }
+
+    /// Region id at a cell (0 = none).
+    pub fn region_at(&self, p: Point) -> Result<u16, MapError> {
+        Ok(self.region[self.index(p.x as i64, p.y as i64)?])
+    }
+
+    /// Whether the cell blocks movement.
+    pub fn is_solid(&self, p: Point) -> Result<bool, MapError> {
+        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_SOLID != 0)
+    }
+
+    /// Whether the cell is marked connected.
+    pub fn is_connected(&self, p: Point) -> Result<bool, MapError> {
+        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_CONNECTED != 0)
+    }
+
+    /// Marks or clears the connected flag of a cell.
+    pub fn set_connected(&mut self, p: Point, on: bool) -> Result<(), MapError> {
+        let i = self.index(p.x as i64, p.y as i64)?;
+        if on {
+            self.flags[i] |= FLAG_CONNECTED;
+        } else {
+            self.flags[i] &= !FLAG_CONNECTED;
+        }
+        Ok(())
+    }
+
+    /// Clears the connected flag on every cell.
+    pub fn clear_connected(&mut self) {
+        for f in &mut self.flags {
+            *f &= !FLAG_CONNECTED;
+        }
+    }
+
+    /// All terrain ids, row-major.
+    pub fn terrain_cells(&self) -> &[TerrainId] {
+        &self.terrain
+    }
+
+    /// All priorities, row-major.
+    pub fn priority_cells(&self) -> &[u8] {
+        &self.priority
+    }
+
+    /// All region ids, row-major.
+    pub fn region_cells(&self) -> &[u16] {
+        &self.region
+    }
+
+    /// All cell flags ([`FLAG_SOLID`], [`FLAG_CONNECTED`]), row-major.
+    pub fn flag_cells(&self) -> &[u8] {
+        &self.flags
+    }
+
+    /// Mutable cell flags, for primitives that maintain [`FLAG_CONNECTED`]. The solid bit must be
+    /// left as it is: it mirrors the terrain.
+    pub fn flag_cells_mut(&mut self) -> &mut [u8] {
+        &mut self.flags
+    }
+
+    /// The id of a region name on this map, interning it on first use. Id 0 means "no region".
+    pub fn region_id(&mut self, name: &str) -> u16 {
+        if name.is_empty() {
+            return 0;
+        }
+        if let Some(i) = self.region_names.iter().position(|n| n == name) {
+            return i as u16;
+        }
+        self.region_names.push(name.to_string());
+        (self.region_names.len() - 1) as u16
+    }
+
+    /// The name of a region id ("" for none).
+    pub fn region_name(&self, id: u16) -> &str {
+        self.region_names
+            .get(id as usize)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    /// Every region name in id order (index 0 is the empty "no region").
+    pub fn region_names(&self) -> &[String] {
+        &self.region_names
+    }
+
+    /// Writes one cell by index, applying the edge and priority rules. Returns whether it was
+    /// written. The index must be valid.
+    #[inline]
+    pub fn write_index(&mut self, i: usize, brush: &Brush) -> bool {
+        if !brush.force {
+            let w = self.width as usize;
+            let (x, y) = (i % w, i / w);
+            if x == 0 || y == 0 || x == w - 1 || y == self.height as usize - 1 {
+                return false;
+            }
+            if let Some(p) = brush.priority {
+                if !priority::wins(p, self.priority[i]) {
+                    return false;
+                }
+            }
+        }
+        if let Some(p) = brush.priority {
+            self.priority[i] = p;
+        }
+        self.terrain[i] = brush.terrain;
+        if let Some(r) = brush.region {
+            self.region[i] = r;
+        }
+        let solid = self.terrains.get(brush.terrain).solid;
+        let f = &mut self.flags[i];
+        *f = if solid {
+            *f | FLAG_SOLID
+        } else {
+            *f & !FLAG_SOLID
+        };
+        true
+    }
+
+    /// Writes one cell. Out of bounds is an error; losing to a higher priority or hitting the
+    /// unforced map edge returns `Ok(false)`.
+    pub fn write(&mut self, p: Point, brush: &Brush) -> Result<bool, MapError> {
+        let i = self.index(p.x as i64, p.y as i64)?;
+        Ok(self.write_index(i, brush))
+    }
+
+    /// Checks that every cell of `rect` is on the map.
+    pub fn check_rect(&self, rect: &Rect) -> Result<(), MapError> {
+        if rect.is_empty() {
+            return Err(MapError::EmptyRect {
+                x: rect.x,
+                y: rect.y,
+                w: rect.w,
+                h: rect.h,
+            });
+        }
+        self.index(rect.x as i64, rect.y as i64)?;
+        self.index(rect.x2() as i64, rect.y2() as i64)?;
+        Ok(())
+    }
+
+    /// Fills a rectangle. The whole rectangle must be on the map. Returns the cells written.
+    pub fn fill_rect(&mut self, rect: &Rect, brush: &Brush) -> Result<usize, MapError> {
+        self.check_rect(rect)?;
+        let mut n = 0;
+        for y in rect.y..=rect.y2() {
+            let row = y as usize * self.width as usize;
+            for x in rect.x..=rect.x2() {
+                n += self.write_index(row + x as usize, brush) as usize;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Draws a rectangle's border. The whole rectangle must be on the map. Returns the cells
+    /// written.
+    pub fn outline_rect(&mut self, rect: &Rect, brush: &Brush) -> Result<usize, MapError> {
+        self.check_rect(rect)?;
+        let cells = rect.outline();
+        self.write_all(&cells, brush)
+    }
+
+    /// Fills the whole map.
+    pub fn fill(&mut self, brush: &Brush) -> usize {
+        (0..self.len())
+            .map(|i| self.write_index(i, brush) as usize)
+            .sum()
+    }
+
+    /// Writes every cell in `cells`, all of which must be on the map (checked before anything is
+    /// written). Returns the number written.
+    pub fn write_all(&mut self, cells: &[Point], brush: &Brush) -> Result<usize, MapError> {
+        for p in cells {
+            self.index(p.x as i64, p.y as i64)?;
+        }
+        Ok(cells
+            .iter()
+            .map(|p| self.write_index(p.x as usize + p.y as usize * self.width as usize, brush) as usize)
+            .sum())
+    }
+
+    /// Carves a path: writes each cell and returns those whose terrain actually changed, in
+    /// order (the tutorial's corridor record). All cells must be on the map.
+    pub fn carve_path(&mut self, cells: &[Point], brush: &Brush) -> Result<Vec<Point>, MapError> {
+        for p in cells {
+            self.index(p.x as i64, p.y as i64)?;
+        }
+        let mut carved = Vec::with_capacity(cells.len());
+        for &p in cells {
+            let i = p.x as usize + p.y as usize * self.width as usize;
+            let before = self.terrain[i];
+            if self.write_index(i, brush) && before != brush.terrain {
+                carved.push(p);
+            }
+        }
+        Ok(carved)
+    }
+
+    /// Number of cells that are not solid.
+    pub fn open_count(&self) -> usize {
+        self.flags.iter().filter(|&&f| f & FLAG_SOLID == 0).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Arc<TerrainTable> {
+        Arc::new(TerrainTable::new(vec![
+            Terrain {
+                name: "rock".into(),
+                glyph: '#',
+                color: Rgb(1, 1, 1),
+                solid: true,
+            },
+            Terrain {
+                name: "floor".into(),
+                glyph: '.',
+                color: Rgb(2, 2, 2),
+                solid: false,
+            },
+        ]))
+    }
+
+    #[test]
+    fn every_priority_pair_follows_the_strictly_higher_rule() {
+        let mut m = Map::new(5, 5, 0, table()).unwrap();
+        let p = Point::new(2, 2);
+        for &(_, a) in &priority::NAMED {
+            for &(_, b) in &priority::NAMED {
+                m.write(p, &Brush::new(0).priority(a).forced()).unwrap();
+                let ok = m.write(p, &Brush::new(1).priority(b)).unwrap();
+                assert_eq!(ok, b >= a, "write {b} over {a}");
+                assert_eq!(m.terrain_at(p).unwrap(), if ok { 1 } else { 0 });
+                assert_eq!(m.priority_at(p).unwrap(), if ok { b } else { a });
+            }
+        }
+    }
+
+    #[test]
+    fn edge_needs_force() {
+        let mut m = Map::new(4, 4, 0, table()).unwrap();
+        assert!(!m.write(Point::new(0, 2), &Brush::new(1)).unwrap());
+        assert!(!m.write(Point::new(3, 3), &Brush::new(1).priority(120)).unwrap());
+        assert!(m.write(Point::new(0, 2), &Brush::new(1).forced()).unwrap());
+        assert!(!m.is_solid(Point::new(0, 2)).unwrap());
+    }
+
+    #[test]
+    fn out_of_bounds_is_an_error_naming_the_cell() {
+        let mut m = Map::new(4, 3, 0, table()).unwrap();
+        let e = m.write(Point::new(4, 0), &Brush::new(1)).unwrap_err();
+        assert_eq!(e.to_string(), "(4, 0) is outside the 4×3 map (x 0..=3, y 0..=2)");
+        assert!(m.fill_rect(&Rect::new(2, 1, 3, 1), &Brush::new(1)).is_err());
+        assert!(m.write_all(&[Point::new(1, 1), Point::new(-1, 1)], &Brush::new(1)).is_err());
+        assert_eq!(m.terrain_at(Point::new(1, 1)).unwrap(), 0, "nothing written on error");
+    }
+
+    #[test]
+    fn sizes_are_checked_before_allocation() {
+        assert!(Map::new(0, 5, 0, table()).is_err());
+        assert!(Map::new(100_000_000, 1, 0, table()).is_err());
+        assert!(Map::new(5000, 5000, 0, table()).is_err());
+    }
+
+    #[test]
+    fn carve_path_reports_changed_cells_only() {
+        let mut m = Map::new(6, 6, 0, table()).unwrap();
+        m.write(Point::new(2, 2), &Brush::new(1)).unwrap();
+        let path = [Point::new(1, 2), Point::new(2, 2), Point::new(3, 2)];
+        let carved = m.carve_path(&path, &Brush::new(1)).unwrap();
+        assert_eq!(carved, vec![Point::new(1, 2), Point::new(3, 2)]);
+    }
+}
