@@ -1,0 +1,71 @@
+-- Rooms and corridors, after the Rust roguelike tutorial's "Improved corridors" chapter
+-- (seed 004): random non-overlapping rooms, sorted leftmost-first, joined by one of four
+-- corridor strategies; every corridor's cells are recorded, and a corridor spawner may place
+-- monsters and items inside them.
+local warren = require "warren"
+
+return {
+  name = "rooms",
+  description = "Random rooms joined by nearest-neighbour, straight-line, dog-leg or BSP corridors.",
+  params = {
+    width = { default = 80, min = 16, max = 4096, doc = "Map width in cells." },
+    height = { default = 50, min = 16, max = 4096, doc = "Map height in cells." },
+    max_rooms = { default = 30, min = 1, max = 10000, doc = "Room placement attempts." },
+    min_size = { default = 6, min = 1, max = 100, doc = "Smallest room side." },
+    max_size = { default = 10, min = 1, max = 100, doc = "Largest room side." },
+    corridors = {
+      default = "nearest",
+      choices = { "nearest", "lines", "dogleg", "bsp" },
+      doc = "Corridor strategy.",
+    },
+    corridor_spawns = { default = false, doc = "Spawn monsters and items inside corridors." },
+    max_spawns = { default = 4, min = 0, max = 100, doc = "The spawner's MAX_MONSTERS per corridor." },
+  },
+
+  generate = function(map, ctx)
+    local p, style = ctx.params, ctx.regions.rooms
+    if p.min_size > p.max_size then
+      error(("min_size = %d exceeds max_size = %d"):format(p.min_size, p.max_size))
+    end
+
+    -- 1. Solid map; random rooms that neither overlap nor touch (SimpleMapBuilder).
+    map:fill(style.wall)
+    local rooms = warren.gen.scatter_rooms(map, ctx.rng:stream("rooms"), {
+      attempts = p.max_rooms, min_size = p.min_size, max_size = p.max_size,
+    })
+    if #rooms == 0 then
+      error(("no room fits a %dx%d map with min_size = %d"):format(map.width, map.height, p.min_size))
+    end
+    for _, room in ipairs(rooms) do
+      map:fill_rect(room, style.floor)
+      map:add_room(room, "room")
+    end
+
+    -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
+    table.sort(rooms, function(a, b)
+      if a.x ~= b.x then return a.x < b.x end
+      return a.y < b.y
+    end)
+
+    -- 3. Corridors, each recorded as the cells it carved.
+    warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {
+      strategy = p.corridors, terrain = style.corridor,
+    })
+
+    -- 4. CorridorSpawner: things that live in hallways.
+    if p.corridor_spawns then
+      warren.gen.spawn_in_corridors(map, ctx.rng:stream("spawns"), {
+        table = ctx.regions.spawn, max_per_area = p.max_spawns, depth = ctx.depth,
+      })
+    end
+
+    -- 5. RoomBasedStartingPosition and RoomBasedStairs: the player starts in the first room,
+    --    the stairs down are in the last.
+    local sx, sy = warren.rect(rooms[1]):center()
+    local dx, dy = warren.rect(rooms[#rooms]):center()
+    map:tag("start_x", sx)
+    map:tag("start_y", sy)
+    map:set(dx, dy, "down stairs")
+    map:add_stair(dx, dy, "down")
+  end,
+}

@@ -1,0 +1,90 @@
+//! Finds where a key or value sits in a TOML source, so that validation errors found after
+//! deserialisation can still name the line and column.
+
+use std::ops::Range;
+use toml::de::{DeTable, DeValue};
+
+/// One step of a path into a TOML document: a key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// A table key.
+    Key(String),
+    /// An array index (0-based).
+    Index(usize),
+}
+
+/// A path such as `corridor[2].constants.turn_chance`.
+pub type Path = Vec<Seg>;
+
+/// Builds a path from keys and indices: `path!["corridor", 2, "weight"]`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! tpath {
+    ($($seg:expr),* $(,)?) => {
+        vec![$($crate::region::locate::Seg::from($seg)),*]
+    };
+}
+
+impl From<&str> for Seg {
+    fn from(s: &str) -> Seg {
+        Seg::Key(s.to_string())
+    }
+}
+
+impl From<usize> for Seg {
+    fn from(i: usize) -> Seg {
+        Seg::Index(i)
+    }
+}
+
+/// Renders a path the way a modder reads it: `corridor[2].constants.turn_chance`.
+pub fn display(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// A parsed document that remembers spans.
+pub struct Locator<'a> {
+    root: Option<DeTable<'a>>,
+}
+
+impl<'a> Locator<'a> {
+    /// Parses `text`; a document that does not parse locates nothing.
+    pub fn new(text: &'a str) -> Self {
+        Locator {
+            root: DeTable::parse(text).ok().map(|t| t.into_inner()),
+        }
+    }
+
+    /// The byte span of the value at `path`, or of the deepest existing ancestor (so an error
+    /// about a missing key points at its table).
+    pub fn span(&self, path: &[Seg]) -> Option<Range<usize>> {
+        let root = self.root.as_ref()?;
+        let mut best = None;
+        let mut table: Option<&DeTable> = Some(root);
+        let mut value: Option<&DeValue> = None;
+        for seg in path {
+            let next = match (seg, table, value) {
+                (Seg::Key(k), Some(t), _) => t.get(k.as_str()),
+                (Seg::Index(i), _, Some(DeValue::Array(a))) => a.get(*i),
+                _ => None,
+            };
+            let Some(next) = next else { break };
+            best = Some(next.span());
+            value = Some(next.get_ref());
+            table = next.get_ref().as_table();
+        }
+        best
+    }
+}

@@ -1,0 +1,410 @@
+//! Parses region sources, merges them and checks every rule of the schema, collecting all
+//! problems with their locations.
+
+use super::error::{line_col, RegionError, RegionErrors};
+use super::locate::{display, Locator, Path};
+use super::schema::*;
+use super::{unknown_terrain, Registry, RegistryData, Source};
+use crate::map::{Rgb, Terrain, TerrainTable};
+use crate::tpath;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A problem found after parsing: which file, where in it, what.
+struct Finding {
+    file: usize,
+    path: Path,
+    message: String,
+}
+
+/// Collects findings and turns them into located errors.
+struct Checker<'a> {
+    sources: &'a [Source],
+    findings: Vec<Finding>,
+}
+
+impl Checker<'_> {
+    fn report(&mut self, file: usize, path: Path, message: impl Into<String>) {
+        self.findings.push(Finding {
+            file,
+            path,
+            message: message.into(),
+        });
+    }
+
+    fn percent(&mut self, file: usize, path: Path, v: i64) {
+        if !(0..=100).contains(&v) {
+            let name = display(&path);
+            self.report(
+                file,
+                path,
+                format!("{name} = {v} is not a percentage (0..=100)"),
+            );
+        }
+    }
+
+    fn length(&mut self, file: usize, path: Path, v: i64) {
+        if !(1..=1000).contains(&v) {
+            let name = display(&path);
+            self.report(
+                file,
+                path,
+                format!("{name} = {v} is out of range (1..=1000)"),
+            );
+        }
+    }
+
+    fn weight(&mut self, file: usize, path: Path, v: f64) {
+        if !v.is_finite() || v < 0.0 {
+            let name = display(&path);
+            self.report(
+                file,
+                path,
+                format!("{name} = {v} is not a valid weight (a finite number ≥ 0)"),
+            );
+        }
+    }
+
+    fn terrain_ref(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
+        if table.id(name).is_none() {
+            self.report(file, path, unknown_terrain(name, table));
+        }
+    }
+
+    fn into_errors(self) -> Vec<RegionError> {
+        self.findings
+            .into_iter()
+            .map(|f| {
+                let src = &self.sources[f.file];
+                let (line, col) = Locator::new(&src.text)
+                    .span(&f.path)
+                    .map_or((0, 0), |s| line_col(&src.text, s.start));
+                RegionError {
+                    file: src.path.clone(),
+                    line,
+                    col,
+                    message: f.message,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Parses, merges and validates `sources` into a registry.
+pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
+    let mut errors = Vec::new();
+    let mut files = Vec::new();
+    for (i, src) in sources.iter().enumerate() {
+        match toml::from_str::<RegionFile>(&src.text) {
+            Ok(f) => files.push((i, f)),
+            Err(e) => {
+                let (line, col) = e.span().map_or((0, 0), |s| line_col(&src.text, s.start));
+                errors.push(RegionError {
+                    file: src.path.clone(),
+                    line,
+                    col,
+                    message: e.message().trim().to_string(),
+                });
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(RegionErrors(errors));
+    }
+
+    let mut ck = Checker {
+        sources: &sources,
+        findings: Vec::new(),
+    };
+    let merged = merge(&mut ck, files);
+    let terrains = check_terrains(&mut ck, &merged);
+    check_references(&mut ck, &merged, &terrains);
+    check_numbers(&mut ck, &merged);
+
+    if !ck.findings.is_empty() {
+        return Err(RegionErrors(ck.into_errors()));
+    }
+    let table = Arc::new(terrains);
+    let fill = merged
+        .map
+        .as_ref()
+        .and_then(|(_, m)| m.fill.as_deref())
+        .and_then(|n| table.id(n))
+        .unwrap_or(0);
+    let edge = merged
+        .map
+        .as_ref()
+        .and_then(|(_, m)| m.edge.as_deref())
+        .and_then(|n| table.id(n))
+        .unwrap_or(fill);
+    Ok(Registry {
+        terrains: table,
+        map_fill: fill,
+        map_edge: edge,
+        data: RegistryData {
+            terrain: merged.terrain.into_iter().map(|e| e.def).collect(),
+            dungeon: merged.dungeon.map(|(_, d)| d).unwrap_or_default(),
+            corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
+            rooms: merged.rooms.map(|(_, r)| r),
+            cave: merged.cave.map(|(_, c)| c),
+            spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
+        },
+        files: sources.into_iter().map(|s| s.path).collect(),
+    })
+}
+
+/// A list entry and where it came from.
+struct Entry<T> {
+    file: usize,
+    index: usize,
+    def: T,
+}
+
+/// All files merged, remembering each entry's origin.
+#[derive(Default)]
+struct Merged {
+    terrain: Vec<Entry<TerrainDef>>,
+    corridor: Vec<Entry<CorridorDef>>,
+    spawn: Vec<Entry<SpawnDef>>,
+    map: Option<(usize, MapDef)>,
+    dungeon: Option<(usize, DungeonDef)>,
+    rooms: Option<(usize, RoomsDef)>,
+    cave: Option<(usize, CaveDef)>,
+}
+
+fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
+    fn single<T>(
+        ck: &mut Checker,
+        slot: &mut Option<(usize, T)>,
+        file: usize,
+        value: Option<T>,
+        key: &str,
+    ) {
+        let Some(v) = value else { return };
+        if let Some((first, _)) = slot {
+            let first = ck.sources[*first].path.display().to_string();
+            ck.report(
+                file,
+                tpath![key],
+                format!("[{key}] is already defined in {first}; it may appear in only one file"),
+            );
+        } else {
+            *slot = Some((file, v));
+        }
+    }
+    fn list<T>(out: &mut Vec<Entry<T>>, file: usize, defs: Vec<T>) {
+        out.extend(
+            defs.into_iter()
+                .enumerate()
+                .map(|(index, def)| Entry { file, index, def }),
+        );
+    }
+    let mut m = Merged::default();
+    for (file, f) in files {
+        list(&mut m.terrain, file, f.terrain);
+        list(&mut m.corridor, file, f.corridor);
+        list(&mut m.spawn, file, f.spawn);
+        single(ck, &mut m.map, file, f.map, "map");
+        single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
+        single(ck, &mut m.rooms, file, f.rooms, "rooms");
+        single(ck, &mut m.cave, file, f.cave, "cave");
+    }
+    dupes(ck, &m.terrain, "terrain", |d| &d.name);
+    dupes(ck, &m.corridor, "corridor", |d| &d.name);
+    dupes(ck, &m.spawn, "spawn", |d| &d.name);
+    m
+}
+
+/// Reports every entry whose name repeats an earlier one.
+fn dupes<T>(ck: &mut Checker, entries: &[Entry<T>], key: &str, name: impl Fn(&T) -> &String) {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let n = name(&e.def);
+        if let Some(&first) = seen.get(n.as_str()) {
+            let f = &entries[first];
+            let where_ = ck.sources[f.file].path.display().to_string();
+            ck.report(
+                e.file,
+                tpath![key, e.index, "name"],
+                format!(
+                    "{key} '{n}' is already defined ({where_}, {key} #{})",
+                    f.index + 1
+                ),
+            );
+        } else {
+            seen.insert(n, i);
+        }
+    }
+}
+
+fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
+    let mut out = Vec::new();
+    let mut by_glyph: BTreeMap<char, (usize, bool)> = BTreeMap::new();
+    if m.terrain.is_empty() {
+        ck.report(0, tpath![], "no [[terrain]] is defined in any region file");
+    }
+    for e in &m.terrain {
+        let d = &e.def;
+        let at = |k: &str| tpath!["terrain", e.index, k];
+        if d.name.trim().is_empty() {
+            ck.report(e.file, at("name"), "terrain name must not be empty");
+        }
+        let mut chars = d.glyph.chars();
+        let glyph = match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_control() => c,
+            _ => {
+                ck.report(
+                    e.file,
+                    at("glyph"),
+                    format!(
+                        "glyph = {:?} must be exactly one printable character",
+                        d.glyph
+                    ),
+                );
+                '?'
+            }
+        };
+        let color = Rgb::parse(&d.color).unwrap_or_else(|| {
+            ck.report(
+                e.file,
+                at("color"),
+                format!(
+                    "color = {:?} is not a colour of the form \"#rrggbb\"",
+                    d.color
+                ),
+            );
+            Rgb(255, 0, 255)
+        });
+        match by_glyph.get(&glyph) {
+            Some(&(other, solid)) if solid != d.solid && glyph != '?' => {
+                let o = &m.terrain[other].def.name;
+                ck.report(
+                    e.file,
+                    at("solid"),
+                    format!(
+                        "terrain '{}' shares glyph '{glyph}' with '{o}' but not its solidity; \
+                         terrains drawn alike must agree on `solid`",
+                        d.name
+                    ),
+                );
+            }
+            Some(_) => {}
+            None => {
+                by_glyph.insert(glyph, (out.len(), d.solid));
+            }
+        }
+        out.push(Terrain {
+            name: d.name.clone(),
+            glyph,
+            color,
+            solid: d.solid,
+        });
+    }
+    if out.len() > u16::MAX as usize {
+        ck.report(0, tpath![], "too many terrains (at most 65535)");
+    }
+    TerrainTable::new(out)
+}
+
+fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
+    if let Some((f, map)) = &m.map {
+        for (key, v) in [("fill", &map.fill), ("edge", &map.edge)] {
+            if let Some(name) = v {
+                ck.terrain_ref(*f, tpath!["map", key], name, t);
+            }
+        }
+    }
+    for e in &m.corridor {
+        let d = &e.def;
+        for (key, name) in [("floor", &d.floor), ("walls", &d.walls), ("door", &d.door)] {
+            ck.terrain_ref(e.file, tpath!["corridor", e.index, key], name, t);
+        }
+    }
+    if let Some((f, r)) = &m.rooms {
+        for (key, name) in [
+            ("floor", &r.floor),
+            ("corridor", &r.corridor),
+            ("wall", &r.wall),
+        ] {
+            ck.terrain_ref(*f, tpath!["rooms", key], name, t);
+        }
+    }
+    if let Some((f, c)) = &m.cave {
+        for (key, name) in [
+            ("floor", &c.floor),
+            ("wall", &c.wall),
+            ("entrance", &c.entrance),
+            ("exit", &c.exit),
+            ("pillar", &c.pillar),
+        ] {
+            ck.terrain_ref(*f, tpath!["cave", key], name, t);
+        }
+    }
+}
+
+fn check_numbers(ck: &mut Checker, m: &Merged) {
+    let dungeon = m
+        .dungeon
+        .as_ref()
+        .map(|(_, d)| d.clone())
+        .unwrap_or_default();
+    if let Some((f, d)) = &m.dungeon {
+        ck.percent(*f, tpath!["dungeon", "turn_chance"], d.turn_chance);
+        ck.percent(
+            *f,
+            tpath!["dungeon", "stubborn_corridor"],
+            d.stubborn_corridor,
+        );
+        ck.length(*f, tpath!["dungeon", "segment_minlen"], d.segment_minlen);
+        ck.length(*f, tpath!["dungeon", "segment_maxlen"], d.segment_maxlen);
+        if d.segment_minlen > d.segment_maxlen {
+            ck.report(
+                *f,
+                tpath!["dungeon", "segment_minlen"],
+                format!(
+                    "segment_minlen = {} must not exceed segment_maxlen = {}",
+                    d.segment_minlen, d.segment_maxlen
+                ),
+            );
+        }
+    }
+    for e in &m.corridor {
+        let d = &e.def;
+        let at = |k: &str| tpath!["corridor", e.index, k];
+        let c = |k: &str| tpath!["corridor", e.index, "constants", k];
+        ck.weight(e.file, at("weight"), d.weight);
+        let k = &d.constants;
+        if let Some(v) = k.turn_chance {
+            ck.percent(e.file, c("turn_chance"), v);
+        }
+        if let Some(v) = k.stubborn_corridor {
+            ck.percent(e.file, c("stubborn_corridor"), v);
+        }
+        if let Some(v) = k.segment_minlen {
+            ck.length(e.file, c("segment_minlen"), v);
+        }
+        if let Some(v) = k.segment_maxlen {
+            ck.length(e.file, c("segment_maxlen"), v);
+        }
+        let min = k.segment_minlen.unwrap_or(dungeon.segment_minlen);
+        let max = k.segment_maxlen.unwrap_or(dungeon.segment_maxlen);
+        if min > max {
+            ck.report(
+                e.file,
+                c(if k.segment_minlen.is_some() {
+                    "segment_minlen"
+                } else {
+                    "segment_maxlen"
+                }),
+                format!(
+                    "corridor '{}': segment_minlen {min} exceeds segment_maxlen {max} \
+                     (after applying [dungeon] defaults)",
+                    d.name
+                ),
+            );
+        }
+    }
+    for e in &m.spawn {
+        ck.weight(e.file, tpath!["spawn", e.index, "weight"], e.def.weight);
+    }
+}

@@ -1,0 +1,153 @@
+//! Converting Lua arguments into Rust values, with errors that name the call, the argument and
+//! what would be valid.
+
+use crate::map::{priority, Brush, Map, Point, Rect};
+use crate::script::fail;
+use mlua::{Lua, Table, Value};
+
+/// An integer argument: Lua integers, or floats with no fractional part.
+pub fn int(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<i64> {
+    match v {
+        Value::Integer(i) => Ok(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(*n as i64),
+        Value::Number(n) => Err(fail(
+            lua,
+            format!("{call}: {what} must be an integer, got {n}"),
+        )),
+        other => Err(fail(
+            lua,
+            format!(
+                "{call}: {what} must be an integer, got {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// A cell on the map (checked against its bounds).
+pub fn cell(lua: &Lua, map: &Map, x: &Value, y: &Value, call: &str) -> mlua::Result<Point> {
+    let (x, y) = (int(lua, x, call, "x")?, int(lua, y, call, "y")?);
+    map.index(x, y)
+        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    Ok(Point::new(x as i32, y as i32))
+}
+
+/// A rectangle given as `{x=, y=, w=, h=}` (or `{x, y, w, h}`).
+pub fn rect(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Rect> {
+    let field = |key: &str, idx: i64| -> mlua::Result<i64> {
+        let mut v: Value = t.raw_get(key)?;
+        if v.is_nil() {
+            v = t.raw_get(idx)?;
+        }
+        if v.is_nil() {
+            return Err(fail(lua, format!("{call}: rectangle has no '{key}'")));
+        }
+        int(lua, &v, call, &format!("rect.{key}"))
+    };
+    let (x, y, w, h) = (
+        field("x", 1)?,
+        field("y", 2)?,
+        field("w", 3)?,
+        field("h", 4)?,
+    );
+    let small = |v: i64| v.clamp(-(1 << 30), 1 << 30) as i32;
+    Ok(Rect::new(small(x), small(y), small(w), small(h)))
+}
+
+/// A priority given as a number 0..=255 or a name (`"room_floor"`).
+pub fn priority_value(lua: &Lua, v: &Value, call: &str) -> mlua::Result<u8> {
+    match v {
+        Value::String(s) => {
+            let s = s.to_str()?;
+            priority::by_name(&s).ok_or_else(|| {
+                fail(
+                    lua,
+                    format!(
+                        "{call}: unknown priority '{}' (valid: {})",
+                        &*s,
+                        priority::NAMED
+                            .iter()
+                            .map(|(n, _)| n.to_ascii_lowercase())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+        }
+        other => {
+            let n = int(lua, other, call, "priority")?;
+            u8::try_from(n).map_err(|_| {
+                fail(
+                    lua,
+                    format!("{call}: priority {n} is out of range (0..=255)"),
+                )
+            })
+        }
+    }
+}
+
+/// Checks that an options table has only known keys.
+pub fn known_keys(lua: &Lua, opts: &Table, call: &str, valid: &[&str]) -> mlua::Result<()> {
+    for pair in opts.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let known = match &k {
+            Value::String(s) => valid.iter().any(|v| s.as_bytes() == v.as_bytes()),
+            _ => false,
+        };
+        if !known {
+            let shown = match &k {
+                Value::String(s) => s.to_string_lossy(),
+                other => format!("{other:?}"),
+            };
+            return Err(fail(
+                lua,
+                format!(
+                    "{call}: unknown option '{shown}' (valid: {})",
+                    valid.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A terrain name on this map's terrain table.
+pub fn terrain(lua: &Lua, map: &Map, name: &str, call: &str) -> mlua::Result<u16> {
+    map.terrains().id(name).ok_or_else(|| {
+        fail(
+            lua,
+            format!(
+                "{call}: {}",
+                crate::region::unknown_terrain(name, map.terrains())
+            ),
+        )
+    })
+}
+
+/// The keys a write-options table may hold.
+pub const WRITE_KEYS: [&str; 3] = ["priority", "force", "region"];
+
+/// A brush from a terrain name and an optional `{priority=, force=, region=}` table.
+pub fn brush(
+    lua: &Lua,
+    map: &mut Map,
+    name: &str,
+    opts: Option<&Table>,
+    call: &str,
+    extra_keys: &[&str],
+) -> mlua::Result<Brush> {
+    let mut b = Brush::new(terrain(lua, map, name, call)?);
+    if let Some(o) = opts {
+        let valid: Vec<&str> = WRITE_KEYS.iter().chain(extra_keys).copied().collect();
+        known_keys(lua, o, call, &valid)?;
+        let p: Value = o.raw_get("priority")?;
+        if !p.is_nil() {
+            b.priority = Some(priority_value(lua, &p, call)?);
+        }
+        b.force = o.raw_get::<Option<bool>>("force")?.unwrap_or(false);
+        if let Some(r) = o.raw_get::<Option<String>>("region")? {
+            b.region = Some(map.region_id(&r));
+        }
+    }
+    Ok(b)
+}

@@ -1,0 +1,23 @@
+//! The `warren` Lua module, one file per API area.
+
+pub mod args;
+pub mod gen;
+pub mod log;
+pub mod map;
+pub mod rng;
+
+use crate::map::priority;
+use mlua::{Lua, Table};
+
+/// Builds the `warren` module table (the prelude adds Lua-side helpers and freezes it).
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let w = lua.create_table()?;
+    w.set("version", env!("CARGO_PKG_VERSION"))?;
+    let prio = lua.create_table()?;
+    for (name, value) in priority::NAMED {
+        prio.set(name, value)?;
+    }
+    w.set("prio", prio)?;
+    w.set("gen", gen::table(lua)?)?;
+    Ok(w)
+}

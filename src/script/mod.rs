@@ -1,0 +1,300 @@
+//! The Lua side: a sandboxed state per [`Host`], the recipe it loaded, and the `warren` API.
+
+pub mod api;
+pub mod params;
+mod recipe;
+pub mod require;
+pub mod sandbox;
+
+pub use params::{ParamSpec, ParamValue, ParamValues};
+pub use recipe::Recipe;
+pub use sandbox::Limits;
+
+use crate::error::{Error, Result};
+use crate::map::{Map, TerrainId};
+use crate::region::Registry;
+use crate::rng::Rng;
+use api::map::LuaMap;
+use api::rng::LuaRng;
+use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A Lua runtime error located at the Lua code that called the failing API function:
+/// `file:line: message` (like `luaL_error`).
+pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
+    let msg = msg.into();
+    let loc = lua
+        .inspect_stack(1, |d| {
+            let src = d.source();
+            let file = src.short_src.as_deref().unwrap_or("?").to_string();
+            (file, d.current_line())
+        })
+        .and_then(|(file, line)| line.map(|l| format!("{file}:{l}")));
+    match loc {
+        Some(loc) => mlua::Error::RuntimeError(format!("{loc}: {msg}")),
+        None => mlua::Error::RuntimeError(msg),
+    }
+}
+
+/// What the API needs to know about the generation in progress.
+pub struct RunData {
+    /// The recipe's name (for log lines).
+    pub recipe: String,
+    /// The registry's edge terrain.
+    pub edge: TerrainId,
+    /// `ctx.rng`, which `math.random` also draws from.
+    pub rng: AnyUserData,
+}
+
+/// One generation request.
+#[derive(Clone, Debug)]
+pub struct Run<'a> {
+    /// The seed.
+    pub seed: u64,
+    /// Parameter values (from [`params::resolve`]).
+    pub params: &'a ParamValues,
+    /// 1-based depth of the level.
+    pub depth: u32,
+    /// The level above, for multi-level runs.
+    pub above: Option<&'a Map>,
+}
+
+/// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
+/// does not reload the recipe.
+pub struct Host {
+    lua: Lua,
+    recipe: Recipe,
+    generate: Function,
+    freeze: Function,
+    regions: Table,
+    registry: Arc<Registry>,
+    limits: Limits,
+}
+
+impl Host {
+    /// Loads the recipe at `script` into a fresh sandbox, with `require` confined to the
+    /// script's directory.
+    pub fn load(script: &Path, registry: Arc<Registry>, limits: Limits) -> Result<Host> {
+        let dir = script
+            .parent()
+            .map(Path::to_path_buf)
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
+        let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
+        let (recipe, generate) = recipe::load(&lua, script)?;
+        let regions = regions_table(&lua, &freeze, &registry)?;
+        Ok(Host {
+            lua,
+            recipe,
+            generate,
+            freeze,
+            regions,
+            registry,
+            limits,
+        })
+    }
+
+    /// The loaded recipe's name, description and parameters.
+    pub fn recipe(&self) -> &Recipe {
+        &self.recipe
+    }
+
+    /// The registry maps are generated with.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Replaces the registry (after region files changed); the recipe stays loaded.
+    pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
+        self.regions = regions_table(&self.lua, &self.freeze, &registry)?;
+        self.registry = registry;
+        Ok(())
+    }
+
+    /// Changes the budgets for later generations.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Script files loaded so far: the recipe and every module it required.
+    pub fn script_files(&self) -> Vec<PathBuf> {
+        let mut files = vec![self.recipe.path.clone()];
+        files.extend(sandbox::state(&self.lua).modules.borrow().files());
+        files
+    }
+
+    /// Resolves `key=value` settings against the recipe's parameters.
+    pub fn resolve_params(&self, sets: &[(String, String)]) -> Result<ParamValues> {
+        params::resolve(&self.recipe.params, sets)
+            .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))
+    }
+
+    /// Generates one map.
+    pub fn generate(&self, run: &Run) -> Result<Map> {
+        let width = int_param(run.params, "width");
+        let height = int_param(run.params, "height");
+        crate::map::check_size(width, height)
+            .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))?;
+        let map = Map::new(
+            width,
+            height,
+            self.registry.map_fill,
+            self.registry.terrains().clone(),
+        )
+        .map_err(|e| Error::Param(e.to_string()))?;
+
+        let data = sandbox::state(&self.lua);
+        data.budget.reset(self.limits);
+        drop(data);
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
+        self.lua.remove_app_data::<RunData>();
+        let tripped = sandbox::state(&self.lua).budget.tripped();
+        // Collect garbage from this run so the next starts from the same memory state.
+        let _ = self.lua.gc_collect();
+        match outcome {
+            Err(panic) => Err(Error::Internal(panic_message(&panic))),
+            Ok(_) if tripped.is_some() => Err(Error::Budget(tripped.unwrap_or_default())),
+            Ok(Err(e)) => Err(self.script_error(e)),
+            Ok(Ok(map)) => Ok(map),
+        }
+    }
+
+    fn call_generate(&self, run: &Run, map: Map) -> mlua::Result<Map> {
+        let lua = &self.lua;
+        let rng = lua.create_userdata(LuaRng(Rng::new(run.seed)))?;
+        lua.set_app_data(RunData {
+            recipe: self.recipe.name.clone(),
+            edge: self.registry.map_edge,
+            rng: rng.clone(),
+        });
+        let ctx = lua.create_table()?;
+        ctx.raw_set("rng", rng)?;
+        ctx.raw_set("seed", run.seed as i64)?;
+        ctx.raw_set("depth", run.depth)?;
+        ctx.raw_set("regions", self.regions.clone())?;
+        let params = lua.create_table()?;
+        for (k, v) in run.params {
+            let v = match v {
+                ParamValue::Int(i) => Value::Integer(*i),
+                ParamValue::Float(f) => Value::Number(*f),
+                ParamValue::Bool(b) => Value::Boolean(*b),
+                ParamValue::Text(s) => Value::String(lua.create_string(s)?),
+            };
+            params.raw_set(k.as_str(), v)?;
+        }
+        ctx.raw_set("params", self.freeze.call::<Table>((params, "ctx.params"))?)?;
+        if let Some(above) = run.above {
+            ctx.raw_set("above", lua.create_userdata(LuaMap(above.clone()))?)?;
+        }
+        ctx.raw_set("log", lua.create_function(api::log::print)?)?;
+        let map_ud = lua.create_userdata(LuaMap(map))?;
+        ctx.raw_set(
+            "metric",
+            lua.create_function({
+                let map_ud = map_ud.clone();
+                move |lua, (name, value): (String, f64)| {
+                    if !value.is_finite() {
+                        return Err(fail(
+                            lua,
+                            format!("ctx.metric: '{name}' = {value} must be finite"),
+                        ));
+                    }
+                    map_ud
+                        .borrow_mut::<LuaMap>()?
+                        .0
+                        .notes
+                        .stats
+                        .insert(name, value);
+                    Ok(())
+                }
+            })?,
+        )?;
+        self.generate.call::<()>((map_ud.clone(), ctx))?;
+        Ok(map_ud.take::<LuaMap>()?.0)
+    }
+
+    /// Turns a Lua error into a one-line script error starting with `file:line:`.
+    fn script_error(&self, e: mlua::Error) -> Error {
+        if let mlua::Error::MemoryError(_) = root_cause(&e) {
+            return Error::Budget(format!(
+                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
+                self.recipe.path.display(),
+                self.limits.memory >> 20
+            ));
+        }
+        let msg = lua_message(&e);
+        if msg.contains("not enough memory") {
+            return Error::Budget(format!(
+                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
+                self.recipe.path.display(),
+                self.limits.memory >> 20
+            ));
+        }
+        if msg.starts_with(&self.recipe.path.display().to_string()) || msg.contains(".lua:") {
+            Error::Script(msg)
+        } else {
+            Error::Script(format!("{}: {msg}", self.recipe.path.display()))
+        }
+    }
+}
+
+/// The value of an integer parameter (width/height are checked at load to exist and be ints).
+fn int_param(params: &ParamValues, name: &str) -> i64 {
+    match params.get(name) {
+        Some(ParamValue::Int(v)) => *v,
+        _ => 0,
+    }
+}
+
+/// The innermost cause of an mlua error.
+fn root_cause(e: &mlua::Error) -> &mlua::Error {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => root_cause(cause),
+        mlua::Error::WithContext { cause, .. } => root_cause(cause),
+        other => other,
+    }
+}
+
+/// The message of a Lua error without mlua's wrapping and tracebacks.
+pub(crate) fn lua_message(e: &mlua::Error) -> String {
+    match root_cause(e) {
+        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => {
+            m.lines().next().unwrap_or("").to_string()
+        }
+        mlua::Error::ExternalError(x) => x.to_string(),
+        other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}
+
+/// Text of a caught panic.
+fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".into()
+    }
+}
+
+/// An mlua failure while setting the host up is a bug, not a recipe problem.
+fn internal_lua(e: mlua::Error) -> Error {
+    Error::Internal(format!("setting up Lua: {e}"))
+}
+
+/// `ctx.regions`: the registry's data as read-only Lua tables.
+fn regions_table(lua: &Lua, freeze: &Function, registry: &Registry) -> Result<Table> {
+    let options = mlua::SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false)
+        .set_array_metatable(false);
+    let value = lua
+        .to_value_with(&registry.data, options)
+        .map_err(internal_lua)?;
+    freeze
+        .call::<Table>((value, "ctx.regions"))
+        .map_err(internal_lua)
+}

@@ -1,0 +1,225 @@
+//! Recipe parameters: declared by the recipe with a default and a range, set from the command
+//! line with `--set key=value`, validated before anything is generated.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A parameter value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    /// A whole number.
+    Int(i64),
+    /// A number with a fraction.
+    Float(f64),
+    /// true / false.
+    Bool(bool),
+    /// A string (possibly restricted to a list of choices).
+    Text(String),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Int(v) => write!(f, "{v}"),
+            ParamValue::Float(v) => write!(f, "{v}"),
+            ParamValue::Bool(v) => write!(f, "{v}"),
+            ParamValue::Text(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl ParamValue {
+    /// The type's name as shown to users.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ParamValue::Int(_) => "integer",
+            ParamValue::Float(_) => "number",
+            ParamValue::Bool(_) => "boolean",
+            ParamValue::Text(_) => "string",
+        }
+    }
+}
+
+/// One declared parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// Name, as used with `--set name=value` and `ctx.params.name`.
+    pub name: String,
+    /// Default value; its type is the parameter's type.
+    pub default: ParamValue,
+    /// Smallest allowed value (numbers only).
+    pub min: Option<f64>,
+    /// Largest allowed value (numbers only).
+    pub max: Option<f64>,
+    /// Allowed values (strings only); empty means any string.
+    pub choices: Vec<String>,
+    /// One-line description.
+    pub doc: String,
+}
+
+impl ParamSpec {
+    /// The valid range as text, e.g. `3..=100` or `one of nearest, lines`.
+    pub fn range_text(&self) -> String {
+        let num = |v: f64| match self.default {
+            ParamValue::Int(_) => format!("{}", v as i64),
+            _ => format!("{v}"),
+        };
+        match (&self.default, self.min, self.max) {
+            (ParamValue::Text(_), ..) if !self.choices.is_empty() => {
+                format!("one of {}", self.choices.join(", "))
+            }
+            (ParamValue::Bool(_), ..) => "true or false".into(),
+            (_, Some(lo), Some(hi)) => format!("{}..={}", num(lo), num(hi)),
+            (_, Some(lo), None) => format!("≥ {}", num(lo)),
+            (_, None, Some(hi)) => format!("≤ {}", num(hi)),
+            _ => "any".into(),
+        }
+    }
+
+    /// Checks a value of the right type against the range or choices.
+    pub fn check(&self, value: &ParamValue) -> Result<(), String> {
+        let bad = || {
+            format!(
+                "{} = {value} is out of range ({})",
+                self.name,
+                self.range_text()
+            )
+        };
+        let n = match value {
+            ParamValue::Int(v) => Some(*v as f64),
+            ParamValue::Float(v) => {
+                if !v.is_finite() {
+                    return Err(format!("{} = {v} must be a finite number", self.name));
+                }
+                Some(*v)
+            }
+            ParamValue::Text(s) => {
+                if !self.choices.is_empty() && !self.choices.contains(s) {
+                    return Err(bad());
+                }
+                None
+            }
+            ParamValue::Bool(_) => None,
+        };
+        if let Some(n) = n {
+            if self.min.is_some_and(|lo| n < lo) || self.max.is_some_and(|hi| n > hi) {
+                return Err(bad());
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses command-line text into a value of this parameter's type, then checks it.
+    pub fn parse(&self, text: &str) -> Result<ParamValue, String> {
+        let wrong = |what: &str| {
+            format!(
+                "{} = {text:?} is not {what} ({} expected: {})",
+                self.name,
+                self.default.type_name(),
+                self.range_text()
+            )
+        };
+        let v = match self.default {
+            ParamValue::Int(_) => ParamValue::Int(
+                text.trim()
+                    .parse::<i64>()
+                    .map_err(|_| wrong("an integer"))?,
+            ),
+            ParamValue::Float(_) => {
+                ParamValue::Float(text.trim().parse::<f64>().map_err(|_| wrong("a number"))?)
+            }
+            ParamValue::Bool(_) => match text.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "on" | "1" => ParamValue::Bool(true),
+                "false" | "no" | "off" | "0" => ParamValue::Bool(false),
+                _ => return Err(wrong("a boolean")),
+            },
+            ParamValue::Text(_) => ParamValue::Text(text.to_string()),
+        };
+        self.check(&v)?;
+        Ok(v)
+    }
+}
+
+/// Final parameter values for one run, by name (sorted, so iteration is deterministic).
+pub type ParamValues = BTreeMap<String, ParamValue>;
+
+/// Resolves `key=value` assignments against the declared parameters: unknown keys, bad types
+/// and out-of-range values are errors listing what is valid. Returns every value (defaults
+/// filled in).
+pub fn resolve(specs: &[ParamSpec], sets: &[(String, String)]) -> Result<ParamValues, String> {
+    let mut values: ParamValues = specs
+        .iter()
+        .map(|s| (s.name.clone(), s.default.clone()))
+        .collect();
+    for (key, text) in sets {
+        let spec = specs.iter().find(|s| &s.name == key).ok_or_else(|| {
+            format!(
+                "unknown parameter '{key}' (valid: {})",
+                specs
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        values.insert(key.clone(), spec.parse(text)?);
+    }
+    Ok(values)
+}
+
+/// Splits `key=value`.
+pub fn split_assignment(arg: &str) -> Result<(String, String), String> {
+    match arg.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+        _ => Err(format!("--set expects key=value, got {arg:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, default: ParamValue, min: Option<f64>, max: Option<f64>) -> ParamSpec {
+        ParamSpec {
+            name: name.into(),
+            default,
+            min,
+            max,
+            choices: vec![],
+            doc: String::new(),
+        }
+    }
+
+    #[test]
+    fn resolves_types_ranges_and_unknown_keys() {
+        let mut s = vec![
+            spec("width", ParamValue::Int(80), Some(10.0), Some(200.0)),
+            spec("spawns", ParamValue::Bool(false), None, None),
+            spec("mode", ParamValue::Text("a".into()), None, None),
+        ];
+        s[2].choices = vec!["a".into(), "b".into()];
+        let v = resolve(&s, &[("width".into(), "99".into())]).unwrap();
+        assert_eq!(v["width"], ParamValue::Int(99));
+        assert_eq!(v["spawns"], ParamValue::Bool(false));
+        let e = resolve(&s, &[("widht".into(), "1".into())]).unwrap_err();
+        assert_eq!(e, "unknown parameter 'widht' (valid: width, spawns, mode)");
+        let e = resolve(&s, &[("width".into(), "5".into())]).unwrap_err();
+        assert_eq!(e, "width = 5 is out of range (10..=200)");
+        let e = resolve(&s, &[("width".into(), "wide".into())]).unwrap_err();
+        assert!(e.contains("not an integer"), "{e}");
+        let e = resolve(&s, &[("mode".into(), "c".into())]).unwrap_err();
+        assert_eq!(e, "mode = c is out of range (one of a, b)");
+        assert!(resolve(&s, &[("spawns".into(), "yes".into())]).is_ok());
+        assert!(resolve(&s, &[("spawns".into(), "maybe".into())]).is_err());
+    }
+
+    #[test]
+    fn split_assignment_requires_a_key() {
+        assert_eq!(
+            split_assignment("a=b=c").unwrap(),
+            ("a".into(), "b=c".into())
+        );
+        assert!(split_assignment("=3").is_err());
+        assert!(split_assignment("abc").is_err());
+    }
+}

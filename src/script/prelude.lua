@@ -1,0 +1,131 @@
+-- warren host prelude: runs once in every Lua state, before any recipe, with the host's
+-- functions as its argument. It shapes the sandbox; recipes never see `host`.
+local host = ...
+
+local G = _G
+local error, select, type, next, rawget, tostring = error, select, type, next, rawget, tostring
+local setmetatable, getmetatable, ipairs = setmetatable, getmetatable, ipairs
+local rawpcall, rawxpcall, rawload = pcall, xpcall, load
+local resume, close = coroutine.resume, coroutine.close
+local sort = table.sort
+
+-- Budgets: once a budget has tripped, no pcall, xpcall or coroutine can swallow the error.
+local tripped = host.tripped
+local function recheck(ok, ...)
+  if not ok and (tripped() or (...) == "not enough memory") then
+    error((...), 0)
+  end
+  return ok, ...
+end
+G.pcall = function(f, ...) return recheck(rawpcall(f, ...)) end
+G.xpcall = function(f, handler, ...) return recheck(rawxpcall(f, handler, ...)) end
+coroutine.resume = function(co, ...) return recheck(resume(co, ...)) end
+coroutine.close = function(co) return recheck(close(co)) end
+
+-- Deterministic pairs: Lua's own order over string keys changes between processes, so keys
+-- come sorted (numbers, then strings, then booleans; other keys last, in no promised order).
+local rank = { number = 1, string = 2, boolean = 3 }
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (rank[ta] or 4) < (rank[tb] or 4) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return b and not a end
+  return false
+end
+local function sorted_pairs(t)
+  local keys, n = {}, 0
+  for k in next, t do
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, key_less)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+  end, t, nil
+end
+G.pairs = function(t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2)
+  end
+  return sorted_pairs(t)
+end
+
+-- Text chunks only: `load` never accepts precompiled bytecode.
+G.load = function(chunk, name, _, ...)
+  if select("#", ...) > 0 then return rawload(chunk, name, "t", (...)) end
+  return rawload(chunk, name, "t")
+end
+
+-- Output and randomness belong to the host.
+G.print = host.print
+math.random = host.random
+math.randomseed = nil
+string.dump = nil
+G.dofile, G.loadfile, G.collectgarbage, G.rawset = nil, nil, nil, nil
+G.require = host.require
+
+-- Read-only tables: writes raise an error; reads, # and pairs see the original.
+local function readonly(t, name)
+  return setmetatable({}, {
+    __index = t,
+    __newindex = function(_, k)
+      error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
+    end,
+    __pairs = function() return sorted_pairs(t) end,
+    __len = function() return #t end,
+    __metatable = false,
+  })
+end
+local function freeze(value, name)
+  if type(value) ~= "table" then return value end
+  local copy = {}
+  for k, v in next, value do
+    copy[k] = freeze(v, name .. "." .. tostring(k))
+  end
+  return readonly(copy, name)
+end
+for _, lib in ipairs { "string", "table", "math", "utf8", "coroutine" } do
+  G[lib] = readonly(G[lib], lib)
+end
+getmetatable("").__metatable = false
+
+-- The warren module: Lua-side helpers on top of the Rust primitives.
+local warren = host.warren
+local Rect = {}
+Rect.__index = Rect
+function Rect:x2() return self.x + self.w - 1 end
+function Rect:y2() return self.y + self.h - 1 end
+function Rect:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
+function Rect:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
+function Rect:intersects(other, margin)
+  margin = margin or 0
+  return self.x - margin <= other.x + other.w - 1 and self:x2() + margin >= other.x
+    and self.y - margin <= other.y + other.h - 1 and self:y2() + margin >= other.y
+end
+function warren.rect(x, y, w, h)
+  if type(x) == "table" then x, y, w, h = x.x or x[1], x.y or x[2], x.w or x[3], x.h or x[4] end
+  return setmetatable({ x = x, y = y, w = w, h = h }, Rect)
+end
+G.warren = freeze(warren, "warren")
+
+-- Strict globals: typos and accidental globals are errors, and one run cannot leave state
+-- behind for the next.
+setmetatable(G, {
+  __newindex = function(_, k)
+    error("assignment to undeclared global '" .. tostring(k) .. "' (declare it `local`)", 2)
+  end,
+  __index = function(_, k)
+    error("undefined global '" .. tostring(k) .. "'", 2)
+  end,
+  __metatable = false,
+})
+
+return { freeze = freeze }

@@ -1,0 +1,269 @@
+//! Loading a recipe file: it must return `{ name, params, generate }`, and its declared
+//! parameters must be well formed (every recipe declares at least `width` and `height`).
+
+use super::params::{ParamSpec, ParamValue};
+use super::require::read_script;
+use super::{lua_message, Error, Result};
+use mlua::{Function, Lua, Value};
+use std::path::{Path, PathBuf};
+
+/// What a recipe declares about itself.
+#[derive(Clone, Debug)]
+pub struct Recipe {
+    /// `name` from the recipe table.
+    pub name: String,
+    /// `description` from the recipe table (may be empty).
+    pub description: String,
+    /// Declared parameters, sorted by name.
+    pub params: Vec<ParamSpec>,
+    /// The file it was loaded from.
+    pub path: PathBuf,
+}
+
+/// The keys a recipe table may have.
+const RECIPE_KEYS: [&str; 4] = ["name", "description", "params", "generate"];
+/// The keys a parameter declaration may have.
+const PARAM_KEYS: [&str; 5] = ["default", "min", "max", "choices", "doc"];
+
+/// Locates `file:line` for a key inside the recipe source: the first line that assigns it.
+/// Recipes are data-like tables, so this finds the declaration a designer would look at.
+fn locate(path: &Path, source: &str, key: &str) -> String {
+    let line = source.lines().position(|l| {
+        let t = l.trim_start();
+        t.strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    });
+    match line {
+        Some(i) => format!("{}:{}", path.display(), i + 1),
+        None => path.display().to_string(),
+    }
+}
+
+/// Runs the recipe file and validates what it returns.
+pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
+    let source = read_script(path).map_err(Error::Script)?;
+    let value: Value = lua
+        .load(source.as_str())
+        .set_name(format!("@{}", path.display()))
+        .set_mode(mlua::ChunkMode::Text)
+        .call(())
+        .map_err(|e| {
+            let msg = lua_message(&e);
+            Error::Script(if msg.contains(".lua:") {
+                msg
+            } else {
+                format!("{}: {msg}", path.display())
+            })
+        })?;
+    let bad =
+        |key: &str, msg: String| Error::Script(format!("{}: {msg}", locate(path, &source, key)));
+    let Value::Table(t) = value else {
+        return Err(Error::Script(format!(
+            "{}: a recipe must return a table {{ name = …, params = …, generate = function(map, ctx) … end }}, got {}",
+            path.display(),
+            value.type_name()
+        )));
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| Error::Script(lua_message(&e)))?;
+        let key = k.to_string().unwrap_or_default();
+        if !RECIPE_KEYS.contains(&key.as_str()) {
+            return Err(bad(
+                &key,
+                format!(
+                    "unknown recipe field '{key}' (valid: {})",
+                    RECIPE_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    let name = match t
+        .raw_get::<Value>("name")
+        .map_err(|e| Error::Script(lua_message(&e)))?
+    {
+        Value::String(s) => s.to_string_lossy(),
+        Value::Nil => path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        other => {
+            return Err(bad(
+                "name",
+                format!("recipe name must be a string, got {}", other.type_name()),
+            ))
+        }
+    };
+    let description = match t
+        .raw_get::<Value>("description")
+        .map_err(|e| Error::Script(lua_message(&e)))?
+    {
+        Value::String(s) => s.to_string_lossy(),
+        Value::Nil => String::new(),
+        other => {
+            return Err(bad(
+                "description",
+                format!("description must be a string, got {}", other.type_name()),
+            ))
+        }
+    };
+    let generate = match t
+        .raw_get::<Value>("generate")
+        .map_err(|e| Error::Script(lua_message(&e)))?
+    {
+        Value::Function(f) => f,
+        other => {
+            return Err(bad(
+                "generate",
+                format!(
+                    "recipe needs generate = function(map, ctx) … end, got {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    };
+    let params = match t
+        .raw_get::<Value>("params")
+        .map_err(|e| Error::Script(lua_message(&e)))?
+    {
+        Value::Table(p) => p,
+        Value::Nil => {
+            return Err(bad(
+                "params",
+                "recipe must declare params, at least width and height".into(),
+            ))
+        }
+        other => {
+            return Err(bad(
+                "params",
+                format!("params must be a table, got {}", other.type_name()),
+            ))
+        }
+    };
+    let mut specs = Vec::new();
+    for pair in params.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| Error::Script(lua_message(&e)))?;
+        let Value::String(k) = k else {
+            return Err(bad("params", "parameter names must be strings".into()));
+        };
+        let key = k.to_string_lossy();
+        specs.push(param_spec(&key, v).map_err(|m| bad(&key, format!("params.{key}: {m}")))?);
+    }
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    for required in ["width", "height"] {
+        match specs.iter().find(|s| s.name == required) {
+            Some(s) if matches!(s.default, ParamValue::Int(_)) => {}
+            Some(_) => {
+                return Err(bad(
+                    required,
+                    format!("params.{required} must be an integer parameter"),
+                ))
+            }
+            None => {
+                return Err(bad(
+                    "params",
+                    format!("recipe must declare an integer parameter '{required}'"),
+                ))
+            }
+        }
+    }
+    Ok((
+        Recipe {
+            name,
+            description,
+            params: specs,
+            path: path.to_path_buf(),
+        },
+        generate,
+    ))
+}
+
+/// Reads one parameter declaration `{ default = …, min = …, max = …, choices = {…}, doc = … }`.
+fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
+    let Value::Table(t) = v else {
+        return Err(format!(
+            "must be a table {{ default = … }}, got {}",
+            v.type_name()
+        ));
+    };
+    let get = |k: &str| t.raw_get::<Value>(k).map_err(|e| e.to_string());
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let key = k.to_string().unwrap_or_default();
+        if !PARAM_KEYS.contains(&key.as_str()) {
+            return Err(format!(
+                "unknown field '{key}' (valid: {})",
+                PARAM_KEYS.join(", ")
+            ));
+        }
+    }
+    let default = match get("default")? {
+        Value::Integer(i) => ParamValue::Int(i),
+        Value::Number(n) if n.is_finite() => ParamValue::Float(n),
+        Value::Boolean(b) => ParamValue::Bool(b),
+        Value::String(s) => ParamValue::Text(s.to_string_lossy()),
+        Value::Nil => return Err("needs a default".into()),
+        other => {
+            return Err(format!(
+                "default must be a number, boolean or string, got {}",
+                other.type_name()
+            ))
+        }
+    };
+    let number = |k: &str| -> std::result::Result<Option<f64>, String> {
+        match get(k)? {
+            Value::Nil => Ok(None),
+            Value::Integer(i) => Ok(Some(i as f64)),
+            Value::Number(n) if n.is_finite() => Ok(Some(n)),
+            other => Err(format!(
+                "{k} must be a finite number, got {}",
+                other.type_name()
+            )),
+        }
+    };
+    let (min, max) = (number("min")?, number("max")?);
+    let numeric = matches!(default, ParamValue::Int(_) | ParamValue::Float(_));
+    if !numeric && (min.is_some() || max.is_some()) {
+        return Err(format!(
+            "min/max apply to numbers, but the default is a {}",
+            default.type_name()
+        ));
+    }
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            return Err(format!("min = {lo} exceeds max = {hi}"));
+        }
+    }
+    let choices = match get("choices")? {
+        Value::Nil => Vec::new(),
+        Value::Table(list) => {
+            if !matches!(default, ParamValue::Text(_)) {
+                return Err("choices apply to string parameters".into());
+            }
+            list.sequence_values::<String>()
+                .collect::<mlua::Result<Vec<_>>>()
+                .map_err(|_| "choices must be a list of strings".to_string())?
+        }
+        other => {
+            return Err(format!(
+                "choices must be a list of strings, got {}",
+                other.type_name()
+            ))
+        }
+    };
+    let doc = match get("doc")? {
+        Value::Nil => String::new(),
+        Value::String(s) => s.to_string_lossy(),
+        other => return Err(format!("doc must be a string, got {}", other.type_name())),
+    };
+    let spec = ParamSpec {
+        name: name.to_string(),
+        default,
+        min,
+        max,
+        choices,
+        doc,
+    };
+    spec.check(&spec.default)
+        .map_err(|e| format!("default does not fit its own range: {e}"))?;
+    Ok(spec)
+}
