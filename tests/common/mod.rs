@@ -1,0 +1,97 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren::map::{Map, Point};
+use warren::region::Registry;
+use warren::script::{Host, Limits, ParamValues, Run};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shipped registry.
+pub fn registry() -> Arc<Registry> {
+    Arc::new(Registry::load_dir(&root().join("regions")).expect("shipped regions load"))
+}
+
+/// A host for a shipped recipe.
+pub fn host(script: &str) -> Host {
+    Host::load(&root().join("scripts").join(script), registry(), Limits::default()).expect("recipe loads")
+}
+
+/// Parameters with `--set`-style overrides.
+pub fn params(host: &Host, sets: &[(&str, &str)]) -> ParamValues {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    host.resolve_params(&sets).expect("params resolve")
+}
+
+/// Generates one level.
+pub fn generate(host: &Host, seed: u64, params: &ParamValues) -> Map {
+    host.generate(&Run { seed, params, depth: 1, above: None })
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// Reference 8-neighbour flood fill over open cells from `start`; returns a reached mask.
+pub fn reach(map: &Map, start: Point) -> Vec<bool> {
+    let (w, h) = (map.width(), map.height());
+    let mut seen = vec![false; map.len()];
+    let open = |x: i32, y: i32| !map.is_solid(Point::new(x, y)).unwrap();
+    let mut queue = VecDeque::new();
+    if open(start.x, start.y) {
+        seen[(start.x + start.y * w) as usize] = true;
+        queue.push_back(start);
+    }
+    while let Some(p) = queue.pop_front() {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (p.x + dx, p.y + dy);
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    continue;
+                }
+                let i = (x + y * w) as usize;
+                if !seen[i] && open(x, y) {
+                    seen[i] = true;
+                    queue.push_back(Point::new(x, y));
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Number of open cells not reached from `start`.
+pub fn unreached(map: &Map, start: Point) -> usize {
+    let seen = reach(map, start);
+    (0..map.len()).filter(|&i| !seen[i] && map.flag_cells()[i] & warren::map::FLAG_SOLID == 0).count()
+}
+
+/// The first open cell, row-major.
+pub fn first_open(map: &Map) -> Point {
+    let i = map.flag_cells().iter().position(|f| f & warren::map::FLAG_SOLID == 0).expect("an open cell");
+    map.point(i)
+}
+
+/// Writes files into a fresh temporary directory.
+pub fn temp_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+/// Copies the shipped regions into `dir/regions`.
+pub fn copy_regions(dir: &Path) {
+    let to = dir.join("regions");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(root().join("regions")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}

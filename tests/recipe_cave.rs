@@ -1,0 +1,50 @@
+//! `scripts/cave.lua`: one connected open area holding entrance and exit, for every direction
+//! and complexity 1–4, over 1,000 seeds each.
+
+mod common;
+use common::*;
+
+#[test]
+fn every_direction_and_complexity_is_one_area_with_entrance_and_exit() {
+    let host = host("cave.lua");
+    for dir in ["up", "down", "left", "right", "omni"] {
+        for complexity in 1..=4 {
+            let c = complexity.to_string();
+            let p = params(&host, &[("direction", dir), ("complexity", &c)]);
+            for seed in 0..1000 {
+                let map = generate(&host, seed, &p);
+                let up = map.notes.stairs.up[0];
+                let down = map.notes.stairs.down[0];
+                assert_eq!(unreached(&map, up), 0, "{dir} x{complexity} seed {seed}: unreachable cells");
+                assert!(reach(&map, up)[(down.x + down.y * map.width()) as usize], "{dir} x{complexity} seed {seed}: exit unreachable");
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_follow_roughness_and_windyness_within_the_map() {
+    let host = host("cave.lua");
+    let p = params(&host, &[("roughness", "100"), ("windyness", "100"), ("length", "40")]);
+    for seed in 0..50 {
+        let map = generate(&host, seed, &p);
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                if map.is_edge(x, y) {
+                    assert!(map.is_solid(warren::map::Point::new(x, y)).unwrap(), "open edge at ({x},{y})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cave_too_long_for_the_map_is_a_clear_error() {
+    let host = host("cave.lua");
+    let p = params(&host, &[("length", "200")]);
+    let e = host
+        .generate(&warren::script::Run { seed: 1, params: &p, depth: 1, above: None })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("length = 200 does not fit a 80x50 map running up (at most 43)"), "{e}");
+}

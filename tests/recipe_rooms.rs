@@ -1,0 +1,72 @@
+//! `scripts/rooms.lua`: every strategy yields one connected open area over 1,000 seeds, with
+//! corridors recorded and spawns inside them.
+
+mod common;
+use common::*;
+use warren::map::Point;
+
+#[test]
+fn every_strategy_is_fully_connected_over_1000_seeds() {
+    let host = host("rooms.lua");
+    for strategy in ["nearest", "lines", "dogleg", "bsp"] {
+        let p = params(&host, &[("corridors", strategy)]);
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            let start = first_open(&map);
+            assert_eq!(unreached(&map, start), 0, "{strategy} seed {seed}: open cells unreachable");
+            assert!(!map.notes.rooms.is_empty());
+            assert_eq!(map.notes.stairs.down.len(), 1);
+        }
+    }
+}
+
+#[test]
+fn corridors_are_recorded_as_the_floor_cells_they_carved() {
+    let host = host("rooms.lua");
+    for strategy in ["nearest", "lines", "dogleg", "bsp"] {
+        let p = params(&host, &[("corridors", strategy)]);
+        let map = generate(&host, 11, &p);
+        assert!(!map.notes.corridors.is_empty(), "{strategy}");
+        let floor = map.terrains().id("floor").unwrap();
+        for c in &map.notes.corridors {
+            for &cell in &c.cells {
+                assert_eq!(map.terrain_at(cell).unwrap(), floor, "{strategy}: {cell:?}");
+                assert!(map.notes.rooms.iter().all(|r| !r.rect.contains(cell)), "corridor cell inside a room");
+            }
+        }
+    }
+}
+
+#[test]
+fn rooms_never_overlap_or_touch() {
+    let host = host("rooms.lua");
+    let p = params(&host, &[]);
+    for seed in 0..200 {
+        let map = generate(&host, seed, &p);
+        let rooms = &map.notes.rooms;
+        for (i, a) in rooms.iter().enumerate() {
+            for b in &rooms[i + 1..] {
+                assert!(!a.rect.intersects(&b.rect, 1), "seed {seed}");
+            }
+        }
+    }
+}
+
+#[test]
+fn corridor_spawner_places_spawns_only_in_corridors() {
+    let host = host("rooms.lua");
+    let p = params(&host, &[("corridor_spawns", "true"), ("max_spawns", "6")]);
+    let mut total = 0;
+    for seed in 0..100 {
+        let map = generate(&host, seed, &p);
+        for s in &map.notes.spawns {
+            let at = Point::new(s.x, s.y);
+            assert!(map.notes.corridors.iter().any(|c| c.cells.contains(&at)), "seed {seed}: {s:?}");
+            assert!(["goblin", "giant rat", "healing potion", "trap"].contains(&s.what.as_str()));
+        }
+        total += map.notes.spawns.len();
+    }
+    assert!(total > 50, "the spawner should place things ({total})");
+    let off = params(&host, &[]);
+    assert!(generate(&host, 1, &off).notes.spawns.is_empty());
+}

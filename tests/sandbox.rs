@@ -1,0 +1,200 @@
+//! The sandbox baseline: only safe libraries, text chunks only, confined `require`, strict and
+//! read-only globals, deterministic iteration, budgets that hold.
+
+mod common;
+use common::*;
+use std::time::Duration;
+use warren::script::{Host, Limits, Run};
+
+const PARAMS: &str = "params = { width = { default = 8 }, height = { default = 8 } }";
+
+/// Runs `body` as the generate function of a recipe in a temp dir; returns the error text.
+fn run_body(body: &str, extra: &[(&str, &str)], limits: Limits) -> Result<warren::map::Map, String> {
+    let recipe = format!("return {{ name = 't', {PARAMS}, generate = function(map, ctx)\n{body}\nend }}");
+    let mut files = vec![("scripts/t.lua", recipe.as_str())];
+    files.extend_from_slice(extra);
+    let dir = temp_tree(&files);
+    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits).map_err(|e| e.to_string())?;
+    let p = host.resolve_params(&[]).unwrap();
+    host.generate(&Run { seed: 1, params: &p, depth: 1, above: None }).map_err(|e| e.to_string())
+}
+
+fn err(body: &str) -> String {
+    run_body(body, &[], Limits::default()).expect_err(body)
+}
+
+#[test]
+fn forbidden_globals_are_absent() {
+    for name in ["io", "os", "debug", "package", "dofile", "loadfile", "collectgarbage", "rawset"] {
+        let e = err(&format!("local x = {name}"));
+        assert!(e.contains(&format!("undefined global '{name}'")), "{name}: {e}");
+    }
+    for expr in ["string.dump", "math.randomseed"] {
+        run_body(&format!("assert({expr} == nil, '{expr} present')"), &[], Limits::default()).unwrap();
+    }
+}
+
+#[test]
+fn bytecode_is_refused() {
+    // A precompiled chunk (as string.dump would make): ESC "Lua" header.
+    let e = run_body(
+        "local f, msg = load('\\27Lua\\84\\0'); assert(f == nil); error(msg)",
+        &[],
+        Limits::default(),
+    )
+    .unwrap_err();
+    assert!(e.contains("attempt to load a binary chunk"), "{e}");
+    let e = run_body("local f, msg = load('\\27Lua', 'x', 'b'); error(msg)", &[], Limits::default()).unwrap_err();
+    assert!(e.contains("binary chunk"), "{e}");
+    // Text chunks work.
+    run_body("assert(load('return 1 + 1')() == 2)", &[], Limits::default()).unwrap();
+}
+
+#[test]
+fn require_is_confined_to_the_script_directory() {
+    let lib = [("scripts/lib/helper.lua", "return { answer = 42 }"), ("secret.lua", "return 'escaped'")];
+    run_body("assert(require('lib.helper').answer == 42)", &lib, Limits::default()).unwrap();
+    for name in ["../secret", "/etc/passwd", "..secret", "lib/helper"] {
+        let e = run_body(&format!("require('{name}')"), &lib, Limits::default()).unwrap_err();
+        assert!(e.contains("is not a module name"), "{name}: {e}");
+        assert!(e.contains("t.lua:2:"), "located: {e}");
+    }
+    let e = run_body("require('secret')", &lib, Limits::default()).unwrap_err();
+    assert!(e.contains("module 'secret' not found"), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn require_refuses_symlinks_out_of_the_script_directory() {
+    let dir = temp_tree(&[
+        ("outside/evil.lua", "return 'escaped'"),
+        ("scripts/t.lua", &format!("return {{ {PARAMS}, generate = function() require('evil') end }}")),
+    ]);
+    std::os::unix::fs::symlink(dir.path().join("outside/evil.lua"), dir.path().join("scripts/evil.lua")).unwrap();
+    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), Limits::default()).unwrap();
+    let p = host.resolve_params(&[]).unwrap();
+    let e = host.generate(&Run { seed: 1, params: &p, depth: 1, above: None }).unwrap_err().to_string();
+    assert!(e.contains("outside the script directory"), "{e}");
+}
+
+#[test]
+fn globals_are_strict_and_libraries_read_only() {
+    let e = err("x = 1");
+    assert!(e.contains("t.lua:2: assignment to undeclared global 'x'"), "{e}");
+    let e = err("string.rep = nil");
+    assert!(e.contains("cannot modify read-only table 'string'"), "{e}");
+    let e = err("math.floor = print");
+    assert!(e.contains("read-only table 'math'"), "{e}");
+    let e = err("setmetatable(_G, nil)");
+    assert!(e.contains("protected metatable"), "{e}");
+    let e = err("getmetatable('').__index = {}");
+    assert!(e.contains("attempt to index a boolean"), "{e}");
+    let e = err("ctx.regions.rooms.floor = 'lava'");
+    assert!(e.contains("read-only table 'ctx.regions"), "{e}");
+}
+
+#[test]
+fn pairs_iterates_in_sorted_order() {
+    run_body(
+        "local t = { zeta = 1, alpha = 2, [3] = 'c', [1] = 'a', mid = 3, [true] = 0 }
+         local keys = {}
+         for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+         assert(table.concat(keys, ',') == '1,3,alpha,mid,zeta,true', table.concat(keys, ','))",
+        &[],
+        Limits::default(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn math_random_is_the_seeded_generator() {
+    let body = "map:tag('r', math.random(1, 1000000)); map:tag('f', math.random()); map:tag('c', ctx.rng:int(1, 1000000))";
+    let a = run_body(body, &[], Limits::default()).unwrap();
+    let b = run_body(body, &[], Limits::default()).unwrap();
+    assert_eq!(a.notes.tags, b.notes.tags);
+    let e = err("math.random(5, 1)");
+    assert!(e.contains("interval is empty"), "{e}");
+}
+
+fn small() -> Limits {
+    Limits { instructions: 20_000_000, memory: 64 << 20, time: Duration::from_secs(20) }
+}
+
+#[test]
+fn runaway_scripts_are_stopped_even_through_pcall_and_coroutines() {
+    let cases = [
+        "while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "while true do xpcall(function() while true do end end, function(e) return e end) end",
+        "local co = coroutine.create(function() while true do end end)
+         while true do coroutine.resume(co) end",
+        "local f = coroutine.wrap(function() while true do end end)
+         while true do pcall(f) end",
+        "local function r(n) return r(n + 1) + 1 end while true do pcall(r, 1) end",
+    ];
+    for body in cases {
+        let e = run_body(body, &[], small()).expect_err(body);
+        assert!(e.contains("instruction budget exceeded (20000000 instructions"), "{body}: {e}");
+        assert!(e.contains("t.lua:"), "names the line reached: {e}");
+    }
+}
+
+#[test]
+fn memory_bombs_hit_the_memory_limit() {
+    let cases = [
+        "local s = 'x' while true do s = s .. s end",
+        "local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i} end",
+        "while true do pcall(string.rep, 'x', 1 << 40) local t = {} for i = 1, 1e7 do t[i] = i end end",
+    ];
+    for body in cases {
+        let e = run_body(body, &[], small()).expect_err(body);
+        assert!(e.contains("memory limit exceeded (64 MiB"), "{body}: {e}");
+    }
+}
+
+#[test]
+fn runtime_errors_name_file_and_line() {
+    let e = err("local t = nil\nlocal x = t.field");
+    assert!(e.contains("t.lua:3: attempt to index a nil value"), "{e}");
+    let e = err("map:set(99, 0, 'floor')");
+    assert!(e.contains("t.lua:2: map:set: (99, 0) is outside the 8×8 map"), "{e}");
+    let e = err("map:set(1, 1, 'lava')");
+    assert!(e.contains("t.lua:2: map:set: unknown terrain 'lava' (known: 'rock'"), "{e}");
+    let e = err("map:fill_rect({x = 1, y = 1, w = 3, h = 3}, 'floor', { prio = 70 })");
+    assert!(e.contains("unknown option 'prio' (valid: priority, force, region)"), "{e}");
+    let e = err("map:set(1.5, 1, 'floor')");
+    assert!(e.contains("x must be an integer, got 1.5"), "{e}");
+}
+
+#[test]
+fn syntax_errors_name_file_line_and_the_problem() {
+    let dir = temp_tree(&[("scripts/bad.lua", "return {\n  params = {\n  generate = function( end\n}")]);
+    let e = Host::load(&dir.path().join("scripts/bad.lua"), registry(), Limits::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("bad.lua:3:"), "{e}");
+}
+
+#[test]
+fn recipes_must_declare_width_and_height() {
+    let dir = temp_tree(&[("scripts/r.lua", "return {\n  params = {\n    size = { default = 3 },\n  },\n  generate = function() end,\n}")]);
+    let e = Host::load(&dir.path().join("scripts/r.lua"), registry(), Limits::default()).err().unwrap().to_string();
+    assert!(e.contains("r.lua:2: recipe must declare an integer parameter 'width'"), "{e}");
+    let dir = temp_tree(&[("scripts/r.lua", "return {\n  params = {\n    width = { default = 'wide' },\n  },\n  generate = function() end,\n}")]);
+    let e = Host::load(&dir.path().join("scripts/r.lua"), registry(), Limits::default()).err().unwrap().to_string();
+    assert!(e.contains("r.lua:3:"), "{e}");
+}
+
+#[test]
+fn state_reuse_leaves_nothing_behind() {
+    let host = host("rooms.lua");
+    let p = params(&host, &[]);
+    let first = generate(&host, 5, &p);
+    for seed in 0..20 {
+        generate(&host, seed, &p);
+    }
+    let again = generate(&host, 5, &p);
+    assert_eq!(first.terrain_cells(), again.terrain_cells());
+    assert_eq!(first.notes, again.notes);
+}
