@@ -269,7 +269,9 @@ pub fn dogleg(a: Point, b: Point, order: DogLeg) -> Vec<Point> {
 fn straight(a: Point, b: Point) -> Vec<Point> {
     let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
     let n = (b.x - a.x).abs().max((b.y - a.y).abs());
-    (0..=n).map(|i| Point::new(a.x + sx * i, a.y + sy * i)).collect()
+    (0..=n)
+        .map(|i| Point::new(a.x + sx * i, a.y + sy * i))
+        .collect()
 }
 
 /// The tutorial's `draw_corridor` walk: step x towards the target until aligned, then y. Both

@@ -10,7 +10,7 @@ pub mod priority;
 pub mod terrain;
 
 pub use annotations::{Annotations, Corridor, Room, Spawn, Stairs, TagValue};
-pub use geom::{bresenham, dogleg, DogLeg, Dir, Point, Rect};
+pub use geom::{bresenham, dogleg, Dir, DogLeg, Point, Rect};
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
 use std::sync::Arc;
@@ -428,7 +428,9 @@ impl Map {
         }
         Ok(cells
             .iter()
-            .map(|p| self.write_index(p.x as usize + p.y as usize * self.width as usize, brush) as usize)
+            .map(|p| {
+                self.write_index(p.x as usize + p.y as usize * self.width as usize, brush) as usize
+            })
             .sum())
     }
 
@@ -495,7 +497,9 @@ mod tests {
     fn edge_needs_force() {
         let mut m = Map::new(4, 4, 0, table()).unwrap();
         assert!(!m.write(Point::new(0, 2), &Brush::new(1)).unwrap());
-        assert!(!m.write(Point::new(3, 3), &Brush::new(1).priority(120)).unwrap());
+        assert!(!m
+            .write(Point::new(3, 3), &Brush::new(1).priority(120))
+            .unwrap());
         assert!(m.write(Point::new(0, 2), &Brush::new(1).forced()).unwrap());
         assert!(!m.is_solid(Point::new(0, 2)).unwrap());
     }
@@ -504,10 +508,19 @@ mod tests {
     fn out_of_bounds_is_an_error_naming_the_cell() {
         let mut m = Map::new(4, 3, 0, table()).unwrap();
         let e = m.write(Point::new(4, 0), &Brush::new(1)).unwrap_err();
-        assert_eq!(e.to_string(), "(4, 0) is outside the 4×3 map (x 0..=3, y 0..=2)");
+        assert_eq!(
+            e.to_string(),
+            "(4, 0) is outside the 4×3 map (x 0..=3, y 0..=2)"
+        );
         assert!(m.fill_rect(&Rect::new(2, 1, 3, 1), &Brush::new(1)).is_err());
-        assert!(m.write_all(&[Point::new(1, 1), Point::new(-1, 1)], &Brush::new(1)).is_err());
-        assert_eq!(m.terrain_at(Point::new(1, 1)).unwrap(), 0, "nothing written on error");
+        assert!(m
+            .write_all(&[Point::new(1, 1), Point::new(-1, 1)], &Brush::new(1))
+            .is_err());
+        assert_eq!(
+            m.terrain_at(Point::new(1, 1)).unwrap(),
+            0,
+            "nothing written on error"
+        );
     }
 
     #[test]
