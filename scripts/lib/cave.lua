@@ -133,9 +133,7 @@ function cave.generate(map, ctx, hooks)
   end
 
   -- Passes "only occasionally intersect": join every separate open area to the entrance.
-  warren.gen.join_areas(map, ctx.rng:stream("join"), {
-    from = { x = entrance_x, y = entrance_y }, terrain = style.floor,
-  })
+  warren.gen.join_areas(map, ctx.rng:stream("join"), { terrain = style.floor })
 
   map:set(entrance_x, entrance_y, style.entrance)
   map:add_stair(entrance_x, entrance_y, "up")

@@ -3,7 +3,9 @@
 use super::args::{brush, int, known_keys, rect};
 use super::map::LuaMap;
 use super::rng::LuaRng;
+use crate::gen::connectivity;
 use crate::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
+use crate::map::{dogleg, Corridor, DogLeg, MapError};
 use crate::script::fail;
 use mlua::{AnyUserData, Lua, Table, Value};
 
@@ -161,6 +163,31 @@ fn spawn_in_corridors(
     ))
 }
 
+/// `warren.gen.join_areas(map, rng, {terrain=, priority=, force=, region=, trials=})`: joins
+/// every separate open area to the first one with one-bend tunnels (Incursion's fix-up loop with
+/// a dog-leg connector). Returns `{ areas_before =, tunnels = }`.
+fn join_areas(lua: &Lua, (map, rng, opts): (AnyUserData, AnyUserData, Table)) -> mlua::Result<Table> {
+    let call = "warren.gen.join_areas";
+    let terrain: String = opts
+        .raw_get::<Option<String>>("terrain")?
+        .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
+    let trials = opt_int(lua, &opts, "trials", 64, 1, 100_000, call)?;
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    let b = brush(lua, &mut m.0, &terrain, Some(&opts), call, &["terrain", "trials"])?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let report = connectivity::fixup(&mut m.0, &mut r.0, trials as u32, |map, rng, from, to| {
+        let order = if rng.below(2) == 0 { DogLeg::HorizontalFirst } else { DogLeg::VerticalFirst };
+        let cells = map.carve_path(&dogleg(from, to, order), &b)?;
+        map.notes.corridors.push(Corridor { cells, region: Some("join".into()) });
+        Ok::<(), MapError>(())
+    })
+    .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    let out = lua.create_table()?;
+    out.raw_set("areas_before", report.components_before)?;
+    out.raw_set("tunnels", report.tunnels.len())?;
+    Ok(out)
+}
+
 /// The `warren.gen` table.
 pub fn table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -170,5 +197,6 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
         "spawn_in_corridors",
         lua.create_function(spawn_in_corridors)?,
     )?;
+    t.set("join_areas", lua.create_function(join_areas)?)?;
     Ok(t)
 }

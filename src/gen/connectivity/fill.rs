@@ -1,0 +1,210 @@
+//! Word-parallel 8-neighbour flood fill over bit-packed rows.
+//!
+//! A row is filled 64 cells per step: adding the seeds to the open mask makes the carry run along
+//! each open span from its seed to the span's right end (`((open + seeds) ^ open) & open`); the
+//! same on bit-reversed words fills towards the left. A row's new cells seed its neighbour rows
+//! through the row dilated by one bit each way, which is exactly 8-neighbour adjacency.
+//!
+//! Rows wait in a per-row dirty word range and are visited in alternating downward and upward
+//! sweeps, so a fill moving down (or up) finishes in one sweep and only turns cost extra sweeps.
+//! No recursion, no per-cell allocation, and nothing outside the dirty ranges is touched.
+
+use super::bitgrid::BitGrid;
+
+/// An inclusive range of word indices within a row; empty when `lo > hi`.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    lo: usize,
+    hi: usize,
+}
+
+impl Span {
+    const EMPTY: Span = Span {
+        lo: usize::MAX,
+        hi: 0,
+    };
+
+    fn is_empty(self) -> bool {
+        self.lo > self.hi
+    }
+
+    fn union(self, other: Span) -> Span {
+        Span {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+}
+
+/// Reusable state of a flood fill.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Filler {
+    dirty: Vec<Span>,
+    seeds: Vec<u64>,
+}
+
+/// Row `row` dilated by one cell left and right, at word `w`.
+#[inline]
+fn dilated(row: &[u64], w: usize) -> u64 {
+    let mid = row[w];
+    let left = if w > 0 { row[w - 1] >> 63 } else { 0 };
+    let right = row.get(w + 1).map_or(0, |r| r << 63);
+    mid | mid << 1 | mid >> 1 | left | right
+}
+
+/// Fills `open` runs from `seeds` in both directions within one row, adding the cells to
+/// `reached`. `seeds` is meaningful on words `lo..=hi` only and must be a subset of `open`; the
+/// fill may run past that range. Returns the range of words that gained cells.
+fn fill_row(open: &[u64], seeds: &[u64], lo: usize, hi: usize, reached: &mut [u64]) -> Span {
+    let mut changed = Span::EMPTY;
+    let mut add = |w: usize, cells: u64, reached: &mut [u64]| {
+        if cells & !reached[w] != 0 {
+            reached[w] |= cells;
+            changed = changed.union(Span { lo: w, hi: w });
+        }
+    };
+    // Rightwards: the carry of `open + seeds` runs to the end of each seeded span.
+    let mut carry = false;
+    let mut w = lo;
+    while w < open.len() && (w <= hi || carry) {
+        let s = if w <= hi { seeds[w] } else { 0 };
+        if s != 0 || carry {
+            let o = open[w];
+            let (sum, c1) = o.overflowing_add(s);
+            let (sum, c2) = sum.overflowing_add(carry as u64);
+            carry = c1 | c2;
+            add(w, ((sum ^ o) & o) | s, reached);
+        }
+        w += 1;
+    }
+    // Leftwards: the same on bit-reversed words, walking down from `hi`.
+    let mut carry = false;
+    let mut w = hi + 1;
+    while w > 0 && (w > lo || carry) {
+        w -= 1;
+        let s = if w >= lo { seeds[w] } else { 0 };
+        if s != 0 || carry {
+            let o = open[w].reverse_bits();
+            let s = s.reverse_bits();
+            let (sum, c1) = o.overflowing_add(s);
+            let (sum, c2) = sum.overflowing_add(carry as u64);
+            carry = c1 | c2;
+            add(w, (((sum ^ o) & o) | s).reverse_bits(), reached);
+        }
+    }
+    changed
+}
+
+impl Filler {
+    /// Adds to `reached` every cell of `open` that is 8-connected to `(x, y)`, which must be in
+    /// `open`. Cells already in `reached` must form whole components of `open` (for example an
+    /// empty set, or the result of earlier fills on the same `open`).
+    pub(crate) fn fill_from(&mut self, open: &BitGrid, reached: &mut BitGrid, x: usize, y: usize) {
+        let wpr = open.words_per_row();
+        self.dirty.clear();
+        self.dirty.resize(open.height(), Span::EMPTY);
+        self.seeds.clear();
+        self.seeds.resize(wpr, 0);
+        self.seeds[x / 64] = 1 << (x % 64);
+        let changed = fill_row(open.row(y), &self.seeds, x / 64, x / 64, reached.row_mut(y));
+        self.mark_neighbours(y, changed, wpr);
+        loop {
+            let mut worked = false;
+            for y in 0..open.height() {
+                worked |= self.visit(open, reached, y);
+            }
+            for y in (0..open.height()).rev() {
+                worked |= self.visit(open, reached, y);
+            }
+            if !worked {
+                break;
+            }
+        }
+    }
+
+    /// Processes row `y` if it is dirty; returns whether it was.
+    fn visit(&mut self, open: &BitGrid, reached: &mut BitGrid, y: usize) -> bool {
+        let span = std::mem::replace(&mut self.dirty[y], Span::EMPTY);
+        if span.is_empty() {
+            return false;
+        }
+        let (lo, hi) = (span.lo, span.hi);
+        let open_row = open.row(y);
+        let mut any = 0;
+        {
+            let reached_row = reached.row(y);
+            let above = (y > 0).then(|| reached.row(y - 1));
+            let below = (y + 1 < reached.height()).then(|| reached.row(y + 1));
+            for w in lo..=hi {
+                let near = above.map_or(0, |r| dilated(r, w)) | below.map_or(0, |r| dilated(r, w));
+                let s = near & open_row[w] & !reached_row[w];
+                self.seeds[w] = s;
+                any |= s;
+            }
+        }
+        if any != 0 {
+            let changed = fill_row(open_row, &self.seeds, lo, hi, reached.row_mut(y));
+            self.mark_neighbours(y, changed, open.words_per_row());
+        }
+        true
+    }
+
+    /// Marks the rows above and below `y` dirty where `changed` words of row `y` can seed them.
+    fn mark_neighbours(&mut self, y: usize, changed: Span, words_per_row: usize) {
+        if changed.is_empty() {
+            return;
+        }
+        let reach = Span {
+            lo: changed.lo.saturating_sub(1),
+            hi: (changed.hi + 1).min(words_per_row - 1),
+        };
+        if y > 0 {
+            self.dirty[y - 1] = self.dirty[y - 1].union(reach);
+        }
+        if let Some(d) = self.dirty.get_mut(y + 1) {
+            *d = d.union(reach);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `reached` after filling one row of `open` (a single row grid) from the seed bits.
+    fn row_fill(open: &[u64], seeds: &[u64]) -> Vec<u64> {
+        let mut reached = vec![0; open.len()];
+        fill_row(open, seeds, 0, open.len() - 1, &mut reached);
+        reached
+    }
+
+    #[test]
+    fn row_fill_covers_exactly_the_seeded_spans() {
+        // Spans: bits 0..=3, 5..=9, 12..=12; seed in the middle span.
+        let open = [0b1_0011_1110_1111u64];
+        assert_eq!(row_fill(&open, &[1 << 7]), vec![0b0_0011_1110_0000]);
+        assert_eq!(row_fill(&open, &[1 << 12 | 1]), vec![0b1_0000_0000_1111]);
+        assert_eq!(
+            row_fill(&open, &[1 << 5 | 1 << 9]),
+            vec![0b0_0011_1110_0000]
+        );
+    }
+
+    #[test]
+    fn row_fill_carries_across_words_both_ways() {
+        let open = [u64::MAX << 60, u64::MAX, 0b111, 0];
+        let want = vec![u64::MAX << 60, u64::MAX, 0b111, 0];
+        assert_eq!(row_fill(&open, &[0, 0, 0b10, 0]), want);
+        assert_eq!(row_fill(&open, &[1 << 62, 0, 0, 0]), want);
+        assert_eq!(row_fill(&open, &[0, 1 << 20, 0, 0]), want);
+    }
+
+    #[test]
+    fn dilation_reaches_the_neighbouring_word() {
+        let row = [1u64 << 63, 1];
+        assert_eq!(dilated(&row, 0), 1 << 63 | 1 << 62);
+        assert_eq!(dilated(&row, 1), 0b11);
+        assert_eq!(dilated(&[1u64 << 63, 0], 1), 1);
+        assert_eq!(dilated(&[0, 1u64], 0), 1 << 63);
+    }
+}
