@@ -13,7 +13,11 @@ fn warren() -> Command {
 
 fn stdout(args: &[&str]) -> Vec<u8> {
     let out = warren().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -57,7 +61,9 @@ fn different_seeds_give_different_maps() {
 #[test]
 fn json_follows_the_output_contract() {
     for script in ["scripts/rooms.lua", "scripts/cave.lua"] {
-        let out = stdout(&["run", script, "--seed", "3", "--format", "json", "--set", "width=70"]);
+        let out = stdout(&[
+            "run", script, "--seed", "3", "--format", "json", "--set", "width=70",
+        ]);
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["format"], 1);
         assert_eq!(v["seed"], 3);
@@ -70,7 +76,10 @@ fn json_follows_the_output_contract() {
             assert_eq!(row.chars().count(), 70);
             for g in row.chars() {
                 let entry = &legend[&g.to_string()];
-                assert!(entry["solid"].is_boolean(), "glyph {g:?} missing from legend");
+                assert!(
+                    entry["solid"].is_boolean(),
+                    "glyph {g:?} missing from legend"
+                );
             }
         }
         for key in ["rooms", "corridors", "doors", "spawns"] {
@@ -83,7 +92,16 @@ fn json_follows_the_output_contract() {
 
 #[test]
 fn json_levels_wrap_multi_level_runs() {
-    let out = stdout(&["run", "scripts/rooms.lua", "--seed", "3", "--format", "json", "--levels", "3"]);
+    let out = stdout(&[
+        "run",
+        "scripts/rooms.lua",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--levels",
+        "3",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["format"], 1);
     let levels = v["levels"].as_array().unwrap();
@@ -94,7 +112,10 @@ fn json_levels_wrap_multi_level_runs() {
 
 #[test]
 fn missing_seed_is_drawn_and_announced() {
-    let out = warren().args(["run", "scripts/rooms.lua"]).output().unwrap();
+    let out = warren()
+        .args(["run", "scripts/rooms.lua"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     let seed: u64 = err
@@ -102,7 +123,10 @@ fn missing_seed_is_drawn_and_announced() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no seed in {err:?}"));
-    assert_eq!(out.stdout, stdout(&["run", "scripts/rooms.lua", "--seed", &seed.to_string()]));
+    assert_eq!(
+        out.stdout,
+        stdout(&["run", "scripts/rooms.lua", "--seed", &seed.to_string()])
+    );
 }
 
 #[test]
@@ -115,7 +139,11 @@ fn bad_parameters_exit_1_with_one_message() {
         (&["--set", "width"], "--set expects key=value"),
     ];
     for (extra, expected) in cases {
-        let out = warren().args(["run", "scripts/rooms.lua", "--seed", "1"]).args(extra).output().unwrap();
+        let out = warren()
+            .args(["run", "scripts/rooms.lua", "--seed", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(1), "{extra:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(expected), "{extra:?}: {err}");
@@ -132,19 +160,32 @@ fn absurd_sizes_are_refused_before_allocating() {
     )]);
     copy_regions(dir.path());
     let out = warren()
-        .args(["run", dir.path().join("big.lua").to_str().unwrap(), "--seed", "1", "--set", "width=100000000"])
+        .args([
+            "run",
+            dir.path().join("big.lua").to_str().unwrap(),
+            "--seed",
+            "1",
+            "--set",
+            "width=100000000",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("map size 100000000×10 is not allowed"), "{err}");
+    assert!(
+        err.contains("map size 100000000×10 is not allowed"),
+        "{err}"
+    );
 }
 
 #[test]
 fn usage_errors_exit_2() {
     let out = warren().args(["run"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = warren().args(["run", "scripts/rooms.lua", "--format", "svg"]).output().unwrap();
+    let out = warren()
+        .args(["run", "scripts/rooms.lua", "--format", "svg"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = warren().args(["frobnicate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -152,23 +193,50 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn png_needs_a_file_and_output_files_are_all_or_nothing() {
-    let out = warren().args(["run", "scripts/rooms.lua", "--format", "png"]).output().unwrap();
+    let out = warren()
+        .args(["run", "scripts/rooms.lua", "--format", "png"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format png needs --out"));
 
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("map.json");
     let out = warren()
-        .args(["run", "scripts/rooms.lua", "--seed", "1", "--set", "width=2", "--out", target.to_str().unwrap()])
+        .args([
+            "run",
+            "scripts/rooms.lua",
+            "--seed",
+            "1",
+            "--set",
+            "width=2",
+            "--out",
+            target.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no partial file");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no partial file"
+    );
 
-    stdout(&["run", "scripts/rooms.lua", "--seed", "1", "--out", target.to_str().unwrap()]);
+    stdout(&[
+        "run",
+        "scripts/rooms.lua",
+        "--seed",
+        "1",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&target).unwrap()).unwrap();
     assert_eq!(v["recipe"], "rooms", "format guessed from .json");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temp file left"
+    );
 }
 
 #[test]

@@ -15,8 +15,15 @@ fn every_direction_and_complexity_is_one_area_with_entrance_and_exit() {
                 let map = generate(&host, seed, &p);
                 let up = map.notes.stairs.up[0];
                 let down = map.notes.stairs.down[0];
-                assert_eq!(unreached(&map, up), 0, "{dir} x{complexity} seed {seed}: unreachable cells");
-                assert!(reach(&map, up)[(down.x + down.y * map.width()) as usize], "{dir} x{complexity} seed {seed}: exit unreachable");
+                assert_eq!(
+                    unreached(&map, up),
+                    0,
+                    "{dir} x{complexity} seed {seed}: unreachable cells"
+                );
+                assert!(
+                    reach(&map, up)[(down.x + down.y * map.width()) as usize],
+                    "{dir} x{complexity} seed {seed}: exit unreachable"
+                );
             }
         }
     }
@@ -25,13 +32,19 @@ fn every_direction_and_complexity_is_one_area_with_entrance_and_exit() {
 #[test]
 fn rows_follow_roughness_and_windyness_within_the_map() {
     let host = host("cave.lua");
-    let p = params(&host, &[("roughness", "100"), ("windyness", "100"), ("length", "40")]);
+    let p = params(
+        &host,
+        &[("roughness", "100"), ("windyness", "100"), ("length", "40")],
+    );
     for seed in 0..50 {
         let map = generate(&host, seed, &p);
         for y in 0..map.height() {
             for x in 0..map.width() {
                 if map.is_edge(x, y) {
-                    assert!(map.is_solid(warren::map::Point::new(x, y)).unwrap(), "open edge at ({x},{y})");
+                    assert!(
+                        map.is_solid(warren::map::Point::new(x, y)).unwrap(),
+                        "open edge at ({x},{y})"
+                    );
                 }
             }
         }
@@ -43,8 +56,16 @@ fn a_cave_too_long_for_the_map_is_a_clear_error() {
     let host = host("cave.lua");
     let p = params(&host, &[("length", "200")]);
     let e = host
-        .generate(&warren::script::Run { seed: 1, params: &p, depth: 1, above: None })
+        .generate(&warren::script::Run {
+            seed: 1,
+            params: &p,
+            depth: 1,
+            above: None,
+        })
         .unwrap_err()
         .to_string();
-    assert!(e.contains("length = 200 does not fit a 80x50 map running up (at most 43)"), "{e}");
+    assert!(
+        e.contains("length = 200 does not fit a 80x50 map running up (at most 43)"),
+        "{e}"
+    );
 }

@@ -13,7 +13,11 @@ fn every_strategy_is_fully_connected_over_1000_seeds() {
         for seed in 0..1000 {
             let map = generate(&host, seed, &p);
             let start = first_open(&map);
-            assert_eq!(unreached(&map, start), 0, "{strategy} seed {seed}: open cells unreachable");
+            assert_eq!(
+                unreached(&map, start),
+                0,
+                "{strategy} seed {seed}: open cells unreachable"
+            );
             assert!(!map.notes.rooms.is_empty());
             assert_eq!(map.notes.stairs.down.len(), 1);
         }
@@ -31,7 +35,10 @@ fn corridors_are_recorded_as_the_floor_cells_they_carved() {
         for c in &map.notes.corridors {
             for &cell in &c.cells {
                 assert_eq!(map.terrain_at(cell).unwrap(), floor, "{strategy}: {cell:?}");
-                assert!(map.notes.rooms.iter().all(|r| !r.rect.contains(cell)), "corridor cell inside a room");
+                assert!(
+                    map.notes.rooms.iter().all(|r| !r.rect.contains(cell)),
+                    "corridor cell inside a room"
+                );
             }
         }
     }
@@ -61,7 +68,10 @@ fn corridor_spawner_places_spawns_only_in_corridors() {
         let map = generate(&host, seed, &p);
         for s in &map.notes.spawns {
             let at = Point::new(s.x, s.y);
-            assert!(map.notes.corridors.iter().any(|c| c.cells.contains(&at)), "seed {seed}: {s:?}");
+            assert!(
+                map.notes.corridors.iter().any(|c| c.cells.contains(&at)),
+                "seed {seed}: {s:?}"
+            );
             assert!(["goblin", "giant rat", "healing potion", "trap"].contains(&s.what.as_str()));
         }
         total += map.notes.spawns.len();

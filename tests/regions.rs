@@ -21,10 +21,19 @@ solid = false
 /// Loads `terrain.toml` (the good terrain) plus `bad.toml`; returns the error text.
 fn load_err(bad: &str) -> String {
     let sources = vec![
-        Source { path: "regions/a.toml".into(), text: TERRAIN.into() },
-        Source { path: "regions/bad.toml".into(), text: bad.into() },
+        Source {
+            path: "regions/a.toml".into(),
+            text: TERRAIN.into(),
+        },
+        Source {
+            path: "regions/bad.toml".into(),
+            text: bad.into(),
+        },
     ];
-    Registry::from_sources(sources).err().expect("should fail").to_string()
+    Registry::from_sources(sources)
+        .err()
+        .expect("should fail")
+        .to_string()
 }
 
 #[test]
@@ -81,18 +90,30 @@ fn each_validation_error_names_file_line_and_column() {
     ];
     for (text, expected) in cases {
         let e = load_err(text);
-        assert!(e.contains(expected), "\n--- input:\n{text}\n--- expected: {expected}\n--- got: {e}");
+        assert!(
+            e.contains(expected),
+            "\n--- input:\n{text}\n--- expected: {expected}\n--- got: {e}"
+        );
     }
 }
 
 #[test]
 fn a_section_may_be_defined_in_one_file_only() {
     let sources = vec![
-        Source { path: "a.toml".into(), text: format!("{TERRAIN}\n[dungeon]\nturn_chance = 5\n") },
-        Source { path: "b.toml".into(), text: "\n[dungeon]\nturn_chance = 6\n".into() },
+        Source {
+            path: "a.toml".into(),
+            text: format!("{TERRAIN}\n[dungeon]\nturn_chance = 5\n"),
+        },
+        Source {
+            path: "b.toml".into(),
+            text: "\n[dungeon]\nturn_chance = 6\n".into(),
+        },
     ];
     let e = Registry::from_sources(sources).err().unwrap().to_string();
-    assert!(e.contains("b.toml:2:1: [dungeon] is already defined in a.toml"), "{e}");
+    assert!(
+        e.contains("b.toml:2:1: [dungeon] is already defined in a.toml"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -109,7 +130,10 @@ fn directories_need_region_files_and_cap_their_size() {
 
     let big = temp_tree(&[("huge.toml", &"# padding\n".repeat(200_000))]);
     let e = Registry::load_dir(big.path()).err().unwrap().to_string();
-    assert!(e.contains("region files may be at most 1048576 bytes"), "{e}");
+    assert!(
+        e.contains("region files may be at most 1048576 bytes"),
+        "{e}"
+    );
 
     let bin = tempfile::tempdir().unwrap();
     std::fs::write(bin.path().join("x.toml"), b"name = \"\xff\"\n").unwrap();
@@ -119,13 +143,24 @@ fn directories_need_region_files_and_cap_their_size() {
 
 #[test]
 fn cli_reports_region_errors_with_exit_1() {
-    let dir = temp_tree(&[("regions/t.toml", &format!("{TERRAIN}\n[dungeon]\nturn_chance = 101\n"))]);
+    let dir = temp_tree(&[(
+        "regions/t.toml",
+        &format!("{TERRAIN}\n[dungeon]\nturn_chance = 101\n"),
+    )]);
     let out = assert_cmd::Command::cargo_bin("warren")
         .unwrap()
-        .args(["run", root().join("scripts/rooms.lua").to_str().unwrap(), "--regions", dir.path().join("regions").to_str().unwrap()])
+        .args([
+            "run",
+            root().join("scripts/rooms.lua").to_str().unwrap(),
+            "--regions",
+            dir.path().join("regions").to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("t.toml:15:15: dungeon.turn_chance = 101 is not a percentage"), "{err}");
+    assert!(
+        err.contains("t.toml:15:15: dungeon.turn_chance = 101 is not a percentage"),
+        "{err}"
+    );
 }

@@ -9,14 +9,26 @@ use warren::script::{Host, Limits, Run};
 const PARAMS: &str = "params = { width = { default = 8 }, height = { default = 8 } }";
 
 /// Runs `body` as the generate function of a recipe in a temp dir; returns the error text.
-fn run_body(body: &str, extra: &[(&str, &str)], limits: Limits) -> Result<warren::map::Map, String> {
-    let recipe = format!("return {{ name = 't', {PARAMS}, generate = function(map, ctx)\n{body}\nend }}");
+fn run_body(
+    body: &str,
+    extra: &[(&str, &str)],
+    limits: Limits,
+) -> Result<warren::map::Map, String> {
+    let recipe =
+        format!("return {{ name = 't', {PARAMS}, generate = function(map, ctx)\n{body}\nend }}");
     let mut files = vec![("scripts/t.lua", recipe.as_str())];
     files.extend_from_slice(extra);
     let dir = temp_tree(&files);
-    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits).map_err(|e| e.to_string())?;
+    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits)
+        .map_err(|e| e.to_string())?;
     let p = host.resolve_params(&[]).unwrap();
-    host.generate(&Run { seed: 1, params: &p, depth: 1, above: None }).map_err(|e| e.to_string())
+    host.generate(&Run {
+        seed: 1,
+        params: &p,
+        depth: 1,
+        above: None,
+    })
+    .map_err(|e| e.to_string())
 }
 
 fn err(body: &str) -> String {
@@ -25,12 +37,29 @@ fn err(body: &str) -> String {
 
 #[test]
 fn forbidden_globals_are_absent() {
-    for name in ["io", "os", "debug", "package", "dofile", "loadfile", "collectgarbage", "rawset"] {
+    for name in [
+        "io",
+        "os",
+        "debug",
+        "package",
+        "dofile",
+        "loadfile",
+        "collectgarbage",
+        "rawset",
+    ] {
         let e = err(&format!("local x = {name}"));
-        assert!(e.contains(&format!("undefined global '{name}'")), "{name}: {e}");
+        assert!(
+            e.contains(&format!("undefined global '{name}'")),
+            "{name}: {e}"
+        );
     }
     for expr in ["string.dump", "math.randomseed"] {
-        run_body(&format!("assert({expr} == nil, '{expr} present')"), &[], Limits::default()).unwrap();
+        run_body(
+            &format!("assert({expr} == nil, '{expr} present')"),
+            &[],
+            Limits::default(),
+        )
+        .unwrap();
     }
 }
 
@@ -44,16 +73,34 @@ fn bytecode_is_refused() {
     )
     .unwrap_err();
     assert!(e.contains("attempt to load a binary chunk"), "{e}");
-    let e = run_body("local f, msg = load('\\27Lua', 'x', 'b'); error(msg)", &[], Limits::default()).unwrap_err();
+    let e = run_body(
+        "local f, msg = load('\\27Lua', 'x', 'b'); error(msg)",
+        &[],
+        Limits::default(),
+    )
+    .unwrap_err();
     assert!(e.contains("binary chunk"), "{e}");
     // Text chunks work.
-    run_body("assert(load('return 1 + 1')() == 2)", &[], Limits::default()).unwrap();
+    run_body(
+        "assert(load('return 1 + 1')() == 2)",
+        &[],
+        Limits::default(),
+    )
+    .unwrap();
 }
 
 #[test]
 fn require_is_confined_to_the_script_directory() {
-    let lib = [("scripts/lib/helper.lua", "return { answer = 42 }"), ("secret.lua", "return 'escaped'")];
-    run_body("assert(require('lib.helper').answer == 42)", &lib, Limits::default()).unwrap();
+    let lib = [
+        ("scripts/lib/helper.lua", "return { answer = 42 }"),
+        ("secret.lua", "return 'escaped'"),
+    ];
+    run_body(
+        "assert(require('lib.helper').answer == 42)",
+        &lib,
+        Limits::default(),
+    )
+    .unwrap();
     for name in ["../secret", "/etc/passwd", "..secret", "lib/helper"] {
         let e = run_body(&format!("require('{name}')"), &lib, Limits::default()).unwrap_err();
         assert!(e.contains("is not a module name"), "{name}: {e}");
@@ -68,19 +115,42 @@ fn require_is_confined_to_the_script_directory() {
 fn require_refuses_symlinks_out_of_the_script_directory() {
     let dir = temp_tree(&[
         ("outside/evil.lua", "return 'escaped'"),
-        ("scripts/t.lua", &format!("return {{ {PARAMS}, generate = function() require('evil') end }}")),
+        (
+            "scripts/t.lua",
+            &format!("return {{ {PARAMS}, generate = function() require('evil') end }}"),
+        ),
     ]);
-    std::os::unix::fs::symlink(dir.path().join("outside/evil.lua"), dir.path().join("scripts/evil.lua")).unwrap();
-    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), Limits::default()).unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("outside/evil.lua"),
+        dir.path().join("scripts/evil.lua"),
+    )
+    .unwrap();
+    let host = Host::load(
+        &dir.path().join("scripts/t.lua"),
+        registry(),
+        Limits::default(),
+    )
+    .unwrap();
     let p = host.resolve_params(&[]).unwrap();
-    let e = host.generate(&Run { seed: 1, params: &p, depth: 1, above: None }).unwrap_err().to_string();
+    let e = host
+        .generate(&Run {
+            seed: 1,
+            params: &p,
+            depth: 1,
+            above: None,
+        })
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("outside the script directory"), "{e}");
 }
 
 #[test]
 fn globals_are_strict_and_libraries_read_only() {
     let e = err("x = 1");
-    assert!(e.contains("t.lua:2: assignment to undeclared global 'x'"), "{e}");
+    assert!(
+        e.contains("t.lua:2: assignment to undeclared global 'x'"),
+        "{e}"
+    );
     let e = err("string.rep = nil");
     assert!(e.contains("cannot modify read-only table 'string'"), "{e}");
     let e = err("math.floor = print");
@@ -117,7 +187,11 @@ fn math_random_is_the_seeded_generator() {
 }
 
 fn small() -> Limits {
-    Limits { instructions: 20_000_000, memory: 64 << 20, time: Duration::from_secs(20) }
+    Limits {
+        instructions: 20_000_000,
+        memory: 64 << 20,
+        time: Duration::from_secs(20),
+    }
 }
 
 #[test]
@@ -134,7 +208,10 @@ fn runaway_scripts_are_stopped_even_through_pcall_and_coroutines() {
     ];
     for body in cases {
         let e = run_body(body, &[], small()).expect_err(body);
-        assert!(e.contains("instruction budget exceeded (20000000 instructions"), "{body}: {e}");
+        assert!(
+            e.contains("instruction budget exceeded (20000000 instructions"),
+            "{body}: {e}"
+        );
         assert!(e.contains("t.lua:"), "names the line reached: {e}");
     }
 }
@@ -157,32 +234,65 @@ fn runtime_errors_name_file_and_line() {
     let e = err("local t = nil\nlocal x = t.field");
     assert!(e.contains("t.lua:3: attempt to index a nil value"), "{e}");
     let e = err("map:set(99, 0, 'floor')");
-    assert!(e.contains("t.lua:2: map:set: (99, 0) is outside the 8×8 map"), "{e}");
+    assert!(
+        e.contains("t.lua:2: map:set: (99, 0) is outside the 8×8 map"),
+        "{e}"
+    );
     let e = err("map:set(1, 1, 'lava')");
-    assert!(e.contains("t.lua:2: map:set: unknown terrain 'lava' (known: 'rock'"), "{e}");
+    assert!(
+        e.contains("t.lua:2: map:set: unknown terrain 'lava' (known: 'rock'"),
+        "{e}"
+    );
     let e = err("map:fill_rect({x = 1, y = 1, w = 3, h = 3}, 'floor', { prio = 70 })");
-    assert!(e.contains("unknown option 'prio' (valid: priority, force, region)"), "{e}");
+    assert!(
+        e.contains("unknown option 'prio' (valid: priority, force, region)"),
+        "{e}"
+    );
     let e = err("map:set(1.5, 1, 'floor')");
     assert!(e.contains("x must be an integer, got 1.5"), "{e}");
 }
 
 #[test]
 fn syntax_errors_name_file_line_and_the_problem() {
-    let dir = temp_tree(&[("scripts/bad.lua", "return {\n  params = {\n  generate = function( end\n}")]);
-    let e = Host::load(&dir.path().join("scripts/bad.lua"), registry(), Limits::default())
-        .err()
-        .unwrap()
-        .to_string();
+    let dir = temp_tree(&[(
+        "scripts/bad.lua",
+        "return {\n  params = {\n  generate = function( end\n}",
+    )]);
+    let e = Host::load(
+        &dir.path().join("scripts/bad.lua"),
+        registry(),
+        Limits::default(),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("bad.lua:3:"), "{e}");
 }
 
 #[test]
 fn recipes_must_declare_width_and_height() {
     let dir = temp_tree(&[("scripts/r.lua", "return {\n  params = {\n    size = { default = 3 },\n  },\n  generate = function() end,\n}")]);
-    let e = Host::load(&dir.path().join("scripts/r.lua"), registry(), Limits::default()).err().unwrap().to_string();
-    assert!(e.contains("r.lua:2: recipe must declare an integer parameter 'width'"), "{e}");
+    let e = Host::load(
+        &dir.path().join("scripts/r.lua"),
+        registry(),
+        Limits::default(),
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(
+        e.contains("r.lua:2: recipe must declare an integer parameter 'width'"),
+        "{e}"
+    );
     let dir = temp_tree(&[("scripts/r.lua", "return {\n  params = {\n    width = { default = 'wide' },\n  },\n  generate = function() end,\n}")]);
-    let e = Host::load(&dir.path().join("scripts/r.lua"), registry(), Limits::default()).err().unwrap().to_string();
+    let e = Host::load(
+        &dir.path().join("scripts/r.lua"),
+        registry(),
+        Limits::default(),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("r.lua:3:"), "{e}");
 }
 

@@ -20,19 +20,32 @@ pub fn registry() -> Arc<Registry> {
 
 /// A host for a shipped recipe.
 pub fn host(script: &str) -> Host {
-    Host::load(&root().join("scripts").join(script), registry(), Limits::default()).expect("recipe loads")
+    Host::load(
+        &root().join("scripts").join(script),
+        registry(),
+        Limits::default(),
+    )
+    .expect("recipe loads")
 }
 
 /// Parameters with `--set`-style overrides.
 pub fn params(host: &Host, sets: &[(&str, &str)]) -> ParamValues {
-    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     host.resolve_params(&sets).expect("params resolve")
 }
 
 /// Generates one level.
 pub fn generate(host: &Host, seed: u64, params: &ParamValues) -> Map {
-    host.generate(&Run { seed, params, depth: 1, above: None })
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+    host.generate(&Run {
+        seed,
+        params,
+        depth: 1,
+        above: None,
+    })
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
 /// Reference 8-neighbour flood fill over open cells from `start`; returns a reached mask.
@@ -66,12 +79,18 @@ pub fn reach(map: &Map, start: Point) -> Vec<bool> {
 /// Number of open cells not reached from `start`.
 pub fn unreached(map: &Map, start: Point) -> usize {
     let seen = reach(map, start);
-    (0..map.len()).filter(|&i| !seen[i] && map.flag_cells()[i] & warren::map::FLAG_SOLID == 0).count()
+    (0..map.len())
+        .filter(|&i| !seen[i] && map.flag_cells()[i] & warren::map::FLAG_SOLID == 0)
+        .count()
 }
 
 /// The first open cell, row-major.
 pub fn first_open(map: &Map) -> Point {
-    let i = map.flag_cells().iter().position(|f| f & warren::map::FLAG_SOLID == 0).expect("an open cell");
+    let i = map
+        .flag_cells()
+        .iter()
+        .position(|f| f & warren::map::FLAG_SOLID == 0)
+        .expect("an open cell");
     map.point(i)
 }
 

@@ -35,9 +35,9 @@ pub fn cell(lua: &Lua, map: &Map, x: &Value, y: &Value, call: &str) -> mlua::Res
 /// A rectangle given as `{x=, y=, w=, h=}` (or `{x, y, w, h}`).
 pub fn rect(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Rect> {
     let field = |key: &str, idx: i64| -> mlua::Result<i64> {
-        let mut v: Value = t.raw_get(key)?;
+        let mut v: Value = t.get(key)?;
         if v.is_nil() {
-            v = t.raw_get(idx)?;
+            v = t.get(idx)?;
         }
         if v.is_nil() {
             return Err(fail(lua, format!("{call}: rectangle has no '{key}'")));
@@ -52,6 +52,18 @@ pub fn rect(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Rect> {
     );
     let small = |v: i64| v.clamp(-(1 << 30), 1 << 30) as i32;
     Ok(Rect::new(small(x), small(y), small(w), small(h)))
+}
+
+/// The items of a Lua list up to the first nil, like `ipairs`, honouring `__index` (read-only
+/// proxies such as `ctx.regions.spawn` are lists too).
+pub fn list(t: &Table) -> mlua::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    loop {
+        match t.get::<Value>(out.len() as i64 + 1)? {
+            Value::Nil => return Ok(out),
+            v => out.push(v),
+        }
+    }
 }
 
 /// A priority given as a number 0..=255 or a name (`"room_floor"`).

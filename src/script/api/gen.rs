@@ -1,6 +1,6 @@
 //! `warren.gen`: whole generation phases implemented in Rust, one call each.
 
-use super::args::{brush, int, known_keys, rect};
+use super::args::{self, brush, int, known_keys, rect};
 use super::map::LuaMap;
 use super::rng::LuaRng;
 use crate::gen::connectivity;
@@ -101,9 +101,15 @@ fn connect_rooms(
     let terrain: String = opts
         .raw_get::<Option<String>>("terrain")?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
-    let mut rects = Vec::with_capacity(list.raw_len());
-    for t in list.sequence_values::<Table>() {
-        rects.push(rect(lua, &t?, call)?);
+    let mut rects = Vec::new();
+    for (i, t) in args::list(&list)?.into_iter().enumerate() {
+        let Value::Table(t) = t else {
+            return Err(fail(
+                lua,
+                format!("{call}: room {} is not a table {{x=, y=, w=, h=}}", i + 1),
+            ));
+        };
+        rects.push(rect(lua, &t, call)?);
     }
     let mut m = map.borrow_mut::<LuaMap>()?;
     for r in &rects {
@@ -137,9 +143,13 @@ fn spawn_in_corridors(
         )
     })?;
     let mut table = Vec::new();
-    for (i, e) in list.sequence_values::<Table>().enumerate() {
-        let e =
-            e.map_err(|_| fail(lua, format!("{call}: table entry {} is not a table", i + 1)))?;
+    for (i, e) in args::list(&list)?.into_iter().enumerate() {
+        let Value::Table(e) = e else {
+            return Err(fail(
+                lua,
+                format!("{call}: table entry {} is not a table", i + 1),
+            ));
+        };
         let name: String = e
             .get::<Option<String>>("name")?
             .ok_or_else(|| fail(lua, format!("{call}: table entry {} has no name", i + 1)))?;
@@ -166,19 +176,36 @@ fn spawn_in_corridors(
 /// `warren.gen.join_areas(map, rng, {terrain=, priority=, force=, region=, trials=})`: joins
 /// every separate open area to the first one with one-bend tunnels (Incursion's fix-up loop with
 /// a dog-leg connector). Returns `{ areas_before =, tunnels = }`.
-fn join_areas(lua: &Lua, (map, rng, opts): (AnyUserData, AnyUserData, Table)) -> mlua::Result<Table> {
+fn join_areas(
+    lua: &Lua,
+    (map, rng, opts): (AnyUserData, AnyUserData, Table),
+) -> mlua::Result<Table> {
     let call = "warren.gen.join_areas";
     let terrain: String = opts
         .raw_get::<Option<String>>("terrain")?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
     let trials = opt_int(lua, &opts, "trials", 64, 1, 100_000, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
-    let b = brush(lua, &mut m.0, &terrain, Some(&opts), call, &["terrain", "trials"])?;
+    let b = brush(
+        lua,
+        &mut m.0,
+        &terrain,
+        Some(&opts),
+        call,
+        &["terrain", "trials"],
+    )?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let report = connectivity::fixup(&mut m.0, &mut r.0, trials as u32, |map, rng, from, to| {
-        let order = if rng.below(2) == 0 { DogLeg::HorizontalFirst } else { DogLeg::VerticalFirst };
+        let order = if rng.below(2) == 0 {
+            DogLeg::HorizontalFirst
+        } else {
+            DogLeg::VerticalFirst
+        };
         let cells = map.carve_path(&dogleg(from, to, order), &b)?;
-        map.notes.corridors.push(Corridor { cells, region: Some("join".into()) });
+        map.notes.corridors.push(Corridor {
+            cells,
+            region: Some("join".into()),
+        });
         Ok::<(), MapError>(())
     })
     .map_err(|e| fail(lua, format!("{call}: {e}")))?;

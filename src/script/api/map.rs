@@ -22,13 +22,19 @@ fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
 
 /// Reads a Lua list of `{x=, y=}` (or `{x, y}`) cells, all on the map.
 fn cells_arg(lua: &Lua, map: &Map, list: &Table, call: &str) -> mlua::Result<Vec<Point>> {
-    let mut out = Vec::with_capacity(list.raw_len());
-    for v in list.sequence_values::<Table>() {
-        let c = v.map_err(|_| fail(lua, format!("{call}: cells must be tables {{x=, y=}}")))?;
-        let x: Value = c.raw_get("x")?;
-        let x = if x.is_nil() { c.raw_get(1)? } else { x };
-        let y: Value = c.raw_get("y")?;
-        let y = if y.is_nil() { c.raw_get(2)? } else { y };
+    let items = args::list(list)?;
+    let mut out = Vec::with_capacity(items.len());
+    for v in items {
+        let Value::Table(c) = v else {
+            return Err(fail(
+                lua,
+                format!("{call}: cells must be tables {{x=, y=}}"),
+            ));
+        };
+        let x: Value = c.get("x")?;
+        let x = if x.is_nil() { c.get(1)? } else { x };
+        let y: Value = c.get("y")?;
+        let y = if y.is_nil() { c.get(2)? } else { y };
         out.push(cell(lua, map, &x, &y, call)?);
     }
     Ok(out)

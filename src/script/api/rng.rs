@@ -11,7 +11,7 @@ pub struct LuaRng(pub Rng);
 /// A weight read from a list entry; must be finite and ≥ 0.
 fn entry_weight(lua: &Lua, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
     let w = match v {
-        Value::Table(t) => t.raw_get::<Value>(key)?,
+        Value::Table(t) => t.get::<Value>(key)?,
         _ => Value::Nil,
     };
     let w = match w {
@@ -59,23 +59,24 @@ impl UserData for LuaRng {
         });
         methods.add_method_mut("float", |_, r, ()| Ok(r.0.float()));
         methods.add_method_mut("pick", |lua, r, list: Table| {
-            let n = list.raw_len();
-            if n == 0 {
+            let items = super::args::list(&list)?;
+            if items.is_empty() {
                 return Err(fail(lua, "rng:pick: the list is empty"));
             }
-            let i = r.0.below(n as u64) as usize + 1;
-            Ok((list.raw_get::<Value>(i)?, i))
+            let i = r.0.below(items.len() as u64) as usize;
+            Ok((items[i].clone(), i + 1))
         });
         methods.add_method_mut(
             "weighted",
             |lua, r, (list, key): (Table, Option<String>)| {
                 let key = key.unwrap_or_else(|| "weight".into());
-                let mut weights = Vec::with_capacity(list.raw_len());
-                for (i, v) in list.sequence_values::<Value>().enumerate() {
-                    weights.push(entry_weight(lua, &v?, &key, i + 1)?);
+                let items = super::args::list(&list)?;
+                let mut weights = Vec::with_capacity(items.len());
+                for (i, v) in items.iter().enumerate() {
+                    weights.push(entry_weight(lua, v, &key, i + 1)?);
                 }
                 match r.0.weighted_index(&weights) {
-                    Some(i) => Ok((list.raw_get::<Value>(i + 1)?, Some(i + 1))),
+                    Some(i) => Ok((items[i].clone(), Some(i + 1))),
                     None => Ok((Value::Nil, None)),
                 }
             },
