@@ -30,10 +30,10 @@ fn load_err(bad: &str) -> String {
             text: bad.into(),
         },
     ];
-    Registry::from_sources(sources)
-        .err()
-        .expect("should fail")
-        .to_string()
+    match Registry::from_sources(sources) {
+        Ok(_) => panic!("should fail:\n{bad}"),
+        Err(e) => e.to_string(),
+    }
 }
 
 #[test]
