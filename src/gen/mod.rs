@@ -1,1 +1,3 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
+
+pub mod tunnel;
