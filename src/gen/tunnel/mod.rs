@@ -18,7 +18,7 @@
 
 mod config;
 mod error;
-pub mod natural;
+mod natural;
 mod probe;
 mod request;
 mod rules;
@@ -109,10 +109,9 @@ pub fn tunnel(
     let style_index = select::choose_style(config, level, request.start, request.dest, rng);
     let style = &config.styles[style_index];
     let constants = config.constants.with(&style.constants);
-    let start_connected = map.is_connected(request.start).unwrap_or(false);
     let walked = walk::walk(map, config, &constants, request, level, rng);
     let region = map.region_id(&style.name);
-    let carved = write::write_corridor(map, &walked.path, style, region, start_connected);
+    let carved = write::write_corridor(map, &walked.path, style, region, walked.start_connected);
     map.notes.corridors.push(Corridor {
         cells: carved.clone(),
         region: Some(style.name.clone()),

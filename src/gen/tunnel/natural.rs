@@ -1,26 +1,6 @@
-//! `TT_NATURAL`, which Incursion declares but never implements: curved, non-axis-aligned
-//! tunnels.
-//!
-//! # Design
-//!
-//! The walk keeps its cardinal *heading* and every rule of the original (forced turns, turn
-//! chance, `CorrectDir`, edge clamp, termination) still steers that heading. On top of it a
-//! natural tunnel carries a *lean* of −2..=2 across the heading (towards north/west when
-//! negative, south/east when positive):
-//!
-//! - each step, with chance 1/4, the lean moves by one: towards the destination's side of the
-//!   heading with chance 2/3 when the destination is off to one side, otherwise either way;
-//! - the step then *jogs* one cell sideways instead of forwards with chance |lean|/3, so a lean
-//!   of 1 gives a shallow diagonal and 2 a steep one, and a lean that wanders back to 0 gives a
-//!   straight stretch — gentle, irregular curves rather than right angles;
-//! - a jog never happens once the walk is level with the destination across the heading (so the
-//!   tunnel still closes in), never within 3 cells of the map's edge, and only into cells below
-//!   room-wall priority (rock and corridor walls), so rooms and vaults are still entered through
-//!   the original's door rules;
-//! - a turn of the heading straightens the lean (it restarts at 0).
-//!
-//! A jog is an ordinary step of the walk, so the corridor stays 4-connected (a diagonal shows
-//! as a staircase of floor) and its walls stay closed.
+//! `TT_NATURAL`, which Incursion declares but never implements: the lean that bends a natural
+//! tunnel into curves. The design is documented on
+//! [`TunnelFlags::natural`](super::TunnelFlags::natural).
 
 use super::probe::priority;
 use crate::map::{priority as prio, Dir, Map, Point};

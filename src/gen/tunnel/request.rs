@@ -23,7 +23,23 @@ pub struct TunnelFlags {
     /// `TT_WANDER`: after touching a second room, and each new room after that, the tunnel may
     /// stop there (chance `(1 - 1/n)²` with `n` rooms found).
     pub wander: bool,
-    /// `TT_NATURAL`: curved, non-axis-aligned tunnels (see [`super::natural`]).
+    /// `TT_NATURAL`: curved, non-axis-aligned tunnels. Incursion declares the flag but never
+    /// implements it; warren's design:
+    ///
+    /// - The walk keeps its cardinal *heading*, and every rule of the original (forced turns,
+    ///   turn chance, `CorrectDir`, edge clamp, termination) still steers that heading.
+    /// - On top of it the tunnel carries a *lean* of −2..=2 across the heading. Each step, with
+    ///   chance 1/4, the lean moves by one: towards the destination's side with chance 2/3 when
+    ///   the destination lies off to one side, otherwise either way.
+    /// - The step then *jogs* one cell sideways instead of forwards with chance |lean|/3: a lean
+    ///   of 1 gives a shallow diagonal, 2 a steep one, and a lean back at 0 a straight stretch,
+    ///   so the tunnel bends in gentle, irregular curves rather than right angles.
+    /// - No jog once the walk is level with the destination across the heading (so it still
+    ///   closes in), within 3 cells of the map's edge, or into anything of room-wall priority or
+    ///   more (rooms and vaults are still entered by the original's door rules). A turn of the
+    ///   heading straightens the lean.
+    /// - A jog is an ordinary step, so the corridor stays 4-connected (a diagonal shows as a
+    ///   staircase of floor) and its walls stay closed.
     pub natural: bool,
 }
 

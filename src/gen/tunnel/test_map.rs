@@ -131,3 +131,85 @@ pub fn request(start: (i32, i32), dest: (i32, i32), flags: TunnelFlags) -> Tunne
 pub fn flags(names: &[&str]) -> TunnelFlags {
     TunnelFlags::from_names(names).expect("known flag names")
 }
+
+/// Shorthand for [`Point::new`].
+pub const P: fn(i32, i32) -> Point = Point::new;
+
+/// `h` rows of `w` rock cells.
+pub fn blank(w: usize, h: usize) -> Vec<String> {
+    vec!["#".repeat(w); h]
+}
+
+/// Borrowed rows for [`map_from`].
+pub fn rows(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Paints `glyph` over the rectangle `x0..=x1, y0..=y1` of `rows`.
+pub fn paint(rows: &mut [String], x0: usize, y0: usize, x1: usize, y1: usize, glyph: char) {
+    for row in rows.iter_mut().take(y1 + 1).skip(y0) {
+        let mut cells: Vec<char> = row.chars().collect();
+        for c in cells.iter_mut().take(x1 + 1).skip(x0) {
+            *c = glyph;
+        }
+        *row = cells.into_iter().collect();
+    }
+}
+
+/// A walled room with floor `x0..=x1, y0..=y1`.
+pub fn room(rows: &mut [String], x0: usize, y0: usize, x1: usize, y1: usize) {
+    paint(rows, x0 - 1, y0 - 1, x1 + 1, y1 + 1, 'W');
+    paint(rows, x0, y0, x1, y1, '.');
+}
+
+/// Digs one tunnel on a fresh level with `Rng::new(seed)`.
+pub fn dig(map: &mut Map, cfg: &TunnelConfig, req: &TunnelRequest, seed: u64) -> TunnelOutcome {
+    let mut level = TunnelLevel::default();
+    tunnel(map, cfg, &mut level, req, &mut Rng::new(seed)).expect("valid tunnel")
+}
+
+/// An old corridor (x = 6..8) between the start and a walled room (floor x = 11..12).
+pub const DOOR_MAP: [&str; 11] = [
+    "XXXXXXXXXXXXXXXX",
+    "X#####c,c######X",
+    "X#####c,c######X",
+    "X#####c,c#WWWW#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#WWWW#X",
+    "X#####c,c######X",
+    "X#####c,c######X",
+    "XXXXXXXXXXXXXXXX",
+];
+
+/// A non-staple style that turns at every step, at random.
+pub fn twisty() -> CorridorStyle {
+    let mut s = style("twisty", 1.0, false);
+    s.constants = ConstantOverrides {
+        turn_chance: Some(100),
+        stubborn_corridor: Some(100),
+        segment_minlen: Some(0),
+        segment_maxlen: Some(2),
+    };
+    s
+}
+
+/// Two rooms on a row, 8 cells of rock apart.
+pub fn two_rooms() -> Map {
+    let mut g = blank(24, 10);
+    room(&mut g, 2, 3, 5, 6);
+    room(&mut g, 15, 3, 19, 6);
+    map_from(&rows(&g))
+}
+
+/// Five rooms in a row, one per 10-wide panel.
+pub fn five_rooms() -> (Map, TunnelConfig) {
+    let mut g = blank(52, 10);
+    for i in 0..5 {
+        room(&mut g, 3 + 10 * i, 3, 6 + 10 * i, 6);
+    }
+    let mut cfg = config();
+    cfg.panel_width = 10;
+    (map_from(&rows(&g)), cfg)
+}

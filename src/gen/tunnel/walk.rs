@@ -25,6 +25,8 @@ pub struct Walked {
     pub steps: u32,
     /// Doors made along the way.
     pub doors: Vec<Point>,
+    /// Whether the start cell was marked connected when the walk began.
+    pub start_connected: bool,
 }
 
 /// Walks from the request's start until a stop condition holds, making doors on the way.
@@ -47,6 +49,7 @@ pub fn walk(
         stop: StopReason::StepLimit,
         steps: 0,
         doors: Vec::new(),
+        start_connected,
     };
     // The original would leave and have to come back; an exact tunnel that is already there is
     // done.
