@@ -7,7 +7,7 @@ use super::natural::Lean;
 use super::probe::{has_priority, panel_of, solid};
 use super::request::TunnelRequest;
 use super::rules::assess;
-use super::steer::{clamp_at_edge, correct_dir, initial_dir, random_turn};
+use super::steer::{clamp_at_edge, correct_dir, incursion_dist, initial_dir, random_turn};
 use super::write::make_door;
 use super::{StopReason, TunnelLevel, MAX_CORRIDOR_LENGTH};
 use crate::map::{priority as prio, Map, Point};
@@ -157,7 +157,7 @@ pub fn walk(
 /// the destination's region and panel.
 pub fn arrived(map: &Map, config: &TunnelConfig, pos: Point, dest: Point) -> bool {
     let (pw, ph) = (config.panel_width, config.panel_height);
-    super::steer::incursion_dist(pos, dest) < 10
+    incursion_dist(pos, dest) < 10
         && !solid(map, pos)
         && map.region_at(pos).ok() == map.region_at(dest).ok()
         && panel_of(pos, pw, ph) == panel_of(dest, pw, ph)
