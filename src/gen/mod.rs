@@ -1,3 +1,4 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
 pub mod connectivity;
 pub mod rooms;
+pub mod tunnel;

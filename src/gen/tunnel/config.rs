@@ -1,0 +1,201 @@
+//! Per-level tunnel settings: corridor styles (Incursion's corridor regions), the level's
+//! corridor constants, the panel size and the door of each region. All plain data, so a registry
+//! layer can build them from region files.
+
+use super::error::TunnelError;
+use crate::map::{Map, TerrainId};
+use std::collections::BTreeMap;
+
+/// Incursion's four corridor constants (`TURN_CHANCE`, `STUBBORN_CORRIDOR`, `SEGMENT_MINLEN`,
+/// `SEGMENT_MAXLEN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TunnelConstants {
+    /// Percent chance per step of turning once a segment is longer than `segment_minlen` (0–100).
+    pub turn_chance: u32,
+    /// Percent chance that a turn ignores the destination and picks a random new direction
+    /// (0–100). Ignored by [`TunnelFlags::direct`](super::TunnelFlags::direct).
+    pub stubborn_corridor: u32,
+    /// Segments at most this long never turn by chance.
+    pub segment_minlen: u32,
+    /// Segments longer than this always turn.
+    pub segment_maxlen: u32,
+}
+
+/// A corridor style's optional replacements for the level's [`TunnelConstants`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConstantOverrides {
+    /// Replaces [`TunnelConstants::turn_chance`].
+    pub turn_chance: Option<u32>,
+    /// Replaces [`TunnelConstants::stubborn_corridor`].
+    pub stubborn_corridor: Option<u32>,
+    /// Replaces [`TunnelConstants::segment_minlen`].
+    pub segment_minlen: Option<u32>,
+    /// Replaces [`TunnelConstants::segment_maxlen`].
+    pub segment_maxlen: Option<u32>,
+}
+
+impl TunnelConstants {
+    /// These constants with `overrides` applied. The receiver is not changed, which is how the
+    /// original's "restore the level's constants after the tunnel" is kept.
+    // Incursion treats an override of 0 as "none" (`if (n = GetConst(..))`); here Some(0) is a
+    // real override, which is what a designer writing `turn_chance = 0` expects.
+    pub fn with(self, overrides: &ConstantOverrides) -> TunnelConstants {
+        TunnelConstants {
+            turn_chance: overrides.turn_chance.unwrap_or(self.turn_chance),
+            stubborn_corridor: overrides
+                .stubborn_corridor
+                .unwrap_or(self.stubborn_corridor),
+            segment_minlen: overrides.segment_minlen.unwrap_or(self.segment_minlen),
+            segment_maxlen: overrides.segment_maxlen.unwrap_or(self.segment_maxlen),
+        }
+    }
+
+    /// Checks the ranges: percentages 0–100, `segment_minlen ≤ segment_maxlen ≤ 8192`.
+    pub fn validate(&self, what: &str) -> Result<(), TunnelError> {
+        for (name, v) in [
+            ("turn_chance", self.turn_chance),
+            ("stubborn_corridor", self.stubborn_corridor),
+        ] {
+            if v > 100 {
+                return Err(TunnelError::bad(format!("{what}.{name}"), v, "0..=100"));
+            }
+        }
+        let max = super::MAX_CORRIDOR_LENGTH;
+        if self.segment_maxlen > max {
+            return Err(TunnelError::bad(
+                format!("{what}.segment_maxlen"),
+                self.segment_maxlen,
+                format!("0..={max}"),
+            ));
+        }
+        if self.segment_minlen > self.segment_maxlen {
+            return Err(TunnelError::bad(
+                format!("{what}.segment_minlen"),
+                self.segment_minlen,
+                format!("0..=segment_maxlen ({})", self.segment_maxlen),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A corridor style (one of Incursion's corridor regions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CorridorStyle {
+    /// Region name; stamped on the corridor's cells and recorded on the corridor annotation.
+    pub name: String,
+    /// Relative chance of being chosen (finite, ≥ 0; 0 = only ever used as the default).
+    pub weight: f64,
+    /// Whether the style may be chosen again on the same level (Incursion's `RF_STAPLE`).
+    pub staple: bool,
+    /// Terrain of the corridor floor.
+    pub floor: TerrainId,
+    /// Terrain of the walls around it.
+    pub walls: TerrainId,
+    /// Constants this style replaces for the tunnels drawn with it.
+    pub constants: ConstantOverrides,
+}
+
+/// The door terrain of each region (Incursion's `TREG(region)->Door`), by region name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoorTable {
+    /// Door used where a region names none (Incursion's "oak door").
+    pub default: TerrainId,
+    /// Door terrain by region name.
+    pub by_region: BTreeMap<String, TerrainId>,
+}
+
+impl DoorTable {
+    /// A table that uses `door` everywhere.
+    pub fn uniform(door: TerrainId) -> DoorTable {
+        DoorTable {
+            default: door,
+            by_region: BTreeMap::new(),
+        }
+    }
+
+    /// The door for the region with this name.
+    pub fn door_for(&self, region_name: &str) -> TerrainId {
+        self.by_region
+            .get(region_name)
+            .copied()
+            .unwrap_or(self.default)
+    }
+}
+
+/// Everything about a level that tunnels share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TunnelConfig {
+    /// The corridor styles to choose from (Incursion's `CorridorWeights`). At least one.
+    pub styles: Vec<CorridorStyle>,
+    /// Index into `styles` of the level's own corridor style (`Con[CORRIDOR_REGION]`), used for
+    /// short tunnels and when no style has a positive weight.
+    pub default_style: usize,
+    /// The level's corridor constants.
+    pub constants: TunnelConstants,
+    /// Panel width in cells (≥ 1).
+    pub panel_width: i32,
+    /// Panel height in cells (≥ 1).
+    pub panel_height: i32,
+    /// Door terrain of each region.
+    pub doors: DoorTable,
+}
+
+impl TunnelConfig {
+    /// Checks every setting against `map` (terrain ids must exist in its terrain table).
+    pub fn validate(&self, map: &Map) -> Result<(), TunnelError> {
+        if self.styles.is_empty() {
+            return Err(TunnelError::bad(
+                "styles",
+                "an empty list",
+                "at least one corridor style",
+            ));
+        }
+        if self.default_style >= self.styles.len() {
+            return Err(TunnelError::bad(
+                "default_style",
+                self.default_style,
+                format!("0..={}", self.styles.len() - 1),
+            ));
+        }
+        self.constants.validate("constants")?;
+        for (name, v) in [
+            ("panel_width", self.panel_width),
+            ("panel_height", self.panel_height),
+        ] {
+            if v < 1 {
+                return Err(TunnelError::bad(name, v, "1 or more"));
+            }
+        }
+        let terrains = map.terrains().len();
+        let check_terrain = |what: String, id: TerrainId| {
+            if (id as usize) < terrains {
+                Ok(())
+            } else {
+                Err(TunnelError::bad(
+                    what,
+                    id,
+                    format!("a terrain id 0..={}", terrains.saturating_sub(1)),
+                ))
+            }
+        };
+        for (i, s) in self.styles.iter().enumerate() {
+            let what = format!("styles[{i}] ({:?})", s.name);
+            if !(s.weight.is_finite() && s.weight >= 0.0) {
+                return Err(TunnelError::bad(
+                    format!("{what}.weight"),
+                    s.weight,
+                    "a finite number ≥ 0",
+                ));
+            }
+            check_terrain(format!("{what}.floor"), s.floor)?;
+            check_terrain(format!("{what}.walls"), s.walls)?;
+            self.constants.with(&s.constants).validate(&what)?;
+        }
+        check_terrain("doors.default".into(), self.doors.default)?;
+        for (name, &id) in &self.doors.by_region {
+            check_terrain(format!("doors[{name:?}]"), id)?;
+        }
+        Ok(())
+    }
+}

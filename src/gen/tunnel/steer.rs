@@ -1,0 +1,232 @@
+//! Direction choices: the start direction, Incursion's `CorrectDir`, the stubborn random turn
+//! and the hard turn away from the map's edge.
+
+use crate::map::{Dir, Point};
+use crate::rng::Rng;
+
+/// Incursion's `dist`: the longer axis distance plus half the shorter one.
+pub fn incursion_dist(a: Point, b: Point) -> i32 {
+    let (dx, dy) = ((a.x - b.x).abs(), (a.y - b.y).abs());
+    dx.max(dy) + dx.min(dy) / 2
+}
+
+/// The start direction when none is given: along the axis with the longer distance (ties go
+/// north/south), towards the destination.
+pub fn initial_dir(start: Point, dest: Point) -> Dir {
+    if (start.x - dest.x).abs() > (start.y - dest.y).abs() {
+        if start.x > dest.x {
+            Dir::West
+        } else {
+            Dir::East
+        }
+    } else if start.y > dest.y {
+        Dir::North
+    } else {
+        Dir::South
+    }
+}
+
+/// Incursion's `CorrectDir`: a direction towards `dest` that never reverses `curr`.
+///
+/// When aligned with the destination on one axis it heads straight for it (unless that would
+/// reverse). Otherwise it prefers the axis with the longer distance, swaps the choice one time
+/// in four (`random(4)`), and falls back to the other axis rather than reverse.
+pub fn correct_dir(pos: Point, dest: Point, curr: Dir, rng: &mut Rng) -> Dir {
+    let mut aligned = None;
+    if pos.x == dest.x {
+        aligned = Some(if pos.y > dest.y {
+            Dir::North
+        } else {
+            Dir::South
+        });
+    }
+    if pos.y == dest.y {
+        aligned = Some(if pos.x > dest.x { Dir::West } else { Dir::East });
+    }
+    if let Some(d) = aligned {
+        if !d.is_diametric(curr) {
+            return d;
+        }
+    }
+    let lx = (pos.x - dest.x).abs();
+    let ly = (pos.y - dest.y).abs();
+    let mut first = if pos.y > dest.y {
+        Dir::North
+    } else {
+        Dir::South
+    };
+    let mut second = if pos.x > dest.x { Dir::West } else { Dir::East };
+    if lx > ly {
+        std::mem::swap(&mut first, &mut second);
+    }
+    if rng.below(4) == 0 {
+        std::mem::swap(&mut first, &mut second);
+    }
+    if first.is_diametric(curr) {
+        second
+    } else {
+        first
+    }
+}
+
+/// The stubborn turn: a uniformly random cardinal direction other than `old` (reversing is
+/// allowed), drawn exactly as the original's `!random(4) ? EAST : !random(3) ? WEST : …` loop.
+pub fn random_turn(old: Dir, rng: &mut Rng) -> Dir {
+    loop {
+        let d = if rng.below(4) == 0 {
+            Dir::East
+        } else if rng.below(3) == 0 {
+            Dir::West
+        } else if rng.below(2) == 0 {
+            Dir::North
+        } else {
+            Dir::South
+        };
+        if d != old {
+            return d;
+        }
+    }
+}
+
+/// The hard override near the map's edge: within 2 cells of the left edge go east, else of the
+/// top go south, else within 3 of the right go west, else of the bottom go north.
+pub fn clamp_at_edge(pos: Point, dir: Dir, width: i32, height: i32) -> Dir {
+    if pos.x <= 2 {
+        Dir::East
+    } else if pos.y <= 2 {
+        Dir::South
+    } else if pos.x >= width - 3 {
+        Dir::West
+    } else if pos.y >= height - 3 {
+        Dir::North
+    } else {
+        dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: fn(i32, i32) -> Point = Point::new;
+
+    #[test]
+    fn dist_is_long_axis_plus_half_short_axis() {
+        assert_eq!(incursion_dist(P(0, 0), P(0, 0)), 0);
+        assert_eq!(incursion_dist(P(0, 0), P(6, 0)), 6);
+        assert_eq!(incursion_dist(P(0, 0), P(4, 3)), 5);
+        assert_eq!(incursion_dist(P(4, 3), P(0, 0)), 5);
+        assert_eq!(incursion_dist(P(0, 0), P(3, 7)), 8);
+    }
+
+    #[test]
+    fn initial_dir_follows_the_longer_axis_and_ties_go_vertical() {
+        assert_eq!(initial_dir(P(5, 5), P(9, 6)), Dir::East);
+        assert_eq!(initial_dir(P(5, 5), P(1, 6)), Dir::West);
+        assert_eq!(initial_dir(P(5, 5), P(6, 1)), Dir::North);
+        assert_eq!(initial_dir(P(5, 5), P(6, 9)), Dir::South);
+        assert_eq!(initial_dir(P(5, 5), P(8, 8)), Dir::South);
+        assert_eq!(initial_dir(P(5, 5), P(5, 5)), Dir::South);
+    }
+
+    #[test]
+    fn correct_dir_heads_straight_when_aligned() {
+        let mut rng = Rng::new(1);
+        assert_eq!(
+            correct_dir(P(5, 5), P(5, 1), Dir::East, &mut rng),
+            Dir::North
+        );
+        assert_eq!(
+            correct_dir(P(5, 5), P(5, 9), Dir::West, &mut rng),
+            Dir::South
+        );
+        assert_eq!(
+            correct_dir(P(5, 5), P(1, 5), Dir::North, &mut rng),
+            Dir::West
+        );
+        assert_eq!(
+            correct_dir(P(5, 5), P(9, 5), Dir::East, &mut rng),
+            Dir::East
+        );
+    }
+
+    #[test]
+    fn correct_dir_refuses_to_reverse_when_aligned_behind() {
+        // Destination straight behind: the aligned choice is diametric, so an axis choice is
+        // made instead, and that never reverses either.
+        let mut rng = Rng::new(2);
+        for _ in 0..200 {
+            assert_eq!(
+                correct_dir(P(5, 5), P(1, 5), Dir::East, &mut rng),
+                Dir::South
+            );
+            assert_eq!(
+                correct_dir(P(5, 5), P(5, 9), Dir::North, &mut rng),
+                Dir::East
+            );
+        }
+    }
+
+    #[test]
+    fn correct_dir_is_never_diametric() {
+        let mut rng = Rng::new(3);
+        for x in 0..9 {
+            for y in 0..9 {
+                for curr in Dir::CARDINAL {
+                    for _ in 0..8 {
+                        let d = correct_dir(P(x, y), P(4, 4), curr, &mut rng);
+                        assert!(!d.is_diametric(curr), "({x},{y}) {curr:?} -> {d:?}");
+                        assert!(Dir::CARDINAL.contains(&d));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn correct_dir_prefers_the_longer_axis_and_swaps_a_quarter_of_the_time() {
+        // lx = 10 > ly = 5: east is preferred, south is the 25% swap.
+        let mut rng = Rng::new(4);
+        let n = 20_000;
+        let south = (0..n)
+            .filter(|_| correct_dir(P(10, 10), P(20, 15), Dir::East, &mut rng) == Dir::South)
+            .count();
+        let share = south as f64 / n as f64;
+        assert!((0.23..0.27).contains(&share), "swap share {share}");
+        // ly > lx: south is preferred, east is the swap.
+        let east = (0..n)
+            .filter(|_| correct_dir(P(10, 10), P(12, 30), Dir::South, &mut rng) == Dir::East)
+            .count();
+        let share = east as f64 / n as f64;
+        assert!((0.23..0.27).contains(&share), "swap share {share}");
+    }
+
+    #[test]
+    fn random_turn_changes_direction_and_is_uniform() {
+        let mut rng = Rng::new(5);
+        let mut counts = [0usize; 4];
+        for _ in 0..12_000 {
+            let d = random_turn(Dir::North, &mut rng);
+            assert_ne!(d, Dir::North);
+            counts[Dir::CARDINAL.iter().position(|&c| c == d).unwrap_or(0)] += 1;
+        }
+        assert_eq!(counts[0], 0);
+        for c in &counts[1..] {
+            assert!((3_600..4_400).contains(c), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn clamp_at_edge_checks_left_top_right_bottom_in_order() {
+        let (w, h) = (20, 12);
+        assert_eq!(clamp_at_edge(P(2, 6), Dir::West, w, h), Dir::East);
+        assert_eq!(clamp_at_edge(P(1, 1), Dir::North, w, h), Dir::East);
+        assert_eq!(clamp_at_edge(P(8, 2), Dir::North, w, h), Dir::South);
+        assert_eq!(clamp_at_edge(P(17, 2), Dir::North, w, h), Dir::South);
+        assert_eq!(clamp_at_edge(P(17, 6), Dir::East, w, h), Dir::West);
+        assert_eq!(clamp_at_edge(P(17, 9), Dir::South, w, h), Dir::West);
+        assert_eq!(clamp_at_edge(P(8, 9), Dir::South, w, h), Dir::North);
+        assert_eq!(clamp_at_edge(P(3, 3), Dir::West, w, h), Dir::West);
+        assert_eq!(clamp_at_edge(P(16, 8), Dir::East, w, h), Dir::East);
+    }
+}

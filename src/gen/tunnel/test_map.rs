@@ -1,0 +1,215 @@
+//! Test helper: maps drawn as ASCII rows, and a plain tunnel configuration.
+//!
+//! | glyph | terrain        | solid | priority      | region         |
+//! |-------|----------------|-------|---------------|----------------|
+//! | `#`   | rock           | yes   | 0 (fresh)     | none           |
+//! | `.`   | floor          | no    | ROOM_FLOOR    | `room`         |
+//! | `o`   | floor          | no    | ROOM_FLOOR    | `hall`         |
+//! | `W`   | room wall      | yes   | ROOM_WALL     | `room`         |
+//! | `c`   | corridor wall  | yes   | CORRIDOR_WALL | `old corridor` |
+//! | `,`   | corridor floor | no    | ROOM_FLOOR    | `old corridor` |
+//! | `V`   | vault wall     | yes   | VAULT         | `vault`        |
+//! | `X`   | map edge       | yes   | MAX           | none           |
+//! | `+`   | door           | no    | DOOR_PRIORITY | none           |
+//!
+//! Tunnels dug with [`config`] use `tunnel floor` (`:`) and `tunnel wall` (`%`).
+
+use super::*;
+use crate::map::{priority as prio, Brush, Rgb, Terrain, TerrainId, TerrainTable};
+use std::sync::Arc;
+
+pub const ROCK: TerrainId = 0;
+pub const FLOOR: TerrainId = 1;
+pub const DOOR: TerrainId = 6;
+pub const TUNNEL_FLOOR: TerrainId = 7;
+pub const TUNNEL_WALL: TerrainId = 8;
+
+fn table() -> Arc<TerrainTable> {
+    let t = |name: &str, glyph, solid| Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(0, 0, 0),
+        solid,
+    };
+    Arc::new(TerrainTable::new(vec![
+        t("rock", '#', true),
+        t("floor", '.', false),
+        t("room wall", 'W', true),
+        t("corridor wall", 'c', true),
+        t("vault wall", 'V', true),
+        t("map edge", 'X', true),
+        t("door", '+', false),
+        t("tunnel floor", ':', false),
+        t("tunnel wall", '%', true),
+        t("corridor floor", ',', false),
+    ]))
+}
+
+/// A map from rows of glyphs (see the module table). All rows must have the same length.
+pub fn map_from(rows: &[&str]) -> Map {
+    let (w, h) = (rows[0].chars().count(), rows.len());
+    let mut map = Map::new(w as i64, h as i64, ROCK, table()).expect("test map size");
+    for (y, row) in rows.iter().enumerate() {
+        assert_eq!(row.chars().count(), w, "row {y} has the wrong length");
+        for (x, glyph) in row.chars().enumerate() {
+            let (terrain, priority, region) = match glyph {
+                '#' => continue,
+                '.' => (FLOOR, prio::ROOM_FLOOR, "room"),
+                'o' => (FLOOR, prio::ROOM_FLOOR, "hall"),
+                'W' => (2, prio::ROOM_WALL, "room"),
+                'c' => (3, prio::CORRIDOR_WALL, "old corridor"),
+                ',' => (9, prio::ROOM_FLOOR, "old corridor"),
+                'V' => (4, prio::VAULT, "vault"),
+                'X' => (5, prio::MAX, ""),
+                '+' => (DOOR, DOOR_PRIORITY, ""),
+                other => panic!("unknown glyph {other:?}"),
+            };
+            let region = map.region_id(region);
+            let brush = Brush::new(terrain)
+                .priority(priority)
+                .region(region)
+                .forced();
+            map.write(Point::new(x as i32, y as i32), &brush)
+                .expect("cell on map");
+        }
+    }
+    map
+}
+
+/// The map as rows of glyphs (for failure messages).
+pub fn render(map: &Map) -> String {
+    let mut out = String::new();
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let t = map.terrain_at(Point::new(x, y)).unwrap_or(ROCK);
+            out.push(map.terrains().get(t).glyph);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A corridor style drawing tunnel floor and tunnel walls.
+pub fn style(name: &str, weight: f64, staple: bool) -> CorridorStyle {
+    CorridorStyle {
+        name: name.into(),
+        weight,
+        staple,
+        floor: TUNNEL_FLOOR,
+        walls: TUNNEL_WALL,
+        constants: ConstantOverrides::default(),
+    }
+}
+
+/// One staple style, no chance turns, no stubbornness, long segments, one big panel.
+pub fn config() -> TunnelConfig {
+    TunnelConfig {
+        styles: vec![style("tunnel", 1.0, true)],
+        default_style: 0,
+        constants: TunnelConstants {
+            turn_chance: 0,
+            stubborn_corridor: 0,
+            segment_minlen: 100,
+            segment_maxlen: 100,
+        },
+        panel_width: 100,
+        panel_height: 100,
+        doors: DoorTable::uniform(DOOR),
+    }
+}
+
+/// A request with the given flags.
+pub fn request(start: (i32, i32), dest: (i32, i32), flags: TunnelFlags) -> TunnelRequest {
+    TunnelRequest::new(
+        Point::new(start.0, start.1),
+        Point::new(dest.0, dest.1),
+        flags,
+    )
+}
+
+/// Flags from names (test shorthand).
+pub fn flags(names: &[&str]) -> TunnelFlags {
+    TunnelFlags::from_names(names).expect("known flag names")
+}
+
+/// Shorthand for [`Point::new`].
+pub const P: fn(i32, i32) -> Point = Point::new;
+
+/// `h` rows of `w` rock cells.
+pub fn blank(w: usize, h: usize) -> Vec<String> {
+    vec!["#".repeat(w); h]
+}
+
+/// Borrowed rows for [`map_from`].
+pub fn rows(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Paints `glyph` over the rectangle `x0..=x1, y0..=y1` of `rows`.
+pub fn paint(rows: &mut [String], x0: usize, y0: usize, x1: usize, y1: usize, glyph: char) {
+    for row in rows.iter_mut().take(y1 + 1).skip(y0) {
+        let mut cells: Vec<char> = row.chars().collect();
+        for c in cells.iter_mut().take(x1 + 1).skip(x0) {
+            *c = glyph;
+        }
+        *row = cells.into_iter().collect();
+    }
+}
+
+/// A walled room with floor `x0..=x1, y0..=y1`.
+pub fn room(rows: &mut [String], x0: usize, y0: usize, x1: usize, y1: usize) {
+    paint(rows, x0 - 1, y0 - 1, x1 + 1, y1 + 1, 'W');
+    paint(rows, x0, y0, x1, y1, '.');
+}
+
+/// Digs one tunnel on a fresh level with `Rng::new(seed)`.
+pub fn dig(map: &mut Map, cfg: &TunnelConfig, req: &TunnelRequest, seed: u64) -> TunnelOutcome {
+    let mut level = TunnelLevel::default();
+    tunnel(map, cfg, &mut level, req, &mut Rng::new(seed)).expect("valid tunnel")
+}
+
+/// An old corridor (x = 6..8) between the start and a walled room (floor x = 11..12).
+pub const DOOR_MAP: [&str; 11] = [
+    "XXXXXXXXXXXXXXXX",
+    "X#####c,c######X",
+    "X#####c,c######X",
+    "X#####c,c#WWWW#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#W..W#X",
+    "X#####c,c#WWWW#X",
+    "X#####c,c######X",
+    "X#####c,c######X",
+    "XXXXXXXXXXXXXXXX",
+];
+
+/// A non-staple style that turns at every step, at random.
+pub fn twisty() -> CorridorStyle {
+    let mut s = style("twisty", 1.0, false);
+    s.constants = ConstantOverrides {
+        turn_chance: Some(100),
+        stubborn_corridor: Some(100),
+        segment_minlen: Some(0),
+        segment_maxlen: Some(2),
+    };
+    s
+}
+
+/// Two rooms on a row, 8 cells of rock apart.
+pub fn two_rooms() -> Map {
+    let mut g = blank(24, 10);
+    room(&mut g, 2, 3, 5, 6);
+    room(&mut g, 15, 3, 19, 6);
+    map_from(&rows(&g))
+}
+
+/// Five rooms in a row, one per 10-wide panel.
+pub fn five_rooms() -> (Map, TunnelConfig) {
+    let mut g = blank(52, 10);
+    for i in 0..5 {
+        room(&mut g, 3 + 10 * i, 3, 6 + 10 * i, 6);
+    }
+    let mut cfg = config();
+    cfg.panel_width = 10;
+    (map_from(&rows(&g)), cfg)
+}
