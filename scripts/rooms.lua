@@ -36,16 +36,10 @@ return {
     if #rooms == 0 then
       error(("no room fits a %dx%d map with min_size = %d"):format(map.width, map.height, p.min_size))
     end
-    for _, room in ipairs(rooms) do
-      map:fill_rect(room, style.floor)
-      map:add_room(room, "room")
-    end
+    map:carve_rooms(rooms, style.floor, { kind = "room" })
 
     -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
-    table.sort(rooms, function(a, b)
-      if a.x ~= b.x then return a.x < b.x end
-      return a.y < b.y
-    end)
+    rooms:sort("leftmost")
 
     -- 3. Corridors, each recorded as the cells it carved.
     warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {

@@ -5,13 +5,36 @@
 mod common;
 use common::*;
 
-const CASES: [(&str, u64, &[(&str, &str)], &str); 6] = [
+/// Recipe, seed, `--set` values, golden file.
+type Case = (
+    &'static str,
+    u64,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+const CASES: [Case; 6] = [
     ("rooms.lua", 7, &[], "rooms-7.txt"),
-    ("rooms.lua", 7, &[("corridors", "lines")], "rooms-7-lines.txt"),
-    ("rooms.lua", 7, &[("corridors", "dogleg")], "rooms-7-dogleg.txt"),
+    (
+        "rooms.lua",
+        7,
+        &[("corridors", "lines")],
+        "rooms-7-lines.txt",
+    ),
+    (
+        "rooms.lua",
+        7,
+        &[("corridors", "dogleg")],
+        "rooms-7-dogleg.txt",
+    ),
     ("rooms.lua", 7, &[("corridors", "bsp")], "rooms-7-bsp.txt"),
     ("cave.lua", 3, &[], "cave-3.txt"),
-    ("cave.lua", 3, &[("direction", "omni"), ("complexity", "4")], "cave-3-omni.txt"),
+    (
+        "cave.lua",
+        3,
+        &[("direction", "omni"), ("complexity", "4")],
+        "cave-3-omni.txt",
+    ),
 ];
 
 #[test]
@@ -27,8 +50,15 @@ fn fixed_seeds_keep_their_maps() {
             std::fs::write(&path, &text).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with WARREN_BLESS=1 to create)", path.display()));
-        assert!(text == expected, "{script} seed {seed} {sets:?} no longer matches {file}:\n{text}");
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run with WARREN_BLESS=1 to create)",
+                path.display()
+            )
+        });
+        assert!(
+            text == expected,
+            "{script} seed {seed} {sets:?} no longer matches {file}:\n{text}"
+        );
     }
 }

@@ -341,33 +341,9 @@ impl Map {
     /// written. The index must be valid.
     #[inline]
     pub fn write_index(&mut self, i: usize, brush: &Brush) -> bool {
-        if !brush.force {
-            let w = self.width as usize;
-            let (x, y) = (i % w, i / w);
-            if x == 0 || y == 0 || x == w - 1 || y == self.height as usize - 1 {
-                return false;
-            }
-            if let Some(p) = brush.priority {
-                if !priority::wins(p, self.priority[i]) {
-                    return false;
-                }
-            }
-        }
-        if let Some(p) = brush.priority {
-            self.priority[i] = p;
-        }
-        self.terrain[i] = brush.terrain;
-        if let Some(r) = brush.region {
-            self.region[i] = r;
-        }
-        let solid = self.terrains.get(brush.terrain).solid;
-        let f = &mut self.flags[i];
-        *f = if solid {
-            *f | FLAG_SOLID
-        } else {
-            *f & !FLAG_SOLID
-        };
-        true
+        let w = self.width as usize;
+        let (x, y) = ((i % w) as i32, (i / w) as i32);
+        self.write_span(y, x, x, brush) == 1
     }
 
     /// Writes one cell. Out of bounds is an error; losing to a higher priority or hitting the
@@ -395,14 +371,9 @@ impl Map {
     /// Fills a rectangle. The whole rectangle must be on the map. Returns the cells written.
     pub fn fill_rect(&mut self, rect: &Rect, brush: &Brush) -> Result<usize, MapError> {
         self.check_rect(rect)?;
-        let mut n = 0;
-        for y in rect.y..=rect.y2() {
-            let row = y as usize * self.width as usize;
-            for x in rect.x..=rect.x2() {
-                n += self.write_index(row + x as usize, brush) as usize;
-            }
-        }
-        Ok(n)
+        Ok((rect.y..=rect.y2())
+            .map(|y| self.write_span(y, rect.x, rect.x2(), brush))
+            .sum())
     }
 
     /// Draws a rectangle's border. The whole rectangle must be on the map. Returns the cells
@@ -415,9 +386,53 @@ impl Map {
 
     /// Fills the whole map.
     pub fn fill(&mut self, brush: &Brush) -> usize {
-        (0..self.len())
-            .map(|i| self.write_index(i, brush) as usize)
+        (0..self.height)
+            .map(|y| self.write_span(y, 0, self.width - 1, brush))
             .sum()
+    }
+
+    /// Writes the cells `x0..=x1` of row `y` (all on the map), applying the edge and priority
+    /// rules a row at a time. Returns the number written.
+    fn write_span(&mut self, y: i32, x0: i32, x1: i32, brush: &Brush) -> usize {
+        let (mut x0, mut x1) = (x0, x1);
+        if !brush.force {
+            if y == 0 || y == self.height - 1 {
+                return 0;
+            }
+            x0 = x0.max(1);
+            x1 = x1.min(self.width - 2);
+        }
+        if x1 < x0 {
+            return 0;
+        }
+        let row = y as usize * self.width as usize;
+        let span = row + x0 as usize..=row + x1 as usize;
+        let solid = self.terrains.get(brush.terrain).solid;
+        let solid_bit = if solid { FLAG_SOLID } else { 0 };
+        if brush.priority.is_none() && brush.region.is_none() {
+            // Plain writes cannot lose: fill the span as slices.
+            self.terrain[span.clone()].fill(brush.terrain);
+            for f in &mut self.flags[span] {
+                *f = (*f & !FLAG_SOLID) | solid_bit;
+            }
+            return (x1 - x0 + 1) as usize;
+        }
+        let mut written = 0;
+        for i in span {
+            if let Some(p) = brush.priority {
+                if !brush.force && !priority::wins(p, self.priority[i]) {
+                    continue;
+                }
+                self.priority[i] = p;
+            }
+            self.terrain[i] = brush.terrain;
+            if let Some(r) = brush.region {
+                self.region[i] = r;
+            }
+            self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+            written += 1;
+        }
+        written
     }
 
     /// Writes every cell in `cells`, all of which must be on the map (checked before anything is

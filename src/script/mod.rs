@@ -46,6 +46,15 @@ pub struct RunData {
     pub edge: TerrainId,
     /// `ctx.rng`, which `math.random` also draws from.
     pub rng: AnyUserData,
+    /// The map being generated.
+    pub map: AnyUserData,
+}
+
+/// Runs `f` on the generation in progress; `None` when no generation is running.
+pub fn with_run<R>(lua: &Lua, f: impl FnOnce(&RunData) -> R) -> Option<R> {
+    let data = sandbox::state(lua);
+    let run = data.run.borrow();
+    run.as_ref().map(f)
 }
 
 /// One generation request.
@@ -68,6 +77,10 @@ pub struct Host {
     recipe: Recipe,
     generate: Function,
     freeze: Function,
+    make_ctx: Function,
+    log: Function,
+    metric: Function,
+    params_cache: std::cell::RefCell<Option<(ParamValues, Table)>>,
     regions: Table,
     registry: Arc<Registry>,
     limits: Limits,
@@ -84,6 +97,9 @@ impl Host {
             .unwrap_or_else(|| PathBuf::from("."));
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
+        let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
+        let log = lua.create_function(api::log::print).map_err(internal_lua)?;
+        let metric = lua.create_function(metric).map_err(internal_lua)?;
         let (recipe, generate) = recipe::load(&lua, script)?;
         let regions = regions_table(&lua, &freeze, &registry)?;
         Ok(Host {
@@ -91,6 +107,10 @@ impl Host {
             recipe,
             generate,
             freeze,
+            make_ctx,
+            log,
+            metric,
+            params_cache: std::cell::RefCell::new(None),
             regions,
             registry,
             limits,
@@ -150,10 +170,10 @@ impl Host {
         data.budget.reset(self.limits);
         drop(data);
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
-        self.lua.remove_app_data::<RunData>();
+        sandbox::state(&self.lua).run.borrow_mut().take();
         let tripped = sandbox::state(&self.lua).budget.tripped();
         // Collect garbage from this run so the next starts from the same memory state.
-        let _ = self.lua.gc_collect();
+        // let _ = self.lua.gc_collect();
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
             Ok(_) if tripped.is_some() => Err(Error::Budget(tripped.unwrap_or_default())),
@@ -165,55 +185,53 @@ impl Host {
     fn call_generate(&self, run: &Run, map: Map) -> mlua::Result<Map> {
         let lua = &self.lua;
         let rng = lua.create_userdata(LuaRng(Rng::new(run.seed)))?;
-        lua.set_app_data(RunData {
+        let map_ud = lua.create_userdata(LuaMap(map))?;
+        *sandbox::state(lua).run.borrow_mut() = Some(RunData {
             recipe: self.recipe.name.clone(),
             edge: self.registry.map_edge,
             rng: rng.clone(),
+            map: map_ud.clone(),
         });
-        let ctx = lua.create_table()?;
-        ctx.raw_set("rng", rng)?;
-        ctx.raw_set("seed", run.seed as i64)?;
-        ctx.raw_set("depth", run.depth)?;
-        ctx.raw_set("regions", self.regions.clone())?;
-        let params = lua.create_table()?;
-        for (k, v) in run.params {
+        let above = match run.above {
+            Some(m) => Value::UserData(lua.create_userdata(LuaMap(m.clone()))?),
+            None => Value::Nil,
+        };
+        let ctx: Table = self.make_ctx.call((
+            rng,
+            run.seed as i64,
+            run.depth,
+            &self.regions,
+            self.params_table(run.params)?,
+            above,
+            &self.log,
+            &self.metric,
+        ))?;
+        self.generate.call::<()>((&map_ud, ctx))?;
+        Ok(map_ud.take::<LuaMap>()?.0)
+    }
+
+    /// `ctx.params` as a read-only table, rebuilt only when the values change.
+    fn params_table(&self, params: &ParamValues) -> mlua::Result<Table> {
+        let mut cache = self.params_cache.borrow_mut();
+        if let Some((values, table)) = cache.as_ref() {
+            if values == params {
+                return Ok(table.clone());
+            }
+        }
+        let lua = &self.lua;
+        let t = lua.create_table()?;
+        for (k, v) in params {
             let v = match v {
                 ParamValue::Int(i) => Value::Integer(*i),
                 ParamValue::Float(f) => Value::Number(*f),
                 ParamValue::Bool(b) => Value::Boolean(*b),
                 ParamValue::Text(s) => Value::String(lua.create_string(s)?),
             };
-            params.raw_set(k.as_str(), v)?;
+            t.raw_set(k.as_str(), v)?;
         }
-        ctx.raw_set("params", self.freeze.call::<Table>((params, "ctx.params"))?)?;
-        if let Some(above) = run.above {
-            ctx.raw_set("above", lua.create_userdata(LuaMap(above.clone()))?)?;
-        }
-        ctx.raw_set("log", lua.create_function(api::log::print)?)?;
-        let map_ud = lua.create_userdata(LuaMap(map))?;
-        ctx.raw_set(
-            "metric",
-            lua.create_function({
-                let map_ud = map_ud.clone();
-                move |lua, (name, value): (String, f64)| {
-                    if !value.is_finite() {
-                        return Err(fail(
-                            lua,
-                            format!("ctx.metric: '{name}' = {value} must be finite"),
-                        ));
-                    }
-                    map_ud
-                        .borrow_mut::<LuaMap>()?
-                        .0
-                        .notes
-                        .stats
-                        .insert(name, value);
-                    Ok(())
-                }
-            })?,
-        )?;
-        self.generate.call::<()>((map_ud.clone(), ctx))?;
-        Ok(map_ud.take::<LuaMap>()?.0)
+        let frozen: Table = self.freeze.call((t, "ctx.params"))?;
+        *cache = Some((params.clone(), frozen.clone()));
+        Ok(frozen)
     }
 
     /// Turns a Lua error into a one-line script error starting with `file:line:`.
@@ -239,6 +257,24 @@ impl Host {
             Error::Script(format!("{}: {msg}", self.recipe.path.display()))
         }
     }
+}
+
+/// `ctx.metric(name, value)`: records a statistic on the map being generated.
+fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
+    if !value.is_finite() {
+        return Err(fail(
+            lua,
+            format!("ctx.metric: '{name}' = {value} must be finite"),
+        ));
+    }
+    let map = with_run(lua, |r| r.map.clone())
+        .ok_or_else(|| fail(lua, "ctx.metric: no generation is running"))?;
+    map.borrow_mut::<LuaMap>()?
+        .0
+        .notes
+        .stats
+        .insert(name, value);
+    Ok(())
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).

@@ -128,4 +128,12 @@ setmetatable(G, {
   __metatable = false,
 })
 
-return { freeze = freeze }
+-- The per-run context, built in one call so the host need not set fields one by one.
+local function make_ctx(rng, seed, depth, regions, params, above, log, metric)
+  return {
+    rng = rng, seed = seed, depth = depth, regions = regions, params = params,
+    above = above, log = log, metric = metric,
+  }
+end
+
+return { freeze = freeze, make_ctx = make_ctx }

@@ -109,6 +109,8 @@ pub struct StateData {
     pub budget: Rc<Budget>,
     /// Modules loaded by `require`, and where they may come from.
     pub modules: RefCell<Modules>,
+    /// The generation in progress, if any.
+    pub run: RefCell<Option<super::RunData>>,
 }
 
 /// A fresh sandboxed state whose `require` looks in `roots`.
@@ -120,7 +122,10 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Lua, Tabl
     lua.set_app_data(StateData {
         budget: budget.clone(),
         modules: RefCell::new(Modules::new(roots)),
+        run: RefCell::new(None),
     });
+
+    lua.set_app_data(api::keys::Keys::new(&lua)?);
 
     let hook_budget = budget.clone();
     lua.set_global_hook(

@@ -1,9 +1,10 @@
 //! Converting Lua arguments into Rust values, with errors that name the call, the argument and
 //! what would be valid.
 
+pub use super::keys::keys;
 use crate::map::{priority, Brush, Map, Point, Rect};
 use crate::script::fail;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, String as LuaString, Table, Value};
 
 /// An integer argument: Lua integers, or floats with no fractional part.
 pub fn int(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<i64> {
@@ -34,24 +35,57 @@ pub fn cell(lua: &Lua, map: &Map, x: &Value, y: &Value, call: &str) -> mlua::Res
 
 /// A rectangle given as `{x=, y=, w=, h=}` (or `{x, y, w, h}`).
 pub fn rect(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Rect> {
-    let field = |key: &str, idx: i64| -> mlua::Result<i64> {
+    let k = keys(lua);
+    let field = |key: &LuaString, name: &str, idx: i64| -> mlua::Result<i64> {
         let mut v: Value = t.get(key)?;
         if v.is_nil() {
             v = t.get(idx)?;
         }
-        if v.is_nil() {
-            return Err(fail(lua, format!("{call}: rectangle has no '{key}'")));
+        match v {
+            Value::Integer(i) => Ok(i),
+            Value::Nil => Err(fail(lua, format!("{call}: rectangle has no '{name}'"))),
+            other => int(lua, &other, call, name),
         }
-        int(lua, &v, call, &format!("rect.{key}"))
     };
-    let (x, y, w, h) = (
-        field("x", 1)?,
-        field("y", 2)?,
-        field("w", 3)?,
-        field("h", 4)?,
-    );
+    let (x, y) = (field(&k.x, "x", 1)?, field(&k.y, "y", 2)?);
+    let (w, h) = (field(&k.w, "w", 3)?, field(&k.h, "h", 4)?);
     let small = |v: i64| v.clamp(-(1 << 30), 1 << 30) as i32;
     Ok(Rect::new(small(x), small(y), small(w), small(h)))
+}
+
+/// A list of rectangles: a `rects` userdata or a Lua list of `{x=, y=, w=, h=}` tables.
+pub fn rect_list(lua: &Lua, v: &Value, call: &str) -> mlua::Result<Vec<Rect>> {
+    match v {
+        Value::UserData(ud) => {
+            if let Ok(r) = ud.borrow::<super::rects::LuaRects>() {
+                return Ok(r.0.clone());
+            }
+        }
+        Value::Table(t) => {
+            let mut out = Vec::new();
+            for (i, item) in list(t)?.into_iter().enumerate() {
+                let Value::Table(item) = item else {
+                    return Err(fail(
+                        lua,
+                        format!(
+                            "{call}: item {} is not a rectangle {{x=, y=, w=, h=}}",
+                            i + 1
+                        ),
+                    ));
+                };
+                out.push(rect(lua, &item, call)?);
+            }
+            return Ok(out);
+        }
+        _ => {}
+    }
+    Err(fail(
+        lua,
+        format!(
+            "{call}: expected a list of rectangles, got {}",
+            v.type_name()
+        ),
+    ))
 }
 
 /// The items of a Lua list up to the first nil, like `ipairs`, honouring `__index` (read-only
@@ -152,12 +186,13 @@ pub fn brush(
     if let Some(o) = opts {
         let valid: Vec<&str> = WRITE_KEYS.iter().chain(extra_keys).copied().collect();
         known_keys(lua, o, call, &valid)?;
-        let p: Value = o.raw_get("priority")?;
+        let k = keys(lua);
+        let p: Value = o.raw_get(&k.priority)?;
         if !p.is_nil() {
             b.priority = Some(priority_value(lua, &p, call)?);
         }
-        b.force = o.raw_get::<Option<bool>>("force")?.unwrap_or(false);
-        if let Some(r) = o.raw_get::<Option<String>>("region")? {
+        b.force = o.raw_get::<Option<bool>>(&k.force)?.unwrap_or(false);
+        if let Some(r) = o.raw_get::<Option<String>>(&k.region)? {
             b.region = Some(map.region_id(&r));
         }
     }

@@ -1,7 +1,8 @@
 //! `warren.gen`: whole generation phases implemented in Rust, one call each.
 
-use super::args::{self, brush, int, known_keys, rect};
+use super::args::{self, brush, int, known_keys};
 use super::map::LuaMap;
+use super::rects::LuaRects;
 use super::rng::LuaRng;
 use crate::gen::connectivity;
 use crate::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
@@ -33,11 +34,12 @@ fn opt_int(
     Ok(n)
 }
 
-/// `warren.gen.scatter_rooms(map, rng, {attempts=, min_size=, max_size=})` → list of rooms.
+/// `warren.gen.scatter_rooms(map, rng, {attempts=, min_size=, max_size=})` → a list of room
+/// rectangles (not yet carved).
 fn scatter_rooms(
     lua: &Lua,
     (map, rng, opts): (AnyUserData, AnyUserData, Option<Table>),
-) -> mlua::Result<Table> {
+) -> mlua::Result<LuaRects> {
     let call = "warren.gen.scatter_rooms";
     let opts = match opts {
         Some(o) => o,
@@ -68,22 +70,13 @@ fn scatter_rooms(
             max_size: max_size as i32,
         },
     );
-    let out = lua.create_table_with_capacity(found.len(), 0)?;
-    for (i, room) in found.iter().enumerate() {
-        let t = lua.create_table_with_capacity(0, 4)?;
-        t.raw_set("x", room.x)?;
-        t.raw_set("y", room.y)?;
-        t.raw_set("w", room.w)?;
-        t.raw_set("h", room.h)?;
-        out.raw_set(i + 1, t)?;
-    }
-    Ok(out)
+    Ok(LuaRects(found))
 }
 
 /// `warren.gen.connect_rooms(map, rng, rooms, {strategy=, terrain=, priority=, force=, region=})`.
 fn connect_rooms(
     lua: &Lua,
-    (map, rng, list, opts): (AnyUserData, AnyUserData, Table, Table),
+    (map, rng, list, opts): (AnyUserData, AnyUserData, Value, Table),
 ) -> mlua::Result<usize> {
     let call = "warren.gen.connect_rooms";
     let strategy: String = opts
@@ -101,16 +94,7 @@ fn connect_rooms(
     let terrain: String = opts
         .raw_get::<Option<String>>("terrain")?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
-    let mut rects = Vec::new();
-    for (i, t) in args::list(&list)?.into_iter().enumerate() {
-        let Value::Table(t) = t else {
-            return Err(fail(
-                lua,
-                format!("{call}: room {} is not a table {{x=, y=, w=, h=}}", i + 1),
-            ));
-        };
-        rects.push(rect(lua, &t, call)?);
-    }
+    let rects = args::rect_list(lua, &list, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     for r in &rects {
         m.0.check_rect(r)

@@ -11,10 +11,8 @@ pub fn print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
         }
         line.push_str(&v.to_string()?);
     }
-    let name = lua
-        .app_data_ref::<crate::script::RunData>()
-        .map(|d| d.recipe.clone())
-        .unwrap_or_else(|| "recipe".into());
+    let name =
+        crate::script::with_run(lua, |r| r.recipe.clone()).unwrap_or_else(|| "recipe".into());
     eprintln!("[{name}] {line}");
     Ok(())
 }

@@ -166,6 +166,32 @@ impl UserData for LuaMap {
                 Ok(carved.len())
             },
         );
+        methods.add_method_mut(
+            "carve_rooms",
+            |lua, m, (rooms, t, opts): (Value, String, Option<Table>)| {
+                let call = "map:carve_rooms";
+                let rects = args::rect_list(lua, &rooms, call)?;
+                let b = brush(lua, &mut m.0, &t, opts.as_ref(), call, &["kind"])?;
+                let kind = match &opts {
+                    Some(o) => o.raw_get::<Option<String>>(&args::keys(lua).kind)?,
+                    None => None,
+                }
+                .unwrap_or_else(|| "room".into());
+                for r in &rects {
+                    m.0.check_rect(r)
+                        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+                }
+                for r in &rects {
+                    m.0.fill_rect(r, &b).map_err(mlua::Error::external)?;
+                    m.0.notes.rooms.push(Room {
+                        rect: *r,
+                        kind: kind.clone(),
+                        doors: Vec::new(),
+                    });
+                }
+                Ok(rects.len())
+            },
+        );
         methods.add_method_mut("add_room", |lua, m, (r, kind): (Table, Option<String>)| {
             let r = rect(lua, &r, "map:add_room")?;
             m.0.check_rect(&r)
@@ -285,7 +311,6 @@ impl UserData for LuaMap {
 
 /// The registry's edge terrain for the running generation.
 fn edge_terrain(lua: &Lua) -> mlua::Result<u16> {
-    lua.app_data_ref::<crate::script::RunData>()
-        .map(|d| d.edge)
+    crate::script::with_run(lua, |r| r.edge)
         .ok_or_else(|| fail(lua, "map:write_edge: no generation is running"))
 }

@@ -2,8 +2,10 @@
 
 pub mod args;
 pub mod gen;
+pub mod keys;
 pub mod log;
 pub mod map;
+pub mod rects;
 pub mod rng;
 
 use crate::map::priority;

@@ -2,7 +2,7 @@
 
 use super::args::int;
 use crate::rng::Rng;
-use crate::script::{fail, RunData};
+use crate::script::{fail, with_run};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
 
 /// A random number generator as a Lua userdata.
@@ -97,10 +97,9 @@ impl UserData for LuaRng {
 
 /// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.
 pub fn math_random(lua: &Lua, args: Variadic<Value>) -> mlua::Result<Value> {
-    let data = lua
-        .app_data_ref::<RunData>()
+    let ud = with_run(lua, |r| r.rng.clone())
         .ok_or_else(|| fail(lua, "math.random: no generation is running"))?;
-    let mut rng = data.rng.borrow_mut::<LuaRng>()?;
+    let mut rng = ud.borrow_mut::<LuaRng>()?;
     let r = &mut rng.0;
     let range = |lo: i64, hi: i64, r: &mut Rng| -> mlua::Result<Value> {
         if hi < lo {

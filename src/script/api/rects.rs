@@ -1,0 +1,56 @@
+//! A list of rectangles held in Rust (`warren.gen.scatter_rooms` returns one). Phases pass it
+//! from one Rust primitive to the next without converting every rectangle to a Lua table and
+//! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`.
+
+use super::keys::keys;
+use crate::map::Rect;
+use crate::script::fail;
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+
+/// Rectangles as a Lua userdata.
+#[derive(Clone, Debug, Default)]
+pub struct LuaRects(pub Vec<Rect>);
+
+/// A rectangle as a Lua table `{x=, y=, w=, h=}`.
+pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
+    let k = keys(lua);
+    let t = lua.create_table_with_capacity(0, 4)?;
+    t.raw_set(&k.x, r.x)?;
+    t.raw_set(&k.y, r.y)?;
+    t.raw_set(&k.w, r.w)?;
+    t.raw_set(&k.h, r.h)?;
+    Ok(t)
+}
+
+impl UserData for LuaRects {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.0.len()));
+        methods.add_meta_method(MetaMethod::Index, |lua, r, i: Value| match i {
+            Value::Integer(i) if i >= 1 && (i as usize) <= r.0.len() => {
+                Ok(Value::Table(rect_table(lua, &r.0[i as usize - 1])?))
+            }
+            _ => Ok(Value::Nil),
+        });
+        methods.add_method("list", |lua, r, ()| {
+            let t = lua.create_table_with_capacity(r.0.len(), 0)?;
+            for (i, rect) in r.0.iter().enumerate() {
+                t.raw_set(i + 1, rect_table(lua, rect)?)?;
+            }
+            Ok(t)
+        });
+        methods.add_method_mut("sort", |lua, r, order: String| {
+            match order.as_str() {
+                "leftmost" => r.0.sort_by_key(|a| (a.x, a.y)),
+                "topmost" => r.0.sort_by_key(|a| (a.y, a.x)),
+                "largest" => r.0.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
+                other => {
+                    return Err(fail(
+                        lua,
+                        format!("rects:sort: order '{other}' (valid: leftmost, topmost, largest)"),
+                    ))
+                }
+            }
+            Ok(())
+        });
+    }
+}
