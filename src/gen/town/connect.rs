@@ -2,13 +2,14 @@
 //! `finishalleys` runs alleys until no cell is isolated.
 
 use super::grid::Heading;
-use super::{Town, TownError, DEAD, ISOLATED, LIVE, LIVE_AHEAD, LIVE_BEND, MAX_TRIES, STREET};
+use super::{Source, Town, TownError, DEAD, FROM_DEAD, FROM_LIVE, ISOLATED, LIVE, STREET};
 use crate::rng::Rng;
 
 impl Town {
     /// Step 5 (`connectstreets`): extends streets until they are all one, with the original's
     /// three strategies in turn: random LIVE cells; then every interior DEAD cell that touches
-    /// two different streets; then random interior DEAD cells.
+    /// two different streets; then random interior DEAD cells (not beside UNUSED cells).
+    /// Straightness applies to the first and third.
     ///
     /// Fails with [`TownError::NoStreets`] if no street exists, and with
     /// [`TownError::Disconnected`] if streets remain apart with no cell left that could join them.
@@ -19,7 +20,7 @@ impl Town {
         // The original runs each strategy once; repeating them lets LIVE cells that the third
         // strategy creates be used too, so the loop ends only when joined or truly stuck.
         loop {
-            while self.streets.distinct() > 1 && self.grow_live(rng) {}
+            while self.streets.distinct() > 1 && self.grow(rng, FROM_LIVE) {}
             if self.streets.distinct() <= 1 {
                 return Ok(());
             }
@@ -27,7 +28,7 @@ impl Town {
             if self.streets.distinct() <= 1 {
                 return Ok(());
             }
-            self.extend_from_dead(rng);
+            while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {}
             if self.streets.distinct() <= 1 {
                 return Ok(());
             }
@@ -39,24 +40,24 @@ impl Town {
         }
     }
 
-    /// Makes a random LIVE cell a street, drawn as TownMaze's loop — pick a LIVE cell, let the
-    /// straightness roll refuse it unless it continues a street, repeat — would accept it: a
-    /// continuing cell with weight 1000, a bend with weight 1000 − straightness. Same result,
-    /// without the refused picks. Returns whether a street was made (false: no LIVE cell left).
-    fn grow_live(&mut self, rng: &mut Rng) -> bool {
-        let ahead = self.live.size(LIVE_AHEAD) as u64;
-        let bends = self.live.size(LIVE_BEND) as u64;
+    /// Makes a random cell of `from` a street, drawn as TownMaze's loop — pick a cell, let
+    /// the straightness roll refuse it unless it continues a street, repeat — would accept it:
+    /// a continuing cell with weight 1000, a bend with weight 1000 − straightness. Same result,
+    /// without the refused picks. Returns whether a street was made (false: the pool is empty).
+    fn grow(&mut self, rng: &mut Rng, from: Source) -> bool {
+        let ahead = self.growth.size(from.ahead) as u64;
+        let bends = self.growth.size(from.bend) as u64;
         let bend_weight = (1000 - self.params.straightness) as u64;
         let total = ahead * 1000 + bends * bend_weight;
         if total == 0 {
             return false;
         }
         let kind = if rng.below(total) < ahead * 1000 {
-            LIVE_AHEAD
+            from.ahead
         } else {
-            LIVE_BEND
+            from.bend
         };
-        match self.live.pick_from(kind, rng) {
+        match self.growth.pick_from(kind, rng) {
             Some(cell) => self.lay_street(cell, None),
             None => false,
         }
@@ -97,42 +98,11 @@ impl Town {
         Some(self.heading[n].unwrap_or(h.opposite()))
     }
 
-    /// Strategy three: random interior DEAD cells become streets (straightness applies) until
-    /// all streets are one, or no interior DEAD cell may become a street.
-    fn extend_from_dead(&mut self, rng: &mut Rng) {
-        let patience = MAX_TRIES.max(self.grid.len());
-        let mut misses = 0;
-        while self.streets.distinct() > 1 {
-            let Some(cell) = self.lists.pick_from(DEAD, rng) else {
-                return;
-            };
-            if self.grid.is_interior(cell) && self.build_street(rng, cell, None) {
-                misses = 0;
-                continue;
-            }
-            misses += 1;
-            if misses >= patience {
-                if !self.any_extendable_dead() {
-                    return;
-                }
-                misses = 0;
-            }
-        }
-    }
-
-    /// Whether some interior DEAD cell could still become a street.
-    fn any_extendable_dead(&self) -> bool {
-        self.lists
-            .list(DEAD)
-            .iter()
-            .any(|&c| self.grid.is_interior(c as usize) && !self.touches_unused(c as usize))
-    }
-
     /// Step 6 (`finishalleys`): turns random LIVE cells into streets (straightness applies)
     /// until none is left. Fails with [`TownError::Unreached`] if isolated cells remain, which
     /// happens only when no street exists.
     pub fn finish_alleys(&mut self, rng: &mut Rng) -> Result<(), TownError> {
-        while self.grow_live(rng) {}
+        while self.grow(rng, FROM_LIVE) {}
         match self.lists.size(ISOLATED) {
             0 => Ok(()),
             cells => Err(TownError::Unreached { cells }),
@@ -146,7 +116,7 @@ mod tests {
     use crate::gen::town::{CellStatus, TownParams};
 
     #[test]
-    fn grow_live_draws_as_the_pick_and_roll_loop_would_accept() {
+    fn growth_draws_as_the_pick_and_roll_loop_would_accept() {
         // One street heading east at (2, 2): (2, 3) continues it, (1, 2), (3, 2), (2, 1) are
         // bends. Straightness 750 weighs them 1000 : 250 : 250 : 250.
         let mut start = Town::new(&TownParams {
@@ -171,7 +141,7 @@ mod tests {
         let mut hits = [0usize; 4];
         for _ in 0..trials {
             let mut t = start.clone();
-            assert!(t.grow_live(&mut rng));
+            assert!(t.grow(&mut rng, FROM_LIVE));
             let grown = cells
                 .iter()
                 .position(|&(r, c)| t.status(r, c).unwrap() == CellStatus::Street)

@@ -3,7 +3,7 @@
 
 use super::grid::{Heading, BLANK};
 use super::{
-    CellStatus, Town, TownError, DEAD, ISOLATED, LIVE, LIVE_AHEAD, LIVE_BEND, NOT_LIVE, STREET,
+    CellStatus, Town, TownError, DEAD, FROM_DEAD, FROM_LIVE, ISOLATED, LIVE, NO_GROWTH, STREET,
     UNUSED,
 };
 use crate::rng::Rng;
@@ -33,17 +33,14 @@ impl Town {
     }
 
     /// `makestreet` on a cell known to be ISOLATED, LIVE or DEAD; with no `heading` the
-    /// straightness roll may refuse a cell that does not continue a street.
+    /// straightness roll may refuse a cell that does not continue a street, and a cell beside
+    /// an UNUSED cell is always refused.
     pub(super) fn build_street(
         &mut self,
         rng: &mut Rng,
         cell: usize,
         heading: Option<Heading>,
     ) -> bool {
-        // An UNUSED cell must have only rooms around it.
-        if self.touches_unused(cell) {
-            return false;
-        }
         if heading.is_none() && !self.continues_street(cell) && self.refuses_bend(rng) {
             return false;
         }
@@ -58,6 +55,7 @@ impl Town {
         let mut continued = None;
         for (h, n) in grid.neighbours(cell) {
             match self.lists.of(n) {
+                // An UNUSED cell must have only rooms around it.
                 UNUSED => return false,
                 STREET => {
                     joins.get_or_insert(self.street[n]);
@@ -96,8 +94,11 @@ impl Town {
         let heading = continued.or(heading).or(beside);
         self.heading[cell] = heading;
         if let Some(ahead) = heading.and_then(|h| grid.neighbour(cell, h)) {
-            if self.lists.of(ahead) == LIVE {
-                self.live.set(ahead, LIVE_AHEAD);
+            let kind = self.growth.of(ahead);
+            for source in [FROM_LIVE, FROM_DEAD] {
+                if kind == source.bend {
+                    self.growth.set(ahead, source.ahead);
+                }
             }
         }
         true
@@ -110,15 +111,25 @@ impl Town {
             .any(|(h, n)| self.lists.of(n) == STREET && self.heading[n] == Some(h.opposite()))
     }
 
-    /// Sets a cell's status, keeping the split of LIVE cells into bends and continuations.
+    /// Sets a cell's status and files it in the growth pools.
     pub(super) fn set_status(&mut self, cell: usize, status: usize) {
         self.lists.set(cell, status);
-        let kind = match status {
-            LIVE if self.continues_street(cell) => LIVE_AHEAD,
-            LIVE => LIVE_BEND,
-            _ => NOT_LIVE,
+        let kind = self.growth_kind(cell);
+        self.growth.set(cell, kind);
+    }
+
+    /// The growth pool kind a cell belongs in (see [`super::GROWTH_KINDS`]).
+    pub(super) fn growth_kind(&self, cell: usize) -> usize {
+        let source = match self.lists.of(cell) {
+            LIVE => FROM_LIVE,
+            DEAD if self.grid.is_interior(cell) && !self.touches_unused(cell) => FROM_DEAD,
+            _ => return NO_GROWTH,
         };
-        self.live.set(cell, kind);
+        if self.continues_street(cell) {
+            source.ahead
+        } else {
+            source.bend
+        }
     }
 
     /// The straightness roll: refuse with probability `straightness / 1000`.
@@ -238,12 +249,11 @@ mod tests {
                 CellStatus::Isolated => assert!(!street, "cell {cell}"),
                 _ => {}
             }
-            let kind = match status {
-                CellStatus::Live if t.continues_street(cell) => LIVE_AHEAD,
-                CellStatus::Live => LIVE_BEND,
-                _ => NOT_LIVE,
-            };
-            assert_eq!(t.live.of(cell), kind, "live split of cell {cell}");
+            assert_eq!(
+                t.growth.of(cell),
+                t.growth_kind(cell),
+                "growth pool of {cell}"
+            );
         }
     }
 

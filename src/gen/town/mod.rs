@@ -14,6 +14,12 @@
 //! [`Town::close_doors`], [`Town::close_gates`], [`Town::cleanup_map`]. [`Town::generate`]
 //! runs them all.
 //!
+//! TownMaze bounded its random searches with MAXTRIES and gave up when it ran out, so a crowded
+//! town could get fewer gates or courtyards than asked, and a stuck street search could spin.
+//! Here no search can fail that way: every random choice is drawn directly from the cells that
+//! qualify at that moment, with the probabilities the original's pick-and-retry loops give, so
+//! there is no MAXTRIES to tune. A phase stops only when no cell qualifies any more.
+//!
 //! The display grid is `height`×`width` characters: walls on even rows and columns, cell
 //! centres at odd (row, column) positions; see [`WALL`], [`VDOOR`], [`HDOOR`], [`BLANK`].
 
@@ -40,12 +46,6 @@ use crate::rng::Rng;
 use grid::CellGrid;
 use thiserror::Error;
 
-/// How many random picks in a row may fail before a phase scans for a cell that can still
-/// succeed (and stops if there is none). TownMaze gave up after MAXTRIES misses; here misses
-/// only trigger the check, so nothing is ever abandoned while it is still possible. A phase
-/// waits at least one miss per cell of the town before scanning, so scans cost O(1) per miss.
-pub const MAX_TRIES: usize = 10_000;
-
 /// The status of a town cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellStatus {
@@ -67,12 +67,28 @@ const DEAD: usize = CellStatus::Dead as usize;
 const STREET: usize = CellStatus::Street as usize;
 const UNUSED: usize = CellStatus::Unused as usize;
 
-/// Names of the statuses of [`Town`]'s second set of lists, which splits the LIVE cells into
-/// those a street would bend into and those that continue a street.
-const LIVE_KINDS: [&str; 3] = ["not live", "live bend", "live ahead"];
-const NOT_LIVE: usize = 0;
-const LIVE_BEND: usize = 1;
-const LIVE_AHEAD: usize = 2;
+/// Names of the statuses of [`Town`]'s second set of lists. It sorts the cells a street may
+/// grow into at random — LIVE cells, and DEAD cells that are interior and not beside an UNUSED
+/// cell — by whether they would bend a street or continue one, so that growth can draw the cell
+/// TownMaze's pick-and-roll loops would accept without their refused picks.
+const GROWTH_KINDS: [&str; 5] = [
+    "no growth",
+    "live bend",
+    "live ahead",
+    "dead bend",
+    "dead ahead",
+];
+const NO_GROWTH: usize = 0;
+
+/// A pool random growth draws from: its bend and continuation kinds in [`GROWTH_KINDS`].
+#[derive(Clone, Copy, Debug)]
+struct Source {
+    bend: usize,
+    ahead: usize,
+}
+
+const FROM_LIVE: Source = Source { bend: 1, ahead: 2 };
+const FROM_DEAD: Source = Source { bend: 3, ahead: 4 };
 
 impl CellStatus {
     /// The status names, in status-index order (the lists of a [`Town`] use these indices).
@@ -159,9 +175,8 @@ pub struct Town {
     grid: CellGrid,
     chars: Vec<u8>,
     lists: StatusLists,
-    /// LIVE cells split by whether they continue a street, so that random street growth can
-    /// draw the cell TownMaze's pick-and-roll loop would accept without the wasted picks.
-    live: StatusLists,
+    /// The cells random growth may pick, by pool and by bend or continuation.
+    growth: StatusLists,
     /// The street number each street cell was made with (`NO_STREET` for other cells).
     street: Vec<u32>,
     /// The direction each street cell runs; `None` for other cells (TownMaze's -1).
@@ -177,13 +192,13 @@ impl Town {
         params.validate()?;
         let grid = CellGrid::for_chars(params.height as usize, params.width as usize);
         let lists = StatusLists::new(grid.len(), &CellStatus::NAMES, ISOLATED)?;
-        let live = StatusLists::new(grid.len(), &LIVE_KINDS, NOT_LIVE)?;
+        let growth = StatusLists::new(grid.len(), &GROWTH_KINDS, NO_GROWTH)?;
         let mut town = Town {
             params: *params,
             grid,
             chars: Vec::new(),
             lists,
-            live,
+            growth,
             street: Vec::new(),
             heading: Vec::new(),
             streets: StreetNumbers::new(),
@@ -223,7 +238,7 @@ impl Town {
             }));
         }
         self.lists.refill(ISOLATED);
-        self.live.refill(NOT_LIVE);
+        self.growth.refill(NO_GROWTH);
         for corner in self.grid.corners() {
             self.lists.set(corner, UNUSED);
             self.chars[self.grid.centre_index(corner)] = WALL;

@@ -255,7 +255,7 @@ mod tests {
                     );
                 }
             }
-            assert!(placed >= 1);
+            assert_eq!(placed as i64, t.params().unused, "seed {seed}");
         }
     }
 
@@ -317,7 +317,7 @@ mod tests {
                 p.courts = 36;
             });
             let placed = t.make_courts(&mut Rng::new(seed));
-            assert!(placed >= 30, "seed {seed}: {placed}");
+            assert_eq!(placed, 36, "seed {seed}");
             let streets: Vec<usize> = t
                 .lists()
                 .cells(super::super::STREET)

@@ -292,6 +292,18 @@ mod tests {
     }
 
     #[test]
+    fn reset_puts_every_cell_back_in_index_order() {
+        let mut lists = StatusLists::new(4, &NAMES, 0).unwrap();
+        lists.move_to(2, 3).unwrap();
+        lists.move_to(0, 1).unwrap();
+        lists.reset(2).unwrap();
+        assert_eq!(lists.cells(2).unwrap(), &[0, 1, 2, 3]);
+        assert_eq!(lists.count(3).unwrap(), 0);
+        assert_consistent(&lists);
+        assert!(lists.reset(5).is_err());
+    }
+
+    #[test]
     fn bad_input_is_an_error_naming_the_range() {
         let mut lists = StatusLists::new(3, &NAMES, 0).unwrap();
         let err = lists.move_to(3, 1).unwrap_err();

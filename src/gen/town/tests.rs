@@ -17,6 +17,13 @@ fn check(t: &Town) -> Result<(), String> {
     if t.count(CellStatus::Isolated) + t.count(CellStatus::Live) > 0 {
         return Err("isolated or live cells remain".into());
     }
+    if t.count(CellStatus::Unused) as i64 != 4 + t.params.unused {
+        return Err(format!(
+            "{} unused cells for {} asked",
+            t.count(CellStatus::Unused),
+            t.params.unused
+        ));
+    }
     if t.distinct_streets() != 1 {
         return Err(format!("{} distinct streets", t.distinct_streets()));
     }
