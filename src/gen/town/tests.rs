@@ -89,6 +89,13 @@ fn check(t: &Town) -> Result<(), String> {
         ));
     }
     let (w, h) = (g.width(), g.height());
+    for &gate in &gates {
+        let (x, y) = (gate % w, gate / w);
+        let inside = (y.clamp(1, h - 2) / 2) * g.cols + x.clamp(1, w - 2) / 2;
+        if t.status_of(inside) != CellStatus::Street {
+            return Err(format!("gate at ({x}, {y}) opens onto a room"));
+        }
+    }
     for y in (2..h - 1).step_by(2) {
         for x in (2..w - 1).step_by(2) {
             let i = y * w + x;
