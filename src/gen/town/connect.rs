@@ -1,0 +1,159 @@
+//! Growing the streets (steps 5 and 6): `connectstreets` joins every street into one, then
+//! `finishalleys` runs alleys until no cell is isolated.
+
+use super::grid::Heading;
+use super::{Source, Town, TownError, DEAD, FROM_DEAD, FROM_LIVE, ISOLATED, LIVE, STREET};
+use crate::rng::Rng;
+
+impl Town {
+    /// Step 5 (`connectstreets`): extends streets until they are all one, with the original's
+    /// three strategies in turn: random LIVE cells; then every interior DEAD cell that touches
+    /// two different streets; then random interior DEAD cells (not beside UNUSED cells).
+    /// Straightness applies to the first and third.
+    ///
+    /// Fails with [`TownError::NoStreets`] if no street exists, and with
+    /// [`TownError::Disconnected`] if streets remain apart with no cell left that could join them.
+    pub fn connect_streets(&mut self, rng: &mut Rng) -> Result<(), TownError> {
+        if self.streets.distinct() == 0 {
+            return Err(TownError::NoStreets);
+        }
+        // The original runs each strategy once; repeating them lets LIVE cells that the third
+        // strategy creates be used too, so the loop ends only when joined or truly stuck.
+        loop {
+            while self.streets.distinct() > 1 && self.grow(rng, FROM_LIVE) {}
+            if self.streets.distinct() <= 1 {
+                return Ok(());
+            }
+            self.join_across_dead(rng);
+            if self.streets.distinct() <= 1 {
+                return Ok(());
+            }
+            while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {}
+            if self.streets.distinct() <= 1 {
+                return Ok(());
+            }
+            if self.lists.size(LIVE) == 0 {
+                return Err(TownError::Disconnected {
+                    streets: self.streets.distinct(),
+                });
+            }
+        }
+    }
+
+    /// Makes a random cell of `from` a street, drawn as TownMaze's loop — pick a cell, let
+    /// the straightness roll refuse it unless it continues a street, repeat — would accept it:
+    /// a continuing cell with weight 1000, a bend with weight 1000 − straightness. Same result,
+    /// without the refused picks. Returns whether a street was made (false: the pool is empty).
+    fn grow(&mut self, rng: &mut Rng, from: Source) -> bool {
+        let ahead = self.growth.size(from.ahead) as u64;
+        let bends = self.growth.size(from.bend) as u64;
+        let bend_weight = (1000 - self.params.straightness) as u64;
+        let total = ahead * 1000 + bends * bend_weight;
+        if total == 0 {
+            return false;
+        }
+        let kind = if rng.below(total) < ahead * 1000 {
+            from.ahead
+        } else {
+            from.bend
+        };
+        match self.growth.pick_from(kind, rng) {
+            Some(cell) => self.lay_street(cell, None),
+            None => false,
+        }
+    }
+
+    /// Strategy two: every interior DEAD cell whose neighbours include two different streets
+    /// becomes a street, heading the way one of them runs (`cheapdir`).
+    fn join_across_dead(&mut self, rng: &mut Rng) {
+        let dead: Vec<u32> = self.lists.list(DEAD).to_vec();
+        for cell in dead {
+            let cell = cell as usize;
+            if self.streets.distinct() <= 1 {
+                return;
+            }
+            if self.lists.of(cell) != DEAD || !self.grid.is_interior(cell) {
+                continue;
+            }
+            if let Some(heading) = self.cheap_dir(cell) {
+                self.build_street(rng, cell, Some(heading));
+            }
+        }
+    }
+
+    /// The heading of the first neighbouring street that differs from another neighbouring
+    /// street, or `None` if all neighbouring streets are one.
+    fn cheap_dir(&self, cell: usize) -> Option<Heading> {
+        let mut found = [(Heading::North, 0, 0); 4];
+        let mut len = 0;
+        for (h, n) in self.grid.neighbours(cell) {
+            if self.lists.of(n) == STREET {
+                found[len] = (h, n, self.streets.label(self.street[n]));
+                len += 1;
+            }
+        }
+        let found = &found[..len];
+        let &(h, n, _) = found.iter().find(|a| found.iter().any(|b| b.2 != a.2))?;
+        // Streets made through the public API without a heading have none: run away from it.
+        Some(self.heading[n].unwrap_or(h.opposite()))
+    }
+
+    /// Step 6 (`finishalleys`): turns random LIVE cells into streets (straightness applies)
+    /// until none is left. Fails with [`TownError::Unreached`] if isolated cells remain, which
+    /// happens only when no street exists.
+    pub fn finish_alleys(&mut self, rng: &mut Rng) -> Result<(), TownError> {
+        while self.grow(rng, FROM_LIVE) {}
+        match self.lists.size(ISOLATED) {
+            0 => Ok(()),
+            cells => Err(TownError::Unreached { cells }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::town::{CellStatus, TownParams};
+
+    #[test]
+    fn growth_draws_as_the_pick_and_roll_loop_would_accept() {
+        // One street heading east at (2, 2): (2, 3) continues it, (1, 2), (3, 2), (2, 1) are
+        // bends. Straightness 750 weighs them 1000 : 250 : 250 : 250.
+        let mut start = Town::new(&TownParams {
+            height: 15,
+            width: 17,
+            straightness: 750,
+            ..TownParams::default()
+        })
+        .unwrap();
+        let mut rng = Rng::new(4);
+        start
+            .make_street(&mut rng, 2, 2, Some(Heading::East))
+            .unwrap();
+        let cells = [(2, 3), (1, 2), (3, 2), (2, 1)];
+        let expected = [
+            1000.0 / 1750.0,
+            250.0 / 1750.0,
+            250.0 / 1750.0,
+            250.0 / 1750.0,
+        ];
+        let trials = 20_000;
+        let mut hits = [0usize; 4];
+        for _ in 0..trials {
+            let mut t = start.clone();
+            assert!(t.grow(&mut rng, FROM_LIVE));
+            let grown = cells
+                .iter()
+                .position(|&(r, c)| t.status(r, c).unwrap() == CellStatus::Street)
+                .unwrap();
+            hits[grown] += 1;
+        }
+        // χ² with 3 degrees of freedom; 16.27 is the 0.1% critical value.
+        let chi2: f64 = hits
+            .iter()
+            .zip(expected)
+            .map(|(&h, p)| (h as f64 - p * trials as f64).powi(2) / (p * trials as f64))
+            .sum();
+        assert!(chi2 < 16.27, "χ² = {chi2}, hits {hits:?}");
+    }
+}

@@ -1,0 +1,149 @@
+//! Finishing (steps 7–9): one door per room, surplus gates walled up, lone pillars removed.
+
+use super::grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
+use super::{Town, DEAD};
+use crate::rng::Rng;
+
+impl Town {
+    /// Step 7 (`closedoors`): every room (DEAD cell) with more than one door keeps one, chosen
+    /// at random; the others become walls.
+    pub fn close_doors(&mut self, rng: &mut Rng) {
+        let grid = self.grid;
+        for &cell in self.lists.list(DEAD) {
+            let mut doors = [0usize; 4];
+            let mut count = 0;
+            for h in Heading::ALL {
+                let wall = grid.wall_index(cell as usize, h);
+                if matches!(self.chars[wall], HDOOR | VDOOR) {
+                    doors[count] = wall;
+                    count += 1;
+                }
+            }
+            if count > 1 {
+                let keep = rng.below(count as u64) as usize;
+                for (i, &wall) in doors[..count].iter().enumerate() {
+                    if i != keep {
+                        self.chars[wall] = WALL;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The display indices of the open gates (doors in the town wall), clockwise from the
+    /// top-left corner.
+    pub(super) fn gate_indices(&self) -> Vec<usize> {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let top = (1..w).step_by(2);
+        let right = (1..h).step_by(2).map(|y| y * w + w - 1);
+        let bottom = (1..w).step_by(2).rev().map(|x| (h - 1) * w + x);
+        let left = (1..h).step_by(2).rev().map(|y| y * w);
+        top.chain(right)
+            .chain(bottom)
+            .chain(left)
+            .filter(|&i| matches!(self.chars[i], HDOOR | VDOOR))
+            .collect()
+    }
+
+    /// Step 8 (`closegates`): walls up gates chosen at random until only `leftgates` are open.
+    /// Returns how many were closed.
+    pub fn close_gates(&mut self, rng: &mut Rng) -> usize {
+        let mut gates = self.gate_indices();
+        let keep = self.params.leftgates.max(0) as usize;
+        let mut closed = 0;
+        while gates.len() > keep {
+            let i = rng.below(gates.len() as u64) as usize;
+            self.chars[gates.swap_remove(i)] = WALL;
+            closed += 1;
+        }
+        closed
+    }
+
+    /// Step 9 (`cleanupmap`): every wall junction inside the town whose four arms are all open
+    /// is a lone pillar and becomes open too. Returns how many were removed.
+    pub fn cleanup_map(&mut self) -> usize {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let mut removed = 0;
+        for y in (2..h - 1).step_by(2) {
+            for x in (2..w - 1).step_by(2) {
+                let i = y * w + x;
+                let open = [i - w, i + 1, i + w, i - 1]
+                    .iter()
+                    .all(|&arm| self.chars[arm] == BLANK);
+                if open && self.chars[i] != BLANK {
+                    self.chars[i] = BLANK;
+                    removed += 1;
+                }
+            }
+        }
+        removed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::town::{CellStatus, TownParams};
+
+    fn small() -> Town {
+        Town::new(&TownParams {
+            height: 15,
+            width: 17,
+            gates: 3,
+            leftgates: 1,
+            ..TownParams::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn close_doors_leaves_exactly_one_door_per_room() {
+        let mut t = small();
+        let mut rng = Rng::new(5);
+        // Streets on both sides of (2, 3) give it two doors.
+        t.make_street(&mut rng, 2, 2, Some(Heading::South)).unwrap();
+        t.make_street(&mut rng, 2, 4, Some(Heading::South)).unwrap();
+        t.make_street(&mut rng, 1, 3, Some(Heading::South)).unwrap();
+        t.make_street(&mut rng, 3, 3, Some(Heading::South)).unwrap();
+        assert_eq!(t.status(2, 3).unwrap(), CellStatus::Dead);
+        let cell = t.grid.cell(2, 3).unwrap();
+        let doors = |t: &Town| {
+            Heading::ALL
+                .iter()
+                .filter(|&&h| matches!(t.chars[t.grid.wall_index(cell, h)], HDOOR | VDOOR))
+                .count()
+        };
+        assert_eq!(doors(&t), 4);
+        t.close_doors(&mut rng);
+        assert_eq!(doors(&t), 1);
+    }
+
+    #[test]
+    fn close_gates_keeps_leftgates_open() {
+        let mut t = small();
+        let mut rng = Rng::new(8);
+        assert_eq!(t.make_gates(&mut rng), 3);
+        assert_eq!(t.gate_indices().len(), 3);
+        assert_eq!(t.close_gates(&mut rng), 2);
+        assert_eq!(t.gate_indices().len(), 1);
+        assert_eq!(t.close_gates(&mut rng), 0);
+    }
+
+    #[test]
+    fn cleanup_removes_only_pillars_with_four_open_arms() {
+        let mut t = small();
+        let w = t.width();
+        // Junction (4, 4) with all four arms open; junction (8, 4) with one arm a door.
+        for arm in [3 * w + 4, 5 * w + 4, 4 * w + 3, 4 * w + 5] {
+            t.chars[arm] = BLANK;
+        }
+        for arm in [3 * w + 8, 5 * w + 8, 4 * w + 7] {
+            t.chars[arm] = BLANK;
+        }
+        t.chars[4 * w + 9] = HDOOR;
+        assert_eq!(t.cleanup_map(), 1);
+        assert_eq!(t.chars[4 * w + 4], BLANK);
+        assert_eq!(t.chars[4 * w + 8], WALL);
+        assert_eq!(t.cleanup_map(), 0);
+    }
+}
