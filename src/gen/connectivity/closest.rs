@@ -1,10 +1,10 @@
 //! Closest pairs between components, by exact Chebyshev distance.
 //!
 //! A two-pass chessboard distance transform (Rosenfeld–Pfaltz; exact for the Chebyshev metric)
-//! gives every cell its distance to the nearest cell of the source component in O(cells). The
-//! target's cell with the smallest distance is then read off in one scan, and the source cell is
-//! found on the square ring of that radius around it. Ties are broken so that the pair is the
-//! smallest by (distance, target cell in row-major order, source cell in row-major order).
+//! gives every cell its distance to the nearest cell of the source component in O(cells). Each
+//! target's nearest cell is picked as the backward pass finishes each row, and the source cell is
+//! then found on the square ring of that radius around it. Ties are broken so that the pair is
+//! the smallest by (distance, target cell in row-major order, source cell in row-major order).
 
 use super::components::{Components, NO_COMPONENT};
 use super::FloodError;

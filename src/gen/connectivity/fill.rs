@@ -89,7 +89,8 @@ fn fill_row(open: &[u64], seeds: &[u64], lo: usize, hi: usize, reached: &mut [u6
     while w > 0 && (w > lo || carry != 0) {
         w -= 1;
         let o = open[w];
-        let s = if w >= lo { seeds[w] } else { 0 } | (carry & o);
+        let seeded = if w >= lo { seeds[w] } else { 0 };
+        let s = seeded | (carry & o);
         let seed_below = if w > lo { seeds[w - 1] >> 63 } else { 0 };
         let open_below = if w > 0 { open[w - 1] >> 63 } else { 0 };
         let lowest = s & !(s << 1 | seed_below);
