@@ -60,17 +60,24 @@ pub(crate) struct BitGrid {
 impl BitGrid {
     /// Resizes to `width × height` and empties the set, reusing the allocation.
     pub(crate) fn reset(&mut self, width: usize, height: usize) {
+        self.resize(width, height);
+        self.words.fill(0);
+    }
+
+    /// Resizes to `width × height`, reusing the allocation; the words' contents are left as
+    /// they happen to be.
+    fn resize(&mut self, width: usize, height: usize) {
         self.width = width;
         self.height = height;
         self.words_per_row = width.div_ceil(64);
-        self.words.clear();
         self.words.resize(self.words_per_row * height, 0);
     }
 
     /// Resizes to the map and holds exactly its open (non-solid) cells.
     pub(crate) fn load_open(&mut self, map: &Map) {
         let width = map.width() as usize;
-        self.reset(width, map.height() as usize);
+        // Every word is overwritten below, so there is no need to clear first.
+        self.resize(width, map.height() as usize);
         let rows = map.flag_cells().chunks_exact(width);
         for (flags, bits) in rows.zip(self.words.chunks_exact_mut(self.words_per_row)) {
             let mut cells = flags.chunks_exact(64);
@@ -182,17 +189,24 @@ mod tests {
 
     #[test]
     fn load_and_store_handle_widths_around_word_boundaries() {
-        for width in [1usize, 7, 8, 9, 63, 64, 65, 130] {
+        // One grid for all sizes: loading must not keep anything of the previous map.
+        let mut grid = BitGrid::default();
+        for width in [130usize, 1, 7, 8, 9, 63, 64, 65, 130, 64, 1] {
             let rows: Vec<String> = (0..3)
                 .map(|y| {
                     (0..width)
-                        .map(|x| if (x * 7 + y * 3) % 5 < 2 { '#' } else { '.' })
+                        .map(|x| {
+                            if (x * 7 + y * 3 + width) % 5 < 2 {
+                                '#'
+                            } else {
+                                '.'
+                            }
+                        })
                         .collect()
                 })
                 .collect();
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let mut map = ascii_map(&rows);
-            let mut grid = BitGrid::default();
             grid.load_open(&map);
             for (i, f) in map.flag_cells().iter().enumerate() {
                 assert_eq!(grid.contains(i % width, i / width), f & FLAG_SOLID == 0);

@@ -1,17 +1,20 @@
 //! Closest pairs between components, by exact Chebyshev distance.
 //!
 //! A two-pass chessboard distance transform (Rosenfeld–Pfaltz; exact for the Chebyshev metric)
-//! gives every cell its distance to the nearest cell of the source component in O(cells). The
-//! target's cell with the smallest distance is then read off in one scan, and the source cell is
-//! found on the square ring of that radius around it. Ties are broken so that the pair is the
-//! smallest by (distance, target cell in row-major order, source cell in row-major order).
+//! gives every cell its distance to the nearest cell of the source component in O(cells). Each
+//! target's nearest cell is picked as the backward pass finishes each row, and the source cell is
+//! then found on the square ring of that radius around it. Ties are broken so that the pair is
+//! the smallest by (distance, target cell in row-major order, source cell in row-major order).
 
 use super::components::{Components, NO_COMPONENT};
 use super::FloodError;
-use crate::map::Point;
+use crate::map::{Point, MAX_SIDE};
 
-/// Distance of a cell no source cell has reached yet.
-const FAR: u32 = u32::MAX;
+/// Distances are 16-bit and saturate here. No Chebyshev distance on a map exceeds
+/// `MAX_SIDE - 1`, which fits, so every computed distance is exact, and a cell not reached yet
+/// (`FAR`) is never nearer than a true distance. Half the memory traffic of 32 bits.
+const FAR: u16 = u16::MAX;
+const _: () = assert!(MAX_SIDE - 1 <= FAR as i64);
 
 /// The closest pair of cells between a source component and a target component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +29,15 @@ pub struct ClosestPair {
     pub target: usize,
 }
 
-/// Reusable distance buffer.
+/// Reusable distance buffers.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DistanceField {
-    dist: Vec<u32>,
+    /// The forward pass's distances, one per cell.
+    forward: Vec<u16>,
+    /// The final distances of the row below the one being finished.
+    below: Vec<u16>,
+    /// The final distances of the row being finished.
+    current: Vec<u16>,
 }
 
 /// Checks that `index` names a component.
@@ -54,14 +62,15 @@ impl DistanceField {
     ) -> Result<ClosestPair, FloodError> {
         let source = check_component(comps, from)?;
         let target = check_component(comps, to)?;
-        self.compute(comps, source);
-        let (mut best, mut best_at) = (FAR, 0);
-        for (i, (&label, &d)) in comps.labels().iter().zip(&self.dist).enumerate() {
-            if label == target && d < best {
-                (best, best_at) = (d, i);
+        let mut best = (FAR, usize::MAX);
+        self.compute(comps, source, |start, labels, dists| {
+            for (x, (&label, &d)) in labels.iter().zip(dists).enumerate() {
+                if label == target {
+                    best = best.min((d, start + x));
+                }
             }
-        }
-        Ok(self.pair(comps, source, target, best_at, best))
+        });
+        Ok(pair(comps, source, target, best))
     }
 
     /// The closest pair from component `from` to every other component, in component order.
@@ -76,82 +85,110 @@ impl DistanceField {
 
     /// [`DistanceField::each_target`] for a `source` already known to be a component.
     pub(crate) fn nearest_to_each(&mut self, comps: &Components, source: u32) -> Vec<ClosestPair> {
-        self.compute(comps, source);
-        let mut best = vec![(FAR, 0usize); comps.len()];
-        for (i, (&label, &d)) in comps.labels().iter().zip(&self.dist).enumerate() {
-            if label != NO_COMPONENT && d < best[label as usize].0 {
-                best[label as usize] = (d, i);
+        let mut best = vec![(FAR, usize::MAX); comps.len()];
+        let is_target = |label: u32| label != source && label != NO_COMPONENT;
+        self.compute(comps, source, |start, labels, dists| {
+            // Most cells are the source's or solid: skip such stretches 16 cells at a time.
+            for (chunk, (labels, dists)) in labels.chunks(16).zip(dists.chunks(16)).enumerate() {
+                if !labels.iter().fold(false, |any, &l| any | is_target(l)) {
+                    continue;
+                }
+                for (x, (&label, &d)) in labels.iter().zip(dists).enumerate() {
+                    if is_target(label) {
+                        let b = &mut best[label as usize];
+                        *b = (*b).min((d, start + chunk * 16 + x));
+                    }
+                }
             }
-        }
+        });
         best.iter()
             .enumerate()
             .filter(|&(k, _)| k != source as usize)
-            .map(|(k, &(d, at))| self.pair(comps, source, k as u32, at, d))
+            .map(|(k, &b)| pair(comps, source, k as u32, b))
             .collect()
     }
 
-    /// Chebyshev distance from every cell to the nearest cell labelled `source`.
-    fn compute(&mut self, comps: &Components, source: u32) {
-        let width = comps.width();
-        self.dist.clear();
-        self.dist.extend(
-            comps
-                .labels()
-                .iter()
-                .map(|&l| if l == source { 0 } else { FAR }),
-        );
+    /// Chebyshev distance from every cell to the nearest cell labelled `source`. Each row is
+    /// handed to `visit(index of its first cell, its labels, its distances)` as soon as its
+    /// distances are final, bottom row first.
+    fn compute(
+        &mut self,
+        comps: &Components,
+        source: u32,
+        mut visit: impl FnMut(usize, &[u32], &[u16]),
+    ) {
+        let (width, height) = (comps.width(), comps.height());
+        let labels = comps.labels();
+        self.forward.resize(width * height, FAR);
         // Forward pass: up-left, up, up-right, then left.
-        for y in 0..comps.height() {
-            let (done, rest) = self.dist.split_at_mut(y * width);
+        for y in 0..height {
+            let (done, rest) = self.forward.split_at_mut(y * width);
             let row = &mut rest[..width];
+            for (d, &l) in row.iter_mut().zip(&labels[y * width..(y + 1) * width]) {
+                *d = if l == source { 0 } else { FAR };
+            }
             if y > 0 {
                 relax_from_row(row, &done[(y - 1) * width..]);
             }
-            for x in 1..width {
-                row[x] = row[x].min(row[x - 1].saturating_add(1));
-            }
+            sweep(row.iter_mut());
         }
-        // Backward pass: down-left, down, down-right, then right.
-        for y in (0..comps.height()).rev() {
-            let (rest, done) = self.dist.split_at_mut((y + 1) * width);
-            let row = &mut rest[y * width..];
-            if !done.is_empty() {
-                relax_from_row(row, &done[..width]);
+        // Backward pass: down-left, down, down-right, then right. Finished rows are kept only
+        // as long as the next row needs them.
+        for y in (0..height).rev() {
+            self.current.clear();
+            self.current
+                .extend_from_slice(&self.forward[y * width..(y + 1) * width]);
+            if y + 1 < height {
+                relax_from_row(&mut self.current, &self.below);
             }
-            for x in (0..width - 1).rev() {
-                row[x] = row[x].min(row[x + 1].saturating_add(1));
-            }
-        }
-    }
-
-    /// The pair ending at target cell index `at`, `distance` away from the source.
-    fn pair(
-        &self,
-        comps: &Components,
-        source: u32,
-        target: u32,
-        at: usize,
-        distance: u32,
-    ) -> ClosestPair {
-        let to = Point::new((at % comps.width()) as i32, (at / comps.width()) as i32);
-        ClosestPair {
-            from: first_on_ring(comps, source, to, distance as i32),
-            to,
-            distance,
-            target: target as usize,
+            sweep(self.current.iter_mut().rev());
+            visit(
+                y * width,
+                &labels[y * width..(y + 1) * width],
+                &self.current,
+            );
+            std::mem::swap(&mut self.current, &mut self.below);
         }
     }
 }
 
+/// The pair ending at the target cell `best = (distance, cell index)`.
+fn pair(comps: &Components, source: u32, target: u32, best: (u16, usize)) -> ClosestPair {
+    let (distance, at) = (u32::from(best.0), best.1);
+    let to = Point::new((at % comps.width()) as i32, (at / comps.width()) as i32);
+    ClosestPair {
+        from: first_on_ring(comps, source, to, distance as i32),
+        to,
+        distance,
+        target: target as usize,
+    }
+}
+
+/// Lowers each cell to one more than the cell before it, in iteration order (a register
+/// carries the running value, so there is no store-to-load dependency).
+fn sweep<'a>(cells: impl Iterator<Item = &'a mut u16>) {
+    let mut prev = FAR;
+    for d in cells {
+        prev = (*d).min(prev.saturating_add(1));
+        *d = prev;
+    }
+}
+
 /// Lowers each cell of `row` to one more than the smallest of its three neighbours in `other`
-/// (the row above or below).
-fn relax_from_row(row: &mut [u32], other: &[u32]) {
+/// (the row above or below; both have the same length).
+fn relax_from_row(row: &mut [u16], other: &[u16]) {
     let width = row.len();
-    for x in 0..width {
-        let left = other[x.saturating_sub(1)];
-        let right = other[(x + 1).min(width - 1)];
-        let near = left.min(other[x]).min(right);
-        row[x] = row[x].min(near.saturating_add(1));
+    if width == 1 {
+        row[0] = row[0].min(other[0].saturating_add(1));
+        return;
+    }
+    row[0] = row[0].min(other[0].min(other[1]).saturating_add(1));
+    let last = other[width - 2].min(other[width - 1]);
+    row[width - 1] = row[width - 1].min(last.saturating_add(1));
+    let inner = row[1..width - 1].iter_mut();
+    let neighbours = other.iter().zip(&other[1..]).zip(&other[2..]);
+    for (d, ((&left, &mid), &right)) in inner.zip(neighbours) {
+        *d = (*d).min(left.min(mid).min(right).saturating_add(1));
     }
 }
 

@@ -1,9 +1,9 @@
 //! Word-parallel 8-neighbour flood fill over bit-packed rows.
 //!
 //! A row is filled 64 cells per step: adding the seeds to the open mask makes the carry run along
-//! each open span from its seed to the span's right end (`((open + seeds) ^ open) & open`); the
-//! same on bit-reversed words fills towards the left. A row's new cells seed its neighbour rows
-//! through the row dilated by one bit each way, which is exactly 8-neighbour adjacency.
+//! each open span from its seed to the span's right end (`((open + seeds) ^ open) & open`), and
+//! shifts by 1, 2, 4, … 32 spread the seeds to the spans' left ends. A row's new cells seed its
+//! neighbour rows through the row dilated by one bit each way: exactly 8-neighbour adjacency.
 //!
 //! Rows wait in a per-row dirty word range and are visited in alternating downward and upward
 //! sweeps, so a fill moving down (or up) finishes in one sweep and only turns cost extra sweeps.
@@ -41,15 +41,20 @@ impl Span {
 pub(crate) struct Filler {
     dirty: Vec<Span>,
     seeds: Vec<u64>,
+    /// A row of no cells, standing in for the rows beyond the grid's top and bottom.
+    zeros: Vec<u64>,
 }
 
-/// Row `row` dilated by one cell left and right, at word `w`.
+/// `seeds` spread towards bit 0 through the set bits of `open` (both words of one row), by
+/// doubling: after round `k`, every cell within `2^k` cells above a seed along open cells is in.
 #[inline]
-fn dilated(row: &[u64], w: usize) -> u64 {
-    let mid = row[w];
-    let left = if w > 0 { row[w - 1] >> 63 } else { 0 };
-    let right = row.get(w + 1).map_or(0, |r| r << 63);
-    mid | mid << 1 | mid >> 1 | left | right
+fn spread_down(open: u64, seeds: u64) -> u64 {
+    let (mut cells, mut runs) = (seeds, open);
+    for shift in [1, 2, 4, 8, 16, 32] {
+        cells |= (cells >> shift) & runs;
+        runs &= runs >> shift;
+    }
+    cells
 }
 
 /// Fills `open` runs from `seeds` in both directions within one row, adding the cells to
@@ -77,20 +82,25 @@ fn fill_row(open: &[u64], seeds: &[u64], lo: usize, hi: usize, reached: &mut [u6
         }
         w += 1;
     }
-    // Leftwards: the same on bit-reversed words, walking down from `hi`.
-    let mut carry = false;
+    // Leftwards: spread towards bit 0, entering the next word down at bit 63. Words whose seed
+    // spans have no open cell just below them gain nothing and skip the spreading.
+    let mut carry = 0;
     let mut w = hi + 1;
-    while w > 0 && (w > lo || carry) {
+    while w > 0 && (w > lo || carry != 0) {
         w -= 1;
-        let s = if w >= lo { seeds[w] } else { 0 };
-        if s != 0 || carry {
-            let o = open[w].reverse_bits();
-            let s = s.reverse_bits();
-            let (sum, c1) = o.overflowing_add(s);
-            let (sum, c2) = sum.overflowing_add(carry as u64);
-            carry = c1 | c2;
-            add(w, (((sum ^ o) & o) | s).reverse_bits(), reached);
-        }
+        let o = open[w];
+        let seeded = if w >= lo { seeds[w] } else { 0 };
+        let s = seeded | (carry & o);
+        let seed_below = if w > lo { seeds[w - 1] >> 63 } else { 0 };
+        let open_below = if w > 0 { open[w - 1] >> 63 } else { 0 };
+        let lowest = s & !(s << 1 | seed_below);
+        let cells = if lowest & (o << 1 | open_below) == 0 {
+            s
+        } else {
+            spread_down(o, s)
+        };
+        carry = cells << 63;
+        add(w, cells, reached);
     }
     changed
 }
@@ -105,6 +115,8 @@ impl Filler {
         self.dirty.resize(open.height(), Span::EMPTY);
         self.seeds.clear();
         self.seeds.resize(wpr, 0);
+        self.zeros.clear();
+        self.zeros.resize(wpr, 0);
         self.seeds[x / 64] = 1 << (x % 64);
         let changed = fill_row(open.row(y), &self.seeds, x / 64, x / 64, reached.row_mut(y));
         self.mark_neighbours(y, changed, wpr);
@@ -132,14 +144,32 @@ impl Filler {
         let open_row = open.row(y);
         let mut any = 0;
         {
+            // Dilating the union of the rows above and below gives every cell they touch.
+            let above = if y > 0 {
+                reached.row(y - 1)
+            } else {
+                &self.zeros
+            };
+            let below = if y + 1 < reached.height() {
+                reached.row(y + 1)
+            } else {
+                &self.zeros
+            };
             let reached_row = reached.row(y);
-            let above = (y > 0).then(|| reached.row(y - 1));
-            let below = (y + 1 < reached.height()).then(|| reached.row(y + 1));
+            let near = |w: usize| above[w] | below[w];
+            let mut prev = if lo > 0 { near(lo - 1) } else { 0 };
+            let mut cur = near(lo);
             for w in lo..=hi {
-                let near = above.map_or(0, |r| dilated(r, w)) | below.map_or(0, |r| dilated(r, w));
-                let s = near & open_row[w] & !reached_row[w];
+                let next = if w + 1 < open_row.len() {
+                    near(w + 1)
+                } else {
+                    0
+                };
+                let touched = cur | cur << 1 | cur >> 1 | prev >> 63 | next << 63;
+                let s = touched & open_row[w] & !reached_row[w];
                 self.seeds[w] = s;
                 any |= s;
+                (prev, cur) = (cur, next);
             }
         }
         if any != 0 {
@@ -191,20 +221,20 @@ mod tests {
     }
 
     #[test]
+    fn spread_down_stops_at_the_first_closed_cell() {
+        let open = 0b1111_0111_1111_1110u64 | 1 << 63;
+        assert_eq!(spread_down(open, 1 << 14), 0b0111_0000_0000_0000);
+        assert_eq!(spread_down(open, 1 << 10), 0b0111_1111_1110);
+        assert_eq!(spread_down(u64::MAX, 1 << 63), u64::MAX);
+        assert_eq!(spread_down(open, 1 << 63), 1 << 63);
+    }
+
+    #[test]
     fn row_fill_carries_across_words_both_ways() {
         let open = [u64::MAX << 60, u64::MAX, 0b111, 0];
         let want = vec![u64::MAX << 60, u64::MAX, 0b111, 0];
         assert_eq!(row_fill(&open, &[0, 0, 0b10, 0]), want);
         assert_eq!(row_fill(&open, &[1 << 62, 0, 0, 0]), want);
         assert_eq!(row_fill(&open, &[0, 1 << 20, 0, 0]), want);
-    }
-
-    #[test]
-    fn dilation_reaches_the_neighbouring_word() {
-        let row = [1u64 << 63, 1];
-        assert_eq!(dilated(&row, 0), 1 << 63 | 1 << 62);
-        assert_eq!(dilated(&row, 1), 0b11);
-        assert_eq!(dilated(&[1u64 << 63, 0], 1), 1);
-        assert_eq!(dilated(&[0, 1u64], 0), 1 << 63);
     }
 }

@@ -125,6 +125,7 @@ where
     };
     loop {
         // Labelling floods every area at once; area 0 is the flood from the first open cell.
+        // Seed silent on order: first open cell row-major (the original scans columns from (1, 1)).
         scratch.components(map, &mut comps);
         mark_area(map, &comps, 0);
         if report.trials == 0 {
@@ -137,8 +138,9 @@ where
             return Err(trial_limit(&comps, &report));
         }
         report.trials += 1;
+        // Exact areas and distances over all cells (the original: region ids, "edge" cells only).
         let mut pairs = scratch.distances.nearest_to_each(&comps, 0);
-        // Nearest first, as Incursion tunnels its best pairs in order of distance.
+        // Every cut-off area per trial, nearest first (the original: its 3 nearest pairs only).
         pairs.sort_by_key(|p| (p.distance, p.target));
         for pair in pairs {
             let drawn =

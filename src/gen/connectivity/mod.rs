@@ -102,7 +102,8 @@ impl Connectivity {
 
     /// The closest pair of cells from component `from` to component `to` of `comps`: the pair
     /// with the smallest Chebyshev distance, ties broken by the `to` cell and then the `from`
-    /// cell in row-major order. Linear in the map's size.
+    /// cell in row-major order. Linear in the map's size. (`from == to` gives the component's
+    /// representative at distance 0.)
     pub fn closest_pair(
         &mut self,
         comps: &Components,

@@ -58,6 +58,30 @@ fn diagonal_steps_pass_between_solid_corners_but_not_through_walls() {
 }
 
 #[test]
+fn flood_follows_a_serpentine_that_turns_at_every_column() {
+    // Vertical corridors joined alternately at the bottom and the top: every turn reverses the
+    // fill's direction, which the row sweeps must follow.
+    let (w, h) = (131, 40);
+    let solid: Vec<bool> = (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let joint = if (x / 2) % 2 == 0 { h - 1 } else { 0 };
+            x % 2 == 1 && y != joint
+        })
+        .collect();
+    let mut map = grid_map(w, h, &solid);
+    let start = Point::new(0, 0);
+    let want = reference_flood(&map, start);
+    assert_eq!(mark_connected(&mut map, start).unwrap(), map.open_count());
+    let got: Vec<bool> = map
+        .flag_cells()
+        .iter()
+        .map(|f| f & FLAG_CONNECTED != 0)
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
 fn flood_start_off_the_map_or_on_rock_is_an_error_and_changes_nothing() {
     let mut map = ascii_map(&["..#", "..."]);
     map.flag_cells_mut()[0] |= FLAG_CONNECTED;
@@ -163,6 +187,11 @@ fn closest_pair_is_exact_with_a_row_major_tie_break() {
             distance: 2,
             target: 2,
         }
+    );
+    let itself = scratch.closest_pair(&comps, 2, 2).unwrap();
+    assert_eq!(
+        (itself.from, itself.to, itself.distance),
+        (Point::new(0, 3), Point::new(0, 3), 0)
     );
     let bad = scratch.closest_pair(&comps, 0, 3).unwrap_err();
     assert_eq!(
@@ -318,7 +347,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn fast_flood_matches_a_reference_bfs(map in map_strategy(200, 60), pick in any::<u64>()) {
+    fn fast_flood_matches_a_reference_bfs(map in map_strategy(200, 120), pick in any::<u64>()) {
         let mut map = map;
         let open: Vec<usize> =
             (0..map.len()).filter(|&i| map.flag_cells()[i] & crate::map::FLAG_SOLID == 0).collect();
@@ -332,7 +361,7 @@ proptest! {
     }
 
     #[test]
-    fn components_match_a_reference_labelling(map in map_strategy(200, 60)) {
+    fn components_match_a_reference_labelling(map in map_strategy(200, 120)) {
         let (want_labels, want_list) = reference_components(&map);
         let comps = components(&map);
         prop_assert_eq!(comps.list(), &want_list[..]);
