@@ -16,10 +16,12 @@ pub mod region;
 pub mod render;
 pub mod rng;
 pub mod script;
+pub mod watch;
 
 pub use error::{Error, Result};
 pub mod cli;
 pub mod commands;
+pub mod frames;
 pub mod output;
 pub mod run;
 

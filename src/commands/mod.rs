@@ -1,6 +1,7 @@
 //! What each subcommand does. `main.rs` only parses arguments and maps results to exit codes.
 
 mod run;
+pub mod watch;
 
 use crate::cli::{Command, GenArgs};
 use crate::error::{Error, Result};
@@ -11,6 +12,8 @@ use std::time::Duration;
 pub fn dispatch(command: Command) -> Result<()> {
     match command {
         Command::Run(args) => run::run(args),
+        Command::Watch(args) => watch::watch(args),
+        Command::Check(_) | Command::Stubs(_) => todo!(),
     }
 }
 

@@ -3,10 +3,12 @@
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
 pub mod json;
+pub mod layers;
 pub mod png;
 pub mod text;
 pub mod view;
 
+pub use layers::LayerChoice;
 pub use view::View;
 
 /// An output format.

@@ -5,6 +5,7 @@ pub mod params;
 mod recipe;
 pub mod require;
 pub mod sandbox;
+mod snapshots;
 
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;

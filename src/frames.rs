@@ -1,0 +1,128 @@
+//! Step-by-step frames: generate with `map:snapshot` turned on and write one PNG per snapshot
+//! (numbered, labelled in the file name) plus one of the finished map.
+
+use crate::error::{Error, Result};
+use crate::output::write_atomic;
+use crate::render::{png, LayerChoice};
+use crate::run::{level_seed, Level};
+use crate::script::api::debug::Snapshot;
+use crate::script::{Host, ParamValues, Run};
+use std::path::{Path, PathBuf};
+
+/// A level and the snapshots its recipe took on the way.
+#[derive(Clone, Debug)]
+pub struct Steps {
+    /// The finished level.
+    pub level: Level,
+    /// Snapshots, oldest first.
+    pub snapshots: Vec<Snapshot>,
+}
+
+/// Generates levels 1..=`count` like [`crate::run::generate_levels`], keeping every snapshot.
+pub fn generate_steps(
+    host: &Host,
+    seed: u64,
+    params: &ParamValues,
+    count: u32,
+) -> Result<Vec<Steps>> {
+    host.record_snapshots(true);
+    host.take_snapshots();
+    let mut out: Vec<Steps> = Vec::with_capacity(count as usize);
+    for depth in 1..=count {
+        let s = level_seed(seed, depth);
+        let map = host.generate(&Run {
+            seed: s,
+            params,
+            depth,
+            above: out.last().map(|l| &l.level.map),
+        });
+        let snapshots = host.take_snapshots();
+        out.push(Steps {
+            level: Level {
+                map: map?,
+                seed: s,
+                depth,
+            },
+            snapshots,
+        });
+    }
+    host.record_snapshots(false);
+    Ok(out)
+}
+
+/// Writes the frames of every level into `dir` (created if needed) and returns their paths in
+/// order: `000-after-rooms.png`, …, `NNN-final.png` (prefixed `level2-` … for deeper levels).
+pub fn write_frames(
+    dir: &Path,
+    steps: &[Steps],
+    layer: &LayerChoice,
+    scale: u32,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
+    let mut written = Vec::new();
+    for step in steps {
+        let prefix = if step.level.depth > 1 {
+            format!("level{}-", step.level.depth)
+        } else {
+            String::new()
+        };
+        let frames = step
+            .snapshots
+            .iter()
+            .map(|s| (s.label.as_str(), &s.map))
+            .chain([("final", &step.level.map)]);
+        for (i, (label, map)) in frames.enumerate() {
+            let path = dir.join(format!("{prefix}{i:03}-{}.png", slug(label)));
+            let view = match layer {
+                // A recipe layer added after a snapshot is not in it: show such frames as terrain.
+                LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
+                    LayerChoice::Terrain.view(map)
+                }
+                _ => layer.view(map),
+            }
+            .map_err(Error::Param)?;
+            let bytes = png::encode(&view, scale as usize).map_err(Error::Io)?;
+            write_atomic(&path, &bytes)
+                .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+/// A label as a file-name part: lower-case letters and digits, other runs become `-`, at most
+/// 40 characters, `frame` if nothing is left.
+pub fn slug(label: &str) -> String {
+    let mut out = String::new();
+    for c in label.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 40 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "frame".into()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("after rooms"), "after-rooms");
+        assert_eq!(slug("  Phase 2: Corridors!! "), "phase-2-corridors");
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("***"), "frame");
+        assert_eq!(slug(&"x".repeat(100)).len(), 40);
+    }
+}
