@@ -40,6 +40,7 @@ return {
       map:fill_rect(room, style.floor)
       map:add_room(room, "room")
     end
+    map:snapshot("rooms")
 
     -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
     table.sort(rooms, function(a, b)
@@ -51,6 +52,7 @@ return {
     warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {
       strategy = p.corridors, terrain = style.corridor,
     })
+    map:snapshot("corridors")
 
     -- 4. CorridorSpawner: things that live in hallways.
     if p.corridor_spawns then

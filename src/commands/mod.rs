@@ -1,6 +1,8 @@
 //! What each subcommand does. `main.rs` only parses arguments and maps results to exit codes.
 
+mod check;
 mod run;
+mod stubs;
 pub mod watch;
 
 use crate::cli::{Command, GenArgs};
@@ -13,7 +15,8 @@ pub fn dispatch(command: Command) -> Result<()> {
     match command {
         Command::Run(args) => run::run(args),
         Command::Watch(args) => watch::watch(args),
-        Command::Check(_) | Command::Stubs(_) => todo!(),
+        Command::Check(args) => check::run(args),
+        Command::Stubs(args) => stubs::stubs(args),
     }
 }
 

@@ -2,9 +2,9 @@
 
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
+use crate::frames::{generate_steps, write_frames};
 use crate::output::write_atomic;
 use crate::render::Format;
-use crate::frames::{generate_steps, write_frames};
 use crate::render::LayerChoice;
 use crate::run::{generate_levels, load_registry, render_layer};
 use crate::script::{Host, ParamValue};

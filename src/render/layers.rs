@@ -164,7 +164,8 @@ mod tests {
         ]);
         let mut m = Map::new(7, 3, 0, Arc::new(table)).unwrap();
         let floor = Brush::new(1).priority(70);
-        m.fill_rect(&Rect::new(1, 1, 2, 1), &floor.region(1)).unwrap();
+        m.fill_rect(&Rect::new(1, 1, 2, 1), &floor.region(1))
+            .unwrap();
         m.fill_rect(&Rect::new(4, 1, 2, 1), &floor).unwrap();
         m
     }
@@ -204,8 +205,7 @@ mod tests {
 
     #[test]
     fn palette_colours_differ_for_neighbouring_labels() {
-        let colors: std::collections::BTreeSet<_> =
-            (0..12).map(|k| palette(k).to_hex()).collect();
+        let colors: std::collections::BTreeSet<_> = (0..12).map(|k| palette(k).to_hex()).collect();
         assert_eq!(colors.len(), 12);
     }
 }

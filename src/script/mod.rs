@@ -6,6 +6,7 @@ mod recipe;
 pub mod require;
 pub mod sandbox;
 mod snapshots;
+pub mod stubs;
 
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;

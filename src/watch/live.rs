@@ -148,7 +148,8 @@ impl LiveRecipe {
         if scripts || self.host.is_none() {
             match Host::load(&self.script, registry, self.limits) {
                 Ok(h) => {
-                    self.files.extend(h.script_files().iter().map(|f| canonical_file(f)));
+                    self.files
+                        .extend(h.script_files().iter().map(|f| canonical_file(f)));
                     self.host = Some(h);
                     self.host_error = None;
                 }
@@ -207,7 +208,7 @@ mod tests {
     use super::*;
 
     const TERRAIN: &str = "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n[[terrain]]\nname = \"floor\"\nglyph = \".\"\ncolor = \"#ffffff\"\nsolid = false\n";
-    const RECIPE: &str = "return { params = { width = { default = 4 }, height = { default = 2 } },\n  generate = function(map, ctx) map:fill(\"floor\") end }\n";
+    const RECIPE: &str = "return { params = { width = { default = 4 }, height = { default = 2 } },\n  generate = function(map, ctx) map:fill(\"floor\", { force = true }) end }\n";
 
     fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
@@ -239,7 +240,11 @@ mod tests {
         std::fs::write(regions.join("terrain.toml"), TERRAIN.replace('.', ",")).unwrap();
         std::fs::write(&script, RECIPE.replace("map:fill", "map:fil")).unwrap();
         live.reload(true, true);
-        assert_eq!(live.problems().len(), 0, "a runtime error is not a load error");
+        assert_eq!(
+            live.problems().len(),
+            0,
+            "a runtime error is not a load error"
+        );
         let e = live.generate(1, 1).unwrap_err().to_string();
         assert!(e.contains("r.lua:2:"), "{e}");
 

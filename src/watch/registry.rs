@@ -115,11 +115,15 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    const GOOD: &str = "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n";
+    const GOOD: &str =
+        "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n";
 
     fn batch(paths: &[&Path]) -> Batch {
         Batch {
-            paths: paths.iter().map(|p| p.to_path_buf()).collect::<BTreeSet<_>>(),
+            paths: paths
+                .iter()
+                .map(|p| p.to_path_buf())
+                .collect::<BTreeSet<_>>(),
             errors: vec![],
         }
     }
@@ -133,7 +137,10 @@ mod tests {
         assert!(touches_regions(&d, &batch(&[&d.join("a.toml")])));
         assert!(touches_regions(&d, &batch(&[&d.join("deleted.toml")])));
         assert!(!touches_regions(&d, &batch(&[&d.join("notes.txt")])));
-        assert!(!touches_regions(&d, &batch(&[Path::new("/elsewhere/a.toml")])));
+        assert!(!touches_regions(
+            &d,
+            &batch(&[Path::new("/elsewhere/a.toml")])
+        ));
     }
 
     #[test]
@@ -145,7 +152,10 @@ mod tests {
         let first = hot.current();
         std::fs::write(&file, "[[terrain]]\nname = ").unwrap();
         let failed = hot.wait(Duration::from_secs(20));
-        assert!(matches!(failed, Some(RegistryUpdate::Failed(_))), "{failed:?}");
+        assert!(
+            matches!(failed, Some(RegistryUpdate::Failed(_))),
+            "{failed:?}"
+        );
         assert!(Arc::ptr_eq(&first, &hot.current()));
         std::fs::write(&file, GOOD.replace("rock", "granite")).unwrap();
         match hot.wait(Duration::from_secs(20)) {

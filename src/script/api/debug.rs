@@ -81,7 +81,8 @@ pub fn add_layer(lua: &Lua, map: &mut Map, name: String, spec: Table) -> mlua::R
             ),
         ));
     }
-    if !map.notes.layers.contains_key(&name) && map.notes.layers.len() >= crate::map::layer::MAX_LAYERS
+    if !map.notes.layers.contains_key(&name)
+        && map.notes.layers.len() >= crate::map::layer::MAX_LAYERS
     {
         return Err(fail(
             lua,
