@@ -27,27 +27,27 @@ pub fn generate_steps(
 ) -> Result<Vec<Steps>> {
     host.record_snapshots(true);
     host.take_snapshots();
-    let mut out: Vec<Steps> = Vec::with_capacity(count as usize);
-    for depth in 1..=count {
+    let steps = (1..=count).try_fold(Vec::<Steps>::new(), |mut out, depth| {
         let s = level_seed(seed, depth);
         let map = host.generate(&Run {
             seed: s,
             params,
             depth,
             above: out.last().map(|l| &l.level.map),
-        });
-        let snapshots = host.take_snapshots();
+        })?;
         out.push(Steps {
             level: Level {
-                map: map?,
+                map,
                 seed: s,
                 depth,
             },
-            snapshots,
+            snapshots: host.take_snapshots(),
         });
-    }
+        Ok(out)
+    });
+    host.take_snapshots();
     host.record_snapshots(false);
-    Ok(out)
+    steps
 }
 
 /// Writes the frames of every level into `dir` (created if needed) and returns their paths in

@@ -112,7 +112,7 @@ pub fn render(
     render_layer(levels, recipe, params, format, scale, &LayerChoice::Terrain)
 }
 
-/// Like [`render`], drawing `layer` instead of the terrain. JSON keeps `rows`/`legend` as the
+/// Like [`render()`], drawing `layer` instead of the terrain. JSON keeps `rows`/`legend` as the
 /// terrain and adds the layer beside them.
 pub fn render_layer(
     levels: &[Level],

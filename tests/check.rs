@@ -74,6 +74,11 @@ fn every_region_mistake_is_found_with_its_line_and_column() {
         ("broken_regions/dungeon.toml:7:9", "unknown terrain 'lava'"),
         ("broken_regions/terrain.toml:13:9", "is not a colour"),
         ("broken_regions", "names in recipes were not checked"),
+        ("scripts/names.lua:10:26", "declares no parameter 'widht'"),
+        (
+            "scripts/names.lua:11:16",
+            "warren.gen.scater_rooms does not exist",
+        ),
     ];
     expected.extend(LOAD_PROBLEMS);
     assert_problems(&problems, &expected);
@@ -94,4 +99,30 @@ fn clean_inputs_pass() {
         "the shipped regions and recipes must pass: {}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+#[test]
+fn stubs_check_accepts_the_checked_in_stubs_and_rejects_stale_ones() {
+    let stubs = |file: &std::path::Path| {
+        Command::cargo_bin("warren")
+            .unwrap()
+            .current_dir(common::root())
+            .args(["stubs", "--check"])
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    let shipped = common::root().join("scripts/types/warren.d.lua");
+    assert!(stubs(&shipped).status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let stale = dir.path().join("warren.d.lua");
+    let text = std::fs::read_to_string(&shipped).unwrap();
+    std::fs::write(
+        &stale,
+        text.replace("function Map:snapshot(label) end\n", ""),
+    )
+    .unwrap();
+    let out = stubs(&stale);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("out of date with the Lua API"));
 }

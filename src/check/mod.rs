@@ -32,18 +32,20 @@ pub struct Report {
 pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     let mut report = Report::default();
     let registry = check_regions(regions, &mut report);
-    let known = registry.as_ref().map(|r| Known {
-        terrains: Some(
+    let known = Known {
+        terrains: registry.as_ref().map(|r| {
             r.terrains()
                 .names()
                 .into_iter()
                 .map(str::to_string)
-                .collect(),
-        ),
-        regions: serde_json::to_value(&r.data).ok(),
+                .collect()
+        }),
+        regions: registry
+            .as_ref()
+            .and_then(|r| serde_json::to_value(&r.data).ok()),
         params: None,
-    });
-    if known.is_none() && !scripts.is_empty() {
+    };
+    if registry.is_none() && !scripts.is_empty() {
         report.problems.push(format!(
             "{}: terrain and region names in recipes were not checked: the region files have problems",
             regions.display()
@@ -53,13 +55,7 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     let mut scanned = BTreeSet::new();
     for script in scripts {
         report.recipes += 1;
-        check_recipe(
-            script,
-            registry.as_ref(),
-            known.as_ref(),
-            &mut scanned,
-            &mut report,
-        );
+        check_recipe(script, registry.as_ref(), &known, &mut scanned, &mut report);
     }
     report
 }
@@ -123,7 +119,7 @@ fn placeholder_registry() -> Option<Registry> {
 fn check_recipe(
     script: &Path,
     registry: Option<&Arc<Registry>>,
-    known: Option<&Known>,
+    known: &Known,
     scanned: &mut BTreeSet<PathBuf>,
     report: &mut Report,
 ) {
@@ -138,7 +134,6 @@ fn check_recipe(
         Some(Err(e)) => report.problems.push(load_problem(script, e)),
         None => {}
     }
-    let Some(known) = known else { return };
     for (i, file) in files.iter().enumerate() {
         let key = file.canonicalize().unwrap_or_else(|_| file.clone());
         // The recipe is always scanned (its params differ); a shared module only once.
