@@ -124,7 +124,8 @@ pub struct RunArgs {
     /// layer the recipe added with map:add_layer. JSON adds it beside the terrain rows.
     #[arg(long, value_name = "LAYER", default_value = "terrain")]
     pub layer: String,
-    /// Also write one PNG per map:snapshot (numbered and labelled) plus the final map here.
+    /// Also write one PNG per map:snapshot (numbered and labelled), the final map and an
+    /// animated GIF of them all into this directory.
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
 }

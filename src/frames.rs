@@ -1,9 +1,10 @@
 //! Step-by-step frames: generate with `map:snapshot` turned on and write one PNG per snapshot
-//! (numbered, labelled in the file name) plus one of the finished map.
+//! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
+//! all.
 
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
-use crate::render::{png, LayerChoice};
+use crate::render::{gif, png, LayerChoice};
 use crate::run::{level_seed, Level};
 use crate::script::api::debug::Snapshot;
 use crate::script::{Host, ParamValues, Run};
@@ -51,7 +52,8 @@ pub fn generate_steps(
 }
 
 /// Writes the frames of every level into `dir` (created if needed) and returns their paths in
-/// order: `000-after-rooms.png`, …, `NNN-final.png` (prefixed `level2-` … for deeper levels).
+/// order: `000-after-rooms.png`, …, `NNN-final.png`, then `animation.gif` with all of them
+/// (deeper levels prefix their files with `level2-` …).
 pub fn write_frames(
     dir: &Path,
     steps: &[Steps],
@@ -72,8 +74,8 @@ pub fn write_frames(
             .iter()
             .map(|s| (s.label.as_str(), &s.map))
             .chain([("final", &step.level.map)]);
+        let mut views = Vec::new();
         for (i, (label, map)) in frames.enumerate() {
-            let path = dir.join(format!("{prefix}{i:03}-{}.png", slug(label)));
             let view = match layer {
                 // A recipe layer added after a snapshot is not in it: show such frames as terrain.
                 LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
@@ -83,12 +85,25 @@ pub fn write_frames(
             }
             .map_err(Error::Param)?;
             let bytes = png::encode(&view, scale as usize).map_err(Error::Io)?;
-            write_atomic(&path, &bytes)
-                .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
-            written.push(path);
+            written.push(write(
+                dir,
+                &format!("{prefix}{i:03}-{}.png", slug(label)),
+                &bytes,
+            )?);
+            views.push(view);
         }
+        let gif = gif::animate(&views, scale as usize).map_err(Error::Io)?;
+        written.push(write(dir, &format!("{prefix}animation.gif"), &gif)?);
     }
     Ok(written)
+}
+
+/// Writes one frame file atomically.
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+    let path = dir.join(name);
+    write_atomic(&path, bytes)
+        .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
+    Ok(path)
 }
 
 /// A label as a file-name part: lower-case letters and digits, other runs become `-`, at most

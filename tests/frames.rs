@@ -45,8 +45,15 @@ fn frames_are_numbered_labelled_pngs_ending_with_the_final_map() {
     names.sort();
     assert_eq!(
         names,
-        ["000-rooms.png", "001-corridors.png", "002-final.png"]
+        [
+            "000-rooms.png",
+            "001-corridors.png",
+            "002-final.png",
+            "animation.gif"
+        ]
     );
+    let gif = std::fs::read(frames.join(names.pop().unwrap())).unwrap();
+    assert!(gif.starts_with(b"GIF89a"));
     let pngs: Vec<Vec<u8>> = names
         .iter()
         .map(|n| std::fs::read(frames.join(n)).unwrap())

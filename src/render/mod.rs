@@ -2,6 +2,7 @@
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
+pub mod gif;
 pub mod json;
 pub mod layers;
 pub mod png;
