@@ -34,8 +34,15 @@ struct Watch {
 
 impl Watch {
     fn start(extra: &[&str]) -> Watch {
+        let w = Watch::spawn(extra, &recipe(1));
+        w.wait_for_status("ok", 1);
+        w
+    }
+
+    /// Starts watching a recipe with the given text, without waiting for anything.
+    fn spawn(extra: &[&str], recipe_text: &str) -> Watch {
         let dir = temp_tree(&[
-            ("r.lua", &recipe(1)),
+            ("r.lua", recipe_text),
             ("lib/style.lua", "return { fill = \"floor\" }\n"),
         ]);
         copy_regions(dir.path());
@@ -58,14 +65,12 @@ impl Watch {
             }
         });
         let stdin = child.stdin.take();
-        let w = Watch {
+        Watch {
             child,
             stdin,
             lines,
             dir,
-        };
-        w.wait_for_status("ok", 1);
-        w
+        }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
@@ -249,4 +254,48 @@ fn runtime_errors_and_runaway_recipes_are_reported_and_watching_goes_on() {
     std::fs::write(w.path("r.lua"), recipe(4)).unwrap();
     w.wait_for_status("ok", 2);
     assert_eq!(w.version(), 4);
+}
+
+#[test]
+fn a_recipe_broken_from_the_start_is_watched_until_it_is_fixed() {
+    let w = Watch::spawn(&[], "return {\n");
+    w.wait_for_status("error", 1);
+    assert!(w.stderr().contains("no good map yet"), "{}", w.stderr());
+    assert!(!w.path("out.json").exists());
+    std::fs::write(w.path("r.lua"), recipe(7)).unwrap();
+    w.wait_for_status("ok", 1);
+    assert_eq!(w.version(), 7);
+}
+
+#[test]
+fn watch_takes_the_run_options() {
+    let dir = temp_tree(&[
+        ("r.lua", &recipe(1)),
+        ("lib/style.lua", "return { fill = \"floor\" }\n"),
+    ]);
+    copy_regions(dir.path());
+    let list = |command: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_warren"))
+            .current_dir(dir.path())
+            .args([
+                command,
+                "r.lua",
+                "--list-params",
+                "--set",
+                "width=20",
+                "--layer",
+                "priority",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(list("watch"), list("run"));
+    assert!(list("watch").contains("width"));
 }
