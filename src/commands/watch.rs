@@ -51,7 +51,12 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     };
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
     if run.list_params {
-        let host = live.host().ok_or_else(|| first_problem(&live))?;
+        if let Some(e) = live.problem() {
+            return Err(e);
+        }
+        let host = live
+            .host()
+            .ok_or_else(|| Error::Internal("recipe loaded without a host".into()))?;
         print!("{}", super::run::list_params(host));
         return Ok(());
     }
@@ -85,14 +90,6 @@ pub fn watch(args: WatchArgs) -> Result<()> {
             Ok(Key::Quit) => return Ok(()),
             Err(TryRecvError::Empty) | Err(TryRecvError::Disconnected) => {}
         }
-    }
-}
-
-/// The first load problem as an error (for `--list-params`).
-fn first_problem(live: &LiveRecipe) -> Error {
-    match live.generate(0, 1) {
-        Err(e) => e,
-        Ok(_) => Error::Internal("recipe loaded without a host".into()),
     }
 }
 
@@ -158,9 +155,9 @@ impl<'a> Screen<'a> {
         }
         let one = |e: Error| vec![e.to_string()];
         let levels = self.run.gen.levels;
-        let generated = match (&self.run.frames, live.host()) {
-            (Some(dir), Some(host)) => {
-                let params = host.resolve_params(&self.sets()).map_err(one)?;
+        let generated = match &self.run.frames {
+            Some(dir) => {
+                let (host, params) = live.ready().map_err(one)?;
                 let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
                 write_frames(dir, &steps, &self.layer, self.run.scale).map_err(one)?;
                 Generated {
@@ -169,7 +166,7 @@ impl<'a> Screen<'a> {
                     recipe: host.recipe().name.clone(),
                 }
             }
-            _ => live.generate(seed, levels).map_err(one)?,
+            None => live.generate(seed, levels).map_err(one)?,
         };
         render_layer(
             &generated.levels,
@@ -180,10 +177,6 @@ impl<'a> Screen<'a> {
             &self.layer,
         )
         .map_err(one)
-    }
-
-    fn sets(&self) -> Vec<(String, String)> {
-        super::assignments(&self.run.gen).unwrap_or_default()
     }
 
     fn show(&self, bytes: &[u8]) -> Result<()> {

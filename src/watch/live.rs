@@ -4,7 +4,7 @@
 //! problems are reported, so the caller can keep showing its last good map.
 
 use super::changes::{canonical_dir, canonical_file, Batch, Changes};
-use super::registry::touches_regions;
+use super::registry::is_region_path;
 use crate::error::{Error, Result};
 use crate::region::Registry;
 use crate::run::{generate_levels, Level};
@@ -111,11 +111,7 @@ impl LiveRecipe {
         };
         let mut regions: Vec<String> = Vec::new();
         for p in &batch.paths {
-            let one = Batch {
-                paths: BTreeSet::from([p.clone()]),
-                errors: Vec::new(),
-            };
-            if touches_regions(&self.regions, &one) && !regions.contains(&name(p)) {
+            if is_region_path(&self.regions, p) && !regions.contains(&name(p)) {
                 regions.push(name(p));
             }
         }
@@ -172,16 +168,26 @@ impl LiveRecipe {
         self.host.as_ref()
     }
 
-    /// Generates `levels` levels with `seed`, if nothing is broken.
-    pub fn generate(&self, seed: u64, levels: u32) -> Result<Generated> {
-        if let Some(e) = self.problems().first() {
-            return Err(clone_error(e));
+    /// The first problem, if anything is broken.
+    pub fn problem(&self) -> Option<Error> {
+        self.problems().first().map(|e| clone_error(e))
+    }
+
+    /// The host and the parameter values to generate with, if nothing is broken.
+    pub fn ready(&self) -> Result<(&Host, ParamValues)> {
+        if let Some(e) = self.problem() {
+            return Err(e);
         }
         let host = self
             .host
             .as_ref()
             .ok_or_else(|| Error::Internal("live recipe without a host".into()))?;
-        let params = host.resolve_params(&self.sets)?;
+        Ok((host, host.resolve_params(&self.sets)?))
+    }
+
+    /// Generates `levels` levels with `seed`, if nothing is broken.
+    pub fn generate(&self, seed: u64, levels: u32) -> Result<Generated> {
+        let (host, params) = self.ready()?;
         let levels = generate_levels(host, seed, &params, levels)?;
         Ok(Generated {
             levels,
