@@ -120,7 +120,7 @@ fn recipe_layers_and_the_priority_heat_map_render_as_text() {
     };
     assert_eq!(run("terrain"), "#####\n#...#\n#####\n");
     assert_eq!(run("marks"), "#####\n#!.?#\n#####\n");
-    assert_eq!(run("priority"), "00000\n05550\n00000\n");
+    assert_eq!(run("priority"), "#####\n#555#\n#####\n");
     let ansi = ok_stdout(warren(dir.path()).args([
         "run", "r.lua", "--seed", "1", "--layer", "marks", "--format", "ansi",
     ]));

@@ -11,7 +11,8 @@ use crate::map::{Map, Rgb};
 pub enum LayerChoice {
     /// Terrain glyphs and colours (the map itself).
     Terrain,
-    /// Cell priorities as a heat map: `0`–`9` from empty to [`crate::map::priority::MAX`].
+    /// Cell priorities as a heat map: `0`–`9` from empty to [`crate::map::priority::MAX`];
+    /// cells no prioritised write touched show the dimmed terrain.
     Priority,
     /// Region stamps: one letter and colour per region, unstamped cells dimmed.
     Region,
@@ -100,6 +101,10 @@ fn priority(map: &Map) -> View {
     let max = crate::map::priority::MAX as u32;
     let mut view = dimmed(map);
     for (i, &p) in map.priority_cells().iter().enumerate() {
+        // Cells no prioritised write has touched keep the dimmed terrain: they have no heat.
+        if p == 0 {
+            continue;
+        }
         let p = (p as u32).min(max);
         let digit = p * 9 / max;
         view.glyphs[i] = char::from_digit(digit, 10).unwrap_or('9');
@@ -183,7 +188,7 @@ mod tests {
     #[test]
     fn priority_is_a_digit_heat_map() {
         let v = LayerChoice::Priority.view(&map()).unwrap();
-        assert_eq!(v.rows()[1], "0550550");
+        assert_eq!(v.rows()[1], "#55#55#");
         assert!(v.colors[8].0 > v.colors[0].0);
     }
 
