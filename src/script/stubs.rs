@@ -131,6 +131,14 @@ mod tests {
     }
 
     #[test]
+    fn stubs_are_valid_lua() {
+        let lua = mlua::Lua::new();
+        if let Err(e) = lua.load(render()).set_name("=stubs").into_function() {
+            panic!("the stubs do not compile: {e}");
+        }
+    }
+
+    #[test]
     fn stubs_describe_methods_with_params_and_returns() {
         let s = render();
         assert!(s.starts_with("---@meta warren\n"));
