@@ -37,6 +37,7 @@ return {
       error(("no room fits a %dx%d map with min_size = %d"):format(map.width, map.height, p.min_size))
     end
     map:carve_rooms(rooms, style.floor, { kind = "room" })
+    map:snapshot("rooms")
 
     -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
     rooms:sort("leftmost")
@@ -45,6 +46,7 @@ return {
     warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {
       strategy = p.corridors, terrain = style.corridor,
     })
+    map:snapshot("corridors")
 
     -- 4. CorridorSpawner: things that live in hallways.
     if p.corridor_spawns then

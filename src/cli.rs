@@ -10,6 +10,11 @@ Examples:
   warren run scripts/cave.lua --format json --out cave.json
   warren run scripts/rooms.lua --format png --out rooms.png --scale 6
   warren run scripts/rooms.lua --list-params            what a recipe can be told
+  warren run scripts/cave.lua --layer components        connected areas, one letter each
+  warren run scripts/rooms.lua --frames frames/         one PNG per map:snapshot
+  warren watch scripts/rooms.lua --seed 7               redraw on every save
+  warren check                                          every region file and recipe
+  warren stubs --out scripts/types/warren.d.lua         editor autocompletion
 
 Exit codes: 0 success, 1 bad input (recipe, region file, parameter) or generation error,
 2 usage error, 3 internal error (a bug in warren).";
@@ -29,6 +34,43 @@ pub enum Command {
     /// Generate a map with a recipe and print or save it.
     #[command(after_help = EXAMPLES)]
     Run(RunArgs),
+    /// Generate, then regenerate the same seed whenever the recipe, a module it requires or a
+    /// region file changes. Takes the options of `run`.
+    #[command(after_help = crate::commands::watch::HELP)]
+    Watch(WatchArgs),
+    /// Validate region files and recipes without generating; list every problem.
+    Check(CheckArgs),
+    /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua).
+    Stubs(StubsArgs),
+}
+
+/// `warren watch`: the options of `run`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// What to generate and how to show it.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `warren check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Region directory (default: regions/ in the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub regions: Option<PathBuf>,
+    /// Recipes to check (default: every scripts/*.lua).
+    pub scripts: Vec<PathBuf>,
+}
+
+/// `warren stubs`.
+#[derive(Debug, Args)]
+pub struct StubsArgs {
+    /// Where to write the stubs (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Do not write; exit 1 if this file differs from the generated stubs.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub check: Option<PathBuf>,
 }
 
 /// Options shared by every command that generates maps.
@@ -78,4 +120,12 @@ pub struct RunArgs {
     /// List the recipe's parameters (default, range, description) and exit.
     #[arg(long)]
     pub list_params: bool,
+    /// What to draw: terrain, priority (heat map), region, components (connected areas), or a
+    /// layer the recipe added with map:add_layer. JSON adds it beside the terrain rows.
+    #[arg(long, value_name = "LAYER", default_value = "terrain")]
+    pub layer: String,
+    /// Also write one PNG per map:snapshot (numbered and labelled), the final map and an
+    /// animated GIF of them all into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
 }

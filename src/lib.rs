@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod error;
 pub mod gen;
 pub mod map;
@@ -16,10 +17,12 @@ pub mod region;
 pub mod render;
 pub mod rng;
 pub mod script;
+pub mod watch;
 
 pub use error::{Error, Result};
 pub mod cli;
 pub mod commands;
+pub mod frames;
 pub mod output;
 pub mod run;
 

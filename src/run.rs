@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::map::Map;
 use crate::region::Registry;
-use crate::render::{self, json, Format, View};
+use crate::render::{self, json, Format, LayerChoice, View};
 use crate::rng::Rng;
 use crate::script::{Host, Limits, ParamValue, ParamValues, Run};
 use std::path::{Path, PathBuf};
@@ -109,15 +109,33 @@ pub fn render(
     format: Format,
     scale: u32,
 ) -> Result<Vec<u8>> {
-    let views = || levels.iter().map(|l| View::terrain(&l.map));
+    render_layer(levels, recipe, params, format, scale, &LayerChoice::Terrain)
+}
+
+/// Like [`render()`], drawing `layer` instead of the terrain. JSON keeps `rows`/`legend` as the
+/// terrain and adds the layer beside them.
+pub fn render_layer(
+    levels: &[Level],
+    recipe: &str,
+    params: &ParamValues,
+    format: Format,
+    scale: u32,
+    layer: &LayerChoice,
+) -> Result<Vec<u8>> {
+    let views = levels
+        .iter()
+        .map(|l| layer.view(&l.map).map_err(Error::Param))
+        .collect::<Result<Vec<View>>>()?;
     Ok(match format {
-        Format::Ascii => views()
-            .map(|v| render::text::ascii(&v))
+        Format::Ascii => views
+            .iter()
+            .map(render::text::ascii)
             .collect::<Vec<_>>()
             .join("\n")
             .into_bytes(),
-        Format::Ansi => views()
-            .map(|v| render::text::ansi(&v))
+        Format::Ansi => views
+            .iter()
+            .map(render::text::ansi)
             .collect::<Vec<_>>()
             .join("\n")
             .into_bytes(),
@@ -125,7 +143,8 @@ pub fn render(
             let pj = params_json(params);
             let metas: Vec<(Map, json::Meta)> = levels
                 .iter()
-                .map(|l| {
+                .zip(&views)
+                .map(|(l, v)| {
                     (
                         l.map.clone(),
                         json::Meta {
@@ -133,6 +152,10 @@ pub fn render(
                             seed: l.seed,
                             depth: l.depth,
                             params: pj.clone(),
+                            layer: (*layer != LayerChoice::Terrain).then(|| json::LayerRows {
+                                name: layer.name().to_string(),
+                                rows: v.rows(),
+                            }),
                         },
                     )
                 })
@@ -144,7 +167,7 @@ pub fn render(
             }
         }
         Format::Png => {
-            let stacked = stack(&views().collect::<Vec<_>>());
+            let stacked = stack(&views);
             render::png::encode(&stacked, scale as usize).map_err(Error::Io)?
         }
     })

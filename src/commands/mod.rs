@@ -1,6 +1,9 @@
 //! What each subcommand does. `main.rs` only parses arguments and maps results to exit codes.
 
+mod check;
 mod run;
+mod stubs;
+pub mod watch;
 
 use crate::cli::{Command, GenArgs};
 use crate::error::{Error, Result};
@@ -11,6 +14,9 @@ use std::time::Duration;
 pub fn dispatch(command: Command) -> Result<()> {
     match command {
         Command::Run(args) => run::run(args),
+        Command::Watch(args) => watch::watch(args),
+        Command::Check(args) => check::run(args),
+        Command::Stubs(args) => stubs::stubs(args),
     }
 }
 

@@ -2,9 +2,11 @@
 
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
+use crate::frames::{generate_steps, write_frames};
 use crate::output::write_atomic;
 use crate::render::Format;
-use crate::run::{generate_levels, load_registry, render};
+use crate::render::LayerChoice;
+use crate::run::{generate_levels, load_registry, render_layer};
 use crate::script::{Host, ParamValue};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -21,8 +23,17 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let params = host.resolve_params(&super::assignments(gen)?)?;
     let seed = super::seed(gen);
-    let levels = generate_levels(&host, seed, &params, gen.levels)?;
-    let bytes = render(&levels, &host.recipe().name, &params, format, args.scale)?;
+    let layer = LayerChoice::from_name(&args.layer);
+    let levels = match &args.frames {
+        Some(dir) => {
+            let steps = generate_steps(&host, seed, &params, gen.levels)?;
+            write_frames(dir, &steps, &layer, args.scale)?;
+            steps.into_iter().map(|s| s.level).collect()
+        }
+        None => generate_levels(&host, seed, &params, gen.levels)?,
+    };
+    let recipe = &host.recipe().name;
+    let bytes = render_layer(&levels, recipe, &params, format, args.scale, &layer)?;
     match &args.out {
         Some(path) => write_atomic(path, &bytes)
             .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
@@ -36,7 +47,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 }
 
 /// The format asked for, or the natural default for the destination.
-fn choose_format(args: &RunArgs) -> Result<Format> {
+pub(super) fn choose_format(args: &RunArgs) -> Result<Format> {
     let named = args.format.as_deref().and_then(Format::from_name);
     let guessed = args.out.as_deref().and_then(Format::from_extension);
     let format = match (named, &args.out) {
@@ -60,7 +71,7 @@ fn choose_format(args: &RunArgs) -> Result<Format> {
 }
 
 /// The table `--list-params` prints.
-fn list_params(host: &Host) -> String {
+pub(super) fn list_params(host: &Host) -> String {
     let r = host.recipe();
     let mut out = format!("{} ({})\n", r.name, r.path.display());
     if !r.description.is_empty() {

@@ -2,6 +2,7 @@
 //! and statistics. Renderers export these; tests check invariants against them.
 
 use super::geom::{Point, Rect};
+use super::layer::Layer;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -78,6 +79,9 @@ pub struct Annotations {
     pub tags: BTreeMap<String, TagValue>,
     /// Numeric statistics, sorted by key.
     pub stats: BTreeMap<String, f64>,
+    /// Debug layers by name (shown with `--layer NAME`; not part of the JSON contract).
+    #[serde(skip)]
+    pub layers: BTreeMap<String, Layer>,
 }
 
 impl Annotations {
@@ -91,5 +95,6 @@ impl Annotations {
         self.spawns.clear();
         self.tags.clear();
         self.stats.clear();
+        self.layers.clear();
     }
 }

@@ -6,11 +6,13 @@
 
 pub mod annotations;
 pub mod geom;
+pub mod layer;
 pub mod priority;
 pub mod terrain;
 
 pub use annotations::{Annotations, Corridor, Room, Spawn, Stairs, TagValue};
 pub use geom::{bresenham, dogleg, Dir, DogLeg, Point, Rect};
+pub use layer::Layer;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
 use std::sync::Arc;

@@ -22,6 +22,17 @@ pub struct Meta<'a> {
     pub depth: u32,
     /// Parameter values as text, by name.
     pub params: BTreeMap<String, serde_json::Value>,
+    /// The debug layer chosen with `--layer`, drawn beside the terrain `rows`.
+    pub layer: Option<LayerRows>,
+}
+
+/// A debug layer in JSON: `"layer": { "name": "priority", "rows": [...] }`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayerRows {
+    /// The layer's name.
+    pub name: String,
+    /// One string per map row, like `rows`.
+    pub rows: Vec<String>,
 }
 
 /// One legend entry.
@@ -52,6 +63,8 @@ struct Level<'a> {
     spawns: &'a [Spawn],
     stats: BTreeMap<String, f64>,
     tags: &'a BTreeMap<String, TagValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layer: Option<&'a LayerRows>,
 }
 
 fn level<'a>(map: &'a Map, meta: &'a Meta) -> Level<'a> {
@@ -97,6 +110,7 @@ fn level<'a>(map: &'a Map, meta: &'a Meta) -> Level<'a> {
         spawns: &map.notes.spawns,
         stats,
         tags: &map.notes.tags,
+        layer: meta.layer.as_ref(),
     }
 }
 

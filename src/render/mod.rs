@@ -2,11 +2,14 @@
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
+pub mod gif;
 pub mod json;
+pub mod layers;
 pub mod png;
 pub mod text;
 pub mod view;
 
+pub use layers::LayerChoice;
 pub use view::View;
 
 /// An output format.

@@ -5,8 +5,8 @@ use super::View;
 /// The largest image side warren writes, in pixels.
 pub const MAX_SIDE_PX: usize = 32_768;
 
-/// Encodes the view as an RGB PNG with `scale × scale` pixels per cell.
-pub fn encode(view: &View, scale: usize) -> Result<Vec<u8>, String> {
+/// The view as RGB pixels with `scale × scale` pixels per cell: `(width, height, rgb bytes)`.
+pub fn pixels(view: &View, scale: usize) -> Result<(usize, usize, Vec<u8>), String> {
     let scale = scale.max(1);
     let (w, h) = (view.width * scale, view.height * scale);
     if w > MAX_SIDE_PX || h > MAX_SIDE_PX {
@@ -27,6 +27,12 @@ pub fn encode(view: &View, scale: usize) -> Result<Vec<u8>, String> {
             pixels.extend_from_slice(&line);
         }
     }
+    Ok((w, h, pixels))
+}
+
+/// Encodes the view as an RGB PNG with `scale × scale` pixels per cell.
+pub fn encode(view: &View, scale: usize) -> Result<Vec<u8>, String> {
+    let (w, h, pixels) = pixels(view, scale)?;
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);

@@ -5,6 +5,8 @@ pub mod params;
 mod recipe;
 pub mod require;
 pub mod sandbox;
+mod snapshots;
+pub mod stubs;
 
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;

@@ -306,6 +306,12 @@ impl UserData for LuaMap {
             Ok(m.0.terrain_cells().iter().filter(|&&c| c == id).count())
         });
         methods.add_method("open_count", |_, m, ()| Ok(m.0.open_count()));
+        methods.add_method("snapshot", |lua, m, label: Value| {
+            super::debug::snapshot(lua, &m.0, label)
+        });
+        methods.add_method_mut("add_layer", |lua, m, (name, spec): (String, Table)| {
+            super::debug::add_layer(lua, &mut m.0, name, spec)
+        });
     }
 }
 

@@ -1,12 +1,17 @@
 //! The `warren` Lua module, one file per API area.
 
 pub mod args;
+#[cfg(test)]
+mod coverage;
+pub mod debug;
+pub mod entries;
 pub mod gen;
 pub mod keys;
 pub mod log;
 pub mod map;
 pub mod rects;
 pub mod rng;
+pub mod spec;
 
 use crate::map::priority;
 use mlua::{Lua, Table};

@@ -1,0 +1,35 @@
+//! `warren check`: every region file and recipe, validated without generating.
+
+use crate::check::{check, default_scripts};
+use crate::cli::CheckArgs;
+use crate::error::{Error, Result};
+use std::path::PathBuf;
+
+/// Executes `warren check`: problems go to stdout, one per line; exit 1 if there are any.
+pub fn run(args: CheckArgs) -> Result<()> {
+    let regions = args.regions.unwrap_or_else(|| PathBuf::from("regions"));
+    let scripts = if args.scripts.is_empty() {
+        default_scripts(&PathBuf::from("scripts"))
+    } else {
+        args.scripts
+    };
+    let report = check(&regions, &scripts);
+    for p in &report.problems {
+        println!("{p}");
+    }
+    let summary = format!(
+        "{} region file(s) in {}, {} recipe(s)",
+        report.region_files,
+        regions.display(),
+        report.recipes
+    );
+    if report.problems.is_empty() {
+        eprintln!("check: {summary}: no problems");
+        Ok(())
+    } else {
+        Err(Error::Param(format!(
+            "check: {} problem(s) in {summary}",
+            report.problems.len()
+        )))
+    }
+}

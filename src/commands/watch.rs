@@ -1,0 +1,234 @@
+//! `warren watch`: generate, show, and regenerate the same seed whenever the recipe, a module it
+//! requires or a region file changes. A bad edit is reported and the last good map stays (on
+//! screen and in `--out`) until the file is fixed; the watcher never exits on one.
+
+use crate::cli::{RunArgs, WatchArgs};
+use crate::error::{Error, Result};
+use crate::frames::{generate_steps, write_frames};
+use crate::output::write_atomic;
+use crate::render::{Format, LayerChoice};
+use crate::run::{find_regions, render_layer};
+use crate::watch::changes::{Changes, QUIET};
+use crate::watch::live::{Generated, LiveRecipe};
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+/// `warren watch --help` epilogue.
+pub const HELP: &str = "\
+While watching, type a letter and Enter:
+  r   re-roll: a new seed (printed), same parameters
+      (Enter alone) regenerate the same seed
+  q   quit
+
+Every regeneration prints one status line on stderr, e.g.
+  watch: ok · regions (dungeon.toml) · seed 7 · 12 ms
+A bad edit prints the error with file:line(:col) and
+  watch: error · script (rooms.lua) · keeping the last good map
+and the last good map (and --out file) stays until the file is fixed.";
+
+/// A line typed on standard input.
+enum Key {
+    Reroll,
+    Regenerate,
+    Quit,
+}
+
+/// Executes `warren watch`.
+pub fn watch(args: WatchArgs) -> Result<()> {
+    let run = args.run;
+    let format = super::run::choose_format(&run)?;
+    let limits = super::limits(&run.gen)?;
+    let sets = super::assignments(&run.gen)?;
+    let regions = match &run.gen.regions {
+        Some(d) => d.clone(),
+        None => find_regions(&run.gen.script).ok_or_else(|| {
+            Error::Io(format!(
+                "{}: no regions/ directory beside or above the script; pass --regions DIR",
+                run.gen.script.display()
+            ))
+        })?,
+    };
+    let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
+    if run.list_params {
+        if let Some(e) = live.problem() {
+            return Err(e);
+        }
+        let host = live
+            .host()
+            .ok_or_else(|| Error::Internal("recipe loaded without a host".into()))?;
+        print!("{}", super::run::list_params(host));
+        return Ok(());
+    }
+    let mut changes = Changes::new(QUIET).map_err(Error::Io)?;
+    live.watch(&mut changes).map_err(Error::Io)?;
+    let mut seed = super::seed(&run.gen);
+    let keys = read_keys();
+    let mut screen = Screen::new(&run, format);
+    screen.refresh(&live, seed, "started");
+    loop {
+        if let Some(batch) = changes.next(Duration::from_millis(100)) {
+            for e in &batch.errors {
+                eprintln!("watch: watcher problem: {e}");
+            }
+            let changed = live.changed(&batch);
+            if !changed.is_empty() {
+                live.reload(!changed.regions.is_empty(), !changed.scripts.is_empty());
+                // Newly required modules may live in directories not watched yet.
+                if let Err(e) = live.watch(&mut changes) {
+                    eprintln!("watch: {e}");
+                }
+                screen.refresh(&live, seed, &changed.describe());
+            }
+        }
+        match keys.try_recv() {
+            Ok(Key::Reroll) => {
+                seed = fresh_seed(seed);
+                screen.refresh(&live, seed, "re-rolled");
+            }
+            Ok(Key::Regenerate) => screen.refresh(&live, seed, "regenerated"),
+            Ok(Key::Quit) => return Ok(()),
+            Err(TryRecvError::Empty) | Err(TryRecvError::Disconnected) => {}
+        }
+    }
+}
+
+/// Where maps are shown: `--out` (rewritten atomically) or standard output (cleared first on
+/// a terminal).
+struct Screen<'a> {
+    run: &'a RunArgs,
+    format: Format,
+    layer: LayerChoice,
+    clear: bool,
+    shown: Option<Vec<u8>>,
+}
+
+impl<'a> Screen<'a> {
+    fn new(run: &'a RunArgs, format: Format) -> Screen<'a> {
+        Screen {
+            run,
+            format,
+            layer: LayerChoice::from_name(&run.layer),
+            clear: run.out.is_none() && std::io::stdout().is_terminal(),
+            shown: None,
+        }
+    }
+
+    /// Regenerates and shows the map, or reports why not and keeps the last good one.
+    fn refresh(&mut self, live: &LiveRecipe, seed: u64, reason: &str) {
+        let started = Instant::now();
+        match self.render(live, seed) {
+            Ok(bytes) => {
+                let ms = started.elapsed().as_millis();
+                match self.show(&bytes) {
+                    Ok(()) => {
+                        self.shown = Some(bytes);
+                        eprintln!("watch: ok · {reason} · seed {seed} · {ms} ms");
+                    }
+                    Err(e) => eprintln!("error: {e}\nwatch: error · {reason} · seed {seed}"),
+                }
+            }
+            Err(errors) => {
+                if self.clear {
+                    if let Some(last) = self.shown.clone() {
+                        let _ = self.show(&last);
+                    }
+                }
+                for e in errors {
+                    eprintln!("error: {e}");
+                }
+                let kept = if self.shown.is_some() {
+                    "keeping the last good map"
+                } else {
+                    "no good map yet"
+                };
+                eprintln!("watch: error · {reason} · seed {seed} · {kept}");
+            }
+        }
+    }
+
+    /// Generates and renders, or every current problem.
+    fn render(&self, live: &LiveRecipe, seed: u64) -> std::result::Result<Vec<u8>, Vec<String>> {
+        let problems = live.problems();
+        if !problems.is_empty() {
+            return Err(problems.iter().map(|e| e.to_string()).collect());
+        }
+        let one = |e: Error| vec![e.to_string()];
+        let levels = self.run.gen.levels;
+        let generated = match &self.run.frames {
+            Some(dir) => {
+                let (host, params) = live.ready().map_err(one)?;
+                let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
+                write_frames(dir, &steps, &self.layer, self.run.scale).map_err(one)?;
+                Generated {
+                    levels: steps.into_iter().map(|s| s.level).collect(),
+                    params,
+                    recipe: host.recipe().name.clone(),
+                }
+            }
+            None => live.generate(seed, levels).map_err(one)?,
+        };
+        render_layer(
+            &generated.levels,
+            &generated.recipe,
+            &generated.params,
+            self.format,
+            self.run.scale,
+            &self.layer,
+        )
+        .map_err(one)
+    }
+
+    fn show(&self, bytes: &[u8]) -> Result<()> {
+        match &self.run.out {
+            Some(path) => write_atomic(path, bytes)
+                .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
+            None => {
+                let mut out = std::io::stdout().lock();
+                let clear: &[u8] = if self.clear { b"\x1b[2J\x1b[H" } else { b"" };
+                out.write_all(clear)
+                    .and_then(|_| out.write_all(bytes))
+                    .and_then(|_| out.flush())
+                    .map_err(|e| Error::Io(format!("stdout: {e}")))
+            }
+        }
+    }
+}
+
+/// Lines typed on standard input, read on a thread (the channel closes at end of input).
+fn read_keys() -> Receiver<Key> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            let key = match line.trim() {
+                "r" | "R" => Key::Reroll,
+                "q" | "Q" => Key::Quit,
+                "" => Key::Regenerate,
+                other => {
+                    eprintln!("watch: '{other}'? type r (re-roll), Enter (regenerate) or q (quit)");
+                    continue;
+                }
+            };
+            if tx.send(key).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// A new seed, different from `old`, short enough to retype.
+fn fresh_seed(old: u64) -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut rng = crate::rng::Rng::new(nanos ^ old.rotate_left(17));
+    loop {
+        let s = rng.below(1_000_000_000);
+        if s != old {
+            return s;
+        }
+    }
+}

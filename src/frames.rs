@@ -1,0 +1,143 @@
+//! Step-by-step frames: generate with `map:snapshot` turned on and write one PNG per snapshot
+//! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
+//! all.
+
+use crate::error::{Error, Result};
+use crate::output::write_atomic;
+use crate::render::{gif, png, LayerChoice};
+use crate::run::{level_seed, Level};
+use crate::script::api::debug::Snapshot;
+use crate::script::{Host, ParamValues, Run};
+use std::path::{Path, PathBuf};
+
+/// A level and the snapshots its recipe took on the way.
+#[derive(Clone, Debug)]
+pub struct Steps {
+    /// The finished level.
+    pub level: Level,
+    /// Snapshots, oldest first.
+    pub snapshots: Vec<Snapshot>,
+}
+
+/// Generates levels 1..=`count` like [`crate::run::generate_levels`], keeping every snapshot.
+pub fn generate_steps(
+    host: &Host,
+    seed: u64,
+    params: &ParamValues,
+    count: u32,
+) -> Result<Vec<Steps>> {
+    host.record_snapshots(true);
+    host.take_snapshots();
+    let steps = (1..=count).try_fold(Vec::<Steps>::new(), |mut out, depth| {
+        let s = level_seed(seed, depth);
+        let map = host.generate(&Run {
+            seed: s,
+            params,
+            depth,
+            above: out.last().map(|l| &l.level.map),
+        })?;
+        out.push(Steps {
+            level: Level {
+                map,
+                seed: s,
+                depth,
+            },
+            snapshots: host.take_snapshots(),
+        });
+        Ok(out)
+    });
+    host.take_snapshots();
+    host.record_snapshots(false);
+    steps
+}
+
+/// Writes the frames of every level into `dir` (created if needed) and returns their paths in
+/// order: `000-after-rooms.png`, …, `NNN-final.png`, then `animation.gif` with all of them
+/// (deeper levels prefix their files with `level2-` …).
+pub fn write_frames(
+    dir: &Path,
+    steps: &[Steps],
+    layer: &LayerChoice,
+    scale: u32,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
+    let mut written = Vec::new();
+    for step in steps {
+        let prefix = if step.level.depth > 1 {
+            format!("level{}-", step.level.depth)
+        } else {
+            String::new()
+        };
+        let frames = step
+            .snapshots
+            .iter()
+            .map(|s| (s.label.as_str(), &s.map))
+            .chain([("final", &step.level.map)]);
+        let mut views = Vec::new();
+        for (i, (label, map)) in frames.enumerate() {
+            let view = match layer {
+                // A recipe layer added after a snapshot is not in it: show such frames as terrain.
+                LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
+                    LayerChoice::Terrain.view(map)
+                }
+                _ => layer.view(map),
+            }
+            .map_err(Error::Param)?;
+            let bytes = png::encode(&view, scale as usize).map_err(Error::Io)?;
+            written.push(write(
+                dir,
+                &format!("{prefix}{i:03}-{}.png", slug(label)),
+                &bytes,
+            )?);
+            views.push(view);
+        }
+        let gif = gif::animate(&views, scale as usize).map_err(Error::Io)?;
+        written.push(write(dir, &format!("{prefix}animation.gif"), &gif)?);
+    }
+    Ok(written)
+}
+
+/// Writes one frame file atomically.
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+    let path = dir.join(name);
+    write_atomic(&path, bytes)
+        .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// A label as a file-name part: lower-case letters and digits, other runs become `-`, at most
+/// 40 characters, `frame` if nothing is left.
+pub fn slug(label: &str) -> String {
+    let mut out = String::new();
+    for c in label.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 40 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "frame".into()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("after rooms"), "after-rooms");
+        assert_eq!(slug("  Phase 2: Corridors!! "), "phase-2-corridors");
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("***"), "frame");
+        assert_eq!(slug(&"x".repeat(100)).len(), 40);
+    }
+}

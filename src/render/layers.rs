@@ -1,0 +1,216 @@
+//! Debug layers as views: the terrain (the default), a priority heat map, regions, connected
+//! components, or a layer the recipe attached with `map:add_layer`. Every output format draws
+//! whichever layer is chosen; JSON adds it beside the terrain rows.
+
+use super::View;
+use crate::gen::connectivity;
+use crate::map::{Map, Rgb};
+
+/// Which picture of the map to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayerChoice {
+    /// Terrain glyphs and colours (the map itself).
+    Terrain,
+    /// Cell priorities as a heat map: `0`–`9` from empty to [`crate::map::priority::MAX`];
+    /// cells no prioritised write touched show the dimmed terrain.
+    Priority,
+    /// Region stamps: one letter and colour per region, unstamped cells dimmed.
+    Region,
+    /// Connected open areas: one letter and colour per component, solid cells dimmed.
+    Components,
+    /// A layer the recipe (or a Rust primitive) attached under this name.
+    Custom(String),
+}
+
+impl LayerChoice {
+    /// The built-in layers' names.
+    pub const BUILT_IN: [&'static str; 4] = ["terrain", "priority", "region", "components"];
+
+    /// A layer by name: a built-in one, or else a recipe-defined one.
+    pub fn from_name(name: &str) -> LayerChoice {
+        match name {
+            "terrain" => LayerChoice::Terrain,
+            "priority" => LayerChoice::Priority,
+            "region" => LayerChoice::Region,
+            "components" => LayerChoice::Components,
+            other => LayerChoice::Custom(other.to_string()),
+        }
+    }
+
+    /// The layer's name.
+    pub fn name(&self) -> &str {
+        match self {
+            LayerChoice::Terrain => "terrain",
+            LayerChoice::Priority => "priority",
+            LayerChoice::Region => "region",
+            LayerChoice::Components => "components",
+            LayerChoice::Custom(n) => n,
+        }
+    }
+
+    /// Draws `map` as this layer. A recipe layer the map does not carry is an error listing
+    /// the layers it has.
+    pub fn view(&self, map: &Map) -> Result<View, String> {
+        Ok(match self {
+            LayerChoice::Terrain => View::terrain(map),
+            LayerChoice::Priority => priority(map),
+            LayerChoice::Region => labelled(map, map.region_cells().iter().map(|&r| r as u32)),
+            LayerChoice::Components => {
+                let comps = connectivity::components(map);
+                labelled(
+                    map,
+                    comps.labels().iter().map(|&l| match l {
+                        connectivity::NO_COMPONENT => 0,
+                        l => l + 1,
+                    }),
+                )
+            }
+            LayerChoice::Custom(name) => {
+                let layer = map.notes.layers.get(name).ok_or_else(|| {
+                    let mut known: Vec<&str> = Self::BUILT_IN.to_vec();
+                    known.extend(map.notes.layers.keys().map(String::as_str));
+                    format!(
+                        "--layer {name}: this map has no such layer (available: {})",
+                        known.join(", ")
+                    )
+                })?;
+                let mut view = dimmed(map);
+                for (i, mark) in layer.marks().iter().enumerate() {
+                    if let Some((g, c)) = mark {
+                        view.glyphs[i] = *g;
+                        view.colors[i] = *c;
+                    }
+                }
+                view
+            }
+        })
+    }
+}
+
+/// The terrain view at a third of its brightness: the backdrop of the other layers.
+fn dimmed(map: &Map) -> View {
+    let mut view = View::terrain(map);
+    for c in &mut view.colors {
+        *c = Rgb(c.0 / 3, c.1 / 3, c.2 / 3);
+    }
+    view
+}
+
+/// Priority 0..=MAX as digits `0`–`9` and a blue-to-red ramp.
+fn priority(map: &Map) -> View {
+    let max = crate::map::priority::MAX as u32;
+    let mut view = dimmed(map);
+    for (i, &p) in map.priority_cells().iter().enumerate() {
+        // Cells no prioritised write has touched keep the dimmed terrain: they have no heat.
+        if p == 0 {
+            continue;
+        }
+        let p = (p as u32).min(max);
+        let digit = p * 9 / max;
+        view.glyphs[i] = char::from_digit(digit, 10).unwrap_or('9');
+        let hot = (p * 255 / max) as u8;
+        view.colors[i] = Rgb(hot, 64, 255 - hot);
+    }
+    view
+}
+
+/// Cells labelled 1.. drawn as a letter and colour per label; label 0 shows the dimmed terrain.
+fn labelled(map: &Map, labels: impl Iterator<Item = u32>) -> View {
+    const GLYPHS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut view = dimmed(map);
+    for (i, label) in labels.enumerate() {
+        if label == 0 {
+            continue;
+        }
+        let k = (label - 1) as usize;
+        view.glyphs[i] = GLYPHS[k % GLYPHS.len()] as char;
+        view.colors[i] = palette(k);
+    }
+    view
+}
+
+/// A bright colour for label `k`, spread around the hue circle by the golden-angle step.
+fn palette(k: usize) -> Rgb {
+    let hue = (k * 137) % 360;
+    let (sector, f) = (hue / 60, ((hue % 60) * 255 / 60) as u8);
+    let (hi, lo) = (255u8, 70u8);
+    let up = lo + ((hi - lo) as u32 * f as u32 / 255) as u8;
+    let down = hi - ((hi - lo) as u32 * f as u32 / 255) as u8;
+    match sector {
+        0 => Rgb(hi, up, lo),
+        1 => Rgb(down, hi, lo),
+        2 => Rgb(lo, hi, up),
+        3 => Rgb(lo, down, hi),
+        4 => Rgb(up, lo, hi),
+        _ => Rgb(hi, lo, down),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Brush, Layer, Point, Rect, Terrain, TerrainTable};
+    use std::sync::Arc;
+
+    fn map() -> Map {
+        let table = TerrainTable::new(vec![
+            Terrain {
+                name: "rock".into(),
+                glyph: '#',
+                color: Rgb(90, 90, 90),
+                solid: true,
+            },
+            Terrain {
+                name: "floor".into(),
+                glyph: '.',
+                color: Rgb(200, 200, 200),
+                solid: false,
+            },
+        ]);
+        let mut m = Map::new(7, 3, 0, Arc::new(table)).unwrap();
+        let floor = Brush::new(1).priority(70);
+        m.fill_rect(&Rect::new(1, 1, 2, 1), &floor.region(1))
+            .unwrap();
+        m.fill_rect(&Rect::new(4, 1, 2, 1), &floor).unwrap();
+        m
+    }
+
+    #[test]
+    fn components_and_regions_get_one_letter_each() {
+        let m = map();
+        let v = LayerChoice::Components.view(&m).unwrap();
+        assert_eq!(v.rows(), vec!["#######", "#aa#bb#", "#######"]);
+        let v = LayerChoice::from_name("region").view(&m).unwrap();
+        assert_eq!(v.rows(), vec!["#######", "#aa#..#", "#######"]);
+        assert_eq!(v.colors[0], Rgb(30, 30, 30));
+    }
+
+    #[test]
+    fn priority_is_a_digit_heat_map() {
+        let v = LayerChoice::Priority.view(&map()).unwrap();
+        assert_eq!(v.rows()[1], "#55#55#");
+        assert!(v.colors[8].0 > v.colors[0].0);
+    }
+
+    #[test]
+    fn custom_layers_overlay_the_dimmed_terrain() {
+        let mut m = map();
+        let mut l = Layer::new(7, 3);
+        l.set(Point::new(3, 1), '!', Rgb(255, 0, 0)).unwrap();
+        m.notes.layers.insert("status".into(), l);
+        let v = LayerChoice::from_name("status").view(&m).unwrap();
+        assert_eq!(v.rows()[1], "#..!..#");
+        assert_eq!(v.colors[3 + 7], Rgb(255, 0, 0));
+        let e = LayerChoice::from_name("heat").view(&m).unwrap_err();
+        assert_eq!(
+            e,
+            "--layer heat: this map has no such layer (available: terrain, priority, region, components, status)"
+        );
+    }
+
+    #[test]
+    fn palette_colours_differ_for_neighbouring_labels() {
+        let colors: std::collections::BTreeSet<_> = (0..12).map(|k| palette(k).to_hex()).collect();
+        assert_eq!(colors.len(), 12);
+    }
+}

@@ -1,0 +1,28 @@
+//! Turning `map:snapshot` on for a [`Host`] and collecting what it recorded.
+
+use super::api::debug::{Snapshot, Snapshots};
+use super::Host;
+
+impl Host {
+    /// Keeps (`true`) or ignores (`false`, the default) the recipe's `map:snapshot` calls in
+    /// later generations.
+    pub fn record_snapshots(&self, on: bool) {
+        match self.lua.app_data_mut::<Snapshots>() {
+            Some(mut s) => s.enabled = on,
+            None => {
+                self.lua.set_app_data(Snapshots {
+                    enabled: on,
+                    frames: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// The snapshots recorded since the last call, oldest first.
+    pub fn take_snapshots(&self) -> Vec<Snapshot> {
+        self.lua
+            .app_data_mut::<Snapshots>()
+            .map(|mut s| std::mem::take(&mut s.frames))
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,301 @@
+//! `warren watch` driven through real file edits: the binary runs, the test edits files the way
+//! editors do, and reads the status lines on stderr and the `--out` file.
+
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Generous: the machine running the tests may be busy.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+const RECIPE: &str = r#"local style = require "lib.style"
+return { params = { width = { default = 12 }, height = { default = 4 } },
+  generate = function(map, ctx)
+    map:fill(style.fill)
+    map:tag("version", VERSION)
+  end }
+"#;
+
+fn recipe(version: i64) -> String {
+    RECIPE.replace("VERSION", &version.to_string())
+}
+
+/// A running `warren watch` over a private copy of the regions, a recipe and a module.
+struct Watch {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Arc<Mutex<Vec<String>>>,
+    dir: tempfile::TempDir,
+}
+
+impl Watch {
+    fn start(extra: &[&str]) -> Watch {
+        let w = Watch::spawn(extra, &recipe(1));
+        w.wait_for_status("ok", 1);
+        w
+    }
+
+    /// Starts watching a recipe with the given text, without waiting for anything.
+    fn spawn(extra: &[&str], recipe_text: &str) -> Watch {
+        let dir = temp_tree(&[
+            ("r.lua", recipe_text),
+            ("lib/style.lua", "return { fill = \"floor\" }\n"),
+        ]);
+        copy_regions(dir.path());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warren"))
+            .current_dir(dir.path())
+            .args(["watch", "r.lua", "--seed", "5", "--out", "out.json"])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("warren starts");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().unwrap();
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(line);
+            }
+        });
+        let stdin = child.stdin.take();
+        Watch {
+            child,
+            stdin,
+            lines,
+            dir,
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn stderr(&self) -> String {
+        self.lines.lock().unwrap().join("\n")
+    }
+
+    /// Status lines of one kind (`ok` or `error`) so far.
+    fn statuses(&self, kind: &str) -> usize {
+        let prefix = format!("watch: {kind} ·");
+        let lines = self.lines.lock().unwrap();
+        lines.iter().filter(|l| l.starts_with(&prefix)).count()
+    }
+
+    fn wait_for_status(&self, kind: &str, count: usize) {
+        let start = Instant::now();
+        while self.statuses(kind) < count {
+            if start.elapsed() > PATIENCE {
+                panic!(
+                    "waited {PATIENCE:?} for {count} '{kind}' status lines; stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn out(&self) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(self.path("out.json")).unwrap()).unwrap()
+    }
+
+    fn version(&self) -> i64 {
+        self.out()["tags"]["version"].as_i64().unwrap()
+    }
+
+    fn rows(&self) -> String {
+        let v = self.out();
+        let rows: Vec<&str> = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        rows.join("\n")
+    }
+
+    fn type_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes a file the way editors with atomic saves do: a temporary beside it, then a rename.
+fn atomic_write(path: &Path, text: &str) {
+    let tmp = path.with_extension("tmp~");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// The shipped terrain file with the floor drawn as `glyph`.
+fn terrain_with_floor(w: &Watch, glyph: &str) -> String {
+    let text = std::fs::read_to_string(w.path("regions/terrain.toml")).unwrap();
+    let floor = "name = \"floor\"\nglyph = \".\"";
+    assert!(text.contains(floor));
+    text.replace(floor, &format!("name = \"floor\"\nglyph = \"{glyph}\""))
+}
+
+#[test]
+fn in_place_atomic_and_delete_recreate_edits_all_regenerate() {
+    let mut w = Watch::start(&[]);
+    assert_eq!(w.version(), 1);
+    assert!(w.rows().contains('.'));
+
+    // In place: a region file rewritten where it is.
+    std::fs::write(w.path("regions/terrain.toml"), terrain_with_floor(&w, ",")).unwrap();
+    w.wait_for_status("ok", 2);
+    assert!(
+        w.rows().contains(',') && !w.rows().contains('.'),
+        "{}",
+        w.rows()
+    );
+    assert!(w
+        .stderr()
+        .contains("watch: ok · regions (terrain.toml) · seed 5 ·"));
+
+    // Atomic rename over a required module.
+    atomic_write(&w.path("lib/style.lua"), "return { fill = \"door\" }\n");
+    w.wait_for_status("ok", 3);
+    assert!(w.rows().contains('+'), "{}", w.rows());
+    assert!(w.stderr().contains("script (style.lua)"));
+
+    // Delete, then recreate, the recipe itself.
+    std::fs::remove_file(w.path("r.lua")).unwrap();
+    w.wait_for_status("error", 1);
+    assert!(w.stderr().contains("r.lua: cannot read"), "{}", w.stderr());
+    assert_eq!(w.version(), 1, "the last good map stays");
+    std::fs::write(w.path("r.lua"), recipe(3)).unwrap();
+    w.wait_for_status("ok", 4);
+    assert_eq!(w.version(), 3);
+
+    // Keys: r + Enter re-rolls the seed.
+    w.type_line("r");
+    w.wait_for_status("ok", 5);
+    let last = w.stderr().lines().last().unwrap_or("").to_string();
+    assert!(last.starts_with("watch: ok · re-rolled · seed "), "{last}");
+    assert_ne!(w.out()["seed"].as_u64(), Some(5));
+}
+
+#[test]
+fn a_burst_of_fifty_writes_regenerates_once_with_the_final_content() {
+    let w = Watch::start(&[]);
+    for v in 100..150 {
+        std::fs::write(w.path("r.lua"), recipe(v)).unwrap();
+    }
+    w.wait_for_status("ok", 2);
+    assert_eq!(w.version(), 149);
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(w.statuses("ok"), 2, "{}", w.stderr());
+    assert_eq!(w.statuses("error"), 0, "{}", w.stderr());
+}
+
+#[test]
+fn a_broken_toml_keeps_the_last_good_map_until_it_is_fixed() {
+    let w = Watch::start(&[]);
+    let good = std::fs::read(w.path("out.json")).unwrap();
+    std::fs::write(
+        w.path("regions/terrain.toml"),
+        "[map]\nfill = \"rock\"\n[[terrain]\nname = \"x\"\n",
+    )
+    .unwrap();
+    w.wait_for_status("error", 1);
+    assert!(
+        w.stderr().contains("terrain.toml:3:11:"),
+        "line:col expected:\n{}",
+        w.stderr()
+    );
+    assert!(w.stderr().contains("keeping the last good map"));
+    assert_eq!(std::fs::read(w.path("out.json")).unwrap(), good);
+
+    std::fs::write(w.path("regions/terrain.toml"), {
+        let text = std::fs::read_to_string(common::root().join("regions/terrain.toml")).unwrap();
+        text.replace("glyph = \".\"", "glyph = \":\"")
+    })
+    .unwrap();
+    w.wait_for_status("ok", 2);
+    assert!(w.rows().contains(':'), "{}", w.rows());
+}
+
+#[test]
+fn runtime_errors_and_runaway_recipes_are_reported_and_watching_goes_on() {
+    let w = Watch::start(&["--max-instructions", "20000000"]);
+    let good = std::fs::read(w.path("out.json")).unwrap();
+
+    let broken = recipe(2).replace("map:fill(style.fill)", "error(\"boom\")");
+    std::fs::write(w.path("r.lua"), broken).unwrap();
+    w.wait_for_status("error", 1);
+    assert!(w.stderr().contains("r.lua:4: boom"), "{}", w.stderr());
+    assert_eq!(std::fs::read(w.path("out.json")).unwrap(), good);
+
+    let runaway = recipe(2).replace("map:fill(style.fill)", "while true do end");
+    std::fs::write(w.path("r.lua"), runaway).unwrap();
+    w.wait_for_status("error", 2);
+    assert!(
+        w.stderr().contains("instruction budget exceeded"),
+        "{}",
+        w.stderr()
+    );
+    assert_eq!(std::fs::read(w.path("out.json")).unwrap(), good);
+
+    std::fs::write(w.path("r.lua"), recipe(4)).unwrap();
+    w.wait_for_status("ok", 2);
+    assert_eq!(w.version(), 4);
+}
+
+#[test]
+fn a_recipe_broken_from_the_start_is_watched_until_it_is_fixed() {
+    let w = Watch::spawn(&[], "return {\n");
+    w.wait_for_status("error", 1);
+    assert!(w.stderr().contains("no good map yet"), "{}", w.stderr());
+    assert!(!w.path("out.json").exists());
+    std::fs::write(w.path("r.lua"), recipe(7)).unwrap();
+    w.wait_for_status("ok", 1);
+    assert_eq!(w.version(), 7);
+}
+
+#[test]
+fn watch_takes_the_run_options() {
+    let dir = temp_tree(&[
+        ("r.lua", &recipe(1)),
+        ("lib/style.lua", "return { fill = \"floor\" }\n"),
+    ]);
+    copy_regions(dir.path());
+    let list = |command: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_warren"))
+            .current_dir(dir.path())
+            .args([
+                command,
+                "r.lua",
+                "--list-params",
+                "--set",
+                "width=20",
+                "--layer",
+                "priority",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(list("watch"), list("run"));
+    assert!(list("watch").contains("width"));
+}
