@@ -2,11 +2,14 @@
 
 pub mod args;
 pub mod gen;
+pub mod held;
 pub mod keys;
 pub mod log;
 pub mod map;
 pub mod rects;
 pub mod rng;
+pub mod status;
+pub mod town;
 
 use crate::map::priority;
 use mlua::{Lua, Table};
@@ -21,5 +24,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     }
     w.set("prio", prio)?;
     w.set("gen", gen::table(lua)?)?;
+    w.set("town", town::table(lua)?)?;
+    w.set("status_lists", status::constructor(lua)?)?;
     Ok(w)
 }
