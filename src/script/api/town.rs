@@ -226,13 +226,14 @@ fn write(lua: &Lua, t: &LuaTown, (map, opts): (AnyUserData, Table)) -> mlua::Res
         Value::String(s) if s.as_bytes() == b"map".as_slice() => false,
         Value::String(s) if s.as_bytes() == b"debug".as_slice() => true,
         other => {
+            let shown = match &other {
+                Value::String(s) => format!("'{}'", s.to_string_lossy()),
+                v => v.to_string()?,
+            };
             return Err(fail(
                 lua,
-                format!(
-                    "{call}: view = {} (valid: \"map\", \"debug\")",
-                    other.to_string()?
-                ),
-            ))
+                format!("{call}: view = {shown} (valid: map, debug)"),
+            ));
         }
     };
     let mut m = map
