@@ -311,72 +311,63 @@ fn every_parameter_is_obeyed() {
     assert!(straightest > bendy + 0.2, "{bendy} vs {straightest}");
 }
 
-#[test]
-fn every_sanity_check_has_its_own_message_and_exit_code_1() {
-    // Rules a range expresses are caught by the recipe's declared ranges, before generation;
-    // the rest by warren.town.new, which names the rule and its formula.
-    let cases: [(&[&str], &str); 15] = [
-        (&["height=9"], "height = 9 is out of range (11..=4095)"),
-        (
-            &["height=24"],
-            "height must be odd (walls on even rows and columns, cells on odd ones), got 24",
-        ),
-        (&["width=7"], "width = 7 is out of range (11..=4095)"),
-        (
-            &["width=78"],
-            "width must be odd (walls on even rows and columns, cells on odd ones), got 78",
-        ),
-        (&["gates=-1"], "gates = -1 is out of range (0..=2336)"),
-        (
-            &["gates=25"],
-            "gates must be at most 2*((height-6)/7)+2*((width-6)/7) = 24 for a 23×77 town, got 25",
-        ),
-        (
-            &["leftgates=-1"],
-            "leftgates = -1 is out of range (0..=2336)",
-        ),
-        (
-            &["leftgates=5"],
-            "leftgates must be at most gates = 4, got 5",
-        ),
-        (&["courts=-2"], "courts = -2 is out of range (0..=463761)"),
-        (
-            &["courts=37"],
-            "courts must be at most ((height-5)/6)*((width-5)/6) = 36 for a 23×77 town, got 37",
-        ),
-        (
-            &["gates=0", "leftgates=0"],
-            "courts + gates must be at least 1 so that some street exists, got 0 + 0",
-        ),
-        (&["unused=-1"], "unused = -1 is out of range (0..=85264)"),
-        (
-            &["unused=6"],
-            "unused must be at most ((height-1)/14)*((width-1)/14) = 5 for a 23×77 town, got 6",
-        ),
-        (
-            &["straightness=-1"],
-            "straightness = -1 is out of range (0..=998)",
-        ),
-        (
-            &["straightness=999"],
-            "straightness = 999 is out of range (0..=998)",
-        ),
-    ];
-    for (pairs, message) in cases {
-        let out = warren()
-            .args(["run", "scripts/townmaze.lua", "--seed", "1"])
-            .args(sets(pairs))
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{pairs:?}: {stderr}");
-        assert!(
-            stderr.contains("scripts/townmaze.lua"),
-            "{pairs:?}: {stderr}"
-        );
-        assert!(stderr.contains(message), "{pairs:?}: {stderr}");
-        assert!(out.stdout.is_empty());
-    }
+/// Runs the binary with `--set` for each pair; it must fail with exit code 1, print nothing and
+/// name the recipe and `message` on stderr.
+fn rejected(pairs: &[&str], message: &str) {
+    let out = warren()
+        .args(["run", "scripts/townmaze.lua", "--seed", "1"])
+        .args(sets(pairs))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{pairs:?}: {stderr}");
+    assert!(
+        stderr.contains("scripts/townmaze.lua"),
+        "{pairs:?}: {stderr}"
+    );
+    assert!(stderr.contains(message), "{pairs:?}: {stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+/// One test per sanity check of `getargs`. Rules a range expresses are caught by the recipe's
+/// declared ranges before generation; the rest by `warren.town.new`, which names the rule and
+/// its formula.
+macro_rules! sanity_checks {
+    ($($name:ident: [$($set:expr),*] => $message:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                rejected(&[$($set),*], $message);
+            }
+        )*
+    };
+}
+
+sanity_checks! {
+    sanity_height_at_least_11: ["height=9"] => "height = 9 is out of range (11..=4095)";
+    sanity_height_odd: ["height=24"] =>
+        "height must be odd (walls on even rows and columns, cells on odd ones), got 24";
+    sanity_width_at_least_11: ["width=7"] => "width = 7 is out of range (11..=4095)";
+    sanity_width_odd: ["width=78"] =>
+        "width must be odd (walls on even rows and columns, cells on odd ones), got 78";
+    sanity_gates_at_least_0: ["gates=-1"] => "gates = -1 is out of range (0..=2336)";
+    sanity_gates_fit_the_wall: ["gates=25"] =>
+        "gates must be at most 2*((height-6)/7)+2*((width-6)/7) = 24 for a 23×77 town, got 25";
+    sanity_leftgates_at_least_0: ["leftgates=-1"] => "leftgates = -1 is out of range (0..=2336)";
+    sanity_leftgates_at_most_gates: ["leftgates=5"] =>
+        "leftgates must be at most gates = 4, got 5";
+    sanity_courts_at_least_0: ["courts=-2"] => "courts = -2 is out of range (0..=463761)";
+    sanity_courts_fit: ["courts=37"] =>
+        "courts must be at most ((height-5)/6)*((width-5)/6) = 36 for a 23×77 town, got 37";
+    sanity_some_street: ["gates=0", "leftgates=0"] =>
+        "courts + gates must be at least 1 so that some street exists, got 0 + 0";
+    sanity_unused_at_least_0: ["unused=-1"] => "unused = -1 is out of range (0..=85264)";
+    sanity_unused_fit: ["unused=6"] =>
+        "unused must be at most ((height-1)/14)*((width-1)/14) = 5 for a 23×77 town, got 6";
+    sanity_straightness_at_least_0: ["straightness=-1"] =>
+        "straightness = -1 is out of range (0..=998)";
+    sanity_straightness_at_most_998: ["straightness=999"] =>
+        "straightness = 999 is out of range (0..=998)";
 }
 
 #[test]
