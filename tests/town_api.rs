@@ -134,7 +134,7 @@ fn streets_can_be_laid_by_hand() {
     );
     let e = err("local t = warren.town.new()\nt:make_street(ctx.rng, 3, 3, 'up')");
     assert!(
-        e.contains("town:make_street: heading 'up' (valid: north, east, south, west)"),
+        e.contains("town:make_street: unknown heading 'up' (valid: north, east, south, west)"),
         "{e}"
     );
     let e = err("local t = warren.town.new()\nt:status(11, 0)");
@@ -146,6 +146,11 @@ fn streets_can_be_laid_by_hand() {
     );
     let e = err("local t = warren.town.new()\nt:status(-1, 0)");
     assert!(e.contains("town:status: row = -1 must be ≥ 0"), "{e}");
+    let e = err("local t = warren.town.new()\nt:count(3)");
+    assert!(
+        e.contains("town:count: unknown status integer (valid: isolated"),
+        "{e}"
+    );
     let e = err("local t = warren.town.new()\nt:count('alive')");
     assert!(
         e.contains(

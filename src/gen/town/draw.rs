@@ -72,7 +72,7 @@ impl Town {
     /// - one room (kind [`ROOM_KIND`]) per room cell, row by row: its rectangle is the 1 × 1
     ///   floor at the cell's centre, its `doors` the open doors in its walls (one, once doors are
     ///   closed); each door is also added to `doors`;
-    /// - every open gate, clockwise from the top-left corner, in `doors` and as a spawn
+    /// - every open gate, row-major, in `doors` (after the rooms' doors) and as a spawn
     ///   [`GATE_SPAWN`];
     /// - one corridor (region [`STREET_REGION`]) with every street display cell, row-major.
     ///

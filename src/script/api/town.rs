@@ -129,21 +129,25 @@ fn coord(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<usize> {
     usize::try_from(n).map_err(|_| fail(lua, format!("{call}: {what} = {n} must be ≥ 0")))
 }
 
-/// A status name (`"isolated"`, `"live"`, `"dead"`, `"street"`, `"unused"`).
-fn status_arg(lua: &Lua, name: &str, call: &str) -> mlua::Result<CellStatus> {
-    CellStatus::NAMES
-        .iter()
-        .position(|n| *n == name)
-        .and_then(CellStatus::from_index)
-        .ok_or_else(|| {
-            fail(
-                lua,
-                format!(
-                    "{call}: unknown status '{name}' (valid: {})",
-                    CellStatus::NAMES.join(", ")
-                ),
-            )
-        })
+/// A name argument: the index of `v` in `valid`.
+fn choice(lua: &Lua, v: &Value, valid: &[&str], call: &str, what: &str) -> mlua::Result<usize> {
+    let found = match v {
+        Value::String(s) => valid.iter().position(|n| s.as_bytes() == n.as_bytes()),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        let shown = match v {
+            Value::String(s) => format!("'{}'", s.to_string_lossy()),
+            other => other.type_name().to_string(),
+        };
+        fail(
+            lua,
+            format!(
+                "{call}: unknown {what} {shown} (valid: {})",
+                valid.join(", ")
+            ),
+        )
+    })
 }
 
 /// The terrain named by `style[key]`.
@@ -305,29 +309,15 @@ impl UserData for LuaTown {
         methods.add_method_mut("cleanup_map", |_, t, ()| Ok(t.town.cleanup_map()));
         methods.add_method_mut(
             "make_street",
-            |lua, t, (rng, row, col, heading): (Value, Value, Value, Option<String>)| {
+            |lua, t, (rng, row, col, heading): (Value, Value, Value, Value)| {
                 let call = "town:make_street";
                 let (row, col) = (
                     coord(lua, &row, call, "row")?,
                     coord(lua, &col, call, "col")?,
                 );
-                let heading = match heading.as_deref() {
-                    None => None,
-                    Some(name) => Some(
-                        HEADINGS
-                            .iter()
-                            .position(|h| *h == name)
-                            .map(|i| Heading::ALL[i])
-                            .ok_or_else(|| {
-                                fail(
-                                    lua,
-                                    format!(
-                                        "{call}: heading '{name}' (valid: {})",
-                                        HEADINGS.join(", ")
-                                    ),
-                                )
-                            })?,
-                    ),
+                let heading = match heading {
+                    Value::Nil => None,
+                    v => Some(Heading::ALL[choice(lua, &v, &HEADINGS, call, "heading")?]),
                 };
                 with_rng(lua, &rng, call, |r| {
                     t.town.make_street(r, row, col, heading)
@@ -359,8 +349,10 @@ impl UserData for LuaTown {
                 .map_err(|e| fail(lua, format!("{call}: {e}")))?;
             Ok(heading.map(|h| HEADINGS[h as usize]))
         });
-        methods.add_method("count", |lua, t, status: String| {
-            Ok(t.town.count(status_arg(lua, &status, "town:count")?))
+        methods.add_method("count", |lua, t, status: Value| {
+            let i = choice(lua, &status, &CellStatus::NAMES, "town:count", "status")?;
+            let status = CellStatus::from_index(i).unwrap_or(CellStatus::Unused);
+            Ok(t.town.count(status))
         });
         methods.add_method("distinct_streets", |_, t, ()| Ok(t.town.distinct_streets()));
         methods.add_method("render", |_, t, ()| Ok(t.town.render()));
