@@ -13,7 +13,7 @@ type Case = (
     &'static str,
 );
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 8] = [
     ("rooms.lua", 7, &[], "rooms-7.txt"),
     (
         "rooms.lua",
@@ -34,6 +34,13 @@ const CASES: [Case; 6] = [
         3,
         &[("direction", "omni"), ("complexity", "4")],
         "cave-3-omni.txt",
+    ),
+    ("townmaze.lua", 3, &[], "townmaze-3.txt"),
+    (
+        "townmaze.lua",
+        3,
+        &[("show", "debug"), ("stop_after", "connect")],
+        "townmaze-3-debug-connect.txt",
     ),
 ];
 

@@ -101,6 +101,49 @@
 ---@field rooms? {floor: string, corridor: string, wall: string} `[rooms]`, if declared.
 ---@field cave? {floor: string, wall: string, entrance: string, exit: string, pillar: string} `[cave]`, if declared.
 ---@field spawn {name: string, weight: number}[] Every `[[spawn]]`.
+---@field town? table `[town]` terrains (and the optional `[town.debug]`), if declared.
+
+---`warren.town`: TownMaze (seed 002) as phases.
+---@class warren.TownModule
+---@field new fun(params: {height?: integer, width?: integer, gates?: integer, leftgates?: integer, courts?: integer, unused?: integer, straightness?: integer}): warren.Town Checks every sanity rule (all broken rules in one error), then makes and fills the town.
+---@field limits fun(height: integer, width: integer): {gates: integer, courts: integer, unused: integer} The most gates, courts and unused cells a size allows.
+---@field MIN_SIDE integer Smallest height or width (11).
+---@field MAX_SIDE integer Largest height or width.
+---@field MAX_STRAIGHTNESS integer Largest straightness (998).
+
+---A TownMaze town held in Rust; one method per step of the original.
+---@class warren.Town
+---@field height integer Height in characters.
+---@field width integer Width in characters.
+---@field rows integer Cell rows.
+---@field cols integer Cell columns.
+---@field fill fun(self: warren.Town) Step 3: walls, rooms, corner cells UNUSED.
+---@field make_unused fun(self: warren.Town, rng: warren.Rng): integer Step 4a: UNUSED interior cells.
+---@field make_gates fun(self: warren.Town, rng: warren.Rng): integer Step 4b: gates on the border.
+---@field make_courts fun(self: warren.Town, rng: warren.Rng): integer Step 4c: courtyards.
+---@field connect_streets fun(self: warren.Town, rng: warren.Rng) Step 5: join every street.
+---@field finish_alleys fun(self: warren.Town, rng: warren.Rng) Step 6: alleys until no isolated room remains.
+---@field close_doors fun(self: warren.Town, rng: warren.Rng) Step 7: one door per room.
+---@field close_gates fun(self: warren.Town, rng: warren.Rng): integer Step 8: close gates down to leftgates.
+---@field cleanup_map fun(self: warren.Town): integer Step 9: remove isolated pillars.
+---@field make_street fun(self: warren.Town, rng: warren.Rng, row: integer, col: integer, heading?: string): boolean makestreet on one cell.
+---@field status fun(self: warren.Town, row: integer, col: integer): string A cell's status.
+---@field heading fun(self: warren.Town, row: integer, col: integer): string? A street cell's direction.
+---@field count fun(self: warren.Town, status: string): integer Cells with a status.
+---@field distinct_streets fun(self: warren.Town): integer How many separate streets remain.
+---@field render fun(self: warren.Town): string showmaze.
+---@field render_debug fun(self: warren.Town): string showdebugmaze.
+---@field write fun(self: warren.Town, map: warren.Map, opts: {style: table, view?: "map"|"debug"}): {rooms: integer, gates: integer, street_cells: integer} Draws the town on the map and records rooms, doors, gates and streets.
+
+---Cells each on exactly one named status list, with O(1) move, count and uniform pick.
+---@class warren.StatusLists
+---@field move fun(self: warren.StatusLists, cell: integer, status: string) Moves a cell to a list.
+---@field status fun(self: warren.StatusLists, cell: integer): string A cell's status.
+---@field count fun(self: warren.StatusLists, status: string): integer Cells on a list.
+---@field pick fun(self: warren.StatusLists, status: string, rng: warren.Rng): integer? A uniform random cell of a list, or nil.
+---@field cells fun(self: warren.StatusLists, status: string): integer[] A snapshot of a list.
+---@field reset fun(self: warren.StatusLists, status: string) Puts every cell on one list.
+---@field statuses fun(self: warren.StatusLists): string[] The status names.
 
 ---A recipe parameter declaration.
 ---@class warren.Param
@@ -387,7 +430,13 @@ function Ctx.metric(name, value) end
 ---@field version string warren's version.
 ---@field prio warren.Prio Incursion's write priorities by name.
 ---@field gen warren.gen Whole generation phases implemented in Rust.
+---@field town warren.TownModule TownMaze as phases (seed 002).
 warren = {}
+
+---Status lists for any "grow until every cell is served" generator.
+---@param opts {cells: integer, statuses: string[], initial?: string}
+---@return warren.StatusLists
+function warren.status_lists(opts) end
 
 ---A rectangle with helper methods, from four numbers or a `{x=, y=, w=, h=}` table.
 ---@param x integer|warren.RectLike

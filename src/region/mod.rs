@@ -46,6 +46,8 @@ pub struct RegistryData {
     pub rooms: Option<RoomsDef>,
     /// `[cave]`, if any file has it.
     pub cave: Option<CaveDef>,
+    /// `[town]`, if any file has it.
+    pub town: Option<TownDef>,
     /// Spawn table.
     pub spawn: Vec<SpawnDef>,
 }

@@ -4,8 +4,8 @@
 //!
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
 //! form one registry. List sections (`[[terrain]]`, `[[corridor]]`, `[[spawn]]`) are concatenated
-//! in file-name order; single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`) may appear in
-//! only one file.
+//! in file-name order; single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`, `[town]`) may
+//! appear in only one file.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,8 @@ pub struct RegionFile {
     pub rooms: Option<RoomsDef>,
     /// Terrain used by the directional-cave recipe (`[cave]`).
     pub cave: Option<CaveDef>,
+    /// Terrain used by the TownMaze recipe (`[town]`).
+    pub town: Option<TownDef>,
     /// What may spawn, with weights (`[[spawn]]`).
     #[serde(default)]
     pub spawn: Vec<SpawnDef>,
@@ -173,6 +175,85 @@ pub struct CaveDef {
     pub exit: String,
     /// Pillars placed by the `pillars` row event.
     pub pillar: String,
+}
+
+/// `[town]` — terrain for the TownMaze recipe (`scripts/townmaze.lua`). The town is drawn
+/// character for character as TownMaze printed it: walls on even rows and columns, one cell
+/// (a room, a street or an unused block) at each odd row and column. TownMaze's own characters
+/// are given in brackets; terrains drawn alike must agree on `solid`.
+///
+/// ```toml
+/// [town]
+/// wall = "town wall"
+/// vertical_door = "town door |"
+/// horizontal_door = "town door -"
+/// vertical_gate = "town gate |"
+/// horizontal_gate = "town gate -"
+/// street = "street"
+/// floor = "town floor"
+/// unused = "town block"
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TownDef {
+    /// Walls between cells, the town wall, closed doors and closed gates (`#`).
+    pub wall: String,
+    /// An open door in a vertical wall, leading east or west from a room to a street (`|`).
+    pub vertical_door: String,
+    /// An open door in a horizontal wall, leading north or south from a room (`-`).
+    pub horizontal_door: String,
+    /// An open gate in the west or east town wall (`|`).
+    pub vertical_gate: String,
+    /// An open gate in the north or south town wall (`-`).
+    pub horizontal_gate: String,
+    /// Street cells, the open walls between them and removed pillars (a space).
+    pub street: String,
+    /// The floor of a room: the centre of a room cell (a space).
+    pub floor: String,
+    /// The centre of an UNUSED cell, a solid block that is neither room nor street; the four
+    /// corners are always unused (`#`).
+    pub unused: String,
+    /// Terrains of the debug view (`showdebugmaze`), drawn at cell centres instead of `floor`,
+    /// `street` and `unused`. Optional; needed only to show a town with `view = "debug"`.
+    pub debug: Option<TownDebugDef>,
+}
+
+/// `[town.debug]` — the debug view of a town: each cell centre shows the cell's status, or for
+/// a street the way it runs.
+///
+/// ```toml
+/// [town.debug]
+/// isolated = "debug isolated"
+/// live = "debug live"
+/// dead = "debug dead"
+/// unused = "debug unused"
+/// north = "debug north"
+/// east = "debug east"
+/// south = "debug south"
+/// west = "debug west"
+/// no_heading = "debug no heading"
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TownDebugDef {
+    /// A room with no street beside it (`I`).
+    pub isolated: String,
+    /// A room beside a street and beside an isolated room: it may still become a street (`L`).
+    pub live: String,
+    /// A room beside a street and beside no isolated room (`D`).
+    pub dead: String,
+    /// An unused block (`U`).
+    pub unused: String,
+    /// A street running north (`^`).
+    pub north: String,
+    /// A street running east (`>`).
+    pub east: String,
+    /// A street running south (`v`).
+    pub south: String,
+    /// A street running west (`<`).
+    pub west: String,
+    /// A street with no direction (`X`).
+    pub no_heading: String,
 }
 
 /// `[[spawn]]` — something that may be spawned, with its weight.

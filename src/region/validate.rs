@@ -147,6 +147,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
             rooms: merged.rooms.map(|(_, r)| r),
             cave: merged.cave.map(|(_, c)| c),
+            town: merged.town.map(|(_, t)| t),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
         },
         files: sources.into_iter().map(|s| s.path).collect(),
@@ -170,6 +171,7 @@ struct Merged {
     dungeon: Option<(usize, DungeonDef)>,
     rooms: Option<(usize, RoomsDef)>,
     cave: Option<(usize, CaveDef)>,
+    town: Option<(usize, TownDef)>,
 }
 
 fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
@@ -208,6 +210,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
         single(ck, &mut m.rooms, file, f.rooms, "rooms");
         single(ck, &mut m.cave, file, f.cave, "cave");
+        single(ck, &mut m.town, file, f.town, "town");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
@@ -338,6 +341,39 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
             ("pillar", &c.pillar),
         ] {
             ck.terrain_ref(*f, tpath!["cave", key], name, t);
+        }
+    }
+    if let Some((f, town)) = &m.town {
+        check_town(ck, *f, town, t);
+    }
+}
+
+fn check_town(ck: &mut Checker, f: usize, town: &TownDef, t: &TerrainTable) {
+    for (key, name) in [
+        ("wall", &town.wall),
+        ("vertical_door", &town.vertical_door),
+        ("horizontal_door", &town.horizontal_door),
+        ("vertical_gate", &town.vertical_gate),
+        ("horizontal_gate", &town.horizontal_gate),
+        ("street", &town.street),
+        ("floor", &town.floor),
+        ("unused", &town.unused),
+    ] {
+        ck.terrain_ref(f, tpath!["town", key], name, t);
+    }
+    if let Some(d) = &town.debug {
+        for (key, name) in [
+            ("isolated", &d.isolated),
+            ("live", &d.live),
+            ("dead", &d.dead),
+            ("unused", &d.unused),
+            ("north", &d.north),
+            ("east", &d.east),
+            ("south", &d.south),
+            ("west", &d.west),
+            ("no_heading", &d.no_heading),
+        ] {
+            ck.terrain_ref(f, tpath!["town", "debug", key], name, t);
         }
     }
 }

@@ -22,8 +22,10 @@
 //!
 //! The display grid is `height`×`width` characters: walls on even rows and columns, cell
 //! centres at odd (row, column) positions; see [`WALL`], [`VDOOR`], [`HDOOR`], [`BLANK`].
+//! [`Town::draw`] writes it onto a [`Map`](crate::map::Map) with terrains from region data.
 
 mod connect;
+mod draw;
 mod finish;
 mod grid;
 mod make_street;
@@ -36,6 +38,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use draw::{DebugTerrains, Drawn, TownTerrains, GATE_SPAWN, ROOM_KIND, STREET_REGION};
 pub use grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
 pub use params::{ParamError, ParamErrors, TownParams};
 pub use status::{StatusError, StatusLists};

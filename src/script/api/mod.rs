@@ -6,12 +6,15 @@ mod coverage;
 pub mod debug;
 pub mod entries;
 pub mod gen;
+pub mod held;
 pub mod keys;
 pub mod log;
 pub mod map;
 pub mod rects;
 pub mod rng;
 pub mod spec;
+pub mod status;
+pub mod town;
 
 use crate::map::priority;
 use mlua::{Lua, Table};
@@ -26,5 +29,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     }
     w.set("prio", prio)?;
     w.set("gen", gen::table(lua)?)?;
+    w.set("town", town::table(lua)?)?;
+    w.set("status_lists", status::constructor(lua)?)?;
     Ok(w)
 }

@@ -1,0 +1,477 @@
+//! The Lua face of TownMaze: `warren.town` (one method per step, queries, drawing into the map)
+//! and `warren.status_lists`, the status-list primitive for any "grow until every cell is
+//! served" generator. Errors name the call and the rule, at the recipe's line.
+
+mod common;
+use common::*;
+use warren::map::Map;
+use warren::script::{Host, Limits, Run};
+
+/// Runs `body` as the generate function of a `width`×`height` recipe; the body starts on line 2.
+fn run(body: &str, width: i64, height: i64, limits: Limits) -> Result<Map, String> {
+    let recipe = format!(
+        "return {{ name = 't', params = {{ width = {{ default = {width} }}, height = {{ default = {height} }} }}, generate = function(map, ctx)\n{body}\nend }}"
+    );
+    let dir = temp_tree(&[("scripts/t.lua", recipe.as_str())]);
+    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits)
+        .map_err(|e| e.to_string())?;
+    let p = host.resolve_params(&[]).map_err(|e| e.to_string())?;
+    host.generate(&Run {
+        seed: 5,
+        params: &p,
+        depth: 1,
+        above: None,
+    })
+    .map_err(|e| e.to_string())
+}
+
+fn ok(body: &str) -> Map {
+    run(body, 77, 23, Limits::default()).unwrap_or_else(|e| panic!("{e}\n{body}"))
+}
+
+fn err(body: &str) -> String {
+    match run(body, 77, 23, Limits::default()) {
+        Ok(_) => panic!("should fail:\n{body}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn every_broken_rule_is_reported_at_once_at_the_recipe_line() {
+    let e = err(
+        "local x = 1\nlocal town = warren.town.new { height = 9, width = 78, gates = -1, \
+         leftgates = 5, courts = -1, unused = -1, straightness = 1000 }",
+    );
+    let (location, rest) = e.split_once(": ").unwrap();
+    assert!(location.ends_with("scripts/t.lua:3"), "{e}");
+    assert!(
+        rest.starts_with("warren.town.new: invalid town parameters: "),
+        "{e}"
+    );
+    let rules = [
+        "height must be at least 11 (five cells, room for one interior row of buildings), got 9",
+        "width must be odd (walls on even rows and columns, cells on odd ones), got 78",
+        "gates must be at least 0, got -1",
+        "leftgates must be at most gates = -1, got 5",
+        "courts must be at least 0, got -1",
+        "courts + gates must be at least 1 so that some street exists, got -1 + -1",
+        "unused must be at least 0, got -1",
+        "straightness must be at most 998 so that a bend is always possible, got 1000",
+    ];
+    for rule in rules {
+        assert!(e.contains(rule), "missing {rule:?} in {e}");
+    }
+    assert_eq!(e.matches("; ").count(), rules.len() - 1, "{e}");
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+#[test]
+fn town_options_are_checked() {
+    let e = err("warren.town.new { hieght = 23 }");
+    assert!(
+        e.contains("warren.town.new: unknown option 'hieght' (valid: height, width, gates, leftgates, courts, unused, straightness)"),
+        "{e}"
+    );
+    let e = err("warren.town.new { height = 23.5 }");
+    assert!(
+        e.contains("warren.town.new: height must be an integer, got 23.5"),
+        "{e}"
+    );
+    let e = err("warren.town.limits(23, 4097)");
+    assert!(
+        e.contains("warren.town.limits: width = 4097 is out of range (11..=4095)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_steps_can_be_run_and_inspected_one_by_one() {
+    ok(r#"
+        local rng = ctx.rng
+        local limits = warren.town.limits(23, 77)
+        assert(limits.gates == 24 and limits.courts == 36 and limits.unused == 5)
+        local t = warren.town.new { gates = 3, leftgates = 1 }
+        assert(t.height == 23 and t.width == 77 and t.rows == 11 and t.cols == 38)
+        assert(t:count("isolated") == 11 * 38 - 4 and t:count("unused") == 4)
+        assert(t:status(0, 0) == "unused" and t:status(5, 5) == "isolated")
+        assert(t:make_unused(rng) == 0)
+        assert(t:make_gates(rng) == 3)
+        assert(t:count("street") == 3 and t:distinct_streets() == 3)
+        assert(t:make_courts(rng) == 0)
+        t:connect_streets(rng)
+        assert(t:distinct_streets() == 1)
+        t:finish_alleys(rng)
+        assert(t:count("isolated") == 0 and t:count("live") == 0)
+        t:close_doors(rng)
+        assert(t:close_gates(rng) == 2)
+        assert(t:cleanup_map() >= 0)
+        local lines = 0
+        for line in t:render():gmatch("[^\n]+") do
+          assert(#line == 77)
+          lines = lines + 1
+        end
+        assert(lines == 23)
+        assert(t:render_debug():find("D") and not t:render_debug():find("I"))
+        t:fill()
+        assert(t:count("street") == 0 and t:distinct_streets() == 0)
+    "#);
+}
+
+#[test]
+fn streets_can_be_laid_by_hand() {
+    ok(r#"
+        local t = warren.town.new { gates = 0, leftgates = 0, courts = 1 }
+        assert(t:make_street(ctx.rng, 5, 10, "east") == true)
+        assert(t:status(5, 10) == "street" and t:heading(5, 10) == "east")
+        assert(t:heading(5, 9) == nil and t:status(5, 11) == "live")
+        assert(t:make_street(ctx.rng, 5, 11, "north") == true)
+        assert(t:heading(5, 11) == "east", "continuing a street beats the asked heading")
+    "#);
+    let e = err("local t = warren.town.new()\nt:make_street(ctx.rng, 0, 0)");
+    assert!(
+        e.contains("scripts/t.lua:3: town:make_street: cell (row 0, column 0) is Unused"),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:make_street(ctx.rng, 3, 3, 'up')");
+    assert!(
+        e.contains("town:make_street: unknown heading 'up' (valid: north, east, south, west)"),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:status(11, 0)");
+    assert!(
+        e.contains(
+            "town:status: cell (row 11, column 0) is outside the town: rows 0..11, columns 0..38"
+        ),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:status(-1, 0)");
+    assert!(e.contains("town:status: row = -1 must be ≥ 0"), "{e}");
+    let e = err("local t = warren.town.new()\nt:count(3)");
+    assert!(
+        e.contains("town:count: unknown status integer (valid: isolated"),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:count('alive')");
+    assert!(
+        e.contains(
+            "town:count: unknown status 'alive' (valid: isolated, live, dead, street, unused)"
+        ),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:make_gates()");
+    assert!(
+        e.contains(
+            "scripts/t.lua:3: town:make_gates: expects an rng (ctx.rng or rng:stream(name))"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_stuck_phase_is_a_located_error() {
+    let e = err("local t = warren.town.new()\nt:connect_streets(ctx.rng)");
+    assert!(
+        e.contains("scripts/t.lua:3: town:connect_streets: there is no street to connect"),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:finish_alleys(ctx.rng)");
+    assert!(
+        e.contains("town:finish_alleys: 414 cells remain isolated and no street can reach them"),
+        "{e}"
+    );
+}
+
+/// Copies `ctx.regions.town` into a table `s` a recipe may change.
+const COPY_STYLE: &str = "local s = {}\n\
+     for _, k in ipairs { 'wall', 'vertical_door', 'horizontal_door', 'vertical_gate', \
+     'horizontal_gate', 'street', 'floor', 'unused', 'debug' } do s[k] = ctx.regions.town[k] end";
+
+#[test]
+fn write_draws_with_region_terrain_and_checks_its_options() {
+    let map = ok("local t = warren.town.new()\nt:fill()\n\
+         local d = t:write(map, { style = ctx.regions.town })\n\
+         assert(d.rooms == 11 * 38 - 4 and d.gates == 0 and d.street_cells == 0)");
+    assert_eq!(
+        map.terrain_at(warren::map::Point::new(0, 0)).unwrap(),
+        map.terrains().id("town wall").unwrap()
+    );
+    assert_eq!(
+        map.terrain_at(warren::map::Point::new(3, 3)).unwrap(),
+        map.terrains().id("town floor").unwrap()
+    );
+    let cases = [
+        (
+            "t:write(map, { style = ctx.regions.town, view = 'plan' })".to_string(),
+            "town:write: view = 'plan' (valid: map, debug)",
+        ),
+        (
+            "t:write(map, { style = ctx.regions.town, colour = 1 })".to_string(),
+            "town:write: unknown option 'colour' (valid: style, view)",
+        ),
+        (
+            "t:write(map, {})".to_string(),
+            "town:write: style must be a table of terrain names (ctx.regions.town), got nil",
+        ),
+        (
+            "t:write(map, { style = { wall = 'town wall' } })".to_string(),
+            "town:write: style.vertical_door must be a terrain name (see [town] in the region files), got nil",
+        ),
+        (
+            format!("{COPY_STYLE}\ns.street = 'cobbles'\nt:write(map, {{ style = s }})"),
+            "town:write: unknown terrain 'cobbles'",
+        ),
+        (
+            format!("{COPY_STYLE}\ns.debug = nil\nt:write(map, {{ style = s, view = 'debug' }})"),
+            "town:write: view 'debug' needs style.debug (a [town.debug] section in the region files)",
+        ),
+    ];
+    for (body, want) in cases {
+        let e = err(&format!("local t = warren.town.new()\n{body}"));
+        assert!(e.contains(want), "{body}: {e}");
+        assert!(e.contains("scripts/t.lua:"), "located: {e}");
+    }
+    let e = run(
+        "warren.town.new():write(map, { style = ctx.regions.town })",
+        75,
+        23,
+        Limits::default(),
+    )
+    .unwrap_err();
+    assert!(
+        e.contains(
+            "town:write: the 77×23 town does not fit the map: (76, 22) is outside the 75×23 map"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn towns_count_against_the_memory_limit() {
+    let limits = Limits {
+        memory: 32 << 20,
+        ..Limits::default()
+    };
+    let e = run(
+        "warren.town.new { height = 4095, width = 4095 }",
+        8,
+        8,
+        limits,
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("warren.town.new: needs 108 MiB but objects already hold 0 MiB of the 32 MiB memory limit"),
+        "{e}"
+    );
+    // Dropped towns give their share back: many towns in turn fit where all at once would not.
+    run(
+        "for i = 1, 60 do local t = warren.town.new { height = 401, width = 401 } end",
+        8,
+        8,
+        limits,
+    )
+    .unwrap();
+    let e = run(
+        "local keep = {} for i = 1, 60 do keep[i] = warren.town.new { height = 401, width = 401 } end",
+        8,
+        8,
+        limits,
+    )
+    .unwrap_err();
+    assert!(e.contains("memory limit"), "{e}");
+}
+
+#[test]
+fn status_lists_move_count_pick_and_iterate() {
+    ok(r#"
+        local lists = warren.status_lists { cells = 10, statuses = { "wild", "near", "served" } }
+        assert(#lists == 10 and lists:count("wild") == 10 and lists:status(9) == "wild")
+        local names = lists:statuses()
+        assert(#names == 3 and names[1] == "wild" and names[3] == "served")
+        lists:move(3, "near")
+        lists:move(7, "near")
+        lists:move(3, "near") -- already there: nothing changes
+        assert(lists:count("near") == 2 and lists:count("wild") == 8)
+        assert(lists:status(7) == "near")
+        local near = lists:cells("near")
+        assert(#near == 2 and near[1] == 3 and near[2] == 7)
+        -- The list is a snapshot: moving while iterating is safe.
+        for _, cell in ipairs(lists:cells("wild")) do lists:move(cell, "served") end
+        assert(lists:count("served") == 8 and lists:count("wild") == 0)
+        assert(lists:pick("wild", ctx.rng) == nil)
+        local seen = {}
+        for _ = 1, 200 do
+          local cell = lists:pick("near", ctx.rng)
+          assert(cell == 3 or cell == 7)
+          seen[cell] = true
+        end
+        assert(seen[3] and seen[7])
+        lists:reset("near")
+        assert(lists:count("near") == 10)
+        local other = warren.status_lists { cells = 4, statuses = { "a", "b" }, initial = "b" }
+        assert(other:count("b") == 4 and other:count("a") == 0)
+    "#);
+}
+
+#[test]
+fn status_lists_grow_a_region_until_every_cell_is_served() {
+    // A flood from one corner of a 30×20 map: "frontier" cells are served next, at random.
+    let map = run(
+        r#"
+        local w, h = map.width, map.height
+        local lists = warren.status_lists { cells = w * h, statuses = { "wild", "frontier", "served" } }
+        local order = 0
+        lists:move(0, "frontier")
+        while lists:count("frontier") > 0 do
+          local cell = lists:pick("frontier", ctx.rng)
+          lists:move(cell, "served")
+          order = order + 1
+          local x, y = cell % w, cell // w
+          map:set(x, y, "floor", { force = true })
+          for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } } do
+            local nx, ny = x + d[1], y + d[2]
+            if nx >= 0 and ny >= 0 and nx < w and ny < h and lists:status(nx + ny * w) == "wild" then
+              lists:move(nx + ny * w, "frontier")
+            end
+          end
+        end
+        assert(order == w * h and lists:count("served") == w * h)
+        "#,
+        30,
+        20,
+        Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(map.open_count(), 600);
+}
+
+#[test]
+fn status_list_errors_name_the_call_and_the_valid_range() {
+    let cases = [
+        (
+            "warren.status_lists { statuses = { 'a' } }",
+            "warren.status_lists: options need 'cells' (a count)",
+        ),
+        (
+            "warren.status_lists { cells = -1, statuses = { 'a' } }",
+            "warren.status_lists: cells = -1 is out of range (0..=16777216)",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = 'a' }",
+            "warren.status_lists: statuses must be a list of names, got string",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a', 2 } }",
+            "warren.status_lists: statuses[2] must be a string, got integer",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a', 'a' } }",
+            "warren.status_lists: status name \"a\" is empty or repeated",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = {} }",
+            "warren.status_lists: status lists need 1..=256 status names, got 0",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a' }, initial = 'b' }",
+            "warren.status_lists: unknown status 'b' (valid: a)",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a' }, size = 2 }",
+            "warren.status_lists: unknown option 'size' (valid: cells, statuses, initial)",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:move(3, 'b')",
+            "lists:move: cell 3 does not exist (valid: 0..=2)",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:move(0, 'c')",
+            "lists:move: unknown status 'c' (valid: a, b)",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:count(1)",
+            "lists:count: status must be a name (a, b), got integer",
+        ),
+        (
+            "warren.status_lists { cells = 3, statuses = { 'a' } }:pick('a')",
+            "lists:pick: expects an rng (ctx.rng)",
+        ),
+    ];
+    for (body, want) in cases {
+        let e = err(body);
+        assert!(
+            e.contains(&format!("scripts/t.lua:2: {want}")),
+            "{body}: {e}"
+        );
+    }
+}
+
+#[test]
+fn the_town_region_section_is_validated_with_locations() {
+    let text = std::fs::read_to_string(root().join("regions/town.toml"))
+        .unwrap()
+        .replace("street = \"street\"", "street = \"cobbles\"")
+        .replace("west = \"debug west\"", "west = \"debug wets\"")
+        .replace(
+            "floor = \"town floor\"",
+            "floor = \"town floor\"\nroof = \"tiles\"",
+        );
+    let load = |text: &str| {
+        let terrain = std::fs::read_to_string(root().join("regions/terrain.toml")).unwrap();
+        let sources = vec![
+            warren::region::Source {
+                path: "regions/terrain.toml".into(),
+                text: terrain,
+            },
+            warren::region::Source {
+                path: "regions/town.toml".into(),
+                text: text.into(),
+            },
+        ];
+        warren::region::Registry::from_sources(sources).map(|_| ())
+    };
+    let e = load(&text).unwrap_err().to_string();
+    assert!(e.contains("regions/town.toml:"), "{e}");
+    assert!(e.contains("unknown field `roof`"), "{e}");
+    let text = text.replace("\nroof = \"tiles\"", "");
+    let e = load(&text).unwrap_err().to_string();
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert!(
+        e.contains(&format!(
+            "regions/town.toml:{}:10: unknown terrain 'cobbles'",
+            line_of("cobbles")
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!(
+            "regions/town.toml:{}:8: unknown terrain 'debug wets'",
+            line_of("wets")
+        )),
+        "{e}"
+    );
+    let e = load("[town]\nwall = \"rock\"\n").unwrap_err().to_string();
+    assert!(e.contains("missing field `vertical_door`"), "{e}");
+    // [town.debug] is optional.
+    let without_debug = text
+        .replace("street = \"cobbles\"", "street = \"street\"")
+        .lines()
+        .filter(|l| {
+            ![
+                "[town.debug]",
+                "isolated =",
+                "live =",
+                "dead =",
+                "unused = \"debug",
+                "north =",
+                "east =",
+                "south =",
+                "west =",
+                "no_heading =",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    load(&without_debug).unwrap();
+}
