@@ -1,4 +1,5 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
 pub mod connectivity;
+pub mod dungeon;
 pub mod rooms;
 pub mod tunnel;
