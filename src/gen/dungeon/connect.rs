@@ -6,7 +6,7 @@ use super::DungeonError;
 use crate::gen::tunnel::{
     incursion_dist, tunnel, TunnelConfig, TunnelFlags, TunnelLevel, TunnelOutcome, TunnelRequest,
 };
-use crate::map::{Dir, Map, Point, Rect};
+use crate::map::{Map, Point, Rect, FLAG_SOLID};
 use crate::rng::Rng;
 
 /// Joins each panel to its left, upper and upper-left neighbour: all open "edge" cells of every
@@ -47,45 +47,81 @@ pub fn connect_panels(
     Ok(dug)
 }
 
-/// Open cells of `panel` with fewer than four open orthogonal neighbours, in row order.
+/// Open cells of `panel` with fewer than four open orthogonal neighbours, in row order. Cells
+/// off the map count as solid.
 pub fn edge_cells(map: &Map, panel: Rect) -> Vec<Point> {
-    let open = |p: Point| map.is_solid(p).map(|s| !s).unwrap_or(false);
-    panel
-        .cells()
-        .filter(|&p| open(p) && Dir::CARDINAL.iter().filter(|&&d| open(p.step(d))).count() < 4)
-        .collect()
-}
-
-/// The pair `(a, b)` minimising `(dist, index of a, index of b)`. Cells of `a` are tried in
-/// order of their distance to `b`'s bounding box, stopping once that bound exceeds the best
-/// distance found, so neighbouring panels cost little more than their facing sides.
-pub fn closest(a: &[Point], b: &[Point]) -> Option<(Point, Point)> {
-    let first = *b.first()?;
-    let (x0, y0, x1, y1) = b.iter().fold(
-        (first.x, first.y, first.x, first.y),
-        |(x0, y0, x1, y1), q| (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y)),
-    );
-    let gap = |v: i32, lo: i32, hi: i32| (lo - v).max(v - hi).max(0);
-    let mut order: Vec<(i32, usize)> = a
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (gap(p.x, x0, x1).max(gap(p.y, y0, y1)), i))
-        .collect();
-    order.sort_unstable();
-    let mut best: Option<(i32, usize, usize)> = None;
-    for (bound, i) in order {
-        if best.is_some_and(|(d, _, _)| bound > d) {
-            break;
-        }
-        let p = a[i];
-        for (j, &q) in b.iter().enumerate() {
-            let d = incursion_dist(p, q);
-            if best.is_none_or(|key| (d, i, j) < key) {
-                best = Some((d, i, j));
+    let (w, h) = (map.width(), map.height());
+    let flags = map.flag_cells();
+    let open = |x: i32, y: i32| {
+        x >= 0 && y >= 0 && x < w && y < h && flags[(x + y * w) as usize] & FLAG_SOLID == 0
+    };
+    let mut out = Vec::new();
+    for y in panel.y.max(0)..=panel.y2().min(h - 1) {
+        for x in panel.x.max(0)..=panel.x2().min(w - 1) {
+            if open(x, y) {
+                let around = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)];
+                if around.iter().filter(|&&(ax, ay)| open(ax, ay)).count() < 4 {
+                    out.push(Point::new(x, y));
+                }
             }
         }
     }
-    best.map(|(_, i, j)| (a[i], b[j]))
+    out
+}
+
+/// The pair `(a, b)` minimising `(dist, index of a, index of b)`. The cell of `a` nearest
+/// `b`'s bounding box and its closest cell of `b` give a first bound. Then the cells of `a`
+/// within the bound of `b`'s box are tried nearest first, each against the cells of `b` whose
+/// column is within the best distance so far, until the box distance alone exceeds it; so
+/// neighbouring panels cost little more than their facing sides.
+pub fn closest(a: &[Point], b: &[Point]) -> Option<(Point, Point)> {
+    let (a_box, b_box) = (bounds(a)?, bounds(b)?);
+    let first = (0..a.len()).min_by_key(|&i| (gap(a[i], b_box), i))?;
+    let mut best = (0..b.len())
+        .map(|j| (incursion_dist(a[first], b[j]), first, j))
+        .min()?;
+    let mut by_x: Vec<usize> = (0..b.len())
+        .filter(|&j| gap(b[j], a_box) <= best.0)
+        .collect();
+    by_x.sort_unstable_by_key(|&j| (b[j].x, j));
+    let mut near_first: Vec<(i32, usize)> = (0..a.len())
+        .map(|i| (gap(a[i], b_box), i))
+        .filter(|&(g, _)| g <= best.0)
+        .collect();
+    near_first.sort_unstable();
+    for (g, i) in near_first {
+        if g > best.0 {
+            break;
+        }
+        let p = a[i];
+        let lo = by_x.partition_point(|&j| b[j].x < p.x - best.0);
+        for &j in &by_x[lo..] {
+            if b[j].x > p.x + best.0 {
+                break;
+            }
+            let key = (incursion_dist(p, b[j]), i, j);
+            if key < best {
+                best = key;
+            }
+        }
+    }
+    Some((a[best.1], b[best.2]))
+}
+
+/// The bounding box `(x0, y0, x1, y1)` of a non-empty set.
+fn bounds(set: &[Point]) -> Option<(i32, i32, i32, i32)> {
+    let first = *set.first()?;
+    Some(set.iter().fold(
+        (first.x, first.y, first.x, first.y),
+        |(x0, y0, x1, y1), q| (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y)),
+    ))
+}
+
+/// Chebyshev distance from `p` to a bounding box: a lower bound of Incursion's `dist` to any
+/// cell inside it.
+fn gap(p: Point, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> i32 {
+    let along = |v: i32, lo: i32, hi: i32| (lo - v).max(v - hi).max(0);
+    along(p.x, x0, x1).max(along(p.y, y0, y1))
 }
 
 #[cfg(test)]

@@ -4,11 +4,11 @@
 
 use super::path::carve_path;
 use super::DungeonError;
-use crate::gen::connectivity::{fixup, Connectivity, FixupError, FixupReport};
+use crate::gen::connectivity::{fixup, FixupError, FixupReport};
 use crate::gen::tunnel::{
     tunnel, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
-use crate::map::{priority, Brush, Corridor, Map, Point};
+use crate::map::{priority, Brush, Corridor, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
 use crate::rng::Rng;
 
 /// How one cut-off area was joined.
@@ -52,7 +52,6 @@ pub fn fixup_level(
     rng: &mut Rng,
     max_trials: u32,
 ) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
-    let mut flood = Connectivity::new();
     fixup(map, rng, max_trials, |map, rng, from, to| {
         if map.is_connected(to)? {
             return Ok(Join::Already);
@@ -70,8 +69,14 @@ pub fn fixup_level(
         );
         req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
         let dug = tunnel(map, config, level, &req, rng)?;
-        if !map.is_solid(from)? {
-            flood.mark_connected(map, from)?;
+        // The corridor joins only if every cell of it is open (a vault can break it).
+        let intact = dug
+            .path
+            .iter()
+            .chain([&dug.end])
+            .all(|&p| !map.is_solid(p).unwrap_or(true));
+        if intact && map.is_connected(from)? {
+            spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
                     style: dug.style,
@@ -81,12 +86,42 @@ pub fn fixup_level(
             }
         }
         let carved = carve_default(map, config, from, to)?;
-        flood.mark_connected(map, from)?;
+        spread_connected(map, carved.iter().copied().chain([from, to]));
         Ok(Join::Path {
             tunnel_stop: dug.stop,
-            carved: dug.carved.len() + carved,
+            carved: dug.carved.len() + carved.len(),
         })
     })
+}
+
+/// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
+/// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
+/// a check after each tunnel costs the size of the area the tunnel reached.
+fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
+    let (w, h) = (map.width(), map.height());
+    let mut stack: Vec<Point> = Vec::new();
+    for p in seeds {
+        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+            let f = &mut map.flag_cells_mut()[i];
+            if *f & FLAG_SOLID == 0 {
+                *f |= FLAG_CONNECTED;
+                stack.push(p);
+            }
+        }
+    }
+    while let Some(p) = stack.pop() {
+        for d in Dir::ALL {
+            let n = p.step(d);
+            if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
+                continue;
+            }
+            let f = &mut map.flag_cells_mut()[(n.x + n.y * w) as usize];
+            if *f & (FLAG_SOLID | FLAG_CONNECTED) == 0 {
+                *f |= FLAG_CONNECTED;
+                stack.push(n);
+            }
+        }
+    }
 }
 
 /// Carves the shortest path with the default corridor style and records it as a corridor.
@@ -95,7 +130,7 @@ fn carve_default(
     config: &TunnelConfig,
     from: Point,
     to: Point,
-) -> Result<usize, DungeonError> {
+) -> Result<Vec<Point>, DungeonError> {
     let style = &config.styles[config.default_style];
     let region = map.region_id(&style.name);
     let floor = Brush::new(style.floor)
@@ -105,12 +140,11 @@ fn carve_default(
         .priority(priority::CORRIDOR_WALL)
         .region(region);
     let cells = carve_path(map, from, to, &floor, &walls)?;
-    let n = cells.len();
     map.notes.corridors.push(Corridor {
-        cells,
+        cells: cells.clone(),
         region: Some(style.name.clone()),
     });
-    Ok(n)
+    Ok(cells)
 }
 
 #[cfg(test)]

@@ -6,10 +6,6 @@ use crate::map::{priority, Brush, Dir, Map, Point, TerrainId, FLAG_SOLID};
 use crate::rng::Rng;
 use std::collections::BTreeSet;
 
-/// Random tries for a stair cell in a room or region not yet holding stairs (the original's
-/// 500) before the candidates are searched in order.
-const TRIES: u32 = 500;
-
 /// Where a stair stands: in a recorded room (by index), or else in a region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Place {
@@ -17,10 +13,32 @@ enum Place {
     Region(u16),
 }
 
-fn place_of(map: &Map, p: Point) -> Place {
-    match map.notes.rooms.iter().position(|r| r.rect.contains(p)) {
-        Some(i) => Place::Room(i),
-        None => Place::Region(map.region_at(p).unwrap_or(0)),
+/// The place of every cell: the first recorded room holding it, or else its region.
+struct Places {
+    width: usize,
+    room: Vec<u32>,
+}
+
+impl Places {
+    fn new(map: &Map) -> Places {
+        let width = map.width() as usize;
+        let mut room = vec![0; map.len()];
+        for (k, r) in map.notes.rooms.iter().enumerate().rev() {
+            for p in r.rect.cells() {
+                if map.in_bounds(p.x as i64, p.y as i64) {
+                    room[p.x as usize + p.y as usize * width] = k as u32 + 1;
+                }
+            }
+        }
+        Places { width, room }
+    }
+
+    fn of(&self, map: &Map, p: Point) -> Place {
+        let i = p.x as usize + p.y as usize * self.width;
+        match self.room[i] {
+            0 => Place::Region(map.region_cells()[i]),
+            k => Place::Room(k as usize - 1),
+        }
     }
 }
 
@@ -69,16 +87,28 @@ pub fn down_stairs(
     count: u32,
     avoid: &[TerrainId],
 ) -> Result<Vec<Point>, DungeonError> {
-    let mut candidates: Vec<Point> = (0..map.len())
-        .filter(|&i| {
-            let p = map.point(i);
-            map.flag_cells()[i] & FLAG_SOLID == 0
-                && map.priority_cells()[i] <= priority::ROOM_FLOOR
-                && !avoid.contains(&map.terrain_cells()[i])
-                && !map.is_edge(p.x, p.y)
-        })
-        .map(|i| map.point(i))
-        .collect();
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let places = Places::new(map);
+    let mut banned = vec![false; map.terrains().len()];
+    for &t in avoid {
+        if let Some(b) = banned.get_mut(t as usize) {
+            *b = true;
+        }
+    }
+    let (flags, prio, terrain) = (map.flag_cells(), map.priority_cells(), map.terrain_cells());
+    let mut candidates: Vec<(Point, Place)> = Vec::new();
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w - 1 {
+            let i = x + y * w;
+            if flags[i] & FLAG_SOLID == 0
+                && prio[i] <= priority::ROOM_FLOOR
+                && !banned[terrain[i] as usize]
+            {
+                let p = Point::new(x as i32, y as i32);
+                candidates.push((p, places.of(map, p)));
+            }
+        }
+    }
     if count > 0 && candidates.is_empty() {
         return Err(DungeonError::NoStairSpot { which: "down" });
     }
@@ -88,21 +118,26 @@ pub fn down_stairs(
         .up
         .iter()
         .chain(&map.notes.stairs.down)
-        .map(|&p| place_of(map, p))
+        .filter(|p| map.in_bounds(p.x as i64, p.y as i64))
+        .map(|&p| places.of(map, p))
         .collect();
     let mut placed = Vec::new();
     for _ in 0..count {
         if candidates.is_empty() {
             break;
         }
-        let free = |p: &Point| !taken.contains(&place_of(map, *p));
-        let pick = (0..TRIES)
-            .map(|_| rng.below(candidates.len() as u64) as usize)
-            .find(|&i| free(&candidates[i]))
-            .or_else(|| candidates.iter().position(free))
-            .unwrap_or(0);
-        let p = candidates.swap_remove(pick);
-        taken.insert(place_of(map, p));
+        // Uniform among the cells of free places (what the original's retries approximate),
+        // or among all cells once every place holds stairs.
+        let free: Vec<usize> = (0..candidates.len())
+            .filter(|&i| !taken.contains(&candidates[i].1))
+            .collect();
+        let pick = if free.is_empty() {
+            rng.below(candidates.len() as u64) as usize
+        } else {
+            free[rng.below(free.len() as u64) as usize]
+        };
+        let (p, place) = candidates.swap_remove(pick);
+        taken.insert(place);
         map.write(p, &Brush::new(stair).priority(priority::FEATURE_FLOOR))?;
         map.notes.stairs.down.push(p);
         placed.push(p);

@@ -96,10 +96,9 @@ impl StreamerStyle {
 ///
 /// A river or lava flow enters at a random point of the top or left edge and runs diagonally
 /// towards the wider side of the level (south-east or south-west from the top, south-east or
-/// north-east from the left) at a width
-/// drawn from the style's range. A chasm or rock vein starts anywhere, heads in a random
-/// diagonal and swells by one cell with chance 1/13 per step until it reaches a width drawn
-/// from the range, then narrows the same way until it closes. Each step moves along x with
+/// north-east from the left) at a width drawn from the style's range. A chasm or rock vein
+/// starts anywhere, heads in a random diagonal and swells by one cell with chance 1/13 per step
+/// until it reaches a width drawn from the range, then narrows the same way until it closes. Each step moves along x with
 /// chance `rx / (rx + ry)` (both drawn from 2..=11) and along y otherwise, so the streamer
 /// slants at its own angle; it ends when it leaves the map. The square of `width` cells around
 /// the position is written each step; the map's edge is never written.

@@ -280,6 +280,7 @@ impl UserData for LuaMap {
             Ok(m.0.terrain_cells().iter().filter(|&&c| c == id).count())
         });
         methods.add_method("open_count", |_, m, ()| Ok(m.0.open_count()));
+        super::connectivity::add_methods(methods);
     }
 }
 

@@ -1,10 +1,14 @@
 //! The `warren` Lua module, one file per API area.
 
 pub mod args;
+pub mod connectivity;
+pub mod dungeon;
+pub mod fields;
 pub mod gen;
 pub mod log;
 pub mod map;
 pub mod rng;
+pub mod tunnel;
 
 use crate::map::priority;
 use mlua::{Lua, Table};
@@ -19,5 +23,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     }
     w.set("prio", prio)?;
     w.set("gen", gen::table(lua)?)?;
+    w.set("tunnel", tunnel::table(lua)?)?;
+    w.set("dungeon", dungeon::table(lua)?)?;
     Ok(w)
 }

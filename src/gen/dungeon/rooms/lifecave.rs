@@ -47,10 +47,10 @@ pub fn lifecave(
     Some(Rect::new(x0, y0, x1 - x0 + 1, y1 - y0 + 1))
 }
 
-/// The automaton's grid: `area` with a one-cell ring of wall around it.
+/// The automaton's grid: `area` with a one-cell ring of wall around it; 1 is wall, 0 open.
 struct Grid {
     stride: usize,
-    wall: Vec<bool>,
+    wall: Vec<u8>,
 }
 
 impl Grid {
@@ -65,40 +65,39 @@ fn grow(area: Rect, rng: &mut Rng, life_percent: u32) -> Grid {
     let stride = area.w as usize + 2;
     let mut grid = Grid {
         stride,
-        wall: vec![true; stride * (area.h as usize + 2)],
+        wall: vec![1; stride * (area.h as usize + 2)],
     };
     for y in 0..area.h {
         for x in 0..area.w {
             let i = grid.index(x, y);
-            grid.wall[i] = rng.below(100) < u64::from(life_percent);
+            grid.wall[i] = u8::from(rng.below(100) < u64::from(life_percent));
         }
     }
     let mut next = grid.wall.clone();
+    // Walls in each column of three rows centred on the row being updated.
+    let mut column = vec![0u8; stride];
     for _ in 0..STEPS {
+        let mut changed = false;
         for y in 0..area.h {
-            for x in 0..area.w {
-                let i = grid.index(x, y);
-                let n = [
-                    i - stride - 1,
-                    i - stride,
-                    i - stride + 1,
-                    i - 1,
-                    i + 1,
-                    i + stride - 1,
-                    i + stride,
-                    i + stride + 1,
-                ]
-                .iter()
-                .filter(|&&j| grid.wall[j])
-                .count();
-                next[i] = match n {
-                    5.. => true,
-                    0..=3 => false,
-                    _ => grid.wall[i],
+            let row = grid.index(0, y) - 1;
+            let w = &grid.wall;
+            for (x, c) in column.iter_mut().enumerate() {
+                let i = row + x;
+                *c = w[i - stride] + w[i] + w[i + stride];
+            }
+            for x in 1..=area.w as usize {
+                let i = row + x;
+                let n = column[x - 1] + column[x] + column[x + 1] - w[i];
+                let v = match n {
+                    5.. => 1,
+                    0..=3 => 0,
+                    _ => w[i],
                 };
+                changed |= v != w[i];
+                next[i] = v;
             }
         }
-        if next == grid.wall {
+        if !changed {
             break;
         }
         std::mem::swap(&mut grid.wall, &mut next);
@@ -114,7 +113,7 @@ fn largest_area(grid: &Grid, area: Rect) -> Vec<usize> {
     for y in 0..area.h {
         for x in 0..area.w {
             let start = grid.index(x, y);
-            if grid.wall[start] || seen[start] {
+            if grid.wall[start] == 1 || seen[start] {
                 continue;
             }
             let mut found = vec![start];
@@ -133,7 +132,7 @@ fn largest_area(grid: &Grid, area: Rect) -> Vec<usize> {
                     i + stride,
                     i + stride + 1,
                 ] {
-                    if !grid.wall[j] && !seen[j] {
+                    if grid.wall[j] == 0 && !seen[j] {
                         seen[j] = true;
                         found.push(j);
                     }
