@@ -33,4 +33,4 @@ pub use path::carve_path;
 pub use rooms::{draw_room, RoomKind, RoomLimits, RoomStyle, MIN_ROOM};
 pub use stairs::{down_stairs, up_stairs};
 pub use streamer::{carry_chasms, write_streamer, StreamerKind, StreamerStyle, MAX_STREAMER_WIDTH};
-pub use vault::{grid_rows, place_vault, PlacedVault, VaultGrid};
+pub use vault::{place_vault, PlacedVault, VaultGrid};

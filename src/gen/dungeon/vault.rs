@@ -27,7 +27,7 @@ pub struct VaultGrid {
 
 /// The rows of a grid as written in a region file: one leading newline (after `"""`) is
 /// dropped, every other line is a row.
-pub fn grid_rows(grid: &str) -> Vec<&str> {
+fn grid_rows(grid: &str) -> Vec<&str> {
     grid.strip_prefix('\n').unwrap_or(grid).lines().collect()
 }
 
