@@ -11,7 +11,7 @@
 
 use super::args::{self, known_keys, rect};
 use super::fields::{
-    get, int_field, int_in, opt_number, opt_str, point_list, resolve, str_field, table_field,
+    get, int_in, int_req_in, opt_number, opt_str, point_list, resolve, str_field, table_field,
     terrain_field,
 };
 use super::map::LuaMap;
@@ -160,8 +160,8 @@ fn streamer_style(lua: &Lua, map: &Map, s: &Table, call: &str) -> mlua::Result<S
         name,
         kind,
         terrain: terrain_field(lua, map, s, "terrain", &at)?,
-        min_width: int_field(lua, s, "min_width", &at)? as i32,
-        max_width: int_field(lua, s, "max_width", &at)? as i32,
+        min_width: int_req_in(lua, s, "min_width", (0, 1000), &at)? as i32,
+        max_width: int_req_in(lua, s, "max_width", (0, 1000), &at)? as i32,
         priority,
     };
     style
@@ -280,11 +280,13 @@ fn room_limits(lua: &Lua, limits: &Table, call: &str) -> mlua::Result<RoomLimits
             "life_percent",
         ],
     )?;
+    let size =
+        |key: &str| Ok::<_, mlua::Error>(int_req_in(lua, limits, key, (1, 4096), call)? as i32);
     Ok(RoomLimits {
-        min_width: int_field(lua, limits, "min_width", call)? as i32,
-        max_width: int_field(lua, limits, "max_width", call)? as i32,
-        min_height: int_field(lua, limits, "min_height", call)? as i32,
-        max_height: int_field(lua, limits, "max_height", call)? as i32,
+        min_width: size("min_width")?,
+        max_width: size("max_width")?,
+        min_height: size("min_height")?,
+        max_height: size("max_height")?,
         life_percent: int_in(lua, limits, "life_percent", (45, 0, 100), call)? as u32,
     })
 }

@@ -55,6 +55,25 @@ pub fn int_field(lua: &Lua, t: &Table, key: &str, call: &str) -> mlua::Result<i6
     }
 }
 
+/// A required integer field within `lo..=hi`.
+pub fn int_req_in(
+    lua: &Lua,
+    t: &Table,
+    key: &str,
+    (lo, hi): (i64, i64),
+    call: &str,
+) -> mlua::Result<i64> {
+    let v = int_field(lua, t, key, call)?;
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(fail(
+            lua,
+            format!("{call}: {key} = {v} is out of range ({lo}..={hi})"),
+        ))
+    }
+}
+
 /// An integer field within `lo..=hi`, or `default` when absent.
 pub fn int_in(
     lua: &Lua,
