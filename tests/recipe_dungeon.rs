@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use std::sync::Arc;
-use warren::map::{Map, Point};
+use warren::map::Map;
 use warren::region::{Registry, Source};
 use warren::script::{Host, Limits, ParamValues, Run};
 
@@ -290,5 +290,4 @@ fn sizes_that_do_not_fit_the_panels_are_clear_errors() {
             ),
         "{e}"
     );
-    let _ = Point::new(0, 0);
 }

@@ -87,11 +87,6 @@ impl Panels {
         )
     }
 
-    /// The panel a cell lies in.
-    pub fn of(&self, cell: Point) -> Point {
-        Point::new(cell.x / self.panel_width, cell.y / self.panel_height)
-    }
-
     /// Every panel, column by column (Incursion's `for x … for y …` order).
     pub fn all(&self) -> Vec<Point> {
         (0..self.across)
@@ -165,7 +160,6 @@ mod tests {
             assert_eq!(p.index(q), i);
         }
         assert_eq!(p.rect(Point::new(2, 1)), Rect::new(64, 32, 32, 32));
-        assert_eq!(p.of(Point::new(65, 31)), Point::new(2, 0));
     }
 
     #[test]

@@ -491,7 +491,5 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     t.set("connect_panels", lua.create_function(connect)?)?;
     t.set("up_stairs", lua.create_function(stairs_up)?)?;
     t.set("down_stairs", lua.create_function(stairs_down)?)?;
-    t.set("room_kinds", RoomKind::NAMES.to_vec())?;
-    t.set("streamer_kinds", StreamerKind::NAMES.to_vec())?;
     Ok(t)
 }

@@ -344,6 +344,5 @@ impl UserData for LuaTunnels {
 pub fn table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set("context", lua.create_function(context)?)?;
-    t.set("flags", TunnelFlags::NAMES.to_vec())?;
     Ok(t)
 }
