@@ -102,6 +102,30 @@
 ---@field cave? {floor: string, wall: string, entrance: string, exit: string, pillar: string} `[cave]`, if declared.
 ---@field spawn {name: string, weight: number}[] Every `[[spawn]]`.
 ---@field town? table `[town]` terrains (and the optional `[town.debug]`), if declared.
+---@field room table[] Every `[[room]]` region (name, weight, kind, terrains, depth range).
+---@field streamer table[] Every `[[streamer]]` (name, weight, kind, terrain, width, depth gate).
+---@field vault table[] Every `[[vault]]` (name, weight, depth range, grid, legend).
+
+---`warren.tunnel`: Incursion's `Map::Tunnel`.
+---@class warren.TunnelModule
+---@field context fun(map: warren.Map, regions: warren.Regions, opts?: {panel_width?: integer, panel_height?: integer, corridor?: string}): warren.Tunnels One level's corridor regions, constants, panel size and doors; keeps the level's tunnel state.
+
+---A level's tunnel context.
+---@class warren.Tunnels
+---@field dig fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts: {from: warren.Cell, to: warren.Cell, flags?: string[], start_dir?: string, length?: integer}): table Digs one tunnel; flags connect, direct, length, notouch, exact, wander, natural. Returns `{x, y, stop, style, carved, doors, steps}`.
+---@field fixup fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer}): table Joins every open area into one; returns `{areas_before, trials, tunnels}` with the why of each tunnel.
+
+---`warren.dungeon`: the phases of an Incursion level, each one Rust call.
+---@class warren.DungeonModule
+---@field init fun(map: warren.Map, opts: table): table Rock, map edge and the panel grid; returns the level.
+---@field streamer fun(map: warren.Map, rng: warren.Rng, streamer: table): integer Draws one river, chasm, magma or rock streamer.
+---@field carry_chasms fun(map: warren.Map, above: warren.Map, opts: table): integer Carries the level above's chasms down.
+---@field vault fun(map: warren.Map, rng: warren.Rng, level: table, vault: table, opts?: table): table? Places a vault grid from region data in free panels.
+---@field room fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table Draws one room of a kind inside a panel.
+---@field rooms fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer A weighted room in every free panel.
+---@field connect_panels fun(map: warren.Map, rng: warren.Rng, level: table, tunnels: warren.Tunnels, opts?: table): integer Tunnels between the closest edge cells of adjacent panels.
+---@field up_stairs fun(map: warren.Map, above: warren.Map, opts: table): warren.Cell[] Up stairs under the level above's down stairs.
+---@field down_stairs fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[] Down stairs, not two in one room or region.
 
 ---`warren.town`: TownMaze (seed 002) as phases.
 ---@class warren.TownModule
@@ -260,6 +284,22 @@ function Map:dogleg(x1, y1, x2, y2, terrain, opts) end
 ---@param opts? warren.CarveOptions
 ---@return integer
 function Map:carve_rooms(rooms, terrain, opts) end
+
+---Every open area (8-neighbour, doors open): a representative cell (first in row-major order) and its size, in that order.
+---@return {x: integer, y: integer, size: integer}[]
+function Map:components() end
+
+---Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many.
+---@param x integer
+---@param y integer
+---@return integer
+function Map:mark_connected(x, y) end
+
+---Whether the cell carries the connected flag.
+---@param x integer
+---@param y integer
+---@return boolean
+function Map:is_connected(x, y) end
 
 ---Records a room (default kind "room"); returns its 1-based index.
 ---@param rect warren.RectLike
@@ -431,6 +471,8 @@ function Ctx.metric(name, value) end
 ---@field prio warren.Prio Incursion's write priorities by name.
 ---@field gen warren.gen Whole generation phases implemented in Rust.
 ---@field town warren.TownModule TownMaze as phases (seed 002).
+---@field tunnel warren.TunnelModule Incursion's tunnel (seed 000) and fix-up.
+---@field dungeon warren.DungeonModule Incursion's level phases (seed 003).
 warren = {}
 
 ---Status lists for any "grow until every cell is served" generator.

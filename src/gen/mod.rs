@@ -1,5 +1,6 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
 pub mod connectivity;
+pub mod dungeon;
 pub mod rooms;
 pub mod town;
 pub mod tunnel;

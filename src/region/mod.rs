@@ -42,6 +42,12 @@ pub struct RegistryData {
     pub dungeon: DungeonDef,
     /// Corridor regions.
     pub corridor: Vec<CorridorDef>,
+    /// Room regions.
+    pub room: Vec<RoomDef>,
+    /// Streamer regions.
+    pub streamer: Vec<StreamerDef>,
+    /// Vaults.
+    pub vault: Vec<VaultDef>,
     /// `[rooms]`, if any file has it.
     pub rooms: Option<RoomsDef>,
     /// `[cave]`, if any file has it.

@@ -3,9 +3,11 @@
 //! errors.
 //!
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
-//! form one registry. List sections (`[[terrain]]`, `[[corridor]]`, `[[spawn]]`) are concatenated
-//! in file-name order; single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`, `[town]`) may
-//! appear in only one file.
+//! form one registry. List sections (`[[terrain]]`, `[[corridor]]`, `[[room]]`, `[[streamer]]`,
+//! `[[vault]]`, `[[spawn]]`) are concatenated in file-name order; single sections (`[map]`,
+//! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`) may appear in only one file. Corridor, room,
+//! streamer and vault regions share one namespace: their names are stamped on the map's cells, so
+//! each name may be used once.
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +25,15 @@ pub struct RegionFile {
     /// Corridor regions: themed tunnel styles chosen by weight (`[[corridor]]`).
     #[serde(default)]
     pub corridor: Vec<CorridorDef>,
+    /// Room regions: the kind and look of the room drawn in a panel (`[[room]]`).
+    #[serde(default)]
+    pub room: Vec<RoomDef>,
+    /// Streamer regions: rivers, chasms, lava and rock veins (`[[streamer]]`).
+    #[serde(default)]
+    pub streamer: Vec<StreamerDef>,
+    /// Vaults: predefined rooms drawn from a grid of glyphs (`[[vault]]`).
+    #[serde(default)]
+    pub vault: Vec<VaultDef>,
     /// Terrain used by the rooms-and-corridors recipe (`[rooms]`).
     pub rooms: Option<RoomsDef>,
     /// Terrain used by the directional-cave recipe (`[cave]`).
@@ -71,8 +82,18 @@ pub struct MapDef {
     pub edge: Option<String>,
 }
 
-/// `[dungeon]` — constants of Incursion-style levels. Corridor regions may override the four
-/// corridor constants for the tunnels they draw.
+/// `[dungeon]` — constants of Incursion-style levels (`scripts/dungeon.lua`). Every key is
+/// optional; the defaults are shown. Corridor regions may override the four corridor constants
+/// for the tunnels they draw.
+///
+/// ```toml
+/// [dungeon]
+/// level_width = 128        # a multiple of panel_width, at most 32 panels
+/// panel_width = 32
+/// min_streamers = 0
+/// max_streamers = 2
+/// fixup_trials = 26
+/// ```
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DungeonDef {
@@ -87,6 +108,63 @@ pub struct DungeonDef {
     pub segment_minlen: i64,
     /// Longest corridor segment before a forced turn. 1..=1000. Default 10.
     pub segment_maxlen: i64,
+    /// Level width in cells (`LEVEL_SIZEX`), used when the recipe's `width` parameter is 0.
+    /// 16..=4096, a multiple of `panel_width`, at most 32 panels across. Default 128.
+    pub level_width: i64,
+    /// Level height in cells (`LEVEL_SIZEY`). 16..=4096, a multiple of `panel_height`, at most
+    /// 32 panels down. Default 128.
+    pub level_height: i64,
+    /// Panel width in cells (`PANEL_SIZEX`): each panel holds one room or part of a vault.
+    /// 8..=256. Default 32.
+    pub panel_width: i64,
+    /// Panel height in cells (`PANEL_SIZEY`). 8..=256. Default 32.
+    pub panel_height: i64,
+    /// Fewest streamers on a level (`MIN_STREAMERS`). 0..=64, ≤ `max_streamers`. Default 0.
+    pub min_streamers: i64,
+    /// Most streamers on a level (`MAX_STREAMERS`); the count is drawn uniformly from the
+    /// range. 0..=64. Default 2.
+    pub max_streamers: i64,
+    /// Shallowest depth (1 = the first level) with rivers (`MIN_RIVER_DEPTH`). 1..=1000.
+    /// Default 1.
+    pub min_river_depth: i64,
+    /// Shallowest depth with new chasms (`MIN_CHASM_DEPTH`). 1..=1000. Default 2.
+    pub min_chasm_depth: i64,
+    /// Percent chance that the chasms carried down from the level above narrow on this level
+    /// (`REDUCE_CHASM_CHANCE`): only cells surrounded by chasm above are carried. 0..=100.
+    /// Default 50.
+    pub reduce_chasm_chance: i64,
+    /// Percent chance of each vault attempt placing a vault. 0..=100. Default 50.
+    pub vault_chance: i64,
+    /// Vault attempts per level. 0..=32. Default 1.
+    pub max_vaults: i64,
+    /// Fewest down stairs (`MIN_STAIRS`). 0..=32, ≤ `max_stairs`. Default 1.
+    pub min_stairs: i64,
+    /// Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range. 0..=32.
+    /// Default 3.
+    pub max_stairs: i64,
+    /// Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6.
+    pub room_min_width: i64,
+    /// Widest room, walls included (`ROOM_MAXX`). `room_min_width`..=`panel_width` − 2.
+    /// Default 16.
+    pub room_max_width: i64,
+    /// Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6.
+    pub room_min_height: i64,
+    /// Tallest room, walls included (`ROOM_MAXY`). `room_min_height`..=`panel_height` − 2.
+    /// Default 12.
+    pub room_max_height: i64,
+    /// Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller,
+    /// more broken caves. 0..=100. Default 45.
+    pub life_percent: i64,
+    /// Fix-up trials before generation gives up with an error naming the seed (the original's
+    /// 26). 1..=1000. Default 26.
+    pub fixup_trials: i64,
+    /// The level's own corridor region (`CORRIDOR_REGION`): used for short tunnels and the
+    /// fix-up's carved paths. Must name a `[[corridor]]`. Default: the first corridor region.
+    pub corridor: Option<String>,
+    /// Terrain of up stairs. Must be open. Default: the terrain named "up stairs".
+    pub up_stairs: Option<String>,
+    /// Terrain of down stairs. Must be open. Default: the terrain named "down stairs".
+    pub down_stairs: Option<String>,
 }
 
 impl Default for DungeonDef {
@@ -96,6 +174,28 @@ impl Default for DungeonDef {
             stubborn_corridor: 30,
             segment_minlen: 4,
             segment_maxlen: 10,
+            level_width: 128,
+            level_height: 128,
+            panel_width: 32,
+            panel_height: 32,
+            min_streamers: 0,
+            max_streamers: 2,
+            min_river_depth: 1,
+            min_chasm_depth: 2,
+            reduce_chasm_chance: 50,
+            vault_chance: 50,
+            max_vaults: 1,
+            min_stairs: 1,
+            max_stairs: 3,
+            room_min_width: 6,
+            room_max_width: 16,
+            room_min_height: 6,
+            room_max_height: 12,
+            life_percent: 45,
+            fixup_trials: 26,
+            corridor: None,
+            up_stairs: None,
+            down_stairs: None,
         }
     }
 }
@@ -147,6 +247,143 @@ pub struct CorridorDef {
     /// Overrides of the dungeon's corridor constants, for this region's tunnels only.
     #[serde(default)]
     pub constants: CorridorConstants,
+}
+
+fn first_depth() -> i64 {
+    1
+}
+
+fn last_depth() -> i64 {
+    1000
+}
+
+/// `[[room]]` — a room region: what kind of room a panel gets and what it is made of. Each
+/// panel not taken by a vault gets one room region, chosen by weight among those whose depth
+/// range holds the level.
+///
+/// ```toml
+/// [[room]]
+/// name = "pillared hall"
+/// weight = 2
+/// kind = "pillared"
+/// floor = "floor"
+/// wall = "room wall"
+/// door = "door"
+/// furnishing = "pillar"
+/// min_depth = 2
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomDef {
+    /// Unique region name (stamped on the room's cells).
+    pub name: String,
+    /// Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region.
+    pub weight: f64,
+    /// The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a
+    /// cellular automaton over the panel), `"castle"` (a large rectangle split into chambers
+    /// by inner walls with doors), `"maze"` (a walled perfect maze), `"destroyed"` (a ruined
+    /// rectangle with rubble in its walls and on its floor), `"pillared"` (a rectangle with a
+    /// lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]`
+    /// `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
+    pub kind: String,
+    /// Floor terrain. Must be open.
+    pub floor: String,
+    /// Wall terrain (also a castle's inner walls).
+    pub wall: String,
+    /// Door terrain: doors corridors make in this room's walls, and a castle's inner doors.
+    pub door: String,
+    /// Terrain of a pillared room's pillars and a destroyed room's rubble. Default: `wall`.
+    pub furnishing: Option<String>,
+    /// Shallowest depth the region appears at. 1..=1000. Default 1.
+    #[serde(default = "first_depth")]
+    pub min_depth: i64,
+    /// Deepest depth the region appears at. `min_depth`..=1000. Default 1000.
+    #[serde(default = "last_depth")]
+    pub max_depth: i64,
+}
+
+/// `[[streamer]]` — a streamer region: a river, chasm, lava flow or vein of rock drawn across
+/// the level before the rooms. The number per level comes from `[dungeon]` `min_streamers`
+/// and `max_streamers`; each is chosen by weight among those allowed at the depth.
+///
+/// ```toml
+/// [[streamer]]
+/// name = "underground river"
+/// weight = 3
+/// kind = "river"
+/// terrain = "water"
+/// min_width = 2
+/// max_width = 4
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamerDef {
+    /// Unique region name (stamped on the streamer's cells).
+    pub name: String,
+    /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the region.
+    pub weight: f64,
+    /// `"river"` or `"lava"`: flows in from the top or left edge across the level at a
+    /// constant width (rivers only from `[dungeon] min_river_depth`). `"chasm"`: starts
+    /// anywhere, swells to its width and narrows again; carried down to the level below (only
+    /// from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
+    pub kind: String,
+    /// Terrain written. Rivers, chasms and lava are usually open (they count as passable for
+    /// connectivity, but stairs never go on them); rock veins are usually solid.
+    pub terrain: String,
+    /// Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range
+    /// once; chasms and veins swell to a width drawn from it.
+    pub min_width: i64,
+    /// Widest width in cells. `min_width`..=16.
+    pub max_width: i64,
+    /// Shallowest depth the region appears at. 1..=1000. Default 1.
+    #[serde(default = "first_depth")]
+    pub min_depth: i64,
+    /// Write priority by name (`"rock_streamer"`, `"river_streamer"`, …, as in
+    /// `warren.prio`). Default: RIVER_STREAMER for rivers, chasms and lava (rooms and corridors
+    /// go round them), ROCK_STREAMER for rock (they cut through it).
+    pub priority: Option<String>,
+}
+
+/// `[[vault]]` — a vault: a predefined room drawn from a grid of glyphs, placed in a block of
+/// panels at VAULT priority so that nothing later writes inside it. Each of `[dungeon]`
+/// `max_vaults` attempts places one with chance `vault_chance`, chosen by weight among those
+/// whose depth range holds the level. Vaults are flipped at random.
+///
+/// ```toml
+/// [[vault]]
+/// name = "shrine"
+/// weight = 1
+/// grid = """
+/// ###+###
+/// #.._..#
+/// ###.###
+/// """
+/// [vault.legend]
+/// "#" = "vault wall"
+/// "." = "vault floor"
+/// "+" = "door"
+/// "_" = "altar"
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VaultDef {
+    /// Unique region name (stamped on the vault's cells).
+    pub name: String,
+    /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault.
+    pub weight: f64,
+    /// Shallowest depth the vault appears at. 1..=1000. Default 1.
+    #[serde(default = "first_depth")]
+    pub min_depth: i64,
+    /// Deepest depth the vault appears at. `min_depth`..=1000. Default 1000.
+    #[serde(default = "last_depth")]
+    pub max_depth: i64,
+    /// The vault, one row per line (a leading newline after `"""` is ignored). Rows must be
+    /// equally long, every glyph must be in `legend`, the grid plus a 2-cell margin on each
+    /// side must fit the level, and every open cell must be reachable from the grid's border
+    /// through open cells (8-neighbour), or corridors could never enter it.
+    pub grid: String,
+    /// Glyph → terrain name for every glyph of `grid`. Keys are single characters.
+    pub legend: std::collections::BTreeMap<String, String>,
 }
 
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).

@@ -5,6 +5,10 @@ use super::error::{line_col, RegionError, RegionErrors};
 use super::locate::{display, Locator, Path};
 use super::schema::*;
 use super::{unknown_terrain, Registry, RegistryData, Source};
+use crate::gen::dungeon::{
+    RoomKind, StreamerKind, VaultGrid, MAX_PANEL, MAX_PANELS, MAX_STREAMER_WIDTH, MIN_PANEL,
+    MIN_ROOM,
+};
 use crate::map::{Rgb, Terrain, TerrainTable};
 use crate::tpath;
 use std::collections::BTreeMap;
@@ -51,6 +55,47 @@ impl Checker<'_> {
                 path,
                 format!("{name} = {v} is out of range (1..=1000)"),
             );
+        }
+    }
+
+    fn range(&mut self, file: usize, path: Path, v: i64, lo: i64, hi: i64) {
+        if !(lo..=hi).contains(&v) {
+            let name = display(&path);
+            self.report(
+                file,
+                path,
+                format!("{name} = {v} is out of range ({lo}..={hi})"),
+            );
+        }
+    }
+
+    /// Reports `min > max` at the `min` key.
+    fn ordered(
+        &mut self,
+        file: usize,
+        at: Path,
+        (lo_name, lo): (&str, i64),
+        (hi_name, hi): (&str, i64),
+    ) {
+        if lo > hi {
+            self.report(
+                file,
+                at,
+                format!("{lo_name} = {lo} must not exceed {hi_name} = {hi}"),
+            );
+        }
+    }
+
+    fn open_terrain(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
+        if let Some(id) = table.id(name) {
+            if table.get(id).solid {
+                let key = display(&path);
+                self.report(
+                    file,
+                    path,
+                    format!("{key} = '{name}' is a solid terrain; it must be open (solid = false)"),
+                );
+            }
         }
     }
 
@@ -145,6 +190,9 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             terrain: merged.terrain.into_iter().map(|e| e.def).collect(),
             dungeon: merged.dungeon.map(|(_, d)| d).unwrap_or_default(),
             corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
+            room: merged.room.into_iter().map(|e| e.def).collect(),
+            streamer: merged.streamer.into_iter().map(|e| e.def).collect(),
+            vault: merged.vault.into_iter().map(|e| e.def).collect(),
             rooms: merged.rooms.map(|(_, r)| r),
             cave: merged.cave.map(|(_, c)| c),
             town: merged.town.map(|(_, t)| t),
@@ -166,6 +214,9 @@ struct Entry<T> {
 struct Merged {
     terrain: Vec<Entry<TerrainDef>>,
     corridor: Vec<Entry<CorridorDef>>,
+    room: Vec<Entry<RoomDef>>,
+    streamer: Vec<Entry<StreamerDef>>,
+    vault: Vec<Entry<VaultDef>>,
     spawn: Vec<Entry<SpawnDef>>,
     map: Option<(usize, MapDef)>,
     dungeon: Option<(usize, DungeonDef)>,
@@ -205,6 +256,9 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     for (file, f) in files {
         list(&mut m.terrain, file, f.terrain);
         list(&mut m.corridor, file, f.corridor);
+        list(&mut m.room, file, f.room);
+        list(&mut m.streamer, file, f.streamer);
+        list(&mut m.vault, file, f.vault);
         list(&mut m.spawn, file, f.spawn);
         single(ck, &mut m.map, file, f.map, "map");
         single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
@@ -214,8 +268,60 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
+    dupes(ck, &m.room, "room", |d| &d.name);
+    dupes(ck, &m.streamer, "streamer", |d| &d.name);
+    dupes(ck, &m.vault, "vault", |d| &d.name);
     dupes(ck, &m.spawn, "spawn", |d| &d.name);
+    shared_region_names(ck, &m);
     m
+}
+
+/// Where a region entry is: its kind, file and index.
+type Origin<'a> = (&'a str, usize, usize);
+
+/// The origin and name of every entry of a region list.
+fn origins<'a, T>(
+    kind: &'a str,
+    list: &'a [Entry<T>],
+    name: fn(&T) -> &String,
+) -> Vec<(Origin<'a>, &'a String)> {
+    list.iter()
+        .map(|e| ((kind, e.file, e.index), name(&e.def)))
+        .collect()
+}
+
+/// Reports a room, streamer or vault region named like a region of an earlier kind (corridor,
+/// room, streamer, vault): they share the map's region names.
+fn shared_region_names(ck: &mut Checker, m: &Merged) {
+    let mut seen: BTreeMap<&str, Origin> = BTreeMap::new();
+    let lists = [
+        origins("corridor", &m.corridor, |d| &d.name),
+        origins("room", &m.room, |d| &d.name),
+        origins("streamer", &m.streamer, |d| &d.name),
+        origins("vault", &m.vault, |d| &d.name),
+    ];
+    for entries in &lists {
+        for &((kind, file, index), name) in entries {
+            match seen.get(name.as_str()) {
+                Some(&(other, ofile, oindex)) if other != kind => {
+                    let where_ = ck.sources[ofile].path.display().to_string();
+                    ck.report(
+                        file,
+                        tpath![kind, index, "name"],
+                        format!(
+                            "{kind} '{name}' has the name of {other} #{} ({where_}); corridor, \
+                             room, streamer and vault regions share one namespace",
+                            oindex + 1
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(name, (kind, file, index));
+                }
+            }
+        }
+    }
 }
 
 /// Reports every entry whose name repeats an earlier one.
@@ -322,6 +428,65 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
         for (key, name) in [("floor", &d.floor), ("walls", &d.walls), ("door", &d.door)] {
             ck.terrain_ref(e.file, tpath!["corridor", e.index, key], name, t);
         }
+    }
+    for e in &m.corridor {
+        ck.open_terrain(
+            e.file,
+            tpath!["corridor", e.index, "floor"],
+            &e.def.floor,
+            t,
+        );
+    }
+    for e in &m.room {
+        let d = &e.def;
+        let at = |k: &str| tpath!["room", e.index, k];
+        for (key, name) in [("floor", &d.floor), ("wall", &d.wall), ("door", &d.door)] {
+            ck.terrain_ref(e.file, at(key), name, t);
+        }
+        ck.open_terrain(e.file, at("floor"), &d.floor, t);
+        if let Some(name) = &d.furnishing {
+            ck.terrain_ref(e.file, at("furnishing"), name, t);
+        }
+    }
+    for e in &m.streamer {
+        ck.terrain_ref(
+            e.file,
+            tpath!["streamer", e.index, "terrain"],
+            &e.def.terrain,
+            t,
+        );
+    }
+    if let Some((f, d)) = &m.dungeon {
+        for (key, name) in [("up_stairs", &d.up_stairs), ("down_stairs", &d.down_stairs)] {
+            let Some(name) = name else { continue };
+            ck.terrain_ref(*f, tpath!["dungeon", key], name, t);
+            ck.open_terrain(*f, tpath!["dungeon", key], name, t);
+        }
+        if let Some(name) = &d.corridor {
+            if !m.corridor.iter().any(|e| &e.def.name == name) {
+                let known: Vec<String> = m
+                    .corridor
+                    .iter()
+                    .map(|e| format!("'{}'", e.def.name))
+                    .collect();
+                ck.report(
+                    *f,
+                    tpath!["dungeon", "corridor"],
+                    format!(
+                        "corridor = '{name}' names no [[corridor]] region (known: {})",
+                        known.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    let dungeon = m
+        .dungeon
+        .as_ref()
+        .map(|(_, d)| d.clone())
+        .unwrap_or_default();
+    for e in &m.vault {
+        check_vault(ck, e, t, &dungeon);
     }
     if let Some((f, r)) = &m.rooms {
         for (key, name) in [
@@ -442,5 +607,249 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
     }
     for e in &m.spawn {
         ck.weight(e.file, tpath!["spawn", e.index, "weight"], e.def.weight);
+    }
+    if let Some((f, d)) = &m.dungeon {
+        check_dungeon_layout(ck, *f, d);
+    }
+    for e in &m.room {
+        let d = &e.def;
+        let at = |k: &str| tpath!["room", e.index, k];
+        ck.weight(e.file, at("weight"), d.weight);
+        if RoomKind::from_name(&d.kind).is_none() {
+            ck.report(
+                e.file,
+                at("kind"),
+                format!(
+                    "kind = '{}' is not a room kind (valid: {})",
+                    d.kind,
+                    RoomKind::NAMES.join(", ")
+                ),
+            );
+        }
+        depths(ck, e.file, "room", e.index, d.min_depth, d.max_depth);
+    }
+    for e in &m.streamer {
+        let d = &e.def;
+        let at = |k: &str| tpath!["streamer", e.index, k];
+        ck.weight(e.file, at("weight"), d.weight);
+        if StreamerKind::from_name(&d.kind).is_none() {
+            ck.report(
+                e.file,
+                at("kind"),
+                format!(
+                    "kind = '{}' is not a streamer kind (valid: {})",
+                    d.kind,
+                    StreamerKind::NAMES.join(", ")
+                ),
+            );
+        }
+        let most = MAX_STREAMER_WIDTH as i64;
+        ck.range(e.file, at("min_width"), d.min_width, 1, most);
+        ck.range(e.file, at("max_width"), d.max_width, 1, most);
+        ck.ordered(
+            e.file,
+            at("min_width"),
+            ("min_width", d.min_width),
+            ("max_width", d.max_width),
+        );
+        ck.range(e.file, at("min_depth"), d.min_depth, 1, 1000);
+        if let Some(p) = &d.priority {
+            if crate::map::priority::by_name(p).is_none() {
+                let names: Vec<String> = crate::map::priority::NAMED
+                    .iter()
+                    .map(|(n, _)| n.to_ascii_lowercase())
+                    .collect();
+                ck.report(
+                    e.file,
+                    at("priority"),
+                    format!(
+                        "priority = '{p}' is not a priority name (valid: {})",
+                        names.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    for e in &m.vault {
+        ck.weight(e.file, tpath!["vault", e.index, "weight"], e.def.weight);
+        depths(
+            ck,
+            e.file,
+            "vault",
+            e.index,
+            e.def.min_depth,
+            e.def.max_depth,
+        );
+    }
+}
+
+/// `min_depth` and `max_depth` of a room or vault: 1..=1000, in order.
+fn depths(ck: &mut Checker, file: usize, kind: &str, index: usize, lo: i64, hi: i64) {
+    ck.range(file, tpath![kind, index, "min_depth"], lo, 1, 1000);
+    ck.range(file, tpath![kind, index, "max_depth"], hi, 1, 1000);
+    ck.ordered(
+        file,
+        tpath![kind, index, "min_depth"],
+        ("min_depth", lo),
+        ("max_depth", hi),
+    );
+}
+
+/// The level, panel, count and size keys of `[dungeon]`.
+fn check_dungeon_layout(ck: &mut Checker, f: usize, d: &DungeonDef) {
+    let at = |k: &str| tpath!["dungeon", k];
+    for (key, v, lo, hi) in [
+        ("level_width", d.level_width, 16, 4096),
+        ("level_height", d.level_height, 16, 4096),
+        (
+            "panel_width",
+            d.panel_width,
+            MIN_PANEL as i64,
+            MAX_PANEL as i64,
+        ),
+        (
+            "panel_height",
+            d.panel_height,
+            MIN_PANEL as i64,
+            MAX_PANEL as i64,
+        ),
+        ("min_streamers", d.min_streamers, 0, 64),
+        ("max_streamers", d.max_streamers, 0, 64),
+        ("min_river_depth", d.min_river_depth, 1, 1000),
+        ("min_chasm_depth", d.min_chasm_depth, 1, 1000),
+        ("max_vaults", d.max_vaults, 0, 32),
+        ("min_stairs", d.min_stairs, 0, 32),
+        ("max_stairs", d.max_stairs, 0, 32),
+        ("fixup_trials", d.fixup_trials, 1, 1000),
+    ] {
+        ck.range(f, at(key), v, lo, hi);
+    }
+    for (key, v) in [
+        ("reduce_chasm_chance", d.reduce_chasm_chance),
+        ("vault_chance", d.vault_chance),
+        ("life_percent", d.life_percent),
+    ] {
+        ck.percent(f, at(key), v);
+    }
+    ck.ordered(
+        f,
+        at("min_streamers"),
+        ("min_streamers", d.min_streamers),
+        ("max_streamers", d.max_streamers),
+    );
+    ck.ordered(
+        f,
+        at("min_stairs"),
+        ("min_stairs", d.min_stairs),
+        ("max_stairs", d.max_stairs),
+    );
+    let sides = [
+        ("level_width", d.level_width, "panel_width", d.panel_width),
+        (
+            "level_height",
+            d.level_height,
+            "panel_height",
+            d.panel_height,
+        ),
+    ];
+    for (key, side, panel_key, panel) in sides {
+        if panel < MIN_PANEL as i64 || !(16..=4096).contains(&side) {
+            continue;
+        }
+        if side % panel != 0 {
+            ck.report(
+                f,
+                at(key),
+                format!("{key} = {side} is not a multiple of {panel_key} = {panel}"),
+            );
+        } else if side / panel > MAX_PANELS as i64 {
+            ck.report(
+                f,
+                at(key),
+                format!(
+                    "{key} = {side} makes {} panels of {panel}; at most {MAX_PANELS} are allowed",
+                    side / panel
+                ),
+            );
+        }
+    }
+    let rooms = [
+        ("width", d.room_min_width, d.room_max_width, d.panel_width),
+        (
+            "height",
+            d.room_min_height,
+            d.room_max_height,
+            d.panel_height,
+        ),
+    ];
+    for (axis, lo, hi, panel) in rooms {
+        let most = (panel - 2).max(MIN_ROOM as i64);
+        let (lo_key, hi_key) = (format!("room_min_{axis}"), format!("room_max_{axis}"));
+        ck.range(f, at(&lo_key), lo, MIN_ROOM as i64, most);
+        ck.range(f, at(&hi_key), hi, MIN_ROOM as i64, most);
+        ck.ordered(f, at(&lo_key), (&lo_key, lo), (&hi_key, hi));
+    }
+}
+
+/// A vault's legend and grid: single-character glyphs naming known terrains, a rectangular grid
+/// using only those glyphs, no sealed open cells, and room for it on the level.
+fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon: &DungeonDef) {
+    let d = &e.def;
+    let mut legend: BTreeMap<char, crate::map::TerrainId> = BTreeMap::new();
+    let mut complete = true;
+    for (glyph, name) in &d.legend {
+        let at = tpath!["vault", e.index, "legend", glyph.as_str()];
+        let mut chars = glyph.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            ck.report(
+                e.file,
+                at,
+                format!("legend key {glyph:?} must be exactly one character"),
+            );
+            complete = false;
+            continue;
+        };
+        match t.id(name) {
+            Some(id) => {
+                legend.insert(c, id);
+            }
+            None => {
+                ck.report(e.file, at, unknown_terrain(name, t));
+                complete = false;
+            }
+        }
+    }
+    if !complete {
+        return;
+    }
+    let at = tpath!["vault", e.index, "grid"];
+    let grid = match VaultGrid::parse(&d.name, &d.grid, |c| legend.get(&c).copied()) {
+        Ok(g) => g,
+        Err(err) => {
+            ck.report(e.file, at, err.to_string());
+            return;
+        }
+    };
+    if let Some((row, col)) = grid.sealed_cell(t) {
+        ck.report(
+            e.file,
+            at.clone(),
+            format!(
+                "vault '{}' grid row {row}, column {col} is open but sealed in by solid cells; \
+                 corridors can only enter through open cells on the grid's border",
+                d.name
+            ),
+        );
+    }
+    let (w, h) = (grid.width as i64 + 4, grid.height as i64 + 4);
+    if w > dungeon.level_width || h > dungeon.level_height {
+        ck.report(
+            e.file,
+            at,
+            format!(
+                "vault '{}' is {}×{}; with a 2-cell margin it must fit the {}×{} level",
+                d.name, grid.width, grid.height, dungeon.level_width, dungeon.level_height
+            ),
+        );
     }
 }

@@ -46,6 +46,8 @@ pub struct RunData {
     pub recipe: String,
     /// The registry's edge terrain.
     pub edge: TerrainId,
+    /// The registry's fill terrain (what a fresh map is made of).
+    pub fill: TerrainId,
     /// `ctx.rng`, which `math.random` also draws from.
     pub rng: AnyUserData,
     /// The map being generated.
@@ -156,8 +158,13 @@ impl Host {
 
     /// Generates one map.
     pub fn generate(&self, run: &Run) -> Result<Map> {
-        let width = int_param(run.params, "width");
-        let height = int_param(run.params, "height");
+        let mut width = int_param(run.params, "width");
+        let mut height = int_param(run.params, "height");
+        // A width or height of 0 means the recipe sizes the map itself (from region data, as
+        // `warren.dungeon.init` does); it starts as one cell.
+        if width == 0 || height == 0 {
+            (width, height) = (1, 1);
+        }
         crate::map::check_size(width, height)
             .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))?;
         let map = Map::new(
@@ -191,6 +198,7 @@ impl Host {
         *sandbox::state(lua).run.borrow_mut() = Some(RunData {
             recipe: self.recipe.name.clone(),
             edge: self.registry.map_edge,
+            fill: self.registry.map_fill,
             rng: rng.clone(),
             map: map_ud.clone(),
         });

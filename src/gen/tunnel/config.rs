@@ -168,33 +168,37 @@ impl TunnelConfig {
             }
         }
         let terrains = map.terrains().len();
-        let check_terrain = |what: String, id: TerrainId| {
+        // Names are formatted only for an error: this runs before every tunnel.
+        let check_terrain = |what: &dyn Fn() -> String, id: TerrainId| {
             if (id as usize) < terrains {
                 Ok(())
             } else {
                 Err(TunnelError::bad(
-                    what,
+                    what(),
                     id,
                     format!("a terrain id 0..={}", terrains.saturating_sub(1)),
                 ))
             }
         };
         for (i, s) in self.styles.iter().enumerate() {
-            let what = format!("styles[{i}] ({:?})", s.name);
+            let what = || format!("styles[{i}] ({:?})", s.name);
             if !(s.weight.is_finite() && s.weight >= 0.0) {
                 return Err(TunnelError::bad(
-                    format!("{what}.weight"),
+                    format!("{}.weight", what()),
                     s.weight,
                     "a finite number ≥ 0",
                 ));
             }
-            check_terrain(format!("{what}.floor"), s.floor)?;
-            check_terrain(format!("{what}.walls"), s.walls)?;
-            self.constants.with(&s.constants).validate(&what)?;
+            check_terrain(&|| format!("{}.floor", what()), s.floor)?;
+            check_terrain(&|| format!("{}.walls", what()), s.walls)?;
+            let merged = self.constants.with(&s.constants);
+            if merged.validate("").is_err() {
+                merged.validate(&what())?;
+            }
         }
-        check_terrain("doors.default".into(), self.doors.default)?;
+        check_terrain(&|| "doors.default".into(), self.doors.default)?;
         for (name, &id) in &self.doors.by_region {
-            check_terrain(format!("doors[{name:?}]"), id)?;
+            check_terrain(&|| format!("doors[{name:?}]"), id)?;
         }
         Ok(())
     }

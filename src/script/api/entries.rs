@@ -23,6 +23,9 @@ pub const ENTRIES: &[Entry] = &[
     method(Map, "line", "(x1: integer, y1: integer, x2: integer, y2: integer, terrain: warren.Terrain, opts?: warren.PathOptions): integer", "Carves a Bresenham line; returns how many cells changed."),
     method(Map, "dogleg", "(x1: integer, y1: integer, x2: integer, y2: integer, terrain: warren.Terrain, opts?: warren.DoglegOptions): integer", "Carves a one-bend path; returns how many cells changed."),
     method(Map, "carve_rooms", "(rooms: warren.RectList|warren.RectLike[], terrain: warren.Terrain, opts?: warren.CarveOptions): integer", "Fills every room of a list and records each as a room of `opts.kind` (default \"room\"); returns how many."),
+    method(Map, "components", "(): {x: integer, y: integer, size: integer}[]", "Every open area (8-neighbour, doors open): a representative cell (first in row-major order) and its size, in that order."),
+    method(Map, "mark_connected", "(x: integer, y: integer): integer", "Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many."),
+    method(Map, "is_connected", "(x: integer, y: integer): boolean", "Whether the cell carries the connected flag."),
     method(Map, "add_room", "(rect: warren.RectLike, kind?: string): integer", "Records a room (default kind \"room\"); returns its 1-based index."),
     method(Map, "add_door", "(x: integer, y: integer, room?: integer)", "Records a door, optionally belonging to room number `room`."),
     method(Map, "add_stair", "(x: integer, y: integer, dir: \"up\"|\"down\")", "Records a staircase."),
@@ -69,6 +72,8 @@ pub const ENTRIES: &[Entry] = &[
     field(Warren, "prio", "warren.Prio", "Incursion's write priorities by name."),
     field(Warren, "gen", "warren.gen", "Whole generation phases implemented in Rust."),
     field(Warren, "town", "warren.TownModule", "TownMaze as phases (seed 002)."),
+    field(Warren, "tunnel", "warren.TunnelModule", "Incursion's tunnel (seed 000) and fix-up."),
+    field(Warren, "dungeon", "warren.DungeonModule", "Incursion's level phases (seed 003)."),
     function(Warren, "status_lists", "(opts: {cells: integer, statuses: string[], initial?: string}): warren.StatusLists", "Status lists for any \"grow until every cell is served\" generator."),
     function(Warren, "rect", "(x: integer|warren.RectLike, y?: integer, w?: integer, h?: integer): warren.Rect", "A rectangle with helper methods, from four numbers or a `{x=, y=, w=, h=}` table."),
     // ── warren.gen ───────────────────────────────────────────────────────────────────────
@@ -193,6 +198,39 @@ pub const CLASSES: &[Class] = &[
             ("cave?", "{floor: string, wall: string, entrance: string, exit: string, pillar: string}", "`[cave]`, if declared."),
             ("spawn", "{name: string, weight: number}[]", "Every `[[spawn]]`."),
             ("town?", "table", "`[town]` terrains (and the optional `[town.debug]`), if declared."),
+            ("room", "table[]", "Every `[[room]]` region (name, weight, kind, terrains, depth range)."),
+            ("streamer", "table[]", "Every `[[streamer]]` (name, weight, kind, terrain, width, depth gate)."),
+            ("vault", "table[]", "Every `[[vault]]` (name, weight, depth range, grid, legend)."),
+        ],
+    },
+    Class {
+        name: "warren.TunnelModule",
+        doc: "`warren.tunnel`: Incursion's `Map::Tunnel`.",
+        fields: &[
+            ("context", "fun(map: warren.Map, regions: warren.Regions, opts?: {panel_width?: integer, panel_height?: integer, corridor?: string}): warren.Tunnels", "One level's corridor regions, constants, panel size and doors; keeps the level's tunnel state."),
+        ],
+    },
+    Class {
+        name: "warren.Tunnels",
+        doc: "A level's tunnel context.",
+        fields: &[
+            ("dig", "fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts: {from: warren.Cell, to: warren.Cell, flags?: string[], start_dir?: string, length?: integer}): table", "Digs one tunnel; flags connect, direct, length, notouch, exact, wander, natural. Returns `{x, y, stop, style, carved, doors, steps}`."),
+            ("fixup", "fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer}): table", "Joins every open area into one; returns `{areas_before, trials, tunnels}` with the why of each tunnel."),
+        ],
+    },
+    Class {
+        name: "warren.DungeonModule",
+        doc: "`warren.dungeon`: the phases of an Incursion level, each one Rust call.",
+        fields: &[
+            ("init", "fun(map: warren.Map, opts: table): table", "Rock, map edge and the panel grid; returns the level."),
+            ("streamer", "fun(map: warren.Map, rng: warren.Rng, streamer: table): integer", "Draws one river, chasm, magma or rock streamer."),
+            ("carry_chasms", "fun(map: warren.Map, above: warren.Map, opts: table): integer", "Carries the level above's chasms down."),
+            ("vault", "fun(map: warren.Map, rng: warren.Rng, level: table, vault: table, opts?: table): table?", "Places a vault grid from region data in free panels."),
+            ("room", "fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table", "Draws one room of a kind inside a panel."),
+            ("rooms", "fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer", "A weighted room in every free panel."),
+            ("connect_panels", "fun(map: warren.Map, rng: warren.Rng, level: table, tunnels: warren.Tunnels, opts?: table): integer", "Tunnels between the closest edge cells of adjacent panels."),
+            ("up_stairs", "fun(map: warren.Map, above: warren.Map, opts: table): warren.Cell[]", "Up stairs under the level above's down stairs."),
+            ("down_stairs", "fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[]", "Down stairs, not two in one room or region."),
         ],
     },
     Class {

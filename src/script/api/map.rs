@@ -312,6 +312,7 @@ impl UserData for LuaMap {
         methods.add_method_mut("add_layer", |lua, m, (name, spec): (String, Table)| {
             super::debug::add_layer(lua, &mut m.0, name, spec)
         });
+        super::connectivity::add_methods(methods);
     }
 }
 

@@ -1,10 +1,13 @@
 //! The `warren` Lua module, one file per API area.
 
 pub mod args;
+pub mod connectivity;
 #[cfg(test)]
 mod coverage;
 pub mod debug;
+pub mod dungeon;
 pub mod entries;
+pub mod fields;
 pub mod gen;
 pub mod held;
 pub mod keys;
@@ -15,6 +18,7 @@ pub mod rng;
 pub mod spec;
 pub mod status;
 pub mod town;
+pub mod tunnel;
 
 use crate::map::priority;
 use mlua::{Lua, Table};
@@ -31,5 +35,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     w.set("gen", gen::table(lua)?)?;
     w.set("town", town::table(lua)?)?;
     w.set("status_lists", status::constructor(lua)?)?;
+    w.set("tunnel", tunnel::table(lua)?)?;
+    w.set("dungeon", dungeon::table(lua)?)?;
     Ok(w)
 }

@@ -1,0 +1,135 @@
+-- Incursion's level generator (Map::Generate, seed 003) as a recipe. Each phase below is one
+-- step of the original. The work on cells is done in Rust, one call per phase or per panel
+-- (warren.dungeon, warren.tunnel); the choices -- which streamer, vault or room, by weight and
+-- depth -- are made here, from the region files (regions/dungeon.toml).
+local warren = require "warren"
+
+-- The entries of a region list allowed at `depth` (their min_depth..max_depth holds it) and
+-- passing `also`, if given.
+local function allowed(list, depth, also)
+  local out = {}
+  for _, e in ipairs(list) do
+    local deep_enough = depth >= (e.min_depth or 1)
+    local shallow_enough = e.max_depth == nil or depth <= e.max_depth
+    if deep_enough and shallow_enough and (also == nil or also(e)) then
+      out[#out + 1] = e
+    end
+  end
+  return out
+end
+
+-- The entry of `list` called `name`.
+local function named(list, name)
+  for _, e in ipairs(list) do
+    if e.name == name then return e end
+  end
+end
+
+-- Names (or another field) of the streamers of the given kinds.
+local function streamer_field(streamers, field, kinds)
+  local out = {}
+  for _, s in ipairs(streamers) do
+    if kinds[s.kind] then out[#out + 1] = s[field] end
+  end
+  return out
+end
+
+return {
+  name = "dungeon",
+  description = "Incursion-style levels: streamers, vaults, one room per panel, tunnels between "
+    .. "panels, fix-up connectivity, and stairs that line up from level to level.",
+  params = {
+    width = {
+      default = 0, min = 0, max = 4096,
+      doc = "Level width; 0 uses [dungeon] level_width. Must be a multiple of panel_width.",
+    },
+    height = {
+      default = 0, min = 0, max = 4096,
+      doc = "Level height; 0 uses [dungeon] level_height. Must be a multiple of panel_height.",
+    },
+  },
+
+  generate = function(map, ctx)
+    local d, regions, depth, p = ctx.regions.dungeon, ctx.regions, ctx.depth, ctx.params
+
+    -- Step 1: rock inside the map's edge, cut into panels. The corridor regions, constants and
+    -- doors go into a tunnel context that every tunnel of this level shares.
+    local level = warren.dungeon.init(map, {
+      width = p.width > 0 and p.width or d.level_width,
+      height = p.height > 0 and p.height or d.level_height,
+      panel_width = d.panel_width,
+      panel_height = d.panel_height,
+    })
+    local tunnels = warren.tunnel.context(map, regions)
+
+    -- Step 2: streamers, by weight among those allowed at this depth; 4 in 10 repeat the one
+    -- before ("second streamer same"). Chasms of the level above continue here.
+    local rng = ctx.rng:stream("streamers")
+    local streamers = allowed(regions.streamer, depth, function(s)
+      if s.kind == "river" then return depth >= d.min_river_depth end
+      if s.kind == "chasm" then return depth >= d.min_chasm_depth end
+      return true
+    end)
+    local last
+    for _ = 1, rng:int(d.min_streamers, d.max_streamers) do
+      local s = (last and rng:below(10) > 5) and last or rng:weighted(streamers)
+      if not s then break end
+      warren.dungeon.streamer(map, rng, s)
+      last = s
+    end
+    if ctx.above then
+      warren.dungeon.carry_chasms(map, ctx.above, {
+        chasms = streamer_field(regions.streamer, "name", { chasm = true }),
+        narrow = rng:chance(d.reduce_chasm_chance),
+      })
+    end
+
+    -- Step 3: vaults, each in a block of panels of its own, never over the cells where the
+    -- level above has its down stairs.
+    rng = ctx.rng:stream("vaults")
+    local vaults = allowed(regions.vault, depth)
+    for _ = 1, d.max_vaults do
+      if rng:chance(d.vault_chance) then
+        local vault = rng:weighted(vaults)
+        if vault then warren.dungeon.vault(map, rng, level, vault, { above = ctx.above }) end
+      end
+    end
+
+    -- Step 4: a room in every panel no vault took, its region chosen by weight among those
+    -- allowed at this depth (warren.dungeon.room draws a single one, for recipes that choose
+    -- panel by panel).
+    warren.dungeon.rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth), {
+      min_width = d.room_min_width, max_width = d.room_max_width,
+      min_height = d.room_min_height, max_height = d.room_max_height,
+      life_percent = d.life_percent,
+    })
+
+    -- Step 5: a tunnel between the closest edge cells of every two neighbouring panels.
+    warren.dungeon.connect_panels(map, ctx.rng:stream("tunnels"), level, tunnels, {
+      flags = { "direct", "wander" },
+    })
+
+    -- Up stairs exactly where the level above has its down stairs; the fix-up joins them.
+    if ctx.above then
+      local corridor = named(regions.corridor, d.corridor) or regions.corridor[1]
+      warren.dungeon.up_stairs(map, ctx.above, {
+        terrain = d.up_stairs or "up stairs",
+        walls = corridor.walls,
+      })
+    end
+
+    -- Step 5b: flood fill from the first open cell and tunnel to every area it missed, until
+    -- the level is one area (an error naming the seed after fixup_trials trials).
+    local report = tunnels:fixup(map, ctx.rng:stream("fixup"), { trials = d.fixup_trials })
+    ctx.metric("areas_before_fixup", report.areas_before)
+    ctx.metric("fixup_tunnels", #report.tunnels)
+
+    -- Step 6: down stairs on dry open floor, no two in the same room while another is free.
+    rng = ctx.rng:stream("stairs")
+    warren.dungeon.down_stairs(map, rng, {
+      terrain = d.down_stairs or "down stairs",
+      count = rng:int(d.min_stairs, d.max_stairs),
+      avoid = streamer_field(regions.streamer, "terrain", { river = true, chasm = true, lava = true }),
+    })
+  end,
+}

@@ -1,0 +1,277 @@
+//! Step 5b (seed 003, "Fix-Up Tunneling"), made certain: the connectivity fix-up loop with a
+//! connector that tunnels like Incursion and, when a tunnel fails to join, carves the shortest
+//! possible way instead.
+
+use super::path::carve_path;
+use super::DungeonError;
+use crate::gen::connectivity::{fixup, FixupError, FixupReport};
+use crate::gen::tunnel::{
+    tunnel, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
+};
+use crate::map::{priority, Brush, Corridor, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
+use crate::rng::Rng;
+
+/// How one cut-off area was joined.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Join {
+    /// An earlier tunnel of the same trial had already joined it.
+    Already,
+    /// A tunnel (connect + direct + length) reached it.
+    Tunnel {
+        /// Index of the corridor style used.
+        style: usize,
+        /// Why the tunnel stopped.
+        stop: StopReason,
+        /// Cells floored.
+        carved: usize,
+    },
+    /// The tunnel did not reach it (it stopped elsewhere, or its corridor was broken by a
+    /// vault), so the shortest way was carved with the level's default corridor style.
+    Path {
+        /// Why the tunnel that came first stopped.
+        tunnel_stop: StopReason,
+        /// Cells floored by the tunnel and by the path.
+        carved: usize,
+    },
+}
+
+/// Joins every open area of `map` into one, tunnelling from the connected area to the
+/// nearest cell of each cut-off area (see [`crate::gen::connectivity::fixup`] for the loop).
+///
+/// Each tunnel uses the `connect` flag (it stops on entering any open cell not yet joined),
+/// `direct`, and `length` with a limit of twice the walk's orthogonal distance plus 16, so a
+/// tunnel that cannot arrive does not wander the level. If the area is still cut off after the
+/// tunnel, the shortest path is carved ([`carve_path`]), which always succeeds unless the area
+/// is sealed by vault walls or the map's edge. At most `max_trials` trials are made.
+// Incursion tunnels with direct + wander and no connect flag; a wander stop inside an area that
+// is already joined joins nothing, so the fix-up here relies on connect and the path instead.
+pub fn fixup_level(
+    map: &mut Map,
+    config: &TunnelConfig,
+    level: &mut TunnelLevel,
+    rng: &mut Rng,
+    max_trials: u32,
+) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
+    fixup(map, rng, max_trials, |map, rng, from, to| {
+        if map.is_connected(to)? {
+            return Ok(Join::Already);
+        }
+        let span = (from.x - to.x).unsigned_abs() + (from.y - to.y).unsigned_abs();
+        let mut req = TunnelRequest::new(
+            from,
+            to,
+            TunnelFlags {
+                connect: true,
+                direct: true,
+                length: true,
+                ..TunnelFlags::default()
+            },
+        );
+        req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
+        let dug = tunnel(map, config, level, &req, rng)?;
+        // The corridor joins only if every cell of it is open (a vault can break it).
+        let intact = dug
+            .path
+            .iter()
+            .chain([&dug.end])
+            .all(|&p| !map.is_solid(p).unwrap_or(true));
+        if intact && map.is_connected(from)? {
+            spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            if map.is_connected(to)? {
+                return Ok(Join::Tunnel {
+                    style: dug.style,
+                    stop: dug.stop,
+                    carved: dug.carved.len(),
+                });
+            }
+        }
+        let carved = carve_default(map, config, from, to)?;
+        spread_connected(map, carved.iter().copied().chain([from, to]));
+        Ok(Join::Path {
+            tunnel_stop: dug.stop,
+            carved: dug.carved.len() + carved.len(),
+        })
+    })
+}
+
+/// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
+/// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
+/// a check after each tunnel costs the size of the area the tunnel reached.
+fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
+    let (w, h) = (map.width(), map.height());
+    let mut stack: Vec<Point> = Vec::new();
+    for p in seeds {
+        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+            let f = &mut map.flag_cells_mut()[i];
+            if *f & FLAG_SOLID == 0 {
+                *f |= FLAG_CONNECTED;
+                stack.push(p);
+            }
+        }
+    }
+    while let Some(p) = stack.pop() {
+        for d in Dir::ALL {
+            let n = p.step(d);
+            if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
+                continue;
+            }
+            let f = &mut map.flag_cells_mut()[(n.x + n.y * w) as usize];
+            if *f & (FLAG_SOLID | FLAG_CONNECTED) == 0 {
+                *f |= FLAG_CONNECTED;
+                stack.push(n);
+            }
+        }
+    }
+}
+
+/// Carves the shortest path with the default corridor style and records it as a corridor.
+fn carve_default(
+    map: &mut Map,
+    config: &TunnelConfig,
+    from: Point,
+    to: Point,
+) -> Result<Vec<Point>, DungeonError> {
+    let style = &config.styles[config.default_style];
+    let region = map.region_id(&style.name);
+    let floor = Brush::new(style.floor)
+        .priority(priority::ROOM_FLOOR)
+        .region(region);
+    let walls = Brush::new(style.walls)
+        .priority(priority::CORRIDOR_WALL)
+        .region(region);
+    let cells = carve_path(map, from, to, &floor, &walls)?;
+    map.notes.corridors.push(Corridor {
+        cells: cells.clone(),
+        region: Some(style.name.clone()),
+    });
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::components;
+    use crate::gen::dungeon::test_support::{
+        blank, render, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
+    };
+    use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConstants};
+    use crate::map::Rect;
+
+    fn config() -> TunnelConfig {
+        TunnelConfig {
+            styles: vec![CorridorStyle {
+                name: "passage".into(),
+                weight: 1.0,
+                staple: true,
+                floor: CORRIDOR,
+                walls: WALL,
+                constants: ConstantOverrides::default(),
+            }],
+            default_style: 0,
+            constants: TunnelConstants {
+                turn_chance: 20,
+                stubborn_corridor: 40,
+                segment_minlen: 3,
+                segment_maxlen: 8,
+            },
+            panel_width: 16,
+            panel_height: 16,
+            doors: DoorTable::uniform(DOOR),
+        }
+    }
+
+    fn scattered(seed: u64) -> Map {
+        let mut map = blank(64, 48);
+        let mut rng = Rng::new(seed);
+        let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+        for _ in 0..12 {
+            let x = rng.range(3, 55) as i32;
+            let y = rng.range(3, 40) as i32;
+            map.fill_rect(
+                &Rect::new(x, y, rng.range(1, 5) as i32, rng.range(1, 5) as i32),
+                &floor,
+            )
+            .unwrap();
+        }
+        // A vault with an opening, in the way of some tunnels.
+        let vault = Brush::new(VAULT_WALL).priority(priority::VAULT);
+        map.outline_rect(&Rect::new(28, 18, 9, 9), &vault).unwrap();
+        map.write(
+            Point::new(32, 18),
+            &Brush::new(FLOOR).priority(priority::VAULT),
+        )
+        .unwrap();
+        map.fill_rect(
+            &Rect::new(29, 19, 7, 7),
+            &Brush::new(FLOOR).priority(priority::VAULT),
+        )
+        .unwrap();
+        map
+    }
+
+    #[test]
+    fn every_map_ends_as_one_area() {
+        for seed in 0..300 {
+            let mut map = scattered(seed);
+            let report = fixup_level(
+                &mut map,
+                &config(),
+                &mut TunnelLevel::default(),
+                &mut Rng::new(seed),
+                26,
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", render(&map)));
+            assert_eq!(components(&map).len(), 1, "seed {seed}\n{}", render(&map));
+            assert!(report.components_before > 1);
+            assert!(report.trials <= 2, "seed {seed}: {} trials", report.trials);
+            for p in Rect::new(28, 18, 9, 9).cells() {
+                assert!(
+                    map.priority_at(p).unwrap() == priority::VAULT,
+                    "seed {seed}: vault damaged"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_sealed_vault_is_a_clear_error() {
+        let mut map = blank(40, 30);
+        map.fill_rect(
+            &Rect::new(3, 3, 4, 4),
+            &Brush::new(FLOOR).priority(priority::ROOM_FLOOR),
+        )
+        .unwrap();
+        let vault = Brush::new(VAULT_WALL).priority(priority::VAULT);
+        map.outline_rect(&Rect::new(20, 10, 6, 6), &vault).unwrap();
+        map.fill_rect(
+            &Rect::new(21, 11, 4, 4),
+            &Brush::new(FLOOR).priority(priority::VAULT),
+        )
+        .unwrap();
+        let e = fixup_level(
+            &mut map,
+            &config(),
+            &mut TunnelLevel::default(),
+            &mut Rng::new(1),
+            26,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("is sealed"), "{e}");
+    }
+
+    #[test]
+    fn the_trial_limit_is_reported() {
+        let mut map = scattered(7);
+        let e = fixup_level(
+            &mut map,
+            &config(),
+            &mut TunnelLevel::default(),
+            &mut Rng::new(1),
+            0,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("gave up after 0 trial(s)"), "{e}");
+    }
+}

@@ -1,0 +1,178 @@
+//! Incursion's panel grid (seed 003, "Panel System"): the level is cut into equal panels, each
+//! holding at most one room or part of one vault, and the level is prepared as rock inside an
+//! indestructible edge (seed 003, "Step 1").
+
+use super::DungeonError;
+use crate::map::{priority, Brush, Map, Point, Rect, TerrainId};
+
+/// The most panels across or down (Incursion keeps one bit per panel in a 32-bit word).
+pub const MAX_PANELS: i32 = 32;
+/// The smallest panel side: a lifecave keeps a 3-cell margin and needs room inside it.
+pub const MIN_PANEL: i32 = 8;
+/// The largest panel side.
+pub const MAX_PANEL: i32 = 256;
+
+/// How a level is divided into panels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panels {
+    /// Panel width in cells.
+    pub panel_width: i32,
+    /// Panel height in cells.
+    pub panel_height: i32,
+    /// Panels across the level.
+    pub across: i32,
+    /// Panels down the level.
+    pub down: i32,
+}
+
+impl Panels {
+    /// The panel grid of a `width × height` level with panels of `panel_width × panel_height`:
+    /// the level must divide evenly and give at most [`MAX_PANELS`] panels each way.
+    pub fn new(
+        width: i32,
+        height: i32,
+        panel_width: i32,
+        panel_height: i32,
+    ) -> Result<Panels, DungeonError> {
+        for (name, v) in [("panel_width", panel_width), ("panel_height", panel_height)] {
+            if !(MIN_PANEL..=MAX_PANEL).contains(&v) {
+                return Err(DungeonError::bad(
+                    name,
+                    v,
+                    format!("{MIN_PANEL}..={MAX_PANEL}"),
+                ));
+            }
+        }
+        for (name, side, panel, panel_name) in [
+            ("level width", width, panel_width, "panel_width"),
+            ("level height", height, panel_height, "panel_height"),
+        ] {
+            if side < panel || side % panel != 0 {
+                return Err(DungeonError::bad(
+                    name,
+                    side,
+                    format!(
+                        "a multiple of {panel_name} = {panel} (e.g. {}, {})",
+                        panel * (side / panel).max(1),
+                        panel * (side / panel + 1)
+                    ),
+                ));
+            }
+            if side / panel > MAX_PANELS {
+                return Err(DungeonError::bad(
+                    name,
+                    side,
+                    format!(
+                        "at most {MAX_PANELS} panels of {panel} cells ({}); use larger panels",
+                        MAX_PANELS * panel
+                    ),
+                ));
+            }
+        }
+        Ok(Panels {
+            panel_width,
+            panel_height,
+            across: width / panel_width,
+            down: height / panel_height,
+        })
+    }
+
+    /// The cells of panel `p` (in panel coordinates).
+    pub fn rect(&self, p: Point) -> Rect {
+        Rect::new(
+            p.x * self.panel_width,
+            p.y * self.panel_height,
+            self.panel_width,
+            self.panel_height,
+        )
+    }
+
+    /// Every panel, column by column (Incursion's `for x … for y …` order).
+    pub fn all(&self) -> Vec<Point> {
+        (0..self.across)
+            .flat_map(|x| (0..self.down).map(move |y| Point::new(x, y)))
+            .collect()
+    }
+
+    /// The index of panel `p` in [`Panels::all`].
+    pub fn index(&self, p: Point) -> usize {
+        (p.x * self.down + p.y) as usize
+    }
+
+    /// Number of panels.
+    pub fn len(&self) -> usize {
+        (self.across * self.down) as usize
+    }
+
+    /// Whether there are no panels (never true for a grid made by [`Panels::new`]).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Step 1: makes `map` a fresh `width × height` level of `rock` inside a ring of `edge`
+/// (priority MAX, forced), and returns its panel grid. Nothing is changed when the sizes are
+/// invalid.
+// Incursion writes the rock at PRIO_EMPTY; a fresh map's priority 0 lies below it and loses to
+// every prioritised write just the same, without a pass over the whole level.
+pub fn init_level(
+    map: &mut Map,
+    width: i32,
+    height: i32,
+    panel_size: (i32, i32),
+    rock: TerrainId,
+    edge: TerrainId,
+) -> Result<Panels, DungeonError> {
+    let panels = Panels::new(width, height, panel_size.0, panel_size.1)?;
+    map.reset(width as i64, height as i64, rock)?;
+    let ring = Brush::new(edge).priority(priority::MAX).forced();
+    map.outline_rect(&Rect::new(0, 0, width, height), &ring)?;
+    Ok(panels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::dungeon::test_support::{blank, ROCK, WALL};
+
+    #[test]
+    fn level_must_divide_evenly_into_at_most_32_panels() {
+        assert!(Panels::new(128, 128, 32, 32).is_ok());
+        let e = Panels::new(130, 128, 32, 32).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "level width is 130; valid: a multiple of panel_width = 32 (e.g. 128, 160)"
+        );
+        let e = Panels::new(128, 8 * 33, 32, 8).unwrap_err().to_string();
+        assert!(e.contains("at most 32 panels of 8 cells (256)"), "{e}");
+        let e = Panels::new(128, 128, 4, 32).unwrap_err().to_string();
+        assert_eq!(e, "panel_width is 4; valid: 8..=256");
+        assert!(Panels::new(16, 128, 32, 32).is_err());
+    }
+
+    #[test]
+    fn panels_cover_the_level_column_by_column() {
+        let p = Panels::new(96, 64, 32, 32).unwrap();
+        assert_eq!((p.across, p.down, p.len()), (3, 2, 6));
+        let all = p.all();
+        assert_eq!(all[1], Point::new(0, 1));
+        for (i, &q) in all.iter().enumerate() {
+            assert_eq!(p.index(q), i);
+        }
+        assert_eq!(p.rect(Point::new(2, 1)), Rect::new(64, 32, 32, 32));
+    }
+
+    #[test]
+    fn init_writes_rock_inside_a_maximum_priority_edge() {
+        let mut map = blank(8, 8);
+        let panels = init_level(&mut map, 64, 32, (32, 32), ROCK, WALL).unwrap();
+        assert_eq!((map.width(), map.height(), panels.across), (64, 32, 2));
+        assert_eq!(map.terrain_at(Point::new(0, 5)).unwrap(), WALL);
+        assert_eq!(map.priority_at(Point::new(63, 31)).unwrap(), priority::MAX);
+        assert_eq!(map.terrain_at(Point::new(5, 5)).unwrap(), ROCK);
+        assert!(map.priority_at(Point::new(5, 5)).unwrap() < priority::EMPTY);
+        let before = map.clone();
+        assert!(init_level(&mut map, 60, 32, (32, 32), ROCK, WALL).is_err());
+        assert_eq!(map.width(), before.width(), "unchanged on error");
+    }
+}

@@ -1,0 +1,177 @@
+//! Step 4 (seed 003, `DrawPanel`): one room per panel, of one of seven kinds. Every kind writes
+//! through priority writes (room walls at ROOM_WALL, floors at ROOM_FLOOR, pillars and rubble
+//! at PILLARS, a castle's inner walls at ROOM_FURNITURE), stamps its region on every cell it
+//! writes, records a room annotation (the bounding box of its floor) and leaves at least one
+//! open floor cell that corridors can reach through its walls.
+
+mod castle;
+mod circular;
+mod lifecave;
+mod maze;
+mod paint;
+mod rect;
+
+#[cfg(test)]
+mod tests;
+
+use super::DungeonError;
+use crate::map::{Map, Rect, Room, TerrainId};
+use crate::rng::Rng;
+use paint::Paint;
+
+/// The kinds of room a panel may hold (Incursion's `RM_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomKind {
+    /// A walled rectangle (`RM_NORMAL`).
+    Normal,
+    /// An organic cave grown by a cellular automaton over the panel (`RM_LIFECAVE`).
+    Lifecave,
+    /// A large walled rectangle split recursively into chambers joined by doors (`RM_CASTLE`).
+    Castle,
+    /// A walled perfect maze (`RM_MAZE`).
+    Maze,
+    /// A ruined rectangle: rubble on the floor and in the broken walls (`RM_DESTROYED`).
+    Destroyed,
+    /// A rectangle with a grid of pillars (`RM_PILLARS`).
+    Pillared,
+    /// A round chamber (`RM_CIRCLE`).
+    Circular,
+}
+
+impl RoomKind {
+    /// Every kind's name, as region files spell it.
+    pub const NAMES: [&'static str; 7] = [
+        "normal",
+        "lifecave",
+        "castle",
+        "maze",
+        "destroyed",
+        "pillared",
+        "circular",
+    ];
+
+    /// Parses a kind name.
+    pub fn from_name(name: &str) -> Option<RoomKind> {
+        Some(match name {
+            "normal" => RoomKind::Normal,
+            "lifecave" => RoomKind::Lifecave,
+            "castle" => RoomKind::Castle,
+            "maze" => RoomKind::Maze,
+            "destroyed" => RoomKind::Destroyed,
+            "pillared" => RoomKind::Pillared,
+            "circular" => RoomKind::Circular,
+            _ => return None,
+        })
+    }
+
+    /// The kind's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// How a room region looks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomStyle {
+    /// Region name, stamped on the room's cells (tunnels look its door up by this name).
+    pub name: String,
+    /// Floor terrain (must be open).
+    pub floor: TerrainId,
+    /// Wall terrain.
+    pub wall: TerrainId,
+    /// Door terrain (a castle's inner doors).
+    pub door: TerrainId,
+    /// Pillars of a pillared room, rubble of a destroyed one; the wall terrain when `None`.
+    pub furnishing: Option<TerrainId>,
+}
+
+/// Room sizes (walls included) and the lifecave's fill (Incursion's `ROOM_MINX` … and
+/// `LIFE_PERCENT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomLimits {
+    /// Narrowest normal room.
+    pub min_width: i32,
+    /// Widest normal room.
+    pub max_width: i32,
+    /// Shortest normal room.
+    pub min_height: i32,
+    /// Tallest normal room.
+    pub max_height: i32,
+    /// Percent of a lifecave's cells that start as wall (0..=100).
+    pub life_percent: u32,
+}
+
+/// The smallest room side (walls included): three floor cells between two walls.
+pub const MIN_ROOM: i32 = 5;
+
+impl RoomLimits {
+    /// Checks the limits against a panel of `panel_width × panel_height`: sizes from
+    /// [`MIN_ROOM`] up to the panel less a one-cell margin on each side, min ≤ max.
+    pub fn validate(&self, panel_width: i32, panel_height: i32) -> Result<(), DungeonError> {
+        for (axis, lo, hi, panel) in [
+            ("width", self.min_width, self.max_width, panel_width),
+            ("height", self.min_height, self.max_height, panel_height),
+        ] {
+            let most = panel - 2;
+            if !(MIN_ROOM..=most).contains(&lo) {
+                return Err(DungeonError::bad(
+                    format!("room_min_{axis}"),
+                    lo,
+                    format!("{MIN_ROOM}..={most} (the panel {axis} less 2)"),
+                ));
+            }
+            if !(lo..=most).contains(&hi) {
+                return Err(DungeonError::bad(
+                    format!("room_max_{axis}"),
+                    hi,
+                    format!("room_min_{axis} ({lo})..={most} (the panel {axis} less 2)"),
+                ));
+            }
+        }
+        if self.life_percent > 100 {
+            return Err(DungeonError::bad(
+                "life_percent",
+                self.life_percent,
+                "0..=100",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Draws a room of `kind` in `panel` and records it in `map.notes.rooms`. Returns the room's
+/// annotation rectangle (the bounding box of its floor).
+pub fn draw_room(
+    map: &mut Map,
+    rng: &mut Rng,
+    panel: Rect,
+    kind: RoomKind,
+    style: &RoomStyle,
+    limits: &RoomLimits,
+) -> Result<Rect, DungeonError> {
+    limits.validate(panel.w, panel.h)?;
+    map.check_rect(&panel)?;
+    let paint = Paint::new(map, style);
+    let (floor, drawn) = match kind {
+        RoomKind::Normal => (rect::normal(map, rng, panel, &paint, limits), kind),
+        RoomKind::Pillared => (rect::pillared(map, rng, panel, &paint, limits), kind),
+        RoomKind::Destroyed => (rect::destroyed(map, rng, panel, &paint, limits), kind),
+        RoomKind::Circular => (circular::circular(map, rng, panel, &paint, limits), kind),
+        RoomKind::Castle => (castle::castle(map, rng, panel, &paint), kind),
+        RoomKind::Maze => (maze::maze(map, rng, panel, &paint), kind),
+        RoomKind::Lifecave => match lifecave::lifecave(map, rng, panel, &paint, limits) {
+            Some(r) => (r, kind),
+            // A cave that grew no usable floor becomes a plain room, so every panel has one.
+            None => (
+                rect::normal(map, rng, panel, &paint, limits),
+                RoomKind::Normal,
+            ),
+        },
+    };
+    map.notes.rooms.push(Room {
+        rect: floor,
+        kind: drawn.name().to_string(),
+        doors: Vec::new(),
+    });
+    Ok(floor)
+}

@@ -1,0 +1,101 @@
+//! The brushes a room is drawn with, and the two writes every room kind shares: Incursion's
+//! `WriteRoom` (a walled rectangle) and `WriteWalls` (walls around a floor of any shape).
+
+use super::RoomStyle;
+use crate::gen::tunnel::DOOR_PRIORITY;
+use crate::map::{priority, Brush, Dir, Map, Point, Rect};
+use crate::rng::Rng;
+
+/// One room region's brushes, each stamping the region.
+pub struct Paint {
+    /// Floor at ROOM_FLOOR.
+    pub floor: Brush,
+    /// Walls at ROOM_WALL.
+    pub wall: Brush,
+    /// A castle's inner walls at ROOM_FURNITURE, so corridors cannot cut through them.
+    pub inner_wall: Brush,
+    /// Doors at the tunnel's door priority.
+    pub door: Brush,
+    /// Pillars and rubble at PILLARS, forced: the original writes them over ROOM_FLOOR, which
+    /// its own priority rule refuses, yet intends them to stand in the room.
+    pub furnishing: Brush,
+}
+
+impl Paint {
+    /// The brushes of `style`, with its region interned on `map`.
+    pub fn new(map: &mut Map, style: &RoomStyle) -> Paint {
+        let region = map.region_id(&style.name);
+        let with = |terrain, prio| Brush::new(terrain).priority(prio).region(region);
+        Paint {
+            floor: with(style.floor, priority::ROOM_FLOOR),
+            wall: with(style.wall, priority::ROOM_WALL),
+            inner_wall: with(style.wall, priority::ROOM_FURNITURE),
+            door: with(style.door, DOOR_PRIORITY),
+            furnishing: with(style.furnishing.unwrap_or(style.wall), priority::PILLARS).forced(),
+        }
+    }
+
+    /// Writes one cell with `brush` (cells off the map are skipped).
+    pub fn put(map: &mut Map, p: Point, brush: &Brush) {
+        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+            map.write_index(i, brush);
+        }
+    }
+
+    /// A walled rectangle: walls on `r`'s border, floor inside.
+    pub fn box_room(&self, map: &mut Map, r: Rect) {
+        for p in r.cells() {
+            let on_border = p.x == r.x || p.y == r.y || p.x == r.x2() || p.y == r.y2();
+            Self::put(map, p, if on_border { &self.wall } else { &self.floor });
+        }
+    }
+
+    /// Walls on every cell of `area` grown by one (inside the map's edge) that is not floor
+    /// but touches floor, 8-neighbour; `is_floor` says which cells are this room's floor.
+    pub fn walls_around(&self, map: &mut Map, area: Rect, is_floor: impl Fn(Point) -> bool) {
+        let (x0, y0) = ((area.x - 1).max(1), (area.y - 1).max(1));
+        let x1 = (area.x2() + 1).min(map.width() - 2);
+        let y1 = (area.y2() + 1).min(map.height() - 2);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let p = Point::new(x, y);
+                if !is_floor(p) && Dir::ALL.iter().any(|&d| is_floor(p.step(d))) {
+                    Self::put(map, p, &self.wall);
+                }
+            }
+        }
+    }
+
+    /// A door at `p`, recorded in `map.notes.doors` when written.
+    pub fn door(&self, map: &mut Map, p: Point) {
+        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+            if map.write_index(i, &self.door) && !map.notes.doors.contains(&p) {
+                map.notes.doors.push(p);
+            }
+        }
+    }
+}
+
+/// A uniform size in `lo..=hi`.
+pub fn size(rng: &mut Rng, lo: i32, hi: i32) -> i32 {
+    rng.range(lo as i64, hi as i64) as i32
+}
+
+/// A `w × h` rectangle at a random place inside `panel`, one cell clear of the panel's border
+/// on every side (sizes larger than that are shrunk to fit).
+pub fn place_within(panel: Rect, w: i32, h: i32, rng: &mut Rng) -> Rect {
+    let w = w.min(panel.w - 2).max(1);
+    let h = h.min(panel.h - 2).max(1);
+    let x = panel.x + 1 + rng.below((panel.w - 2 - w + 1) as u64) as i32;
+    let y = panel.y + 1 + rng.below((panel.h - 2 - h + 1) as u64) as i32;
+    Rect::new(x, y, w, h)
+}
+
+/// The largest odd number ≤ `v` (room kinds with a cell lattice need odd sides).
+pub fn odd_at_most(v: i32) -> i32 {
+    if v % 2 == 0 {
+        v - 1
+    } else {
+        v
+    }
+}

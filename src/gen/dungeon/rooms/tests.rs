@@ -1,0 +1,239 @@
+use super::*;
+use crate::gen::dungeon::test_support::{blank, render, DOOR, FLOOR, PILLAR, WALL};
+use crate::map::{priority, Point, FLAG_SOLID};
+use crate::rng::Rng;
+use proptest::prelude::*;
+
+fn style() -> RoomStyle {
+    RoomStyle {
+        name: "hall".into(),
+        floor: FLOOR,
+        wall: WALL,
+        door: DOOR,
+        furnishing: Some(PILLAR),
+    }
+}
+
+const LIMITS: RoomLimits = RoomLimits {
+    min_width: 6,
+    max_width: 16,
+    min_height: 6,
+    max_height: 12,
+    life_percent: 45,
+};
+
+/// The panel used by these tests: the middle of a 96×64 map.
+const PANEL: Rect = Rect::new(32, 16, 32, 32);
+
+fn draw(kind: RoomKind, seed: u64) -> (Map, Rect) {
+    let mut map = blank(96, 64);
+    let r = draw_room(
+        &mut map,
+        &mut Rng::new(seed),
+        PANEL,
+        kind,
+        &style(),
+        &LIMITS,
+    )
+    .expect("valid room");
+    (map, r)
+}
+
+/// Open cells of the panel, and how many 8-connected areas they form.
+fn open_areas(map: &Map) -> (Vec<Point>, usize) {
+    let open: Vec<Point> = PANEL
+        .cells()
+        .filter(|&p| !map.is_solid(p).unwrap())
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut areas = 0;
+    for &p in &open {
+        if seen.insert(p) {
+            areas += 1;
+            let mut stack = vec![p];
+            while let Some(q) = stack.pop() {
+                for d in crate::map::Dir::ALL {
+                    let n = q.step(d);
+                    if open.contains(&n) && seen.insert(n) {
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+    }
+    (open, areas)
+}
+
+fn check_room(kind: RoomKind, seed: u64) {
+    let (mut map, floor) = draw(kind, seed);
+    let pic = render(&map);
+    let room = map.notes.rooms.last().expect("annotation");
+    assert_eq!(room.rect, floor);
+    assert!(
+        PANEL.contains(Point::new(floor.x, floor.y))
+            && PANEL.contains(Point::new(floor.x2(), floor.y2()))
+    );
+    // Nothing outside the panel changed.
+    for i in 0..map.len() {
+        if !PANEL.contains(map.point(i)) {
+            assert_eq!(
+                map.priority_cells()[i],
+                0,
+                "{kind:?} {seed} wrote outside\n{pic}"
+            );
+        }
+    }
+    let (open, areas) = open_areas(&map);
+    assert!(!open.is_empty(), "{kind:?} {seed}: no floor\n{pic}");
+    if kind != RoomKind::Destroyed {
+        assert_eq!(areas, 1, "{kind:?} {seed}: floor in pieces\n{pic}");
+    }
+    let region = map.region_id("hall");
+    for &p in &open {
+        assert!(
+            floor.contains(p),
+            "{kind:?} {seed}: open {p:?} outside {floor:?}\n{pic}"
+        );
+        assert_eq!(map.region_at(p).unwrap(), region);
+        let prio = map.priority_at(p).unwrap();
+        assert!(prio == priority::ROOM_FLOOR || prio == crate::gen::tunnel::DOOR_PRIORITY);
+        // Enclosed: every neighbour of the floor is floor or solid room structure.
+        for d in crate::map::Dir::ALL {
+            let n = p.step(d);
+            assert!(PANEL.contains(n));
+            if map.is_solid(n).unwrap() {
+                assert!(
+                    map.priority_at(n).unwrap() >= priority::ROOM_WALL,
+                    "{kind:?} {seed}: bare rock beside floor at {n:?}\n{pic}"
+                );
+            }
+        }
+    }
+    // A corridor can get in: some wall beside the floor has a priority a corridor floor beats.
+    let diggable = open.iter().any(|&p| {
+        crate::map::Dir::CARDINAL.iter().any(|&d| {
+            let n = p.step(d);
+            map.flag_cells()[map.index(n.x as i64, n.y as i64).unwrap()] & FLAG_SOLID != 0
+                && map.priority_at(n).unwrap() <= priority::ROOM_FLOOR
+        })
+    });
+    assert!(diggable, "{kind:?} {seed}: sealed\n{pic}");
+}
+
+#[test]
+fn every_kind_is_enclosed_reachable_and_inside_its_panel() {
+    for name in RoomKind::NAMES {
+        let kind = RoomKind::from_name(name).unwrap();
+        assert_eq!(kind.name(), name);
+        for seed in 0..200 {
+            check_room(kind, seed);
+        }
+    }
+    assert_eq!(RoomKind::from_name("vault"), None);
+}
+
+#[test]
+fn pillars_stand_on_a_lattice_inside_pillared_rooms() {
+    let (map, floor) = draw(RoomKind::Pillared, 3);
+    let pillars: Vec<Point> = floor
+        .cells()
+        .filter(|&p| map.terrain_at(p).unwrap() == PILLAR)
+        .collect();
+    assert!(pillars.len() >= 4, "{}", render(&map));
+    for p in pillars {
+        assert_eq!((p.x - floor.x) % 2, 1, "{p:?}");
+        assert_eq!((p.y - floor.y) % 2, 1, "{p:?}");
+        assert_eq!(map.priority_at(p).unwrap(), priority::PILLARS);
+    }
+}
+
+#[test]
+fn castles_have_inner_walls_that_corridors_cannot_cut_and_doors_through_them() {
+    let mut inner = 0;
+    for seed in 0..20 {
+        let (map, floor) = draw(RoomKind::Castle, seed);
+        inner += floor
+            .cells()
+            .filter(|&p| {
+                map.priority_at(p).unwrap() == priority::ROOM_FURNITURE && map.is_solid(p).unwrap()
+            })
+            .count();
+        let doors = map.notes.doors.len();
+        assert!(doors >= 1, "seed {seed}\n{}", render(&map));
+        for &d in &map.notes.doors {
+            assert_eq!(map.terrain_at(d).unwrap(), DOOR);
+        }
+    }
+    assert!(inner > 0);
+}
+
+#[test]
+fn mazes_are_perfect() {
+    for seed in 0..20 {
+        let (map, floor) = draw(RoomKind::Maze, seed);
+        let open: Vec<Point> = floor
+            .cells()
+            .filter(|&p| !map.is_solid(p).unwrap())
+            .collect();
+        // A perfect maze on a cell lattice is a tree: edges = cells - 1 (4-neighbour).
+        let cells = open
+            .iter()
+            .filter(|p| (p.x - floor.x) % 2 == 0 && (p.y - floor.y) % 2 == 0)
+            .count();
+        let passages = open.len() - cells;
+        assert_eq!(passages, cells - 1, "seed {seed}\n{}", render(&map));
+    }
+}
+
+#[test]
+fn limits_are_checked_against_the_panel() {
+    let mut bad = LIMITS;
+    bad.max_width = 31;
+    let e = draw_room(
+        &mut blank(96, 64),
+        &mut Rng::new(1),
+        PANEL,
+        RoomKind::Normal,
+        &style(),
+        &bad,
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "room_max_width is 31; valid: room_min_width (6)..=30 (the panel width less 2)"
+    );
+    bad = LIMITS;
+    bad.min_height = 4;
+    assert!(bad.validate(32, 32).is_err());
+    bad = LIMITS;
+    bad.life_percent = 101;
+    assert!(bad.validate(32, 32).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn any_limits_give_an_enclosed_room_that_repeats_for_its_seed(
+        seed in 0u64..1000,
+        kind in 0usize..7,
+        min_w in 5i32..=30, min_h in 5i32..=30, dw in 0i32..=25, dh in 0i32..=25,
+        life in 30u32..=60,
+    ) {
+        let lim = RoomLimits {
+            min_width: min_w, max_width: (min_w + dw).min(30),
+            min_height: min_h, max_height: (min_h + dh).min(30),
+            life_percent: life,
+        };
+        let kind = RoomKind::from_name(RoomKind::NAMES[kind]).unwrap();
+        let mut a = blank(96, 64);
+        let mut b = blank(96, 64);
+        let ra = draw_room(&mut a, &mut Rng::new(seed), PANEL, kind, &style(), &lim).unwrap();
+        let rb = draw_room(&mut b, &mut Rng::new(seed), PANEL, kind, &style(), &lim).unwrap();
+        prop_assert_eq!(ra, rb);
+        prop_assert_eq!(a.terrain_cells(), b.terrain_cells());
+        prop_assert!(ra.w >= 1 && ra.h >= 1);
+        prop_assert!(PANEL.contains(Point::new(ra.x, ra.y)) && PANEL.contains(Point::new(ra.x2(), ra.y2())));
+        prop_assert!(a.open_count() > 0);
+    }
+}

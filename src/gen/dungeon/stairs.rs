@@ -1,0 +1,225 @@
+//! Step 6 (seed 003, "Place Stairs"): up stairs where the level above has its down stairs, and
+//! down stairs on open floor, no two in the same room or region while another is free.
+
+use super::DungeonError;
+use crate::map::{priority, Brush, Dir, Map, Point, TerrainId, FLAG_SOLID};
+use crate::rng::Rng;
+use std::collections::BTreeSet;
+
+/// Where a stair stands: in a recorded room (by index), or else in a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Place {
+    Room(usize),
+    Region(u16),
+}
+
+/// The place of every cell: the first recorded room holding it, or else its region.
+struct Places {
+    width: usize,
+    room: Vec<u32>,
+}
+
+impl Places {
+    fn new(map: &Map) -> Places {
+        let width = map.width() as usize;
+        let mut room = vec![0; map.len()];
+        for (k, r) in map.notes.rooms.iter().enumerate().rev() {
+            for p in r.rect.cells() {
+                if map.in_bounds(p.x as i64, p.y as i64) {
+                    room[p.x as usize + p.y as usize * width] = k as u32 + 1;
+                }
+            }
+        }
+        Places { width, room }
+    }
+
+    fn of(&self, map: &Map, p: Point) -> Place {
+        let i = p.x as usize + p.y as usize * self.width;
+        match self.room[i] {
+            0 => Place::Region(map.region_cells()[i]),
+            k => Place::Room(k as usize - 1),
+        }
+    }
+}
+
+/// Writes up stairs at the cells of the level above's down stairs (levels of different sizes
+/// are centred on each other; cells that fall off this level or on its edge are skipped) at
+/// FEATURE_FLOOR priority. Where the cell was solid, its solid neighbours get `walls`, so the
+/// stairs stand in a pocket that the fix-up joins to the level. Returns the cells.
+pub fn up_stairs(map: &mut Map, above: &Map, stair: TerrainId, walls: &Brush) -> Vec<Point> {
+    let shift = Point::new(
+        (map.width() - above.width()) / 2,
+        (map.height() - above.height()) / 2,
+    );
+    let mut placed = Vec::new();
+    for p in &above.notes.stairs.down {
+        let q = Point::new(p.x + shift.x, p.y + shift.y);
+        if !map.in_bounds(q.x as i64, q.y as i64) || map.is_edge(q.x, q.y) {
+            continue;
+        }
+        let was_solid = map.is_solid(q).unwrap_or(false);
+        let brush = Brush::new(stair).priority(priority::FEATURE_FLOOR);
+        if !map.write(q, &brush).unwrap_or(false) {
+            continue;
+        }
+        if was_solid {
+            for d in Dir::ALL {
+                let n = q.step(d);
+                if map.is_solid(n).unwrap_or(false) {
+                    let _ = map.write(n, walls);
+                }
+            }
+        }
+        map.notes.stairs.up.push(q);
+        placed.push(q);
+    }
+    placed
+}
+
+/// Writes `count` down stairs at FEATURE_FLOOR priority on open cells of priority at most
+/// ROOM_FLOOR (not in vaults, doors or streamers) whose terrain is not in `avoid` (water,
+/// chasms, lava). Each goes into a room or region holding no stairs yet; only when none is
+/// left may two share one. Returns the cells.
+pub fn down_stairs(
+    map: &mut Map,
+    rng: &mut Rng,
+    stair: TerrainId,
+    count: u32,
+    avoid: &[TerrainId],
+) -> Result<Vec<Point>, DungeonError> {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let places = Places::new(map);
+    let mut banned = vec![false; map.terrains().len()];
+    for &t in avoid {
+        if let Some(b) = banned.get_mut(t as usize) {
+            *b = true;
+        }
+    }
+    let (flags, prio, terrain) = (map.flag_cells(), map.priority_cells(), map.terrain_cells());
+    let mut candidates: Vec<(Point, Place)> = Vec::new();
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w - 1 {
+            let i = x + y * w;
+            if flags[i] & FLAG_SOLID == 0
+                && prio[i] <= priority::ROOM_FLOOR
+                && !banned[terrain[i] as usize]
+            {
+                let p = Point::new(x as i32, y as i32);
+                candidates.push((p, places.of(map, p)));
+            }
+        }
+    }
+    if count > 0 && candidates.is_empty() {
+        return Err(DungeonError::NoStairSpot { which: "down" });
+    }
+    let mut taken: BTreeSet<Place> = map
+        .notes
+        .stairs
+        .up
+        .iter()
+        .chain(&map.notes.stairs.down)
+        .filter(|p| map.in_bounds(p.x as i64, p.y as i64))
+        .map(|&p| places.of(map, p))
+        .collect();
+    let mut placed = Vec::new();
+    for _ in 0..count {
+        if candidates.is_empty() {
+            break;
+        }
+        // Uniform among the cells of free places (what the original's retries approximate),
+        // or among all cells once every place holds stairs.
+        let free: Vec<usize> = (0..candidates.len())
+            .filter(|&i| !taken.contains(&candidates[i].1))
+            .collect();
+        let pick = if free.is_empty() {
+            rng.below(candidates.len() as u64) as usize
+        } else {
+            free[rng.below(free.len() as u64) as usize]
+        };
+        let (p, place) = candidates.swap_remove(pick);
+        taken.insert(place);
+        map.write(p, &Brush::new(stair).priority(priority::FEATURE_FLOOR))?;
+        map.notes.stairs.down.push(p);
+        placed.push(p);
+    }
+    Ok(placed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::dungeon::test_support::{blank, FLOOR, STAIRS, WALL, WATER};
+    use crate::map::{Rect, Room};
+
+    fn two_rooms() -> Map {
+        let mut map = blank(40, 20);
+        let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+        for r in [Rect::new(2, 2, 6, 6), Rect::new(20, 2, 6, 6)] {
+            map.fill_rect(&r, &floor).unwrap();
+            map.notes.rooms.push(Room {
+                rect: r,
+                kind: "normal".into(),
+                doors: vec![],
+            });
+        }
+        let water = Brush::new(WATER).priority(priority::ROOM_FLOOR);
+        map.fill_rect(&Rect::new(30, 10, 5, 5), &water).unwrap();
+        map
+    }
+
+    #[test]
+    fn down_stairs_go_to_different_rooms_on_open_dry_floor() {
+        for seed in 0..200 {
+            let mut map = two_rooms();
+            let cells = down_stairs(&mut map, &mut Rng::new(seed), STAIRS, 2, &[WATER]).unwrap();
+            assert_eq!(cells.len(), 2);
+            let in_room = |p: Point, i: usize| map.notes.rooms[i].rect.contains(p);
+            assert!(
+                in_room(cells[0], 0) != in_room(cells[1], 0),
+                "seed {seed}: {cells:?}"
+            );
+            for p in cells {
+                assert_eq!(map.terrain_at(p).unwrap(), STAIRS);
+                assert_eq!(map.priority_at(p).unwrap(), priority::FEATURE_FLOOR);
+            }
+        }
+        // Three stairs, two rooms: the third must share.
+        let mut map = two_rooms();
+        assert_eq!(
+            down_stairs(&mut map, &mut Rng::new(1), STAIRS, 3, &[WATER])
+                .unwrap()
+                .len(),
+            3
+        );
+        let e = down_stairs(&mut blank(10, 10), &mut Rng::new(1), STAIRS, 1, &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no open floor of priority ≤ ROOM_FLOOR is left for the down stairs"
+        );
+    }
+
+    #[test]
+    fn up_stairs_match_the_level_above_and_dig_a_pocket_in_rock() {
+        let mut above = two_rooms();
+        let down = down_stairs(&mut above, &mut Rng::new(5), STAIRS, 2, &[]).unwrap();
+        let mut below = blank(40, 20);
+        let walls = Brush::new(WALL).priority(priority::CORRIDOR_WALL);
+        let up = up_stairs(&mut below, &above, STAIRS, &walls);
+        assert_eq!(up, down);
+        assert_eq!(below.notes.stairs.up, down);
+        for p in up {
+            assert!(!below.is_solid(p).unwrap());
+            for d in Dir::ALL {
+                assert_eq!(below.terrain_at(p.step(d)).unwrap(), WALL);
+            }
+        }
+        // Another down stair then avoids the up stairs' room.
+        let mut map = two_rooms();
+        map.notes.stairs.up.push(Point::new(3, 3));
+        for seed in 0..50 {
+            let mut m = map.clone();
+            let d = down_stairs(&mut m, &mut Rng::new(seed), STAIRS, 1, &[WATER]).unwrap();
+            assert!(!Rect::new(2, 2, 6, 6).contains(d[0]), "seed {seed}");
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Test helpers: a small terrain table and blank maps.
+
+use crate::map::{Map, Point, Rgb, Terrain, TerrainId, TerrainTable};
+use std::sync::Arc;
+
+pub const ROCK: TerrainId = 0;
+pub const WALL: TerrainId = 1;
+pub const FLOOR: TerrainId = 2;
+pub const DOOR: TerrainId = 3;
+pub const PILLAR: TerrainId = 4;
+pub const WATER: TerrainId = 5;
+pub const STAIRS: TerrainId = 6;
+pub const VAULT_WALL: TerrainId = 7;
+pub const CORRIDOR: TerrainId = 8;
+
+fn table() -> Arc<TerrainTable> {
+    let t = |name: &str, glyph, solid| Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(0, 0, 0),
+        solid,
+    };
+    Arc::new(TerrainTable::new(vec![
+        t("rock", '#', true),
+        t("wall", 'W', true),
+        t("floor", '.', false),
+        t("door", '+', false),
+        t("pillar", 'O', true),
+        t("water", '~', false),
+        t("stairs", '>', false),
+        t("vault wall", 'V', true),
+        t("corridor", ',', false),
+    ]))
+}
+
+/// A `w × h` map of fresh rock.
+pub fn blank(w: i64, h: i64) -> Map {
+    Map::new(w, h, ROCK, table()).expect("test map size")
+}
+
+/// The map as rows of glyphs (for failure messages).
+pub fn render(map: &Map) -> String {
+    let mut out = String::new();
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let t = map.terrain_at(Point::new(x, y)).unwrap_or(ROCK);
+            out.push(map.terrains().get(t).glyph);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Number of open cells reached from `start` (8-neighbour), for connectivity checks.
+pub fn reach(map: &Map, start: Point) -> usize {
+    let mut seen = vec![false; map.len()];
+    let mut stack = vec![start];
+    let mut n = 0;
+    while let Some(p) = stack.pop() {
+        let Ok(i) = map.index(p.x as i64, p.y as i64) else {
+            continue;
+        };
+        if seen[i] || map.is_solid(p).unwrap_or(true) {
+            continue;
+        }
+        seen[i] = true;
+        n += 1;
+        for d in crate::map::Dir::ALL {
+            stack.push(p.step(d));
+        }
+    }
+    n
+}

@@ -1,0 +1,326 @@
+//! Step 3 (seed 003, "Place Large Submaps"): vaults drawn from a grid of glyphs, placed in a
+//! block of unused panels, written at VAULT priority so nothing later writes inside them.
+
+use super::panels::Panels;
+use super::DungeonError;
+use crate::map::{priority, Brush, Map, Point, Rect, Room, TerrainId, TerrainTable};
+use crate::rng::Rng;
+
+/// The most attempts at finding a place for one vault (the original's `Tries < 100`).
+const TRIES: u32 = 100;
+/// Cells kept clear between a vault and the border of its block of panels, so a corridor can
+/// always pass round it and it never touches the map's edge or another vault.
+const MARGIN: i32 = 2;
+
+/// A vault's grid with every glyph resolved to a terrain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VaultGrid {
+    /// Region name, stamped on every cell.
+    pub name: String,
+    /// Columns.
+    pub width: i32,
+    /// Rows.
+    pub height: i32,
+    /// Terrain of each cell, row-major.
+    pub cells: Vec<TerrainId>,
+}
+
+/// The rows of a grid as written in a region file: one leading newline (after `"""`) is
+/// dropped, every other line is a row.
+fn grid_rows(grid: &str) -> Vec<&str> {
+    grid.strip_prefix('\n').unwrap_or(grid).lines().collect()
+}
+
+impl VaultGrid {
+    /// Resolves `grid` with `legend` (glyph → terrain). Rows must be non-empty and equally
+    /// long, and every glyph must be in the legend.
+    pub fn parse(
+        name: &str,
+        grid: &str,
+        legend: impl Fn(char) -> Option<TerrainId>,
+    ) -> Result<VaultGrid, DungeonError> {
+        let rows = grid_rows(grid);
+        let width = rows.first().map_or(0, |r| r.chars().count());
+        if width == 0 {
+            return Err(DungeonError::bad(
+                format!("vault '{name}' grid"),
+                "empty",
+                "rows of glyphs, one per line",
+            ));
+        }
+        let mut cells = Vec::with_capacity(width * rows.len());
+        for (y, row) in rows.iter().enumerate() {
+            if row.chars().count() != width {
+                return Err(DungeonError::bad(
+                    format!("vault '{name}' grid row {}", y + 1),
+                    format!("{} glyphs long", row.chars().count()),
+                    format!("{width} glyphs, like row 1"),
+                ));
+            }
+            for (x, c) in row.chars().enumerate() {
+                cells.push(legend(c).ok_or_else(|| {
+                    DungeonError::bad(
+                        format!("vault '{name}' grid row {}, column {}", y + 1, x + 1),
+                        format!("{c:?}"),
+                        "a glyph of the vault's legend",
+                    )
+                })?);
+            }
+        }
+        Ok(VaultGrid {
+            name: name.to_string(),
+            width: width as i32,
+            height: rows.len() as i32,
+            cells,
+        })
+    }
+
+    /// The first open cell (row, column; 1-based) that cannot reach the grid's border through
+    /// open cells (8-neighbour): a sealed room no corridor could ever enter.
+    pub fn sealed_cell(&self, terrains: &TerrainTable) -> Option<(i32, i32)> {
+        let (w, h) = (self.width, self.height);
+        let open = |x: i32, y: i32| !terrains.get(self.cells[(x + y * w) as usize]).solid;
+        let mut reached = vec![false; self.cells.len()];
+        let mut stack: Vec<(i32, i32)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| (x == 0 || y == 0 || x == w - 1 || y == h - 1) && open(x, y))
+            .collect();
+        for &(x, y) in &stack {
+            reached[(x + y * w) as usize] = true;
+        }
+        while let Some((x, y)) = stack.pop() {
+            for (dx, dy) in crate::map::Dir::ALL.map(|d| d.delta()) {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx >= 0 && ny >= 0 && nx < w && ny < h && open(nx, ny) {
+                    let i = (nx + ny * w) as usize;
+                    if !reached[i] {
+                        reached[i] = true;
+                        stack.push((nx, ny));
+                    }
+                }
+            }
+        }
+        (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .find(|&(x, y)| open(x, y) && !reached[(x + y * w) as usize])
+            .map(|(x, y)| (y + 1, x + 1))
+    }
+}
+
+/// A placed vault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacedVault {
+    /// The cells it covers.
+    pub rect: Rect,
+    /// The panels it took (now marked used).
+    pub panels: Vec<Point>,
+}
+
+/// Places `vault` in a block of unused panels (`used` is indexed by [`Panels::index`]) at a
+/// random place at least two cells inside the block, never covering a cell of `avoid` (the
+/// level above's down stairs), flipped left-right and top-bottom at random. Every cell is
+/// written at VAULT priority with the vault's region, the panels are marked used, and a room
+/// annotation of kind `"vault"` is recorded. Returns `None`, writing nothing, when no place is
+/// found in 100 tries or the vault is larger than the level.
+pub fn place_vault(
+    map: &mut Map,
+    rng: &mut Rng,
+    panels: &Panels,
+    used: &mut [bool],
+    vault: &VaultGrid,
+    avoid: &[Point],
+) -> Result<Option<PlacedVault>, DungeonError> {
+    if used.len() != panels.len() {
+        return Err(DungeonError::bad(
+            "used panels",
+            format!("{} flags", used.len()),
+            format!("one per panel ({})", panels.len()),
+        ));
+    }
+    let (pw, ph) = (panels.panel_width, panels.panel_height);
+    let cx = (vault.width + 2 * MARGIN + pw - 1) / pw;
+    let cy = (vault.height + 2 * MARGIN + ph - 1) / ph;
+    if cx > panels.across || cy > panels.down {
+        return Ok(None);
+    }
+    for _ in 0..TRIES {
+        let px = rng.below((panels.across - cx + 1) as u64) as i32;
+        let py = rng.below((panels.down - cy + 1) as u64) as i32;
+        let x =
+            px * pw + MARGIN + rng.below((pw * cx - vault.width - 2 * MARGIN + 1) as u64) as i32;
+        let y =
+            py * ph + MARGIN + rng.below((ph * cy - vault.height - 2 * MARGIN + 1) as u64) as i32;
+        let rect = Rect::new(x, y, vault.width, vault.height);
+        let block: Vec<Point> = (px..px + cx)
+            .flat_map(|bx| (py..py + cy).map(move |by| Point::new(bx, by)))
+            .collect();
+        if block.iter().any(|&b| used[panels.index(b)]) || avoid.iter().any(|&p| rect.contains(p)) {
+            continue;
+        }
+        map.check_rect(&rect)?;
+        write(map, rng, vault, rect);
+        for &b in &block {
+            used[panels.index(b)] = true;
+        }
+        map.notes.rooms.push(Room {
+            rect,
+            kind: "vault".into(),
+            doors: Vec::new(),
+        });
+        return Ok(Some(PlacedVault {
+            rect,
+            panels: block,
+        }));
+    }
+    Ok(None)
+}
+
+/// Writes the grid into `rect`, flipped at random (Incursion's `WriteMap`).
+fn write(map: &mut Map, rng: &mut Rng, vault: &VaultGrid, rect: Rect) {
+    let flip_x = rng.below(2) == 1;
+    let flip_y = rng.below(2) == 1;
+    let region = map.region_id(&vault.name);
+    for y in 0..vault.height {
+        for x in 0..vault.width {
+            let sx = if flip_x { vault.width - 1 - x } else { x };
+            let sy = if flip_y { vault.height - 1 - y } else { y };
+            let terrain = vault.cells[(sx + sy * vault.width) as usize];
+            let brush = Brush::new(terrain).priority(priority::VAULT).region(region);
+            let _ = map.write(Point::new(rect.x + x, rect.y + y), &brush);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::dungeon::test_support::{blank, render, FLOOR, ROCK, VAULT_WALL};
+
+    fn legend(c: char) -> Option<TerrainId> {
+        match c {
+            '#' => Some(VAULT_WALL),
+            '.' => Some(FLOOR),
+            _ => None,
+        }
+    }
+
+    const SHRINE: &str = "\n#####\n#...#\n#.#.#\n##.##\n";
+
+    #[test]
+    fn grids_parse_and_bad_grids_name_row_and_column() {
+        let v = VaultGrid::parse("shrine", SHRINE, legend).unwrap();
+        assert_eq!((v.width, v.height), (5, 4));
+        assert_eq!(v.cells[6], FLOOR);
+        let e = VaultGrid::parse("x", "###\n#.\n", legend)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "vault 'x' grid row 2 is 2 glyphs long; valid: 3 glyphs, like row 1"
+        );
+        let e = VaultGrid::parse("x", "#.#\n#Z#", legend)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "vault 'x' grid row 2, column 2 is 'Z'; valid: a glyph of the vault's legend"
+        );
+        assert!(VaultGrid::parse("x", "\n", legend).is_err());
+    }
+
+    #[test]
+    fn sealed_interiors_are_found() {
+        let table = blank(1, 1).terrains().clone();
+        let open = VaultGrid::parse("o", SHRINE, legend).unwrap();
+        assert_eq!(open.sealed_cell(&table), None);
+        let sealed = VaultGrid::parse("s", "#####\n#...#\n#####", legend).unwrap();
+        assert_eq!(sealed.sealed_cell(&table), Some((2, 2)));
+        let diagonal = VaultGrid::parse("d", "##.\n#.#\n###", legend).unwrap();
+        assert_eq!(diagonal.sealed_cell(&table), None);
+    }
+
+    #[test]
+    fn vaults_go_in_unused_panels_clear_of_stairs_and_edges() {
+        let panels = Panels::new(96, 64, 32, 32).unwrap();
+        let v = VaultGrid::parse("shrine", SHRINE, legend).unwrap();
+        for seed in 0..200 {
+            let mut map = blank(96, 64);
+            let mut used = vec![false; panels.len()];
+            used[0] = true;
+            let avoid = [Point::new(40, 10)];
+            let placed = place_vault(
+                &mut map,
+                &mut Rng::new(seed),
+                &panels,
+                &mut used,
+                &v,
+                &avoid,
+            )
+            .unwrap()
+            .expect("room for a small vault");
+            let r = placed.rect;
+            assert_eq!(placed.panels.len(), 1);
+            assert_ne!(placed.panels[0], Point::new(0, 0), "used panel reused");
+            assert!(used[panels.index(placed.panels[0])]);
+            assert!(!r.contains(avoid[0]));
+            let block = panels.rect(placed.panels[0]);
+            assert!(
+                r.x >= block.x + 2 && r.x2() <= block.x2() - 2,
+                "{r:?} in {block:?}"
+            );
+            for p in r.cells() {
+                assert_eq!(map.priority_at(p).unwrap(), priority::VAULT);
+                assert_eq!(map.region_name(map.region_at(p).unwrap()), "shrine");
+            }
+            assert_eq!(map.notes.rooms[0].kind, "vault");
+            assert_eq!(map.notes.rooms[0].rect, r);
+            let floors = r
+                .cells()
+                .filter(|&p| map.terrain_at(p).unwrap() == FLOOR)
+                .count();
+            assert_eq!(floors, 6, "{}", render(&map));
+        }
+    }
+
+    #[test]
+    fn a_vault_too_big_or_without_free_panels_is_not_placed() {
+        let panels = Panels::new(64, 64, 32, 32).unwrap();
+        let big = VaultGrid {
+            name: "big".into(),
+            width: 61,
+            height: 10,
+            cells: vec![ROCK; 610],
+        };
+        let mut used = vec![false; 4];
+        let mut map = blank(64, 64);
+        assert_eq!(
+            place_vault(&mut map, &mut Rng::new(1), &panels, &mut used, &big, &[]).unwrap(),
+            None
+        );
+        let wide = VaultGrid {
+            width: 40,
+            cells: vec![ROCK; 400],
+            ..big
+        };
+        let placed =
+            place_vault(&mut map, &mut Rng::new(1), &panels, &mut used, &wide, &[]).unwrap();
+        assert_eq!(placed.map(|p| p.panels.len()), Some(2));
+        let again =
+            place_vault(&mut map, &mut Rng::new(2), &panels, &mut used, &wide, &[]).unwrap();
+        assert_eq!(again.map(|p| p.panels.len()), Some(2));
+        assert!(used.iter().all(|&u| u));
+        assert_eq!(
+            place_vault(&mut map, &mut Rng::new(3), &panels, &mut used, &wide, &[]).unwrap(),
+            None
+        );
+        assert!(place_vault(
+            &mut map,
+            &mut Rng::new(3),
+            &panels,
+            &mut [false],
+            &wide,
+            &[]
+        )
+        .is_err());
+    }
+}

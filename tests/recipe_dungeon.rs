@@ -1,0 +1,293 @@
+//! `scripts/dungeon.lua`: every level is one connected area with its stairs on open cells and
+//! no corridor inside a vault, over thousands of seeds; stairs line up between levels; chasms
+//! carry down; the corridor regions in TOML visibly shape the corridors.
+
+mod common;
+use common::*;
+use std::sync::Arc;
+use warren::map::Map;
+use warren::region::{Registry, Source};
+use warren::script::{Host, Limits, ParamValues, Run};
+
+/// Generates one level at `depth`.
+fn level(host: &Host, seed: u64, params: &ParamValues, depth: u32) -> Map {
+    host.generate(&Run {
+        seed,
+        params,
+        depth,
+        above: None,
+    })
+    .unwrap_or_else(|e| panic!("seed {seed} depth {depth}: {e}"))
+}
+
+/// Checks the invariants every dungeon level must hold.
+fn check_level(map: &Map, what: &str) {
+    let start = first_open(map);
+    assert_eq!(unreached(map, start), 0, "{what}: open cells cut off");
+    let stairs = map.notes.stairs.up.iter().chain(&map.notes.stairs.down);
+    for &p in stairs {
+        assert!(
+            !map.is_solid(p).unwrap(),
+            "{what}: stair on a solid cell {p:?}"
+        );
+    }
+    let d = &registry().data.dungeon;
+    let down = map.notes.stairs.down.len() as i64;
+    assert!(
+        (d.min_stairs..=d.max_stairs).contains(&down),
+        "{what}: {down} down stairs"
+    );
+    let vaults: Vec<_> = map
+        .notes
+        .rooms
+        .iter()
+        .filter(|r| r.kind == "vault")
+        .collect();
+    for c in &map.notes.corridors {
+        for p in &c.cells {
+            assert!(
+                vaults.iter().all(|v| !v.rect.contains(*p)),
+                "{what}: corridor floor {p:?} inside a vault"
+            );
+        }
+    }
+    // No two stairs share a room while enough rooms are free.
+    let rooms: Vec<usize> = map
+        .notes
+        .stairs
+        .up
+        .iter()
+        .chain(&map.notes.stairs.down)
+        .filter_map(|&p| map.notes.rooms.iter().position(|r| r.rect.contains(p)))
+        .collect();
+    let free_rooms = map.notes.rooms.iter().filter(|r| r.kind != "vault").count();
+    if rooms.len() <= free_rooms / 2 {
+        let mut unique = rooms.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), rooms.len(), "{what}: two stairs in one room");
+    }
+}
+
+#[test]
+fn a_thousand_full_size_levels_are_one_area_with_stairs_on_open_floor() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[]);
+    for seed in 0..1000 {
+        let depth = 1 + (seed % 6) as u32;
+        let map = level(&host, seed, &p, depth);
+        assert_eq!((map.width(), map.height()), (128, 128));
+        check_level(&map, &format!("seed {seed} depth {depth}"));
+    }
+}
+
+#[test]
+fn a_thousand_small_levels_are_one_area_with_stairs_on_open_floor() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[("width", "96"), ("height", "64")]);
+    let mut kinds = std::collections::BTreeSet::new();
+    for seed in 0..1000 {
+        let depth = 1 + (seed % 8) as u32;
+        let map = level(&host, seed, &p, depth);
+        assert_eq!((map.width(), map.height()), (96, 64));
+        check_level(&map, &format!("seed {seed} depth {depth}"));
+        kinds.extend(map.notes.rooms.iter().map(|r| r.kind.clone()));
+    }
+    let want = [
+        "castle",
+        "circular",
+        "destroyed",
+        "lifecave",
+        "maze",
+        "normal",
+        "pillared",
+        "vault",
+    ];
+    assert_eq!(kinds.into_iter().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn five_levels_have_up_stairs_under_the_down_stairs_above() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[]);
+    for seed in 0..20 {
+        let levels = warren::run::generate_levels(&host, seed, &p, 5).unwrap();
+        assert_eq!(levels.len(), 5);
+        assert!(levels[0].map.notes.stairs.up.is_empty());
+        for pair in levels.windows(2) {
+            let (above, below) = (&pair[0].map, &pair[1].map);
+            assert!(!above.notes.stairs.down.is_empty());
+            assert_eq!(
+                below.notes.stairs.up, above.notes.stairs.down,
+                "seed {seed}"
+            );
+            check_level(below, &format!("seed {seed} depth {}", pair[1].depth));
+        }
+    }
+}
+
+/// The shipped region sources with `edit` applied to each file's text.
+fn edited(edit: impl Fn(&str) -> String) -> Arc<Registry> {
+    let mut sources = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(root().join("regions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        sources.push(Source {
+            text: edit(&text),
+            path,
+        });
+    }
+    Arc::new(Registry::from_sources(sources).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Replaces the value of every `key = …` line.
+fn set_all(text: &str, key: &str, value: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.trim_start().starts_with(&format!("{key} =")) {
+                format!("{key} = {value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn host_with(registry: Arc<Registry>) -> Host {
+    Host::load(
+        &root().join("scripts/dungeon.lua"),
+        registry,
+        Limits::default(),
+    )
+    .unwrap()
+}
+
+/// Over 40 full-size levels: the share of corridors drawn with `region`, and turns per
+/// carved corridor cell.
+fn corridor_stats(host: &Host, region: &str) -> (f64, f64) {
+    let p = params(host, &[]);
+    let (mut with, mut all, mut turns, mut cells) = (0, 0, 0, 0);
+    for seed in 0..40 {
+        let map = level(host, seed, &p, 1);
+        for c in &map.notes.corridors {
+            all += 1;
+            with += (c.region.as_deref() == Some(region)) as usize;
+            cells += c.cells.len();
+            let steps: Vec<(i32, i32)> = c
+                .cells
+                .windows(2)
+                .map(|w| (w[1].x - w[0].x, w[1].y - w[0].y))
+                .filter(|&(dx, dy)| dx.abs() + dy.abs() == 1)
+                .collect();
+            turns += steps.windows(2).filter(|s| s[0] != s[1]).count();
+        }
+    }
+    (with as f64 / all as f64, turns as f64 / cells as f64)
+}
+
+#[test]
+fn corridor_weights_and_constants_in_toml_change_the_corridors() {
+    let base = corridor_stats(&host_with(registry()), "old mine shaft");
+    // Weight: make the mine shaft ten times as likely as everything else together.
+    let heavy = edited(|t| {
+        t.replace(
+            "name = \"old mine shaft\"\nweight = 1",
+            "name = \"old mine shaft\"\nweight = 80\nstaple = true",
+        )
+    });
+    let more = corridor_stats(&host_with(heavy), "old mine shaft");
+    assert!(more.0 > base.0 * 3.0, "share {} -> {}", base.0, more.0);
+    // Constants: every corridor turns whenever its segment is longer than one cell.
+    let twisty = edited(|t| {
+        let t = set_all(t, "turn_chance", "100");
+        let t = set_all(&t, "segment_minlen", "1");
+        set_all(&t, "segment_maxlen", "3")
+    });
+    let bent = corridor_stats(&host_with(twisty), "old mine shaft");
+    assert!(
+        bent.1 > base.1 * 2.0,
+        "turns per cell {} -> {}",
+        base.1,
+        bent.1
+    );
+}
+
+#[test]
+fn chasms_continue_onto_the_level_below() {
+    let registry = edited(|t| {
+        let t = set_all(t, "min_chasm_depth", "1");
+        let t = set_all(&t, "reduce_chasm_chance", "0");
+        let t = set_all(&t, "min_streamers", "1");
+        let t = set_all(&t, "max_streamers", "1");
+        let t = set_all(&t, "max_vaults", "0");
+        // Only the chasm may be drawn.
+        t.replace(
+            "weight = 3\nkind = \"river\"",
+            "weight = 0\nkind = \"river\"",
+        )
+        .replace("weight = 3\nkind = \"rock\"", "weight = 0\nkind = \"rock\"")
+        .replace("weight = 1\nkind = \"rock\"", "weight = 0\nkind = \"rock\"")
+    });
+    let host = host_with(registry);
+    let p = params(&host, &[]);
+    let chasm = host.registry().terrains().id("chasm").unwrap();
+    let mut carried = 0;
+    for seed in 0..10 {
+        let levels = warren::run::generate_levels(&host, seed, &p, 2).unwrap();
+        let (a, b) = (&levels[0].map, &levels[1].map);
+        let above: Vec<usize> = (0..a.len())
+            .filter(|&i| a.terrain_cells()[i] == chasm)
+            .collect();
+        assert!(!above.is_empty(), "seed {seed}: no chasm on level 1");
+        let kept = above
+            .iter()
+            .filter(|&&i| b.terrain_cells()[i] == chasm)
+            .count();
+        assert!(
+            kept * 10 >= above.len() * 9,
+            "seed {seed}: {kept} of {} carried",
+            above.len()
+        );
+        carried += kept;
+        check_level(b, &format!("seed {seed} level 2"));
+    }
+    assert!(carried > 0);
+}
+
+#[test]
+fn same_seed_same_level_and_seeds_differ() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[]);
+    let a = level(&host, 9, &p, 2);
+    let b = level(&host, 9, &p, 2);
+    assert_eq!(a.terrain_cells(), b.terrain_cells());
+    assert_eq!(a.notes, b.notes);
+    assert_ne!(level(&host, 10, &p, 2).terrain_cells(), a.terrain_cells());
+}
+
+#[test]
+fn sizes_that_do_not_fit_the_panels_are_clear_errors() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[("width", "100")]);
+    let e = host
+        .generate(&Run {
+            seed: 1,
+            params: &p,
+            depth: 1,
+            above: None,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("dungeon.lua:")
+            && e.contains(
+                "level width is 100; valid: a multiple of panel_width = 32 (e.g. 96, 128)"
+            ),
+        "{e}"
+    );
+}
