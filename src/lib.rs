@@ -16,6 +16,7 @@ pub mod region;
 pub mod render;
 pub mod rng;
 pub mod script;
+pub mod stats;
 
 pub use error::{Error, Result};
 pub mod cli;
