@@ -10,6 +10,7 @@ Examples:
   warren run scripts/cave.lua --format json --out cave.json
   warren run scripts/rooms.lua --format png --out rooms.png --scale 6
   warren run scripts/rooms.lua --list-params            what a recipe can be told
+  warren batch scripts/rooms.lua --count 10000          statistics of many seeds
 
 Exit codes: 0 success, 1 bad input (recipe, region file, parameter) or generation error,
 2 usage error, 3 internal error (a bug in warren).";
@@ -29,6 +30,11 @@ pub enum Command {
     /// Generate a map with a recipe and print or save it.
     #[command(after_help = EXAMPLES)]
     Run(RunArgs),
+    /// Generate many seeds in parallel and print their statistics.
+    #[command(after_help = crate::commands::batch::HELP)]
+    Batch(crate::commands::batch::BatchArgs),
+    /// Work with the statistics `warren batch --records` writes.
+    Stats(crate::commands::stats::StatsArgs),
 }
 
 /// Options shared by every command that generates maps.

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod error;
 pub mod gen;
 pub mod map;
