@@ -261,14 +261,27 @@ fn recipe_metric_name(name: &str) -> Cow<'_, str> {
 }
 
 /// Writes one map to `files.dir` as `SCRIPT-SEED.EXT`, atomically; returns the map.
-fn save(files: &MapFiles, shared: &Shared, seed: u64, map: crate::map::Map) -> Result<crate::map::Map> {
+fn save(
+    files: &MapFiles,
+    shared: &Shared,
+    seed: u64,
+    map: crate::map::Map,
+) -> Result<crate::map::Map> {
     let level = [Level {
         map,
         seed,
         depth: 1,
     }];
-    let bytes = render(&level, &shared.recipe, &shared.params, files.format, files.scale)?;
-    let path = files.dir.join(file_name(&shared.batch.script, seed, files.format));
+    let bytes = render(
+        &level,
+        &shared.recipe,
+        &shared.params,
+        files.format,
+        files.scale,
+    )?;
+    let path = files
+        .dir
+        .join(file_name(&shared.batch.script, seed, files.format));
     write_atomic(&path, &bytes)
         .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
     let [level] = level;

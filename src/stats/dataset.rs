@@ -168,13 +168,18 @@ impl Collector {
         };
         let metric_slot = slot(&metric_ids, self.metric_names.0.len());
         let time_slot = slot(&time_ids, self.time_names.0.len());
+        let measured = self
+            .records
+            .iter()
+            .filter(|r| matches!(r.outcome, Outcome::Measured { .. }))
+            .count();
         let column = |names: &Names, id: u32| Column {
             name: names.name(id).to_string(),
-            values: Vec::new(),
+            values: Vec::with_capacity(measured),
         };
         let mut data = Dataset {
             header,
-            seeds: Vec::new(),
+            seeds: Vec::with_capacity(measured),
             metrics: metric_ids
                 .iter()
                 .map(|&id| column(&self.metric_names, id))

@@ -1,8 +1,8 @@
 //! The measurements warren takes of every finished map.
 
+use super::areas::AreaCounter;
 use super::dead_ends;
 use super::open_bits::OpenBits;
-use crate::gen::connectivity::{Components, Connectivity};
 use crate::map::Map;
 
 /// Names of the built-in measurements, in the order [`Measurer::measure`] returns them:
@@ -29,8 +29,7 @@ pub const BUILTIN: [&str; 9] = [
 #[derive(Default)]
 pub struct Measurer {
     open: OpenBits,
-    connectivity: Connectivity,
-    components: Components,
+    areas: AreaCounter,
 }
 
 impl Measurer {
@@ -42,12 +41,11 @@ impl Measurer {
     /// The [`BUILTIN`] measurements of `map`, in that order.
     pub fn measure(&mut self, map: &Map) -> [f64; BUILTIN.len()] {
         self.open.load(map);
-        self.connectivity.components(map, &mut self.components);
         let notes = &map.notes;
         let corridor_cells: usize = notes.corridors.iter().map(|c| c.cells.len()).sum();
         [
             self.open.count() as f64 / map.len() as f64,
-            self.components.len() as f64,
+            self.areas.count(&self.open) as f64,
             dead_ends::count(&self.open) as f64,
             notes.rooms.len() as f64,
             notes.corridors.len() as f64,
@@ -98,6 +96,34 @@ mod tests {
         m[BUILTIN.iter().position(|n| *n == name).expect("a built-in")]
     }
 
+    /// Dead ends by the definition, one cell at a time.
+    fn reference_dead_ends(map: &Map) -> usize {
+        const RING: [(i32, i32); 8] = [
+            (0, -1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+        ];
+        let open = |x: i32, y: i32| map.is_solid(Point::new(x, y)) == Ok(false);
+        let mut n = 0;
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                if !open(x, y) {
+                    continue;
+                }
+                let ring: Vec<bool> = RING.iter().map(|(dx, dy)| open(x + dx, y + dy)).collect();
+                let arcs = (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]).count();
+                let count = ring.iter().filter(|&&b| b).count();
+                n += usize::from(arcs == 1 && count <= 2);
+            }
+        }
+        n
+    }
+
     #[test]
     fn hand_made_map_has_known_dead_ends_and_components() {
         // A 3×3 room; a corridor east from it that ends with a diagonal stub at (11, 1); a branch
@@ -134,6 +160,26 @@ mod tests {
         // (1, 1) sees E (2, 1) and SE (2, 2): touching, a tip; (2, 2) sees N and NW: also a tip.
         assert_eq!(value(&m.measure(&turning), "dead_ends"), 2.0);
         assert_eq!(value(&m.measure(&room), "dead_ends"), 0.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn areas_match_the_flood_fill_components(
+            w in 1usize..150,
+            h in 1usize..12,
+            cells in proptest::collection::vec(0u8..100, 150 * 12),
+            open_pct in 20u8..80,
+        ) {
+            let rows: Vec<String> = (0..h)
+                .map(|y| (0..w).map(|x| if cells[x + y * w] < open_pct { '.' } else { '#' }).collect())
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let map = map_from(&rows);
+            let v = Measurer::new().measure(&map);
+            let expected = crate::gen::connectivity::components(&map).len();
+            proptest::prop_assert_eq!(value(&v, "components"), expected as f64);
+            proptest::prop_assert_eq!(value(&v, "dead_ends"), reference_dead_ends(&map) as f64);
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Measurements are deterministic (same seed, same values); wall-clock times are kept apart
 //! from them so that comparisons between runs never see timing noise.
 
+mod areas;
 pub mod dataset;
 pub mod dead_ends;
 mod font;

@@ -27,10 +27,18 @@ impl OpenBits {
         self.words.clear();
         self.words.resize(self.words_per_row * (self.height + 2), 0);
         let wpr = self.words_per_row;
-        for (y, flags) in map.flag_cells().chunks_exact(width).enumerate() {
-            let row = &mut self.words[(y + 1) * wpr..(y + 2) * wpr];
-            for (word, cells) in row.iter_mut().zip(flags.chunks(64)) {
-                *word = pack_open(cells);
+        let rows = self.words[wpr..].chunks_exact_mut(wpr);
+        for (flags, row) in map.flag_cells().chunks_exact(width).zip(rows) {
+            let mut cells = flags.chunks_exact(64);
+            for (word, cells64) in row.iter_mut().zip(&mut cells) {
+                *word = cells64
+                    .chunks_exact(8)
+                    .enumerate()
+                    .fold(0, |acc, (i, c)| acc | open8(c) << (8 * i));
+            }
+            let tail = cells.remainder();
+            if !tail.is_empty() {
+                row[wpr - 1] = pack_open(tail);
             }
         }
     }
@@ -57,15 +65,22 @@ impl OpenBits {
     }
 }
 
+/// Eight flag bytes as eight bits, bit `i` set when cell `i` is open.
+#[inline]
+fn open8(cells: &[u8]) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(cells);
+    let solid = (u64::from_le_bytes(bytes) >> FLAG_SOLID.trailing_zeros()) & LOW_BITS;
+    (solid ^ LOW_BITS).wrapping_mul(GATHER) >> 56
+}
+
 /// Packs up to 64 flag bytes into a word with bit `i` set when cell `i` is open.
 fn pack_open(cells: &[u8]) -> u64 {
     let mut word = 0;
     for (i, chunk) in cells.chunks(8).enumerate() {
         let mut bytes = [FLAG_SOLID; 8];
         bytes[..chunk.len()].copy_from_slice(chunk);
-        let solid = (u64::from_le_bytes(bytes) >> FLAG_SOLID.trailing_zeros()) & LOW_BITS;
-        let open = solid ^ LOW_BITS;
-        word |= (open.wrapping_mul(GATHER) >> 56) << (8 * i);
+        word |= open8(&bytes) << (8 * i);
     }
     word
 }

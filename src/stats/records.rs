@@ -51,7 +51,13 @@ fn object(columns: &[Column], row: usize) -> Value {
     let mut m = Map::new();
     for c in columns {
         if let Some(v) = c.values[row] {
-            m.insert(c.name.clone(), json!(v));
+            // Whole numbers are written as integers; both forms read back exactly.
+            let v = if v.fract() == 0.0 && v.abs() < 9.0e15 {
+                json!(v as i64)
+            } else {
+                json!(v)
+            };
+            m.insert(c.name.clone(), v);
         }
     }
     Value::Object(m)
