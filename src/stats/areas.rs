@@ -12,8 +12,6 @@ pub struct AreaCounter {
     above: Vec<(u32, u32, u32)>,
     /// Runs of the current row.
     here: Vec<(u32, u32, u32)>,
-    starts: Vec<u32>,
-    stops: Vec<u32>,
     parent: Vec<u32>,
 }
 
@@ -47,8 +45,7 @@ impl AreaCounter {
     /// Fills `self.here` with the runs of `row`, giving each a fresh id.
     fn runs(&mut self, row: &[u64]) {
         self.here.clear();
-        self.starts.clear();
-        self.stops.clear();
+        let mut stop = 0;
         let last = row.len().saturating_sub(1);
         for (k, &w) in row.iter().enumerate() {
             if w == 0 {
@@ -57,22 +54,21 @@ impl AreaCounter {
             let before = if k > 0 { row[k - 1] >> 63 } else { 0 };
             let after = if k < last { row[k + 1] & 1 } else { 0 };
             let base = 64 * k as u32;
-            push_bits(&mut self.starts, base, w & !((w << 1) | before));
-            push_bits(&mut self.stops, base, w & !((w >> 1) | (after << 63)));
+            let mut starts = w & !((w << 1) | before);
+            let mut stops = w & !((w >> 1) | (after << 63));
+            while starts != 0 {
+                let id = self.parent.len() as u32;
+                self.parent.push(id);
+                self.here.push((base + starts.trailing_zeros(), 0, id));
+                starts &= starts - 1;
+            }
+            // Runs end in the order they start, so the stops fill the runs in turn.
+            while stops != 0 {
+                self.here[stop].1 = base + stops.trailing_zeros();
+                stop += 1;
+                stops &= stops - 1;
+            }
         }
-        for (&a, &b) in self.starts.iter().zip(&self.stops) {
-            let id = self.parent.len() as u32;
-            self.parent.push(id);
-            self.here.push((a, b, id));
-        }
-    }
-}
-
-/// Appends `base + i` for every set bit `i` of `bits`, in order.
-fn push_bits(out: &mut Vec<u32>, base: u32, mut bits: u64) {
-    while bits != 0 {
-        out.push(base + bits.trailing_zeros());
-        bits &= bits - 1;
     }
 }
 
