@@ -109,33 +109,20 @@ pub fn connect_rooms(
     for r in rooms {
         map.check_rect(r)?;
     }
-    let mut drawn = 0;
-    let mut carve = |map: &mut Map, cells: &mut dyn Iterator<Item = Point>| {
-        let mut carved = Vec::with_capacity(cells.size_hint().0);
-        for p in cells {
-            if map.carve(p, brush)? {
-                carved.push(p);
-            }
-        }
-        map.notes.corridors.push(Corridor {
-            cells: carved,
-            region: None,
-        });
-        drawn += 1;
-        Ok::<(), MapError>(())
-    };
+    let before = map.notes.corridors.len();
     match strategy {
         Strategy::Nearest => {
             for (i, j) in nearest_pairs(rooms) {
                 let (a, b) = (rooms[i].center(), rooms[j].center());
-                carve(map, &mut dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
             }
         }
         Strategy::Lines => {
             for (i, j) in nearest_pairs(rooms) {
                 carve(
                     map,
-                    &mut bresenham_cells(rooms[i].center(), rooms[j].center()),
+                    brush,
+                    bresenham_cells(rooms[i].center(), rooms[j].center()),
                 )?;
             }
         }
@@ -148,18 +135,37 @@ pub fn connect_rooms(
                 } else {
                     DogLeg::VerticalFirst
                 };
-                carve(map, &mut dogleg_cells(w[0].center(), w[1].center(), order))?;
+                carve(
+                    map,
+                    brush,
+                    dogleg_cells(w[0].center(), w[1].center(), order),
+                )?;
             }
         }
         Strategy::Bsp => {
             for w in rooms.windows(2) {
                 let a = random_cell(rng, &w[0]);
                 let b = random_cell(rng, &w[1]);
-                carve(map, &mut dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
             }
         }
     }
-    Ok(drawn)
+    Ok(map.notes.corridors.len() - before)
+}
+
+/// Carves `cells` and records the ones whose terrain changed as a corridor.
+fn carve(map: &mut Map, brush: &Brush, cells: impl Iterator<Item = Point>) -> Result<(), MapError> {
+    let mut carved = Vec::with_capacity(cells.size_hint().0);
+    for p in cells {
+        if map.carve(p, brush)? {
+            carved.push(p);
+        }
+    }
+    map.notes.corridors.push(Corridor {
+        cells: carved,
+        region: None,
+    });
+    Ok(())
 }
 
 /// A weighted entry of a spawn table.

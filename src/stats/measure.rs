@@ -9,7 +9,7 @@ use crate::map::Map;
 ///
 /// - `floor_fraction`: open (non-solid) cells ÷ all cells;
 /// - `components`: separate open areas of the finished map (8-neighbour, as flood fill);
-/// - `dead_ends`: open cells whose only way on is back (see [`dead_ends`](super::dead_ends));
+/// - `dead_ends`: open cells whose only way on is back (see [`super::dead_ends`]);
 /// - `rooms`, `corridors`, `doors`, `spawns`: annotations the recipe recorded;
 /// - `corridor_cells`: the recorded corridors' cells, added up (their total length);
 /// - `stairs`: stairs up and down.
