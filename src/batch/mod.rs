@@ -164,7 +164,7 @@ fn progress_bar(total: u64, visible: bool) -> ProgressBar {
     };
     let bar = ProgressBar::with_draw_target(Some(total), target);
     if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40.cyan/blue} {human_pos}/{human_len} maps  {per_sec}  eta {eta}",
+        "{bar:40.cyan/blue} {human_pos}/{human_len} maps  {elapsed} elapsed, eta {eta}",
     ) {
         bar.set_style(style);
     }
