@@ -33,7 +33,8 @@ return {
     local rooms = warren.gen.scatter_rooms(map, ctx.rng:stream("rooms"), {
       attempts = p.max_rooms, min_size = p.min_size, max_size = p.max_size,
     })
-    if #rooms == 0 then
+    local n = #rooms
+    if n == 0 then
       error(("no room fits a %dx%d map with min_size = %d"):format(map.width, map.height, p.min_size))
     end
     map:carve_rooms(rooms, style.floor, { kind = "room" })
@@ -58,7 +59,7 @@ return {
     -- 5. RoomBasedStartingPosition and RoomBasedStairs: the player starts in the first room,
     --    the stairs down are in the last.
     local sx, sy = warren.rect(rooms[1]):center()
-    local dx, dy = warren.rect(rooms[#rooms]):center()
+    local dx, dy = warren.rect(rooms[n]):center()
     map:tag("start_x", sx)
     map:tag("start_y", sy)
     map:set(dx, dy, "down stairs")

@@ -15,6 +15,7 @@ Examples:
   warren watch scripts/rooms.lua --seed 7               redraw on every save
   warren check                                          every region file and recipe
   warren stubs --out scripts/types/warren.d.lua         editor autocompletion
+  warren batch scripts/rooms.lua --count 10000          statistics of many seeds
 
 Exit codes: 0 success, 1 bad input (recipe, region file, parameter) or generation error,
 2 usage error, 3 internal error (a bug in warren).";
@@ -42,6 +43,11 @@ pub enum Command {
     Check(CheckArgs),
     /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua).
     Stubs(StubsArgs),
+    /// Generate many seeds in parallel and print their statistics.
+    #[command(after_help = crate::commands::batch::HELP)]
+    Batch(crate::commands::batch::BatchArgs),
+    /// Work with the statistics `warren batch --records` writes.
+    Stats(crate::commands::stats::StatsArgs),
 }
 
 /// `warren watch`: the options of `run`.

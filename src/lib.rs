@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod check;
 pub mod error;
 pub mod gen;
@@ -17,6 +18,7 @@ pub mod region;
 pub mod render;
 pub mod rng;
 pub mod script;
+pub mod stats;
 pub mod watch;
 
 pub use error::{Error, Result};

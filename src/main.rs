@@ -4,6 +4,11 @@ use clap::Parser;
 use std::process::ExitCode;
 use warren::cli::Cli;
 
+// Generation allocates many small, short-lived objects (Lua tables, annotations); mimalloc
+// serves them several times faster than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Panics are reported once, as internal errors, by the catch below.

@@ -132,8 +132,13 @@ function cave.generate(map, ctx, hooks)
     exit_x, exit_y = ex, ey
   end
 
+  ctx.phase("carve")
+
   -- Passes "only occasionally intersect": join every separate open area to the entrance.
-  warren.gen.join_areas(map, ctx.rng:stream("join"), { terrain = style.floor })
+  local joined = warren.gen.join_areas(map, ctx.rng:stream("join"), { terrain = style.floor })
+  ctx.metric("components_before", joined.areas_before)
+  ctx.metric("fixup_tunnels", joined.tunnels)
+  ctx.phase("join")
 
   map:set(entrance_x, entrance_y, style.entrance)
   map:add_stair(entrance_x, entrance_y, "up")

@@ -465,6 +465,10 @@ function Ctx.log(...) end
 ---@param value number
 function Ctx.metric(name, value) end
 
+---Marks the end of a phase: the wall-clock time since the previous mark is added to phase `name` in `warren batch` statistics (never in maps or `run` output).
+---@param name string
+function Ctx.phase(name) end
+
 ---The warren module: also a global, and `require "warren"`.
 ---@class warren
 ---@field version string warren's version.

@@ -1,7 +1,9 @@
 //! What each subcommand does. `main.rs` only parses arguments and maps results to exit codes.
 
+pub mod batch;
 mod check;
 mod run;
+pub mod stats;
 mod stubs;
 pub mod watch;
 
@@ -17,28 +19,38 @@ pub fn dispatch(command: Command) -> Result<()> {
         Command::Watch(args) => watch::watch(args),
         Command::Check(args) => check::run(args),
         Command::Stubs(args) => stubs::stubs(args),
+        Command::Batch(args) => batch::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }
 
 /// The budgets chosen on the command line.
 pub fn limits(gen: &GenArgs) -> Result<Limits> {
-    if !(gen.max_seconds.is_finite() && gen.max_seconds > 0.0 && gen.max_seconds <= 86_400.0) {
+    limits_from(gen.max_instructions, gen.max_memory, gen.max_seconds)
+}
+
+/// The budgets from `--max-instructions`, `--max-memory` (MiB) and `--max-seconds`.
+pub fn limits_from(instructions: u64, memory_mib: u64, seconds: f64) -> Result<Limits> {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
         return Err(Error::Param(format!(
-            "--max-seconds {} must be a number of seconds in (0, 86400]",
-            gen.max_seconds
+            "--max-seconds {seconds} must be a number of seconds in (0, 86400]"
         )));
     }
     Ok(Limits {
-        instructions: gen.max_instructions,
-        memory: (gen.max_memory as usize) << 20,
-        time: Duration::from_secs_f64(gen.max_seconds),
+        instructions,
+        memory: (memory_mib as usize) << 20,
+        time: Duration::from_secs_f64(seconds),
     })
 }
 
 /// The `--set` assignments, split.
 pub fn assignments(gen: &GenArgs) -> Result<Vec<(String, String)>> {
-    gen.sets
-        .iter()
+    split_assignments(&gen.sets)
+}
+
+/// `KEY=VALUE` strings, split.
+pub fn split_assignments(sets: &[String]) -> Result<Vec<(String, String)>> {
+    sets.iter()
         .map(|s| split_assignment(s).map_err(Error::Param))
         .collect()
 }

@@ -2,7 +2,9 @@
 //! rooms, then corridors by one of four strategies, each corridor recorded as the list of cells
 //! it carved, and an optional spawner that places things inside corridors.
 
-use crate::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Spawn};
+use crate::map::{
+    bresenham_cells, dogleg_cells, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Spawn,
+};
 use crate::rng::Rng;
 
 /// How rooms are scattered.
@@ -20,7 +22,7 @@ pub struct ScatterOptions {
 /// draws a size and a position and keeps the room if it neither overlaps nor touches an earlier
 /// one. Floors stay one cell off the map edge. Nothing is written to any map.
 pub fn scatter_rooms(width: i32, height: i32, rng: &mut Rng, opts: &ScatterOptions) -> Vec<Rect> {
-    let mut rooms: Vec<Rect> = Vec::new();
+    let mut rooms: Vec<Rect> = Vec::with_capacity(opts.attempts.min(64) as usize);
     for _ in 0..opts.attempts {
         let w = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
         let h = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
@@ -95,7 +97,8 @@ fn random_cell(rng: &mut Rng, r: &Rect) -> Point {
 }
 
 /// Joins `rooms` with corridors by `strategy`, carving with `brush` and recording each corridor
-/// (the cells it changed) in the map's annotations. Returns how many corridors were drawn.
+/// (the cells it changed) in the map's annotations. Returns how many corridors were drawn. Every
+/// room must be on the map (then so is every corridor: each stays inside the box of its ends).
 pub fn connect_rooms(
     map: &mut Map,
     rng: &mut Rng,
@@ -103,51 +106,66 @@ pub fn connect_rooms(
     strategy: Strategy,
     brush: &Brush,
 ) -> Result<usize, MapError> {
-    let paths: Vec<Vec<Point>> = match strategy {
-        Strategy::Nearest => nearest_pairs(rooms)
-            .into_iter()
-            .map(|(i, j)| {
-                dogleg(
-                    rooms[i].center(),
-                    rooms[j].center(),
-                    DogLeg::HorizontalFirst,
-                )
-            })
-            .collect(),
-        Strategy::Lines => nearest_pairs(rooms)
-            .into_iter()
-            .map(|(i, j)| bresenham(rooms[i].center(), rooms[j].center()))
-            .collect(),
+    for r in rooms {
+        map.check_rect(r)?;
+    }
+    let before = map.notes.corridors.len();
+    match strategy {
+        Strategy::Nearest => {
+            for (i, j) in nearest_pairs(rooms) {
+                let (a, b) = (rooms[i].center(), rooms[j].center());
+                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+            }
+        }
+        Strategy::Lines => {
+            for (i, j) in nearest_pairs(rooms) {
+                carve(
+                    map,
+                    brush,
+                    bresenham_cells(rooms[i].center(), rooms[j].center()),
+                )?;
+            }
+        }
         // The tutorial's listing joins every room to the *last* room and its `range(0,1) == 1`
         // never picks horizontal-first; the evident intent is consecutive rooms and a coin flip.
-        Strategy::Dogleg => rooms
-            .windows(2)
-            .map(|w| {
+        Strategy::Dogleg => {
+            for w in rooms.windows(2) {
                 let order = if rng.below(2) == 1 {
                     DogLeg::HorizontalFirst
                 } else {
                     DogLeg::VerticalFirst
                 };
-                dogleg(w[0].center(), w[1].center(), order)
-            })
-            .collect(),
-        Strategy::Bsp => rooms
-            .windows(2)
-            .map(|w| {
+                carve(
+                    map,
+                    brush,
+                    dogleg_cells(w[0].center(), w[1].center(), order),
+                )?;
+            }
+        }
+        Strategy::Bsp => {
+            for w in rooms.windows(2) {
                 let a = random_cell(rng, &w[0]);
                 let b = random_cell(rng, &w[1]);
-                dogleg(a, b, DogLeg::HorizontalFirst)
-            })
-            .collect(),
-    };
-    for path in &paths {
-        let cells = map.carve_path(path, brush)?;
-        map.notes.corridors.push(Corridor {
-            cells,
-            region: None,
-        });
+                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+            }
+        }
     }
-    Ok(paths.len())
+    Ok(map.notes.corridors.len() - before)
+}
+
+/// Carves `cells` and records the ones whose terrain changed as a corridor.
+fn carve(map: &mut Map, brush: &Brush, cells: impl Iterator<Item = Point>) -> Result<(), MapError> {
+    let mut carved = Vec::with_capacity(cells.size_hint().0);
+    for p in cells {
+        if map.carve(p, brush)? {
+            carved.push(p);
+        }
+    }
+    map.notes.corridors.push(Corridor {
+        cells: carved,
+        region: None,
+    });
+    Ok(())
 }
 
 /// A weighted entry of a spawn table.

@@ -219,29 +219,66 @@ impl Dir {
 
 /// The cells of a Bresenham line from `a` to `b`, both ends included.
 pub fn bresenham(a: Point, b: Point) -> Vec<Point> {
+    bresenham_cells(a, b).collect()
+}
+
+/// The cells of [`bresenham`], one at a time (no allocation).
+pub fn bresenham_cells(a: Point, b: Point) -> Bresenham {
     let dx = (b.x - a.x).abs();
     let dy = -(b.y - a.y).abs();
-    let sx = if a.x < b.x { 1 } else { -1 };
-    let sy = if a.y < b.y { 1 } else { -1 };
-    let mut err = dx + dy;
-    let (mut x, mut y) = (a.x, a.y);
-    let mut out = Vec::with_capacity((dx.max(-dy) + 1) as usize);
-    loop {
-        out.push(Point::new(x, y));
-        if x == b.x && y == b.y {
-            break;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
+    Bresenham {
+        at: Some(a),
+        end: b,
+        dx,
+        dy,
+        sx: if a.x < b.x { 1 } else { -1 },
+        sy: if a.y < b.y { 1 } else { -1 },
+        err: dx + dy,
     }
-    out
+}
+
+/// Iterator over the cells of a Bresenham line (see [`bresenham_cells`]).
+#[derive(Clone, Debug)]
+pub struct Bresenham {
+    at: Option<Point>,
+    end: Point,
+    dx: i32,
+    dy: i32,
+    sx: i32,
+    sy: i32,
+    err: i32,
+}
+
+impl Iterator for Bresenham {
+    type Item = Point;
+
+    fn next(&mut self) -> Option<Point> {
+        let p = self.at?;
+        self.at = if p == self.end {
+            None
+        } else {
+            let (mut x, mut y) = (p.x, p.y);
+            let e2 = 2 * self.err;
+            if e2 >= self.dy {
+                self.err += self.dy;
+                x += self.sx;
+            }
+            if e2 <= self.dx {
+                self.err += self.dx;
+                y += self.sy;
+            }
+            Some(Point::new(x, y))
+        };
+        Some(p)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match self.at {
+            Some(p) => (self.end.x - p.x).abs().max((self.end.y - p.y).abs()) as usize + 1,
+            None => 0,
+        };
+        (n, Some(n))
+    }
 }
 
 /// Which leg a dog-leg corridor draws first.
@@ -255,23 +292,23 @@ pub enum DogLeg {
 
 /// The cells of a dog-leg (one-bend) path from `a` to `b`, both ends included, each cell once.
 pub fn dogleg(a: Point, b: Point, order: DogLeg) -> Vec<Point> {
+    dogleg_cells(a, b, order).collect()
+}
+
+/// The cells of [`dogleg`], one at a time (no allocation).
+pub fn dogleg_cells(a: Point, b: Point, order: DogLeg) -> impl Iterator<Item = Point> + Clone {
     let corner = match order {
         DogLeg::HorizontalFirst => Point::new(b.x, a.y),
         DogLeg::VerticalFirst => Point::new(a.x, b.y),
     };
-    let mut out = straight(a, corner);
-    let second = straight(corner, b);
-    out.extend(second.into_iter().skip(1));
-    out
+    straight(a, corner).chain(straight(corner, b).skip(1))
 }
 
 /// Cells of an axis-aligned segment (a and b share x or y), both ends included.
-fn straight(a: Point, b: Point) -> Vec<Point> {
+fn straight(a: Point, b: Point) -> impl Iterator<Item = Point> + Clone {
     let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
     let n = (b.x - a.x).abs().max((b.y - a.y).abs());
-    (0..=n)
-        .map(|i| Point::new(a.x + sx * i, a.y + sy * i))
-        .collect()
+    (0..=n).map(move |i| Point::new(a.x + sx * i, a.y + sy * i))
 }
 
 /// The tutorial's `draw_corridor` walk: step x towards the target until aligned, then y. Both

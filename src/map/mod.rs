@@ -11,7 +11,9 @@ pub mod priority;
 pub mod terrain;
 
 pub use annotations::{Annotations, Corridor, Room, Spawn, Stairs, TagValue};
-pub use geom::{bresenham, dogleg, Dir, DogLeg, Point, Rect};
+pub use geom::{
+    bresenham, bresenham_cells, dogleg, dogleg_cells, Bresenham, Dir, DogLeg, Point, Rect,
+};
 pub use layer::Layer;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
@@ -344,15 +346,50 @@ impl Map {
     #[inline]
     pub fn write_index(&mut self, i: usize, brush: &Brush) -> bool {
         let w = self.width as usize;
-        let (x, y) = ((i % w) as i32, (i / w) as i32);
-        self.write_span(y, x, x, brush) == 1
+        self.write_cell((i % w) as i32, (i / w) as i32, i, brush)
     }
 
     /// Writes one cell. Out of bounds is an error; losing to a higher priority or hitting the
     /// unforced map edge returns `Ok(false)`.
+    #[inline]
     pub fn write(&mut self, p: Point, brush: &Brush) -> Result<bool, MapError> {
         let i = self.index(p.x as i64, p.y as i64)?;
-        Ok(self.write_index(i, brush))
+        Ok(self.write_cell(p.x, p.y, i, brush))
+    }
+
+    /// [`Map::write`] for cell `i` at `(x, y)`, both valid: the single-cell form of
+    /// [`Map::write_span`].
+    #[inline]
+    fn write_cell(&mut self, x: i32, y: i32, i: usize, brush: &Brush) -> bool {
+        if !brush.force && self.is_edge(x, y) {
+            return false;
+        }
+        if let Some(p) = brush.priority {
+            if !brush.force && !priority::wins(p, self.priority[i]) {
+                return false;
+            }
+            self.priority[i] = p;
+        }
+        self.terrain[i] = brush.terrain;
+        if let Some(r) = brush.region {
+            self.region[i] = r;
+        }
+        let solid_bit = if self.terrains.get(brush.terrain).solid {
+            FLAG_SOLID
+        } else {
+            0
+        };
+        self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+        true
+    }
+
+    /// Writes one cell and says whether its terrain changed (a carved corridor's record keeps
+    /// only those cells). Out of bounds is an error.
+    #[inline]
+    pub fn carve(&mut self, p: Point, brush: &Brush) -> Result<bool, MapError> {
+        let i = self.index(p.x as i64, p.y as i64)?;
+        let before = self.terrain[i];
+        Ok(self.write_cell(p.x, p.y, i, brush) && before != brush.terrain)
     }
 
     /// Checks that every cell of `rect` is on the map.
@@ -459,9 +496,7 @@ impl Map {
         }
         let mut carved = Vec::with_capacity(cells.len());
         for &p in cells {
-            let i = p.x as usize + p.y as usize * self.width as usize;
-            let before = self.terrain[i];
-            if self.write_index(i, brush) && before != brush.terrain {
+            if self.carve(p, brush)? {
                 carved.push(p);
             }
         }

@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod params;
+pub mod phases;
 mod recipe;
 pub mod require;
 pub mod sandbox;
@@ -13,12 +14,14 @@ pub use recipe::Recipe;
 pub use sandbox::Limits;
 
 use crate::error::{Error, Result};
-use crate::map::{Map, TerrainId};
+use crate::map::{Map, MapError, TerrainId};
 use crate::region::Registry;
 use crate::rng::Rng;
 use api::map::LuaMap;
 use api::rng::LuaRng;
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
+use phases::PhaseClock;
+use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -84,7 +87,11 @@ pub struct Host {
     make_ctx: Function,
     log: Function,
     metric: Function,
-    params_cache: std::cell::RefCell<Option<(ParamValues, Table)>>,
+    phase: Function,
+    phase_key: mlua::String,
+    clock: std::rc::Rc<RefCell<PhaseClock>>,
+    spare: RefCell<Option<Map>>,
+    params_cache: RefCell<Option<(ParamValues, Table)>>,
     regions: Table,
     registry: Arc<Registry>,
     limits: Limits,
@@ -104,6 +111,9 @@ impl Host {
         let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
         let log = lua.create_function(api::log::print).map_err(internal_lua)?;
         let metric = lua.create_function(metric).map_err(internal_lua)?;
+        let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
+        let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
+        let phase_key = lua.create_string("phase").map_err(internal_lua)?;
         let (recipe, generate) = recipe::load(&lua, script)?;
         let regions = regions_table(&lua, &freeze, &registry)?;
         Ok(Host {
@@ -114,7 +124,11 @@ impl Host {
             make_ctx,
             log,
             metric,
-            params_cache: std::cell::RefCell::new(None),
+            phase,
+            phase_key,
+            clock,
+            spare: RefCell::new(None),
+            params_cache: RefCell::new(None),
             regions,
             registry,
             limits,
@@ -167,17 +181,14 @@ impl Host {
         }
         crate::map::check_size(width, height)
             .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))?;
-        let map = Map::new(
-            width,
-            height,
-            self.registry.map_fill,
-            self.registry.terrains().clone(),
-        )
-        .map_err(|e| Error::Param(e.to_string()))?;
+        let map = self
+            .fresh_map(width, height)
+            .map_err(|e| Error::Param(e.to_string()))?;
 
         let data = sandbox::state(&self.lua);
         data.budget.reset(self.limits);
         drop(data);
+        self.clock.borrow_mut().start();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         sandbox::state(&self.lua).run.borrow_mut().take();
         let tripped = sandbox::state(&self.lua).budget.tripped();
@@ -188,6 +199,30 @@ impl Host {
             Ok(_) if tripped.is_some() => Err(Error::Budget(tripped.unwrap_or_default())),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(map)) => Ok(map),
+        }
+    }
+
+    /// Hands a map back so the next generation reuses its buffers instead of allocating (maps
+    /// come out the same either way).
+    pub fn recycle(&self, map: Map) {
+        *self.spare.borrow_mut() = Some(map);
+    }
+
+    /// The phases the latest generation marked with `ctx.phase(name)`, with their wall-clock
+    /// times. Timing varies between runs and is never part of the map.
+    pub fn phases(&self) -> Ref<'_, PhaseClock> {
+        self.clock.borrow()
+    }
+
+    /// A map for a new generation: the recycled one when it uses this registry's terrains.
+    fn fresh_map(&self, width: i64, height: i64) -> std::result::Result<Map, MapError> {
+        let fill = self.registry.map_fill;
+        match self.spare.borrow_mut().take() {
+            Some(mut map) if Arc::ptr_eq(map.terrains(), self.registry.terrains()) => {
+                map.reset(width, height, fill)?;
+                Ok(map)
+            }
+            _ => Map::new(width, height, fill, self.registry.terrains().clone()),
         }
     }
 
@@ -216,6 +251,7 @@ impl Host {
             &self.log,
             &self.metric,
         ))?;
+        ctx.raw_set(&self.phase_key, &self.phase)?;
         self.generate.call::<()>((&map_ud, ctx))?;
         Ok(map_ud.take::<LuaMap>()?.0)
     }
@@ -285,6 +321,23 @@ fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
         .stats
         .insert(name, value);
     Ok(())
+}
+
+/// `ctx.phase(name)`: ends phase `name` on `clock`.
+fn phase_function(lua: &Lua, clock: std::rc::Rc<RefCell<PhaseClock>>) -> mlua::Result<Function> {
+    lua.create_function(move |lua, name: Value| match name {
+        Value::String(s) => {
+            clock.borrow_mut().mark(&s.as_bytes());
+            Ok(())
+        }
+        other => Err(fail(
+            lua,
+            format!(
+                "ctx.phase: the phase name must be a string, got {}",
+                other.type_name()
+            ),
+        )),
+    })
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).

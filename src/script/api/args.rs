@@ -134,27 +134,48 @@ pub fn priority_value(lua: &Lua, v: &Value, call: &str) -> mlua::Result<u8> {
 
 /// Checks that an options table has only known keys.
 pub fn known_keys(lua: &Lua, opts: &Table, call: &str, valid: &[&str]) -> mlua::Result<()> {
-    for pair in opts.pairs::<Value, Value>() {
-        let (k, _) = pair?;
+    check_keys(lua, opts, call, valid, &[])
+}
+
+/// Checks that every key of `opts` is in `valid` or `more`, in one pass over the table.
+fn check_keys(
+    lua: &Lua,
+    opts: &Table,
+    call: &str,
+    valid: &[&str],
+    more: &[&str],
+) -> mlua::Result<()> {
+    let mut unknown = None;
+    opts.for_each::<Value, bool>(|k, _| {
         let known = match &k {
-            Value::String(s) => valid.iter().any(|v| s.as_bytes() == v.as_bytes()),
+            Value::String(s) => {
+                let b = s.as_bytes();
+                valid.iter().chain(more).any(|v| *b == *v.as_bytes())
+            }
             _ => false,
         };
-        if !known {
+        if !known && unknown.is_none() {
+            unknown = Some(k);
+        }
+        Ok(())
+    })?;
+    match unknown {
+        None => Ok(()),
+        Some(k) => {
             let shown = match &k {
                 Value::String(s) => s.to_string_lossy(),
                 other => format!("{other:?}"),
             };
-            return Err(fail(
+            let names: Vec<&str> = valid.iter().chain(more).copied().collect();
+            Err(fail(
                 lua,
                 format!(
                     "{call}: unknown option '{shown}' (valid: {})",
-                    valid.join(", ")
+                    names.join(", ")
                 ),
-            ));
+            ))
         }
     }
-    Ok(())
 }
 
 /// A terrain name on this map's terrain table.
@@ -184,8 +205,7 @@ pub fn brush(
 ) -> mlua::Result<Brush> {
     let mut b = Brush::new(terrain(lua, map, name, call)?);
     if let Some(o) = opts {
-        let valid: Vec<&str> = WRITE_KEYS.iter().chain(extra_keys).copied().collect();
-        known_keys(lua, o, call, &valid)?;
+        check_keys(lua, o, call, &WRITE_KEYS, extra_keys)?;
         let k = keys(lua);
         let p: Value = o.raw_get(&k.priority)?;
         if !p.is_nil() {

@@ -67,6 +67,7 @@ pub const ENTRIES: &[Entry] = &[
     field(Ctx, "above", "warren.Map?", "The level above in a multi-level run (`--levels N`), else nil."),
     function(Ctx, "log", "(...: any)", "Prints to stderr as `[recipe] …` (like `print`)."),
     function(Ctx, "metric", "(name: string, value: number)", "Records a statistic, exported in JSON `stats`."),
+    function(Ctx, "phase", "(name: string)", "Marks the end of a phase: the wall-clock time since the previous mark is added to phase `name` in `warren batch` statistics (never in maps or `run` output)."),
     // ── warren ───────────────────────────────────────────────────────────────────────────
     field(Warren, "version", "string", "warren's version."),
     field(Warren, "prio", "warren.Prio", "Incursion's write priorities by name."),

@@ -14,12 +14,7 @@ pub struct LuaRects(pub Vec<Rect>);
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
     let k = keys(lua);
-    let t = lua.create_table_with_capacity(0, 4)?;
-    t.raw_set(&k.x, r.x)?;
-    t.raw_set(&k.y, r.y)?;
-    t.raw_set(&k.w, r.w)?;
-    t.raw_set(&k.h, r.h)?;
-    Ok(t)
+    lua.create_table_from([(&k.x, r.x), (&k.y, r.y), (&k.w, r.w), (&k.h, r.h)])
 }
 
 impl UserData for LuaRects {

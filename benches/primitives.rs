@@ -1,0 +1,134 @@
+//! Map primitives: priority writes, rectangles, lines and corridors, and the statistics warren
+//! takes of every map. (Tunnels: benches/tunnel.rs; flood fill: benches/flood.rs; status lists:
+//! benches/town.rs.)
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use std::sync::Arc;
+use warren::map::{
+    bresenham_cells, dogleg_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain,
+    TerrainTable,
+};
+use warren::rng::Rng;
+use warren::stats::Measurer;
+
+fn table() -> Arc<TerrainTable> {
+    let t = |name: &str, glyph, solid| Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(9, 9, 9),
+        solid,
+    };
+    Arc::new(TerrainTable::new(vec![
+        t("rock", '#', true),
+        t("floor", '.', false),
+    ]))
+}
+
+fn map(w: i64, h: i64) -> Map {
+    match Map::new(w, h, 0, table()) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn writes(c: &mut Criterion) {
+    let mut m = map(256, 256);
+    let floor = Brush::new(1).priority(priority::ROOM_FLOOR);
+    let mut rng = Rng::new(1);
+    let cells: Vec<Point> = (0..4096)
+        .map(|_| Point::new(rng.range(0, 255) as i32, rng.range(0, 255) as i32))
+        .collect();
+    let mut g = c.benchmark_group("write");
+    g.throughput(Throughput::Elements(cells.len() as u64));
+    g.bench_function("priority write, 4096 random cells", |b| {
+        b.iter(|| {
+            for &p in &cells {
+                let _ = black_box(m.write(p, &floor));
+            }
+        })
+    });
+    let room = Rect::new(10, 10, 200, 200);
+    g.throughput(Throughput::Elements(200 * 200));
+    g.bench_function("fill_rect 200x200, priority", |b| {
+        b.iter(|| black_box(m.fill_rect(&room, &floor)))
+    });
+    g.bench_function("fill_rect 200x200, plain", |b| {
+        b.iter(|| black_box(m.fill_rect(&room, &Brush::new(1))))
+    });
+    g.throughput(Throughput::Elements(4 * 199));
+    g.bench_function("outline_rect 200x200", |b| {
+        b.iter(|| black_box(m.outline_rect(&room, &floor)))
+    });
+    g.finish();
+}
+
+fn paths(c: &mut Criterion) {
+    let mut m = map(256, 256);
+    let floor = Brush::new(1);
+    let (a, z) = (Point::new(3, 7), Point::new(250, 201));
+    let mut g = c.benchmark_group("path");
+    g.throughput(Throughput::Elements(248));
+    g.bench_function("bresenham carve 248 cells", |b| {
+        b.iter(|| {
+            for p in bresenham_cells(a, z) {
+                let _ = black_box(m.carve(p, &floor));
+            }
+        })
+    });
+    g.throughput(Throughput::Elements(442));
+    g.bench_function("dogleg carve 442 cells", |b| {
+        b.iter(|| {
+            for p in dogleg_cells(a, z, DogLeg::VerticalFirst) {
+                let _ = black_box(m.carve(p, &floor));
+            }
+        })
+    });
+    g.finish();
+}
+
+/// A cellular-automaton cave (45 % rock, four smoothing passes), deterministic.
+fn cave(w: i64, h: i64) -> Map {
+    let mut rng = Rng::new(7);
+    let (wu, hu) = (w as usize, h as usize);
+    let mut rock: Vec<bool> = (0..wu * hu).map(|_| rng.percent(45)).collect();
+    for _ in 0..4 {
+        let prev = rock.clone();
+        for y in 0..hu {
+            for x in 0..wu {
+                let mut n = 0;
+                for dy in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                        let off = nx < 0 || ny < 0 || nx >= w || ny >= h;
+                        n += usize::from(off || prev[nx as usize + ny as usize * wu]);
+                    }
+                }
+                rock[x + y * wu] = n >= 5;
+            }
+        }
+    }
+    let mut m = map(w, h);
+    for (i, &r) in rock.iter().enumerate() {
+        if !r {
+            m.write_index(i, &Brush::new(1).forced());
+        }
+    }
+    m
+}
+
+fn statistics(c: &mut Criterion) {
+    let mut g = c.benchmark_group("statistics");
+    let mut measurer = Measurer::new();
+    for (w, h) in [(80, 50), (256, 256)] {
+        let m = cave(w, h);
+        g.throughput(Throughput::Elements((w * h) as u64));
+        g.bench_function(format!("measure cave {w}x{h}"), |b| {
+            b.iter(|| black_box(measurer.measure(&m)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, writes, paths, statistics);
+criterion_main!(benches);

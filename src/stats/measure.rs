@@ -1,0 +1,206 @@
+//! The measurements warren takes of every finished map.
+
+use super::areas::AreaCounter;
+use super::dead_ends;
+use super::open_bits::OpenBits;
+use crate::map::Map;
+
+/// Names of the built-in measurements, in the order [`Measurer::measure`] returns them:
+///
+/// - `floor_fraction`: open (non-solid) cells ÷ all cells;
+/// - `components`: separate open areas of the finished map (8-neighbour, as flood fill);
+/// - `dead_ends`: open cells whose only way on is back (see [`super::dead_ends`]);
+/// - `rooms`, `corridors`, `doors`, `spawns`: annotations the recipe recorded;
+/// - `corridor_cells`: the recorded corridors' cells, added up (their total length);
+/// - `stairs`: stairs up and down.
+pub const BUILTIN: [&str; 9] = [
+    "floor_fraction",
+    "components",
+    "dead_ends",
+    "rooms",
+    "corridors",
+    "corridor_cells",
+    "doors",
+    "stairs",
+    "spawns",
+];
+
+/// Reusable scratch for measuring many maps.
+#[derive(Default)]
+pub struct Measurer {
+    open: OpenBits,
+    areas: AreaCounter,
+}
+
+impl Measurer {
+    /// Fresh scratch; buffers grow on first use and are kept.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The [`BUILTIN`] measurements of `map`, in that order.
+    pub fn measure(&mut self, map: &Map) -> [f64; BUILTIN.len()] {
+        self.open.load(map);
+        let notes = &map.notes;
+        let corridor_cells: usize = notes.corridors.iter().map(|c| c.cells.len()).sum();
+        [
+            self.open.count() as f64 / map.len() as f64,
+            self.areas.count(&self.open) as f64,
+            dead_ends::count(&self.open) as f64,
+            notes.rooms.len() as f64,
+            notes.corridors.len() as f64,
+            corridor_cells as f64,
+            notes.doors.len() as f64,
+            (notes.stairs.up.len() + notes.stairs.down.len()) as f64,
+            notes.spawns.len() as f64,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Brush, Corridor, Point, Rgb, Terrain, TerrainTable};
+    use std::sync::Arc;
+
+    /// A map drawn as rows of `#` (rock) and `.` (floor).
+    fn map_from(rows: &[&str]) -> Map {
+        let table = TerrainTable::new(vec![
+            Terrain {
+                name: "rock".into(),
+                glyph: '#',
+                color: Rgb(0, 0, 0),
+                solid: true,
+            },
+            Terrain {
+                name: "floor".into(),
+                glyph: '.',
+                color: Rgb(9, 9, 9),
+                solid: false,
+            },
+        ]);
+        let (w, h) = (rows[0].len() as i64, rows.len() as i64);
+        let mut map = Map::new(w, h, 0, Arc::new(table)).expect("size");
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c == '.' {
+                    let p = Point::new(x as i32, y as i32);
+                    map.write(p, &Brush::new(1).forced()).expect("on map");
+                }
+            }
+        }
+        map
+    }
+
+    fn value(m: &[f64; BUILTIN.len()], name: &str) -> f64 {
+        m[BUILTIN.iter().position(|n| *n == name).expect("a built-in")]
+    }
+
+    /// Dead ends by the definition, one cell at a time.
+    fn reference_dead_ends(map: &Map) -> usize {
+        const RING: [(i32, i32); 8] = [
+            (0, -1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+        ];
+        let open = |x: i32, y: i32| map.is_solid(Point::new(x, y)) == Ok(false);
+        let mut n = 0;
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                if !open(x, y) {
+                    continue;
+                }
+                let ring: Vec<bool> = RING.iter().map(|(dx, dy)| open(x + dx, y + dy)).collect();
+                let arcs = (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]).count();
+                let count = ring.iter().filter(|&&b| b).count();
+                n += usize::from(arcs == 1 && count <= 2);
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn hand_made_map_has_known_dead_ends_and_components() {
+        // A 3×3 room; a corridor east from it that ends with a diagonal stub at (11, 1); a branch
+        // down from (7, 2) that steps diagonally to (6, 5) and turns up at its tip (5, 4); an
+        // isolated cell (1, 6); a separate two-cell area (9..=10, 5).
+        let map = map_from(&[
+            "############",
+            "#...#######.",
+            "#..........#",
+            "#...###.####",
+            "#####.#.####",
+            "#####..##..#",
+            "#.##########",
+            "############",
+        ]);
+        let v = Measurer::new().measure(&map);
+        // (11, 1): one neighbour. (5, 4): SE and S, touching. (9, 5) and (10, 5): one each.
+        // Not dead ends: (10, 2) has W and NE apart; the isolated (1, 6) has none; room corners
+        // see three or more in a row.
+        assert_eq!(value(&v, "dead_ends"), 4.0);
+        assert_eq!(value(&v, "components"), 3.0);
+        assert_eq!(value(&v, "floor_fraction"), 25.0 / 96.0);
+    }
+
+    #[test]
+    fn straight_diagonal_and_turning_tips_are_dead_ends_but_room_corners_are_not() {
+        let straight = map_from(&["#####", "#...#", "#####"]);
+        let diagonal = map_from(&["#####", "#.###", "##.##", "###.#", "#####"]);
+        let turning = map_from(&["#####", "#..##", "##.##", "#####"]);
+        let room = map_from(&["#####", "#...#", "#...#", "#####"]);
+        let mut m = Measurer::new();
+        assert_eq!(value(&m.measure(&straight), "dead_ends"), 2.0);
+        assert_eq!(value(&m.measure(&diagonal), "dead_ends"), 2.0);
+        // (1, 1) sees E (2, 1) and SE (2, 2): touching, a tip; (2, 2) sees N and NW: also a tip.
+        assert_eq!(value(&m.measure(&turning), "dead_ends"), 2.0);
+        assert_eq!(value(&m.measure(&room), "dead_ends"), 0.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn areas_match_the_flood_fill_components(
+            w in 1usize..150,
+            h in 1usize..12,
+            cells in proptest::collection::vec(0u8..100, 150 * 12),
+            open_pct in 20u8..80,
+        ) {
+            let rows: Vec<String> = (0..h)
+                .map(|y| (0..w).map(|x| if cells[x + y * w] < open_pct { '.' } else { '#' }).collect())
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let map = map_from(&rows);
+            let v = Measurer::new().measure(&map);
+            let expected = crate::gen::connectivity::components(&map).len();
+            proptest::prop_assert_eq!(value(&v, "components"), expected as f64);
+            proptest::prop_assert_eq!(value(&v, "dead_ends"), reference_dead_ends(&map) as f64);
+        }
+    }
+
+    #[test]
+    fn annotations_are_counted() {
+        let mut map = map_from(&["#####", "#...#", "#####"]);
+        map.notes.corridors.push(Corridor {
+            cells: vec![Point::new(1, 1), Point::new(2, 1)],
+            region: None,
+        });
+        map.notes.corridors.push(Corridor {
+            cells: vec![Point::new(3, 1)],
+            region: None,
+        });
+        map.notes.stairs.up.push(Point::new(1, 1));
+        map.notes.stairs.down.push(Point::new(3, 1));
+        map.notes.doors.push(Point::new(2, 1));
+        let v = Measurer::new().measure(&map);
+        assert_eq!(value(&v, "corridors"), 2.0);
+        assert_eq!(value(&v, "corridor_cells"), 3.0);
+        assert_eq!(value(&v, "stairs"), 2.0);
+        assert_eq!(value(&v, "doors"), 1.0);
+        assert_eq!(value(&v, "rooms"), 0.0);
+    }
+}
