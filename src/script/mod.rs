@@ -1,14 +1,19 @@
 //! The Lua side: a sandboxed state per [`Host`], the recipe it loaded, and the `warren` API.
 
+mod alloc;
 pub mod api;
+pub mod budget;
 pub mod params;
+pub mod pattern;
 mod recipe;
 pub mod require;
 pub mod sandbox;
+pub mod source;
+mod strlib;
 
+pub use budget::Limits;
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;
-pub use sandbox::Limits;
 
 use crate::error::{Error, Result};
 use crate::map::{Map, TerrainId};
@@ -64,7 +69,7 @@ pub struct Run<'a> {
 /// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
 /// does not reload the recipe.
 pub struct Host {
-    lua: Lua,
+    lua: sandbox::Sandbox,
     recipe: Recipe,
     generate: Function,
     freeze: Function,
@@ -84,7 +89,15 @@ impl Host {
             .unwrap_or_else(|| PathBuf::from("."));
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
-        let (recipe, generate) = recipe::load(&lua, script)?;
+        let data = sandbox::state(&lua);
+        *data.recipe.borrow_mut() = script.display().to_string();
+        let budget = data.budget.clone();
+        drop(data);
+        budget.begin(limits);
+        let loaded = recipe::load(&lua, script);
+        let exceeded = budget.message(&script.display().to_string());
+        budget.end();
+        let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
         let regions = regions_table(&lua, &freeze, &registry)?;
         Ok(Host {
             lua,
@@ -146,17 +159,17 @@ impl Host {
         )
         .map_err(|e| Error::Param(e.to_string()))?;
 
-        let data = sandbox::state(&self.lua);
-        data.budget.reset(self.limits);
-        drop(data);
+        let budget = sandbox::state(&self.lua).budget.clone();
+        budget.begin(self.limits);
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         self.lua.remove_app_data::<RunData>();
-        let tripped = sandbox::state(&self.lua).budget.tripped();
+        let exceeded = budget.message(&self.recipe.path.display().to_string());
+        budget.end();
         // Collect garbage from this run so the next starts from the same memory state.
         let _ = self.lua.gc_collect();
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
-            Ok(_) if tripped.is_some() => Err(Error::Budget(tripped.unwrap_or_default())),
+            Ok(_) if exceeded.is_some() => Err(Error::Budget(exceeded.unwrap_or_default())),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(map)) => Ok(map),
         }
@@ -218,21 +231,7 @@ impl Host {
 
     /// Turns a Lua error into a one-line script error starting with `file:line:`.
     fn script_error(&self, e: mlua::Error) -> Error {
-        if let mlua::Error::MemoryError(_) = root_cause(&e) {
-            return Error::Budget(format!(
-                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
-                self.recipe.path.display(),
-                self.limits.memory >> 20
-            ));
-        }
         let msg = lua_message(&e);
-        if msg.contains("not enough memory") {
-            return Error::Budget(format!(
-                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
-                self.recipe.path.display(),
-                self.limits.memory >> 20
-            ));
-        }
         if msg.starts_with(&self.recipe.path.display().to_string()) || msg.contains(".lua:") {
             Error::Script(msg)
         } else {
