@@ -4,6 +4,7 @@ mod run;
 
 use crate::cli::{Command, GenArgs};
 use crate::error::{Error, Result};
+use crate::region::Registry;
 use crate::script::{params::split_assignment, Limits};
 use std::time::Duration;
 
@@ -14,19 +15,24 @@ pub fn dispatch(command: Command) -> Result<()> {
     }
 }
 
-/// The budgets chosen on the command line.
-pub fn limits(gen: &GenArgs) -> Result<Limits> {
-    if !(gen.max_seconds.is_finite() && gen.max_seconds > 0.0 && gen.max_seconds <= 86_400.0) {
-        return Err(Error::Param(format!(
-            "--max-seconds {} must be a number of seconds in (0, 86400]",
-            gen.max_seconds
-        )));
+/// The budgets: the command-line flags, else the regions' `[limits]`, else the defaults.
+pub fn limits(gen: &GenArgs, registry: &Registry) -> Result<Limits> {
+    let mut limits = Limits::from_region(&registry.limits);
+    if let Some(n) = gen.max_instructions {
+        limits.instructions = n;
     }
-    Ok(Limits {
-        instructions: gen.max_instructions,
-        memory: (gen.max_memory as usize) << 20,
-        time: Duration::from_secs_f64(gen.max_seconds),
-    })
+    if let Some(mib) = gen.max_memory {
+        limits.memory = (mib as usize) << 20;
+    }
+    if let Some(secs) = gen.max_seconds {
+        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
+            return Err(Error::Param(format!(
+                "--max-seconds {secs} must be a number of seconds in (0, 86400]"
+            )));
+        }
+        limits.time = Duration::from_secs_f64(secs);
+    }
+    Ok(limits)
 }
 
 /// The `--set` assignments, split.

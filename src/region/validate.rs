@@ -54,6 +54,17 @@ impl Checker<'_> {
         }
     }
 
+    fn range(&mut self, file: usize, path: Path, v: i64, lo: i64, hi: i64) {
+        if !(lo..=hi).contains(&v) {
+            let name = display(&path);
+            self.report(
+                file,
+                path,
+                format!("{name} = {v} is out of range ({lo}..={hi})"),
+            );
+        }
+    }
+
     fn weight(&mut self, file: usize, path: Path, v: f64) {
         if !v.is_finite() || v < 0.0 {
             let name = display(&path);
@@ -149,6 +160,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             cave: merged.cave.map(|(_, c)| c),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
         },
+        limits: merged.limits.map(|(_, l)| l).unwrap_or_default(),
         files: sources.into_iter().map(|s| s.path).collect(),
     })
 }
@@ -170,6 +182,7 @@ struct Merged {
     dungeon: Option<(usize, DungeonDef)>,
     rooms: Option<(usize, RoomsDef)>,
     cave: Option<(usize, CaveDef)>,
+    limits: Option<(usize, LimitsDef)>,
 }
 
 fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
@@ -208,6 +221,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
         single(ck, &mut m.rooms, file, f.rooms, "rooms");
         single(ck, &mut m.cave, file, f.cave, "cave");
+        single(ck, &mut m.limits, file, f.limits, "limits");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
@@ -406,5 +420,23 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
     }
     for e in &m.spawn {
         ck.weight(e.file, tpath!["spawn", e.index, "weight"], e.def.weight);
+    }
+    if let Some((f, l)) = &m.limits {
+        let at = |k: &str| tpath!["limits", k];
+        if let Some(v) = l.max_instructions {
+            ck.range(*f, at("max_instructions"), v, 1_000_000, 100_000_000_000);
+        }
+        if let Some(v) = l.max_memory_mib {
+            ck.range(*f, at("max_memory_mib"), v, 16, 16_384);
+        }
+        if let Some(v) = l.max_seconds {
+            if !(0.1..=600.0).contains(&v) {
+                ck.report(
+                    *f,
+                    at("max_seconds"),
+                    format!("limits.max_seconds = {v} is out of range (0.1..=600)"),
+                );
+            }
+        }
     }
 }

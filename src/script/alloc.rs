@@ -32,15 +32,16 @@ unsafe extern "C" fn watched(
 ) -> *mut c_void {
     // SAFETY: `ud` is the `Watch` boxed in the `AllocGuard`, which outlives the installation.
     let watch = unsafe { &*(ud as *const Watch) };
-    // With a null pointer, Lua passes the object's type in `osize`, not a size.
+    // With a null pointer, Lua passes the type of the new object in `osize`, not a size.
     let old = if ptr.is_null() { 0 } else { osize };
-    if !watch.budget.allocate(old, nsize) {
+    let string = ptr.is_null() && osize == ffi::LUA_TSTRING as usize;
+    if !watch.budget.allocate(old, nsize, string) {
         return ptr::null_mut();
     }
     // SAFETY: forwarding the exact arguments to the allocator Lua was created with.
     let out = unsafe { (watch.inner)(watch.inner_ud, ptr, osize, nsize) };
     if out.is_null() && nsize > old {
-        watch.budget.allocate(nsize, old);
+        watch.budget.allocate(nsize, old, false);
     }
     out
 }

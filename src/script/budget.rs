@@ -19,13 +19,33 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Default instruction budget: about a second of a runaway loop on a slow machine, and more
-    /// than 20 times what the shipped recipes need at their largest documented size.
-    pub const DEFAULT_INSTRUCTIONS: u64 = 200_000_000;
+    /// Default instruction budget: two to three seconds of a runaway loop on a slow machine,
+    /// and more than ten times what the shipped recipes need at their largest documented size.
+    pub const DEFAULT_INSTRUCTIONS: u64 = 400_000_000;
     /// Default memory limit in MiB.
-    pub const DEFAULT_MEMORY_MIB: u64 = 256;
+    pub const DEFAULT_MEMORY_MIB: u64 = 512;
     /// Default wall-clock limit in seconds.
     pub const DEFAULT_SECONDS: f64 = 4.0;
+}
+
+impl Limits {
+    /// The budgets a region set asks for in `[limits]`, warren's defaults where it is silent.
+    /// (Values were range-checked when the regions were loaded.)
+    pub fn from_region(def: &crate::region::LimitsDef) -> Limits {
+        let d = Limits::default();
+        Limits {
+            instructions: def
+                .max_instructions
+                .map_or(d.instructions, |v| v.max(0) as u64),
+            memory: def
+                .max_memory_mib
+                .map_or(d.memory, |v| (v.max(0) as usize) << 20),
+            time: def
+                .max_seconds
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .unwrap_or(d.time),
+        }
+    }
 }
 
 impl Default for Limits {
@@ -38,6 +58,18 @@ impl Default for Limits {
     }
 }
 
+/// What one generation used of its budgets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Instruction-equivalents: VM instructions (to within the hook's interval) plus the work
+    /// Rust did for the script.
+    pub instructions: u64,
+    /// The most memory held at once (Lua state plus annotations), in bytes.
+    pub peak_memory: usize,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
 /// Which budget ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exceeded {
@@ -47,7 +79,19 @@ pub enum Exceeded {
     Time,
     /// The memory limit.
     Memory,
+    /// A single string larger than [`MAX_STRING_BYTES`].
+    String,
 }
+
+/// The largest string a script may create. Some VM instructions scan whole strings (`==`, `<`,
+/// converting a numeric string); capping their size bounds what one instruction can cost, and
+/// so how far a script can overrun the clock between two checkpoints.
+pub const MAX_STRING_BYTES: usize = 16 << 20;
+/// Bytes Lua needs besides the characters of a long string (header and terminator), rounded up.
+const STRING_OVERHEAD: usize = 64;
+
+/// Most bytes of `print`/`ctx.log` output one generation may write; the rest is dropped.
+pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 
 /// How often (in bytes allocated) the allocator looks at the clock.
 const CLOCK_EVERY_BYTES: usize = 256 << 10;
@@ -71,6 +115,8 @@ pub struct Budget {
     peak_bytes: Cell<usize>,
     /// Bytes allocated since the allocator last looked at the clock.
     since_clock: Cell<usize>,
+    /// Bytes of output written during this generation.
+    output: Cell<usize>,
     /// `file:line` of the last instruction checkpoint (for errors found between checkpoints).
     last_seen: RefCell<String>,
     /// `file:line` where the budget ran out, when known.
@@ -90,6 +136,7 @@ impl Budget {
             rust_bytes: Cell::new(0),
             peak_bytes: Cell::new(0),
             since_clock: Cell::new(0),
+            output: Cell::new(0),
             last_seen: RefCell::new(String::new()),
             location: RefCell::new(String::new()),
         }
@@ -105,6 +152,7 @@ impl Budget {
         self.rust_bytes.set(0);
         self.peak_bytes.set(self.lua_bytes.get());
         self.since_clock.set(0);
+        self.output.set(0);
         self.last_seen.borrow_mut().clear();
         self.location.borrow_mut().clear();
     }
@@ -139,6 +187,15 @@ impl Budget {
     /// The most memory (Lua state plus annotations) held during this generation.
     pub fn peak_bytes(&self) -> usize {
         self.peak_bytes.get()
+    }
+
+    /// What this generation has used so far.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            instructions: self.used.get(),
+            peak_memory: self.peak_bytes.get(),
+            time: self.elapsed(),
+        }
     }
 
     /// Which budget ran out during this generation, if any.
@@ -194,6 +251,18 @@ impl Budget {
         Err(self.trip(what, location().as_deref()))
     }
 
+    /// Checks, before building it, that a string of `len` bytes may exist.
+    pub fn check_string(
+        &self,
+        len: usize,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        if len.saturating_add(STRING_OVERHEAD) > MAX_STRING_BYTES {
+            return Err(self.trip(Exceeded::String, location().as_deref()));
+        }
+        Ok(())
+    }
+
     /// Counts `bytes` of Rust-side data created for the script against the memory limit.
     pub fn charge_bytes(
         &self,
@@ -213,6 +282,21 @@ impl Budget {
         Ok(())
     }
 
+    /// Counts `bytes` of output; `Some(true)` if they may be written, `Some(false)` the first
+    /// time the output quota is used up (write a note saying so), `None` after that.
+    pub fn output(&self, bytes: usize) -> Option<bool> {
+        let before = self.output.get();
+        let after = before.saturating_add(bytes);
+        self.output.set(after);
+        if after <= MAX_OUTPUT_BYTES {
+            Some(true)
+        } else if before <= MAX_OUTPUT_BYTES {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// Stops counting `bytes` of Rust-side data (a temporary buffer was freed).
     pub fn release_bytes(&self, bytes: usize) {
         self.rust_bytes
@@ -220,21 +304,18 @@ impl Budget {
     }
 
     /// Remembers the `file:line` reached at an instruction checkpoint.
-    pub fn note_location(&self, file: &str, line: Option<usize>) {
-        let mut seen = self.last_seen.borrow_mut();
-        seen.clear();
-        seen.push_str(file);
-        if let Some(l) = line {
-            use std::fmt::Write;
-            let _ = write!(seen, ":{l}");
+    pub fn note_location(&self, at: &str) {
+        if let Ok(mut seen) = self.last_seen.try_borrow_mut() {
+            at.clone_into(&mut seen);
         }
     }
 
-    /// Decides whether the Lua allocator may grow its holdings from `old` to `new` bytes, and
-    /// keeps the count. Shrinking and freeing always succeed. Growth fails once a budget has
-    /// run out, past the memory limit, or when the clock (looked at every few hundred KiB)
-    /// says the time is up — so C library functions that allocate cannot outrun the budget.
-    pub fn allocate(&self, old: usize, new: usize) -> bool {
+    /// Decides whether the Lua allocator may grow its holdings from `old` to `new` bytes (for a
+    /// new string object if `string`), and keeps the count. Shrinking and freeing always
+    /// succeed. Growth fails once a budget has run out, past the memory limit, for a string
+    /// over [`MAX_STRING_BYTES`], or when the clock (looked at every few hundred KiB) says the
+    /// time is up — so C library functions that allocate cannot outrun the budget.
+    pub fn allocate(&self, old: usize, new: usize, string: bool) -> bool {
         if new <= old {
             self.lua_bytes
                 .set(self.lua_bytes.get().saturating_sub(old - new));
@@ -247,6 +328,10 @@ impl Budget {
             return true;
         }
         if self.exceeded.get().is_some() {
+            return false;
+        }
+        if string && new > MAX_STRING_BYTES {
+            self.trip(Exceeded::String, None);
             return false;
         }
         let limits = self.limits.get();
@@ -292,6 +377,10 @@ impl Budget {
                  max_memory_mib)",
                 limits.memory >> 20
             ),
+            Exceeded::String => format!(
+                "string size limit exceeded (a single string may hold at most {} MiB)",
+                MAX_STRING_BYTES >> 20
+            ),
         };
         let loc = self.location.borrow();
         Some(match (loc.is_empty(), loc.starts_with(recipe)) {
@@ -302,16 +391,33 @@ impl Budget {
     }
 }
 
-/// `file:line` of the Lua code that called the running Rust function.
+/// Names of the host's own chunks (the prelude and the table library): errors and budget
+/// reports point past them, at the script.
+const HOST_CHUNKS: [&str; 3] = ["=warren prelude", "=table", "=table.sort"];
+
+/// `file:line` of the innermost script function at or above stack `level` (0 is the running
+/// function), skipping C functions and the host's chunks.
+pub fn script_location(lua: &Lua, level: usize) -> Option<String> {
+    (level..level + 64)
+        .map_while(|l| {
+            lua.inspect_stack(l, |d| {
+                let src = d.source();
+                let host =
+                    src.what == "C" || HOST_CHUNKS.contains(&src.source.as_deref().unwrap_or(""));
+                let file = src.short_src.as_deref().unwrap_or("?").to_string();
+                (!host).then(|| match d.current_line() {
+                    Some(line) => format!("{file}:{line}"),
+                    None => file,
+                })
+            })
+        })
+        .flatten()
+        .next()
+}
+
+/// `file:line` of the script code that called the running Rust function.
 pub fn caller_location(lua: &Lua) -> Option<String> {
-    lua.inspect_stack(1, |d| {
-        let src = d.source();
-        let file = src.short_src.as_deref().unwrap_or("?").to_string();
-        match d.current_line() {
-            Some(l) => format!("{file}:{l}"),
-            None => file,
-        }
-    })
+    script_location(lua, 1)
 }
 
 /// The Lua error raised when a budget ran out inside a Rust function.
@@ -367,13 +473,19 @@ mod tests {
             Err(Exceeded::Instructions)
         );
         assert_eq!(b.charge(0, || None), Err(Exceeded::Instructions));
-        assert!(!b.allocate(0, 16), "no growth after the budget ran out");
-        assert!(b.allocate(16, 0), "frees always succeed");
+        assert!(
+            !b.allocate(0, 16, false),
+            "no growth after the budget ran out"
+        );
+        assert!(b.allocate(16, 0, false), "frees always succeed");
         let msg = b.message("t.lua").unwrap();
         assert!(msg.starts_with("t.lua:3: instruction budget exceeded (100 instructions"));
         b.end();
         assert_eq!(b.exceeded(), None);
-        assert!(b.allocate(0, 1 << 30), "inactive budgets do not limit");
+        assert!(
+            b.allocate(0, 1 << 30, true),
+            "inactive budgets do not limit"
+        );
         b.begin(limits(100, 1 << 20));
         assert!(b.charge(60, || None).is_ok());
     }
@@ -382,12 +494,12 @@ mod tests {
     fn memory_counts_lua_and_rust_bytes_together() {
         let b = Budget::new(limits(u64::MAX, 1000));
         b.begin(limits(u64::MAX, 1000));
-        assert!(b.allocate(0, 600));
+        assert!(b.allocate(0, 600, false));
         assert!(b.charge_bytes(300, || None).is_ok());
-        assert!(!b.allocate(0, 200), "600 + 300 + 200 > 1000");
+        assert!(!b.allocate(0, 200, false), "600 + 300 + 200 > 1000");
         assert_eq!(b.exceeded(), Some(Exceeded::Memory));
         assert_eq!(b.peak_bytes(), 900);
-        b.note_location("lib.lua", Some(7));
+        b.note_location("lib.lua:7");
         b.end();
         b.begin(limits(u64::MAX, 1000));
         assert_eq!(b.lua_bytes(), 600, "memory held stays counted");
@@ -406,13 +518,37 @@ mod tests {
             memory: usize::MAX,
             time: Duration::ZERO,
         });
-        b.note_location("x.lua", Some(2));
+        b.note_location("x.lua:2");
         std::thread::sleep(Duration::from_millis(2));
-        assert!(b.allocate(0, 100), "small allocations skip the clock");
-        assert!(!b.allocate(0, CLOCK_EVERY_BYTES));
+        assert!(
+            b.allocate(0, 100, false),
+            "small allocations skip the clock"
+        );
+        assert!(!b.allocate(0, CLOCK_EVERY_BYTES, false));
         assert_eq!(b.exceeded(), Some(Exceeded::Time));
         let msg = b.message("t.lua").unwrap();
         assert!(msg.starts_with("x.lua:2: time budget exceeded"), "{msg}");
         assert!(msg.ends_with("(recipe t.lua)"), "{msg}");
+    }
+
+    #[test]
+    fn output_has_a_quota() {
+        let b = Budget::new(Limits::default());
+        b.begin(Limits::default());
+        assert_eq!(b.output(MAX_OUTPUT_BYTES), Some(true));
+        assert_eq!(b.output(1), Some(false));
+        assert_eq!(b.output(1), None);
+        b.begin(Limits::default());
+        assert_eq!(b.output(10), Some(true));
+    }
+
+    #[test]
+    fn one_string_may_not_exceed_the_cap() {
+        let b = Budget::new(Limits::default());
+        b.begin(limits(u64::MAX, usize::MAX));
+        assert!(b.allocate(0, MAX_STRING_BYTES, true));
+        assert!(b.allocate(0, MAX_STRING_BYTES + 1, false), "not a string");
+        assert!(!b.allocate(0, MAX_STRING_BYTES + 1, true));
+        assert_eq!(b.exceeded(), Some(Exceeded::String));
     }
 }

@@ -11,7 +11,7 @@ pub mod sandbox;
 pub mod source;
 mod strlib;
 
-pub use budget::Limits;
+pub use budget::{Limits, Usage};
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;
 
@@ -76,6 +76,7 @@ pub struct Host {
     regions: Table,
     registry: Arc<Registry>,
     limits: Limits,
+    usage: std::cell::Cell<Usage>,
 }
 
 impl Host {
@@ -107,6 +108,7 @@ impl Host {
             regions,
             registry,
             limits,
+            usage: Default::default(),
         })
     }
 
@@ -125,6 +127,11 @@ impl Host {
         self.regions = regions_table(&self.lua, &self.freeze, &registry)?;
         self.registry = registry;
         Ok(())
+    }
+
+    /// What the last generation used of its budgets (to tune `[limits]`).
+    pub fn last_usage(&self) -> Usage {
+        self.usage.get()
     }
 
     /// Changes the budgets for later generations.
@@ -164,6 +171,7 @@ impl Host {
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         self.lua.remove_app_data::<RunData>();
         let exceeded = budget.message(&self.recipe.path.display().to_string());
+        self.usage.set(budget.usage());
         budget.end();
         // Collect garbage from this run so the next starts from the same memory state.
         let _ = self.lua.gc_collect();
@@ -215,12 +223,11 @@ impl Host {
                             format!("ctx.metric: '{name}' = {value} must be finite"),
                         ));
                     }
-                    map_ud
-                        .borrow_mut::<LuaMap>()?
-                        .0
-                        .notes
-                        .stats
-                        .insert(name, value);
+                    let mut map = map_ud.borrow_mut::<LuaMap>()?;
+                    if !map.0.notes.stats.contains_key(&name) {
+                        budget::charge_bytes(lua, api::cost::text(&name) + 8)?;
+                    }
+                    map.0.notes.stats.insert(name, value);
                     Ok(())
                 }
             })?,

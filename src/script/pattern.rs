@@ -16,11 +16,18 @@ const CHARGE_EVERY: u64 = 1000;
 /// Why matching stopped without an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
-    /// The pattern is malformed or too complex; the message is Lua's.
-    Error(String),
+    /// The pattern is malformed or too complex; the message is Lua's. (Boxed: a one-word error
+    /// keeps the matcher's results in registers, which makes it much faster.)
+    Error(Box<String>),
     /// The charger refused further steps (a budget ran out).
     Budget,
 }
+
+/// "No match" in the matcher's internal results, which are subject offsets.
+const NO: usize = usize::MAX;
+
+/// An internal matcher result: the end of a match, or [`NO`].
+type Found = Result<usize, Stop>;
 
 /// Pays for matching steps; `Err(())` stops the match.
 pub type Charger<'c> = &'c mut dyn FnMut(u64) -> Result<(), ()>;
@@ -50,7 +57,7 @@ pub struct Matcher<'a, 'c> {
 }
 
 fn error<T>(msg: impl Into<String>) -> Result<T, Stop> {
-    Err(Stop::Error(msg.into()))
+    Err(Stop::Error(Box::new(msg.into())))
 }
 
 /// `isspace` in the C locale (Rust's `is_ascii_whitespace` leaves out `\v`).
@@ -95,6 +102,7 @@ impl<'a, 'c> Matcher<'a, 'c> {
     }
 
     /// Pays for `n` steps (in batches).
+    #[inline]
     fn step(&mut self, n: u64) -> Result<(), Stop> {
         self.pending += n;
         if self.pending >= CHARGE_EVERY {
@@ -111,11 +119,13 @@ impl<'a, 'c> Matcher<'a, 'c> {
     }
 
     /// Pattern byte at `i`; past the end reads as the terminating `\0` C sees.
+    #[inline]
     fn p(&self, i: usize) -> u8 {
         self.pat.get(i).copied().unwrap_or(0)
     }
 
     /// Subject byte at `i`; past the end reads as `\0`.
+    #[inline]
     fn s(&self, i: usize) -> u8 {
         self.src.get(i).copied().unwrap_or(0)
     }
@@ -124,7 +134,8 @@ impl<'a, 'c> Matcher<'a, 'c> {
     pub fn try_at(&mut self, s: usize) -> Result<Option<usize>, Stop> {
         self.level = 0;
         self.depth = MAX_DEPTH;
-        self.do_match(s, 0)
+        let end = self.do_match(s, 0)?;
+        Ok((end != NO).then_some(end))
     }
 
     /// Number of captures of the last successful match.
@@ -220,6 +231,7 @@ impl<'a, 'c> Matcher<'a, 'c> {
         }
     }
 
+    #[inline]
     fn single_match(&self, s: usize, p: usize, ep: usize) -> bool {
         if s >= self.src.len() {
             return false;
@@ -233,12 +245,12 @@ impl<'a, 'c> Matcher<'a, 'c> {
         }
     }
 
-    fn match_balance(&mut self, s: usize, p: usize) -> Result<Option<usize>, Stop> {
+    fn match_balance(&mut self, s: usize, p: usize) -> Found {
         if p + 1 >= self.pat.len() {
             return error("malformed pattern (missing arguments to '%b')");
         }
         if self.s(s) != self.p(p) {
-            return Ok(None);
+            return Ok(NO);
         }
         let (open, close) = (self.p(p), self.p(p + 1));
         let mut depth = 1;
@@ -249,59 +261,55 @@ impl<'a, 'c> Matcher<'a, 'c> {
             if c == close {
                 depth -= 1;
                 if depth == 0 {
-                    return Ok(Some(s + 1));
+                    return Ok(s + 1);
                 }
             } else if c == open {
                 depth += 1;
             }
             s += 1;
         }
-        Ok(None)
+        Ok(NO)
     }
 
-    fn max_expand(&mut self, s: usize, p: usize, ep: usize) -> Result<Option<usize>, Stop> {
+    fn max_expand(&mut self, s: usize, p: usize, ep: usize) -> Found {
         let mut i = 0;
         while self.single_match(s + i, p, ep) {
             self.step(1)?;
             i += 1;
         }
         loop {
-            if let Some(end) = self.do_match(s + i, ep + 1)? {
-                return Ok(Some(end));
-            }
-            if i == 0 {
-                return Ok(None);
+            let end = self.do_match(s + i, ep + 1)?;
+            if end != NO || i == 0 {
+                return Ok(end);
             }
             i -= 1;
         }
     }
 
-    fn min_expand(&mut self, mut s: usize, p: usize, ep: usize) -> Result<Option<usize>, Stop> {
+    fn min_expand(&mut self, mut s: usize, p: usize, ep: usize) -> Found {
         loop {
-            if let Some(end) = self.do_match(s, ep + 1)? {
-                return Ok(Some(end));
-            }
-            if !self.single_match(s, p, ep) {
-                return Ok(None);
+            let end = self.do_match(s, ep + 1)?;
+            if end != NO || !self.single_match(s, p, ep) {
+                return Ok(end);
             }
             s += 1;
         }
     }
 
-    fn start_capture(&mut self, s: usize, p: usize, what: isize) -> Result<Option<usize>, Stop> {
+    fn start_capture(&mut self, s: usize, p: usize, what: isize) -> Found {
         if self.level >= MAX_CAPTURES {
             return error("too many captures");
         }
         self.capture[self.level] = (s, what);
         self.level += 1;
         let res = self.do_match(s, p)?;
-        if res.is_none() {
+        if res == NO {
             self.level -= 1;
         }
         Ok(res)
     }
 
-    fn end_capture(&mut self, s: usize, p: usize) -> Result<Option<usize>, Stop> {
+    fn end_capture(&mut self, s: usize, p: usize) -> Found {
         let Some(l) = (0..self.level)
             .rev()
             .find(|&l| self.capture[l].1 == UNFINISHED)
@@ -310,13 +318,13 @@ impl<'a, 'c> Matcher<'a, 'c> {
         };
         self.capture[l].1 = (s - self.capture[l].0) as isize;
         let res = self.do_match(s, p)?;
-        if res.is_none() {
+        if res == NO {
             self.capture[l].1 = UNFINISHED;
         }
         Ok(res)
     }
 
-    fn match_capture(&mut self, s: usize, digit: u8) -> Result<Option<usize>, Stop> {
+    fn match_capture(&mut self, s: usize, digit: u8) -> Found {
         let l = digit as isize - b'1' as isize;
         if l < 0 || l as usize >= self.level || self.capture[l as usize].1 == UNFINISHED {
             return error(format!("invalid capture index %{}", l + 1));
@@ -325,13 +333,13 @@ impl<'a, 'c> Matcher<'a, 'c> {
         let len = len as usize;
         self.step(len as u64)?;
         if self.src.len() - s >= len && self.src[init..init + len] == self.src[s..s + len] {
-            Ok(Some(s + len))
+            Ok(s + len)
         } else {
-            Ok(None)
+            Ok(NO)
         }
     }
 
-    fn do_match(&mut self, s: usize, p: usize) -> Result<Option<usize>, Stop> {
+    fn do_match(&mut self, s: usize, p: usize) -> Found {
         if self.depth == 0 {
             return error("pattern too complex");
         }
@@ -342,11 +350,11 @@ impl<'a, 'c> Matcher<'a, 'c> {
     }
 
     /// The body of `match` in `lstrlib.c`; its `goto init` tail calls are the loop.
-    fn match_here(&mut self, mut s: usize, mut p: usize) -> Result<Option<usize>, Stop> {
+    fn match_here(&mut self, mut s: usize, mut p: usize) -> Found {
         loop {
             self.step(1)?;
             if p == self.pat.len() {
-                return Ok(Some(s));
+                return Ok(s);
             }
             match self.p(p) {
                 b'(' => {
@@ -358,16 +366,15 @@ impl<'a, 'c> Matcher<'a, 'c> {
                 }
                 b')' => return self.end_capture(s, p + 1),
                 b'$' if p + 1 == self.pat.len() => {
-                    return Ok((s == self.src.len()).then_some(s));
+                    return Ok(if s == self.src.len() { s } else { NO });
                 }
-                b'%' if self.p(p + 1) == b'b' => match self.match_balance(s, p + 2)? {
-                    Some(end) => {
-                        s = end;
-                        p += 4;
-                        continue;
+                b'%' if self.p(p + 1) == b'b' => {
+                    s = self.match_balance(s, p + 2)?;
+                    if s == NO {
+                        return Ok(NO);
                     }
-                    None => return Ok(None),
-                },
+                    p += 4;
+                }
                 b'%' if self.p(p + 1) == b'f' => {
                     p += 2;
                     if self.p(p) != b'[' {
@@ -381,17 +388,14 @@ impl<'a, 'c> Matcher<'a, 'c> {
                         p = ep;
                         continue;
                     }
-                    return Ok(None);
+                    return Ok(NO);
                 }
                 b'%' if self.p(p + 1).is_ascii_digit() => {
-                    match self.match_capture(s, self.p(p + 1))? {
-                        Some(end) => {
-                            s = end;
-                            p += 2;
-                            continue;
-                        }
-                        None => return Ok(None),
+                    s = self.match_capture(s, self.p(p + 1))?;
+                    if s == NO {
+                        return Ok(NO);
                     }
+                    p += 2;
                 }
                 _ => {
                     let ep = self.class_end(p)?;
@@ -401,16 +405,16 @@ impl<'a, 'c> Matcher<'a, 'c> {
                             p = ep + 1;
                             continue;
                         }
-                        return Ok(None);
+                        return Ok(NO);
                     }
                     match suffix {
-                        b'?' => match self.do_match(s + 1, ep + 1)? {
-                            Some(end) => return Ok(Some(end)),
-                            None => {
-                                p = ep + 1;
-                                continue;
+                        b'?' => {
+                            let end = self.do_match(s + 1, ep + 1)?;
+                            if end != NO {
+                                return Ok(end);
                             }
-                        },
+                            p = ep + 1;
+                        }
                         b'+' => return self.max_expand(s + 1, p, ep),
                         b'*' => return self.max_expand(s, p, ep),
                         b'-' => return self.min_expand(s, p, ep),
@@ -503,7 +507,7 @@ mod tests {
     #[test]
     fn errors_like_lua() {
         let e = |p: &str| match find(&"a".repeat(300), p) {
-            Err(Stop::Error(m)) => m,
+            Err(Stop::Error(m)) => *m,
             other => panic!("{p}: {other:?}"),
         };
         assert_eq!(e("[a"), "malformed pattern (missing ']')");

@@ -16,7 +16,7 @@
 
 use super::alloc::AllocGuard;
 use super::api;
-use super::budget::{exceeded_error, Budget, Limits};
+use super::budget::{exceeded_error, script_location, Budget, Limits};
 use super::require::Modules;
 use super::strlib;
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
@@ -25,8 +25,13 @@ use std::ops::Deref;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-/// How often (in VM instructions) the budget hook runs.
-pub const HOOK_EVERY: u32 = 1000;
+/// How often (in VM instructions) the budget hook runs. Installing a count hook at all slows
+/// the VM down; running it this often instead of every 1000 instructions costs little more, and
+/// bounds how far expensive instructions (scanning a long string) can outrun the clock.
+pub const HOOK_EVERY: u32 = 100;
+/// Every this many hook runs (and at each of the first ones of a run), the hook notes the
+/// script line reached, for errors found where no line is known (memory).
+const NOTE_EVERY: u32 = 10;
 
 /// Per-state data the API functions reach through `Lua::app_data_ref`.
 pub struct StateData {
@@ -90,13 +95,14 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     let hook_budget = budget.clone();
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_EVERY),
-        move |lua, debug| {
-            let src = debug.source();
-            hook_budget.note_location(
-                src.short_src.as_deref().unwrap_or("?"),
-                debug.current_line(),
-            );
-            match hook_budget.charge(HOOK_EVERY as u64, || None) {
+        move |lua, _| {
+            let tick = hook_budget.used() / HOOK_EVERY as u64;
+            if tick < NOTE_EVERY as u64 || tick % NOTE_EVERY as u64 == 0 {
+                if let Some(at) = script_location(lua, 0) {
+                    hook_budget.note_location(&at);
+                }
+            }
+            match hook_budget.charge(HOOK_EVERY as u64, || script_location(lua, 0)) {
                 Ok(()) => Ok(VmState::Continue),
                 Err(_) => Err(exceeded_error(lua)),
             }

@@ -104,7 +104,7 @@ fn start_offset(pos: i64, len: usize) -> usize {
 /// Turns a matcher stop into the Lua error.
 fn stop_error(lua: &Lua, stop: Stop) -> mlua::Error {
     match stop {
-        Stop::Error(msg) => fail(lua, msg),
+        Stop::Error(msg) => fail(lua, *msg),
         Stop::Budget => exceeded_error(lua),
     }
 }
@@ -254,6 +254,9 @@ impl<'l> Buffer<'l> {
     /// Makes room for `more` bytes, counting them before they are allocated.
     fn reserve(&mut self, more: usize) -> mlua::Result<()> {
         let need = self.bytes.len().saturating_add(more);
+        self.budget
+            .check_string(need, || caller_location(self.lua))
+            .map_err(|_| exceeded_error(self.lua))?;
         if need > self.reserved {
             let grow = (need - self.reserved).max(self.reserved);
             self.budget

@@ -1,6 +1,7 @@
 //! The `warren` Lua module, one file per API area.
 
 pub mod args;
+pub mod cost;
 pub mod gen;
 pub mod log;
 pub mod map;
