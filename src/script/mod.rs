@@ -10,6 +10,7 @@ pub mod require;
 pub mod sandbox;
 pub mod source;
 mod strlib;
+pub mod surface;
 
 pub use budget::{Limits, Usage};
 pub use params::{ParamSpec, ParamValue, ParamValues};

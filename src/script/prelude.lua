@@ -43,7 +43,7 @@ local function key_less(a, b)
   if ta == "boolean" then return b and not a end
   return false
 end
--- The iterator closes over `t` and returns no state, so a read-only proxy's `pairs` never
+-- The iterator closes over `t` and returns no state, so `pairs` on a read-only proxy never
 -- hands out the table it guards.
 local function sorted_pairs(t)
   local keys, n = {}, 0
@@ -62,7 +62,11 @@ local function sorted_pairs(t)
     end
   end
 end
+-- Read-only proxies and the tables they guard (weak: per-run proxies are collected).
+local guarded = setmetatable({}, { __mode = "k" })
 G.pairs = function(t)
+  local target = guarded[t]
+  if target then return sorted_pairs(target) end
   local mt = getmetatable(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
   if type(t) ~= "table" then
@@ -115,15 +119,16 @@ G.require = host.require
 
 -- Read-only tables: writes raise an error; reads, # and pairs see the original.
 local function readonly(t, name)
-  return setmetatable({}, {
+  local proxy = setmetatable({}, {
     __index = t,
     __newindex = function(_, k)
       error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
     end,
-    __pairs = function() return sorted_pairs(t) end,
     __len = function() return #t end,
     __metatable = false,
   })
+  guarded[proxy] = t
+  return proxy
 end
 local function freeze(value, name)
   if type(value) ~= "table" then return value end
@@ -140,13 +145,15 @@ getmetatable("").__metatable = false
 
 -- The warren module: Lua-side helpers on top of the Rust primitives.
 local warren = host.warren
-local Rect = { __metatable = false }
-Rect.__index = Rect
-function Rect:x2() return self.x + self.w - 1 end
-function Rect:y2() return self.y + self.h - 1 end
-function Rect:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
-function Rect:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
-function Rect:intersects(other, margin)
+-- Rectangle methods live in a table of their own: `__index = Rect` would make `r.__index` hand
+-- out the shared metatable, and a script could change every later run's rectangles.
+local RectMethods = {}
+local Rect = { __index = RectMethods, __metatable = false }
+function RectMethods:x2() return self.x + self.w - 1 end
+function RectMethods:y2() return self.y + self.h - 1 end
+function RectMethods:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
+function RectMethods:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
+function RectMethods:intersects(other, margin)
   margin = margin or 0
   return self.x - margin <= other.x + other.w - 1 and self:x2() + margin >= other.x
     and self.y - margin <= other.y + other.h - 1 and self:y2() + margin >= other.y

@@ -20,5 +20,12 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     }
     w.set("prio", prio)?;
     w.set("gen", gen::table(lua)?)?;
+    // A Rust panic on demand, to test that panics become internal errors that scripts cannot
+    // catch. Debug builds only: release builds have no way to make warren panic on purpose.
+    #[cfg(debug_assertions)]
+    w.set(
+        "debug_panic",
+        lua.create_function(|_, msg: String| -> mlua::Result<()> { panic!("{msg}") })?,
+    )?;
     Ok(w)
 }

@@ -1,0 +1,100 @@
+//! The sandbox's surface: every global and standard-library member a recipe can reach. Nothing
+//! else is there (`io`, `os`, `debug`, `package`, `dofile`, `loadfile`, `collectgarbage`,
+//! `rawset`, `warn`, `string.dump`, `math.randomseed` are removed); the tests walk `_G` and every
+//! library and compare with these lists.
+
+/// The global names a recipe sees.
+pub const GLOBALS: &[&str] = &[
+    "_G",
+    "_VERSION",
+    "assert",
+    "coroutine",
+    "error",
+    "getmetatable",
+    "ipairs",
+    "load",
+    "math",
+    "next",
+    "pairs",
+    "pcall",
+    "print",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "require",
+    "select",
+    "setmetatable",
+    "string",
+    "table",
+    "tonumber",
+    "tostring",
+    "type",
+    "utf8",
+    "warren",
+    "xpcall",
+];
+
+/// The members of each standard library a recipe sees (all read-only).
+pub const LIBRARIES: &[(&str, &[&str])] = &[
+    (
+        "coroutine",
+        &[
+            "close",
+            "create",
+            "isyieldable",
+            "resume",
+            "running",
+            "status",
+            "wrap",
+            "yield",
+        ],
+    ),
+    (
+        "math",
+        &[
+            "abs",
+            "acos",
+            "asin",
+            "atan",
+            "ceil",
+            "cos",
+            "deg",
+            "exp",
+            "floor",
+            "fmod",
+            "huge",
+            "log",
+            "max",
+            "maxinteger",
+            "min",
+            "mininteger",
+            "modf",
+            "pi",
+            "rad",
+            "random",
+            "sin",
+            "sqrt",
+            "tan",
+            "tointeger",
+            "type",
+            "ult",
+        ],
+    ),
+    (
+        "string",
+        &[
+            "byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "pack",
+            "packsize", "rep", "reverse", "sub", "unpack", "upper",
+        ],
+    ),
+    (
+        "table",
+        &[
+            "concat", "insert", "move", "pack", "remove", "sort", "unpack",
+        ],
+    ),
+    (
+        "utf8",
+        &["char", "charpattern", "codepoint", "codes", "len", "offset"],
+    ),
+];
