@@ -71,7 +71,10 @@ impl Checker<'_> {
             self.report(
                 file,
                 path,
-                format!("{name} = {v} is not a valid weight (a finite number ≥ 0)"),
+                format!(
+                    "{name} = {} is not a valid weight (a finite number ≥ 0)",
+                    number(v)
+                ),
             );
         }
     }
@@ -98,6 +101,16 @@ impl Checker<'_> {
                 }
             })
             .collect()
+    }
+}
+
+/// A number as a modder wrote it: `-2`, `0.5`, `1e300` (not three hundred digits), `NaN`.
+fn number(v: f64) -> String {
+    let big = v.is_finite() && v != 0.0 && !(1e-4..1e16).contains(&v.abs());
+    if big {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 
@@ -434,7 +447,10 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
                 ck.report(
                     *f,
                     at("max_seconds"),
-                    format!("limits.max_seconds = {v} is out of range (0.1..=600)"),
+                    format!(
+                        "limits.max_seconds = {} is out of range (0.1..=600)",
+                        number(v)
+                    ),
                 );
             }
         }
