@@ -485,3 +485,134 @@ pub fn install(lua: &Lua, string: &Table) -> mlua::Result<()> {
     string.raw_set("rep", lua.create_function(rep)?)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sandbox::new_state;
+    use crate::script::Limits;
+    use mlua::Lua;
+    use proptest::prelude::*;
+
+    /// Calls `call` (a Lua expression over `S`, `P`, `A`, `B`) under pcall and renders every
+    /// result as text, so the two implementations can be compared.
+    fn render(lua: &Lua, call: &str, s: &[u8], p: &[u8], a: &str, b: &str) -> String {
+        let chunk = format!(
+            "local S, P, A, B = ...
+             local function show(...)
+               local out = {{ tostring(select('#', ...)) }}
+               for i = 1, select('#', ...) do
+                 local v = select(i, ...)
+                 out[#out + 1] = (math.type(v) or type(v)) .. ':' .. tostring(v)
+               end
+               return table.concat(out, '|')
+             end
+             return show(pcall(function() return {call} end))"
+        );
+        let s = lua.create_string(s).unwrap();
+        let p = lua.create_string(p).unwrap();
+        let a: mlua::Value = lua.load(a).eval().unwrap();
+        let b: mlua::Value = lua.load(b).eval().unwrap();
+        lua.load(chunk.as_str())
+            .call::<String>((s, p, a, b))
+            .unwrap_or_else(|e| format!("harness error: {e}"))
+    }
+
+    const CALLS: &[&str] = &[
+        "string.find(S, P, A, B)",
+        "string.find(S, P)",
+        "S:find(P, A)",
+        "string.match(S, P, A)",
+        "S:match(P)",
+        "(function() local r = {} for x, y in string.gmatch(S, P, A) do r[#r + 1] = tostring(x) .. ',' .. tostring(y) if #r > 40 then break end end return table.concat(r, ';') end)()",
+        "string.gsub(S, P, '<%0|%1>')",
+        "string.gsub(S, P, '%%', A)",
+        "string.gsub(S, P, function(...) return select('#', ...) .. ':' .. tostring((...)) end)",
+        "string.gsub(S, P, function(x) if x == 'a' then return false end return 7 end, A)",
+        "string.gsub(S, P, { a = 'A', ['1'] = 1.5, b = true })",
+        "string.gsub(S, P, B)",
+    ];
+
+    fn atom() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "a", "b", "x", ".", "%a", "%d", "%s", "%w", "%p", "%x", "%A", "%S", "%%", "%(", "%]",
+            "[ab]", "[^a]", "[a-c]", "[%a_]", "[]a]", "[a-]", "%b()", "%bab", "%f[%w]", "%f[%s]",
+            "(", ")", "()", "%1", "%2", "%0", "^", "$", "*", "+", "-", "?", "%", "[", "%f", "%b",
+            "%z", "(a)", "(.-)",
+        ])
+    }
+
+    fn pattern() -> impl Strategy<Value = Vec<u8>> {
+        (any::<bool>(), prop::collection::vec(atom(), 0..8)).prop_map(|(anchor, atoms)| {
+            let mut p = if anchor { b"^".to_vec() } else { Vec::new() };
+            for a in atoms {
+                p.extend_from_slice(a.as_bytes());
+            }
+            p
+        })
+    }
+
+    fn subject() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(prop::sample::select(b"aabbx ()_1%-.\0".to_vec()), 0..12)
+    }
+
+    fn extra() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "nil", "1", "2", "-1", "-3", "0", "7", "100", "-100", "true", "false", "'2'", "1.5",
+            "'x'", "{}", "'%1'", "'%'", "'%2'", "'<%0>'",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn patterns_behave_exactly_like_lua(
+            s in subject(),
+            p in pattern(),
+            a in extra(),
+            b in extra(),
+        ) {
+            let plain = Lua::new();
+            let (sandbox, _) = new_state(Vec::new(), Limits::default()).unwrap();
+            for call in CALLS {
+                let theirs = render(&plain, call, &s, &p, a, b);
+                let ours = render(&sandbox, call, &s, &p, a, b);
+                prop_assert_eq!(
+                    &ours, &theirs,
+                    "{} with S = {:?}, P = {:?}, A = {}, B = {}",
+                    call, String::from_utf8_lossy(&s), String::from_utf8_lossy(&p), a, b
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rep_matches_lua_and_refuses_empty_loops() {
+        let plain = Lua::new();
+        let (sandbox, _) = new_state(Vec::new(), Limits::default()).unwrap();
+        for call in [
+            "string.rep(S, 3)",
+            "string.rep(S, 3, P)",
+            "string.rep(S, 0, P)",
+            "string.rep(S, -5)",
+            "string.rep(S, 1, P)",
+            "string.rep(S, A)",
+            "string.rep(S)",
+            "string.rep(S, 2.5)",
+            "string.rep(12, 2, 3)",
+            "S:rep(2)",
+            "S:rep()",
+            "string.rep(nil, 2)",
+        ] {
+            for (s, p) in [(&b"ab"[..], &b", "[..]), (b"", b""), (b"x", b"")] {
+                assert_eq!(
+                    render(&sandbox, call, s, p, "'2'", "nil"),
+                    render(&plain, call, s, p, "'2'", "nil"),
+                    "{call} {s:?} {p:?}"
+                );
+            }
+        }
+        let huge = render(&sandbox, "string.rep('', 1 << 62)", b"", b"", "nil", "nil");
+        assert_eq!(huge, "2|boolean:true|string:");
+    }
+}
