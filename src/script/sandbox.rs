@@ -4,11 +4,11 @@
 //! How the budgets hold:
 //! - a count hook runs every [`HOOK_EVERY`] VM instructions, in every coroutine, and charges
 //!   the instruction budget; it keeps failing once any budget has run out;
-//! - the allocator is wrapped ([`super::alloc`]): memory over the limit, or any allocation once
+//! - the allocator is wrapped (`alloc.rs`): memory over the limit, or any allocation once
 //!   a budget has run out or the clock (checked every few hundred KiB) says the time is up,
 //!   fails at once — this stops C functions that do large amounts of work;
 //! - the C functions that can loop without allocating are replaced: patterns and `string.rep`
-//!   by Rust ports that charge every step ([`super::strlib`]), the `table` functions by Lua
+//!   by Rust ports that charge every step (`strlib.rs`, `pattern.rs`), the `table` functions by Lua
 //!   versions the hook counts (`tables.lua`);
 //! - `pcall`, `xpcall`, `coroutine.resume` and `coroutine.close` rethrow a budget error (and a
 //!   Rust panic) instead of returning it, and `<close>` handlers, which could replace an error
@@ -16,7 +16,8 @@
 
 use super::alloc::AllocGuard;
 use super::api;
-use super::budget::{exceeded_error, script_location, Budget, Limits};
+use super::budget::{exceeded_error, script_location};
+pub use super::budget::{Budget, Limits};
 use super::require::Modules;
 use super::strlib;
 use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
