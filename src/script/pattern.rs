@@ -78,6 +78,7 @@ fn match_class(c: u8, cl: u8) -> bool {
         b'u' => c.is_ascii_uppercase(),
         b'w' => c.is_ascii_alphanumeric(),
         b'x' => c.is_ascii_hexdigit(),
+        b'z' => c == 0, // deprecated in Lua 5.2, still matched by 5.4
         _ => return cl == c,
     };
     if cl.is_ascii_uppercase() {
@@ -104,7 +105,7 @@ impl<'a, 'c> Matcher<'a, 'c> {
     /// Pays for `n` steps (in batches).
     #[inline]
     fn step(&mut self, n: u64) -> Result<(), Stop> {
-        self.pending += n;
+        self.pending = self.pending.saturating_add(n);
         if self.pending >= CHARGE_EVERY {
             let due = std::mem::take(&mut self.pending);
             (self.charge)(due).map_err(|_| Stop::Budget)?;
@@ -330,7 +331,11 @@ impl<'a, 'c> Matcher<'a, 'c> {
             return error(format!("invalid capture index %{}", l + 1));
         }
         let (init, len) = self.capture[l as usize];
-        let len = len as usize;
+        // A position capture has no text; C compares its length, -2 read as a huge size_t,
+        // with what is left of the subject, which never matches.
+        let Ok(len) = usize::try_from(len) else {
+            return Ok(NO);
+        };
         self.step(len as u64)?;
         if self.src.len() - s >= len && self.src[init..init + len] == self.src[s..s + len] {
             Ok(s + len)
@@ -502,6 +507,12 @@ mod tests {
         assert_eq!(find("abc", "[^%a]"), Ok(None));
         assert_eq!(find("a-z", "[a%-]+"), Ok(Some((1, 2))));
         assert_eq!(find("", "x*"), Ok(Some((1, 0))));
+        assert_eq!(
+            find("aa", "()%1"),
+            Ok(None),
+            "a position capture never matches text"
+        );
+        assert_eq!(find("a\0b", "%z"), Ok(Some((2, 2))));
     }
 
     #[test]
