@@ -96,15 +96,16 @@ pub struct GenArgs {
     /// Generate levels 1..=N, each seeing the one above (ctx.above, ctx.depth).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub levels: u32,
-    /// Lua instructions one generation may run.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
-    pub max_instructions: u64,
-    /// Memory one Lua state may use, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    pub max_memory: u64,
-    /// Wall-clock seconds one generation may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    pub max_seconds: f64,
+    /// Lua instructions one generation may run [default: `[limits] max_instructions` in the
+    /// region files, else 200000000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_instructions: Option<u64>,
+    /// Memory one generation may use, in MiB [default: `[limits] max_memory_mib`, else 512].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_memory: Option<u64>,
+    /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`, else 4].
+    #[arg(long, value_name = "SECONDS")]
+    pub max_seconds: Option<f64>,
 }
 
 /// `warren run`.

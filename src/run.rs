@@ -215,7 +215,8 @@ pub fn generate(
     sets: &[(String, String)],
 ) -> Result<Map> {
     let registry = Arc::new(load_registry(regions, script)?);
-    let host = Host::load(script, registry, Limits::default())?;
+    let limits = Limits::from_region(&registry.limits);
+    let host = Host::load(script, registry, limits)?;
     let params = host.resolve_params(sets)?;
     host.generate(&Run {
         seed,

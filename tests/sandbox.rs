@@ -219,14 +219,19 @@ fn runaway_scripts_are_stopped_even_through_pcall_and_coroutines() {
 #[test]
 fn memory_bombs_hit_the_memory_limit() {
     let cases = [
-        "local s = 'x' while true do s = s .. s end",
+        "local t, s, i = {}, ('x'):rep(1 << 20), 0 while true do i = i + 1 t[i] = s .. i end",
         "local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i} end",
-        "while true do pcall(string.rep, 'x', 1 << 40) local t = {} for i = 1, 1e7 do t[i] = i end end",
+        "while true do pcall(string.rep, 'x', 1 << 23) local t = {} for i = 1, 1e7 do t[i] = i end end",
     ];
     for body in cases {
         let e = run_body(body, &[], small()).expect_err(body);
         assert!(e.contains("memory limit exceeded (64 MiB"), "{body}: {e}");
     }
+    let e = run_body("local s = 'x' while true do s = s .. s end", &[], small()).unwrap_err();
+    assert!(
+        e.contains("t.lua:2: string size limit exceeded (a single string may hold at most 16 MiB)"),
+        "{e}"
+    );
 }
 
 #[test]

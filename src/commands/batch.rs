@@ -62,15 +62,16 @@ pub struct BatchArgs {
     /// Statistics outputs.
     #[command(flatten)]
     pub output: OutputArgs,
-    /// Lua instructions one generation may run.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
-    pub max_instructions: u64,
-    /// Memory one Lua state may use, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    pub max_memory: u64,
-    /// Wall-clock seconds one generation may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    pub max_seconds: f64,
+    /// Lua instructions one generation may run [default: `[limits] max_instructions`, else the
+    /// built-in default].
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Memory one generation may use, in MiB [default: `[limits] max_memory_mib`, else 512].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_memory: Option<u64>,
+    /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`].
+    #[arg(long, value_name = "SECONDS")]
+    pub max_seconds: Option<f64>,
 }
 
 /// Executes `warren batch`.
@@ -100,10 +101,17 @@ pub fn run(args: BatchArgs) -> Result<()> {
         Some(j) => j as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let registry = Arc::new(load_registry(args.regions.as_deref(), &args.script)?);
+    let limits = super::limits_from(
+        &registry.limits,
+        args.max_instructions,
+        args.max_memory,
+        args.max_seconds,
+    )?;
     let batch = Batch {
-        registry: Arc::new(load_registry(args.regions.as_deref(), &args.script)?),
+        registry,
         script: args.script,
-        limits: super::limits_from(args.max_instructions, args.max_memory, args.max_seconds)?,
+        limits,
         sets: super::split_assignments(&args.sets)?,
         seeds,
         jobs,

@@ -9,6 +9,7 @@ pub mod watch;
 
 use crate::cli::{Command, GenArgs};
 use crate::error::{Error, Result};
+use crate::region::LimitsDef;
 use crate::script::{params::split_assignment, Limits};
 use std::time::Duration;
 
@@ -24,23 +25,40 @@ pub fn dispatch(command: Command) -> Result<()> {
     }
 }
 
-/// The budgets chosen on the command line.
-pub fn limits(gen: &GenArgs) -> Result<Limits> {
-    limits_from(gen.max_instructions, gen.max_memory, gen.max_seconds)
+/// The budgets: the command-line flags, else the regions' `[limits]`, else the defaults.
+pub fn limits(gen: &GenArgs, region: &LimitsDef) -> Result<Limits> {
+    limits_from(
+        region,
+        gen.max_instructions,
+        gen.max_memory,
+        gen.max_seconds,
+    )
 }
 
-/// The budgets from `--max-instructions`, `--max-memory` (MiB) and `--max-seconds`.
-pub fn limits_from(instructions: u64, memory_mib: u64, seconds: f64) -> Result<Limits> {
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
-        return Err(Error::Param(format!(
-            "--max-seconds {seconds} must be a number of seconds in (0, 86400]"
-        )));
+/// The budgets from `--max-instructions`, `--max-memory` (MiB) and `--max-seconds` where given,
+/// else from the regions' `[limits]`.
+pub fn limits_from(
+    region: &LimitsDef,
+    instructions: Option<u64>,
+    memory_mib: Option<u64>,
+    seconds: Option<f64>,
+) -> Result<Limits> {
+    let mut limits = Limits::from_region(region);
+    if let Some(n) = instructions {
+        limits.instructions = n;
     }
-    Ok(Limits {
-        instructions,
-        memory: (memory_mib as usize) << 20,
-        time: Duration::from_secs_f64(seconds),
-    })
+    if let Some(mib) = memory_mib {
+        limits.memory = (mib as usize) << 20;
+    }
+    if let Some(secs) = seconds {
+        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
+            return Err(Error::Param(format!(
+                "--max-seconds {secs} must be a number of seconds in (0, 86400]"
+            )));
+        }
+        limits.time = Duration::from_secs_f64(secs);
+    }
+    Ok(limits)
 }
 
 /// The `--set` assignments, split.

@@ -16,7 +16,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     let gen = &args.gen;
     let format = choose_format(&args)?;
     let registry = Arc::new(load_registry(gen.regions.as_deref(), &gen.script)?);
-    let host = Host::load(&gen.script, registry, super::limits(gen)?)?;
+    let limits = super::limits(gen, &registry.limits)?;
+    let host = Host::load(&gen.script, registry, limits)?;
     if args.list_params {
         print!("{}", list_params(&host));
         return Ok(());

@@ -38,7 +38,6 @@ enum Key {
 pub fn watch(args: WatchArgs) -> Result<()> {
     let run = args.run;
     let format = super::run::choose_format(&run)?;
-    let limits = super::limits(&run.gen)?;
     let sets = super::assignments(&run.gen)?;
     let regions = match &run.gen.regions {
         Some(d) => d.clone(),
@@ -49,6 +48,12 @@ pub fn watch(args: WatchArgs) -> Result<()> {
             ))
         })?,
     };
+    // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
+    // broken regions directory at start-up means the built-in defaults).
+    let initial = crate::region::Registry::load_dir(&regions)
+        .map(|r| r.limits)
+        .unwrap_or_default();
+    let limits = super::limits(&run.gen, &initial)?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
     if run.list_params {
         if let Some(e) = live.problem() {

@@ -29,6 +29,8 @@ pub struct Registry {
     pub map_edge: TerrainId,
     /// Everything as declared (names, not ids), for recipes.
     pub data: RegistryData,
+    /// `[limits]`: the budgets these regions ask for (defaults where absent).
+    pub limits: LimitsDef,
     /// The files this registry was loaded from, in load order.
     pub files: Vec<PathBuf>,
 }

@@ -5,9 +5,9 @@
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
 //! form one registry. List sections (`[[terrain]]`, `[[corridor]]`, `[[room]]`, `[[streamer]]`,
 //! `[[vault]]`, `[[spawn]]`) are concatenated in file-name order; single sections (`[map]`,
-//! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`) may appear in only one file. Corridor, room,
-//! streamer and vault regions share one namespace: their names are stamped on the map's cells, so
-//! each name may be used once.
+//! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear in only one file. Corridor,
+//! room, streamer and vault regions share one namespace: their names are stamped on the map's
+//! cells, so each name may be used once.
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,36 @@ pub struct RegionFile {
     /// What may spawn, with weights (`[[spawn]]`).
     #[serde(default)]
     pub spawn: Vec<SpawnDef>,
+    /// Budgets for generating with these regions (`[limits]`).
+    pub limits: Option<LimitsDef>,
+}
+
+/// `[limits]` — the budgets of one generation, for every recipe run with these regions. The
+/// command-line flags `--max-instructions`, `--max-memory` and `--max-seconds` override them.
+/// A recipe that runs out of a budget stops with an error naming the budget and the line it
+/// reached. Every key is optional; leave one out to keep warren's default.
+///
+/// ```toml
+/// [limits]
+/// max_instructions = 500_000_000
+/// max_memory_mib = 512
+/// max_seconds = 10
+/// ```
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsDef {
+    /// Lua instructions one generation may run, counting the work of Rust primitives and
+    /// string patterns as instructions too. This budget is deterministic: the same recipe,
+    /// seed and parameters use the same amount on every machine. An integer in
+    /// 1_000_000..=100_000_000_000. Default 200_000_000 (about one to two seconds of a busy
+    /// loop).
+    pub max_instructions: Option<i64>,
+    /// Memory one generation may hold, in MiB: the Lua state plus the annotations the recipe
+    /// records (rooms, corridors, spawns, tags). An integer in 16..=16384. Default 512.
+    pub max_memory_mib: Option<i64>,
+    /// Wall-clock seconds one generation may take: a backstop for work the instruction budget
+    /// does not see. A number in 0.1..=600. Default 4.
+    pub max_seconds: Option<f64>,
 }
 
 /// `[[terrain]]` — one kind of terrain.

@@ -105,7 +105,10 @@ impl Checker<'_> {
             self.report(
                 file,
                 path,
-                format!("{name} = {v} is not a valid weight (a finite number ≥ 0)"),
+                format!(
+                    "{name} = {} is not a valid weight (a finite number ≥ 0)",
+                    number(v)
+                ),
             );
         }
     }
@@ -132,6 +135,16 @@ impl Checker<'_> {
                 }
             })
             .collect()
+    }
+}
+
+/// A number as a modder wrote it: `-2`, `0.5`, `1e300` (not three hundred digits), `NaN`.
+fn number(v: f64) -> String {
+    let big = v.is_finite() && v != 0.0 && !(1e-4..1e16).contains(&v.abs());
+    if big {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 
@@ -198,6 +211,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             town: merged.town.map(|(_, t)| t),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
         },
+        limits: merged.limits.map(|(_, l)| l).unwrap_or_default(),
         files: sources.into_iter().map(|s| s.path).collect(),
     })
 }
@@ -223,6 +237,7 @@ struct Merged {
     rooms: Option<(usize, RoomsDef)>,
     cave: Option<(usize, CaveDef)>,
     town: Option<(usize, TownDef)>,
+    limits: Option<(usize, LimitsDef)>,
 }
 
 fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
@@ -265,6 +280,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.rooms, file, f.rooms, "rooms");
         single(ck, &mut m.cave, file, f.cave, "cave");
         single(ck, &mut m.town, file, f.town, "town");
+        single(ck, &mut m.limits, file, f.limits, "limits");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
@@ -665,6 +681,27 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
                     format!(
                         "priority = '{p}' is not a priority name (valid: {})",
                         names.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    if let Some((f, l)) = &m.limits {
+        let at = |k: &str| tpath!["limits", k];
+        if let Some(v) = l.max_instructions {
+            ck.range(*f, at("max_instructions"), v, 1_000_000, 100_000_000_000);
+        }
+        if let Some(v) = l.max_memory_mib {
+            ck.range(*f, at("max_memory_mib"), v, 16, 16_384);
+        }
+        if let Some(v) = l.max_seconds {
+            if !(0.1..=600.0).contains(&v) {
+                ck.report(
+                    *f,
+                    at("max_seconds"),
+                    format!(
+                        "limits.max_seconds = {} is out of range (0.1..=600)",
+                        number(v)
                     ),
                 );
             }

@@ -1,17 +1,23 @@
 //! The Lua side: a sandboxed state per [`Host`], the recipe it loaded, and the `warren` API.
 
+mod alloc;
 pub mod api;
+pub mod budget;
 pub mod params;
+pub mod pattern;
 pub mod phases;
 mod recipe;
 pub mod require;
 pub mod sandbox;
 mod snapshots;
+pub mod source;
+mod strlib;
 pub mod stubs;
+pub mod surface;
 
+pub use budget::{Limits, Usage};
 pub use params::{ParamSpec, ParamValue, ParamValues};
 pub use recipe::Recipe;
-pub use sandbox::Limits;
 
 use crate::error::{Error, Result};
 use crate::map::{Map, MapError, TerrainId};
@@ -80,7 +86,7 @@ pub struct Run<'a> {
 /// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
 /// does not reload the recipe.
 pub struct Host {
-    lua: Lua,
+    lua: sandbox::Sandbox,
     recipe: Recipe,
     generate: Function,
     freeze: Function,
@@ -95,6 +101,7 @@ pub struct Host {
     regions: Table,
     registry: Arc<Registry>,
     limits: Limits,
+    usage: std::cell::Cell<Usage>,
 }
 
 impl Host {
@@ -114,7 +121,15 @@ impl Host {
         let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
         let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
         let phase_key = lua.create_string("phase").map_err(internal_lua)?;
-        let (recipe, generate) = recipe::load(&lua, script)?;
+        let data = sandbox::state(&lua);
+        *data.recipe.borrow_mut() = script.display().to_string();
+        let budget = data.budget.clone();
+        drop(data);
+        budget.begin(limits);
+        let loaded = recipe::load(&lua, script);
+        let exceeded = budget.message(&script.display().to_string());
+        budget.end();
+        let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
         let regions = regions_table(&lua, &freeze, &registry)?;
         Ok(Host {
             lua,
@@ -132,6 +147,7 @@ impl Host {
             regions,
             registry,
             limits,
+            usage: Default::default(),
         })
     }
 
@@ -150,6 +166,11 @@ impl Host {
         self.regions = regions_table(&self.lua, &self.freeze, &registry)?;
         self.registry = registry;
         Ok(())
+    }
+
+    /// What the last generation used of its budgets (to tune `[limits]`).
+    pub fn last_usage(&self) -> Usage {
+        self.usage.get()
     }
 
     /// Changes the budgets for later generations.
@@ -185,18 +206,24 @@ impl Host {
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
 
-        let data = sandbox::state(&self.lua);
-        data.budget.reset(self.limits);
-        drop(data);
+        let budget = sandbox::state(&self.lua).budget.clone();
+        budget.begin(self.limits);
         self.clock.borrow_mut().start();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         sandbox::state(&self.lua).run.borrow_mut().take();
-        let tripped = sandbox::state(&self.lua).budget.tripped();
-        // Collect garbage from this run so the next starts from the same memory state.
-        // let _ = self.lua.gc_collect();
+        let exceeded = budget.message(&self.recipe.path.display().to_string());
+        self.usage.set(budget.usage());
+        budget.end();
+        // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
+        // inherit: collect it. Light successful runs skip the full collection (it costs more than
+        // a small map).
+        let failed = !matches!(outcome, Ok(Ok(_))) || exceeded.is_some();
+        if failed || self.lua.used_memory() > self.limits.memory / 4 {
+            let _ = self.lua.gc_collect();
+        }
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
-            Ok(_) if tripped.is_some() => Err(Error::Budget(tripped.unwrap_or_default())),
+            Ok(_) if exceeded.is_some() => Err(Error::Budget(exceeded.unwrap_or_default())),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(map)) => Ok(map),
         }
@@ -282,21 +309,7 @@ impl Host {
 
     /// Turns a Lua error into a one-line script error starting with `file:line:`.
     fn script_error(&self, e: mlua::Error) -> Error {
-        if let mlua::Error::MemoryError(_) = root_cause(&e) {
-            return Error::Budget(format!(
-                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
-                self.recipe.path.display(),
-                self.limits.memory >> 20
-            ));
-        }
         let msg = lua_message(&e);
-        if msg.contains("not enough memory") {
-            return Error::Budget(format!(
-                "{}: memory limit exceeded ({} MiB; raise it with --max-memory)",
-                self.recipe.path.display(),
-                self.limits.memory >> 20
-            ));
-        }
         if msg.starts_with(&self.recipe.path.display().to_string()) || msg.contains(".lua:") {
             Error::Script(msg)
         } else {
@@ -315,11 +328,11 @@ fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
     }
     let map = with_run(lua, |r| r.map.clone())
         .ok_or_else(|| fail(lua, "ctx.metric: no generation is running"))?;
-    map.borrow_mut::<LuaMap>()?
-        .0
-        .notes
-        .stats
-        .insert(name, value);
+    let mut map = map.borrow_mut::<LuaMap>()?;
+    if !map.0.notes.stats.contains_key(&name) {
+        budget::charge_bytes(lua, api::cost::text(&name) + 8)?;
+    }
+    map.0.notes.stats.insert(name, value);
     Ok(())
 }
 

@@ -7,18 +7,29 @@ local error, select, type, next, rawget, tostring = error, select, type, next, r
 local setmetatable, getmetatable, ipairs = setmetatable, getmetatable, ipairs
 local rawpcall, rawxpcall, rawload = pcall, xpcall, load
 local resume, close = coroutine.resume, coroutine.close
+local concat = table.concat
+
+-- The table functions in Lua (see tables.lua), so the instruction hook counts their loops.
+for name, f in next, host.tables do table[name] = f end
 local sort = table.sort
 
--- Budgets: once a budget has tripped, no pcall, xpcall or coroutine can swallow the error.
-local tripped = host.tripped
+-- Budgets and panics: once a budget has run out, no pcall, xpcall or coroutine can swallow the
+-- error; a Rust panic resumes as soon as its error value reaches `clean`. Errors raised by
+-- Rust functions reach scripts as their message, like errors from C functions.
+local tripped, clean = host.tripped, host.error_value
 local function recheck(ok, ...)
-  if not ok and (tripped() or (...) == "not enough memory") then
-    error((...), 0)
-  end
-  return ok, ...
+  if ok then return ok, ... end
+  local e = clean((...))
+  if tripped() or e == "not enough memory" then error(e, 0) end
+  return false, e
 end
 G.pcall = function(f, ...) return recheck(rawpcall(f, ...)) end
-G.xpcall = function(f, handler, ...) return recheck(rawxpcall(f, handler, ...)) end
+G.xpcall = function(f, handler, ...)
+  return recheck(rawxpcall(f, function(e)
+    if tripped() then return e end
+    return handler(clean(e))
+  end, ...))
+end
 coroutine.resume = function(co, ...) return recheck(resume(co, ...)) end
 coroutine.close = function(co) return recheck(close(co)) end
 
@@ -32,6 +43,8 @@ local function key_less(a, b)
   if ta == "boolean" then return b and not a end
   return false
 end
+-- The iterator closes over `t` and returns no state, so `pairs` on a read-only proxy never
+-- hands out the table it guards.
 local function sorted_pairs(t)
   local keys, n = {}, 0
   for k in next, t do
@@ -47,9 +60,13 @@ local function sorted_pairs(t)
       local v = rawget(t, k)
       if v ~= nil then return k, v end
     end
-  end, t, nil
+  end
 end
+-- Read-only proxies and the tables they guard (weak: per-run proxies are collected).
+local guarded = setmetatable({}, { __mode = "k" })
 G.pairs = function(t)
+  local target = guarded[t]
+  if target then return sorted_pairs(target) end
   local mt = getmetatable(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
   if type(t) ~= "table" then
@@ -58,8 +75,36 @@ G.pairs = function(t)
   return sorted_pairs(t)
 end
 
--- Text chunks only: `load` never accepts precompiled bytecode.
-G.load = function(chunk, name, _, ...)
+-- Finalizers would run at unpredictable times, possibly during a later generation.
+G.setmetatable = function(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc metamethods are not available in recipes", 2)
+  end
+  return setmetatable(t, mt)
+end
+
+-- Text chunks only, of bounded size, without `<close>`. A reader function is called until it
+-- returns nil or "" (its errors propagate instead of being returned, so nothing is swallowed).
+local check_chunk = host.check_chunk
+G.load = function(chunk, name, mode, ...)
+  if type(chunk) == "function" then
+    local parts, n, size = {}, 0, 0
+    while true do
+      local piece = chunk()
+      if piece == nil or piece == "" then break end
+      if type(piece) ~= "string" then return nil, "reader function must return a string" end
+      size = size + #piece
+      if size > host.max_chunk then return nil, "chunk is larger than " .. host.max_chunk .. " bytes" end
+      n = n + 1
+      parts[n] = piece
+    end
+    chunk = concat(parts, "", 1, n)
+    name = name or "=(load)"
+  end
+  if type(chunk) == "string" then
+    local problem = check_chunk(chunk, name)
+    if problem then return nil, problem end
+  end
   if select("#", ...) > 0 then return rawload(chunk, name, "t", (...)) end
   return rawload(chunk, name, "t")
 end
@@ -69,20 +114,21 @@ G.print = host.print
 math.random = host.random
 math.randomseed = nil
 string.dump = nil
-G.dofile, G.loadfile, G.collectgarbage, G.rawset = nil, nil, nil, nil
+G.dofile, G.loadfile, G.collectgarbage, G.rawset, G.warn = nil, nil, nil, nil, nil
 G.require = host.require
 
 -- Read-only tables: writes raise an error; reads, # and pairs see the original.
 local function readonly(t, name)
-  return setmetatable({}, {
+  local proxy = setmetatable({}, {
     __index = t,
     __newindex = function(_, k)
       error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
     end,
-    __pairs = function() return sorted_pairs(t) end,
     __len = function() return #t end,
     __metatable = false,
   })
+  guarded[proxy] = t
+  return proxy
 end
 local function freeze(value, name)
   if type(value) ~= "table" then return value end
@@ -99,13 +145,15 @@ getmetatable("").__metatable = false
 
 -- The warren module: Lua-side helpers on top of the Rust primitives.
 local warren = host.warren
-local Rect = {}
-Rect.__index = Rect
-function Rect:x2() return self.x + self.w - 1 end
-function Rect:y2() return self.y + self.h - 1 end
-function Rect:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
-function Rect:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
-function Rect:intersects(other, margin)
+-- Rectangle methods live in a table of their own: `__index = Rect` would make `r.__index` hand
+-- out the shared metatable, and a script could change every later run's rectangles.
+local RectMethods = {}
+local Rect = { __index = RectMethods, __metatable = false }
+function RectMethods:x2() return self.x + self.w - 1 end
+function RectMethods:y2() return self.y + self.h - 1 end
+function RectMethods:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
+function RectMethods:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
+function RectMethods:intersects(other, margin)
   margin = margin or 0
   return self.x - margin <= other.x + other.w - 1 and self:x2() + margin >= other.x
     and self.y - margin <= other.y + other.h - 1 and self:y2() + margin >= other.y

@@ -68,6 +68,7 @@ pub fn read_script(path: &Path) -> Result<String, String> {
             path.display()
         ));
     }
+    super::source::check(&bytes).map_err(|p| p.located(&path.display().to_string()))?;
     String::from_utf8(bytes).map_err(|_| format!("{}: script is not valid UTF-8", path.display()))
 }
 

@@ -1,107 +1,38 @@
-//! The sandboxed Lua state: safe libraries only, text chunks only, confined `require`, an
-//! instruction/time budget and a memory limit that scripts cannot escape.
+//! The sandboxed Lua state: safe libraries only, text chunks only, confined `require`, and
+//! budgets (instructions, time, memory) that scripts cannot escape.
+//!
+//! How the budgets hold:
+//! - a count hook runs every [`HOOK_EVERY`] VM instructions, in every coroutine, and charges
+//!   the instruction budget; it keeps failing once any budget has run out;
+//! - the allocator is wrapped (`alloc.rs`): memory over the limit, or any allocation once
+//!   a budget has run out or the clock (checked every few hundred KiB) says the time is up,
+//!   fails at once — this stops C functions that do large amounts of work;
+//! - the C functions that can loop without allocating are replaced: patterns and `string.rep`
+//!   by Rust ports that charge every step (`strlib.rs`, `pattern.rs`), the `table` functions by Lua
+//!   versions the hook counts (`tables.lua`);
+//! - `pcall`, `xpcall`, `coroutine.resume` and `coroutine.close` rethrow a budget error (and a
+//!   Rust panic) instead of returning it, and `<close>` handlers, which could replace an error
+//!   in flight, are refused at compile time ([`super::source`]).
 
+use super::alloc::AllocGuard;
 use super::api;
+use super::budget::{exceeded_error, script_location};
+pub use super::budget::{Budget, Limits};
 use super::require::Modules;
-use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, VmState};
-use std::cell::{Cell, RefCell};
+use super::strlib;
+use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use std::cell::RefCell;
+use std::ops::Deref;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 
-/// Resource limits for one generation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Lua VM instructions a generation may execute.
-    pub instructions: u64,
-    /// Bytes the Lua state may hold.
-    pub memory: usize,
-    /// Wall-clock time a generation may take.
-    pub time: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            instructions: 1_000_000_000,
-            memory: 512 << 20,
-            time: Duration::from_secs(5),
-        }
-    }
-}
-
-/// How often (in VM instructions) the budget hook runs.
-const HOOK_EVERY: u32 = 1000;
-
-/// The live budget of the current generation, shared with the hook.
-#[derive(Debug)]
-pub struct Budget {
-    limits: Cell<Limits>,
-    used: Cell<u64>,
-    started: Cell<Instant>,
-    tripped: RefCell<Option<String>>,
-}
-
-impl Budget {
-    fn new(limits: Limits) -> Self {
-        Budget {
-            limits: Cell::new(limits),
-            used: Cell::new(0),
-            started: Cell::new(Instant::now()),
-            tripped: RefCell::new(None),
-        }
-    }
-
-    /// Starts a fresh budget for a new generation.
-    pub fn reset(&self, limits: Limits) {
-        self.limits.set(limits);
-        self.used.set(0);
-        self.started.set(Instant::now());
-        *self.tripped.borrow_mut() = None;
-    }
-
-    /// The message of the budget that tripped during this generation, if any.
-    pub fn tripped(&self) -> Option<String> {
-        self.tripped.borrow().clone()
-    }
-
-    /// The limits in force.
-    pub fn limits(&self) -> Limits {
-        self.limits.get()
-    }
-
-    /// Instructions counted so far (to the hook's granularity).
-    pub fn used(&self) -> u64 {
-        self.used.get()
-    }
-
-    /// Called by the hook: counts instructions and checks the limits.
-    fn tick(&self, where_: impl FnOnce() -> String) -> Option<String> {
-        if let Some(msg) = self.tripped.borrow().as_ref() {
-            return Some(msg.clone());
-        }
-        let used = self.used.get() + HOOK_EVERY as u64;
-        self.used.set(used);
-        let limits = self.limits.get();
-        let msg = if used > limits.instructions {
-            format!(
-                "{}: instruction budget exceeded ({} instructions; raise it with --max-instructions)",
-                where_(),
-                limits.instructions
-            )
-        } else if self.started.get().elapsed() > limits.time {
-            format!(
-                "{}: time budget exceeded ({:.1} s; raise it with --max-seconds)",
-                where_(),
-                limits.time.as_secs_f64()
-            )
-        } else {
-            return None;
-        };
-        *self.tripped.borrow_mut() = Some(msg.clone());
-        Some(msg)
-    }
-}
+/// How often (in VM instructions) the budget hook runs. Installing a count hook at all slows
+/// the VM down; running it this often instead of every 1000 instructions costs little more, and
+/// bounds how far expensive instructions (scanning a long string) can outrun the clock.
+pub const HOOK_EVERY: u32 = 100;
+/// Every this many hook runs (and at each of the first ones of a run), the hook notes the
+/// script line reached, for errors found where no line is known (memory).
+const NOTE_EVERY: u32 = 10;
 
 /// Per-state data the API functions reach through `Lua::app_data_ref`.
 pub struct StateData {
@@ -111,10 +42,42 @@ pub struct StateData {
     pub modules: RefCell<Modules>,
     /// The generation in progress, if any.
     pub run: RefCell<Option<super::RunData>>,
+    /// The recipe file, as budget errors name it.
+    pub recipe: RefCell<String>,
 }
 
-/// A fresh sandboxed state whose `require` looks in `roots`.
-pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Lua, Table)> {
+/// A sandboxed Lua state (use it as a [`Lua`] through `Deref`). Dropping it puts the original
+/// allocator back before the state is closed.
+pub struct Sandbox {
+    lua: Lua,
+    alloc: Option<AllocGuard>,
+    budget: Rc<Budget>,
+}
+
+impl Deref for Sandbox {
+    type Target = Lua;
+
+    fn deref(&self) -> &Lua {
+        &self.lua
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        // Let the uninstalling call allocate whatever it needs.
+        self.budget.end();
+        if let Some(guard) = self.alloc.take() {
+            if guard.uninstall(&self.lua).is_err() {
+                // Lua still calls the wrapper: it must outlive the state.
+                std::mem::forget(guard);
+            }
+        }
+    }
+}
+
+/// A fresh sandboxed state whose `require` looks in `roots`. Also returns the prelude's helper
+/// table (`freeze`).
+pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, Table)> {
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     // Rust panics must not be catchable by a script's pcall.
     let lua = Lua::new_with(libs, LuaOptions::new().catch_rust_panics(false))?;
@@ -123,45 +86,91 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Lua, Tabl
         budget: budget.clone(),
         modules: RefCell::new(Modules::new(roots)),
         run: RefCell::new(None),
+        recipe: RefCell::new(String::new()),
     });
+    let alloc = AllocGuard::install(&lua, budget.clone())?;
+    let sandbox = Sandbox {
+        lua,
+        alloc: Some(alloc),
+        budget: budget.clone(),
+    };
+    let lua = &sandbox.lua;
 
-    lua.set_app_data(api::keys::Keys::new(&lua)?);
+    lua.set_app_data(api::keys::Keys::new(lua)?);
 
     let hook_budget = budget.clone();
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_EVERY),
-        move |_lua, debug| {
-            let where_ = || {
-                let src = debug.source();
-                let file = src.short_src.as_deref().unwrap_or("?").to_string();
-                match debug.current_line() {
-                    Some(l) => format!("{file}:{l}"),
-                    None => file,
+        move |lua, _| {
+            let tick = hook_budget.used() / HOOK_EVERY as u64;
+            if tick < NOTE_EVERY as u64 || tick % NOTE_EVERY as u64 == 0 {
+                if let Some(at) = script_location(lua, 0) {
+                    hook_budget.note_location(&at);
                 }
-            };
-            match hook_budget.tick(where_) {
-                Some(msg) => Err(mlua::Error::RuntimeError(msg)),
-                None => Ok(VmState::Continue),
+            }
+            match hook_budget.charge(HOOK_EVERY as u64, || script_location(lua, 0)) {
+                Ok(()) => Ok(VmState::Continue),
+                Err(_) => Err(exceeded_error(lua)),
             }
         },
     )?;
 
+    let globals = lua.globals();
+    strlib::install(lua, &globals.raw_get("string")?)?;
+    let table_lib: Table = globals.raw_get("table")?;
+    let originals = lua.create_table()?;
+    originals.raw_set("concat", table_lib.raw_get::<Value>("concat")?)?;
+    originals.raw_set("unpack", table_lib.raw_get::<Value>("unpack")?)?;
+    originals.raw_set(
+        "less",
+        lua.load("return function(a, b) return a < b end")
+            .set_name("=table.sort")
+            .call::<Value>(())?,
+    )?;
+    let tables: Table = lua
+        .load(include_str!("tables.lua"))
+        .set_name("=table")
+        .set_mode(mlua::ChunkMode::Text)
+        .call(originals)?;
+
     let host = lua.create_table()?;
     host.set(
         "tripped",
-        lua.create_function(|lua, ()| Ok(state(lua).budget.tripped().is_some()))?,
+        lua.create_function(|lua, ()| Ok(state(lua).budget.exceeded().is_some()))?,
     )?;
+    host.set("error_value", lua.create_function(error_value)?)?;
+    host.set(
+        "check_chunk",
+        lua.create_function(|_, (text, name): (mlua::String, Option<String>)| {
+            let name = name.unwrap_or_else(|| "[string]".into());
+            let name = name.strip_prefix(['=', '@']).unwrap_or(&name);
+            Ok(super::source::check(&text.as_bytes())
+                .err()
+                .map(|p| p.located(name)))
+        })?,
+    )?;
+    host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
+    host.set("tables", tables)?;
     host.set("print", lua.create_function(api::log::print)?)?;
     host.set("random", lua.create_function(api::rng::math_random)?)?;
     host.set("require", lua.create_function(super::require::require)?)?;
-    host.set("warren", api::module(&lua)?)?;
+    host.set("warren", api::module(lua)?)?;
     let helpers: Table = lua
         .load(include_str!("prelude.lua"))
         .set_name("=warren prelude")
         .set_mode(mlua::ChunkMode::Text)
         .call(host)?;
-    lua.set_memory_limit(limits.memory)?;
-    Ok((lua, helpers))
+    Ok((sandbox, helpers))
+}
+
+/// What `pcall` and friends hand to scripts as the error: the message of an error raised in
+/// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets
+/// here as a value: converting it resumes the panic.
+fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
+    match v {
+        Value::Error(e) => Ok(Value::String(lua.create_string(super::lua_message(&e))?)),
+        other => Ok(other),
+    }
 }
 
 /// The state data of a sandboxed state.

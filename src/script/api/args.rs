@@ -1,8 +1,10 @@
 //! Converting Lua arguments into Rust values, with errors that name the call, the argument and
 //! what would be valid.
 
+use super::cost;
 pub use super::keys::keys;
 use crate::map::{priority, Brush, Map, Point, Rect};
+use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
 use mlua::{Lua, String as LuaString, Table, Value};
 
@@ -63,7 +65,7 @@ pub fn rect_list(lua: &Lua, v: &Value, call: &str) -> mlua::Result<Vec<Rect>> {
         }
         Value::Table(t) => {
             let mut out = Vec::new();
-            for (i, item) in list(t)?.into_iter().enumerate() {
+            for (i, item) in list(lua, t, call)?.into_iter().enumerate() {
                 let Value::Table(item) = item else {
                     return Err(fail(
                         lua,
@@ -89,13 +91,28 @@ pub fn rect_list(lua: &Lua, v: &Value, call: &str) -> mlua::Result<Vec<Rect>> {
 }
 
 /// The items of a Lua list up to the first nil, like `ipairs`, honouring `__index` (read-only
-/// proxies such as `ctx.regions.spawn` are lists too).
-pub fn list(t: &Table) -> mlua::Result<Vec<Value>> {
+/// proxies such as `ctx.regions.spawn` are lists too). Each item is charged, and lists longer
+/// than [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless one).
+pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Vec<Value>> {
     let mut out = Vec::new();
     loop {
         match t.get::<Value>(out.len() as i64 + 1)? {
-            Value::Nil => return Ok(out),
-            v => out.push(v),
+            Value::Nil => {
+                charge(lua, out.len() as u64 % 1024)?;
+                return Ok(out);
+            }
+            _ if out.len() == cost::MAX_LIST => {
+                return Err(fail(
+                    lua,
+                    format!("{call}: the list has more than {} items", cost::MAX_LIST),
+                ))
+            }
+            v => {
+                out.push(v);
+                if out.len() % 1024 == 0 {
+                    charge(lua, 1024)?;
+                }
+            }
         }
     }
 }
@@ -147,6 +164,7 @@ fn check_keys(
 ) -> mlua::Result<()> {
     let mut unknown = None;
     opts.for_each::<Value, bool>(|k, _| {
+        charge(lua, 1)?;
         let known = match &k {
             Value::String(s) => {
                 let b = s.as_bytes();
@@ -191,6 +209,27 @@ pub fn terrain(lua: &Lua, map: &Map, name: &str, call: &str) -> mlua::Result<u16
     })
 }
 
+/// The id of region `name` on `map`, adding it if new (charged: the names are searched, and
+/// new ones kept until the run ends); at most [`cost::MAX_REGIONS`] names per map.
+pub fn region(lua: &Lua, map: &mut Map, name: &str, call: &str) -> mlua::Result<u16> {
+    let names = map.region_names();
+    charge(lua, names.len() as u64)?;
+    if !names.iter().any(|n| n == name) {
+        if names.len() >= cost::MAX_REGIONS {
+            return Err(fail(
+                lua,
+                format!(
+                    "{call}: region '{name}' would be region number {}; a map holds at most {}",
+                    names.len(),
+                    cost::MAX_REGIONS - 1
+                ),
+            ));
+        }
+        charge_bytes(lua, cost::text(name))?;
+    }
+    Ok(map.region_id(name))
+}
+
 /// The keys a write-options table may hold.
 pub const WRITE_KEYS: [&str; 3] = ["priority", "force", "region"];
 
@@ -213,7 +252,7 @@ pub fn brush(
         }
         b.force = o.raw_get::<Option<bool>>(&k.force)?.unwrap_or(false);
         if let Some(r) = o.raw_get::<Option<String>>(&k.region)? {
-            b.region = Some(map.region_id(&r));
+            b.region = Some(region(lua, map, &r, call)?);
         }
     }
     Ok(b)

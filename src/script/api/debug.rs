@@ -94,7 +94,7 @@ pub fn add_layer(lua: &Lua, map: &mut Map, name: String, spec: Table) -> mlua::R
     }
     known_keys(lua, &spec, call, &["rows", "colors"])?;
     let rows = match spec.get::<Value>("rows")? {
-        Value::Table(t) => list(&t)?
+        Value::Table(t) => list(lua, &t, call)?
             .into_iter()
             .enumerate()
             .map(|(i, v)| match v {

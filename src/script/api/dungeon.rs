@@ -183,7 +183,7 @@ fn chasms(lua: &Lua, (map, above, opts): (AnyUserData, AnyUserData, Table)) -> m
     let call = "warren.dungeon.carry_chasms";
     known_keys(lua, &opts, call, &["chasms", "narrow"])?;
     let mut names = Vec::new();
-    for v in args::list(&table_field(lua, &opts, "chasms", call)?)? {
+    for v in args::list(lua, &table_field(lua, &opts, "chasms", call)?, call)? {
         match v {
             Value::String(s) => names.push(s.to_str()?.to_string()),
             other => {
@@ -373,7 +373,7 @@ fn rooms(
     let lim = room_limits(lua, &limits, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let mut choices = Vec::new();
-    for v in args::list(&resolve(&defs)?)? {
+    for v in args::list(lua, &resolve(&defs)?, call)? {
         let Value::Table(def) = v else {
             return Err(fail(lua, format!("{call}: rooms must be [[room]] tables")));
         };
@@ -465,7 +465,7 @@ fn stairs_down(
     let count = int_in(lua, &opts, "count", (1, 0, 1000), call)? as u32;
     let mut avoid = Vec::new();
     if let Value::Table(list) = get(&opts, "avoid")? {
-        for v in args::list(&list)? {
+        for v in args::list(lua, &list, call)? {
             let Value::String(s) = v else {
                 return Err(fail(lua, format!("{call}: avoid must list terrain names")));
             };

@@ -1,12 +1,14 @@
 //! `warren.gen`: whole generation phases implemented in Rust, one call each.
 
 use super::args::{self, brush, int, known_keys};
+use super::cost;
 use super::map::LuaMap;
 use super::rects::LuaRects;
 use super::rng::LuaRng;
-use crate::gen::connectivity;
+use crate::gen::connectivity::{self, FixupError};
 use crate::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
-use crate::map::{dogleg, Corridor, DogLeg, MapError};
+use crate::map::{dogleg, Corridor, DogLeg, MapError, Rect};
+use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
 use mlua::{AnyUserData, Lua, Table, Value};
 
@@ -46,7 +48,9 @@ fn scatter_rooms(
         None => lua.create_table()?,
     };
     known_keys(lua, &opts, call, &["attempts", "min_size", "max_size"])?;
-    let attempts = opt_int(lua, &opts, "attempts", 30, 0, 100_000, call)?;
+    // Each attempt is checked against every room placed so far; 20000 attempts keep one call
+    // under a second even when tiny rooms fill a large map.
+    let attempts = opt_int(lua, &opts, "attempts", 30, 0, 20_000, call)?;
     let min_size = opt_int(lua, &opts, "min_size", 6, 1, 4096, call)?;
     let max_size = opt_int(lua, &opts, "max_size", 10, 1, 4096, call)?;
     if min_size > max_size {
@@ -70,6 +74,8 @@ fn scatter_rooms(
             max_size: max_size as i32,
         },
     );
+    // About four overlap tests cost one VM instruction.
+    charge(lua, attempts as u64 * (1 + found.len() as u64 / 8))?;
     Ok(LuaRects(found))
 }
 
@@ -108,9 +114,36 @@ fn connect_rooms(
         call,
         &["strategy", "terrain"],
     )?;
+    let paths = path_bound(&rects);
+    let pairing = match strategy {
+        Strategy::Nearest | Strategy::Lines => rects.len() as u64 * rects.len() as u64 / 8,
+        Strategy::Dogleg | Strategy::Bsp => 0,
+    };
+    charge(lua, pairing + cost::cell_work(paths))?;
+    let corridors = m.0.notes.corridors.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    rooms::connect_rooms(&mut m.0, &mut r.0, &rects, strategy, &b)
-        .map_err(|e| fail(lua, format!("{call}: {e}")))
+    let drawn = rooms::connect_rooms(&mut m.0, &mut r.0, &rects, strategy, &b)
+        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    let added: usize = m.0.notes.corridors[corridors..]
+        .iter()
+        .map(cost::corridor)
+        .sum();
+    charge_bytes(lua, added)?;
+    Ok(drawn)
+}
+
+/// How many cells the paths between consecutive rooms can have: what the dog-leg and BSP
+/// strategies draw. (Nearest-neighbour pairings draw shorter paths than the room to their
+/// next one.)
+fn path_bound(rects: &[Rect]) -> u64 {
+    rects
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (w[0].center(), w[1].center());
+            let reach = (w[0].w + w[0].h + w[1].w + w[1].h) as i64;
+            ((a.x as i64 - b.x as i64).abs() + (a.y as i64 - b.y as i64).abs() + reach + 1) as u64
+        })
+        .sum()
 }
 
 /// `warren.gen.spawn_in_corridors(map, rng, {table=, max_per_area=, depth=})`.
@@ -127,7 +160,7 @@ fn spawn_in_corridors(
         )
     })?;
     let mut table = Vec::new();
-    for (i, e) in args::list(&list)?.into_iter().enumerate() {
+    for (i, e) in args::list(lua, &list, call)?.into_iter().enumerate() {
         let Value::Table(e) = e else {
             return Err(fail(
                 lua,
@@ -151,10 +184,42 @@ fn spawn_in_corridors(
     let max = opt_int(lua, &opts, "max_per_area", 4, 0, 1000, call)?;
     let depth = opt_int(lua, &opts, "depth", 1, 1, 1000, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
+    // Each corridor is copied, then each spawn removes a cell from the copy (a quick memmove).
+    let per_area = (max + depth).max(0) as u64;
+    let work: u64 =
+        m.0.notes
+            .corridors
+            .iter()
+            .map(|c| {
+                let len = c.cells.len() as u64;
+                cost::cell_work(len) + per_area.min(len) * len / 64
+            })
+            .sum();
+    charge(lua, work)?;
+    let spawns = m.0.notes.spawns.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    Ok(rooms::spawn_in_corridors(
-        &mut m.0, &mut r.0, &table, max, depth,
-    ))
+    let n = rooms::spawn_in_corridors(&mut m.0, &mut r.0, &table, max, depth);
+    let added: usize = m.0.notes.spawns[spawns..].iter().map(cost::spawn).sum();
+    charge_bytes(lua, added)?;
+    Ok(n)
+}
+
+/// Why a join tunnel was not drawn.
+#[derive(Debug)]
+enum JoinStop {
+    /// The map refused the path.
+    Map(MapError),
+    /// The budget ran out.
+    Budget(mlua::Error),
+}
+
+impl std::fmt::Display for JoinStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JoinStop::Map(e) => e.fmt(f),
+            JoinStop::Budget(e) => e.fmt(f),
+        }
+    }
 }
 
 /// `warren.gen.join_areas(map, rng, {terrain=, priority=, force=, region=, trials=})`: joins
@@ -179,20 +244,44 @@ fn join_areas(
         &["terrain", "trials"],
     )?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    let report = connectivity::fixup(&mut m.0, &mut r.0, trials as u32, |map, rng, from, to| {
+    let cells_per_trial = m.0.len() as u64;
+    let result = connectivity::fixup(&mut m.0, &mut r.0, trials as u32, |map, rng, from, to| {
         let order = if rng.below(2) == 0 {
             DogLeg::HorizontalFirst
         } else {
             DogLeg::VerticalFirst
         };
-        let cells = map.carve_path(&dogleg(from, to, order), &b)?;
-        map.notes.corridors.push(Corridor {
+        let path = dogleg(from, to, order);
+        // Also looks at the clock, so a fix-up that never converges stops within one trial.
+        charge(lua, cost::cell_work(path.len() as u64)).map_err(JoinStop::Budget)?;
+        let cells = map.carve_path(&path, &b).map_err(JoinStop::Map)?;
+        let corridor = Corridor {
             cells,
             region: Some("join".into()),
-        });
-        Ok::<(), MapError>(())
-    })
-    .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+        };
+        charge_bytes(lua, cost::corridor(&corridor)).map_err(JoinStop::Budget)?;
+        map.notes.corridors.push(corridor);
+        Ok(())
+    });
+    // Every trial floods the whole map.
+    let trials_used = match &result {
+        Ok(report) => report.trials,
+        Err(FixupError::TrialLimit { trials, .. }) => *trials,
+        Err(FixupError::Connector { .. }) => 0,
+    };
+    let flood = charge(
+        lua,
+        cost::cell_work((1 + trials_used as u64) * cells_per_trial),
+    );
+    let report = match result {
+        Ok(report) => report,
+        Err(FixupError::Connector {
+            error: JoinStop::Budget(e),
+            ..
+        }) => return Err(e),
+        Err(e) => return Err(fail(lua, format!("{call}: {e}"))),
+    };
+    flood?;
     let out = lua.create_table()?;
     out.raw_set("areas_before", report.components_before)?;
     out.raw_set("tunnels", report.tunnels.len())?;

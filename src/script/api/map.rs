@@ -1,7 +1,9 @@
 //! The `map` object recipes receive: reads, priority writes, shapes and annotations.
 
 use super::args::{self, brush, cell, int, rect};
+use super::cost;
 use crate::map::{bresenham, dogleg, Corridor, DogLeg, Map, Point, Room, Spawn, TagValue};
+use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 
@@ -10,6 +12,7 @@ pub struct LuaMap(pub Map);
 
 /// Builds a Lua list of `{x=, y=}` tables.
 fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
+    charge(lua, cells.len() as u64)?;
     let t = lua.create_table_with_capacity(cells.len(), 0)?;
     for (i, p) in cells.iter().enumerate() {
         let c = lua.create_table_with_capacity(0, 2)?;
@@ -22,7 +25,7 @@ fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
 
 /// Reads a Lua list of `{x=, y=}` (or `{x, y}`) cells, all on the map.
 fn cells_arg(lua: &Lua, map: &Map, list: &Table, call: &str) -> mlua::Result<Vec<Point>> {
-    let items = args::list(list)?;
+    let items = args::list(lua, list, call)?;
     let mut out = Vec::with_capacity(items.len());
     for v in items {
         let Value::Table(c) = v else {
@@ -41,13 +44,20 @@ fn cells_arg(lua: &Lua, map: &Map, list: &Table, call: &str) -> mlua::Result<Vec
 }
 
 /// Records a carved path as a corridor when `opts.corridor` is true.
-fn maybe_record(map: &mut Map, opts: Option<&Table>, cells: &[Point]) -> mlua::Result<()> {
+fn maybe_record(
+    lua: &Lua,
+    map: &mut Map,
+    opts: Option<&Table>,
+    cells: &[Point],
+) -> mlua::Result<()> {
     if let Some(o) = opts {
         if o.raw_get::<Option<bool>>("corridor")?.unwrap_or(false) {
-            map.notes.corridors.push(Corridor {
+            let corridor = Corridor {
                 cells: cells.to_vec(),
                 region: o.raw_get::<Option<String>>("region")?,
-            });
+            };
+            charge_bytes(lua, cost::corridor(&corridor))?;
+            map.notes.corridors.push(corridor);
         }
     }
     Ok(())
@@ -99,6 +109,7 @@ impl UserData for LuaMap {
         );
         methods.add_method_mut("fill", |lua, m, (t, opts): (String, Option<Table>)| {
             let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:fill", &[])?;
+            charge(lua, cost::cell_work(m.0.len() as u64))?;
             Ok(m.0.fill(&b))
         });
         methods.add_method_mut(
@@ -106,6 +117,9 @@ impl UserData for LuaMap {
             |lua, m, (r, t, opts): (Table, String, Option<Table>)| {
                 let r = rect(lua, &r, "map:fill_rect")?;
                 let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:fill_rect", &[])?;
+                m.0.check_rect(&r)
+                    .map_err(|e| fail(lua, format!("map:fill_rect: {e}")))?;
+                charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;
                 m.0.fill_rect(&r, &b)
                     .map_err(|e| fail(lua, format!("map:fill_rect: {e}")))
             },
@@ -115,6 +129,9 @@ impl UserData for LuaMap {
             |lua, m, (r, t, opts): (Table, String, Option<Table>)| {
                 let r = rect(lua, &r, "map:outline_rect")?;
                 let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:outline_rect", &[])?;
+                m.0.check_rect(&r)
+                    .map_err(|e| fail(lua, format!("map:outline_rect: {e}")))?;
+                charge(lua, cost::cell_work(2 * (r.w as u64 + r.h as u64)))?;
                 m.0.outline_rect(&r, &b)
                     .map_err(|e| fail(lua, format!("map:outline_rect: {e}")))
             },
@@ -126,6 +143,7 @@ impl UserData for LuaMap {
             };
             let b = brush(lua, &mut m.0, &name, None, "map:write_edge", &[])?.forced();
             let (w, h) = (m.0.width(), m.0.height());
+            charge(lua, cost::cell_work(2 * (w as u64 + h as u64)))?;
             let r = crate::map::Rect::new(0, 0, w, h);
             m.0.outline_rect(&r, &b).map_err(mlua::Error::external)
         });
@@ -135,8 +153,10 @@ impl UserData for LuaMap {
                 let a = cell(lua, &m.0, &x1, &y1, "map:line")?;
                 let b = cell(lua, &m.0, &x2, &y2, "map:line")?;
                 let br = brush(lua, &mut m.0, &t, opts.as_ref(), "map:line", &["corridor"])?;
-                let carved = m.0.carve_path(&bresenham(a, b), &br).map_err(mlua::Error::external)?;
-                maybe_record(&mut m.0, opts.as_ref(), &carved)?;
+                let path = bresenham(a, b);
+                charge(lua, cost::cell_work(path.len() as u64))?;
+                let carved = m.0.carve_path(&path, &br).map_err(mlua::Error::external)?;
+                maybe_record(lua, &mut m.0, opts.as_ref(), &carved)?;
                 Ok(carved.len())
             },
         );
@@ -161,8 +181,10 @@ impl UserData for LuaMap {
                         ))
                     }
                 };
-                let carved = m.0.carve_path(&dogleg(a, b, order), &br).map_err(mlua::Error::external)?;
-                maybe_record(&mut m.0, opts.as_ref(), &carved)?;
+                let path = dogleg(a, b, order);
+                charge(lua, cost::cell_work(path.len() as u64))?;
+                let carved = m.0.carve_path(&path, &br).map_err(mlua::Error::external)?;
+                maybe_record(lua, &mut m.0, opts.as_ref(), &carved)?;
                 Ok(carved.len())
             },
         );
@@ -196,17 +218,20 @@ impl UserData for LuaMap {
             let r = rect(lua, &r, "map:add_room")?;
             m.0.check_rect(&r)
                 .map_err(|e| fail(lua, format!("map:add_room: {e}")))?;
-            m.0.notes.rooms.push(Room {
+            let room = Room {
                 rect: r,
                 kind: kind.unwrap_or_else(|| "room".into()),
                 doors: Vec::new(),
-            });
+            };
+            charge_bytes(lua, cost::room(&room))?;
+            m.0.notes.rooms.push(room);
             Ok(m.0.notes.rooms.len())
         });
         methods.add_method_mut(
             "add_door",
             |lua, m, (x, y, room): (Value, Value, Option<i64>)| {
                 let p = cell(lua, &m.0, &x, &y, "map:add_door")?;
+                charge_bytes(lua, cost::cells(2))?;
                 if let Some(i) = room {
                     let n = m.0.notes.rooms.len();
                     let r = usize::try_from(i - 1)
@@ -228,6 +253,7 @@ impl UserData for LuaMap {
             "add_stair",
             |lua, m, (x, y, dir): (Value, Value, String)| {
                 let p = cell(lua, &m.0, &x, &y, "map:add_stair")?;
+                charge_bytes(lua, cost::cells(1))?;
                 match dir.as_str() {
                     "up" => m.0.notes.stairs.up.push(p),
                     "down" => m.0.notes.stairs.down.push(p),
@@ -245,11 +271,13 @@ impl UserData for LuaMap {
             "add_spawn",
             |lua, m, (x, y, what): (Value, Value, String)| {
                 let p = cell(lua, &m.0, &x, &y, "map:add_spawn")?;
-                m.0.notes.spawns.push(Spawn {
+                let spawn = Spawn {
                     x: p.x,
                     y: p.y,
                     what,
-                });
+                };
+                charge_bytes(lua, cost::spawn(&spawn))?;
+                m.0.notes.spawns.push(spawn);
                 Ok(())
             },
         );
@@ -257,7 +285,9 @@ impl UserData for LuaMap {
             "add_corridor",
             |lua, m, (cells, region): (Table, Option<String>)| {
                 let cells = cells_arg(lua, &m.0, &cells, "map:add_corridor")?;
-                m.0.notes.corridors.push(Corridor { cells, region });
+                let corridor = Corridor { cells, region };
+                charge_bytes(lua, cost::corridor(&corridor))?;
+                m.0.notes.corridors.push(corridor);
                 Ok(m.0.notes.corridors.len())
             },
         );
@@ -277,10 +307,17 @@ impl UserData for LuaMap {
                     ))
                 }
             };
+            if !m.0.notes.tags.contains_key(&key) {
+                charge_bytes(lua, cost::text(&key) + 16)?;
+            }
+            if let TagValue::Text(t) = &v {
+                charge_bytes(lua, t.len())?;
+            }
             m.0.notes.tags.insert(key, v);
             Ok(())
         });
         methods.add_method("rooms", |lua, m, ()| {
+            charge(lua, m.0.notes.rooms.len() as u64)?;
             let t = lua.create_table_with_capacity(m.0.notes.rooms.len(), 0)?;
             for (i, r) in m.0.notes.rooms.iter().enumerate() {
                 let room = lua.create_table()?;
@@ -303,9 +340,13 @@ impl UserData for LuaMap {
         });
         methods.add_method("count", |lua, m, t: String| {
             let id = args::terrain(lua, &m.0, &t, "map:count")?;
+            charge(lua, cost::cell_work(m.0.len() as u64))?;
             Ok(m.0.terrain_cells().iter().filter(|&&c| c == id).count())
         });
-        methods.add_method("open_count", |_, m, ()| Ok(m.0.open_count()));
+        methods.add_method("open_count", |lua, m, ()| {
+            charge(lua, cost::cell_work(m.0.len() as u64))?;
+            Ok(m.0.open_count())
+        });
         methods.add_method("snapshot", |lua, m, label: Value| {
             super::debug::snapshot(lua, &m.0, label)
         });

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod connectivity;
+pub mod cost;
 #[cfg(test)]
 mod coverage;
 pub mod debug;
@@ -37,5 +38,12 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     w.set("status_lists", status::constructor(lua)?)?;
     w.set("tunnel", tunnel::table(lua)?)?;
     w.set("dungeon", dungeon::table(lua)?)?;
+    // A Rust panic on demand, to test that panics become internal errors that scripts cannot
+    // catch. Debug builds only: release builds have no way to make warren panic on purpose.
+    #[cfg(debug_assertions)]
+    w.set(
+        "debug_panic",
+        lua.create_function(|_, msg: String| -> mlua::Result<()> { panic!("{msg}") })?,
+    )?;
     Ok(w)
 }

@@ -59,7 +59,7 @@ impl UserData for LuaRng {
         });
         methods.add_method_mut("float", |_, r, ()| Ok(r.0.float()));
         methods.add_method_mut("pick", |lua, r, list: Table| {
-            let items = super::args::list(&list)?;
+            let items = super::args::list(lua, &list, "rng:pick")?;
             if items.is_empty() {
                 return Err(fail(lua, "rng:pick: the list is empty"));
             }
@@ -70,7 +70,7 @@ impl UserData for LuaRng {
             "weighted",
             |lua, r, (list, key): (Table, Option<String>)| {
                 let key = key.unwrap_or_else(|| "weight".into());
-                let items = super::args::list(&list)?;
+                let items = super::args::list(lua, &list, "rng:weighted")?;
                 let mut weights = Vec::with_capacity(items.len());
                 for (i, v) in items.iter().enumerate() {
                     weights.push(entry_weight(lua, v, &key, i + 1)?);
@@ -81,12 +81,12 @@ impl UserData for LuaRng {
                 }
             },
         );
-        methods.add_method_mut("shuffle", |_, r, list: Table| {
-            let mut items: Vec<Value> =
-                list.sequence_values::<Value>().collect::<Result<_, _>>()?;
+        methods.add_method_mut("shuffle", |lua, r, list: Table| {
+            let mut items = super::args::list(lua, &list, "rng:shuffle")?;
             r.0.shuffle(&mut items);
+            // `set`, not `raw_set`: a read-only list must refuse, not grow a shadow copy.
             for (i, v) in items.into_iter().enumerate() {
-                list.raw_set(i + 1, v)?;
+                list.set(i + 1, v)?;
             }
             Ok(list)
         });

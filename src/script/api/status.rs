@@ -36,7 +36,7 @@ fn new(lua: &Lua, opts: Table) -> mlua::Result<LuaStatusLists> {
         ));
     }
     let names = match opts.get::<Value>("statuses")? {
-        Value::Table(t) => args::list(&t)?
+        Value::Table(t) => args::list(lua, &t, call)?
             .into_iter()
             .enumerate()
             .map(|(i, v)| match v {

@@ -53,7 +53,7 @@ pub fn flags(lua: &Lua, list: Option<Table>, call: &str) -> mlua::Result<TunnelF
         return Ok(TunnelFlags::default());
     };
     let mut names = Vec::new();
-    for v in args::list(&list)? {
+    for v in args::list(lua, &list, call)? {
         match v {
             Value::String(s) => names.push(s.to_str()?.to_string()),
             other => {
@@ -159,7 +159,11 @@ fn context(
     let (panel_width, panel_height) = (panel("panel_width")?, panel("panel_height")?);
     let mut styles = Vec::new();
     let mut doors = BTreeMap::new();
-    for v in args::list(&resolve(&table_field(lua, &regions, "corridor", call)?)?)? {
+    for v in args::list(
+        lua,
+        &resolve(&table_field(lua, &regions, "corridor", call)?)?,
+        call,
+    )? {
         let Value::Table(c) = v else {
             return Err(fail(
                 lua,
@@ -177,7 +181,7 @@ fn context(
         ));
     }
     if let Value::Table(rooms) = get(&regions, "room")? {
-        for v in args::list(&resolve(&rooms)?)? {
+        for v in args::list(lua, &resolve(&rooms)?, call)? {
             if let Value::Table(r) = v {
                 let r = resolve(&r)?;
                 let name = str_field(lua, &r, "name", call)?;

@@ -1,0 +1,88 @@
+//! The Lua state's allocator, wrapped so that every allocation is counted against the
+//! generation's memory limit and, every few hundred KiB, checked against its clock. This is the
+//! watchdog for C library functions that do a lot of work between two instruction checkpoints
+//! (`s:upper()` on a large string, `..` in a loop): they all allocate, and an allocation that
+//! fails raises a Lua error at once.
+
+use super::budget::Budget;
+use mlua::{ffi, Lua};
+use std::ffi::c_void;
+use std::ptr;
+use std::rc::Rc;
+
+/// What the wrapper needs: the allocator it forwards to and the budget it reports to.
+struct Watch {
+    inner: ffi::lua_Alloc,
+    inner_ud: *mut c_void,
+    budget: Rc<Budget>,
+}
+
+/// The installed wrapper. Dropping it does not uninstall it; call [`AllocGuard::uninstall`]
+/// first (the [`super::sandbox::Sandbox`] does so before the state goes away).
+pub struct AllocGuard {
+    watch: Box<Watch>,
+}
+
+/// The wrapped `lua_Alloc`. Never unwinds: it only touches `Cell`s and the clock.
+unsafe extern "C" fn watched(
+    ud: *mut c_void,
+    ptr: *mut c_void,
+    osize: usize,
+    nsize: usize,
+) -> *mut c_void {
+    // SAFETY: `ud` is the `Watch` boxed in the `AllocGuard`, which outlives the installation.
+    let watch = unsafe { &*(ud as *const Watch) };
+    // With a null pointer, Lua passes the type of the new object in `osize`, not a size.
+    let old = if ptr.is_null() { 0 } else { osize };
+    let string = ptr.is_null() && osize == ffi::LUA_TSTRING as usize;
+    if !watch.budget.allocate(old, nsize, string) {
+        return ptr::null_mut();
+    }
+    // SAFETY: forwarding the exact arguments to the allocator Lua was created with.
+    let out = unsafe { (watch.inner)(watch.inner_ud, ptr, osize, nsize) };
+    if out.is_null() && nsize > old {
+        watch.budget.allocate(nsize, old, false);
+    }
+    out
+}
+
+/// The allocator and its userdata currently installed in `lua`.
+fn current(lua: &Lua) -> mlua::Result<(ffi::lua_Alloc, *mut c_void)> {
+    let mut found = None;
+    // SAFETY: only reads the allocator of a valid state.
+    unsafe {
+        lua.exec_raw::<()>((), |state| {
+            let mut ud = ptr::null_mut();
+            let f = ffi::lua_getallocf(state, &mut ud);
+            found = Some((f, ud));
+        })?;
+    }
+    found.ok_or_else(|| mlua::Error::RuntimeError("no allocator".into()))
+}
+
+/// Installs `f` with `ud` as the allocator of `lua`.
+fn set(lua: &Lua, f: ffi::lua_Alloc, ud: *mut c_void) -> mlua::Result<()> {
+    // SAFETY: `f` accepts `ud`; the caller keeps `ud` alive while `f` is installed.
+    unsafe { lua.exec_raw::<()>((), |state| ffi::lua_setallocf(state, f, ud)) }
+}
+
+impl AllocGuard {
+    /// Wraps the allocator of `lua` so that `budget` sees every allocation. Memory the state
+    /// already holds is counted from now on.
+    pub fn install(lua: &Lua, budget: Rc<Budget>) -> mlua::Result<AllocGuard> {
+        let (inner, inner_ud) = current(lua)?;
+        budget.start_counting(lua.used_memory());
+        let watch = Box::new(Watch {
+            inner,
+            inner_ud,
+            budget,
+        });
+        set(lua, watched, &*watch as *const Watch as *mut c_void)?;
+        Ok(AllocGuard { watch })
+    }
+
+    /// Puts the original allocator back.
+    pub fn uninstall(&self, lua: &Lua) -> mlua::Result<()> {
+        set(lua, self.watch.inner, self.watch.inner_ud)
+    }
+}

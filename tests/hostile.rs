@@ -1,0 +1,226 @@
+//! A corpus of hostile recipes: each must be stopped (within its budget plus a small margin)
+//! with the error it names, and the same host must generate normally right afterwards.
+//!
+//! Every body runs only for seed 1; seed 2 runs the same recipe with nothing to do, proving that
+//! no budget, allocator or library state stays broken after an attack.
+
+mod common;
+use common::*;
+use std::time::{Duration, Instant};
+use warren::script::{Host, Limits, Run};
+
+const INSTR: &str = "instruction budget exceeded (5000000 instructions";
+const MEMORY: &str = "memory limit exceeded (32 MiB";
+const STRING: &str = "string size limit exceeded (a single string may hold at most 16 MiB)";
+const TIME: &str = "time budget exceeded (0.5 s";
+
+fn limits() -> Limits {
+    Limits {
+        instructions: 5_000_000,
+        memory: 32 << 20,
+        time: Duration::from_millis(500),
+    }
+}
+
+/// Work that is slow per step (C calls from Rust, Lua stack growth) may meet the clock or the
+/// memory limit before the instruction budget; any of them stops it.
+const DEEP: &str =
+    "instruction budget exceeded (5000000 instructions|memory limit exceeded (32 MiB";
+
+/// (what it tries, recipe body, text the error must contain; `|` separates alternatives).
+const CORPUS: &[(&str, &str, &str)] = &[
+    // Runaway loops, however they are dressed up.
+    ("while", "while true do end", INSTR),
+    ("repeat", "repeat until false", INSTR),
+    ("numeric for", "for i = 1, math.huge do end", INSTR),
+    ("goto", "::top:: goto top", INSTR),
+    ("tail calls", "local function f() return f() end f()", INSTR),
+    ("pcall", "while true do pcall(function() while true do end end) end", INSTR),
+    ("xpcall", "while true do xpcall(function() while true do end end, function(e) return e end) end", INSTR),
+    ("xpcall handler", "xpcall(error, function() while true do end end)", INSTR),
+    ("nested pcall", "local function n(d) if d == 0 then while true do end end pcall(n, d - 1) end while true do n(150) end", INSTR),
+    ("error object", "while true do pcall(error, {}) end", INSTR),
+    ("coroutine.resume", "local co = coroutine.create(function() while true do end end) while true do coroutine.resume(co) end", INSTR),
+    ("coroutine.wrap", "local f = coroutine.wrap(function() while true do end end) while true do pcall(f) end", INSTR),
+    ("yield forever", "local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end", INSTR),
+    ("coroutine.close", "while true do local co = coroutine.create(function() coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end", INSTR),
+    ("recursion", "local function r(n) return r(n + 1) + 1 end while true do pcall(r, 1) end", DEEP),
+    ("__index loop", "local t = setmetatable({}, { __index = function() while true do end end }) local _ = t.x", INSTR),
+    ("__tostring loop", "tostring(setmetatable({}, { __tostring = function() while true do end end }))", INSTR),
+    ("load'ed loop", "load('while true do end')()", INSTR),
+    // Patterns: exponential backtracking runs in Rust and pays per step.
+    ("find", "string.find(('a'):rep(30), ('a-'):rep(30) .. 'b')", INSTR),
+    ("method find", "local s = ('a'):rep(30) s:find(('a-'):rep(30) .. 'b')", INSTR),
+    ("match", "string.match(('a'):rep(30), ('a-'):rep(30) .. 'b')", INSTR),
+    ("gmatch", "for _ in (('a'):rep(30)):gmatch(('a-'):rep(30) .. 'b') do end", INSTR),
+    ("gsub", "string.gsub(('a'):rep(30), ('a-'):rep(30) .. 'b', 'x')", INSTR),
+    ("star backtracking", "string.find(('a'):rep(5000), ('a*'):rep(40) .. 'b')", INSTR),
+    ("plain find", "local s = ('a'):rep(1 << 20) string.find(s, ('a'):rep(1 << 16) .. 'b', 1, true)", INSTR),
+    ("balanced", "local s = ('('):rep(1 << 20) for i = 1, 1e6 do s:find('%b()') end", INSTR),
+    ("gsub callback", "string.gsub('abc', '%w', function() while true do end end)", INSTR),
+    // C loops that no hook could stop, now in Lua or charged Rust.
+    ("table.move", "table.move({}, 1, 1 << 50, 2)", INSTR),
+    ("table.insert __len", "local t = setmetatable({}, { __len = function() return 1 << 60 end, __index = rawlen, __newindex = function() end }) table.insert(t, 1, 0)", INSTR),
+    ("table.remove __len", "local t = setmetatable({}, { __len = function() return 1 << 60 end, __index = rawlen, __newindex = function() end }) table.remove(t, 1)", INSTR),
+    ("table.concat __index", "local t = setmetatable({}, { __index = rawlen }) table.concat(t, '', 1, 1 << 50)", INSTR),
+    ("table.sort __len", "local t = setmetatable({}, { __len = function() return (1 << 31) - 2 end, __index = rawlen, __newindex = function() end }) table.sort(t)", INSTR),
+    ("table.sort comparator", "local t = {} for i = 1, 100 do t[i] = i end table.sort(t, function() while true do end end)", INSTR),
+    ("table.sort repeated", "local t = {} for i = 1, 1e5 do t[i] = -i end while true do table.sort(t) end", INSTR),
+    // Refused at the list cap, or stopped by the clock first on a loaded machine.
+    ("rng:pick endless list", "ctx.rng:pick(setmetatable({}, { __index = rawlen }))", "the list has more than|time budget exceeded (0.5 s|instruction budget exceeded (5000000 instructions"),
+    ("connect_rooms endless list", "warren.gen.connect_rooms(map, ctx.rng, setmetatable({}, { __index = function() return { x = 1, y = 1, w = 1, h = 1 } end }), { terrain = 'floor' })", DEEP),
+    ("map:fill loop", "while true do map:fill('floor') end", INSTR),
+    ("map:count loop", "while true do map:count('floor') end", INSTR),
+    ("print flood", "while true do print('flood') end", INSTR),
+    ("region names", "for i = 1, 1e9 do map:set(1, 1, 'floor', { region = 'r' .. i }) end", INSTR),
+    // Memory.
+    ("table growth", "local t = {} local i = 0 while true do i = i + 1 t[i] = { i } end", MEMORY),
+    ("strings in a table", "local t, s = {}, ('x'):rep(1 << 20) for i = 1, 1e6 do t[i] = s .. i end", MEMORY),
+    ("closures", "local t = {} for i = 1, 1e8 do t[i] = function() return i end end", MEMORY),
+    ("coroutines", "local t = {} for i = 1, 1e8 do t[i] = coroutine.create(print) end", MEMORY),
+    ("string.rep huge", "local s = string.rep('x', 1 << 40)", STRING),
+    ("string.rep separator", "local s = string.rep('x', 1 << 30, ', ')", STRING),
+    ("doubling", "local s = 'x' while true do s = s .. s end", STRING),
+    ("format", "local s = ('x'):rep(10 << 20) local t = ('%s%s'):format(s, s)", MEMORY),
+    ("gsub growth", "local s = ('x'):rep(1 << 20) local t = s:gsub('x', ('y'):rep(64))", STRING),
+    ("concat growth", "local t = {} for i = 1, 64 do t[i] = ('x'):rep(1 << 20) end local s = table.concat(t)", MEMORY),
+    ("tags", "local s = ('x'):rep(1 << 16) for i = 1, 1e6 do map:tag('k' .. i, s) end", MEMORY),
+    ("metrics", "local s = ('x'):rep(1 << 16) for i = 1, 1e6 do ctx.metric(s .. i, 1) end", MEMORY),
+    ("spawns", "local s = ('x'):rep(1 << 16) for i = 1, 1e6 do map:add_spawn(1, 1, s) end", MEMORY),
+    ("rooms", "local s = ('x'):rep(1 << 16) for i = 1, 1e6 do map:add_room({ x = 1, y = 1, w = 1, h = 1 }, s) end", MEMORY),
+    // Work in C that no allocation or instruction shows: stopped by the clock.
+    ("utf8.len", "local s = ('x'):rep(15 << 20) while true do utf8.len(s) end", TIME),
+    ("tonumber", "local s = ('1'):rep(15 << 20) while true do tonumber(s) end", TIME),
+    ("compare", "local a, b = ('x'):rep(8 << 20), ('x'):rep((8 << 20) - 1) .. 'y' while true do local _ = a < b end", TIME),
+    ("upper", "local s = ('x'):rep(4 << 20) while true do local _ = s:upper() end", TIME),
+    // Errors instead of work.
+    ("unpack range", "table.unpack({}, 1, 1e8)", "too many results to unpack"),
+    ("select unpack", "select('#', table.unpack({}, 1, 1e8))", "too many results to unpack"),
+    ("format width", "string.format('%99999d', 1)", "invalid conversion"),
+    ("stack overflow", "local function r() return 1 + r() end r()", "stack overflow|memory limit exceeded (32 MiB"),
+    ("C stack: gsub", "local function f(s) return (s:gsub('.', f)) end f('abc')", "stack overflow"),
+    ("C stack: __tostring", "local t t = setmetatable({}, { __tostring = function() return tostring(t) end }) tostring(t)", "stack overflow"),
+    ("C stack: coroutines", "local function nest() return coroutine.wrap(nest)() end nest()", "stack overflow"),
+    ("__index loop chain", "local t = {} setmetatable(t, { __index = t }) local _ = t.x", "'__index' chain too long"),
+    ("load depth", "assert(load('return ' .. ('{'):rep(1000) .. ('}'):rep(1000)))", "overflow"),
+    ("load size", "assert(load(('-'):rep(2 << 20)))", "Lua source may be at most 1048576 bytes"),
+    ("load reader", "assert(load(function() return ('x'):rep(1000) end))", "chunk is larger than 1048576 bytes"),
+    ("load bytecode", "assert(load('\\27Lua'))", "attempt to load a binary chunk"),
+    ("load <close>", "assert(load('local x <close> = nil'))", "to-be-closed variables (<close>) are not allowed"),
+    ("__gc", "setmetatable({}, { __gc = function() end })", "__gc metamethods are not available"),
+    ("empty rep", "assert(string.rep('', 1 << 62) == '') error('done')", "t.lua:3: done"),
+    // Reaching past the sandbox.
+    ("io", "local _ = io.open", "undefined global 'io'"),
+    ("os", "os.exit(1)", "undefined global 'os'"),
+    ("debug", "debug.sethook()", "undefined global 'debug'"),
+    ("package", "local _ = package.loaded", "undefined global 'package'"),
+    ("collectgarbage", "collectgarbage()", "undefined global 'collectgarbage'"),
+    ("string.dump", "string.dump(print)", "attempt to call a nil value (field 'dump')"),
+    ("rawset", "rawset(_G, 'x', 1)", "undefined global 'rawset'"),
+    ("require path", "require('../secret')", "is not a module name"),
+    ("require absolute", "require('/etc/passwd')", "is not a module name"),
+    ("string metatable", "getmetatable('').__index = {}", "attempt to index a boolean value"),
+    ("string library", "string.find = nil", "cannot modify read-only table 'string'"),
+    ("pairs leak", "local _, t = pairs(string) t.find = nil", "attempt to index a nil value (local 't')"),
+    ("next on proxy", "assert(next(string) == nil) error('done')", "t.lua:3: done"),
+    ("rect metatable", "warren.rect(1, 1, 1, 1).__index.center = nil", "attempt to index a nil value (field '__index')"),
+    ("map metatable", "getmetatable(map).__index = nil", "attempt to index a boolean value"),
+    ("shuffle read-only", "ctx.rng:shuffle(ctx.regions.spawn)", "cannot modify read-only table 'ctx.regions.spawn'"),
+    ("regions", "ctx.regions.rooms.floor = 'lava'", "cannot modify read-only table 'ctx.regions.rooms'"),
+    ("warren", "warren.gen.fill = print", "cannot modify read-only table 'warren.gen'"),
+    ("globals", "_G.x = 1", "assignment to undeclared global 'x'"),
+];
+
+fn host_for(body: &str) -> (tempfile::TempDir, Host) {
+    let recipe = format!(
+        "return {{ name = 't', params = {{ width = {{ default = 16 }}, height = {{ default = 16 }} }},\n\
+         generate = function(map, ctx) if ctx.seed ~= 1 then return end\n{body}\nend }}"
+    );
+    let dir = temp_tree(&[("scripts/t.lua", recipe.as_str())]);
+    let host = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits())
+        .unwrap_or_else(|e| panic!("{body}: {e}"));
+    (dir, host)
+}
+
+#[test]
+fn every_hostile_recipe_is_stopped_with_its_error_and_the_host_recovers() {
+    assert!(CORPUS.len() >= 50, "{} cases", CORPUS.len());
+    let mut failures = Vec::new();
+    for (what, body, expected) in CORPUS {
+        let (_dir, host) = host_for(body);
+        let p = host.resolve_params(&[]).unwrap();
+        let run = |seed| {
+            host.generate(&Run {
+                seed,
+                params: &p,
+                depth: 1,
+                above: None,
+            })
+        };
+        let started = Instant::now();
+        let outcome = run(1);
+        let took = started.elapsed();
+        match outcome {
+            Ok(_) => failures.push(format!("{what}: not stopped")),
+            Err(e) if !expected.split('|').any(|x| e.to_string().contains(x)) => {
+                failures.push(format!("{what}: expected '{expected}', got: {e}"))
+            }
+            Err(e) if e.exit_code() != 1 => failures.push(format!("{what}: exit code of {e}")),
+            Err(_) => {}
+        }
+        // The time budget plus a margin for the test machine being busy.
+        if took > Duration::from_millis(2500) {
+            failures.push(format!("{what}: took {took:?}"));
+        }
+        if let Err(e) = run(2) {
+            failures.push(format!("{what}: the host did not recover: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn budget_errors_name_the_recipe_line_and_limit() {
+    let (_dir, host) = host_for("local x = 0\nwhile true do x = x + 1 end");
+    let p = host.resolve_params(&[]).unwrap();
+    let e = host
+        .generate(&Run {
+            seed: 1,
+            params: &p,
+            depth: 1,
+            above: None,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("t.lua:4: instruction budget exceeded (5000000 instructions; raise it with --max-instructions or [limits] max_instructions)"), "{e}");
+}
+
+#[test]
+fn close_attributes_in_recipe_files_are_refused_at_load() {
+    let dir = temp_tree(&[(
+        "scripts/t.lua",
+        "return { params = { width = { default = 8 }, height = { default = 8 } },\n  generate = function()\n    local x <close> = nil\n  end }",
+    )]);
+    let e = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("t.lua:3: to-be-closed variables (<close>) are not allowed in recipes"),
+        "{e}"
+    );
+}
+
+#[test]
+fn runaway_top_level_code_is_a_budget_error_at_load() {
+    let dir = temp_tree(&[("scripts/t.lua", "while true do end")]);
+    let e = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits())
+        .err()
+        .unwrap();
+    assert!(matches!(e, warren::Error::Budget(_)), "{e}");
+    assert!(
+        e.to_string()
+            .contains("t.lua:1: instruction budget exceeded"),
+        "{e}"
+    );
+}

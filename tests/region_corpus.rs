@@ -1,0 +1,561 @@
+//! Malformed region files, generated systematically from the schema: every number out of range
+//! or of the wrong type, NaN and infinities, unknown and missing keys, unknown terrains, bad
+//! glyphs and colours, broken TOML, sections defined twice. Each must be refused with its
+//! message located at file:line:col, and none may panic.
+
+use warren::region::{Registry, Source};
+
+const TERRAIN: &str = r##"[[terrain]]
+name = "rock"
+glyph = "#"
+color = "#505050"
+solid = true
+
+[[terrain]]
+name = "floor"
+glyph = "."
+color = "#c0c0c0"
+solid = false
+"##;
+
+/// One malformed file and where and what its error must be.
+struct Case {
+    text: String,
+    line: usize,
+    col: usize,
+    message: String,
+}
+
+fn case(text: impl Into<String>, line: usize, col: usize, message: impl Into<String>) -> Case {
+    Case {
+        text: text.into(),
+        line,
+        col,
+        message: message.into(),
+    }
+}
+
+const CORRIDOR: &str =
+    "[[corridor]]\nname = \"c\"\nweight = 1\nfloor = \"floor\"\nwalls = \"rock\"\ndoor = \"floor\"\n";
+
+/// Wrong types for an integer key, with serde's description of each.
+const NOT_INTEGERS: &[(&str, &str)] = &[
+    ("\"ten\"", "invalid type: string \"ten\", expected i64"),
+    ("true", "invalid type: boolean `true`, expected i64"),
+    ("1.5", "invalid type: floating point `1.5`, expected i64"),
+    ("nan", "invalid type: floating point `NaN`, expected i64"),
+    ("inf", "invalid type: floating point `inf`, expected i64"),
+    ("[1]", "invalid type: sequence, expected i64"),
+    ("{ a = 1 }", "invalid type: map, expected i64"),
+];
+
+/// Integer keys: (table header + prefix lines, key, path shown in messages, lo, hi, message
+/// kind). The key is written on the line after the prefix.
+fn integer_cases(out: &mut Vec<Case>) {
+    let corridor_constants = format!("{CORRIDOR}[corridor.constants]\n");
+    let keys: Vec<(String, &str, String, i64, i64, bool)> = vec![
+        (
+            "[dungeon]\n".into(),
+            "turn_chance",
+            "dungeon.turn_chance".into(),
+            0,
+            100,
+            true,
+        ),
+        (
+            "[dungeon]\n".into(),
+            "stubborn_corridor",
+            "dungeon.stubborn_corridor".into(),
+            0,
+            100,
+            true,
+        ),
+        (
+            "[dungeon]\nsegment_maxlen = 1000\n".into(),
+            "segment_minlen",
+            "dungeon.segment_minlen".into(),
+            1,
+            1000,
+            false,
+        ),
+        (
+            "[dungeon]\nsegment_minlen = 1\n".into(),
+            "segment_maxlen",
+            "dungeon.segment_maxlen".into(),
+            1,
+            1000,
+            false,
+        ),
+        (
+            corridor_constants.clone(),
+            "turn_chance",
+            "corridor[0].constants.turn_chance".into(),
+            0,
+            100,
+            true,
+        ),
+        (
+            corridor_constants.clone(),
+            "stubborn_corridor",
+            "corridor[0].constants.stubborn_corridor".into(),
+            0,
+            100,
+            true,
+        ),
+        (
+            format!("{corridor_constants}segment_maxlen = 1000\n"),
+            "segment_minlen",
+            "corridor[0].constants.segment_minlen".into(),
+            1,
+            1000,
+            false,
+        ),
+        (
+            format!("{corridor_constants}segment_minlen = 1\n"),
+            "segment_maxlen",
+            "corridor[0].constants.segment_maxlen".into(),
+            1,
+            1000,
+            false,
+        ),
+        (
+            "[limits]\n".into(),
+            "max_instructions",
+            "limits.max_instructions".into(),
+            1_000_000,
+            100_000_000_000,
+            false,
+        ),
+        (
+            "[limits]\n".into(),
+            "max_memory_mib",
+            "limits.max_memory_mib".into(),
+            16,
+            16_384,
+            false,
+        ),
+    ];
+    for (prefix, key, path, lo, hi, percent) in keys {
+        let line = prefix.lines().count() + 1;
+        let col = key.len() + 4;
+        let range = |v: i64| {
+            if percent {
+                format!("{path} = {v} is not a percentage (0..=100)")
+            } else {
+                format!("{path} = {v} is out of range ({lo}..={hi})")
+            }
+        };
+        for v in [lo - 1, hi + 1, i64::MIN, i64::MAX, -1] {
+            if v == -1 && lo - 1 == -1 {
+                continue;
+            }
+            out.push(case(format!("{prefix}{key} = {v}\n"), line, col, range(v)));
+        }
+        for (v, msg) in NOT_INTEGERS {
+            out.push(case(format!("{prefix}{key} = {v}\n"), line, col, *msg));
+        }
+        out.push(case(
+            format!("{prefix}{key} = 1e400\n"),
+            line,
+            col,
+            "floating-point number overflowed",
+        ));
+    }
+}
+
+/// Float keys: weights (finite, ≥ 0) and the time limit.
+fn float_cases(out: &mut Vec<Case>) {
+    let spawn = "[[spawn]]\nname = \"orc\"\n";
+    let weights = [
+        (CORRIDOR.replace("weight = 1\n", ""), "corridor[0].weight"),
+        (spawn.to_string(), "spawn[0].weight"),
+    ];
+    for (prefix, path) in &weights {
+        let line = prefix.lines().count() + 1;
+        for (v, shown) in [
+            ("nan", "NaN"),
+            ("inf", "inf"),
+            ("-inf", "-inf"),
+            ("-1", "-1"),
+            ("-0.5", "-0.5"),
+            ("-1e300", "-1e300"),
+        ] {
+            out.push(case(
+                format!("{prefix}weight = {v}\n"),
+                line,
+                10,
+                format!("{path} = {shown} is not a valid weight (a finite number ≥ 0)"),
+            ));
+        }
+        out.push(case(
+            format!("{prefix}weight = \"heavy\"\n"),
+            line,
+            10,
+            "invalid type: string \"heavy\", expected f64",
+        ));
+        out.push(case(
+            format!("{prefix}weight = true\n"),
+            line,
+            10,
+            "invalid type: boolean `true`, expected f64",
+        ));
+    }
+    for (v, shown) in [
+        ("0", "0"),
+        ("0.05", "0.05"),
+        ("601", "601"),
+        ("1e308", "1e308"),
+        ("nan", "NaN"),
+        ("inf", "inf"),
+        ("-1", "-1"),
+    ] {
+        out.push(case(
+            format!("[limits]\nmax_seconds = {v}\n"),
+            2,
+            15,
+            format!("limits.max_seconds = {shown} is out of range (0.1..=600)"),
+        ));
+    }
+    out.push(case(
+        "[limits]\nmax_seconds = \"soon\"\n",
+        2,
+        15,
+        "invalid type: string \"soon\", expected f64",
+    ));
+}
+
+/// Keys no section knows, and sections that do not exist.
+fn unknown_key_cases(out: &mut Vec<Case>) {
+    let tables = [
+        "[dungeon]\n".to_string(),
+        "[map]\n".into(),
+        "[rooms]\nfloor = \"floor\"\ncorridor = \"floor\"\nwall = \"rock\"\n".into(),
+        "[cave]\nfloor = \"floor\"\nwall = \"rock\"\nentrance = \"floor\"\nexit = \"floor\"\npillar = \"rock\"\n".into(),
+        "[limits]\n".into(),
+        "[[spawn]]\nname = \"orc\"\nweight = 1\n".into(),
+        CORRIDOR.to_string(),
+        format!("{CORRIDOR}[corridor.constants]\n"),
+        "[[terrain]]\nname = \"x\"\nglyph = \"x\"\ncolor = \"#000000\"\nsolid = true\n".into(),
+        String::new(),
+    ];
+    for prefix in tables {
+        let line = prefix.lines().count() + 1;
+        out.push(case(
+            format!("{prefix}colour = 1\n"),
+            line,
+            1,
+            "unknown field `colour`",
+        ));
+    }
+    out.push(case("[vaults]\nx = 1\n", 1, 2, "unknown field `vaults`"));
+    out.push(case("[[room]]\nx = 1\n", 2, 1, "unknown field `x`"));
+}
+
+/// Required keys left out: reported at the table that lacks them.
+fn missing_key_cases(out: &mut Vec<Case>) {
+    let tables: [(&str, &[(&str, &str)]); 5] = [
+        (
+            "[[terrain]]",
+            &[
+                ("name", "\"x\""),
+                ("glyph", "\"x\""),
+                ("color", "\"#000000\""),
+                ("solid", "true"),
+            ],
+        ),
+        (
+            "[[corridor]]",
+            &[
+                ("name", "\"c\""),
+                ("weight", "1"),
+                ("floor", "\"floor\""),
+                ("walls", "\"rock\""),
+                ("door", "\"floor\""),
+            ],
+        ),
+        (
+            "[rooms]",
+            &[
+                ("floor", "\"floor\""),
+                ("corridor", "\"floor\""),
+                ("wall", "\"rock\""),
+            ],
+        ),
+        (
+            "[cave]",
+            &[
+                ("floor", "\"floor\""),
+                ("wall", "\"rock\""),
+                ("entrance", "\"floor\""),
+                ("exit", "\"floor\""),
+                ("pillar", "\"rock\""),
+            ],
+        ),
+        ("[[spawn]]", &[("name", "\"orc\""), ("weight", "1")]),
+    ];
+    for (header, keys) in tables {
+        for (missing, _) in keys {
+            let body: String = keys
+                .iter()
+                .filter(|(k, _)| k != missing)
+                .map(|(k, v)| format!("{k} = {v}\n"))
+                .collect();
+            out.push(case(
+                format!("{header}\n{body}"),
+                1,
+                1,
+                format!("missing field `{missing}`"),
+            ));
+        }
+    }
+}
+
+/// References to terrains that do not exist.
+fn unknown_terrain_cases(out: &mut Vec<Case>) {
+    let tables: [(&str, &[&str]); 4] = [
+        ("[map]", &["fill", "edge"]),
+        ("[rooms]", &["floor", "corridor", "wall"]),
+        ("[cave]", &["floor", "wall", "entrance", "exit", "pillar"]),
+        (
+            "[[corridor]]\nname = \"c\"\nweight = 1",
+            &["floor", "walls", "door"],
+        ),
+    ];
+    for (header, keys) in tables {
+        for bad in keys.iter() {
+            let body: String = keys
+                .iter()
+                .map(|k| format!("{k} = \"{}\"\n", if k == bad { "lava" } else { "floor" }))
+                .collect();
+            let line = header.lines().count() + 1 + keys.iter().position(|k| k == bad).unwrap_or(0);
+            out.push(case(
+                format!("{header}\n{body}"),
+                line,
+                bad.len() + 4,
+                "unknown terrain 'lava' (known: 'rock', 'floor')",
+            ));
+        }
+    }
+}
+
+/// Terrain definitions that cannot be drawn.
+fn terrain_cases(out: &mut Vec<Case>) {
+    let terrain = |name: &str, glyph: &str, color: &str, solid: &str| {
+        format!("[[terrain]]\nname = {name}\nglyph = {glyph}\ncolor = {color}\nsolid = {solid}\n")
+    };
+    // (TOML literal, the string it denotes)
+    for (glyph, value) in [
+        ("\"\"", ""),
+        ("\"ab\"", "ab"),
+        ("\"\\u0007\"", "\u{7}"),
+        ("\"\\n\"", "\n"),
+        ("\"##\"", "##"),
+    ] {
+        out.push(case(
+            terrain("\"x\"", glyph, "\"#000000\"", "true"),
+            3,
+            9,
+            format!("glyph = {value:?} must be exactly one printable character"),
+        ));
+    }
+    for color in ["red", "#12345", "#gggggg", "", "#1234567", "000000"] {
+        out.push(case(
+            terrain("\"x\"", "\"x\"", &format!("\"{color}\""), "true"),
+            4,
+            9,
+            format!("color = {color:?} is not a colour of the form \"#rrggbb\""),
+        ));
+    }
+    for name in ["\"\"", "\"   \""] {
+        out.push(case(
+            terrain(name, "\"x\"", "\"#000000\"", "true"),
+            2,
+            8,
+            "terrain name must not be empty",
+        ));
+    }
+    out.push(case(
+        terrain("\"rock\"", "\"R\"", "\"#000000\"", "true"),
+        2,
+        8,
+        "terrain 'rock' is already defined (regions/a.toml, terrain #1)",
+    ));
+    out.push(case(
+        terrain("\"wall\"", "\".\"", "\"#000000\"", "true"),
+        5,
+        9,
+        "terrain 'wall' shares glyph '.' with 'floor' but not its solidity",
+    ));
+    out.push(case(
+        terrain("\"x\"", "\"x\"", "\"#000000\"", "\"yes\""),
+        5,
+        9,
+        "invalid type: string \"yes\", expected a boolean",
+    ));
+    out.push(case(
+        "[[spawn]]\nname = \"orc\"\nweight = 1\n[[spawn]]\nname = \"orc\"\nweight = 2\n",
+        5,
+        8,
+        "spawn 'orc' is already defined",
+    ));
+    out.push(case(
+        format!("{CORRIDOR}{CORRIDOR}"),
+        8,
+        8,
+        "corridor 'c' is already defined",
+    ));
+}
+
+/// Files that are not TOML.
+fn syntax_cases(out: &mut Vec<Case>) {
+    let broken: &[(&str, usize, usize, &str)] = &[
+        ("[dungeon\n", 1, 9, ""),
+        (
+            "[dungeon]\nturn_chance = \n",
+            2,
+            15,
+            "string values must be quoted",
+        ),
+        ("[dungeon]\n= 1\n", 2, 1, ""),
+        (
+            "[dungeon]\nturn_chance = 1 1\n",
+            2,
+            15,
+            "string values must be quoted",
+        ),
+        ("[[terrain]\n", 1, 11, "unclosed array table, expected `]`"),
+        ("[map]\nfill = \"rock\n", 2, 13, ""),
+        (
+            "[limits]\nmax_memory_mib = [1, 2\n",
+            2,
+            23,
+            "unclosed array, expected `]`",
+        ),
+        (
+            "[dungeon]\nturn_chance = 10\nturn_chance = 3\n",
+            3,
+            1,
+            "duplicate key",
+        ),
+        ("[dungeon]\n[dungeon]\n", 2, 2, "duplicate key"),
+        ("[dungeon]\nturn_chance = 0x\n", 2, 15, ""),
+        (
+            "[dungeon]\nturn_chance = 1_\n",
+            2,
+            16,
+            "`_` may only go between digits",
+        ),
+        (
+            "\u{feff}\u{feff}[dungeon]\n",
+            1,
+            3,
+            "key with no value, expected `=`",
+        ),
+        ("[dungeon]\nturn_chance = 9223372036854775808\n", 2, 15, ""),
+        ("[dungeon]\nturn chance = 1\n", 2, 6, ""),
+        (
+            "[map]\nfill = 'rock\n",
+            2,
+            13,
+            "invalid literal string, expected `'`",
+        ),
+        ("x = \"\\q\"\n", 1, 7, "missing escaped value"),
+    ];
+    for (text, line, col, message) in broken {
+        out.push(case(*text, *line, *col, *message));
+    }
+}
+
+/// Single sections defined in two files: reported in the second, at the section.
+fn duplicate_section_cases(out: &mut Vec<Case>) {
+    for section in ["map", "dungeon", "limits"] {
+        out.push(case(
+            format!("\n[{section}]\n"),
+            2,
+            1,
+            format!(
+                "[{section}] is already defined in regions/a.toml; it may appear in only one file"
+            ),
+        ));
+    }
+}
+
+fn corpus() -> Vec<Case> {
+    let mut out = Vec::new();
+    integer_cases(&mut out);
+    float_cases(&mut out);
+    unknown_key_cases(&mut out);
+    missing_key_cases(&mut out);
+    unknown_terrain_cases(&mut out);
+    terrain_cases(&mut out);
+    syntax_cases(&mut out);
+    duplicate_section_cases(&mut out);
+    out
+}
+
+#[test]
+fn every_malformed_region_file_is_refused_at_its_line_and_column() {
+    let cases = corpus();
+    assert!(cases.len() >= 200, "{} cases", cases.len());
+    let first = format!("{TERRAIN}\n[map]\n[dungeon]\n[limits]\n");
+    let mut failures = Vec::new();
+    for c in &cases {
+        let duplicate = c.message.contains("is already defined in regions/a.toml");
+        let sources = vec![
+            Source {
+                path: "regions/a.toml".into(),
+                text: if duplicate {
+                    first.clone()
+                } else {
+                    TERRAIN.into()
+                },
+            },
+            Source {
+                path: "regions/bad.toml".into(),
+                text: c.text.clone(),
+            },
+        ];
+        let outcome = std::panic::catch_unwind(|| Registry::from_sources(sources));
+        let expected = format!("regions/bad.toml:{}:{}: {}", c.line, c.col, c.message);
+        match outcome {
+            Err(_) => failures.push(format!("PANIC\n{}", c.text)),
+            Ok(Ok(_)) => failures.push(format!("accepted\n{}", c.text)),
+            Ok(Err(e)) if !e.to_string().contains(&expected) => failures.push(format!(
+                "--- input:\n{}--- expected: {expected}\n--- got: {e}",
+                c.text
+            )),
+            Ok(Err(_)) => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn limits_from_the_regions_become_the_defaults() {
+    let sources = vec![Source {
+        path: "regions/a.toml".into(),
+        text: format!(
+            "{TERRAIN}\n[limits]\nmax_instructions = 2_000_000\nmax_memory_mib = 64\nmax_seconds = 1.5\n"
+        ),
+    }];
+    let registry = Registry::from_sources(sources).unwrap();
+    let limits = warren::script::Limits::from_region(&registry.limits);
+    assert_eq!(limits.instructions, 2_000_000);
+    assert_eq!(limits.memory, 64 << 20);
+    assert_eq!(limits.time, std::time::Duration::from_millis(1500));
+    let defaults = Registry::from_sources(vec![Source {
+        path: "regions/a.toml".into(),
+        text: TERRAIN.into(),
+    }])
+    .unwrap();
+    assert_eq!(
+        warren::script::Limits::from_region(&defaults.limits),
+        warren::script::Limits::default()
+    );
+}
