@@ -234,7 +234,7 @@ fn primitives_survive_random_arguments() {
         (0..CALLS.len(), prop::collection::vec(any::<usize>(), 64)),
         1..24,
     );
-    let mut runner = TestRunner::new(Config::with_cases(300));
+    let mut runner = TestRunner::new(Config::with_cases(600));
     runner
         .run(&strategy, |calls| {
             let mut code = String::from("local map, ctx = ...\n");

@@ -164,11 +164,6 @@ impl Budget {
         self.rust_bytes.set(0);
     }
 
-    /// The limits in force.
-    pub fn limits(&self) -> Limits {
-        self.limits.get()
-    }
-
     /// Instruction-equivalents used so far (VM instructions to the hook's granularity).
     pub fn used(&self) -> u64 {
         self.used.get()

@@ -234,8 +234,9 @@ impl UserData for LuaMap {
                 charge_bytes(lua, cost::cells(2))?;
                 if let Some(i) = room {
                     let n = m.0.notes.rooms.len();
-                    let r = usize::try_from(i - 1)
-                        .ok()
+                    let r = i
+                        .checked_sub(1)
+                        .and_then(|i| usize::try_from(i).ok())
                         .and_then(|i| m.0.notes.rooms.get_mut(i))
                         .ok_or_else(|| {
                             fail(
