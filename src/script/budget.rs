@@ -184,6 +184,11 @@ impl Budget {
         self.peak_bytes.get()
     }
 
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
     /// What this generation has used so far.
     pub fn usage(&self) -> Usage {
         Usage {
