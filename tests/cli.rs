@@ -1,25 +1,8 @@
 //! The real binary: formats, determinism across processes, exit codes, atomic output.
 
 mod common;
-use assert_cmd::Command;
 use common::*;
 use std::collections::BTreeSet;
-
-fn warren() -> Command {
-    let mut c = Command::cargo_bin("warren").unwrap();
-    c.current_dir(root()).env("NO_COLOR", "1");
-    c
-}
-
-fn stdout(args: &[&str]) -> Vec<u8> {
-    let out = warren().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
 
 #[test]
 fn readme_command_prints_a_map() {

@@ -2,25 +2,8 @@
 //! whose stairs line up in the JSON output, and identical output across processes.
 
 mod common;
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
-
-fn stdout(args: &[&str]) -> Vec<u8> {
-    let out = Command::cargo_bin("warren")
-        .unwrap()
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
 
 #[test]
 fn the_readme_command_prints_a_full_level() {

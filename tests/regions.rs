@@ -4,38 +4,6 @@ mod common;
 use common::*;
 use warren::region::{Registry, Source};
 
-const TERRAIN: &str = r##"
-[[terrain]]
-name = "rock"
-glyph = "#"
-color = "#505050"
-solid = true
-
-[[terrain]]
-name = "floor"
-glyph = "."
-color = "#c0c0c0"
-solid = false
-"##;
-
-/// Loads `terrain.toml` (the good terrain) plus `bad.toml`; returns the error text.
-fn load_err(bad: &str) -> String {
-    let sources = vec![
-        Source {
-            path: "regions/a.toml".into(),
-            text: TERRAIN.into(),
-        },
-        Source {
-            path: "regions/bad.toml".into(),
-            text: bad.into(),
-        },
-    ];
-    match Registry::from_sources(sources) {
-        Ok(_) => panic!("should fail:\n{bad}"),
-        Err(e) => e.to_string(),
-    }
-}
-
 #[test]
 fn shipped_regions_load() {
     let r = registry();
@@ -102,7 +70,7 @@ fn a_section_may_be_defined_in_one_file_only() {
     let sources = vec![
         Source {
             path: "a.toml".into(),
-            text: format!("{TERRAIN}\n[dungeon]\nturn_chance = 5\n"),
+            text: format!("{TEST_TERRAIN}\n[dungeon]\nturn_chance = 5\n"),
         },
         Source {
             path: "b.toml".into(),
@@ -145,7 +113,7 @@ fn directories_need_region_files_and_cap_their_size() {
 fn cli_reports_region_errors_with_exit_1() {
     let dir = temp_tree(&[(
         "regions/t.toml",
-        &format!("{TERRAIN}\n[dungeon]\nturn_chance = 101\n"),
+        &format!("{TEST_TERRAIN}\n[dungeon]\nturn_chance = 101\n"),
     )]);
     let out = assert_cmd::Command::cargo_bin("warren")
         .unwrap()

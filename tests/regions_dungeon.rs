@@ -3,39 +3,6 @@
 
 mod common;
 use common::*;
-use warren::region::{Registry, Source};
-
-const TERRAIN: &str = r##"
-[[terrain]]
-name = "rock"
-glyph = "#"
-color = "#505050"
-solid = true
-
-[[terrain]]
-name = "floor"
-glyph = "."
-color = "#c0c0c0"
-solid = false
-"##;
-
-/// Loads the test terrain plus `bad.toml`; returns the error text.
-fn load_err(bad: &str) -> String {
-    let sources = vec![
-        Source {
-            path: "regions/a.toml".into(),
-            text: TERRAIN.into(),
-        },
-        Source {
-            path: "regions/bad.toml".into(),
-            text: bad.into(),
-        },
-    ];
-    match Registry::from_sources(sources) {
-        Ok(_) => panic!("should fail:\n{bad}"),
-        Err(e) => e.to_string(),
-    }
-}
 
 #[test]
 fn the_shipped_data_uses_every_kind_of_region() {

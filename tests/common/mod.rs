@@ -114,3 +114,55 @@ pub fn copy_regions(dir: &Path) {
         std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
     }
 }
+
+/// The real `warren` binary, run from the repository root without colour.
+pub fn warren() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("warren").unwrap();
+    c.current_dir(root()).env("NO_COLOR", "1");
+    c
+}
+
+/// Runs the binary with `args`, asserts success, returns stdout.
+pub fn stdout(args: &[&str]) -> Vec<u8> {
+    let out = warren().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Two terrains (solid rock, open floor) for region-file tests.
+pub const TEST_TERRAIN: &str = r##"
+[[terrain]]
+name = "rock"
+glyph = "#"
+color = "#505050"
+solid = true
+
+[[terrain]]
+name = "floor"
+glyph = "."
+color = "#c0c0c0"
+solid = false
+"##;
+
+/// Loads [`TEST_TERRAIN`] as `regions/a.toml` plus `bad` as `regions/bad.toml`; returns the
+/// error text (panics if loading succeeds).
+pub fn load_err(bad: &str) -> String {
+    let sources = vec![
+        warren::region::Source {
+            path: "regions/a.toml".into(),
+            text: TEST_TERRAIN.into(),
+        },
+        warren::region::Source {
+            path: "regions/bad.toml".into(),
+            text: bad.into(),
+        },
+    ];
+    match warren::region::Registry::from_sources(sources) {
+        Ok(_) => panic!("should fail:\n{bad}"),
+        Err(e) => e.to_string(),
+    }
+}
