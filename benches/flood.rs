@@ -5,7 +5,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use std::sync::Arc;
 use warren::gen::connectivity::{Components, Connectivity};
-use warren::map::{Brush, Map, Point, Rgb, Terrain, TerrainId, TerrainTable};
+use warren::map::{Brush, Map, Point, TerrainId, TerrainTable};
 use warren::rng::Rng;
 
 const SIDE: usize = 4096;
@@ -13,15 +13,9 @@ const ROCK: TerrainId = 0;
 const FLOOR: TerrainId = 1;
 
 fn terrains() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true),
-        t("floor", '.', false),
+    Arc::new(TerrainTable::plain(&[
+        ("rock", '#', true),
+        ("floor", '.', false),
     ]))
 }
 

@@ -3,20 +3,9 @@
 //! glyphs and colours, broken TOML, sections defined twice. Each must be refused with its
 //! message located at file:line:col, and none may panic.
 
+mod common;
+use common::TEST_TERRAIN as TERRAIN;
 use warren::region::{Registry, Source};
-
-const TERRAIN: &str = r##"[[terrain]]
-name = "rock"
-glyph = "#"
-color = "#505050"
-solid = true
-
-[[terrain]]
-name = "floor"
-glyph = "."
-color = "#c0c0c0"
-solid = false
-"##;
 
 /// One malformed file and where and what its error must be.
 struct Case {

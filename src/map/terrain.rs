@@ -60,6 +60,22 @@ impl TerrainTable {
         TerrainTable { terrains, by_name }
     }
 
+    /// A table of uncoloured terrains from `(name, glyph, solid)`, ids in the order given: for
+    /// tests, benches and games that need only names and passability.
+    pub fn plain(terrains: &[(&str, char, bool)]) -> Self {
+        TerrainTable::new(
+            terrains
+                .iter()
+                .map(|&(name, glyph, solid)| Terrain {
+                    name: name.to_string(),
+                    glyph,
+                    color: Rgb(0, 0, 0),
+                    solid,
+                })
+                .collect(),
+        )
+    }
+
     /// The id of a terrain by name.
     pub fn id(&self, name: &str) -> Option<TerrainId> {
         self.by_name.get(name).copied()

@@ -60,25 +60,12 @@ impl Measurer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{Brush, Corridor, Point, Rgb, Terrain, TerrainTable};
+    use crate::map::{Brush, Corridor, Point, TerrainTable};
     use std::sync::Arc;
 
     /// A map drawn as rows of `#` (rock) and `.` (floor).
     fn map_from(rows: &[&str]) -> Map {
-        let table = TerrainTable::new(vec![
-            Terrain {
-                name: "rock".into(),
-                glyph: '#',
-                color: Rgb(0, 0, 0),
-                solid: true,
-            },
-            Terrain {
-                name: "floor".into(),
-                glyph: '.',
-                color: Rgb(9, 9, 9),
-                solid: false,
-            },
-        ]);
+        let table = TerrainTable::plain(&[("rock", '#', true), ("floor", '.', false)]);
         let (w, h) = (rows[0].len() as i64, rows.len() as i64);
         let mut map = Map::new(w, h, 0, Arc::new(table)).expect("size");
         for (y, row) in rows.iter().enumerate() {

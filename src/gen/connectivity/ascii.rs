@@ -2,7 +2,7 @@
 //! ones against.
 
 use super::Component;
-use crate::map::{Brush, Map, Point, Rgb, Terrain, TerrainId, TerrainTable, FLAG_SOLID};
+use crate::map::{Brush, Map, Point, TerrainId, TerrainTable, FLAG_SOLID};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -15,16 +15,10 @@ pub(crate) const DOOR: TerrainId = 2;
 
 /// Rock, floor and door.
 pub(crate) fn terrains() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true),
-        t("floor", '.', false),
-        t("door", '+', false),
+    Arc::new(TerrainTable::plain(&[
+        ("rock", '#', true),
+        ("floor", '.', false),
+        ("door", '+', false),
     ]))
 }
 

@@ -1,6 +1,6 @@
 //! Test helpers: a small terrain table and blank maps.
 
-use crate::map::{Map, Point, Rgb, Terrain, TerrainId, TerrainTable};
+use crate::map::{Map, Point, TerrainId, TerrainTable};
 use std::sync::Arc;
 
 pub const ROCK: TerrainId = 0;
@@ -14,22 +14,16 @@ pub const VAULT_WALL: TerrainId = 7;
 pub const CORRIDOR: TerrainId = 8;
 
 fn table() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true),
-        t("wall", 'W', true),
-        t("floor", '.', false),
-        t("door", '+', false),
-        t("pillar", 'O', true),
-        t("water", '~', false),
-        t("stairs", '>', false),
-        t("vault wall", 'V', true),
-        t("corridor", ',', false),
+    Arc::new(TerrainTable::plain(&[
+        ("rock", '#', true),
+        ("wall", 'W', true),
+        ("floor", '.', false),
+        ("door", '+', false),
+        ("pillar", 'O', true),
+        ("water", '~', false),
+        ("stairs", '>', false),
+        ("vault wall", 'V', true),
+        ("corridor", ',', false),
     ]))
 }
 

@@ -15,7 +15,7 @@
 //! Tunnels dug with [`config`] use `tunnel floor` (`:`) and `tunnel wall` (`%`).
 
 use super::*;
-use crate::map::{priority as prio, Brush, Rgb, Terrain, TerrainId, TerrainTable};
+use crate::map::{priority as prio, Brush, TerrainId, TerrainTable};
 use std::sync::Arc;
 
 pub const ROCK: TerrainId = 0;
@@ -25,23 +25,17 @@ pub const TUNNEL_FLOOR: TerrainId = 7;
 pub const TUNNEL_WALL: TerrainId = 8;
 
 fn table() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true),
-        t("floor", '.', false),
-        t("room wall", 'W', true),
-        t("corridor wall", 'c', true),
-        t("vault wall", 'V', true),
-        t("map edge", 'X', true),
-        t("door", '+', false),
-        t("tunnel floor", ':', false),
-        t("tunnel wall", '%', true),
-        t("corridor floor", ',', false),
+    Arc::new(TerrainTable::plain(&[
+        ("rock", '#', true),
+        ("floor", '.', false),
+        ("room wall", 'W', true),
+        ("corridor wall", 'c', true),
+        ("vault wall", 'V', true),
+        ("map edge", 'X', true),
+        ("door", '+', false),
+        ("tunnel floor", ':', false),
+        ("tunnel wall", '%', true),
+        ("corridor floor", ',', false),
     ]))
 }
 
