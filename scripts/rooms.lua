@@ -58,8 +58,8 @@ return {
 
     -- 5. RoomBasedStartingPosition and RoomBasedStairs: the player starts in the first room,
     --    the stairs down are in the last.
-    local sx, sy = warren.rect(rooms[1]):center()
-    local dx, dy = warren.rect(rooms[n]):center()
+    local sx, sy = rooms:center(1)
+    local dx, dy = rooms:center(n)
     map:tag("start_x", sx)
     map:tag("start_y", sy)
     map:set(dx, dy, "down stairs")

@@ -139,6 +139,7 @@ const CALLS: &[&str] = &[
     "warren.gen.spawn_in_corridors(map, ctx.rng, O)",
     "warren.gen.join_areas(map, ctx.rng, O)",
     "warren.gen.scatter_rooms(V, V, V)",
+    "warren.gen.scatter_rooms(map, ctx.rng, O):center(V)",
     "ctx.metric(V, V)",
     "ctx.log(V, V)",
     "warren.rect(V, V, V, V):center()",

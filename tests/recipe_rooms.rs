@@ -25,6 +25,28 @@ fn every_strategy_is_fully_connected_over_1000_seeds() {
 }
 
 #[test]
+fn the_player_starts_in_the_leftmost_room_and_the_stairs_are_in_the_rightmost() {
+    let host = host("rooms.lua");
+    let p = params(&host, &[]);
+    for seed in 0..200 {
+        let map = generate(&host, seed, &p);
+        let mut rooms: Vec<_> = map.notes.rooms.iter().map(|r| r.rect).collect();
+        rooms.sort_by_key(|r| (r.x, r.y));
+        let (first, last) = (rooms[0].center(), rooms[rooms.len() - 1].center());
+        let tag = |k: &str| match map.notes.tags.get(k) {
+            Some(warren::map::TagValue::Int(v)) => *v as i32,
+            other => panic!("seed {seed}: tag {k} = {other:?}"),
+        };
+        assert_eq!(
+            Point::new(tag("start_x"), tag("start_y")),
+            first,
+            "seed {seed}"
+        );
+        assert_eq!(map.notes.stairs.down, vec![last], "seed {seed}");
+    }
+}
+
+#[test]
 fn corridors_are_recorded_as_the_floor_cells_they_carved() {
     let host = host("rooms.lua");
     for strategy in ["nearest", "lines", "dogleg", "bsp"] {

@@ -195,6 +195,32 @@ fn small() -> Limits {
 }
 
 #[test]
+fn a_rectangle_list_gives_centres_and_refuses_indexes_outside_it() {
+    let scatter = "local r = warren.gen.scatter_rooms(map, ctx.rng, { attempts = 1, min_size = 3, max_size = 3 })";
+    let map = run_body(
+        &format!(
+            "{scatter} local x, y = r:center(1) map:tag('ok', x == r[1].x + 1 and y == r[1].y + 1)"
+        ),
+        &[],
+        Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        map.notes.tags.get("ok"),
+        Some(&warren::map::TagValue::Bool(true))
+    );
+    for (index, shown) in [("2", "index 2"), ("0", "index 0"), ("'a'", "index string")] {
+        let e = err(&format!("{scatter} r:center({index})"));
+        assert!(
+            e.contains(&format!(
+                "t.lua:2: rects:center: {shown} is not a rectangle of the list (1..=1)"
+            )),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn runaway_scripts_are_stopped_even_through_pcall_and_coroutines() {
     let cases = [
         "while true do end",

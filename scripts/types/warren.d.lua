@@ -30,7 +30,7 @@
 ---@field w integer Width in cells (≥ 1).
 ---@field h integer Height in cells (≥ 1).
 
----Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#list`, `list[i]` (a `warren.RectLike` table), `list:sort("leftmost"|"topmost"|"largest")`, `list:list()` (plain Lua tables). Passed to phase calls without conversion.
+---Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#list`, `list[i]` (a `warren.RectLike` table), `list:center(i)` (the centre cell `x, y` of rectangle `i`, as `warren.Rect:center`), `list:sort("leftmost"|"topmost"|"largest")`, `list:list()` (plain Lua tables). Passed to phase calls without conversion.
 ---@class warren.RectList
 
 ---Options of `map:carve_rooms`.

@@ -2,9 +2,7 @@
 //! rooms, then corridors by one of four strategies, each corridor recorded as the list of cells
 //! it carved, and an optional spawner that places things inside corridors.
 
-use crate::map::{
-    bresenham_cells, dogleg_cells, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Spawn,
-};
+use crate::map::{bresenham_cells, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Spawn};
 use crate::rng::Rng;
 
 /// How rooms are scattered.
@@ -73,14 +71,23 @@ impl Strategy {
 /// The tutorial's nearest-neighbour pairing: for each room in order, the closest room (by centre
 /// distance) that has not itself been connected yet. Ties go to the lower index.
 fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
+    let centers: Vec<Point> = rooms.iter().map(Rect::center).collect();
     let mut connected = vec![false; rooms.len()];
-    let mut pairs = Vec::new();
-    for (i, room) in rooms.iter().enumerate() {
-        let c = room.center();
-        let best = (0..rooms.len())
-            .filter(|&j| j != i && !connected[j])
-            .min_by_key(|&j| (c.dist2(rooms[j].center()), j));
-        if let Some(j) = best {
+    let mut pairs = Vec::with_capacity(rooms.len());
+    for (i, &c) in centers.iter().enumerate() {
+        let mut best: Option<(i64, usize)> = None;
+        for (j, &other) in centers.iter().enumerate() {
+            if j == i || connected[j] {
+                continue;
+            }
+            // Scanning upwards and replacing only on a strictly shorter distance keeps ties
+            // at the lower index.
+            let d = c.dist2(other);
+            if best.is_none_or(|(shortest, _)| d < shortest) {
+                best = Some((d, j));
+            }
+        }
+        if let Some((_, j)) = best {
             pairs.push((i, j));
             connected[i] = true;
         }
@@ -114,7 +121,7 @@ pub fn connect_rooms(
         Strategy::Nearest => {
             for (i, j) in nearest_pairs(rooms) {
                 let (a, b) = (rooms[i].center(), rooms[j].center());
-                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst)?;
             }
         }
         Strategy::Lines => {
@@ -135,32 +142,42 @@ pub fn connect_rooms(
                 } else {
                     DogLeg::VerticalFirst
                 };
-                carve(
-                    map,
-                    brush,
-                    dogleg_cells(w[0].center(), w[1].center(), order),
-                )?;
+                carve_dogleg(map, brush, w[0].center(), w[1].center(), order)?;
             }
         }
         Strategy::Bsp => {
             for w in rooms.windows(2) {
                 let a = random_cell(rng, &w[0]);
                 let b = random_cell(rng, &w[1]);
-                carve(map, brush, dogleg_cells(a, b, DogLeg::HorizontalFirst))?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst)?;
             }
         }
     }
     Ok(map.notes.corridors.len() - before)
 }
 
+/// Carves a dog-leg corridor and records the cells whose terrain changed.
+fn carve_dogleg(
+    map: &mut Map,
+    brush: &Brush,
+    a: Point,
+    b: Point,
+    order: DogLeg,
+) -> Result<(), MapError> {
+    let len = (a.x - b.x).unsigned_abs() + (a.y - b.y).unsigned_abs() + 1;
+    let mut carved = Vec::with_capacity(len as usize);
+    map.carve_dogleg(a, b, order, brush, &mut carved)?;
+    map.notes.corridors.push(Corridor {
+        cells: carved,
+        region: None,
+    });
+    Ok(())
+}
+
 /// Carves `cells` and records the ones whose terrain changed as a corridor.
 fn carve(map: &mut Map, brush: &Brush, cells: impl Iterator<Item = Point>) -> Result<(), MapError> {
     let mut carved = Vec::with_capacity(cells.size_hint().0);
-    for p in cells {
-        if map.carve(p, brush)? {
-            carved.push(p);
-        }
-    }
+    map.carve_into(cells, brush, &mut carved)?;
     map.notes.corridors.push(Corridor {
         cells: carved,
         region: None,

@@ -361,6 +361,23 @@ impl Map {
     /// [`Map::write_span`].
     #[inline]
     fn write_cell(&mut self, x: i32, y: i32, i: usize, brush: &Brush) -> bool {
+        let solid_bit = self.solid_bit(brush.terrain);
+        self.write_cell_as(x, y, i, brush, solid_bit)
+    }
+
+    /// [`FLAG_SOLID`] if `terrain` is solid, else 0.
+    #[inline]
+    fn solid_bit(&self, terrain: TerrainId) -> u8 {
+        if self.terrains.get(terrain).solid {
+            FLAG_SOLID
+        } else {
+            0
+        }
+    }
+
+    /// [`Map::write_cell`] with the brush terrain's solid bit already looked up.
+    #[inline(always)]
+    fn write_cell_as(&mut self, x: i32, y: i32, i: usize, brush: &Brush, solid_bit: u8) -> bool {
         if !brush.force && self.is_edge(x, y) {
             return false;
         }
@@ -374,11 +391,6 @@ impl Map {
         if let Some(r) = brush.region {
             self.region[i] = r;
         }
-        let solid_bit = if self.terrains.get(brush.terrain).solid {
-            FLAG_SOLID
-        } else {
-            0
-        };
         self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
         true
     }
@@ -495,12 +507,76 @@ impl Map {
             self.index(p.x as i64, p.y as i64)?;
         }
         let mut carved = Vec::with_capacity(cells.len());
-        for &p in cells {
-            if self.carve(p, brush)? {
+        self.carve_into(cells.iter().copied(), brush, &mut carved)?;
+        Ok(carved)
+    }
+
+    /// Carves `cells` in order, appending to `carved` each cell whose terrain changed. Stops
+    /// with an error at the first cell off the map (the cells before it stay written).
+    pub fn carve_into(
+        &mut self,
+        cells: impl IntoIterator<Item = Point>,
+        brush: &Brush,
+        carved: &mut Vec<Point>,
+    ) -> Result<(), MapError> {
+        let solid_bit = self.solid_bit(brush.terrain);
+        cells.into_iter().try_for_each(|p| {
+            let i = self.index(p.x as i64, p.y as i64)?;
+            let before = self.terrain[i];
+            if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
+                carved.push(p);
+            }
+            Ok(())
+        })
+    }
+
+    /// Carves the dog-leg path from `a` to `b` (the cells of [`dogleg_cells`], in order),
+    /// appending to `carved` each cell whose terrain changed. Both ends must be on the map (then
+    /// so is the whole path, which stays inside their bounding box).
+    pub fn carve_dogleg(
+        &mut self,
+        a: Point,
+        b: Point,
+        order: DogLeg,
+        brush: &Brush,
+        carved: &mut Vec<Point>,
+    ) -> Result<(), MapError> {
+        self.index(a.x as i64, a.y as i64)?;
+        self.index(b.x as i64, b.y as i64)?;
+        let corner = match order {
+            DogLeg::HorizontalFirst => Point::new(b.x, a.y),
+            DogLeg::VerticalFirst => Point::new(a.x, b.y),
+        };
+        let solid_bit = self.solid_bit(brush.terrain);
+        self.carve_straight(a, corner, 0, brush, solid_bit, carved);
+        self.carve_straight(corner, b, 1, brush, solid_bit, carved);
+        Ok(())
+    }
+
+    /// Carves the cells `from..=n` of the straight run from `a` to `b` (which share a row or a
+    /// column and are both on the map).
+    fn carve_straight(
+        &mut self,
+        a: Point,
+        b: Point,
+        from: i32,
+        brush: &Brush,
+        solid_bit: u8,
+        carved: &mut Vec<Point>,
+    ) {
+        let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+        let n = (b.x - a.x).abs().max((b.y - a.y).abs());
+        let w = self.width as isize;
+        let step = sx as isize + sy as isize * w;
+        let start = a.x as isize + a.y as isize * w;
+        for k in from..=n {
+            let p = Point::new(a.x + sx * k, a.y + sy * k);
+            let i = (start + step * k as isize) as usize;
+            let before = self.terrain[i];
+            if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
                 carved.push(p);
             }
         }
-        Ok(carved)
     }
 
     /// Number of cells that are not solid.

@@ -98,7 +98,7 @@ pub const CLASSES: &[Class] = &[
     },
     Class {
         name: "warren.RectList",
-        doc: "Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#list`, `list[i]` (a `warren.RectLike` table), `list:sort(\"leftmost\"|\"topmost\"|\"largest\")`, `list:list()` (plain Lua tables). Passed to phase calls without conversion.",
+        doc: "Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#list`, `list[i]` (a `warren.RectLike` table), `list:center(i)` (the centre cell `x, y` of rectangle `i`, as `warren.Rect:center`), `list:sort(\"leftmost\"|\"topmost\"|\"largest\")`, `list:list()` (plain Lua tables). Passed to phase calls without conversion.",
         fields: &[],
     },
     Class {

@@ -1,6 +1,7 @@
 //! A list of rectangles held in Rust (`warren.gen.scatter_rooms` returns one). Phases pass it
 //! from one Rust primitive to the next without converting every rectangle to a Lua table and
-//! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`.
+//! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
+//! `rooms:center(i)` gives a room's centre without building a table.
 
 use super::keys::keys;
 use crate::map::Rect;
@@ -32,6 +33,25 @@ impl UserData for LuaRects {
                 t.raw_set(i + 1, rect_table(lua, rect)?)?;
             }
             Ok(t)
+        });
+        methods.add_method("center", |lua, r, i: Value| {
+            let n = r.0.len();
+            let c = match i {
+                Value::Integer(i) if i >= 1 && (i as usize) <= n => r.0[i as usize - 1].center(),
+                other => {
+                    let shown = match other {
+                        Value::Integer(i) => i.to_string(),
+                        other => other.type_name().to_string(),
+                    };
+                    return Err(fail(
+                        lua,
+                        format!(
+                            "rects:center: index {shown} is not a rectangle of the list (1..={n})"
+                        ),
+                    ));
+                }
+            };
+            Ok((c.x, c.y))
         });
         methods.add_method_mut("sort", |lua, r, order: String| {
             match order.as_str() {
