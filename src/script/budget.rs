@@ -96,6 +96,11 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 /// How often (in bytes allocated) the allocator looks at the clock.
 const CLOCK_EVERY_BYTES: usize = 256 << 10;
 
+/// How often (in instruction-equivalents charged) [`Budget::charge`] looks at the clock. Reading
+/// it costs about as much as a small binding call, and the many cheap charges of a small map
+/// would otherwise each read it; every charge of a long-running primitive is at least this big.
+const CLOCK_EVERY_INSTRUCTIONS: u64 = 10_000;
+
 /// The live budget of a Lua state. Shared by the instruction hook, the allocator and every Rust
 /// function that charges work; all of them run on the state's thread. Limits apply between
 /// [`Budget::begin`] and [`Budget::end`] (while a recipe's code runs); the host's own work
@@ -115,6 +120,8 @@ pub struct Budget {
     peak_bytes: Cell<usize>,
     /// Bytes allocated since the allocator last looked at the clock.
     since_clock: Cell<usize>,
+    /// `used` at which [`Budget::charge`] next looks at the clock.
+    clock_due: Cell<u64>,
     /// Bytes of output written during this generation.
     output: Cell<usize>,
     /// `file:line` of the last instruction checkpoint (for errors found between checkpoints).
@@ -136,6 +143,7 @@ impl Budget {
             rust_bytes: Cell::new(0),
             peak_bytes: Cell::new(0),
             since_clock: Cell::new(0),
+            clock_due: Cell::new(0),
             output: Cell::new(0),
             last_seen: RefCell::new(String::new()),
             location: RefCell::new(String::new()),
@@ -152,6 +160,7 @@ impl Budget {
         self.rust_bytes.set(0);
         self.peak_bytes.set(self.lua_bytes.get());
         self.since_clock.set(0);
+        self.clock_due.set(self.used.get());
         self.output.set(0);
         self.last_seen.borrow_mut().clear();
         self.location.borrow_mut().clear();
@@ -226,7 +235,19 @@ impl Budget {
         what
     }
 
-    /// Counts `cost` instruction-equivalents and checks the instruction and time budgets.
+    /// The instruction hook's charge: [`Budget::charge`], but always looking at the clock, since
+    /// a few VM instructions can take long (`utf8.len` of a 15 MiB string).
+    pub fn charge_instructions(
+        &self,
+        cost: u64,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        self.clock_due.set(0);
+        self.charge(cost, location)
+    }
+
+    /// Counts `cost` instruction-equivalents and checks the instruction and time budgets (time
+    /// once every [`CLOCK_EVERY_INSTRUCTIONS`]: bindings charge in proportion to their work).
     /// `location` is asked for only if this call exceeds a budget.
     pub fn charge(
         &self,
@@ -243,9 +264,13 @@ impl Budget {
         self.used.set(used);
         let what = if used > self.limits.get().instructions {
             Exceeded::Instructions
+        } else if used < self.clock_due.get() {
+            return Ok(());
         } else if self.started.get().elapsed() > self.limits.get().time {
             Exceeded::Time
         } else {
+            self.clock_due
+                .set(used.saturating_add(CLOCK_EVERY_INSTRUCTIONS));
             return Ok(());
         };
         Err(self.trip(what, location().as_deref()))
@@ -529,6 +554,29 @@ mod tests {
         let msg = b.message("t.lua").unwrap();
         assert!(msg.starts_with("x.lua:2: time budget exceeded"), "{msg}");
         assert!(msg.ends_with("(recipe t.lua)"), "{msg}");
+    }
+
+    #[test]
+    fn charges_look_at_the_clock_once_per_checkpoint() {
+        let b = Budget::new(Limits::default());
+        b.begin(Limits {
+            instructions: u64::MAX,
+            memory: usize::MAX,
+            time: Duration::from_millis(1),
+        });
+        assert!(b.charge(1, || None).is_ok(), "the first charge is on time");
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS - 1, || None).is_ok());
+        assert_eq!(
+            b.exceeded(),
+            None,
+            "no look at the clock before the checkpoint"
+        );
+        assert!(
+            b.charge(1, || None).is_err(),
+            "the checkpoint sees the time is up"
+        );
+        assert_eq!(b.exceeded(), Some(Exceeded::Time));
     }
 
     #[test]

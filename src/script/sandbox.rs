@@ -108,7 +108,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
                     hook_budget.note_location(&at);
                 }
             }
-            match hook_budget.charge(HOOK_EVERY as u64, || script_location(lua, 0)) {
+            match hook_budget.charge_instructions(HOOK_EVERY as u64, || script_location(lua, 0)) {
                 Ok(()) => Ok(VmState::Continue),
                 Err(_) => Err(exceeded_error(lua)),
             }

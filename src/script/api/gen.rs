@@ -10,13 +10,13 @@ use crate::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
 use crate::map::{dogleg, Corridor, DogLeg, MapError, Rect};
 use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
-use mlua::{AnyUserData, Lua, Table, Value};
+use mlua::{AnyUserData, Lua, String as LuaString, Table, Value};
 
 /// An integer option with a default and a valid range.
 fn opt_int(
     lua: &Lua,
     o: &Table,
-    key: &str,
+    key: &LuaString,
     default: i64,
     lo: i64,
     hi: i64,
@@ -26,7 +26,8 @@ fn opt_int(
     if v.is_nil() {
         return Ok(default);
     }
-    let n = int(lua, &v, call, key)?;
+    let key = key.to_string_lossy();
+    let n = int(lua, &v, call, &key)?;
     if !(lo..=hi).contains(&n) {
         return Err(fail(
             lua,
@@ -50,9 +51,10 @@ fn scatter_rooms(
     known_keys(lua, &opts, call, &["attempts", "min_size", "max_size"])?;
     // Each attempt is checked against every room placed so far; 20000 attempts keep one call
     // under a second even when tiny rooms fill a large map.
-    let attempts = opt_int(lua, &opts, "attempts", 30, 0, 20_000, call)?;
-    let min_size = opt_int(lua, &opts, "min_size", 6, 1, 4096, call)?;
-    let max_size = opt_int(lua, &opts, "max_size", 10, 1, 4096, call)?;
+    let k = args::keys(lua);
+    let attempts = opt_int(lua, &opts, &k.attempts, 30, 0, 20_000, call)?;
+    let min_size = opt_int(lua, &opts, &k.min_size, 6, 1, 4096, call)?;
+    let max_size = opt_int(lua, &opts, &k.max_size, 10, 1, 4096, call)?;
     if min_size > max_size {
         return Err(fail(
             lua,
@@ -85,8 +87,9 @@ fn connect_rooms(
     (map, rng, list, opts): (AnyUserData, AnyUserData, Value, Table),
 ) -> mlua::Result<usize> {
     let call = "warren.gen.connect_rooms";
+    let k = args::keys(lua);
     let strategy: String = opts
-        .raw_get::<Option<String>>("strategy")?
+        .raw_get::<Option<String>>(&k.strategy)?
         .unwrap_or_else(|| "nearest".into());
     let strategy = Strategy::from_name(&strategy).ok_or_else(|| {
         fail(
@@ -98,8 +101,9 @@ fn connect_rooms(
         )
     })?;
     let terrain: String = opts
-        .raw_get::<Option<String>>("terrain")?
+        .raw_get::<Option<String>>(&k.terrain)?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
+    drop(k);
     let rects = args::rect_list(lua, &list, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     for r in &rects {
@@ -181,8 +185,9 @@ fn spawn_in_corridors(
         }
         table.push(SpawnEntry { name, weight });
     }
-    let max = opt_int(lua, &opts, "max_per_area", 4, 0, 1000, call)?;
-    let depth = opt_int(lua, &opts, "depth", 1, 1, 1000, call)?;
+    let k = args::keys(lua);
+    let max = opt_int(lua, &opts, &k.max_per_area, 4, 0, 1000, call)?;
+    let depth = opt_int(lua, &opts, &k.depth, 1, 1, 1000, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     // Each corridor is copied, then each spawn removes a cell from the copy (a quick memmove).
     let per_area = (max + depth).max(0) as u64;
@@ -233,7 +238,7 @@ fn join_areas(
     let terrain: String = opts
         .raw_get::<Option<String>>("terrain")?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
-    let trials = opt_int(lua, &opts, "trials", 64, 1, 100_000, call)?;
+    let trials = opt_int(lua, &opts, &args::keys(lua).trials, 64, 1, 100_000, call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let b = brush(
         lua,

@@ -24,7 +24,28 @@ macro_rules! keys {
     };
 }
 
-keys!(x, y, w, h, priority, force, region, corridor, first, kind, terrain, strategy, name, weight);
+keys!(
+    x,
+    y,
+    w,
+    h,
+    priority,
+    force,
+    region,
+    corridor,
+    first,
+    kind,
+    terrain,
+    strategy,
+    name,
+    weight,
+    attempts,
+    min_size,
+    max_size,
+    max_per_area,
+    depth,
+    trials,
+);
 
 /// The interned keys of a sandboxed state.
 ///
