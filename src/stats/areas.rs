@@ -8,41 +8,62 @@ use super::open_bits::OpenBits;
 /// Reusable scratch for [`AreaCounter::count`].
 #[derive(Clone, Debug, Default)]
 pub struct AreaCounter {
-    /// Runs of the row above: first cell, last cell, run id.
+    /// Runs of the row above: first cell, last cell, area id.
     above: Vec<(u32, u32, u32)>,
     /// Runs of the current row.
     here: Vec<(u32, u32, u32)>,
+    /// Union–find parent of each area id (merged areas point towards the lowest id).
     parent: Vec<u32>,
 }
 
 impl AreaCounter {
     /// Number of maximal 8-connected areas of open cells.
+    ///
+    /// Each run takes the area of the first run above that it touches; touching a second area
+    /// merges the two. Only runs that touch nothing above start an area.
     pub fn count(&mut self, open: &OpenBits) -> usize {
         self.above.clear();
         self.parent.clear();
         let mut areas = 0;
         for y in 0..open.height() as isize {
             self.runs(open.row(y));
-            areas += self.here.len();
+            let AreaCounter {
+                above,
+                here,
+                parent,
+            } = self;
             let mut j = 0;
-            for &(a, b, id) in &self.here {
-                while j < self.above.len() && self.above[j].1 + 1 < a {
+            for run in here.iter_mut() {
+                let (a, b) = (run.0, run.1);
+                while j < above.len() && above[j].1 + 1 < a {
                     j += 1;
                 }
-                let mut k = j;
-                while k < self.above.len() && self.above[k].0 <= b + 1 {
-                    if union(&mut self.parent, id, self.above[k].2) {
-                        areas -= 1;
+                let mut area = None;
+                for &(_, _, id) in above[j..].iter().take_while(|r| r.0 <= b + 1) {
+                    let root = find(parent, id);
+                    match area {
+                        None => area = Some(root),
+                        Some(mine) if mine != root => {
+                            let (keep, gone) = (mine.min(root), mine.max(root));
+                            parent[gone as usize] = keep;
+                            area = Some(keep);
+                            areas -= 1;
+                        }
+                        Some(_) => {}
                     }
-                    k += 1;
                 }
+                run.2 = area.unwrap_or_else(|| {
+                    areas += 1;
+                    parent.push(parent.len() as u32);
+                    parent.len() as u32 - 1
+                });
             }
             std::mem::swap(&mut self.above, &mut self.here);
         }
         areas
     }
 
-    /// Fills `self.here` with the runs of `row`, giving each a fresh id.
+    /// Fills `self.here` with the runs of `row` (their areas not yet known).
     fn runs(&mut self, row: &[u64]) {
         self.here.clear();
         let mut stop = 0;
@@ -57,9 +78,7 @@ impl AreaCounter {
             let mut starts = w & !((w << 1) | before);
             let mut stops = w & !((w >> 1) | (after << 63));
             while starts != 0 {
-                let id = self.parent.len() as u32;
-                self.parent.push(id);
-                self.here.push((base + starts.trailing_zeros(), 0, id));
+                self.here.push((base + starts.trailing_zeros(), 0, 0));
                 starts &= starts - 1;
             }
             // Runs end in the order they start, so the stops fill the runs in turn.
@@ -70,16 +89,6 @@ impl AreaCounter {
             }
         }
     }
-}
-
-/// Joins the sets of `a` and `b`; returns whether they were separate.
-fn union(parent: &mut [u32], a: u32, b: u32) -> bool {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra == rb {
-        return false;
-    }
-    parent[ra.max(rb) as usize] = ra.min(rb);
-    true
 }
 
 /// The root of `x`'s set, halving the path on the way.
