@@ -358,7 +358,7 @@ impl Map {
     }
 
     /// [`Map::write`] for cell `i` at `(x, y)`, both valid: the single-cell form of
-    /// [`Map::write_span`].
+    /// [`Map::write_block`].
     #[inline]
     fn write_cell(&mut self, x: i32, y: i32, i: usize, brush: &Brush) -> bool {
         let solid_bit = self.solid_bit(brush.terrain);
@@ -422,9 +422,7 @@ impl Map {
     /// Fills a rectangle. The whole rectangle must be on the map. Returns the cells written.
     pub fn fill_rect(&mut self, rect: &Rect, brush: &Brush) -> Result<usize, MapError> {
         self.check_rect(rect)?;
-        Ok((rect.y..=rect.y2())
-            .map(|y| self.write_span(y, rect.x, rect.x2(), brush))
-            .sum())
+        Ok(self.write_block(rect.x, rect.y, rect.x2(), rect.y2(), brush))
     }
 
     /// Draws a rectangle's border. The whole rectangle must be on the map. Returns the cells
@@ -437,51 +435,51 @@ impl Map {
 
     /// Fills the whole map.
     pub fn fill(&mut self, brush: &Brush) -> usize {
-        (0..self.height)
-            .map(|y| self.write_span(y, 0, self.width - 1, brush))
-            .sum()
+        self.write_block(0, 0, self.width - 1, self.height - 1, brush)
     }
 
-    /// Writes the cells `x0..=x1` of row `y` (all on the map), applying the edge and priority
+    /// Writes the cells `x0..=x1` × `y0..=y1` (all on the map), applying the edge and priority
     /// rules a row at a time. Returns the number written.
-    fn write_span(&mut self, y: i32, x0: i32, x1: i32, brush: &Brush) -> usize {
-        let (mut x0, mut x1) = (x0, x1);
+    fn write_block(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, brush: &Brush) -> usize {
+        let (mut x0, mut y0, mut x1, mut y1) = (x0, y0, x1, y1);
         if !brush.force {
-            if y == 0 || y == self.height - 1 {
-                return 0;
-            }
             x0 = x0.max(1);
+            y0 = y0.max(1);
             x1 = x1.min(self.width - 2);
+            y1 = y1.min(self.height - 2);
         }
-        if x1 < x0 {
+        if x1 < x0 || y1 < y0 {
             return 0;
         }
-        let row = y as usize * self.width as usize;
-        let span = row + x0 as usize..=row + x1 as usize;
-        let solid = self.terrains.get(brush.terrain).solid;
-        let solid_bit = if solid { FLAG_SOLID } else { 0 };
-        if brush.priority.is_none() && brush.region.is_none() {
-            // Plain writes cannot lose: fill the span as slices.
-            self.terrain[span.clone()].fill(brush.terrain);
-            for f in &mut self.flags[span] {
-                *f = (*f & !FLAG_SOLID) | solid_bit;
-            }
-            return (x1 - x0 + 1) as usize;
-        }
+        let solid_bit = self.solid_bit(brush.terrain);
+        let width = self.width as usize;
+        let (x0, x1) = (x0 as usize, x1 as usize);
         let mut written = 0;
-        for i in span {
-            if let Some(p) = brush.priority {
-                if !brush.force && !priority::wins(p, self.priority[i]) {
-                    continue;
+        for y in y0 as usize..=y1 as usize {
+            let span = y * width + x0..y * width + x1 + 1;
+            if brush.priority.is_none() && brush.region.is_none() {
+                // Plain writes cannot lose: fill the span as slices.
+                self.terrain[span.clone()].fill(brush.terrain);
+                for f in &mut self.flags[span] {
+                    *f = (*f & !FLAG_SOLID) | solid_bit;
                 }
-                self.priority[i] = p;
+                written += x1 - x0 + 1;
+                continue;
             }
-            self.terrain[i] = brush.terrain;
-            if let Some(r) = brush.region {
-                self.region[i] = r;
+            for i in span {
+                if let Some(p) = brush.priority {
+                    if !brush.force && !priority::wins(p, self.priority[i]) {
+                        continue;
+                    }
+                    self.priority[i] = p;
+                }
+                self.terrain[i] = brush.terrain;
+                if let Some(r) = brush.region {
+                    self.region[i] = r;
+                }
+                self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+                written += 1;
             }
-            self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
-            written += 1;
         }
         written
     }
