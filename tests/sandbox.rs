@@ -195,6 +195,25 @@ fn small() -> Limits {
 }
 
 #[test]
+fn userdata_answer_fields_items_and_methods_and_nil_for_anything_else() {
+    let body = "local r = warren.gen.scatter_rooms(map, ctx.rng, { attempts = 1, min_size = 3, max_size = 3 })
+        map:tag('size', map.width * 100 + map.height)
+        map:tag('nils', tostring(map.nope) .. tostring(map[1]) .. tostring(r[0]) .. tostring(r[2]) .. tostring(r.x))
+        map:tag('item', r[1].w * 10 + #r)
+        map:tag('methods', type(map.set) .. type(r.sort) .. type(map.tag))";
+    let map = run_body(body, &[], Limits::default()).unwrap();
+    let tag = |k: &str| map.notes.tags.get(k).cloned();
+    use warren::map::TagValue::{Int, Text};
+    assert_eq!(tag("size"), Some(Int(808)));
+    assert_eq!(tag("nils"), Some(Text("nilnilnilnilnil".into())));
+    assert_eq!(tag("item"), Some(Int(31)));
+    assert_eq!(
+        tag("methods"),
+        Some(Text("functionfunctionfunction".into()))
+    );
+}
+
+#[test]
 fn a_rectangle_list_gives_centres_and_refuses_indexes_outside_it() {
     let scatter = "local r = warren.gen.scatter_rooms(map, ctx.rng, { attempts = 1, min_size = 3, max_size = 3 })";
     let map = run_body(

@@ -247,7 +247,7 @@ impl Budget {
     }
 
     /// Counts `cost` instruction-equivalents and checks the instruction and time budgets (time
-    /// once every [`CLOCK_EVERY_INSTRUCTIONS`]: bindings charge in proportion to their work).
+    /// once every 10 000 instruction-equivalents: bindings charge in proportion to their work).
     /// `location` is asked for only if this call exceeds a budget.
     pub fn charge(
         &self,

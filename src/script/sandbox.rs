@@ -155,6 +155,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     host.set("random", lua.create_function(api::rng::math_random)?)?;
     host.set("require", lua.create_function(super::require::require)?)?;
     host.set("warren", api::module(lua)?)?;
+    api::install_indexes(lua)?;
     let helpers: Table = lua
         .load(include_str!("prelude.lua"))
         .set_name("=warren prelude")

@@ -2,10 +2,12 @@
 
 use super::args::{self, brush, cell, int, rect};
 use super::cost;
-use crate::map::{bresenham, dogleg, Corridor, DogLeg, Map, Point, Room, Spawn, TagValue};
+use crate::map::{
+    bresenham, dogleg, Corridor, DogLeg, Map, Point, Room, Spawn, TagValue, TerrainTable,
+};
 use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
-use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
 
 /// The map as a Lua userdata.
 pub struct LuaMap(pub Map);
@@ -63,12 +65,31 @@ fn maybe_record(
     Ok(())
 }
 
-impl UserData for LuaMap {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("width", |_, m| Ok(m.0.width()));
-        fields.add_field_method_get("height", |_, m| Ok(m.0.height()));
-    }
+/// The map's fields, answered by [`install_fields`] rather than registered with mlua.
+pub const FIELDS: [&str; 2] = ["width", "height"];
 
+/// Makes `map.width` and `map.height` readable (see [`super::index`]: method lookups on the map
+/// stay a single table lookup).
+pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
+    let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
+    let sample = lua.create_userdata(LuaMap(
+        Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?,
+    ))?;
+    let fallback = lua.create_function(|_, (map, key): (AnyUserData, Value)| {
+        let Value::String(key) = key else {
+            return Ok(Value::Nil);
+        };
+        let m = map.borrow::<LuaMap>()?;
+        Ok(match &*key.as_bytes() {
+            b"width" => Value::Integer(m.0.width() as i64),
+            b"height" => Value::Integer(m.0.height() as i64),
+            _ => Value::Nil,
+        })
+    })?;
+    super::index::install(lua, &sample, fallback)
+}
+
+impl UserData for LuaMap {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("in_bounds", |lua, m, (x, y): (Value, Value)| {
             let (x, y) = (

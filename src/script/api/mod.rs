@@ -11,6 +11,7 @@ pub mod entries;
 pub mod fields;
 pub mod gen;
 pub mod held;
+pub mod index;
 pub mod keys;
 pub mod log;
 pub mod map;
@@ -23,6 +24,13 @@ pub mod tunnel;
 
 use crate::map::priority;
 use mlua::{Lua, Table};
+
+/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]). Called once
+/// per state, before any script runs.
+pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
+    map::install_fields(lua)?;
+    rects::install_items(lua)
+}
 
 /// Builds the `warren` module table (the prelude adds Lua-side helpers and freezes it).
 pub fn module(lua: &Lua) -> mlua::Result<Table> {

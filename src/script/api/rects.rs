@@ -6,7 +6,7 @@
 use super::keys::keys;
 use crate::map::Rect;
 use crate::script::fail;
-use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 
 /// Rectangles as a Lua userdata.
 #[derive(Clone, Debug, Default)]
@@ -18,15 +18,25 @@ pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
     lua.create_table_from([(&k.x, r.x), (&k.y, r.y), (&k.w, r.w), (&k.h, r.h)])
 }
 
-impl UserData for LuaRects {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.0.len()));
-        methods.add_meta_method(MetaMethod::Index, |lua, r, i: Value| match i {
+/// Makes `rooms[i]` read rectangle `i` as a table (see [`super::index`]: method lookups on
+/// the list stay a single table lookup).
+pub fn install_items(lua: &Lua) -> mlua::Result<()> {
+    let sample = lua.create_userdata(LuaRects::default())?;
+    let fallback = lua.create_function(|lua, (list, i): (AnyUserData, Value)| {
+        let r = list.borrow::<LuaRects>()?;
+        match i {
             Value::Integer(i) if i >= 1 && (i as usize) <= r.0.len() => {
                 Ok(Value::Table(rect_table(lua, &r.0[i as usize - 1])?))
             }
             _ => Ok(Value::Nil),
-        });
+        }
+    })?;
+    super::index::install(lua, &sample, fallback)
+}
+
+impl UserData for LuaRects {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.0.len()));
         methods.add_method("list", |lua, r, ()| {
             let t = lua.create_table_with_capacity(r.0.len(), 0)?;
             for (i, rect) in r.0.iter().enumerate() {
