@@ -52,7 +52,7 @@ pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
 /// What the API needs to know about the generation in progress.
 pub struct RunData {
     /// The recipe's name (for log lines).
-    pub recipe: String,
+    pub recipe: std::rc::Rc<str>,
     /// The registry's edge terrain.
     pub edge: TerrainId,
     /// The registry's fill terrain (what a fresh map is made of).
@@ -94,7 +94,7 @@ pub struct Host {
     log: Function,
     metric: Function,
     phase: Function,
-    phase_key: mlua::String,
+    recipe_name: std::rc::Rc<str>,
     clock: std::rc::Rc<RefCell<PhaseClock>>,
     spare: RefCell<Option<Map>>,
     params_cache: RefCell<Option<(ParamValues, Table)>>,
@@ -120,7 +120,6 @@ impl Host {
         let metric = lua.create_function(metric).map_err(internal_lua)?;
         let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
         let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
-        let phase_key = lua.create_string("phase").map_err(internal_lua)?;
         let data = sandbox::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -131,6 +130,7 @@ impl Host {
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
         let regions = regions_table(&lua, &freeze, &registry)?;
+        let recipe_name = recipe.name.as_str().into();
         Ok(Host {
             lua,
             recipe,
@@ -140,7 +140,7 @@ impl Host {
             log,
             metric,
             phase,
-            phase_key,
+            recipe_name,
             clock,
             spare: RefCell::new(None),
             params_cache: RefCell::new(None),
@@ -211,7 +211,7 @@ impl Host {
         self.clock.borrow_mut().start();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         sandbox::state(&self.lua).run.borrow_mut().take();
-        let exceeded = budget.message(&self.recipe.path.display().to_string());
+        let exceeded = budget.message(&sandbox::state(&self.lua).recipe.borrow());
         self.usage.set(budget.usage());
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
@@ -258,7 +258,7 @@ impl Host {
         let rng = lua.create_userdata(LuaRng(Rng::new(run.seed)))?;
         let map_ud = lua.create_userdata(LuaMap(map))?;
         *sandbox::state(lua).run.borrow_mut() = Some(RunData {
-            recipe: self.recipe.name.clone(),
+            recipe: self.recipe_name.clone(),
             edge: self.registry.map_edge,
             fill: self.registry.map_fill,
             rng: rng.clone(),
@@ -277,8 +277,8 @@ impl Host {
             above,
             &self.log,
             &self.metric,
+            &self.phase,
         ))?;
-        ctx.raw_set(&self.phase_key, &self.phase)?;
         self.generate.call::<()>((&map_ud, ctx))?;
         Ok(map_ud.take::<LuaMap>()?.0)
     }

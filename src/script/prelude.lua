@@ -177,10 +177,10 @@ setmetatable(G, {
 })
 
 -- The per-run context, built in one call so the host need not set fields one by one.
-local function make_ctx(rng, seed, depth, regions, params, above, log, metric)
+local function make_ctx(rng, seed, depth, regions, params, above, log, metric, phase)
   return {
     rng = rng, seed = seed, depth = depth, regions = regions, params = params,
-    above = above, log = log, metric = metric,
+    above = above, log = log, metric = metric, phase = phase,
   }
 end
 
