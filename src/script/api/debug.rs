@@ -35,17 +35,14 @@ pub struct Snapshots {
 
 /// `map:snapshot(label)`.
 pub fn snapshot(lua: &Lua, map: &Map, label: Value) -> mlua::Result<()> {
-    let label = match label {
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "map:snapshot: label must be a string, got {}",
-                    other.type_name()
-                ),
-            ))
-        }
+    let Value::String(label) = label else {
+        return Err(fail(
+            lua,
+            format!(
+                "map:snapshot: label must be a string, got {}",
+                label.type_name()
+            ),
+        ));
     };
     let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
         return Ok(());
@@ -65,7 +62,10 @@ pub fn snapshot(lua: &Lua, map: &Map, label: Value) -> mlua::Result<()> {
     }
     let mut copy = map.clone();
     copy.notes.layers.clear();
-    shots.frames.push(Snapshot { label, map: copy });
+    shots.frames.push(Snapshot {
+        label: label.to_string_lossy(),
+        map: copy,
+    });
     Ok(())
 }
 
