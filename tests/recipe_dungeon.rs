@@ -41,7 +41,7 @@ fn check_level(map: &Map, what: &str) {
         .notes
         .rooms
         .iter()
-        .filter(|r| r.kind == "vault")
+        .filter(|r| &*r.kind == "vault")
         .collect();
     for c in &map.notes.corridors {
         for p in &c.cells {
@@ -60,7 +60,12 @@ fn check_level(map: &Map, what: &str) {
         .chain(&map.notes.stairs.down)
         .filter_map(|&p| map.notes.rooms.iter().position(|r| r.rect.contains(p)))
         .collect();
-    let free_rooms = map.notes.rooms.iter().filter(|r| r.kind != "vault").count();
+    let free_rooms = map
+        .notes
+        .rooms
+        .iter()
+        .filter(|r| &*r.kind != "vault")
+        .count();
     if rooms.len() <= free_rooms / 2 {
         let mut unique = rooms.clone();
         unique.sort_unstable();
@@ -91,7 +96,7 @@ fn a_thousand_small_levels_are_one_area_with_stairs_on_open_floor() {
         let map = level(&host, seed, &p, depth);
         assert_eq!((map.width(), map.height()), (96, 64));
         check_level(&map, &format!("seed {seed} depth {depth}"));
-        kinds.extend(map.notes.rooms.iter().map(|r| r.kind.clone()));
+        kinds.extend(map.notes.rooms.iter().map(|r| r.kind.to_string()));
     }
     let want = [
         "castle",

@@ -5,6 +5,7 @@ use super::geom::{Point, Rect};
 use super::layer::Layer;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A room: its rectangle and what kind of room it is.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -12,8 +13,8 @@ pub struct Room {
     /// The room's bounds (floor area, walls excluded unless the recipe says otherwise).
     #[serde(flatten)]
     pub rect: Rect,
-    /// Free-form kind (`"normal"`, `"cave"`, `"entrance"`, …).
-    pub kind: String,
+    /// Free-form kind (`"normal"`, `"cave"`, `"entrance"`, …), shared by the rooms of one call.
+    pub kind: Arc<str>,
     /// Doors that belong to this room.
     pub doors: Vec<Point>,
 }

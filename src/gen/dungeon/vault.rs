@@ -272,7 +272,7 @@ mod tests {
                 assert_eq!(map.priority_at(p).unwrap(), priority::VAULT);
                 assert_eq!(map.region_name(map.region_at(p).unwrap()), "shrine");
             }
-            assert_eq!(map.notes.rooms[0].kind, "vault");
+            assert_eq!(&*map.notes.rooms[0].kind, "vault");
             assert_eq!(map.notes.rooms[0].rect, r);
             let floors = r
                 .cells()

@@ -341,10 +341,7 @@ fn draw(
     let floor = draw_room(map, rng, panel, kind, style, lim)
         .map_err(|e| fail(lua, format!("{call}: {e}")))?;
     let t = rect_table(lua, floor)?;
-    t.raw_set(
-        "kind",
-        map.notes.rooms.last().map_or("", |r| r.kind.as_str()),
-    )?;
+    t.raw_set("kind", map.notes.rooms.last().map_or("", |r| &*r.kind))?;
     t.raw_set("region", style.name.as_str())?;
     Ok(t)
 }

@@ -219,7 +219,7 @@ impl UserData for LuaMap {
                     Some(o) => o.raw_get::<Option<String>>(&args::keys(lua).kind)?,
                     None => None,
                 }
-                .unwrap_or_else(|| "room".into());
+                .map_or_else(|| "room".into(), std::sync::Arc::<str>::from);
                 for r in &rects {
                     m.0.check_rect(r)
                         .map_err(|e| fail(lua, format!("{call}: {e}")))?;
@@ -241,7 +241,7 @@ impl UserData for LuaMap {
                 .map_err(|e| fail(lua, format!("map:add_room: {e}")))?;
             let room = Room {
                 rect: r,
-                kind: kind.unwrap_or_else(|| "room".into()),
+                kind: kind.map_or_else(|| "room".into(), Into::into),
                 doors: Vec::new(),
             };
             charge_bytes(lua, cost::room(&room))?;
@@ -347,7 +347,7 @@ impl UserData for LuaMap {
                 room.raw_set("y", r.rect.y)?;
                 room.raw_set("w", r.rect.w)?;
                 room.raw_set("h", r.rect.h)?;
-                room.raw_set("kind", r.kind.as_str())?;
+                room.raw_set("kind", &*r.kind)?;
                 room.raw_set("doors", point_list(lua, &r.doors)?)?;
                 t.raw_set(i + 1, room)?;
             }

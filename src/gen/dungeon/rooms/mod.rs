@@ -170,7 +170,7 @@ pub fn draw_room(
     };
     map.notes.rooms.push(Room {
         rect: floor,
-        kind: drawn.name().to_string(),
+        kind: drawn.name().into(),
         doors: Vec::new(),
     });
     Ok(floor)
