@@ -4,12 +4,15 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::Arc;
 use warren::map::{
     bresenham_cells, dogleg_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain,
     TerrainTable,
 };
+use warren::region::Registry;
 use warren::rng::Rng;
+use warren::script::{Host, Limits, Run};
 use warren::stats::Measurer;
 
 fn table() -> Arc<TerrainTable> {
@@ -117,14 +120,41 @@ fn cave(w: i64, h: i64) -> Map {
     m
 }
 
+/// An 80×50 map of scripts/rooms.lua with its default parameters (seed 1): rooms joined by
+/// one-wide corridors, the maps `warren batch scripts/rooms.lua` measures.
+fn rooms() -> Map {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Ok(registry) = Registry::load_dir(&root.join("regions")) else {
+        panic!("the shipped regions load");
+    };
+    let script = root.join("scripts/rooms.lua");
+    let generated = Host::load(&script, Arc::new(registry), Limits::default()).and_then(|host| {
+        let params = host.resolve_params(&[])?;
+        host.generate(&Run {
+            seed: 1,
+            params: &params,
+            depth: 1,
+            above: None,
+        })
+    });
+    match generated {
+        Ok(m) => m,
+        Err(e) => panic!("rooms.lua: {e}"),
+    }
+}
+
 fn statistics(c: &mut Criterion) {
     let mut g = c.benchmark_group("statistics");
     let mut measurer = Measurer::new();
-    for (w, h) in [(80, 50), (256, 256)] {
-        let m = cave(w, h);
-        g.throughput(Throughput::Elements((w * h) as u64));
-        g.bench_function(format!("measure cave {w}x{h}"), |b| {
-            b.iter(|| black_box(measurer.measure(&m)))
+    let maps = [
+        ("cave 80x50", cave(80, 50)),
+        ("rooms 80x50", rooms()),
+        ("cave 256x256", cave(256, 256)),
+    ];
+    for (name, m) in &maps {
+        g.throughput(Throughput::Elements(m.len() as u64));
+        g.bench_function(format!("measure {name}"), |b| {
+            b.iter(|| black_box(measurer.measure(m)))
         });
     }
     g.finish();

@@ -1,94 +1,162 @@
-//! Counting the separate open areas of a map (8-neighbour, like flood fill) from its bit rows:
-//! each row's runs of open cells are joined to the runs of the row above that they touch,
-//! diagonals included, with a union–find over runs. Only the count is kept, so no per-cell
-//! labels are written.
+//! Counting the separate open areas of a map (8-neighbour, like flood fill) from its bit rows.
+//!
+//! Only runs of open cells carry an area id (no per-cell labels), and a union–find over ids
+//! joins areas that meet. Row by row, each run takes the area of the first run above that it
+//! touches (diagonals included: the runs above that lie partly in the run widened by one cell
+//! each side), or starts an area if it touches none; a run touching two or more runs above
+//! merges their areas. Most of the work is done 64 cells at a time:
+//!
+//! - A row equal to the row above has the same runs, each touching just its twin: the areas
+//!   carry over untouched.
+//! - **Touches.** Each run above that a run `[s, e]` touches is marked on one cell of the run:
+//!   a run above covering `s - 1` on `s`, one starting in `[s, e]` on its start, one starting
+//!   at `e + 1` on `e`. (Only a one-cell run can get two marks on one cell.)
+//! - **First touches, by carries.** With `M` the row, `S` its run starts and `T` the touches,
+//!   the sum `(M & !T) + S` carries from each run's start through its unmarked cells to its first
+//!   touch, or, in a run that touches nothing, out of the run to the solid cell after it (or out
+//!   of the row's last word; carries chain across a row's words). So every run has one
+//!   *landing*: a bit of the sum outside `M & !T`. Landings outside `M` start areas; the other
+//!   touches, `T & !sum`, mean the row merges areas.
+//! - **Which run above.** A run landing on `t` touches first the run above with index
+//!   "runs above that end before `t - 1`", counted on the way: a row's landings, other touches
+//!   and (shifted by one) run ends above are visited together, left to right. The run takes
+//!   that run's area id; each further touch unites its area with the next run above.
+//!
+//! The count is the number of areas started less the merges of two different areas.
 
 use super::open_bits::OpenBits;
 
 /// Reusable scratch for [`AreaCounter::count`].
 #[derive(Clone, Debug, Default)]
 pub struct AreaCounter {
-    /// Runs of the row above: first cell, last cell, area id.
-    above: Vec<(u32, u32, u32)>,
-    /// Runs of the current row.
-    here: Vec<(u32, u32, u32)>,
-    /// Union–find parent of each area id (merged areas point towards the lowest id).
+    /// Area id of each run of the row above, in order (not necessarily its root).
+    above: Vec<u32>,
+    /// Area id of each run of the current row.
+    here: Vec<u32>,
+    /// Union–find parent of each area id (merged areas point towards the lowest id); longer than
+    /// the ids in use, so that a run may write its would-be new id unconditionally.
     parent: Vec<u32>,
+}
+
+/// What the counter needs of one word of a row, given the row above.
+struct Word {
+    /// The landings of the runs (see the module documentation).
+    landings: u64,
+    /// Touches other than each run's first, and one-cell runs touching two runs above (both
+    /// marks on one cell): each bit is one more run above to unite with.
+    merges: u64,
+    /// Bit `x` set when a run of the row above ends at column `x - 1`.
+    above_ends_1: u64,
+    /// Carry out of this word's sum, into the next word's.
+    carry: bool,
+}
+
+impl Word {
+    /// Word `k` of `row`, with `up` the row above and `carry` the carry out of word `k - 1`.
+    #[inline]
+    fn new(up: &[u64], row: &[u64], k: usize, carry: bool) -> Word {
+        let m = row[k];
+        let m_west = (m << 1) | if k > 0 { row[k - 1] >> 63 } else { 0 };
+        let m_east = (m >> 1) | (row.get(k + 1).copied().unwrap_or(0) << 63);
+        let a = up[k];
+        let a_before = if k > 0 { up[k - 1] >> 63 } else { 0 };
+        let a_west = (a << 1) | a_before;
+        let a_east = (a >> 1) | (up.get(k + 1).copied().unwrap_or(0) << 63);
+        let starts = m & !m_west;
+        let ends = m & !m_east;
+        // A run above starting at x + 1: open there, solid at x.
+        let a_starts_east = a_east & !a;
+        let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
+        let plain = m & !touches;
+        let (sum, c1) = plain.overflowing_add(starts);
+        let (sum, c2) = sum.overflowing_add(u64::from(carry));
+        Word {
+            landings: sum & !plain,
+            merges: (touches & !sum) | (starts & ends & a_west & a_starts_east),
+            above_ends_1: ((a & !a_east) << 1) | (a_before & !a & 1),
+            carry: c1 | c2,
+        }
+    }
 }
 
 impl AreaCounter {
     /// Number of maximal 8-connected areas of open cells.
-    ///
-    /// Each run takes the area of the first run above that it touches; touching a second area
-    /// merges the two. Only runs that touch nothing above start an area.
     pub fn count(&mut self, open: &OpenBits) -> usize {
+        let wpr = open.words_per_row();
+        // A row of 64 * wpr cells has at most 32 * wpr runs; a run that touches nothing reads
+        // (and ignores) the slot after the last run above.
+        let most = 32 * wpr + 1;
         self.above.clear();
+        self.above.resize(most, 0);
+        self.here.clear();
+        self.here.resize(most, 0);
         self.parent.clear();
         let mut areas = 0;
+        let mut merges = 0;
         for y in 0..open.height() as isize {
-            self.runs(open.row(y));
+            let (up, row) = (open.row(y - 1), open.row(y));
+            if row == up {
+                continue;
+            }
+            if self.parent.len() < areas + most {
+                self.parent.resize(areas + most, 0);
+            }
             let AreaCounter {
                 above,
                 here,
                 parent,
             } = self;
-            let mut j = 0;
-            for run in here.iter_mut() {
-                let (a, b) = (run.0, run.1);
-                while j < above.len() && above[j].1 + 1 < a {
-                    j += 1;
-                }
-                let mut area = None;
-                for &(_, _, id) in above[j..].iter().take_while(|r| r.0 <= b + 1) {
-                    let root = find(parent, id);
-                    match area {
-                        None => area = Some(root),
-                        Some(mine) if mine != root => {
-                            let (keep, gone) = (mine.min(root), mine.max(root));
-                            parent[gone as usize] = keep;
-                            area = Some(keep);
-                            areas -= 1;
-                        }
-                        Some(_) => {}
+            let mut runs = 0;
+            let mut ends_before = 0;
+            let mut carry = false;
+            // The area of the latest run and the index of the latest run above it touches.
+            let (mut area, mut touched) = (0, 0);
+            for k in 0..wpr {
+                let w = Word::new(up, row, k, carry);
+                carry = w.carry;
+                let open = row[k];
+                let mut events = w.landings | w.merges | w.above_ends_1;
+                while events != 0 {
+                    let t = events.trailing_zeros();
+                    if w.landings >> t & 1 == 1 {
+                        touched = ends_before;
+                        let old = above[touched];
+                        // Written for every run, kept (by counting it) for a new area only.
+                        parent[areas] = areas as u32;
+                        let starts_area = open >> t & 1 == 0;
+                        area = if starts_area { areas as u32 } else { old };
+                        here[runs] = area;
+                        areas += usize::from(starts_area);
+                        runs += 1;
                     }
+                    if w.merges >> t & 1 == 1 {
+                        // The run also touches the next run above.
+                        touched += 1;
+                        merges += usize::from(union(parent, area, above[touched]));
+                    }
+                    ends_before += (w.above_ends_1 >> t & 1) as usize;
+                    events &= events - 1;
                 }
-                run.2 = area.unwrap_or_else(|| {
-                    areas += 1;
-                    parent.push(parent.len() as u32);
-                    parent.len() as u32 - 1
-                });
+            }
+            if carry {
+                // The last run reaches the end of the last word and touches nothing above.
+                parent[areas] = areas as u32;
+                here[runs] = areas as u32;
+                areas += 1;
             }
             std::mem::swap(&mut self.above, &mut self.here);
         }
-        areas
+        areas - merges
     }
+}
 
-    /// Fills `self.here` with the runs of `row` (their areas not yet known).
-    fn runs(&mut self, row: &[u64]) {
-        self.here.clear();
-        let mut stop = 0;
-        let last = row.len().saturating_sub(1);
-        for (k, &w) in row.iter().enumerate() {
-            if w == 0 {
-                continue;
-            }
-            let before = if k > 0 { row[k - 1] >> 63 } else { 0 };
-            let after = if k < last { row[k + 1] & 1 } else { 0 };
-            let base = 64 * k as u32;
-            let mut starts = w & !((w << 1) | before);
-            let mut stops = w & !((w >> 1) | (after << 63));
-            while starts != 0 {
-                self.here.push((base + starts.trailing_zeros(), 0, 0));
-                starts &= starts - 1;
-            }
-            // Runs end in the order they start, so the stops fill the runs in turn.
-            while stops != 0 {
-                self.here[stop].1 = base + stops.trailing_zeros();
-                stop += 1;
-                stops &= stops - 1;
-            }
-        }
+/// Joins the sets of `a` and `b`; whether they were apart.
+fn union(parent: &mut [u32], a: u32, b: u32) -> bool {
+    let (a, b) = (find(parent, a), find(parent, b));
+    if a != b {
+        parent[a.max(b) as usize] = a.min(b);
     }
+    a != b
 }
 
 /// The root of `x`'s set, halving the path on the way.

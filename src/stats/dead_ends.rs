@@ -30,7 +30,11 @@ pub fn count(open: &OpenBits) -> usize {
                 west(mid, k),
                 west(up, k),
             ];
-            total += (mid[k] & single_short_arc(&ring)).count_ones() as usize;
+            let dead = mid[k] & single_short_arc(&ring);
+            // Dead ends are rare: most words need no popcount.
+            if dead != 0 {
+                total += dead.count_ones() as usize;
+            }
         }
     }
     total
@@ -51,17 +55,18 @@ fn west(row: &[u64], k: usize) -> u64 {
 }
 
 /// For each bit: whether the eight ring bits hold exactly one run of set bits, of length 1 or 2
-/// (cyclically).
+/// (cyclically). That is one set bit, or two that are neighbours in the ring: counters for "at
+/// least one, two, three set" and a test for set neighbours decide it without finding the runs.
 #[inline]
 fn single_short_arc(ring: &[u64; 8]) -> u64 {
-    let (mut once, mut twice, mut long) = (0u64, 0u64, 0u64);
+    let (mut once, mut twice, mut thrice, mut adjacent) = (0u64, 0u64, 0u64, 0u64);
     for i in 0..8 {
-        let start = ring[i] & !ring[(i + 7) % 8];
-        twice |= once & start;
-        once |= start;
-        long |= start & ring[(i + 1) % 8] & ring[(i + 2) % 8];
+        thrice |= twice & ring[i];
+        twice |= once & ring[i];
+        once |= ring[i];
+        adjacent |= ring[i] & ring[(i + 1) % 8];
     }
-    once & !twice & !long
+    once & !thrice & (!twice | adjacent)
 }
 
 #[cfg(test)]

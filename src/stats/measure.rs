@@ -149,6 +149,21 @@ mod tests {
         assert_eq!(value(&m.measure(&room), "dead_ends"), 0.0);
     }
 
+    #[test]
+    fn runs_reaching_the_end_of_a_full_word_are_areas() {
+        for w in [64, 128] {
+            let solid = "#".repeat(w);
+            let tail = format!("{}..", "#".repeat(w - 2));
+            let split = format!(".{}.", "#".repeat(w - 2));
+            let map = map_from(&[&tail, &solid, &tail, &split]);
+            assert_eq!(
+                value(&Measurer::new().measure(&map), "components"),
+                3.0,
+                "{w}"
+            );
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn areas_match_the_flood_fill_components(
