@@ -56,13 +56,8 @@ return {
       })
     end
 
-    -- 5. RoomBasedStartingPosition and RoomBasedStairs: the player starts in the first room,
-    --    the stairs down are in the last.
-    local sx, sy = rooms:center(1)
-    local dx, dy = rooms:center(n)
-    map:tag("start_x", sx)
-    map:tag("start_y", sy)
-    map:set(dx, dy, "down stairs")
-    map:add_stair(dx, dy, "down")
+    -- 5. RoomBasedStartingPosition and RoomBasedStairs: the player starts at the centre of the
+    --    first room, the stairs down (terrain "down stairs") are at the centre of the last.
+    warren.gen.start_and_stairs(map, rooms)
   end,
 }

@@ -140,6 +140,8 @@ const CALLS: &[&str] = &[
     "warren.gen.join_areas(map, ctx.rng, O)",
     "warren.gen.scatter_rooms(V, V, V)",
     "warren.gen.scatter_rooms(map, ctx.rng, O):center(V)",
+    "warren.gen.start_and_stairs(map, L, O)",
+    "warren.gen.start_and_stairs(map, warren.gen.scatter_rooms(map, ctx.rng, O), O)",
     "ctx.metric(V, V)",
     "ctx.log(V, V)",
     "warren.rect(V, V, V, V):center()",

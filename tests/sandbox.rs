@@ -214,6 +214,52 @@ fn userdata_answer_fields_items_and_methods_and_nil_for_anything_else() {
 }
 
 #[test]
+fn start_and_stairs_go_to_the_centres_of_the_chosen_rooms_and_bad_choices_are_refused() {
+    let rooms = "local r = { { x = 1, y = 1, w = 3, h = 3 }, { x = 5, y = 2, w = 2, h = 2 } }";
+    let map = run_body(
+        &format!("{rooms} local sx, sy, dx, dy = warren.gen.start_and_stairs(map, r, {{ start = 2, down = 1, terrain = 'floor' }}) map:tag('back', sx * 1000 + sy * 100 + dx * 10 + dy)"),
+        &[],
+        Limits::default(),
+    )
+    .unwrap();
+    use warren::map::{Point, TagValue::Int};
+    assert_eq!(map.notes.tags.get("start_x"), Some(&Int(5)));
+    assert_eq!(map.notes.tags.get("start_y"), Some(&Int(2)));
+    assert_eq!(map.notes.tags.get("back"), Some(&Int(5222)));
+    assert_eq!(map.notes.stairs.down, vec![Point::new(2, 2)]);
+    assert_eq!(
+        map.terrain_at(Point::new(2, 2)).ok(),
+        map.terrains().id("floor")
+    );
+    let call = "t.lua:2: warren.gen.start_and_stairs:";
+    for (body, wanted) in [
+        (
+            "warren.gen.start_and_stairs(map, {})",
+            "the room list is empty",
+        ),
+        (
+            &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ down = 3 }})"),
+            "down = 3 is out of range (1..=2)",
+        ),
+        (
+            &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ first = 1 }})"),
+            "unknown option 'first' (valid: start, down, terrain)",
+        ),
+        (
+            &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ terrain = 'lava' }})"),
+            "unknown terrain 'lava'",
+        ),
+        (
+            "warren.gen.start_and_stairs(map, { { x = 7, y = 7, w = 3, h = 3 } })",
+            "room (9, 9) is outside the 8×8 map",
+        ),
+    ] {
+        let e = err(body);
+        assert!(e.contains(&format!("{call} {wanted}")), "{body}: {e}");
+    }
+}
+
+#[test]
 fn a_rectangle_list_gives_centres_and_refuses_indexes_outside_it() {
     let scatter = "local r = warren.gen.scatter_rooms(map, ctx.rng, { attempts = 1, min_size = 3, max_size = 3 })";
     let map = run_body(

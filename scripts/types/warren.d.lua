@@ -77,6 +77,12 @@
 ---@field terrain warren.Terrain Corridor floor terrain.
 ---@field strategy? "nearest"|"lines"|"dogleg"|"bsp" How rooms are paired (default nearest).
 
+---Options of `warren.gen.start_and_stairs`.
+---@class warren.StairsOptions
+---@field start? integer Index of the room the player starts in (default 1).
+---@field down? integer Index of the room with the stairs down (default the last).
+---@field terrain? warren.Terrain Terrain written under the stairs (default "down stairs").
+
 ---Options of `warren.gen.spawn_in_corridors`.
 ---@class warren.SpawnOptions
 ---@field table {name: string, weight?: number}[] What may spawn, by weight (e.g. `ctx.regions.spawn`).
@@ -517,6 +523,16 @@ function warren.gen.connect_rooms(map, rng, rooms, opts) end
 ---@param opts warren.SpawnOptions
 ---@return integer
 function warren.gen.spawn_in_corridors(map, rng, opts) end
+
+---The tutorial's room-based start and stairs: tags `start_x`/`start_y` at the centre of room `start` and writes and records the stairs down at the centre of room `down`; returns the start and the stairs (`x, y, x, y`).
+---@param map warren.Map
+---@param rooms warren.RectList|warren.RectLike[]
+---@param opts? warren.StairsOptions
+---@return integer
+---@return integer
+---@return integer
+---@return integer
+function warren.gen.start_and_stairs(map, rooms, opts) end
 
 ---Joins every separate open area to the first with one-bend tunnels.
 ---@param map warren.Map

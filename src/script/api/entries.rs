@@ -81,6 +81,7 @@ pub const ENTRIES: &[Entry] = &[
     function(Gen, "scatter_rooms", "(map: warren.Map, rng: warren.Rng, opts?: warren.ScatterOptions): warren.RectList", "Random room floors that neither overlap nor touch (nothing is written), as a rectangle list held in Rust."),
     function(Gen, "connect_rooms", "(map: warren.Map, rng: warren.Rng, rooms: warren.RectList|warren.RectLike[], opts: warren.ConnectOptions): integer", "Joins rooms with corridors by a strategy and records them; returns how many corridors were drawn."),
     function(Gen, "spawn_in_corridors", "(map: warren.Map, rng: warren.Rng, opts: warren.SpawnOptions): integer", "Places spawns on recorded corridors' cells; returns how many."),
+    function(Gen, "start_and_stairs", "(map: warren.Map, rooms: warren.RectList|warren.RectLike[], opts?: warren.StairsOptions): integer, integer, integer, integer", "The tutorial's room-based start and stairs: tags `start_x`/`start_y` at the centre of room `start` and writes and records the stairs down at the centre of room `down`; returns the start and the stairs (`x, y, x, y`)."),
     function(Gen, "join_areas", "(map: warren.Map, rng: warren.Rng, opts: warren.JoinOptions): warren.JoinReport", "Joins every separate open area to the first with one-bend tunnels."),
 ];
 
@@ -161,6 +162,15 @@ pub const CLASSES: &[Class] = &[
         fields: &[
             ("terrain", "warren.Terrain", "Corridor floor terrain."),
             ("strategy?", "\"nearest\"|\"lines\"|\"dogleg\"|\"bsp\"", "How rooms are paired (default nearest)."),
+        ],
+    },
+    Class {
+        name: "warren.StairsOptions",
+        doc: "Options of `warren.gen.start_and_stairs`.",
+        fields: &[
+            ("start?", "integer", "Index of the room the player starts in (default 1)."),
+            ("down?", "integer", "Index of the room with the stairs down (default the last)."),
+            ("terrain?", "warren.Terrain", "Terrain written under the stairs (default \"down stairs\")."),
         ],
     },
     Class {

@@ -7,7 +7,7 @@ use super::rects::LuaRects;
 use super::rng::LuaRng;
 use crate::gen::connectivity::{self, FixupError};
 use crate::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
-use crate::map::{dogleg, Corridor, DogLeg, MapError, Rect};
+use crate::map::{dogleg, Corridor, DogLeg, MapError, Rect, TagValue};
 use crate::script::budget::{charge, charge_bytes};
 use crate::script::fail;
 use mlua::{AnyUserData, Lua, String as LuaString, Table, Value};
@@ -209,6 +209,63 @@ fn spawn_in_corridors(
     Ok(n)
 }
 
+/// The terrain `warren.gen.start_and_stairs` writes under the stairs unless told otherwise.
+const STAIRS_DOWN: &str = "down stairs";
+
+/// `warren.gen.start_and_stairs(map, rooms, {start=, down=, terrain=})`: the tutorial's
+/// `RoomBasedStartingPosition` and `RoomBasedStairs`. The player starts at the centre of room
+/// `start` (tags `start_x`, `start_y`); the stairs down go at the centre of room `down`, written
+/// as `terrain` (like `map:set`) and recorded. Returns the start and the stairs, `x, y, x, y`.
+fn start_and_stairs(
+    lua: &Lua,
+    (map, list, opts): (AnyUserData, Value, Option<Table>),
+) -> mlua::Result<(i32, i32, i32, i32)> {
+    let call = "warren.gen.start_and_stairs";
+    let rects = args::rect_list(lua, &list, call)?;
+    let n = rects.len() as i64;
+    if n == 0 {
+        return Err(fail(lua, format!("{call}: the room list is empty")));
+    }
+    let (start, down, terrain) = match &opts {
+        Some(o) => {
+            known_keys(lua, o, call, &["start", "down", "terrain"])?;
+            let k = args::keys(lua);
+            (
+                opt_int(lua, o, &k.start, 1, 1, n, call)?,
+                opt_int(lua, o, &k.down, n, 1, n, call)?,
+                o.raw_get::<Option<String>>(&k.terrain)?,
+            )
+        }
+        None => (1, n, None),
+    };
+    let (start, down) = (rects[start as usize - 1], rects[down as usize - 1]);
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    for r in [&start, &down] {
+        m.0.check_rect(r)
+            .map_err(|e| fail(lua, format!("{call}: room {e}")))?;
+    }
+    let b = brush(
+        lua,
+        &mut m.0,
+        terrain.as_deref().unwrap_or(STAIRS_DOWN),
+        None,
+        call,
+        &[],
+    )?;
+    let (s, d) = (start.center(), down.center());
+    m.0.write(d, &b).map_err(mlua::Error::external)?;
+    let tags = &mut m.0.notes.tags;
+    for (key, v) in [("start_x", s.x), ("start_y", s.y)] {
+        if !tags.contains_key(key) {
+            charge_bytes(lua, cost::text(key) + 16)?;
+        }
+        tags.insert(key.into(), TagValue::Int(v.into()));
+    }
+    charge_bytes(lua, cost::cells(1))?;
+    m.0.notes.stairs.down.push(d);
+    Ok((s.x, s.y, d.x, d.y))
+}
+
 /// Why a join tunnel was not drawn.
 #[derive(Debug)]
 enum JoinStop {
@@ -303,5 +360,6 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(spawn_in_corridors)?,
     )?;
     t.set("join_areas", lua.create_function(join_areas)?)?;
+    t.set("start_and_stairs", lua.create_function(start_and_stairs)?)?;
     Ok(t)
 }

@@ -45,6 +45,8 @@ keys!(
     max_per_area,
     depth,
     trials,
+    start,
+    down,
 );
 
 /// The interned keys of a sandboxed state.
