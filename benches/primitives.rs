@@ -7,8 +7,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 use warren::map::{
-    bresenham_cells, dogleg_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain,
-    TerrainTable,
+    bresenham_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain, TerrainTable,
 };
 use warren::region::Registry;
 use warren::rng::Rng;
@@ -70,21 +69,20 @@ fn paths(c: &mut Criterion) {
     let mut m = map(256, 256);
     let floor = Brush::new(1);
     let (a, z) = (Point::new(3, 7), Point::new(250, 201));
+    let mut carved = Vec::new();
     let mut g = c.benchmark_group("path");
     g.throughput(Throughput::Elements(248));
     g.bench_function("bresenham carve 248 cells", |b| {
         b.iter(|| {
-            for p in bresenham_cells(a, z) {
-                let _ = black_box(m.carve(p, &floor));
-            }
+            carved.clear();
+            black_box(m.carve_into(bresenham_cells(a, z), &floor, &mut carved))
         })
     });
     g.throughput(Throughput::Elements(442));
     g.bench_function("dogleg carve 442 cells", |b| {
         b.iter(|| {
-            for p in dogleg_cells(a, z, DogLeg::VerticalFirst) {
-                let _ = black_box(m.carve(p, &floor));
-            }
+            carved.clear();
+            black_box(m.carve_dogleg(a, z, DogLeg::VerticalFirst, &floor, &mut carved))
         })
     });
     g.finish();

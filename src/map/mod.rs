@@ -395,15 +395,6 @@ impl Map {
         true
     }
 
-    /// Writes one cell and says whether its terrain changed (a carved corridor's record keeps
-    /// only those cells). Out of bounds is an error.
-    #[inline]
-    pub fn carve(&mut self, p: Point, brush: &Brush) -> Result<bool, MapError> {
-        let i = self.index(p.x as i64, p.y as i64)?;
-        let before = self.terrain[i];
-        Ok(self.write_cell(p.x, p.y, i, brush) && before != brush.terrain)
-    }
-
     /// Checks that every cell of `rect` is on the map.
     pub fn check_rect(&self, rect: &Rect) -> Result<(), MapError> {
         if rect.is_empty() {
@@ -452,12 +443,13 @@ impl Map {
             return 0;
         }
         let solid_bit = self.solid_bit(brush.terrain);
+        let plain = brush.priority.is_none() && brush.region.is_none();
         let width = self.width as usize;
         let (x0, x1) = (x0 as usize, x1 as usize);
         let mut written = 0;
         for y in y0 as usize..=y1 as usize {
             let span = y * width + x0..y * width + x1 + 1;
-            if brush.priority.is_none() && brush.region.is_none() {
+            if plain {
                 // Plain writes cannot lose: fill the span as slices.
                 self.terrain[span.clone()].fill(brush.terrain);
                 for f in &mut self.flags[span] {
@@ -520,12 +512,26 @@ impl Map {
         let solid_bit = self.solid_bit(brush.terrain);
         cells.into_iter().try_for_each(|p| {
             let i = self.index(p.x as i64, p.y as i64)?;
-            let before = self.terrain[i];
-            if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
-                carved.push(p);
-            }
+            self.carve_cell(p, i, brush, solid_bit, carved);
             Ok(())
         })
+    }
+
+    /// Writes cell `i` at `p` (valid) and appends `p` to `carved` if its terrain changed (a
+    /// carved corridor's record keeps only those cells).
+    #[inline(always)]
+    fn carve_cell(
+        &mut self,
+        p: Point,
+        i: usize,
+        brush: &Brush,
+        solid_bit: u8,
+        carved: &mut Vec<Point>,
+    ) {
+        let before = self.terrain[i];
+        if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
+            carved.push(p);
+        }
     }
 
     /// Carves the dog-leg path from `a` to `b` (the cells of [`dogleg_cells`], in order),
@@ -569,11 +575,13 @@ impl Map {
         let start = a.x as isize + a.y as isize * w;
         for k in from..=n {
             let p = Point::new(a.x + sx * k, a.y + sy * k);
-            let i = (start + step * k as isize) as usize;
-            let before = self.terrain[i];
-            if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
-                carved.push(p);
-            }
+            self.carve_cell(
+                p,
+                (start + step * k as isize) as usize,
+                brush,
+                solid_bit,
+                carved,
+            );
         }
     }
 

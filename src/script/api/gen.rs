@@ -254,12 +254,8 @@ fn start_and_stairs(
     )?;
     let (s, d) = (start.center(), down.center());
     m.0.write(d, &b).map_err(mlua::Error::external)?;
-    let tags = &mut m.0.notes.tags;
     for (key, v) in [("start_x", s.x), ("start_y", s.y)] {
-        if !tags.contains_key(key) {
-            charge_bytes(lua, cost::text(key) + 16)?;
-        }
-        tags.insert(key.into(), TagValue::Int(v.into()));
+        super::map::record_tag(lua, &mut m.0, key.into(), TagValue::Int(v.into()))?;
     }
     charge_bytes(lua, cost::cells(1))?;
     m.0.notes.stairs.down.push(d);

@@ -65,6 +65,18 @@ fn maybe_record(
     Ok(())
 }
 
+/// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
+pub fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
+    if !map.notes.tags.contains_key(&key) {
+        charge_bytes(lua, cost::text(&key) + 16)?;
+    }
+    if let TagValue::Text(t) = &v {
+        charge_bytes(lua, t.len())?;
+    }
+    map.notes.tags.insert(key, v);
+    Ok(())
+}
+
 /// The map's fields, answered by [`install_fields`] rather than registered with mlua.
 pub const FIELDS: [&str; 2] = ["width", "height"];
 
@@ -329,14 +341,7 @@ impl UserData for LuaMap {
                     ))
                 }
             };
-            if !m.0.notes.tags.contains_key(&key) {
-                charge_bytes(lua, cost::text(&key) + 16)?;
-            }
-            if let TagValue::Text(t) = &v {
-                charge_bytes(lua, t.len())?;
-            }
-            m.0.notes.tags.insert(key, v);
-            Ok(())
+            record_tag(lua, &mut m.0, key, v)
         });
         methods.add_method("rooms", |lua, m, ()| {
             charge(lua, m.0.notes.rooms.len() as u64)?;
