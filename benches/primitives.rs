@@ -88,9 +88,9 @@ fn paths(c: &mut Criterion) {
     g.finish();
 }
 
-/// A cellular-automaton cave (45 % rock, four smoothing passes), deterministic.
-fn cave(w: i64, h: i64) -> Map {
-    let mut rng = Rng::new(7);
+/// A cellular-automaton cave (45 % rock, four smoothing passes), deterministic for a seed.
+fn cave(w: i64, h: i64, seed: u64) -> Map {
+    let mut rng = Rng::new(seed);
     let (wu, hu) = (w as usize, h as usize);
     let mut rock: Vec<bool> = (0..wu * hu).map(|_| rng.percent(45)).collect();
     for _ in 0..4 {
@@ -118,9 +118,9 @@ fn cave(w: i64, h: i64) -> Map {
     m
 }
 
-/// An 80×50 map of scripts/rooms.lua with its default parameters (seed 1): rooms joined by
-/// one-wide corridors, the maps `warren batch scripts/rooms.lua` measures.
-fn rooms() -> Map {
+/// 80×50 maps of scripts/rooms.lua with its default parameters (seeds `0..count`): rooms joined
+/// by one-wide corridors, the maps `warren batch scripts/rooms.lua` measures.
+fn rooms(count: u64) -> Vec<Map> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let Ok(registry) = Registry::load_dir(&root.join("regions")) else {
         panic!("the shipped regions load");
@@ -128,15 +128,19 @@ fn rooms() -> Map {
     let script = root.join("scripts/rooms.lua");
     let generated = Host::load(&script, Arc::new(registry), Limits::default()).and_then(|host| {
         let params = host.resolve_params(&[])?;
-        host.generate(&Run {
-            seed: 1,
-            params: &params,
-            depth: 1,
-            above: None,
-        })
+        (0..count)
+            .map(|seed| {
+                host.generate(&Run {
+                    seed,
+                    params: &params,
+                    depth: 1,
+                    above: None,
+                })
+            })
+            .collect()
     });
     match generated {
-        Ok(m) => m,
+        Ok(maps) => maps,
         Err(e) => panic!("rooms.lua: {e}"),
     }
 }
@@ -144,15 +148,21 @@ fn rooms() -> Map {
 fn statistics(c: &mut Criterion) {
     let mut g = c.benchmark_group("statistics");
     let mut measurer = Measurer::new();
-    let maps = [
-        ("cave 80x50", cave(80, 50)),
-        ("rooms 80x50", rooms()),
-        ("cave 256x256", cave(256, 256)),
+    // Each case cycles through distinct maps, as a batch does, so that branch predictors cannot
+    // learn one map by heart.
+    let cases = [
+        (
+            "cave 80x50",
+            (1..=64).map(|s| cave(80, 50, s)).collect::<Vec<_>>(),
+        ),
+        ("rooms 80x50", rooms(256)),
+        ("cave 256x256", (1..=8).map(|s| cave(256, 256, s)).collect()),
     ];
-    for (name, m) in &maps {
-        g.throughput(Throughput::Elements(m.len() as u64));
+    for (name, maps) in &cases {
+        g.throughput(Throughput::Elements(maps[0].len() as u64));
+        let mut next = maps.iter().cycle();
         g.bench_function(format!("measure {name}"), |b| {
-            b.iter(|| black_box(measurer.measure(m)))
+            b.iter(|| black_box(measurer.measure(next.next().expect("endless"))))
         });
     }
     g.finish();

@@ -18,9 +18,10 @@
 //!   *landing*: a bit of the sum outside `M & !T`. Landings outside `M` start areas; the other
 //!   touches, `T & !sum`, mean the row merges areas.
 //! - **Which run above.** A run landing on `t` touches first the run above with index
-//!   "runs above that end before `t - 1`", counted on the way: a row's landings, other touches
-//!   and (shifted by one) run ends above are visited together, left to right. The run takes
-//!   that run's area id; each further touch unites its area with the next run above.
+//!   "runs above that end before `t - 1`": the run ends above, shifted by one, counted below
+//!   `t`. A row's landings and other touches are visited left to right; a run takes the area id
+//!   of the run above it lands on, and each further touch unites its area with the next run
+//!   above.
 //!
 //! The count is the number of areas started less the merges of two different areas.
 
@@ -81,6 +82,7 @@ impl Word {
 
 impl AreaCounter {
     /// Number of maximal 8-connected areas of open cells.
+    #[inline(always)]
     pub fn count(&mut self, open: &OpenBits) -> usize {
         let wpr = open.words_per_row();
         // A row of 64 * wpr cells has at most 32 * wpr runs; a run that touches nothing reads
@@ -95,7 +97,8 @@ impl AreaCounter {
         let mut merges = 0;
         for y in 0..open.height() as isize {
             let (up, row) = (open.row(y - 1), open.row(y));
-            if row == up {
+            // Compared word by word (a `memcmp` call costs more on rows this short).
+            if row.iter().zip(up).fold(0, |d, (a, b)| d | (a ^ b)) == 0 {
                 continue;
             }
             if self.parent.len() < areas + most {
@@ -115,28 +118,36 @@ impl AreaCounter {
                 let w = Word::new(up, row, k, carry);
                 carry = w.carry;
                 let open = row[k];
-                let mut events = w.landings | w.merges | w.above_ends_1;
+                // Run ends above are not visited: a landing counts those before it.
+                let mut events = w.landings | w.merges;
                 while events != 0 {
                     let t = events.trailing_zeros();
-                    if w.landings >> t & 1 == 1 {
-                        touched = ends_before;
-                        let old = above[touched];
-                        // Written for every run, kept (by counting it) for a new area only.
-                        parent[areas] = areas as u32;
-                        let starts_area = open >> t & 1 == 0;
-                        area = if starts_area { areas as u32 } else { old };
-                        here[runs] = area;
-                        areas += usize::from(starts_area);
-                        runs += 1;
-                    }
+                    let lands = w.landings >> t & 1 == 1;
+                    // A landing is handled without branching (whether a run lands where the
+                    // next event is, or starts an area, is what a predictor cannot guess):
+                    // every step runs, and only a landing keeps what it wrote.
+                    let ends_here = (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
+                    touched = if lands {
+                        ends_before + ends_here
+                    } else {
+                        touched
+                    };
+                    let old = above[touched];
+                    parent[areas] = areas as u32;
+                    let starts_area = lands & (open >> t & 1 == 0);
+                    let landed = if starts_area { areas as u32 } else { old };
+                    area = if lands { landed } else { area };
+                    here[runs] = area;
+                    areas += usize::from(starts_area);
+                    runs += usize::from(lands);
                     if w.merges >> t & 1 == 1 {
                         // The run also touches the next run above.
                         touched += 1;
                         merges += usize::from(union(parent, area, above[touched]));
                     }
-                    ends_before += (w.above_ends_1 >> t & 1) as usize;
                     events &= events - 1;
                 }
+                ends_before += w.above_ends_1.count_ones() as usize;
             }
             if carry {
                 // The last run reaches the end of the last word and touches nothing above.

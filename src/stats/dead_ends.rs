@@ -11,6 +11,7 @@
 use super::open_bits::OpenBits;
 
 /// Number of dead-end cells (see the module documentation).
+#[inline(always)]
 pub fn count(open: &OpenBits) -> usize {
     let wpr = open.words_per_row();
     let mut total = 0;

@@ -46,6 +46,7 @@ impl OpenBits {
     }
 
     /// Number of open cells.
+    #[inline(always)]
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
