@@ -404,3 +404,37 @@ fn state_reuse_leaves_nothing_behind() {
     assert_eq!(first.terrain_cells(), again.terrain_cells());
     assert_eq!(first.notes, again.notes);
 }
+
+#[test]
+fn a_map_or_rng_kept_from_an_earlier_run_is_the_current_one() {
+    // The recipe keeps the first run's `map` and `ctx.rng` and draws and writes through them
+    // in every later run: those handles stand for the run in progress, so every run matches a
+    // fresh host's.
+    let recipe = format!(
+        "local kept_map, kept_rng\n\
+         return {{ name = 't', {PARAMS}, generate = function(map, ctx)\n\
+           kept_map, kept_rng = kept_map or map, kept_rng or ctx.rng\n\
+           kept_map:set(kept_rng:int(1, 6), kept_rng:int(1, 6), 'floor')\n\
+           assert(kept_map.width == map.width)\n\
+         end }}"
+    );
+    let dir = temp_tree(&[("scripts/t.lua", recipe.as_str())]);
+    let load = || {
+        Host::load(
+            &dir.path().join("scripts/t.lua"),
+            registry(),
+            Limits::default(),
+        )
+    };
+    let reused = load().expect("loads");
+    let p = reused.resolve_params(&[]).expect("defaults");
+    for seed in 0..10 {
+        let fresh = load().expect("loads");
+        let (a, b) = (generate(&reused, seed, &p), generate(&fresh, seed, &p));
+        assert_eq!(a.terrain_cells(), b.terrain_cells(), "seed {seed}");
+        assert!(
+            a.terrain_cells().iter().any(|&t| t != a.terrain_cells()[0]),
+            "a cell was set"
+        );
+    }
+}

@@ -97,6 +97,11 @@ pub struct Host {
     recipe_name: std::rc::Rc<str>,
     clock: std::rc::Rc<RefCell<PhaseClock>>,
     spare: RefCell<Option<Map>>,
+    /// The map handed to `generate`: one userdata for every run, holding the run's map while it
+    /// lasts and a 1×1 placeholder between runs.
+    map_ud: AnyUserData,
+    /// `ctx.rng`: one userdata for every run, reseeded for each.
+    rng_ud: AnyUserData,
     params_cache: RefCell<Option<(ParamValues, Table)>>,
     regions: Table,
     registry: Arc<Registry>,
@@ -131,6 +136,14 @@ impl Host {
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
         let regions = regions_table(&lua, &freeze, &registry)?;
         let recipe_name = recipe.name.as_str().into();
+        let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        let map_ud = lua
+            .create_userdata(LuaMap(placeholder))
+            .map_err(internal_lua)?;
+        let rng_ud = lua
+            .create_userdata(LuaRng(Rng::new(0)))
+            .map_err(internal_lua)?;
         Ok(Host {
             lua,
             recipe,
@@ -143,6 +156,8 @@ impl Host {
             recipe_name,
             clock,
             spare: RefCell::new(None),
+            map_ud,
+            rng_ud,
             params_cache: RefCell::new(None),
             regions,
             registry,
@@ -254,22 +269,32 @@ impl Host {
     }
 
     fn call_generate(&self, run: &Run, map: Map) -> mlua::Result<Map> {
+        // The run's map goes into the shared userdata, the placeholder comes out until the run
+        // ends (a reference a script kept from an earlier run sees the current map).
+        let mut idle = map;
+        std::mem::swap(&mut self.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        let outcome = self.call_recipe(run);
+        std::mem::swap(&mut self.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        outcome.map(|()| idle)
+    }
+
+    /// Calls the recipe's `generate` with the shared map and a fresh `ctx`.
+    fn call_recipe(&self, run: &Run) -> mlua::Result<()> {
         let lua = &self.lua;
-        let rng = lua.create_userdata(LuaRng(Rng::new(run.seed)))?;
-        let map_ud = lua.create_userdata(LuaMap(map))?;
+        self.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
         *sandbox::state(lua).run.borrow_mut() = Some(RunData {
             recipe: self.recipe_name.clone(),
             edge: self.registry.map_edge,
             fill: self.registry.map_fill,
-            rng: rng.clone(),
-            map: map_ud.clone(),
+            rng: self.rng_ud.clone(),
+            map: self.map_ud.clone(),
         });
         let above = match run.above {
             Some(m) => Value::UserData(lua.create_userdata(LuaMap(m.clone()))?),
             None => Value::Nil,
         };
         let ctx: Table = self.make_ctx.call((
-            rng,
+            &self.rng_ud,
             run.seed as i64,
             run.depth,
             &self.regions,
@@ -279,11 +304,9 @@ impl Host {
             &self.metric,
             &self.phase,
         ))?;
-        self.generate.call::<()>((&map_ud, ctx))?;
-        Ok(map_ud.take::<LuaMap>()?.0)
+        self.generate.call::<()>((&self.map_ud, ctx))
     }
 
-    /// `ctx.params` as a read-only table, rebuilt only when the values change.
     fn params_table(&self, params: &ParamValues) -> mlua::Result<Table> {
         let mut cache = self.params_cache.borrow_mut();
         if let Some((values, table)) = cache.as_ref() {

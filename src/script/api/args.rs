@@ -163,20 +163,26 @@ fn check_keys(
     more: &[&str],
 ) -> mlua::Result<()> {
     let mut unknown = None;
+    let mut entries = 0;
+    // Values are read as booleans: that conversion never fails and makes no Lua reference.
     opts.for_each::<Value, bool>(|k, _| {
-        charge(lua, 1)?;
-        let known = match &k {
-            Value::String(s) => {
-                let b = s.as_bytes();
-                valid.iter().chain(more).any(|v| *b == *v.as_bytes())
+        entries += 1;
+        if unknown.is_none() {
+            let known = match &k {
+                Value::String(s) => {
+                    let b = s.as_bytes();
+                    valid.iter().chain(more).any(|v| *b == *v.as_bytes())
+                }
+                _ => false,
+            };
+            if !known {
+                unknown = Some(k);
             }
-            _ => false,
-        };
-        if !known && unknown.is_none() {
-            unknown = Some(k);
         }
         Ok(())
     })?;
+    // Charged once: the table was built (and paid for) by the script.
+    charge(lua, entries)?;
     match unknown {
         None => Ok(()),
         Some(k) => {
