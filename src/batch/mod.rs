@@ -208,14 +208,13 @@ fn one_map(
     names: &mut Collector,
     seed: u64,
 ) -> Result<Record> {
-    let started = Instant::now();
     let generated = host.generate(&Run {
         seed,
         params: &shared.params,
         depth: 1,
         above: None,
     });
-    let total_us = started.elapsed().as_secs_f64() * 1e6;
+    let total_us = host.phases().total().as_secs_f64() * 1e6;
     let map = match generated {
         Ok(map) => map,
         Err(e) => {

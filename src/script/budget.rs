@@ -152,10 +152,16 @@ impl Budget {
 
     /// Starts a fresh budget for a recipe's code (memory already held stays counted).
     pub fn begin(&self, limits: Limits) {
+        self.begin_at(limits, Instant::now());
+    }
+
+    /// [`Self::begin`], with the time limit counted from `started` (a clock reading the caller
+    /// already has).
+    pub fn begin_at(&self, limits: Limits, started: Instant) {
         self.active.set(true);
         self.limits.set(limits);
         self.used.set(0);
-        self.started.set(Instant::now());
+        self.started.set(started);
         self.exceeded.set(None);
         self.rust_bytes.set(0);
         self.peak_bytes.set(self.lua_bytes.get());

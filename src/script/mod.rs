@@ -31,6 +31,7 @@ use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A Lua runtime error located at the Lua code that called the failing API function:
 /// `file:line: message` (like `luaL_error`).
@@ -206,8 +207,17 @@ impl Host {
             .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))
     }
 
-    /// Generates one map.
+    /// Generates one map. Its wall-clock time, and the phases it marked, are then in
+    /// [`Self::phases`].
     pub fn generate(&self, run: &Run) -> Result<Map> {
+        let started = self.clock.borrow_mut().start();
+        let map = self.generate_timed(run, started);
+        self.clock.borrow_mut().stop();
+        map
+    }
+
+    /// [`Self::generate`] after its clock started at `started`.
+    fn generate_timed(&self, run: &Run, started: Instant) -> Result<Map> {
         let mut width = int_param(run.params, "width");
         let mut height = int_param(run.params, "height");
         // A width or height of 0 means the recipe sizes the map itself (from region data, as
@@ -222,8 +232,7 @@ impl Host {
             .map_err(|e| Error::Param(e.to_string()))?;
 
         let budget = sandbox::state(&self.lua).budget.clone();
-        budget.begin(self.limits);
-        self.clock.borrow_mut().start();
+        budget.begin_at(self.limits, started);
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
         sandbox::state(&self.lua).run.borrow_mut().take();
         let exceeded = budget.message(&sandbox::state(&self.lua).recipe.borrow());
@@ -250,8 +259,8 @@ impl Host {
         *self.spare.borrow_mut() = Some(map);
     }
 
-    /// The phases the latest generation marked with `ctx.phase(name)`, with their wall-clock
-    /// times. Timing varies between runs and is never part of the map.
+    /// The latest generation's wall-clock time, and the phases it marked with
+    /// `ctx.phase(name)` with theirs. Timing varies between runs and is never part of the map.
     pub fn phases(&self) -> Ref<'_, PhaseClock> {
         self.clock.borrow()
     }

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 /// phase does not allocate once the name has been seen.
 #[derive(Debug)]
 pub struct PhaseClock {
+    started: Instant,
+    total: Duration,
     last: Instant,
     names: Vec<String>,
     times: Vec<Option<Duration>>,
@@ -18,8 +20,11 @@ pub struct PhaseClock {
 
 impl Default for PhaseClock {
     fn default() -> Self {
+        let now = Instant::now();
         PhaseClock {
-            last: Instant::now(),
+            started: now,
+            total: Duration::ZERO,
+            last: now,
             names: Vec::new(),
             times: Vec::new(),
         }
@@ -27,10 +32,23 @@ impl Default for PhaseClock {
 }
 
 impl PhaseClock {
-    /// Forgets the previous generation's times and starts timing from now.
-    pub fn start(&mut self) {
+    /// Forgets the previous generation's times and starts timing from now, which it returns.
+    pub fn start(&mut self) -> Instant {
         self.times.iter_mut().for_each(|t| *t = None);
-        self.last = Instant::now();
+        self.started = Instant::now();
+        self.total = Duration::ZERO;
+        self.last = self.started;
+        self.started
+    }
+
+    /// Ends the generation: its whole time is [`Self::total`].
+    pub fn stop(&mut self) {
+        self.total = self.started.elapsed();
+    }
+
+    /// The latest generation's whole time, from [`Self::start`] to [`Self::stop`].
+    pub fn total(&self) -> Duration {
+        self.total
     }
 
     /// Ends phase `name`: adds the time since the previous mark to it (repeated names add up).
