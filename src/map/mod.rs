@@ -573,6 +573,28 @@ impl Map {
         let w = self.width as isize;
         let step = sx as isize + sy as isize * w;
         let start = a.x as isize + a.y as isize * w;
+        if brush.priority.is_none() && brush.region.is_none() {
+            // A plain brush writes every cell it may: only the edge rule can skip one, and a
+            // straight run meets the edge only at its ends (or runs along it), so the cells
+            // off the edge are one range of steps.
+            let (lo, hi) = if brush.force {
+                (from, n)
+            } else {
+                let (x0, x1) = steps_within(a.x, sx, 1, self.width - 2);
+                let (y0, y1) = steps_within(a.y, sy, 1, self.height - 2);
+                (from.max(x0).max(y0), n.min(x1).min(y1))
+            };
+            for k in lo..=hi {
+                let i = (start + step * k as isize) as usize;
+                let before = self.terrain[i];
+                self.terrain[i] = brush.terrain;
+                self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+                if before != brush.terrain {
+                    carved.push(Point::new(a.x + sx * k, a.y + sy * k));
+                }
+            }
+            return;
+        }
         for k in from..=n {
             let p = Point::new(a.x + sx * k, a.y + sy * k);
             self.carve_cell(
@@ -588,6 +610,17 @@ impl Map {
     /// Number of cells that are not solid.
     pub fn open_count(&self) -> usize {
         self.flags.iter().filter(|&&f| f & FLAG_SOLID == 0).count()
+    }
+}
+
+/// The steps `k` (as an inclusive range, empty when the first exceeds the second) for which
+/// `p + s * k` lies in `lo..=hi`, for a step `s` of -1, 0 or 1.
+fn steps_within(p: i32, s: i32, lo: i32, hi: i32) -> (i32, i32) {
+    match s {
+        0 if (lo..=hi).contains(&p) => (i32::MIN, i32::MAX),
+        0 => (1, 0),
+        1 => (lo - p, hi - p),
+        _ => (p - hi, p - lo),
     }
 }
 
@@ -671,5 +704,47 @@ mod tests {
         let path = [Point::new(1, 2), Point::new(2, 2), Point::new(3, 2)];
         let carved = m.carve_path(&path, &Brush::new(1)).unwrap();
         assert_eq!(carved, vec![Point::new(1, 2), Point::new(3, 2)]);
+    }
+
+    proptest::proptest! {
+        /// Dog-legs (plain brushes take a shortcut) carve what writing their cells one at a time
+        /// does, on and off the edge, over cells already carved or not.
+        #[test]
+        fn dog_legs_carve_like_their_cells_one_by_one(
+            (ax, ay, bx, by) in (0i32..7, 0i32..6, 0i32..7, 0i32..6),
+            vertical_first: bool,
+            force: bool,
+            priority in proptest::option::of(0u8..3),
+            region: bool,
+            pre in proptest::collection::vec((0i32..7, 0i32..6), 0..8),
+        ) {
+            let mut brush = Brush::new(1);
+            brush.priority = priority;
+            brush.region = region.then_some(0);
+            brush.force = force;
+            let mut base = Map::new(7, 6, 0, table()).unwrap();
+            for (x, y) in pre {
+                let mut b = Brush::new(1).forced();
+                b.priority = Some(1);
+                base.write(Point::new(x, y), &b).unwrap();
+            }
+            let (a, b) = (Point::new(ax, ay), Point::new(bx, by));
+            let order = if vertical_first { DogLeg::VerticalFirst } else { DogLeg::HorizontalFirst };
+            let (mut fast, mut slow) = (base.clone(), base);
+            let mut carved = Vec::new();
+            fast.carve_dogleg(a, b, order, &brush, &mut carved).unwrap();
+            let mut expected = Vec::new();
+            for p in dogleg_cells(a, b, order) {
+                let before = slow.terrain_at(p).unwrap();
+                if slow.write(p, &brush).unwrap() && before != brush.terrain {
+                    expected.push(p);
+                }
+            }
+            proptest::prop_assert_eq!(carved, expected);
+            proptest::prop_assert_eq!(fast.terrain_cells(), slow.terrain_cells());
+            proptest::prop_assert_eq!(fast.priority_cells(), slow.priority_cells());
+            proptest::prop_assert_eq!(fast.region_cells(), slow.region_cells());
+            proptest::prop_assert_eq!(fast.flag_cells(), slow.flag_cells());
+        }
     }
 }
