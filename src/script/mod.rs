@@ -316,6 +316,7 @@ impl Host {
         self.generate.call::<()>((&self.map_ud, ctx))
     }
 
+    /// `ctx.params` as a read-only table, rebuilt only when the values change.
     fn params_table(&self, params: &ParamValues) -> mlua::Result<Table> {
         let mut cache = self.params_cache.borrow_mut();
         if let Some((values, table)) = cache.as_ref() {

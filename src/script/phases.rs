@@ -94,5 +94,18 @@ mod tests {
         clock.mark(b"corridors");
         let names: Vec<&str> = clock.iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["corridors"], "unmarked phases are not reported");
+        std::thread::sleep(Duration::from_millis(2));
+        clock.stop();
+        let marked: Duration = clock.iter().map(|(_, t)| t).sum();
+        assert!(
+            clock.total() >= marked + Duration::from_millis(2),
+            "the total covers it all"
+        );
+        clock.start();
+        assert_eq!(
+            clock.total(),
+            Duration::ZERO,
+            "a new generation starts from zero"
+        );
     }
 }
