@@ -242,6 +242,10 @@ fn start_and_stairs_go_to_the_centres_of_the_chosen_rooms_and_bad_choices_are_re
             "down = 3 is out of range (1..=2)",
         ),
         (
+            &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ start = 1.5 }})"),
+            "start must be an integer, got 1.5",
+        ),
+        (
             &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ first = 1 }})"),
             "unknown option 'first' (valid: start, down, terrain)",
         ),

@@ -23,9 +23,12 @@ fn opt_int(
     call: &str,
 ) -> mlua::Result<i64> {
     let v: Value = o.raw_get(key)?;
-    if v.is_nil() {
-        return Ok(default);
+    match v {
+        Value::Nil => return Ok(default),
+        Value::Integer(n) if (lo..=hi).contains(&n) => return Ok(n),
+        _ => {}
     }
+    // Only a value that needs a message spells the key out.
     let key = key.to_string_lossy();
     let n = int(lua, &v, call, &key)?;
     if !(lo..=hi).contains(&n) {
