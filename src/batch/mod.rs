@@ -64,6 +64,8 @@ pub struct Report {
     pub data: Dataset,
     /// Wall-clock time from the first map to the last.
     pub elapsed: Duration,
+    /// The script files the first worker read: the recipe and every module it required.
+    pub script_files: Vec<PathBuf>,
 }
 
 /// State the workers share.
@@ -145,7 +147,11 @@ pub fn run(batch: &Batch) -> Result<Report> {
         all.absorb(c);
     }
     let data = all.finish(header).map_err(Error::Internal)?;
-    Ok(Report { data, elapsed })
+    Ok(Report {
+        data,
+        elapsed,
+        script_files: host.script_files(),
+    })
 }
 
 /// Hands a worker's records over.

@@ -1,7 +1,8 @@
 //! `warren batch`: many seeds in parallel, measured, summarised, optionally saved.
 
-use super::stats::{write_outputs, OutputArgs};
+use super::stats::{check_stat_outputs, write_outputs, OutputArgs};
 use crate::batch::{self, Batch, MapFiles, Shard};
+use crate::output::Inputs;
 use crate::render::Format;
 use crate::stats::table;
 use clap::Args;
@@ -9,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::load_registry;
+use warren_lua::run::{find_regions, load_registry};
 
 /// Examples shown under `warren batch --help`.
 pub const HELP: &str = "\
@@ -74,6 +75,16 @@ pub struct BatchArgs {
     pub max_seconds: Option<f64>,
 }
 
+/// Refuses `--records`, `--plot` or `--out-dir` pointed at an input. (A saved map is named
+/// `SCRIPT-SEED.EXT` with a `txt`, `ans`, `json` or `png` extension, which no recipe, module or
+/// region file inside the directory can be named, so the directory itself is what is checked.)
+fn check_outputs(args: &BatchArgs, inputs: &Inputs) -> Result<()> {
+    if let Some(dir) = &args.out_dir {
+        inputs.check("--out-dir", dir)?;
+    }
+    check_stat_outputs(&args.output, inputs)
+}
+
 /// Executes `warren batch`.
 pub fn run(args: BatchArgs) -> Result<()> {
     let end = args.seed_start.checked_add(args.count).ok_or_else(|| {
@@ -102,6 +113,15 @@ pub fn run(args: BatchArgs) -> Result<()> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let registry = Arc::new(load_registry(args.regions.as_deref(), &args.script)?);
+    // Outputs are checked against the inputs before the batch runs, and against the modules
+    // the recipe required once it has.
+    let mut inputs = Inputs::new();
+    inputs.add(&args.script, "the recipe");
+    inputs.add_all(&registry.files, "a region file");
+    if let Some(dir) = args.regions.clone().or_else(|| find_regions(&args.script)) {
+        inputs.set_regions_dir(&dir);
+    }
+    check_outputs(&args, &inputs)?;
     let limits = super::limits_from(
         &registry.limits,
         args.max_instructions,
@@ -110,7 +130,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     )?;
     let batch = Batch {
         registry,
-        script: args.script,
+        script: args.script.clone(),
         limits,
         sets: super::split_assignments(&args.sets)?,
         seeds,
@@ -119,6 +139,11 @@ pub fn run(args: BatchArgs) -> Result<()> {
         progress: std::io::stderr().is_terminal(),
     };
     let report = batch::run(&batch)?;
+    inputs.add_all(
+        report.script_files.iter().skip(1),
+        "a module the recipe requires",
+    );
+    check_outputs(&args, &inputs)?;
     let data = &report.data;
     print!("{}", table(data));
     if args.timing {

@@ -8,10 +8,13 @@ mod stubs;
 pub mod watch;
 
 use crate::cli::{Command, GenArgs};
+use crate::output::Inputs;
+use std::path::Path;
 use std::time::Duration;
-use warren_core::region::LimitsDef;
+use warren_core::region::{LimitsDef, Registry};
 use warren_lua::error::{Error, Result};
-use warren_lua::{params::split_assignment, Limits};
+use warren_lua::run::find_regions;
+use warren_lua::{params::split_assignment, Host, Limits};
 
 /// Runs a parsed command.
 pub fn dispatch(command: Command) -> Result<()> {
@@ -59,6 +62,26 @@ pub fn limits_from(
         limits.time = Duration::from_secs_f64(secs);
     }
     Ok(limits)
+}
+
+/// What a generation reads: the recipe, the modules it has required so far, the region files
+/// and their directory (`regions`, else the one found beside the recipe). No output may land on
+/// any of them.
+pub fn inputs(host: &Host, registry: &Registry, regions: Option<&Path>) -> Inputs {
+    let mut inputs = Inputs::new();
+    let files = host.script_files();
+    if let Some((recipe, modules)) = files.split_first() {
+        inputs.add(recipe, "the recipe");
+        inputs.add_all(modules, "a module the recipe requires");
+    }
+    inputs.add_all(&registry.files, "a region file");
+    if let Some(dir) = regions
+        .map(Path::to_path_buf)
+        .or_else(|| find_regions(&host.recipe().path))
+    {
+        inputs.set_regions_dir(&dir);
+    }
+    inputs
 }
 
 /// The `--set` assignments, split.

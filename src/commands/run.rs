@@ -2,7 +2,7 @@
 
 use crate::cli::RunArgs;
 use crate::frames::{generate_steps, write_frames};
-use crate::output::write_atomic;
+use crate::output::{write_atomic, Inputs};
 use crate::render::render_layer;
 use crate::render::Format;
 use crate::render::LayerChoice;
@@ -18,24 +18,30 @@ pub fn run(args: RunArgs) -> Result<()> {
     let format = choose_format(&args)?;
     let registry = Arc::new(load_registry(gen.regions.as_deref(), &gen.script)?);
     let limits = super::limits(gen, &registry.limits)?;
-    let host = Host::load(&gen.script, registry, limits)?;
+    let host = Host::load(&gen.script, registry.clone(), limits)?;
     if args.list_params {
         print!("{}", list_params(&host));
         return Ok(());
     }
+    // Refused before generating, and again before writing (the recipe may require more
+    // modules while it runs).
+    let inputs = || super::inputs(&host, &registry, gen.regions.as_deref());
+    check_outputs(&args, &inputs())?;
     let params = host.resolve_params(&super::assignments(gen)?)?;
     let seed = super::seed(gen);
     let layer = LayerChoice::from_name(&args.layer);
     let levels = match &args.frames {
         Some(dir) => {
             let steps = generate_steps(&host, seed, &params, gen.levels)?;
-            write_frames(dir, &steps, &layer, args.scale)?;
+            check_outputs(&args, &inputs())?;
+            write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
         None => generate_levels(&host, seed, &params, gen.levels)?,
     };
     let recipe = &host.recipe().name;
     let bytes = render_layer(&levels, recipe, &params, format, args.scale, &layer)?;
+    check_outputs(&args, &inputs())?;
     match &args.out {
         Some(path) => write_atomic(path, &bytes)
             .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
@@ -46,6 +52,17 @@ pub fn run(args: RunArgs) -> Result<()> {
                 .map_err(|e| Error::Io(format!("stdout: {e}")))
         }
     }
+}
+
+/// Refuses `--out` or `--frames` pointed at an input of the run.
+pub(super) fn check_outputs(args: &RunArgs, inputs: &Inputs) -> Result<()> {
+    if let Some(path) = &args.out {
+        inputs.check("--out", path)?;
+    }
+    if let Some(dir) = &args.frames {
+        inputs.check("--frames", dir)?;
+    }
+    Ok(())
 }
 
 /// The format asked for, or the natural default for the destination.

@@ -1,6 +1,6 @@
 //! `warren stats merge`, and the statistics outputs it shares with `warren batch`.
 
-use crate::output::write_atomic;
+use crate::output::{write_atomic, Inputs};
 use crate::stats::{plot, records, table, Collector, Dataset, Header};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -51,6 +51,9 @@ pub struct MergeArgs {
 pub fn run(args: StatsArgs) -> Result<()> {
     match args.action {
         StatsAction::Merge(m) => {
+            let mut inputs = Inputs::new();
+            inputs.add_all(&m.files, "a records file");
+            check_stat_outputs(&m.output, &inputs)?;
             let data = merge(&m.files)?;
             print!("{}", table(&data));
             write_outputs(&data, &m.output)
@@ -88,6 +91,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Dataset> {
         return Err(Error::Param("stats merge: no files given".into()));
     };
     all.finish(header).map_err(Error::Param)
+}
+
+/// Refuses `--records` or `--plot` pointed at an input.
+pub fn check_stat_outputs(out: &OutputArgs, inputs: &Inputs) -> Result<()> {
+    if let Some(path) = &out.records {
+        inputs.check("--records", path)?;
+    }
+    if let Some(path) = &out.plot {
+        inputs.check("--plot", path)?;
+    }
+    Ok(())
 }
 
 /// Writes `--records` and `--plot`.

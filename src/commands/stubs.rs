@@ -2,7 +2,8 @@
 
 use crate::cli::StubsArgs;
 use crate::output::write_atomic;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::Path;
 use warren_lua::error::{Error, Result};
 use warren_lua::stubs::{render, STUBS_PATH};
 
@@ -23,6 +24,7 @@ pub fn stubs(args: StubsArgs) -> Result<()> {
     }
     match &args.out {
         Some(path) => {
+            refuse_non_stubs(path)?;
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
@@ -34,5 +36,33 @@ pub fn stubs(args: StubsArgs) -> Result<()> {
             .lock()
             .write_all(text.as_bytes())
             .map_err(|e| Error::Io(format!("stdout: {e}"))),
+    }
+}
+
+/// The first line of every stubs file (LuaLS reads it as "definitions only").
+const STUBS_MARK: &[u8] = b"---@meta";
+
+/// Refuses to replace an existing file that is not a stubs file: `--out scripts/rooms.lua`
+/// would otherwise overwrite a recipe (or a module, or a region file) with the stubs.
+fn refuse_non_stubs(path: &Path) -> Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        // Nothing there (or nothing readable): writing creates it, or fails and says why.
+        return Ok(());
+    };
+    // Only a regular file is opened (opening a FIFO would wait for a writer).
+    let mut head = Vec::new();
+    let is_stubs = meta.is_file()
+        && std::fs::File::open(path)
+            .and_then(|f| f.take(STUBS_MARK.len() as u64).read_to_end(&mut head))
+            .is_ok()
+        && head == STUBS_MARK;
+    if is_stubs {
+        Ok(())
+    } else {
+        Err(Error::Param(format!(
+            "--out {}: the file exists and is not a stubs file (it does not begin with \
+             `---@meta`); refusing to overwrite it — remove it first if that is meant",
+            path.display()
+        )))
     }
 }

@@ -4,10 +4,11 @@
 
 use crate::cli::{RunArgs, WatchArgs};
 use crate::frames::{generate_steps, write_frames};
-use crate::output::write_atomic;
+use crate::output::{write_atomic, Inputs};
 use crate::render::render_layer;
 use crate::render::{Format, LayerChoice};
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 use warren_lua::error::{Error, Result};
@@ -56,6 +57,8 @@ pub fn watch(args: WatchArgs) -> Result<()> {
         .unwrap_or_default();
     let limits = super::limits(&run.gen, &initial)?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
+    // An output pointed at an input is refused at once (and again before every write).
+    super::run::check_outputs(&run, &inputs(&live, &run.gen.script, &regions))?;
     if run.list_params {
         if let Some(e) = live.problem() {
             return Err(e);
@@ -70,7 +73,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     live.watch(&mut changes).map_err(Error::Io)?;
     let mut seed = super::seed(&run.gen);
     let keys = read_keys();
-    let mut screen = Screen::new(&run, format);
+    let mut screen = Screen::new(&run, format, &regions);
     screen.refresh(&live, seed, "started");
     loop {
         if let Some(batch) = changes.next(Duration::from_millis(100)) {
@@ -103,6 +106,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
 /// a terminal).
 struct Screen<'a> {
     run: &'a RunArgs,
+    regions: &'a Path,
     format: Format,
     layer: LayerChoice,
     clear: bool,
@@ -110,9 +114,10 @@ struct Screen<'a> {
 }
 
 impl<'a> Screen<'a> {
-    fn new(run: &'a RunArgs, format: Format) -> Screen<'a> {
+    fn new(run: &'a RunArgs, format: Format, regions: &'a Path) -> Screen<'a> {
         Screen {
             run,
+            regions,
             format,
             layer: LayerChoice::from_name(&run.layer),
             clear: run.out.is_none() && std::io::stdout().is_terminal(),
@@ -126,7 +131,7 @@ impl<'a> Screen<'a> {
         match self.render(live, seed) {
             Ok(bytes) => {
                 let ms = started.elapsed().as_millis();
-                match self.show(&bytes) {
+                match self.show(live, &bytes) {
                     Ok(()) => {
                         self.shown = Some(bytes);
                         eprintln!("watch: ok · {reason} · seed {seed} · {ms} ms");
@@ -137,7 +142,7 @@ impl<'a> Screen<'a> {
             Err(errors) => {
                 if self.clear {
                     if let Some(last) = self.shown.clone() {
-                        let _ = self.show(&last);
+                        let _ = self.show(live, &last);
                     }
                 }
                 for e in errors {
@@ -165,7 +170,8 @@ impl<'a> Screen<'a> {
             Some(dir) => {
                 let (host, params) = live.ready().map_err(one)?;
                 let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
-                write_frames(dir, &steps, &self.layer, self.run.scale).map_err(one)?;
+                let inputs = inputs(live, &self.run.gen.script, self.regions);
+                write_frames(dir, &steps, &self.layer, self.run.scale, &inputs).map_err(one)?;
                 Generated {
                     levels: steps.into_iter().map(|s| s.level).collect(),
                     params,
@@ -185,10 +191,13 @@ impl<'a> Screen<'a> {
         .map_err(one)
     }
 
-    fn show(&self, bytes: &[u8]) -> Result<()> {
+    fn show(&self, live: &LiveRecipe, bytes: &[u8]) -> Result<()> {
         match &self.run.out {
-            Some(path) => write_atomic(path, bytes)
-                .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
+            Some(path) => {
+                inputs(live, &self.run.gen.script, self.regions).check("--out", path)?;
+                write_atomic(path, bytes)
+                    .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))
+            }
             None => {
                 let mut out = std::io::stdout().lock();
                 let clear: &[u8] = if self.clear { b"\x1b[2J\x1b[H" } else { b"" };
@@ -199,6 +208,17 @@ impl<'a> Screen<'a> {
             }
         }
     }
+}
+
+/// What the watched recipe reads now: no output may land on it.
+fn inputs(live: &LiveRecipe, script: &Path, regions: &Path) -> Inputs {
+    let mut inputs = match (live.host(), live.registry()) {
+        (Some(host), Some(registry)) => super::inputs(host, registry, Some(regions)),
+        _ => Inputs::new(),
+    };
+    inputs.add(script, "the recipe");
+    inputs.set_regions_dir(regions);
+    inputs
 }
 
 /// Lines typed on standard input, read on a thread (the channel closes at end of input).

@@ -2,6 +2,7 @@
 
 use super::dataset::{Column, Dataset};
 use std::fmt::Write;
+use warren_core::message::cap;
 
 /// Bins of the table's text histograms.
 const TABLE_BINS: usize = 16;
@@ -187,7 +188,8 @@ pub fn table(data: &Dataset) -> String {
         &rows(&data.metrics),
     );
     for (seed, msg) in data.failures.iter().take(5) {
-        let _ = writeln!(out, "failed: seed {seed}: {msg}");
+        // Records files may come from elsewhere: their messages are capped like warren's own.
+        let _ = writeln!(out, "failed: seed {seed}: {}", cap(msg));
     }
     if data.failures.len() > 5 {
         let _ = writeln!(out, "failed: … and {} more", data.failures.len() - 5);

@@ -11,6 +11,7 @@ mod validate;
 pub use error::{RegionError, RegionErrors};
 pub use schema::*;
 
+use crate::input::ReadError;
 use crate::map::{TerrainId, TerrainTable};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -143,7 +144,8 @@ fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads one region file, refusing files over [`MAX_FILE_BYTES`] before reading them.
+/// Reads one region file, refusing anything but a regular file (a FIFO would block, a device
+/// never end) and files over [`MAX_FILE_BYTES`], before reading them.
 pub fn read_source(path: &Path) -> Result<Source, RegionError> {
     let fail = |message: String| RegionError {
         file: path.to_path_buf(),
@@ -151,14 +153,15 @@ pub fn read_source(path: &Path) -> Result<Source, RegionError> {
         col: 0,
         message,
     };
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "file is {} bytes; region files may be at most {MAX_FILE_BYTES} bytes",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let bytes = crate::input::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        fail(match e {
+            ReadError::TooLarge(bytes) => {
+                format!("file is {bytes} bytes; region files may be at most {MAX_FILE_BYTES} bytes")
+            }
+            ReadError::NotRegular(_) => format!("{e}; region files must be regular files"),
+            ReadError::Unreadable(_) => e.to_string(),
+        })
+    })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, col) = error::line_col(
             &String::from_utf8_lossy(e.as_bytes()),

@@ -12,15 +12,19 @@ pub mod scan;
 use crate::error::Error;
 use crate::{Host, Limits};
 use scan::Known;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use warren_core::input::read_regular;
+use warren_core::message::cap;
 use warren_core::region::{read_source, RegionFile, Registry, Source};
 
 /// What `warren check` found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Every problem, one line each, starting with `file:line`.
+    /// Every problem, one line each, starting with `file:line`, each capped in length (see
+    /// [`warren_core::message::cap`]).
     pub problems: Vec<String>,
     /// Region files read.
     pub region_files: usize,
@@ -56,6 +60,12 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     for script in scripts {
         report.recipes += 1;
         check_recipe(script, registry.as_ref(), &known, &mut scanned, &mut report);
+    }
+    // A problem may quote megabytes of a file; each line is capped.
+    for p in &mut report.problems {
+        if let Cow::Owned(capped) = cap(p) {
+            *p = capped;
+        }
     }
     report
 }
@@ -140,7 +150,11 @@ fn check_recipe(
         if i > 0 && !scanned.insert(key) {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(file) else {
+        // Only regular files: reading a FIFO given as a recipe would wait forever.
+        let Ok(bytes) = read_regular(file, crate::require::MAX_SCRIPT_BYTES) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
         let known = Known {

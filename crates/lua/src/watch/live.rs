@@ -163,6 +163,11 @@ impl LiveRecipe {
         self.registry_error.iter().chain(&self.host_error).collect()
     }
 
+    /// The registry in force (the last one that loaded), if any.
+    pub fn registry(&self) -> Option<&Arc<Registry>> {
+        self.registry.as_ref()
+    }
+
     /// The loaded host (the last one that loaded), if any.
     pub fn host(&self) -> Option<&Host> {
         self.host.as_ref()

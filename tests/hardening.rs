@@ -1,0 +1,334 @@
+//! Limits that hold for everything a command does, through the real binary: outputs never land
+//! on inputs, error messages are capped, only regular files are read, region files cannot raise
+//! the budgets, weights add up to a finite total, long list arguments convert.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// Long enough for a loaded test machine; a hang is what these tests catch.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A recipe that requires a module, with a private copy of the shipped regions.
+fn tree() -> tempfile::TempDir {
+    let dir = temp_tree(&[
+        (
+            "r.lua",
+            "local style = require \"lib.style\"\n\
+             return { params = { width = { default = 12 }, height = { default = 6 } },\n\
+             generate = function(map, ctx) map:fill(style.fill) end }\n",
+        ),
+        ("lib/style.lua", "return { fill = \"floor\" }\n"),
+    ]);
+    copy_regions(dir.path());
+    dir
+}
+
+/// `warren ARGS` in `dir`, with a time limit.
+fn warren_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut c = assert_cmd::Command::cargo_bin("warren").unwrap();
+    c.current_dir(dir)
+        .env("NO_COLOR", "1")
+        .timeout(PATIENCE)
+        .args(args);
+    c.output().unwrap()
+}
+
+/// Every file below `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Asserts a failed run (exit 1) whose stderr contains `expected`; returns stderr.
+fn fails_with(out: &std::process::Output, expected: &str) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(expected), "expected '{expected}' in:\n{err}");
+    err
+}
+
+#[test]
+fn outputs_pointed_at_inputs_are_refused_and_the_inputs_stay_untouched() {
+    let dir = tree();
+    let before = snapshot(dir.path());
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["run", "r.lua", "--out", "r.lua"],
+            "--out r.lua: refusing to write onto the recipe",
+        ),
+        (
+            &["run", "r.lua", "--out", "./lib/../r.lua"],
+            "refusing to write onto the recipe",
+        ),
+        (
+            &["run", "r.lua", "--out", "lib/style.lua"],
+            "refusing to write onto a module the recipe requires",
+        ),
+        (
+            &["run", "r.lua", "--out", "regions/terrain.toml"],
+            "refusing to write onto a region file",
+        ),
+        (
+            &["run", "r.lua", "--out", "regions/new.toml"],
+            "it would be loaded as a region file",
+        ),
+        (
+            &[
+                "run",
+                "r.lua",
+                "--format",
+                "json",
+                "--out",
+                "regions/sub/new.toml",
+            ],
+            "it would be loaded as a region file",
+        ),
+        (
+            &["run", "r.lua", "--frames", "r.lua"],
+            "--frames r.lua: refusing to write onto the recipe",
+        ),
+        (
+            &["watch", "r.lua", "--out", "lib/style.lua"],
+            "refusing to write onto a module the recipe requires",
+        ),
+        (
+            &["batch", "r.lua", "--count", "3", "--records", "r.lua"],
+            "--records r.lua: refusing to write onto the recipe",
+        ),
+        (
+            &[
+                "batch",
+                "r.lua",
+                "--count",
+                "3",
+                "--records",
+                "lib/style.lua",
+            ],
+            "refusing to write onto a module the recipe requires",
+        ),
+        (
+            &[
+                "batch",
+                "r.lua",
+                "--count",
+                "3",
+                "--plot",
+                "regions/rooms.toml",
+            ],
+            "--plot regions/rooms.toml: refusing to write onto a region file",
+        ),
+        (
+            &["batch", "r.lua", "--count", "3", "--out-dir", "r.lua"],
+            "--out-dir r.lua: refusing to write onto the recipe",
+        ),
+        (&["stubs", "--out", "r.lua"], "is not a stubs file"),
+        (
+            &["stubs", "--out", "regions/cave.toml"],
+            "is not a stubs file",
+        ),
+    ];
+    for (args, expected) in cases {
+        fails_with(&warren_in(dir.path(), args), expected);
+        assert_eq!(snapshot(dir.path()), before, "{args:?} changed the tree");
+    }
+    // Records merged onto one of the records read.
+    let records = dir.path().join("a.jsonl");
+    let out = warren_in(
+        dir.path(),
+        &["batch", "r.lua", "--count", "2", "--records", "a.jsonl"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kept = std::fs::read(&records).unwrap();
+    let out = warren_in(
+        dir.path(),
+        &["stats", "merge", "a.jsonl", "--records", "a.jsonl"],
+    );
+    fails_with(
+        &out,
+        "--records a.jsonl: refusing to write onto a records file",
+    );
+    assert_eq!(std::fs::read(&records).unwrap(), kept);
+    // Regenerating the stubs over a stubs file is what `--out` is for.
+    let stubs = dir.path().join("warren.d.lua");
+    for _ in 0..2 {
+        let out = warren_in(dir.path(), &["stubs", "--out", "warren.d.lua"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(std::fs::read(stubs).unwrap().starts_with(b"---@meta"));
+}
+
+#[test]
+fn a_module_required_during_generation_is_an_input_too() {
+    let dir = temp_tree(&[
+        (
+            "r.lua",
+            "return { params = { width = { default = 8 }, height = { default = 4 } },\n\
+             generate = function(map, ctx) map:fill(require(\"lib.late\").fill) end }\n",
+        ),
+        ("lib/late.lua", "return { fill = \"floor\" }\n"),
+    ]);
+    copy_regions(dir.path());
+    let before = snapshot(dir.path());
+    fails_with(
+        &warren_in(
+            dir.path(),
+            &["run", "r.lua", "--seed", "1", "--out", "lib/late.lua"],
+        ),
+        "refusing to write onto a module the recipe requires",
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn error_messages_are_capped_with_the_omitted_length() {
+    let dir = temp_tree(&[
+        (
+            "huge.lua",
+            "return { params = { width = { default = 8 }, height = { default = 4 } },\n\
+             generate = function(map, ctx)\n\
+             error(string.rep('x', 15 * 1000 * 1000) .. 'END')\n\
+             end }\n",
+        ),
+        (
+            "name.lua",
+            "return { params = { width = { default = 8 }, height = { default = 4 } },\n\
+             generate = function(map, ctx) map:fill(string.rep('y', 10 * 1000 * 1000)) end }\n",
+        ),
+    ]);
+    copy_regions(dir.path());
+    let regions = dir.path().join("long-regions");
+    std::fs::create_dir(&regions).unwrap();
+    let long = format!("[map]\nfill = \"{}\"\n{TEST_TERRAIN}", "z".repeat(900_000));
+    std::fs::write(regions.join("zz.toml"), long).unwrap();
+
+    let runs: &[(&[&str], &str)] = &[
+        (&["run", "huge.lua", "--seed", "1"], "huge.lua:3: xxx"),
+        (
+            &["batch", "huge.lua", "--count", "4", "--jobs", "1"],
+            "huge.lua:3: xxx",
+        ),
+        (
+            &["run", "name.lua", "--seed", "1"],
+            "name.lua:2: map:fill: unknown terrain 'yyy",
+        ),
+        (
+            &["run", "huge.lua", "--regions", "long-regions"],
+            "zz.toml:2:8: unknown terrain 'zzz",
+        ),
+        (
+            &["check", "--regions", "long-regions", "huge.lua"],
+            "zz.toml:2:8: unknown terrain 'zzz",
+        ),
+    ];
+    for (args, start) in runs {
+        let out = warren_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains(start),
+            "{args:?}: {}",
+            &text[..text.len().min(300)]
+        );
+        assert!(text.contains("bytes omitted]"), "{args:?}");
+        assert!(
+            text.len() < 40_000,
+            "{args:?}: {} bytes of output",
+            text.len()
+        );
+        for line in text.lines() {
+            assert!(
+                line.len() <= 4200,
+                "{args:?}: a line of {} bytes",
+                line.len()
+            );
+        }
+    }
+    // The end of a long message stays: here, what comes after the repeated text.
+    let out = warren_in(dir.path(), &["run", "huge.lua", "--seed", "1"]);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .trim_end()
+        .ends_with("xEND"));
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_directories_are_refused_instead_of_read() {
+    let dir = tree();
+    mkfifo(&dir.path().join("fifo.lua"));
+    std::fs::create_dir(dir.path().join("dir.lua")).unwrap();
+    mkfifo(&dir.path().join("lib/pipe.lua"));
+    std::fs::write(
+        dir.path().join("needs-pipe.lua"),
+        "local p = require \"lib.pipe\"\nreturn {}\n",
+    )
+    .unwrap();
+    let fifo_regions = dir.path().join("fifo-regions");
+    std::fs::create_dir(&fifo_regions).unwrap();
+    std::fs::copy(
+        dir.path().join("regions/terrain.toml"),
+        fifo_regions.join("terrain.toml"),
+    )
+    .unwrap();
+    mkfifo(&fifo_regions.join("pipe.toml"));
+
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "fifo.lua"], "fifo.lua: is a FIFO (named pipe), not a regular file; recipes and modules must be regular files"),
+        (&["run", "dir.lua"], "dir.lua: is a directory, not a regular file"),
+        (&["run", "/dev/zero", "--regions", "regions"], "/dev/zero: is a character device, not a regular file"),
+        (&["batch", "fifo.lua", "--count", "2"], "is a FIFO (named pipe)"),
+        (&["watch", "fifo.lua", "--list-params"], "is a FIFO (named pipe)"),
+        (&["check", "fifo.lua"], "fifo.lua: is a FIFO (named pipe), not a regular file"),
+        (&["run", "needs-pipe.lua"], "needs-pipe.lua:1: require: module 'lib.pipe': ./lib/pipe.lua is a FIFO (named pipe), not a regular file"),
+        (&["run", "r.lua", "--regions", "fifo-regions"], "pipe.toml: is a FIFO (named pipe), not a regular file; region files must be regular files"),
+        (&["check", "--regions", "fifo-regions", "r.lua"], "pipe.toml: is a FIFO (named pipe), not a regular file"),
+    ];
+    for (args, expected) in cases {
+        let out = warren_in(dir.path(), args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        assert!(
+            text.contains(expected),
+            "{args:?}: expected '{expected}' in:\n{text}"
+        );
+    }
+}
