@@ -332,3 +332,124 @@ fn fifos_and_directories_are_refused_instead_of_read() {
         );
     }
 }
+
+/// A tree whose regions ask for `limits` and whose recipe `spin.lua` never stops.
+fn limits_tree(limits: &str) -> tempfile::TempDir {
+    let dir = temp_tree(&[
+        (
+            "spin.lua",
+            "return { params = { width = { default = 8 }, height = { default = 4 } },\n\
+             generate = function(map, ctx)\n\
+             local x = 0 while true do x = x + 1 end\n\
+             end }\n",
+        ),
+        ("regions/limits.toml", limits),
+    ]);
+    copy_regions(dir.path());
+    dir
+}
+
+#[test]
+fn region_files_cannot_raise_the_budgets() {
+    let dir = limits_tree(
+        "# a stranger's region file\n[limits]\nmax_instructions = 100_000_000_000\n\
+         max_memory_mib = 16384\nmax_seconds = 600\n",
+    );
+    let started = std::time::Instant::now();
+    let out = warren_in(dir.path(), &["run", "spin.lua", "--seed", "1"]);
+    let err = fails_with(&out, "spin.lua:3: ");
+    assert!(
+        err.contains("instruction budget exceeded (400000000 instructions; raise it with --max-instructions)")
+            || err.contains("time budget exceeded (4 s; raise it with --max-seconds)"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    for warning in [
+        "regions/limits.toml:3:20: limits.max_instructions = 100000000000 is above the limit in force (400000000 instructions); region files may only lower limits, so 400000000 instructions applies (raise it with --max-instructions)",
+        "regions/limits.toml:4:18: limits.max_memory_mib = 16384 is above the limit in force (512 MiB)",
+        "regions/limits.toml:5:15: limits.max_seconds = 600 is above the limit in force (4 s)",
+    ] {
+        let line = err.lines().find(|l| l.ends_with(warning) || l.contains(warning));
+        let line = line.unwrap_or_else(|| panic!("expected '{warning}' in:\n{err}"));
+        assert!(line.starts_with("warning: "), "{line}");
+    }
+
+    // A flag sets what the user allows; the region file still cannot go beyond it.
+    let out = warren_in(
+        dir.path(),
+        &[
+            "run",
+            "spin.lua",
+            "--seed",
+            "1",
+            "--max-instructions",
+            "5000000",
+        ],
+    );
+    let err = fails_with(
+        &out,
+        "spin.lua:3: instruction budget exceeded (5000000 instructions",
+    );
+    assert!(
+        err.contains("above the limit in force (5000000 instructions)"),
+        "{err}"
+    );
+
+    // The same in a batch (warned once, before the maps) and in `warren check`.
+    let out = warren_in(
+        dir.path(),
+        &[
+            "batch",
+            "spin.lua",
+            "--count",
+            "2",
+            "--jobs",
+            "1",
+            "--max-instructions",
+            "5000000",
+        ],
+    );
+    let err = fails_with(&out, "instruction budget exceeded (5000000 instructions");
+    assert_eq!(
+        err.matches("limits.max_seconds = 600 is above").count(),
+        1,
+        "{err}"
+    );
+    let out = warren_in(dir.path(), &["check", "spin.lua"]);
+    let problems = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        problems.contains(
+            "regions/limits.toml:5:15: limits.max_seconds = 600 is above the limit in force (4 s)"
+        ),
+        "{problems}"
+    );
+}
+
+#[test]
+fn region_files_lower_the_budgets_quietly() {
+    let dir = limits_tree("[limits]\nmax_instructions = 2_000_000\n");
+    let out = warren_in(dir.path(), &["run", "spin.lua", "--seed", "1"]);
+    let err = fails_with(
+        &out,
+        "spin.lua:3: instruction budget exceeded (2000000 instructions",
+    );
+    assert!(!err.contains("warning"), "{err}");
+    // Below a raised flag, the region's own lower value holds.
+    let out = warren_in(
+        dir.path(),
+        &[
+            "run",
+            "spin.lua",
+            "--seed",
+            "1",
+            "--max-instructions",
+            "900000000",
+        ],
+    );
+    fails_with(&out, "instruction budget exceeded (2000000 instructions");
+}

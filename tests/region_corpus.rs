@@ -548,3 +548,36 @@ fn limits_from_the_regions_become_the_defaults() {
         warren_lua::Limits::default()
     );
 }
+
+#[test]
+fn limits_above_what_the_user_allows_are_clamped_at_their_place() {
+    // (key = value, the budget the user allows, where the key is, what stays in force)
+    let cases = [
+        (
+            "max_instructions = 400_000_001",
+            "regions/bad.toml:3:20",
+            "400000000 instructions",
+        ),
+        ("max_memory_mib = 513", "regions/bad.toml:3:18", "512 MiB"),
+        ("max_seconds = 4.5", "regions/bad.toml:3:15", "4 s"),
+    ];
+    for (line, place, allowed) in cases {
+        let sources = vec![
+            Source {
+                path: "regions/a.toml".into(),
+                text: TERRAIN.into(),
+            },
+            Source {
+                path: "regions/bad.toml".into(),
+                text: format!("# raises a budget\n[limits]\n{line}\n"),
+            },
+        ];
+        let registry = Registry::from_sources(sources).unwrap();
+        let resolved = warren_lua::Limits::default().lowered_by(&registry);
+        assert_eq!(resolved.limits, warren_lua::Limits::default(), "{line}");
+        assert_eq!(resolved.warnings.len(), 1, "{line}");
+        let w = &resolved.warnings[0];
+        assert!(w.starts_with(&format!("{place}: limits.")), "{w}");
+        assert!(w.contains(&format!("so {allowed} applies")), "{w}");
+    }
+}

@@ -10,6 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
+use warren_lua::limits::Requested;
 use warren_lua::run::{find_regions, load_registry};
 
 /// Examples shown under `warren batch --help`.
@@ -63,14 +64,16 @@ pub struct BatchArgs {
     /// Statistics outputs.
     #[command(flatten)]
     pub output: OutputArgs,
-    /// Lua instructions one generation may run [default: `[limits] max_instructions`, else the
-    /// built-in default].
-    #[arg(long, value_name = "N")]
+    /// Lua instructions one generation may run [default: 400000000]. Region files'
+    /// `[limits] max_instructions` may lower it, never raise it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_instructions: Option<u64>,
-    /// Memory one generation may use, in MiB [default: `[limits] max_memory_mib`, else 512].
+    /// Memory one generation may use, in MiB [default: 512]. Region files' `[limits]
+    /// max_memory_mib` may lower it, never raise it.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
-    /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`].
+    /// Wall-clock seconds one generation may take [default: 4]. Region files' `[limits]
+    /// max_seconds` may lower it, never raise it.
     #[arg(long, value_name = "SECONDS")]
     pub max_seconds: Option<f64>,
 }
@@ -123,10 +126,12 @@ pub fn run(args: BatchArgs) -> Result<()> {
     }
     check_outputs(&args, &inputs)?;
     let limits = super::limits_from(
-        &registry.limits,
-        args.max_instructions,
-        args.max_memory,
-        args.max_seconds,
+        Some(&registry),
+        Requested {
+            instructions: args.max_instructions,
+            memory_mib: args.max_memory,
+            seconds: args.max_seconds,
+        },
     )?;
     let batch = Batch {
         registry,

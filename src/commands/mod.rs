@@ -10,9 +10,9 @@ pub mod watch;
 use crate::cli::{Command, GenArgs};
 use crate::output::Inputs;
 use std::path::Path;
-use std::time::Duration;
-use warren_core::region::{LimitsDef, Registry};
+use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
+use warren_lua::limits::Requested;
 use warren_lua::run::find_regions;
 use warren_lua::{params::split_assignment, Host, Limits};
 
@@ -28,40 +28,30 @@ pub fn dispatch(command: Command) -> Result<()> {
     }
 }
 
-/// The budgets: the command-line flags, else the regions' `[limits]`, else the defaults.
-pub fn limits(gen: &GenArgs, region: &LimitsDef) -> Result<Limits> {
+/// The budgets: the command-line flags (else warren's defaults), lowered where the regions'
+/// `[limits]` ask for less. A region key asking for more is clamped, with a warning on stderr.
+pub fn limits(gen: &GenArgs, registry: Option<&Registry>) -> Result<Limits> {
     limits_from(
-        region,
-        gen.max_instructions,
-        gen.max_memory,
-        gen.max_seconds,
+        registry,
+        Requested {
+            instructions: gen.max_instructions,
+            memory_mib: gen.max_memory,
+            seconds: gen.max_seconds,
+        },
     )
 }
 
-/// The budgets from `--max-instructions`, `--max-memory` (MiB) and `--max-seconds` where given,
-/// else from the regions' `[limits]`.
-pub fn limits_from(
-    region: &LimitsDef,
-    instructions: Option<u64>,
-    memory_mib: Option<u64>,
-    seconds: Option<f64>,
-) -> Result<Limits> {
-    let mut limits = Limits::from_region(region);
-    if let Some(n) = instructions {
-        limits.instructions = n;
+/// The budgets `requested` allows, lowered by `registry`'s `[limits]` (warnings on stderr).
+pub fn limits_from(registry: Option<&Registry>, requested: Requested) -> Result<Limits> {
+    let allowed = requested.limits().map_err(Error::Param)?;
+    let Some(registry) = registry else {
+        return Ok(allowed);
+    };
+    let resolved = allowed.lowered_by(registry);
+    for w in &resolved.warnings {
+        eprintln!("warning: {w}");
     }
-    if let Some(mib) = memory_mib {
-        limits.memory = (mib as usize) << 20;
-    }
-    if let Some(secs) = seconds {
-        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
-            return Err(Error::Param(format!(
-                "--max-seconds {secs} must be a number of seconds in (0, 86400]"
-            )));
-        }
-        limits.time = Duration::from_secs_f64(secs);
-    }
-    Ok(limits)
+    Ok(resolved.limits)
 }
 
 /// What a generation reads: the recipe, the modules it has required so far, the region files

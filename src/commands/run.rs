@@ -17,7 +17,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let gen = &args.gen;
     let format = choose_format(&args)?;
     let registry = Arc::new(load_registry(gen.regions.as_deref(), &gen.script)?);
-    let limits = super::limits(gen, &registry.limits)?;
+    let limits = super::limits(gen, Some(&registry))?;
     let host = Host::load(&gen.script, registry.clone(), limits)?;
     if args.list_params {
         print!("{}", list_params(&host));

@@ -50,12 +50,10 @@ pub fn watch(args: WatchArgs) -> Result<()> {
             ))
         })?,
     };
-    // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
-    // broken regions directory at start-up means the built-in defaults).
-    let initial = warren_core::region::Registry::load_dir(&regions)
-        .map(|r| r.limits)
-        .unwrap_or_default();
-    let limits = super::limits(&run.gen, &initial)?;
+    // Budgets come from the flags (else the defaults), lowered by the regions' `[limits]` as
+    // they are at start-up (a broken regions directory at start-up lowers nothing).
+    let initial = warren_core::region::Registry::load_dir(&regions).ok();
+    let limits = super::limits(&run.gen, initial.as_ref())?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
     // An output pointed at an input is refused at once (and again before every write).
     super::run::check_outputs(&run, &inputs(&live, &run.gen.script, &regions))?;

@@ -28,6 +28,7 @@ pub mod budget;
 pub mod check;
 pub mod error;
 mod host;
+pub mod limits;
 pub mod params;
 pub mod pattern;
 pub mod phases;

@@ -14,6 +14,7 @@ pub use schema::*;
 use crate::input::ReadError;
 use crate::map::{TerrainId, TerrainTable};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -30,8 +31,11 @@ pub struct Registry {
     pub map_edge: TerrainId,
     /// Everything as declared (names, not ids), for recipes.
     pub data: RegistryData,
-    /// `[limits]`: the budgets these regions ask for (defaults where absent).
+    /// `[limits]`: the budgets these regions ask for (defaults where absent). They may only
+    /// lower the budgets a user allows, never raise them.
     pub limits: LimitsDef,
+    /// Where each `[limits]` key is written, by key name (`max_seconds`, …).
+    pub limits_at: BTreeMap<String, Place>,
     /// The files this registry was loaded from, in load order.
     pub files: Vec<PathBuf>,
 }
@@ -59,6 +63,23 @@ pub struct RegistryData {
     pub town: Option<TownDef>,
     /// Spawn table.
     pub spawn: Vec<SpawnDef>,
+}
+
+/// A place in a region file, for messages about what is written there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.col)
+    }
 }
 
 /// One source file: its path and text.

@@ -4,7 +4,7 @@
 use super::error::{line_col, RegionError, RegionErrors};
 use super::locate::{display, Locator, Path};
 use super::schema::*;
-use super::{unknown_terrain, Registry, RegistryData, Source};
+use super::{unknown_terrain, Place, Registry, RegistryData, Source};
 use crate::gen::dungeon::{
     RoomKind, StreamerKind, VaultGrid, MAX_PANEL, MAX_PANELS, MAX_STREAMER_WIDTH, MIN_PANEL,
     MIN_ROOM,
@@ -211,9 +211,38 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             town: merged.town.map(|(_, t)| t),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
         },
+        limits_at: merged
+            .limits
+            .as_ref()
+            .map(|(f, l)| limit_places(&sources[*f], l))
+            .unwrap_or_default(),
         limits: merged.limits.map(|(_, l)| l).unwrap_or_default(),
         files: sources.into_iter().map(|s| s.path).collect(),
     })
+}
+
+/// Where each key of `[limits]` is written in `src`.
+fn limit_places(src: &Source, l: &LimitsDef) -> BTreeMap<String, Place> {
+    let locator = Locator::new(&src.text);
+    let keys = [
+        ("max_instructions", l.max_instructions.is_some()),
+        ("max_memory_mib", l.max_memory_mib.is_some()),
+        ("max_seconds", l.max_seconds.is_some()),
+    ];
+    keys.into_iter()
+        .filter(|(_, present)| *present)
+        .filter_map(|(key, _)| {
+            let path: Path = tpath!["limits", key];
+            let span = locator.span(&path)?;
+            let (line, col) = line_col(&src.text, span.start);
+            let place = Place {
+                file: src.path.clone(),
+                line,
+                col,
+            };
+            Some((key.to_string(), place))
+        })
+        .collect()
 }
 
 /// A list entry and where it came from.

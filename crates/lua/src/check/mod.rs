@@ -2,7 +2,8 @@
 //! reports every problem found, each located `file:line` (and column where known).
 //!
 //! Checked: region files (TOML syntax and the whole schema, as when loading; files that do not
-//! parse are reported and the others are still validated without them); recipes (Lua syntax,
+//! parse are reported and the others are still validated without them; `[limits]` keys above
+//! warren's defaults, which only the user can raise); recipes (Lua syntax,
 //! the recipe table and its declared parameters, every `require`d module at load time); and the
 //! static name checks of [`scan`] over each recipe and the modules it loaded.
 
@@ -36,6 +37,12 @@ pub struct Report {
 pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     let mut report = Report::default();
     let registry = check_regions(regions, &mut report);
+    // A `[limits]` key above warren's default has no effect (data cannot raise a limit).
+    if let Some(r) = &registry {
+        report
+            .problems
+            .extend(Limits::default().lowered_by(r).warnings);
+    }
     let known = Known {
         terrains: registry.as_ref().map(|r| {
             r.terrains()
