@@ -453,3 +453,39 @@ fn region_files_lower_the_budgets_quietly() {
     );
     fails_with(&out, "instruction budget exceeded (2000000 instructions");
 }
+
+#[test]
+fn weights_must_add_up_to_a_finite_total() {
+    let dir = tree();
+    std::fs::write(
+        dir.path().join("pick.lua"),
+        "return { params = { width = { default = 8 }, height = { default = 4 } },\n\
+         generate = function(map, ctx)\n\
+         local got = ctx.rng:weighted({ { weight = 1.7e308, t = 'floor' }, { weight = 1.7e308, t = 'floor' } })\n\
+         map:fill(got.t)\n\
+         end }\n",
+    )
+    .unwrap();
+    let out = warren_in(dir.path(), &["run", "pick.lua", "--seed", "1"]);
+    fails_with(
+        &out,
+        "pick.lua:3: rng:weighted: item 2 has weight 1.7e308, which takes the total past the largest number (about 1.8e308); weights must add up to a finite total",
+    );
+
+    let huge = |name: &str| {
+        format!(
+            "[[corridor]]\nname = \"{name}\"\nweight = 1.7e308\nfloor = \"floor\"\n\
+             walls = \"rock wall\"\ndoor = \"door\"\n"
+        )
+    };
+    std::fs::write(
+        dir.path().join("regions/heavy.toml"),
+        format!("{}\n{}", huge("heavy a"), huge("heavy b")),
+    )
+    .unwrap();
+    let out = warren_in(dir.path(), &["run", "r.lua", "--seed", "1"]);
+    fails_with(
+        &out,
+        "regions/heavy.toml:10:10: corridor[1].weight = 1.7e308 takes the total of the corridor weights past the largest number (about 1.8e308); weights must add up to a finite total",
+    );
+}

@@ -109,6 +109,13 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("load <close>", "assert(load('local x <close> = nil'))", "to-be-closed variables (<close>) are not allowed"),
     ("__gc", "setmetatable({}, { __gc = function() end })", "__gc metamethods are not available"),
     ("empty rep", "assert(string.rep('', 1 << 62) == '') error('done')", "t.lua:3: done"),
+    // Weights that are each finite but add up past the largest number (they once drew as 0).
+    ("weighted total", "ctx.rng:weighted({ { weight = 1.7e308 }, { weight = 1.7e308 } })", "t.lua:3: rng:weighted: item 2 has weight 1.7e308, which takes the total past the largest number"),
+    ("weighted key total", "ctx.rng:weighted({ { w = 1e308 }, { w = 0 }, { w = 1e308 } }, 'w')", "t.lua:3: rng:weighted: item 3 has weight 1e308, which takes the total"),
+    ("spawn total", "warren.gen.spawn_in_corridors(map, ctx.rng, { table = { { name = 'a', weight = 1.7e308 }, { name = 'b', weight = 1.7e308 } } })", "t.lua:3: warren.gen.spawn_in_corridors: entry 'b' has weight 1.7e308, which takes the total"),
+    ("corridor total", "local c = { name = 'a', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } warren.tunnel.context(map, { dungeon = {}, corridor = { c, { name = 'b', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'b' has weight 1.7e308, which takes the total"),
+    ("corridor negative", "warren.tunnel.context(map, { dungeon = {}, corridor = { { name = 'a', weight = -1, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'a' has weight -1; weights must be finite and ≥ 0"),
+    ("room total", "local level = warren.dungeon.init(map, { width = 16, height = 16, panel_width = 16, panel_height = 16 }) local r = { name = 'a', weight = 1.7e308, kind = 'normal', floor = 'floor', wall = 'rock wall', door = 'door' } warren.dungeon.rooms(map, ctx.rng, level, { r, r }, { min_width = 4, max_width = 8, min_height = 4, max_height = 8 })", "t.lua:3: warren.dungeon.rooms: room 'a' has weight 1.7e308, which takes the total"),
     // Reaching past the sandbox.
     ("io", "local _ = io.open", "undefined global 'io'"),
     ("os", "os.exit(1)", "undefined global 'os'"),

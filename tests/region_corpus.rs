@@ -213,6 +213,46 @@ fn float_cases(out: &mut Vec<Case>) {
     ));
 }
 
+/// Weights that are each finite but add up past the largest number: the second entry of each
+/// list is reported at its weight.
+fn weight_total_cases(out: &mut Vec<Case>) {
+    let entries: [(&str, &str); 5] = [
+        (
+            "corridor",
+            "floor = \"floor\"\nwalls = \"rock\"\ndoor = \"floor\"\n",
+        ),
+        (
+            "room",
+            "kind = \"normal\"\nfloor = \"floor\"\nwall = \"rock\"\ndoor = \"floor\"\n",
+        ),
+        (
+            "streamer",
+            "kind = \"river\"\nterrain = \"floor\"\nmin_width = 1\nmax_width = 2\n",
+        ),
+        ("vault", "grid = \".\"\n[vault.legend]\n\".\" = \"floor\"\n"),
+        ("spawn", ""),
+    ];
+    for (kind, rest) in entries {
+        for (first, second, shown) in [
+            ("1.7e308", "1.7e308", "1.7e308"),
+            ("1e308", "9e307", "9e307"),
+            ("1.7976931348623157e308", "1e292", "1e292"),
+        ] {
+            let one = format!("[[{kind}]]\nname = \"a\"\nweight = {first}\n{rest}");
+            let line = one.lines().count() + 3;
+            out.push(case(
+                format!("{one}[[{kind}]]\nname = \"b\"\nweight = {second}\n{rest}"),
+                line,
+                10,
+                format!(
+                    "{kind}[1].weight = {shown} takes the total of the {kind} weights past the \
+                     largest number (about 1.8e308); weights must add up to a finite total"
+                ),
+            ));
+        }
+    }
+}
+
 /// Keys no section knows, and sections that do not exist.
 fn unknown_key_cases(out: &mut Vec<Case>) {
     let tables = [
@@ -479,6 +519,7 @@ fn corpus() -> Vec<Case> {
     terrain_cases(&mut out);
     syntax_cases(&mut out);
     duplicate_section_cases(&mut out);
+    weight_total_cases(&mut out);
     out
 }
 

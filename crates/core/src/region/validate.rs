@@ -10,6 +10,7 @@ use crate::gen::dungeon::{
     MIN_ROOM,
 };
 use crate::map::{Rgb, Terrain, TerrainTable};
+use crate::rng::{check_weights, WeightProblem};
 use crate::tpath;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -178,6 +179,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let terrains = check_terrains(&mut ck, &merged);
     check_references(&mut ck, &merged, &terrains);
     check_numbers(&mut ck, &merged);
+    check_weight_totals(&mut ck, &merged);
 
     if !ck.findings.is_empty() {
         return Err(RegionErrors(ck.into_errors()));
@@ -747,6 +749,33 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
             e.def.max_depth,
         );
     }
+}
+
+/// Each region list's weights must add up to a finite total: two weights of 1.7e308 are each
+/// valid, but their sum is infinite and a weighted draw could no longer choose between them.
+/// Reported at the weight that takes the total past the largest number.
+fn check_weight_totals(ck: &mut Checker, m: &Merged) {
+    fn list<T>(ck: &mut Checker, kind: &str, entries: &[Entry<T>], weight: impl Fn(&T) -> f64) {
+        let weights: Vec<f64> = entries.iter().map(|e| weight(&e.def)).collect();
+        if let Err(WeightProblem::Overflow(i)) = check_weights(&weights) {
+            let e = &entries[i];
+            ck.report(
+                e.file,
+                tpath![kind, e.index, "weight"],
+                format!(
+                    "{kind}[{}].weight = {} takes the total of the {kind} weights past the \
+                     largest number (about 1.8e308); weights must add up to a finite total",
+                    e.index,
+                    number(weights[i])
+                ),
+            );
+        }
+    }
+    list(ck, "corridor", &m.corridor, |d| d.weight);
+    list(ck, "room", &m.room, |d| d.weight);
+    list(ck, "streamer", &m.streamer, |d| d.weight);
+    list(ck, "vault", &m.vault, |d| d.weight);
+    list(ck, "spawn", &m.spawn, |d| d.weight);
 }
 
 /// `min_depth` and `max_depth` of a room or vault: 1..=1000, in order.

@@ -7,6 +7,7 @@ use crate::budget::{charge, charge_bytes};
 use crate::fail;
 use mlua::{Lua, String as LuaString, Table, Value};
 use warren_core::map::{priority, Brush, Map, Point, Rect};
+use warren_core::rng::{check_weights, WeightProblem};
 
 /// An integer argument: Lua integers, or floats with no fractional part.
 pub fn int(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<i64> {
@@ -114,6 +115,37 @@ pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Vec<Value>> {
                 }
             }
         }
+    }
+}
+
+/// Checks weights read for a weighted draw: each finite and ≥ 0, and all of them adding up to
+/// a finite total (weights of 1.7e308 are each finite, but two of them would make the draw
+/// treat every weight as zero). `item(i)` names the i-th (0-based) entry in messages.
+pub fn weights(
+    lua: &Lua,
+    weights: &[f64],
+    call: &str,
+    item: impl Fn(usize) -> String,
+) -> mlua::Result<()> {
+    match check_weights(weights) {
+        Ok(_) => Ok(()),
+        Err(WeightProblem::Invalid(i)) => Err(fail(
+            lua,
+            format!(
+                "{call}: {} has weight {}; weights must be finite and ≥ 0",
+                item(i),
+                weights[i]
+            ),
+        )),
+        Err(WeightProblem::Overflow(i)) => Err(fail(
+            lua,
+            format!(
+                "{call}: {} has weight {:e}, which takes the total past the largest number \
+                 (about 1.8e308); weights must add up to a finite total",
+                item(i),
+                weights[i]
+            ),
+        )),
     }
 }
 

@@ -377,6 +377,9 @@ fn rooms(
         choices.push(room_def(lua, &m.0, &def, call)?);
     }
     let weights: Vec<f64> = choices.iter().map(|c| c.2).collect();
+    args::weights(lua, &weights, call, |i| {
+        format!("room '{}'", choices[i].1.name)
+    })?;
     let l = level.borrow::<LuaLevel>()?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let out = lua.create_table()?;

@@ -188,6 +188,10 @@ fn spawn_in_corridors(
         }
         table.push(SpawnEntry { name, weight });
     }
+    let weights: Vec<f64> = table.iter().map(|e| e.weight).collect();
+    args::weights(lua, &weights, call, |i| {
+        format!("entry '{}'", table[i].name)
+    })?;
     let k = args::keys(lua);
     let max = opt_int(lua, &opts, &k.max_per_area, 4, 0, 1000, call)?;
     let depth = opt_int(lua, &opts, &k.depth, 1, 1, 1000, call)?;

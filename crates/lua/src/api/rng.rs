@@ -75,6 +75,7 @@ impl UserData for LuaRng {
                 for (i, v) in items.iter().enumerate() {
                     weights.push(entry_weight(lua, v, &key, i + 1)?);
                 }
+                super::args::weights(lua, &weights, "rng:weighted", |i| format!("item {}", i + 1))?;
                 match r.0.weighted_index(&weights) {
                     Some(i) => Ok((items[i].clone(), Some(i + 1))),
                     None => Ok((Value::Nil, None)),

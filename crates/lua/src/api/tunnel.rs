@@ -180,6 +180,10 @@ fn context(
             format!("{call}: no corridor regions; add a [[corridor]] to the region files"),
         ));
     }
+    let weights: Vec<f64> = styles.iter().map(|s| s.weight).collect();
+    args::weights(lua, &weights, call, |i| {
+        format!("corridor '{}'", styles[i].name)
+    })?;
     if let Value::Table(rooms) = get(&regions, "room")? {
         for v in args::list(lua, &resolve(&rooms)?, call)? {
             if let Value::Table(r) = v {
