@@ -489,3 +489,75 @@ fn weights_must_add_up_to_a_finite_total() {
         "regions/heavy.toml:10:10: corridor[1].weight = 1.7e308 takes the total of the corridor weights past the largest number (about 1.8e308); weights must add up to a finite total",
     );
 }
+
+#[test]
+fn list_arguments_of_a_million_tables_or_strings_convert() {
+    // Over a million tables and strings in the lists of four bindings; each once ran out of
+    // mlua's auxiliary stack (exit 3, internal error).
+    let dir = temp_tree(&[(
+        "big.lua",
+        "return { params = { width = { default = 16 }, height = { default = 8 } },\n\
+         generate = function(map, ctx)\n\
+           local rooms, cells, names = {}, {}, {}\n\
+           for i = 1, 1100000 do\n\
+             rooms[i] = { x = 1, y = 1, w = 2, h = 2, weight = i % 3 }\n\
+             cells[i] = { x = 1 + i % 4, y = 1 }\n\
+             names[i] = 'name ' .. (i % 1000)\n\
+           end\n\
+           warren.gen.start_and_stairs(map, rooms, { terrain = 'floor' })\n\
+           map:add_corridor(cells)\n\
+           assert(ctx.rng:pick(rooms).w == 2)\n\
+           assert(ctx.rng:weighted(rooms).h == 2)\n\
+           ctx.rng:shuffle(names)\n\
+           assert(#names == 1100000)\n\
+         end }\n",
+    )]);
+    copy_regions(dir.path());
+    let out = warren_in(
+        dir.path(),
+        &[
+            "run",
+            "big.lua",
+            "--seed",
+            "1",
+            "--max-instructions",
+            "10000000000",
+            "--max-seconds",
+            "300",
+            "--max-memory",
+            "4096",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 8);
+}
+
+#[test]
+fn an_endless_list_is_a_clean_error_under_the_default_budgets() {
+    // The hostile corpus's endless list, through the binary with nothing raised: it stops at a
+    // budget or the list cap, at the recipe line, never as an internal error.
+    let dir = temp_tree(&[(
+        "endless.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         warren.gen.connect_rooms(map, ctx.rng, setmetatable({}, { __index = function() return { x = 1, y = 1, w = 1, h = 1 } end }), { terrain = 'floor' })\n\
+         end }\n",
+    )]);
+    copy_regions(dir.path());
+    let out = warren_in(dir.path(), &["run", "endless.lua", "--seed", "1"]);
+    let err = fails_with(&out, "endless.lua:3: ");
+    assert!(
+        [
+            "budget exceeded",
+            "memory limit exceeded",
+            "the list has more than 4194304 items"
+        ]
+        .iter()
+        .any(|m| err.contains(m)),
+        "{err}"
+    );
+}

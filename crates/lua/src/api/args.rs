@@ -65,9 +65,10 @@ pub fn rect_list(lua: &Lua, v: &Value, call: &str) -> mlua::Result<Vec<Rect>> {
             }
         }
         Value::Table(t) => {
-            let mut out = Vec::new();
-            for (i, item) in list(lua, t, call)?.into_iter().enumerate() {
-                let Value::Table(item) = item else {
+            let items = list(lua, t, call)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let Value::Table(item) = item? else {
                     return Err(fail(
                         lua,
                         format!(
@@ -91,26 +92,119 @@ pub fn rect_list(lua: &Lua, v: &Value, call: &str) -> mlua::Result<Vec<Rect>> {
     ))
 }
 
+/// A Lua list argument, read like `ipairs`: its items up to the first nil. However long it
+/// is, it holds a single Lua reference (mlua's auxiliary stack has room for about a million;
+/// a `Vec<Value>` of a million tables or strings ran out of it). Items are fetched one at a
+/// time with raw reads; each is released when the caller drops it.
+pub struct List {
+    /// The items: the list itself when it is a plain table, else a snapshot of what `__index`
+    /// returned (so each item is asked for once, and reading it back runs no Lua).
+    items: Table,
+    len: usize,
+}
+
+impl List {
+    /// How many items.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Item `i` (0-based; `Nil` past the end).
+    pub fn get(&self, i: usize) -> mlua::Result<Value> {
+        if i < self.len {
+            self.items.raw_get(i as i64 + 1)
+        } else {
+            Ok(Value::Nil)
+        }
+    }
+
+    /// The items in order.
+    pub fn iter(&self) -> impl Iterator<Item = mlua::Result<Value>> + '_ {
+        (0..self.len).map(|i| self.get(i))
+    }
+}
+
+/// The items in order, each fetched as the loop reaches it.
+pub struct ListItems {
+    list: List,
+    next: usize,
+}
+
+impl Iterator for ListItems {
+    type Item = mlua::Result<Value>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let i = self.next;
+        (i < self.list.len).then(|| {
+            self.next += 1;
+            self.list.get(i)
+        })
+    }
+}
+
+impl IntoIterator for List {
+    type Item = mlua::Result<Value>;
+    type IntoIter = ListItems;
+
+    fn into_iter(self) -> ListItems {
+        ListItems {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
 /// The items of a Lua list up to the first nil, like `ipairs`, honouring `__index` (read-only
 /// proxies such as `ctx.regions.spawn` are lists too). Each item is charged, and lists longer
-/// than [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless one).
-pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<Vec<Value>> {
-    let mut out = Vec::new();
+/// than [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless
+/// one).
+pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<List> {
+    let too_long = || {
+        fail(
+            lua,
+            format!(
+                "{call}: the list has more than {} items (the most a list argument may hold)",
+                cost::MAX_LIST
+            ),
+        )
+    };
+    if t.metatable().is_none() {
+        // A plain table: count its items; they are read back from it.
+        let mut len = 0usize;
+        while !t.raw_get::<Value>(len as i64 + 1)?.is_nil() {
+            if len == cost::MAX_LIST {
+                return Err(too_long());
+            }
+            len += 1;
+            if len % 1024 == 0 {
+                charge(lua, 1024)?;
+            }
+        }
+        charge(lua, len as u64 % 1024)?;
+        return Ok(List {
+            items: t.clone(),
+            len,
+        });
+    }
+    // `__index` may compute every item (and never stop): keep what it returned.
+    let items = lua.create_table()?;
+    let mut len = 0usize;
     loop {
-        match t.get::<Value>(out.len() as i64 + 1)? {
+        match t.get::<Value>(len as i64 + 1)? {
             Value::Nil => {
-                charge(lua, out.len() as u64 % 1024)?;
-                return Ok(out);
+                charge(lua, len as u64 % 1024)?;
+                return Ok(List { items, len });
             }
-            _ if out.len() == cost::MAX_LIST => {
-                return Err(fail(
-                    lua,
-                    format!("{call}: the list has more than {} items", cost::MAX_LIST),
-                ))
-            }
+            _ if len == cost::MAX_LIST => return Err(too_long()),
             v => {
-                out.push(v);
-                if out.len() % 1024 == 0 {
+                items.raw_set(len as i64 + 1, v)?;
+                len += 1;
+                if len % 1024 == 0 {
                     charge(lua, 1024)?;
                 }
             }

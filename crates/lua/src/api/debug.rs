@@ -97,7 +97,7 @@ pub fn add_layer(lua: &Lua, map: &mut Map, name: String, spec: Table) -> mlua::R
         Value::Table(t) => list(lua, &t, call)?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
+            .map(|(i, v)| match v? {
                 Value::String(s) => Ok(s.to_string_lossy()),
                 other => Err(fail(
                     lua,

@@ -184,7 +184,7 @@ fn chasms(lua: &Lua, (map, above, opts): (AnyUserData, AnyUserData, Table)) -> m
     known_keys(lua, &opts, call, &["chasms", "narrow"])?;
     let mut names = Vec::new();
     for v in args::list(lua, &table_field(lua, &opts, "chasms", call)?, call)? {
-        match v {
+        match v? {
             Value::String(s) => names.push(s.to_str()?.to_string()),
             other => {
                 return Err(fail(
@@ -371,7 +371,7 @@ fn rooms(
     let mut m = map.borrow_mut::<LuaMap>()?;
     let mut choices = Vec::new();
     for v in args::list(lua, &resolve(&defs)?, call)? {
-        let Value::Table(def) = v else {
+        let Value::Table(def) = v? else {
             return Err(fail(lua, format!("{call}: rooms must be [[room]] tables")));
         };
         choices.push(room_def(lua, &m.0, &def, call)?);
@@ -466,7 +466,7 @@ fn stairs_down(
     let mut avoid = Vec::new();
     if let Value::Table(list) = get(&opts, "avoid")? {
         for v in args::list(lua, &list, call)? {
-            let Value::String(s) = v else {
+            let Value::String(s) = v? else {
                 return Err(fail(lua, format!("{call}: avoid must list terrain names")));
             };
             avoid.push(args::terrain(lua, &m.0, &s.to_str()?, call)?);

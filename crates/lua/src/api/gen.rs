@@ -168,7 +168,7 @@ fn spawn_in_corridors(
     })?;
     let mut table = Vec::new();
     for (i, e) in args::list(lua, &list, call)?.into_iter().enumerate() {
-        let Value::Table(e) = e else {
+        let Value::Table(e) = e? else {
             return Err(fail(
                 lua,
                 format!("{call}: table entry {} is not a table", i + 1),

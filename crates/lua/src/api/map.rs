@@ -30,7 +30,7 @@ fn cells_arg(lua: &Lua, map: &Map, list: &Table, call: &str) -> mlua::Result<Vec
     let items = args::list(lua, list, call)?;
     let mut out = Vec::with_capacity(items.len());
     for v in items {
-        let Value::Table(c) = v else {
+        let Value::Table(c) = v? else {
             return Err(fail(
                 lua,
                 format!("{call}: cells must be tables {{x=, y=}}"),

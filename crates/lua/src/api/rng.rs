@@ -64,7 +64,7 @@ impl UserData for LuaRng {
                 return Err(fail(lua, "rng:pick: the list is empty"));
             }
             let i = r.0.below(items.len() as u64) as usize;
-            Ok((items[i].clone(), i + 1))
+            Ok((items.get(i)?, i + 1))
         });
         methods.add_method_mut(
             "weighted",
@@ -73,21 +73,29 @@ impl UserData for LuaRng {
                 let items = super::args::list(lua, &list, "rng:weighted")?;
                 let mut weights = Vec::with_capacity(items.len());
                 for (i, v) in items.iter().enumerate() {
-                    weights.push(entry_weight(lua, v, &key, i + 1)?);
+                    weights.push(entry_weight(lua, &v?, &key, i + 1)?);
                 }
                 super::args::weights(lua, &weights, "rng:weighted", |i| format!("item {}", i + 1))?;
                 match r.0.weighted_index(&weights) {
-                    Some(i) => Ok((items[i].clone(), Some(i + 1))),
+                    Some(i) => Ok((items.get(i)?, Some(i + 1))),
                     None => Ok((Value::Nil, None)),
                 }
             },
         );
         methods.add_method_mut("shuffle", |lua, r, list: Table| {
-            let mut items = super::args::list(lua, &list, "rng:shuffle")?;
-            r.0.shuffle(&mut items);
+            let items = super::args::list(lua, &list, "rng:shuffle")?;
+            // The permutation is drawn on indices (the same draws as shuffling the items), and
+            // the shuffled items gathered in a table before any is written back: the list may
+            // be the very table they are read from.
+            let mut order: Vec<usize> = (0..items.len()).collect();
+            r.0.shuffle(&mut order);
+            let shuffled = lua.create_table_with_capacity(order.len(), 0)?;
+            for (k, &from) in order.iter().enumerate() {
+                shuffled.raw_set(k + 1, items.get(from)?)?;
+            }
             // `set`, not `raw_set`: a read-only list must refuse, not grow a shadow copy.
-            for (i, v) in items.into_iter().enumerate() {
-                list.set(i + 1, v)?;
+            for k in 1..=order.len() {
+                list.set(k, shuffled.raw_get::<Value>(k)?)?;
             }
             Ok(list)
         });

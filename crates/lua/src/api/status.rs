@@ -39,7 +39,7 @@ fn new(lua: &Lua, opts: Table) -> mlua::Result<LuaStatusLists> {
         Value::Table(t) => args::list(lua, &t, call)?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
+            .map(|(i, v)| match v? {
                 Value::String(s) => Ok(s.to_str()?.to_string()),
                 other => Err(fail(
                     lua,

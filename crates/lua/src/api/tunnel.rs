@@ -54,7 +54,7 @@ pub fn flags(lua: &Lua, list: Option<Table>, call: &str) -> mlua::Result<TunnelF
     };
     let mut names = Vec::new();
     for v in args::list(lua, &list, call)? {
-        match v {
+        match v? {
             Value::String(s) => names.push(s.to_str()?.to_string()),
             other => {
                 return Err(fail(
@@ -164,7 +164,7 @@ fn context(
         &resolve(&table_field(lua, &regions, "corridor", call)?)?,
         call,
     )? {
-        let Value::Table(c) = v else {
+        let Value::Table(c) = v? else {
             return Err(fail(
                 lua,
                 format!("{call}: corridor entries must be tables"),
@@ -186,7 +186,7 @@ fn context(
     })?;
     if let Value::Table(rooms) = get(&regions, "room")? {
         for v in args::list(lua, &resolve(&rooms)?, call)? {
-            if let Value::Table(r) = v {
+            if let Value::Table(r) = v? {
                 let r = resolve(&r)?;
                 let name = str_field(lua, &r, "name", call)?;
                 let at = format!("{call}: room '{name}'");
