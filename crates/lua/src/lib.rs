@@ -29,6 +29,7 @@ pub mod check;
 pub mod error;
 mod host;
 pub mod limits;
+mod located;
 pub mod params;
 pub mod pattern;
 pub mod phases;

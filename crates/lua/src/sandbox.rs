@@ -173,7 +173,9 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 /// here as a value: converting it resumes the panic.
 fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
     match v {
-        Value::Error(e) => Ok(Value::String(lua.create_string(super::lua_message(&e))?)),
+        Value::Error(e) => Ok(Value::String(
+            lua.create_string(super::located::located_message(&e))?,
+        )),
         other => Ok(other),
     }
 }

@@ -456,8 +456,12 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
             solid: d.solid,
         });
     }
-    if out.len() > u16::MAX as usize {
-        ck.report(0, tpath![], "too many terrains (at most 65535)");
+    if let Some(e) = m.terrain.get(u16::MAX as usize) {
+        ck.report(
+            e.file,
+            tpath!["terrain", e.index],
+            "too many terrains: this is terrain number 65536; at most 65535 may be defined",
+        );
     }
     TerrainTable::new(out)
 }
