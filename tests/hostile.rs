@@ -67,7 +67,7 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("table.sort comparator", "local t = {} for i = 1, 100 do t[i] = i end table.sort(t, function() while true do end end)", INSTR),
     ("table.sort repeated", "local t = {} for i = 1, 1e5 do t[i] = -i end while true do table.sort(t) end", INSTR),
     // Refused at the list cap, or stopped by the clock first on a loaded machine.
-    ("rng:pick endless list", "ctx.rng:pick(setmetatable({}, { __index = rawlen }))", "t.lua:3: warren.gen.connect_rooms: the list has more than|t.lua:3: rng:pick: the list has more than|t.lua:3: time budget exceeded (0.5 s|t.lua:3: instruction budget exceeded (5000000 instructions|t.lua:3: memory limit exceeded (32 MiB"),
+    ("rng:pick endless list", "ctx.rng:pick(setmetatable({}, { __index = rawlen }))", "t.lua:3: rng:pick: argument 1 (list) has more than 4194304 items|t.lua:3: time budget exceeded (0.5 s|t.lua:3: instruction budget exceeded (5000000 instructions|t.lua:3: memory limit exceeded (32 MiB"),
     ("connect_rooms endless list", "warren.gen.connect_rooms(map, ctx.rng, setmetatable({}, { __index = function() return { x = 1, y = 1, w = 1, h = 1 } end }), { terrain = 'floor' })", DEEP),
     ("map:fill loop", "while true do map:fill('floor') end", INSTR),
     ("map:count loop", "while true do map:count('floor') end", INSTR),
@@ -112,7 +112,7 @@ const CORPUS: &[(&str, &str, &str)] = &[
     // Weights that are each finite but add up past the largest number (they once drew as 0).
     ("weighted total", "ctx.rng:weighted({ { weight = 1.7e308 }, { weight = 1.7e308 } })", "t.lua:3: rng:weighted: item 2 has weight 1.7e308, which takes the total past the largest number"),
     ("weighted key total", "ctx.rng:weighted({ { w = 1e308 }, { w = 0 }, { w = 1e308 } }, 'w')", "t.lua:3: rng:weighted: item 3 has weight 1e308, which takes the total"),
-    ("spawn total", "warren.gen.spawn_in_corridors(map, ctx.rng, { table = { { name = 'a', weight = 1.7e308 }, { name = 'b', weight = 1.7e308 } } })", "t.lua:3: warren.gen.spawn_in_corridors: entry 'b' has weight 1.7e308, which takes the total"),
+    ("spawn total", "warren.gen.spawn_in_corridors(map, ctx.rng, { table = { { name = 'a', weight = 1.7e308 }, { name = 'b', weight = 1.7e308 } } })", "t.lua:3: warren.gen.spawn_in_corridors: opts.table entry 'b' has weight 1.7e308, which takes the total"),
     ("corridor total", "local c = { name = 'a', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } warren.tunnel.context(map, { dungeon = {}, corridor = { c, { name = 'b', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'b' has weight 1.7e308, which takes the total"),
     ("corridor negative", "warren.tunnel.context(map, { dungeon = {}, corridor = { { name = 'a', weight = -1, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'a' has weight -1; weights must be finite and ≥ 0"),
     ("room total", "local level = warren.dungeon.init(map, { width = 16, height = 16, panel_width = 16, panel_height = 16 }) local r = { name = 'a', weight = 1.7e308, kind = 'normal', floor = 'floor', wall = 'rock wall', door = 'door' } warren.dungeon.rooms(map, ctx.rng, level, { r, r }, { min_width = 4, max_width = 8, min_height = 4, max_height = 8 })", "t.lua:3: warren.dungeon.rooms: room 'a' has weight 1.7e308, which takes the total"),

@@ -5,7 +5,7 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::phases::PhaseClock;
-use crate::{api, budget, located, params, recipe, recipe::Recipe, sandbox};
+use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
 use std::cell::{Ref, RefCell};
@@ -109,10 +109,9 @@ impl Host {
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
-        let log = lua.create_function(api::log::print).map_err(internal_lua)?;
-        let metric = lua.create_function(metric).map_err(internal_lua)?;
         let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
-        let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
+        let api::ctx::CtxFunctions { log, metric, phase } =
+            api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = sandbox::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -359,53 +358,21 @@ impl Host {
         }
     }
 
-    /// A budget message without a line (the budget ran out inside a Rust function before the
-    /// instruction hook saw one) takes the place from the traceback of the error it raised.
+    /// A budget message without a line of its own (the budget ran out before the instruction
+    /// hook saw one, so it names the generate function or nothing) takes the place from the
+    /// traceback of the error it raised, when there is one.
     fn place_budget(&self, msg: String, raised: Option<&mlua::Error>) -> String {
-        let unplaced = format!("{}: ", self.recipe.path.display());
-        match (
-            msg.strip_prefix(&unplaced),
-            raised.and_then(located::traceback_location),
-        ) {
-            (Some(detail), Some(at)) => format!("{at}: {detail}"),
-            _ => msg,
+        let Some(at) = raised.and_then(located::traceback_location) else {
+            return msg;
+        };
+        let fallbacks = [&self.generate_at, &self.recipe.path.display().to_string()];
+        for unplaced in fallbacks {
+            if let Some(detail) = msg.strip_prefix(&format!("{unplaced}: ")) {
+                return format!("{at}: {detail}");
+            }
         }
+        msg
     }
-}
-
-/// `ctx.metric(name, value)`: records a statistic on the map being generated.
-fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
-    if !value.is_finite() {
-        return Err(fail(
-            lua,
-            format!("ctx.metric: '{name}' = {value} must be finite"),
-        ));
-    }
-    let map = with_run(lua, |r| r.map.clone())
-        .ok_or_else(|| fail(lua, "ctx.metric: no generation is running"))?;
-    let mut map = map.borrow_mut::<LuaMap>()?;
-    if !map.0.notes.stats.contains_key(&name) {
-        budget::charge_bytes(lua, api::cost::text(&name) + 8)?;
-    }
-    map.0.notes.stats.insert(name, value);
-    Ok(())
-}
-
-/// `ctx.phase(name)`: ends phase `name` on `clock`.
-fn phase_function(lua: &Lua, clock: std::rc::Rc<RefCell<PhaseClock>>) -> mlua::Result<Function> {
-    lua.create_function(move |lua, name: Value| match name {
-        Value::String(s) => {
-            clock.borrow_mut().mark(&s.as_bytes());
-            Ok(())
-        }
-        other => Err(fail(
-            lua,
-            format!(
-                "ctx.phase: the phase name must be a string, got {}",
-                other.type_name()
-            ),
-        )),
-    })
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).

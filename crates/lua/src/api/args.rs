@@ -164,7 +164,7 @@ impl IntoIterator for List {
 /// than [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless
 /// one).
 pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<List> {
-    let too_long = || {
+    list_with(lua, t, || {
         fail(
             lua,
             format!(
@@ -172,7 +172,15 @@ pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<List> {
                 cost::MAX_LIST
             ),
         )
-    };
+    })
+}
+
+/// [`list`], with `too_long` making the error for a list past [`cost::MAX_LIST`].
+pub fn list_with(
+    lua: &Lua,
+    t: &Table,
+    too_long: impl FnOnce() -> mlua::Error,
+) -> mlua::Result<List> {
     if t.metatable().is_none() {
         // A plain table: count its items; they are read back from it.
         let mut len = 0usize;
@@ -212,34 +220,37 @@ pub fn list(lua: &Lua, t: &Table, call: &str) -> mlua::Result<List> {
     }
 }
 
-/// Checks weights read for a weighted draw: each finite and ≥ 0, and all of them adding up to
-/// a finite total (weights of 1.7e308 are each finite, but two of them would make the draw
-/// treat every weight as zero). `item(i)` names the i-th (0-based) entry in messages.
+/// What is wrong with weights read for a weighted draw, if anything: each must be finite and
+/// ≥ 0, and all of them must add up to a finite total (weights of 1.7e308 are each finite, but
+/// two of them made the draw treat every weight as zero). `item(i)` names the i-th (0-based)
+/// entry.
+pub fn weight_problem(weights: &[f64], item: impl Fn(usize) -> String) -> Option<String> {
+    match check_weights(weights) {
+        Ok(_) => None,
+        Err(WeightProblem::Invalid(i)) => Some(format!(
+            "{} has weight {}; weights must be finite and ≥ 0",
+            item(i),
+            weights[i]
+        )),
+        Err(WeightProblem::Overflow(i)) => Some(format!(
+            "{} has weight {:e}, which takes the total past the largest number (about \
+             1.8e308); weights must add up to a finite total",
+            item(i),
+            weights[i]
+        )),
+    }
+}
+
+/// [`weight_problem`] as an error of `call` at the recipe line.
 pub fn weights(
     lua: &Lua,
     weights: &[f64],
     call: &str,
     item: impl Fn(usize) -> String,
 ) -> mlua::Result<()> {
-    match check_weights(weights) {
-        Ok(_) => Ok(()),
-        Err(WeightProblem::Invalid(i)) => Err(fail(
-            lua,
-            format!(
-                "{call}: {} has weight {}; weights must be finite and ≥ 0",
-                item(i),
-                weights[i]
-            ),
-        )),
-        Err(WeightProblem::Overflow(i)) => Err(fail(
-            lua,
-            format!(
-                "{call}: {} has weight {:e}, which takes the total past the largest number \
-                 (about 1.8e308); weights must add up to a finite total",
-                item(i),
-                weights[i]
-            ),
-        )),
+    match weight_problem(weights, item) {
+        None => Ok(()),
+        Some(m) => Err(fail(lua, format!("{call}: {m}"))),
     }
 }
 
