@@ -561,3 +561,38 @@ fn an_endless_list_is_a_clean_error_under_the_default_budgets() {
         "{err}"
     );
 }
+
+#[test]
+fn errors_caused_by_a_recipe_name_its_line() {
+    let body = |b: &str| {
+        format!(
+            "return {{ params = {{ width = {{ default = 8 }}, height = {{ default = 4 }} }},\n\
+             generate = function(map, ctx)\n{b}\nend }}\n"
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        ("return 5\n".into(), "x.lua:1: a recipe must return a table"),
+        (
+            "local r = {\n  params = { width = { default = 8 }, height = { default = 4 } },\n}\nreturn r\n".into(),
+            "x.lua:4: recipe needs generate = function(map, ctx) … end, got nil",
+        ),
+        ("local x = 1\nlocal y = 2\n".into(), "x.lua:2: a recipe must return a table"),
+        (
+            "return { params = 5, generate = function() end }\n".into(),
+            "x.lua:1: params must be a table, got integer",
+        ),
+        (
+            "return {\n  params = {\n    width = { default = 100000 },\n    height = { default = 10 },\n  },\n  generate = function() end }\n".into(),
+            "x.lua:3: map size 100000×10 is not allowed",
+        ),
+        (body("warren.dungeon.init(5)"), "x.lua:3: bad argument #1 to 'init'"),
+        (body("error({})"), "x.lua:3: error object is a table value"),
+        (body("error('why', 0)"), "x.lua:3: why"),
+    ];
+    for (recipe, expected) in cases {
+        let dir = temp_tree(&[("x.lua", recipe.as_str())]);
+        copy_regions(dir.path());
+        let out = warren_in(dir.path(), &["run", "x.lua", "--seed", "1"]);
+        fails_with(&out, &format!("error: {expected}"));
+    }
+}

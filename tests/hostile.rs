@@ -116,6 +116,19 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("corridor total", "local c = { name = 'a', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } warren.tunnel.context(map, { dungeon = {}, corridor = { c, { name = 'b', weight = 1.7e308, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'b' has weight 1.7e308, which takes the total"),
     ("corridor negative", "warren.tunnel.context(map, { dungeon = {}, corridor = { { name = 'a', weight = -1, floor = 'floor', walls = 'rock wall', door = 'door' } } }, {})", "t.lua:3: warren.tunnel.context: corridor 'a' has weight -1; weights must be finite and ≥ 0"),
     ("room total", "local level = warren.dungeon.init(map, { width = 16, height = 16, panel_width = 16, panel_height = 16 }) local r = { name = 'a', weight = 1.7e308, kind = 'normal', floor = 'floor', wall = 'rock wall', door = 'door' } warren.dungeon.rooms(map, ctx.rng, level, { r, r }, { min_width = 4, max_width = 8, min_height = 4, max_height = 8 })", "t.lua:3: warren.dungeon.rooms: room 'a' has weight 1.7e308, which takes the total"),
+    // Errors that once reached the user without a line.
+    ("error with a table", "error({})", "t.lua:3: error object is a table value"),
+    ("error with nil", "error(nil)", "t.lua:3: error object is a nil value"),
+    ("error at level 0", "error('no place', 0)", "t.lua:3: no place"),
+    ("error in __tostring", "ctx.log(setmetatable({}, { __tostring = function() error({}) end }))", "t.lua:3: error object is a table value"),
+    ("error in a coroutine", "coroutine.wrap(function() error({}) end)()", "t.lua:3: error object is a table value"),
+    ("dungeon.init argument", "warren.dungeon.init(5)", "t.lua:3: bad argument #1 to 'init': error converting Lua integer to userdata"),
+    ("dungeon.rooms argument", "warren.dungeon.rooms(map, ctx.rng, 5)", "t.lua:3: bad argument #3 to 'rooms'"),
+    ("tunnel.context argument", "warren.tunnel.context(map, 5)", "t.lua:3: bad argument #2 to 'context': error converting Lua integer to table"),
+    ("town.new argument", "warren.town.new(5)", "t.lua:3: bad argument #1 to 'new'"),
+    ("town method with a dot", "warren.town.new{}.fill(5)", "t.lua:3: bad argument `self` to 'town:fill'"),
+    // Out of memory inside a C function before the hook saw a line: the generate function's.
+    ("string in a C function", "local s = ('x'):rep(10 << 20) local t = ('%s%s'):format(s, s)", "t.lua:3: string size limit exceeded|t.lua:3: memory limit exceeded (32 MiB|t.lua:2: memory limit exceeded (32 MiB"),
     // Reaching past the sandbox.
     ("io", "local _ = io.open", "undefined global 'io'"),
     ("os", "os.exit(1)", "undefined global 'os'"),
@@ -137,6 +150,15 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("warren", "warren.gen.fill = print", "cannot modify read-only table 'warren.gen'"),
     ("globals", "_G.x = 1", "assignment to undeclared global 'x'"),
 ];
+
+/// Whether `msg` starts with `file:line: `.
+fn located(msg: &str) -> bool {
+    msg.split_once(": ")
+        .and_then(|(head, _)| head.rsplit_once(':'))
+        .is_some_and(|(file, line)| {
+            !file.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+        })
+}
 
 fn host_for(body: &str) -> (tempfile::TempDir, Host) {
     let recipe = format!(
@@ -169,6 +191,9 @@ fn every_hostile_recipe_is_stopped_with_its_error_and_the_host_recovers() {
         let took = started.elapsed();
         match outcome {
             Ok(_) => failures.push(format!("{what}: not stopped")),
+            Err(e) if !located(&e.to_string()) => {
+                failures.push(format!("{what}: no file:line in: {e}"))
+            }
             Err(e) if !expected.split('|').any(|x| e.to_string().contains(x)) => {
                 failures.push(format!("{what}: expected '{expected}', got: {e}"))
             }

@@ -622,3 +622,36 @@ fn limits_above_what_the_user_allows_are_clamped_at_their_place() {
         assert!(w.contains(&format!("so {allowed} applies")), "{w}");
     }
 }
+
+#[test]
+fn too_many_terrains_is_reported_at_the_first_one_too_many() {
+    // 65535 terrains fit (ids are 16 bits); the 65536th is named where it is written.
+    let defined = TERRAIN.matches("[[terrain]]").count();
+    let extra: String = (defined..=u16::MAX as usize)
+        .map(|i| {
+            format!(
+                "[[terrain]]\nname = \"t{i}\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n"
+            )
+        })
+        .collect();
+    let sources = vec![
+        Source {
+            path: "regions/a.toml".into(),
+            text: TERRAIN.into(),
+        },
+        Source {
+            path: "regions/many.toml".into(),
+            text: extra,
+        },
+    ];
+    let e = Registry::from_sources(sources).unwrap_err().to_string();
+    let index = u16::MAX as usize - defined;
+    let line = index * 5 + 1;
+    assert_eq!(
+        e,
+        format!(
+            "regions/many.toml:{line}:1: too many terrains: this is terrain number 65536; at \
+             most 65535 may be defined"
+        )
+    );
+}
