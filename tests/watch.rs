@@ -423,3 +423,18 @@ fn floor_lines(text: &str) -> String {
         .map_or(rest.len(), |(i, _)| i);
     rest[..glyph_line_end].to_string()
 }
+
+#[test]
+fn a_huge_error_is_shown_capped() {
+    let huge = recipe(1).replace(
+        "map:fill(style.fill)",
+        "error(string.rep('x', 15 * 1000 * 1000) .. 'END')",
+    );
+    let w = Watch::spawn(&[], &huge);
+    w.wait_for_status("error", 1);
+    let err = w.stderr();
+    let longest = err.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest <= 4200, "a line of {longest} bytes");
+    assert!(err.contains("r.lua:4: xxx"), "{}", &err[..err.len().min(200)]);
+    assert!(err.contains("bytes omitted] …") && err.contains("xEND"));
+}
