@@ -1,6 +1,7 @@
 //! A running `warren serve` (the real binary) over a private tree, and a small HTTP/1.0 client
 //! for it: one request per connection, the answer read to its end, server-sent events read
 //! line by line on a thread.
+#![allow(dead_code)]
 
 use crate::common::{copy_regions, temp_tree};
 use std::io::{BufRead, BufReader, Read, Write};
