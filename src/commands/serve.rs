@@ -5,6 +5,7 @@ use crate::serve::query::Defaults;
 use crate::serve::status::Session;
 use crate::serve::worker::Setup;
 use crate::serve::{serve, Options};
+use std::path::PathBuf;
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::find_regions;
@@ -17,8 +18,9 @@ Examples:
   warren serve scripts/dungeon.lua --levels 3 --open
   warren serve scripts/cave.lua --seed 3 --set direction=omni --port 8080
 
-The page draws the map (drag to pan, wheel to zoom, F to fit), builds a control for every
-recipe parameter, and regenerates when one changes. Saving the recipe, a module it requires or
+The page draws the map (drag or arrow keys to pan, wheel or +/- to zoom, F to fit; `,` and `.`
+step the seed, R draws one), builds a control for every recipe parameter, and regenerates when
+one changes. Saving the recipe, a module it requires or
 a region file updates the page without reloading it; a bad edit shows its file:line and keeps
 the last good map. Generation runs with the same budgets as `warren run`.
 
@@ -48,6 +50,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             ))
         })?,
     };
+    let regions = relative_to_current_dir(regions);
     let sets = super::assignments(gen)?;
     // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
     // broken regions directory at start-up means the built-in defaults), as in `watch`.
@@ -88,6 +91,20 @@ pub fn run(args: ServeArgs) -> Result<()> {
         port: args.port,
         open: args.open,
     })
+}
+
+/// `dir` relative to the current directory when it lies below it, so that messages name
+/// `regions/terrain.toml:8:11` rather than an absolute path.
+fn relative_to_current_dir(dir: PathBuf) -> PathBuf {
+    let here = std::env::current_dir().and_then(|d| d.canonicalize());
+    let dir_abs = dir.canonicalize();
+    match (here, dir_abs) {
+        (Ok(here), Ok(abs)) => match abs.strip_prefix(&here) {
+            Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
+            _ => dir,
+        },
+        _ => dir,
+    }
 }
 
 /// The budget flags given, to repeat in the page's `warren run` command line.

@@ -246,6 +246,15 @@ impl State {
         self.publish(&changed.describe(), started.elapsed());
     }
 
+    /// Follows modules the recipe required while generating (a `require` inside `generate`).
+    fn follow_required(&mut self) {
+        if self.live.note_required() {
+            if let Err(e) = self.live.watch(&mut self.changes) {
+                eprintln!("serve: {e}");
+            }
+        }
+    }
+
     /// Publishes the current status and prints one status line.
     fn publish(&mut self, reason: &str, took: Duration) {
         let found: Vec<_> = self
@@ -291,6 +300,7 @@ impl State {
             None => {
                 let outcome =
                     std::panic::catch_unwind(AssertUnwindSafe(|| self.generate(&job.request)));
+                self.follow_required();
                 match outcome {
                     Ok(Ok(g)) => {
                         let g = Arc::new(g);

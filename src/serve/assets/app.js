@@ -56,6 +56,10 @@
     if (h.has('show')) out.overlays = h.get('show').split(',').filter((o) => o in OVERLAYS);
     if (['auto', 'on', 'off'].includes(h.get('glyphs'))) out.glyphs = h.get('glyphs');
     if (h.get('steps') === '1') out.steps = true;
+    if (h.has('cell')) {
+      const [x, y] = h.get('cell').split(',').map((n) => parseInt(n, 10));
+      if (x >= 0 && y >= 0) out.pinned = { x, y };
+    }
     if (h.has('view')) {
       const [zoom, x, y] = h.get('view').split(',').map(Number);
       if ([zoom, x, y].every(Number.isFinite) && zoom >= MIN_ZOOM && zoom <= MAX_ZOOM) {
@@ -77,6 +81,7 @@
       if (state.overlays.size) h.set('show', [...state.overlays].join(','));
       if (state.glyphs !== 'auto') h.set('glyphs', state.glyphs);
       if (state.steps) h.set('steps', '1');
+      if (state.pinned) h.set('cell', `${state.pinned.x},${state.pinned.y}`);
       if (state.view) {
         const v = state.view;
         h.set('view', `${+v.zoom.toFixed(4)},${Math.round(v.x)},${Math.round(v.y)}`);
@@ -144,6 +149,7 @@
     state.glyphs = fragment.glyphs ?? 'auto';
     state.steps = fragment.steps ?? false;
     state.view = fragment.view ?? null;
+    state.pinned = fragment.pinned ?? null;
     $('seed').value = state.seed;
     $('glyphs').value = state.glyphs;
     $('steps').checked = state.steps;
@@ -657,9 +663,14 @@
     drawOverlays(ctx, frame, z, ox, oy);
     const marked = state.pinned ?? state.hover;
     if (marked) {
-      ctx.lineWidth = Math.max(1, dpr);
+      // A light frame around the cell inside a dark one, visible on any terrain.
+      const [x, y, side] = [ox + marked.x * z, oy + marked.y * z, Math.max(z, 1)];
+      ctx.lineWidth = 2 * dpr;
+      ctx.strokeStyle = '#000000';
+      ctx.strokeRect(x - 2 * dpr, y - 2 * dpr, side + 4 * dpr, side + 4 * dpr);
+      ctx.lineWidth = dpr;
       ctx.strokeStyle = state.pinned ? '#ffd966' : '#ffffff';
-      ctx.strokeRect(ox + marked.x * z + 0.5, oy + marked.y * z + 0.5, Math.max(z - 1, 1), Math.max(z - 1, 1));
+      ctx.strokeRect(x - 0.5 * dpr, y - 0.5 * dpr, side + dpr, side + dpr);
     }
     $('zoom-level').textContent = `${+state.view.zoom.toFixed(2)} px/cell`;
   }
@@ -781,6 +792,19 @@
     writeFragment();
   }
 
+  /** Moves the map by a tenth of the window. */
+  function pan(dx, dy) {
+    if (!state.view) return;
+    const canvas = $('map');
+    state.view = {
+      ...state.view,
+      x: state.view.x + Math.round(dx * canvas.clientWidth / 10),
+      y: state.view.y + Math.round(dy * canvas.clientHeight / 10),
+    };
+    draw();
+    writeFragment();
+  }
+
   function cellAt(px, py) {
     if (!state.data || !state.view) return null;
     const f = currentFrame();
@@ -824,14 +848,13 @@
     const dl = $('inspector');
     const list = $('cell-notes');
     $('pinned').hidden = !state.pinned;
-    if (!cell || !state.data) {
+    const f = state.data ? currentFrame() : null;
+    if (!cell || !f || cell.x >= f.width || cell.y >= f.height) {
       dl.hidden = true;
       list.textContent = '';
       $('inspector-empty').hidden = false;
       return;
     }
-    const f = currentFrame();
-    if (cell.x >= f.width || cell.y >= f.height) return;
     const i = cell.x + cell.y * f.width;
     const t = f.terrains[f.terrainIds[i]];
     const field = (name, text) => (dl.querySelector(`[data-field="${name}"]`).textContent = text);
@@ -911,6 +934,7 @@
         state.pinned = same ? null : cell;
         inspect();
         draw();
+        writeFragment();
       }
       if (drag?.moved) writeFragment();
       drag = null;
@@ -1006,7 +1030,11 @@
         ',': () => stepSeed(-1n),
         '.': () => stepSeed(1n),
         r: randomSeed,
-        Escape: () => { state.pinned = null; inspect(); draw(); },
+        Escape: () => { state.pinned = null; inspect(); draw(); writeFragment(); },
+        ArrowLeft: () => pan(1, 0),
+        ArrowRight: () => pan(-1, 0),
+        ArrowUp: () => pan(0, 1),
+        ArrowDown: () => pan(0, -1),
       };
       if (keys[e.key]) {
         e.preventDefault();
