@@ -13,7 +13,7 @@ use common::*;
 use server::*;
 use std::time::{Duration, Instant};
 
-const RECIPE: &str = r#"local style = require "lib.style"
+const RECIPE: &str = r##"local style = require "lib.style"
 return {
   name = "served",
   params = {
@@ -30,9 +30,14 @@ return {
     end
     if ctx.params.spin then while true do end end
     map:add_room(warren.rect(1, 1, 3, 2), "hall")
+    local marks = {}
+    for y = 0, map.height - 1 do
+      marks[#marks + 1] = y == 1 and ("!" .. (" "):rep(map.width - 1)) or (" "):rep(map.width)
+    end
+    map:add_layer("marks", { rows = marks, colors = { ["!"] = "#ff0000" } })
     map:tag("version", VERSION)
   end }
-"#;
+"##;
 
 fn recipe(version: i64) -> String {
     RECIPE.replace("VERSION", &version.to_string())
@@ -219,10 +224,36 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
     assert!(level["time_ms"].as_f64().unwrap() >= 0.0);
     assert_eq!(level["frames"][0]["rooms"][0]["kind"], "hall");
 
-    // A layer of the page's map, as a palette of glyph and colour per cell.
+    // The layers the map can be drawn as, the recipe's own among them; one layer of the
+    // page's map is a palette of glyph and colour and an index per cell.
+    assert_eq!(
+        level["frames"][0]["layers"],
+        serde_json::json!(["terrain", "priority", "region", "components", "marks"])
+    );
     let layer = s.get("/api/layer?seed=9&set=mode=spotted&layer=region");
     assert_eq!(layer.status, 200, "{}", layer.text());
     assert_eq!(layer.json()["name"], "region");
+    let marks = s
+        .get("/api/layer?seed=9&set=mode=spotted&layer=marks")
+        .json();
+    let palette = marks["palette"].as_array().unwrap();
+    let red = palette
+        .iter()
+        .position(|p| p == &serde_json::json!(["!", "#ff0000"]))
+        .expect("the recipe's mark in the palette");
+    let cells = base64::engine::general_purpose::STANDARD
+        .decode(marks["cells"]["data"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(cells[12], red as u8, "the mark at (0, 1) of a 12-wide map");
+    assert_eq!(cells.iter().filter(|&&c| c == red as u8).count(), 1);
+    let json = s.get("/api/export.json?seed=9&layer=marks");
+    let cli = run(
+        &s,
+        &[
+            "r.lua", "--seed", "9", "--format", "json", "--layer", "marks",
+        ],
+    );
+    assert_eq!(json.text(), String::from_utf8(cli).unwrap());
 }
 
 #[test]
@@ -245,7 +276,7 @@ fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
         ("/api/map?steps=maybe", 400, "steps must be 1 or 0"),
         ("/api/map?set=width=4096&set=height=4096", 413, "this request makes 16777216 cells; the page shows at most 4194304"),
         ("/api/map?set=width=2048&set=height=2048&levels=2", 413, "the page shows at most 4194304"),
-        ("/api/layer?layer=heat", 400, "--layer heat: this map has no such layer (available: terrain, priority, region, components)"),
+        ("/api/layer?layer=heat", 400, "--layer heat: this map has no such layer (available: terrain, priority, region, components, marks)"),
         ("/api/layer?level=2", 400, "level 2 is past the last level generated (1)"),
         ("/api/layer?frame=5", 400, "frame 5 is past the last step of level 1 (0)"),
         ("/api/export.png?scale=0", 400, "scale must be a whole number from 1 to 64"),
@@ -290,7 +321,7 @@ fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
     let started = Instant::now();
     let r = s.get("/api/map?set=spin=true");
     assert_eq!(r.status, 422, "{}", r.text());
-    assert!(r.problems().contains("r.lua:16"), "{}", r.problems());
+    assert!(r.problems().contains("r.lua:16:"), "{}", r.problems());
     assert!(r.problems().contains("budget"), "{}", r.problems());
     assert!(started.elapsed() < Duration::from_secs(30));
 
