@@ -20,9 +20,9 @@ Examples:
 
 The page draws the map (drag or arrow keys to pan, wheel or +/- to zoom, F to fit; `,` and `.`
 step the seed, R draws one), builds a control for every recipe parameter, and regenerates when
-one changes. Saving the recipe, a module it requires or
-a region file updates the page without reloading it; a bad edit shows its file:line and keeps
-the last good map. Generation runs with the same budgets as `warren run`.
+one changes. Saving the recipe, a module it requires or a region file updates the page without
+reloading it; a bad edit shows its file:line and keeps the last good map. Generation runs with
+the same budgets as `warren run`.
 
 The server answers this machine only (127.0.0.1) unless --bind names another address.";
 
