@@ -289,14 +289,14 @@ async fn blocking(
     })
 }
 
-/// A request not served: the status code, a kind for the page, and every message, each split
-/// into problems with their places. Answered as
+/// A request not served: the status code, a kind for the page, and every problem with its
+/// place. Answered as
 /// `{ "error": { "kind", "problems": [{ message, file, line, column }] } }`.
 #[derive(Debug)]
 pub struct Refusal {
     code: StatusCode,
     kind: &'static str,
-    messages: Vec<String>,
+    problems: Vec<Problem>,
 }
 
 impl Refusal {
@@ -304,7 +304,7 @@ impl Refusal {
         Refusal {
             code,
             kind,
-            messages: vec![message],
+            problems: vec![Problem::new(&message)],
         }
     }
 
@@ -328,10 +328,10 @@ impl From<Failure> for Refusal {
         match f {
             Failure::BadRequest(m) => Refusal::bad(m),
             Failure::TooLarge(m) => Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", m),
-            Failure::Recipe(messages) => Refusal {
+            Failure::Recipe(problems) => Refusal {
                 code: StatusCode::UNPROCESSABLE_ENTITY,
                 kind: "recipe",
-                messages,
+                problems,
             },
             Failure::Busy => Refusal::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -354,15 +354,10 @@ impl IntoResponse for Refusal {
             kind: &'a str,
             problems: Vec<Problem>,
         }
-        let problems = self
-            .messages
-            .iter()
-            .flat_map(|m| super::status::problems(m))
-            .collect();
         let body = Body {
             error: Inner {
                 kind: self.kind,
-                problems,
+                problems: self.problems,
             },
         };
         let mut r = json(serde_json::to_vec(&body).unwrap_or_default());

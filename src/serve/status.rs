@@ -3,7 +3,8 @@
 //! every open page as a server-sent event and answered at `/api/status`.
 
 use serde::Serialize;
-use warren_lua::{Host, ParamSpec};
+use warren_core::region::RegionError;
+use warren_lua::{Error, Host, ParamSpec};
 
 /// The state of the recipe and its files, after a load or a reload.
 #[derive(Clone, Debug, Serialize)]
@@ -113,16 +114,26 @@ impl ParamInfo {
     }
 }
 
-/// Every line of an error as a problem (region errors list one problem per line).
-pub fn problems(message: &str) -> Vec<Problem> {
-    message
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(Problem::new)
-        .collect()
+/// The problems an error holds: one per region-file problem (each with its exact place), or
+/// the error's whole message (which may span lines, e.g. a traceback) as one.
+pub fn problems_of(e: &Error) -> Vec<Problem> {
+    match e {
+        Error::Region(all) => all.0.iter().map(Problem::of_region).collect(),
+        other => vec![Problem::new(&other.to_string())],
+    }
 }
 
 impl Problem {
+    /// A region-file problem, placed where it says.
+    pub fn of_region(e: &RegionError) -> Problem {
+        Problem {
+            message: e.to_string(),
+            file: Some(e.file.display().to_string()),
+            line: (e.line > 0).then_some(e.line as u32),
+            column: (e.line > 0 && e.col > 0).then_some(e.col as u32),
+        }
+    }
+
     /// A message and the place it starts with, if any: `file:line:` or `file:line:col:`.
     pub fn new(message: &str) -> Problem {
         let (file, line, column) = match locate(message) {
@@ -192,6 +203,16 @@ mod tests {
         assert_eq!((p.file, p.line), (None, None));
         let p = Problem::new("r.lua:4:5x: not a column");
         assert_eq!((p.line, p.column), (Some(4), None));
-        assert_eq!(problems("a.toml:1:2: x\n\nb.toml:3:4: y").len(), 2);
+        let traceback = Problem::new("r.lua:7: boom\nstack traceback:\n  r.lua:3: in generate");
+        assert_eq!((traceback.line, traceback.column), (Some(7), None));
+        let region = RegionError {
+            file: "regions/a.toml".into(),
+            line: 3,
+            col: 0,
+            message: "unknown key".into(),
+        };
+        let p = Problem::of_region(&region);
+        assert_eq!((p.line, p.column), (Some(3), None));
+        assert_eq!(p.message, "regions/a.toml:3: unknown key");
     }
 }

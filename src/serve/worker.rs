@@ -8,7 +8,7 @@
 //! the worker publishes a new [`Status`]; pages regenerate when its version changes.
 
 use super::query::MapRequest;
-use super::status::{problems, RecipeInfo, Session, Status};
+use super::status::{problems_of, Problem, RecipeInfo, Session, Status};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
@@ -46,7 +46,7 @@ pub enum Failure {
     /// The map would be too large for the page (413).
     TooLarge(String),
     /// The recipe or its region files are broken, or the recipe failed (422): every problem.
-    Recipe(Vec<String>),
+    Recipe(Vec<Problem>),
     /// Too many requests are waiting (503).
     Busy,
     /// A bug in warren (500).
@@ -261,7 +261,7 @@ impl State {
             .live
             .problems()
             .iter()
-            .flat_map(|e| problems(&e.to_string()))
+            .flat_map(|e| problems_of(e))
             .collect();
         let ms = took.as_secs_f64() * 1e3;
         if found.is_empty() {
@@ -322,7 +322,12 @@ impl State {
 
     /// Generates the levels a request asks for.
     fn generate(&mut self, request: &MapRequest) -> Result<Generation, Failure> {
-        let broken: Vec<String> = self.live.problems().iter().map(|e| e.to_string()).collect();
+        let broken: Vec<Problem> = self
+            .live
+            .problems()
+            .iter()
+            .flat_map(|e| problems_of(e))
+            .collect();
         if !broken.is_empty() {
             return Err(Failure::Recipe(broken));
         }
@@ -445,6 +450,6 @@ fn failure(e: Error) -> Failure {
     match e {
         Error::Param(m) => Failure::BadRequest(m),
         Error::Internal(m) => Failure::Internal(m),
-        other => Failure::Recipe(vec![other.to_string()]),
+        other => Failure::Recipe(problems_of(&other)),
     }
 }
