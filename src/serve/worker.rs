@@ -217,7 +217,10 @@ fn run(
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,
         }
-        state.follow_files();
+        // A bug while reloading must not stop the server: report it and keep the last state.
+        if std::panic::catch_unwind(AssertUnwindSafe(|| state.follow_files())).is_err() {
+            eprintln!("serve: internal error while reloading (a bug in warren, please report it)");
+        }
     }
 }
 

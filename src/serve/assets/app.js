@@ -608,11 +608,11 @@
     const key = `${state.level}/${index}/${state.layer}`;
     const known = state.layers.get(key);
     if (known && known !== 'loading') return known;
-    if (!known) fetchLayer(key, index, frame);
+    if (!known) fetchLayer(key, index);
     return terrainPicture(frame);
   }
 
-  async function fetchLayer(key, index, frame) {
+  async function fetchLayer(key, index) {
     state.layers.set(key, 'loading');
     const q = new URLSearchParams(state.dataQuery);
     q.set('layer', state.layer);
@@ -631,10 +631,9 @@
       state.layers.set(key, picture(body.width, body.height, body.palette, unpack(body.cells)));
       draw();
       inspect();
-    } catch (e) {
+    } catch {
       if (data === state.data) state.layers.delete(key);
     }
-    void frame;
   }
 
   function draw() {
