@@ -258,6 +258,10 @@ LUA_API void lua_copy (lua_State *L, int fromidx, int toidx) {
   fr = index2value(L, fromidx);
   to = index2value(L, toidx);
   api_check(L, isvalid(L, to), "invalid index");
+#if defined(LUA_WARREN)
+  if (isupvalue(toidx))  /* warren: writing a pristine C closure's upvalue */
+    luaW_touch(L, clCvalue(s2v(L->ci->func.p)));
+#endif
   setobj(L, to, fr);
   if (isupvalue(toidx))  /* function upvalue? */
     luaC_barrier(L, clCvalue(s2v(L->ci->func.p)), fr);
@@ -944,6 +948,9 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
   }
   switch (ttype(obj)) {
     case LUA_TTABLE: {
+#if defined(LUA_WARREN)
+      luaW_touch(L, hvalue(obj));  /* warren: a pristine table's metatable */
+#endif
       hvalue(obj)->metatable = mt;
       if (mt) {
         luaC_objbarrier(L, gcvalue(obj), mt);
@@ -952,6 +959,9 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
       break;
     }
     case LUA_TUSERDATA: {
+#if defined(LUA_WARREN)
+      luaW_touch(L, uvalue(obj));  /* warren: a pristine userdata's metatable */
+#endif
       uvalue(obj)->metatable = mt;
       if (mt) {
         luaC_objbarrier(L, uvalue(obj), mt);
@@ -960,6 +970,10 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
       break;
     }
     default: {
+#if defined(LUA_WARREN)
+      /* warren: the metatable of a whole type is global state */
+      if (G(L)->wpristine) G(L)->wdirty = 1;
+#endif
       G(L)->mt[ttype(obj)] = mt;
       break;
     }
@@ -980,6 +994,9 @@ LUA_API int lua_setiuservalue (lua_State *L, int idx, int n) {
   if (!(cast_uint(n) - 1u < cast_uint(uvalue(o)->nuvalue)))
     res = 0;  /* 'n' not in [1, uvalue(o)->nuvalue] */
   else {
+#if defined(LUA_WARREN)
+    luaW_touch(L, uvalue(o));  /* warren: a pristine userdata's user value */
+#endif
     setobj(L, &uvalue(o)->uv[n - 1].uv, s2v(L->top.p - 1));
     luaC_barrierback(L, gcvalue(o), s2v(L->top.p - 1));
     res = 1;
@@ -1405,6 +1422,9 @@ LUA_API const char *lua_setupvalue (lua_State *L, int funcindex, int n) {
   api_checknelems(L, 1);
   name = aux_upvalue(fi, n, &val, &owner);
   if (name) {
+#if defined(LUA_WARREN)
+    luaW_touch(L, owner);  /* warren: a pristine upvalue or C closure */
+#endif
     L->top.p--;
     setobj(L, val, s2v(L->top.p));
     luaC_barrier(L, owner, val);
@@ -1456,8 +1476,18 @@ LUA_API void lua_upvaluejoin (lua_State *L, int fidx1, int n1,
   UpVal **up1 = getupvalref(L, fidx1, n1, &f1);
   UpVal **up2 = getupvalref(L, fidx2, n2, NULL);
   api_check(L, *up1 != NULL && *up2 != NULL, "invalid upvalue index");
+#if defined(LUA_WARREN)
+  luaW_touch(L, f1);  /* warren: rebinding a pristine closure's upvalue */
+#endif
   *up1 = *up2;
   luaC_objbarrier(L, f1, *up1);
 }
 
+
+#if defined(LUA_WARREN)
+/* warren: lets lwarren.c read the value at any valid index */
+const TValue *luaW_index2value (lua_State *L, int idx) {
+  return index2value(L, idx);
+}
+#endif
 

@@ -26,6 +26,10 @@
 
 #include "lauxlib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 #if !defined(MAX_SIZET)
 /* maximum value for size_t */
@@ -923,14 +927,34 @@ LUALIB_API const char *luaL_tolstring (lua_State *L, int idx, size_t *len) {
         int tt = luaL_getmetafield(L, idx, "__name");  /* try name */
         const char *kind = (tt == LUA_TSTRING) ? lua_tostring(L, -1) :
                                                  luaL_typename(L, idx);
+#if defined(LUA_WARREN)
+        {  /* warren: show the stable id, never an address */
+          char id[32];
+          snprintf(id, sizeof(id), "0x%014llx",
+                   (unsigned long long)lua_warren_id(L, idx));
+          lua_pushfstring(L, "%s: %s", kind, id);
+        }
+#else
         lua_pushfstring(L, "%s: %p", kind, lua_topointer(L, idx));
+#endif
         if (tt != LUA_TNIL)
           lua_remove(L, -2);  /* remove '__name' */
         break;
       }
     }
   }
+#if defined(LUA_WARREN)
+  {  /* warren: converting costs the bytes produced; a debit only (this runs
+        where raising is not always safe), the next budget point sees it */
+    size_t l;
+    const char *s = lua_tolstring(L, -1, &l);
+    (void)lua_warren_charge(L, luaW_bytes(l));
+    if (len) *len = l;
+    return s;
+  }
+#else
   return lua_tolstring(L, -1, len);
+#endif
 }
 
 

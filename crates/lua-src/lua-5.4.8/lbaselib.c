@@ -20,6 +20,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 static int luaB_print (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
@@ -460,6 +464,10 @@ static int luaB_select (lua_State *L) {
 */
 static int finishpcall (lua_State *L, int status, lua_KContext extra) {
   if (l_unlikely(status != LUA_OK && status != LUA_YIELD)) {  /* error? */
+#if defined(LUA_WARREN)
+    if (lua_warren_getfatal(L))  /* warren: fatal errors go on up */
+      return lua_error(L);
+#endif
     lua_pushboolean(L, 0);  /* first result (false) */
     lua_pushvalue(L, -2);  /* error message */
     return 2;  /* return false, msg */

@@ -17,6 +17,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 static lua_State *getco (lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
@@ -48,6 +52,10 @@ static int auxresume (lua_State *L, lua_State *co, int narg) {
   }
   else {
     lua_xmove(co, L, 1);  /* move error message */
+#if defined(LUA_WARREN)
+    if (lua_warren_getfatal(L))  /* warren: fatal errors go on up */
+      lua_error(L);
+#endif
     return -1;  /* error flag */
   }
 }
@@ -180,6 +188,10 @@ static int luaB_close (lua_State *L) {
       else {
         lua_pushboolean(L, 0);
         lua_xmove(co, L, 1);  /* move error message */
+#if defined(LUA_WARREN)
+        if (lua_warren_getfatal(L))  /* warren: fatal errors go on up */
+          lua_error(L);
+#endif
         return 2;
       }
     }

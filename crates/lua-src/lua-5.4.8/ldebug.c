@@ -833,7 +833,12 @@ const char *luaG_addinfo (lua_State *L, const char *msg, TString *src,
 
 
 l_noret luaG_errormsg (lua_State *L) {
+#if defined(LUA_WARREN)
+  /* warren: in fatal mode no message handler runs ('xpcall' included) */
+  if (L->errfunc != 0 && !G(L)->wfatal) {
+#else
   if (L->errfunc != 0) {  /* is there an error handling function? */
+#endif
     StkId errfunc = restorestack(L, L->errfunc);
     lua_assert(ttisfunction(s2v(errfunc)));
     setobjs2s(L, L->top.p, L->top.p - 1);  /* move argument */

@@ -38,6 +38,20 @@
 #define errorstatus(s)	((s) > LUA_YIELD)
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: charge a call to the budget; when the counter reaches zero, run a
+** budget point before the call starts (errors name the calling line). The
+** budget point may move the stack: 'func' is restored afterwards.
+*/
+#define warrencall(L,func)  \
+  { if (l_unlikely(luaW_debit(L, LUA_WARREN_CALLCOST))) { \
+      ptrdiff_t f_ = savestack(L, func); \
+      luaW_budgetpoint(L); \
+      func = restorestack(L, f_); } }
+#endif
+
+
 /*
 ** {======================================================
 ** Error-recovery functions
@@ -549,6 +563,9 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
 */
 int luaD_pretailcall (lua_State *L, CallInfo *ci, StkId func,
                                     int narg1, int delta) {
+#if defined(LUA_WARREN)
+  warrencall(L, func);  /* warren: a call costs a little budget */
+#endif
  retry:
   switch (ttypetag(s2v(func))) {
     case LUA_VCCL:  /* C closure */
@@ -593,6 +610,9 @@ int luaD_pretailcall (lua_State *L, CallInfo *ci, StkId func,
 ** original function position.
 */
 CallInfo *luaD_precall (lua_State *L, StkId func, int nresults) {
+#if defined(LUA_WARREN)
+  warrencall(L, func);  /* warren: a call costs a little budget */
+#endif
  retry:
   switch (ttypetag(s2v(func))) {
     case LUA_VCCL:  /* C closure */
@@ -851,6 +871,9 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   }
   else if (L->status != LUA_YIELD)  /* ended with errors? */
     return resume_error(L, "cannot resume dead coroutine", nargs);
+#if defined(LUA_WARREN)
+  luaW_touch(L, L);  /* warren: resuming a pristine thread changes it */
+#endif
   L->nCcalls = (from) ? getCcalls(from) : 0;
   if (getCcalls(L) >= LUAI_MAXCCALLS)
     return resume_error(L, "C stack overflow", nargs);

@@ -28,6 +28,9 @@ CClosure *luaF_newCclosure (lua_State *L, int nupvals) {
   GCObject *o = luaC_newobj(L, LUA_VCCL, sizeCclosure(nupvals));
   CClosure *c = gco2ccl(o);
   c->nupvalues = cast_byte(nupvals);
+#if defined(LUA_WARREN)
+  c->wid = luaW_newid(L);  /* warren: stable id */
+#endif
   return c;
 }
 
@@ -37,6 +40,9 @@ LClosure *luaF_newLclosure (lua_State *L, int nupvals) {
   LClosure *c = gco2lcl(o);
   c->p = NULL;
   c->nupvalues = cast_byte(nupvals);
+#if defined(LUA_WARREN)
+  c->wid = luaW_newid(L);  /* warren: stable id */
+#endif
   while (nupvals--) c->upvals[nupvals] = NULL;
   return c;
 }
@@ -149,6 +155,12 @@ static void prepcallclosemth (lua_State *L, StkId level, int status, int yy) {
     errobj = s2v(level + 1);  /* error object goes after 'uv' */
     luaD_seterrorobj(L, status, level + 1);  /* set error object */
   }
+#if defined(LUA_WARREN)
+  /* warren: in fatal mode no '__close' handler runs, so none can replace
+     or swallow the error */
+  if (G(L)->wfatal)
+    return;
+#endif
   callclosemethod(L, uv, errobj, yy);
 }
 

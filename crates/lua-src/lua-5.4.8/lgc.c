@@ -437,6 +437,7 @@ static void genlink (global_State *g, GCObject *o) {
 }
 
 
+#if !defined(LUA_WARREN)  /* warren: no weak tables */
 /*
 ** Traverse a table with weak values and link it to proper list. During
 ** propagate phase, keep it in 'grayagain' list, to be revisited in the
@@ -463,6 +464,7 @@ static void traverseweakvalue (global_State *g, Table *h) {
   else
     linkgclist(h, g->grayagain);  /* must retraverse it in atomic phase */
 }
+#endif
 
 
 /*
@@ -540,6 +542,13 @@ static void traversestrongtable (global_State *g, Table *h) {
 
 
 static lu_mem traversetable (global_State *g, Table *h) {
+#if defined(LUA_WARREN)
+  /* warren: '__mode' is ignored; every table is strong, so the collector's
+     timing can never change what a script sees */
+  markobjectN(g, h->metatable);
+  traversestrongtable(g, h);
+  return 1 + h->alimit + 2 * allocsizenode(h);
+#else
   const char *weakkey, *weakvalue;
   const TValue *mode = gfasttm(g, h->metatable, TM_MODE);
   TString *smode;
@@ -559,6 +568,7 @@ static lu_mem traversetable (global_State *g, Table *h) {
   else  /* not weak */
     traversestrongtable(g, h);
   return 1 + h->alimit + 2 * allocsizenode(h);
+#endif
 }
 
 

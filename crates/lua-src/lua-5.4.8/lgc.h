@@ -79,6 +79,23 @@
 
 #define TESTBIT		7
 
+#if defined(LUA_WARREN)
+/*
+** warren: the pristine bit. 'lua_warren_markpristine' sets it on every live
+** object; writing to an object that has it sets 'g->wdirty'. It reuses the
+** bit of the test suite (ltests.c), which normal builds never touch: the
+** collector only ever rewrites the color and age bits.
+*/
+#if defined(LUAI_ASSERT) && defined(LUA_USER_H)
+#error "LUA_WARREN uses TESTBIT; it cannot be combined with ltests"
+#endif
+#define PRISTINEBIT	TESTBIT
+#define ispristine(o)	testbit((o)->marked, PRISTINEBIT)
+/* marks the state dirty if GC object 'o' is pristine */
+#define luaW_touch(L,o)  \
+	{ if (l_unlikely(ispristine(obj2gco(o)))) G(L)->wdirty = 1; }
+#endif
+
 
 
 #define WHITEBITS	bit2mask(WHITE0BIT, WHITE1BIT)

@@ -21,6 +21,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 #undef PI
 #define PI	(l_mathop(3.141592653589793238462643383279502884))
@@ -575,7 +579,11 @@ static int math_random (lua_State *L) {
   lua_Integer low, up;
   lua_Unsigned p;
   RanState *state = (RanState *)lua_touserdata(L, lua_upvalueindex(1));
-  Rand64 rv = nextrand(state->s);  /* next pseudo-random value */
+  Rand64 rv;
+#if defined(LUA_WARREN)
+  lua_warren_touch(L, lua_upvalueindex(1));  /* warren: the state changes */
+#endif
+  rv = nextrand(state->s);  /* next pseudo-random value */
   switch (lua_gettop(L)) {  /* check number of arguments */
     case 0: {  /* no arguments */
       lua_pushnumber(L, I2d(rv));  /* float between 0 and 1 */
@@ -634,6 +642,9 @@ static void randseed (lua_State *L, RanState *state) {
 
 static int math_randomseed (lua_State *L) {
   RanState *state = (RanState *)lua_touserdata(L, lua_upvalueindex(1));
+#if defined(LUA_WARREN)
+  lua_warren_touch(L, lua_upvalueindex(1));  /* warren: the state changes */
+#endif
   if (lua_isnone(L, 1)) {
     randseed(L, state);
   }

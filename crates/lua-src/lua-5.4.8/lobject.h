@@ -460,6 +460,9 @@ typedef struct Udata {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
   size_t len;  /* number of bytes */
+#if defined(LUA_WARREN)
+  lua_Unsigned wid;  /* warren: stable id (same place as in 'Udata0') */
+#endif
   struct Table *metatable;
   GCObject *gclist;
   UValue uv[1];  /* user values */
@@ -479,6 +482,9 @@ typedef struct Udata0 {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
   size_t len;  /* number of bytes */
+#if defined(LUA_WARREN)
+  lua_Unsigned wid;  /* warren: stable id (same place as in 'Udata') */
+#endif
   struct Table *metatable;
   union {LUAI_MAXALIGN;} bindata;
 } Udata0;
@@ -641,8 +647,14 @@ typedef struct UpVal {
 
 
 
+#if defined(LUA_WARREN)
+/* warren: closures carry a stable id */
+#define ClosureHeader \
+	CommonHeader; lu_byte nupvalues; GCObject *gclist; lua_Unsigned wid
+#else
 #define ClosureHeader \
 	CommonHeader; lu_byte nupvalues; GCObject *gclist
+#endif
 
 typedef struct CClosure {
   ClosureHeader;
@@ -744,6 +756,9 @@ typedef struct Table {
   Node *lastfree;  /* any free position is before this position */
   struct Table *metatable;
   GCObject *gclist;
+#if defined(LUA_WARREN)
+  lua_Unsigned wid;  /* warren: stable id */
+#endif
 } Table;
 
 

@@ -55,6 +55,12 @@ typedef struct LG {
 ** A macro to create a "random" seed when a state is created;
 ** the seed is used to randomize string hashes.
 */
+#if defined(LUA_WARREN)
+/* warren: a fixed seed, so that 'pairs'/'next' order over string keys is
+   the same in every process (the instruction budget bounds hash flooding) */
+#define luai_makeseed(L)	(cast_void(L), 0x2f6b9d31u)
+#endif
+
 #if !defined(luai_makeseed)
 
 #include <time.h>
@@ -298,6 +304,9 @@ LUA_API lua_State *lua_newthread (lua_State *L) {
   setthvalue2s(L, L->top.p, L1);
   api_incr_top(L);
   preinit_thread(L1, g);
+#if defined(LUA_WARREN)
+  L1->wid = luaW_newid(L);  /* warren: stable id */
+#endif
   L1->hookmask = L->hookmask;
   L1->basehookcount = L->basehookcount;
   L1->hook = L->hook;
@@ -345,6 +354,9 @@ int luaE_resetthread (lua_State *L, int status) {
 LUA_API int lua_closethread (lua_State *L, lua_State *from) {
   int status;
   lua_lock(L);
+#if defined(LUA_WARREN)
+  luaW_touch(L, L);  /* warren: closing a pristine thread changes it */
+#endif
   L->nCcalls = (from) ? getCcalls(from) : 0;
   status = luaE_resetthread(L, L->status);
   lua_unlock(L);
@@ -377,6 +389,15 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   incnny(L);  /* main thread is always non yieldable */
   g->frealloc = f;
   g->ud = ud;
+#if defined(LUA_WARREN)
+  /* warren: no budget until a callback is set, ids from 1, clean state */
+  g->wbudget = LUA_WARREN_UNLIMITED;
+  g->wbudgetf = NULL;
+  g->wbudgetud = NULL;
+  g->wnextid = 1;
+  g->wfatal = g->wdirty = g->wpristine = 0;
+  L->wid = luaW_newid(L);  /* the main thread's id */
+#endif
   g->warnf = NULL;
   g->ud_warn = NULL;
   g->mainthread = L;

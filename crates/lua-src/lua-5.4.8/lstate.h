@@ -18,6 +18,10 @@ typedef struct CallInfo CallInfo;
 #include "ltm.h"
 #include "lzio.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"  /* warren: budget callback type */
+#endif
+
 
 /*
 ** Some notes about garbage-collected objects: All objects in Lua must
@@ -300,6 +304,16 @@ typedef struct global_State {
   TString *strcache[STRCACHE_N][STRCACHE_M];  /* cache for strings in API */
   lua_WarnFunction warnf;  /* warning function */
   void *ud_warn;         /* auxiliary data to 'warnf' */
+#if defined(LUA_WARREN)
+  /* warren: the instruction budget, object ids, fatal mode, pristine state */
+  lua_Integer wbudget;  /* budget counter: the callback runs when it is <= 0 */
+  lua_WarrenBudgetF wbudgetf;  /* budget callback (may be NULL) */
+  void *wbudgetud;  /* auxiliary data to 'wbudgetf' */
+  lua_Unsigned wnextid;  /* id of the next object created */
+  lu_byte wfatal;  /* fatal mode: errors cannot be caught */
+  lu_byte wdirty;  /* a pristine object was written */
+  lu_byte wpristine;  /* 'lua_warren_markpristine' was called */
+#endif
 } global_State;
 
 
@@ -329,6 +343,9 @@ struct lua_State {
   int basehookcount;
   int hookcount;
   volatile l_signalT hookmask;
+#if defined(LUA_WARREN)
+  lua_Unsigned wid;  /* warren: stable id (see 'wnextid') */
+#endif
 };
 
 
@@ -402,6 +419,40 @@ LUAI_FUNC void luaE_incCstack (lua_State *L);
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);
+
+#if defined(LUA_WARREN)
+/* warren: the next object id */
+#define luaW_newid(L)	(G(L)->wnextid++)
+
+/* warren: charges 'n' (small and >= 0) to the budget without a budget
+   point; true when the counter reached zero (call 'luaW_budgetpoint') */
+#define luaW_debit(L,n)	((G(L)->wbudget -= (n)) <= 0)
+
+/* warren: comparing strings 'a' and 'b' costs their length */
+#define luaW_debitstr(L,a,b)  \
+	cast_void(luaW_debit(L, (tsslen(a) + tsslen(b)) >> 4))
+
+/* warren: looking up long-string key 'k' costs its length (compared
+   with the key found) */
+#define luaW_debitkey(L,k)  \
+	{ if (ttislngstring(k)) cast_void(luaW_debit(L, tsvalue(k)->u.lnglen >> 4)); }
+
+LUAI_FUNC void luaW_budgetpoint (lua_State *L);
+LUAI_FUNC lua_Unsigned luaW_lightid (const void *p);
+LUAI_FUNC const TValue *luaW_index2value (lua_State *L, int idx);
+
+/* warren: the stable id of a table, closure, full userdata or thread */
+l_sinline lua_Unsigned luaW_gcid (GCObject *o) {
+  switch (o->tt) {
+    case LUA_VTABLE: return gco2t(o)->wid;
+    case LUA_VLCL: return gco2lcl(o)->wid;
+    case LUA_VCCL: return gco2ccl(o)->wid;
+    case LUA_VUSERDATA: return gco2u(o)->wid;
+    case LUA_VTHREAD: return gco2th(o)->wid;
+    default: return 0;  /* strings, prototypes and upvalues have no id */
+  }
+}
+#endif
 
 
 #endif

@@ -266,6 +266,9 @@ Udata *luaS_newudata (lua_State *L, size_t s, int nuvalue) {
   u = gco2u(o);
   u->len = s;
   u->nuvalue = nuvalue;
+#if defined(LUA_WARREN)
+  u->wid = luaW_newid(L);  /* warren: stable id */
+#endif
   u->metatable = NULL;
   for (i = 0; i < nuvalue; i++)
     setnilvalue(&u->uv[i].uv);

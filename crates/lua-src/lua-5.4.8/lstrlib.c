@@ -25,6 +25,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 /*
 ** maximum number of captures that a pattern can do during
@@ -114,6 +118,9 @@ static int str_reverse (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p = luaL_buffinitsize(L, &b, l);
+#if defined(LUA_WARREN)
+  luaW_charge(L, luaW_bytes(l));  /* warren */
+#endif
   for (i = 0; i < l; i++)
     p[i] = s[l - i - 1];
   luaL_pushresultsize(&b, l);
@@ -127,6 +134,9 @@ static int str_lower (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p = luaL_buffinitsize(L, &b, l);
+#if defined(LUA_WARREN)
+  luaW_charge(L, luaW_bytes(l));  /* warren */
+#endif
   for (i=0; i<l; i++)
     p[i] = tolower(uchar(s[i]));
   luaL_pushresultsize(&b, l);
@@ -140,6 +150,9 @@ static int str_upper (lua_State *L) {
   luaL_Buffer b;
   const char *s = luaL_checklstring(L, 1, &l);
   char *p = luaL_buffinitsize(L, &b, l);
+#if defined(LUA_WARREN)
+  luaW_charge(L, luaW_bytes(l));  /* warren */
+#endif
   for (i=0; i<l; i++)
     p[i] = toupper(uchar(s[i]));
   luaL_pushresultsize(&b, l);
@@ -159,7 +172,12 @@ static int str_rep (lua_State *L) {
   else {
     size_t totallen = (size_t)n * l + (size_t)(n - 1) * lsep;
     luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, totallen);
+    char *p;
+#if defined(LUA_WARREN)
+    /* warren: 'n' copies (even of nothing), before the buffer is made */
+    luaW_charge(L, n + luaW_bytes(totallen));
+#endif
+    p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
       memcpy(p, s, l * sizeof(char)); p += l;
       if (lsep > 0) {  /* empty 'memcpy' is not that cheap */
@@ -185,6 +203,9 @@ static int str_byte (lua_State *L) {
   if (l_unlikely(pose - posi >= (size_t)INT_MAX))  /* arithmetic overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;
+#if defined(LUA_WARREN)
+  luaW_charge(L, n);  /* warren: one value pushed per byte */
+#endif
   luaL_checkstack(L, n, "string slice too long");
   for (i=0; i<n; i++)
     lua_pushinteger(L, uchar(s[posi+i-1]));
@@ -196,7 +217,11 @@ static int str_char (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
   int i;
   luaL_Buffer b;
-  char *p = luaL_buffinitsize(L, &b, n);
+  char *p;
+#if defined(LUA_WARREN)
+  luaW_charge(L, n);  /* warren: one byte per argument */
+#endif
+  p = luaL_buffinitsize(L, &b, n);
   for (i=1; i<=n; i++) {
     lua_Unsigned c = (lua_Unsigned)luaL_checkinteger(L, i);
     luaL_argcheck(L, c <= (lua_Unsigned)UCHAR_MAX, i, "value out of range");
@@ -492,12 +517,23 @@ static const char *matchbalance (MatchState *ms, const char *s,
     int b = *p;
     int e = *(p+1);
     int cont = 1;
+#if defined(LUA_WARREN)
+    const char *s0 = s;
+#endif
     while (++s < ms->src_end) {
       if (*s == e) {
-        if (--cont == 0) return s+1;
+        if (--cont == 0) {
+#if defined(LUA_WARREN)
+          luaW_charge(ms->L, (s - s0) >> 2);  /* warren: bytes scanned */
+#endif
+          return s+1;
+        }
       }
       else if (*s == b) cont++;
     }
+#if defined(LUA_WARREN)
+    luaW_charge(ms->L, (s - s0) >> 2);  /* warren: bytes scanned */
+#endif
   }
   return NULL;  /* string ends out of balance */
 }
@@ -508,6 +544,10 @@ static const char *max_expand (MatchState *ms, const char *s,
   ptrdiff_t i = 0;  /* counts maximum expand for item */
   while (singlematch(ms, s + i, p, ep))
     i++;
+#if defined(LUA_WARREN)
+  /* warren: each repetition tested the item (a class costs its length) */
+  luaW_charge(ms->L, i * (1 + luaW_bytes(ep - p)));
+#endif
   /* keeps trying to match with the maximum repetitions */
   while (i>=0) {
     const char *res = match(ms, (s+i), ep+1);
@@ -524,8 +564,13 @@ static const char *min_expand (MatchState *ms, const char *s,
     const char *res = match(ms, s, ep+1);
     if (res != NULL)
       return res;
-    else if (singlematch(ms, s, p, ep))
+    else if (singlematch(ms, s, p, ep)) {
+#if defined(LUA_WARREN)
+      if (ep - p > 16)  /* warren: a long class costs its length */
+        luaW_charge(ms->L, luaW_bytes(ep - p));
+#endif
       s++;  /* try with one more repetition */
+    }
     else return NULL;
   }
 }
@@ -571,6 +616,9 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
   if (l_unlikely(ms->matchdepth-- == 0))
     luaL_error(ms->L, "pattern too complex");
   init: /* using goto to optimize tail recursion */
+#if defined(LUA_WARREN)
+  luaW_charge(ms->L, 1);  /* warren: one step of the matcher */
+#endif
   if (p != ms->p_end) {  /* end of pattern? */
     switch (*p) {
       case '(': {  /* start capture */
@@ -628,6 +676,10 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
       }
       default: dflt: {  /* pattern class plus optional suffix */
         const char *ep = classend(ms, p);  /* points to optional suffix */
+#if defined(LUA_WARREN)
+        if (ep - p > 16)  /* warren: a long class costs its length */
+          luaW_charge(ms->L, luaW_bytes(ep - p));
+#endif
         /* does not match at least once? */
         if (!singlematch(ms, s, p, ep)) {
           if (*ep == '*' || *ep == '?' || *ep == '-') {  /* accept empty? */
@@ -670,8 +722,15 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
 
 
 
+#if defined(LUA_WARREN)
+/* warren: the plain search pays for each candidate it compares */
+#define lmemfind(s1,l1,s2,l2)	lmemfind_(L, s1, l1, s2, l2)
+static const char *lmemfind_ (lua_State *L, const char *s1, size_t l1,
+                               const char *s2, size_t l2) {
+#else
 static const char *lmemfind (const char *s1, size_t l1,
                                const char *s2, size_t l2) {
+#endif
   if (l2 == 0) return s1;  /* empty strings are everywhere */
   else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
   else {
@@ -679,6 +738,9 @@ static const char *lmemfind (const char *s1, size_t l1,
     l2--;  /* 1st char will be checked by 'memchr' */
     l1 = l1-l2;  /* 's2' cannot be found after that */
     while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
+#if defined(LUA_WARREN)
+      luaW_charge(L, 1 + luaW_bytes(l2 + (size_t)(init - s1)));  /* warren */
+#endif
       init++;   /* 1st char is already checked */
       if (memcmp(init, s2+1, l2) == 0)
         return init-1;
@@ -838,6 +900,10 @@ typedef struct GMatchState {
 static int gmatch_aux (lua_State *L) {
   GMatchState *gm = (GMatchState *)lua_touserdata(L, lua_upvalueindex(3));
   const char *src;
+#if defined(LUA_WARREN)
+  /* warren: the iterator's state changes (pristine if made before marking) */
+  lua_warren_touch(L, lua_upvalueindex(3));
+#endif
   gm->ms.L = L;
   for (src = gm->src; src <= gm->ms.src_end; src++) {
     const char *e;
@@ -1120,6 +1186,9 @@ static int lua_number2strx (lua_State *L, char *buff, int sz,
 
 
 static void addquoted (luaL_Buffer *b, const char *s, size_t len) {
+#if defined(LUA_WARREN)
+  luaW_charge(b->L, len >> 2);  /* warren: a loop over every byte */
+#endif
   luaL_addchar(b, '"');
   while (len--) {
     if (*s == '"' || *s == '\\' || *s == '\n') {
@@ -1278,6 +1347,9 @@ static int str_format (lua_State *L) {
   const char *strfrmt_end = strfrmt+sfl;
   const char *flags;
   luaL_Buffer b;
+#if defined(LUA_WARREN)
+  luaW_charge(L, top + luaW_bytes(sfl));  /* warren: items and format */
+#endif
   luaL_buffinit(L, &b);
   while (strfrmt < strfrmt_end) {
     if (*strfrmt != L_ESC)
@@ -1331,6 +1403,19 @@ static int str_format (lua_State *L) {
           break;
         }
         case 'p': {
+#if defined(LUA_WARREN)
+          /* warren: the stable id as tostring shows it, never an address */
+          char id[32];
+          const void *p = lua_topointer(L, arg);
+          checkformat(L, form, L_FMTFLAGSC, 0);
+          if (p == NULL)  /* not an object */
+            strcpy(id, "(null)");
+          else
+            snprintf(id, sizeof(id), "0x%014llx",
+                     (unsigned long long)lua_warren_id(L, arg));
+          form[strlen(form) - 1] = 's';  /* format it as a string */
+          nb = l_sprintf(buff, maxitem, form, id);
+#else
           const void *p = lua_topointer(L, arg);
           checkformat(L, form, L_FMTFLAGSC, 0);
           if (p == NULL) {  /* avoid calling 'printf' with argument NULL */
@@ -1338,6 +1423,7 @@ static int str_format (lua_State *L) {
             form[strlen(form) - 1] = 's';  /* format it as a string */
           }
           nb = l_sprintf(buff, maxitem, form, p);
+#endif
           break;
         }
         case 'q': {

@@ -85,7 +85,14 @@
 #define hashboolean(t,p)	hashpow2(t, p)
 
 
+#if defined(LUA_WARREN)
+/* warren: light userdata and light C functions hash by their offset from a
+   fixed symbol (stable for one build); other objects by their stable id */
+#define hashpointer(t,p)	hashmod(t, cast_uint(luaW_lightid(p)))
+#define hashid(t,id)	hashmod(t, cast_uint((id) ^ ((id) >> 32)))
+#else
 #define hashpointer(t,p)	hashmod(t, point2uint(p))
+#endif
 
 
 #define dummynode		(&dummynode_)
@@ -176,11 +183,19 @@ static Node *mainpositionTV (const Table *t, const TValue *key) {
     }
     case LUA_VLCF: {
       lua_CFunction f = fvalue(key);
+#if defined(LUA_WARREN)
+      return hashpointer(t, cast_voidp(cast_sizet(f)));  /* warren */
+#else
       return hashpointer(t, f);
+#endif
     }
     default: {
       GCObject *o = gcvalue(key);
+#if defined(LUA_WARREN)
+      return hashid(t, luaW_gcid(o));  /* warren: never the address */
+#else
       return hashpointer(t, o);
+#endif
     }
   }
 }
@@ -630,6 +645,9 @@ Table *luaH_new (lua_State *L) {
   t->flags = cast_byte(maskflags);  /* table has no metamethod fields */
   t->array = NULL;
   t->alimit = 0;
+#if defined(LUA_WARREN)
+  t->wid = luaW_newid(L);  /* warren: stable id */
+#endif
   setnodevector(L, t, 0);
   return t;
 }
@@ -666,6 +684,9 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
                                                  TValue *value) {
   Node *mp;
   TValue aux;
+#if defined(LUA_WARREN)
+  luaW_touch(L, t);  /* warren: a new key changes a pristine table */
+#endif
   if (l_unlikely(ttisnil(key)))
     luaG_runerror(L, "table index is nil");
   else if (ttisfloat(key)) {
@@ -748,6 +769,11 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
     return &t->array[key - 1];
   else if (!isrealasize(t) &&  /* key still may be in the array part? */
            (((l_castS2U(key) - 1u) & ~(alimit - 1u)) < alimit)) {
+#if defined(LUA_WARREN)
+    /* warren: a read leaves a pristine table as it is ('alimit' can
+       change what '#t' returns for a table with holes) */
+    if (!ispristine(t))
+#endif
     t->alimit = cast_uint(key);  /* probably '#t' is here now */
     return &t->array[key - 1];
   }
@@ -825,6 +851,9 @@ const TValue *luaH_get (Table *t, const TValue *key) {
 */
 void luaH_finishset (lua_State *L, Table *t, const TValue *key,
                                    const TValue *slot, TValue *value) {
+#if defined(LUA_WARREN)
+  luaW_touch(L, t);  /* warren: writing a pristine table */
+#endif
   if (isabstkey(slot))
     luaH_newkey(L, t, key, value);
   else
@@ -844,6 +873,9 @@ void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
 
 void luaH_setint (lua_State *L, Table *t, lua_Integer key, TValue *value) {
   const TValue *p = luaH_getint(t, key);
+#if defined(LUA_WARREN)
+  luaW_touch(L, t);  /* warren: writing a pristine table */
+#endif
   if (isabstkey(p)) {
     TValue k;
     setivalue(&k, key);
@@ -941,7 +973,11 @@ lua_Unsigned luaH_getn (Table *t) {
     /* there must be a boundary before 'limit' */
     if (limit >= 2 && !isempty(&t->array[limit - 2])) {
       /* 'limit - 1' is a boundary; can it be a new limit? */
-      if (ispow2realasize(t) && !ispow2(limit - 1)) {
+      if (ispow2realasize(t) && !ispow2(limit - 1)
+#if defined(LUA_WARREN)
+          && !ispristine(t)  /* warren: '#t' leaves a pristine table as is */
+#endif
+         ) {
         t->alimit = limit - 1;
         setnorealasize(t);  /* now 'alimit' is not the real size */
       }
@@ -950,7 +986,11 @@ lua_Unsigned luaH_getn (Table *t) {
     else {  /* must search for a boundary in [0, limit] */
       unsigned int boundary = binsearch(t->array, 0, limit);
       /* can this boundary represent the real size of the array? */
-      if (ispow2realasize(t) && boundary > luaH_realasize(t) / 2) {
+      if (ispow2realasize(t) && boundary > luaH_realasize(t) / 2
+#if defined(LUA_WARREN)
+          && !ispristine(t)  /* warren: '#t' leaves a pristine table as is */
+#endif
+         ) {
         t->alimit = boundary;  /* use it as the new limit */
         setnorealasize(t);
       }
@@ -968,6 +1008,9 @@ lua_Unsigned luaH_getn (Table *t) {
       /* there must be a boundary in the array after old limit,
          and it must be a valid new limit */
       unsigned int boundary = binsearch(t->array, t->alimit, limit);
+#if defined(LUA_WARREN)
+      if (!ispristine(t))  /* warren: '#t' leaves a pristine table as is */
+#endif
       t->alimit = boundary;
       return boundary;
     }

@@ -23,6 +23,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 /*
 ** Operations that an object must define to mimic a table
@@ -62,6 +66,18 @@ static void checktab (lua_State *L, int arg, int what) {
 }
 
 
+#if defined(LUA_WARREN)
+/* warren: the number of elements in [a, b] (at most LUA_MAXINTEGER) */
+static lua_Integer span (lua_Integer a, lua_Integer b) {
+  lua_Unsigned d;
+  if (b < a) return 0;
+  d = (lua_Unsigned)b - (lua_Unsigned)a;
+  return (d >= (lua_Unsigned)LUA_MAXINTEGER) ? LUA_MAXINTEGER
+                                             : (lua_Integer)d + 1;
+}
+#endif
+
+
 static int tinsert (lua_State *L) {
   lua_Integer pos;  /* where to insert new element */
   lua_Integer e = aux_getn(L, 1, TAB_RW);
@@ -77,6 +93,9 @@ static int tinsert (lua_State *L) {
       /* check whether 'pos' is in [1, e] */
       luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                        "position out of bounds");
+#if defined(LUA_WARREN)
+      luaW_charge(L, span(pos, e));  /* warren: elements shifted */
+#endif
       for (i = e; i > pos; i--) {  /* move up elements */
         lua_geti(L, 1, i - 1);
         lua_seti(L, 1, i);  /* t[i] = t[i - 1] */
@@ -100,6 +119,9 @@ static int tremove (lua_State *L) {
     luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
                      "position out of bounds");
   lua_geti(L, 1, pos);  /* result = t[pos] */
+#if defined(LUA_WARREN)
+  luaW_charge(L, span(pos, size));  /* warren: elements shifted */
+#endif
   for ( ; pos < size; pos++) {
     lua_geti(L, 1, pos + 1);
     lua_seti(L, 1, pos);  /* t[pos] = t[pos + 1] */
@@ -130,6 +152,9 @@ static int tmove (lua_State *L) {
     n = e - f + 1;  /* number of elements to move */
     luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4,
                   "destination wrap around");
+#if defined(LUA_WARREN)
+    luaW_charge(L, n);  /* warren: elements moved */
+#endif
     if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
       for (i = 0; i < n; i++) {
         lua_geti(L, 1, f + i);
@@ -164,6 +189,9 @@ static int tconcat (lua_State *L) {
   const char *sep = luaL_optlstring(L, 2, "", &lsep);
   lua_Integer i = luaL_optinteger(L, 3, 1);
   last = luaL_optinteger(L, 4, last);
+#if defined(LUA_WARREN)
+  luaW_charge(L, span(i, last));  /* warren: elements joined */
+#endif
   luaL_buffinit(L, &b);
   for (; i < last; i++) {
     addfield(L, &b, i);
@@ -204,6 +232,9 @@ static int tunpack (lua_State *L) {
   if (l_unlikely(n >= (unsigned int)INT_MAX  ||
                  !lua_checkstack(L, (int)(++n))))
     return luaL_error(L, "too many results to unpack");
+#if defined(LUA_WARREN)
+  luaW_charge(L, (lua_Integer)n);  /* warren: values pushed */
+#endif
   for (; i < e; i++) {  /* push arg[i..e - 1] (to avoid overflows) */
     lua_geti(L, 1, i);
   }
@@ -281,6 +312,9 @@ static void set2 (lua_State *L, IdxT i, IdxT j) {
 ** index 'b' (according to the order of the sort).
 */
 static int sort_comp (lua_State *L, int a, int b) {
+#if defined(LUA_WARREN)
+  luaW_charge(L, 1);  /* warren: one comparison */
+#endif
   if (lua_isnil(L, 2))  /* no function? */
     return lua_compare(L, a, b, LUA_OPLT);  /* a < b */
   else {  /* function */

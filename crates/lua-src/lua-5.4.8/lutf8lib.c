@@ -20,6 +20,10 @@
 #include "lauxlib.h"
 #include "lualib.h"
 
+#if defined(LUA_WARREN)
+#include "lwarren.h"
+#endif
+
 
 #define MAXUNICODE	0x10FFFFu
 
@@ -104,6 +108,10 @@ static int utflen (lua_State *L) {
                    "initial position out of bounds");
   luaL_argcheck(L, --posj < (lua_Integer)len, 3,
                    "final position out of bounds");
+#if defined(LUA_WARREN)
+  if (posj >= posi)  /* warren: a loop over the bytes */
+    luaW_charge(L, (posj - posi + 1) >> 2);
+#endif
   while (posi <= posj) {
     const char *s1 = utf8_decode(s + posi, NULL, !lax);
     if (s1 == NULL) {  /* conversion error? */
@@ -137,6 +145,9 @@ static int codepoint (lua_State *L) {
   if (pose - posi >= INT_MAX)  /* (lua_Integer -> int) overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;  /* upper bound for number of returns */
+#if defined(LUA_WARREN)
+  luaW_charge(L, n);  /* warren: up to one value pushed per byte */
+#endif
   luaL_checkstack(L, n, "string slice too long");
   n = 0;  /* count the number of returns */
   se = s + pose;  /* string end */
@@ -169,6 +180,9 @@ static int utfchar (lua_State *L) {
   else {
     int i;
     luaL_Buffer b;
+#if defined(LUA_WARREN)
+    luaW_charge(L, n);  /* warren: one character per argument */
+#endif
     luaL_buffinit(L, &b);
     for (i = 1; i <= n; i++) {
       pushutfchar(L, i);
@@ -192,6 +206,9 @@ static int byteoffset (lua_State *L) {
   posi = u_posrelat(luaL_optinteger(L, 3, posi), len);
   luaL_argcheck(L, 1 <= posi && --posi <= (lua_Integer)len, 3,
                    "position out of bounds");
+#if defined(LUA_WARREN)
+  luaW_charge(L, luaW_bytes(len));  /* warren: may walk the whole string */
+#endif
   if (n == 0) {
     /* find beginning of current byte sequence */
     while (posi > 0 && iscontp(s + posi)) posi--;

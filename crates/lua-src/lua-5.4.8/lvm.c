@@ -526,8 +526,12 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 */
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
-  if (ttisstring(l) && ttisstring(r))  /* both are strings? */
+  if (ttisstring(l) && ttisstring(r)) {  /* both are strings? */
+#if defined(LUA_WARREN)
+    luaW_debitstr(L, tsvalue(l), tsvalue(r));  /* warren */
+#endif
     return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+  }
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -548,8 +552,12 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 */
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
-  if (ttisstring(l) && ttisstring(r))  /* both are strings? */
+  if (ttisstring(l) && ttisstring(r)) {  /* both are strings? */
+#if defined(LUA_WARREN)
+    luaW_debitstr(L, tsvalue(l), tsvalue(r));  /* warren */
+#endif
     return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+  }
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -592,7 +600,13 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
+#if defined(LUA_WARREN)
+    case LUA_VLNGSTR:  /* warren: comparing long strings costs their length */
+      if (L != NULL) luaW_debitstr(L, tsvalue(t1), tsvalue(t2));
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+#else
     case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+#endif
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -678,6 +692,9 @@ void luaV_concat (lua_State *L, int total) {
       else {  /* long string; copy strings directly to final result */
         ts = luaS_createlngstrobj(L, tl);
         copy2buff(top, n, getlngstr(ts));
+#if defined(LUA_WARREN)
+        (void)luaW_debit(L, n + (tl >> 4));  /* warren: bytes copied */
+#endif
       }
       setsvalue2s(L, top - n, ts);  /* create result */
     }
@@ -1091,8 +1108,22 @@ void luaV_finishOp (lua_State *L) {
 #define dojump(ci,i,e)	{ pc += GETARG_sJ(i) + e; updatetrap(ci); }
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: charge a backward jump of 'n' instructions (the length of the
+** loop it closes) to the budget; when the counter reaches zero, run a
+** budget point with the pc saved (errors name the jumping line).
+*/
+#define warrenjump(n)  \
+	{ if (l_unlikely(luaW_debit(L, n))) Protect(luaW_budgetpoint(L)); }
+
+/* for test instructions, execute the jump instruction that follows it */
+#define donextjump(ci)	{ Instruction ni = *pc; \
+	if (GETARG_sJ(ni) < 0) warrenjump(-GETARG_sJ(ni)); dojump(ci, ni, 1); }
+#else
 /* for test instructions, execute the jump instruction that follows it */
 #define donextjump(ci)	{ Instruction ni = *pc; dojump(ci, ni, 1); }
+#endif
 
 /*
 ** do a conditional jump: skip next instruction if 'cond' is not what
@@ -1245,6 +1276,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_SETUPVAL) {
         StkId ra = RA(i);
         UpVal *uv = cl->upvals[GETARG_B(i)];
+#if defined(LUA_WARREN)
+        luaW_touch(L, uv);  /* warren: writing a pristine upvalue */
+#endif
         setobj(L, uv->v.p, s2v(ra));
         luaC_barrier(L, uv, s2v(ra));
         vmbreak;
@@ -1268,6 +1302,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);
         TValue *rc = vRC(i);
         lua_Unsigned n;
+#if defined(LUA_WARREN)
+        luaW_debitkey(L, rc);  /* warren: a long-string key costs its length */
+#endif
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
             : luaV_fastget(L, rb, rc, slot, luaH_get)) {
@@ -1324,6 +1361,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);  /* key (table is in 'ra') */
         TValue *rc = RKC(i);  /* value */
         lua_Unsigned n;
+#if defined(LUA_WARREN)
+        luaW_debitkey(L, rb);  /* warren: a long-string key costs its length */
+#endif
         if (ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
             : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) {
@@ -1600,6 +1640,10 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         vmbreak;
       }
       vmcase(OP_JMP) {
+#if defined(LUA_WARREN)
+        if (GETARG_sJ(i) < 0)  /* warren: a backward jump closes a loop */
+          warrenjump(-GETARG_sJ(i));
+#endif
         dojump(ci, i, 0);
         vmbreak;
       }
@@ -1795,11 +1839,18 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             idx = intop(+, idx, step);  /* add step to index */
             chgivalue(s2v(ra), idx);  /* update internal index */
             setivalue(s2v(ra + 3), idx);  /* and control variable */
+#if defined(LUA_WARREN)
+            warrenjump(GETARG_Bx(i));  /* warren: one more turn */
+#endif
             pc -= GETARG_Bx(i);  /* jump back */
           }
         }
-        else if (floatforloop(ra))  /* float loop */
+        else if (floatforloop(ra)) {  /* float loop */
+#if defined(LUA_WARREN)
+          warrenjump(GETARG_Bx(i));  /* warren: one more turn */
+#endif
           pc -= GETARG_Bx(i);  /* jump back */
+        }
         updatetrap(ci);  /* allows a signal to break the loop */
         vmbreak;
       }
@@ -1841,6 +1892,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         if (!ttisnil(s2v(ra + 4))) {  /* continue loop? */
           setobjs2s(L, ra + 2, ra + 4);  /* save control variable */
+#if defined(LUA_WARREN)
+          warrenjump(GETARG_Bx(i));  /* warren: one more turn */
+#endif
           pc -= GETARG_Bx(i);  /* jump back */
         }
         vmbreak;
@@ -1850,6 +1904,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         int n = GETARG_B(i);
         unsigned int last = GETARG_C(i);
         Table *h = hvalue(s2v(ra));
+#if defined(LUA_WARREN)
+        luaW_touch(L, h);  /* warren: (always a new table in practice) */
+#endif
         if (n == 0)
           n = cast_int(L->top.p - ra) - 1;  /* get up to the top */
         else

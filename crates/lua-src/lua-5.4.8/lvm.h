@@ -105,9 +105,17 @@ typedef enum {
 ** Finish a fast set operation (when fast get succeeds). In that case,
 ** 'slot' points to the place to put the value.
 */
+#if defined(LUA_WARREN)
+/* warren: the fast path of every table write marks a pristine table */
+#define luaV_finishfastset(L,t,slot,v) \
+    { luaW_touch(L, gcvalue(t)); \
+      setobj2t(L, cast(TValue *,slot), v); \
+      luaC_barrierback(L, gcvalue(t), v); }
+#else
 #define luaV_finishfastset(L,t,slot,v) \
     { setobj2t(L, cast(TValue *,slot), v); \
       luaC_barrierback(L, gcvalue(t), v); }
+#endif
 
 
 /*
