@@ -5,10 +5,10 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
-use warren::gen::connectivity::{Components, Connectivity};
-use warren::map::FLAG_SOLID;
-use warren::region::Registry;
-use warren::script::{Host, Limits, Run};
+use warren_core::gen::connectivity::{Components, Connectivity};
+use warren_core::map::FLAG_SOLID;
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, Run};
 
 fn host() -> Host {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -4,9 +4,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::sync::Arc;
-use warren::gen::connectivity::{Components, Connectivity};
-use warren::map::{Brush, Map, Point, TerrainId, TerrainTable};
-use warren::rng::Rng;
+use warren_core::gen::connectivity::{Components, Connectivity};
+use warren_core::map::{Brush, Map, Point, TerrainId, TerrainTable};
+use warren_core::rng::Rng;
 
 const SIDE: usize = 4096;
 const ROCK: TerrainId = 0;
@@ -54,7 +54,7 @@ fn cave_map() -> Map {
 
 /// The representative of the map's largest open area, and its index.
 fn largest_area(map: &Map) -> (Point, usize) {
-    let comps = warren::gen::connectivity::components(map);
+    let comps = warren_core::gen::connectivity::components(map);
     let (index, c) = comps
         .list()
         .iter()

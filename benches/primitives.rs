@@ -6,13 +6,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use warren::map::{
+use warren_core::map::{
     bresenham_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain, TerrainTable,
 };
-use warren::region::Registry;
-use warren::rng::Rng;
-use warren::script::{Host, Limits, Run};
-use warren::stats::Measurer;
+use warren_core::region::Registry;
+use warren_core::rng::Rng;
+use warren_core::stats::Measurer;
+use warren_lua::{Host, Limits, Run};
 
 fn table() -> Arc<TerrainTable> {
     let t = |name: &str, glyph, solid| Terrain {

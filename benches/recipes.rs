@@ -5,8 +5,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use warren::region::Registry;
-use warren::script::{Host, Limits, Run};
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, Run};
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]

@@ -2,8 +2,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
-use warren::gen::town::{StatusLists, Town, TownParams};
-use warren::rng::Rng;
+use warren_core::gen::town::{StatusLists, Town, TownParams};
+use warren_core::rng::Rng;
 
 fn big() -> TownParams {
     TownParams {

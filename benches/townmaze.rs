@@ -5,8 +5,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use warren::region::Registry;
-use warren::script::{Host, Limits, Run};
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, Run};
 
 fn townmaze(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -4,12 +4,12 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
 use std::sync::Arc;
-use warren::gen::tunnel::{
+use warren_core::gen::tunnel::{
     tunnel, ConstantOverrides, CorridorStyle, DoorTable, TunnelConfig, TunnelConstants,
     TunnelFlags, TunnelLevel, TunnelRequest,
 };
-use warren::map::{priority, Brush, Map, Point, Rect, Rgb, Terrain, TerrainTable};
-use warren::rng::Rng;
+use warren_core::map::{priority, Brush, Map, Point, Rect, Rgb, Terrain, TerrainTable};
+use warren_core::rng::Rng;
 
 const SIZE: i32 = 128;
 const PANEL: i32 = 16;

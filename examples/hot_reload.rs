@@ -8,10 +8,10 @@
 //! Then edit `regions/terrain.toml` (change the floor's glyph) and watch the map change.
 
 use std::time::{Duration, Instant};
-use warren::script::{Host, Limits, Run};
-use warren::watch::{HotRegistry, RegistryUpdate};
+use warren_lua::watch::{HotRegistry, RegistryUpdate};
+use warren_lua::{Host, Limits, Run};
 
-fn main() -> Result<(), warren::Error> {
+fn main() -> Result<(), warren_lua::Error> {
     let mut args = std::env::args().skip(1);
     let regions = args.next().unwrap_or_else(|| "regions".into());
     let script = args.next().unwrap_or_else(|| "scripts/rooms.lua".into());
@@ -30,7 +30,7 @@ fn main() -> Result<(), warren::Error> {
     };
     print!(
         "{}",
-        warren::render::text::ascii(&warren::render::View::terrain(&level(&host)?))
+        warren_core::render::text::ascii(&warren_core::render::View::terrain(&level(&host)?))
     );
 
     // The game loop: a real game would call `hot.poll()` once per frame instead of waiting.
@@ -42,7 +42,7 @@ fn main() -> Result<(), warren::Error> {
                 match level(&host) {
                     Ok(map) => print!(
                         "regions reloaded:\n{}",
-                        warren::render::text::ascii(&warren::render::View::terrain(&map))
+                        warren_core::render::text::ascii(&warren_core::render::View::terrain(&map))
                     ),
                     Err(e) => eprintln!("generation failed, keeping the last map: {e}"),
                 }

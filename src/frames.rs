@@ -2,13 +2,13 @@
 //! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
 //! all.
 
-use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use crate::render::{gif, png, LayerChoice};
-use crate::run::{level_seed, Level};
-use crate::script::api::debug::Snapshot;
-use crate::script::{Host, ParamValues, Run};
 use std::path::{Path, PathBuf};
+use warren_lua::api::debug::Snapshot;
+use warren_lua::error::{Error, Result};
+use warren_lua::run::{level_seed, Level};
+use warren_lua::{Host, ParamValues, Run};
 
 /// A level and the snapshots its recipe took on the way.
 #[derive(Clone, Debug)]
@@ -19,7 +19,7 @@ pub struct Steps {
     pub snapshots: Vec<Snapshot>,
 }
 
-/// Generates levels 1..=`count` like [`crate::run::generate_levels`], keeping every snapshot.
+/// Generates levels 1..=`count` like [`warren_lua::run::generate_levels`], keeping every snapshot.
 pub fn generate_steps(
     host: &Host,
     seed: u64,

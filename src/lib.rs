@@ -1,31 +1,19 @@
-//! # warren
+//! # warren (the command line)
 //!
-//! A host for procedural map generation: a Rust core of exact, fast primitives (priority writes,
-//! tunnels, flood fill, status lists), Lua recipes that orchestrate generation phases, and TOML
-//! region files that supply weights and constants.
+//! The `warren` binary's own modules: argument definitions ([`cli`]), one module per
+//! subcommand ([`commands`]), batches of many maps ([`batch`]), statistics over them
+//! ([`stats`]), PNG/GIF rendering ([`render`]), step-by-step frames ([`frames`]) and atomic
+//! output files ([`output`]).
 //!
-//! Data flows one way: region files → [`region::Registry`] → recipe ([`script::Host`]) →
-//! primitives ([`gen`]) → [`map::Map`] → [`render`].
+//! Games do not depend on this crate: they embed `warren-core` (maps and phases, no Lua) or
+//! `warren-lua` (the recipe host).
 
 #![warn(missing_docs)]
 
 pub mod batch;
-pub mod check;
-pub mod error;
-pub mod gen;
-pub mod map;
-pub mod region;
-pub mod render;
-pub mod rng;
-pub mod script;
-pub mod stats;
-pub mod watch;
-
-pub use error::{Error, Result};
 pub mod cli;
 pub mod commands;
 pub mod frames;
 pub mod output;
-pub mod run;
-
-pub use run::generate;
+pub mod render;
+pub mod stats;

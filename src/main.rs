@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     let error = match outcome {
         Ok(Ok(())) => return ExitCode::SUCCESS,
         Ok(Err(e)) => e,
-        Err(p) => warren::Error::Internal(
+        Err(p) => warren_lua::Error::Internal(
             p.downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())

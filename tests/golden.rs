@@ -51,7 +51,7 @@ fn fixed_seeds_keep_their_maps() {
         let host = host(script);
         let p = params(&host, sets);
         let map = generate(&host, seed, &p);
-        let text = warren::render::text::ascii(&warren::render::View::terrain(&map));
+        let text = warren_core::render::text::ascii(&warren_core::render::View::terrain(&map));
         let path = root().join("tests/golden").join(file);
         if bless {
             std::fs::write(&path, &text).unwrap();

@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use std::time::{Duration, Instant};
-use warren::script::{Host, Limits, Run};
+use warren_lua::{Host, Limits, Run};
 
 const INSTR: &str = "instruction budget exceeded (5000000 instructions";
 const MEMORY: &str = "memory limit exceeded (32 MiB";
@@ -217,7 +217,7 @@ fn runaway_top_level_code_is_a_budget_error_at_load() {
     let e = Host::load(&dir.path().join("scripts/t.lua"), registry(), limits())
         .err()
         .unwrap();
-    assert!(matches!(e, warren::Error::Budget(_)), "{e}");
+    assert!(matches!(e, warren_lua::Error::Budget(_)), "{e}");
     assert!(
         e.to_string()
             .contains("t.lua:1: instruction budget exceeded"),

@@ -4,9 +4,9 @@
 mod common;
 use common::*;
 use std::sync::Arc;
-use warren::map::Map;
-use warren::region::Registry;
-use warren::script::{Host, Limits, Run};
+use warren_core::map::Map;
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, Run};
 
 /// Runs a recipe whose `generate` body is `body`, on a 64×48 map, with the shipped regions.
 fn run(body: &str, seed: u64) -> Result<Map, String> {

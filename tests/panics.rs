@@ -7,7 +7,7 @@
 
 mod common;
 use common::*;
-use warren::script::{Host, Limits, Run};
+use warren_lua::{Host, Limits, Run};
 
 const BOOM: &str = "warren.debug_panic('boom')";
 
@@ -36,7 +36,7 @@ const CATCHERS: &[&str] = &[
     "pcall(require, 'lib.boom')",
 ];
 
-fn run(body: &str) -> Result<warren::map::Map, warren::Error> {
+fn run(body: &str) -> Result<warren_core::map::Map, warren_lua::Error> {
     let body = body.replace("BOOM", BOOM);
     let recipe = format!(
         "return {{ name = 't', params = {{ width = {{ default = 8 }}, height = {{ default = 8 }} }},\n\
@@ -74,7 +74,7 @@ fn run(body: &str) -> Result<warren::map::Map, warren::Error> {
 fn no_script_can_catch_a_panic() {
     for body in CATCHERS {
         match run(body) {
-            Err(e @ warren::Error::Internal(_)) => {
+            Err(e @ warren_lua::Error::Internal(_)) => {
                 assert!(e.to_string().contains("boom"), "{body}: {e}");
                 assert_eq!(e.exit_code(), 3);
             }

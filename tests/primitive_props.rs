@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use warren::map::{Map, Point};
-use warren::script::{Host, Limits, Run};
+use warren_core::map::{Map, Point};
+use warren_lua::{Host, Limits, Run};
 
 const W: i32 = 24;
 const H: i32 = 16;
@@ -259,7 +259,7 @@ fn primitives_survive_random_arguments() {
                 Ok(map) => check_map(&map, terrains)
                     .map_err(|e| TestCaseError::fail(format!("{e}\n{code}")))?,
                 // Every call runs under pcall, so only a budget may end the run early.
-                Err(warren::Error::Budget(_)) => {}
+                Err(warren_lua::Error::Budget(_)) => {}
                 Err(e) => return Err(TestCaseError::fail(format!("{e}\n{code}"))),
             }
             Ok(())

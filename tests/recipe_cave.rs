@@ -42,7 +42,7 @@ fn rows_follow_roughness_and_windyness_within_the_map() {
             for x in 0..map.width() {
                 if map.is_edge(x, y) {
                     assert!(
-                        map.is_solid(warren::map::Point::new(x, y)).unwrap(),
+                        map.is_solid(warren_core::map::Point::new(x, y)).unwrap(),
                         "open edge at ({x},{y})"
                     );
                 }
@@ -56,7 +56,7 @@ fn a_cave_too_long_for_the_map_is_a_clear_error() {
     let host = host("cave.lua");
     let p = params(&host, &[("length", "200")]);
     let e = host
-        .generate(&warren::script::Run {
+        .generate(&warren_lua::Run {
             seed: 1,
             params: &p,
             depth: 1,

@@ -5,9 +5,9 @@
 mod common;
 use common::*;
 use std::sync::Arc;
-use warren::map::Map;
-use warren::region::{Registry, Source};
-use warren::script::{Host, Limits, ParamValues, Run};
+use warren_core::map::Map;
+use warren_core::region::{Registry, Source};
+use warren_lua::{Host, Limits, ParamValues, Run};
 
 /// Generates one level at `depth`.
 fn level(host: &Host, seed: u64, params: &ParamValues, depth: u32) -> Map {
@@ -116,7 +116,7 @@ fn five_levels_have_up_stairs_under_the_down_stairs_above() {
     let host = host("dungeon.lua");
     let p = params(&host, &[]);
     for seed in 0..20 {
-        let levels = warren::run::generate_levels(&host, seed, &p, 5).unwrap();
+        let levels = warren_lua::run::generate_levels(&host, seed, &p, 5).unwrap();
         assert_eq!(levels.len(), 5);
         assert!(levels[0].map.notes.stairs.up.is_empty());
         for pair in levels.windows(2) {
@@ -243,7 +243,7 @@ fn chasms_continue_onto_the_level_below() {
     let chasm = host.registry().terrains().id("chasm").unwrap();
     let mut carried = 0;
     for seed in 0..10 {
-        let levels = warren::run::generate_levels(&host, seed, &p, 2).unwrap();
+        let levels = warren_lua::run::generate_levels(&host, seed, &p, 2).unwrap();
         let (a, b) = (&levels[0].map, &levels[1].map);
         let above: Vec<usize> = (0..a.len())
             .filter(|&i| a.terrain_cells()[i] == chasm)

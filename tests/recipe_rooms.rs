@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use warren::map::Point;
+use warren_core::map::Point;
 
 #[test]
 fn every_strategy_is_fully_connected_over_1000_seeds() {
@@ -34,7 +34,7 @@ fn the_player_starts_in_the_leftmost_room_and_the_stairs_are_in_the_rightmost() 
         rooms.sort_by_key(|r| (r.x, r.y));
         let (first, last) = (rooms[0].center(), rooms[rooms.len() - 1].center());
         let tag = |k: &str| match map.notes.tags.get(k) {
-            Some(warren::map::TagValue::Int(v)) => *v as i32,
+            Some(warren_core::map::TagValue::Int(v)) => *v as i32,
             other => panic!("seed {seed}: tag {k} = {other:?}"),
         };
         assert_eq!(

@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use warren::render::json::{self, Meta};
+use warren_core::render::json::{self, Meta};
 
 type Cell = (i64, i64);
 
@@ -502,7 +502,7 @@ fn a_thousand_seeds_keep_every_promise_on_the_rendered_map() {
     for (sets, seeds) in spread {
         let p = params(&host, sets);
         let leftgates = match &p["leftgates"] {
-            warren::script::ParamValue::Int(n) => *n as usize,
+            warren_lua::ParamValue::Int(n) => *n as usize,
             other => panic!("{other:?}"),
         };
         for seed in 0..*seeds {

@@ -5,7 +5,7 @@
 
 mod common;
 use common::TEST_TERRAIN as TERRAIN;
-use warren::region::{Registry, Source};
+use warren_core::region::{Registry, Source};
 
 /// One malformed file and where and what its error must be.
 struct Case {
@@ -534,7 +534,7 @@ fn limits_from_the_regions_become_the_defaults() {
         ),
     }];
     let registry = Registry::from_sources(sources).unwrap();
-    let limits = warren::script::Limits::from_region(&registry.limits);
+    let limits = warren_lua::Limits::from_region(&registry.limits);
     assert_eq!(limits.instructions, 2_000_000);
     assert_eq!(limits.memory, 64 << 20);
     assert_eq!(limits.time, std::time::Duration::from_millis(1500));
@@ -544,7 +544,7 @@ fn limits_from_the_regions_become_the_defaults() {
     }])
     .unwrap();
     assert_eq!(
-        warren::script::Limits::from_region(&defaults.limits),
-        warren::script::Limits::default()
+        warren_lua::Limits::from_region(&defaults.limits),
+        warren_lua::Limits::default()
     );
 }

@@ -2,7 +2,7 @@
 
 mod common;
 use common::*;
-use warren::region::{Registry, Source};
+use warren_core::region::{Registry, Source};
 
 #[test]
 fn shipped_regions_load() {

@@ -17,7 +17,7 @@ fn the_shipped_data_uses_every_kind_of_region() {
     let mut rooms: Vec<&str> = data.room.iter().map(|r| r.kind.as_str()).collect();
     rooms.sort_unstable();
     rooms.dedup();
-    let mut all = warren::gen::dungeon::RoomKind::NAMES.to_vec();
+    let mut all = warren_core::gen::dungeon::RoomKind::NAMES.to_vec();
     all.sort_unstable();
     assert_eq!(rooms, all);
     let mut streamers: Vec<&str> = data.streamer.iter().map(|s| s.kind.as_str()).collect();

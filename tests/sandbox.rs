@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use std::time::Duration;
-use warren::script::{Host, Limits, Run};
+use warren_lua::{Host, Limits, Run};
 
 const PARAMS: &str = "params = { width = { default = 8 }, height = { default = 8 } }";
 
@@ -13,7 +13,7 @@ fn run_body(
     body: &str,
     extra: &[(&str, &str)],
     limits: Limits,
-) -> Result<warren::map::Map, String> {
+) -> Result<warren_core::map::Map, String> {
     let recipe =
         format!("return {{ name = 't', {PARAMS}, generate = function(map, ctx)\n{body}\nend }}");
     let mut files = vec![("scripts/t.lua", recipe.as_str())];
@@ -203,7 +203,7 @@ fn userdata_answer_fields_items_and_methods_and_nil_for_anything_else() {
         map:tag('methods', type(map.set) .. type(r.sort) .. type(map.tag))";
     let map = run_body(body, &[], Limits::default()).unwrap();
     let tag = |k: &str| map.notes.tags.get(k).cloned();
-    use warren::map::TagValue::{Int, Text};
+    use warren_core::map::TagValue::{Int, Text};
     assert_eq!(tag("size"), Some(Int(808)));
     assert_eq!(tag("nils"), Some(Text("nilnilnilnilnil".into())));
     assert_eq!(tag("item"), Some(Int(31)));
@@ -222,7 +222,7 @@ fn start_and_stairs_go_to_the_centres_of_the_chosen_rooms_and_bad_choices_are_re
         Limits::default(),
     )
     .unwrap();
-    use warren::map::{Point, TagValue::Int};
+    use warren_core::map::{Point, TagValue::Int};
     assert_eq!(map.notes.tags.get("start_x"), Some(&Int(5)));
     assert_eq!(map.notes.tags.get("start_y"), Some(&Int(2)));
     assert_eq!(map.notes.tags.get("back"), Some(&Int(5222)));
@@ -276,7 +276,7 @@ fn a_rectangle_list_gives_centres_and_refuses_indexes_outside_it() {
     .unwrap();
     assert_eq!(
         map.notes.tags.get("ok"),
-        Some(&warren::map::TagValue::Bool(true))
+        Some(&warren_core::map::TagValue::Bool(true))
     );
     for (index, shown) in [("2", "index 2"), ("0", "index 0"), ("'a'", "index string")] {
         let e = err(&format!("{scatter} r:center({index})"));

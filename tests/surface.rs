@@ -3,11 +3,11 @@
 
 mod common;
 use common::*;
-use warren::script::surface::{GLOBALS, LIBRARIES};
-use warren::script::{Host, Limits, Run};
+use warren_lua::surface::{GLOBALS, LIBRARIES};
+use warren_lua::{Host, Limits, Run};
 
 /// Runs `body` and returns the tags it set.
-fn tags(body: &str) -> std::collections::BTreeMap<String, warren::map::TagValue> {
+fn tags(body: &str) -> std::collections::BTreeMap<String, warren_core::map::TagValue> {
     let recipe = format!(
         "return {{ name = 't', params = {{ width = {{ default = 8 }}, height = {{ default = 8 }} }},\n\
          generate = function(map, ctx)\n{body}\nend }}"
@@ -31,9 +31,9 @@ fn tags(body: &str) -> std::collections::BTreeMap<String, warren::map::TagValue>
     .tags
 }
 
-fn text(t: &warren::map::TagValue) -> String {
+fn text(t: &warren_core::map::TagValue) -> String {
     match t {
-        warren::map::TagValue::Text(s) => s.clone(),
+        warren_core::map::TagValue::Text(s) => s.clone(),
         other => panic!("{other:?}"),
     }
 }
@@ -145,7 +145,7 @@ fn read_only_tables_still_read_and_iterate() {
          map:tag('ipairs', select('#', ipairs(ctx.regions.spawn)))
          map:tag('floor', ctx.regions.rooms.floor)",
     );
-    assert_eq!(found["terrains"], warren::map::TagValue::Bool(true));
-    assert_eq!(found["string members"], warren::map::TagValue::Int(16));
+    assert_eq!(found["terrains"], warren_core::map::TagValue::Bool(true));
+    assert_eq!(found["string members"], warren_core::map::TagValue::Int(16));
     assert_eq!(text(&found["floor"]), "floor");
 }

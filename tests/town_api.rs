@@ -4,8 +4,8 @@
 
 mod common;
 use common::*;
-use warren::map::Map;
-use warren::script::{Host, Limits, Run};
+use warren_core::map::Map;
+use warren_lua::{Host, Limits, Run};
 
 /// Runs `body` as the generate function of a `width`×`height` recipe; the body starts on line 2.
 fn run(body: &str, width: i64, height: i64, limits: Limits) -> Result<Map, String> {
@@ -192,11 +192,11 @@ fn write_draws_with_region_terrain_and_checks_its_options() {
          local d = t:write(map, { style = ctx.regions.town })\n\
          assert(d.rooms == 11 * 38 - 4 and d.gates == 0 and d.street_cells == 0)");
     assert_eq!(
-        map.terrain_at(warren::map::Point::new(0, 0)).unwrap(),
+        map.terrain_at(warren_core::map::Point::new(0, 0)).unwrap(),
         map.terrains().id("town wall").unwrap()
     );
     assert_eq!(
-        map.terrain_at(warren::map::Point::new(3, 3)).unwrap(),
+        map.terrain_at(warren_core::map::Point::new(3, 3)).unwrap(),
         map.terrains().id("town floor").unwrap()
     );
     let cases = [
@@ -418,16 +418,16 @@ fn the_town_region_section_is_validated_with_locations() {
     let load = |text: &str| {
         let terrain = std::fs::read_to_string(root().join("regions/terrain.toml")).unwrap();
         let sources = vec![
-            warren::region::Source {
+            warren_core::region::Source {
                 path: "regions/terrain.toml".into(),
                 text: terrain,
             },
-            warren::region::Source {
+            warren_core::region::Source {
                 path: "regions/town.toml".into(),
                 text: text.into(),
             },
         ];
-        warren::region::Registry::from_sources(sources).map(|_| ())
+        warren_core::region::Registry::from_sources(sources).map(|_| ())
     };
     let e = load(&text).unwrap_err().to_string();
     assert!(e.contains("regions/town.toml:"), "{e}");

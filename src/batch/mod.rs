@@ -9,12 +9,9 @@ pub mod shard;
 
 pub use shard::Shard;
 
-use crate::error::{Error, Result};
 use crate::output::write_atomic;
-use crate::region::Registry;
+use crate::render::render;
 use crate::render::Format;
-use crate::run::{params_json, render, Level};
-use crate::script::{Host, Limits, ParamValues, Run};
 use crate::stats::{Collector, Dataset, Header, Measurer, Outcome, Record, BUILTIN};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
@@ -23,6 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use warren_core::region::Registry;
+use warren_lua::error::{Error, Result};
+use warren_lua::run::{params_json, Level};
+use warren_lua::{Host, Limits, ParamValues, Run};
 
 /// Where and how to save every generated map.
 #[derive(Clone, Debug)]
@@ -264,8 +265,8 @@ fn save(
     files: &MapFiles,
     shared: &Shared,
     seed: u64,
-    map: crate::map::Map,
-) -> Result<crate::map::Map> {
+    map: warren_core::map::Map,
+) -> Result<warren_core::map::Map> {
     let level = [Level {
         map,
         seed,

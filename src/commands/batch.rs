@@ -2,14 +2,14 @@
 
 use super::stats::{write_outputs, OutputArgs};
 use crate::batch::{self, Batch, MapFiles, Shard};
-use crate::error::{Error, Result};
 use crate::render::Format;
-use crate::run::load_registry;
 use crate::stats::table;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use warren_lua::error::{Error, Result};
+use warren_lua::run::load_registry;
 
 /// Examples shown under `warren batch --help`.
 pub const HELP: &str = "\

@@ -1,9 +1,9 @@
 //! `warren check`: every region file and recipe, validated without generating.
 
-use crate::check::{check, default_scripts};
 use crate::cli::CheckArgs;
-use crate::error::{Error, Result};
 use std::path::PathBuf;
+use warren_lua::check::{check, default_scripts};
+use warren_lua::error::{Error, Result};
 
 /// Executes `warren check`: problems go to stdout, one per line; exit 1 if there are any.
 pub fn run(args: CheckArgs) -> Result<()> {

@@ -8,10 +8,10 @@ mod stubs;
 pub mod watch;
 
 use crate::cli::{Command, GenArgs};
-use crate::error::{Error, Result};
-use crate::region::LimitsDef;
-use crate::script::{params::split_assignment, Limits};
 use std::time::Duration;
+use warren_core::region::LimitsDef;
+use warren_lua::error::{Error, Result};
+use warren_lua::{params::split_assignment, Limits};
 
 /// Runs a parsed command.
 pub fn dispatch(command: Command) -> Result<()> {
@@ -81,7 +81,7 @@ pub fn seed(gen: &GenArgs) -> u64 {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0);
         // Keep drawn seeds short enough to retype.
-        let s = crate::rng::Rng::new(nanos ^ std::process::id() as u64).below(1_000_000_000);
+        let s = warren_core::rng::Rng::new(nanos ^ std::process::id() as u64).below(1_000_000_000);
         eprintln!("seed: {s} (repeat this run with --seed {s})");
         s
     })

@@ -1,15 +1,16 @@
 //! `warren run`: generate and print or save.
 
 use crate::cli::RunArgs;
-use crate::error::{Error, Result};
 use crate::frames::{generate_steps, write_frames};
 use crate::output::write_atomic;
+use crate::render::render_layer;
 use crate::render::Format;
 use crate::render::LayerChoice;
-use crate::run::{generate_levels, load_registry, render_layer};
-use crate::script::{Host, ParamValue};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
+use warren_lua::error::{Error, Result};
+use warren_lua::run::{generate_levels, load_registry};
+use warren_lua::{Host, ParamValue};
 
 /// Executes `warren run`.
 pub fn run(args: RunArgs) -> Result<()> {

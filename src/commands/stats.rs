@@ -1,10 +1,10 @@
 //! `warren stats merge`, and the statistics outputs it shares with `warren batch`.
 
-use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use crate::stats::{plot, records, table, Collector, Dataset, Header};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
+use warren_lua::error::{Error, Result};
 
 /// Where statistics go besides the table on stdout.
 #[derive(Debug, Args, Clone)]

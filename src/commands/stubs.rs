@@ -1,10 +1,10 @@
 //! `warren stubs`: the LuaLS stubs of the Lua API, printed, written, or checked.
 
 use crate::cli::StubsArgs;
-use crate::error::{Error, Result};
 use crate::output::write_atomic;
-use crate::script::stubs::{render, STUBS_PATH};
 use std::io::Write;
+use warren_lua::error::{Error, Result};
+use warren_lua::stubs::{render, STUBS_PATH};
 
 /// Executes `warren stubs`.
 pub fn stubs(args: StubsArgs) -> Result<()> {

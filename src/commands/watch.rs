@@ -3,16 +3,17 @@
 //! screen and in `--out`) until the file is fixed; the watcher never exits on one.
 
 use crate::cli::{RunArgs, WatchArgs};
-use crate::error::{Error, Result};
 use crate::frames::{generate_steps, write_frames};
 use crate::output::write_atomic;
+use crate::render::render_layer;
 use crate::render::{Format, LayerChoice};
-use crate::run::{find_regions, render_layer};
-use crate::watch::changes::{Changes, QUIET};
-use crate::watch::live::{Generated, LiveRecipe};
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
+use warren_lua::error::{Error, Result};
+use warren_lua::run::find_regions;
+use warren_lua::watch::changes::{Changes, QUIET};
+use warren_lua::watch::live::{Generated, LiveRecipe};
 
 /// `warren watch --help` epilogue.
 pub const HELP: &str = "\
@@ -50,7 +51,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     };
     // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
     // broken regions directory at start-up means the built-in defaults).
-    let initial = crate::region::Registry::load_dir(&regions)
+    let initial = warren_core::region::Registry::load_dir(&regions)
         .map(|r| r.limits)
         .unwrap_or_default();
     let limits = super::limits(&run.gen, &initial)?;
@@ -229,7 +230,7 @@ fn fresh_seed(old: u64) -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    let mut rng = crate::rng::Rng::new(nanos ^ old.rotate_left(17));
+    let mut rng = warren_core::rng::Rng::new(nanos ^ old.rotate_left(17));
     loop {
         let s = rng.below(1_000_000_000);
         if s != old {

@@ -47,7 +47,7 @@ pub fn animate(views: &[View], scale: usize) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Rgb;
+    use warren_core::map::Rgb;
 
     fn view(c: Rgb) -> View {
         View {

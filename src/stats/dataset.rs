@@ -1,8 +1,8 @@
 //! Per-map records, gathered from any number of workers or shard files into one column-major
 //! [`Dataset`] whose content depends only on the set of seeds, never on who measured what.
 
-use super::measure::BUILTIN;
 use std::collections::BTreeMap;
+use warren_core::stats::BUILTIN;
 
 /// Names interned to small ids, in the order they were first seen.
 #[derive(Clone, Debug, Default)]

@@ -4,9 +4,9 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use warren::map::{Map, Point};
-use warren::region::Registry;
-use warren::script::{Host, Limits, ParamValues, Run};
+use warren_core::map::{Map, Point};
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, ParamValues, Run};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -80,7 +80,7 @@ pub fn reach(map: &Map, start: Point) -> Vec<bool> {
 pub fn unreached(map: &Map, start: Point) -> usize {
     let seen = reach(map, start);
     (0..map.len())
-        .filter(|&i| !seen[i] && map.flag_cells()[i] & warren::map::FLAG_SOLID == 0)
+        .filter(|&i| !seen[i] && map.flag_cells()[i] & warren_core::map::FLAG_SOLID == 0)
         .count()
 }
 
@@ -89,7 +89,7 @@ pub fn first_open(map: &Map) -> Point {
     let i = map
         .flag_cells()
         .iter()
-        .position(|f| f & warren::map::FLAG_SOLID == 0)
+        .position(|f| f & warren_core::map::FLAG_SOLID == 0)
         .expect("an open cell");
     map.point(i)
 }
@@ -152,16 +152,16 @@ solid = false
 /// error text (panics if loading succeeds).
 pub fn load_err(bad: &str) -> String {
     let sources = vec![
-        warren::region::Source {
+        warren_core::region::Source {
             path: "regions/a.toml".into(),
             text: TEST_TERRAIN.into(),
         },
-        warren::region::Source {
+        warren_core::region::Source {
             path: "regions/bad.toml".into(),
             text: bad.into(),
         },
     ];
-    match warren::region::Registry::from_sources(sources) {
+    match warren_core::region::Registry::from_sources(sources) {
         Ok(_) => panic!("should fail:\n{bad}"),
         Err(e) => e.to_string(),
     }

@@ -1,0 +1,178 @@
+//! The region registry: every `*.toml` under the regions directory, parsed into typed structs,
+//! validated, and merged into one [`Registry`].
+//!
+//! Loading reports every problem it finds, each with file, line and column.
+
+pub mod error;
+pub mod locate;
+pub mod schema;
+mod validate;
+
+pub use error::{RegionError, RegionErrors};
+pub use schema::*;
+
+use crate::map::{TerrainId, TerrainTable};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The largest region file warren reads, in bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// All region data of one regions directory, validated.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    terrains: Arc<TerrainTable>,
+    /// Terrain a fresh map starts as (`[map] fill`).
+    pub map_fill: TerrainId,
+    /// Terrain of the map's outer ring (`[map] edge`).
+    pub map_edge: TerrainId,
+    /// Everything as declared (names, not ids), for recipes.
+    pub data: RegistryData,
+    /// `[limits]`: the budgets these regions ask for (defaults where absent).
+    pub limits: LimitsDef,
+    /// The files this registry was loaded from, in load order.
+    pub files: Vec<PathBuf>,
+}
+
+/// The merged contents of all region files, as recipes see them in `ctx.regions`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RegistryData {
+    /// Every terrain.
+    pub terrain: Vec<TerrainDef>,
+    /// Dungeon constants (defaults when no file has `[dungeon]`).
+    pub dungeon: DungeonDef,
+    /// Corridor regions.
+    pub corridor: Vec<CorridorDef>,
+    /// Room regions.
+    pub room: Vec<RoomDef>,
+    /// Streamer regions.
+    pub streamer: Vec<StreamerDef>,
+    /// Vaults.
+    pub vault: Vec<VaultDef>,
+    /// `[rooms]`, if any file has it.
+    pub rooms: Option<RoomsDef>,
+    /// `[cave]`, if any file has it.
+    pub cave: Option<CaveDef>,
+    /// `[town]`, if any file has it.
+    pub town: Option<TownDef>,
+    /// Spawn table.
+    pub spawn: Vec<SpawnDef>,
+}
+
+/// One source file: its path and text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Path, used in messages.
+    pub path: PathBuf,
+    /// Contents.
+    pub text: String,
+}
+
+impl Registry {
+    /// Loads every `*.toml` under `dir` (recursively, in path order).
+    pub fn load_dir(dir: &Path) -> Result<Registry, RegionErrors> {
+        let whole = |message: String| {
+            RegionErrors(vec![RegionError {
+                file: dir.to_path_buf(),
+                line: 0,
+                col: 0,
+                message,
+            }])
+        };
+        let mut paths = Vec::new();
+        collect_toml(dir, &mut paths).map_err(|e| whole(format!("cannot read directory: {e}")))?;
+        if paths.is_empty() {
+            return Err(whole("no *.toml region files in this directory".into()));
+        }
+        paths.sort();
+        let mut sources = Vec::new();
+        let mut errors = Vec::new();
+        for path in paths {
+            match read_source(&path) {
+                Ok(s) => sources.push(s),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RegionErrors(errors));
+        }
+        Registry::from_sources(sources)
+    }
+
+    /// Builds a registry from in-memory sources (in the order given).
+    pub fn from_sources(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
+        validate::build(sources)
+    }
+
+    /// The terrain table.
+    pub fn terrains(&self) -> &Arc<TerrainTable> {
+        &self.terrains
+    }
+
+    /// The id of a terrain, or an error listing the known names.
+    pub fn terrain(&self, name: &str) -> Result<TerrainId, String> {
+        self.terrains
+            .id(name)
+            .ok_or_else(|| unknown_terrain(name, &self.terrains))
+    }
+}
+
+/// "unknown terrain" message listing the valid names.
+pub fn unknown_terrain(name: &str, table: &TerrainTable) -> String {
+    format!(
+        "unknown terrain '{name}' (known: {})",
+        table
+            .names()
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_toml(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads one region file, refusing files over [`MAX_FILE_BYTES`] before reading them.
+pub fn read_source(path: &Path) -> Result<Source, RegionError> {
+    let fail = |message: String| RegionError {
+        file: path.to_path_buf(),
+        line: 0,
+        col: 0,
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "file is {} bytes; region files may be at most {MAX_FILE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, col) = error::line_col(
+            &String::from_utf8_lossy(e.as_bytes()),
+            e.utf8_error().valid_up_to(),
+        );
+        RegionError {
+            file: path.to_path_buf(),
+            line,
+            col,
+            message: "file is not valid UTF-8".into(),
+        }
+    })?;
+    Ok(Source {
+        path: path.to_path_buf(),
+        text,
+    })
+}

@@ -1,0 +1,11 @@
+//! What warren measures on every finished map: open fraction, separate areas, dead ends and the
+//! recipe's own metrics, computed 64 cells at a time.
+//!
+//! Measurements are deterministic (same map, same values).
+
+mod areas;
+pub mod dead_ends;
+pub mod measure;
+mod open_bits;
+
+pub use measure::{Measurer, BUILTIN};

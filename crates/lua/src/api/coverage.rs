@@ -1,0 +1,263 @@
+//! Keeps the API entries and the registered bindings in step: every method, field and function
+//! registered in Lua has an entry in [`super::entries`], and every entry is registered.
+
+use super::entries::{CLASSES, ENTRIES};
+use super::map::LuaMap;
+use super::rng::LuaRng;
+use super::spec::Owner;
+use crate::sandbox;
+use mlua::{
+    FromLuaMulti, IntoLua, IntoLuaMulti, Lua, MaybeSend, UserData, UserDataFields, UserDataMethods,
+};
+use std::collections::BTreeSet;
+
+/// Records the names a userdata type registers, without building anything.
+#[derive(Default)]
+struct Names(BTreeSet<String>);
+
+impl<T> UserDataMethods<T> for Names {
+    fn add_method<M, A, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_method_mut<M, A, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_function<F, A, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_function_mut<F, A, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_meta_method<M, A, R>(&mut self, _: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_method_mut<M, A, R>(&mut self, _: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_function<F, A, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+    fn add_meta_function_mut<F, A, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, A) -> mlua::Result<R> + MaybeSend + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+    }
+}
+
+impl<T> UserDataFields<T> for Names {
+    fn add_field<V: IntoLua + 'static>(&mut self, name: impl Into<String>, _: V) {
+        self.0.insert(name.into());
+    }
+    fn add_field_method_get<M, R>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: Fn(&Lua, &T) -> mlua::Result<R> + MaybeSend + 'static,
+        R: IntoLua,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_field_method_set<M, A>(&mut self, name: impl Into<String>, _: M)
+    where
+        M: FnMut(&Lua, &mut T, A) -> mlua::Result<()> + MaybeSend + 'static,
+        A: mlua::FromLua,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_field_function_get<F, R>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: Fn(&Lua, mlua::AnyUserData) -> mlua::Result<R> + MaybeSend + 'static,
+        R: IntoLua,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_field_function_set<F, A>(&mut self, name: impl Into<String>, _: F)
+    where
+        F: FnMut(&Lua, mlua::AnyUserData, A) -> mlua::Result<()> + MaybeSend + 'static,
+        A: mlua::FromLua,
+    {
+        self.0.insert(name.into());
+    }
+    fn add_meta_field<V: IntoLua + 'static>(&mut self, _: impl Into<String>, _: V) {}
+    fn add_meta_field_with<F, R>(&mut self, _: impl Into<String>, _: F)
+    where
+        F: FnOnce(&Lua) -> mlua::Result<R> + 'static,
+        R: IntoLua,
+    {
+    }
+}
+
+/// The names a userdata type registers (methods and fields).
+fn userdata_names<T: UserData>() -> BTreeSet<String> {
+    let mut names = Names::default();
+    T::add_fields(&mut names);
+    T::add_methods(&mut names);
+    names.0
+}
+
+/// A rectangle's fields and methods. Its metatable is hidden from Lua, so it is read from Rust.
+fn rect_keys() -> BTreeSet<String> {
+    let (lua, _) = sandbox::new_state(vec![], Default::default()).unwrap();
+    let rect: mlua::Table = lua.load("return warren.rect(0, 0, 1, 1)").eval().unwrap();
+    let mut keys = BTreeSet::new();
+    let mut add = |t: &mlua::Table| {
+        for pair in t.pairs::<mlua::Value, mlua::Value>() {
+            if let Ok((mlua::Value::String(k), _)) = pair {
+                keys.insert(k.to_string_lossy());
+            }
+        }
+    };
+    add(&rect);
+    if let Some(methods) = rect
+        .metatable()
+        .and_then(|mt| mt.raw_get::<Option<mlua::Table>>("__index").ok().flatten())
+    {
+        add(&methods);
+    }
+    keys.retain(|k| !k.starts_with("__"));
+    keys
+}
+
+/// The keys of the table `expr` evaluates to in a fresh sandbox. Read-only proxies (which
+/// hide their metatable from Lua) are looked through to the table they guard.
+fn lua_keys(expr: &str) -> BTreeSet<String> {
+    let (lua, _) = sandbox::new_state(vec![], Default::default()).unwrap();
+    let table: mlua::Table = lua.load(format!("return {expr}")).eval().unwrap();
+    let guarded = table
+        .metatable()
+        .and_then(|mt| mt.raw_get::<Option<mlua::Table>>("__index").ok().flatten())
+        .filter(|_| {
+            table.raw_len() == 0 && table.pairs::<mlua::Value, mlua::Value>().next().is_none()
+        });
+    guarded
+        .unwrap_or(table)
+        .pairs::<String, mlua::Value>()
+        .map(|kv| kv.unwrap().0)
+        .collect()
+}
+
+/// The `ctx` keys a recipe's `generate` receives (with `ctx.above` from a two-level run).
+fn ctx_keys() -> BTreeSet<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("ctx.lua");
+    std::fs::write(
+        &script,
+        "return { params = { width = { default = 3 }, height = { default = 3 } },\n\
+         generate = function(map, ctx) for k in pairs(ctx) do map:tag(k, true) end end }",
+    )
+    .unwrap();
+    let terrain =
+        "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n";
+    let registry = warren_core::region::Registry::from_sources(vec![warren_core::region::Source {
+        path: "t.toml".into(),
+        text: terrain.into(),
+    }])
+    .unwrap();
+    let host =
+        crate::Host::load(&script, std::sync::Arc::new(registry), Default::default()).unwrap();
+    let params = host.resolve_params(&[]).unwrap();
+    let levels = crate::run::generate_levels(&host, 1, &params, 2).unwrap();
+    levels[1].map.notes.tags.keys().cloned().collect()
+}
+
+/// The entries' names for one owner.
+fn entry_names(owner: Owner) -> BTreeSet<String> {
+    ENTRIES
+        .iter()
+        .filter(|e| e.owner == owner)
+        .map(|e| e.name.to_string())
+        .collect()
+}
+
+#[test]
+fn every_binding_has_an_entry_and_every_entry_a_binding() {
+    let registered = [
+        (Owner::Map, {
+            let mut names = userdata_names::<LuaMap>();
+            names.extend(super::map::FIELDS.map(String::from));
+            names
+        }),
+        (Owner::Rng, userdata_names::<LuaRng>()),
+        (Owner::Warren, {
+            // A debug-build test hook, not part of the API.
+            let mut k = lua_keys("warren");
+            k.remove("debug_panic");
+            k
+        }),
+        (Owner::Gen, lua_keys("warren.gen")),
+        (Owner::Rect, rect_keys()),
+        (Owner::Ctx, ctx_keys()),
+    ];
+    for (owner, names) in registered {
+        let entries = entry_names(owner);
+        let missing: Vec<_> = names.difference(&entries).collect();
+        let stale: Vec<_> = entries.difference(&names).collect();
+        assert!(
+            missing.is_empty() && stale.is_empty(),
+            "{owner:?}: bindings without an entry in src/script/api/entries.rs: {missing:?}; \
+             entries without a binding: {stale:?}"
+        );
+    }
+}
+
+#[test]
+fn entries_are_well_formed_and_unique() {
+    let mut seen = BTreeSet::new();
+    for e in ENTRIES {
+        assert!(seen.insert((e.owner, e.name)), "duplicate entry {e:?}");
+        assert!(!e.doc.is_empty(), "{e:?} has no doc");
+        if e.kind != super::spec::Kind::Field {
+            assert!(e.signature().is_some(), "malformed signature in {e:?}");
+        }
+    }
+    let classes: BTreeSet<&str> = CLASSES
+        .iter()
+        .map(|c| c.name.split(" :").next().unwrap_or(c.name))
+        .collect();
+    assert_eq!(classes.len(), CLASSES.len(), "duplicate class");
+}
+
+#[test]
+fn the_regions_class_names_every_registry_section() {
+    let data = serde_json::to_value(warren_core::region::RegistryData::default()).unwrap();
+    let sections: BTreeSet<String> = data.as_object().unwrap().keys().cloned().collect();
+    let class = CLASSES.iter().find(|c| c.name == "warren.Regions").unwrap();
+    let fields: BTreeSet<String> = class
+        .fields
+        .iter()
+        .map(|f| f.0.trim_end_matches('?').to_string())
+        .collect();
+    assert_eq!(fields, sections);
+}

@@ -1,0 +1,608 @@
+//! Per-generation budgets: an instruction budget (deterministic: Lua VM instructions plus the
+//! work Rust does for the script, in instruction-equivalents), a wall-clock backstop and a
+//! memory limit. Once any of them runs out the budget stays exceeded until the next generation
+//! begins, so nothing a script does afterwards (pcall, coroutines, `<close>`) can resume it.
+
+use mlua::Lua;
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
+
+/// Resource limits for one generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Lua VM instructions (plus charged Rust work) a generation may execute.
+    pub instructions: u64,
+    /// Bytes the Lua state and the run's annotations may hold.
+    pub memory: usize,
+    /// Wall-clock time a generation may take.
+    pub time: Duration,
+}
+
+impl Limits {
+    /// Default instruction budget: two to three seconds of a runaway loop on a slow machine,
+    /// and more than ten times what the shipped recipes need at their largest documented size.
+    pub const DEFAULT_INSTRUCTIONS: u64 = 400_000_000;
+    /// Default memory limit in MiB.
+    pub const DEFAULT_MEMORY_MIB: u64 = 512;
+    /// Default wall-clock limit in seconds.
+    pub const DEFAULT_SECONDS: f64 = 4.0;
+}
+
+impl Limits {
+    /// The budgets a region set asks for in `[limits]`, warren's defaults where it is silent.
+    /// (Values were range-checked when the regions were loaded.)
+    pub fn from_region(def: &warren_core::region::LimitsDef) -> Limits {
+        let d = Limits::default();
+        Limits {
+            instructions: def
+                .max_instructions
+                .map_or(d.instructions, |v| v.max(0) as u64),
+            memory: def
+                .max_memory_mib
+                .map_or(d.memory, |v| (v.max(0) as usize) << 20),
+            time: def
+                .max_seconds
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .unwrap_or(d.time),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            instructions: Limits::DEFAULT_INSTRUCTIONS,
+            memory: (Limits::DEFAULT_MEMORY_MIB as usize) << 20,
+            time: Duration::from_secs_f64(Limits::DEFAULT_SECONDS),
+        }
+    }
+}
+
+/// What one generation used of its budgets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Instruction-equivalents: VM instructions (to within the hook's interval) plus the work
+    /// Rust did for the script.
+    pub instructions: u64,
+    /// The most memory held at once (Lua state plus annotations), in bytes.
+    pub peak_memory: usize,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+/// Which budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exceeded {
+    /// The instruction budget.
+    Instructions,
+    /// The wall-clock budget.
+    Time,
+    /// The memory limit.
+    Memory,
+    /// A single string larger than [`MAX_STRING_BYTES`].
+    String,
+}
+
+/// The largest string a script may create. Some VM instructions scan whole strings (`==`, `<`,
+/// converting a numeric string); capping their size bounds what one instruction can cost, and
+/// so how far a script can overrun the clock between two checkpoints.
+pub const MAX_STRING_BYTES: usize = 16 << 20;
+/// Bytes Lua needs besides the characters of a long string (header and terminator), rounded up.
+const STRING_OVERHEAD: usize = 64;
+
+/// Most bytes of `print`/`ctx.log` output one generation may write; the rest is dropped.
+pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
+
+/// How often (in bytes allocated) the allocator looks at the clock.
+const CLOCK_EVERY_BYTES: usize = 256 << 10;
+
+/// How often (in instruction-equivalents charged) [`Budget::charge`] looks at the clock. Reading
+/// it costs about as much as a small binding call, and the many cheap charges of a small map
+/// would otherwise each read it; every charge of a long-running primitive is at least this big.
+const CLOCK_EVERY_INSTRUCTIONS: u64 = 10_000;
+
+/// The live budget of a Lua state. Shared by the instruction hook, the allocator and every Rust
+/// function that charges work; all of them run on the state's thread. Limits apply between
+/// [`Budget::begin`] and [`Budget::end`] (while a recipe's code runs); the host's own work
+/// outside that (building `ctx.regions`, collecting garbage) is only counted.
+#[derive(Debug)]
+pub struct Budget {
+    active: Cell<bool>,
+    limits: Cell<Limits>,
+    used: Cell<u64>,
+    started: Cell<Instant>,
+    exceeded: Cell<Option<Exceeded>>,
+    /// Bytes the Lua allocator holds.
+    lua_bytes: Cell<usize>,
+    /// Bytes of Rust-side data the run created (annotations), counted against the same limit.
+    rust_bytes: Cell<usize>,
+    /// Highest `lua_bytes + rust_bytes` seen during the generation.
+    peak_bytes: Cell<usize>,
+    /// Bytes allocated since the allocator last looked at the clock.
+    since_clock: Cell<usize>,
+    /// `used` at which [`Budget::charge`] next looks at the clock.
+    clock_due: Cell<u64>,
+    /// Bytes of output written during this generation.
+    output: Cell<usize>,
+    /// `file:line` of the last instruction checkpoint (for errors found between checkpoints).
+    last_seen: RefCell<String>,
+    /// `file:line` where the budget ran out, when known.
+    location: RefCell<String>,
+}
+
+impl Budget {
+    /// An inactive budget with `limits`.
+    pub fn new(limits: Limits) -> Self {
+        Budget {
+            active: Cell::new(false),
+            limits: Cell::new(limits),
+            used: Cell::new(0),
+            started: Cell::new(Instant::now()),
+            exceeded: Cell::new(None),
+            lua_bytes: Cell::new(0),
+            rust_bytes: Cell::new(0),
+            peak_bytes: Cell::new(0),
+            since_clock: Cell::new(0),
+            clock_due: Cell::new(0),
+            output: Cell::new(0),
+            last_seen: RefCell::new(String::new()),
+            location: RefCell::new(String::new()),
+        }
+    }
+
+    /// Starts a fresh budget for a recipe's code (memory already held stays counted).
+    pub fn begin(&self, limits: Limits) {
+        self.begin_at(limits, Instant::now());
+    }
+
+    /// [`Self::begin`], with the time limit counted from `started` (a clock reading the caller
+    /// already has).
+    pub fn begin_at(&self, limits: Limits, started: Instant) {
+        self.active.set(true);
+        self.limits.set(limits);
+        self.used.set(0);
+        self.started.set(started);
+        self.exceeded.set(None);
+        self.rust_bytes.set(0);
+        self.peak_bytes.set(self.lua_bytes.get());
+        self.since_clock.set(0);
+        self.clock_due.set(self.used.get());
+        self.output.set(0);
+        self.last_seen.borrow_mut().clear();
+        self.location.borrow_mut().clear();
+    }
+
+    /// Stops enforcing the limits (the recipe's code has returned) and forgets what ran out.
+    pub fn end(&self) {
+        self.active.set(false);
+        self.exceeded.set(None);
+        self.rust_bytes.set(0);
+    }
+
+    /// Instruction-equivalents used so far (VM instructions to the hook's granularity).
+    pub fn used(&self) -> u64 {
+        self.used.get()
+    }
+
+    /// Time since the budget was reset.
+    pub fn elapsed(&self) -> Duration {
+        self.started.get().elapsed()
+    }
+
+    /// Bytes held now by the Lua state.
+    pub fn lua_bytes(&self) -> usize {
+        self.lua_bytes.get()
+    }
+
+    /// The most memory (Lua state plus annotations) held during this generation.
+    pub fn peak_bytes(&self) -> usize {
+        self.peak_bytes.get()
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits.get()
+    }
+
+    /// What this generation has used so far.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            instructions: self.used.get(),
+            peak_memory: self.peak_bytes.get(),
+            time: self.elapsed(),
+        }
+    }
+
+    /// Which budget ran out during this generation, if any.
+    pub fn exceeded(&self) -> Option<Exceeded> {
+        self.exceeded.get()
+    }
+
+    /// Starts counting the Lua state's memory from `held` bytes (when the allocator is wrapped).
+    pub fn start_counting(&self, held: usize) {
+        self.lua_bytes.set(held);
+        self.peak_bytes.set(held);
+    }
+
+    /// Marks `what` as exceeded (the first cause wins) and remembers where, if known. Called
+    /// from the allocator too, so it never panics: a busy `RefCell` only loses the location.
+    fn trip(&self, what: Exceeded, location: Option<&str>) -> Exceeded {
+        if let Some(first) = self.exceeded.get() {
+            return first;
+        }
+        self.exceeded.set(Some(what));
+        if let Ok(mut loc) = self.location.try_borrow_mut() {
+            match (location, self.last_seen.try_borrow()) {
+                (Some(l), _) => l.clone_into(&mut loc),
+                (None, Ok(seen)) => seen.as_str().clone_into(&mut loc),
+                (None, Err(_)) => loc.clear(),
+            }
+        }
+        what
+    }
+
+    /// The instruction hook's charge: [`Budget::charge`], but always looking at the clock, since
+    /// a few VM instructions can take long (`utf8.len` of a 15 MiB string).
+    pub fn charge_instructions(
+        &self,
+        cost: u64,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        self.clock_due.set(0);
+        self.charge(cost, location)
+    }
+
+    /// Counts `cost` instruction-equivalents and checks the instruction and time budgets (time
+    /// once every 10 000 instruction-equivalents: bindings charge in proportion to their work).
+    /// `location` is asked for only if this call exceeds a budget.
+    pub fn charge(
+        &self,
+        cost: u64,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        if let Some(e) = self.exceeded.get() {
+            return Err(e);
+        }
+        if !self.active.get() {
+            return Ok(());
+        }
+        let used = self.used.get().saturating_add(cost);
+        self.used.set(used);
+        let what = if used > self.limits.get().instructions {
+            Exceeded::Instructions
+        } else if used < self.clock_due.get() {
+            return Ok(());
+        } else if self.started.get().elapsed() > self.limits.get().time {
+            Exceeded::Time
+        } else {
+            self.clock_due
+                .set(used.saturating_add(CLOCK_EVERY_INSTRUCTIONS));
+            return Ok(());
+        };
+        Err(self.trip(what, location().as_deref()))
+    }
+
+    /// Checks, before building it, that a string of `len` bytes may exist.
+    pub fn check_string(
+        &self,
+        len: usize,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        if len.saturating_add(STRING_OVERHEAD) > MAX_STRING_BYTES {
+            return Err(self.trip(Exceeded::String, location().as_deref()));
+        }
+        Ok(())
+    }
+
+    /// Counts `bytes` of Rust-side data created for the script against the memory limit.
+    pub fn charge_bytes(
+        &self,
+        bytes: usize,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        if let Some(e) = self.exceeded.get() {
+            return Err(e);
+        }
+        let rust = self.rust_bytes.get().saturating_add(bytes);
+        self.rust_bytes.set(rust);
+        let total = rust.saturating_add(self.lua_bytes.get());
+        self.peak_bytes.set(self.peak_bytes.get().max(total));
+        if total > self.limits.get().memory {
+            return Err(self.trip(Exceeded::Memory, location().as_deref()));
+        }
+        Ok(())
+    }
+
+    /// Counts `bytes` of output; `Some(true)` if they may be written, `Some(false)` the first
+    /// time the output quota is used up (write a note saying so), `None` after that.
+    pub fn output(&self, bytes: usize) -> Option<bool> {
+        let before = self.output.get();
+        let after = before.saturating_add(bytes);
+        self.output.set(after);
+        if after <= MAX_OUTPUT_BYTES {
+            Some(true)
+        } else if before <= MAX_OUTPUT_BYTES {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Stops counting `bytes` of Rust-side data (a temporary buffer was freed).
+    pub fn release_bytes(&self, bytes: usize) {
+        self.rust_bytes
+            .set(self.rust_bytes.get().saturating_sub(bytes));
+    }
+
+    /// Remembers the `file:line` reached at an instruction checkpoint.
+    pub fn note_location(&self, at: &str) {
+        if let Ok(mut seen) = self.last_seen.try_borrow_mut() {
+            at.clone_into(&mut seen);
+        }
+    }
+
+    /// Decides whether the Lua allocator may grow its holdings from `old` to `new` bytes (for a
+    /// new string object if `string`), and keeps the count. Shrinking and freeing always
+    /// succeed. Growth fails once a budget has run out, past the memory limit, for a string
+    /// over [`MAX_STRING_BYTES`], or when the clock (looked at every few hundred KiB) says the
+    /// time is up — so C library functions that allocate cannot outrun the budget.
+    pub fn allocate(&self, old: usize, new: usize, string: bool) -> bool {
+        if new <= old {
+            self.lua_bytes
+                .set(self.lua_bytes.get().saturating_sub(old - new));
+            return true;
+        }
+        let grow = new - old;
+        if !self.active.get() {
+            self.lua_bytes
+                .set(self.lua_bytes.get().saturating_add(grow));
+            return true;
+        }
+        if self.exceeded.get().is_some() {
+            return false;
+        }
+        if string && new > MAX_STRING_BYTES {
+            self.trip(Exceeded::String, None);
+            return false;
+        }
+        let limits = self.limits.get();
+        let total = self.lua_bytes.get().saturating_add(grow);
+        if total.saturating_add(self.rust_bytes.get()) > limits.memory {
+            self.trip(Exceeded::Memory, None);
+            return false;
+        }
+        let since = self.since_clock.get().saturating_add(grow);
+        if since >= CLOCK_EVERY_BYTES {
+            self.since_clock.set(0);
+            if self.started.get().elapsed() > limits.time {
+                self.trip(Exceeded::Time, None);
+                return false;
+            }
+        } else {
+            self.since_clock.set(since);
+        }
+        self.lua_bytes.set(total);
+        let held = total.saturating_add(self.rust_bytes.get());
+        if held > self.peak_bytes.get() {
+            self.peak_bytes.set(held);
+        }
+        true
+    }
+
+    /// The error message for the exceeded budget: where, what, the limit and how to raise it.
+    pub fn message(&self, recipe: &str) -> Option<String> {
+        let what = self.exceeded.get()?;
+        let limits = self.limits.get();
+        let detail = match what {
+            Exceeded::Instructions => format!(
+                "instruction budget exceeded ({} instructions; raise it with --max-instructions \
+                 or [limits] max_instructions)",
+                limits.instructions
+            ),
+            Exceeded::Time => format!(
+                "time budget exceeded ({} s; raise it with --max-seconds or [limits] max_seconds)",
+                limits.time.as_secs_f64()
+            ),
+            Exceeded::Memory => format!(
+                "memory limit exceeded ({} MiB; raise it with --max-memory or [limits] \
+                 max_memory_mib)",
+                limits.memory >> 20
+            ),
+            Exceeded::String => format!(
+                "string size limit exceeded (a single string may hold at most {} MiB)",
+                MAX_STRING_BYTES >> 20
+            ),
+        };
+        let loc = self.location.borrow();
+        Some(match (loc.is_empty(), loc.starts_with(recipe)) {
+            (true, _) => format!("{recipe}: {detail}"),
+            (false, true) => format!("{loc}: {detail}"),
+            (false, false) => format!("{loc}: {detail} (recipe {recipe})"),
+        })
+    }
+}
+
+/// Names of the host's own chunks (the prelude and the table library): errors and budget
+/// reports point past them, at the script.
+const HOST_CHUNKS: [&str; 3] = ["=warren prelude", "=table", "=table.sort"];
+
+/// `file:line` of the innermost script function at or above stack `level` (0 is the running
+/// function), skipping C functions and the host's chunks.
+pub fn script_location(lua: &Lua, level: usize) -> Option<String> {
+    (level..level + 64)
+        .map_while(|l| {
+            lua.inspect_stack(l, |d| {
+                let src = d.source();
+                let host =
+                    src.what == "C" || HOST_CHUNKS.contains(&src.source.as_deref().unwrap_or(""));
+                let file = src.short_src.as_deref().unwrap_or("?").to_string();
+                (!host).then(|| match d.current_line() {
+                    Some(line) => format!("{file}:{line}"),
+                    None => file,
+                })
+            })
+        })
+        .flatten()
+        .next()
+}
+
+/// `file:line` of the script code that called the running Rust function.
+pub fn caller_location(lua: &Lua) -> Option<String> {
+    script_location(lua, 1)
+}
+
+/// The Lua error raised when a budget ran out inside a Rust function.
+pub fn exceeded_error(lua: &Lua) -> mlua::Error {
+    let data = super::sandbox::state(lua);
+    let msg = data
+        .budget
+        .message(&data.recipe.borrow())
+        .unwrap_or_else(|| "budget exceeded".into());
+    mlua::Error::RuntimeError(msg)
+}
+
+/// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
+/// (located at the calling Lua line) once a budget has run out.
+pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
+    let budget = super::sandbox::state(lua).budget.clone();
+    budget
+        .charge(cost, || caller_location(lua))
+        .map_err(|_| exceeded_error(lua))
+}
+
+/// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
+pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let budget = super::sandbox::state(lua).budget.clone();
+    budget
+        .charge_bytes(bytes, || caller_location(lua))
+        .map_err(|_| exceeded_error(lua))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(instructions: u64, memory: usize) -> Limits {
+        Limits {
+            instructions,
+            memory,
+            time: Duration::from_secs(60),
+        }
+    }
+
+    #[test]
+    fn charges_trip_the_instruction_budget_and_stay_tripped() {
+        let b = Budget::new(limits(100, 1 << 20));
+        assert!(
+            b.charge(500, || None).is_ok(),
+            "inactive budgets do not count"
+        );
+        b.begin(limits(100, 1 << 20));
+        assert!(b.charge(60, || None).is_ok());
+        assert_eq!(
+            b.charge(60, || Some("t.lua:3".into())),
+            Err(Exceeded::Instructions)
+        );
+        assert_eq!(b.charge(0, || None), Err(Exceeded::Instructions));
+        assert!(
+            !b.allocate(0, 16, false),
+            "no growth after the budget ran out"
+        );
+        assert!(b.allocate(16, 0, false), "frees always succeed");
+        let msg = b.message("t.lua").unwrap();
+        assert!(msg.starts_with("t.lua:3: instruction budget exceeded (100 instructions"));
+        b.end();
+        assert_eq!(b.exceeded(), None);
+        assert!(
+            b.allocate(0, 1 << 30, true),
+            "inactive budgets do not limit"
+        );
+        b.begin(limits(100, 1 << 20));
+        assert!(b.charge(60, || None).is_ok());
+    }
+
+    #[test]
+    fn memory_counts_lua_and_rust_bytes_together() {
+        let b = Budget::new(limits(u64::MAX, 1000));
+        b.begin(limits(u64::MAX, 1000));
+        assert!(b.allocate(0, 600, false));
+        assert!(b.charge_bytes(300, || None).is_ok());
+        assert!(!b.allocate(0, 200, false), "600 + 300 + 200 > 1000");
+        assert_eq!(b.exceeded(), Some(Exceeded::Memory));
+        assert_eq!(b.peak_bytes(), 900);
+        b.note_location("lib.lua:7");
+        b.end();
+        b.begin(limits(u64::MAX, 1000));
+        assert_eq!(b.lua_bytes(), 600, "memory held stays counted");
+        assert!(b.charge_bytes(500, || None).is_err());
+        assert!(b
+            .message("t.lua")
+            .unwrap()
+            .starts_with("t.lua: memory limit"));
+    }
+
+    #[test]
+    fn the_clock_stops_allocation_and_charges() {
+        let b = Budget::new(Limits::default());
+        b.begin(Limits {
+            instructions: u64::MAX,
+            memory: usize::MAX,
+            time: Duration::ZERO,
+        });
+        b.note_location("x.lua:2");
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(
+            b.allocate(0, 100, false),
+            "small allocations skip the clock"
+        );
+        assert!(!b.allocate(0, CLOCK_EVERY_BYTES, false));
+        assert_eq!(b.exceeded(), Some(Exceeded::Time));
+        let msg = b.message("t.lua").unwrap();
+        assert!(msg.starts_with("x.lua:2: time budget exceeded"), "{msg}");
+        assert!(msg.ends_with("(recipe t.lua)"), "{msg}");
+    }
+
+    #[test]
+    fn charges_look_at_the_clock_once_per_checkpoint() {
+        let b = Budget::new(Limits::default());
+        b.begin(Limits {
+            instructions: u64::MAX,
+            memory: usize::MAX,
+            time: Duration::from_millis(1),
+        });
+        assert!(b.charge(1, || None).is_ok(), "the first charge is on time");
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS - 1, || None).is_ok());
+        assert_eq!(
+            b.exceeded(),
+            None,
+            "no look at the clock before the checkpoint"
+        );
+        assert!(
+            b.charge(1, || None).is_err(),
+            "the checkpoint sees the time is up"
+        );
+        assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    }
+
+    #[test]
+    fn output_has_a_quota() {
+        let b = Budget::new(Limits::default());
+        b.begin(Limits::default());
+        assert_eq!(b.output(MAX_OUTPUT_BYTES), Some(true));
+        assert_eq!(b.output(1), Some(false));
+        assert_eq!(b.output(1), None);
+        b.begin(Limits::default());
+        assert_eq!(b.output(10), Some(true));
+    }
+
+    #[test]
+    fn one_string_may_not_exceed_the_cap() {
+        let b = Budget::new(Limits::default());
+        b.begin(limits(u64::MAX, usize::MAX));
+        assert!(b.allocate(0, MAX_STRING_BYTES, true));
+        assert!(b.allocate(0, MAX_STRING_BYTES + 1, false), "not a string");
+        assert!(!b.allocate(0, MAX_STRING_BYTES + 1, true));
+        assert_eq!(b.exceeded(), Some(Exceeded::String));
+    }
+}

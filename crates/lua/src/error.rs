@@ -1,0 +1,40 @@
+//! The errors a run can end with, and the exit code each maps to.
+
+use thiserror::Error;
+use warren_core::region::RegionErrors;
+
+/// Why a run failed.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// Region files are invalid (every problem is listed).
+    #[error("{0}")]
+    Region(#[from] RegionErrors),
+    /// A recipe failed to load or raised an error; the message starts with `file:line:`.
+    #[error("{0}")]
+    Script(String),
+    /// A parameter is unknown, of the wrong type or out of range.
+    #[error("{0}")]
+    Param(String),
+    /// A recipe ran past its instruction, time or memory budget.
+    #[error("{0}")]
+    Budget(String),
+    /// Reading or writing a file failed.
+    #[error("{0}")]
+    Io(String),
+    /// A bug in warren itself (a Rust panic inside a primitive). Never caused by a recipe.
+    #[error("internal error (a bug in warren, please report it): {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// Process exit code: 1 for anything caused by the inputs, 3 for internal errors.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Internal(_) => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// Result alias for warren's fallible operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,119 @@
+//! Running a recipe end to end: find the regions, load the host, generate one or more levels.
+//! The CLI and games embedding warren share this path.
+
+use crate::error::{Error, Result};
+use crate::{Host, Limits, ParamValue, ParamValues, Run};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren_core::map::Map;
+use warren_core::region::Registry;
+use warren_core::rng::Rng;
+
+/// The nearest `regions/` directory in the script's directory or one of its ancestors.
+pub fn find_regions(script: &Path) -> Option<PathBuf> {
+    let start = script.parent().unwrap_or(Path::new("."));
+    let start = if start.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        start
+    };
+    let abs = start.canonicalize().ok()?;
+    abs.ancestors()
+        .map(|d| d.join("regions"))
+        .find(|d| d.is_dir())
+}
+
+/// Loads the registry from `dir`, or from the directory [`find_regions`] picks.
+pub fn load_registry(dir: Option<&Path>, script: &Path) -> Result<Registry> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => find_regions(script).ok_or_else(|| {
+            Error::Io(format!(
+                "{}: no regions/ directory beside or above the script; pass --regions DIR",
+                script.display()
+            ))
+        })?,
+    };
+    Ok(Registry::load_dir(&dir)?)
+}
+
+/// The seed of level `depth` (1-based) of a run with `seed`. Level 1 uses the run's seed, so a
+/// one-level run and the first level of a multi-level run are the same map.
+pub fn level_seed(seed: u64, depth: u32) -> u64 {
+    if depth <= 1 {
+        seed
+    } else {
+        Rng::new(seed).stream(&format!("level {depth}")).seed()
+    }
+}
+
+/// One generated level and what made it.
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// The map.
+    pub map: Map,
+    /// Its seed.
+    pub seed: u64,
+    /// Its depth (1-based).
+    pub depth: u32,
+}
+
+/// Generates levels 1..=`count`, each seeing the one above.
+pub fn generate_levels(
+    host: &Host,
+    seed: u64,
+    params: &ParamValues,
+    count: u32,
+) -> Result<Vec<Level>> {
+    let mut levels: Vec<Level> = Vec::with_capacity(count as usize);
+    for depth in 1..=count {
+        let s = level_seed(seed, depth);
+        let map = host.generate(&Run {
+            seed: s,
+            params,
+            depth,
+            above: levels.last().map(|l| &l.map),
+        })?;
+        levels.push(Level {
+            map,
+            seed: s,
+            depth,
+        });
+    }
+    Ok(levels)
+}
+
+/// Parameter values as JSON (for the output header).
+pub fn params_json(params: &ParamValues) -> std::collections::BTreeMap<String, serde_json::Value> {
+    params
+        .iter()
+        .map(|(k, v)| {
+            let j = match v {
+                ParamValue::Int(i) => serde_json::json!(i),
+                ParamValue::Float(f) => serde_json::json!(f),
+                ParamValue::Bool(b) => serde_json::json!(b),
+                ParamValue::Text(s) => serde_json::json!(s),
+            };
+            (k.clone(), j)
+        })
+        .collect()
+}
+
+/// One call for games: load the regions and recipe, generate one map.
+pub fn generate(
+    script: &Path,
+    regions: Option<&Path>,
+    seed: u64,
+    sets: &[(String, String)],
+) -> Result<Map> {
+    let registry = Arc::new(load_registry(regions, script)?);
+    let limits = Limits::from_region(&registry.limits);
+    let host = Host::load(script, registry, limits)?;
+    let params = host.resolve_params(sets)?;
+    host.generate(&Run {
+        seed,
+        params: &params,
+        depth: 1,
+        above: None,
+    })
+}

@@ -1,0 +1,277 @@
+//! A recipe that follows its files: the region directory, the recipe and every module it
+//! requires. On a change only what changed is reloaded (regions → [`Host::set_registry`], a
+//! script → a new [`Host`]); while any part is broken the last good part stays loaded and the
+//! problems are reported, so the caller can keep showing its last good map.
+
+use super::changes::{canonical_dir, canonical_file, Batch, Changes};
+use super::registry::is_region_path;
+use crate::error::{Error, Result};
+use crate::run::{generate_levels, Level};
+use crate::{Host, Limits, ParamValues};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren_core::region::Registry;
+
+/// What a batch of file changes means for a [`LiveRecipe`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// Region files that changed (file names, for the status line); empty if none did.
+    pub regions: Vec<String>,
+    /// Script files that changed (file names); empty if none did.
+    pub scripts: Vec<String>,
+}
+
+impl Changed {
+    /// Whether anything relevant changed.
+    pub fn is_empty(&self) -> bool {
+        self.regions.is_empty() && self.scripts.is_empty()
+    }
+
+    /// A short description for the status line: `regions (a.toml), script (rooms.lua)`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.regions.is_empty() {
+            parts.push(format!("regions ({})", self.regions.join(", ")));
+        }
+        if !self.scripts.is_empty() {
+            parts.push(format!("script ({})", self.scripts.join(", ")));
+        }
+        parts.join(", ")
+    }
+}
+
+/// A finished generation.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The levels.
+    pub levels: Vec<Level>,
+    /// The parameter values used.
+    pub params: ParamValues,
+    /// The recipe's name.
+    pub recipe: String,
+}
+
+/// The recipe, its regions and what is currently broken.
+pub struct LiveRecipe {
+    script: PathBuf,
+    regions: PathBuf,
+    regions_given: PathBuf,
+    sets: Vec<(String, String)>,
+    limits: Limits,
+    registry: Option<Arc<Registry>>,
+    registry_error: Option<Error>,
+    host: Option<Host>,
+    host_error: Option<Error>,
+    files: BTreeSet<PathBuf>,
+}
+
+impl LiveRecipe {
+    /// Loads the regions in `regions` and the recipe at `script`. Problems are kept (see
+    /// [`LiveRecipe::problems`]), not returned: a live recipe waits for them to be fixed.
+    pub fn load(
+        script: &Path,
+        regions: &Path,
+        sets: Vec<(String, String)>,
+        limits: Limits,
+    ) -> LiveRecipe {
+        let mut live = LiveRecipe {
+            script: script.to_path_buf(),
+            regions: canonical_dir(regions),
+            regions_given: regions.to_path_buf(),
+            sets,
+            limits,
+            registry: None,
+            registry_error: None,
+            host: None,
+            host_error: None,
+            files: BTreeSet::from([canonical_file(script)]),
+        };
+        live.reload(true, true);
+        live
+    }
+
+    /// Watches the region directory (recursively) and the directory of every script file.
+    pub fn watch(&self, changes: &mut Changes) -> std::result::Result<(), String> {
+        changes.watch_dir(&self.regions, true)?;
+        for f in &self.files {
+            if let Some(dir) = f.parent() {
+                changes.watch_dir(dir, false)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Which of this recipe's files a batch touches.
+    pub fn changed(&self, batch: &Batch) -> Changed {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let mut regions: Vec<String> = Vec::new();
+        for p in &batch.paths {
+            if is_region_path(&self.regions, p) && !regions.contains(&name(p)) {
+                regions.push(name(p));
+            }
+        }
+        let scripts = batch
+            .paths
+            .iter()
+            .filter(|p| self.files.contains(*p))
+            .map(|p| name(p))
+            .collect();
+        Changed { regions, scripts }
+    }
+
+    /// Reloads the regions and/or the scripts. A script reload builds a new host; a regions
+    /// reload alone hands the new registry to the host that is loaded.
+    pub fn reload(&mut self, regions: bool, scripts: bool) {
+        let mut new_registry = false;
+        if regions || self.registry.is_none() {
+            match Registry::load_dir(&self.regions_given) {
+                Ok(r) => {
+                    self.registry = Some(Arc::new(r));
+                    self.registry_error = None;
+                    new_registry = true;
+                }
+                Err(e) => self.registry_error = Some(e.into()),
+            }
+        }
+        let Some(registry) = self.registry.clone() else {
+            return;
+        };
+        if scripts || self.host.is_none() {
+            match Host::load(&self.script, registry, self.limits) {
+                Ok(h) => {
+                    self.files
+                        .extend(h.script_files().iter().map(|f| canonical_file(f)));
+                    self.host = Some(h);
+                    self.host_error = None;
+                }
+                Err(e) => self.host_error = Some(e),
+            }
+        } else if let (true, Some(host)) = (new_registry, self.host.as_mut()) {
+            if let Err(e) = host.set_registry(registry) {
+                self.host_error = Some(e);
+            }
+        }
+    }
+
+    /// What is broken now: region errors first, then the recipe's.
+    pub fn problems(&self) -> Vec<&Error> {
+        self.registry_error.iter().chain(&self.host_error).collect()
+    }
+
+    /// The loaded host (the last one that loaded), if any.
+    pub fn host(&self) -> Option<&Host> {
+        self.host.as_ref()
+    }
+
+    /// The first problem, if anything is broken.
+    pub fn problem(&self) -> Option<Error> {
+        self.problems().first().map(|e| clone_error(e))
+    }
+
+    /// The host and the parameter values to generate with, if nothing is broken.
+    pub fn ready(&self) -> Result<(&Host, ParamValues)> {
+        if let Some(e) = self.problem() {
+            return Err(e);
+        }
+        let host = self
+            .host
+            .as_ref()
+            .ok_or_else(|| Error::Internal("live recipe without a host".into()))?;
+        Ok((host, host.resolve_params(&self.sets)?))
+    }
+
+    /// Generates `levels` levels with `seed`, if nothing is broken.
+    pub fn generate(&self, seed: u64, levels: u32) -> Result<Generated> {
+        let (host, params) = self.ready()?;
+        let levels = generate_levels(host, seed, &params, levels)?;
+        Ok(Generated {
+            levels,
+            params,
+            recipe: host.recipe().name.clone(),
+        })
+    }
+}
+
+/// A copy of an error (errors hold only text).
+fn clone_error(e: &Error) -> Error {
+    match e {
+        Error::Region(r) => Error::Region(r.clone()),
+        Error::Script(m) => Error::Script(m.clone()),
+        Error::Param(m) => Error::Param(m.clone()),
+        Error::Budget(m) => Error::Budget(m.clone()),
+        Error::Io(m) => Error::Io(m.clone()),
+        Error::Internal(m) => Error::Internal(m.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TERRAIN: &str = "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n[[terrain]]\nname = \"floor\"\nglyph = \".\"\ncolor = \"#ffffff\"\nsolid = false\n";
+    const RECIPE: &str = "return { params = { width = { default = 4 }, height = { default = 2 } },\n  generate = function(map, ctx) map:fill(\"floor\", { force = true }) end }\n";
+
+    fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let regions = dir.path().join("regions");
+        std::fs::create_dir(&regions).unwrap();
+        std::fs::write(regions.join("terrain.toml"), TERRAIN).unwrap();
+        let script = dir.path().join("r.lua");
+        std::fs::write(&script, RECIPE).unwrap();
+        (dir, regions, script)
+    }
+
+    fn rows(g: &Generated) -> Vec<String> {
+        warren_core::render::View::terrain(&g.levels[0].map).rows()
+    }
+
+    #[test]
+    fn a_broken_part_is_reported_and_the_rest_stays_loaded() {
+        let (_dir, regions, script) = tree();
+        let mut live = LiveRecipe::load(&script, &regions, vec![], Limits::default());
+        assert!(live.problems().is_empty());
+        assert_eq!(rows(&live.generate(1, 1).unwrap()), vec!["....", "...."]);
+
+        std::fs::write(regions.join("terrain.toml"), "[[terrain]\n").unwrap();
+        live.reload(true, false);
+        let e = live.generate(1, 1).unwrap_err().to_string();
+        assert!(e.contains("terrain.toml:1:"), "{e}");
+        assert!(live.host().is_some());
+
+        std::fs::write(regions.join("terrain.toml"), TERRAIN.replace('.', ",")).unwrap();
+        std::fs::write(&script, RECIPE.replace("map:fill", "map:fil")).unwrap();
+        live.reload(true, true);
+        assert_eq!(
+            live.problems().len(),
+            0,
+            "a runtime error is not a load error"
+        );
+        let e = live.generate(1, 1).unwrap_err().to_string();
+        assert!(e.contains("r.lua:2:"), "{e}");
+
+        std::fs::write(&script, RECIPE).unwrap();
+        live.reload(false, true);
+        assert_eq!(rows(&live.generate(1, 1).unwrap()), vec![",,,,", ",,,,"]);
+    }
+
+    #[test]
+    fn changes_name_the_files_they_touch() {
+        let (_dir, regions, script) = tree();
+        let live = LiveRecipe::load(&script, &regions, vec![], Limits::default());
+        let batch = Batch {
+            paths: BTreeSet::from([
+                canonical_file(&regions.join("terrain.toml")),
+                canonical_file(&script),
+                canonical_file(&script.with_file_name("unrelated.lua")),
+            ]),
+            errors: vec![],
+        };
+        let c = live.changed(&batch);
+        assert_eq!(c.describe(), "regions (terrain.toml), script (r.lua)");
+    }
+}
