@@ -186,6 +186,10 @@ LUA_API void lua_warren_markpristine (lua_State *L) {
   markall(g->allgc);
   markall(g->finobj);
   markall(g->tobefnz);
+  /* the registry table itself is the host's: scripts cannot reach it, and
+     mlua writes to it when it first meets a userdata type */
+  if (ttistable(&g->l_registry))
+    resetbit(gcvalue(&g->l_registry)->marked, PRISTINEBIT);
   g->wpristine = 1;
   g->wdirty = 0;
   lua_unlock(L);

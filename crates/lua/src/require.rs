@@ -30,6 +30,11 @@ impl Modules {
         }
     }
 
+    /// How many modules were loaded or are loading.
+    pub fn count(&self) -> usize {
+        self.loaded.len()
+    }
+
     /// Files of every module loaded so far (for watching).
     pub fn files(&self) -> Vec<PathBuf> {
         self.loaded
