@@ -128,6 +128,19 @@ fn batch_maps_equal_fresh_runs_whatever_the_recipe_keeps() {
             }
         }
         if *name == "order" {
+            // Ids (tostring, and the order of table keys) are the same in every fresh process.
+            for (seed, want) in fresh.iter().enumerate() {
+                let again = String::from_utf8(stdout(&[
+                    "run",
+                    script,
+                    "--seed",
+                    &seed.to_string(),
+                    "--format",
+                    "json",
+                ]))
+                .unwrap();
+                assert_eq!(&again, want, "ids differ between processes");
+            }
             assert!(
                 fresh[0].contains("\"weak\": \"50\""),
                 "weak tables are strong: {}",

@@ -91,7 +91,13 @@ static int luaB_tonumber (lua_State *L) {
     else {
       size_t l;
       const char *s = lua_tolstring(L, 1, &l);
+#if defined(LUA_WARREN)
+      /* warren: a numeral longer than this is not one (see lwarren.h) */
+      if (s != NULL && l <= LUA_WARREN_MAXNUMERAL &&
+          lua_stringtonumber(L, s) == l + 1)
+#else
       if (s != NULL && lua_stringtonumber(L, s) == l + 1)
+#endif
         return 1;  /* successful conversion to number */
       /* else not a number */
       luaL_checkany(L, 1);  /* (but there must be some parameter) */
@@ -105,6 +111,9 @@ static int luaB_tonumber (lua_State *L) {
     luaL_checktype(L, 1, LUA_TSTRING);  /* no numbers as strings */
     s = lua_tolstring(L, 1, &l);
     luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
+#if defined(LUA_WARREN)
+    luaW_charge(L, l >> 2);  /* warren: a loop over the digits */
+#endif
     if (b_str2int(s, (int)base, &n) == s + l) {
       lua_pushinteger(L, n);
       return 1;

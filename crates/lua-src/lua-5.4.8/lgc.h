@@ -93,7 +93,8 @@
 #define ispristine(o)	testbit((o)->marked, PRISTINEBIT)
 /* marks the state dirty if GC object 'o' is pristine */
 #define luaW_touch(L,o)  \
-	{ if (l_unlikely(ispristine(obj2gco(o)))) G(L)->wdirty = 1; }
+	{ if (l_unlikely(ispristine(obj2gco(o))) && !G(L)->wdirty) \
+	    G(L)->wdirty = cast_byte(obj2gco(o)->tt + 1); }
 #endif
 
 

@@ -93,6 +93,12 @@ static int l_strton (const TValue *obj, TValue *result) {
     return 0;
   else {
     TString *st = tsvalue(obj);
+#if defined(LUA_WARREN)
+    /* warren: converting costs the string's length, which no budget point
+       sees; a numeral longer than this is not one (see lwarren.h) */
+    if (tsslen(st) > LUA_WARREN_MAXNUMERAL)
+      return 0;
+#endif
     return (luaO_str2num(getstr(st), result) == tsslen(st) + 1);
   }
 }

@@ -207,7 +207,8 @@ LUA_API void lua_warren_cleardirty (lua_State *L) {
 
 
 LUA_API void lua_warren_markdirty (lua_State *L) {
-  G(L)->wdirty = 1;
+  if (!G(L)->wdirty)
+    G(L)->wdirty = LUA_WARREN_DIRTYOTHER;
 }
 
 
@@ -218,8 +219,9 @@ LUA_API int lua_warren_ispristine (lua_State *L, int idx) {
 
 
 LUA_API void lua_warren_touch (lua_State *L, int idx) {
-  if (lua_warren_ispristine(L, idx))
-    G(L)->wdirty = 1;
+  const TValue *o = luaW_index2value(L, idx);
+  if (iscollectable(o))
+    luaW_touch(L, gcvalue(o));
 }
 
 #else

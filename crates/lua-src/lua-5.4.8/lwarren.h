@@ -33,8 +33,17 @@ typedef const char *(*lua_WarrenBudgetF) (lua_State *L, void *ud);
    charges saturate at its negative. */
 #define LUA_WARREN_UNLIMITED	(((lua_Integer)1) << 61)
 
-/* Budget charged for every function call (Lua or C). */
-#define LUA_WARREN_CALLCOST	2
+/* What 'lua_warren_dirty' reports for a write that is not to one object. */
+#define LUA_WARREN_DIRTYOTHER	255
+
+/* Budget charged for every function call (Lua or C): about the instructions
+   a call and its return execute besides the callee's body. */
+#define LUA_WARREN_CALLCOST	5
+
+/* Strings longer than this are never converted to numbers (stock Lua scans
+   the whole string at each conversion, where no budget point sees it; a
+   numeral this long has no use). */
+#define LUA_WARREN_MAXNUMERAL	200
 
 
 /* budget */
@@ -58,6 +67,9 @@ LUA_API uint64_t (lua_warren_id) (lua_State *L, int idx);
 
 /* pristine tracking */
 LUA_API void (lua_warren_markpristine) (lua_State *L);
+/* 0 while clean; else what was written first: 1 + the type tag (with its
+   variant bits, as in lobject.h) of the pristine object, or
+   LUA_WARREN_DIRTYOTHER (lua_warren_markdirty, a basic type's metatable) */
 LUA_API int (lua_warren_dirty) (lua_State *L);
 LUA_API void (lua_warren_cleardirty) (lua_State *L);
 LUA_API void (lua_warren_markdirty) (lua_State *L);

@@ -126,6 +126,11 @@ impl Build {
                 .context(|| format!("Cannot create '{}'", include_dir.display()))?;
         }
 
+        // Called from a build script (mlua-sys's): rebuild when the patched sources change.
+        if env::var_os("OUT_DIR").is_some() {
+            println!("cargo:rerun-if-changed={}", source_dir.display());
+        }
+
         let mut config = cc::Build::new();
         config.warnings(false).cargo_metadata(false).target(target);
 

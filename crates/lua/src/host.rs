@@ -389,11 +389,9 @@ impl Host {
             rng: env.rng_ud.clone(),
             map: env.map_ud.clone(),
         });
-        // The cached `ctx.params` is built (when the values change) before the run's objects
-        // are numbered, so every run numbers them the same way.
+        // The run's objects are numbered from the same id in every run, starting once `ctx`
+        // is built (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;
-        // SAFETY: the state is live; this sets the id the next object gets.
-        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
         let above = match run.above {
             Some(m) => Value::UserData(lua.create_userdata(LuaMap(m.clone()))?),
             None => Value::Nil,
@@ -409,6 +407,8 @@ impl Host {
             &env.metric,
             &env.phase,
         ))?;
+        // SAFETY: the state is live; this sets the id the next object gets.
+        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
         env.generate.call::<()>((&env.map_ud, ctx))
     }
 

@@ -67,7 +67,34 @@ math.random = host.random
 math.randomseed = nil
 string.dump = nil
 G.dofile, G.loadfile, G.collectgarbage, G.warn = nil, nil, nil, nil
-G.require = host.require
+
+-- require, as in stock Lua, over the script directories only: package.loaded (modules may
+-- register themselves, `package.loaded[...] = M`), package.preload, the module name and file as
+-- the loader's arguments; a cycle without self-registration recurses as in stock Lua. No
+-- package.path, cpath, searchers or loadlib.
+local find_module = host.find_module
+local package = { loaded = {}, preload = {} }
+local loaded = package.loaded
+for _, lib in ipairs { "string", "table", "math", "utf8" } do loaded[lib] = G[lib] end
+loaded._G = G
+G.package = package
+G.require = function(name)
+  if type(name) == "number" then name = tostring(name) end
+  if type(name) ~= "string" then
+    error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
+  end
+  local found = loaded[name]
+  if found then return found end
+  local loader, extra = package.preload[name], ":preload:"
+  if not loader then loader, extra = find_module(name) end
+  local result = loader(name, extra)
+  if result ~= nil then
+    loaded[name] = result
+  elseif loaded[name] == nil then
+    loaded[name] = true
+  end
+  return loaded[name], extra
+end
 
 -- os: deterministic. os.time() is the fixed epoch 2000-01-01 00:00:00 UTC; tables given to
 -- os.time and os.date are UTC; os.clock() is virtual time, the instructions the run has used so
@@ -191,6 +218,7 @@ end
 -- string, table, math and utf8 stay writable, as in stock Lua: a run that changes them leaves
 -- the state dirty, and the host rebuilds it before the next run.
 G.coroutine = readonly(G.coroutine, "coroutine")
+loaded.coroutine = G.coroutine
 getmetatable("").__metatable = false
 
 -- The warren module: Lua-side helpers on top of the Rust primitives.
@@ -213,6 +241,7 @@ function warren.rect(x, y, w, h)
   return setmetatable({ x = x, y = y, w = w, h = h }, Rect)
 end
 G.warren = freeze(warren, "warren")
+loaded.warren = G.warren
 
 -- The per-run context, built in one call so the host need not set fields one by one.
 local function make_ctx(rng, seed, depth, regions, params, above, log, metric, phase)

@@ -179,10 +179,13 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     )?;
     host.set("print", lua.create_function(api::log::print)?)?;
     host.set("random", lua.create_function(api::rng::math_random)?)?;
-    host.set("require", lua.create_function(super::require::require)?)?;
+    host.set(
+        "find_module",
+        lua.create_function(super::require::find_module)?,
+    )?;
     host.set("warren", api::module(lua)?)?;
     api::install_indexes(lua)?;
-    api::register_types(lua)?;
+    warm_error_pool(lua)?;
     let helpers: Table = lua
         .load(include_str!("prelude.lua"))
         .set_name("=warren prelude")
@@ -190,6 +193,24 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         .call(host)?;
     Ok((sandbox, helpers))
 }
+
+/// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
+/// calling Rust…) and makes one the first time a level is reached. Made during a run, it would
+/// take an object id, and that run would number its objects differently from the same run in a
+/// fresh state: so reach [`WARM_DEPTH`] levels once now.
+fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
+    let descend = lua.create_function(|_, (next, n): (mlua::Function, i64)| {
+        next.call::<()>((next.clone(), n - 1))
+    })?;
+    let warm: mlua::Function = lua
+        .load("local descend = ... return function(self, n) if n > 0 then descend(self, n) end end")
+        .set_name("=warren prelude")
+        .call(descend)?;
+    warm.call::<()>((warm.clone(), WARM_DEPTH))
+}
+
+/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for.
+const WARM_DEPTH: i64 = 16;
 
 /// What `pcall` and friends hand to scripts as the error: the message of an error raised in
 /// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets

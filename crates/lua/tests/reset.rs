@@ -35,12 +35,9 @@ fn rows(host: &Host, seed: u64) -> String {
     )
 }
 
-/// rooms and cave reuse their state. (dungeon and townmaze are still rebuilt after every run:
-/// mlua sets up the metatable of a userdata type, such as a tunnel context, the first time a run
-/// makes one, which writes to a pristine table; their maps are right, only slower.)
 #[test]
 fn shipped_recipes_leave_their_state_clean() {
-    for name in ["rooms", "cave"] {
+    for name in ["rooms", "cave", "dungeon", "townmaze"] {
         let script = root().join("scripts").join(format!("{name}.lua"));
         let h = host(&script);
         for seed in 1..=3 {

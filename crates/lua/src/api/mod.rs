@@ -32,20 +32,6 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     rects::install_items(lua)
 }
 
-/// Registers the metatable of every userdata type the API hands out. mlua registers one the
-/// first time a value of its type is made; done during a run, that would write to the pristine
-/// registry and leave the state dirty (and the ids of the run's objects shifted).
-pub fn register_types(lua: &Lua) -> mlua::Result<()> {
-    lua.create_proxy::<map::LuaMap>()?;
-    lua.create_proxy::<rects::LuaRects>()?;
-    lua.create_proxy::<rng::LuaRng>()?;
-    lua.create_proxy::<status::LuaStatusLists>()?;
-    lua.create_proxy::<town::LuaTown>()?;
-    lua.create_proxy::<tunnel::LuaTunnels>()?;
-    lua.create_proxy::<dungeon::LuaLevel>()?;
-    Ok(())
-}
-
 /// Builds the `warren` module table (the prelude adds Lua-side helpers and freezes it).
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let w = lua.create_table()?;
