@@ -141,6 +141,6 @@ fn default_budgets_let_a_big_pure_lua_automaton_finish_and_stop_a_runaway_loop()
         })
         .unwrap_err()
         .to_string();
-    assert!(e.contains("loop.lua:3: instruction budget exceeded"), "{e}");
+    assert!(e.contains("loop.lua:2: instruction budget exceeded"), "{e}");
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -1,8 +1,8 @@
 //! Every map starts from the same state, and nothing a recipe sees depends on the process: through
 //! the real binary, the k-th map of `warren batch` (one job or two) equals `warren run --seed k`
 //! in a fresh process, for recipes that keep module-level state, replace globals, mutate module
-//! tables, extend `string`, keep a coroutine, or look at `next` order, table-keyed `pairs`,
-//! `tostring({})` and weak tables.
+//! tables, extend `string`, keep a coroutine or a town or status lists made at load, or look at
+//! `next` order, table-keyed `pairs`, `tostring({})` and weak tables.
 
 mod common;
 use common::*;
@@ -50,6 +50,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "coroutine",
         "local co = coroutine.wrap(function() for i = 1, 100 do coroutine.yield(i) end end)",
         "tag('co', co())",
+    ),
+    (
+        "town",
+        "local warren = require 'warren' local town = warren.town.new {}",
+        "tag('gates', town:make_gates(ctx.rng)) tag('live', town:count('live'))",
+    ),
+    (
+        "status lists",
+        "local warren = require 'warren' local lists = warren.status_lists { cells = 4, statuses = { 'a', 'b' }, initial = 'a' }",
+        "tag('b', lists:count('b')) lists:move(1, 'b')",
     ),
     (
         "order",

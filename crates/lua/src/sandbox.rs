@@ -29,6 +29,7 @@ type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const 
 extern "C" {
     fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
     fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
+    fn lua_warren_markdirty(l: *mut ffi::lua_State);
 }
 
 thread_local! {
@@ -220,6 +221,20 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
         Value::Error(e) => Ok(Value::String(lua.create_string(super::lua_message(&e))?)),
         other => Ok(other),
     }
+}
+
+/// Marks the state dirty when `made_at_load` (for Rust userdata a recipe made while loading,
+/// outside any run, whose contents a run then changes: the next run must not inherit them).
+pub fn touch(lua: &Lua, made_at_load: bool) {
+    if made_at_load {
+        // SAFETY: only sets the dirty flag of the live state.
+        let _ = unsafe { lua.exec_raw::<()>((), |l| lua_warren_markdirty(l)) };
+    }
+}
+
+/// Whether a generation is running (userdata made outside one belong to the loaded recipe).
+pub fn in_run(lua: &Lua) -> bool {
+    state(lua).run.borrow().is_some()
 }
 
 /// The state data of a sandboxed state.

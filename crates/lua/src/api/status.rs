@@ -16,6 +16,8 @@ use warren_core::map::MAX_CELLS;
 pub struct LuaStatusLists {
     lists: StatusLists,
     _charge: Charge,
+    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    at_load: bool,
 }
 
 /// Bytes one cell costs: its status, its slot and its entry in a list.
@@ -86,6 +88,7 @@ fn new(lua: &Lua, opts: Table) -> mlua::Result<LuaStatusLists> {
     Ok(LuaStatusLists {
         lists,
         _charge: charge,
+        at_load: !crate::sandbox::in_run(lua),
     })
 }
 
@@ -147,6 +150,7 @@ impl UserData for LuaStatusLists {
             let call = "lists:move";
             let cell = l.cell(lua, &cell, call)?;
             let status = l.status(lua, &status, call)?;
+            crate::sandbox::touch(lua, l.at_load);
             l.lists
                 .move_to(cell, status)
                 .map_err(|e| fail(lua, format!("{call}: {e}")))
@@ -193,6 +197,7 @@ impl UserData for LuaStatusLists {
         });
         methods.add_method_mut("reset", |lua, l, status: Value| {
             let status = l.status(lua, &status, "lists:reset")?;
+            crate::sandbox::touch(lua, l.at_load);
             l.lists
                 .reset(status)
                 .map_err(|e| fail(lua, format!("lists:reset: {e}")))
