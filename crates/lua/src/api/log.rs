@@ -29,7 +29,7 @@ pub fn print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
 }
 
 /// `io.write(...)` (and `io.stdout:write`): strings and numbers, joined without separators, to
-/// the run's log like [`print`] (one log line per call, a final newline dropped).
+/// the run's log like [`print`](fn@print) (one log line per call, a final newline dropped).
 pub fn write(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
     let mut text = String::new();
     for (i, v) in args.iter().enumerate() {
