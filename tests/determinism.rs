@@ -62,6 +62,18 @@ const CASES: &[(&str, &str, &str)] = &[
         "tag('b', lists:count('b')) lists:move(1, 'b')",
     ),
     (
+        "types",
+        "",
+        r#"
+        map:tag('before', tostring({}))
+        warren.town.new {}
+        warren.status_lists { cells = 2, statuses = { 'a' }, initial = 'a' }
+        warren.tunnel.context(map, ctx.regions)
+        ctx.rng:stream('x')
+        tag('after', tostring({}))
+        "#,
+    ),
+    (
         "order",
         "",
         r#"

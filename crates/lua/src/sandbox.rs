@@ -184,8 +184,10 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         "find_module",
         lua.create_function(super::require::find_module)?,
     )?;
-    host.set("warren", api::module(lua)?)?;
+    let warren = api::module(lua)?;
+    host.set("warren", &warren)?;
     api::install_indexes(lua)?;
+    api::register_types(lua, &warren)?;
     warm_error_pool(lua)?;
     let helpers: Table = lua
         .load(include_str!("prelude.lua"))
