@@ -75,6 +75,48 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     rect::install(lua)
 }
 
+/// Makes one value of every userdata type the API hands out that setup has not made yet, so
+/// that mlua sets up each type's metatable now: set up during a run, those objects would take
+/// ids, and that run would number its own objects differently from the same run in a state
+/// that had already met the type.
+pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
+    use warren_core::gen::dungeon::Panels;
+    use warren_core::gen::tunnel::{DoorTable, TunnelConfig, TunnelConstants, TunnelLevel};
+    let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
+    lua.create_userdata(dungeon::LuaLevel {
+        panels,
+        used: Vec::new(),
+    })?;
+    lua.create_userdata(tunnel::LuaTunnels {
+        config: TunnelConfig {
+            styles: Vec::new(),
+            default_style: 0,
+            constants: TunnelConstants {
+                turn_chance: 0,
+                stubborn_corridor: 0,
+                segment_minlen: 1,
+                segment_maxlen: 1,
+            },
+            panel_width: 32,
+            panel_height: 32,
+            doors: DoorTable {
+                default: 0,
+                by_region: Default::default(),
+            },
+        },
+        level: TunnelLevel::default(),
+    })?;
+    lua.create_userdata(rng::LuaRng(warren_core::rng::Rng::new(0)))?;
+    // Towns and status lists are made through their constructors (which own their memory
+    // charge), with the smallest valid arguments.
+    lua.load(
+        "local warren = ... warren.town.new {} \
+         warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
+    )
+    .set_name("=warren prelude")
+    .call::<()>(warren)
+}
+
 const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
 const PRIO: Decl = Decl::field(
     Owner::Warren,

@@ -27,6 +27,16 @@ use warren_core::rng::Rng;
 pub struct LuaTown {
     town: Town,
     _charge: Charge,
+    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    at_load: bool,
+}
+
+impl LuaTown {
+    /// The town, to change it (a town made at load then leaves the state dirty).
+    fn town_mut(&mut self, lua: &Lua) -> &mut Town {
+        crate::sandbox::touch(lua, self.at_load);
+        &mut self.town
+    }
 }
 
 /// The parameter keys of `warren.town.new`, in TownMaze's order.
@@ -82,6 +92,7 @@ fn new(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaTown> {
     Ok(LuaTown {
         town,
         _charge: charge,
+        at_load: !crate::sandbox::in_run(lua),
     })
 }
 
@@ -277,36 +288,48 @@ impl UserData for LuaTown {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method_mut("fill", |_, t, ()| {
-            t.town.fill();
+        methods.add_method_mut("fill", |lua, t, ()| {
+            t.town_mut(lua).fill();
             Ok(())
         });
         methods.add_method_mut("make_unused", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_unused", |r| t.town.make_unused(r))
+            with_rng(lua, &rng, "town:make_unused", |r| {
+                t.town_mut(lua).make_unused(r)
+            })
         });
         methods.add_method_mut("make_gates", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_gates", |r| t.town.make_gates(r))
+            with_rng(lua, &rng, "town:make_gates", |r| {
+                t.town_mut(lua).make_gates(r)
+            })
         });
         methods.add_method_mut("make_courts", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_courts", |r| t.town.make_courts(r))
+            with_rng(lua, &rng, "town:make_courts", |r| {
+                t.town_mut(lua).make_courts(r)
+            })
         });
         methods.add_method_mut("connect_streets", |lua, t, rng: Value| {
             let call = "town:connect_streets";
-            with_rng(lua, &rng, call, |r| t.town.connect_streets(r))?
+            with_rng(lua, &rng, call, |r| t.town_mut(lua).connect_streets(r))?
                 .map_err(|e| fail(lua, format!("{call}: {e}")))
         });
         methods.add_method_mut("finish_alleys", |lua, t, rng: Value| {
             let call = "town:finish_alleys";
-            with_rng(lua, &rng, call, |r| t.town.finish_alleys(r))?
+            with_rng(lua, &rng, call, |r| t.town_mut(lua).finish_alleys(r))?
                 .map_err(|e| fail(lua, format!("{call}: {e}")))
         });
         methods.add_method_mut("close_doors", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:close_doors", |r| t.town.close_doors(r))
+            with_rng(lua, &rng, "town:close_doors", |r| {
+                t.town_mut(lua).close_doors(r)
+            })
         });
         methods.add_method_mut("close_gates", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:close_gates", |r| t.town.close_gates(r))
+            with_rng(lua, &rng, "town:close_gates", |r| {
+                t.town_mut(lua).close_gates(r)
+            })
         });
-        methods.add_method_mut("cleanup_map", |_, t, ()| Ok(t.town.cleanup_map()));
+        methods.add_method_mut("cleanup_map", |lua, t, ()| {
+            Ok(t.town_mut(lua).cleanup_map())
+        });
         methods.add_method_mut(
             "make_street",
             |lua, t, (rng, row, col, heading): (Value, Value, Value, Value)| {
@@ -320,7 +343,7 @@ impl UserData for LuaTown {
                     v => Some(Heading::ALL[choice(lua, &v, &HEADINGS, call, "heading")?]),
                 };
                 with_rng(lua, &rng, call, |r| {
-                    t.town.make_street(r, row, col, heading)
+                    t.town_mut(lua).make_street(r, row, col, heading)
                 })?
                 .map_err(|e| fail(lua, format!("{call}: {e}")))
             },
