@@ -129,8 +129,8 @@ fn too_wide(levels: &[Level], columns: Option<usize>) -> Option<String> {
     let width = levels.iter().map(|l| l.map.width()).max()? as usize;
     (width > columns).then(|| {
         format!(
-            "note: the map is {width} columns wide and this terminal {columns}, so its lines wrap; \
-             see it whole with --out map.png (an image) or a wider terminal"
+            "note: the map is {width} columns wide and this terminal {columns}: its lines wrap.\n      \
+             See it whole as an image with --out map.png, or widen the terminal."
         )
     })
 }
