@@ -297,7 +297,7 @@ impl Host {
             &self.metric,
             &self.phase,
         ))?;
-        self.generate.call::<()>((&self.map_ud, ctx))
+        crate::traceback::call(lua, &self.generate, (&self.map_ud, ctx))
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.

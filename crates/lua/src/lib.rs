@@ -40,6 +40,7 @@ pub mod source;
 mod strlib;
 pub mod stubs;
 pub mod surface;
+pub mod traceback;
 pub mod watch;
 
 pub use budget::{Limits, Usage};

@@ -120,6 +120,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     )?;
 
     let globals = lua.globals();
+    // Before the prelude wraps `xpcall`: the host calls recipes under Lua's own.
+    super::traceback::install(lua)?;
     strlib::install(lua, &globals.raw_get("string")?)?;
     let table_lib: Table = globals.raw_get("table")?;
     let originals = lua.create_table()?;
