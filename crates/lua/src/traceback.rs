@@ -68,10 +68,9 @@ pub fn call(lua: &Lua, f: &Function, args: impl IntoLuaMulti) -> mlua::Result<()
                 s.to_string_lossy().to_string(),
             ))),
             Some(Value::Error(e)) => Err(*e),
-            other => Err(mlua::Error::runtime(format!(
-                "{}",
-                other.map_or("error".into(), |v| describe(lua, &v))
-            ))),
+            other => Err(mlua::Error::runtime(
+                other.map_or("error".into(), |v| describe(lua, &v)),
+            )),
         },
     }
 }
