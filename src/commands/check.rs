@@ -35,6 +35,9 @@ pub fn run(args: CheckArgs) -> Result<()> {
     for p in &report.problems {
         println!("{p}");
     }
+    for n in &report.notes {
+        eprintln!("note: {n}");
+    }
     let summary = format!(
         "{} region file(s) in {}, {} recipe(s)",
         report.region_files,
