@@ -450,7 +450,10 @@ fn the_town_region_section_is_validated_with_locations() {
         "{e}"
     );
     let e = load("[town]\nwall = \"rock\"\n").unwrap_err().to_string();
-    assert!(e.contains("town has no 'vertical_door', which is required"), "{e}");
+    assert!(
+        e.contains("town has no 'vertical_door', which is required"),
+        "{e}"
+    );
     // [town.debug] is optional.
     let without_debug = text
         .replace("street = \"cobbles\"", "street = \"street\"")

@@ -11,7 +11,7 @@
 //!     let c = Call::new(lua, &SET, &extra)?;
 //!     let mut map = c.this_mut::<LuaMap>(&this)?;
 //!     let x = c.int(0, &x)?;
-//!     …
+//!     // …
 //! }
 //! ```
 
