@@ -95,10 +95,9 @@ impl Output<'_> {
     /// one-cell gap. Tiled output needs a file: see [`Output::save`].
     pub fn write(&self, format: Format, out: &mut dyn Write) -> Result<()> {
         let io = |e: std::io::Error| Error::Io(format!("writing the map: {e}"));
-        let views = self.views()?;
         match format {
             Format::Ascii | Format::Ansi => {
-                for (i, v) in views.iter().enumerate() {
+                for (i, v) in self.views()?.iter().enumerate() {
                     if i > 0 {
                         out.write_all(b"\n").map_err(io)?;
                     }
@@ -112,30 +111,42 @@ impl Output<'_> {
             }
             Format::Json => {
                 let params = params_json(self.params);
-                let legends: Vec<_> = self
-                    .levels
-                    .iter()
-                    .map(|l| self.layer.legend(&l.map))
-                    .collect();
                 let run = json::RunInfo {
                     recipe: self.recipe,
                     seed: self.levels.first().map_or(0, |l| l.seed),
                     params: &params,
                 };
+                // Level by level: only a debug layer is drawn, and only while its level is
+                // written (the terrain comes straight from the map's cells).
                 let mut doc = json::Writer::start(&mut *out, &run).map_err(io)?;
-                for ((level, view), legend) in self.levels.iter().zip(&views).zip(&legends) {
-                    doc.level(&level.map, &self.level_info(level, view, legend))
-                        .map_err(io)?;
+                for level in self.levels {
+                    let layer = match self.layer {
+                        LayerChoice::Terrain => None,
+                        chosen => Some((
+                            chosen.view(&level.map).map_err(Error::Param)?,
+                            chosen.legend(&level.map),
+                        )),
+                    };
+                    let info = json::LevelInfo {
+                        seed: level.seed,
+                        depth: level.depth,
+                        layer: layer.as_ref().map(|(view, legend)| json::LayerInfo {
+                            name: self.layer.name(),
+                            view,
+                            legend,
+                        }),
+                    };
+                    doc.level(&level.map, &info).map_err(io)?;
                 }
                 doc.finish().map_err(io)?;
             }
             Format::Png => {
-                let stacked = stack(&views);
+                let stacked = stack(&self.views()?);
                 let bytes = png::encode(&stacked, self.scale as usize).map_err(Error::Io)?;
                 out.write_all(&bytes).map_err(io)?;
             }
             Format::Tiled => {
-                return Err(Error::Param(
+                return Err(Error::Usage(
                     "Tiled output is a map and a tileset image: it needs --out FILE.tmx".into(),
                 ))
             }
@@ -175,18 +186,18 @@ impl Output<'_> {
             seed: first.seed,
             params: &params,
         };
-        let views = self.views()?;
-        let legends: Vec<_> = self
-            .levels
-            .iter()
-            .map(|l| self.layer.legend(&l.map))
-            .collect();
+        // The terrain is the tile layer; a debug layer has no place in a Tiled map.
         let levels: Vec<_> = self
             .levels
             .iter()
-            .zip(&views)
-            .zip(&legends)
-            .map(|((l, v), legend)| (&l.map, self.level_info(l, v, legend)))
+            .map(|l| {
+                let info = json::LevelInfo {
+                    seed: l.seed,
+                    depth: l.depth,
+                    layer: None,
+                };
+                (&l.map, info)
+            })
             .collect();
         let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
         let tileset = tiled::TilesetImage {
@@ -197,24 +208,6 @@ impl Output<'_> {
         tiled::write(&mut file, &run, &levels, &tileset).map_err(|e| fail(path, e))?;
         write_atomic(&image_path, &image).map_err(|e| fail(&image_path, e))?;
         file.commit().map_err(|e| fail(path, e))
-    }
-
-    /// The JSON header of one level.
-    fn level_info<'v>(
-        &'v self,
-        level: &Level,
-        view: &'v View,
-        legend: &'v std::collections::BTreeMap<char, Vec<String>>,
-    ) -> json::LevelInfo<'v> {
-        json::LevelInfo {
-            seed: level.seed,
-            depth: level.depth,
-            layer: (*self.layer != LayerChoice::Terrain).then(|| json::LayerInfo {
-                name: self.layer.name(),
-                view,
-                legend,
-            }),
-        }
     }
 
     /// The legend of the chosen layer for people (`a  winding corridor`, wrapped to 80

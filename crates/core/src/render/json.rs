@@ -527,6 +527,28 @@ mod tests {
     }
 
     #[test]
+    fn the_document_is_written_as_it_is_produced() {
+        let m = map();
+        let params = BTreeMap::new();
+        let run = RunInfo {
+            recipe: "test",
+            seed: 1,
+            params: &params,
+        };
+        let mut w = Writer::start(Vec::new(), &run).unwrap();
+        assert!(String::from_utf8_lossy(&w.out).starts_with("{\n  \"format\": 2,"));
+        let before = w.out.len();
+        w.level(&m, &info(1, 1)).unwrap();
+        let first = String::from_utf8(w.out[before..].to_vec()).unwrap();
+        assert!(
+            first.contains("\"terrain_rows\"") && first.ends_with("    }"),
+            "{first}"
+        );
+        let text = String::from_utf8(w.finish().unwrap()).unwrap();
+        assert!(serde_json::from_str::<Value>(&text).is_ok());
+    }
+
+    #[test]
     fn no_levels_is_still_a_document() {
         let v = doc(&[], 3);
         assert_eq!(v["levels"], serde_json::json!([]));
