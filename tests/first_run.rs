@@ -287,6 +287,18 @@ fn paths_in_errors_are_relative_to_the_current_directory() {
         );
     }
 
+    // batch finds and names them the same way.
+    let out = run_in(
+        dir.path(),
+        &["batch", script.to_str().unwrap(), "--count", "1"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: regions/terrain.toml:"),
+        "{}",
+        stderr(&out)
+    );
+
     // A recipe error names the recipe relative to the current directory, whatever was typed.
     std::fs::write(&terrain, good).unwrap();
     let out = run_in(

@@ -27,7 +27,11 @@ pub fn dispatch(command: Command) -> Result<()> {
         }
         Command::Check(args) => check::run(args),
         Command::Stubs(args) => stubs::stubs(args),
-        Command::Batch(args) => batch::run(args),
+        Command::Batch(mut args) => {
+            args.script = relative(&args.script);
+            args.regions = args.regions.as_deref().map(relative);
+            batch::run(args)
+        }
         Command::Stats(args) => stats::run(args),
     }
 }
