@@ -3,6 +3,7 @@
 pub mod batch;
 mod check;
 mod run;
+pub mod serve;
 pub mod stats;
 mod stubs;
 pub mod watch;
@@ -33,6 +34,7 @@ pub fn dispatch(command: Command) -> Result<()> {
             batch::run(args)
         }
         Command::Stats(args) => stats::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 
