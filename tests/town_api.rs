@@ -431,26 +431,29 @@ fn the_town_region_section_is_validated_with_locations() {
     };
     let e = load(&text).unwrap_err().to_string();
     assert!(e.contains("regions/town.toml:"), "{e}");
-    assert!(e.contains("unknown field `roof`"), "{e}");
+    assert!(e.contains("town: unknown key 'roof'"), "{e}");
     let text = text.replace("\nroof = \"tiles\"", "");
     let e = load(&text).unwrap_err().to_string();
     let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
     assert!(
         e.contains(&format!(
-            "regions/town.toml:{}:10: unknown terrain 'cobbles'",
+            "regions/town.toml:{}:10: town.street = 'cobbles' is not a terrain",
             line_of("cobbles")
         )),
         "{e}"
     );
     assert!(
         e.contains(&format!(
-            "regions/town.toml:{}:8: unknown terrain 'debug wets'",
+            "regions/town.toml:{}:8: town.debug.west = 'debug wets' is not a terrain; did you mean 'debug west'?",
             line_of("wets")
         )),
         "{e}"
     );
     let e = load("[town]\nwall = \"rock\"\n").unwrap_err().to_string();
-    assert!(e.contains("missing field `vertical_door`"), "{e}");
+    assert!(
+        e.contains("town has no 'vertical_door', which is required"),
+        "{e}"
+    );
     // [town.debug] is optional.
     let without_debug = text
         .replace("street = \"cobbles\"", "street = \"street\"")

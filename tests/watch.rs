@@ -101,8 +101,11 @@ impl Watch {
         }
     }
 
+    /// The level in `out.json`.
     fn out(&self) -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(self.path("out.json")).unwrap()).unwrap()
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(self.path("out.json")).unwrap()).unwrap();
+        doc["levels"][0].clone()
     }
 
     fn version(&self) -> i64 {
@@ -187,7 +190,7 @@ fn in_place_atomic_and_delete_recreate_edits_all_regenerate() {
     w.wait_for_status("ok", 5);
     let last = w.stderr().lines().last().unwrap_or("").to_string();
     assert!(last.starts_with("watch: ok · re-rolled · seed "), "{last}");
-    assert_ne!(w.out()["seed"].as_u64(), Some(5));
+    assert_ne!(w.out()["seed"], "5");
 }
 
 #[test]

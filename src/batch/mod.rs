@@ -299,6 +299,7 @@ fn file_name(script: &Path, seed: u64, format: Format) -> String {
         Format::Ansi => "ans",
         Format::Json => "json",
         Format::Png => "png",
+        Format::Tiled => "tmx",
     };
     format!("{stem}-{seed}.{ext}")
 }

@@ -42,7 +42,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
     /// Set a recipe parameter (repeatable), e.g. --set width=120.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::cli::assignment)]
     pub sets: Vec<String>,
     /// Region directory (default: the nearest `regions/` beside or above the script).
     #[arg(long, value_name = "DIR")]
@@ -70,7 +70,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
     /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds)]
     pub max_seconds: Option<f64>,
 }
 

@@ -4,7 +4,7 @@ use crate::cli::StubsArgs;
 use crate::output::write_atomic;
 use std::io::Write;
 use warren_lua::error::{Error, Result};
-use warren_lua::stubs::{render, STUBS_PATH};
+use warren_lua::stubs::render;
 
 /// Executes `warren stubs`.
 pub fn stubs(args: StubsArgs) -> Result<()> {
@@ -14,7 +14,8 @@ pub fn stubs(args: StubsArgs) -> Result<()> {
             .map_err(|e| Error::Io(format!("{}: cannot read: {e}", path.display())))?;
         if on_disk != text {
             return Err(Error::Io(format!(
-                "{}: out of date with the Lua API; run `warren stubs --out {STUBS_PATH}`",
+                "{}: out of date with the Lua API; run `warren stubs --out {}`",
+                path.display(),
                 path.display()
             )));
         }

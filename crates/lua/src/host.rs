@@ -408,7 +408,7 @@ impl Host {
         ))?;
         // SAFETY: the state is live; this sets the id the next object gets.
         unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
-        env.generate.call::<()>((&env.map_ud, ctx))
+        crate::traceback::call(lua, &env.generate, (&env.map_ud, ctx))
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.

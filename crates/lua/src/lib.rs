@@ -38,6 +38,7 @@ mod snapshots;
 pub mod source;
 pub mod stubs;
 pub mod surface;
+pub mod traceback;
 pub mod watch;
 
 pub use budget::{Limits, Usage};

@@ -168,6 +168,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 
     lua.set_app_data(api::keys::Keys::new(lua)?);
 
+    // Before the prelude wraps `xpcall`: the host calls recipes under Lua's own.
+    super::traceback::install(lua)?;
     let host = lua.create_table()?;
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;

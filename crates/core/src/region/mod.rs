@@ -4,6 +4,7 @@
 //! Loading reports every problem it finds, each with file, line and column.
 
 pub mod error;
+pub mod explain;
 pub mod locate;
 pub mod schema;
 mod validate;
@@ -118,17 +119,9 @@ impl Registry {
     }
 }
 
-/// "unknown terrain" message listing the valid names.
+/// "unknown terrain" message: "did you mean" the closest name, or the list of valid names.
 pub fn unknown_terrain(name: &str, table: &TerrainTable) -> String {
-    format!(
-        "unknown terrain '{name}' (known: {})",
-        table
-            .names()
-            .iter()
-            .map(|n| format!("'{n}'"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    explain::unknown("terrain", name, &table.names())
 }
 
 fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -2,16 +2,17 @@
 //! problems with their locations.
 
 use super::error::{line_col, RegionError, RegionErrors};
-use super::locate::{display, Locator, Path};
+use super::explain::{describe, did_you_mean, parse_error};
+use super::locate::{Locator, Path, Seg};
 use super::schema::*;
-use super::{unknown_terrain, Registry, RegistryData, Source};
+use super::{Registry, RegistryData, Source};
 use crate::gen::dungeon::{
     RoomKind, StreamerKind, VaultGrid, MAX_PANEL, MAX_PANELS, MAX_STREAMER_WIDTH, MIN_PANEL,
     MIN_ROOM,
 };
 use crate::map::{Rgb, Terrain, TerrainTable};
 use crate::tpath;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A problem found after parsing: which file, where in it, what.
@@ -25,9 +26,41 @@ struct Finding {
 struct Checker<'a> {
     sources: &'a [Source],
     findings: Vec<Finding>,
+    /// Names declared by files that could not be read as region files: references to them
+    /// only follow from that one mistake and are not reported.
+    excused: BTreeSet<String>,
 }
 
 impl Checker<'_> {
+    /// What `path` points at, as the modder wrote it: `room 'great hall': weight`.
+    fn describe(&self, file: usize, path: &[Seg]) -> String {
+        let locator = Locator::new(&self.sources[file].text);
+        describe(path, |p| locator.string(p))
+    }
+
+    /// Whether a reference to `name` that resolves to nothing may only follow from a file that
+    /// could not be read.
+    fn excused(&self, name: &str) -> bool {
+        self.excused.contains(name)
+    }
+
+    /// Reports `value` at `path` unless it is one of `valid` (with a suggestion when it is a
+    /// likely typo of one).
+    fn choice(&mut self, file: usize, path: Path, what: &str, value: &str, valid: &[&str]) {
+        if valid.contains(&value) {
+            return;
+        }
+        let key = self.describe(file, &path);
+        let message = match did_you_mean(value, valid.iter().copied()) {
+            Some(s) => format!("{key} = '{value}' is not {what}; did you mean '{s}'?"),
+            None => format!(
+                "{key} = '{value}' is not {what} (valid: {})",
+                valid.join(", ")
+            ),
+        };
+        self.report(file, path, message);
+    }
+
     fn report(&mut self, file: usize, path: Path, message: impl Into<String>) {
         self.findings.push(Finding {
             file,
@@ -38,7 +71,7 @@ impl Checker<'_> {
 
     fn percent(&mut self, file: usize, path: Path, v: i64) {
         if !(0..=100).contains(&v) {
-            let name = display(&path);
+            let name = self.describe(file, &path);
             self.report(
                 file,
                 path,
@@ -49,7 +82,7 @@ impl Checker<'_> {
 
     fn length(&mut self, file: usize, path: Path, v: i64) {
         if !(1..=1000).contains(&v) {
-            let name = display(&path);
+            let name = self.describe(file, &path);
             self.report(
                 file,
                 path,
@@ -60,7 +93,7 @@ impl Checker<'_> {
 
     fn range(&mut self, file: usize, path: Path, v: i64, lo: i64, hi: i64) {
         if !(lo..=hi).contains(&v) {
-            let name = display(&path);
+            let name = self.describe(file, &path);
             self.report(
                 file,
                 path,
@@ -89,7 +122,7 @@ impl Checker<'_> {
     fn open_terrain(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
         if let Some(id) = table.id(name) {
             if table.get(id).solid {
-                let key = display(&path);
+                let key = self.describe(file, &path);
                 self.report(
                     file,
                     path,
@@ -101,7 +134,7 @@ impl Checker<'_> {
 
     fn weight(&mut self, file: usize, path: Path, v: f64) {
         if !v.is_finite() || v < 0.0 {
-            let name = display(&path);
+            let name = self.describe(file, &path);
             self.report(
                 file,
                 path,
@@ -114,9 +147,23 @@ impl Checker<'_> {
     }
 
     fn terrain_ref(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
-        if table.id(name).is_none() {
-            self.report(file, path, unknown_terrain(name, table));
+        if table.id(name).is_some() || self.excused(name) {
+            return;
         }
+        let key = self.describe(file, &path);
+        let names = table.names();
+        let message = match did_you_mean(name, names.iter().copied()) {
+            Some(s) => format!("{key} = '{name}' is not a terrain; did you mean '{s}'?"),
+            None => format!(
+                "{key} = '{name}' is not a terrain (known: {})",
+                names
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        self.report(file, path, message);
     }
 
     fn into_errors(self) -> Vec<RegionError> {
@@ -148,10 +195,13 @@ fn number(v: f64) -> String {
     }
 }
 
-/// Parses, merges and validates `sources` into a registry.
+/// Parses, merges and validates `sources` into a registry. A file that cannot be read as a
+/// region file is reported once, in plain words: the names it declares (as far as it is TOML)
+/// are kept, so the other files' references to them do not become errors of their own.
 pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let mut errors = Vec::new();
     let mut files = Vec::new();
+    let mut excused = BTreeSet::new();
     for (i, src) in sources.iter().enumerate() {
         match toml::from_str::<RegionFile>(&src.text) {
             Ok(f) => files.push((i, f)),
@@ -161,26 +211,27 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
                     file: src.path.clone(),
                     line,
                     col,
-                    message: e.message().trim().to_string(),
+                    message: parse_error(&src.text, e.message(), e.span()),
                 });
+                excused.extend(declared_names(&src.text));
             }
         }
     }
-    if !errors.is_empty() {
-        return Err(RegionErrors(errors));
-    }
+    let broken = !errors.is_empty();
 
     let mut ck = Checker {
         sources: &sources,
         findings: Vec::new(),
+        excused,
     };
     let merged = merge(&mut ck, files);
-    let terrains = check_terrains(&mut ck, &merged);
+    let terrains = check_terrains(&mut ck, &merged, broken);
     check_references(&mut ck, &merged, &terrains);
     check_numbers(&mut ck, &merged);
 
-    if !ck.findings.is_empty() {
-        return Err(RegionErrors(ck.into_errors()));
+    if broken || !ck.findings.is_empty() {
+        errors.extend(ck.into_errors());
+        return Err(RegionErrors(errors));
     }
     let table = Arc::new(terrains);
     let fill = merged
@@ -362,10 +413,11 @@ fn dupes<T>(ck: &mut Checker, entries: &[Entry<T>], key: &str, name: impl Fn(&T)
     }
 }
 
-fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
+fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
     let mut out = Vec::new();
     let mut by_glyph: BTreeMap<char, (usize, bool)> = BTreeMap::new();
-    if m.terrain.is_empty() {
+    // With a file that could not be read, its terrains may be the missing ones.
+    if m.terrain.is_empty() && !broken {
         ck.report(0, tpath![], "no [[terrain]] is defined in any region file");
     }
     for e in &m.terrain {
@@ -378,11 +430,12 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
         let glyph = match (chars.next(), chars.next()) {
             (Some(c), None) if !c.is_control() => c,
             _ => {
+                let key = ck.describe(e.file, &at("glyph"));
                 ck.report(
                     e.file,
                     at("glyph"),
                     format!(
-                        "glyph = {:?} must be exactly one printable character",
+                        "{key} = {:?} must be exactly one printable character",
                         d.glyph
                     ),
                 );
@@ -390,11 +443,12 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
             }
         };
         let color = Rgb::parse(&d.color).unwrap_or_else(|| {
+            let key = ck.describe(e.file, &at("color"));
             ck.report(
                 e.file,
                 at("color"),
                 format!(
-                    "color = {:?} is not a colour of the form \"#rrggbb\"",
+                    "{key} = {:?} is not a colour of the form \"#rrggbb\"",
                     d.color
                 ),
             );
@@ -479,7 +533,7 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
             ck.open_terrain(*f, tpath!["dungeon", key], name, t);
         }
         if let Some(name) = &d.corridor {
-            if !m.corridor.iter().any(|e| &e.def.name == name) {
+            if !m.corridor.iter().any(|e| &e.def.name == name) && !ck.excused(name) {
                 let known: Vec<String> = m
                     .corridor
                     .iter()
@@ -631,34 +685,20 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
         let d = &e.def;
         let at = |k: &str| tpath!["room", e.index, k];
         ck.weight(e.file, at("weight"), d.weight);
-        if RoomKind::from_name(&d.kind).is_none() {
-            ck.report(
-                e.file,
-                at("kind"),
-                format!(
-                    "kind = '{}' is not a room kind (valid: {})",
-                    d.kind,
-                    RoomKind::NAMES.join(", ")
-                ),
-            );
-        }
+        ck.choice(e.file, at("kind"), "a room kind", &d.kind, &RoomKind::NAMES);
         depths(ck, e.file, "room", e.index, d.min_depth, d.max_depth);
     }
     for e in &m.streamer {
         let d = &e.def;
         let at = |k: &str| tpath!["streamer", e.index, k];
         ck.weight(e.file, at("weight"), d.weight);
-        if StreamerKind::from_name(&d.kind).is_none() {
-            ck.report(
-                e.file,
-                at("kind"),
-                format!(
-                    "kind = '{}' is not a streamer kind (valid: {})",
-                    d.kind,
-                    StreamerKind::NAMES.join(", ")
-                ),
-            );
-        }
+        ck.choice(
+            e.file,
+            at("kind"),
+            "a streamer kind",
+            &d.kind,
+            &StreamerKind::NAMES,
+        );
         let most = MAX_STREAMER_WIDTH as i64;
         ck.range(e.file, at("min_width"), d.min_width, 1, most);
         ck.range(e.file, at("max_width"), d.max_width, 1, most);
@@ -675,14 +715,8 @@ fn check_numbers(ck: &mut Checker, m: &Merged) {
                     .iter()
                     .map(|(n, _)| n.to_ascii_lowercase())
                     .collect();
-                ck.report(
-                    e.file,
-                    at("priority"),
-                    format!(
-                        "priority = '{p}' is not a priority name (valid: {})",
-                        names.join(", ")
-                    ),
-                );
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                ck.choice(e.file, at("priority"), "a priority name", p, &names);
             }
         }
     }
@@ -851,7 +885,7 @@ fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon:
                 legend.insert(c, id);
             }
             None => {
-                ck.report(e.file, at, unknown_terrain(name, t));
+                ck.terrain_ref(e.file, at, name, t);
                 complete = false;
             }
         }
@@ -889,4 +923,40 @@ fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon:
             ),
         );
     }
+}
+
+/// The terrain and region names a file declares, read as plain TOML (for a file whose values
+/// do not fit the schema) and, past syntax errors, as much of it as the TOML reader recovers,
+/// plus every line of the form `name = "…"` (the entry under a broken header).
+fn declared_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            let value = value.trim();
+            let value = value.strip_prefix('"')?;
+            let end = value.find('"')?;
+            (key.trim() == "name").then(|| value[..end].to_string())
+        })
+        .collect();
+    names.extend(entry_names(text));
+    names
+}
+
+/// The `name` of every list entry of the sections that name things, as far as the TOML reader
+/// recovers the file.
+fn entry_names(text: &str) -> Vec<String> {
+    let (doc, _) = toml::de::DeTable::parse_recoverable(text);
+    let doc = doc.into_inner();
+    let mut names = Vec::new();
+    for section in ["terrain", "corridor", "room", "streamer", "vault", "spawn"] {
+        let Some(entries) = doc.get(section).and_then(|v| v.get_ref().as_array()) else {
+            continue;
+        };
+        names.extend(entries.iter().filter_map(|e| {
+            let name = e.get_ref().as_table()?.get("name")?;
+            name.get_ref().as_str().map(str::to_string)
+        }));
+    }
+    names
 }

@@ -15,13 +15,15 @@ use scan::Known;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use warren_core::region::{read_source, RegionFile, Registry, Source};
+use warren_core::region::{read_source, Registry, Source};
 
 /// What `warren check` found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Every problem, one line each, starting with `file:line`.
     pub problems: Vec<String>,
+    /// What could not be checked because of those problems (not problems themselves).
+    pub notes: Vec<String>,
     /// Region files read.
     pub region_files: usize,
     /// Recipes loaded (or tried).
@@ -46,7 +48,7 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
         params: None,
     };
     if registry.is_none() && !scripts.is_empty() {
-        report.problems.push(format!(
+        report.notes.push(format!(
             "{}: terrain and region names in recipes were not checked: the region files have problems",
             regions.display()
         ));
@@ -78,7 +80,7 @@ fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
         ));
         return None;
     }
-    let mut parsed: Vec<Source> = Vec::new();
+    let mut sources: Vec<Source> = Vec::new();
     let mut clean = true;
     for path in &paths {
         match read_source(path) {
@@ -86,17 +88,11 @@ fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
                 report.problems.push(e.to_string());
                 clean = false;
             }
-            Ok(src) if toml::from_str::<RegionFile>(&src.text).is_err() => {
-                // Alone, a file that does not parse reports exactly its parse error.
-                if let Err(e) = Registry::from_sources(vec![src]) {
-                    report.problems.extend(e.0.iter().map(|e| e.to_string()));
-                }
-                clean = false;
-            }
-            Ok(src) => parsed.push(src),
+            Ok(src) => sources.push(src),
         }
     }
-    match Registry::from_sources(parsed) {
+    // Files that do not parse are reported once; what follows only from them is not.
+    match Registry::from_sources(sources) {
         Ok(r) if clean => Some(r),
         Ok(_) => None,
         Err(e) => {

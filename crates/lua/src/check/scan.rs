@@ -15,6 +15,7 @@ use super::lex::{Tok, Token};
 use crate::api::decl::{Decl, Kind, Owner, Ty};
 use std::collections::BTreeSet;
 use warren_core::map::priority;
+use warren_core::region::explain::{did_you_mean, unknown};
 
 /// What the source is checked against. `None` skips the checks that need it.
 #[derive(Clone, Debug, Default)]
@@ -95,17 +96,21 @@ fn finding(out: &mut Vec<Finding>, t: &Token, message: String) {
 fn check_terrain(known: &Known, t: &Token, name: &str, call: &str, out: &mut Vec<Finding>) {
     if let Some(terrains) = &known.terrains {
         if !terrains.contains(name) {
-            let list: Vec<String> = terrains.iter().map(|n| format!("'{n}'")).collect();
+            let list: Vec<&str> = terrains.iter().map(String::as_str).collect();
             finding(
                 out,
                 t,
-                format!(
-                    "{call}: unknown terrain '{name}' (known: {})",
-                    list.join(", ")
-                ),
+                format!("{call}: {}", unknown("terrain", name, &list)),
             );
         }
     }
+}
+
+/// "; did you mean 'x'?" when one of `valid` is a likely typo of `name`, else nothing.
+fn hint(name: &str, valid: &[&str]) -> String {
+    did_you_mean(name, valid.iter().copied())
+        .map(|s| format!("; did you mean '{s}'?"))
+        .unwrap_or_default()
 }
 
 /// `:method(args)` or `:method "literal"` of a map method with terrain arguments.
@@ -215,7 +220,11 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
         .map(|e| e.name)
         .collect();
     if !fields.contains(&field) {
-        let msg = format!("ctx has no field '{field}' (fields: {})", fields.join(", "));
+        let msg = format!(
+            "ctx has no field '{field}'{} (fields: {})",
+            hint(field, &fields),
+            fields.join(", ")
+        );
         finding(out, &tokens[at], msg);
         return;
     }
@@ -225,7 +234,8 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
                 if !params.contains(name) {
                     let list: Vec<&str> = params.iter().map(String::as_str).collect();
                     let msg = format!(
-                        "ctx.params.{name}: the recipe declares no parameter '{name}' (declared: {})",
+                        "ctx.params.{name}: the recipe declares no parameter '{name}'{} (declared: {})",
+                        hint(name, &list),
                         list.join(", ")
                     );
                     finding(out, &tokens[at], msg);
@@ -240,7 +250,8 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
                 None => {
                     let list: Vec<&str> = regions.keys().map(String::as_str).collect();
                     let msg = format!(
-                        "ctx.regions.{section}: no such region section (sections: {})",
+                        "ctx.regions.{section}: no such region section{} (sections: {})",
+                        hint(section, &list),
                         list.join(", ")
                     );
                     finding(out, &tokens[at], msg);
@@ -254,7 +265,8 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
                         if !keys.contains_key(key) {
                             let list: Vec<&str> = keys.keys().map(String::as_str).collect();
                             let msg = format!(
-                                "ctx.regions.{section}.{key}: [{section}] has no key '{key}' (keys: {})",
+                                "ctx.regions.{section}.{key}: [{section}] has no key '{key}'{} (keys: {})",
+                                hint(key, &list),
                                 list.join(", ")
                             );
                             finding(out, &tokens[at], msg);
@@ -285,7 +297,8 @@ fn warren_path(tokens: &[Token], i: usize, out: &mut Vec<Finding>) {
     let top = names(Owner::Warren);
     if !top.contains(&first) {
         let msg = format!(
-            "warren.{first} does not exist (warren has: {})",
+            "warren.{first} does not exist{} (warren has: {})",
+            hint(first, &top),
             top.join(", ")
         );
         finding(out, &tokens[at], msg);
@@ -301,7 +314,8 @@ fn warren_path(tokens: &[Token], i: usize, out: &mut Vec<Finding>) {
     };
     if !valid.contains(&second) {
         let msg = format!(
-            "warren.{first}.{second} does not exist (warren.{first} has: {})",
+            "warren.{first}.{second} does not exist{} (warren.{first} has: {})",
+            hint(second, &valid),
             valid.join(", ")
         );
         finding(out, &tokens[at], msg);
@@ -339,7 +353,7 @@ mod tests {
         assert_eq!(lines, [1, 2, 3], "{f:?}");
         assert!(f[0]
             .1
-            .starts_with("map:set: unknown terrain 'flor' (known: 'floor', 'rock')"));
+            .starts_with("map:set: unknown terrain 'flor'; did you mean 'floor'?"));
         assert!(f[2].1.contains("'lava'"));
     }
 
@@ -351,7 +365,9 @@ mod tests {
         let lines: Vec<usize> = f.iter().map(|x| x.0).collect();
         assert_eq!(lines, [1, 2, 3, 4, 5, 6, 8], "{f:?}");
         assert!(f[1].1.contains("no region file declares [cave]"));
-        assert!(f[2].1.contains("[rooms] has no key 'flor' (keys: floor)"));
+        assert!(f[2]
+            .1
+            .contains("[rooms] has no key 'flor'; did you mean 'floor'? (keys: floor)"));
         assert!(f[3].1.contains("declares no parameter 'widht'"));
         assert!(f[5].1.contains("warren.gen.scater_rooms does not exist"));
     }
