@@ -2,8 +2,8 @@
 
 use crate::cli::RunArgs;
 use crate::frames::{generate_steps, write_frames};
-use crate::output::write_atomic;
-use crate::render::render_layer;
+use crate::output::{write_atomic, AtomicFile};
+use crate::render::{render_layer, write_terrain_text};
 use crate::render::Format;
 use crate::render::LayerChoice;
 use std::io::{IsTerminal, Write};
@@ -34,6 +34,13 @@ pub fn run(args: RunArgs) -> Result<()> {
         }
         None => generate_levels(&host, seed, &params, gen.levels)?,
     };
+    let text = matches!(format, Format::Ascii | Format::Ansi);
+    if text && layer == LayerChoice::Terrain {
+        // Text of the terrain streams row by row: a big map needs no copy of itself as text.
+        return write_streamed(args.out.as_deref(), |out| {
+            write_terrain_text(&levels, format == Format::Ansi, out)
+        });
+    }
     let recipe = &host.recipe().name;
     let bytes = render_layer(&levels, recipe, &params, format, args.scale, &layer)?;
     match &args.out {
@@ -43,6 +50,27 @@ pub fn run(args: RunArgs) -> Result<()> {
             let mut out = std::io::stdout().lock();
             out.write_all(&bytes)
                 .and_then(|_| out.flush())
+                .map_err(|e| Error::Io(format!("stdout: {e}")))
+        }
+    }
+}
+
+/// Writes through `write` into `out` atomically, or to stdout.
+fn write_streamed(
+    out: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    match out {
+        Some(path) => {
+            let cannot = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
+            let mut file = AtomicFile::create(path).map_err(cannot)?;
+            write(&mut file).map_err(cannot)?;
+            file.commit().map_err(cannot)
+        }
+        None => {
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            write(&mut stdout)
+                .and_then(|_| stdout.flush())
                 .map_err(|e| Error::Io(format!("stdout: {e}")))
         }
     }

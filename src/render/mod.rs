@@ -125,6 +125,22 @@ pub fn render_layer(
     })
 }
 
+/// Writes levels' terrain as text (`ascii`, or `ansi` with `color`) one row at a time,
+/// levels separated by a blank line: the bytes [`render()`] gives, without holding them.
+pub fn write_terrain_text<W: std::io::Write + ?Sized>(
+    levels: &[Level],
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
+    for (i, level) in levels.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+        }
+        text::write_terrain(&level.map, color, out)?;
+    }
+    Ok(())
+}
+
 /// Stacks views vertically with a blank row between them.
 fn stack(views: &[View]) -> View {
     if views.len() == 1 {

@@ -126,6 +126,19 @@ pub struct Map {
     pub notes: Annotations,
 }
 
+/// Makes `cells` `n` zeros. A buffer that must grow is allocated anew as zeroed memory, which the
+/// system hands out untouched: a plane that no write ever reaches (the priorities of a recipe
+/// that never uses them, the regions of a map with no stamps) then costs no resident memory.
+fn zeroed<T: Copy + Default>(cells: &mut Vec<T>, n: usize) {
+    if cells.capacity() < n {
+        *cells = Vec::new();
+        *cells = vec![T::default(); n];
+    } else {
+        cells.clear();
+        cells.resize(n, T::default());
+    }
+}
+
 /// Checks a requested size before anything is allocated.
 pub fn check_size(width: i64, height: i64) -> Result<(), MapError> {
     let ok = (1..=MAX_SIDE).contains(&width)
@@ -170,10 +183,8 @@ impl Map {
         self.height = height as i32;
         self.terrain.clear();
         self.terrain.resize(n, fill);
-        self.priority.clear();
-        self.priority.resize(n, 0);
-        self.region.clear();
-        self.region.resize(n, 0);
+        zeroed(&mut self.priority, n);
+        zeroed(&mut self.region, n);
         let solid = if self.terrains.get(fill).solid {
             FLAG_SOLID
         } else {
