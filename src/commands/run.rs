@@ -3,9 +3,9 @@
 use crate::cli::RunArgs;
 use crate::frames::{generate_steps, write_frames};
 use crate::output::{write_atomic, AtomicFile};
-use crate::render::{render_layer, write_terrain_text};
 use crate::render::Format;
 use crate::render::LayerChoice;
+use crate::render::{render_layer, write_terrain_text};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
@@ -62,7 +62,8 @@ fn write_streamed(
 ) -> Result<()> {
     match out {
         Some(path) => {
-            let cannot = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
+            let cannot =
+                |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
             let mut file = AtomicFile::create(path).map_err(cannot)?;
             write(&mut file).map_err(cannot)?;
             file.commit().map_err(cannot)

@@ -39,7 +39,11 @@ pub fn ansi(view: &View) -> String {
 /// Writes `map`'s terrain as [`ascii`] (or, with `color`, [`ansi`]) of its terrain view would,
 /// one row at a time: the only buffer is one row of text, so a map of any size is written in
 /// the memory of a row.
-pub fn write_terrain<W: Write + ?Sized>(map: &Map, color: bool, out: &mut W) -> std::io::Result<()> {
+pub fn write_terrain<W: Write + ?Sized>(
+    map: &Map,
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
     let table = map.terrains();
     let width = map.width() as usize;
     let mut line = String::with_capacity(width * if color { 24 } else { 1 } + 8);
@@ -94,7 +98,8 @@ mod tests {
         let table = TerrainTable::plain(&[("wall", '#', true), ("floor", '.', false)]);
         let (wall, floor) = (0, 1);
         let mut map = Map::new(5, 3, wall, std::sync::Arc::new(table)).expect("a map");
-        map.write(Point::new(2, 1), &Brush::new(floor)).expect("on the map");
+        map.write(Point::new(2, 1), &Brush::new(floor))
+            .expect("on the map");
         for color in [false, true] {
             let mut streamed = Vec::new();
             write_terrain(&map, color, &mut streamed).expect("in memory");

@@ -139,8 +139,7 @@ impl DistanceField {
             let end = (start + rows).min(height);
             self.forward_block(comps, source, start, end);
             let last = (end - start - 1) * width;
-            self.kept
-                .extend_from_slice(&self.block[last..last + width]);
+            self.kept.extend_from_slice(&self.block[last..last + width]);
         }
         // Backward pass, block by block from the bottom, each block's forward rows recomputed.
         let blocks = height.div_ceil(rows);

@@ -115,7 +115,10 @@ impl Components {
     }
 
     /// The runs of component `index` as `(y, x0..x1)` spans, in row-major order.
-    pub(crate) fn spans(&self, index: u32) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
+    pub(crate) fn spans(
+        &self,
+        index: u32,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
         (0..self.height).flat_map(move |y| {
             self.row(y)
                 .filter(move |&(_, c)| c == index)
