@@ -67,7 +67,7 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("table.sort comparator", "local t = {} for i = 1, 100 do t[i] = i end table.sort(t, function() while true do end end)", INSTR),
     ("table.sort repeated", "local t = {} for i = 1, 1e5 do t[i] = -i end while true do table.sort(t) end", INSTR),
     // Refused at the list cap, or stopped by the clock first on a loaded machine.
-    ("rng:pick endless list", "ctx.rng:pick(setmetatable({}, { __index = rawlen }))", "the list has more than|time budget exceeded (0.5 s|instruction budget exceeded (5000000 instructions"),
+    ("rng:pick endless list", "ctx.rng:pick(setmetatable({}, { __index = rawlen }))", "has more than 4194304 items|time budget exceeded (0.5 s|instruction budget exceeded (5000000 instructions"),
     ("connect_rooms endless list", "warren.gen.connect_rooms(map, ctx.rng, setmetatable({}, { __index = function() return { x = 1, y = 1, w = 1, h = 1 } end }), { terrain = 'floor' })", DEEP),
     ("map:fill loop", "while true do map:fill('floor') end", INSTR),
     ("map:count loop", "while true do map:count('floor') end", INSTR),

@@ -239,15 +239,15 @@ fn start_and_stairs_go_to_the_centres_of_the_chosen_rooms_and_bad_choices_are_re
         ),
         (
             &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ down = 3 }})"),
-            "down = 3 is out of range (1..=2)",
+            "opts.down = 3 is not a room of the list (1..=2)",
         ),
         (
             &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ start = 1.5 }})"),
-            "start must be an integer, got 1.5",
+            "opts.start must be an integer ≥ 1, got 1.5",
         ),
         (
             &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ first = 1 }})"),
-            "unknown option 'first' (valid: start, down, terrain)",
+            "unknown option 'first' in opts (valid: start, down, terrain)",
         ),
         (
             &format!("{rooms} warren.gen.start_and_stairs(map, r, {{ terrain = 'lava' }})"),
@@ -278,11 +278,11 @@ fn a_rectangle_list_gives_centres_and_refuses_indexes_outside_it() {
         map.notes.tags.get("ok"),
         Some(&warren_core::map::TagValue::Bool(true))
     );
-    for (index, shown) in [("2", "index 2"), ("0", "index 0"), ("'a'", "index string")] {
+    for (index, shown) in [("2", "2"), ("0", "0"), ("'a'", "\"a\"")] {
         let e = err(&format!("{scatter} r:center({index})"));
         assert!(
             e.contains(&format!(
-                "t.lua:2: rects:center: {shown} is not a rectangle of the list (1..=1)"
+                "t.lua:2: rects:center: argument 1 (i) = {shown} is not a rectangle of the list (1..=1)"
             )),
             "{e}"
         );
@@ -345,11 +345,14 @@ fn runtime_errors_name_file_and_line() {
     );
     let e = err("map:fill_rect({x = 1, y = 1, w = 3, h = 3}, 'floor', { prio = 70 })");
     assert!(
-        e.contains("unknown option 'prio' (valid: priority, force, region)"),
+        e.contains("unknown option 'prio' in opts (did you mean 'priority'?) (valid: priority, force, region)"),
         "{e}"
     );
     let e = err("map:set(1.5, 1, 'floor')");
-    assert!(e.contains("x must be an integer, got 1.5"), "{e}");
+    assert!(
+        e.contains("map:set: argument 1 (x) must be an integer, got 1.5"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -349,19 +349,19 @@ fn status_list_errors_name_the_call_and_the_valid_range() {
     let cases = [
         (
             "warren.status_lists { statuses = { 'a' } }",
-            "warren.status_lists: options need 'cells' (a count)",
+            "warren.status_lists: opts needs 'cells': an integer in 0..=16777216",
         ),
         (
             "warren.status_lists { cells = -1, statuses = { 'a' } }",
-            "warren.status_lists: cells = -1 is out of range (0..=16777216)",
+            "warren.status_lists: opts.cells must be an integer in 0..=16777216, got -1",
         ),
         (
             "warren.status_lists { cells = 3, statuses = 'a' }",
-            "warren.status_lists: statuses must be a list of names, got string",
+            "warren.status_lists: opts.statuses must be a list of strings, got \"a\"",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a', 2 } }",
-            "warren.status_lists: statuses[2] must be a string, got integer",
+            "warren.status_lists: opts.statuses[2] must be a string, got 2",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a', 'a' } }",
@@ -373,11 +373,11 @@ fn status_list_errors_name_the_call_and_the_valid_range() {
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a' }, initial = 'b' }",
-            "warren.status_lists: unknown status 'b' (valid: a)",
+            "warren.status_lists: opts.initial = 'b' is not a status (valid: 'a')",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a' }, size = 2 }",
-            "warren.status_lists: unknown option 'size' (valid: cells, statuses, initial)",
+            "warren.status_lists: unknown option 'size' in opts (valid: cells, statuses, initial)",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:move(3, 'b')",
@@ -385,15 +385,15 @@ fn status_list_errors_name_the_call_and_the_valid_range() {
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:move(0, 'c')",
-            "lists:move: unknown status 'c' (valid: a, b)",
+            "lists:move: argument 2 (status) = 'c' is not a status (valid: 'a', 'b')",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a', 'b' } }:count(1)",
-            "lists:count: status must be a name (a, b), got integer",
+            "lists:count: argument 1 (status) must be a status name ('a', 'b'), got 1",
         ),
         (
             "warren.status_lists { cells = 3, statuses = { 'a' } }:pick('a')",
-            "lists:pick: expects an rng (ctx.rng)",
+            "lists:pick: argument 1 (rng) must be a random number generator (ctx.rng or a stream of it), got \"a\"",
         ),
     ];
     for (body, want) in cases {

@@ -5,7 +5,7 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::phases::PhaseClock;
-use crate::{api, budget, params, recipe, recipe::Recipe, sandbox};
+use crate::{api, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
 use std::cell::{Ref, RefCell};
@@ -106,10 +106,9 @@ impl Host {
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
-        let log = lua.create_function(api::log::print).map_err(internal_lua)?;
-        let metric = lua.create_function(metric).map_err(internal_lua)?;
         let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
-        let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
+        let api::ctx::CtxFunctions { log, metric, phase } =
+            api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = sandbox::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -333,41 +332,6 @@ impl Host {
             Error::Script(format!("{}: {msg}", self.recipe.path.display()))
         }
     }
-}
-
-/// `ctx.metric(name, value)`: records a statistic on the map being generated.
-fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
-    if !value.is_finite() {
-        return Err(fail(
-            lua,
-            format!("ctx.metric: '{name}' = {value} must be finite"),
-        ));
-    }
-    let map = with_run(lua, |r| r.map.clone())
-        .ok_or_else(|| fail(lua, "ctx.metric: no generation is running"))?;
-    let mut map = map.borrow_mut::<LuaMap>()?;
-    if !map.0.notes.stats.contains_key(&name) {
-        budget::charge_bytes(lua, api::cost::text(&name) + 8)?;
-    }
-    map.0.notes.stats.insert(name, value);
-    Ok(())
-}
-
-/// `ctx.phase(name)`: ends phase `name` on `clock`.
-fn phase_function(lua: &Lua, clock: std::rc::Rc<RefCell<PhaseClock>>) -> mlua::Result<Function> {
-    lua.create_function(move |lua, name: Value| match name {
-        Value::String(s) => {
-            clock.borrow_mut().mark(&s.as_bytes());
-            Ok(())
-        }
-        other => Err(fail(
-            lua,
-            format!(
-                "ctx.phase: the phase name must be a string, got {}",
-                other.type_name()
-            ),
-        )),
-    })
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).

@@ -145,23 +145,6 @@ getmetatable("").__metatable = false
 
 -- The warren module: Lua-side helpers on top of the Rust primitives.
 local warren = host.warren
--- Rectangle methods live in a table of their own: `__index = Rect` would make `r.__index` hand
--- out the shared metatable, and a script could change every later run's rectangles.
-local RectMethods = {}
-local Rect = { __index = RectMethods, __metatable = false }
-function RectMethods:x2() return self.x + self.w - 1 end
-function RectMethods:y2() return self.y + self.h - 1 end
-function RectMethods:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
-function RectMethods:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
-function RectMethods:intersects(other, margin)
-  margin = margin or 0
-  return self.x - margin <= other.x + other.w - 1 and self:x2() + margin >= other.x
-    and self.y - margin <= other.y + other.h - 1 and self:y2() + margin >= other.y
-end
-function warren.rect(x, y, w, h)
-  if type(x) == "table" then x, y, w, h = x.x or x[1], x.y or x[2], x.w or x[3], x.h or x[4] end
-  return setmetatable({ x = x, y = y, w = w, h = h }, Rect)
-end
 G.warren = freeze(warren, "warren")
 
 -- Strict globals: typos and accidental globals are errors, and one run cannot leave state

@@ -1,6 +1,7 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
 pub mod connectivity;
 pub mod dungeon;
+pub mod meter;
 pub mod rooms;
 pub mod town;
 pub mod tunnel;

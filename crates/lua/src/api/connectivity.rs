@@ -6,35 +6,80 @@
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::args::cell;
+use super::call::{Call, Extra};
+use super::cost;
+use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
-use crate::fail;
-use mlua::{UserDataMethods, Value};
-use warren_core::gen::connectivity::{components, Connectivity};
+use super::shapes::cell;
+use crate::budget::charge;
+use mlua::{Lua, Table, Value};
+use warren_core::gen::connectivity::{components as areas, Connectivity};
 
-/// Adds `components`, `mark_connected` and `is_connected` to the map object.
-pub fn add_methods<M: UserDataMethods<LuaMap>>(methods: &mut M) {
-    methods.add_method("components", |lua, m, ()| {
-        let comps = components(&m.0);
-        let out = lua.create_table_with_capacity(comps.len(), 0)?;
-        for (i, c) in comps.list().iter().enumerate() {
-            let t = lua.create_table_with_capacity(0, 3)?;
-            t.raw_set("x", c.representative.x)?;
-            t.raw_set("y", c.representative.y)?;
-            t.raw_set("size", c.size)?;
-            out.raw_set(i + 1, t)?;
-        }
-        Ok(out)
-    });
-    methods.add_method_mut("mark_connected", |lua, m, (x, y): (Value, Value)| {
-        let call = "map:mark_connected";
-        let p = cell(lua, &m.0, &x, &y, call)?;
-        Connectivity::new()
-            .mark_connected(&mut m.0, p)
-            .map_err(|e| fail(lua, format!("{call}: {e}")))
-    });
-    methods.add_method("is_connected", |lua, m, (x, y): (Value, Value)| {
-        let p = cell(lua, &m.0, &x, &y, "map:is_connected")?;
-        m.0.is_connected(p).map_err(mlua::Error::external)
-    });
+const COMPONENTS: Decl = Decl::method(
+    M,
+    "components",
+    "Every separate open area (8-neighbour, doors open): its first cell in row-major order and its size, in that order.",
+)
+.returns(&["warren.Component[]"]);
+const MARK_CONNECTED: Decl = Decl::method(
+    M,
+    "mark_connected",
+    "Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many.",
+)
+.args(&[arg("x", Ty::INT), arg("y", Ty::INT)])
+.returns(&["integer"]);
+const IS_CONNECTED: Decl = Decl::method(
+    M,
+    "is_connected",
+    "Whether the cell carries the connected flag.",
+)
+.args(&[arg("x", Ty::INT), arg("y", Ty::INT)])
+.returns(&["boolean"]);
+
+methods! {
+    /// Connectivity.
+    pub METHODS, register for LuaMap {
+        COMPONENTS => components,
+        MARK_CONNECTED => mark_connected,
+        IS_CONNECTED => is_connected,
+    }
+}
+
+fn components(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &COMPONENTS, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    let comps = areas(&m.0);
+    let out = lua.create_table_with_capacity(comps.len(), 0)?;
+    for (i, a) in comps.list().iter().enumerate() {
+        let t = lua.create_table_with_capacity(0, 3)?;
+        t.raw_set("x", a.representative.x)?;
+        t.raw_set("y", a.representative.y)?;
+        t.raw_set("size", a.size)?;
+        out.raw_set(i + 1, t)?;
+    }
+    Ok(out)
+}
+
+fn mark_connected(
+    lua: &Lua,
+    (this, x, y, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<usize> {
+    let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    Connectivity::new()
+        .mark_connected(&mut m.0, p)
+        .map_err(|e| c.fail(e))
+}
+
+fn is_connected(
+    lua: &Lua,
+    (this, x, y, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<bool> {
+    let c = Call::new(lua, &IS_CONNECTED, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    m.0.is_connected(p).map_err(|e| c.fail(e))
 }

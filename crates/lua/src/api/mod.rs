@@ -1,11 +1,48 @@
-//! The `warren` Lua module, one file per API area.
+//! The `warren` Lua module, one file per API area. Every binding is declared once ([`decl`]),
+//! next to its implementation, and registered from the same table ([`methods!`], [`functions!`]).
+
+/// Declares a type's methods once: `DECL => function` pairs become the list of declarations
+/// (`$list`, read by stubs, `warren check` and the README table) and the function that
+/// registers the methods on the userdata type.
+macro_rules! methods {
+    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
+        $(#[$doc])*
+        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
+
+        /// Registers every method of the list (each takes its receiver as a plain value and
+        /// checks it, so a call with `.` instead of `:` gets a clear message).
+        $vis fn $register<M: mlua::UserDataMethods<$ty>>(methods: &mut M) {
+            $(methods.add_function($decl.name, $f);)*
+        }
+    };
+}
+
+/// Declares a module table's functions once: `DECL => function` pairs become the list of
+/// declarations and the function that adds them to the table.
+macro_rules! functions {
+    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident { $($decl:ident => $f:expr),* $(,)? }) => {
+        $(#[$doc])*
+        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
+
+        /// Adds every function of the list to `table`.
+        $vis fn $register(lua: &mlua::Lua, table: &mlua::Table) -> mlua::Result<()> {
+            $(table.raw_set($decl.name, lua.create_function($f)?)?;)*
+            Ok(())
+        }
+    };
+}
 
 pub mod args;
+pub mod bulk;
+pub mod call;
+pub mod classes;
 pub mod connectivity;
 pub mod cost;
 #[cfg(test)]
 mod coverage;
+pub mod ctx;
 pub mod debug;
+pub mod decl;
 pub mod dungeon;
 pub mod entries;
 pub mod fields;
@@ -15,37 +52,125 @@ pub mod index;
 pub mod keys;
 pub mod log;
 pub mod map;
+pub mod meter;
+pub mod notes;
+pub mod rect;
 pub mod rects;
 pub mod rng;
+pub mod shapes;
 pub mod spec;
 pub mod status;
 pub mod town;
 pub mod tunnel;
 
+use decl::{Class, Decl, Owner};
 use mlua::{Lua, Table};
 use warren_core::map::priority;
 
-/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]). Called once
-/// per state, before any script runs.
+/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]) and makes
+/// the shared rectangle metatable. Called once per state, before any script runs.
 pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     map::install_fields(lua)?;
-    rects::install_items(lua)
+    rects::install_items(lua)?;
+    rect::install(lua)
 }
 
-/// Builds the `warren` module table (the prelude adds Lua-side helpers and freezes it).
+const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
+const PRIO: Decl = Decl::field(
+    Owner::Warren,
+    "prio",
+    &["warren.Prio"],
+    "Incursion's write priorities by name (`warren.prio.ROOM_FLOOR`).",
+);
+const GEN: Decl = Decl::field(
+    Owner::Warren,
+    "gen",
+    &["warren.gen"],
+    "Whole generation phases implemented in Rust.",
+);
+const TOWN: Decl = Decl::field(
+    Owner::Warren,
+    "town",
+    &["warren.TownModule"],
+    "TownMaze as phases (seed 002).",
+);
+const TUNNEL: Decl = Decl::field(
+    Owner::Warren,
+    "tunnel",
+    &["warren.TunnelModule"],
+    "Incursion's tunnel (seed 000) and fix-up.",
+);
+const DUNGEON: Decl = Decl::field(
+    Owner::Warren,
+    "dungeon",
+    &["warren.DungeonModule"],
+    "Incursion's level phases (seed 003).",
+);
+
+/// The `warren` module's own members.
+const WARREN: &[&Decl] = &[
+    &VERSION,
+    &PRIO,
+    &GEN,
+    &TOWN,
+    &TUNNEL,
+    &DUNGEON,
+    &rect::RECT,
+    &status::STATUS_LISTS,
+];
+
+/// Every declaration of the Lua API, owner by owner.
+pub fn decls() -> Vec<&'static Decl> {
+    [
+        map::decls().as_slice(),
+        rng::METHODS,
+        rect::FIELDS,
+        rect::METHODS,
+        rects::METHODS,
+        ctx::DECLS,
+        WARREN,
+        gen::DECLS,
+        status::METHODS,
+    ]
+    .concat()
+}
+
+/// Every table class the declarations name.
+pub fn classes() -> Vec<&'static Class> {
+    let mut out: Vec<&'static Class> = vec![
+        &classes::RECT_LIKE,
+        &classes::CELL,
+        &classes::WRITE_OPTIONS,
+        &classes::PATH_OPTIONS,
+        &classes::DOGLEG_OPTIONS,
+        &classes::CARVE_OPTIONS,
+        &classes::BLIT_OPTIONS,
+        &classes::LAYER_SPEC,
+        &classes::ROOM_RECORD,
+        &classes::COMPONENT,
+        &classes::PARAM,
+        &classes::RECIPE,
+    ];
+    out.extend(gen::CLASSES);
+    out.push(&status::STATUS_LISTS_OPTIONS);
+    out
+}
+
+/// Builds the `warren` module table (the prelude freezes it).
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let w = lua.create_table()?;
-    w.set("version", env!("CARGO_PKG_VERSION"))?;
+    w.set(VERSION.name, env!("CARGO_PKG_VERSION"))?;
     let prio = lua.create_table()?;
     for (name, value) in priority::NAMED {
         prio.set(name, value)?;
     }
-    w.set("prio", prio)?;
-    w.set("gen", gen::table(lua)?)?;
-    w.set("town", town::table(lua)?)?;
-    w.set("status_lists", status::constructor(lua)?)?;
-    w.set("tunnel", tunnel::table(lua)?)?;
-    w.set("dungeon", dungeon::table(lua)?)?;
+    w.set(PRIO.name, prio)?;
+    w.set(GEN.name, gen::table(lua)?)?;
+    w.set(TOWN.name, town::table(lua)?)?;
+    w.set(status::STATUS_LISTS.name, status::constructor(lua)?)?;
+    w.set(TUNNEL.name, tunnel::table(lua)?)?;
+    w.set(DUNGEON.name, dungeon::table(lua)?)?;
+    w.set(rect::RECT.name, lua.create_function(rect::rect)?)?;
     // A Rust panic on demand, to test that panics become internal errors that scripts cannot
     // catch. Debug builds only: release builds have no way to make warren panic on purpose.
     #[cfg(debug_assertions)]

@@ -12,8 +12,7 @@
 //! Names reached through other variables (`local r = ctx.regions; r.roms`) are not followed.
 
 use super::lex::{Tok, Token};
-use crate::api::entries::ENTRIES;
-use crate::api::spec::{Kind, Owner};
+use crate::api::decl::{Decl, Kind, Owner, Ty};
 use std::collections::BTreeSet;
 use warren_core::map::priority;
 
@@ -117,13 +116,14 @@ fn terrain_calls(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Findin
     let Some(method) = name_at(tokens, i + 1) else {
         return;
     };
-    let Some(entry) = ENTRIES
+    let decls = crate::api::decls();
+    let Some(entry) = decls
         .iter()
         .find(|e| e.owner == Owner::Map && e.kind == Kind::Method && e.name == method)
     else {
         return;
     };
-    let positions = entry.terrain_args();
+    let positions = terrain_args(entry);
     if positions.is_empty() {
         return;
     }
@@ -150,6 +150,16 @@ fn terrain_calls(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Findin
             }
         }
     }
+}
+
+/// 0-based positions of a declaration's terrain-name arguments.
+fn terrain_args(d: &Decl) -> Vec<usize> {
+    d.args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a.ty, Ty::Terrain))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The arguments of a call whose `(` is just before `start`, split at top-level commas.
@@ -199,7 +209,7 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
     let Some(&(field, at)) = path.first() else {
         return;
     };
-    let fields: Vec<&str> = ENTRIES
+    let fields: Vec<&str> = crate::api::decls()
         .iter()
         .filter(|e| e.owner == Owner::Ctx)
         .map(|e| e.name)
@@ -261,8 +271,9 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
 /// `warren.name`, `warren.gen.name`, `warren.prio.NAME`.
 fn warren_path(tokens: &[Token], i: usize, out: &mut Vec<Finding>) {
     let path = dotted(tokens, i);
+    let decls = crate::api::decls();
     let names = |owner: Owner| -> Vec<&str> {
-        ENTRIES
+        decls
             .iter()
             .filter(|e| e.owner == owner)
             .map(|e| e.name)

@@ -13,6 +13,7 @@ mod closest;
 mod components;
 mod fill;
 mod fixup;
+mod join;
 
 #[cfg(test)]
 pub(crate) mod ascii;
@@ -22,6 +23,7 @@ mod tests;
 pub use closest::ClosestPair;
 pub use components::{Component, Components, NO_COMPONENT};
 pub use fixup::{fixup, FixupError, FixupReport, FixupTunnel};
+pub use join::{join_areas, JoinError, JoinReport};
 
 use crate::map::{Map, MapError, Point};
 use bitgrid::BitGrid;
