@@ -4,7 +4,7 @@
 //! - `count`, `min`, `max` and the mean are exact. The sum behind the mean is kept as an exact
 //!   integer per binary exponent ([`ExactSum`]), so it does not depend on the order values arrive
 //!   in: the same maps give the same mean whatever the number of jobs or shards.
-//! - Quantiles and histograms come from a [`Distribution`]: every distinct value with its count
+//! - Quantiles and histograms come from the column's distribution: every distinct value with its count
 //!   while there are at most [`EXACT_VALUES`] of them (then they are exact), and beyond that a
 //!   logarithmic sketch whose buckets are at most [`RELATIVE_ACCURACY`] wide, relative to the
 //!   value (the method of DDSketch, Masson, Rim and Lee, VLDB 2019). A quantile read from the
