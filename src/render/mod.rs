@@ -96,6 +96,10 @@ impl Output<'_> {
     pub fn write(&self, format: Format, out: &mut dyn Write) -> Result<()> {
         let io = |e: std::io::Error| Error::Io(format!("writing the map: {e}"));
         match format {
+            Format::Ascii | Format::Ansi if *self.layer == LayerChoice::Terrain => {
+                // Row by row: a big map needs no copy of itself as text.
+                write_terrain_text(self.levels, format == Format::Ansi, out).map_err(io)?;
+            }
             Format::Ascii | Format::Ansi => {
                 for (i, v) in self.views()?.iter().enumerate() {
                     if i > 0 {
@@ -286,6 +290,22 @@ pub fn render_layer(
     }
     .write(format, &mut bytes)?;
     Ok(bytes)
+}
+
+/// Writes levels' terrain as text (`ascii`, or `ansi` with `color`) one row at a time,
+/// levels separated by a blank line: the bytes [`render()`] gives, without holding them.
+pub fn write_terrain_text<W: std::io::Write + ?Sized>(
+    levels: &[Level],
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
+    for (i, level) in levels.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+        }
+        text::write_terrain(&level.map, color, out)?;
+    }
+    Ok(())
 }
 
 /// Stacks views vertically with a blank row between them.

@@ -96,7 +96,13 @@ impl ParamSpec {
             }
             ParamValue::Text(s) => {
                 if !self.choices.is_empty() && !self.choices.contains(s) {
-                    return Err(bad());
+                    let choices: Vec<String> =
+                        self.choices.iter().map(|c| format!("'{c}'")).collect();
+                    return Err(format!(
+                        "{} = '{s}' is not one of its choices: {}",
+                        self.name,
+                        choices.join(", ")
+                    ));
                 }
                 None
             }
@@ -212,7 +218,7 @@ mod tests {
         let e = resolve(&s, &[("width".into(), "wide".into())]).unwrap_err();
         assert!(e.contains("not an integer"), "{e}");
         let e = resolve(&s, &[("mode".into(), "c".into())]).unwrap_err();
-        assert_eq!(e, "mode = c is out of range (one of a, b)");
+        assert_eq!(e, "mode = 'c' is not one of its choices: 'a', 'b'");
         assert!(resolve(&s, &[("spawns".into(), "yes".into())]).is_ok());
         assert!(resolve(&s, &[("spawns".into(), "maybe".into())]).is_err());
     }
