@@ -23,7 +23,7 @@ const SLOW: &str = r#"return {
   params = { width = { default = 16 }, height = { default = 16 } },
   generate = function(map, ctx)
     local x = 0
-    for i = 1, 200000 do x = x + i end
+    for i = 1, 2000000 do x = x + i end
     map:fill("floor")
     ctx.metric("seed_mod", ctx.seed % 7)
   end,

@@ -41,7 +41,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     // Validates a recipe layer's name before anything is written.
     if let Some(level) = levels.first() {
-        layer.view(&level.map).map_err(Error::Param)?;
+        layer.check(&level.map).map_err(Error::Param)?;
     }
     match &args.out {
         Some(path) => {

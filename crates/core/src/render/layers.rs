@@ -78,8 +78,29 @@ impl LayerChoice {
         legend
     }
 
+    /// The error for a recipe layer `name` that `map` does not carry.
+    fn missing(name: &str, map: &Map) -> String {
+        let mut known: Vec<&str> = Self::BUILT_IN.to_vec();
+        known.extend(map.notes.layers.keys().map(String::as_str));
+        format!(
+            "--layer {name}: this map has no such layer (available: {})",
+            known.join(", ")
+        )
+    }
+
+    /// Whether `map` can be drawn as this layer: a recipe layer the map does not carry is an
+    /// error listing the layers it has. Draws nothing (a big map's view is big).
+    pub fn check(&self, map: &Map) -> Result<(), String> {
+        match self {
+            LayerChoice::Custom(name) if !map.notes.layers.contains_key(name) => {
+                Err(Self::missing(name, map))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Draws `map` as this layer. A recipe layer the map does not carry is an error listing
-    /// the layers it has.
+    /// the layers it has (see [`LayerChoice::check`]).
     pub fn view(&self, map: &Map) -> Result<View, String> {
         Ok(match self {
             LayerChoice::Terrain => View::terrain(map),
@@ -96,14 +117,11 @@ impl LayerChoice {
                 )
             }
             LayerChoice::Custom(name) => {
-                let layer = map.notes.layers.get(name).ok_or_else(|| {
-                    let mut known: Vec<&str> = Self::BUILT_IN.to_vec();
-                    known.extend(map.notes.layers.keys().map(String::as_str));
-                    format!(
-                        "--layer {name}: this map has no such layer (available: {})",
-                        known.join(", ")
-                    )
-                })?;
+                let layer = map
+                    .notes
+                    .layers
+                    .get(name)
+                    .ok_or_else(|| Self::missing(name, map))?;
                 let mut view = dimmed(map);
                 for (i, mark) in layer.marks().iter().enumerate() {
                     if let Some((g, c)) = mark {
