@@ -38,6 +38,17 @@ pub struct Args<'t> {
     pub open: bool,
 }
 
+/// Where a value is and how messages name it.
+#[derive(Clone, Copy)]
+struct Place<'p> {
+    /// The value (`argument 3 (terrain)`, `opts.priority`).
+    label: &'p str,
+    /// The value as a table, for its keys (`opts`, `opts.style`).
+    table: &'p str,
+    /// Where it starts.
+    at: Pos,
+}
+
 /// Checks calls against declarations.
 pub struct CallCheck<'a> {
     /// The region data.
@@ -78,7 +89,12 @@ impl CallCheck<'_> {
             match args.passed.get(i) {
                 Some(p) => {
                     let label = format!("argument {} ({})", i + 1, a.name);
-                    self.value(decl, &a.ty, &p.val, p.table, &label, a.optional, p.at);
+                    let at = Place {
+                        label: &label,
+                        table: a.name,
+                        at: p.at,
+                    };
+                    self.value(decl, &a.ty, &p.val, p.table, at, a.optional);
                 }
                 None if !a.optional && !args.open => {
                     self.error(
@@ -102,20 +118,18 @@ impl CallCheck<'_> {
         self.out.push(Finding::error(at, message));
     }
 
-    /// Checks one value against its declared type; `label` names it (`argument 3 (terrain)`,
-    /// `opts.priority`).
-    #[allow(clippy::too_many_arguments)]
+    /// Checks one value against its declared type.
     fn value(
         &mut self,
         decl: &'static Decl,
         ty: &Ty,
         val: &Val,
         table: Option<&TableConstructor>,
-        label: &str,
+        place: Place,
         optional: bool,
-        at: Pos,
     ) {
         let call = decl.call_name();
+        let Place { label, at, .. } = place;
         match val {
             Val::Unknown | Val::Undeclared => return,
             Val::Nil if optional => return,
@@ -183,7 +197,7 @@ impl CallCheck<'_> {
             }
             (Ty::Table(class), _) => {
                 if let Some(t) = table {
-                    self.table(decl, class, t, label);
+                    self.table(decl, class, t, place.table);
                 }
             }
             _ => {}
@@ -245,15 +259,12 @@ impl CallCheck<'_> {
                         _ => None,
                     };
                     let label = format!("{name}.{key}");
-                    self.value(
-                        decl,
-                        &f.ty,
-                        &val,
-                        inner,
-                        &label,
-                        !f.required,
-                        syntax::start(&**value),
-                    );
+                    let place = Place {
+                        label: &label,
+                        table: &label,
+                        at: syntax::start(&**value),
+                    };
+                    self.value(decl, &f.ty, &val, inner, place, !f.required);
                 }
             }
             present.push(key);

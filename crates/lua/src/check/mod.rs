@@ -17,6 +17,8 @@ pub mod names;
 pub mod program;
 pub mod stock;
 pub mod syntax;
+#[cfg(test)]
+mod tests;
 pub mod value;
 pub mod walk;
 

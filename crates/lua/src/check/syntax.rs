@@ -243,6 +243,9 @@ mod tests {
         let cols: Vec<usize> = ast.nodes().tokens().map(|t| pos(t).col).collect();
         assert_eq!(cols, [1, 7, 9, 11, 15, 18]);
         let (at, msg) = parse("local x = \nmap:fill(\"rock\"\n").unwrap_err();
-        assert_eq!((at.line, msg.as_str()), (2, "expected `)` to close function call"));
+        assert_eq!(
+            (at.line, msg.as_str()),
+            (2, "expected `)` to close function call")
+        );
     }
 }

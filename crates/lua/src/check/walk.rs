@@ -906,6 +906,11 @@ impl<'a> Walker<'a> {
                 self.args(fa, None, false);
                 vec![Val::Undeclared]
             }
+            v @ (Val::Num(_) | Val::Str(_) | Val::Bool(_)) => {
+                self.args(fa, None, false);
+                self.error(at, format!("attempt to call {}", v.shown()));
+                Vec::new()
+            }
             _ => {
                 self.args(fa, None, false);
                 Vec::new()
