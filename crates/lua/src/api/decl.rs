@@ -8,7 +8,7 @@
 //!
 //! Declarations are `const`s built with the `const fn` builders below, next to the function
 //! that implements them; each API module lists its declarations together with their
-//! implementations in one [`super::bind`] table, so a declaration without a binding (or the
+//! implementations in one `methods!` or `functions!` table, so a declaration without a binding (or the
 //! reverse) cannot be written.
 
 use std::fmt::Write;
