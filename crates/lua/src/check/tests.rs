@@ -369,6 +369,42 @@ fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<Strin
         })
 }
 
+/// Every declared key of the options table at argument `i` of `d` is accepted, and an
+/// undeclared one reported (for options tables; rectangles and cells ignore other keys).
+fn option_keys(base: &str, sep: char, d: &Decl, i: usize, class: &crate::api::decl::Class) {
+    let required: Vec<String> = class
+        .all_fields()
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| format!("{} = v", f.key))
+        .collect();
+    let call = |extra: &str| {
+        let mut args = vec!["v".to_string(); d.args.len().max(i + 1)];
+        let mut keys = required.clone();
+        keys.push(extra.to_string());
+        args[i] = format!("{{ {} }}", keys.join(", "));
+        recipe(&format!(
+            "local v = ctx.params.width\nlocal r = {base}{sep}{}({})",
+            d.name,
+            args.join(", ")
+        ))
+    };
+    for f in class.all_fields() {
+        assert_found(&call(&format!("{} = v", f.key)), &[]);
+    }
+    let got = found(&call("bogus_key = v"));
+    let shape = ["warren.RectLike", "warren.Cell"].contains(&class.name);
+    if shape {
+        assert_eq!(got, Vec::<String>::new(), "{}", d.call_name());
+    } else {
+        assert!(
+            got.len() == 1 && got[0].contains("unknown option 'bogus_key'"),
+            "{}: {got:?}",
+            d.call_name()
+        );
+    }
+}
+
 fn placeholders(n: usize) -> String {
     vec!["v"; n].join(", ")
 }
@@ -417,6 +453,11 @@ fn every_declared_call_is_checked_for_arity() {
                 "{}: {got:?}",
                 d.call_name()
             );
+        }
+        for (i, a) in d.args.iter().enumerate() {
+            if let crate::api::decl::Ty::Table(class) = a.ty {
+                option_keys(&base, sep, d, i, class);
+            }
         }
         let typo = recipe(&format!(
             "local v = ctx.params.width\nlocal r = {base}{sep}{}_x()",

@@ -72,7 +72,7 @@ enum FnKind {
 }
 
 /// One walk over a file.
-pub struct Walker<'a> {
+struct Walker<'a> {
     pass: Pass,
     declared: &'a Declared,
     known: &'a Known,
