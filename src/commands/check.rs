@@ -32,7 +32,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
         scripts
     };
     let report = check(&regions, &scripts);
-    for p in &report.problems {
+    for p in report.problems.iter().chain(&report.warnings) {
         println!("{p}");
     }
     for n in &report.notes {
@@ -44,12 +44,22 @@ pub fn run(args: CheckArgs) -> Result<()> {
         regions.display(),
         report.recipes
     );
-    if report.problems.is_empty() {
-        eprintln!("check: {summary}: no problems");
+    let failing = report.problems.len()
+        + if args.deny_warnings {
+            report.warnings.len()
+        } else {
+            0
+        };
+    let warned = match report.warnings.len() {
+        0 => String::new(),
+        n => format!(", {n} warning(s)"),
+    };
+    if failing == 0 {
+        eprintln!("check: {summary}: no problems{warned}");
         Ok(())
     } else {
         Err(Error::Param(format!(
-            "check: {} problem(s) in {summary}",
+            "check: {} problem(s){warned} in {summary}",
             report.problems.len()
         )))
     }
