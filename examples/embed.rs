@@ -32,10 +32,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let regions = args.first().map_or("regions", String::as_str);
     let script = args.get(1).map_or("scripts/rooms.lua", String::as_str);
     let seconds: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(30);
-    follow(Path::new(regions), Path::new(script), Duration::from_secs(seconds), |levels| {
-        print!("{}", show(levels));
-        false
-    })
+    follow(
+        Path::new(regions),
+        Path::new(script),
+        Duration::from_secs(seconds),
+        |levels| {
+            print!("{}", show(levels));
+            false
+        },
+    )
 }
 
 /// The game: load once, generate [`LEVELS`] levels, and regenerate after every good edit of the
@@ -88,7 +93,13 @@ fn generate(host: &Host, params: &ParamValues) -> warren_lua::Result<Vec<Level>>
 fn show(levels: &[Level]) -> String {
     levels
         .iter()
-        .map(|l| format!("depth {}:\n{}", l.depth, text::ascii(&View::terrain(&l.map))))
+        .map(|l| {
+            format!(
+                "depth {}:\n{}",
+                l.depth,
+                text::ascii(&View::terrain(&l.map))
+            )
+        })
         .collect()
 }
 

@@ -74,6 +74,11 @@ fn every_region_mistake_is_found_with_its_line_and_column() {
         ("broken_regions/dungeon.toml:7:9", "unknown terrain 'lava'"),
         ("broken_regions/terrain.toml:13:9", "is not a colour"),
         ("broken_regions", "names in recipes were not checked"),
+        // Sections are declared: a wrong one is found even when the region files are broken.
+        (
+            "scripts/names.lua:9:27",
+            "ctx.regions.roms: no such region section",
+        ),
         ("scripts/names.lua:10:26", "declares no parameter 'widht'"),
         (
             "scripts/names.lua:11:16",

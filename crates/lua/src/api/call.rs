@@ -6,7 +6,7 @@
 //! itself never reports a bad argument), followed by [`Extra`] to see whether too many were
 //! passed, and converts each through a [`Call`]:
 //!
-//! ```ignore
+//! ```text
 //! fn set(lua: &Lua, (this, x, y, terrain, extra): (Value, Value, Value, Value, Extra)) -> mlua::Result<bool> {
 //!     let c = Call::new(lua, &SET, &extra)?;
 //!     let mut map = c.this_mut::<LuaMap>(&this)?;
@@ -331,7 +331,7 @@ impl<'a> Call<'a> {
         };
         match v {
             Value::Nil if a.optional => {}
-            Value::Table(t) => opts.load(&super::fields::resolve(t)?)?,
+            Value::Table(t) => opts.load(&super::regions::target(t)?)?,
             _ => return Err(self.bad(i, v)),
         }
         Ok(opts)

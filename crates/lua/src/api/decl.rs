@@ -8,7 +8,7 @@
 //!
 //! Declarations are `const`s built with the `const fn` builders below, next to the function
 //! that implements them; each API module lists its declarations together with their
-//! implementations in one [`super::bind`] table, so a declaration without a binding (or the
+//! implementations in one `methods!` or `functions!` table, so a declaration without a binding (or the
 //! reverse) cannot be written.
 
 use std::fmt::Write;
@@ -193,6 +193,8 @@ pub enum Ty {
     List,
     /// A table of the given class.
     Table(&'static Class),
+    /// A list of tables of the given class.
+    TableList(&'static Class),
     /// Any table (its shape is described in the doc).
     AnyTable,
     /// A userdata of another owner type (`warren.Tunnels`, `warren.Level`, …).
@@ -238,6 +240,7 @@ impl Ty {
             Ty::Strings => "string[]".into(),
             Ty::List => "any[]".into(),
             Ty::Table(c) => c.name.into(),
+            Ty::TableList(c) => format!("{}[]", c.name),
             Ty::AnyTable => "table".into(),
             Ty::Object(o) => o.class().into(),
             Ty::Function => "function".into(),
@@ -275,6 +278,7 @@ impl Ty {
             Ty::Strings => "a list of strings".into(),
             Ty::List => "a list".into(),
             Ty::Table(c) => format!("a table ({})", c.name),
+            Ty::TableList(c) => format!("a list of tables ({})", c.name),
             Ty::AnyTable => "a table".into(),
             Ty::Object(o) => format!("a {}", o.class()),
             Ty::Function => "a function".into(),

@@ -1,5 +1,5 @@
 //! The `warren` Lua module, one file per API area. Every binding is declared once ([`decl`]),
-//! next to its implementation, and registered from the same table ([`methods!`], [`functions!`]).
+//! next to its implementation, and registered from the same table (`methods!`, `functions!`).
 
 /// Declares a type's methods once: `DECL => function` pairs become the list of declarations
 /// (`$list`, read by stubs, `warren check` and the README table) and the function that
@@ -32,7 +32,6 @@ macro_rules! functions {
     };
 }
 
-pub mod args;
 pub mod bulk;
 pub mod call;
 pub mod classes;
@@ -44,8 +43,6 @@ pub mod ctx;
 pub mod debug;
 pub mod decl;
 pub mod dungeon;
-pub mod entries;
-pub mod fields;
 pub mod gen;
 pub mod held;
 pub mod index;
@@ -56,9 +53,9 @@ pub mod meter;
 pub mod notes;
 pub mod rect;
 pub mod rects;
+pub mod regions;
 pub mod rng;
 pub mod shapes;
-pub mod spec;
 pub mod status;
 pub mod town;
 pub mod tunnel;
@@ -91,19 +88,19 @@ const GEN: Decl = Decl::field(
 const TOWN: Decl = Decl::field(
     Owner::Warren,
     "town",
-    &["warren.TownModule"],
+    &["warren.town"],
     "TownMaze as phases (seed 002).",
 );
 const TUNNEL: Decl = Decl::field(
     Owner::Warren,
     "tunnel",
-    &["warren.TunnelModule"],
+    &["warren.tunnel"],
     "Incursion's tunnel (seed 000) and fix-up.",
 );
 const DUNGEON: Decl = Decl::field(
     Owner::Warren,
     "dungeon",
-    &["warren.DungeonModule"],
+    &["warren.dungeon"],
     "Incursion's level phases (seed 003).",
 );
 
@@ -130,6 +127,14 @@ pub fn decls() -> Vec<&'static Decl> {
         ctx::DECLS,
         WARREN,
         gen::DECLS,
+        tunnel::FUNCTIONS,
+        tunnel::METHODS,
+        dungeon::FUNCTIONS,
+        dungeon::METHODS,
+        town::FUNCTIONS,
+        town::FIELDS,
+        town::TOWN_FIELDS,
+        town::METHODS,
         status::METHODS,
     ]
     .concat()
@@ -152,8 +157,17 @@ pub fn classes() -> Vec<&'static Class> {
         &classes::RECIPE,
     ];
     out.extend(gen::CLASSES);
+    out.extend(tunnel::CLASSES);
+    out.extend(dungeon::CLASSES);
+    out.extend(town::CLASSES);
     out.push(&status::STATUS_LISTS_OPTIONS);
     out
+}
+
+/// The classes of `ctx.regions` and its entries (records with more keys than an options
+/// table; see [`regions`]).
+pub fn region_classes() -> &'static [&'static Class] {
+    regions::CLASSES
 }
 
 /// Builds the `warren` module table (the prelude freezes it).

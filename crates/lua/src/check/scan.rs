@@ -2,17 +2,22 @@
 //! found without running anything. What is checked:
 //!
 //! - string literals passed as a terrain argument of a map method (`map:set(x, y, "floor")`,
-//!   `map:fill "rock"`; which arguments are terrain comes from the API entries) or assigned to
-//!   a `terrain` key (`{ terrain = "floor" }`) name a declared terrain;
-//! - `ctx.regions.<section>` names a section the region files declare, and
-//!   `ctx.regions.<section>.<key>` a key that section has;
+//!   `map:fill "rock"`; which arguments are terrain comes from the API declarations) or
+//!   assigned to a `terrain` key (`{ terrain = "floor" }`) name a declared terrain; a method
+//!   other types declare too (`town:count("street")`, `lists:count("frontier")`) is checked
+//!   only when called on `map` or `ctx.above`;
+//! - `ctx.regions.<section>` names a section of `ctx.regions` (declared from the region
+//!   schema) that some region file declares, and `ctx.regions.<section>.<key>` a key that
+//!   section has;
 //! - `ctx.<field>` is a field of `ctx`, and `ctx.params.<name>` a declared parameter;
-//! - `warren.<name>`, `warren.gen.<name>` and `warren.prio.<NAME>` exist.
+//! - `warren.<name>`, `warren.<module>.<name>` (`gen`, `tunnel`, `dungeon`, `town`) and
+//!   `warren.prio.<NAME>` exist.
 //!
 //! Names reached through other variables (`local r = ctx.regions; r.roms`) are not followed.
 
 use super::lex::{Tok, Token};
 use crate::api::decl::{Decl, Kind, Owner, Ty};
+use crate::api::regions::REGIONS;
 use std::collections::BTreeSet;
 use warren_core::map::priority;
 
@@ -123,6 +128,13 @@ fn terrain_calls(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Findin
     else {
         return;
     };
+    let shared = decls
+        .iter()
+        .any(|e| e.owner != Owner::Map && e.kind == Kind::Method && e.name == method);
+    let on_map = i > 0 && matches!(name_at(tokens, i - 1), Some("map" | "above"));
+    if shared && !on_map {
+        return;
+    }
     let positions = terrain_args(entry);
     if positions.is_empty() {
         return;
@@ -233,42 +245,46 @@ fn ctx_path(tokens: &[Token], i: usize, known: &Known, out: &mut Vec<Finding>) {
             }
         }
         ("regions", Some(&(section, at))) => {
-            let Some(serde_json::Value::Object(regions)) = &known.regions else {
-                return;
-            };
-            match regions.get(section) {
-                None => {
-                    let list: Vec<&str> = regions.keys().map(String::as_str).collect();
-                    let msg = format!(
-                        "ctx.regions.{section}: no such region section (sections: {})",
-                        list.join(", ")
-                    );
-                    finding(out, &tokens[at], msg);
-                }
-                Some(serde_json::Value::Null) => {
-                    let msg = format!("ctx.regions.{section}: no region file declares [{section}]");
-                    finding(out, &tokens[at], msg);
-                }
-                Some(serde_json::Value::Object(keys)) => {
-                    if let Some(&(key, at)) = path.get(2) {
-                        if !keys.contains_key(key) {
-                            let list: Vec<&str> = keys.keys().map(String::as_str).collect();
-                            let msg = format!(
-                                "ctx.regions.{section}.{key}: [{section}] has no key '{key}' (keys: {})",
-                                list.join(", ")
-                            );
-                            finding(out, &tokens[at], msg);
-                        }
-                    }
-                }
-                Some(_) => {}
-            }
+            regions_path(known, tokens, &path[1..], (section, at), out)
         }
         _ => {}
     }
 }
 
-/// `warren.name`, `warren.gen.name`, `warren.prio.NAME`.
+/// `ctx.regions.section(.key)`: the section is declared (in [`REGIONS`]) and some region file
+/// has it; a key of a single section (not a list) is one it declares.
+fn regions_path(
+    known: &Known,
+    tokens: &[Token],
+    path: &[(&str, usize)],
+    (section, at): (&str, usize),
+    out: &mut Vec<Finding>,
+) {
+    let Some(field) = REGIONS.field(section) else {
+        let list = REGIONS.keys().join(", ");
+        let msg = format!("ctx.regions.{section}: no such region section (sections: {list})");
+        finding(out, &tokens[at], msg);
+        return;
+    };
+    if let Some(serde_json::Value::Object(regions)) = &known.regions {
+        if matches!(regions.get(section), Some(serde_json::Value::Null)) {
+            let msg = format!("ctx.regions.{section}: no region file declares [{section}]");
+            finding(out, &tokens[at], msg);
+            return;
+        }
+    }
+    if let (Ty::Table(class), Some(&(key, at))) = (field.ty, path.get(1)) {
+        if class.field(key).is_none() {
+            let msg = format!(
+                "ctx.regions.{section}.{key}: [{section}] has no key '{key}' (keys: {})",
+                class.keys().join(", ")
+            );
+            finding(out, &tokens[at], msg);
+        }
+    }
+}
+
+/// `warren.name`, `warren.<module>.name`, `warren.prio.NAME`.
 fn warren_path(tokens: &[Token], i: usize, out: &mut Vec<Finding>) {
     let path = dotted(tokens, i);
     let decls = crate::api::decls();
@@ -296,6 +312,9 @@ fn warren_path(tokens: &[Token], i: usize, out: &mut Vec<Finding>) {
     };
     let valid: Vec<&str> = match first {
         "gen" => names(Owner::Gen),
+        "tunnel" => names(Owner::Tunnel),
+        "dungeon" => names(Owner::Dungeon),
+        "town" => names(Owner::Town),
         "prio" => priority::NAMED.iter().map(|(n, _)| *n).collect(),
         _ => return,
     };
@@ -317,7 +336,7 @@ mod tests {
         Known {
             terrains: Some(["rock".into(), "floor".into()].into()),
             regions: Some(
-                serde_json::json!({ "rooms": { "floor": "floor" }, "cave": null, "spawn": [] }),
+                serde_json::json!({ "rooms": { "floor": "floor" }, "cave": null, "spawn": [], "dungeon": {} }),
             ),
             params: Some(["width".into(), "height".into()].into()),
         }
@@ -351,8 +370,32 @@ mod tests {
         let lines: Vec<usize> = f.iter().map(|x| x.0).collect();
         assert_eq!(lines, [1, 2, 3, 4, 5, 6, 8], "{f:?}");
         assert!(f[1].1.contains("no region file declares [cave]"));
-        assert!(f[2].1.contains("[rooms] has no key 'flor' (keys: floor)"));
+        assert!(f[2]
+            .1
+            .contains("[rooms] has no key 'flor' (keys: floor, corridor, wall)"));
         assert!(f[3].1.contains("declares no parameter 'widht'"));
         assert!(f[5].1.contains("warren.gen.scater_rooms does not exist"));
+    }
+
+    #[test]
+    fn module_members_and_receivers() {
+        let f = found(
+            "town:count('street')
+lists:count(\"frontier\")
+map:count('lava')
+ctx.above:count('lava')
+warren.dungeon.init_levl(map)
+warren.tunnel.new(map)
+warren.town.capacity(11, 11)
+local t = ctx.regions.dungeon.turn_chanse
+local u = ctx.regions.corridor[1].weight",
+        );
+        let lines: Vec<usize> = f.iter().map(|x| x.0).collect();
+        assert_eq!(lines, [3, 4, 5, 8], "{f:?}");
+        assert!(f[0].1.starts_with("map:count: unknown terrain 'lava'"));
+        assert!(f[2]
+            .1
+            .contains("warren.dungeon.init_levl does not exist (warren.dungeon has: init_level,"));
+        assert!(f[3].1.contains("[dungeon] has no key 'turn_chanse'"));
     }
 }
