@@ -100,7 +100,8 @@ pub fn fixup_level(
             .chain([&dug.end])
             .all(|&p| !map.is_solid(p).unwrap_or(true));
         if intact && map.is_connected(from)? {
-            spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            let spread = spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            meter.work(spread)?;
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
                     style: dug.style,
@@ -110,7 +111,8 @@ pub fn fixup_level(
             }
         }
         let carved = carve_default(map, config, from, to, meter)?;
-        spread_connected(map, carved.iter().copied().chain([from, to]));
+        let spread = spread_connected(map, carved.iter().copied().chain([from, to]));
+        meter.work(spread)?;
         Ok(Join::Path {
             tunnel_stop: dug.stop,
             carved: dug.carved.len() + carved.len(),
@@ -129,8 +131,10 @@ pub fn fixup_level(
 
 /// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
 /// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
-/// a check after each tunnel costs the size of the area the tunnel reached.
-fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
+/// a check after each tunnel costs the size of the area the tunnel reached. Returns the cells
+/// looked at (eight per cell marked), for the meter.
+fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) -> u64 {
+    let mut work = 0;
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
@@ -143,6 +147,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
         }
     }
     while let Some(p) = stack.pop() {
+        work += 8;
         for d in Dir::ALL {
             let n = p.step(d);
             if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
@@ -155,6 +160,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
             }
         }
     }
+    work
 }
 
 /// Carves the shortest path with the default corridor style and records it as a corridor.

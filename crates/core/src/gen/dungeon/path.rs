@@ -11,8 +11,8 @@ use std::collections::VecDeque;
 /// (priority at most `floor`'s, never the map's edge), and diagonally into open cells only, so
 /// every floored cell touches the one before it and the result is 8-connected. Solid cells on
 /// the path get `floor`; their solid neighbours get `walls`. When no such path exists, the
-/// area of `to` is sealed and nothing is written. Every cell the search visits and every cell
-/// of the path is reported to `meter` as work.
+/// area of `to` is sealed and nothing is written. The search's work (each cell it visits looks
+/// at its eight neighbours) and the path's cells are reported to `meter` as they happen.
 pub fn carve_path(
     map: &mut Map,
     from: Point,
@@ -42,8 +42,8 @@ pub fn carve_path(
             break;
         }
         visited += 1;
-        if visited % 4096 == 0 {
-            meter.work(4096)?;
+        if visited % 512 == 0 {
+            meter.work(512 * 8)?;
         }
         let p = map.point(i);
         for d in Dir::ALL {
@@ -60,7 +60,7 @@ pub fn carve_path(
             }
         }
     }
-    meter.work(visited % 4096)?;
+    meter.work(visited % 512 * 8)?;
     if parent[goal] == u32::MAX {
         return Err(DungeonError::Sealed { at: to });
     }
