@@ -131,3 +131,35 @@ fn stubs_check_accepts_the_checked_in_stubs_and_rejects_stale_ones() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("out of date with the Lua API"));
 }
+
+#[test]
+fn the_readme_api_table_is_checked_and_regenerated_between_its_markers() {
+    let stubs = |args: &[&str], file: &std::path::Path| {
+        Command::cargo_bin("warren")
+            .unwrap()
+            .current_dir(common::root())
+            .args(["stubs", "--markdown"])
+            .args(args)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    let readme = common::root().join("README.md");
+    assert!(stubs(&["--check"], &readme).status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("README.md");
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let stale = text.replace("| `map:get(x, y)` |", "| `map:get(y, x)` |");
+    assert_ne!(stale, text);
+    std::fs::write(&copy, stale).unwrap();
+    let out = stubs(&["--check"], &copy);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("run `warren stubs --markdown --out"), "{err}");
+    // Regenerating touches only the table: the copy is the README again.
+    assert!(stubs(&["--out"], &copy).status.success());
+    assert!(
+        std::fs::read_to_string(&copy).unwrap() == text,
+        "regenerating the copy's table did not give the README back"
+    );
+}
