@@ -255,6 +255,11 @@ fn write_draws_with_region_terrain_and_checks_its_options() {
         assert!(e.contains(want), "{body}: {e}");
         assert!(e.contains("scripts/t.lua:"), "located: {e}");
     }
+    // A style made by hand (here a copy of the view) draws exactly like the view.
+    let copied = ok(&format!(
+        "local t = warren.town.new()\nt:fill()\n{COPY_STYLE}\nt:write(map, {{ style = s }})"
+    ));
+    assert_eq!(copied.terrain_cells(), map.terrain_cells());
     let e = run(
         "warren.town.new():write(map, { style = ctx.regions.town })",
         75,

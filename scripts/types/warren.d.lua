@@ -816,7 +816,7 @@ function warren.tunnel.new(map, regions, opts) end
 ---@deprecated
 function warren.tunnel.context(map, regions, opts) end
 
----A level's tunnel context: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.
+---A level's tunnel context, from `warren.tunnel.new`: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.
 ---@class warren.Tunnels
 local Tunnels = {}
 

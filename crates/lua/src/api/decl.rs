@@ -36,7 +36,7 @@ pub enum Owner {
     Rect,
     /// A rectangle list held in Rust (from `warren.gen.scatter_rooms`).
     Rects,
-    /// A level's tunnel context (from `warren.tunnel.context`).
+    /// A level's tunnel context (from `warren.tunnel.new`).
     Tunnels,
     /// A dungeon level's panel grid (from `warren.dungeon.init_level`).
     Level,
@@ -128,7 +128,7 @@ impl Owner {
             Owner::Ctx => "What a recipe's `generate(map, ctx)` knows about the run.",
             Owner::Rect => "A rectangle made by `warren.rect`: the fields of a `warren.RectLike` and helper methods.",
             Owner::Rects => "Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#rects` is their number and `rects[i]` rectangle `i` as a `warren.RectLike` table. Phase calls take the list without converting it.",
-            Owner::Tunnels => "A level's tunnel context: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.",
+            Owner::Tunnels => "A level's tunnel context, from `warren.tunnel.new`: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.",
             Owner::Level => "A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.",
             Owner::TownMap => "A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).",
             Owner::StatusLists => "Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.",
