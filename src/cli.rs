@@ -13,6 +13,7 @@ Examples:
   warren run scripts/cave.lua --layer components        connected areas, one letter each
   warren run scripts/rooms.lua --frames frames/         one PNG per map:snapshot
   warren watch scripts/rooms.lua --seed 7               redraw on every save
+  warren serve scripts/rooms.lua --open                 live preview in the browser
   warren check                                          every region file and recipe
   warren stubs --out scripts/types/warren.d.lua         editor autocompletion
   warren batch scripts/rooms.lua --count 10000          statistics of many seeds
@@ -49,6 +50,28 @@ pub enum Command {
     Batch(crate::commands::batch::BatchArgs),
     /// Work with the statistics `warren batch --records` writes.
     Stats(crate::commands::stats::StatsArgs),
+    /// A live preview in the browser: a local web server shows the map with its parameters,
+    /// layers, steps, statistics and a cell inspector, and follows every save.
+    #[command(after_help = crate::commands::serve::HELP)]
+    Serve(ServeArgs),
+}
+
+/// `warren serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// What to generate first (the page can change the seed and parameters).
+    #[command(flatten)]
+    pub gen: GenArgs,
+    /// Port to listen on (0: any free port; the URL is printed).
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Address to listen on. Anything but loopback (127.0.0.1, ::1) lets other machines use
+    /// the page: warren warns when it does.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `warren watch`: the options of `run`.

@@ -3,6 +3,7 @@
 pub mod batch;
 mod check;
 mod run;
+pub mod serve;
 pub mod stats;
 mod stubs;
 pub mod watch;
@@ -22,6 +23,7 @@ pub fn dispatch(command: Command) -> Result<()> {
         Command::Stubs(args) => stubs::stubs(args),
         Command::Batch(args) => batch::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

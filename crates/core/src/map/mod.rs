@@ -17,6 +17,7 @@ pub use geom::{
 pub use layer::Layer;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
+use std::mem::size_of;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -52,6 +53,16 @@ pub enum MapError {
         width: i64,
         /// Requested height.
         height: i64,
+    },
+    /// The system could not give the memory a map of this size needs.
+    #[error("a {width}×{height} map needs {} MiB, which could not be allocated", .bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// Requested width.
+        width: i64,
+        /// Requested height.
+        height: i64,
+        /// Bytes the map's cells need.
+        bytes: usize,
     },
     /// A rectangle with no cells.
     #[error("rectangle {w}×{h} at ({x}, {y}) is empty: width and height must be at least 1")]
@@ -126,6 +137,10 @@ pub struct Map {
     pub notes: Annotations,
 }
 
+/// Bytes one cell takes: terrain id, priority, region id and flags.
+pub const BYTES_PER_CELL: usize =
+    size_of::<TerrainId>() + size_of::<u8>() + size_of::<u16>() + size_of::<u8>();
+
 /// Checks a requested size before anything is allocated.
 pub fn check_size(width: i64, height: i64) -> Result<(), MapError> {
     let ok = (1..=MAX_SIDE).contains(&width)
@@ -162,10 +177,33 @@ impl Map {
         Ok(map)
     }
 
-    /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]).
+    /// Bytes the cells of a `width × height` map take (terrain, priority, region and flags).
+    pub fn bytes_for(width: i64, height: i64) -> usize {
+        (width.max(0) as usize) * (height.max(0) as usize) * BYTES_PER_CELL
+    }
+
+    /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]). Memory the
+    /// system cannot give is an error ([`MapError::OutOfMemory`]), never an abort.
     pub fn reset(&mut self, width: i64, height: i64, fill: TerrainId) -> Result<(), MapError> {
         check_size(width, height)?;
         let n = (width * height) as usize;
+        let oom = |_| MapError::OutOfMemory {
+            width,
+            height,
+            bytes: Map::bytes_for(width, height),
+        };
+        for grow in [
+            self.terrain
+                .try_reserve_exact(n.saturating_sub(self.terrain.len())),
+            self.priority
+                .try_reserve_exact(n.saturating_sub(self.priority.len())),
+            self.region
+                .try_reserve_exact(n.saturating_sub(self.region.len())),
+            self.flags
+                .try_reserve_exact(n.saturating_sub(self.flags.len())),
+        ] {
+            grow.map_err(oom)?;
+        }
         self.width = width as i32;
         self.height = height as i32;
         self.terrain.clear();

@@ -7,10 +7,10 @@
 //! passed, and converts each through a [`Call`]:
 //!
 //! ```text
-//! fn set(lua: &Lua, (this, x, y, terrain, extra): (Value, Value, Value, Value, Extra)) -> mlua::Result<bool> {
-//!     let c = Call::new(lua, &SET, &extra)?;
-//!     let mut map = c.this_mut::<LuaMap>(&this)?;
-//!     let x = c.int(0, &x)?;
+//! fn set(lua: &Lua, (this, x, y, t, extra): (Value, Value, Value, Value, Extra)) -> Result<bool> {
+//!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
+//!     let mut map = c.this_mut::<LuaMap>(&this)?;   // called on a map, with a colon?
+//!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
 //!     …
 //! }
 //! ```

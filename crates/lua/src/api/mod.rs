@@ -1,5 +1,5 @@
 //! The `warren` Lua module, one file per API area. Every binding is declared once ([`decl`]),
-//! next to its implementation, and registered from the same table (`methods!`, `functions!`).
+//! next to its implementation, and registered from the same table (the `methods!` and `functions!` macros below).
 
 /// Declares a type's methods once: `DECL => function` pairs become the list of declarations
 /// (`$list`, read by stubs, `warren check` and the README table) and the function that
