@@ -42,7 +42,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Validate region files and recipes without generating; list every problem.
     Check(CheckArgs),
-    /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua).
+    /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua), or with
+    /// `--markdown` the README's API table.
     Stubs(StubsArgs),
     /// Generate many seeds in parallel and print their statistics.
     #[command(after_help = crate::commands::batch::HELP)]
@@ -105,6 +106,11 @@ pub struct StubsArgs {
     /// Do not write; exit 1 if this file differs from the generated stubs.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub check: Option<PathBuf>,
+    /// The README's API table (Markdown) instead of the stubs. With `--out README.md` (or
+    /// `--check README.md`) only the part between its `<!-- api:begin … -->` and
+    /// `<!-- api:end -->` lines is replaced (or checked).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Options shared by every command that generates maps.

@@ -126,7 +126,7 @@ impl Env {
     /// A fresh sandbox with the recipe at `script` loaded and the state marked pristine.
     fn load(
         script: &Path,
-        registry: &Registry,
+        registry: &Arc<Registry>,
         limits: Limits,
         clock: &std::rc::Rc<RefCell<PhaseClock>>,
     ) -> Result<(Env, Recipe)> {
@@ -490,8 +490,9 @@ fn internal_lua(e: mlua::Error) -> Error {
     Error::Internal(format!("setting up Lua: {e}"))
 }
 
-/// `ctx.regions`: the registry's data as read-only Lua tables.
-fn regions_table(lua: &Lua, freeze: &Function, registry: &Registry) -> Result<Table> {
+/// `ctx.regions`: the registry's data as read-only Lua tables, each tagged with the resolved
+/// entry it shows (see [`api::regions`]).
+fn regions_table(lua: &Lua, freeze: &Function, registry: &Arc<Registry>) -> Result<Table> {
     let options = mlua::SerializeOptions::new()
         .serialize_none_to_null(false)
         .serialize_unit_to_null(false)
@@ -499,7 +500,9 @@ fn regions_table(lua: &Lua, freeze: &Function, registry: &Registry) -> Result<Ta
     let value = lua
         .to_value_with(&registry.data, options)
         .map_err(internal_lua)?;
-    freeze
+    let regions = freeze
         .call::<Table>((value, "ctx.regions"))
-        .map_err(internal_lua)
+        .map_err(internal_lua)?;
+    api::regions::install(lua, &regions, registry).map_err(internal_lua)?;
+    Ok(regions)
 }

@@ -1,14 +1,21 @@
 //! The region registry: every `*.toml` under the regions directory, parsed into typed structs,
-//! validated, and merged into one [`Registry`].
+//! validated, merged into one [`Registry`], and resolved once into the typed entries the
+//! phases take ([`Resolved`]: terrain ids, defaults applied).
 //!
 //! Loading reports every problem it finds, each with file, line and column.
 
+pub mod entries;
 pub mod error;
 pub mod explain;
 pub mod locate;
+pub mod resolve;
 pub mod schema;
 mod validate;
 
+pub use entries::{
+    tunnel_config, ConfigError, Corridor, Dungeon, Resolved, RoomRegion, StreamerRegion, TownStyle,
+    VaultRegion,
+};
 pub use error::{RegionError, RegionErrors};
 pub use schema::*;
 
@@ -32,6 +39,9 @@ pub struct Registry {
     pub data: RegistryData,
     /// `[limits]`: the budgets these regions ask for (defaults where absent).
     pub limits: LimitsDef,
+    /// Every region entry resolved once (terrain ids, defaults applied), as the phases take
+    /// them.
+    pub resolved: Resolved,
     /// The files this registry was loaded from, in load order.
     pub files: Vec<PathBuf>,
 }

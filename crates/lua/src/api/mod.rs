@@ -32,7 +32,6 @@ macro_rules! functions {
     };
 }
 
-pub mod args;
 pub mod bulk;
 pub mod call;
 pub mod classes;
@@ -44,8 +43,6 @@ pub mod ctx;
 pub mod debug;
 pub mod decl;
 pub mod dungeon;
-pub mod entries;
-pub mod fields;
 pub mod gen;
 pub mod held;
 pub mod index;
@@ -56,9 +53,9 @@ pub mod meter;
 pub mod notes;
 pub mod rect;
 pub mod rects;
+pub mod regions;
 pub mod rng;
 pub mod shapes;
-pub mod spec;
 pub mod status;
 pub mod town;
 pub mod tunnel;
@@ -80,32 +77,10 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
 /// ids, and that run would number its own objects differently from the same run in a state
 /// that had already met the type.
 pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
-    use warren_core::gen::dungeon::Panels;
-    use warren_core::gen::tunnel::{DoorTable, TunnelConfig, TunnelConstants, TunnelLevel};
+    use warren_core::gen::dungeon::{Level, Panels};
     let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
-    lua.create_userdata(dungeon::LuaLevel {
-        panels,
-        used: Vec::new(),
-    })?;
-    lua.create_userdata(tunnel::LuaTunnels {
-        config: TunnelConfig {
-            styles: Vec::new(),
-            default_style: 0,
-            constants: TunnelConstants {
-                turn_chance: 0,
-                stubborn_corridor: 0,
-                segment_minlen: 1,
-                segment_maxlen: 1,
-            },
-            panel_width: 32,
-            panel_height: 32,
-            doors: DoorTable {
-                default: 0,
-                by_region: Default::default(),
-            },
-        },
-        level: TunnelLevel::default(),
-    })?;
+    lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
+    lua.create_userdata(tunnel::LuaTunnels::empty())?;
     lua.create_userdata(rng::LuaRng(warren_core::rng::Rng::new(0)))?;
     // Towns and status lists are made through their constructors (which own their memory
     // charge), with the smallest valid arguments.
@@ -133,19 +108,19 @@ const GEN: Decl = Decl::field(
 const TOWN: Decl = Decl::field(
     Owner::Warren,
     "town",
-    &["warren.TownModule"],
+    &["warren.town"],
     "TownMaze as phases (seed 002).",
 );
 const TUNNEL: Decl = Decl::field(
     Owner::Warren,
     "tunnel",
-    &["warren.TunnelModule"],
+    &["warren.tunnel"],
     "Incursion's tunnel (seed 000) and fix-up.",
 );
 const DUNGEON: Decl = Decl::field(
     Owner::Warren,
     "dungeon",
-    &["warren.DungeonModule"],
+    &["warren.dungeon"],
     "Incursion's level phases (seed 003).",
 );
 
@@ -172,6 +147,14 @@ pub fn decls() -> Vec<&'static Decl> {
         ctx::DECLS,
         WARREN,
         gen::DECLS,
+        tunnel::FUNCTIONS,
+        tunnel::METHODS,
+        dungeon::FUNCTIONS,
+        dungeon::METHODS,
+        town::FUNCTIONS,
+        town::FIELDS,
+        town::TOWN_FIELDS,
+        town::METHODS,
         status::METHODS,
     ]
     .concat()
@@ -194,8 +177,17 @@ pub fn classes() -> Vec<&'static Class> {
         &classes::RECIPE,
     ];
     out.extend(gen::CLASSES);
+    out.extend(tunnel::CLASSES);
+    out.extend(dungeon::CLASSES);
+    out.extend(town::CLASSES);
     out.push(&status::STATUS_LISTS_OPTIONS);
     out
+}
+
+/// The classes of `ctx.regions` and its entries (records with more keys than an options
+/// table; see [`regions`]).
+pub fn region_classes() -> &'static [&'static Class] {
+    regions::CLASSES
 }
 
 /// Builds the `warren` module table (the prelude freezes it).

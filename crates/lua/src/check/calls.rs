@@ -326,7 +326,13 @@ fn fits(ty: &Ty, val: &Val) -> bool {
         Ty::Object(o) => *val == Val::Api(*o),
         Ty::Function => matches!(val, Val::Function(_) | Val::Member(_) | Val::Builtin(_)),
         Ty::Rects | Ty::List => val.may_be_table() || *val == Val::Api(Owner::Rects),
-        Ty::Rect | Ty::Cell | Ty::Cells | Ty::Strings | Ty::AnyTable | Ty::Table(_) => {
+        Ty::Rect
+        | Ty::Cell
+        | Ty::Cells
+        | Ty::Strings
+        | Ty::AnyTable
+        | Ty::Table(_)
+        | Ty::TableList(_) => {
             val.may_be_table() || matches!(val, Val::Api(o) if !userdata(o))
         }
     }

@@ -1098,7 +1098,14 @@ fn of_ty(ty: &Ty) -> Val {
         Ty::Table(c) => Val::Record(super::value::ClassRef(c)),
         Ty::Function => Val::Function(None),
         Ty::Priority | Ty::Any => Val::Unknown,
-        Ty::Rect | Ty::Rects | Ty::Cell | Ty::Cells | Ty::Strings | Ty::List | Ty::AnyTable => {
+        Ty::Rect
+        | Ty::Rects
+        | Ty::Cell
+        | Ty::Cells
+        | Ty::Strings
+        | Ty::List
+        | Ty::AnyTable
+        | Ty::TableList(_) => {
             Val::Table
         }
     }
