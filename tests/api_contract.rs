@@ -6,8 +6,13 @@
 mod common;
 
 use common::{registry, temp_tree};
-use warren_lua::api::decl::{Decl, Kind, Owner, Ty};
+use warren_core::map::Map;
+use warren_lua::api::decl::{Arg, Decl, Kind, Owner, Ty};
 use warren_lua::{Host, Limits, Run};
+
+/// A level on the test's map (which it makes 16×16).
+const LEVEL: &str =
+    "warren.dungeon.init_level(map, { width = 16, height = 16, panel_width = 8, panel_height = 8 })";
 
 /// An expression for a value the method can be called on.
 fn receiver(owner: Owner) -> Option<&'static str> {
@@ -22,7 +27,12 @@ fn receiver(owner: Owner) -> Option<&'static str> {
         Owner::Ctx => "ctx",
         Owner::Warren => "warren",
         Owner::Gen => "warren.gen",
-        _ => return None,
+        Owner::Tunnel => "warren.tunnel",
+        Owner::Dungeon => "warren.dungeon",
+        Owner::Town => "warren.town",
+        Owner::Tunnels => "warren.tunnel.new(map)",
+        Owner::Level => LEVEL,
+        Owner::TownMap => "warren.town.new()",
     })
 }
 
@@ -36,7 +46,15 @@ fn wrong(ty: &Ty) -> Option<&'static str> {
     })
 }
 
-/// A value the argument accepts.
+/// A value argument `a` accepts (the level above is `ctx.above`, a map of its own).
+fn good_arg(a: &Arg) -> String {
+    match (a.name, a.ty) {
+        ("above", Ty::Map) => "ctx.above".into(),
+        _ => good(&a.ty),
+    }
+}
+
+/// A value of type `ty`.
 fn good(ty: &Ty) -> String {
     match ty {
         Ty::Table(class) => {
@@ -48,6 +66,10 @@ fn good(ty: &Ty) -> String {
                 .collect();
             format!("{{ {} }}", fields.join(", "))
         }
+        Ty::TableList(class) => format!("{{ {} }}", good(&Ty::Table(class))),
+        Ty::Choice(names) => format!("'{}'", names[0]),
+        Ty::Int { min, .. } if *min > 1 => min.to_string(),
+        Ty::Object(owner) => receiver(*owner).unwrap_or("nil").to_string(),
         other => good_plain(other).to_string(),
     }
 }
@@ -55,22 +77,17 @@ fn good(ty: &Ty) -> String {
 /// A value of a type without fields that the argument accepts.
 fn good_plain(ty: &Ty) -> &'static str {
     match ty {
-        Ty::Int { min, .. } if *min > 1 => "2",
         Ty::Int { .. } => "1",
         Ty::Num { .. } => "1.5",
         Ty::Bool => "true",
         Ty::Str => "'a'",
-        Ty::Choice(names) => match names[0] {
-            "horizontal" => "'horizontal'",
-            "up" => "'up'",
-            "leftmost" => "'leftmost'",
-            _ => "'nearest'",
-        },
         Ty::Terrain => "'floor'",
         Ty::Priority => "70",
         Ty::Map => "map",
         Ty::Rng => "ctx.rng",
-        Ty::Rect | Ty::Table(_) | Ty::AnyTable => "{ x = 1, y = 1, w = 2, h = 2 }",
+        Ty::Rect | Ty::Table(_) | Ty::TableList(_) | Ty::AnyTable | Ty::Choice(_) => {
+            "{ x = 1, y = 1, w = 2, h = 2 }"
+        }
         Ty::Rects => "{ { x = 1, y = 1, w = 2, h = 2 } }",
         Ty::Cell => "{ x = 1, y = 1 }",
         Ty::Cells | Ty::List => "{ { x = 1, y = 1 } }",
@@ -90,9 +107,11 @@ fn error_of(body: &str) -> String {
              generate = function(map, ctx)\n{body}\nend }}"
         ),
     )]);
+    let registry = registry();
+    let above = Map::new(8, 8, registry.map_fill, registry.terrains().clone()).unwrap();
     let host = Host::load(
         &dir.path().join("scripts/t.lua"),
-        registry(),
+        registry,
         Limits::default(),
     )
     .expect("the recipe loads");
@@ -100,8 +119,8 @@ fn error_of(body: &str) -> String {
     match host.generate(&Run {
         seed: 1,
         params: &params,
-        depth: 1,
-        above: None,
+        depth: 2,
+        above: Some(&above),
     }) {
         Ok(_) => panic!("`{body}` did not fail"),
         Err(e) => e.to_string(),
@@ -142,7 +161,7 @@ fn assert_clean(d: &Decl, body: &str, e: &str, wanted: &str) {
 fn callable() -> impl Iterator<Item = &'static Decl> {
     warren_lua::api::decls()
         .into_iter()
-        .filter(|d| d.kind != Kind::Field && receiver(d.owner).is_some())
+        .filter(|d| d.kind != Kind::Field)
 }
 
 #[test]
@@ -155,7 +174,7 @@ fn every_binding_names_a_wrong_argument_at_the_recipe_line() {
                 .args
                 .iter()
                 .enumerate()
-                .map(|(j, b)| if j == i { bad.to_string() } else { good(&b.ty) })
+                .map(|(j, b)| if j == i { bad.to_string() } else { good_arg(b) })
                 .collect();
             let Some(body) = call(d, &args) else { continue };
             let e = error_of(&body);
@@ -163,7 +182,7 @@ fn every_binding_names_a_wrong_argument_at_the_recipe_line() {
             checked += 1;
         }
     }
-    assert!(checked > 80, "only {checked} argument cases were checked");
+    assert!(checked > 150, "only {checked} argument cases were checked");
 }
 
 #[test]
@@ -171,7 +190,7 @@ fn every_binding_names_a_missing_argument_and_refuses_extra_ones() {
     for d in callable() {
         let min = d.min_args();
         if min > 0 {
-            let args: Vec<String> = d.args[..min - 1].iter().map(|a| good(&a.ty)).collect();
+            let args: Vec<String> = d.args[..min - 1].iter().map(good_arg).collect();
             let body = call(d, &args).unwrap();
             let missing = &d.args[min - 1];
             if !matches!(missing.ty, Ty::Any) {
@@ -180,7 +199,7 @@ fn every_binding_names_a_missing_argument_and_refuses_extra_ones() {
             }
         }
         if let Some(max) = d.max_args() {
-            let mut args: Vec<String> = d.args.iter().map(|a| good(&a.ty)).collect();
+            let mut args: Vec<String> = d.args.iter().map(good_arg).collect();
             args.resize(max + 1, "1".into());
             let body = call(d, &args).unwrap();
             let e = error_of(&body);
@@ -195,7 +214,7 @@ fn every_method_called_on_the_wrong_receiver_says_how_to_call_it() {
         let recv = receiver(d.owner).unwrap();
         // `.` instead of `:` passes the first argument as the receiver.
         let mut args = vec!["42".to_string()];
-        args.extend(d.args.iter().map(|a| good(&a.ty)));
+        args.extend(d.args.iter().map(good_arg));
         let body = format!("local _ = ({recv}).{}({})", d.name, args.join(", "));
         let e = error_of(&body);
         assert_clean(d, &body, &e, "call it with a colon");

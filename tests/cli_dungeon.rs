@@ -68,3 +68,59 @@ fn five_levels_in_json_have_stairs_that_line_up() {
         }
     }
 }
+
+/// A fix-up with thousands of cut-off areas on a 512×512 map: the work it reports to the budget
+/// stops it within the budget, and the error names the recipe line that called it (issue 14:
+/// it used to run for 30 s against a 4 s limit and blame another line).
+const MANY_AREAS: &str = r#"local warren = require "warren"
+return { name = "fix", params = { width = { default = 512 }, height = { default = 512 } },
+generate = function(map, ctx)
+  local cells = warren.gen.scatter_rooms(map, ctx.rng, { attempts = 4000, min_size = 1, max_size = 1 })
+  map:carve_rooms(cells, "floor", { priority = "room_floor" })
+  local tunnels = warren.tunnel.new(map)
+  local report = tunnels:fixup(map, ctx.rng)
+  ctx.log(#report.tunnels)
+end }
+"#;
+
+/// Runs the many-areas recipe with `limits` and returns its exit code, stderr and wall time.
+fn fixup_run(limits: &[&str]) -> (Option<i32>, String, std::time::Duration) {
+    let dir = temp_tree(&[("scripts/fix.lua", MANY_AREAS)]);
+    copy_regions(dir.path());
+    let started = std::time::Instant::now();
+    let out = warren()
+        .current_dir(dir.path())
+        .args(["run", "scripts/fix.lua", "--seed", "1"])
+        .args(limits)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        took,
+    )
+}
+
+#[test]
+fn a_runaway_fixup_stops_at_the_instruction_budget_at_its_own_line() {
+    let (code, err, _) = fixup_run(&["--max-instructions", "5000000", "--max-seconds", "600"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("scripts/fix.lua:7: instruction budget exceeded (5000000 instructions"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_fixup_stops_at_the_time_budget_at_its_own_line() {
+    let (code, err, took) = fixup_run(&["--max-seconds", "1"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("scripts/fix.lua:7: time budget exceeded (1 s"),
+        "{err}"
+    );
+    // Unbounded, this fix-up runs for minutes; the limit holds it to about a second (the rest
+    // is the process starting and exiting on a busy machine).
+    assert!(took.as_secs() < 10, "took {took:?}");
+}

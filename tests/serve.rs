@@ -96,8 +96,9 @@ fn page_rows(page: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The rows of the first level of `warren run --format json`.
 fn json_rows(json: &serde_json::Value) -> Vec<String> {
-    json["rows"]
+    json["levels"][0]["rows"]
         .as_array()
         .unwrap()
         .iter()

@@ -119,77 +119,293 @@
 ---@field areas_before integer Separate open areas before joining.
 ---@field tunnels integer Tunnels dug.
 
+---Options of `warren.tunnel.new`.
+---@class warren.TunnelsOptions
+---@field panel_width? integer Panel width in cells (default `[dungeon] panel_width`). Range 1..=4096.
+---@field panel_height? integer Panel height in cells (default `[dungeon] panel_height`). Range 1..=4096.
+---@field corridor? string The level's own corridor region, used for short tunnels and the fix-up's paths (default `[dungeon] corridor`, else the first).
+
+---Options of `tunnels:dig`.
+---@class warren.DigOptions
+---@field from warren.Cell Where the tunnel starts.
+---@field to warren.Cell Where it heads.
+---@field flags? string[] Incursion's tunnel flags: `connect`, `direct`, `length`, `notouch`, `exact`, `wander`, `natural`.
+---@field start_dir? "north"|"south"|"east"|"west" The direction to set off in (default: towards `to`).
+---@field length? integer The length limit of the `length` flag. Range 1..=8192.
+
+---What `tunnels:dig` did.
+---@class warren.DigReport
+---@field x integer Column where the tunnel ended.
+---@field y integer Row where it ended.
+---@field stop "arrived"|"exact"|"connected"|"wandered"|"length_limit"|"step_limit" Why it stopped.
+---@field style string The corridor region it was drawn with.
+---@field carved warren.Cell[] The cells given corridor floor, in order.
+---@field doors warren.Cell[] The doors made, in order.
+---@field steps integer Steps walked.
+
+---Options of `tunnels:fixup`.
+---@class warren.FixupOptions
+---@field trials? integer Trials before giving up with an error naming the seed (default `[dungeon] fixup_trials`). Range 0..=100000.
+
+---One tunnel `tunnels:fixup` drew, and why.
+---@class warren.FixupStep
+---@field trial integer The trial (1-based) that drew it.
+---@field from warren.Cell The connected cell nearest the cut-off area.
+---@field to warren.Cell The cut-off area's cell nearest the connected area.
+---@field distance integer Chebyshev distance from `from` to `to`.
+---@field area table The cut-off area: `{x=, y=, size=}` (its first cell and size).
+---@field why string The reason, in words.
+---@field how "tunnel"|"path"|"already joined" How it was joined.
+---@field style? string The corridor region of a `tunnel`.
+---@field stop? "arrived"|"exact"|"connected"|"wandered"|"length_limit"|"step_limit" Why the tunnel stopped.
+---@field carved? integer Cells floored.
+
+---What `tunnels:fixup` did.
+---@class warren.FixupReport
+---@field areas_before integer Separate open areas before the fix-up.
+---@field trials integer Trials used.
+---@field tunnels warren.FixupStep[] Every tunnel drawn, in order.
+
+---A panel of a level: its cells (`x, y, w, h`) and its place in the panel grid (`px, py`, 0-based).
+---@class warren.Panel
+---@field x integer Left column.
+---@field y integer Top row.
+---@field w integer Width in cells.
+---@field h integer Height in cells.
+---@field px integer Panel column.
+---@field py integer Panel row.
+---@field used? boolean Whether it is taken (from `level:panels()` only).
+
+---Options of `warren.dungeon.init_level`: the level's size and panel size (each default from `[dungeon]`). The level must divide evenly into at most 32×32 panels.
+---@class warren.LevelOptions
+---@field width? integer Level width (default `[dungeon] level_width`). Range 16..=4096.
+---@field height? integer Level height (default `[dungeon] level_height`). Range 16..=4096.
+---@field panel_width? integer Panel width (default `[dungeon] panel_width`). Range 8..=256.
+---@field panel_height? integer Panel height (default `[dungeon] panel_height`). Range 8..=256.
+
+---Options of `warren.dungeon.carry_chasms`.
+---@class warren.ChasmOptions
+---@field chasms string[] The region names of the chasms to carry down.
+---@field narrow? boolean Carry only cells surrounded by chasm above, so chasms narrow. Default false.
+
+---Options of `warren.dungeon.place_vault`.
+---@class warren.VaultOptions
+---@field above? warren.Map The level above (`ctx.above`): the vault never covers its down stairs.
+
+---A placed vault: its cells and the panels it took.
+---@class warren.PlacedVault
+---@field x integer Left column.
+---@field y integer Top row.
+---@field w integer Width.
+---@field h integer Height.
+---@field panels warren.Panel[] The panels it took.
+
+---Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`).
+---@class warren.RoomLimits
+---@field min_width? integer Narrowest room (default `[dungeon] room_min_width`); at most the panel width less 2. Range 5..=254.
+---@field max_width? integer Widest room (default `[dungeon] room_max_width`). Range 5..=254.
+---@field min_height? integer Shortest room (default `[dungeon] room_min_height`). Range 5..=254.
+---@field max_height? integer Tallest room (default `[dungeon] room_max_height`). Range 5..=254.
+---@field life_percent? integer Percent of a lifecave's cells that start as wall (default `[dungeon] life_percent`). Range 0..=100.
+
+---A room drawn in a panel: its floor's bounding box, kind and region.
+---@class warren.DrawnRoom
+---@field x integer Left column of the floor.
+---@field y integer Top row of the floor.
+---@field w integer Floor width.
+---@field h integer Floor height.
+---@field kind string The kind drawn (a lifecave that grew no floor is drawn as `normal`).
+---@field region string The room region's name.
+
+---Options of `warren.dungeon.connect_panels`.
+---@class warren.ConnectPanelsOptions
+---@field flags? string[] Tunnel flags (Incursion uses `direct` and `wander`).
+
+---Options of `warren.dungeon.place_up_stairs`.
+---@class warren.UpStairsOptions
+---@field terrain? warren.Terrain Stairs terrain (default `[dungeon] up_stairs`).
+---@field walls? warren.Terrain Walls around stairs cut into rock (default: the walls of the level's corridor region).
+
+---Options of `warren.dungeon.place_down_stairs`.
+---@class warren.DownStairsOptions
+---@field terrain? warren.Terrain Stairs terrain (default `[dungeon] down_stairs`).
+---@field count? integer How many. Range 0..=1000. Default 1.
+---@field avoid? string[] Terrain names stairs never stand on (water, chasms, lava).
+
+---Options of `warren.town.new`: TownMaze's flags. The rules between them (odd sizes, counts that fit the size, `leftgates ≤ gates`, at least one gate or courtyard) are checked together, and every broken rule is reported at once.
+---@class warren.TownOptions
+---@field height? integer Height in characters (`-h`); odd, 11..=4095. Default 23.
+---@field width? integer Width in characters (`-w`); odd, 11..=4095. Default 77.
+---@field gates? integer Gates seeded in the town wall (`-g`); at most 2*((height-6)/7) + 2*((width-6)/7). Default 4.
+---@field leftgates? integer Gates still open at the end (`-l`); at most `gates`. Default 2.
+---@field courts? integer Courtyards seeded inside the town (`-c`); at most ((height-5)/6)*((width-5)/6). Default 0.
+---@field unused? integer Solid blocks inside the town (`-u`); at most ((height-1)/14)*((width-1)/14). Default 0.
+---@field straightness? integer Chance in 1000 that a street refuses to bend (`-s`); 0..=998. Default 750.
+
+---The most gates, courtyards and unused blocks a town of one size accepts.
+---@class warren.TownCapacity
+---@field gates integer Most gates.
+---@field courts integer Most courtyards.
+---@field unused integer Most unused blocks.
+
+---Options of `town:write`.
+---@class warren.WriteTownOptions
+---@field style? warren.TownStyle The terrains (default `ctx.regions.town`).
+---@field view? "map"|"debug" The town, or its debug view (needs `style.debug`). Default "map".
+
+---What `town:write` recorded.
+---@class warren.DrawnTown
+---@field rooms integer Rooms recorded.
+---@field gates integer Open gates.
+---@field street_cells integer Street cells in the street corridor.
+
 ---Options of `warren.status_lists`.
 ---@class warren.StatusListsOptions
 ---@field cells integer How many cells (numbered 0..cells-1). Range 0..=16777216.
 ---@field statuses string[] The status names.
 ---@field initial? string The status every cell starts with (default the first).
 
----`ctx.regions`: the region files' data; keys as in src/region/schema.rs.
+---`ctx.regions`: read-only views of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given a view use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
----@field terrain {name: string, glyph: string, color: string, solid: boolean, description: string}[] Every `[[terrain]]`.
----@field dungeon {turn_chance: integer, stubborn_corridor: integer, segment_minlen: integer, segment_maxlen: integer} `[dungeon]` constants.
----@field corridor {name: string, weight: number, floor: string, walls: string, door: string, staple: boolean, constants: table}[] Every `[[corridor]]` region.
----@field rooms? {floor: string, corridor: string, wall: string} `[rooms]`, if declared.
----@field cave? {floor: string, wall: string, entrance: string, exit: string, pillar: string} `[cave]`, if declared.
----@field spawn {name: string, weight: number}[] Every `[[spawn]]`.
----@field town? table `[town]` terrains (and the optional `[town.debug]`), if declared.
----@field room table[] Every `[[room]]` region (name, weight, kind, terrains, depth range).
----@field streamer table[] Every `[[streamer]]` (name, weight, kind, terrain, width, depth gate).
----@field vault table[] Every `[[vault]]` (name, weight, depth range, grid, legend).
+---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
+---@field dungeon warren.DungeonRegion `[dungeon]` (defaults when no file has it).
+---@field corridor warren.CorridorRegion[] Every `[[corridor]]` region.
+---@field room warren.RoomRegion[] Every `[[room]]` region.
+---@field streamer warren.StreamerRegion[] Every `[[streamer]]` region.
+---@field vault warren.VaultRegion[] Every `[[vault]]`.
+---@field rooms? warren.RoomsTerrains `[rooms]`, if a file has it.
+---@field cave? warren.CaveTerrains `[cave]`, if a file has it.
+---@field town? warren.TownStyle `[town]`, if a file has it.
+---@field spawn warren.SpawnEntry[] Every `[[spawn]]`.
 
----`warren.tunnel`: Incursion's `Map::Tunnel`.
----@class warren.TunnelModule
----@field context fun(map: warren.Map, regions: warren.Regions, opts?: {panel_width?: integer, panel_height?: integer, corridor?: string}): warren.Tunnels One level's corridor regions, constants, panel size and doors; keeps the level's tunnel state.
+---A `[[terrain]]` of the region files.
+---@class warren.TerrainEntry
+---@field name string Unique name.
+---@field glyph string The character drawn for it.
+---@field color string Colour, `"#rrggbb"`.
+---@field solid boolean Whether it blocks movement.
+---@field description? string A note for modders. Default "".
 
----A level's tunnel context.
----@class warren.Tunnels
----@field dig fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts: {from: warren.Cell, to: warren.Cell, flags?: string[], start_dir?: string, length?: integer}): table Digs one tunnel; flags connect, direct, length, notouch, exact, wander, natural. Returns `{x, y, stop, style, carved, doors, steps}`.
----@field fixup fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer}): table Joins every open area into one; returns `{areas_before, trials, tunnels}` with the why of each tunnel.
+---`[dungeon]`: the constants of Incursion-style levels (every key has a default).
+---@class warren.DungeonRegion
+---@field turn_chance? integer Percent chance per step that a corridor turns once its segment is longer than `segment_minlen`. Range 0..=100. Default 10.
+---@field stubborn_corridor? integer Percent chance that a turn ignores the destination. Range 0..=100. Default 30.
+---@field segment_minlen? integer Shortest segment before a voluntary turn; at most `segment_maxlen`. Range 1..=1000. Default 4.
+---@field segment_maxlen? integer Longest segment before a forced turn. Range 1..=1000. Default 10.
+---@field level_width? integer Level width in cells; a multiple of `panel_width`, at most 32 panels. Range 16..=4096. Default 128.
+---@field level_height? integer Level height in cells; a multiple of `panel_height`, at most 32 panels. Range 16..=4096. Default 128.
+---@field panel_width? integer Panel width in cells. Range 8..=256. Default 32.
+---@field panel_height? integer Panel height in cells. Range 8..=256. Default 32.
+---@field min_streamers? integer Fewest streamers on a level; at most `max_streamers`. Range 0..=64. Default 0.
+---@field max_streamers? integer Most streamers on a level. Range 0..=64. Default 2.
+---@field min_river_depth? integer Shallowest depth with rivers. Range 1..=1000. Default 1.
+---@field min_chasm_depth? integer Shallowest depth with new chasms. Range 1..=1000. Default 2.
+---@field reduce_chasm_chance? integer Percent chance that chasms from above narrow. Range 0..=100. Default 50.
+---@field vault_chance? integer Percent chance of each vault attempt placing a vault. Range 0..=100. Default 50.
+---@field max_vaults? integer Vault attempts per level. Range 0..=32. Default 1.
+---@field min_stairs? integer Fewest down stairs; at most `max_stairs`. Range 0..=32. Default 1.
+---@field max_stairs? integer Most down stairs. Range 0..=32. Default 3.
+---@field room_min_width? integer Narrowest room, walls included; at most the panel width less 2. Range 5..=254. Default 6.
+---@field room_max_width? integer Widest room, walls included; at most the panel width less 2. Range 5..=254. Default 16.
+---@field room_min_height? integer Shortest room, walls included; at most the panel height less 2. Range 5..=254. Default 6.
+---@field room_max_height? integer Tallest room, walls included; at most the panel height less 2. Range 5..=254. Default 12.
+---@field life_percent? integer Percent of a lifecave's cells that start as wall. Range 0..=100. Default 45.
+---@field fixup_trials? integer Fix-up trials before generation gives up. Range 1..=1000. Default 26.
+---@field corridor? string The level's own corridor region (default: the first).
+---@field up_stairs? warren.Terrain Up stairs terrain (default: "up stairs").
+---@field down_stairs? warren.Terrain Down stairs terrain (default: "down stairs").
 
----`warren.dungeon`: the phases of an Incursion level, each one Rust call.
----@class warren.DungeonModule
----@field init fun(map: warren.Map, opts: table): table Rock, map edge and the panel grid; returns the level.
----@field streamer fun(map: warren.Map, rng: warren.Rng, streamer: table): integer Draws one river, chasm, magma or rock streamer.
----@field carry_chasms fun(map: warren.Map, above: warren.Map, opts: table): integer Carries the level above's chasms down.
----@field vault fun(map: warren.Map, rng: warren.Rng, level: table, vault: table, opts?: table): table? Places a vault grid from region data in free panels.
----@field room fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table Draws one room of a kind inside a panel.
----@field rooms fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer A weighted room in every free panel.
----@field connect_panels fun(map: warren.Map, rng: warren.Rng, level: table, tunnels: warren.Tunnels, opts?: table): integer Tunnels between the closest edge cells of adjacent panels.
----@field up_stairs fun(map: warren.Map, above: warren.Map, opts: table): warren.Cell[] Up stairs under the level above's down stairs.
----@field down_stairs fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[] Down stairs, not two in one room or region.
+---A `[[corridor]]` region (a view of `ctx.regions.corridor[i]`, or a table made like one).
+---@class warren.CorridorRegion
+---@field name string Unique region name.
+---@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field floor warren.Terrain Corridor floor (open).
+---@field walls warren.Terrain Walls around the floor.
+---@field door warren.Terrain Doors tunnels make into this region.
+---@field staple? boolean May be chosen again on the same level. Default false.
+---@field constants? warren.CorridorConstants Overrides of `[dungeon]`'s corridor constants.
 
----`warren.town`: TownMaze (seed 002) as phases.
----@class warren.TownModule
----@field new fun(params: {height?: integer, width?: integer, gates?: integer, leftgates?: integer, courts?: integer, unused?: integer, straightness?: integer}): warren.Town Checks every sanity rule (all broken rules in one error), then makes and fills the town.
----@field limits fun(height: integer, width: integer): {gates: integer, courts: integer, unused: integer} The most gates, courts and unused cells a size allows.
----@field MIN_SIDE integer Smallest height or width (11).
----@field MAX_SIDE integer Largest height or width.
----@field MAX_STRAIGHTNESS integer Largest straightness (998).
+---A corridor region's overrides of `[dungeon]`'s corridor constants.
+---@class warren.CorridorConstants
+---@field turn_chance? integer Overrides `[dungeon] turn_chance`. Range 0..=100.
+---@field stubborn_corridor? integer Overrides `[dungeon] stubborn_corridor`. Range 0..=100.
+---@field segment_minlen? integer Overrides `[dungeon] segment_minlen`. Range 1..=1000.
+---@field segment_maxlen? integer Overrides `[dungeon] segment_maxlen`. Range 1..=1000.
 
----A TownMaze town held in Rust; one method per step of the original.
----@class warren.Town
----@field height integer Height in characters.
----@field width integer Width in characters.
----@field rows integer Cell rows.
----@field cols integer Cell columns.
----@field fill fun(self: warren.Town) Step 3: walls, rooms, corner cells UNUSED.
----@field make_unused fun(self: warren.Town, rng: warren.Rng): integer Step 4a: UNUSED interior cells.
----@field make_gates fun(self: warren.Town, rng: warren.Rng): integer Step 4b: gates on the border.
----@field make_courts fun(self: warren.Town, rng: warren.Rng): integer Step 4c: courtyards.
----@field connect_streets fun(self: warren.Town, rng: warren.Rng) Step 5: join every street.
----@field finish_alleys fun(self: warren.Town, rng: warren.Rng) Step 6: alleys until no isolated room remains.
----@field close_doors fun(self: warren.Town, rng: warren.Rng) Step 7: one door per room.
----@field close_gates fun(self: warren.Town, rng: warren.Rng): integer Step 8: close gates down to leftgates.
----@field cleanup_map fun(self: warren.Town): integer Step 9: remove isolated pillars.
----@field make_street fun(self: warren.Town, rng: warren.Rng, row: integer, col: integer, heading?: string): boolean makestreet on one cell.
----@field status fun(self: warren.Town, row: integer, col: integer): string A cell's status.
----@field heading fun(self: warren.Town, row: integer, col: integer): string? A street cell's direction.
----@field count fun(self: warren.Town, status: string): integer Cells with a status.
----@field distinct_streets fun(self: warren.Town): integer How many separate streets remain.
----@field render fun(self: warren.Town): string showmaze.
----@field render_debug fun(self: warren.Town): string showdebugmaze.
----@field write fun(self: warren.Town, map: warren.Map, opts: {style: table, view?: "map"|"debug"}): {rooms: integer, gates: integer, street_cells: integer} Draws the town on the map and records rooms, doors, gates and streets.
+---A `[[room]]` region (a view of `ctx.regions.room[i]`, or a table made like one).
+---@class warren.RoomRegion
+---@field name string Unique region name.
+---@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field kind "normal"|"lifecave"|"castle"|"maze"|"destroyed"|"pillared"|"circular" The room's shape.
+---@field floor warren.Terrain Floor (open).
+---@field wall warren.Terrain Walls.
+---@field door warren.Terrain Doors into the room, and a castle's inner doors.
+---@field furnishing? warren.Terrain Pillars and rubble (default: `wall`).
+---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
+---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
+
+---A `[[streamer]]` region (a view of `ctx.regions.streamer[i]`, or a table made like one).
+---@class warren.StreamerRegion
+---@field name string Unique region name.
+---@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field kind "river"|"chasm"|"lava"|"rock" River, chasm, lava or rock vein.
+---@field terrain warren.Terrain Terrain written.
+---@field min_width integer Narrowest width; at most `max_width`. Range 1..=16.
+---@field max_width integer Widest width. Range 1..=16.
+---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
+---@field priority? string Write priority by name (default: the kind's).
+
+---A `[[vault]]` (a view of `ctx.regions.vault[i]`, or a table made like one).
+---@class warren.VaultRegion
+---@field name string Unique region name.
+---@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
+---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
+---@field grid string The vault, one row per line.
+---@field legend table Glyph → terrain name for every glyph of `grid`.
+
+---`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).
+---@class warren.TownStyle
+---@field wall warren.Terrain Walls, closed doors and closed gates.
+---@field vertical_door warren.Terrain A door in a vertical wall.
+---@field horizontal_door warren.Terrain A door in a horizontal wall.
+---@field vertical_gate warren.Terrain An open gate in the west or east wall.
+---@field horizontal_gate warren.Terrain An open gate in the north or south wall.
+---@field street warren.Terrain Streets and the open walls between them.
+---@field floor warren.Terrain A room's floor.
+---@field unused warren.Terrain The centre of an unused block.
+---@field debug? warren.TownDebugStyle The debug view's terrains.
+
+---`[town.debug]`: the terrains of a town's debug view.
+---@class warren.TownDebugStyle
+---@field isolated warren.Terrain A room with no street beside it.
+---@field live warren.Terrain A room that may still become a street.
+---@field dead warren.Terrain A room with its door on a street.
+---@field unused warren.Terrain An unused block.
+---@field north warren.Terrain A street running north.
+---@field east warren.Terrain A street running east.
+---@field south warren.Terrain A street running south.
+---@field west warren.Terrain A street running west.
+---@field no_heading warren.Terrain A street with no direction.
+
+---`[rooms]`: terrains of the rooms-and-corridors recipe.
+---@class warren.RoomsTerrains
+---@field floor warren.Terrain Room floor.
+---@field corridor warren.Terrain Corridor floor.
+---@field wall warren.Terrain Around rooms and corridors.
+
+---`[cave]`: terrains of the directional-cave recipe.
+---@class warren.CaveTerrains
+---@field floor warren.Terrain Cave floor.
+---@field wall warren.Terrain Cave wall.
+---@field entrance warren.Terrain The entrance cell.
+---@field exit warren.Terrain The exit cell.
+---@field pillar warren.Terrain Pillars.
+
+---A `[[spawn]]`: something that may be spawned, with its weight.
+---@class warren.SpawnEntry
+---@field name string What spawns.
+---@field weight number Relative chance. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
 
 ---The map a recipe's `generate(map, ctx)` builds. Coordinates are 0-based; x grows to the right, y downwards. Off-map coordinates are errors.
 ---@class warren.Map
@@ -520,9 +736,9 @@ function Ctx.phase(name) end
 ---@field version string warren's version.
 ---@field prio warren.Prio Incursion's write priorities by name (`warren.prio.ROOM_FLOOR`).
 ---@field gen warren.gen Whole generation phases implemented in Rust.
----@field town warren.TownModule TownMaze as phases (seed 002).
----@field tunnel warren.TunnelModule Incursion's tunnel (seed 000) and fix-up.
----@field dungeon warren.DungeonModule Incursion's level phases (seed 003).
+---@field town warren.town TownMaze as phases (seed 002).
+---@field tunnel warren.tunnel Incursion's tunnel (seed 000) and fix-up.
+---@field dungeon warren.dungeon Incursion's level phases (seed 003).
 warren = {}
 
 ---A rectangle with helper methods, from four integers or a `{x=, y=, w=, h=}` table.
@@ -580,6 +796,333 @@ function warren.gen.start_and_stairs(map, rooms, opts) end
 ---@param opts warren.JoinOptions
 ---@return warren.JoinReport
 function warren.gen.join_areas(map, rng, opts) end
+
+---Incursion's `Map::Tunnel` (seed 000) and the connectivity fix-up.
+---@class warren.tunnel
+warren.tunnel = {}
+
+---One level's tunnel context: the corridor regions (by weight), `[dungeon]`'s corridor constants, the panel size and the door of every corridor and room region, from `regions` (default `ctx.regions`; or a table `{ dungeon =, corridor =, room = }` of views and hand-made entries). Keeps the rooms touched and regions used on the level.
+---@param map warren.Map
+---@param regions? warren.Regions
+---@param opts? warren.TunnelsOptions
+---@return warren.Tunnels
+function warren.tunnel.new(map, regions, opts) end
+
+---One level's tunnel context. **Deprecated** old spelling, kept for one release: use `warren.tunnel.new`.
+---@param map warren.Map
+---@param regions? warren.Regions
+---@param opts? warren.TunnelsOptions
+---@return warren.Tunnels
+---@deprecated
+function warren.tunnel.context(map, regions, opts) end
+
+---A level's tunnel context, from `warren.tunnel.new`: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.
+---@class warren.Tunnels
+local Tunnels = {}
+
+---Digs one tunnel (Incursion's `Map::Tunnel`) from `opts.from` towards `opts.to`, records it as a corridor and its doors; returns where and why it stopped.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.DigOptions
+---@return warren.DigReport
+function Tunnels:dig(map, rng, opts) end
+
+---Joins every open area into one: floods from the first open cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Returns every tunnel with how and why.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts? warren.FixupOptions
+---@return warren.FixupReport
+function Tunnels:fixup(map, rng, opts) end
+
+---The phases of an Incursion level (seed 003), one Rust call each.
+---@class warren.dungeon
+warren.dungeon = {}
+
+---Step 1: makes the map a fresh level of rock (the regions' `[map] fill`) inside an edge that nothing overwrites, cut into panels; returns the level's panel grid.
+---@param map warren.Map
+---@param opts? warren.LevelOptions
+---@return warren.Level
+function warren.dungeon.init_level(map, opts) end
+
+---Step 2: draws one river, chasm, lava flow or rock vein across the level; returns the cells given its terrain.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param streamer warren.StreamerRegion
+---@return integer
+function warren.dungeon.draw_streamer(map, rng, streamer) end
+
+---Step 2: continues the chasms of the level above on this level (levels of different sizes are centred); returns the cells written.
+---@param map warren.Map
+---@param above warren.Map
+---@param opts warren.ChasmOptions
+---@return integer
+function warren.dungeon.carry_chasms(map, above, opts) end
+
+---Step 3: places a vault in a block of free panels (taking them), at VAULT priority, flipped at random; returns where, or nil when it does not fit.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param level warren.Level
+---@param vault warren.VaultRegion
+---@param opts? warren.VaultOptions
+---@return warren.PlacedVault?
+function warren.dungeon.place_vault(map, rng, level, vault, opts) end
+
+---Step 4 for one panel: draws a room of the region's kind inside `panel` and records it.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param panel warren.RectLike
+---@param room warren.RoomRegion
+---@param limits? warren.RoomLimits
+---@return warren.DrawnRoom
+function warren.dungeon.draw_room(map, rng, panel, room, limits) end
+
+---Step 4: a room in every free panel, each of a region drawn by weight from `rooms` (as `rng:weighted` would); returns the rooms in order.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param level warren.Level
+---@param rooms warren.RoomRegion[]
+---@param limits? warren.RoomLimits
+---@return warren.DrawnRoom[]
+function warren.dungeon.draw_rooms(map, rng, level, rooms, limits) end
+
+---Step 5: a tunnel between the closest edge cells of every two neighbouring panels; returns how many were dug.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param level warren.Level
+---@param tunnels warren.Tunnels
+---@param opts? warren.ConnectPanelsOptions
+---@return integer
+function warren.dungeon.connect_panels(map, rng, level, tunnels, opts) end
+
+---Step 6: up stairs exactly under the level above's down stairs (a pocket in rock gets walls; the fix-up joins it); returns the cells.
+---@param map warren.Map
+---@param above warren.Map
+---@param opts? warren.UpStairsOptions
+---@return warren.Cell[]
+function warren.dungeon.place_up_stairs(map, above, opts) end
+
+---Step 6: down stairs on open floor of priority at most ROOM_FLOOR, not two in one room or region while another is free; returns the cells.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts? warren.DownStairsOptions
+---@return warren.Cell[]
+function warren.dungeon.place_down_stairs(map, rng, opts) end
+
+---Step 1: a fresh level of rock. **Deprecated** old spelling, kept for one release: use `warren.dungeon.init_level`.
+---@param map warren.Map
+---@param opts? warren.LevelOptions
+---@return warren.Level
+---@deprecated
+function warren.dungeon.init(map, opts) end
+
+---Step 2: draws one streamer. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_streamer`.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param streamer warren.StreamerRegion
+---@return integer
+---@deprecated
+function warren.dungeon.streamer(map, rng, streamer) end
+
+---Step 3: places a vault. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_vault`.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param level warren.Level
+---@param vault warren.VaultRegion
+---@param opts? warren.VaultOptions
+---@return warren.PlacedVault?
+---@deprecated
+function warren.dungeon.vault(map, rng, level, vault, opts) end
+
+---Step 4 for one panel. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_room`.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param panel warren.RectLike
+---@param room warren.RoomRegion
+---@param limits? warren.RoomLimits
+---@return warren.DrawnRoom
+---@deprecated
+function warren.dungeon.room(map, rng, panel, room, limits) end
+
+---Step 4: a room in every free panel. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_rooms`.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param level warren.Level
+---@param rooms warren.RoomRegion[]
+---@param limits? warren.RoomLimits
+---@return warren.DrawnRoom[]
+---@deprecated
+function warren.dungeon.rooms(map, rng, level, rooms, limits) end
+
+---Step 6: up stairs. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_up_stairs`.
+---@param map warren.Map
+---@param above warren.Map
+---@param opts? warren.UpStairsOptions
+---@return warren.Cell[]
+---@deprecated
+function warren.dungeon.up_stairs(map, above, opts) end
+
+---Step 6: down stairs. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_down_stairs`.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts? warren.DownStairsOptions
+---@return warren.Cell[]
+---@deprecated
+function warren.dungeon.down_stairs(map, rng, opts) end
+
+---A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.
+---@class warren.Level
+local Level = {}
+
+---Every panel, column by column, with `used`.
+---@return warren.Panel[]
+function Level:panels() end
+
+---The panels not taken, column by column.
+---@return warren.Panel[]
+function Level:free_panels() end
+
+---Marks panel (`px`, `py`) taken (0-based panel column and row), so no room is drawn there. `px`: ≥ 0. `py`: ≥ 0.
+---@param px integer
+---@param py integer
+function Level:use_panel(px, py) end
+
+---TownMaze (seed 002) as phases.
+---@class warren.town
+---@field MIN_SIDE integer Smallest height or width (11).
+---@field MAX_SIDE integer Largest height or width (4095).
+---@field MAX_STRAIGHTNESS integer Largest straightness (998).
+warren.town = {}
+
+---Steps 1 and 2: checks every rule of TownMaze's parameters (all broken rules in one error), then makes and fills the town.
+---@param opts? warren.TownOptions
+---@return warren.Town
+function warren.town.new(opts) end
+
+---The most gates, courtyards and unused blocks a town of `width` × `height` characters accepts. `width`: 11..=4095. `height`: 11..=4095.
+---@param width integer
+---@param height integer
+---@return warren.TownCapacity
+function warren.town.capacity(width, height) end
+
+---The most gates, courtyards and unused blocks of a town of `height` × `width` (height first). `height`: 11..=4095. `width`: 11..=4095. **Deprecated** old spelling, kept for one release: use `warren.town.capacity(width, height)`.
+---@param height integer
+---@param width integer
+---@return warren.TownCapacity
+---@deprecated
+function warren.town.limits(height, width) end
+
+---A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).
+---@class warren.Town
+---@field height integer Height in characters.
+---@field width integer Width in characters.
+---@field rows integer Cell rows (y runs 0..rows-1).
+---@field cols integer Cell columns (x runs 0..cols-1).
+local Town = {}
+
+---Step 3 (`fillmaze`): a solid block of doorless rooms again, the four corners unused.
+function Town:fill() end
+
+---Step 4a: unused blocks inside the town, each in a wide band of isolated rooms; returns how many.
+---@param rng warren.Rng
+---@return integer
+function Town:make_unused(rng) end
+
+---Step 4b: gates in the town wall, streets heading inwards; returns how many.
+---@param rng warren.Rng
+---@return integer
+function Town:make_gates(rng) end
+
+---Step 4c: courtyards, streets seeded inside the town; returns how many.
+---@param rng warren.Rng
+---@return integer
+function Town:make_courts(rng) end
+
+---Step 5: extends the streets until they are all one street.
+---@param rng warren.Rng
+function Town:connect_streets(rng) end
+
+---Step 6: runs alleys until no room is isolated.
+---@param rng warren.Rng
+function Town:finish_alleys(rng) end
+
+---Step 7: every room keeps one door, chosen at random.
+---@param rng warren.Rng
+function Town:close_doors(rng) end
+
+---Step 8: walls up gates until `leftgates` remain; returns how many were closed.
+---@param rng warren.Rng
+---@return integer
+function Town:close_gates(rng) end
+
+---Step 9: removes lone pillars standing among streets; returns how many.
+---@return integer
+function Town:cleanup_map() end
+
+---Makes cell (x, y) a street (`makestreet`), joined to a neighbouring street; with no heading the straightness roll may refuse a bend. Returns whether a street was made. `x`: ≥ 0. `y`: ≥ 0.
+---@param rng warren.Rng
+---@param x integer
+---@param y integer
+---@param heading? "north"|"east"|"south"|"west"
+---@return boolean
+function Town:lay_street(rng, x, y, heading) end
+
+---Makes cell (row, col) a street (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:lay_street(rng, x, y, heading)`.
+---@param rng warren.Rng
+---@param row integer
+---@param col integer
+---@param heading? "north"|"east"|"south"|"west"
+---@return boolean
+---@deprecated
+function Town:make_street(rng, row, col, heading) end
+
+---Cell (x, y)'s status: `isolated`, `live`, `dead`, `street` or `unused`. `x`: ≥ 0. `y`: ≥ 0.
+---@param x integer
+---@param y integer
+---@return string
+function Town:cell_status(x, y) end
+
+---Cell (row, col)'s status (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:cell_status(x, y)`.
+---@param row integer
+---@param col integer
+---@return string
+---@deprecated
+function Town:status(row, col) end
+
+---The way the street at (x, y) runs, or nil for other cells. `x`: ≥ 0. `y`: ≥ 0.
+---@param x integer
+---@param y integer
+---@return string?
+function Town:street_heading(x, y) end
+
+---The way the street at (row, col) runs (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:street_heading(x, y)`.
+---@param row integer
+---@param col integer
+---@return string?
+---@deprecated
+function Town:heading(row, col) end
+
+---How many cells have a status.
+---@param status "isolated"|"live"|"dead"|"street"|"unused"
+---@return integer
+function Town:count(status) end
+
+---How many separate streets there are.
+---@return integer
+function Town:distinct_streets() end
+
+---The town as TownMaze printed it (`showmaze`).
+---@return string
+function Town:render() end
+
+---The debug view (`showdebugmaze`): each cell's status letter or street direction.
+---@return string
+function Town:render_debug() end
+
+---Step 10: draws the town at the map's top-left corner (with force) and records its rooms, doors, gates and streets.
+---@param map warren.Map
+---@param opts? warren.WriteTownOptions
+---@return warren.DrawnTown
+function Town:write(map, opts) end
 
 ---Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.
 ---@class warren.StatusLists

@@ -14,20 +14,37 @@ use std::path::Path;
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::limits::Requested;
-use warren_lua::run::find_regions;
+use warren_lua::run::{find_regions, relative};
 use warren_lua::{params::split_assignment, Host, Limits};
 
 /// Runs a parsed command.
 pub fn dispatch(command: Command) -> Result<()> {
     match command {
-        Command::Run(args) => run::run(args),
-        Command::Watch(args) => watch::watch(args),
+        Command::Run(mut args) => {
+            relative_paths(&mut args.gen);
+            run::run(args)
+        }
+        Command::Watch(mut args) => {
+            relative_paths(&mut args.run.gen);
+            watch::watch(args)
+        }
         Command::Check(args) => check::run(args),
         Command::Stubs(args) => stubs::stubs(args),
-        Command::Batch(args) => batch::run(args),
+        Command::Batch(mut args) => {
+            args.script = relative(&args.script);
+            args.regions = args.regions.as_deref().map(relative);
+            batch::run(args)
+        }
         Command::Stats(args) => stats::run(args),
         Command::Serve(args) => serve::run(args),
     }
+}
+
+/// Makes the recipe and region paths relative to the current directory, so every message
+/// names files the same way whatever way they were given.
+fn relative_paths(gen: &mut GenArgs) {
+    gen.script = relative(&gen.script);
+    gen.regions = gen.regions.as_deref().map(relative);
 }
 
 /// The budgets: the command-line flags (else warren's defaults), lowered where the regions'

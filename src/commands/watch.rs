@@ -4,9 +4,8 @@
 
 use crate::cli::{RunArgs, WatchArgs};
 use crate::frames::{generate_steps, write_frames};
-use crate::output::{write_atomic, Inputs};
-use crate::render::render_layer;
-use crate::render::{Format, LayerChoice};
+use crate::output::Inputs;
+use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
@@ -56,7 +55,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     let limits = super::limits(&run.gen, initial.as_ref())?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
     // An output pointed at an input is refused at once (and again before every write).
-    super::run::check_outputs(&run, &inputs(&live, &run.gen.script, &regions))?;
+    super::run::check_outputs(&run, format, &inputs(&live, &run.gen.script, &regions))?;
     if run.list_params {
         if let Some(e) = live.problem() {
             return Err(e);
@@ -127,11 +126,14 @@ impl<'a> Screen<'a> {
     fn refresh(&mut self, live: &LiveRecipe, seed: u64, reason: &str) {
         let started = Instant::now();
         match self.render(live, seed) {
-            Ok(bytes) => {
+            Ok((bytes, legend)) => {
                 let ms = started.elapsed().as_millis();
-                match self.show(live, &bytes) {
+                match self.show(&bytes) {
                     Ok(()) => {
                         self.shown = Some(bytes);
+                        if let Some(legend) = legend {
+                            eprintln!("{legend}");
+                        }
                         eprintln!("watch: ok · {reason} · seed {seed} · {ms} ms");
                     }
                     Err(e) => eprintln!("error: {e}\nwatch: error · {reason} · seed {seed}"),
@@ -140,7 +142,7 @@ impl<'a> Screen<'a> {
             Err(errors) => {
                 if self.clear {
                     if let Some(last) = self.shown.clone() {
-                        let _ = self.show(live, &last);
+                        let _ = self.show(&last);
                     }
                 }
                 for e in errors {
@@ -156,8 +158,13 @@ impl<'a> Screen<'a> {
         }
     }
 
-    /// Generates and renders, or every current problem.
-    fn render(&self, live: &LiveRecipe, seed: u64) -> std::result::Result<Vec<u8>, Vec<String>> {
+    /// Generates and renders (to `--out`, or as bytes for the screen, with the layer's legend
+    /// for text), or every current problem.
+    fn render(
+        &self,
+        live: &LiveRecipe,
+        seed: u64,
+    ) -> std::result::Result<(Vec<u8>, Option<String>), Vec<String>> {
         let problems = live.problems();
         if !problems.is_empty() {
             return Err(problems.iter().map(|e| e.to_string()).collect());
@@ -178,24 +185,39 @@ impl<'a> Screen<'a> {
             }
             None => live.generate(seed, levels).map_err(one)?,
         };
-        render_layer(
-            &generated.levels,
-            &generated.recipe,
-            &generated.params,
-            self.format,
-            self.run.scale,
-            &self.layer,
-        )
-        .map_err(one)
-    }
-
-    fn show(&self, live: &LiveRecipe, bytes: &[u8]) -> Result<()> {
+        let output = Output {
+            levels: &generated.levels,
+            recipe: &generated.recipe,
+            params: &generated.params,
+            scale: self.run.scale,
+            layer: &self.layer,
+        };
+        let legend = matches!(self.format, Format::Ascii | Format::Ansi)
+            .then(|| output.legend_text())
+            .flatten();
         match &self.run.out {
             Some(path) => {
-                inputs(live, &self.run.gen.script, self.regions).check("--out", path)?;
-                write_atomic(path, bytes)
-                    .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))
+                let inputs = inputs(live, &self.run.gen.script, self.regions);
+                inputs.check("--out", path).map_err(one)?;
+                if self.format == Format::Tiled {
+                    inputs.check("--out", &tileset_path(path)).map_err(one)?;
+                }
+                output.save(self.format, path).map_err(one)?
             }
+            None => {
+                let mut bytes = Vec::new();
+                output.write(self.format, &mut bytes).map_err(one)?;
+                return Ok((bytes, legend));
+            }
+        }
+        Ok((Vec::new(), legend))
+    }
+
+    /// Shows rendered bytes on standard output (a file is written by `render`).
+    fn show(&self, bytes: &[u8]) -> Result<()> {
+        match &self.run.out {
+            // Already written, whole, by `render`.
+            Some(_) => Ok(()),
             None => {
                 let mut out = std::io::stdout().lock();
                 let clear: &[u8] = if self.clear { b"\x1b[2J\x1b[H" } else { b"" };

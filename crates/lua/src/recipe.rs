@@ -1,7 +1,7 @@
 //! Loading a recipe file: it must return `{ name, params, generate }`, and its declared
 //! parameters must be well formed (every recipe declares at least `width` and `height`).
 
-use super::check::lex::{tokens, Tok, Token};
+use super::lex::{tokens, Tok, Token};
 use super::located::{located_message, message, starts_located};
 use super::params::{ParamSpec, ParamValue};
 use super::require::read_script;

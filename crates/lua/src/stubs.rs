@@ -4,7 +4,6 @@
 //! checked-in copy is `scripts/types/warren.d.lua`); `warren stubs --markdown` prints the table.
 
 use crate::api::decl::{field_doc, Class, Decl, Kind, Owner};
-use crate::api::entries::CLASSES as LEGACY;
 use std::fmt::Write;
 use warren_core::map::priority;
 
@@ -109,16 +108,11 @@ pub fn render() -> String {
         let _ = writeln!(out, "---@field {name} integer {value}");
     }
     out.push('\n');
-    for c in crate::api::classes() {
+    for c in crate::api::classes()
+        .into_iter()
+        .chain(crate::api::region_classes().iter().copied())
+    {
         class(&mut out, c);
-    }
-    for c in LEGACY {
-        doc_lines(&mut out, c.doc);
-        let _ = writeln!(out, "---@class {}", c.name);
-        for (name, ty, doc) in c.fields {
-            let _ = writeln!(out, "---@field {name} {ty} {doc}");
-        }
-        out.push('\n');
     }
     for owner in Owner::ALL {
         let members: Vec<&&Decl> = decls.iter().filter(|d| d.owner == owner).collect();
@@ -151,6 +145,31 @@ pub fn render() -> String {
     out
 }
 
+/// The line before the generated API table in the README.
+pub const README_BEGIN: &str =
+    "<!-- api:begin (generated from the API declarations by `warren stubs --markdown --out README.md`; do not edit) -->";
+/// The line after it.
+pub const README_END: &str = "<!-- api:end -->";
+
+/// `readme` with the text between [`README_BEGIN`] and [`README_END`] replaced by the current
+/// [`markdown`] table; an error when the markers are missing.
+pub fn readme_with_table(readme: &str) -> Result<String, String> {
+    let begin = readme
+        .find(README_BEGIN)
+        .ok_or_else(|| format!("no line {README_BEGIN:?} marks where the API table goes"))?;
+    let after = begin + README_BEGIN.len();
+    let end = readme[after..]
+        .find(README_END)
+        .map(|i| after + i)
+        .ok_or_else(|| format!("no line {README_END:?} after the API table's start"))?;
+    Ok(format!(
+        "{}\n\n{}{}",
+        &readme[..after],
+        markdown(),
+        &readme[end..]
+    ))
+}
+
 /// The README's API table (Markdown): one section per owner, one row per member.
 pub fn markdown() -> String {
     let decls = crate::api::decls();
@@ -179,7 +198,39 @@ pub fn markdown() -> String {
         }
         out.push('\n');
     }
+    out.push_str(
+        "**Tables** the calls take and return (`?`: optional; each key's meaning is in the stubs):\n\n",
+    );
+    out.push_str("| table | keys |\n|---|---|\n");
+    for c in crate::api::classes()
+        .into_iter()
+        .chain(crate::api::region_classes().iter().copied())
+    {
+        let keys: Vec<String> = c.all_fields().iter().map(|f| key_summary(f)).collect();
+        let _ = writeln!(
+            out,
+            "| `{}` | {} |",
+            c.name,
+            keys.join(", ").replace('|', "\\|")
+        );
+    }
     out
+}
+
+/// A key as the README's table of tables shows it: `` `attempts?` (0..=20000, default 30) ``.
+fn key_summary(f: &crate::api::decl::Field) -> String {
+    let opt = if f.required { "" } else { "?" };
+    let mut notes = Vec::new();
+    if let Some(r) = f.ty.range() {
+        notes.push(r);
+    }
+    if let Some(d) = f.default.lua() {
+        notes.push(format!("default {d}"));
+    }
+    match notes.is_empty() {
+        true => format!("`{}{opt}`", f.key),
+        false => format!("`{}{opt}` ({})", f.key, notes.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -196,6 +247,18 @@ mod tests {
             on_disk == render(),
             "{STUBS_PATH} is stale: run `cargo run -- stubs --out {STUBS_PATH}`"
         );
+    }
+
+    #[test]
+    fn the_readme_api_table_is_the_generated_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let expected = readme_with_table(&readme).unwrap();
+        assert!(
+            readme == expected,
+            "README.md's API table is stale: run `cargo run -- stubs --markdown --out README.md`"
+        );
+        assert!(readme_with_table("no markers").is_err());
     }
 
     #[test]

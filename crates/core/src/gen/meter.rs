@@ -62,6 +62,42 @@ impl Meter for Tally {
     }
 }
 
+/// Reports work to a meter in batches, so a loop that does a little work per step pays one
+/// meter call per [`Batched::BATCH`] units; [`Batched::finish`] reports the rest.
+pub struct Batched<'m> {
+    meter: &'m mut dyn Meter,
+    pending: u64,
+}
+
+impl<'m> Batched<'m> {
+    /// Units gathered before they are reported.
+    pub const BATCH: u64 = 1024;
+
+    /// Batches the work reported to `meter`.
+    pub fn new(meter: &'m mut dyn Meter) -> Batched<'m> {
+        Batched { meter, pending: 0 }
+    }
+
+    /// Adds `cells` units; reports the batch once it is full.
+    #[inline]
+    pub fn work(&mut self, cells: u64) -> Result<(), Stopped> {
+        self.pending += cells;
+        if self.pending >= Self::BATCH {
+            let n = std::mem::take(&mut self.pending);
+            self.meter.work(n)?;
+        }
+        Ok(())
+    }
+
+    /// Reports what is left.
+    pub fn finish(self) -> Result<(), Stopped> {
+        match self.pending {
+            0 => Ok(()),
+            n => self.meter.work(n),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +110,19 @@ mod tests {
         assert_eq!(t.work(1), Err(Stopped));
         assert_eq!(t.cells, 11);
         assert_eq!(Unmetered.work(u64::MAX), Ok(()));
+    }
+
+    #[test]
+    fn batches_report_everything_in_few_calls() {
+        let mut t = Tally::new();
+        let mut b = Batched::new(&mut t);
+        for _ in 0..3000 {
+            b.work(1).unwrap();
+        }
+        b.finish().unwrap();
+        assert_eq!(t.cells, 3000);
+        let mut short = Tally::with_limit(1500);
+        let mut b = Batched::new(&mut short);
+        assert!((0..3000).try_for_each(|_| b.work(1)).is_err());
     }
 }

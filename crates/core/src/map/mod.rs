@@ -137,6 +137,59 @@ pub struct Map {
     pub notes: Annotations,
 }
 
+/// `n` zeros, allocated as zeroed memory, which the system hands out untouched: a plane that no
+/// write ever reaches (the priorities of a recipe that never uses them, the regions of a map
+/// with no stamps) then costs no resident memory. `None` when the memory cannot be had.
+fn zeroed_vec<T: Zeroable>(n: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout is non-zero-sized; a null pointer (no memory) is checked below.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `n` `T`s, and
+    // `T: Zeroable` says all-zero bytes are a valid `T`, so all `n` are initialised.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
+/// A new buffer of `n` zeros when `cells` has no room for `n` (`Some(None)` when it has);
+/// `None` when the memory cannot be had.
+fn fresh_zeros<T: Zeroable>(cells: &Vec<T>, n: usize) -> Option<Option<Vec<T>>> {
+    if cells.capacity() >= n {
+        Some(None)
+    } else {
+        zeroed_vec(n).map(Some)
+    }
+}
+
+/// Makes `cells` `n` zeros: in place when it has room, else from `fresh` (a [`zeroed_vec`]).
+fn set_zeros<T: Zeroable>(cells: &mut Vec<T>, n: usize, fresh: Option<Vec<T>>) {
+    match fresh {
+        Some(v) => *cells = v,
+        None => {
+            cells.clear();
+            cells.resize(n, T::ZERO);
+        }
+    }
+}
+
+/// Cell types whose all-zero bytes are their zero value.
+trait Zeroable: Copy {
+    /// The value of all-zero bytes.
+    const ZERO: Self;
+}
+
+impl Zeroable for u8 {
+    const ZERO: u8 = 0;
+}
+
+impl Zeroable for u16 {
+    const ZERO: u16 = 0;
+}
+
 /// Bytes one cell takes: terrain id, priority, region id and flags.
 pub const BYTES_PER_CELL: usize =
     size_of::<TerrainId>() + size_of::<u8>() + size_of::<u16>() + size_of::<u8>();
@@ -187,31 +240,29 @@ impl Map {
     pub fn reset(&mut self, width: i64, height: i64, fill: TerrainId) -> Result<(), MapError> {
         check_size(width, height)?;
         let n = (width * height) as usize;
-        let oom = |_| MapError::OutOfMemory {
+        let oom_plain = || MapError::OutOfMemory {
             width,
             height,
             bytes: Map::bytes_for(width, height),
         };
+        let oom = |_| oom_plain();
         for grow in [
             self.terrain
                 .try_reserve_exact(n.saturating_sub(self.terrain.len())),
-            self.priority
-                .try_reserve_exact(n.saturating_sub(self.priority.len())),
-            self.region
-                .try_reserve_exact(n.saturating_sub(self.region.len())),
             self.flags
                 .try_reserve_exact(n.saturating_sub(self.flags.len())),
         ] {
             grow.map_err(oom)?;
         }
+        // Planes that must grow are allocated anew as untouched zero pages (see `zeroed_vec`).
+        let priority = fresh_zeros(&self.priority, n).ok_or_else(oom_plain)?;
+        let region = fresh_zeros(&self.region, n).ok_or_else(oom_plain)?;
         self.width = width as i32;
         self.height = height as i32;
         self.terrain.clear();
         self.terrain.resize(n, fill);
-        self.priority.clear();
-        self.priority.resize(n, 0);
-        self.region.clear();
-        self.region.resize(n, 0);
+        set_zeros(&mut self.priority, n, priority);
+        set_zeros(&mut self.region, n, region);
         let solid = if self.terrains.get(fill).solid {
             FLAG_SOLID
         } else {

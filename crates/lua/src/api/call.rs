@@ -331,7 +331,7 @@ impl<'a> Call<'a> {
         };
         match v {
             Value::Nil if a.optional => {}
-            Value::Table(t) => opts.load(&super::fields::resolve(t)?)?,
+            Value::Table(t) => opts.load(&super::regions::target(t)?)?,
             _ => return Err(self.bad(i, v)),
         }
         Ok(opts)

@@ -1,8 +1,8 @@
-//! Keeps the API entries and the registered bindings in step: every method, field and function
-//! registered in Lua has an entry in [`super::entries`], and every entry is registered.
+//! Keeps the API declarations and the registered bindings in step: every method, field and
+//! function registered in Lua has a declaration ([`super::decls`]), and every declaration is
+//! registered.
 
 use super::decl::Owner;
-use super::entries::CLASSES;
 use super::map::LuaMap;
 use super::rng::LuaRng;
 use crate::sandbox;
@@ -222,6 +222,15 @@ fn every_binding_is_declared_and_every_declaration_bound() {
             k
         }),
         (Owner::Gen, lua_keys("warren.gen")),
+        (Owner::Tunnel, lua_keys("warren.tunnel")),
+        (Owner::Dungeon, lua_keys("warren.dungeon")),
+        (Owner::Town, lua_keys("warren.town")),
+        (
+            Owner::Tunnels,
+            userdata_names::<super::tunnel::LuaTunnels>(),
+        ),
+        (Owner::Level, userdata_names::<super::dungeon::LuaLevel>()),
+        (Owner::TownMap, userdata_names::<super::town::LuaTown>()),
         (Owner::Rect, rect_keys()),
         (Owner::Ctx, ctx_keys()),
     ];
@@ -270,14 +279,27 @@ fn declarations_are_well_formed_and_unique() {
 }
 
 #[test]
-fn the_regions_class_names_every_registry_section() {
-    let data = serde_json::to_value(warren_core::region::RegistryData::default()).unwrap();
-    let sections: BTreeSet<String> = data.as_object().unwrap().keys().cloned().collect();
-    let class = CLASSES.iter().find(|c| c.name == "warren.Regions").unwrap();
-    let fields: BTreeSet<String> = class
-        .fields
-        .iter()
-        .map(|f| f.0.trim_end_matches('?').to_string())
-        .collect();
-    assert_eq!(fields, sections);
+fn every_owner_is_covered() {
+    for owner in Owner::ALL {
+        assert!(
+            super::decls().iter().any(|d| d.owner == owner),
+            "{owner:?} declares nothing"
+        );
+    }
+}
+
+#[test]
+fn aliases_name_a_declared_member() {
+    let decls = super::decls();
+    for d in decls.iter().filter(|d| d.alias_of.is_some()) {
+        let new = d.alias_of.unwrap();
+        let name = new.split('(').next().unwrap();
+        assert!(
+            decls
+                .iter()
+                .any(|n| n.alias_of.is_none() && n.call_name() == name),
+            "{} is an alias of {new}, which is not declared",
+            d.call_name()
+        );
+    }
 }

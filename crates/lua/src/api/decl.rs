@@ -36,7 +36,7 @@ pub enum Owner {
     Rect,
     /// A rectangle list held in Rust (from `warren.gen.scatter_rooms`).
     Rects,
-    /// A level's tunnel context (from `warren.tunnel.context`).
+    /// A level's tunnel context (from `warren.tunnel.new`).
     Tunnels,
     /// A dungeon level's panel grid (from `warren.dungeon.init_level`).
     Level,
@@ -128,7 +128,7 @@ impl Owner {
             Owner::Ctx => "What a recipe's `generate(map, ctx)` knows about the run.",
             Owner::Rect => "A rectangle made by `warren.rect`: the fields of a `warren.RectLike` and helper methods.",
             Owner::Rects => "Rectangles held in Rust (from `warren.gen.scatter_rooms`): `#rects` is their number and `rects[i]` rectangle `i` as a `warren.RectLike` table. Phase calls take the list without converting it.",
-            Owner::Tunnels => "A level's tunnel context: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.",
+            Owner::Tunnels => "A level's tunnel context, from `warren.tunnel.new`: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.",
             Owner::Level => "A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.",
             Owner::TownMap => "A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).",
             Owner::StatusLists => "Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.",
@@ -193,6 +193,8 @@ pub enum Ty {
     List,
     /// A table of the given class.
     Table(&'static Class),
+    /// A list of tables of the given class.
+    TableList(&'static Class),
     /// Any table (its shape is described in the doc).
     AnyTable,
     /// A userdata of another owner type (`warren.Tunnels`, `warren.Level`, …).
@@ -238,6 +240,7 @@ impl Ty {
             Ty::Strings => "string[]".into(),
             Ty::List => "any[]".into(),
             Ty::Table(c) => c.name.into(),
+            Ty::TableList(c) => format!("{}[]", c.name),
             Ty::AnyTable => "table".into(),
             Ty::Object(o) => o.class().into(),
             Ty::Function => "function".into(),
@@ -275,6 +278,7 @@ impl Ty {
             Ty::Strings => "a list of strings".into(),
             Ty::List => "a list".into(),
             Ty::Table(c) => format!("a table ({})", c.name),
+            Ty::TableList(c) => format!("a list of tables ({})", c.name),
             Ty::AnyTable => "a table".into(),
             Ty::Object(o) => format!("a {}", o.class()),
             Ty::Function => "a function".into(),

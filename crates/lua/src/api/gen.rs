@@ -296,7 +296,7 @@ fn spawn_in_corridors(
         table.push(SpawnEntry { name, weight });
     }
     let weights: Vec<f64> = table.iter().map(|e| e.weight).collect();
-    if let Some(m) = super::args::weight_problem(&weights, |i| {
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
         format!("opts.table entry '{}'", table[i].name)
     }) {
         return Err(c.fail(m));

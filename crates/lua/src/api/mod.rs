@@ -32,7 +32,6 @@ macro_rules! functions {
     };
 }
 
-pub mod args;
 pub mod bulk;
 pub mod call;
 pub mod classes;
@@ -44,8 +43,6 @@ pub mod ctx;
 pub mod debug;
 pub mod decl;
 pub mod dungeon;
-pub mod entries;
-pub mod fields;
 pub mod gen;
 pub mod held;
 pub mod index;
@@ -56,9 +53,9 @@ pub mod meter;
 pub mod notes;
 pub mod rect;
 pub mod rects;
+pub mod regions;
 pub mod rng;
 pub mod shapes;
-pub mod spec;
 pub mod status;
 pub mod town;
 pub mod tunnel;
@@ -73,6 +70,26 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     map::install_fields(lua)?;
     rects::install_items(lua)?;
     rect::install(lua)
+}
+
+/// Makes one value of every userdata type the API hands out that setup has not made yet, so
+/// that mlua sets up each type's metatable now: set up during a run, those objects would take
+/// ids, and that run would number its own objects differently from the same run in a state
+/// that had already met the type.
+pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
+    use warren_core::gen::dungeon::{Level, Panels};
+    let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
+    lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
+    lua.create_userdata(tunnel::LuaTunnels::empty())?;
+    lua.create_userdata(rng::LuaRng(warren_core::rng::Rng::new(0)))?;
+    // Towns and status lists are made through their constructors (which own their memory
+    // charge), with the smallest valid arguments.
+    lua.load(
+        "local warren = ... warren.town.new {} \
+         warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
+    )
+    .set_name("=warren prelude")
+    .call::<()>(warren)
 }
 
 const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
@@ -91,19 +108,19 @@ const GEN: Decl = Decl::field(
 const TOWN: Decl = Decl::field(
     Owner::Warren,
     "town",
-    &["warren.TownModule"],
+    &["warren.town"],
     "TownMaze as phases (seed 002).",
 );
 const TUNNEL: Decl = Decl::field(
     Owner::Warren,
     "tunnel",
-    &["warren.TunnelModule"],
+    &["warren.tunnel"],
     "Incursion's tunnel (seed 000) and fix-up.",
 );
 const DUNGEON: Decl = Decl::field(
     Owner::Warren,
     "dungeon",
-    &["warren.DungeonModule"],
+    &["warren.dungeon"],
     "Incursion's level phases (seed 003).",
 );
 
@@ -130,6 +147,14 @@ pub fn decls() -> Vec<&'static Decl> {
         ctx::DECLS,
         WARREN,
         gen::DECLS,
+        tunnel::FUNCTIONS,
+        tunnel::METHODS,
+        dungeon::FUNCTIONS,
+        dungeon::METHODS,
+        town::FUNCTIONS,
+        town::FIELDS,
+        town::TOWN_FIELDS,
+        town::METHODS,
         status::METHODS,
     ]
     .concat()
@@ -152,8 +177,17 @@ pub fn classes() -> Vec<&'static Class> {
         &classes::RECIPE,
     ];
     out.extend(gen::CLASSES);
+    out.extend(tunnel::CLASSES);
+    out.extend(dungeon::CLASSES);
+    out.extend(town::CLASSES);
     out.push(&status::STATUS_LISTS_OPTIONS);
     out
+}
+
+/// The classes of `ctx.regions` and its entries (records with more keys than an options
+/// table; see [`regions`]).
+pub fn region_classes() -> &'static [&'static Class] {
+    regions::CLASSES
 }
 
 /// Builds the `warren` module table (the prelude freezes it).

@@ -5,7 +5,7 @@ use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::{fail, with_run};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
-use warren_core::rng::Rng;
+use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
 pub struct LuaRng(pub Rng);
@@ -123,7 +123,7 @@ fn weighted(
     for (i, v) in items.iter().enumerate() {
         weights.push(entry_weight(&c, &v?, &key, i + 1)?);
     }
-    if let Some(m) = super::args::weight_problem(&weights, |i| format!("item {}", i + 1)) {
+    if let Some(m) = weight_problem(&weights, |i| format!("item {}", i + 1)) {
         return Err(c.fail(m));
     }
     match c.this_mut::<LuaRng>(&this)?.0.weighted_index(&weights) {
@@ -229,4 +229,23 @@ fn math_int(lua: &Lua, v: &Value, n: usize) -> mlua::Result<i64> {
             ),
         )
     })
+}
+
+/// The problem with a list of weights, naming the bad item with `item` (its label from its
+/// 0-based index): a weight that is not finite or negative, or weights whose total is not finite.
+pub fn weight_problem(weights: &[f64], item: impl Fn(usize) -> String) -> Option<String> {
+    match check_weights(weights) {
+        Ok(_) => None,
+        Err(WeightProblem::Invalid(i)) => Some(format!(
+            "{} has weight {}; weights must be finite and ≥ 0",
+            item(i),
+            weights[i]
+        )),
+        Err(WeightProblem::Overflow(i)) => Some(format!(
+            "{} has weight {:e}, which takes the total past the largest number (about \
+             1.8e308); weights must add up to a finite total",
+            item(i),
+            weights[i]
+        )),
+    }
 }

@@ -19,6 +19,8 @@ use warren_core::map::MAX_CELLS;
 pub struct LuaStatusLists {
     lists: StatusLists,
     _charge: Charge,
+    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    at_load: bool,
 }
 
 /// Bytes one cell costs: its status, its slot and its entry in a list.
@@ -125,6 +127,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
     Ok(LuaStatusLists {
         lists,
         _charge: charge,
+        at_load: !crate::sandbox::in_run(lua),
     })
 }
 
@@ -194,6 +197,7 @@ fn move_cell(
     let mut l = c.this_mut::<LuaStatusLists>(&this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.status(&c, 1, &status)?;
+    crate::sandbox::touch(lua, l.at_load);
     l.lists.move_to(cell, status).map_err(|e| c.fail(e))
 }
 
@@ -248,6 +252,7 @@ fn reset(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Resul
     let mut l = c.this_mut::<LuaStatusLists>(&this)?;
     let status = l.status(&c, 0, &status)?;
     crate::budget::charge(lua, l.lists.len() as u64 / 4)?;
+    crate::sandbox::touch(lua, l.at_load);
     l.lists.reset(status).map_err(|e| c.fail(e))
 }
 

@@ -227,6 +227,7 @@ fn clone_error(e: &Error) -> Error {
         Error::Param(m) => Error::Param(m.clone()),
         Error::Budget(m) => Error::Budget(m.clone()),
         Error::Io(m) => Error::Io(m.clone()),
+        Error::Usage(m) => Error::Usage(m.clone()),
         Error::Internal(m) => Error::Internal(m.clone()),
     }
 }

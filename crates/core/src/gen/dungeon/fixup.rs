@@ -5,8 +5,10 @@
 use super::path::carve_path;
 use super::DungeonError;
 use crate::gen::connectivity::{fixup, FixupError, FixupReport};
+use crate::gen::meter::Meter;
 use crate::gen::tunnel::{
-    tunnel, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
+    tunnel_prechecked, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest,
+    MAX_CORRIDOR_LENGTH,
 };
 use crate::map::{priority, Brush, Corridor, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
 use crate::rng::Rng;
@@ -43,6 +45,11 @@ pub enum Join {
 /// tunnel that cannot arrive does not wander the level. If the area is still cut off after the
 /// tunnel, the shortest path is carved ([`carve_path`]), which always succeeds unless the area
 /// is sealed by vault walls or the map's edge. At most `max_trials` trials are made.
+///
+/// `config` is checked once ([`TunnelConfig::validate`]). The work is reported to `meter` as
+/// it happens — each trial's flood over the whole map, each tunnel's steps, each path
+/// search's visited cells — and the phase stops with [`DungeonError::Stopped`] (as a connector
+/// error) when the meter refuses.
 // Incursion tunnels with direct + wander and no connect flag; a wander stop inside an area that
 // is already joined joins nothing, so the fix-up here relies on connect and the path instead.
 pub fn fixup_level(
@@ -51,8 +58,24 @@ pub fn fixup_level(
     level: &mut TunnelLevel,
     rng: &mut Rng,
     max_trials: u32,
+    meter: &mut dyn Meter,
 ) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
-    fixup(map, rng, max_trials, |map, rng, from, to| {
+    let cells = map.len() as u64;
+    // The first flood, before any tunnel; later floods are paid for when the loop ends.
+    if let Err(stop) = meter.work(cells) {
+        let start = map.point(0);
+        return Err(FixupError::Connector {
+            from: start,
+            to: start,
+            error: stop.into(),
+        });
+    }
+    let mut checked = false;
+    let report = fixup(map, rng, max_trials, |map, rng, from, to| {
+        if !checked {
+            config.validate(map)?;
+            checked = true;
+        }
         if map.is_connected(to)? {
             return Ok(Join::Already);
         }
@@ -68,7 +91,8 @@ pub fn fixup_level(
             },
         );
         req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
-        let dug = tunnel(map, config, level, &req, rng)?;
+        let dug = tunnel_prechecked(map, config, level, &req, rng)?;
+        meter.work(u64::from(dug.steps) + dug.carved.len() as u64)?;
         // The corridor joins only if every cell of it is open (a vault can break it).
         let intact = dug
             .path
@@ -76,7 +100,8 @@ pub fn fixup_level(
             .chain([&dug.end])
             .all(|&p| !map.is_solid(p).unwrap_or(true));
         if intact && map.is_connected(from)? {
-            spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            let spread = spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            meter.work(spread)?;
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
                     style: dug.style,
@@ -85,19 +110,31 @@ pub fn fixup_level(
                 });
             }
         }
-        let carved = carve_default(map, config, from, to)?;
-        spread_connected(map, carved.iter().copied().chain([from, to]));
+        let carved = carve_default(map, config, from, to, meter)?;
+        let spread = spread_connected(map, carved.iter().copied().chain([from, to]));
+        meter.work(spread)?;
         Ok(Join::Path {
             tunnel_stop: dug.stop,
             carved: dug.carved.len() + carved.len(),
         })
-    })
+    })?;
+    if let Err(stop) = meter.work(u64::from(report.trials) * cells) {
+        let start = map.point(0);
+        return Err(FixupError::Connector {
+            from: start,
+            to: start,
+            error: stop.into(),
+        });
+    }
+    Ok(report)
 }
 
 /// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
 /// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
-/// a check after each tunnel costs the size of the area the tunnel reached.
-fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
+/// a check after each tunnel costs the size of the area the tunnel reached. Returns the cells
+/// looked at (eight per cell marked), for the meter.
+fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) -> u64 {
+    let mut work = 0;
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
@@ -110,6 +147,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
         }
     }
     while let Some(p) = stack.pop() {
+        work += 8;
         for d in Dir::ALL {
             let n = p.step(d);
             if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
@@ -122,6 +160,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
             }
         }
     }
+    work
 }
 
 /// Carves the shortest path with the default corridor style and records it as a corridor.
@@ -130,6 +169,7 @@ fn carve_default(
     config: &TunnelConfig,
     from: Point,
     to: Point,
+    meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let style = &config.styles[config.default_style];
     let region = map.region_id(&style.name);
@@ -139,7 +179,7 @@ fn carve_default(
     let walls = Brush::new(style.walls)
         .priority(priority::CORRIDOR_WALL)
         .region(region);
-    let cells = carve_path(map, from, to, &floor, &walls)?;
+    let cells = carve_path(map, from, to, &floor, &walls, meter)?;
     map.notes.corridors.push(Corridor {
         cells: cells.clone(),
         region: Some(style.name.clone()),
@@ -154,6 +194,7 @@ mod tests {
     use crate::gen::dungeon::test_support::{
         blank, render, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
     };
+    use crate::gen::meter::{Tally, Unmetered};
     use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConstants};
     use crate::map::Rect;
 
@@ -219,6 +260,7 @@ mod tests {
                 &mut TunnelLevel::default(),
                 &mut Rng::new(seed),
                 26,
+                &mut Unmetered,
             )
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", render(&map)));
             assert_eq!(components(&map).len(), 1, "seed {seed}\n{}", render(&map));
@@ -231,6 +273,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_work_is_metered_and_a_meter_stops_the_fixup() {
+        let mut map = scattered(3);
+        let mut tally = Tally::new();
+        let level = &mut TunnelLevel::default();
+        fixup_level(&mut map, &config(), level, &mut Rng::new(3), 26, &mut tally).unwrap();
+        assert!(tally.cells > 2 * map.len() as u64, "{} cells", tally.cells);
+        let mut map = scattered(3);
+        let mut short = Tally::with_limit(map.len() as u64 + 10);
+        let level = &mut TunnelLevel::default();
+        let e =
+            fixup_level(&mut map, &config(), level, &mut Rng::new(3), 26, &mut short).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                FixupError::Connector {
+                    error: DungeonError::Stopped(_),
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -254,6 +320,7 @@ mod tests {
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
             26,
+            &mut Unmetered,
         )
         .unwrap_err()
         .to_string();
@@ -269,6 +336,7 @@ mod tests {
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
             0,
+            &mut Unmetered,
         )
         .unwrap_err()
         .to_string();

@@ -1,6 +1,7 @@
 //! The fix-up's last resort: the shortest way through anything a corridor floor may replace.
 
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{Brush, Dir, Map, Point};
 use std::collections::VecDeque;
 
@@ -10,13 +11,15 @@ use std::collections::VecDeque;
 /// (priority at most `floor`'s, never the map's edge), and diagonally into open cells only, so
 /// every floored cell touches the one before it and the result is 8-connected. Solid cells on
 /// the path get `floor`; their solid neighbours get `walls`. When no such path exists, the
-/// area of `to` is sealed and nothing is written.
+/// area of `to` is sealed and nothing is written. The search's work (each cell it visits looks
+/// at its eight neighbours) and the path's cells are reported to `meter` as they happen.
 pub fn carve_path(
     map: &mut Map,
     from: Point,
     to: Point,
     floor: &Brush,
     walls: &Brush,
+    meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let start = map.index(from.x as i64, from.y as i64)?;
     let goal = map.index(to.x as i64, to.y as i64)?;
@@ -33,9 +36,14 @@ pub fn carve_path(
     let mut parent = vec![u32::MAX; map.len()];
     parent[start] = start as u32;
     let mut queue = VecDeque::from([start]);
+    let mut visited = 0u64;
     while let Some(i) = queue.pop_front() {
         if i == goal {
             break;
+        }
+        visited += 1;
+        if visited % 512 == 0 {
+            meter.work(512 * 8)?;
         }
         let p = map.point(i);
         for d in Dir::ALL {
@@ -52,6 +60,7 @@ pub fn carve_path(
             }
         }
     }
+    meter.work(visited % 512 * 8)?;
     if parent[goal] == u32::MAX {
         return Err(DungeonError::Sealed { at: to });
     }
@@ -62,6 +71,7 @@ pub fn carve_path(
         path.push(i);
     }
     path.reverse();
+    meter.work(path.len() as u64)?;
     let mut carved = Vec::new();
     for i in path {
         let p = map.point(i);
@@ -84,6 +94,7 @@ mod tests {
     use crate::gen::dungeon::test_support::{
         blank, reach, render, CORRIDOR, FLOOR, VAULT_WALL, WALL,
     };
+    use crate::gen::meter::Unmetered;
     use crate::map::{priority, Rect};
 
     fn brushes() -> (Brush, Brush) {
@@ -112,6 +123,7 @@ mod tests {
             Point::new(25, 9),
             &floor,
             &walls,
+            &mut Unmetered,
         )
         .unwrap();
         assert!(!carved.is_empty());
@@ -142,6 +154,7 @@ mod tests {
             Point::new(12, 12),
             &floor,
             &walls,
+            &mut Unmetered,
         )
         .unwrap_err();
         assert_eq!(
@@ -162,8 +175,15 @@ mod tests {
         map.fill_rect(&Rect::new(2, 2, 2, 2), &vault_floor).unwrap();
         map.fill_rect(&Rect::new(4, 4, 2, 2), &vault_floor).unwrap();
         let (floor, walls) = brushes();
-        let carved =
-            carve_path(&mut map, Point::new(2, 2), Point::new(5, 5), &floor, &walls).unwrap();
+        let carved = carve_path(
+            &mut map,
+            Point::new(2, 2),
+            Point::new(5, 5),
+            &floor,
+            &walls,
+            &mut Unmetered,
+        )
+        .unwrap();
         assert!(carved.is_empty());
     }
 }
