@@ -560,7 +560,7 @@ fn strings(o: &Opts, key: &str) -> mlua::Result<Vec<String>> {
     list(c, &t, &format!("opts.{key}"))?
         .into_iter()
         .enumerate()
-        .map(|(i, v)| match v {
+        .map(|(i, v)| match v? {
             Value::String(s) => Ok(s.to_string_lossy()),
             other => Err(c.fail(format!(
                 "opts.{key}[{}] must be a string, got {}",
@@ -761,7 +761,7 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
     for (n, item) in items.iter().enumerate() {
         choices.push(regions::room(
             c,
-            item,
+            &item?,
             &format!("item {} of {label}", n + 1),
             &m.0,
         )?);
