@@ -68,23 +68,51 @@ fn outputs_pointed_at_inputs_are_refused_and_the_inputs_stay_untouched() {
     let before = snapshot(dir.path());
     let cases: &[(&[&str], &str)] = &[
         (
-            &["run", "r.lua", "--out", "r.lua"],
+            &["run", "r.lua", "--format", "ascii", "--out", "r.lua"],
             "--out r.lua: refusing to write onto the recipe",
         ),
         (
-            &["run", "r.lua", "--out", "./lib/../r.lua"],
+            &[
+                "run",
+                "r.lua",
+                "--format",
+                "ascii",
+                "--out",
+                "./lib/../r.lua",
+            ],
             "refusing to write onto the recipe",
         ),
         (
-            &["run", "r.lua", "--out", "lib/style.lua"],
+            &[
+                "run",
+                "r.lua",
+                "--format",
+                "ascii",
+                "--out",
+                "lib/style.lua",
+            ],
             "refusing to write onto a module the recipe requires",
         ),
         (
-            &["run", "r.lua", "--out", "regions/terrain.toml"],
+            &[
+                "run",
+                "r.lua",
+                "--format",
+                "ascii",
+                "--out",
+                "regions/terrain.toml",
+            ],
             "refusing to write onto a region file",
         ),
         (
-            &["run", "r.lua", "--out", "regions/new.toml"],
+            &[
+                "run",
+                "r.lua",
+                "--format",
+                "ascii",
+                "--out",
+                "regions/new.toml",
+            ],
             "it would be loaded as a region file",
         ),
         (
@@ -103,7 +131,14 @@ fn outputs_pointed_at_inputs_are_refused_and_the_inputs_stay_untouched() {
             "--frames r.lua: refusing to write onto the recipe",
         ),
         (
-            &["watch", "r.lua", "--out", "lib/style.lua"],
+            &[
+                "watch",
+                "r.lua",
+                "--format",
+                "ascii",
+                "--out",
+                "lib/style.lua",
+            ],
             "refusing to write onto a module the recipe requires",
         ),
         (
@@ -195,7 +230,16 @@ fn a_module_required_during_generation_is_an_input_too() {
     fails_with(
         &warren_in(
             dir.path(),
-            &["run", "r.lua", "--seed", "1", "--out", "lib/late.lua"],
+            &[
+                "run",
+                "r.lua",
+                "--seed",
+                "1",
+                "--format",
+                "ascii",
+                "--out",
+                "lib/late.lua",
+            ],
         ),
         "refusing to write onto a module the recipe requires",
     );
@@ -236,11 +280,11 @@ fn error_messages_are_capped_with_the_omitted_length() {
         ),
         (
             &["run", "huge.lua", "--regions", "long-regions"],
-            "zz.toml:2:8: unknown terrain 'zzz",
+            "zz.toml:2:8: map.fill = 'zzz",
         ),
         (
             &["check", "--regions", "long-regions", "huge.lua"],
-            "zz.toml:2:8: unknown terrain 'zzz",
+            "zz.toml:2:8: map.fill = 'zzz",
         ),
     ];
     for (args, start) in runs {
@@ -486,7 +530,7 @@ fn weights_must_add_up_to_a_finite_total() {
     let out = warren_in(dir.path(), &["run", "r.lua", "--seed", "1"]);
     fails_with(
         &out,
-        "regions/heavy.toml:10:10: corridor[1].weight = 1.7e308 takes the total of the corridor weights past the largest number (about 1.8e308); weights must add up to a finite total",
+        "regions/heavy.toml:10:10: corridor 'heavy b': weight = 1.7e308 takes the total of the corridor weights past the largest number (about 1.8e308); weights must add up to a finite total",
     );
 }
 
@@ -585,8 +629,11 @@ fn errors_caused_by_a_recipe_name_its_line() {
             "return {\n  params = {\n    width = { default = 100000 },\n    height = { default = 10 },\n  },\n  generate = function() end }\n".into(),
             "x.lua:3: map size 100000×10 is not allowed",
         ),
-        (body("warren.dungeon.init(5)"), "x.lua:3: bad argument #1 to 'init'"),
-        (body("error({})"), "x.lua:3: error object is a table value"),
+        (
+            body("warren.dungeon.init(5)"),
+            "x.lua:3: warren.dungeon.init: argument 1 (map) must be a map, got 5",
+        ),
+        (body("error({})"), "x.lua:3: error({})"),
         (body("error('why', 0)"), "x.lua:3: why"),
     ];
     for (recipe, expected) in cases {

@@ -250,7 +250,7 @@ fn weight_total_cases(out: &mut Vec<Case>) {
                 line,
                 10,
                 format!(
-                    "{kind}[1].weight = {shown} takes the total of the {kind} weights past the \
+                    "{kind} 'b': weight = {shown} takes the total of the {kind} weights past the \
                      largest number (about 1.8e308); weights must add up to a finite total"
                 ),
             ));

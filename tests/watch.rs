@@ -438,7 +438,11 @@ fn a_huge_error_is_shown_capped() {
     let err = w.stderr();
     let longest = err.lines().map(str::len).max().unwrap_or(0);
     assert!(longest <= 4200, "a line of {longest} bytes");
-    assert!(err.contains("r.lua:4: xxx"), "{}", &err[..err.len().min(200)]);
+    assert!(
+        err.contains("r.lua:4: xxx"),
+        "{}",
+        &err[..err.len().min(200)]
+    );
     assert!(err.contains("bytes omitted] …") && err.contains("xEND"));
 }
 

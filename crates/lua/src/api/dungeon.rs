@@ -766,6 +766,12 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
             &m.0,
         )?);
     }
+    let weights: Vec<f64> = choices.iter().map(|r| r.choice.weight).collect();
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+        format!("room '{}'", choices[i].choice.style.name)
+    }) {
+        return Err(c.fail(m));
+    }
     let refs: Vec<_> = choices.iter().map(|r| &r.choice).collect();
     let l = level.borrow::<LuaLevel>()?;
     let mut r = rng.borrow_mut::<LuaRng>()?;

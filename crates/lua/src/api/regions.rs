@@ -377,6 +377,12 @@ pub fn tunnel_regions(c: &Call, v: &Value, what: &str, map: &Map) -> mlua::Resul
         let at = format!("{what}.corridor[{}]", n + 1);
         corridors.push(corridor(c, &item?, &at, map, &dungeon_def)?);
     }
+    let weights: Vec<f64> = corridors.iter().map(|k| k.style.weight).collect();
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+        format!("corridor '{}'", corridors[i].style.name)
+    }) {
+        return Err(c.fail(m));
+    }
     let names: Vec<&str> = corridors.iter().map(|k| k.style.name.as_str()).collect();
     let dungeon = resolved(c, &format!("{what}.dungeon"), |p| {
         resolve::dungeon(&dungeon_def, &names, map.terrains(), p)

@@ -437,7 +437,9 @@ fn fill(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &FILL, &extra)?;
     let mut t = c.this_mut::<LuaTown>(&this)?;
     let mut meter = LuaMeter::new(lua);
-    t.town_mut(lua).fill(&mut meter).map_err(|_| meter.stopped())
+    t.town_mut(lua)
+        .fill(&mut meter)
+        .map_err(|_| meter.stopped())
 }
 
 fn make_unused(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
@@ -479,7 +481,9 @@ fn cleanup_map(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> 
     let c = Call::new(lua, &CLEANUP_MAP, &extra)?;
     let mut t = c.this_mut::<LuaTown>(&this)?;
     let mut meter = LuaMeter::new(lua);
-    t.town_mut(lua).cleanup_map(&mut meter).map_err(|_| meter.stopped())
+    t.town_mut(lua)
+        .cleanup_map(&mut meter)
+        .map_err(|_| meter.stopped())
 }
 
 /// Cell (x, y) of the town, as (row, col); an error naming the grid when it is off it.

@@ -28,8 +28,7 @@ use warren_core::gen::dungeon::{fixup_level, DungeonError, Join};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::tunnel::{
     tunnel_prechecked, DoorTable, StopReason, TunnelConfig, TunnelConstants, TunnelFlags,
-    TunnelLevel, TunnelRequest,
-    MAX_CORRIDOR_LENGTH,
+    TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
 use warren_core::map::{Dir, Map, Point, TerrainTable};
 use warren_core::region::tunnel_config;

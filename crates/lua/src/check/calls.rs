@@ -332,9 +332,7 @@ fn fits(ty: &Ty, val: &Val) -> bool {
         | Ty::Strings
         | Ty::AnyTable
         | Ty::Table(_)
-        | Ty::TableList(_) => {
-            val.may_be_table() || matches!(val, Val::Api(o) if !userdata(o))
-        }
+        | Ty::TableList(_) => val.may_be_table() || matches!(val, Val::Api(o) if !userdata(o)),
     }
 }
 

@@ -355,9 +355,11 @@ fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<Strin
     decls
         .iter()
         .filter(|d| {
-            d.returns
-                .first()
-                .is_some_and(|r| r.trim_end_matches('?') == owner.class())
+            // A deprecated alias would draw its warning in every call built on it.
+            d.alias_of.is_none()
+                && d.returns
+                    .first()
+                    .is_some_and(|r| r.trim_end_matches('?') == owner.class())
         })
         .find_map(|d| {
             let base = producer(d.owner, decls, depth - 1)?;

@@ -1105,9 +1105,7 @@ fn of_ty(ty: &Ty) -> Val {
         | Ty::Strings
         | Ty::List
         | Ty::AnyTable
-        | Ty::TableList(_) => {
-            Val::Table
-        }
+        | Ty::TableList(_) => Val::Table,
     }
 }
 
