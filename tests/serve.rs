@@ -188,6 +188,42 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
     );
     assert_eq!(json.text(), String::from_utf8(cli).unwrap());
 
+    // The Tiled pair: the map names its tileset by the name the tileset downloads under, and
+    // both are what `warren run --out NAME.tmx` writes.
+    let tmx = s.get("/api/export.tmx?seed=9&set=mode=spotted&levels=2");
+    assert_eq!(tmx.status, 200);
+    assert_eq!(
+        tmx.header("content-disposition"),
+        Some("attachment; filename=\"served-9.tmx\"")
+    );
+    let tiles = s.get("/api/export.tiles.png?seed=9&set=mode=spotted&levels=2");
+    assert_eq!(
+        tiles.header("content-disposition"),
+        Some("attachment; filename=\"served-9.tiles.png\"")
+    );
+    run(
+        &s,
+        &[
+            "r.lua",
+            "--seed",
+            "9",
+            "--set",
+            "mode=spotted",
+            "--levels",
+            "2",
+            "--out",
+            "served-9.tmx",
+        ],
+    );
+    assert_eq!(tmx.body, std::fs::read(s.path("served-9.tmx")).unwrap());
+    assert_eq!(
+        tiles.body,
+        std::fs::read(s.path("served-9.tiles.png")).unwrap()
+    );
+    assert!(tmx.text().contains("source=\"served-9.tiles.png\""));
+    let refused = s.get("/api/export.tmx?layer=region");
+    assert_eq!(refused.status, 400, "{}", refused.text());
+
     // The page's own copy: the same terrain as the CLI's JSON, and batch's measurements.
     let map = s.get("/api/map?seed=9&set=mode=spotted");
     assert_eq!(map.status, 200);

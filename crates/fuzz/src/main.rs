@@ -77,7 +77,7 @@ pub fn class(msg: &str) -> String {
 /// The two targets.
 enum Target {
     Regions(regions::Regions),
-    Recipes(recipes::Recipes),
+    Recipes(Box<recipes::Recipes>),
 }
 
 impl Target {
@@ -438,7 +438,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let target = match o.target.as_str() {
         "regions" => regions::Regions::new(&o.root).map(Target::Regions),
-        _ => recipes::Recipes::new(&o.root).map(Target::Recipes),
+        _ => recipes::Recipes::new(&o.root).map(|r| Target::Recipes(Box::new(r))),
     };
     let target = match target {
         Ok(t) => t,

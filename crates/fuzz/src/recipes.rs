@@ -1,6 +1,6 @@
 //! Target `recipes`: the input is a recipe, written to `scripts/fuzz.lua` in a scratch copy of
 //! the shipped regions and `scripts/lib`, loaded and (when it loads) run for seed 1 with small
-//! budgets, and scanned the way `warren check` scans it. Whatever it holds, each step must end
+//! budgets, and analysed the way `warren check` analyses it. Whatever it holds, each step must end
 //! in a map or an error that starts with `file:line:`; never a panic, an internal error or a
 //! hang.
 
@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use warren_core::region::Registry;
 use warren_core::render::View;
-use warren_lua::check::{lex, scan};
+use warren_lua::check::declared::Declared;
+use warren_lua::check::program::{self, Source};
+use warren_lua::check::Known;
 use warren_lua::{Error, Host, Limits, Run};
 
 /// The recipe target: a scratch directory and the shipped registry.
@@ -18,7 +20,9 @@ pub struct Recipes {
     dir: PathBuf,
     script: PathBuf,
     registry: Arc<Registry>,
-    known: scan::Known,
+    known: Known,
+    /// The API declarations the analysis checks calls against.
+    declared: Declared,
 }
 
 /// Budgets small enough that a runaway case costs little.
@@ -48,7 +52,7 @@ impl Recipes {
         copy(&root.join("regions"), &dir.join("regions"))?;
         copy(&root.join("scripts/lib"), &dir.join("scripts/lib"))?;
         let registry = Registry::load_dir(&dir.join("regions")).map_err(|e| e.to_string())?;
-        let known = scan::Known {
+        let known = Known {
             terrains: Some(
                 registry
                     .terrains()
@@ -65,13 +69,19 @@ impl Recipes {
             dir,
             registry: Arc::new(registry),
             known,
+            declared: Declared::new(),
         })
     }
 
-    /// Loads, runs and scans `input`, and checks what came out.
+    /// Loads, runs and analyses `input`, and checks what came out.
     pub fn run(&self, input: &str) -> Outcome {
-        // The static scan first: it must take any text.
-        let _ = scan::scan(&lex::tokens(input), &self.known);
+        // The static analysis first: it must take any text.
+        let source = Source {
+            path: self.script.clone(),
+            text: input.to_string(),
+            known: self.known.clone(),
+        };
+        let _ = program::analyse(&[source], &self.declared);
         if let Err(e) = std::fs::write(&self.script, input) {
             return Outcome::Finding(format!("cannot write the case: {e}"));
         }
