@@ -1,7 +1,7 @@
 //! `warren run`: generate and print or save.
 
 use crate::cli::RunArgs;
-use crate::frames::{generate_steps, write_frames};
+use crate::frames::{generate_steps, held, memory_needed, write_frames};
 use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
@@ -33,6 +33,16 @@ pub fn run(args: RunArgs) -> Result<()> {
         Some(dir) => {
             let steps = generate_steps(&host, seed, &params, gen.levels)?;
             check_outputs(&args, format, &inputs())?;
+            let what = match steps.iter().map(|s| &s.level.map).max_by_key(|m| m.len()) {
+                Some(m) => format!(
+                    "--frames at --scale {0}: a {1}×{2}-pixel animation frame",
+                    args.scale,
+                    m.width() as u64 * u64::from(args.scale.max(1)),
+                    m.height() as u64 * u64::from(args.scale.max(1)),
+                ),
+                None => format!("--frames at --scale {}", args.scale),
+            };
+            host.check_memory(memory_needed(&steps, args.scale), held(&steps), &what)?;
             write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
@@ -50,6 +60,13 @@ pub fn run(args: RunArgs) -> Result<()> {
         layer.check(&level.map).map_err(Error::Param)?;
     }
     check_outputs(&args, format, &inputs())?;
+    // Drawing is checked against the memory limit before anything is written.
+    let held: usize = levels.iter().map(|l| l.map.bytes()).sum();
+    let what = match &args.out {
+        Some(path) => format!("--out {}: drawing it", path.display()),
+        None => "drawing the map".into(),
+    };
+    host.check_memory(output.memory_needed(format), held, &what)?;
     match &args.out {
         Some(path) => {
             output.save(format, path)?;

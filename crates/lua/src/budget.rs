@@ -35,7 +35,8 @@ const TRIPPED: &CStr = c"budget exceeded";
 pub struct Limits {
     /// Lua VM instructions (plus charged Rust work) a generation may execute.
     pub instructions: u64,
-    /// Bytes the Lua state and the run's annotations may hold.
+    /// Bytes one generation may hold in its one memory account: the Lua heap, the map and
+    /// the levels kept above it, layers, snapshots, towns and status lists.
     pub memory: usize,
     /// Wall-clock time a generation may take.
     pub time: Duration,
@@ -67,7 +68,7 @@ pub struct Usage {
     /// Instruction-equivalents: VM instructions (to within the hook's interval) plus the work
     /// Rust did for the script.
     pub instructions: u64,
-    /// The most memory held at once (Lua state plus annotations), in bytes.
+    /// The most memory held at once (everything in the memory account), in bytes.
     pub peak_memory: usize,
     /// Wall-clock time.
     pub time: Duration,
@@ -117,10 +118,17 @@ pub struct Budget {
     exceeded: Cell<Option<Exceeded>>,
     /// Bytes the Lua allocator holds.
     lua_bytes: Cell<usize>,
-    /// Bytes of Rust-side data the run created (annotations), counted against the same limit.
+    /// Bytes of Rust-side data the generation holds (its map, the levels kept above it,
+    /// annotations, layers, snapshots), counted against the same limit. Forgotten when the
+    /// generation ends: the host counts what it keeps again at the next [`Budget::begin`].
     rust_bytes: Cell<usize>,
-    /// Highest `lua_bytes + rust_bytes` seen during the generation.
+    /// Bytes reserved by Rust objects the Lua state owns (towns, status lists): kept across
+    /// generations, given back when the object is collected (see [`Reservation`]).
+    held_bytes: Cell<usize>,
+    /// Highest total of the account seen during the generation.
     peak_bytes: Cell<usize>,
+    /// What asked for the memory that ran out, and how much (for the message).
+    memory_detail: RefCell<String>,
     /// Bytes allocated since the allocator last looked at the clock.
     since_clock: Cell<usize>,
     /// `used` at which [`Budget::charge`] next looks at the clock.
@@ -149,7 +157,9 @@ impl Budget {
             exceeded: Cell::new(None),
             lua_bytes: Cell::new(0),
             rust_bytes: Cell::new(0),
+            held_bytes: Cell::new(0),
             peak_bytes: Cell::new(0),
+            memory_detail: RefCell::new(String::new()),
             since_clock: Cell::new(0),
             clock_due: Cell::new(0),
             output: Cell::new(0),
@@ -225,7 +235,8 @@ impl Budget {
         self.started.set(started);
         self.exceeded.set(None);
         self.rust_bytes.set(0);
-        self.peak_bytes.set(self.lua_bytes.get());
+        self.peak_bytes.set(self.held());
+        self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
         self.clock_due.set(self.used.get());
         self.output.set(0);
@@ -270,7 +281,16 @@ impl Budget {
         self.lua_bytes.get()
     }
 
-    /// The most memory (Lua state plus annotations) held during this generation.
+    /// Everything the memory account holds now: the Lua heap, the generation's Rust-side data
+    /// and the reservations of objects the state owns.
+    pub fn held(&self) -> usize {
+        self.lua_bytes
+            .get()
+            .saturating_add(self.rust_bytes.get())
+            .saturating_add(self.held_bytes.get())
+    }
+
+    /// The most memory (everything in the account) held during this generation.
     pub fn peak_bytes(&self) -> usize {
         self.peak_bytes.get()
     }
@@ -366,17 +386,82 @@ impl Budget {
         bytes: usize,
         location: impl FnOnce() -> Option<String>,
     ) -> Result<(), Exceeded> {
+        self.charge_bytes_for(bytes, "", location)
+    }
+
+    /// [`Self::charge_bytes`] for data that `what` (a binding, `"the map"`) is about to
+    /// allocate: call it before allocating. A memory error then says who asked and how much.
+    pub fn charge_bytes_for(
+        &self,
+        bytes: usize,
+        what: &str,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
         if let Some(e) = self.exceeded.get() {
             return Err(e);
         }
-        let rust = self.rust_bytes.get().saturating_add(bytes);
-        self.rust_bytes.set(rust);
-        let total = rust.saturating_add(self.lua_bytes.get());
+        let before = self.held();
+        self.rust_bytes
+            .set(self.rust_bytes.get().saturating_add(bytes));
+        let total = self.held();
         self.peak_bytes.set(self.peak_bytes.get().max(total));
         if total > self.limits.get().memory {
+            self.note_memory(what, bytes, before);
             return Err(self.trip(Exceeded::Memory, location().as_deref()));
         }
         Ok(())
+    }
+
+    /// Reserves `bytes` for a Rust object the Lua state will own (a town, status lists) until
+    /// [`Self::unreserve`]; `false` (and nothing reserved) if the account cannot hold them. Unlike
+    /// the other charges this does not trip the budget: the caller may collect garbage (which
+    /// returns dropped objects' reservations) and try again, then [`Self::refuse`].
+    pub fn reserve(&self, bytes: usize) -> bool {
+        if self.exceeded.get().is_some() {
+            return false;
+        }
+        let total = self.held().saturating_add(bytes);
+        if total > self.limits.get().memory {
+            return false;
+        }
+        self.held_bytes
+            .set(self.held_bytes.get().saturating_add(bytes));
+        self.peak_bytes.set(self.peak_bytes.get().max(total));
+        true
+    }
+
+    /// Gives back bytes [`Self::reserve`] took.
+    pub fn unreserve(&self, bytes: usize) {
+        self.held_bytes
+            .set(self.held_bytes.get().saturating_sub(bytes));
+    }
+
+    /// Trips the memory limit for `what`, which needed `bytes` the account could not hold.
+    pub fn refuse(
+        &self,
+        bytes: usize,
+        what: &str,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Exceeded {
+        if let Some(e) = self.exceeded.get() {
+            return e;
+        }
+        self.note_memory(what, bytes, self.held());
+        self.trip(Exceeded::Memory, location().as_deref())
+    }
+
+    /// Remembers, for the message, that `what` asked for `bytes` with `held` already held.
+    fn note_memory(&self, what: &str, bytes: usize, held: usize) {
+        if what.is_empty() || self.exceeded.get().is_some() {
+            return;
+        }
+        if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
+            *detail = format!(
+                "{what} needs {} with {} already held",
+                mib(bytes),
+                mib(held)
+            );
+        }
     }
 
     /// Counts `bytes` of output; `Some(true)` if they may be written, `Some(false)` the first
@@ -433,7 +518,18 @@ impl Budget {
         }
         let limits = self.limits.get();
         let total = self.lua_bytes.get().saturating_add(grow);
-        if total.saturating_add(self.rust_bytes.get()) > limits.memory {
+        let outside = self.rust_bytes.get().saturating_add(self.held_bytes.get());
+        if total.saturating_add(outside) > limits.memory {
+            if self.exceeded.get().is_none() {
+                // Formatting allocates from Rust's allocator, never from this one.
+                if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
+                    *detail = format!(
+                        "the Lua heap holds {} beside {} of maps, layers and objects",
+                        mib(self.lua_bytes.get()),
+                        mib(outside)
+                    );
+                }
+            }
             self.trip(Exceeded::Memory, None);
             return false;
         }
@@ -448,7 +544,7 @@ impl Budget {
             self.since_clock.set(since);
         }
         self.lua_bytes.set(total);
-        let held = total.saturating_add(self.rust_bytes.get());
+        let held = total.saturating_add(outside);
         if held > self.peak_bytes.get() {
             self.peak_bytes.set(held);
         }
@@ -468,10 +564,18 @@ impl Budget {
                 "time budget exceeded ({} s; raise it with --max-seconds)",
                 limits.time.as_secs_f64()
             ),
-            Exceeded::Memory => format!(
-                "memory limit exceeded ({} MiB; raise it with --max-memory)",
-                limits.memory >> 20
-            ),
+            Exceeded::Memory => {
+                let detail = self.memory_detail.borrow();
+                let why = if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {detail}")
+                };
+                format!(
+                    "memory limit exceeded ({} MiB; raise it with --max-memory){why}",
+                    limits.memory >> 20
+                )
+            }
             Exceeded::String => format!(
                 "string size limit exceeded (a single string may hold at most {} MiB)",
                 MAX_STRING_BYTES >> 20
@@ -483,6 +587,51 @@ impl Budget {
             (false, true) => format!("{loc}: {detail}"),
             (false, false) => format!("{loc}: {detail} (recipe {recipe})"),
         })
+    }
+}
+
+/// `bytes` for messages: whole MiB, rounded up, or KiB below one MiB.
+pub fn mib(bytes: usize) -> String {
+    if bytes < 1 << 20 {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
+    } else {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
+    }
+}
+
+/// A share of the memory account kept by a Rust object the Lua state owns (a town, status
+/// lists), given back when the object is dropped.
+#[derive(Debug)]
+pub struct Reservation {
+    bytes: usize,
+    budget: std::rc::Rc<Budget>,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.unreserve(self.bytes);
+    }
+}
+
+impl Reservation {
+    /// Reserves `bytes` in `budget`'s account for the object `what` makes. When it does not
+    /// fit, garbage is collected first (dropped objects give their share back); if that is not
+    /// enough the memory limit trips, located at the calling script line.
+    pub fn new(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation> {
+        let budget = super::sandbox::state(lua).budget.clone();
+        if budget.exceeded().is_some() {
+            return Err(exceeded_error(lua));
+        }
+        if !budget.reserve(bytes) {
+            // Two full cycles: the first runs finalizers, the second frees what they released.
+            lua.gc_collect()?;
+            lua.gc_collect()?;
+            if !budget.reserve(bytes) {
+                budget.refuse(bytes, what, || caller_location(lua));
+                return Err(exceeded_error(lua));
+            }
+        }
+        Ok(Reservation { bytes, budget })
     }
 }
 
@@ -601,10 +750,21 @@ pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
 
 /// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
 pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    charge_bytes_for(lua, bytes, "")
+}
+
+/// Counts `bytes` that `what` (a binding's name) is about to allocate against the memory
+/// limit, before allocating: running out names `what` and the size.
+pub fn charge_bytes_for(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<()> {
     let budget = super::sandbox::state(lua).budget.clone();
     budget
-        .charge_bytes(bytes, || caller_location(lua))
+        .charge_bytes_for(bytes, what, || caller_location(lua))
         .map_err(|_| exceeded_error(lua))
+}
+
+/// Gives back `bytes` of Rust-side data counted with [`charge_bytes`] (a replaced layer).
+pub fn release_bytes(lua: &Lua, bytes: usize) {
+    super::sandbox::state(lua).budget.release_bytes(bytes);
 }
 
 #[cfg(test)]
