@@ -11,6 +11,8 @@
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 extern "C" {
@@ -85,6 +87,8 @@ pub enum Exceeded {
     Memory,
     /// A single string larger than [`MAX_STRING_BYTES`].
     String,
+    /// The caller cancelled the generation (see [`Budget::set_cancel`]).
+    Cancelled,
 }
 
 /// The largest string a script may create. Some VM instructions scan whole strings (`==`, `<`,
@@ -144,6 +148,8 @@ pub struct Budget {
     state: Cell<*mut ffi::lua_State>,
     /// Instructions handed to the Lua counter and not yet added to `used`.
     given: Cell<u64>,
+    /// Set by another thread to stop the generation at its next checkpoint.
+    cancel: RefCell<Option<Arc<AtomicBool>>>,
 }
 
 impl Budget {
@@ -167,6 +173,7 @@ impl Budget {
             location: RefCell::new(String::new()),
             state: Cell::new(std::ptr::null_mut()),
             given: Cell::new(0),
+            cancel: RefCell::new(None),
         }
     }
 
@@ -320,6 +327,22 @@ impl Budget {
         self.peak_bytes.set(held);
     }
 
+    /// Lets another thread stop generations: once `flag` is set, a running generation ends at
+    /// its next checkpoint (within a chunk of instructions or a primitive's charge) with
+    /// [`Exceeded::Cancelled`]. `None` removes it.
+    pub fn set_cancel(&self, flag: Option<Arc<AtomicBool>>) {
+        if let Ok(mut cancel) = self.cancel.try_borrow_mut() {
+            *cancel = flag;
+        }
+    }
+
+    /// Whether the generation was cancelled.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .try_borrow()
+            .is_ok_and(|c| c.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+    }
+
     /// Marks `what` as exceeded (the first cause wins) and remembers where, if known. Called
     /// from the allocator too, so it never panics: a busy `RefCell` only loses the location.
     fn trip(&self, what: Exceeded, location: Option<&str>) -> Exceeded {
@@ -360,6 +383,8 @@ impl Budget {
             return Ok(());
         } else if self.started.get().elapsed() > self.limits.get().time {
             Exceeded::Time
+        } else if self.cancelled() {
+            Exceeded::Cancelled
         } else {
             self.clock_due
                 .set(used.saturating_add(CLOCK_EVERY_INSTRUCTIONS));
@@ -540,6 +565,10 @@ impl Budget {
                 self.trip(Exceeded::Time, None);
                 return false;
             }
+            if self.cancelled() {
+                self.trip(Exceeded::Cancelled, None);
+                return false;
+            }
         } else {
             self.since_clock.set(since);
         }
@@ -580,6 +609,7 @@ impl Budget {
                 "string size limit exceeded (a single string may hold at most {} MiB)",
                 MAX_STRING_BYTES >> 20
             ),
+            Exceeded::Cancelled => "generation cancelled".into(),
         };
         let loc = self.location.borrow();
         Some(match (loc.is_empty(), loc.starts_with(recipe)) {
@@ -654,6 +684,8 @@ pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> 
             Some(Exceeded::Instructions)
         } else if budget.started.get().elapsed() > limits.time {
             Some(Exceeded::Time)
+        } else if budget.cancelled() {
+            Some(Exceeded::Cancelled)
         } else {
             None
         };
@@ -872,6 +904,25 @@ mod tests {
             "the checkpoint sees the time is up"
         );
         assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    }
+
+    #[test]
+    fn a_cancel_flag_stops_the_next_checkpoint() {
+        let b = Budget::new(Limits::default());
+        let flag = Arc::new(AtomicBool::new(false));
+        b.set_cancel(Some(flag.clone()));
+        b.begin(limits(u64::MAX, usize::MAX));
+        assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS, || None).is_ok());
+        flag.store(true, Ordering::Relaxed);
+        assert!(
+            b.allocate(0, 100, false),
+            "between checkpoints nothing looks"
+        );
+        assert_eq!(
+            b.charge(CLOCK_EVERY_INSTRUCTIONS, || Some("t.lua:9".into())),
+            Err(Exceeded::Cancelled)
+        );
+        assert_eq!(b.message("t.lua").unwrap(), "t.lua:9: generation cancelled");
     }
 
     #[test]

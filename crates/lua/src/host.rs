@@ -104,6 +104,8 @@ pub struct Host {
     /// Bytes the caller keeps from earlier generations of the same run (the levels above, their
     /// snapshots): each generation's memory account starts with them. See [`Host::keep`].
     kept: std::cell::Cell<usize>,
+    /// Set by another thread to stop the generation in progress (see [`Host::set_cancel`]).
+    cancel: RefCell<Option<Arc<std::sync::atomic::AtomicBool>>>,
 }
 
 /// Bytes a caller keeps from a generation (a finished level, its snapshots) while it makes more:
@@ -239,6 +241,7 @@ impl Host {
             rebuilds: std::cell::Cell::new(0),
             stale: std::cell::Cell::new(false),
             kept: std::cell::Cell::new(0),
+            cancel: RefCell::new(None),
         })
     }
 
@@ -269,6 +272,13 @@ impl Host {
     /// How many times a run left the state dirty and the recipe was loaded again.
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds.get()
+    }
+
+    /// Lets another thread stop generations (a user quitting `warren watch`): once `flag` is
+    /// set, the generation in progress ends at its next budget checkpoint with the error
+    /// "generation cancelled", and later ones end at once until it is cleared.
+    pub fn set_cancel(&self, flag: Option<Arc<std::sync::atomic::AtomicBool>>) {
+        *self.cancel.borrow_mut() = flag;
     }
 
     /// Counts `bytes` the caller keeps from a generation (see [`Map::bytes`]) in the memory
@@ -379,6 +389,7 @@ impl Host {
         let _running = env.lua.running();
         let modules = sandbox::state(&env.lua).modules.borrow().count();
         let budget = sandbox::state(&env.lua).budget.clone();
+        budget.set_cancel(self.cancel.borrow().clone());
         budget.begin_at(self.limits, started);
         budget.note_location(&env.generate_at);
         // Checked above: this only puts the map and the kept levels in the account.
