@@ -644,24 +644,13 @@ impl Drop for Reservation {
 }
 
 impl Reservation {
-    /// Reserves `bytes` in `budget`'s account for the object `what` makes. When it does not
-    /// fit, garbage is collected first (dropped objects give their share back); if that is not
-    /// enough the memory limit trips, located at the calling script line.
-    pub fn new(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation> {
-        let budget = super::sandbox::state(lua).budget.clone();
-        if budget.exceeded().is_some() {
-            return Err(exceeded_error(lua));
-        }
-        if !budget.reserve(bytes) {
-            // Two full cycles: the first runs finalizers, the second frees what they released.
-            lua.gc_collect()?;
-            lua.gc_collect()?;
-            if !budget.reserve(bytes) {
-                budget.refuse(bytes, what, || caller_location(lua));
-                return Err(exceeded_error(lua));
-            }
-        }
-        Ok(Reservation { bytes, budget })
+    /// Reserves `bytes` in `budget`'s account (see [`Budget::reserve`]); `None` if they do not
+    /// fit.
+    pub fn try_new(budget: &std::rc::Rc<Budget>, bytes: usize) -> Option<Reservation> {
+        budget.reserve(bytes).then(|| Reservation {
+            bytes,
+            budget: budget.clone(),
+        })
     }
 }
 
@@ -759,44 +748,6 @@ pub fn script_location(lua: &Lua, level: usize) -> Option<String> {
 /// `file:line` of the script code that called the running Rust function.
 pub fn caller_location(lua: &Lua) -> Option<String> {
     script_location(lua, 1)
-}
-
-/// The Lua error raised when a budget ran out inside a Rust function.
-pub fn exceeded_error(lua: &Lua) -> mlua::Error {
-    let data = super::sandbox::state(lua);
-    let msg = data
-        .budget
-        .message(&data.recipe.borrow())
-        .unwrap_or_else(|| "budget exceeded".into());
-    mlua::Error::RuntimeError(msg)
-}
-
-/// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
-/// (located at the calling Lua line) once a budget has run out.
-pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
-    let budget = super::sandbox::state(lua).budget.clone();
-    budget
-        .charge(cost, || caller_location(lua))
-        .map_err(|_| exceeded_error(lua))
-}
-
-/// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
-pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    charge_bytes_for(lua, bytes, "")
-}
-
-/// Counts `bytes` that `what` (a binding's name) is about to allocate against the memory
-/// limit, before allocating: running out names `what` and the size.
-pub fn charge_bytes_for(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<()> {
-    let budget = super::sandbox::state(lua).budget.clone();
-    budget
-        .charge_bytes_for(bytes, what, || caller_location(lua))
-        .map_err(|_| exceeded_error(lua))
-}
-
-/// Gives back `bytes` of Rust-side data counted with [`charge_bytes`] (a replaced layer).
-pub fn release_bytes(lua: &Lua, bytes: usize) {
-    super::sandbox::state(lua).budget.release_bytes(bytes);
 }
 
 #[cfg(test)]

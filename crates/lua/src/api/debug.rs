@@ -8,7 +8,7 @@ use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
 
 use super::shapes::list;
-use crate::budget::{charge_bytes_for, release_bytes};
+use crate::state::{charge_bytes_for, release_bytes};
 use mlua::{Lua, Table, Value};
 use std::collections::BTreeMap;
 use warren_core::map::{Layer, Map, Rgb};
