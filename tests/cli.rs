@@ -114,8 +114,9 @@ fn missing_seed_is_drawn_and_announced() {
 
 #[test]
 fn bad_parameters_exit_1_with_one_message() {
-    let cases: [(&[&str], &str); 5] = [
-        (&["--set", "widht=3"], "unknown parameter 'widht' (valid: corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+    let cases: [(&[&str], &str); 6] = [
+        (&["--set", "widht=3"], "unknown parameter 'widht' (valid: connectivity, corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+        (&["--set", "connectivity=6"], "connectivity = 6 is out of range (one of 8, 4)"),
         (&["--set", "width=3"], "width = 3 is out of range (16..=4096)"),
         (&["--set", "width=wide"], "width = \"wide\" is not an integer"),
         (&["--set", "corridors=zigzag"], "corridors = zigzag is out of range (one of nearest, lines, dogleg, bsp)"),

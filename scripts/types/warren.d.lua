@@ -72,10 +72,15 @@
 ---@field min_size? integer Smallest room side, 1..=4096 (default 6).
 ---@field max_size? integer Largest room side, 1..=4096 (default 10).
 
+---How a walker moves, for the connectivity calls.
+---@class warren.ConnectivityOptions
+---@field connectivity? "8"|"4" 8 (diagonal steps too, the default) or 4 (orthogonal steps only).
+
 ---Options of `warren.gen.connect_rooms`.
 ---@class warren.ConnectOptions : warren.WriteOptions
 ---@field terrain warren.Terrain Corridor floor terrain.
 ---@field strategy? "nearest"|"lines"|"dogleg"|"bsp" How rooms are paired (default nearest).
+---@field connectivity? "8"|"4" With "4", straight-line corridors step orthogonally, so they join their rooms for a walker that moves 4 ways (default "8").
 
 ---Options of `warren.gen.start_and_stairs`.
 ---@class warren.StairsOptions
@@ -93,6 +98,8 @@
 ---@class warren.JoinOptions : warren.WriteOptions
 ---@field terrain warren.Terrain Tunnel floor terrain.
 ---@field trials? integer Fix-up rounds, 1..=100000 (default 64).
+---@field style? "dogleg"|"natural" One-bend, one-wide tunnels (default) or winding passages of varying width that look like more cave.
+---@field connectivity? "8"|"4" How a walker moves: every passable cell ends up reachable that way (default "8").
 
 ---What `warren.gen.join_areas` did.
 ---@class warren.JoinReport
@@ -101,7 +108,8 @@
 
 ---`ctx.regions`: the region files' data; keys as in src/region/schema.rs.
 ---@class warren.Regions
----@field terrain {name: string, glyph: string, color: string, solid: boolean, description: string}[] Every `[[terrain]]`.
+---@field terrain {name: string, glyph: string, color: string, solid: boolean, hazard: boolean, description: string}[] Every `[[terrain]]`.
+---@field door {name: string, closed: string, open: string, locked?: string, broken?: string, secret?: string, weights: table}[] Every `[[door]]` kind.
 ---@field dungeon {turn_chance: integer, stubborn_corridor: integer, segment_minlen: integer, segment_maxlen: integer} `[dungeon]` constants.
 ---@field corridor {name: string, weight: number, floor: string, walls: string, door: string, staple: boolean, constants: table}[] Every `[[corridor]]` region.
 ---@field rooms? {floor: string, corridor: string, wall: string} `[rooms]`, if declared.
@@ -119,7 +127,7 @@
 ---A level's tunnel context.
 ---@class warren.Tunnels
 ---@field dig fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts: {from: warren.Cell, to: warren.Cell, flags?: string[], start_dir?: string, length?: integer}): table Digs one tunnel; flags connect, direct, length, notouch, exact, wander, natural. Returns `{x, y, stop, style, carved, doors, steps}`.
----@field fixup fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer}): table Joins every open area into one; returns `{areas_before, trials, tunnels}` with the why of each tunnel.
+---@field fixup fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer, connectivity?: "8"|"4", bridge?: warren.Terrain}): table Joins every passable area into one for a walker moving 8 or 4 ways, laying `bridge` across hazards where they cut the level; tags the map's `connectivity`; returns `{areas_before, trials, tunnels}` with the why of each tunnel.
 
 ---`warren.dungeon`: the phases of an Incursion level, each one Rust call.
 ---@class warren.DungeonModule
@@ -127,11 +135,12 @@
 ---@field streamer fun(map: warren.Map, rng: warren.Rng, streamer: table): integer Draws one river, chasm, magma or rock streamer.
 ---@field carry_chasms fun(map: warren.Map, above: warren.Map, opts: table): integer Carries the level above's chasms down.
 ---@field vault fun(map: warren.Map, rng: warren.Rng, level: table, vault: table, opts?: table): table? Places a vault grid from region data in free panels.
----@field room fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table Draws one room of a kind inside a panel.
----@field rooms fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer A weighted room in every free panel.
+---@field room fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table Draws one room of a kind inside a panel; `limits` holds the room sizes, `life_percent` and the level's `depth` (mazes deeper than 3 get secret doors).
+---@field rooms fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer A room in every free panel, its region chosen by weight, none twice while another is unused.
 ---@field connect_panels fun(map: warren.Map, rng: warren.Rng, level: table, tunnels: warren.Tunnels, opts?: table): integer Tunnels between the closest edge cells of adjacent panels.
 ---@field up_stairs fun(map: warren.Map, above: warren.Map, opts: table): warren.Cell[] Up stairs under the level above's down stairs.
----@field down_stairs fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[] Down stairs, not two in one room or region.
+---@field down_stairs fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[] Down stairs (`opts.place`: "rooms", the default, or "anywhere" as Incursion does), not two in one room or region.
+---@field finish_doors fun(map: warren.Map, rng: warren.Rng, opts?: {depth?: integer, reveal_depth?: integer, reveal_radius?: integer}): table Incursion's last door pass: touching doors go in pairs, doors not between two walls are broken, the rest closed, open, locked or secret by their kind's weights, and each is drawn in its state; returns how many of each state.
 
 ---`warren.town`: TownMaze (seed 002) as phases.
 ---@class warren.TownModule
@@ -151,7 +160,7 @@
 ---@field make_unused fun(self: warren.Town, rng: warren.Rng): integer Step 4a: UNUSED interior cells.
 ---@field make_gates fun(self: warren.Town, rng: warren.Rng): integer Step 4b: gates on the border.
 ---@field make_courts fun(self: warren.Town, rng: warren.Rng): integer Step 4c: courtyards.
----@field connect_streets fun(self: warren.Town, rng: warren.Rng) Step 5: join every street.
+---@field connect_streets fun(self: warren.Town, rng: warren.Rng, opts?: {dead_streets?: "freely"|"sparingly"}) Step 5: join every street; `dead_streets = "sparingly"` uses the third strategy (streets through served rooms) one street at a time.
 ---@field finish_alleys fun(self: warren.Town, rng: warren.Rng) Step 6: alleys until no isolated room remains.
 ---@field close_doors fun(self: warren.Town, rng: warren.Rng) Step 7: one door per room.
 ---@field close_gates fun(self: warren.Town, rng: warren.Rng): integer Step 8: close gates down to leftgates.
@@ -291,15 +300,17 @@ function Map:dogleg(x1, y1, x2, y2, terrain, opts) end
 ---@return integer
 function Map:carve_rooms(rooms, terrain, opts) end
 
----Every open area (8-neighbour, doors open): a representative cell (first in row-major order) and its size, in that order.
+---Every passable area (terrain neither solid nor a hazard, or a door), 8-neighbour unless `opts.connectivity` is "4": a representative cell (first in row-major order) and its size, in that order.
+---@param opts? warren.ConnectivityOptions
 ---@return {x: integer, y: integer, size: integer}[]
-function Map:components() end
+function Map:components(opts) end
 
----Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many.
+---Flood-fills from a passable cell (8-neighbour unless `opts.connectivity` is "4") and marks exactly the cells reached as connected; returns how many.
 ---@param x integer
 ---@param y integer
+---@param opts? warren.ConnectivityOptions
 ---@return integer
-function Map:mark_connected(x, y) end
+function Map:mark_connected(x, y, opts) end
 
 ---Whether the cell carries the connected flag.
 ---@param x integer
@@ -313,11 +324,12 @@ function Map:is_connected(x, y) end
 ---@return integer
 function Map:add_room(rect, kind) end
 
----Records a door, optionally belonging to room number `room`.
+---Records a door (default state "closed"), optionally belonging to room number `room`; a walker can pass it whatever its terrain. A second door on a cell is ignored.
 ---@param x integer
 ---@param y integer
 ---@param room? integer
-function Map:add_door(x, y, room) end
+---@param state? "closed"|"open"|"locked"|"secret"|"broken"
+function Map:add_door(x, y, room, state) end
 
 ---Records a staircase.
 ---@param x integer
@@ -534,7 +546,7 @@ function warren.gen.spawn_in_corridors(map, rng, opts) end
 ---@return integer
 function warren.gen.start_and_stairs(map, rooms, opts) end
 
----Joins every separate open area to the first with one-bend tunnels.
+---Joins every separate passable area to the first with one-bend tunnels or natural passages, so that every passable cell is reachable in `opts.connectivity`; tags the map's `connectivity`.
 ---@param map warren.Map
 ---@param rng warren.Rng
 ---@param opts warren.JoinOptions

@@ -6,10 +6,10 @@ use super::locate::{display, Locator, Path};
 use super::schema::*;
 use super::{unknown_terrain, Registry, RegistryData, Source};
 use crate::gen::dungeon::{
-    RoomKind, StreamerKind, VaultGrid, MAX_PANEL, MAX_PANELS, MAX_STREAMER_WIDTH, MIN_PANEL,
-    MIN_ROOM,
+    RoomKind, StreamerKind, VaultGlyph, VaultGrid, MAX_PANEL, MAX_PANELS, MAX_STREAMER_WIDTH,
+    MIN_PANEL, MIN_ROOM,
 };
-use crate::map::{Rgb, Terrain, TerrainTable};
+use crate::map::{DoorKind, DoorWeights, Rgb, Terrain, TerrainId, TerrainTable};
 use crate::tpath;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -119,6 +119,29 @@ impl Checker<'_> {
         }
     }
 
+    /// A `door = "…"` reference: a `[[door]]` kind or a terrain.
+    fn door_ref(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
+        if table.door(name).is_none() {
+            let kinds: Vec<String> = table
+                .door_kinds()
+                .iter()
+                .map(|k| format!("'{}'", k.name))
+                .collect();
+            self.report(
+                file,
+                path,
+                format!(
+                    "'{name}' is neither a [[door]] kind (known: {}) nor a terrain",
+                    if kinds.is_empty() {
+                        "none".to_string()
+                    } else {
+                        kinds.join(", ")
+                    }
+                ),
+            );
+        }
+    }
+
     fn into_errors(self) -> Vec<RegionError> {
         self.findings
             .into_iter()
@@ -176,6 +199,8 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     };
     let merged = merge(&mut ck, files);
     let terrains = check_terrains(&mut ck, &merged);
+    let doors = check_doors(&mut ck, &merged, &terrains);
+    let terrains = terrains.with_doors(doors);
     check_references(&mut ck, &merged, &terrains);
     check_numbers(&mut ck, &merged);
 
@@ -201,6 +226,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
         map_edge: edge,
         data: RegistryData {
             terrain: merged.terrain.into_iter().map(|e| e.def).collect(),
+            door: merged.door.into_iter().map(|e| e.def).collect(),
             dungeon: merged.dungeon.map(|(_, d)| d).unwrap_or_default(),
             corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
             room: merged.room.into_iter().map(|e| e.def).collect(),
@@ -227,6 +253,7 @@ struct Entry<T> {
 #[derive(Default)]
 struct Merged {
     terrain: Vec<Entry<TerrainDef>>,
+    door: Vec<Entry<DoorDef>>,
     corridor: Vec<Entry<CorridorDef>>,
     room: Vec<Entry<RoomDef>>,
     streamer: Vec<Entry<StreamerDef>>,
@@ -270,6 +297,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     let mut m = Merged::default();
     for (file, f) in files {
         list(&mut m.terrain, file, f.terrain);
+        list(&mut m.door, file, f.door);
         list(&mut m.corridor, file, f.corridor);
         list(&mut m.room, file, f.room);
         list(&mut m.streamer, file, f.streamer);
@@ -283,6 +311,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.limits, file, f.limits, "limits");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
+    dupes(ck, &m.door, "door", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
     dupes(ck, &m.room, "room", |d| &d.name);
     dupes(ck, &m.streamer, "streamer", |d| &d.name);
@@ -364,7 +393,7 @@ fn dupes<T>(ck: &mut Checker, entries: &[Entry<T>], key: &str, name: impl Fn(&T)
 
 fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
     let mut out = Vec::new();
-    let mut by_glyph: BTreeMap<char, (usize, bool)> = BTreeMap::new();
+    let mut by_glyph: BTreeMap<char, (usize, bool, bool)> = BTreeMap::new();
     if m.terrain.is_empty() {
         ck.report(0, tpath![], "no [[terrain]] is defined in any region file");
     }
@@ -400,8 +429,19 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
             );
             Rgb(255, 0, 255)
         });
+        if d.hazard && d.solid {
+            ck.report(
+                e.file,
+                at("hazard"),
+                format!(
+                    "terrain '{}' is solid; only an open terrain can be a hazard (a walker can \
+                     never step on a solid one)",
+                    d.name
+                ),
+            );
+        }
         match by_glyph.get(&glyph) {
-            Some(&(other, solid)) if solid != d.solid && glyph != '?' => {
+            Some(&(other, solid, _)) if solid != d.solid && glyph != '?' => {
                 let o = &m.terrain[other].def.name;
                 ck.report(
                     e.file,
@@ -413,9 +453,21 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
                     ),
                 );
             }
+            Some(&(other, _, hazard)) if hazard != d.hazard && glyph != '?' => {
+                let o = &m.terrain[other].def.name;
+                ck.report(
+                    e.file,
+                    at("hazard"),
+                    format!(
+                        "terrain '{}' shares glyph '{glyph}' with '{o}' but not `hazard`; \
+                         terrains drawn alike must agree on it",
+                        d.name
+                    ),
+                );
+            }
             Some(_) => {}
             None => {
-                by_glyph.insert(glyph, (out.len(), d.solid));
+                by_glyph.insert(glyph, (out.len(), d.solid, d.hazard));
             }
         }
         out.push(Terrain {
@@ -423,12 +475,92 @@ fn check_terrains(ck: &mut Checker, m: &Merged) -> TerrainTable {
             glyph,
             color,
             solid: d.solid,
+            hazard: d.hazard,
         });
     }
     if out.len() > u16::MAX as usize {
         ck.report(0, tpath![], "too many terrains (at most 65535)");
     }
     TerrainTable::new(out)
+}
+
+/// The `[[door]]` kinds: names, state terrains (closed, locked and secret solid; open and
+/// broken open and no hazard) and weights.
+fn check_doors(ck: &mut Checker, m: &Merged, t: &TerrainTable) -> Vec<DoorKind> {
+    let mut out = Vec::new();
+    for e in &m.door {
+        let d = &e.def;
+        let at = |k: &str| tpath!["door", e.index, k];
+        if d.name.trim().is_empty() {
+            ck.report(e.file, at("name"), "door name must not be empty");
+        }
+        let mut state = |key: &str, name: &str, solid: bool| -> Option<TerrainId> {
+            let Some(id) = t.id(name) else {
+                ck.report(e.file, at(key), unknown_terrain(name, t));
+                return None;
+            };
+            let terrain = t.get(id);
+            let wrong = if solid {
+                (!terrain.solid).then_some("must be solid: a shut door blocks movement")
+            } else if terrain.solid {
+                Some("must be open: a walker passes this door without opening it")
+            } else {
+                terrain
+                    .hazard
+                    .then_some("must not be a hazard: a walker passes this door")
+            };
+            if let Some(why) = wrong {
+                ck.report(
+                    e.file,
+                    at(key),
+                    format!("door '{}': {key} = '{name}' {why}", d.name),
+                );
+            }
+            Some(id)
+        };
+        let closed = state("closed", &d.closed, true);
+        let open = state("open", &d.open, false);
+        let locked = match &d.locked {
+            Some(name) => state("locked", name, true),
+            None => closed,
+        };
+        let broken = match &d.broken {
+            Some(name) => state("broken", name, false),
+            None => open,
+        };
+        let secret = match &d.secret {
+            Some(name) => state("secret", name, true).map(Some),
+            None => Some(None),
+        };
+        let w = &d.weights;
+        for (key, v) in [
+            ("closed", w.closed),
+            ("open", w.open),
+            ("locked", w.locked),
+            ("secret", w.secret),
+        ] {
+            ck.weight(e.file, tpath!["door", e.index, "weights", key], v);
+        }
+        if let (Some(closed), Some(open), Some(locked), Some(broken), Some(secret)) =
+            (closed, open, locked, broken, secret)
+        {
+            out.push(DoorKind {
+                name: d.name.as_str().into(),
+                closed,
+                open,
+                locked,
+                broken,
+                secret,
+                weights: DoorWeights {
+                    closed: w.closed,
+                    open: w.open,
+                    locked: w.locked,
+                    secret: w.secret,
+                },
+            });
+        }
+    }
+    out
 }
 
 fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
@@ -441,9 +573,10 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
     }
     for e in &m.corridor {
         let d = &e.def;
-        for (key, name) in [("floor", &d.floor), ("walls", &d.walls), ("door", &d.door)] {
+        for (key, name) in [("floor", &d.floor), ("walls", &d.walls)] {
             ck.terrain_ref(e.file, tpath!["corridor", e.index, key], name, t);
         }
+        ck.door_ref(e.file, tpath!["corridor", e.index, "door"], &d.door, t);
     }
     for e in &m.corridor {
         ck.open_terrain(
@@ -456,9 +589,10 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
     for e in &m.room {
         let d = &e.def;
         let at = |k: &str| tpath!["room", e.index, k];
-        for (key, name) in [("floor", &d.floor), ("wall", &d.wall), ("door", &d.door)] {
+        for (key, name) in [("floor", &d.floor), ("wall", &d.wall)] {
             ck.terrain_ref(e.file, at(key), name, t);
         }
+        ck.door_ref(e.file, at("door"), &d.door, t);
         ck.open_terrain(e.file, at("floor"), &d.floor, t);
         if let Some(name) = &d.furnishing {
             ck.terrain_ref(e.file, at("furnishing"), name, t);
@@ -473,10 +607,22 @@ fn check_references(ck: &mut Checker, m: &Merged, t: &TerrainTable) {
         );
     }
     if let Some((f, d)) = &m.dungeon {
-        for (key, name) in [("up_stairs", &d.up_stairs), ("down_stairs", &d.down_stairs)] {
+        let open_keys = [
+            ("up_stairs", &d.up_stairs),
+            ("down_stairs", &d.down_stairs),
+            ("bridge", &d.bridge),
+        ];
+        for (key, name) in open_keys {
             let Some(name) = name else { continue };
             ck.terrain_ref(*f, tpath!["dungeon", key], name, t);
             ck.open_terrain(*f, tpath!["dungeon", key], name, t);
+            if t.id(name).is_some_and(|id| t.get(id).hazard) {
+                ck.report(
+                    *f,
+                    tpath!["dungeon", key],
+                    format!("dungeon.{key} = '{name}' is a hazard; it must be safe to stand on"),
+                );
+            }
         }
         if let Some(name) = &d.corridor {
             if !m.corridor.iter().any(|e| &e.def.name == name) {
@@ -758,6 +904,18 @@ fn check_dungeon_layout(ck: &mut Checker, f: usize, d: &DungeonDef) {
         ("min_stairs", d.min_stairs, 0, 32),
         ("max_stairs", d.max_stairs, 0, 32),
         ("fixup_trials", d.fixup_trials, 1, 1000),
+        (
+            "secret_door_reveal_depth",
+            d.secret_door_reveal_depth,
+            0,
+            1000,
+        ),
+        (
+            "secret_door_reveal_radius",
+            d.secret_door_reveal_radius,
+            0,
+            1000,
+        ),
     ] {
         ck.range(f, at(key), v, lo, hi);
     }
@@ -832,7 +990,7 @@ fn check_dungeon_layout(ck: &mut Checker, f: usize, d: &DungeonDef) {
 /// using only those glyphs, no sealed open cells, and room for it on the level.
 fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon: &DungeonDef) {
     let d = &e.def;
-    let mut legend: BTreeMap<char, crate::map::TerrainId> = BTreeMap::new();
+    let mut legend: BTreeMap<char, VaultGlyph> = BTreeMap::new();
     let mut complete = true;
     for (glyph, name) in &d.legend {
         let at = tpath!["vault", e.index, "legend", glyph.as_str()];
@@ -846,9 +1004,9 @@ fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon:
             complete = false;
             continue;
         };
-        match t.id(name) {
-            Some(id) => {
-                legend.insert(c, id);
+        match VaultGlyph::named(t, name) {
+            Some(g) => {
+                legend.insert(c, g);
             }
             None => {
                 ck.report(e.file, at, unknown_terrain(name, t));
@@ -860,7 +1018,7 @@ fn check_vault(ck: &mut Checker, e: &Entry<VaultDef>, t: &TerrainTable, dungeon:
         return;
     }
     let at = tpath!["vault", e.index, "grid"];
-    let grid = match VaultGrid::parse(&d.name, &d.grid, |c| legend.get(&c).copied()) {
+    let grid = match VaultGrid::parse(&d.name, &d.grid, |c| legend.get(&c).cloned()) {
         Ok(g) => g,
         Err(err) => {
             ck.report(e.file, at, err.to_string());

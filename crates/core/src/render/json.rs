@@ -1,10 +1,12 @@
 //! The JSON output contract: `{format, recipe, seed, width, height, legend, rows, rooms,
 //! corridors, doors, stairs, spawns, stats, tags}`; multi-level runs wrap levels in
-//! `{format, levels}`. Every glyph of `rows` appears in `legend`, and `legend[g].solid` says
-//! whether such a cell blocks movement.
+//! `{format, levels}`. Every glyph of `rows` appears in `legend`, `legend[g].solid` says
+//! whether such a cell blocks movement and `legend[g].hazard` whether a walker must not cross
+//! it. Each door is `{x, y, state, kind}` with `state` one of closed, open, locked, secret,
+//! broken.
 
 use super::View;
-use crate::map::{Corridor, Map, Point, Room, Spawn, Stairs, TagValue};
+use crate::map::{Corridor, Door, Map, Room, Spawn, Stairs, TagValue};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -41,6 +43,7 @@ struct Legend {
     terrain: String,
     terrains: Vec<String>,
     solid: bool,
+    hazard: bool,
     color: String,
 }
 
@@ -58,7 +61,7 @@ struct Level<'a> {
     rows: Vec<String>,
     rooms: &'a [Room],
     corridors: &'a [Corridor],
-    doors: &'a [Point],
+    doors: &'a [Door],
     stairs: &'a Stairs,
     spawns: &'a [Spawn],
     stats: BTreeMap<String, f64>,
@@ -86,6 +89,7 @@ fn level<'a>(map: &'a Map, meta: &'a Meta) -> Level<'a> {
                 terrain: t.name.clone(),
                 terrains: vec![t.name.clone()],
                 solid: t.solid,
+                hazard: t.hazard,
                 color: t.color.to_hex(),
             });
     }

@@ -6,7 +6,7 @@ pub use super::keys::keys;
 use crate::budget::{charge, charge_bytes};
 use crate::fail;
 use mlua::{Lua, String as LuaString, Table, Value};
-use warren_core::map::{priority, Brush, Map, Point, Rect};
+use warren_core::map::{priority, Adjacency, Brush, Map, Point, Rect};
 
 /// An integer argument: Lua integers, or floats with no fractional part.
 pub fn int(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<i64> {
@@ -200,6 +200,27 @@ fn check_keys(
             ))
         }
     }
+}
+
+/// The `connectivity` option of `opts`: `"4"` or `"8"` (or the integers), 8 when absent.
+pub fn connectivity(lua: &Lua, opts: Option<&Table>, call: &str) -> mlua::Result<Adjacency> {
+    let Some(o) = opts else {
+        return Ok(Adjacency::Eight);
+    };
+    let v: Value = o.raw_get("connectivity")?;
+    let name = match &v {
+        Value::Nil => return Ok(Adjacency::Eight),
+        Value::String(s) => s.to_string_lossy(),
+        Value::Integer(n) => n.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => other.type_name().to_string(),
+    };
+    Adjacency::from_name(&name).ok_or_else(|| {
+        fail(
+            lua,
+            format!("{call}: connectivity = '{name}' (valid: \"4\" or \"8\")"),
+        )
+    })
 }
 
 /// A terrain name on this map's terrain table.

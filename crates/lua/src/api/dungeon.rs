@@ -11,20 +11,21 @@
 
 use super::args::{self, known_keys, rect};
 use super::fields::{
-    get, int_in, int_req_in, opt_number, opt_str, point_list, resolve, str_field, table_field,
-    terrain_field,
+    door_field, get, int_in, int_req_in, opt_number, opt_str, point_list, resolve, str_field,
+    table_field, terrain_field,
 };
 use super::map::LuaMap;
 use super::rng::LuaRng;
 use super::tunnel::{flags, LuaTunnels};
 use crate::fail;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
+use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, init_level, place_vault, up_stairs,
-    write_streamer, Panels, RoomKind, RoomLimits, RoomStyle, StreamerKind, StreamerStyle,
-    VaultGrid,
+    write_streamer, Panels, RegionPicker, RoomKind, RoomLimits, RoomStyle, StairPlacement,
+    StreamerKind, StreamerStyle, VaultGlyph, VaultGrid,
 };
-use warren_core::map::{priority, Brush, Map, Point, Rect};
+use warren_core::map::{priority, Brush, DoorState, Map, Point, Rect};
 
 /// One level's panel grid and which panels are taken, as a Lua userdata.
 pub struct LuaLevel {
@@ -243,10 +244,14 @@ fn vault(
             continue;
         }
         if let Some(terrain) = opt_str(lua, &legend, &c.to_string(), &at)? {
-            glyphs.insert(c, args::terrain(lua, &m.0, &terrain, &at)?);
+            let glyph = match VaultGlyph::named(m.0.terrains(), &terrain) {
+                Some(g) => g,
+                None => VaultGlyph::Terrain(args::terrain(lua, &m.0, &terrain, &at)?),
+            };
+            glyphs.insert(c, glyph);
         }
     }
-    let grid = VaultGrid::parse(&name, &grid, |c| glyphs.get(&c).copied())
+    let grid = VaultGrid::parse(&name, &grid, |c| glyphs.get(&c).cloned())
         .map_err(|e| fail(lua, format!("{call}: {e}")))?;
     let mut l = level.borrow_mut::<LuaLevel>()?;
     let LuaLevel { panels, used } = &mut *l;
@@ -265,7 +270,7 @@ fn vault(
     Ok(Value::Table(t))
 }
 
-/// The room limits `{ min_width, max_width, min_height, max_height, life_percent }`.
+/// The room limits `{ min_width, max_width, min_height, max_height, life_percent, depth }`.
 fn room_limits(lua: &Lua, limits: &Table, call: &str) -> mlua::Result<RoomLimits> {
     known_keys(
         lua,
@@ -277,6 +282,7 @@ fn room_limits(lua: &Lua, limits: &Table, call: &str) -> mlua::Result<RoomLimits
             "min_height",
             "max_height",
             "life_percent",
+            "depth",
         ],
     )?;
     let size =
@@ -286,7 +292,8 @@ fn room_limits(lua: &Lua, limits: &Table, call: &str) -> mlua::Result<RoomLimits
         max_width: size("max_width")?,
         min_height: size("min_height")?,
         max_height: size("max_height")?,
-        life_percent: int_in(lua, limits, "life_percent", (45, 0, 100), call)? as u32,
+        life_percent: int_in(lua, limits, "life_percent", (55, 0, 100), call)? as u32,
+        depth: int_in(lua, limits, "depth", (1, 1, 1000), call)? as u32,
     })
 }
 
@@ -321,7 +328,7 @@ fn room_def(
     let style = RoomStyle {
         floor: terrain_field(lua, map, &def, "floor", &at)?,
         wall: terrain_field(lua, map, &def, "wall", &at)?,
-        door: terrain_field(lua, map, &def, "door", &at)?,
+        door: door_field(lua, map, &def, "door", &at)?,
         furnishing,
         name,
     };
@@ -361,7 +368,8 @@ fn room(
 }
 
 /// `warren.dungeon.rooms(map, rng, level, rooms, limits)`: a room in every panel not taken,
-/// its region chosen by weight from `rooms` (as `rng:weighted` would). Returns the rooms.
+/// its region chosen by weight from `rooms`, none twice while another is unused (a
+/// [`RegionPicker`]). Returns the rooms.
 fn rooms(
     lua: &Lua,
     (map, rng, level, defs, limits): (AnyUserData, AnyUserData, AnyUserData, Table, Table),
@@ -376,7 +384,7 @@ fn rooms(
         };
         choices.push(room_def(lua, &m.0, &def, call)?);
     }
-    let weights: Vec<f64> = choices.iter().map(|c| c.2).collect();
+    let mut picker = RegionPicker::new(choices.iter().map(|c| c.2).collect());
     let l = level.borrow::<LuaLevel>()?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let out = lua.create_table()?;
@@ -384,7 +392,7 @@ fn rooms(
         if l.used[i] {
             continue;
         }
-        let Some(k) = r.0.weighted_index(&weights) else {
+        let Some(k) = picker.pick(&mut r.0) else {
             break;
         };
         let (kind, style, _) = &choices[k];
@@ -450,13 +458,26 @@ fn stairs_up(
     point_list(lua, &cells)
 }
 
-/// `warren.dungeon.down_stairs(map, rng, { terrain, count, avoid = { terrain names } })`.
+/// `warren.dungeon.down_stairs(map, rng, { terrain, count, avoid = { terrain names },
+/// place = "rooms"|"anywhere" })`.
 fn stairs_down(
     lua: &Lua,
     (map, rng, opts): (AnyUserData, AnyUserData, Table),
 ) -> mlua::Result<Table> {
     let call = "warren.dungeon.down_stairs";
-    known_keys(lua, &opts, call, &["terrain", "count", "avoid"])?;
+    known_keys(lua, &opts, call, &["terrain", "count", "avoid", "place"])?;
+    let placement = match opt_str(lua, &opts, "place", call)? {
+        None => StairPlacement::default(),
+        Some(name) => StairPlacement::from_name(&name).ok_or_else(|| {
+            fail(
+                lua,
+                format!(
+                    "{call}: place = '{name}' (valid: {})",
+                    StairPlacement::NAMES.join(", ")
+                ),
+            )
+        })?,
+    };
     let mut m = map.borrow_mut::<LuaMap>()?;
     let stair = terrain_field(lua, &m.0, &opts, "terrain", call)?;
     let count = int_in(lua, &opts, "count", (1, 0, 1000), call)? as u32;
@@ -470,9 +491,36 @@ fn stairs_down(
         }
     }
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    let cells = down_stairs(&mut m.0, &mut r.0, stair, count, &avoid)
+    let cells = down_stairs(&mut m.0, &mut r.0, stair, count, (&avoid, placement))
         .map_err(|e| fail(lua, format!("{call}: {e}")))?;
     point_list(lua, &cells)
+}
+
+/// `warren.dungeon.finish_doors(map, rng, { depth, reveal_depth, reveal_radius })` → how many
+/// doors ended in each state, `{ closed =, open =, locked =, secret =, broken = }`.
+fn doors_finish(
+    lua: &Lua,
+    (map, rng, opts): (AnyUserData, AnyUserData, Option<Table>),
+) -> mlua::Result<Table> {
+    let call = "warren.dungeon.finish_doors";
+    let mut finish = FinishDoors::default();
+    if let Some(o) = &opts {
+        known_keys(lua, o, call, &["depth", "reveal_depth", "reveal_radius"])?;
+        finish.depth = int_in(lua, o, "depth", (1, 1, 1000), call)? as u32;
+        let depth = finish.reveal_depth as i64;
+        finish.reveal_depth = int_in(lua, o, "reveal_depth", (depth, 0, 1000), call)? as u32;
+        let radius = finish.reveal_radius as i64;
+        finish.reveal_radius = int_in(lua, o, "reveal_radius", (radius, 0, 1000), call)? as i32;
+    }
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    crate::budget::charge(lua, m.0.notes.doors.len() as u64)?;
+    let counts = finish_doors(&mut m.0, &mut r.0, &finish);
+    let out = lua.create_table()?;
+    for state in DoorState::ALL {
+        out.raw_set(state.name(), counts[state as usize])?;
+    }
+    Ok(out)
 }
 
 /// The `warren.dungeon` table.
@@ -487,5 +535,6 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     t.set("connect_panels", lua.create_function(connect)?)?;
     t.set("up_stairs", lua.create_function(stairs_up)?)?;
     t.set("down_stairs", lua.create_function(stairs_down)?)?;
+    t.set("finish_doors", lua.create_function(doors_finish)?)?;
     Ok(t)
 }

@@ -23,11 +23,11 @@ pub const ENTRIES: &[Entry] = &[
     method(Map, "line", "(x1: integer, y1: integer, x2: integer, y2: integer, terrain: warren.Terrain, opts?: warren.PathOptions): integer", "Carves a Bresenham line; returns how many cells changed."),
     method(Map, "dogleg", "(x1: integer, y1: integer, x2: integer, y2: integer, terrain: warren.Terrain, opts?: warren.DoglegOptions): integer", "Carves a one-bend path; returns how many cells changed."),
     method(Map, "carve_rooms", "(rooms: warren.RectList|warren.RectLike[], terrain: warren.Terrain, opts?: warren.CarveOptions): integer", "Fills every room of a list and records each as a room of `opts.kind` (default \"room\"); returns how many."),
-    method(Map, "components", "(): {x: integer, y: integer, size: integer}[]", "Every open area (8-neighbour, doors open): a representative cell (first in row-major order) and its size, in that order."),
-    method(Map, "mark_connected", "(x: integer, y: integer): integer", "Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many."),
+    method(Map, "components", "(opts?: warren.ConnectivityOptions): {x: integer, y: integer, size: integer}[]", "Every passable area (terrain neither solid nor a hazard, or a door), 8-neighbour unless `opts.connectivity` is \"4\": a representative cell (first in row-major order) and its size, in that order."),
+    method(Map, "mark_connected", "(x: integer, y: integer, opts?: warren.ConnectivityOptions): integer", "Flood-fills from a passable cell (8-neighbour unless `opts.connectivity` is \"4\") and marks exactly the cells reached as connected; returns how many."),
     method(Map, "is_connected", "(x: integer, y: integer): boolean", "Whether the cell carries the connected flag."),
     method(Map, "add_room", "(rect: warren.RectLike, kind?: string): integer", "Records a room (default kind \"room\"); returns its 1-based index."),
-    method(Map, "add_door", "(x: integer, y: integer, room?: integer)", "Records a door, optionally belonging to room number `room`."),
+    method(Map, "add_door", "(x: integer, y: integer, room?: integer, state?: \"closed\"|\"open\"|\"locked\"|\"secret\"|\"broken\")", "Records a door (default state \"closed\"), optionally belonging to room number `room`; a walker can pass it whatever its terrain. A second door on a cell is ignored."),
     method(Map, "add_stair", "(x: integer, y: integer, dir: \"up\"|\"down\")", "Records a staircase."),
     method(Map, "add_spawn", "(x: integer, y: integer, what: string)", "Records a spawn point."),
     method(Map, "add_corridor", "(cells: warren.Cell[], region?: string): integer", "Records a corridor's cells; returns its 1-based index."),
@@ -82,7 +82,7 @@ pub const ENTRIES: &[Entry] = &[
     function(Gen, "connect_rooms", "(map: warren.Map, rng: warren.Rng, rooms: warren.RectList|warren.RectLike[], opts: warren.ConnectOptions): integer", "Joins rooms with corridors by a strategy and records them; returns how many corridors were drawn."),
     function(Gen, "spawn_in_corridors", "(map: warren.Map, rng: warren.Rng, opts: warren.SpawnOptions): integer", "Places spawns on recorded corridors' cells; returns how many."),
     function(Gen, "start_and_stairs", "(map: warren.Map, rooms: warren.RectList|warren.RectLike[], opts?: warren.StairsOptions): integer, integer, integer, integer", "The tutorial's room-based start and stairs: tags `start_x`/`start_y` at the centre of room `start` and writes and records the stairs down at the centre of room `down`; returns the start and the stairs (`x, y, x, y`)."),
-    function(Gen, "join_areas", "(map: warren.Map, rng: warren.Rng, opts: warren.JoinOptions): warren.JoinReport", "Joins every separate open area to the first with one-bend tunnels."),
+    function(Gen, "join_areas", "(map: warren.Map, rng: warren.Rng, opts: warren.JoinOptions): warren.JoinReport", "Joins every separate passable area to the first with one-bend tunnels or natural passages, so that every passable cell is reachable in `opts.connectivity`; tags the map's `connectivity`."),
 ];
 
 /// The tables the API takes and returns.
@@ -157,11 +157,17 @@ pub const CLASSES: &[Class] = &[
         ],
     },
     Class {
+        name: "warren.ConnectivityOptions",
+        doc: "How a walker moves, for the connectivity calls.",
+        fields: &[("connectivity?", "\"8\"|\"4\"", "8 (diagonal steps too, the default) or 4 (orthogonal steps only).")],
+    },
+    Class {
         name: "warren.ConnectOptions : warren.WriteOptions",
         doc: "Options of `warren.gen.connect_rooms`.",
         fields: &[
             ("terrain", "warren.Terrain", "Corridor floor terrain."),
             ("strategy?", "\"nearest\"|\"lines\"|\"dogleg\"|\"bsp\"", "How rooms are paired (default nearest)."),
+            ("connectivity?", "\"8\"|\"4\"", "With \"4\", straight-line corridors step orthogonally, so they join their rooms for a walker that moves 4 ways (default \"8\")."),
         ],
     },
     Class {
@@ -188,6 +194,8 @@ pub const CLASSES: &[Class] = &[
         fields: &[
             ("terrain", "warren.Terrain", "Tunnel floor terrain."),
             ("trials?", "integer", "Fix-up rounds, 1..=100000 (default 64)."),
+            ("style?", "\"dogleg\"|\"natural\"", "One-bend, one-wide tunnels (default) or winding passages of varying width that look like more cave."),
+            ("connectivity?", "\"8\"|\"4\"", "How a walker moves: every passable cell ends up reachable that way (default \"8\")."),
         ],
     },
     Class {
@@ -202,7 +210,8 @@ pub const CLASSES: &[Class] = &[
         name: "warren.Regions",
         doc: "`ctx.regions`: the region files' data; keys as in src/region/schema.rs.",
         fields: &[
-            ("terrain", "{name: string, glyph: string, color: string, solid: boolean, description: string}[]", "Every `[[terrain]]`."),
+            ("terrain", "{name: string, glyph: string, color: string, solid: boolean, hazard: boolean, description: string}[]", "Every `[[terrain]]`."),
+            ("door", "{name: string, closed: string, open: string, locked?: string, broken?: string, secret?: string, weights: table}[]", "Every `[[door]]` kind."),
             ("dungeon", "{turn_chance: integer, stubborn_corridor: integer, segment_minlen: integer, segment_maxlen: integer}", "`[dungeon]` constants."),
             ("corridor", "{name: string, weight: number, floor: string, walls: string, door: string, staple: boolean, constants: table}[]", "Every `[[corridor]]` region."),
             ("rooms?", "{floor: string, corridor: string, wall: string}", "`[rooms]`, if declared."),
@@ -226,7 +235,7 @@ pub const CLASSES: &[Class] = &[
         doc: "A level's tunnel context.",
         fields: &[
             ("dig", "fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts: {from: warren.Cell, to: warren.Cell, flags?: string[], start_dir?: string, length?: integer}): table", "Digs one tunnel; flags connect, direct, length, notouch, exact, wander, natural. Returns `{x, y, stop, style, carved, doors, steps}`."),
-            ("fixup", "fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer}): table", "Joins every open area into one; returns `{areas_before, trials, tunnels}` with the why of each tunnel."),
+            ("fixup", "fun(self: warren.Tunnels, map: warren.Map, rng: warren.Rng, opts?: {trials?: integer, connectivity?: \"8\"|\"4\", bridge?: warren.Terrain}): table", "Joins every passable area into one for a walker moving 8 or 4 ways, laying `bridge` across hazards where they cut the level; tags the map's `connectivity`; returns `{areas_before, trials, tunnels}` with the why of each tunnel."),
         ],
     },
     Class {
@@ -237,11 +246,12 @@ pub const CLASSES: &[Class] = &[
             ("streamer", "fun(map: warren.Map, rng: warren.Rng, streamer: table): integer", "Draws one river, chasm, magma or rock streamer."),
             ("carry_chasms", "fun(map: warren.Map, above: warren.Map, opts: table): integer", "Carries the level above's chasms down."),
             ("vault", "fun(map: warren.Map, rng: warren.Rng, level: table, vault: table, opts?: table): table?", "Places a vault grid from region data in free panels."),
-            ("room", "fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table", "Draws one room of a kind inside a panel."),
-            ("rooms", "fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer", "A weighted room in every free panel."),
+            ("room", "fun(map: warren.Map, rng: warren.Rng, panel: table, room: table, limits: table): table", "Draws one room of a kind inside a panel; `limits` holds the room sizes, `life_percent` and the level's `depth` (mazes deeper than 3 get secret doors)."),
+            ("rooms", "fun(map: warren.Map, rng: warren.Rng, level: table, rooms: table[], limits: table): integer", "A room in every free panel, its region chosen by weight, none twice while another is unused."),
             ("connect_panels", "fun(map: warren.Map, rng: warren.Rng, level: table, tunnels: warren.Tunnels, opts?: table): integer", "Tunnels between the closest edge cells of adjacent panels."),
             ("up_stairs", "fun(map: warren.Map, above: warren.Map, opts: table): warren.Cell[]", "Up stairs under the level above's down stairs."),
-            ("down_stairs", "fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[]", "Down stairs, not two in one room or region."),
+            ("down_stairs", "fun(map: warren.Map, rng: warren.Rng, opts: table): warren.Cell[]", "Down stairs (`opts.place`: \"rooms\", the default, or \"anywhere\" as Incursion does), not two in one room or region."),
+            ("finish_doors", "fun(map: warren.Map, rng: warren.Rng, opts?: {depth?: integer, reveal_depth?: integer, reveal_radius?: integer}): table", "Incursion's last door pass: touching doors go in pairs, doors not between two walls are broken, the rest closed, open, locked or secret by their kind's weights, and each is drawn in its state; returns how many of each state."),
         ],
     },
     Class {
@@ -267,7 +277,7 @@ pub const CLASSES: &[Class] = &[
             ("make_unused", "fun(self: warren.Town, rng: warren.Rng): integer", "Step 4a: UNUSED interior cells."),
             ("make_gates", "fun(self: warren.Town, rng: warren.Rng): integer", "Step 4b: gates on the border."),
             ("make_courts", "fun(self: warren.Town, rng: warren.Rng): integer", "Step 4c: courtyards."),
-            ("connect_streets", "fun(self: warren.Town, rng: warren.Rng)", "Step 5: join every street."),
+            ("connect_streets", "fun(self: warren.Town, rng: warren.Rng, opts?: {dead_streets?: \"freely\"|\"sparingly\"})", "Step 5: join every street; `dead_streets = \"sparingly\"` uses the third strategy (streets through served rooms) one street at a time."),
             ("finish_alleys", "fun(self: warren.Town, rng: warren.Rng)", "Step 6: alleys until no isolated room remains."),
             ("close_doors", "fun(self: warren.Town, rng: warren.Rng)", "Step 7: one door per room."),
             ("close_gates", "fun(self: warren.Town, rng: warren.Rng): integer", "Step 8: close gates down to leftgates."),

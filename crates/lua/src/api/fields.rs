@@ -4,7 +4,7 @@
 use super::args::{self, int};
 use crate::fail;
 use mlua::{Lua, Table, Value};
-use warren_core::map::{Map, Point, TerrainId};
+use warren_core::map::{DoorKind, Map, Point, TerrainId};
 
 /// `t[key]` as Lua reads it. `__index` tables (the read-only proxies of `ctx.regions`) are
 /// followed with raw reads, which avoids a protected call per field; an `__index` function
@@ -151,6 +151,37 @@ pub fn terrain_field(
 ) -> mlua::Result<TerrainId> {
     let name = str_field(lua, t, key, call)?;
     args::terrain(lua, map, &name, call)
+}
+
+/// The kind of door named by the string field `key`: a `[[door]]` kind, or a terrain drawn
+/// alike in every state.
+pub fn door_field(
+    lua: &Lua,
+    map: &Map,
+    t: &Table,
+    key: &str,
+    call: &str,
+) -> mlua::Result<DoorKind> {
+    let name = str_field(lua, t, key, call)?;
+    map.terrains().door(&name).ok_or_else(|| {
+        let kinds: Vec<String> = map
+            .terrains()
+            .door_kinds()
+            .iter()
+            .map(|k| format!("'{}'", k.name))
+            .collect();
+        fail(
+            lua,
+            format!(
+                "{call}: {key} = '{name}' is neither a [[door]] kind (known: {}) nor a terrain",
+                if kinds.is_empty() {
+                    "none".into()
+                } else {
+                    kinds.join(", ")
+                }
+            ),
+        )
+    })
 }
 
 /// A cell given as `{x=, y=}` or `{x, y}`, on the map.

@@ -1,6 +1,6 @@
 //! `warren.gen`: whole generation phases implemented in Rust, one call each.
 
-use super::args::{self, brush, int, known_keys};
+use super::args::{self, brush, connectivity, int, known_keys};
 use super::cost;
 use super::map::LuaMap;
 use super::rects::LuaRects;
@@ -9,6 +9,7 @@ use crate::budget::{charge, charge_bytes};
 use crate::fail;
 use mlua::{AnyUserData, Lua, String as LuaString, Table, Value};
 use warren_core::gen::connectivity::{self, FixupError};
+use warren_core::gen::passage::natural_passage;
 use warren_core::gen::rooms::{self, ScatterOptions, SpawnEntry, Strategy};
 use warren_core::map::{dogleg, Corridor, DogLeg, MapError, Rect, TagValue};
 
@@ -84,7 +85,8 @@ fn scatter_rooms(
     Ok(LuaRects(found))
 }
 
-/// `warren.gen.connect_rooms(map, rng, rooms, {strategy=, terrain=, priority=, force=, region=})`.
+/// `warren.gen.connect_rooms(map, rng, rooms, {strategy=, terrain=, connectivity=, priority=,
+/// force=, region=})`.
 fn connect_rooms(
     lua: &Lua,
     (map, rng, list, opts): (AnyUserData, AnyUserData, Value, Table),
@@ -119,8 +121,9 @@ fn connect_rooms(
         &terrain,
         Some(&opts),
         call,
-        &["strategy", "terrain"],
+        &["strategy", "terrain", "connectivity"],
     )?;
+    let adjacency = connectivity(lua, Some(&opts), call)?;
     let paths = path_bound(&rects);
     let pairing = match strategy {
         Strategy::Nearest | Strategy::Lines => rects.len() as u64 * rects.len() as u64 / 8,
@@ -129,7 +132,7 @@ fn connect_rooms(
     charge(lua, pairing + cost::cell_work(paths))?;
     let corridors = m.0.notes.corridors.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    let drawn = rooms::connect_rooms(&mut m.0, &mut r.0, &rects, strategy, &b)
+    let drawn = rooms::connect_rooms(&mut m.0, &mut r.0, &rects, strategy, (&b, adjacency))
         .map_err(|e| fail(lua, format!("{call}: {e}")))?;
     let added: usize = m.0.notes.corridors[corridors..]
         .iter()
@@ -283,9 +286,20 @@ impl std::fmt::Display for JoinStop {
     }
 }
 
-/// `warren.gen.join_areas(map, rng, {terrain=, priority=, force=, region=, trials=})`: joins
-/// every separate open area to the first one with one-bend tunnels (Incursion's fix-up loop with
-/// a dog-leg connector). Returns `{ areas_before =, tunnels = }`.
+/// How `join_areas` draws its tunnels.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JoinStyle {
+    /// A one-bend corridor, one cell wide.
+    Dogleg,
+    /// A winding passage of varying width ([`natural_passage`]).
+    Natural,
+}
+
+/// `warren.gen.join_areas(map, rng, {terrain=, style=, connectivity=, priority=, force=,
+/// region=, trials=})`: joins every separate passable area to the first one (Incursion's fix-up
+/// loop) with one-bend tunnels (`style = "dogleg"`, the default) or natural, cave-like passages
+/// (`"natural"`), so that every passable cell is reachable in `connectivity` ("8" or "4").
+/// Returns `{ areas_before =, tunnels = }`.
 fn join_areas(
     lua: &Lua,
     (map, rng, opts): (AnyUserData, AnyUserData, Table),
@@ -295,6 +309,17 @@ fn join_areas(
         .raw_get::<Option<String>>("terrain")?
         .ok_or_else(|| fail(lua, format!("{call}: options need 'terrain'")))?;
     let trials = opt_int(lua, &opts, &args::keys(lua).trials, 64, 1, 100_000, call)?;
+    let style = match opts.raw_get::<Option<String>>("style")?.as_deref() {
+        None | Some("dogleg") => JoinStyle::Dogleg,
+        Some("natural") => JoinStyle::Natural,
+        Some(other) => {
+            return Err(fail(
+                lua,
+                format!("{call}: style = '{other}' (valid: dogleg, natural)"),
+            ))
+        }
+    };
+    let adjacency = connectivity(lua, Some(&opts), call)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let b = brush(
         lua,
@@ -302,17 +327,24 @@ fn join_areas(
         &terrain,
         Some(&opts),
         call,
-        &["terrain", "trials"],
+        &["terrain", "trials", "style", "connectivity"],
     )?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let cells_per_trial = m.0.len() as u64;
-    let result = connectivity::fixup(&mut m.0, &mut r.0, trials as u32, |map, rng, from, to| {
-        let order = if rng.below(2) == 0 {
-            DogLeg::HorizontalFirst
-        } else {
-            DogLeg::VerticalFirst
+    let size = (m.0.width(), m.0.height());
+    let (map, rng) = (&mut m.0, &mut r.0);
+    let result = connectivity::fixup(map, rng, trials as u32, adjacency, |map, rng, from, to| {
+        let path = match style {
+            JoinStyle::Dogleg => {
+                let order = if rng.below(2) == 0 {
+                    DogLeg::HorizontalFirst
+                } else {
+                    DogLeg::VerticalFirst
+                };
+                dogleg(from, to, order)
+            }
+            JoinStyle::Natural => natural_passage(from, to, size, rng),
         };
-        let path = dogleg(from, to, order);
         // Also looks at the clock, so a fix-up that never converges stops within one trial.
         charge(lua, cost::cell_work(path.len() as u64)).map_err(JoinStop::Budget)?;
         let cells = map.carve_path(&path, &b).map_err(JoinStop::Map)?;

@@ -6,7 +6,8 @@ use crate::budget::{charge, charge_bytes};
 use crate::fail;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
 use warren_core::map::{
-    bresenham, dogleg, Corridor, DogLeg, Map, Point, Room, Spawn, TagValue, TerrainTable,
+    bresenham, dogleg, Corridor, DogLeg, Door, DoorState, Map, Point, Room, Spawn, TagValue,
+    TerrainTable,
 };
 
 /// The map as a Lua userdata.
@@ -262,9 +263,21 @@ impl UserData for LuaMap {
         });
         methods.add_method_mut(
             "add_door",
-            |lua, m, (x, y, room): (Value, Value, Option<i64>)| {
+            |lua, m, (x, y, room, state): (Value, Value, Option<i64>, Option<String>)| {
                 let p = cell(lua, &m.0, &x, &y, "map:add_door")?;
-                charge_bytes(lua, cost::cells(2))?;
+                let state = match state.as_deref() {
+                    None => DoorState::Closed,
+                    Some(name) => DoorState::from_name(name).ok_or_else(|| {
+                        fail(
+                            lua,
+                            format!(
+                                "map:add_door: state '{name}' (valid: {})",
+                                DoorState::NAMES.join(", ")
+                            ),
+                        )
+                    })?,
+                };
+                charge_bytes(lua, cost::cells(1) + size_of::<Door>())?;
                 if let Some(i) = room {
                     let n = m.0.notes.rooms.len();
                     let r = i
@@ -279,7 +292,9 @@ impl UserData for LuaMap {
                         })?;
                     r.doors.push(p);
                 }
-                m.0.notes.doors.push(p);
+                // A second door on a cell is ignored: one door per cell.
+                m.0.add_door(Door::new(p, state))
+                    .map_err(mlua::Error::external)?;
                 Ok(())
             },
         );

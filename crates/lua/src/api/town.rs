@@ -19,7 +19,9 @@ use super::rng::LuaRng;
 use crate::fail;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
-use warren_core::gen::town::{CellStatus, DebugTerrains, Heading, Town, TownParams, TownTerrains};
+use warren_core::gen::town::{
+    CellStatus, DeadStreets, DebugTerrains, Heading, Town, TownParams, TownTerrains,
+};
 use warren_core::map::{Map, TerrainId};
 use warren_core::rng::Rng;
 
@@ -290,11 +292,29 @@ impl UserData for LuaTown {
         methods.add_method_mut("make_courts", |lua, t, rng: Value| {
             with_rng(lua, &rng, "town:make_courts", |r| t.town.make_courts(r))
         });
-        methods.add_method_mut("connect_streets", |lua, t, rng: Value| {
-            let call = "town:connect_streets";
-            with_rng(lua, &rng, call, |r| t.town.connect_streets(r))?
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-        });
+        methods.add_method_mut(
+            "connect_streets",
+            |lua, t, (rng, opts): (Value, Option<Table>)| {
+                let call = "town:connect_streets";
+                let mut dead = DeadStreets::default();
+                if let Some(o) = &opts {
+                    known_keys(lua, o, call, &["dead_streets"])?;
+                    if let Some(name) = o.get::<Option<String>>("dead_streets")? {
+                        dead = DeadStreets::from_name(&name).ok_or_else(|| {
+                            fail(
+                                lua,
+                                format!(
+                                    "{call}: dead_streets = '{name}' (valid: {})",
+                                    DeadStreets::NAMES.join(", ")
+                                ),
+                            )
+                        })?;
+                    }
+                }
+                with_rng(lua, &rng, call, |r| t.town.connect_streets_with(r, dead))?
+                    .map_err(|e| fail(lua, format!("{call}: {e}")))
+            },
+        );
         methods.add_method_mut("finish_alleys", |lua, t, rng: Value| {
             let call = "town:finish_alleys";
             with_rng(lua, &rng, call, |r| t.town.finish_alleys(r))?

@@ -10,22 +10,22 @@
 //! local report = tunnels:fixup(map, rng, { trials = 26 })
 //! ```
 
-use super::args::{self, known_keys};
+use super::args::{self, connectivity, known_keys};
 use super::fields::{
-    cell_value, get, int_in, opt_number, opt_str, point, point_list, resolve, str_field,
-    table_field, terrain_field,
+    cell_value, door_field, get, int_in, opt_number, opt_str, point, point_list, resolve,
+    str_field, table_field, terrain_field,
 };
 use super::map::LuaMap;
 use super::rng::LuaRng;
 use crate::fail;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
 use std::collections::BTreeMap;
-use warren_core::gen::dungeon::{fixup_level, Join};
+use warren_core::gen::dungeon::{fixup_level, FixupOptions, Join};
 use warren_core::gen::tunnel::{
     tunnel, ConstantOverrides, CorridorStyle, DoorTable, StopReason, TunnelConfig, TunnelConstants,
     TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
-use warren_core::map::{Dir, Map};
+use warren_core::map::{Dir, DoorKind, Map};
 
 /// One level's tunnel settings and state, as a Lua userdata.
 pub struct LuaTunnels {
@@ -85,7 +85,7 @@ fn override_of(lua: &Lua, t: &Table, key: &str, call: &str) -> mlua::Result<Opti
 }
 
 /// One `[[corridor]]` entry as a corridor style.
-fn style(lua: &Lua, map: &Map, c: &Table, call: &str) -> mlua::Result<(CorridorStyle, u16)> {
+fn style(lua: &Lua, map: &Map, c: &Table, call: &str) -> mlua::Result<(CorridorStyle, DoorKind)> {
     let c = &resolve(c)?;
     let name = str_field(lua, c, "name", call)?;
     let at = format!("{call}: corridor '{name}'");
@@ -100,7 +100,7 @@ fn style(lua: &Lua, map: &Map, c: &Table, call: &str) -> mlua::Result<(CorridorS
         },
         _ => ConstantOverrides::default(),
     };
-    let door = terrain_field(lua, map, c, "door", &at)?;
+    let door = door_field(lua, map, c, "door", &at)?;
     let floor = terrain_field(lua, map, c, "floor", &at)?;
     if map.terrains().get(floor).solid {
         return Err(fail(
@@ -186,7 +186,7 @@ fn context(
                 let r = resolve(&r)?;
                 let name = str_field(lua, &r, "name", call)?;
                 let at = format!("{call}: room '{name}'");
-                doors.insert(name, terrain_field(lua, &m.0, &r, "door", &at)?);
+                doors.insert(name, door_field(lua, &m.0, &r, "door", &at)?);
             }
         }
     }
@@ -207,7 +207,7 @@ fn context(
             )
         })?,
     };
-    let default_door = doors[&styles[default_style].name];
+    let default_door = doors[&styles[default_style].name].clone();
     let config = TunnelConfig {
         styles,
         default_style,
@@ -291,12 +291,35 @@ impl UserData for LuaTunnels {
                     Some(o) => o,
                     None => lua.create_table()?,
                 };
-                known_keys(lua, &opts, call, &["trials"])?;
+                known_keys(lua, &opts, call, &["trials", "connectivity", "bridge"])?;
                 let trials = int_in(lua, &opts, "trials", (26, 0, 100_000), call)? as u32;
+                let adjacency = connectivity(lua, Some(&opts), call)?;
                 let result = {
                     let mut m = map.borrow_mut::<LuaMap>()?;
+                    let bridge = match opt_str(lua, &opts, "bridge", call)? {
+                        Some(name) => {
+                            let id = args::terrain(lua, &m.0, &name, call)?;
+                            let t = m.0.terrains().get(id);
+                            if t.solid || t.hazard {
+                                return Err(fail(
+                                    lua,
+                                    format!(
+                                        "{call}: bridge = '{name}' must be open and no hazard \
+                                         (a walker crosses the hazard on it)"
+                                    ),
+                                ));
+                            }
+                            Some(id)
+                        }
+                        None => None,
+                    };
+                    let fix = FixupOptions {
+                        trials,
+                        adjacency,
+                        bridge,
+                    };
                     let mut r = rng.borrow_mut::<LuaRng>()?;
-                    fixup_level(&mut m.0, &t.config, &mut t.level, &mut r.0, trials)
+                    fixup_level(&mut m.0, &t.config, &mut t.level, &mut r.0, &fix)
                 };
                 let report = result
                     .map_err(|e| fail(lua, format!("{call}: seed {}: {e}", run_seed(lua))))?;

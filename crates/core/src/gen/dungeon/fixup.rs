@@ -2,13 +2,15 @@
 //! connector that tunnels like Incursion and, when a tunnel fails to join, carves the shortest
 //! possible way instead.
 
-use super::path::carve_path;
+use super::path::{carve_path, PathBrushes};
 use super::DungeonError;
 use crate::gen::connectivity::{fixup, FixupError, FixupReport};
 use crate::gen::tunnel::{
     tunnel, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
-use crate::map::{priority, Brush, Corridor, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
+use crate::map::{
+    passable, priority, Adjacency, Brush, Corridor, Map, Point, TerrainId, FLAG_CONNECTED,
+};
 use crate::rng::Rng;
 
 /// How one cut-off area was joined.
@@ -35,14 +37,39 @@ pub enum Join {
     },
 }
 
-/// Joins every open area of `map` into one, tunnelling from the connected area to the
-/// nearest cell of each cut-off area (see [`crate::gen::connectivity::fixup`] for the loop).
+/// How [`fixup_level`] joins a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixupOptions {
+    /// Trials before giving up (the original's 26).
+    pub trials: u32,
+    /// How a walker moves: the level ends as one area in this mode.
+    pub adjacency: Adjacency,
+    /// Terrain laid across hazards where only they separate two areas; `None` never crosses a
+    /// hazard.
+    pub bridge: Option<TerrainId>,
+}
+
+impl Default for FixupOptions {
+    fn default() -> Self {
+        FixupOptions {
+            trials: 26,
+            adjacency: Adjacency::Eight,
+            bridge: None,
+        }
+    }
+}
+
+/// Joins every passable area of `map` into one in `opts.adjacency`, tunnelling from the
+/// connected area to the nearest cell of each cut-off area (see
+/// [`crate::gen::connectivity::fixup`] for the loop).
 ///
 /// Each tunnel uses the `connect` flag (it stops on entering any open cell not yet joined),
 /// `direct`, and `length` with a limit of twice the walk's orthogonal distance plus 16, so a
-/// tunnel that cannot arrive does not wander the level. If the area is still cut off after the
-/// tunnel, the shortest path is carved ([`carve_path`]), which always succeeds unless the area
-/// is sealed by vault walls or the map's edge. At most `max_trials` trials are made.
+/// tunnel that cannot arrive does not wander the level. A tunnel joins only if every cell it
+/// walked is passable (a vault or a hazard can break it). If the area is still cut off after
+/// the tunnel, the shortest path is carved ([`carve_path`]), bridging hazards with
+/// `opts.bridge`; that always succeeds unless the area is sealed by vault walls, the map's edge
+/// or hazards with no bridge. At most `opts.trials` trials are made.
 // Incursion tunnels with direct + wander and no connect flag; a wander stop inside an area that
 // is already joined joins nothing, so the fix-up here relies on connect and the path instead.
 pub fn fixup_level(
@@ -50,9 +77,10 @@ pub fn fixup_level(
     config: &TunnelConfig,
     level: &mut TunnelLevel,
     rng: &mut Rng,
-    max_trials: u32,
+    opts: &FixupOptions,
 ) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
-    fixup(map, rng, max_trials, |map, rng, from, to| {
+    let adjacency = opts.adjacency;
+    fixup(map, rng, opts.trials, adjacency, |map, rng, from, to| {
         if map.is_connected(to)? {
             return Ok(Join::Already);
         }
@@ -69,14 +97,16 @@ pub fn fixup_level(
         );
         req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
         let dug = tunnel(map, config, level, &req, rng)?;
-        // The corridor joins only if every cell of it is open (a vault can break it).
+        // The corridor joins only if every cell of it is passable (a vault or a hazard can
+        // break it).
         let intact = dug
             .path
             .iter()
             .chain([&dug.end])
-            .all(|&p| !map.is_solid(p).unwrap_or(true));
+            .all(|&p| map.is_passable(p).unwrap_or(false));
         if intact && map.is_connected(from)? {
-            spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            let walked = dug.path.iter().chain([&dug.end]).copied();
+            spread_connected(map, walked, adjacency);
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
                     style: dug.style,
@@ -85,8 +115,8 @@ pub fn fixup_level(
                 });
             }
         }
-        let carved = carve_default(map, config, from, to)?;
-        spread_connected(map, carved.iter().copied().chain([from, to]));
+        let carved = carve_default(map, config, (from, to), opts)?;
+        spread_connected(map, carved.iter().copied().chain([from, to]), adjacency);
         Ok(Join::Path {
             tunnel_stop: dug.stop,
             carved: dug.carved.len() + carved.len(),
@@ -94,29 +124,30 @@ pub fn fixup_level(
     })
 }
 
-/// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
-/// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
-/// a check after each tunnel costs the size of the area the tunnel reached.
-fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
+/// Marks connected every passable cell connected in `adjacency` to `seeds` (which are
+/// passable cells touching the connected area, or in it) that is not marked yet. It only visits
+/// what it newly joins, so a check after each tunnel costs the size of the area the tunnel
+/// reached.
+fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>, adjacency: Adjacency) {
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
         if let Ok(i) = map.index(p.x as i64, p.y as i64) {
             let f = &mut map.flag_cells_mut()[i];
-            if *f & FLAG_SOLID == 0 {
+            if passable(*f) {
                 *f |= FLAG_CONNECTED;
                 stack.push(p);
             }
         }
     }
     while let Some(p) = stack.pop() {
-        for d in Dir::ALL {
+        for &d in adjacency.dirs() {
             let n = p.step(d);
             if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
                 continue;
             }
             let f = &mut map.flag_cells_mut()[(n.x + n.y * w) as usize];
-            if *f & (FLAG_SOLID | FLAG_CONNECTED) == 0 {
+            if passable(*f) && *f & FLAG_CONNECTED == 0 {
                 *f |= FLAG_CONNECTED;
                 stack.push(n);
             }
@@ -124,12 +155,13 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) {
     }
 }
 
-/// Carves the shortest path with the default corridor style and records it as a corridor.
+/// Carves the shortest path with the default corridor style (bridging hazards with
+/// `opts.bridge`) and records it as a corridor.
 fn carve_default(
     map: &mut Map,
     config: &TunnelConfig,
-    from: Point,
-    to: Point,
+    (from, to): (Point, Point),
+    opts: &FixupOptions,
 ) -> Result<Vec<Point>, DungeonError> {
     let style = &config.styles[config.default_style];
     let region = map.region_id(&style.name);
@@ -139,7 +171,17 @@ fn carve_default(
     let walls = Brush::new(style.walls)
         .priority(priority::CORRIDOR_WALL)
         .region(region);
-    let cells = carve_path(map, from, to, &floor, &walls)?;
+    let bridge = opts.bridge.map(|t| {
+        Brush::new(t)
+            .priority(priority::RIVER_STREAMER)
+            .region(region)
+    });
+    let brushes = PathBrushes {
+        floor,
+        walls,
+        bridge,
+    };
+    let cells = carve_path(map, (from, to), &brushes, opts.adjacency)?;
     map.notes.corridors.push(Corridor {
         cells: cells.clone(),
         region: Some(style.name.clone()),
@@ -152,7 +194,7 @@ mod tests {
     use super::*;
     use crate::gen::connectivity::components;
     use crate::gen::dungeon::test_support::{
-        blank, render, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
+        blank, render, CHASM, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
     };
     use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConstants};
     use crate::map::Rect;
@@ -213,15 +255,25 @@ mod tests {
     fn every_map_ends_as_one_area() {
         for seed in 0..300 {
             let mut map = scattered(seed);
+            let adjacency = if seed % 2 == 0 {
+                Adjacency::Eight
+            } else {
+                Adjacency::Four
+            };
+            let opts = FixupOptions {
+                adjacency,
+                ..FixupOptions::default()
+            };
             let report = fixup_level(
                 &mut map,
                 &config(),
                 &mut TunnelLevel::default(),
                 &mut Rng::new(seed),
-                26,
+                &opts,
             )
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", render(&map)));
-            assert_eq!(components(&map).len(), 1, "seed {seed}\n{}", render(&map));
+            let areas = components(&map, adjacency).len();
+            assert_eq!(areas, 1, "seed {seed} {adjacency}\n{}", render(&map));
             assert!(report.components_before > 1);
             assert!(report.trials <= 2, "seed {seed}: {} trials", report.trials);
             for p in Rect::new(28, 18, 9, 9).cells() {
@@ -253,11 +305,58 @@ mod tests {
             &config(),
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
-            26,
+            &FixupOptions::default(),
         )
         .unwrap_err()
         .to_string();
         assert!(e.contains("is sealed"), "{e}");
+    }
+
+    /// A chasm across the level: a walker cannot cross it, so the fix-up bridges it, and
+    /// without a bridge the far side is sealed off.
+    #[test]
+    fn hazards_split_areas_and_the_fix_up_bridges_them() {
+        let split = || {
+            let mut map = blank(40, 20);
+            let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+            map.fill_rect(&Rect::new(3, 3, 14, 14), &floor).unwrap();
+            map.fill_rect(&Rect::new(23, 3, 14, 14), &floor).unwrap();
+            let chasm = Brush::new(CHASM).priority(priority::RIVER_STREAMER);
+            map.fill_rect(&Rect::new(17, 1, 6, 18), &chasm).unwrap();
+            map
+        };
+        for adjacency in [Adjacency::Four, Adjacency::Eight] {
+            let opts = FixupOptions {
+                adjacency,
+                bridge: Some(FLOOR),
+                ..FixupOptions::default()
+            };
+            let mut map = split();
+            let report = fixup_level(
+                &mut map,
+                &config(),
+                &mut TunnelLevel::default(),
+                &mut Rng::new(3),
+                &opts,
+            )
+            .unwrap();
+            assert_eq!(report.components_before, 2);
+            assert_eq!(components(&map, adjacency).len(), 1, "{}", render(&map));
+            let no_bridge = FixupOptions {
+                bridge: None,
+                ..opts
+            };
+            let e = fixup_level(
+                &mut split(),
+                &config(),
+                &mut TunnelLevel::default(),
+                &mut Rng::new(3),
+                &no_bridge,
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("is sealed"), "{e}");
+        }
     }
 
     #[test]
@@ -268,7 +367,10 @@ mod tests {
             &config(),
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
-            0,
+            &FixupOptions {
+                trials: 0,
+                ..FixupOptions::default()
+            },
         )
         .unwrap_err()
         .to_string();

@@ -2,8 +2,8 @@
 //! `WriteRoom` (a walled rectangle) and `WriteWalls` (walls around a floor of any shape).
 
 use super::RoomStyle;
-use crate::gen::tunnel::DOOR_PRIORITY;
-use crate::map::{priority, Brush, Dir, Map, Point, Rect};
+use crate::gen::doors::make_door;
+use crate::map::{priority, Brush, Dir, DoorKind, DoorState, Map, Point, Rect};
 use crate::rng::Rng;
 
 /// One room region's brushes, each stamping the region.
@@ -14,8 +14,8 @@ pub struct Paint {
     pub wall: Brush,
     /// A castle's inner walls at ROOM_FURNITURE, so corridors cannot cut through them.
     pub inner_wall: Brush,
-    /// Doors at the tunnel's door priority.
-    pub door: Brush,
+    /// The region's kind of door (a castle's inner doors, a maze's secret doors).
+    pub door: DoorKind,
     /// Pillars and rubble at PILLARS, forced: the original writes them over ROOM_FLOOR, which
     /// its own priority rule refuses, yet intends them to stand in the room.
     pub furnishing: Brush,
@@ -30,7 +30,7 @@ impl Paint {
             floor: with(style.floor, priority::ROOM_FLOOR),
             wall: with(style.wall, priority::ROOM_WALL),
             inner_wall: with(style.wall, priority::ROOM_FURNITURE),
-            door: with(style.door, DOOR_PRIORITY),
+            door: style.door.clone(),
             furnishing: with(style.furnishing.unwrap_or(style.wall), priority::PILLARS).forced(),
         }
     }
@@ -66,13 +66,10 @@ impl Paint {
         }
     }
 
-    /// A door at `p`, recorded in `map.notes.doors` when written.
-    pub fn door(&self, map: &mut Map, p: Point) {
-        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
-            if map.write_index(i, &self.door) && !map.notes.doors.contains(&p) {
-                map.notes.doors.push(p);
-            }
-        }
+    /// A door of the region's kind in `state` at `p` (see [`make_door`]: the cell keeps its
+    /// priority), recorded in `map.notes.doors`.
+    pub fn door(&self, map: &mut Map, p: Point, state: DoorState) {
+        make_door(map, p, &self.door, state);
     }
 }
 
