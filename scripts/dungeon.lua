@@ -137,6 +137,7 @@ return {
 
     -- Step 6: down stairs on dry open floor (in rooms, or anywhere as Incursion does), no two
     -- in the same room while another is free.
+    -- (rng:int includes max_stairs; Incursion's MIN + random(MAX - MIN) never reaches it.)
     rng = ctx.rng:stream("stairs")
     warren.dungeon.down_stairs(map, rng, {
       terrain = d.down_stairs or "down stairs",

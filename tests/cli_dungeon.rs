@@ -68,3 +68,56 @@ fn five_levels_in_json_have_stairs_that_line_up() {
         }
     }
 }
+
+/// Door states reach every format: JSON lists each door's state and kind, and the PNG draws
+/// each door with its state's terrain colour (ASCII with its glyph).
+#[test]
+fn door_states_are_in_the_json_and_the_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("level.png");
+    let base = ["run", "scripts/dungeon.lua", "--seed", "2"];
+    let json: Value = serde_json::from_slice(&stdout(&[&base[..], &["--format", "json"]].concat())).unwrap();
+    let png_arg = png.to_str().unwrap();
+    stdout(&[&base[..], &["--out", png_arg, "--scale", "1"]].concat());
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut pixels).unwrap();
+    let registry = registry();
+    let color = |name: &str| {
+        let t = registry.terrains().get(registry.terrain(name).unwrap());
+        [t.color.0, t.color.1, t.color.2]
+    };
+    let doors = json["doors"].as_array().unwrap();
+    assert!(doors.len() > 20, "{} doors", doors.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for d in doors {
+        let (x, y) = (d["x"].as_u64().unwrap() as usize, d["y"].as_u64().unwrap() as usize);
+        let state = d["state"].as_str().unwrap();
+        seen.insert(state.to_string());
+        let iron = d["kind"] == "iron-bound door";
+        let terrain = match (state, iron) {
+            ("closed", false) => "door",
+            ("open", false) => "open door",
+            ("locked", false) => "locked door",
+            ("broken", false) => "broken door",
+            ("closed", true) => "iron door",
+            ("open", true) => "open iron door",
+            ("locked", true) => "locked iron door",
+            ("broken", true) => "broken iron door",
+            ("secret", _) => continue,
+            other => panic!("state {other:?}"),
+        };
+        let i = (x + y * 128) * 3;
+        assert_eq!(pixels[i..i + 3], color(terrain), "{d}");
+        let glyph = json["rows"][y].as_str().unwrap().chars().nth(x).unwrap().to_string();
+        let legend = &json["legend"][glyph.as_str()];
+        assert!(legend["terrains"].as_array().unwrap().iter().any(|t| t == terrain), "{d}");
+        assert_eq!(legend["solid"], !matches!(state, "open" | "broken"), "{d}");
+    }
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    for (glyph, entry) in json["legend"].as_object().unwrap() {
+        let hazard = entry["hazard"].as_bool().unwrap();
+        assert_eq!(hazard, glyph == ":" || glyph == "=", "{glyph}: {entry}");
+    }
+}

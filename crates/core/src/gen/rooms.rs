@@ -24,6 +24,8 @@ pub struct ScatterOptions {
 pub fn scatter_rooms(width: i32, height: i32, rng: &mut Rng, opts: &ScatterOptions) -> Vec<Rect> {
     let mut rooms: Vec<Rect> = Vec::with_capacity(opts.attempts.min(64) as usize);
     for _ in 0..opts.attempts {
+        // The tutorial's `rng.range(MIN_SIZE, MAX_SIZE)` excludes MAX_SIZE (its largest room
+        // side is 9 for MAX_SIZE 10); `min_size..=max_size` here, as the parameters read.
         let w = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
         let h = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
         // The tutorial rolls x in 0..=width-w-2 for a room whose floor starts at x + 1.

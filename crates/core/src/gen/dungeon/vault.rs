@@ -337,6 +337,25 @@ mod tests {
     }
 
     #[test]
+    fn a_vault_door_is_a_closed_door_of_its_kind() {
+        let panels = Panels::new(64, 64, 32, 32).unwrap();
+        let v = VaultGrid::parse("gatehouse", "#####\n#...+\n#####", legend).unwrap();
+        let mut map = blank(64, 64);
+        let mut used = vec![false; panels.len()];
+        let placed = place_vault(&mut map, &mut Rng::new(4), &panels, &mut used, &v, &[])
+            .unwrap()
+            .expect("room for it");
+        let [door] = &map.notes.doors[..] else {
+            panic!("one door: {:?}", map.notes.doors);
+        };
+        assert!(placed.rect.contains(door.at()));
+        assert_eq!(door.state, DoorState::Closed);
+        assert_eq!(door.kind.as_deref(), Some("gate"));
+        assert!(map.is_door(door.at()).unwrap() && map.is_passable(door.at()).unwrap());
+        assert_eq!(map.priority_at(door.at()).unwrap(), priority::VAULT);
+    }
+
+    #[test]
     fn a_vault_too_big_or_without_free_panels_is_not_placed() {
         let panels = Panels::new(64, 64, 32, 32).unwrap();
         let big = VaultGrid {

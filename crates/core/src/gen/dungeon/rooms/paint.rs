@@ -74,12 +74,19 @@ impl Paint {
 }
 
 /// A uniform size in `lo..=hi`.
+// Incursion draws `ROOM_MINX + random(ROOM_MAXX - ROOM_MINX)`, which never reaches the maximum;
+// warren's `room_min_*`/`room_max_*` are ranges with both ends included, which is what a
+// designer writing a minimum and a maximum means.
 pub fn size(rng: &mut Rng, lo: i32, hi: i32) -> i32 {
     rng.range(lo as i64, hi as i64) as i32
 }
 
 /// A `w × h` rectangle at a random place inside `panel`, one cell clear of the panel's border
 /// on every side (sizes larger than that are shrunk to fit).
+// Incursion's `PlaceWithinSafely` clamps rooms two cells inside the panel, cutting off the
+// side of a room drawn too close to the border. warren keeps one cell, so that every size the
+// schema allows (up to the panel less 2) fits whole; rooms of neighbouring panels still stand
+// at least two cells apart.
 pub fn place_within(panel: Rect, w: i32, h: i32, rng: &mut Rng) -> Rect {
     let w = w.min(panel.w - 2).max(1);
     let h = h.min(panel.h - 2).max(1);

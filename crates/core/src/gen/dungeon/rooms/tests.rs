@@ -321,3 +321,24 @@ proptest! {
         prop_assert_eq!(&a.notes, &b.notes);
     }
 }
+
+/// Incursion's `usedInThisLevel`: no region twice on a level while another is unused.
+#[test]
+fn room_regions_are_not_reused_until_all_have_been() {
+    let mut rng = Rng::new(9);
+    for _ in 0..100 {
+        let mut picker = RegionPicker::new(vec![5.0, 1.0, 0.0, 1.0]);
+        let mut counts = [0; 4];
+        for round in 0..4 {
+            let picks: Vec<usize> = (0..3).map(|_| picker.pick(&mut rng).unwrap()).collect();
+            let mut sorted = picks.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 3], "round {round}: {picks:?}");
+            for p in picks {
+                counts[p] += 1;
+            }
+        }
+        assert_eq!(counts, [4, 4, 0, 4]);
+    }
+    assert_eq!(RegionPicker::new(vec![0.0, 0.0]).pick(&mut rng), None);
+}
