@@ -76,7 +76,8 @@ fn door_states_are_in_the_json_and_the_png() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("level.png");
     let base = ["run", "scripts/dungeon.lua", "--seed", "2"];
-    let json: Value = serde_json::from_slice(&stdout(&[&base[..], &["--format", "json"]].concat())).unwrap();
+    let json: Value =
+        serde_json::from_slice(&stdout(&[&base[..], &["--format", "json"]].concat())).unwrap();
     let png_arg = png.to_str().unwrap();
     stdout(&[&base[..], &["--out", png_arg, "--scale", "1"]].concat());
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
@@ -92,7 +93,10 @@ fn door_states_are_in_the_json_and_the_png() {
     assert!(doors.len() > 20, "{} doors", doors.len());
     let mut seen = std::collections::BTreeSet::new();
     for d in doors {
-        let (x, y) = (d["x"].as_u64().unwrap() as usize, d["y"].as_u64().unwrap() as usize);
+        let (x, y) = (
+            d["x"].as_u64().unwrap() as usize,
+            d["y"].as_u64().unwrap() as usize,
+        );
         let state = d["state"].as_str().unwrap();
         seen.insert(state.to_string());
         let iron = d["kind"] == "iron-bound door";
@@ -110,9 +114,22 @@ fn door_states_are_in_the_json_and_the_png() {
         };
         let i = (x + y * 128) * 3;
         assert_eq!(pixels[i..i + 3], color(terrain), "{d}");
-        let glyph = json["rows"][y].as_str().unwrap().chars().nth(x).unwrap().to_string();
+        let glyph = json["rows"][y]
+            .as_str()
+            .unwrap()
+            .chars()
+            .nth(x)
+            .unwrap()
+            .to_string();
         let legend = &json["legend"][glyph.as_str()];
-        assert!(legend["terrains"].as_array().unwrap().iter().any(|t| t == terrain), "{d}");
+        assert!(
+            legend["terrains"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t == terrain),
+            "{d}"
+        );
         assert_eq!(legend["solid"], !matches!(state, "open" | "broken"), "{d}");
     }
     assert_eq!(seen.len(), 5, "{seen:?}");

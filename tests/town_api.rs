@@ -136,13 +136,17 @@ fn dead_streets_can_be_used_sparingly() {
         end
         assert(rooms.sparingly > rooms.freely, rooms.sparingly .. " vs " .. rooms.freely)
     "#);
-    let e = err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead_streets = 'often' })");
+    let e =
+        err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead_streets = 'often' })");
     assert!(
         e.contains("scripts/t.lua:3: town:connect_streets: dead_streets = 'often' (valid: freely, sparingly)"),
         "{e}"
     );
     let e = err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead = 1 })");
-    assert!(e.contains("unknown option 'dead' (valid: dead_streets)"), "{e}");
+    assert!(
+        e.contains("unknown option 'dead' (valid: dead_streets)"),
+        "{e}"
+    );
 }
 
 #[test]
