@@ -2,6 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
+use warren_core::gen::meter::Unmetered;
 use warren_core::gen::town::{StatusLists, Town, TownParams};
 use warren_core::rng::Rng;
 
@@ -19,7 +20,10 @@ fn whole_town(c: &mut Criterion) {
     c.bench_function("town 399x399 generate", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(Town::generate(&params, &mut Rng::new(seed)).map(|t| t.chars().len()))
+            black_box(
+                Town::generate(&params, &mut Rng::new(seed), &mut Unmetered)
+                    .map(|t| t.chars().len()),
+            )
         })
     });
     let crowded = TownParams {
@@ -33,7 +37,10 @@ fn whole_town(c: &mut Criterion) {
     c.bench_function("town 399x399 crowded, straightness 998", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(Town::generate(&crowded, &mut Rng::new(seed)).map(|t| t.chars().len()))
+            black_box(
+                Town::generate(&crowded, &mut Rng::new(seed), &mut Unmetered)
+                    .map(|t| t.chars().len()),
+            )
         })
     });
 }

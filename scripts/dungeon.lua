@@ -18,13 +18,6 @@ local function allowed(list, depth, also)
   return out
 end
 
--- The entry of `list` called `name`.
-local function named(list, name)
-  for _, e in ipairs(list) do
-    if e.name == name then return e end
-  end
-end
-
 -- Names (or another field) of the streamers of the given kinds.
 local function streamer_field(streamers, field, kinds)
   local out = {}
@@ -60,15 +53,14 @@ return {
   generate = function(map, ctx)
     local d, regions, depth, p = ctx.regions.dungeon, ctx.regions, ctx.depth, ctx.params
 
-    -- Step 1: rock inside the map's edge, cut into panels. The corridor regions, constants and
-    -- doors go into a tunnel context that every tunnel of this level shares.
-    local level = warren.dungeon.init(map, {
-      width = p.width > 0 and p.width or d.level_width,
-      height = p.height > 0 and p.height or d.level_height,
-      panel_width = d.panel_width,
-      panel_height = d.panel_height,
+    -- Step 1: rock inside the map's edge, cut into panels ([dungeon] sizes unless the width
+    -- and height parameters say otherwise). The corridor regions, constants and doors go into a
+    -- tunnel context that every tunnel of this level shares.
+    local level = warren.dungeon.init_level(map, {
+      width = p.width > 0 and p.width or nil,
+      height = p.height > 0 and p.height or nil,
     })
-    local tunnels = warren.tunnel.context(map, regions)
+    local tunnels = warren.tunnel.new(map)
 
     -- Step 2: streamers, by weight among those allowed at this depth; 4 in 10 repeat the one
     -- before ("second streamer same"). Chasms of the level above continue here.
@@ -82,7 +74,7 @@ return {
     for _ = 1, rng:int(d.min_streamers, d.max_streamers) do
       local s = (last and rng:below(10) > 5) and last or rng:weighted(streamers)
       if not s then break end
-      warren.dungeon.streamer(map, rng, s)
+      warren.dungeon.draw_streamer(map, rng, s)
       last = s
     end
     if ctx.above then
@@ -99,38 +91,34 @@ return {
     for _ = 1, d.max_vaults do
       if rng:chance(d.vault_chance) then
         local vault = rng:weighted(vaults)
-        if vault then warren.dungeon.vault(map, rng, level, vault, { above = ctx.above }) end
+        if vault then warren.dungeon.place_vault(map, rng, level, vault, { above = ctx.above }) end
       end
     end
 
     -- Step 4: a room in every panel no vault took, its region chosen by weight among those
-    -- allowed at this depth (warren.dungeon.room draws a single one, for recipes that choose
-    -- panel by panel).
-    warren.dungeon.rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth), {
-      min_width = d.room_min_width, max_width = d.room_max_width,
-      min_height = d.room_min_height, max_height = d.room_max_height,
-      life_percent = d.life_percent, depth = depth,
-    })
+    -- allowed at this depth, its size within [dungeon]'s room_* limits; mazes deeper than 3 get
+    -- secret doors (warren.dungeon.draw_room draws a single one, for recipes that choose panel
+    -- by panel).
+    warren.dungeon.draw_rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth),
+      { depth = depth })
 
     -- Step 5: a tunnel between the closest edge cells of every two neighbouring panels.
     warren.dungeon.connect_panels(map, ctx.rng:stream("tunnels"), level, tunnels, {
       flags = { "direct", "wander" },
     })
 
-    -- Up stairs exactly where the level above has its down stairs; the fix-up joins them.
+    -- Up stairs exactly where the level above has its down stairs ([dungeon] up_stairs, in a
+    -- pocket walled like the level's corridor region); the fix-up joins them.
     if ctx.above then
-      local corridor = named(regions.corridor, d.corridor) or regions.corridor[1]
-      warren.dungeon.up_stairs(map, ctx.above, {
-        terrain = d.up_stairs or "up stairs",
-        walls = corridor.walls,
-      })
+      warren.dungeon.place_up_stairs(map, ctx.above)
     end
 
     -- Step 5b: flood fill from the first passable cell and tunnel to every area it missed, until
     -- the level is one area for a walker moving the chosen way (an error naming the seed after
-    -- fixup_trials trials). Chasms and magma are hazards: where they cut the level, a bridge.
+    -- [dungeon] fixup_trials trials). Chasms and magma are hazards: where they cut the level, a
+    -- bridge.
     local report = tunnels:fixup(map, ctx.rng:stream("fixup"), {
-      trials = d.fixup_trials, connectivity = p.connectivity, bridge = d.bridge,
+      connectivity = p.connectivity, bridge = d.bridge,
     })
     ctx.metric("areas_before_fixup", report.areas_before)
     ctx.metric("fixup_tunnels", #report.tunnels)
@@ -139,8 +127,7 @@ return {
     -- in the same room while another is free.
     -- (rng:int includes max_stairs; Incursion's MIN + random(MAX - MIN) never reaches it.)
     rng = ctx.rng:stream("stairs")
-    warren.dungeon.down_stairs(map, rng, {
-      terrain = d.down_stairs or "down stairs",
+    warren.dungeon.place_down_stairs(map, rng, {
       count = rng:int(d.min_stairs, d.max_stairs),
       avoid = streamer_field(regions.streamer, "terrain", { river = true, chasm = true, lava = true }),
       place = p.stairs,

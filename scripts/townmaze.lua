@@ -6,7 +6,7 @@ local warren = require "warren"
 local town_api = warren.town
 -- The largest counts any town accepts. Each count's real limit depends on the size and is
 -- checked by warren.town.new, which reports every broken rule at once.
-local MOST = town_api.limits(town_api.MAX_SIDE, town_api.MAX_SIDE)
+local MOST = town_api.capacity(town_api.MAX_SIDE, town_api.MAX_SIDE)
 
 -- The last step to run: stop early to watch the town grow, e.g. with --set show=debug.
 local STEPS = { "fill", "unused", "gates", "courts", "connect", "alleys", "doors", "close_gates", "cleanup" }
@@ -99,7 +99,7 @@ return {
 
     -- 10) show the town: terrain from [town] in the region files, rooms, gates and streets
     -- recorded for JSON. (11, free, and 12, exit, are the host's business.)
-    local drawn = town:write(map, { style = ctx.regions.town, view = p.show })
+    local drawn = town:write(map, { view = p.show })
     map:tag("connectivity", p.connectivity)
     ctx.metric("rooms", drawn.rooms)
     ctx.metric("gates", drawn.gates)

@@ -13,6 +13,7 @@ Examples:
   warren run scripts/cave.lua --layer components        connected areas, one letter each
   warren run scripts/rooms.lua --frames frames/         one PNG per map:snapshot
   warren watch scripts/rooms.lua --seed 7               redraw on every save
+  warren serve scripts/rooms.lua --open                 live preview in the browser
   warren check                                          every region file and recipe
   warren stubs --out scripts/types/warren.d.lua         editor autocompletion
   warren batch scripts/rooms.lua --count 10000          statistics of many seeds
@@ -41,13 +42,36 @@ pub enum Command {
     Watch(WatchArgs),
     /// Validate region files and recipes without generating; list every problem.
     Check(CheckArgs),
-    /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua).
+    /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua), or with
+    /// `--markdown` the README's API table.
     Stubs(StubsArgs),
     /// Generate many seeds in parallel and print their statistics.
     #[command(after_help = crate::commands::batch::HELP)]
     Batch(crate::commands::batch::BatchArgs),
     /// Work with the statistics `warren batch --records` writes.
     Stats(crate::commands::stats::StatsArgs),
+    /// A live preview in the browser: a local web server shows the map with its parameters,
+    /// layers, steps, statistics and a cell inspector, and follows every save.
+    #[command(after_help = crate::commands::serve::HELP)]
+    Serve(ServeArgs),
+}
+
+/// `warren serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// What to generate first (the page can change the seed and parameters).
+    #[command(flatten)]
+    pub gen: GenArgs,
+    /// Port to listen on (0: any free port; the URL is printed).
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Address to listen on. Anything but loopback (127.0.0.1, ::1) lets other machines use
+    /// the page: warren warns when it does.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `warren watch`: the options of `run`.
@@ -61,11 +85,16 @@ pub struct WatchArgs {
 /// `warren check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Region directory (default: regions/ in the current directory).
+    /// Region directory (default: the nearest `regions/` beside or above the first recipe, or
+    /// above the current directory).
     #[arg(long, value_name = "DIR")]
     pub regions: Option<PathBuf>,
-    /// Recipes to check (default: every scripts/*.lua).
+    /// Recipes to check (default: every *.lua in the scripts/ beside the regions directory).
     pub scripts: Vec<PathBuf>,
+    /// Exit 1 on warnings too (deprecated calls, globals assigned but never read, files the
+    /// static checks could not analyse).
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 /// `warren stubs`.
@@ -77,6 +106,11 @@ pub struct StubsArgs {
     /// Do not write; exit 1 if this file differs from the generated stubs.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub check: Option<PathBuf>,
+    /// The README's API table (Markdown) instead of the stubs. With `--out README.md` (or
+    /// `--check README.md`) only the part between its `<!-- api:begin … -->` and
+    /// `<!-- api:end -->` lines is replaced (or checked).
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Options shared by every command that generates maps.
@@ -88,7 +122,7 @@ pub struct GenArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Set a recipe parameter (repeatable), e.g. --set width=120.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = assignment)]
     pub sets: Vec<String>,
     /// Region directory (default: the nearest `regions/` beside or above the script).
     #[arg(long, value_name = "DIR")]
@@ -104,7 +138,7 @@ pub struct GenArgs {
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
     /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`, else 4].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub max_seconds: Option<f64>,
 }
 
@@ -114,9 +148,10 @@ pub struct RunArgs {
     /// What to generate and how.
     #[command(flatten)]
     pub gen: GenArgs,
-    /// Output format: ascii, ansi, json or png (default: ansi on a terminal unless NO_COLOR is
-    /// set, else ascii; with --out, guessed from the extension).
-    #[arg(long, value_parser = ["ascii", "ansi", "json", "png"])]
+    /// Output format: ascii, ansi, json, png or tiled (a Tiled .tmx map and its tileset
+    /// image). Default: with --out, from the extension (.txt/.map, .ans, .json, .png, .tmx);
+    /// else ansi on a terminal unless NO_COLOR is set to a non-empty value, else ascii.
+    #[arg(long, value_parser = crate::render::Format::NAMES)]
     pub format: Option<String>,
     /// Write the output to this file (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
@@ -135,4 +170,24 @@ pub struct RunArgs {
     /// animated GIF of them all into this directory.
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
+}
+
+/// `--set KEY=VALUE`: refused at parse time (a usage error) unless it has a key and an `=`.
+pub fn assignment(arg: &str) -> Result<String, String> {
+    warren_lua::params::split_assignment(arg)
+        .map(|_| arg.to_string())
+        .map_err(|_| format!("expected KEY=VALUE (e.g. width=120), got {arg:?}"))
+}
+
+/// `--max-seconds S`: a number of seconds in (0, 86400].
+pub fn seconds(arg: &str) -> Result<f64, String> {
+    let secs: f64 = arg
+        .trim()
+        .parse()
+        .map_err(|_| format!("{arg:?} is not a number of seconds"))?;
+    if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 {
+        Ok(secs)
+    } else {
+        Err(format!("{arg} is not in (0, 86400] seconds"))
+    }
 }

@@ -2,8 +2,8 @@
 //!
 //! The `warren` binary's own modules: argument definitions ([`cli`]), one module per
 //! subcommand ([`commands`]), batches of many maps ([`batch`]), statistics over them
-//! ([`stats`]), PNG/GIF rendering ([`render`]), step-by-step frames ([`frames`]) and atomic
-//! output files ([`output`]).
+//! ([`stats`]), PNG/GIF rendering ([`render`]), step-by-step frames ([`frames`]), atomic
+//! output files ([`output`]) and the browser preview ([`serve`]).
 //!
 //! Games do not depend on this crate: they embed `warren-core` (maps and phases, no Lua) or
 //! `warren-lua` (the recipe host).
@@ -16,4 +16,5 @@ pub mod commands;
 pub mod frames;
 pub mod output;
 pub mod render;
+pub mod serve;
 pub mod stats;

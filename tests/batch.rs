@@ -122,7 +122,10 @@ fn merged_shards_give_the_statistics_of_one_run() {
         .assert()
         .code(1);
     let err = String::from_utf8_lossy(&twice.get_output().stderr).into_owned();
-    assert!(err.contains("seed 100 appears more than once"), "{err}");
+    assert!(
+        err.contains("overlap in seeds 100..=119: merging them would count those maps twice"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -260,4 +263,296 @@ fn bad_arguments_are_usage_errors() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("width"));
+}
+
+/// Runs warren with `args` expecting exit code `code`; returns stderr.
+fn fails(args: &[&str], code: i32) -> String {
+    let out = warren().args(args).output().expect("warren runs");
+    assert_eq!(out.status.code(), Some(code), "warren {args:?}");
+    String::from_utf8(out.stderr).expect("UTF-8")
+}
+
+/// Runs shards `indices` of 3 over seeds 100..=159 into `dir/shard-I.jsonl`.
+fn shards(dir: &Path, indices: &[u64], extra: &[&str]) -> Vec<String> {
+    indices
+        .iter()
+        .map(|i| {
+            let f = dir.join(format!("shard-{i}.jsonl"));
+            let shard = format!("{i}/3");
+            let args = [
+                &ROOMS[..],
+                &["--shard", &shard, "--records", f.to_str().unwrap()],
+            ];
+            ok(&[&args.concat()[..], extra].concat());
+            f.to_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn shard_records_carry_their_plan_and_a_merge_names_missing_shards() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = shards(dir.path(), &[0, 2], &[]);
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&files[1])
+            .expect("records")
+            .lines()
+            .next()
+            .expect("a header"),
+    )
+    .expect("JSON");
+    assert_eq!(header["shard"], "2/3");
+    assert_eq!(
+        (header["seed_start"].clone(), header["seed_count"].clone()),
+        (100.into(), 60.into())
+    );
+
+    let err = fails(&["stats", "merge", &files[0], &files[1]], 1);
+    assert!(
+        err.contains(
+            "the records do not cover seeds 100..=159: seeds 120..=139 (shard 1/3) missing"
+        ) && err.contains("--allow-partial"),
+        "{err}"
+    );
+    let partial = warren()
+        .args(["stats", "merge", "--allow-partial", &files[0], &files[1]])
+        .output()
+        .expect("runs");
+    assert!(partial.status.success());
+    let out = String::from_utf8_lossy(&partial.stdout);
+    assert!(out.starts_with("rooms: 40 maps (seeds 100..=159)"), "{out}");
+    assert!(String::from_utf8_lossy(&partial.stderr).contains("warning: the records do not cover"));
+
+    // With every shard, in any order, the merge is the whole run, records in seed order.
+    let all = shards(dir.path(), &[1], &[]);
+    let merged = dir.path().join("merged.jsonl");
+    let m = ok(&[
+        "stats",
+        "merge",
+        &files[1],
+        &all[0],
+        &files[0],
+        "--records",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(
+        m.starts_with("rooms: 60 maps (seeds 100..=159), 0 failed"),
+        "{m}"
+    );
+    let seeds: Vec<u64> = records(&merged)[1..]
+        .iter()
+        .map(|r| r["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, (100..160).collect::<Vec<_>>());
+}
+
+#[test]
+fn merge_errors_say_plainly_what_is_wrong() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let a = shards(dir.path(), &[0], &[]);
+    let b = shards(&dir.path().join(""), &[1], &["--set", "corridors=bsp"]);
+    let err = fails(&["stats", "merge", &a[0], &b[0]], 1);
+    assert!(
+        err.contains("corridors = \"nearest\" in") && err.contains("corridors = \"bsp\" in"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("String(") && !err.contains("Bool("),
+        "no Rust Debug: {err}"
+    );
+
+    let csv = dir.path().join("r.csv");
+    ok(&[
+        "batch",
+        "scripts/rooms.lua",
+        "--count",
+        "3",
+        "--records",
+        csv.to_str().unwrap(),
+    ]);
+    let err = fails(&["stats", "merge", csv.to_str().unwrap()], 1);
+    assert!(
+        err.contains("r.csv:1: this is a CSV records file") && err.contains("--records FILE.jsonl"),
+        "{err}"
+    );
+}
+
+#[test]
+fn plot_metric_typos_are_caught_before_the_batch_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let maps = dir.path().join("maps");
+    let png = dir.path().join("p.png");
+    let recs = dir.path().join("r.jsonl");
+    let base = [
+        "batch",
+        "scripts/cave.lua",
+        "--count",
+        "100000",
+        "--out-dir",
+        maps.to_str().unwrap(),
+        "--records",
+        recs.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+        "--metrics",
+    ];
+    let err = fails(&[&base[..], &["floor_fracton"]].concat(), 1);
+    assert!(
+        err.contains("--metrics: no metric 'floor_fracton' (did you mean 'floor_fraction'?"),
+        "{err}"
+    );
+    // A recipe metric, checked on the first map: the cave records `components_before`.
+    let err = fails(&[&base[..], &["components_befor"]].concat(), 1);
+    assert!(err.contains("did you mean 'components_before'?"), "{err}");
+    assert!(
+        !maps.exists() && !recs.exists() && !png.exists(),
+        "nothing was generated or written"
+    );
+    let small = [
+        "batch",
+        "scripts/cave.lua",
+        "--count",
+        "2",
+        "--plot",
+        png.to_str().unwrap(),
+        "--metrics",
+        "components_before,time_us.total",
+    ];
+    ok(&small);
+    assert!(png.exists());
+}
+
+#[test]
+fn plots_read_right_for_constant_metrics_long_names_and_outlying_times() {
+    let dir = temp_tree(&[(
+        "odd.lua",
+        r#"return {
+  name = "odd",
+  params = { width = { default = 20 }, height = { default = 20 } },
+  generate = function(map, ctx)
+    map:fill("floor")
+    if ctx.seed == 3 then local x = 0 for i = 1, 3000000 do x = x + i end end
+    ctx.metric("a_recipe_metric_with_a_name_far_longer_than_one_panel_of_the_plot", ctx.seed % 5)
+  end,
+}"#,
+    )]);
+    copy_regions(dir.path());
+    let out = warren()
+        .current_dir(dir.path())
+        .args(["batch", "odd.lua", "--count", "40", "--plot", "p.png", "--metrics"])
+        .arg("components,a_recipe_metric_with_a_name_far_longer_than_one_panel_of_the_plot,time_us.total")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoder = png::Decoder::new(std::io::Cursor::new(
+        std::fs::read(dir.path().join("p.png")).unwrap(),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut px = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut px).expect("a frame");
+    let (w, h) = (info.width as usize, info.height as usize);
+    assert_eq!((w, h), (840, 460), "three panels, two a row");
+    let count = |x0: usize, y0: usize, x1: usize, y1: usize, rgb: [u8; 3]| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| px[(x + y * w) * 3..][..3] == rgb)
+            .count()
+    };
+    const BAR: [u8; 3] = [70, 120, 190];
+    const INK: [u8; 3] = [40, 40, 40];
+    const OUTLIER: [u8; 3] = [220, 120, 40];
+    // `components` is 1 on every map: one narrow bar, not a box over the whole plot.
+    let bar = count(0, 0, 420, 230, BAR);
+    assert!(
+        bar > 0 && bar < 2_000,
+        "{bar} bar pixels in the constant panel"
+    );
+    // The long name stays inside its panel: nothing drawn in the margin beside the next panel.
+    assert_eq!(
+        count(420 - 14, 0, 420, 60, INK),
+        0,
+        "the title runs past its panel"
+    );
+    // Seed 3's slow map is a bar of its own; the other 39 spread over several bars.
+    assert!(count(0, 230, 420, 460, OUTLIER) > 0, "no outlier bar");
+    let bars_used = (16..404)
+        .step_by(9)
+        .filter(|&x| (230..460).any(|y| px[(x + y * w) * 3..][..3] == BAR))
+        .count();
+    assert!(
+        bars_used >= 4,
+        "the times are squeezed into {bars_used} bars"
+    );
+}
+
+#[test]
+fn batch_usage_is_plain() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let maps = dir.path().join("maps");
+    ok(&[
+        "batch",
+        "scripts/rooms.lua",
+        "--count",
+        "12",
+        "--out-dir",
+        maps.to_str().unwrap(),
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&maps)
+        .expect("maps written")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names[..3],
+        ["rooms-00.json", "rooms-01.json", "rooms-02.json"]
+    );
+    assert_eq!(names[11], "rooms-11.json");
+
+    let err = fails(&["batch", "scripts/rooms.lua", "--count", "0"], 2);
+    assert!(err.contains("a batch needs at least 1 map"), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+
+    let err = fails(
+        &[
+            "batch",
+            "scripts/rooms.lua",
+            "--count",
+            "2",
+            "--set",
+            "corridors=zigzag",
+        ],
+        1,
+    );
+    assert!(
+        err.contains(
+            "corridors = 'zigzag' is not one of its choices: 'nearest', 'lines', 'dogleg', 'bsp'"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn more_jobs_than_cores_warn_and_keep_time_budgets() {
+    let out = warren()
+        .args([
+            "batch",
+            "scripts/dungeon.lua",
+            "--count",
+            "24",
+            "--jobs",
+            "1024",
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --jobs 1024 is more than the"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("24 maps (seeds 0..=23), 0 failed"));
 }

@@ -41,6 +41,60 @@ const LOAD_PROBLEMS: [(&str, &str); 3] = [
     ("scripts/syntax.lua:5", "')' expected"),
 ];
 
+/// What the static analysis finds without the region data.
+const STATIC_PROBLEMS: [(&str, &str); 14] = [
+    (
+        "scripts/api.lua:9:60",
+        "unknown option 'attemps' in opts (did you mean 'attempts'?)",
+    ),
+    (
+        "scripts/api.lua:10:16",
+        "rects:sort: argument 1 (order) = \"left\" is not one of",
+    ),
+    (
+        "scripts/api.lua:11:9",
+        "map:set: argument 3 (terrain) is missing",
+    ),
+    (
+        "scripts/api.lua:13:9",
+        "rng has no method 'chanse' (did you mean 'chance'?)",
+    ),
+    (
+        "scripts/api.lua:14:67",
+        "opts.trials must be an integer in 1..=100000, got 0",
+    ),
+    (
+        "scripts/globals.lua:5:10",
+        "undefined global 'dofile': warren's sandbox does not provide it",
+    ),
+    ("scripts/globals.lua:11:26", "string.splt does not exist"),
+    (
+        "scripts/globals.lua:14:7",
+        "undefined global 'prnt' (did you mean 'print'?)",
+    ),
+    (
+        "scripts/lib/lazy.lua:6:10",
+        "undefined global 'undefined_helper'",
+    ),
+    (
+        "scripts/lazy_missing.lua:6:28",
+        "module 'lib.gone' not found",
+    ),
+    (
+        "scripts/lib/broken.lua:3",
+        "<name> or '...' expected near 'return'",
+    ),
+    ("scripts/names.lua:10:26", "declares no parameter 'widht'"),
+    (
+        "scripts/names.lua:11:16",
+        "warren.gen.scater_rooms does not exist",
+    ),
+    (
+        "scripts/warnings.lua:6:5",
+        "warning: global 'cuont' is assigned but never read",
+    ),
+];
+
 #[test]
 fn every_recipe_mistake_is_found_with_its_line() {
     let (code, problems) = check(&[]);
@@ -53,14 +107,14 @@ fn every_recipe_mistake_is_found_with_its_line() {
             "scripts/names.lua:9:27",
             "ctx.regions.roms: no such region section",
         ),
-        ("scripts/names.lua:10:26", "declares no parameter 'widht'"),
-        (
-            "scripts/names.lua:11:16",
-            "warren.gen.scater_rooms does not exist",
-        ),
         ("scripts/names.lua:12:53", "unknown terrain 'lava'"),
+        (
+            "scripts/lib/lazy.lua:5:49",
+            "map:fill_rect: unknown terrain 'lavaa'",
+        ),
     ];
     expected.extend(LOAD_PROBLEMS);
+    expected.extend(STATIC_PROBLEMS);
     assert_problems(&problems, &expected);
 }
 
@@ -71,17 +125,62 @@ fn every_region_mistake_is_found_with_its_line_and_column() {
     let mut expected = vec![
         ("broken_regions/broken.toml:5:9", "unclosed array table"),
         ("broken_regions/dungeon.toml:2:15", "not a percentage"),
-        ("broken_regions/dungeon.toml:7:9", "unknown terrain 'lava'"),
-        ("broken_regions/terrain.toml:13:9", "is not a colour"),
-        ("broken_regions", "names in recipes were not checked"),
-        ("scripts/names.lua:10:26", "declares no parameter 'widht'"),
         (
-            "scripts/names.lua:11:16",
-            "warren.gen.scater_rooms does not exist",
+            "broken_regions/dungeon.toml:7:9",
+            "floor = 'lava' is not a terrain",
         ),
+        ("broken_regions/terrain.toml:13:9", "is not a colour"),
     ];
     expected.extend(LOAD_PROBLEMS);
+    expected.extend(STATIC_PROBLEMS);
     assert_problems(&problems, &expected);
+}
+
+#[test]
+fn warnings_alone_pass_unless_denied() {
+    let (code, problems) = check(&["scripts/warnings.lua"]);
+    assert_eq!(code, 0);
+    assert_problems(
+        &problems,
+        &[("scripts/warnings.lua:6:5", "warning: global 'cuont'")],
+    );
+    let (code, problems) = check(&["--deny-warnings", "scripts/warnings.lua"]);
+    assert_eq!((code, problems.len()), (1, 1));
+}
+
+#[test]
+fn status_lists_and_towns_are_not_taken_for_maps() {
+    // The case that started the rewrite: `lists:count("frontier")` read as `map:count`.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("lists.lua");
+    std::fs::write(
+        &recipe,
+        "local warren = require 'warren'\nreturn { params = { width = { default = 20 }, height = { default = 10 } },\n  generate = function(map, ctx)\n    local lists = warren.status_lists { cells = 4, statuses = { 'frontier', 'done' } }\n    local n = lists:count('frontier') + map:count('floor')\n    local town = warren.town.new { height = 11, width = 11 }\n    ctx.metric('streets', town:count('street'))\n    map:fill('rock')\n  end }\n",
+    )
+    .unwrap();
+    let (code, problems) = check(&["--regions", "regions", recipe.to_str().unwrap()]);
+    assert_eq!((code, problems), (0, vec![]));
+}
+
+#[test]
+fn hostile_nesting_is_skipped_with_a_warning_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("deep.lua");
+    let deep = format!(
+        "return {{ params = {{}}, generate = function(map, ctx) local x = {}1{} end }}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    std::fs::write(&recipe, deep).unwrap();
+    let (code, problems) = check(&["--regions", "regions", recipe.to_str().unwrap()]);
+    assert_eq!(code, 1, "{problems:?}");
+    // Lua refuses it (too many nested levels) and the static checks do not walk it.
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("not checked: nested more than 200 levels")),
+        "{problems:?}"
+    );
 }
 
 #[test]

@@ -47,9 +47,10 @@ fn json_follows_the_output_contract() {
         let out = stdout(&[
             "run", script, "--seed", "3", "--format", "json", "--set", "width=70",
         ]);
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(v["format"], 1);
-        assert_eq!(v["seed"], 3);
+        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(doc["format"], 2);
+        assert_eq!(doc["seed"], "3");
+        let v = &doc["levels"][0];
         assert_eq!(v["width"], 70);
         let rows = v["rows"].as_array().unwrap();
         assert_eq!(rows.len() as u64, v["height"].as_u64().unwrap());
@@ -86,10 +87,10 @@ fn json_levels_wrap_multi_level_runs() {
         "3",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["format"], 1);
+    assert_eq!(v["format"], 2);
     let levels = v["levels"].as_array().unwrap();
     assert_eq!(levels.len(), 3);
-    assert_eq!(levels[0]["seed"], 3, "level 1 keeps the run's seed");
+    assert_eq!(levels[0]["seed"], "3", "level 1 keeps the run's seed");
     assert_eq!(levels[2]["depth"], 3);
 }
 
@@ -114,13 +115,12 @@ fn missing_seed_is_drawn_and_announced() {
 
 #[test]
 fn bad_parameters_exit_1_with_one_message() {
-    let cases: [(&[&str], &str); 6] = [
-        (&["--set", "widht=3"], "unknown parameter 'widht' (valid: connectivity, corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
-        (&["--set", "connectivity=6"], "connectivity = 6 is out of range (one of 8, 4)"),
+    let cases: [(&[&str], &str); 5] = [
+        (&["--set", "widht=3"], "unknown parameter 'widht'; did you mean 'width'? (valid: connectivity, corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+        (&["--set", "connectivity=6"], "connectivity = '6' is not one of its choices: '8', '4'"),
         (&["--set", "width=3"], "width = 3 is out of range (16..=4096)"),
         (&["--set", "width=wide"], "width = \"wide\" is not an integer"),
-        (&["--set", "corridors=zigzag"], "corridors = zigzag is out of range (one of nearest, lines, dogleg, bsp)"),
-        (&["--set", "width"], "--set expects key=value"),
+        (&["--set", "corridors=zigzag"], "corridors = 'zigzag' is not one of its choices: 'nearest', 'lines', 'dogleg', 'bsp'"),
     ];
     for (extra, expected) in cases {
         let out = warren()
@@ -181,8 +181,9 @@ fn png_needs_a_file_and_output_files_are_all_or_nothing() {
         .args(["run", "scripts/rooms.lua", "--format", "png"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--format png needs --out"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--format png writes a file: add --out FILE.png"));
 
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("map.json");

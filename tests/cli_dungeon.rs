@@ -76,8 +76,9 @@ fn door_states_are_in_the_json_and_the_png() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("level.png");
     let base = ["run", "scripts/dungeon.lua", "--seed", "2"];
-    let json: Value =
+    let doc: Value =
         serde_json::from_slice(&stdout(&[&base[..], &["--format", "json"]].concat())).unwrap();
+    let json = &doc["levels"][0];
     let png_arg = png.to_str().unwrap();
     stdout(&[&base[..], &["--out", png_arg, "--scale", "1"]].concat());
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
@@ -137,4 +138,70 @@ fn door_states_are_in_the_json_and_the_png() {
         let hazard = entry["hazard"].as_bool().unwrap();
         assert_eq!(hazard, glyph == ":" || glyph == "=", "{glyph}: {entry}");
     }
+}
+
+/// A fix-up with thousands of cut-off areas on a 512×512 map: the work it reports to the budget
+/// stops it within the budget, and the error names the recipe line that called it (issue 14:
+/// it used to run for 30 s against a 4 s limit and blame another line).
+const MANY_AREAS: &str = r#"local warren = require "warren"
+return { name = "fix", params = { width = { default = 512 }, height = { default = 512 }, attempts = { default = 4000 } },
+generate = function(map, ctx)
+  local cells = warren.gen.scatter_rooms(map, ctx.rng, { attempts = ctx.params.attempts, min_size = 1, max_size = 1 })
+  map:carve_rooms(cells, "floor", { priority = "room_floor" })
+  local tunnels = warren.tunnel.new(map)
+  local report = tunnels:fixup(map, ctx.rng)
+  ctx.log(#report.tunnels)
+end }
+"#;
+
+/// Runs the many-areas recipe with `limits` and returns its exit code, stderr and wall time.
+fn fixup_run(limits: &[&str]) -> (Option<i32>, String, std::time::Duration) {
+    let dir = temp_tree(&[("scripts/fix.lua", MANY_AREAS)]);
+    copy_regions(dir.path());
+    let started = std::time::Instant::now();
+    let out = warren()
+        .current_dir(dir.path())
+        .args(["run", "scripts/fix.lua", "--seed", "1"])
+        .args(limits)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        took,
+    )
+}
+
+#[test]
+fn a_runaway_fixup_stops_at_the_instruction_budget_at_its_own_line() {
+    let (code, err, _) = fixup_run(&["--max-instructions", "5000000", "--max-seconds", "600"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("scripts/fix.lua:7: instruction budget exceeded (5000000 instructions"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_fixup_stops_at_the_time_budget_at_its_own_line() {
+    // Since the fix-up joins every cut-off area in one trial, 512×512 with 4,000 areas ends in
+    // a fraction of a second; 2048×2048 with up to 20,000 areas takes seconds in a debug build.
+    let big = [
+        "--set",
+        "width=2048",
+        "--set",
+        "height=2048",
+        "--set",
+        "attempts=20000",
+    ];
+    let (code, err, took) = fixup_run(&[&["--max-seconds", "1"][..], &big[..]].concat());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("scripts/fix.lua:7: time budget exceeded (1 s"),
+        "{err}"
+    );
+    // The limit holds it to about a second (the rest is the process starting and exiting on a
+    // busy machine).
+    assert!(took.as_secs() < 10, "took {took:?}");
 }

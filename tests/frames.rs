@@ -79,6 +79,7 @@ fn frames_are_numbered_labelled_pngs_ending_with_the_final_map() {
 
     // JSON keeps the terrain rows and adds the layer beside them: rooms are all joined.
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let v = &v["levels"][0];
     let plain: serde_json::Value = serde_json::from_str(&ok_stdout(warren(dir.path()).args([
         "run",
         script.to_str().unwrap(),
@@ -88,6 +89,7 @@ fn frames_are_numbered_labelled_pngs_ending_with_the_final_map() {
         "json",
     ])))
     .unwrap();
+    let plain = &plain["levels"][0];
     assert_eq!(v["rows"], plain["rows"]);
     assert!(plain.get("layer").is_none());
     assert_eq!(v["layer"]["name"], "components");

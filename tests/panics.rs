@@ -34,6 +34,10 @@ const CATCHERS: &[&str] = &[
     "pcall(map.fill_rect, map, setmetatable({}, { __index = function() BOOM end }), 'floor')",
     "pcall(ctx.rng.pick, ctx.rng, setmetatable({}, { __index = function() BOOM end }))",
     "pcall(require, 'lib.boom')",
+    // <close> handlers cannot replace or swallow a panic (fatal mode skips them).
+    "do local x <close> = setmetatable({}, { __close = function() error('replaced') end }) BOOM end",
+    "pcall(function() local x <close> = setmetatable({}, { __close = function() return 1 end }) BOOM end)",
+    "local co = coroutine.wrap(function() local x <close> = setmetatable({}, { __close = function() error('x') end }) BOOM end) pcall(co)",
 ];
 
 fn run(body: &str) -> Result<warren_core::map::Map, warren_lua::Error> {

@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use warren_core::render::json::{self, Meta};
+use warren_core::render::json::{self, LevelInfo, RunInfo};
 
 type Cell = (i64, i64);
 
@@ -43,6 +43,23 @@ fn point(v: &Value) -> Cell {
 
 /// Every promise of a finished town, checked on the JSON output alone: rows, legend, rooms,
 /// doors, gate spawns and the street corridor. Returns the first broken promise.
+/// The JSON object of one generated level, as `--format json` writes it.
+fn level_json(map: &warren_core::map::Map, seed: u64) -> Value {
+    let params = BTreeMap::new();
+    let run = RunInfo {
+        recipe: "townmaze",
+        seed,
+        params: &params,
+    };
+    let info = LevelInfo {
+        seed,
+        depth: 1,
+        layer: None,
+    };
+    let doc: Value = serde_json::from_str(&json::to_string(&run, &[(map, info)])).unwrap();
+    doc["levels"][0].clone()
+}
+
 fn check(v: &Value, leftgates: usize) -> Result<(), String> {
     let rows: Vec<Vec<char>> = v["rows"]
         .as_array()
@@ -205,10 +222,11 @@ fn seed_3_prints_a_23_by_77_town() {
             .filter(|r| r.starts_with('|') || r.ends_with('|'))
             .count();
     assert_eq!(gates, 2, "leftgates defaults to 2:\n{out}");
-    let v: Value = serde_json::from_str(&town(&["--seed", "3", "--format", "json"])).unwrap();
-    check(&v, 2).unwrap();
-    assert_eq!(v["recipe"], "townmaze");
-    assert_eq!(v["stats"]["gates"], 2.0);
+    let doc: Value = serde_json::from_str(&town(&["--seed", "3", "--format", "json"])).unwrap();
+    let v = &doc["levels"][0];
+    check(v, 2).unwrap();
+    assert_eq!(doc["recipe"], "townmaze");
+    assert_eq!(v["stats"]["gates"], 2);
 }
 
 #[test]
@@ -216,7 +234,8 @@ fn every_parameter_is_obeyed() {
     let json = |pairs: &[&str]| -> Value {
         let mut args = vec!["--seed", "8", "--format", "json"];
         args.extend(sets(pairs));
-        serde_json::from_str(&town(&args)).unwrap()
+        let doc: Value = serde_json::from_str(&town(&args)).unwrap();
+        doc["levels"][0].clone()
     };
     let count = |v: &Value, glyphs: &[char]| -> usize {
         v["rows"]
@@ -282,8 +301,8 @@ fn every_parameter_is_obeyed() {
                 ]),
             ]
             .concat();
-            let v: Value = serde_json::from_str(&town(&args)).unwrap();
-            let rows: Vec<Vec<char>> = v["rows"]
+            let doc: Value = serde_json::from_str(&town(&args)).unwrap();
+            let rows: Vec<Vec<char>> = doc["levels"][0]["rows"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -423,7 +442,7 @@ fn the_debug_view_shows_statuses_and_directions_in_every_format() {
         "json",
     ]))
     .unwrap();
-    let legend = done["legend"].as_object().unwrap();
+    let legend = done["levels"][0]["legend"].as_object().unwrap();
     assert_eq!(legend["D"]["terrain"], "debug dead");
     assert_eq!(legend["U"]["solid"], true);
     assert!(
@@ -507,14 +526,7 @@ fn a_thousand_seeds_keep_every_promise_on_the_rendered_map() {
         };
         for seed in 0..*seeds {
             let map = generate(&host, seed, &p);
-            let meta = Meta {
-                recipe: "townmaze",
-                seed,
-                depth: 1,
-                params: BTreeMap::new(),
-                layer: None,
-            };
-            let v: Value = serde_json::from_str(&json::single(&map, &meta)).unwrap();
+            let v = level_json(&map, seed);
             if let Err(e) = check(&v, leftgates) {
                 let rows: Vec<&str> = v["rows"]
                     .as_array()
@@ -538,14 +550,7 @@ fn the_checks_catch_a_town_that_skips_a_step() {
         (0..20)
             .find_map(|seed| {
                 let map = generate(&host, seed, &p);
-                let meta = Meta {
-                    recipe: "townmaze",
-                    seed,
-                    depth: 1,
-                    params: BTreeMap::new(),
-                    layer: None,
-                };
-                let v: Value = serde_json::from_str(&json::single(&map, &meta)).unwrap();
+                let v = level_json(&map, seed);
                 check(&v, 2).err()
             })
             .unwrap_or_default()

@@ -30,15 +30,15 @@ const CORRIDOR: &str =
 /// A kind of door drawn with the test terrains (rock shut, floor open).
 const DOOR_KIND: &str = "[[door]]\nname = \"d\"\nclosed = \"rock\"\nopen = \"floor\"\n";
 
-/// Wrong types for an integer key, with serde's description of each.
+/// Wrong types for an integer key, with what each is in plain words.
 const NOT_INTEGERS: &[(&str, &str)] = &[
-    ("\"ten\"", "invalid type: string \"ten\", expected i64"),
-    ("true", "invalid type: boolean `true`, expected i64"),
-    ("1.5", "invalid type: floating point `1.5`, expected i64"),
-    ("nan", "invalid type: floating point `NaN`, expected i64"),
-    ("inf", "invalid type: floating point `inf`, expected i64"),
-    ("[1]", "invalid type: sequence, expected i64"),
-    ("{ a = 1 }", "invalid type: map, expected i64"),
+    ("\"ten\"", "text"),
+    ("true", "true or false"),
+    ("1.5", "a fractional number"),
+    ("nan", "a fractional number"),
+    ("inf", "a fractional number"),
+    ("[1]", "a list"),
+    ("{ a = 1 }", "a table"),
 ];
 
 /// Integer keys: (table header + prefix lines, key, path shown in messages, lo, hi, message
@@ -81,7 +81,7 @@ fn integer_cases(out: &mut Vec<Case>) {
         (
             corridor_constants.clone(),
             "turn_chance",
-            "corridor[0].constants.turn_chance".into(),
+            "corridor 'c': constants.turn_chance".into(),
             0,
             100,
             true,
@@ -89,7 +89,7 @@ fn integer_cases(out: &mut Vec<Case>) {
         (
             corridor_constants.clone(),
             "stubborn_corridor",
-            "corridor[0].constants.stubborn_corridor".into(),
+            "corridor 'c': constants.stubborn_corridor".into(),
             0,
             100,
             true,
@@ -97,7 +97,7 @@ fn integer_cases(out: &mut Vec<Case>) {
         (
             format!("{corridor_constants}segment_maxlen = 1000\n"),
             "segment_minlen",
-            "corridor[0].constants.segment_minlen".into(),
+            "corridor 'c': constants.segment_minlen".into(),
             1,
             1000,
             false,
@@ -105,7 +105,7 @@ fn integer_cases(out: &mut Vec<Case>) {
         (
             format!("{corridor_constants}segment_minlen = 1\n"),
             "segment_maxlen",
-            "corridor[0].constants.segment_maxlen".into(),
+            "corridor 'c': constants.segment_maxlen".into(),
             1,
             1000,
             false,
@@ -159,14 +159,19 @@ fn integer_cases(out: &mut Vec<Case>) {
             }
             out.push(case(format!("{prefix}{key} = {v}\n"), line, col, range(v)));
         }
-        for (v, msg) in NOT_INTEGERS {
-            out.push(case(format!("{prefix}{key} = {v}\n"), line, col, *msg));
+        for (v, kind) in NOT_INTEGERS {
+            out.push(case(
+                format!("{prefix}{key} = {v}\n"),
+                line,
+                col,
+                format!("{path} = {v} is {kind}, but must be a whole number"),
+            ));
         }
         out.push(case(
             format!("{prefix}{key} = 1e400\n"),
             line,
             col,
-            "floating-point number overflowed",
+            format!("{path} = 1e400 is too large to be a number"),
         ));
     }
 }
@@ -178,14 +183,14 @@ fn float_cases(out: &mut Vec<Case>) {
     let weights = [
         (
             CORRIDOR.replace("weight = 1\n", ""),
-            "corridor[0].weight",
+            "corridor 'c': weight",
             "weight",
         ),
-        (spawn.to_string(), "spawn[0].weight", "weight"),
-        (door.clone(), "door[0].weights.closed", "closed"),
-        (door.clone(), "door[0].weights.open", "open"),
-        (door.clone(), "door[0].weights.locked", "locked"),
-        (door, "door[0].weights.secret", "secret"),
+        (spawn.to_string(), "spawn 'orc': weight", "weight"),
+        (door.clone(), "door 'd': weights.closed", "closed"),
+        (door.clone(), "door 'd': weights.open", "open"),
+        (door.clone(), "door 'd': weights.locked", "locked"),
+        (door, "door 'd': weights.secret", "secret"),
     ];
     for (prefix, path, key) in &weights {
         let line = prefix.lines().count() + 1;
@@ -209,13 +214,13 @@ fn float_cases(out: &mut Vec<Case>) {
             format!("{prefix}{key} = \"heavy\"\n"),
             line,
             col,
-            "invalid type: string \"heavy\", expected f64",
+            format!("{path} = \"heavy\" is text, but must be a number"),
         ));
         out.push(case(
             format!("{prefix}{key} = true\n"),
             line,
             col,
-            "invalid type: boolean `true`, expected f64",
+            format!("{path} = true is true or false, but must be a number"),
         ));
     }
     for (v, shown) in [
@@ -238,37 +243,56 @@ fn float_cases(out: &mut Vec<Case>) {
         "[limits]\nmax_seconds = \"soon\"\n",
         2,
         15,
-        "invalid type: string \"soon\", expected f64",
+        "limits.max_seconds = \"soon\" is text, but must be a number",
     ));
 }
 
-/// Keys no section knows, and sections that do not exist.
+/// Keys no section knows, and sections that do not exist: named by their entry, with a
+/// suggestion when the key is a likely typo.
 fn unknown_key_cases(out: &mut Vec<Case>) {
     let tables = [
-        "[dungeon]\n".to_string(),
-        "[map]\n".into(),
-        "[rooms]\nfloor = \"floor\"\ncorridor = \"floor\"\nwall = \"rock\"\n".into(),
-        "[cave]\nfloor = \"floor\"\nwall = \"rock\"\nentrance = \"floor\"\nexit = \"floor\"\npillar = \"rock\"\n".into(),
-        "[limits]\n".into(),
-        "[[spawn]]\nname = \"orc\"\nweight = 1\n".into(),
-        CORRIDOR.to_string(),
-        format!("{CORRIDOR}[corridor.constants]\n"),
-        "[[terrain]]\nname = \"x\"\nglyph = \"x\"\ncolor = \"#000000\"\nsolid = true\n".into(),
-        DOOR_KIND.into(),
-        format!("{DOOR_KIND}[door.weights]\n"),
-        String::new(),
+        ("[dungeon]\n".to_string(), "dungeon: unknown key 'colour' (keys: turn_chance,"),
+        ("[map]\n".into(), "map: unknown key 'colour' (keys: fill, edge)"),
+        (
+            "[rooms]\nfloor = \"floor\"\ncorridor = \"floor\"\nwall = \"rock\"\n".into(),
+            "rooms: unknown key 'colour' (keys: floor, corridor, wall)",
+        ),
+        (
+            "[cave]\nfloor = \"floor\"\nwall = \"rock\"\nentrance = \"floor\"\nexit = \"floor\"\npillar = \"rock\"\n".into(),
+            "cave: unknown key 'colour'",
+        ),
+        ("[limits]\n".into(), "limits: unknown key 'colour'"),
+        (
+            "[[spawn]]\nname = \"orc\"\nweight = 1\n".into(),
+            "spawn 'orc': unknown key 'colour'",
+        ),
+        (CORRIDOR.to_string(), "corridor 'c': unknown key 'colour'"),
+        (
+            format!("{CORRIDOR}[corridor.constants]\n"),
+            "corridor 'c': constants: unknown key 'colour'",
+        ),
+        (
+            "[[terrain]]\nname = \"x\"\nglyph = \"x\"\ncolor = \"#000000\"\nsolid = true\n".into(),
+            "terrain 'x': unknown key 'colour'; did you mean 'color'?",
+        ),
+        (DOOR_KIND.into(), "door 'd': unknown key 'colour'"),
+        (
+            format!("{DOOR_KIND}[door.weights]\n"),
+            "door 'd': weights: unknown key 'colour'",
+        ),
+        (String::new(), "unknown section 'colour' (sections: [[terrain]], [map],"),
     ];
-    for prefix in tables {
+    for (prefix, message) in tables {
         let line = prefix.lines().count() + 1;
-        out.push(case(
-            format!("{prefix}colour = 1\n"),
-            line,
-            1,
-            "unknown field `colour`",
-        ));
+        out.push(case(format!("{prefix}colour = 1\n"), line, 1, message));
     }
-    out.push(case("[vaults]\nx = 1\n", 1, 2, "unknown field `vaults`"));
-    out.push(case("[[room]]\nx = 1\n", 2, 1, "unknown field `x`"));
+    out.push(case(
+        "[vaults]\nx = 1\n",
+        1,
+        2,
+        "unknown section 'vaults'; did you mean [[vault]]?",
+    ));
+    out.push(case("[[room]]\nx = 1\n", 2, 1, "room #1: unknown key 'x'"));
 }
 
 /// Required keys left out: reported at the table that lacks them.
@@ -314,17 +338,24 @@ fn missing_key_cases(out: &mut Vec<Case>) {
         ("[[spawn]]", &[("name", "\"orc\""), ("weight", "1")]),
     ];
     for (header, keys) in tables {
+        let section = header.trim_matches(['[', ']']);
         for (missing, _) in keys {
             let body: String = keys
                 .iter()
                 .filter(|(k, _)| k != missing)
                 .map(|(k, v)| format!("{k} = {v}\n"))
                 .collect();
+            // A list entry is named by its `name`, or counted when that is what is missing.
+            let entry = match keys.iter().find(|(k, _)| *k == "name") {
+                Some(_) if *missing == "name" => format!("{section} #1"),
+                Some((_, name)) => format!("{section} '{}'", name.trim_matches('"')),
+                None => section.to_string(),
+            };
             out.push(case(
                 format!("{header}\n{body}"),
                 1,
                 1,
-                format!("missing field `{missing}`"),
+                format!("{entry} has no '{missing}', which is required"),
             ));
         }
     }
@@ -332,32 +363,36 @@ fn missing_key_cases(out: &mut Vec<Case>) {
 
 /// References to terrains that do not exist.
 fn unknown_terrain_cases(out: &mut Vec<Case>) {
-    let tables: [(&str, &[&str]); 4] = [
-        ("[map]", &["fill", "edge"]),
-        ("[rooms]", &["floor", "corridor", "wall"]),
-        ("[cave]", &["floor", "wall", "entrance", "exit", "pillar"]),
+    let tables: [(&str, &str, &[&str]); 4] = [
+        ("[map]", "map.", &["fill", "edge"]),
+        ("[rooms]", "rooms.", &["floor", "corridor", "wall"]),
+        (
+            "[cave]",
+            "cave.",
+            &["floor", "wall", "entrance", "exit", "pillar"],
+        ),
         (
             "[[corridor]]\nname = \"c\"\nweight = 1",
+            "corridor 'c': ",
             &["floor", "walls", "door"],
         ),
     ];
-    for (header, keys) in tables {
+    for (header, entry, keys) in tables {
         for bad in keys.iter() {
             let body: String = keys
                 .iter()
                 .map(|k| format!("{k} = \"{}\"\n", if k == bad { "lava" } else { "floor" }))
                 .collect();
             let line = header.lines().count() + 1 + keys.iter().position(|k| k == bad).unwrap_or(0);
-            let message = if *bad == "door" {
-                "'lava' is neither a [[door]] kind (known: none) nor a terrain"
-            } else {
-                "unknown terrain 'lava' (known: 'rock', 'floor')"
-            };
             out.push(case(
                 format!("{header}\n{body}"),
                 line,
                 bad.len() + 4,
-                message,
+                if *bad == "door" {
+                    format!("{entry}door = 'lava' is neither a [[door]] kind (known: none) nor a terrain")
+                } else {
+                    format!("{entry}{bad} = 'lava' is not a terrain (known: 'rock', 'floor')")
+                },
             ));
         }
     }
@@ -380,7 +415,7 @@ fn terrain_cases(out: &mut Vec<Case>) {
             terrain("\"x\"", glyph, "\"#000000\"", "true"),
             3,
             9,
-            format!("glyph = {value:?} must be exactly one printable character"),
+            format!("terrain 'x': glyph = {value:?} must be exactly one printable character"),
         ));
     }
     for color in ["red", "#12345", "#gggggg", "", "#1234567", "000000"] {
@@ -388,7 +423,7 @@ fn terrain_cases(out: &mut Vec<Case>) {
             terrain("\"x\"", "\"x\"", &format!("\"{color}\""), "true"),
             4,
             9,
-            format!("color = {color:?} is not a colour of the form \"#rrggbb\""),
+            format!("terrain 'x': color = {color:?} is not a colour of the form \"#rrggbb\""),
         ));
     }
     for name in ["\"\"", "\"   \""] {
@@ -415,7 +450,7 @@ fn terrain_cases(out: &mut Vec<Case>) {
         terrain("\"x\"", "\"x\"", "\"#000000\"", "\"yes\""),
         5,
         9,
-        "invalid type: string \"yes\", expected a boolean",
+        "terrain 'x': solid = \"yes\" is text, but must be true or false",
     ));
     out.push(case(
         "[[spawn]]\nname = \"orc\"\nweight = 1\n[[spawn]]\nname = \"orc\"\nweight = 2\n",
@@ -469,7 +504,13 @@ fn door_and_hazard_cases(out: &mut Vec<Case>) {
             "door 'd': broken = 'rock' must be open: a walker passes this door without opening it"
                 .into(),
         ),
-        ("locked", "lava", 5, format!("unknown terrain {lava}")),
+        (
+            "locked",
+            "lava",
+            5,
+            format!("door 'd': locked = {lava}")
+                .replace("= 'lava' (", "= 'lava' is not a terrain ("),
+        ),
     ];
     for (key, value, line, message) in doors {
         let text = match key {
@@ -489,7 +530,7 @@ fn door_and_hazard_cases(out: &mut Vec<Case>) {
         "[[door]]\nname = \"d\"\nclosed = \"rock\"\n",
         1,
         1,
-        "missing field `open`",
+        "door 'd' has no 'open', which is required",
     ));
     let terrain = |name: &str, glyph: &str, solid: bool, hazard: bool| {
         format!(
@@ -527,7 +568,7 @@ fn door_and_hazard_cases(out: &mut Vec<Case>) {
         "[[vault]]\nname = \"v\"\nweight = 1\ngrid = \".+.\"\n[vault.legend]\n\".\" = \"floor\"\n\"+\" = \"gate\"\n",
         7,
         7,
-        "unknown terrain 'gate' (known: 'rock', 'floor')",
+        "vault 'v': legend.\"+\" = 'gate' is not a terrain (known: 'rock', 'floor')",
     ));
 }
 

@@ -1,24 +1,28 @@
 //! Many maps at once: seeds generated in parallel, each worker reusing one Lua state (and its
-//! map buffers) for all its maps, every map measured, results gathered in seed order.
+//! map buffers) for all its maps, every map measured and folded into the statistics as soon as
+//! its chunk of seeds is done.
 //!
-//! Workers pull small chunks of seeds from a shared counter, so the split between workers
-//! depends on timing, but the gathered [`Dataset`] depends only on the seeds: the same seeds
-//! give the same statistics for any number of jobs or shards.
-
-pub mod shard;
-
-pub use shard::Shard;
+//! Workers claim small chunks of seeds in order from a shared counter. Finished chunks are
+//! committed strictly in seed order: their records are appended to the records file and folded
+//! into one [`Aggregate`], and a worker that runs too far ahead of the oldest unfinished chunk
+//! waits. So memory does not grow with the number of maps, the records file is in seed order,
+//! and the statistics depend only on the seeds, never on the number of jobs or on timing.
+//!
+//! A batch that is told to stop (a signal) finishes the map each worker is on, commits every
+//! chunk up to the first unfinished one, and reports where to resume; the records and
+//! statistics then cover exactly the seeds before that point.
 
 use crate::output::write_atomic;
 use crate::render::render;
 use crate::render::Format;
-use crate::stats::{Collector, Dataset, Header, Measurer, Outcome, Record, BUILTIN};
+use crate::stats::records::{write_record, RecordFile};
+use crate::stats::{Aggregate, Header, Measurer, Outcome, Record, RecordNames, SeedPlan, BUILTIN};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
-use std::ops::Range;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
@@ -47,23 +51,62 @@ pub struct Batch {
     pub limits: Limits,
     /// `--set` assignments.
     pub sets: Vec<(String, String)>,
-    /// Seeds to generate (level 1 of each).
-    pub seeds: Range<u64>,
+    /// The seeds asked for (level 1 of each): [`SeedPlan::seeds`] are generated.
+    pub plan: SeedPlan,
     /// Worker threads, at least 1.
     pub jobs: usize,
     /// Save each map, if wanted.
     pub files: Option<MapFiles>,
+    /// Write every map's record to this file (CSV when it ends in `.csv`, else JSON Lines).
+    pub records: Option<PathBuf>,
+    /// Column names that must exist (`--metrics`): checked on the first map, before the rest
+    /// are generated.
+    pub metrics: Vec<String>,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Set to a non-zero value (the signal number) to stop the batch early.
+    pub interrupt: Arc<AtomicUsize>,
+}
+
+/// Why and where a batch stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The value [`Batch::interrupt`] was set to.
+    pub signal: usize,
+    /// The first seed not generated: the statistics and records cover the seeds before it.
+    pub next_seed: u64,
 }
 
 /// What a batch produced.
 #[derive(Debug)]
 pub struct Report {
-    /// Every seed's measurements (or failure), in seed order.
-    pub data: Dataset,
+    /// The statistics of every seed done, in seed order.
+    pub data: Aggregate,
     /// Wall-clock time from the first map to the last.
     pub elapsed: Duration,
+    /// Set when the batch was interrupted before its last seed.
+    pub stopped: Option<Stopped>,
+}
+
+/// One chunk of seeds, done (or, if interrupted, done up to some map).
+struct Chunk {
+    index: u64,
+    records: Vec<Record>,
+    names: RecordNames,
+    lines: Vec<u8>,
+    complete: bool,
+}
+
+/// Chunks waiting for the ones before them, and what has been committed.
+struct Committed {
+    /// The next chunk to commit.
+    next: u64,
+    waiting: BTreeMap<u64, Chunk>,
+    data: Aggregate,
+    records: Option<RecordFile>,
+    seeds_done: u64,
+    /// An unfinished chunk was committed: nothing after it may be.
+    ended: bool,
 }
 
 /// State the workers share.
@@ -71,11 +114,16 @@ struct Shared<'a> {
     batch: &'a Batch,
     params: ParamValues,
     recipe: String,
-    next: AtomicU64,
+    /// Digits of the largest seed of the whole plan, for file names.
+    seed_digits: usize,
+    next_chunk: AtomicU64,
     chunk: u64,
+    /// How many chunks past the oldest uncommitted one a worker may start.
+    window: u64,
     stop: AtomicBool,
     fatal: Mutex<Option<Error>>,
-    done: Mutex<Vec<Collector>>,
+    committed: Mutex<Committed>,
+    advanced: Condvar,
     progress: ProgressBar,
 }
 
@@ -86,10 +134,68 @@ impl Shared<'_> {
         if let Ok(mut fatal) = self.fatal.lock() {
             fatal.get_or_insert(e);
         }
+        self.advanced.notify_all();
+    }
+
+    /// Whether workers should stop: an error, or a signal.
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.batch.interrupt.load(Ordering::Relaxed) != 0
+    }
+
+    fn lock(&self) -> Option<MutexGuard<'_, Committed>> {
+        match self.committed.lock() {
+            Ok(guard) => Some(guard),
+            Err(_) => {
+                self.fail(Error::Internal("a batch worker panicked".into()));
+                None
+            }
+        }
+    }
+
+    /// Waits until chunk `index` is within the window of the oldest uncommitted chunk; false
+    /// when the batch is stopping instead.
+    fn wait_for_window(&self, index: u64) -> bool {
+        let Some(mut state) = self.lock() else {
+            return false;
+        };
+        while index >= state.next + self.window {
+            if self.stopping() {
+                return false;
+            }
+            state = match self.advanced.wait_timeout(state, Duration::from_millis(50)) {
+                Ok((s, _)) => s,
+                Err(_) => return false,
+            };
+        }
+        true
+    }
+
+    /// Hands a chunk over, committing it and every waiting chunk after it that is now next.
+    fn commit(&self, chunk: Chunk) {
+        let Some(mut state) = self.lock() else {
+            return;
+        };
+        let state = &mut *state;
+        state.waiting.insert(chunk.index, chunk);
+        while !state.ended {
+            let Some(c) = state.waiting.remove(&state.next) else {
+                break;
+            };
+            state.data.absorb(&c.records, &c.names);
+            if let Some(file) = &mut state.records {
+                if let Err(e) = file.write(&c.lines) {
+                    self.fail(Error::Io(e));
+                }
+            }
+            state.seeds_done += c.records.len() as u64;
+            state.next += 1;
+            state.ended = !c.complete;
+        }
+        self.advanced.notify_all();
     }
 }
 
-/// Generates and measures every seed of `batch`.
+/// Generates and measures every seed of `batch`'s plan.
 pub fn run(batch: &Batch) -> Result<Report> {
     let jobs = batch.jobs.max(1);
     let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)?;
@@ -97,63 +203,154 @@ pub fn run(batch: &Batch) -> Result<Report> {
     let header = Header {
         recipe: host.recipe().name.clone(),
         params: params_json(&params),
+        plan: Some(batch.plan),
     };
+    let seeds = batch.plan.seeds();
+    let total = seeds.end - seeds.start;
+    check_metrics(&host, &params, seeds.start, &batch.metrics)?;
     if let Some(files) = &batch.files {
         std::fs::create_dir_all(&files.dir)
             .map_err(|e| Error::Io(format!("{}: cannot create: {e}", files.dir.display())))?;
     }
-    let total = batch.seeds.end.saturating_sub(batch.seeds.start);
+    let records = match &batch.records {
+        Some(path) => Some(RecordFile::create(path, &header).map_err(Error::Io)?),
+        None => None,
+    };
+    let last_seed = batch.plan.whole().end.saturating_sub(1);
     let shared = Shared {
         batch,
         recipe: header.recipe.clone(),
         params,
-        next: AtomicU64::new(0),
+        seed_digits: last_seed.to_string().len(),
+        next_chunk: AtomicU64::new(0),
         chunk: (total / (jobs as u64 * 64)).clamp(1, 64),
+        window: 4 * jobs as u64,
         stop: AtomicBool::new(false),
         fatal: Mutex::new(None),
-        done: Mutex::new(Vec::new()),
+        committed: Mutex::new(Committed {
+            next: 0,
+            waiting: BTreeMap::new(),
+            data: Aggregate::new(header),
+            records,
+            seeds_done: 0,
+            ended: false,
+        }),
+        advanced: Condvar::new(),
         progress: progress_bar(total, batch.progress),
     };
-    let started = Instant::now();
-    if jobs == 1 {
-        finish_worker(&shared, work(&host, &shared));
+    let started = if jobs == 1 {
+        let started = Instant::now();
+        work(&host, &shared);
+        started
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs - 1)
-            .thread_name(|i| format!("warren-batch-{}", i + 1))
-            .build()
-            .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
-        pool.in_place_scope(|scope| {
-            for _ in 1..jobs {
-                scope.spawn(|_| {
-                    match Host::load(&batch.script, batch.registry.clone(), batch.limits) {
-                        Ok(host) => finish_worker(&shared, work(&host, &shared)),
-                        Err(e) => shared.fail(e),
-                    }
-                });
-            }
-            finish_worker(&shared, work(&host, &shared));
-        });
-    }
+        run_workers(&host, &shared, jobs)?
+    };
     let elapsed = started.elapsed();
     shared.progress.finish_and_clear();
     if let Some(e) = shared.fatal.lock().ok().and_then(|mut f| f.take()) {
         return Err(e);
     }
-    let mut all = Collector::new();
-    for c in shared.done.into_inner().unwrap_or_default() {
-        all.absorb(c);
+    let committed = shared
+        .committed
+        .into_inner()
+        .map_err(|_| Error::Internal("a batch worker panicked".into()))?;
+    if let Some(file) = committed.records {
+        file.finish(&committed.data).map_err(Error::Io)?;
     }
-    let data = all.finish(header).map_err(Error::Internal)?;
-    Ok(Report { data, elapsed })
+    let signal = batch.interrupt.load(Ordering::Relaxed);
+    let stopped = (committed.seeds_done < total).then(|| Stopped {
+        signal,
+        next_seed: seeds.start + committed.seeds_done,
+    });
+    Ok(Report {
+        data: committed.data,
+        elapsed,
+        stopped,
+    })
 }
 
-/// Hands a worker's records over.
-fn finish_worker(shared: &Shared, collector: Collector) {
-    match shared.done.lock() {
-        Ok(mut done) => done.push(collector),
-        Err(_) => shared.fail(Error::Internal("a batch worker panicked".into())),
+/// Runs `jobs` workers: this thread with `host`, the others each loading their own first. The
+/// clock starts once every worker has its Lua state, so all start together; returns that time.
+fn run_workers(host: &Host, shared: &Shared, jobs: usize) -> Result<Instant> {
+    let batch = shared.batch;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs - 1)
+        .thread_name(|i| format!("warren-batch-{}", i + 1))
+        .build()
+        .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
+    let ready = Barrier::new(jobs);
+    let mut started = Instant::now();
+    pool.in_place_scope(|scope| {
+        for _ in 1..jobs {
+            scope.spawn(|_| {
+                let loaded = Host::load(&batch.script, batch.registry.clone(), batch.limits);
+                ready.wait();
+                match loaded {
+                    Ok(host) => work(&host, shared),
+                    Err(e) => shared.fail(e),
+                }
+            });
+        }
+        ready.wait();
+        started = Instant::now();
+        work(host, shared);
+    });
+    Ok(started)
+}
+
+/// Checks that every name in `metrics` is a column the batch will have: built-in metrics and
+/// `time_us.total` at once, recipe metrics and phases on the recipe's first map (`seed`), before
+/// any other map is generated. If that map fails, the names are checked at the end instead.
+fn check_metrics(host: &Host, params: &ParamValues, seed: u64, metrics: &[String]) -> Result<()> {
+    let builtin = |n: &str| BUILTIN.contains(&n) || n == "time_us.total";
+    if metrics.iter().all(|n| builtin(n)) {
+        return Ok(());
     }
+    let mut names = RecordNames::default();
+    let record = measure(host, params, &mut Measurer::new(), &mut names, seed, Ok)?;
+    if matches!(record.outcome, Outcome::Failed(_)) {
+        return Ok(());
+    }
+    let mut known: Vec<String> = names.metrics.all().to_vec();
+    known.extend(names.times.all().iter().map(|t| format!("time_us.{t}")));
+    match metrics.iter().find(|n| !known.contains(n)) {
+        None => Ok(()),
+        Some(name) => {
+            let hint = closest(name, &known)
+                .map(|k| format!("did you mean '{k}'? "))
+                .unwrap_or_default();
+            Err(Error::Param(format!(
+                "--metrics: no metric '{name}' ({hint}the recipe's first map, seed {seed}, has: {})",
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// The known name nearest to `name` by edit distance, if it is near enough to be a typo.
+fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
+    let distance = |a: &str, b: &str| {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let next = (diagonal + usize::from(ca != cb))
+                    .min(row[j] + 1)
+                    .min(row[j + 1] + 1);
+                diagonal = row[j + 1];
+                row[j + 1] = next;
+            }
+        }
+        row[b.len()]
+    };
+    known
+        .iter()
+        .map(|k| (distance(name, k), k.as_str()))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// The progress bar: drawn on stderr when asked to, hidden otherwise.
@@ -172,46 +369,70 @@ fn progress_bar(total: u64, visible: bool) -> ProgressBar {
     bar
 }
 
-/// One worker: takes chunks of seeds until none are left, generating each with `host`.
-fn work(host: &Host, shared: &Shared) -> Collector {
+/// One worker: claims chunks of seeds until none are left (or the batch stops), generating each
+/// with `host` and committing it.
+fn work(host: &Host, shared: &Shared) {
     let batch = shared.batch;
-    let total = batch.seeds.end.saturating_sub(batch.seeds.start);
-    let mut collector = Collector::new();
+    let seeds = batch.plan.seeds();
+    let total = seeds.end - seeds.start;
     let mut measurer = Measurer::new();
-    while !shared.stop.load(Ordering::Relaxed) {
-        let first = shared.next.fetch_add(shared.chunk, Ordering::Relaxed);
-        if first >= total {
+    let mut names = RecordNames::default();
+    while !shared.stopping() {
+        let index = shared.next_chunk.fetch_add(1, Ordering::Relaxed);
+        let first = index.saturating_mul(shared.chunk);
+        if first >= total || !shared.wait_for_window(index) {
             break;
         }
         let last = (first + shared.chunk).min(total);
+        let mut chunk = Chunk {
+            index,
+            records: Vec::with_capacity((last - first) as usize),
+            names: RecordNames::default(),
+            lines: Vec::new(),
+            complete: true,
+        };
         for offset in first..last {
-            let seed = batch.seeds.start + offset;
-            let record = one_map(host, shared, &mut measurer, &mut collector, seed);
-            match record {
-                Ok(r) => collector.push(r),
+            if shared.stopping() {
+                chunk.complete = false;
+                break;
+            }
+            let seed = seeds.start + offset;
+            let save = |map: warren_core::map::Map| match &batch.files {
+                Some(files) => save(files, shared, seed, map),
+                None => Ok(map),
+            };
+            match measure(host, &shared.params, &mut measurer, &mut names, seed, save) {
+                Ok(record) => {
+                    if batch.records.is_some() {
+                        write_record(&mut chunk.lines, &record, &names);
+                    }
+                    chunk.records.push(record);
+                }
                 Err(e) => {
                     shared.fail(e);
-                    return collector;
+                    return;
                 }
             }
         }
-        shared.progress.inc(last - first);
+        shared.progress.inc(chunk.records.len() as u64);
+        chunk.names.clone_from(&names);
+        shared.commit(chunk);
     }
-    collector
 }
 
-/// Generates, measures and (when asked) saves one map. A generation error is a failed record;
-/// only failing to save is an error that ends the batch.
-fn one_map(
+/// Generates and measures one map, handing it to `save` before it is recycled. A generation
+/// error is a failed record; only a failing `save` is an error that ends the batch.
+fn measure(
     host: &Host,
-    shared: &Shared,
+    params: &ParamValues,
     measurer: &mut Measurer,
-    names: &mut Collector,
+    names: &mut RecordNames,
     seed: u64,
+    save: impl FnOnce(warren_core::map::Map) -> Result<warren_core::map::Map>,
 ) -> Result<Record> {
     let generated = host.generate(&Run {
         seed,
-        params: &shared.params,
+        params,
         depth: 1,
         above: None,
     });
@@ -229,22 +450,18 @@ fn one_map(
     let mut metrics = Vec::with_capacity(builtin.len() + map.notes.stats.len());
     metrics.extend(builtin.iter().enumerate().map(|(i, &v)| (i as u32, v)));
     for (name, &v) in &map.notes.stats {
-        metrics.push((names.metric_id(&recipe_metric_name(name)), v));
+        metrics.push((names.metrics.id(&recipe_metric_name(name)), v));
     }
     let mut times = vec![(0, total_us)];
     for (name, spent) in host.phases().iter() {
-        let name = if name == crate::stats::dataset::TOTAL_TIME {
+        let name = if name == crate::stats::aggregate::TOTAL_TIME {
             Cow::Owned(format!("phase.{name}"))
         } else {
             Cow::Borrowed(name)
         };
-        times.push((names.time_id(&name), spent.as_secs_f64() * 1e6));
+        times.push((names.times.id(&name), spent.as_secs_f64() * 1e6));
     }
-    let map = match &shared.batch.files {
-        Some(files) => save(files, shared, seed, map)?,
-        None => map,
-    };
-    host.recycle(map);
+    host.recycle(save(map)?);
     Ok(Record {
         seed,
         outcome: Outcome::Measured { metrics, times },
@@ -279,17 +496,17 @@ fn save(
         files.format,
         files.scale,
     )?;
-    let path = files
-        .dir
-        .join(file_name(&shared.batch.script, seed, files.format));
+    let name = file_name(&shared.batch.script, seed, shared.seed_digits, files.format);
+    let path = files.dir.join(name);
     write_atomic(&path, &bytes)
         .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
     let [level] = level;
     Ok(level.map)
 }
 
-/// `rooms-42.json` for seed 42 of `scripts/rooms.lua` in JSON.
-fn file_name(script: &Path, seed: u64, format: Format) -> String {
+/// `rooms-0042.json` for seed 42 of `scripts/rooms.lua` in JSON, the seed zero-padded to
+/// `digits` so that the files of a batch sort in seed order.
+fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String {
     let stem = script
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -299,6 +516,29 @@ fn file_name(script: &Path, seed: u64, format: Format) -> String {
         Format::Ansi => "ans",
         Format::Json => "json",
         Format::Png => "png",
+        Format::Tiled => "tmx",
     };
-    format!("{stem}-{seed}.{ext}")
+    format!("{stem}-{seed:0digits$}.{ext}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_sort_in_seed_order() {
+        let script = Path::new("scripts/rooms.lua");
+        assert_eq!(file_name(script, 7, 3, Format::Json), "rooms-007.json");
+        assert_eq!(file_name(script, 123, 3, Format::Png), "rooms-123.png");
+    }
+
+    #[test]
+    fn typos_find_their_metric() {
+        let known: Vec<String> = ["floor_fraction", "dead_ends", "time_us.total"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(closest("floor_fracton", &known), Some("floor_fraction"));
+        assert_eq!(closest("time_us.totl", &known), Some("time_us.total"));
+        assert_eq!(closest("rooms", &known), None);
+    }
 }

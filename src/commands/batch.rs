@@ -1,12 +1,13 @@
 //! `warren batch`: many seeds in parallel, measured, summarised, optionally saved.
 
-use super::stats::{write_outputs, OutputArgs};
-use crate::batch::{self, Batch, MapFiles, Shard};
+use super::stats::{write_plot, OutputArgs};
+use crate::batch::{self, Batch, MapFiles, Stopped};
 use crate::render::Format;
-use crate::stats::table;
+use crate::stats::{table, SeedPlan, Shard};
 use clap::Args;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::load_registry;
@@ -22,32 +23,39 @@ Examples:
   warren stats merge shard-*.jsonl                              the statistics of all shards
 
 Seeds run from --seed-start to --seed-start + --count - 1. --shard I/N (0 <= I < N) keeps the
-I-th of N contiguous blocks of that range, so a scheduler can run the N shards anywhere.";
+I-th of N contiguous blocks of that range, so a scheduler can run the N shards anywhere.
+
+Memory does not grow with --count: statistics are folded in as maps finish and records stream to
+their file. Ctrl-C (SIGINT) or SIGTERM stops after the maps in progress, writes the records and
+statistics of the maps done, prints how to resume, and exits 130 (143 for SIGTERM); a second
+Ctrl-C quits at once.";
 
 /// `warren batch`.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
     /// The recipe.
     pub script: PathBuf,
-    /// How many seeds to generate.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// How many seeds to generate (at least 1).
+    #[arg(long, value_parser = parse_count)]
     pub count: u64,
     /// The first seed.
     #[arg(long, default_value_t = 0)]
     pub seed_start: u64,
-    /// Worker threads, each with its own Lua state (default: one per core).
+    /// Worker threads, each with its own Lua state (default: one per core; more than the
+    /// cores is reduced to the cores, with a warning).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
     /// Run only shard I of N (0-based) of the seed range.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
     /// Set a recipe parameter (repeatable), e.g. --set width=120.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::cli::assignment)]
     pub sets: Vec<String>,
     /// Region directory (default: the nearest `regions/` beside or above the script).
     #[arg(long, value_name = "DIR")]
     pub regions: Option<PathBuf>,
-    /// Save every map into DIR as SCRIPT-SEED.EXT.
+    /// Save every map into DIR as SCRIPT-SEED.EXT (the seed zero-padded to the width of the
+    /// largest seed, so files sort in seed order).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Format of the saved maps (needs --out-dir).
@@ -70,13 +78,38 @@ pub struct BatchArgs {
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
     /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`].
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds)]
     pub max_seconds: Option<f64>,
+}
+
+/// `--count`: a number of maps, at least 1.
+fn parse_count(text: &str) -> std::result::Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("a batch needs at least 1 map".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("expected a whole number of maps, at least 1".into()),
+    }
+}
+
+/// The worker count: `--jobs`, else one per core; never more than the cores, since more threads
+/// only share them, and a generation's time budget is wall-clock time.
+fn worker_count(asked: Option<u64>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        None => cores,
+        Some(j) if j as usize > cores => {
+            eprintln!(
+                "warning: --jobs {j} is more than the {cores} available core(s); using {cores} (more workers would only share the cores, and each generation's time budget counts wall-clock time)"
+            );
+            cores
+        }
+        Some(j) => j as usize,
+    }
 }
 
 /// Executes `warren batch`.
 pub fn run(args: BatchArgs) -> Result<()> {
-    let end = args.seed_start.checked_add(args.count).ok_or_else(|| {
+    args.seed_start.checked_add(args.count).ok_or_else(|| {
         Error::Param(format!(
             "--seed-start {} + --count {} is past the largest seed {}",
             args.seed_start,
@@ -84,9 +117,10 @@ pub fn run(args: BatchArgs) -> Result<()> {
             u64::MAX
         ))
     })?;
-    let seeds = match args.shard {
-        Some(shard) => shard.seeds(args.seed_start, args.count),
-        None => args.seed_start..end,
+    let plan = SeedPlan {
+        start: args.seed_start,
+        count: args.count,
+        shard: args.shard,
     };
     let files = args.out_dir.clone().map(|dir| MapFiles {
         dir,
@@ -97,10 +131,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
             .unwrap_or(Format::Json),
         scale: args.scale,
     });
-    let jobs = match args.jobs {
-        Some(j) => j as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let jobs = worker_count(args.jobs);
     let registry = Arc::new(load_registry(args.regions.as_deref(), &args.script)?);
     let limits = super::limits_from(
         &registry.limits,
@@ -108,15 +139,19 @@ pub fn run(args: BatchArgs) -> Result<()> {
         args.max_memory,
         args.max_seconds,
     )?;
+    let interrupt = catch_signals()?;
     let batch = Batch {
         registry,
-        script: args.script,
+        script: args.script.clone(),
         limits,
         sets: super::split_assignments(&args.sets)?,
-        seeds,
+        plan,
         jobs,
         files,
+        records: args.output.records.clone(),
+        metrics: args.output.metrics.clone(),
         progress: std::io::stderr().is_terminal(),
+        interrupt,
     };
     let report = batch::run(&batch)?;
     let data = &report.data;
@@ -131,13 +166,123 @@ pub fn run(args: BatchArgs) -> Result<()> {
             secs * 1e6 / maps,
         );
     }
-    write_outputs(data, &args.output)?;
-    match data.failures.first() {
+    write_plot(data, &args.output)?;
+    if let Some(stopped) = report.stopped {
+        let _ = std::io::stdout().flush();
+        eprintln!("{}", resume_message(&args, &plan, &stopped, data.maps()));
+        std::process::exit(128 + stopped.signal as i32);
+    }
+    match data.first_failures().first() {
         None => Ok(()),
         Some((seed, msg)) => Err(Error::Script(format!(
             "{} of {} maps failed; the first, seed {seed}: {msg}",
-            data.failures.len(),
+            data.failed(),
             data.maps()
         ))),
     }
+}
+
+/// Routes SIGINT and SIGTERM to a flag holding the signal's number, so the batch stops cleanly;
+/// a second signal ends the process at once (exit 130 / 143).
+fn catch_signals() -> Result<Arc<AtomicUsize>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let which = Arc::new(AtomicUsize::new(0));
+    let caught = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        let registered = flag::register_conditional_shutdown(signal, 128 + signal, caught.clone())
+            .and_then(|_| flag::register_usize(signal, which.clone(), signal as usize))
+            .and_then(|_| flag::register(signal, caught.clone()));
+        registered.map_err(|e| Error::Internal(format!("catching signal {signal}: {e}")))?;
+    }
+    Ok(which)
+}
+
+/// What to tell the user when a batch stopped early: what was kept and how to do the rest.
+fn resume_message(args: &BatchArgs, plan: &SeedPlan, stopped: &Stopped, done: u64) -> String {
+    let name = match stopped.signal as i32 {
+        signal_hook::consts::SIGINT => "SIGINT".to_string(),
+        signal_hook::consts::SIGTERM => "SIGTERM".to_string(),
+        other => format!("signal {other}"),
+    };
+    let seeds = plan.seeds();
+    let kept = if done == 0 {
+        "no map was finished".to_string()
+    } else {
+        format!(
+            "the statistics{} cover seeds {}..={}",
+            if args.output.records.is_some() {
+                " and records"
+            } else {
+                ""
+            },
+            seeds.start,
+            stopped.next_seed - 1
+        )
+    };
+    let mut command = vec![
+        "warren".to_string(),
+        "batch".into(),
+        args.script.display().to_string(),
+        "--seed-start".into(),
+        stopped.next_seed.to_string(),
+        "--count".into(),
+        (seeds.end - stopped.next_seed).to_string(),
+    ];
+    for set in &args.sets {
+        command.extend(["--set".to_string(), set.clone()]);
+    }
+    if let Some(dir) = &args.regions {
+        command.extend(["--regions".to_string(), dir.display().to_string()]);
+    }
+    let mut text = format!(
+        "warren: interrupted by {name} after {done} of {} maps; {kept}.\nresume with: ",
+        seeds.end - seeds.start
+    );
+    match &args.output.records {
+        Some(records) => {
+            let rest = records.with_file_name(format!(
+                "{}-from-{}.jsonl",
+                records
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                stopped.next_seed
+            ));
+            command.extend(["--records".to_string(), rest.display().to_string()]);
+            text.push_str(&shell_words(&command));
+            if records.extension().is_none_or(|e| e != "csv") {
+                text.push_str(&format!(
+                    "\nthen join them: {}",
+                    shell_words(&[
+                        "warren".into(),
+                        "stats".into(),
+                        "merge".into(),
+                        records.display().to_string(),
+                        rest.display().to_string()
+                    ])
+                ));
+            }
+        }
+        None => text.push_str(&shell_words(&command)),
+    }
+    text
+}
+
+/// Words joined into a command line, single-quoted where the shell would split or expand them.
+fn shell_words(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            let plain = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=,:@%+".contains(c));
+            if plain {
+                w.clone()
+            } else {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -3,6 +3,7 @@
 pub mod batch;
 mod check;
 mod run;
+pub mod serve;
 pub mod stats;
 mod stubs;
 pub mod watch;
@@ -11,18 +12,37 @@ use crate::cli::{Command, GenArgs};
 use std::time::Duration;
 use warren_core::region::LimitsDef;
 use warren_lua::error::{Error, Result};
+use warren_lua::run::relative;
 use warren_lua::{params::split_assignment, Limits};
 
 /// Runs a parsed command.
 pub fn dispatch(command: Command) -> Result<()> {
     match command {
-        Command::Run(args) => run::run(args),
-        Command::Watch(args) => watch::watch(args),
+        Command::Run(mut args) => {
+            relative_paths(&mut args.gen);
+            run::run(args)
+        }
+        Command::Watch(mut args) => {
+            relative_paths(&mut args.run.gen);
+            watch::watch(args)
+        }
         Command::Check(args) => check::run(args),
         Command::Stubs(args) => stubs::stubs(args),
-        Command::Batch(args) => batch::run(args),
+        Command::Batch(mut args) => {
+            args.script = relative(&args.script);
+            args.regions = args.regions.as_deref().map(relative);
+            batch::run(args)
+        }
         Command::Stats(args) => stats::run(args),
+        Command::Serve(args) => serve::run(args),
     }
+}
+
+/// Makes the recipe and region paths relative to the current directory, so every message
+/// names files the same way whatever way they were given.
+fn relative_paths(gen: &mut GenArgs) {
+    gen.script = relative(&gen.script);
+    gen.regions = gen.regions.as_deref().map(relative);
 }
 
 /// The budgets: the command-line flags, else the regions' `[limits]`, else the defaults.
@@ -50,12 +70,8 @@ pub fn limits_from(
     if let Some(mib) = memory_mib {
         limits.memory = (mib as usize) << 20;
     }
+    // `cli::seconds` has checked the range (0, 86400].
     if let Some(secs) = seconds {
-        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
-            return Err(Error::Param(format!(
-                "--max-seconds {secs} must be a number of seconds in (0, 86400]"
-            )));
-        }
         limits.time = Duration::from_secs_f64(secs);
     }
     Ok(limits)

@@ -2,14 +2,12 @@
 
 use crate::cli::RunArgs;
 use crate::frames::{generate_steps, write_frames};
-use crate::output::write_atomic;
-use crate::render::render_layer;
-use crate::render::Format;
-use crate::render::LayerChoice;
+use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::{generate_levels, load_registry};
+use warren_lua::run::{display_path, generate_levels, load_registry, Level};
 use warren_lua::{Host, ParamValue};
 
 /// Executes `warren run`.
@@ -34,42 +32,129 @@ pub fn run(args: RunArgs) -> Result<()> {
         }
         None => generate_levels(&host, seed, &params, gen.levels)?,
     };
-    let recipe = &host.recipe().name;
-    let bytes = render_layer(&levels, recipe, &params, format, args.scale, &layer)?;
+    let output = Output {
+        levels: &levels,
+        recipe: &host.recipe().name,
+        params: &params,
+        scale: args.scale,
+        layer: &layer,
+    };
+    // Validates a recipe layer's name before anything is written.
+    if let Some(level) = levels.first() {
+        layer.check(&level.map).map_err(Error::Param)?;
+    }
     match &args.out {
-        Some(path) => write_atomic(path, &bytes)
-            .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
+        Some(path) => {
+            output.save(format, path)?;
+            eprintln!("{}", summary(path, format, &output));
+        }
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)
-                .and_then(|_| out.flush())
-                .map_err(|e| Error::Io(format!("stdout: {e}")))
+            let stdout = std::io::stdout();
+            let terminal = stdout.is_terminal();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            output.write(format, &mut out).and_then(|()| {
+                out.flush()
+                    .map_err(|e| Error::Io(format!("writing the map: {e}")))
+            })?;
+            drop(out);
+            if terminal && matches!(format, Format::Ascii | Format::Ansi) {
+                if let Some(note) = too_wide(&levels, terminal_columns()) {
+                    eprintln!("{note}");
+                }
+            }
         }
     }
+    if matches!(format, Format::Ascii | Format::Ansi) {
+        if let Some(legend) = output.legend_text() {
+            eprintln!("{legend}");
+        }
+    }
+    Ok(())
 }
 
-/// The format asked for, or the natural default for the destination.
+/// The format asked for, or the natural default for the destination. Asking for what cannot
+/// be done (a PNG to standard output, an output file of unknown type) is a usage error.
 pub(super) fn choose_format(args: &RunArgs) -> Result<Format> {
     let named = args.format.as_deref().and_then(Format::from_name);
-    let guessed = args.out.as_deref().and_then(Format::from_extension);
     let format = match (named, &args.out) {
         (Some(f), _) => f,
-        (None, Some(_)) => guessed.unwrap_or(Format::Ascii),
+        (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "--out {}: cannot tell the format from the file name; use {}, or name one with --format",
+                path.display(),
+                Format::EXTENSIONS
+            ))
+        })?,
         (None, None) => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            if color {
+            if std::io::stdout().is_terminal() && color_allowed() {
                 Format::Ansi
             } else {
                 Format::Ascii
             }
         }
     };
-    if format == Format::Png && args.out.is_none() {
-        return Err(Error::Param(
-            "--format png needs --out FILE.png (PNG is not written to a terminal)".into(),
-        ));
+    if format.needs_file() && args.out.is_none() {
+        let (name, ext) = match format {
+            Format::Tiled => ("tiled", "tmx"),
+            _ => ("png", "png"),
+        };
+        return Err(Error::Usage(format!(
+            "--format {name} writes a file: add --out FILE.{ext} (it is never written to standard output)"
+        )));
     }
     Ok(format)
+}
+
+/// Colour unless `NO_COLOR` is set to a non-empty value (<https://no-color.org>).
+fn color_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The terminal's width: `COLUMNS` when set, else what the terminal reports.
+fn terminal_columns() -> Option<usize> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c > 0)
+        .or_else(|| {
+            console::Term::stdout()
+                .size_checked()
+                .map(|(_, cols)| cols as usize)
+        })
+}
+
+/// A note for maps wider than the terminal they were printed on.
+fn too_wide(levels: &[Level], columns: Option<usize>) -> Option<String> {
+    let columns = columns?;
+    let width = levels.iter().map(|l| l.map.width()).max()? as usize;
+    (width > columns).then(|| {
+        format!(
+            "note: the map is {width} columns wide and this terminal {columns}: its lines wrap.\n      \
+             See it whole as an image with --out map.png, or widen the terminal."
+        )
+    })
+}
+
+/// The line printed after writing `path`: what was written, and where.
+fn summary(path: &Path, format: Format, output: &Output) -> String {
+    let first = &output.levels[0];
+    let (w, h) = (first.map.width(), first.map.height());
+    let levels = match output.levels.len() {
+        1 => String::new(),
+        n => format!(", {n} levels"),
+    };
+    let notes = &first.map.notes;
+    let mut line = format!(
+        "wrote {}: {} {w}×{h}{levels}, seed {}, {} rooms",
+        display_path(path),
+        output.recipe,
+        first.seed,
+        notes.rooms.len()
+    );
+    if format == Format::Tiled {
+        line.push_str(&format!(" (tileset {})", display_path(&tileset_path(path))));
+    }
+    line
 }
 
 /// The table `--list-params` prints.

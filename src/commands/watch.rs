@@ -4,9 +4,7 @@
 
 use crate::cli::{RunArgs, WatchArgs};
 use crate::frames::{generate_steps, write_frames};
-use crate::output::write_atomic;
-use crate::render::render_layer;
-use crate::render::{Format, LayerChoice};
+use crate::render::{Format, LayerChoice, Output};
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
@@ -124,11 +122,14 @@ impl<'a> Screen<'a> {
     fn refresh(&mut self, live: &LiveRecipe, seed: u64, reason: &str) {
         let started = Instant::now();
         match self.render(live, seed) {
-            Ok(bytes) => {
+            Ok((bytes, legend)) => {
                 let ms = started.elapsed().as_millis();
                 match self.show(&bytes) {
                     Ok(()) => {
                         self.shown = Some(bytes);
+                        if let Some(legend) = legend {
+                            eprintln!("{legend}");
+                        }
                         eprintln!("watch: ok · {reason} · seed {seed} · {ms} ms");
                     }
                     Err(e) => eprintln!("error: {e}\nwatch: error · {reason} · seed {seed}"),
@@ -153,8 +154,13 @@ impl<'a> Screen<'a> {
         }
     }
 
-    /// Generates and renders, or every current problem.
-    fn render(&self, live: &LiveRecipe, seed: u64) -> std::result::Result<Vec<u8>, Vec<String>> {
+    /// Generates and renders (to `--out`, or as bytes for the screen, with the layer's legend
+    /// for text), or every current problem.
+    fn render(
+        &self,
+        live: &LiveRecipe,
+        seed: u64,
+    ) -> std::result::Result<(Vec<u8>, Option<String>), Vec<String>> {
         let problems = live.problems();
         if !problems.is_empty() {
             return Err(problems.iter().map(|e| e.to_string()).collect());
@@ -174,21 +180,32 @@ impl<'a> Screen<'a> {
             }
             None => live.generate(seed, levels).map_err(one)?,
         };
-        render_layer(
-            &generated.levels,
-            &generated.recipe,
-            &generated.params,
-            self.format,
-            self.run.scale,
-            &self.layer,
-        )
-        .map_err(one)
+        let output = Output {
+            levels: &generated.levels,
+            recipe: &generated.recipe,
+            params: &generated.params,
+            scale: self.run.scale,
+            layer: &self.layer,
+        };
+        let legend = matches!(self.format, Format::Ascii | Format::Ansi)
+            .then(|| output.legend_text())
+            .flatten();
+        match &self.run.out {
+            Some(path) => output.save(self.format, path).map_err(one)?,
+            None => {
+                let mut bytes = Vec::new();
+                output.write(self.format, &mut bytes).map_err(one)?;
+                return Ok((bytes, legend));
+            }
+        }
+        Ok((Vec::new(), legend))
     }
 
+    /// Shows rendered bytes on standard output (a file is written by `render`).
     fn show(&self, bytes: &[u8]) -> Result<()> {
         match &self.run.out {
-            Some(path) => write_atomic(path, bytes)
-                .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display()))),
+            // Already written, whole, by `render`.
+            Some(_) => Ok(()),
             None => {
                 let mut out = std::io::stdout().lock();
                 let clear: &[u8] = if self.clear { b"\x1b[2J\x1b[H" } else { b"" };

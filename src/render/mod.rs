@@ -1,4 +1,4 @@
-//! Renderers: turn a map (through a [`View`]) into text, ANSI colour, JSON (from
+//! Renderers: turn a map (through a [`View`]) into text, ANSI colour, JSON or a Tiled map (from
 //! [`warren_core::render`]), PNG or an animated GIF.
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
@@ -6,9 +6,11 @@
 pub mod gif;
 pub mod png;
 
-pub use warren_core::render::{json, layers, text, view, LayerChoice, View};
+pub use warren_core::render::{json, layers, text, tiled, view, LayerChoice, View};
 
-use warren_core::map::Map;
+use crate::output::{write_atomic, AtomicFile};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use warren_lua::run::{params_json, Level};
 use warren_lua::{Error, ParamValues, Result};
 
@@ -19,15 +21,21 @@ pub enum Format {
     Ascii,
     /// The same with 24-bit colour escapes.
     Ansi,
-    /// The JSON object of the output contract.
+    /// The JSON document of the output contract.
     Json,
     /// One coloured square per cell.
     Png,
+    /// A Tiled map (TMX) and its tileset image beside it.
+    Tiled,
 }
 
 impl Format {
     /// Every format's name.
-    pub const NAMES: [&'static str; 4] = ["ascii", "ansi", "json", "png"];
+    pub const NAMES: [&'static str; 5] = ["ascii", "ansi", "json", "png", "tiled"];
+
+    /// The file extensions `--out` recognises, as a list for messages.
+    pub const EXTENSIONS: &'static str =
+        ".txt or .map (ascii), .ans (ansi), .json, .png, .tmx (tiled)";
 
     /// Parses a format name.
     pub fn from_name(name: &str) -> Option<Format> {
@@ -36,24 +44,222 @@ impl Format {
             "ansi" => Some(Format::Ansi),
             "json" => Some(Format::Json),
             "png" => Some(Format::Png),
+            "tiled" => Some(Format::Tiled),
             _ => None,
         }
     }
 
-    /// The format a file name suggests (`.png`, `.json`, `.txt`).
+    /// The format a file name suggests (`.png`, `.json`, `.tmx`, `.txt`, `.map`, `.ans`).
     pub fn from_extension(path: &std::path::Path) -> Option<Format> {
-        match path.extension()?.to_str()? {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "png" => Some(Format::Png),
             "json" => Some(Format::Json),
+            "tmx" => Some(Format::Tiled),
             "txt" | "map" => Some(Format::Ascii),
             "ans" => Some(Format::Ansi),
             _ => None,
         }
     }
+
+    /// Whether the format can only be written to a file (never to a terminal or pipe).
+    pub fn needs_file(self) -> bool {
+        matches!(self, Format::Png | Format::Tiled)
+    }
 }
 
-/// Renders levels in `format`. Text formats separate levels with a blank line; PNG stacks
-/// them top to bottom with a one-cell gap; JSON uses `{format, levels}` for more than one.
+/// A run's levels and how to draw them.
+pub struct Output<'a> {
+    /// The levels, in depth order.
+    pub levels: &'a [Level],
+    /// The recipe's name.
+    pub recipe: &'a str,
+    /// The parameter values the levels were made with.
+    pub params: &'a ParamValues,
+    /// PNG pixels per cell.
+    pub scale: u32,
+    /// What to draw.
+    pub layer: &'a LayerChoice,
+}
+
+impl Output<'_> {
+    /// The chosen layer of every level.
+    fn views(&self) -> Result<Vec<View>> {
+        self.levels
+            .iter()
+            .map(|l| self.layer.view(&l.map).map_err(Error::Param))
+            .collect()
+    }
+
+    /// Writes the levels to `out` as they are rendered (JSON streams level by level). Text
+    /// formats separate levels with a blank line; PNG stacks them top to bottom with a
+    /// one-cell gap. Tiled output needs a file: see [`Output::save`].
+    pub fn write(&self, format: Format, out: &mut dyn Write) -> Result<()> {
+        let io = |e: std::io::Error| Error::Io(format!("writing the map: {e}"));
+        match format {
+            Format::Ascii | Format::Ansi if *self.layer == LayerChoice::Terrain => {
+                // Row by row: a big map needs no copy of itself as text.
+                write_terrain_text(self.levels, format == Format::Ansi, out).map_err(io)?;
+            }
+            Format::Ascii | Format::Ansi => {
+                for (i, v) in self.views()?.iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b"\n").map_err(io)?;
+                    }
+                    let text = if format == Format::Ascii {
+                        text::ascii(v)
+                    } else {
+                        text::ansi(v)
+                    };
+                    out.write_all(text.as_bytes()).map_err(io)?;
+                }
+            }
+            Format::Json => {
+                let params = params_json(self.params);
+                let run = json::RunInfo {
+                    recipe: self.recipe,
+                    seed: self.levels.first().map_or(0, |l| l.seed),
+                    params: &params,
+                };
+                // Level by level: only a debug layer is drawn, and only while its level is
+                // written (the terrain comes straight from the map's cells).
+                let mut doc = json::Writer::start(&mut *out, &run).map_err(io)?;
+                for level in self.levels {
+                    let layer = match self.layer {
+                        LayerChoice::Terrain => None,
+                        chosen => Some((
+                            chosen.view(&level.map).map_err(Error::Param)?,
+                            chosen.legend(&level.map),
+                        )),
+                    };
+                    let info = json::LevelInfo {
+                        seed: level.seed,
+                        depth: level.depth,
+                        layer: layer.as_ref().map(|(view, legend)| json::LayerInfo {
+                            name: self.layer.name(),
+                            view,
+                            legend,
+                        }),
+                    };
+                    doc.level(&level.map, &info).map_err(io)?;
+                }
+                doc.finish().map_err(io)?;
+            }
+            Format::Png => {
+                let stacked = stack(&self.views()?);
+                let bytes = png::encode(&stacked, self.scale as usize).map_err(Error::Io)?;
+                out.write_all(&bytes).map_err(io)?;
+            }
+            Format::Tiled => {
+                return Err(Error::Usage(
+                    "Tiled output is a map and a tileset image: it needs --out FILE.tmx".into(),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the levels to `path`, whole or not at all. Tiled output also writes its tileset
+    /// image beside the map (`NAME.tiles.png` for `NAME.tmx`).
+    pub fn save(&self, format: Format, path: &Path) -> Result<()> {
+        let fail =
+            |p: &Path, e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", p.display()));
+        if format == Format::Tiled {
+            return self.save_tiled(path);
+        }
+        let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
+        self.write(format, &mut file)?;
+        file.commit().map_err(|e| fail(path, e))
+    }
+
+    fn save_tiled(&self, path: &Path) -> Result<()> {
+        let fail =
+            |p: &Path, e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", p.display()));
+        let Some(first) = self.levels.first() else {
+            return Err(Error::Param("nothing to write: no levels".into()));
+        };
+        let image_path = tileset_path(path);
+        let source = image_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let picture = tiled::tileset_view(first.map.terrains());
+        let image = png::encode(&picture, 1).map_err(Error::Io)?;
+        let params = params_json(self.params);
+        let run = json::RunInfo {
+            recipe: self.recipe,
+            seed: first.seed,
+            params: &params,
+        };
+        // The terrain is the tile layer; a debug layer has no place in a Tiled map.
+        let levels: Vec<_> = self
+            .levels
+            .iter()
+            .map(|l| {
+                let info = json::LevelInfo {
+                    seed: l.seed,
+                    depth: l.depth,
+                    layer: None,
+                };
+                (&l.map, info)
+            })
+            .collect();
+        let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
+        let tileset = tiled::TilesetImage {
+            source: &source,
+            width: picture.width,
+            height: picture.height,
+        };
+        tiled::write(&mut file, &run, &levels, &tileset).map_err(|e| fail(path, e))?;
+        write_atomic(&image_path, &image).map_err(|e| fail(&image_path, e))?;
+        file.commit().map_err(|e| fail(path, e))
+    }
+
+    /// The legend of the chosen layer for people (`a  winding corridor`, wrapped to 80
+    /// columns), when it has one.
+    pub fn legend_text(&self) -> Option<String> {
+        let mut legend: std::collections::BTreeMap<char, Vec<String>> = Default::default();
+        for level in self.levels {
+            for (g, names) in self.layer.legend(&level.map) {
+                let entry = legend.entry(g).or_default();
+                for n in names {
+                    if !entry.contains(&n) {
+                        entry.push(n);
+                    }
+                }
+            }
+        }
+        if legend.is_empty() {
+            return None;
+        }
+        let mut text = format!("{} layer:", self.layer.name());
+        let mut column = text.chars().count();
+        for (g, names) in legend {
+            let item = format!(" {g} {}", names.join(" / "));
+            let len = item.chars().count() + 1;
+            if column + len > 80 {
+                text.push_str("\n ");
+                column = 1;
+            } else if column > text.find(':').unwrap_or(0) + 1 {
+                text.push(',');
+            }
+            text.push_str(&item);
+            column += len;
+        }
+        Some(text)
+    }
+}
+
+/// The tileset image written beside a Tiled map: `NAME.tiles.png` for `NAME.tmx`.
+pub fn tileset_path(map: &Path) -> PathBuf {
+    let stem = map
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".into());
+    map.with_file_name(format!("{stem}.tiles.png"))
+}
+
+/// Renders levels in `format` (not [`Format::Tiled`], which needs a file): see
+/// [`Output::write`].
 pub fn render(
     levels: &[Level],
     recipe: &str,
@@ -74,55 +280,32 @@ pub fn render_layer(
     scale: u32,
     layer: &LayerChoice,
 ) -> Result<Vec<u8>> {
-    let views = levels
-        .iter()
-        .map(|l| layer.view(&l.map).map_err(Error::Param))
-        .collect::<Result<Vec<View>>>()?;
-    Ok(match format {
-        Format::Ascii => views
-            .iter()
-            .map(text::ascii)
-            .collect::<Vec<_>>()
-            .join("\n")
-            .into_bytes(),
-        Format::Ansi => views
-            .iter()
-            .map(text::ansi)
-            .collect::<Vec<_>>()
-            .join("\n")
-            .into_bytes(),
-        Format::Json => {
-            let pj = params_json(params);
-            let metas: Vec<(Map, json::Meta)> = levels
-                .iter()
-                .zip(&views)
-                .map(|(l, v)| {
-                    (
-                        l.map.clone(),
-                        json::Meta {
-                            recipe,
-                            seed: l.seed,
-                            depth: l.depth,
-                            params: pj.clone(),
-                            layer: (*layer != LayerChoice::Terrain).then(|| json::LayerRows {
-                                name: layer.name().to_string(),
-                                rows: v.rows(),
-                            }),
-                        },
-                    )
-                })
-                .collect();
-            if metas.len() == 1 {
-                json::single(&metas[0].0, &metas[0].1).into_bytes()
-            } else {
-                json::levels(&metas).into_bytes()
-            }
+    let mut bytes = Vec::new();
+    Output {
+        levels,
+        recipe,
+        params,
+        scale,
+        layer,
+    }
+    .write(format, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// Writes levels' terrain as text (`ascii`, or `ansi` with `color`) one row at a time,
+/// levels separated by a blank line: the bytes [`render()`] gives, without holding them.
+pub fn write_terrain_text<W: std::io::Write + ?Sized>(
+    levels: &[Level],
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
+    for (i, level) in levels.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
         }
-        Format::Png => {
-            let stacked = stack(&views);
-            png::encode(&stacked, scale as usize).map_err(Error::Io)?
-        }
-    })
+        text::write_terrain(&level.map, color, out)?;
+    }
+    Ok(())
 }
 
 /// Stacks views vertically with a blank row between them.

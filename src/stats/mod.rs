@@ -1,16 +1,21 @@
-//! Statistics of many generated maps: per-map records gathered into columns, aggregates and
-//! histograms, JSON Lines / CSV records and PNG histogram plots. The per-map measurements
-//! themselves live in [`warren_core::stats`].
+//! Statistics of many generated maps: per-map records folded as they stream into aggregates
+//! whose size does not depend on the number of maps, the readable table, JSON Lines / CSV
+//! records and PNG histogram plots. The per-map measurements themselves live in
+//! [`warren_core::stats`].
 //!
 //! Wall-clock times are kept apart from measurements so that comparisons between runs never see
 //! timing noise.
 
-pub mod dataset;
+pub mod aggregate;
+pub mod column;
 mod font;
+pub mod plan;
 pub mod plot;
 pub mod records;
 pub mod summary;
 
-pub use dataset::{Collector, Column, Dataset, Header, Outcome, Record};
-pub use summary::{table, Histogram, Summary};
+pub use aggregate::{Aggregate, Column, Header, Outcome, Record, RecordNames};
+pub use column::{ColumnStats, Histogram, Summary};
+pub use plan::{SeedPlan, Shard};
+pub use summary::table;
 pub use warren_core::stats::{Measurer, BUILTIN};

@@ -1,9 +1,11 @@
 //! Histograms of chosen metrics drawn into a PNG: one panel per metric, two panels a row, each
 //! with its name, the number of maps, the tallest bin's count and the value range.
+//! Constant metrics, long names and outlying times each get a drawing that still reads right.
 
-use super::dataset::{Column, Dataset};
+use super::aggregate::{Aggregate, Column};
+use super::column::ColumnStats;
 use super::font;
-use super::summary::{number, Histogram, Summary};
+use super::summary::number;
 
 /// Bins per plotted histogram (fewer for small integer ranges).
 const BINS: usize = 40;
@@ -18,6 +20,8 @@ const BACKGROUND: [u8; 3] = [255, 255, 255];
 const INK: [u8; 3] = [40, 40, 40];
 const BAR: [u8; 3] = [70, 120, 190];
 const AXIS: [u8; 3] = [160, 160, 160];
+/// The bar of the values cut off above the 99th percentile.
+const OUTLIER: [u8; 3] = [220, 120, 40];
 
 /// RGB pixels.
 struct Canvas {
@@ -66,42 +70,94 @@ impl Canvas {
     }
 }
 
-/// Draws one metric's histogram into the panel at `(x0, y0)`.
-fn panel(canvas: &mut Canvas, x0: usize, y0: usize, column: &Column) {
+/// The most characters of text that fit across a panel.
+fn panel_chars() -> usize {
+    (PANEL_W - 2 * MARGIN) / ((font::WIDTH + 1) * TEXT_SCALE)
+}
+
+/// `text` shortened in the middle with `..` to at most `max` characters.
+fn elide(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let keep = max.saturating_sub(2);
+    let head: String = text.chars().take(keep.div_ceil(2)).collect();
+    let tail: String = text.chars().skip(n - keep / 2).collect();
+    format!("{head}..{tail}")
+}
+
+/// Draws one column's histogram into the panel at `(x0, y0)`: its name on the first line, the
+/// counts on the second, then the bars. A constant column is one labelled bar, not a full-width
+/// box; a time column whose outliers would squeeze the rest into a few bars is drawn up to its
+/// 99th percentile (95th under 100 maps), with the maps above it as a last bar of their own.
+fn panel(canvas: &mut Canvas, x0: usize, y0: usize, name: &str, stats: &ColumnStats, time: bool) {
     let line = (font::HEIGHT + 3) * TEXT_SCALE;
-    let (Some(s), Some(h)) = (
-        Summary::of(&column.values),
-        Histogram::of(&column.values, BINS),
-    ) else {
-        canvas.text(x0 + MARGIN, y0 + MARGIN, &column.name, INK);
-        canvas.text(x0 + MARGIN, y0 + MARGIN + line, "no values", INK);
+    let chars = panel_chars();
+    let left = x0 + MARGIN;
+    canvas.text(left, y0 + MARGIN, &elide(name, chars), INK);
+    let Some(s) = stats.summary() else {
+        canvas.text(left, y0 + MARGIN + line, "no values", INK);
         return;
     };
-    let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
-    let title = format!("{}  n={}  peak {}", column.name, s.count, peak);
-    canvas.text(x0 + MARGIN, y0 + MARGIN, &title, INK);
-    let left = x0 + MARGIN;
     let plot_w = PANEL_W - 2 * MARGIN;
-    let top = y0 + MARGIN + line;
+    let top = y0 + MARGIN + 2 * line;
     let bottom = y0 + PANEL_H - MARGIN - line;
     let plot_h = bottom - top;
-    let bar_w = plot_w / h.counts.len();
-    for (i, &count) in h.counts.iter().enumerate() {
-        let bar_h = (count * plot_h).div_ceil(peak);
-        let x = left + i * bar_w;
+    if s.min == s.max {
+        let info = format!("n={}  every value {}", s.count, number(s.min));
+        canvas.text(left, y0 + MARGIN + line, &elide(&info, chars), INK);
+        let bar_w = plot_w / BINS;
+        let x = left + (plot_w - bar_w) / 2;
+        canvas.rect(x, top, bar_w, plot_h, BAR);
+        canvas.rect(left, bottom, plot_w, 1, AXIS);
+        let label = number(s.min);
+        let lx = (x + bar_w / 2).saturating_sub(Canvas::text_width(&label) / 2);
+        canvas.text(lx, bottom + 4, &label, INK);
+        return;
+    }
+    // The 99th percentile leaves one map in a hundred out; small batches cut at the 95th.
+    let q = if s.count >= 100 { s.p99 } else { s.p95 };
+    let cut = time && s.max > q + (q - s.min) && q > s.min;
+    let h = if cut {
+        stats.histogram_to(BINS - 1, q)
+    } else {
+        stats.histogram_to(BINS, s.max)
+    };
+    let peak = h
+        .counts
+        .iter()
+        .copied()
+        .chain([h.above])
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let info = format!("n={}  peak {}", s.count, peak);
+    canvas.text(left, y0 + MARGIN + line, &elide(&info, chars), INK);
+    let slots = h.counts.len() + usize::from(cut);
+    let bar_w = plot_w / slots;
+    let bar = |canvas: &mut Canvas, i: usize, count: u64, color| {
+        let bar_h = (count as usize * plot_h).div_ceil(peak as usize);
         canvas.rect(
-            x,
+            left + i * bar_w,
             bottom - bar_h,
             bar_w.saturating_sub(1).max(1),
             bar_h,
-            BAR,
+            color,
         );
+    };
+    for (i, &count) in h.counts.iter().enumerate() {
+        bar(canvas, i, count, BAR);
     }
-    canvas.rect(left, bottom, bar_w * h.counts.len(), 1, AXIS);
-    let lo = number(h.lo);
-    let hi = number(s.max);
-    canvas.text(left, bottom + 4, &lo, INK);
-    let right = left + bar_w * h.counts.len();
+    let right = left + bar_w * slots;
+    canvas.rect(left, bottom, right - left, 1, AXIS);
+    canvas.text(left, bottom + 4, &number(h.lo), INK);
+    let hi = if cut {
+        bar(canvas, slots - 1, h.above, OUTLIER);
+        format!("{}  {} above", number(q), h.above)
+    } else {
+        number(s.max)
+    };
     canvas.text(
         right.saturating_sub(Canvas::text_width(&hi)),
         bottom + 4,
@@ -110,43 +166,46 @@ fn panel(canvas: &mut Canvas, x0: usize, y0: usize, column: &Column) {
     );
 }
 
-/// Histograms of the named metrics (all metrics when `names` is empty) as a PNG. An unknown
-/// name is an error listing the known ones.
-pub fn histograms(data: &Dataset, names: &[String]) -> Result<Vec<u8>, String> {
-    let columns: Vec<&Column> = if names.is_empty() {
-        data.metrics.iter().collect()
+/// Histograms of the named columns (every metric when `names` is empty; times as
+/// `time_us.NAME`) as a PNG. An unknown name is an error listing the known ones.
+pub fn histograms(data: &Aggregate, names: &[String]) -> Result<Vec<u8>, String> {
+    let columns: Vec<(Column, bool)> = if names.is_empty() {
+        data.metrics().into_iter().map(|c| (c, false)).collect()
     } else {
         names
             .iter()
             .map(|n| {
-                data.metric(n)
-                    .or_else(|| {
-                        data.times
-                            .iter()
-                            .find(|c| format!("time_us.{}", c.name) == *n)
-                    })
-                    .ok_or_else(|| {
-                        let known: Vec<&str> =
-                            data.metrics.iter().map(|c| c.name.as_str()).collect();
-                        format!(
-                            "no metric '{n}' to plot (known: {}, or time_us.NAME)",
-                            known.join(", ")
-                        )
-                    })
+                let column = data.column(n).ok_or_else(|| unknown_metric(n, data))?;
+                Ok((column, n.starts_with("time_us.")))
             })
-            .collect::<Result<_, _>>()?
+            .collect::<Result<_, String>>()?
     };
     let rows = columns.len().div_ceil(COLUMNS).max(1);
     let mut canvas = Canvas::new(PANEL_W * COLUMNS, PANEL_H * rows);
-    for (i, c) in columns.iter().enumerate() {
+    for (i, (c, time)) in columns.iter().enumerate() {
+        let name = if *time {
+            format!("time_us.{}", c.name)
+        } else {
+            c.name.to_string()
+        };
         panel(
             &mut canvas,
             (i % COLUMNS) * PANEL_W,
             (i / COLUMNS) * PANEL_H,
-            c,
+            &name,
+            c.stats,
+            *time,
         );
     }
     encode(&canvas)
+}
+
+/// The error for a metric name the data does not have.
+pub fn unknown_metric(name: &str, data: &Aggregate) -> String {
+    format!(
+        "--metrics: no metric '{name}' to plot (known: {})",
+        data.known_names().join(", ")
+    )
 }
 
 /// The canvas as an RGB PNG.
@@ -166,43 +225,77 @@ fn encode(canvas: &Canvas) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::dataset::{Collector, Header, Outcome, Record};
+    use crate::stats::aggregate::{Header, Outcome, Record, RecordNames};
 
-    fn data() -> Dataset {
-        let mut c = Collector::new();
-        for seed in 0..50u64 {
-            c.push(Record {
+    fn data() -> Aggregate {
+        let mut a = Aggregate::new(Header {
+            recipe: "r".into(),
+            params: Default::default(),
+            plan: None,
+        });
+        let records: Vec<Record> = (0..50u64)
+            .map(|seed| Record {
                 seed,
                 outcome: Outcome::Measured {
                     metrics: vec![(0, (seed % 7) as f64 / 10.0), (1, 1.0)],
-                    times: vec![(0, 3.0)],
+                    times: vec![(0, if seed == 3 { 5000.0 } else { 3.0 + seed as f64 })],
                 },
-            });
-        }
-        let header = Header {
-            recipe: "r".into(),
-            params: Default::default(),
-        };
-        c.finish(header).expect("distinct seeds")
+            })
+            .collect();
+        a.absorb(&records, &RecordNames::default());
+        a
+    }
+
+    fn decode(png: Vec<u8>) -> (usize, usize, Vec<u8>) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+        let info = reader.next_frame(&mut buf).expect("a frame");
+        (info.width as usize, info.height as usize, buf)
+    }
+
+    /// Pixels of `color` in the panel at `(x0, y0)`.
+    fn count(image: &(usize, usize, Vec<u8>), x0: usize, y0: usize, color: [u8; 3]) -> usize {
+        let (w, _, px) = image;
+        (y0..y0 + PANEL_H)
+            .flat_map(|y| (x0..x0 + PANEL_W).map(move |x| (x, y)))
+            .filter(|&(x, y)| px[(x + y * w) * 3..][..3] == color)
+            .count()
     }
 
     #[test]
     fn plots_decode_with_one_panel_per_metric() {
         let names = ["floor_fraction".to_string(), "time_us.total".to_string()];
-        let png = histograms(&data(), &names).expect("known metrics");
-        let decoder = png::Decoder::new(std::io::Cursor::new(png));
-        let reader = decoder.read_info().expect("a PNG");
-        let info = reader.info();
-        assert_eq!((info.width, info.height), (840, 230));
+        let image = decode(histograms(&data(), &names).expect("known metrics"));
+        assert_eq!((image.0, image.1), (840, 230));
+        // The outlying time is a bar of its own, so the rest spread over many bars.
+        assert!(count(&image, PANEL_W, 0, OUTLIER) > 0);
         let all = histograms(&data(), &[]).expect("all metrics");
         assert!(all.len() > 100);
+    }
+
+    #[test]
+    fn constant_metrics_are_one_bar_not_a_box() {
+        let image = decode(histograms(&data(), &["components".to_string()]).expect("known"));
+        let plot_area = (PANEL_W - 2 * MARGIN) * (PANEL_H / 2);
+        let bar = count(&image, 0, 0, BAR);
+        assert!(bar > 0 && bar < plot_area / 20, "{bar} bar pixels");
+    }
+
+    #[test]
+    fn long_names_are_elided_to_fit() {
+        let long = "a_recipe_metric_with_a_name_much_longer_than_a_panel";
+        let short = elide(long, panel_chars());
+        assert_eq!(short.chars().count(), panel_chars());
+        assert!(short.starts_with("a_recipe") && short.ends_with("panel") && short.contains(".."));
+        assert_eq!(elide("short", 10), "short");
     }
 
     #[test]
     fn unknown_metrics_are_named() {
         let e = histograms(&data(), &["nope".to_string()]).expect_err("unknown");
         assert!(
-            e.contains("no metric 'nope'") && e.contains("dead_ends"),
+            e.contains("no metric 'nope'") && e.contains("floor_fraction"),
             "{e}"
         );
     }

@@ -1,88 +1,166 @@
 //! Per-map records on disk: JSON Lines (the shard summary that `warren stats merge` reads back)
-//! and CSV (for spreadsheets and plotting tools).
+//! and CSV (for spreadsheets and plotting tools). Both are written as the maps are made and
+//! read back one line at a time, so no file is ever held in memory.
 //!
-//! A JSON Lines file starts with a header line, then has one line per seed:
+//! A JSON Lines file starts with a header line (the recipe, its parameters and the seeds the run
+//! was asked for: `seed_start`, `seed_count` and, for a shard, `shard` as `"I/N"`), then has one
+//! line per seed, in seed order:
 //!
 //! ```text
-//! {"warren_stats":1,"recipe":"rooms","params":{"width":80,…}}
-//! {"seed":0,"metrics":{"components":1,"dead_ends":0,…},"time_us":{"total":11.2}}
-//! {"seed":1,"error":"scripts/x.lua:3: boom"}
+//! {"warren_stats":1,"recipe":"rooms","params":{"width":80,…},"seed_start":0,"seed_count":900,"shard":"1/3"}
+//! {"seed":300,"metrics":{"components":1,"dead_ends":0,…},"time_us":{"total":11.2}}
+//! {"seed":301,"error":"scripts/x.lua:3: boom"}
 //! ```
 //!
 //! Numbers are written so that they read back exactly, so merged shards give exactly the
 //! statistics of a single run.
 
-use super::dataset::{Collector, Column, Dataset, Header, Outcome, Record};
-use serde_json::{json, Map, Value};
-use std::fmt::Write;
+use super::aggregate::{Aggregate, Header, Outcome, Record, RecordNames};
+use super::plan::{SeedPlan, Shard};
+use crate::output::AtomicFile;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 
 /// The version of the JSON Lines layout.
 const VERSION: u64 = 1;
 
-/// The dataset as JSON Lines.
-pub fn to_jsonl(data: &Dataset) -> String {
-    let mut out = String::new();
-    let header = json!({
+/// The header line (without its newline).
+pub fn header_line(header: &Header) -> String {
+    let mut v = json!({
         "warren_stats": VERSION,
-        "recipe": data.header.recipe,
-        "params": data.header.params,
+        "recipe": header.recipe,
+        "params": header.params,
     });
-    let _ = writeln!(out, "{header}");
-    let mut failures = data.failures.iter().peekable();
-    for (row, &seed) in data.seeds.iter().enumerate() {
-        while let Some((s, msg)) = failures.next_if(|f| f.0 < seed) {
-            let _ = writeln!(out, "{}", json!({ "seed": s, "error": msg }));
-        }
-        let line = json!({
-            "seed": seed,
-            "metrics": object(&data.metrics, row),
-            "time_us": object(&data.times, row),
-        });
-        let _ = writeln!(out, "{line}");
-    }
-    for (s, msg) in failures {
-        let _ = writeln!(out, "{}", json!({ "seed": s, "error": msg }));
-    }
-    out
-}
-
-/// One row of some columns as a JSON object (absent values left out).
-fn object(columns: &[Column], row: usize) -> Value {
-    let mut m = Map::new();
-    for c in columns {
-        if let Some(v) = c.values[row] {
-            // Whole numbers are written as integers; both forms read back exactly.
-            let v = if v.fract() == 0.0 && v.abs() < 9.0e15 {
-                json!(v as i64)
-            } else {
-                json!(v)
-            };
-            m.insert(c.name.clone(), v);
+    if let (Some(plan), Some(o)) = (&header.plan, v.as_object_mut()) {
+        o.insert("seed_start".into(), json!(plan.start));
+        o.insert("seed_count".into(), json!(plan.count));
+        if let Some(shard) = plan.shard {
+            o.insert("shard".into(), json!(shard.to_string()));
         }
     }
-    Value::Object(m)
+    v.to_string()
 }
 
-/// Reads a JSON Lines file (named `file` in messages) into `into`, returning its header.
-pub fn read_jsonl(text: &str, file: &str, into: &mut Collector) -> Result<Header, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (_, first) = lines
-        .next()
-        .ok_or_else(|| format!("{file}: empty file (expected a warren stats header line)"))?;
-    let header = parse_header(first).map_err(|e| format!("{file}:1: {e}"))?;
-    for (i, line) in lines {
-        let record = parse_record(line, into).map_err(|e| format!("{file}:{}: {e}", i + 1))?;
-        into.push(record);
+/// Appends one record's line (with its newline) to `out`.
+pub fn write_record(out: &mut Vec<u8>, record: &Record, names: &RecordNames) {
+    out.extend_from_slice(b"{\"seed\":");
+    out.extend_from_slice(record.seed.to_string().as_bytes());
+    match &record.outcome {
+        Outcome::Failed(msg) => {
+            out.extend_from_slice(b",\"error\":");
+            let _ = serde_json::to_writer(&mut *out, msg);
+        }
+        Outcome::Measured { metrics, times } => {
+            out.extend_from_slice(b",\"metrics\":");
+            object(
+                out,
+                metrics.iter().map(|&(id, v)| (names.metrics.name(id), v)),
+            );
+            out.extend_from_slice(b",\"time_us\":");
+            object(out, times.iter().map(|&(id, v)| (names.times.name(id), v)));
+        }
     }
-    Ok(header)
+    out.extend_from_slice(b"}\n");
+}
+
+/// `{"name":value,…}`; whole numbers as integers (both forms read back exactly).
+fn object<'a>(out: &mut Vec<u8>, pairs: impl Iterator<Item = (&'a str, f64)>) {
+    out.push(b'{');
+    for (i, (name, v)) in pairs.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, name);
+        out.push(b':');
+        if v.fract() == 0.0 && v.abs() < 9.0e15 {
+            out.extend_from_slice((v as i64).to_string().as_bytes());
+        } else {
+            let _ = serde_json::to_writer(&mut *out, &v);
+        }
+    }
+    out.push(b'}');
+}
+
+/// Reads a JSON Lines records file one line at a time.
+pub struct Reader<R> {
+    lines: std::io::Lines<R>,
+    file: String,
+    line: usize,
+    names: RecordNames,
+}
+
+impl Reader<BufReader<std::fs::File>> {
+    /// Opens `path` and reads its header.
+    pub fn open(path: &Path) -> Result<(Header, Self), String> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        Reader::new(BufReader::new(file), &path.display().to_string())
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// Reads the header of `input` (named `file` in messages).
+    pub fn new(input: R, file: &str) -> Result<(Header, Self), String> {
+        let mut reader = Reader {
+            lines: input.lines(),
+            file: file.to_string(),
+            line: 0,
+            names: RecordNames::default(),
+        };
+        let first = reader
+            .next_line()
+            .ok_or_else(|| format!("{file}: empty file (expected a warren stats header line)"))??;
+        let header = parse_header(&first).map_err(|e| format!("{file}:{}: {e}", reader.line))?;
+        Ok((header, reader))
+    }
+
+    /// The next non-blank line.
+    fn next_line(&mut self) -> Option<Result<String, String>> {
+        loop {
+            self.line += 1;
+            match self.lines.next()? {
+                Err(e) => return Some(Err(format!("{}: cannot read: {e}", self.file))),
+                Ok(l) if l.trim().is_empty() => continue,
+                Ok(l) => return Some(Ok(l)),
+            }
+        }
+    }
+
+    /// The next record with its line as written, or `None` at the end.
+    pub fn next_record(&mut self) -> Option<Result<(Record, String), String>> {
+        let line = match self.next_line()? {
+            Ok(l) => l,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(
+            parse_record(&line, &mut self.names)
+                .map(|r| (r, line))
+                .map_err(|e| format!("{}:{}: {e}", self.file, self.line)),
+        )
+    }
+
+    /// The names the records read so far use.
+    pub fn names(&self) -> &RecordNames {
+        &self.names
+    }
+
+    /// The number of the line read last.
+    pub fn line(&self) -> usize {
+        self.line
+    }
 }
 
 /// The header line.
 fn parse_header(line: &str) -> Result<Header, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let not_jsonl = || {
+        "not a warren stats file: the first line needs \"warren_stats\": 1 (write one with warren batch --records FILE.jsonl)"
+            .to_string()
+    };
+    if line.starts_with("seed,") {
+        return Err("this is a CSV records file; warren stats merge reads the JSON Lines records: run the batch with --records FILE.jsonl (CSV is for spreadsheets)".into());
+    }
+    let v: Value = serde_json::from_str(line).map_err(|_| not_jsonl())?;
     match v.get("warren_stats").and_then(Value::as_u64) {
         Some(VERSION) => {}
         Some(other) => {
@@ -90,12 +168,7 @@ fn parse_header(line: &str) -> Result<Header, String> {
                 "stats layout version {other} is not supported (this warren reads {VERSION})"
             ))
         }
-        None => {
-            return Err(
-                "not a warren stats file: the first line needs \"warren_stats\": 1 (write one with warren batch --records FILE.jsonl)"
-                    .into(),
-            )
-        }
+        None => return Err(not_jsonl()),
     }
     let recipe = v
         .get("recipe")
@@ -106,11 +179,35 @@ fn parse_header(line: &str) -> Result<Header, String> {
         Some(Value::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         _ => return Err("the header has no \"params\" object".into()),
     };
-    Ok(Header { recipe, params })
+    let plan = match (v.get("seed_start"), v.get("seed_count")) {
+        (None, None) => None,
+        (Some(start), Some(count)) => {
+            let number = |v: &Value, key: &str| {
+                v.as_u64()
+                    .ok_or_else(|| format!("\"{key}\" must be a non-negative integer, got {v}"))
+            };
+            let shard = match v.get("shard") {
+                None => None,
+                Some(Value::String(s)) => Some(s.parse::<Shard>()?),
+                Some(other) => return Err(format!("\"shard\" must be \"I/N\", got {other}")),
+            };
+            Some(SeedPlan {
+                start: number(start, "seed_start")?,
+                count: number(count, "seed_count")?,
+                shard,
+            })
+        }
+        _ => return Err("the header needs both \"seed_start\" and \"seed_count\"".into()),
+    };
+    Ok(Header {
+        recipe,
+        params,
+        plan,
+    })
 }
 
 /// One record line, its names interned in `names`.
-fn parse_record(line: &str, names: &mut Collector) -> Result<Record, String> {
+fn parse_record(line: &str, names: &mut RecordNames) -> Result<Record, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let seed = v
         .get("seed")
@@ -139,11 +236,11 @@ fn parse_record(line: &str, names: &mut Collector) -> Result<Record, String> {
     };
     let metrics = pairs("metrics")?
         .into_iter()
-        .map(|(k, x)| (names.metric_id(&k), x))
+        .map(|(k, x)| (names.metrics.id(&k), x))
         .collect();
     let times = pairs("time_us")?
         .into_iter()
-        .map(|(k, x)| (names.time_id(&k), x))
+        .map(|(k, x)| (names.times.id(&k), x))
         .collect();
     Ok(Record {
         seed,
@@ -151,38 +248,106 @@ fn parse_record(line: &str, names: &mut Collector) -> Result<Record, String> {
     })
 }
 
-/// The dataset as CSV: `seed`, every metric, every time as `time_us.NAME`, and `error`. Failed
-/// seeds have only `seed` and `error`.
-pub fn to_csv(data: &Dataset) -> String {
-    let mut out = String::from("seed");
-    for c in &data.metrics {
-        let _ = write!(out, ",{}", quote(&c.name));
+/// Records on their way to a file: JSON Lines appended as maps are finished, into a temporary
+/// file that [`RecordFile::finish`] puts in place (converted to CSV when the name ends in
+/// `.csv`). Dropped unfinished, it leaves nothing behind.
+pub struct RecordFile {
+    jsonl: AtomicFile,
+    csv: bool,
+    target: std::path::PathBuf,
+}
+
+impl RecordFile {
+    /// Starts the records of `path`, writing the header line.
+    pub fn create(path: &Path, header: &Header) -> Result<RecordFile, String> {
+        let csv = path.extension().is_some_and(|e| e == "csv");
+        let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", path.display());
+        let mut jsonl = AtomicFile::create_tagged(path, "records").map_err(cannot)?;
+        writeln!(jsonl, "{}", header_line(header)).map_err(cannot)?;
+        Ok(RecordFile {
+            jsonl,
+            csv,
+            target: path.to_path_buf(),
+        })
     }
-    for c in &data.times {
-        let _ = write!(out, ",{}", quote(&format!("time_us.{}", c.name)));
+
+    /// Appends record lines.
+    pub fn write(&mut self, lines: &[u8]) -> Result<(), String> {
+        self.jsonl
+            .write_all(lines)
+            .map_err(|e| format!("{}: cannot write: {e}", self.target.display()))
     }
-    out.push_str(",error\n");
-    let blanks = ",".repeat(data.metrics.len() + data.times.len());
-    let mut failures = data.failures.iter().peekable();
-    for (row, &seed) in data.seeds.iter().enumerate() {
-        while let Some((s, msg)) = failures.next_if(|f| f.0 < seed) {
-            let _ = writeln!(out, "{s}{blanks},{}", quote(msg));
+
+    /// Puts the file in place: the JSON Lines as written, or converted to CSV with `data`'s
+    /// columns.
+    pub fn finish(mut self, data: &Aggregate) -> Result<(), String> {
+        let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", self.target.display());
+        if !self.csv {
+            return self.jsonl.commit().map_err(cannot);
         }
-        let _ = write!(out, "{seed}");
-        for c in data.metrics.iter().chain(&data.times) {
-            match c.values[row] {
-                Some(v) => {
-                    let _ = write!(out, ",{v}");
+        self.jsonl.flush().map_err(cannot)?;
+        let (_, mut reader) = Reader::open(self.jsonl.temp())?;
+        let mut csv = AtomicFile::create(&self.target).map_err(cannot)?;
+        write_csv(&mut reader, data, &mut csv).map_err(cannot)?;
+        csv.commit().map_err(cannot)
+        // The JSON Lines temporary file is removed as `self` drops.
+    }
+}
+
+/// The records of `reader` as CSV: `seed`, every metric of `data`, every time as
+/// `time_us.NAME`, and `error`. Failed seeds have only `seed` and `error`.
+fn write_csv<R: BufRead>(
+    reader: &mut Reader<R>,
+    data: &Aggregate,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let metrics: Vec<String> = data.metrics().iter().map(|c| c.name.to_string()).collect();
+    let times: Vec<String> = data.times().iter().map(|c| c.name.to_string()).collect();
+    write!(out, "seed")?;
+    for m in &metrics {
+        write!(out, ",{}", quote(m))?;
+    }
+    for t in &times {
+        write!(out, ",{}", quote(&format!("time_us.{t}")))?;
+    }
+    writeln!(out, ",error")?;
+    let blanks = ",".repeat(metrics.len() + times.len());
+    let mut row: Vec<Option<f64>> = Vec::new();
+    while let Some(next) = reader.next_record() {
+        let (record, _) = next.map_err(std::io::Error::other)?;
+        match &record.outcome {
+            Outcome::Failed(msg) => writeln!(out, "{}{blanks},{}", record.seed, quote(msg))?,
+            Outcome::Measured {
+                metrics: m,
+                times: t,
+            } => {
+                let names = reader.names();
+                row.clear();
+                row.resize(metrics.len() + times.len(), None);
+                for &(id, v) in m {
+                    let name = names.metrics.name(id);
+                    if let Some(i) = metrics.iter().position(|n| n == name) {
+                        row[i] = Some(v);
+                    }
                 }
-                None => out.push(','),
+                for &(id, v) in t {
+                    let name = names.times.name(id);
+                    if let Some(i) = times.iter().position(|n| n == name) {
+                        row[metrics.len() + i] = Some(v);
+                    }
+                }
+                write!(out, "{}", record.seed)?;
+                for v in &row {
+                    match v {
+                        Some(v) => write!(out, ",{v}")?,
+                        None => write!(out, ",")?,
+                    }
+                }
+                writeln!(out, ",")?;
             }
         }
-        out.push_str(",\n");
     }
-    for (s, msg) in failures {
-        let _ = writeln!(out, "{s}{blanks},{}", quote(msg));
-    }
-    out
+    Ok(())
 }
 
 /// A CSV field, quoted when it needs to be.
@@ -199,46 +364,77 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
-    fn sample() -> Dataset {
-        let mut c = Collector::new();
-        let odd = c.metric_id("odd, \"quoted\"");
-        for seed in [5u64, 2, 9] {
-            c.push(Record {
+    fn sample() -> (Header, Vec<Record>, RecordNames) {
+        let mut names = RecordNames::default();
+        let odd = names.metrics.id("odd, \"quoted\"");
+        let mut records: Vec<Record> = [2u64, 5, 9]
+            .iter()
+            .map(|&seed| Record {
                 seed,
                 outcome: Outcome::Measured {
                     metrics: vec![(0, 0.1 + seed as f64 / 3.0), (odd, 1.0)],
                     times: vec![(0, 12.5)],
                 },
-            });
-        }
-        c.push(Record {
-            seed: 7,
-            outcome: Outcome::Failed("x.lua:1: boom".into()),
-        });
+            })
+            .collect();
+        records.insert(
+            2,
+            Record {
+                seed: 7,
+                outcome: Outcome::Failed("x.lua:1: boom".into()),
+            },
+        );
         let header = Header {
             recipe: "rooms".into(),
             params: BTreeMap::from([("width".to_string(), json!(80))]),
+            plan: Some(SeedPlan {
+                start: 0,
+                count: 30,
+                shard: Some(Shard { index: 0, count: 3 }),
+            }),
         };
-        c.finish(header).expect("distinct seeds")
+        (header, records, names)
+    }
+
+    fn jsonl() -> String {
+        let (header, records, names) = sample();
+        let mut out = format!("{}\n", header_line(&header)).into_bytes();
+        for r in &records {
+            write_record(&mut out, r, &names);
+        }
+        String::from_utf8(out).expect("UTF-8")
     }
 
     #[test]
     fn jsonl_reads_back_exactly() {
-        let data = sample();
-        let text = to_jsonl(&data);
-        let mut c = Collector::new();
-        let header = read_jsonl(&text, "a.jsonl", &mut c).expect("valid");
-        let back = c.finish(header).expect("distinct seeds");
-        assert_eq!(back, data);
+        let (header, records, names) = sample();
+        let text = jsonl();
+        let (back_header, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("valid");
+        assert_eq!(back_header, header);
+        let mut back = Vec::new();
+        while let Some(r) = reader.next_record() {
+            back.push(r.expect("valid record").0);
+        }
+        assert_eq!(back, records);
+        assert_eq!(reader.names(), &names);
     }
 
     #[test]
     fn bad_lines_are_located() {
-        let mut c = Collector::new();
-        let e = read_jsonl("{\"x\":1}\n", "a.jsonl", &mut c).expect_err("no header");
+        let e = Reader::new("{\"x\":1}\n".as_bytes(), "a.jsonl")
+            .err()
+            .expect("no header");
         assert!(e.starts_with("a.jsonl:1: not a warren stats file"), "{e}");
+        let e = Reader::new("seed,floor_fraction\n".as_bytes(), "a.csv")
+            .err()
+            .expect("CSV");
+        assert!(
+            e.contains("CSV records file") && e.contains("--records FILE.jsonl"),
+            "{e}"
+        );
         let text = "{\"warren_stats\":1,\"recipe\":\"r\",\"params\":{}}\n\n{\"seed\":-1}\n";
-        let e = read_jsonl(text, "b.jsonl", &mut c).expect_err("bad seed");
+        let (_, mut reader) = Reader::new(text.as_bytes(), "b.jsonl").expect("header");
+        let e = reader.next_record().expect("a line").expect_err("bad seed");
         assert!(
             e.starts_with("b.jsonl:3: the record has no \"seed\""),
             "{e}"
@@ -247,11 +443,20 @@ mod tests {
 
     #[test]
     fn csv_has_one_row_per_seed_and_quotes_odd_fields() {
-        let csv = to_csv(&sample());
+        let (header, records, names) = sample();
+        let mut data = Aggregate::new(header);
+        data.absorb(&records, &names);
+        let text = jsonl();
+        let (_, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("valid");
+        let mut csv = Vec::new();
+        write_csv(&mut reader, &data, &mut csv).expect("in memory");
+        let csv = String::from_utf8(csv).expect("UTF-8");
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 5);
-        assert!(lines[0].starts_with("seed,floor_fraction,"));
-        assert!(lines[0].ends_with(",\"odd, \"\"quoted\"\"\",time_us.total,error"));
+        assert_eq!(
+            lines[0],
+            "seed,floor_fraction,\"odd, \"\"quoted\"\"\",time_us.total,error"
+        );
         assert!(lines[3].starts_with("7,") && lines[3].ends_with(",x.lua:1: boom"));
         assert!(lines[4].starts_with("9,3.1"));
     }

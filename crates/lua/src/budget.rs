@@ -1,11 +1,34 @@
 //! Per-generation budgets: an instruction budget (deterministic: Lua VM instructions plus the
 //! work Rust does for the script, in instruction-equivalents), a wall-clock backstop and a
 //! memory limit. Once any of them runs out the budget stays exceeded until the next generation
-//! begins, so nothing a script does afterwards (pcall, coroutines, `<close>`) can resume it.
+//! begins, and the Lua state is in fatal mode, so nothing a script does afterwards (pcall,
+//! coroutines, `<close>`) can resume it.
+//!
+//! The patched Lua (`crates/lua-src`, see its WARREN.md) counts VM instructions itself: a counter
+//! charged at backward jumps, calls and C-library loops. When it runs out, [`on_counter`] brings
+//! [`Budget::used`] up to date, looks at the clock, and hands out the next chunk or trips.
 
-use mlua::Lua;
+use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::time::{Duration, Instant};
+
+extern "C" {
+    fn lua_warren_getcounter(l: *mut ffi::lua_State) -> i64;
+    fn lua_warren_setcounter(l: *mut ffi::lua_State, n: i64);
+    fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
+}
+
+/// Instructions per second of `os.clock()`'s virtual time.
+pub const VIRTUAL_HZ: f64 = 1e8;
+
+/// Instructions the Lua counter gets at a time: the clock is read once per chunk (a busy loop
+/// runs one in well under a millisecond).
+pub const CHUNK: u64 = 100_000;
+
+/// What a script sees if it could catch a budget error (it cannot: fatal mode). The host reports
+/// [`Budget::message`] instead.
+const TRIPPED: &CStr = c"budget exceeded";
 
 /// Resource limits for one generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +151,11 @@ pub struct Budget {
     last_seen: RefCell<String>,
     /// `file:line` where the budget ran out, when known.
     location: RefCell<String>,
+    /// The Lua state whose counter and fatal mode this budget drives (null before
+    /// [`Budget::attach`]).
+    state: Cell<*mut ffi::lua_State>,
+    /// Instructions handed to the Lua counter and not yet added to `used`.
+    given: Cell<u64>,
 }
 
 impl Budget {
@@ -147,6 +175,59 @@ impl Budget {
             output: Cell::new(0),
             last_seen: RefCell::new(String::new()),
             location: RefCell::new(String::new()),
+            state: Cell::new(std::ptr::null_mut()),
+            given: Cell::new(0),
+        }
+    }
+
+    /// Drives the counter and fatal mode of `state` from now on (the sandbox also registers
+    /// [`on_counter`] with this budget).
+    pub fn attach(&self, state: *mut ffi::lua_State) {
+        self.state.set(state);
+        self.refill();
+    }
+
+    /// Adds what the Lua counter used to `used` (the counter starts a new chunk).
+    fn sync(&self) {
+        let state = self.state.get();
+        if state.is_null() {
+            return;
+        }
+        // SAFETY: `state` is the attached, live state; this only reads a counter.
+        let counter = unsafe { lua_warren_getcounter(state) };
+        let spent = (self.given.get() as i64).saturating_sub(counter).max(0) as u64;
+        self.used.set(self.used.get().saturating_add(spent));
+        self.given.set(0);
+    }
+
+    /// Hands the Lua counter its next chunk: up to the limit while active (so the counter runs
+    /// out exactly there), a full chunk otherwise.
+    fn refill(&self) {
+        let state = self.state.get();
+        if state.is_null() {
+            return;
+        }
+        let chunk = if self.active.get() {
+            let left = self
+                .limits
+                .get()
+                .instructions
+                .saturating_sub(self.used.get());
+            left.saturating_add(1).min(CHUNK)
+        } else {
+            CHUNK
+        };
+        self.given.set(chunk);
+        // SAFETY: as in `sync`.
+        unsafe { lua_warren_setcounter(state, chunk as i64) };
+    }
+
+    /// Turns the state's fatal mode on or off.
+    fn set_fatal(&self, on: bool) {
+        let state = self.state.get();
+        if !state.is_null() {
+            // SAFETY: as in `sync`; setting fatal mode only writes two fields of the state.
+            unsafe { lua_warren_setfatal(state, c_int::from(on)) };
         }
     }
 
@@ -170,18 +251,33 @@ impl Budget {
         self.output.set(0);
         self.last_seen.borrow_mut().clear();
         self.location.borrow_mut().clear();
+        self.set_fatal(false);
+        self.given.set(0);
+        self.refill();
     }
 
-    /// Stops enforcing the limits (the recipe's code has returned) and forgets what ran out.
+    /// Stops enforcing the limits (the recipe's code has returned), forgets what ran out and
+    /// leaves fatal mode.
     pub fn end(&self) {
+        self.sync();
         self.active.set(false);
         self.exceeded.set(None);
         self.rust_bytes.set(0);
+        self.set_fatal(false);
+        self.refill();
     }
 
-    /// Instruction-equivalents used so far (VM instructions to the hook's granularity).
+    /// Instruction-equivalents used so far: VM instructions counted by Lua plus Rust's charges.
     pub fn used(&self) -> u64 {
-        self.used.get()
+        let state = self.state.get();
+        let pending = if state.is_null() {
+            0
+        } else {
+            // SAFETY: as in `sync`.
+            let counter = unsafe { lua_warren_getcounter(state) };
+            (self.given.get() as i64).saturating_sub(counter).max(0) as u64
+        };
+        self.used.get().saturating_add(pending)
     }
 
     /// Time since the budget was reset.
@@ -207,7 +303,7 @@ impl Budget {
     /// What this generation has used so far.
     pub fn usage(&self) -> Usage {
         Usage {
-            instructions: self.used.get(),
+            instructions: self.used(),
             peak_memory: self.peak_bytes.get(),
             time: self.elapsed(),
         }
@@ -231,6 +327,7 @@ impl Budget {
             return first;
         }
         self.exceeded.set(Some(what));
+        self.set_fatal(true);
         if let Ok(mut loc) = self.location.try_borrow_mut() {
             match (location, self.last_seen.try_borrow()) {
                 (Some(l), _) => l.clone_into(&mut loc),
@@ -239,17 +336,6 @@ impl Budget {
             }
         }
         what
-    }
-
-    /// The instruction hook's charge: [`Budget::charge`], but always looking at the clock, since
-    /// a few VM instructions can take long (`utf8.len` of a 15 MiB string).
-    pub fn charge_instructions(
-        &self,
-        cost: u64,
-        location: impl FnOnce() -> Option<String>,
-    ) -> Result<(), Exceeded> {
-        self.clock_due.set(0);
-        self.charge(cost, location)
     }
 
     /// Counts `cost` instruction-equivalents and checks the instruction and time budgets (time
@@ -266,8 +352,8 @@ impl Budget {
         if !self.active.get() {
             return Ok(());
         }
-        let used = self.used.get().saturating_add(cost);
-        self.used.set(used);
+        self.used.set(self.used.get().saturating_add(cost));
+        let used = self.used();
         let what = if used > self.limits.get().instructions {
             Exceeded::Instructions
         } else if used < self.clock_due.get() {
@@ -422,9 +508,74 @@ impl Budget {
     }
 }
 
-/// Names of the host's own chunks (the prelude and the table library): errors and budget
-/// reports point past them, at the script.
-const HOST_CHUNKS: [&str; 3] = ["=warren prelude", "=table", "=table.sort"];
+/// The Lua counter ran out (or a budget point came in fatal mode): brings the budget up to date,
+/// looks at the clock, and hands out the next chunk, or trips and returns the error to raise.
+///
+/// # Safety
+/// Registered with `lua_warren_setbudget` with `ud` the [`Budget`] of the state, which outlives
+/// the registration. Lua calls it at a budget point, where reading the stack is safe.
+pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> *const c_char {
+    // SAFETY: see the function's contract.
+    let budget = unsafe { &*(ud as *const Budget) };
+    budget.sync();
+    if budget.exceeded.get().is_some() {
+        return TRIPPED.as_ptr();
+    }
+    if budget.active.get() {
+        let limits = budget.limits.get();
+        let what = if budget.used.get() > limits.instructions {
+            Some(Exceeded::Instructions)
+        } else if budget.started.get().elapsed() > limits.time {
+            Some(Exceeded::Time)
+        } else {
+            None
+        };
+        // SAFETY: `l` is the running state at a budget point.
+        let at = unsafe { raw_script_location(l) };
+        if let Some(what) = what {
+            budget.trip(what, at.as_deref());
+            return TRIPPED.as_ptr();
+        }
+        // Where the script is, for errors found where no line is known (memory).
+        if let Some(at) = at {
+            budget.note_location(&at);
+        }
+    }
+    budget.refill();
+    std::ptr::null()
+}
+
+/// [`script_location`] at level 0, on the raw state (the budget callback has no [`Lua`]).
+///
+/// # Safety
+/// `l` must be a live state that is not running inside the Lua core.
+unsafe fn raw_script_location(l: *mut ffi::lua_State) -> Option<String> {
+    for level in 0..64 {
+        // SAFETY: lua_Debug is plain data; lua_getstack/getinfo only fill it.
+        let mut ar: ffi::lua_Debug = unsafe { std::mem::zeroed() };
+        if unsafe { ffi::lua_getstack(l, level, &mut ar) } == 0 {
+            return None;
+        }
+        unsafe { ffi::lua_getinfo(l, c"Sl".as_ptr(), &mut ar) };
+        // SAFETY: getinfo points these at NUL-terminated strings it keeps alive.
+        let what = unsafe { CStr::from_ptr(ar.what) }.to_bytes();
+        let source = unsafe { CStr::from_ptr(ar.source) }.to_string_lossy();
+        if what == b"C" || HOST_CHUNKS.contains(&source.as_ref()) {
+            continue;
+        }
+        let file = unsafe { CStr::from_ptr(ar.short_src.as_ptr()) }.to_string_lossy();
+        return Some(if ar.currentline > 0 {
+            format!("{file}:{}", ar.currentline)
+        } else {
+            file.into_owned()
+        });
+    }
+    None
+}
+
+/// Names of the host's own chunks (the prelude): errors and budget reports point past them, at
+/// the script.
+const HOST_CHUNKS: [&str; 1] = ["=warren prelude"];
 
 /// `file:line` of the innermost script function at or above stack `level` (0 is the running
 /// function), skipping C functions and the host's chunks.

@@ -18,6 +18,10 @@ pub enum Error {
     /// A recipe ran past its instruction, time or memory budget.
     #[error("{0}")]
     Budget(String),
+    /// The command line asks for something that cannot be done (a PNG to the terminal, an
+    /// output file of unknown type): exit code 2, like the usage errors clap reports.
+    #[error("{0}")]
+    Usage(String),
     /// Reading or writing a file failed.
     #[error("{0}")]
     Io(String),
@@ -27,9 +31,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// Process exit code: 1 for anything caused by the inputs, 3 for internal errors.
+    /// Process exit code: 1 for anything caused by the inputs, 2 for usage errors, 3 for
+    /// internal errors.
     pub fn exit_code(&self) -> i32 {
         match self {
+            Error::Usage(_) => 2,
             Error::Internal(_) => 3,
             _ => 1,
         }

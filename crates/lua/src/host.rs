@@ -5,7 +5,7 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::phases::PhaseClock;
-use crate::{api, budget, params, recipe, recipe::Recipe, sandbox};
+use crate::{api, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
 use std::cell::{Ref, RefCell};
@@ -68,11 +68,44 @@ pub struct Run<'a> {
     pub above: Option<&'a Map>,
 }
 
+/// The id the first object a generation creates gets (see `lua_warren_setidbase`): far above
+/// what loading a recipe uses, so every run numbers its objects the same way.
+const RUN_ID_BASE: u64 = 1 << 40;
+
+extern "C" {
+    fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
+    fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
+    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+}
+
 /// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
 /// does not reload the recipe.
+///
+/// Every map starts from the same state: after loading, every object in the state is marked
+/// pristine; a run that writes to one of them (a module-level counter, a replaced global, an
+/// extended `string` table, a resumed coroutine…) leaves the state dirty, and the host then
+/// loads the recipe again into a fresh state before the next run, exactly as a fresh process
+/// would. Runs that leave the state clean cost nothing extra.
 pub struct Host {
-    pub(crate) lua: sandbox::Sandbox,
+    env: RefCell<Env>,
     recipe: Recipe,
+    registry: Arc<Registry>,
+    limits: Limits,
+    clock: std::rc::Rc<RefCell<PhaseClock>>,
+    spare: RefCell<Option<Map>>,
+    usage: std::cell::Cell<Usage>,
+    /// Whether `map:snapshot` calls are kept (survives rebuilds).
+    snapshots: std::cell::Cell<bool>,
+    /// How many times a dirty state was rebuilt.
+    rebuilds: std::cell::Cell<u64>,
+    /// The last run left the state dirty: the next one rebuilds it first (after the caller
+    /// took the run's snapshots).
+    stale: std::cell::Cell<bool>,
+}
+
+/// Everything tied to one Lua state: rebuilt whole when a run leaves the state dirty.
+struct Env {
+    lua: sandbox::Sandbox,
     generate: Function,
     freeze: Function,
     make_ctx: Function,
@@ -80,8 +113,6 @@ pub struct Host {
     metric: Function,
     phase: Function,
     recipe_name: std::rc::Rc<str>,
-    clock: std::rc::Rc<RefCell<PhaseClock>>,
-    spare: RefCell<Option<Map>>,
     /// The map handed to `generate`: one userdata for every run, holding the run's map while it
     /// lasts and a 1×1 placeholder between runs.
     map_ud: AnyUserData,
@@ -89,27 +120,27 @@ pub struct Host {
     rng_ud: AnyUserData,
     params_cache: RefCell<Option<(ParamValues, Table)>>,
     regions: Table,
-    registry: Arc<Registry>,
-    limits: Limits,
-    usage: std::cell::Cell<Usage>,
 }
 
-impl Host {
-    /// Loads the recipe at `script` into a fresh sandbox, with `require` confined to the
-    /// script's directory.
-    pub fn load(script: &Path, registry: Arc<Registry>, limits: Limits) -> Result<Host> {
+impl Env {
+    /// A fresh sandbox with the recipe at `script` loaded and the state marked pristine.
+    fn load(
+        script: &Path,
+        registry: &Arc<Registry>,
+        limits: Limits,
+        clock: &std::rc::Rc<RefCell<PhaseClock>>,
+    ) -> Result<(Env, Recipe)> {
         let dir = script
             .parent()
             .map(Path::to_path_buf)
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or_else(|| PathBuf::from("."));
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
+        let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
-        let log = lua.create_function(api::log::print).map_err(internal_lua)?;
-        let metric = lua.create_function(metric).map_err(internal_lua)?;
-        let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
-        let phase = phase_function(&lua, clock.clone()).map_err(internal_lua)?;
+        let api::ctx::CtxFunctions { log, metric, phase } =
+            api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = sandbox::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -119,7 +150,7 @@ impl Host {
         let exceeded = budget.message(&script.display().to_string());
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
-        let regions = regions_table(&lua, &freeze, &registry)?;
+        let regions = regions_table(&lua, &freeze, registry)?;
         let recipe_name = recipe.name.as_str().into();
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
@@ -129,9 +160,8 @@ impl Host {
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
-        Ok(Host {
+        let env = Env {
             lua,
-            recipe,
             generate,
             freeze,
             make_ctx,
@@ -139,15 +169,45 @@ impl Host {
             metric,
             phase,
             recipe_name,
-            clock,
-            spare: RefCell::new(None),
             map_ud,
             rng_ud,
             params_cache: RefCell::new(None),
             regions,
+        };
+        env.mark_pristine();
+        Ok((env, recipe))
+    }
+
+    /// Marks every object of the state pristine (and the state clean).
+    fn mark_pristine(&self) {
+        // SAFETY: the state is live and no Lua code runs.
+        unsafe { lua_warren_markpristine(self.lua.raw_state()) };
+    }
+
+    /// Whether a run wrote to an object that existed before it.
+    fn dirty(&self) -> bool {
+        // SAFETY: as in `mark_pristine`.
+        unsafe { lua_warren_dirty(self.lua.raw_state()) != 0 }
+    }
+}
+
+impl Host {
+    /// Loads the recipe at `script` into a fresh sandbox, with `require` confined to the
+    /// script's directory.
+    pub fn load(script: &Path, registry: Arc<Registry>, limits: Limits) -> Result<Host> {
+        let clock = std::rc::Rc::new(RefCell::new(PhaseClock::default()));
+        let (env, recipe) = Env::load(script, &registry, limits, &clock)?;
+        Ok(Host {
+            env: RefCell::new(env),
+            recipe,
             registry,
             limits,
+            clock,
+            spare: RefCell::new(None),
             usage: Default::default(),
+            snapshots: std::cell::Cell::new(false),
+            rebuilds: std::cell::Cell::new(0),
+            stale: std::cell::Cell::new(false),
         })
     }
 
@@ -163,7 +223,9 @@ impl Host {
 
     /// Replaces the registry (after region files changed); the recipe stays loaded.
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
-        self.regions = regions_table(&self.lua, &self.freeze, &registry)?;
+        let env = self.env.get_mut();
+        env.regions = regions_table(&env.lua, &env.freeze, &registry)?;
+        env.mark_pristine();
         self.registry = registry;
         Ok(())
     }
@@ -171,6 +233,11 @@ impl Host {
     /// What the last generation used of its budgets (to tune `[limits]`).
     pub fn last_usage(&self) -> Usage {
         self.usage.get()
+    }
+
+    /// How many times a run left the state dirty and the recipe was loaded again.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds.get()
     }
 
     /// Changes the budgets for later generations.
@@ -181,7 +248,12 @@ impl Host {
     /// Script files loaded so far: the recipe and every module it required.
     pub fn script_files(&self) -> Vec<PathBuf> {
         let mut files = vec![self.recipe.path.clone()];
-        files.extend(sandbox::state(&self.lua).modules.borrow().files());
+        files.extend(
+            sandbox::state(&self.env.borrow().lua)
+                .modules
+                .borrow()
+                .files(),
+        );
         files
     }
 
@@ -214,27 +286,61 @@ impl Host {
         let map = self
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
+        if self.stale.replace(false) {
+            self.rebuild()?;
+        }
 
-        let budget = sandbox::state(&self.lua).budget.clone();
+        let env = self.env.borrow();
+        let _running = env.lua.running();
+        let modules = sandbox::state(&env.lua).modules.borrow().count();
+        let budget = sandbox::state(&env.lua).budget.clone();
         budget.begin_at(self.limits, started);
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(run, map)));
-        sandbox::state(&self.lua).run.borrow_mut().take();
-        let exceeded = budget.message(&sandbox::state(&self.lua).recipe.borrow());
+        let outcome =
+            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
+        sandbox::state(&env.lua).run.borrow_mut().take();
+        let exceeded = budget.message(&sandbox::state(&env.lua).recipe.borrow());
         self.usage.set(budget.usage());
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
         // inherit: collect it. Light successful runs skip the full collection (it costs more than
         // a small map).
         let failed = !matches!(outcome, Ok(Ok(_))) || exceeded.is_some();
-        if failed || self.lua.used_memory() > self.limits.memory / 4 {
-            let _ = self.lua.gc_collect();
+        if failed || env.lua.used_memory() > self.limits.memory / 4 {
+            let _ = env.lua.gc_collect();
         }
+        // A module first required during the run was made after the state was marked: it is
+        // not pristine, yet the next run would get it from the module cache as it was left.
+        let required = sandbox::state(&env.lua).modules.borrow().count() != modules;
+        self.stale.set(env.dirty() || required);
+        drop(env);
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
             Ok(_) if exceeded.is_some() => Err(Error::Budget(exceeded.unwrap_or_default())),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(map)) => Ok(map),
         }
+    }
+
+    /// Loads the recipe again into a fresh state (the last run left the old one dirty). Loading
+    /// is what a fresh process does, so the next run starts from the same state as there.
+    fn rebuild(&self) -> Result<()> {
+        let (env, _) = Env::load(&self.recipe.path, &self.registry, self.limits, &self.clock)?;
+        *self.env.borrow_mut() = env;
+        self.rebuilds.set(self.rebuilds.get() + 1);
+        if self.snapshots.get() {
+            self.record_snapshots(true);
+        }
+        Ok(())
+    }
+
+    /// The Lua state, for the API's host-side helpers.
+    pub(crate) fn lua(&self) -> Ref<'_, Lua> {
+        Ref::map(self.env.borrow(), |e| &*e.lua)
+    }
+
+    /// Remembers whether snapshots are on, so that a rebuilt state keeps the setting.
+    pub(crate) fn note_snapshots(&self, on: bool) {
+        self.snapshots.set(on);
     }
 
     /// Hands a map back so the next generation reuses its buffers instead of allocating (maps
@@ -261,54 +367,59 @@ impl Host {
         }
     }
 
-    fn call_generate(&self, run: &Run, map: Map) -> mlua::Result<Map> {
+    fn call_generate(&self, env: &Env, run: &Run, map: Map) -> mlua::Result<Map> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let mut idle = map;
-        std::mem::swap(&mut self.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
-        let outcome = self.call_recipe(run);
-        std::mem::swap(&mut self.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        let outcome = self.call_recipe(env, run);
+        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
         outcome.map(|()| idle)
     }
 
     /// Calls the recipe's `generate` with the shared map and a fresh `ctx`.
-    fn call_recipe(&self, run: &Run) -> mlua::Result<()> {
-        let lua = &self.lua;
-        self.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
+    fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
+        let lua = &env.lua;
+        env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
         *sandbox::state(lua).run.borrow_mut() = Some(RunData {
-            recipe: self.recipe_name.clone(),
+            recipe: env.recipe_name.clone(),
             edge: self.registry.map_edge,
             fill: self.registry.map_fill,
-            rng: self.rng_ud.clone(),
-            map: self.map_ud.clone(),
+            rng: env.rng_ud.clone(),
+            map: env.map_ud.clone(),
         });
+        // The run's objects are numbered from the same id in every run, starting once `ctx`
+        // is built (the cached `ctx.params` is rebuilt only when the values change).
+        let params = Self::params_table(env, run.params)?;
         let above = match run.above {
             Some(m) => Value::UserData(lua.create_userdata(LuaMap(m.clone()))?),
             None => Value::Nil,
         };
-        let ctx: Table = self.make_ctx.call((
-            &self.rng_ud,
+        let ctx: Table = env.make_ctx.call((
+            &env.rng_ud,
             run.seed as i64,
             run.depth,
-            &self.regions,
-            self.params_table(run.params)?,
+            &env.regions,
+            params,
             above,
-            &self.log,
-            &self.metric,
-            &self.phase,
+            &env.log,
+            &env.metric,
+            &env.phase,
         ))?;
-        self.generate.call::<()>((&self.map_ud, ctx))
+        // SAFETY: the state is live; this sets the id the next object gets.
+        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
+        crate::traceback::call(lua, &env.generate, (&env.map_ud, ctx))
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.
-    fn params_table(&self, params: &ParamValues) -> mlua::Result<Table> {
-        let mut cache = self.params_cache.borrow_mut();
+    fn params_table(env: &Env, params: &ParamValues) -> mlua::Result<Table> {
+        let mut cache = env.params_cache.borrow_mut();
         if let Some((values, table)) = cache.as_ref() {
             if values == params {
                 return Ok(table.clone());
             }
         }
-        let lua = &self.lua;
+        let lua = &env.lua;
         let t = lua.create_table()?;
         for (k, v) in params {
             let v = match v {
@@ -319,7 +430,7 @@ impl Host {
             };
             t.raw_set(k.as_str(), v)?;
         }
-        let frozen: Table = self.freeze.call((t, "ctx.params"))?;
+        let frozen: Table = env.freeze.call((t, "ctx.params"))?;
         *cache = Some((params.clone(), frozen.clone()));
         Ok(frozen)
     }
@@ -333,41 +444,6 @@ impl Host {
             Error::Script(format!("{}: {msg}", self.recipe.path.display()))
         }
     }
-}
-
-/// `ctx.metric(name, value)`: records a statistic on the map being generated.
-fn metric(lua: &Lua, (name, value): (String, f64)) -> mlua::Result<()> {
-    if !value.is_finite() {
-        return Err(fail(
-            lua,
-            format!("ctx.metric: '{name}' = {value} must be finite"),
-        ));
-    }
-    let map = with_run(lua, |r| r.map.clone())
-        .ok_or_else(|| fail(lua, "ctx.metric: no generation is running"))?;
-    let mut map = map.borrow_mut::<LuaMap>()?;
-    if !map.0.notes.stats.contains_key(&name) {
-        budget::charge_bytes(lua, api::cost::text(&name) + 8)?;
-    }
-    map.0.notes.stats.insert(name, value);
-    Ok(())
-}
-
-/// `ctx.phase(name)`: ends phase `name` on `clock`.
-fn phase_function(lua: &Lua, clock: std::rc::Rc<RefCell<PhaseClock>>) -> mlua::Result<Function> {
-    lua.create_function(move |lua, name: Value| match name {
-        Value::String(s) => {
-            clock.borrow_mut().mark(&s.as_bytes());
-            Ok(())
-        }
-        other => Err(fail(
-            lua,
-            format!(
-                "ctx.phase: the phase name must be a string, got {}",
-                other.type_name()
-            ),
-        )),
-    })
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).
@@ -414,8 +490,9 @@ fn internal_lua(e: mlua::Error) -> Error {
     Error::Internal(format!("setting up Lua: {e}"))
 }
 
-/// `ctx.regions`: the registry's data as read-only Lua tables.
-fn regions_table(lua: &Lua, freeze: &Function, registry: &Registry) -> Result<Table> {
+/// `ctx.regions`: the registry's data as read-only Lua tables, each tagged with the resolved
+/// entry it shows (see [`api::regions`]).
+fn regions_table(lua: &Lua, freeze: &Function, registry: &Arc<Registry>) -> Result<Table> {
     let options = mlua::SerializeOptions::new()
         .serialize_none_to_null(false)
         .serialize_unit_to_null(false)
@@ -423,7 +500,9 @@ fn regions_table(lua: &Lua, freeze: &Function, registry: &Registry) -> Result<Ta
     let value = lua
         .to_value_with(&registry.data, options)
         .map_err(internal_lua)?;
-    freeze
+    let regions = freeze
         .call::<Table>((value, "ctx.regions"))
-        .map_err(internal_lua)
+        .map_err(internal_lua)?;
+    api::regions::install(lua, &regions, registry).map_err(internal_lua)?;
+    Ok(regions)
 }

@@ -29,7 +29,6 @@ pub mod check;
 pub mod error;
 mod host;
 pub mod params;
-pub mod pattern;
 pub mod phases;
 mod recipe;
 pub mod require;
@@ -37,9 +36,9 @@ pub mod run;
 pub mod sandbox;
 mod snapshots;
 pub mod source;
-mod strlib;
 pub mod stubs;
 pub mod surface;
+pub mod traceback;
 pub mod watch;
 
 pub use budget::{Limits, Usage};

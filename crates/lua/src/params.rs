@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use warren_core::region::explain::did_you_mean;
 
 /// A parameter value.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +96,13 @@ impl ParamSpec {
             }
             ParamValue::Text(s) => {
                 if !self.choices.is_empty() && !self.choices.contains(s) {
-                    return Err(bad());
+                    let choices: Vec<String> =
+                        self.choices.iter().map(|c| format!("'{c}'")).collect();
+                    return Err(format!(
+                        "{} = '{s}' is not one of its choices: {}",
+                        self.name,
+                        choices.join(", ")
+                    ));
                 }
                 None
             }
@@ -153,13 +160,13 @@ pub fn resolve(specs: &[ParamSpec], sets: &[(String, String)]) -> Result<ParamVa
         .collect();
     for (key, text) in sets {
         let spec = specs.iter().find(|s| &s.name == key).ok_or_else(|| {
+            let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+            let hint = did_you_mean(key, names.iter().copied())
+                .map(|s| format!("; did you mean '{s}'?"))
+                .unwrap_or_default();
             format!(
-                "unknown parameter '{key}' (valid: {})",
-                specs
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "unknown parameter '{key}'{hint} (valid: {})",
+                names.join(", ")
             )
         })?;
         values.insert(key.clone(), spec.parse(text)?);
@@ -202,13 +209,16 @@ mod tests {
         assert_eq!(v["width"], ParamValue::Int(99));
         assert_eq!(v["spawns"], ParamValue::Bool(false));
         let e = resolve(&s, &[("widht".into(), "1".into())]).unwrap_err();
-        assert_eq!(e, "unknown parameter 'widht' (valid: width, spawns, mode)");
+        assert_eq!(
+            e,
+            "unknown parameter 'widht'; did you mean 'width'? (valid: width, spawns, mode)"
+        );
         let e = resolve(&s, &[("width".into(), "5".into())]).unwrap_err();
         assert_eq!(e, "width = 5 is out of range (10..=200)");
         let e = resolve(&s, &[("width".into(), "wide".into())]).unwrap_err();
         assert!(e.contains("not an integer"), "{e}");
         let e = resolve(&s, &[("mode".into(), "c".into())]).unwrap_err();
-        assert_eq!(e, "mode = c is out of range (one of a, b)");
+        assert_eq!(e, "mode = 'c' is not one of its choices: 'a', 'b'");
         assert!(resolve(&s, &[("spawns".into(), "yes".into())]).is_ok());
         assert!(resolve(&s, &[("spawns".into(), "maybe".into())]).is_err());
     }

@@ -1,79 +1,29 @@
 -- warren host prelude: runs once in every Lua state, before any recipe, with the host's
 -- functions as its argument. It shapes the sandbox; recipes never see `host`.
 local host = ...
+local rawget = rawget
 
 local G = _G
-local error, select, type, next, rawget, tostring = error, select, type, next, rawget, tostring
+local error, select, type, next, tostring = error, select, type, next, tostring
 local setmetatable, getmetatable, ipairs = setmetatable, getmetatable, ipairs
 local rawpcall, rawxpcall, rawload = pcall, xpcall, load
 local resume, close = coroutine.resume, coroutine.close
-local concat = table.concat
+local concat, floor, format = table.concat, math.floor, string.format
 
--- The table functions in Lua (see tables.lua), so the instruction hook counts their loops.
-for name, f in next, host.tables do table[name] = f end
-local sort = table.sort
-
--- Budgets and panics: once a budget has run out, no pcall, xpcall or coroutine can swallow the
--- error; a Rust panic resumes as soon as its error value reaches `clean`. Errors raised by
--- Rust functions reach scripts as their message, like errors from C functions.
-local tripped, clean = host.tripped, host.error_value
-local function recheck(ok, ...)
+-- Errors raised by Rust functions reach scripts as their message, like errors from C functions.
+-- Budget errors and Rust panics never reach a script at all: they put the state in fatal mode,
+-- where pcall, xpcall, coroutine.resume/close and <close> handlers re-raise them.
+local clean = host.error_value
+local function cleaned(ok, ...)
   if ok then return ok, ... end
-  local e = clean((...))
-  if tripped() or e == "not enough memory" then error(e, 0) end
-  return false, e
+  return false, clean((...))
 end
-G.pcall = function(f, ...) return recheck(rawpcall(f, ...)) end
+G.pcall = function(f, ...) return cleaned(rawpcall(f, ...)) end
 G.xpcall = function(f, handler, ...)
-  return recheck(rawxpcall(f, function(e)
-    if tripped() then return e end
-    return handler(clean(e))
-  end, ...))
+  return cleaned(rawxpcall(f, function(e) return handler(clean(e)) end, ...))
 end
-coroutine.resume = function(co, ...) return recheck(resume(co, ...)) end
-coroutine.close = function(co) return recheck(close(co)) end
-
--- Deterministic pairs: Lua's own order over string keys changes between processes, so keys
--- come sorted (numbers, then strings, then booleans; other keys last, in no promised order).
-local rank = { number = 1, string = 2, boolean = 3 }
-local function key_less(a, b)
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return (rank[ta] or 4) < (rank[tb] or 4) end
-  if ta == "number" or ta == "string" then return a < b end
-  if ta == "boolean" then return b and not a end
-  return false
-end
--- The iterator closes over `t` and returns no state, so `pairs` on a read-only proxy never
--- hands out the table it guards.
-local function sorted_pairs(t)
-  local keys, n = {}, 0
-  for k in next, t do
-    n = n + 1
-    keys[n] = k
-  end
-  sort(keys, key_less)
-  local i = 0
-  return function()
-    while i < n do
-      i = i + 1
-      local k = keys[i]
-      local v = rawget(t, k)
-      if v ~= nil then return k, v end
-    end
-  end
-end
--- Read-only proxies and the tables they guard (weak: per-run proxies are collected).
-local guarded = setmetatable({}, { __mode = "k" })
-G.pairs = function(t)
-  local target = guarded[t]
-  if target then return sorted_pairs(target) end
-  local mt = getmetatable(t)
-  if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
-  if type(t) ~= "table" then
-    error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2)
-  end
-  return sorted_pairs(t)
-end
+coroutine.resume = function(co, ...) return cleaned(resume(co, ...)) end
+coroutine.close = function(co) return cleaned(close(co)) end
 
 -- Finalizers would run at unpredictable times, possibly during a later generation.
 G.setmetatable = function(t, mt)
@@ -83,9 +33,8 @@ G.setmetatable = function(t, mt)
   return setmetatable(t, mt)
 end
 
--- Text chunks only, of bounded size, without `<close>`. A reader function is called until it
--- returns nil or "" (its errors propagate instead of being returned, so nothing is swallowed).
-local check_chunk = host.check_chunk
+-- Text chunks only, of bounded size. A reader function is called until it returns nil or ""
+-- (its errors propagate instead of being returned, so nothing is swallowed).
 G.load = function(chunk, name, mode, ...)
   if type(chunk) == "function" then
     local parts, n, size = {}, 0, 0
@@ -101,34 +50,162 @@ G.load = function(chunk, name, mode, ...)
     chunk = concat(parts, "", 1, n)
     name = name or "=(load)"
   end
-  if type(chunk) == "string" then
-    local problem = check_chunk(chunk, name)
-    if problem then return nil, problem end
+  if type(chunk) == "string" and #chunk > host.max_chunk then
+    return nil, "chunk is larger than " .. host.max_chunk .. " bytes"
   end
   if select("#", ...) > 0 then return rawload(chunk, name, "t", (...)) end
   return rawload(chunk, name, "t")
 end
 
--- Output and randomness belong to the host.
+-- Output, randomness and time belong to the host.
 G.print = host.print
+local write = host.write
+local stdout = {}
+function stdout:write(...) write(...) return self end
+G.io = { write = function(...) write(...) return stdout end, stdout = stdout }
 math.random = host.random
 math.randomseed = nil
 string.dump = nil
-G.dofile, G.loadfile, G.collectgarbage, G.rawset, G.warn = nil, nil, nil, nil, nil
-G.require = host.require
+G.dofile, G.loadfile, G.collectgarbage, G.warn = nil, nil, nil, nil
 
--- Read-only tables: writes raise an error; reads, # and pairs see the original.
+-- require, as in stock Lua, over the script directories only: package.loaded (modules may
+-- register themselves, `package.loaded[...] = M`), package.preload, the module name and file as
+-- the loader's arguments; a cycle without self-registration recurses as in stock Lua. No
+-- package.path, cpath, searchers or loadlib.
+local find_module = host.find_module
+local package = { loaded = {}, preload = {} }
+local loaded = package.loaded
+for _, lib in ipairs { "string", "table", "math", "utf8" } do loaded[lib] = G[lib] end
+loaded._G = G
+G.package = package
+G.require = function(name)
+  if type(name) == "number" then name = tostring(name) end
+  if type(name) ~= "string" then
+    error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
+  end
+  local found = loaded[name]
+  if found then return found end
+  local loader, extra = package.preload[name], ":preload:"
+  if not loader then loader, extra = find_module(name) end
+  local result = loader(name, extra)
+  if result ~= nil then
+    loaded[name] = result
+  elseif loaded[name] == nil then
+    loaded[name] = true
+  end
+  return loaded[name], extra
+end
+
+-- os: deterministic. os.time() is the fixed epoch 2000-01-01 00:00:00 UTC; tables given to
+-- os.time and os.date are UTC; os.clock() is virtual time, the instructions the run has used so
+-- far at 100 000 000 per second, so time-limited loops end the same way on every machine.
+local EPOCH = 946684800
+local function days_from_civil(y, m, d)
+  y = m <= 2 and y - 1 or y
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+local function civil_from_days(z)
+  z = z + 719468
+  local era = (z >= 0 and z or z - 146096) // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  return m <= 2 and y + 1 or y, m, d
+end
+local function field(t, k, default)
+  local v = t[k]
+  if v == nil then
+    if default == nil then error("field '" .. k .. "' missing in date table", 3) end
+    return default
+  end
+  if math.type(v) ~= "integer" then
+    v = math.tointeger(v)
+    if not v then error("field '" .. k .. "' is not an integer", 3) end
+  end
+  return v
+end
+local function os_time(t)
+  if t == nil then return EPOCH end
+  local y, m = field(t, "year"), field(t, "month") - 1
+  y, m = y + m // 12, m % 12 + 1
+  local days = days_from_civil(y, m, 1) + field(t, "day") - 1
+  return days * 86400 + field(t, "hour", 12) * 3600 + field(t, "min", 0) * 60 + field(t, "sec", 0)
+end
+local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
+local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August",
+  "September", "October", "November", "December" }
+local function date_table(time)
+  local days, secs = time // 86400, time % 86400
+  local y, m, d = civil_from_days(days)
+  return {
+    year = y, month = m, day = d, hour = secs // 3600, min = secs % 3600 // 60, sec = secs % 60,
+    wday = (days + 4) % 7 + 1, yday = days - days_from_civil(y, 1, 1) + 1, isdst = false,
+  }
+end
+local function os_date(fmt, time)
+  fmt = fmt == nil and "%c" or fmt
+  if type(fmt) ~= "string" then error("bad argument #1 to 'date' (string expected)", 2) end
+  time = time == nil and EPOCH or math.tointeger(time)
+  if not time then error("bad argument #2 to 'date' (number has no integer representation)", 2) end
+  if fmt:sub(1, 1) == "!" then fmt = fmt:sub(2) end
+  local t = date_table(time)
+  if fmt:sub(1, 2) == "*t" then return t end
+  local conv
+  conv = {
+    a = function() return DAYS[t.wday]:sub(1, 3) end, A = function() return DAYS[t.wday] end,
+    b = function() return MONTHS[t.month]:sub(1, 3) end, B = function() return MONTHS[t.month] end,
+    d = function() return format("%02d", t.day) end, H = function() return format("%02d", t.hour) end,
+    I = function() return format("%02d", (t.hour + 11) % 12 + 1) end,
+    j = function() return format("%03d", t.yday) end, m = function() return format("%02d", t.month) end,
+    M = function() return format("%02d", t.min) end, p = function() return t.hour < 12 and "AM" or "PM" end,
+    S = function() return format("%02d", t.sec) end, y = function() return format("%02d", t.year % 100) end,
+    Y = function() return tostring(t.year) end, w = function() return tostring(t.wday - 1) end,
+    x = function() return format("%02d/%02d/%02d", t.month, t.day, t.year % 100) end,
+    X = function() return format("%02d:%02d:%02d", t.hour, t.min, t.sec) end,
+    c = function() return conv.a() .. " " .. conv.b() .. format(" %2d ", t.day) .. conv.X() .. " " .. t.year end,
+    ["%"] = function() return "%" end,
+  }
+  return (fmt:gsub("%%(.)", function(c)
+    local f = conv[c]
+    if not f then error("bad argument #1 to 'date' (invalid conversion specifier '%" .. c .. "')", 3) end
+    return f()
+  end))
+end
+local clock = host.clock
+G.os = {
+  time = os_time,
+  date = os_date,
+  clock = function() return clock() end,
+  difftime = function(a, b) return (a - (b or 0)) + 0.0 end,
+}
+
+-- Read-only tables: writes raise an error; reads, # and pairs (in the table's own order, without
+-- handing out the table) see the original.
 local function readonly(t, name)
-  local proxy = setmetatable({}, {
+  return setmetatable({}, {
     __index = t,
     __newindex = function(_, k)
       error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
     end,
     __len = function() return #t end,
+    __pairs = function()
+      local k
+      return function()
+        local v
+        k, v = next(t, k)
+        return k, v
+      end
+    end,
     __metatable = false,
   })
-  guarded[proxy] = t
-  return proxy
 end
 local function freeze(value, name)
   if type(value) ~= "table" then return value end
@@ -138,43 +215,16 @@ local function freeze(value, name)
   end
   return readonly(copy, name)
 end
-for _, lib in ipairs { "string", "table", "math", "utf8", "coroutine" } do
-  G[lib] = readonly(G[lib], lib)
-end
+-- string, table, math and utf8 stay writable, as in stock Lua: a run that changes them leaves
+-- the state dirty, and the host rebuilds it before the next run.
+G.coroutine = readonly(G.coroutine, "coroutine")
+loaded.coroutine = G.coroutine
 getmetatable("").__metatable = false
 
 -- The warren module: Lua-side helpers on top of the Rust primitives.
 local warren = host.warren
--- Rectangle methods live in a table of their own: `__index = Rect` would make `r.__index` hand
--- out the shared metatable, and a script could change every later run's rectangles.
-local RectMethods = {}
-local Rect = { __index = RectMethods, __metatable = false }
-function RectMethods:x2() return self.x + self.w - 1 end
-function RectMethods:y2() return self.y + self.h - 1 end
-function RectMethods:center() return self.x + (self.w - 1) // 2, self.y + (self.h - 1) // 2 end
-function RectMethods:contains(x, y) return x >= self.x and x <= self:x2() and y >= self.y and y <= self:y2() end
-function RectMethods:intersects(other, margin)
-  margin = margin or 0
-  return self.x - margin <= other.x + other.w - 1 and self:x2() + margin >= other.x
-    and self.y - margin <= other.y + other.h - 1 and self:y2() + margin >= other.y
-end
-function warren.rect(x, y, w, h)
-  if type(x) == "table" then x, y, w, h = x.x or x[1], x.y or x[2], x.w or x[3], x.h or x[4] end
-  return setmetatable({ x = x, y = y, w = w, h = h }, Rect)
-end
 G.warren = freeze(warren, "warren")
-
--- Strict globals: typos and accidental globals are errors, and one run cannot leave state
--- behind for the next.
-setmetatable(G, {
-  __newindex = function(_, k)
-    error("assignment to undeclared global '" .. tostring(k) .. "' (declare it `local`)", 2)
-  end,
-  __index = function(_, k)
-    error("undefined global '" .. tostring(k) .. "'", 2)
-  end,
-  __metatable = false,
-})
+loaded.warren = G.warren
 
 -- The per-run context, built in one call so the host need not set fields one by one.
 local function make_ctx(rng, seed, depth, regions, params, above, log, metric, phase)

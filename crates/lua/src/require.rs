@@ -2,23 +2,19 @@
 //! (`lib.cave`), never paths, and the resolved file must lie inside a root even after symlinks
 //! are followed.
 
-use super::{fail, sandbox::state};
-use mlua::{Lua, Value};
+use super::sandbox::state;
+use mlua::{Function, Lua};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The largest script file warren loads, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
-/// Modules of one Lua state.
+/// The module files of one Lua state, and where they may come from.
 pub struct Modules {
     roots: Vec<PathBuf>,
-    loaded: BTreeMap<String, Loaded>,
-}
-
-enum Loaded {
-    InProgress,
-    Done(mlua::RegistryKey, PathBuf),
+    /// Files compiled for `require`, by module name.
+    files: BTreeMap<String, PathBuf>,
 }
 
 impl Modules {
@@ -26,19 +22,18 @@ impl Modules {
     pub fn new(roots: Vec<PathBuf>) -> Self {
         Modules {
             roots,
-            loaded: BTreeMap::new(),
+            files: BTreeMap::new(),
         }
     }
 
-    /// Files of every module loaded so far (for watching).
+    /// How many module files were compiled so far.
+    pub fn count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Files of every module compiled so far (for watching).
     pub fn files(&self) -> Vec<PathBuf> {
-        self.loaded
-            .values()
-            .filter_map(|l| match l {
-                Loaded::Done(_, p) => Some(p.clone()),
-                Loaded::InProgress => None,
-            })
-            .collect()
+        self.files.values().cloned().collect()
     }
 }
 
@@ -103,16 +98,23 @@ fn resolve(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     ))
 }
 
-/// The sandbox's `require(name)`.
-pub fn require(lua: &Lua, name: String) -> mlua::Result<Value> {
-    if name == "warren" {
-        return lua.globals().raw_get("warren");
+/// An error located at the script line that called `require` (past the prelude's `require`).
+fn require_error(lua: &Lua, msg: String) -> mlua::Error {
+    match super::budget::caller_location(lua) {
+        Some(at) => mlua::Error::RuntimeError(format!("{at}: require: {msg}")),
+        None => mlua::Error::RuntimeError(format!("require: {msg}")),
     }
+}
+
+/// The searcher behind the prelude's stock-Lua `require`: the module's file inside the script
+/// directories, compiled (text only) into its loader, and the file name, which `require` passes
+/// to the loader as its second argument (the first is the module name, so `...` works).
+pub fn find_module(lua: &Lua, name: String) -> mlua::Result<(Function, String)> {
     if !valid_name(&name) {
-        return Err(fail(
+        return Err(require_error(
             lua,
             format!(
-                "require: '{name}' is not a module name; use dotted names such as \"lib.cave\" \
+                "'{name}' is not a module name; use dotted names such as \"lib.cave\" \
                  (no paths, no '..')"
             ),
         ));
@@ -120,41 +122,17 @@ pub fn require(lua: &Lua, name: String) -> mlua::Result<Value> {
     let path = {
         let data = state(lua);
         let modules = data.modules.borrow();
-        match modules.loaded.get(&name) {
-            Some(Loaded::Done(key, _)) => return lua.registry_value(key),
-            Some(Loaded::InProgress) => {
-                return Err(fail(lua, format!("require: circular require of '{name}'")))
-            }
-            None => {
-                resolve(&modules.roots, &name).map_err(|e| fail(lua, format!("require: {e}")))?
-            }
-        }
+        resolve(&modules.roots, &name).map_err(|e| require_error(lua, e))?
     };
-    let text = read_script(&path).map_err(|e| fail(lua, format!("require: {e}")))?;
-    state(lua)
-        .modules
-        .borrow_mut()
-        .loaded
-        .insert(name.clone(), Loaded::InProgress);
-    let result = lua
+    let text = read_script(&path).map_err(|e| require_error(lua, e))?;
+    let loader = lua
         .load(text)
         .set_name(format!("@{}", path.display()))
         .set_mode(mlua::ChunkMode::Text)
-        .call::<Value>(name.clone());
-    let data = state(lua);
-    let mut modules = data.modules.borrow_mut();
-    match result {
-        Ok(v) => {
-            let v = if v.is_nil() { Value::Boolean(true) } else { v };
-            let key = lua.create_registry_value(v.clone())?;
-            modules.loaded.insert(name, Loaded::Done(key, path));
-            Ok(v)
-        }
-        Err(e) => {
-            modules.loaded.remove(&name);
-            Err(e)
-        }
-    }
+        .into_function()?;
+    let file = path.display().to_string();
+    state(lua).modules.borrow_mut().files.insert(name, path);
+    Ok((loader, file))
 }
 
 #[cfg(test)]

@@ -9,18 +9,62 @@ use warren_core::map::Map;
 use warren_core::region::Registry;
 use warren_core::rng::Rng;
 
-/// The nearest `regions/` directory in the script's directory or one of its ancestors.
+/// The nearest `regions/` directory in the script's directory or one of its ancestors, as a
+/// path relative to the current directory (see [`relative`]). `run`, `watch`, `batch` and
+/// `check` all find the regions this way.
 pub fn find_regions(script: &Path) -> Option<PathBuf> {
     let start = script.parent().unwrap_or(Path::new("."));
-    let start = if start.as_os_str().is_empty() {
+    regions_above(start)
+}
+
+/// The nearest `regions/` directory in `dir` or one of its ancestors, relative to the current
+/// directory.
+pub fn regions_above(dir: &Path) -> Option<PathBuf> {
+    let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {
-        start
+        dir
     };
-    let abs = start.canonicalize().ok()?;
+    let abs = dir.canonicalize().ok()?;
     abs.ancestors()
         .map(|d| d.join("regions"))
         .find(|d| d.is_dir())
+        .map(|d| relative(&d))
+}
+
+/// `path` relative to the current directory, as messages show paths: `regions/terrain.toml`,
+/// `../regions` from `scripts/`. Paths that share nothing with the current directory but the
+/// root stay absolute, and relative paths stay as they are.
+pub fn relative(path: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) else {
+        return path.to_path_buf();
+    };
+    if !path.is_absolute() {
+        return path.to_path_buf();
+    }
+    let ours: Vec<_> = cwd.components().collect();
+    let theirs: Vec<_> = path.components().collect();
+    let common = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+    // Sharing only the root (`/`): `../../../tmp/x` would read worse than `/tmp/x`.
+    if common <= 1 {
+        return path.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..ours.len() {
+        out.push("..");
+    }
+    for c in &theirs[common..] {
+        out.push(c.as_os_str());
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// [`relative`] as text.
+pub fn display_path(path: &Path) -> String {
+    relative(path).display().to_string()
 }
 
 /// Loads the registry from `dir`, or from the directory [`find_regions`] picks.

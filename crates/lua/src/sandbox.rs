@@ -1,38 +1,69 @@
 //! The sandboxed Lua state: safe libraries only, text chunks only, confined `require`, and
 //! budgets (instructions, time, memory) that scripts cannot escape.
 //!
-//! How the budgets hold:
-//! - a count hook runs every [`HOOK_EVERY`] VM instructions, in every coroutine, and charges
-//!   the instruction budget; it keeps failing once any budget has run out;
+//! How the budgets hold (the Lua is warren's patched 5.4, see `crates/lua-src/WARREN.md`):
+//! - Lua counts instructions itself, without a hook: backward jumps, calls and the C library's
+//!   loops over caller-controlled sizes (patterns, `string.rep`, the `table` functions) charge a
+//!   counter; when it runs out, [`super::budget::on_counter`] accounts, looks at the clock and
+//!   refills it or trips;
 //! - the allocator is wrapped (`alloc.rs`): memory over the limit, or any allocation once
 //!   a budget has run out or the clock (checked every few hundred KiB) says the time is up,
-//!   fails at once — this stops C functions that do large amounts of work;
-//! - the C functions that can loop without allocating are replaced: patterns and `string.rep`
-//!   by Rust ports that charge every step (`strlib.rs`, `pattern.rs`), the `table` functions by Lua
-//!   versions the hook counts (`tables.lua`);
-//! - `pcall`, `xpcall`, `coroutine.resume` and `coroutine.close` rethrow a budget error (and a
-//!   Rust panic) instead of returning it, and `<close>` handlers, which could replace an error
-//!   in flight, are refused at compile time ([`super::source`]).
+//!   fails at once;
+//! - a tripped budget (and a Rust panic in flight) puts the state in fatal mode: `pcall`,
+//!   `xpcall`, coroutines and `<close>` handlers can neither catch nor replace the error, and
+//!   every later budget point raises it again.
 
 use super::alloc::AllocGuard;
 use super::api;
-use super::budget::{exceeded_error, script_location};
 pub use super::budget::{Budget, Limits};
 use super::require::Modules;
-use super::strlib;
-use mlua::{HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
-use std::cell::RefCell;
+use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_int, c_void};
 use std::ops::Deref;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-/// How often (in VM instructions) the budget hook runs. Installing a count hook at all slows
-/// the VM down; running it this often instead of every 1000 instructions costs little more, and
-/// bounds how far expensive instructions (scanning a long string) can outrun the clock.
-pub const HOOK_EVERY: u32 = 100;
-/// Every this many hook runs (and at each of the first ones of a run), the hook notes the
-/// script line reached, for errors found where no line is known (memory).
-const NOTE_EVERY: u32 = 10;
+type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const std::ffi::c_char;
+
+extern "C" {
+    fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
+    fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
+    fn lua_warren_markdirty(l: *mut ffi::lua_State);
+}
+
+thread_local! {
+    /// The state running a recipe on this thread (null when none): a Rust panic puts it in fatal
+    /// mode, so no script can catch the panic on its way out.
+    static RUNNING: Cell<*mut ffi::lua_State> = const { Cell::new(std::ptr::null_mut()) };
+}
+
+/// Installs (once per process) the panic hook that puts the thread's running state in fatal
+/// mode before the panic unwinds, then runs the hook that was there before.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let state = RUNNING.with(Cell::get);
+            if !state.is_null() {
+                // SAFETY: `state` is live while it is registered as running (see `Running`);
+                // fatal mode only writes two fields of the global state.
+                unsafe { lua_warren_setfatal(state, 1) };
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// Marks a sandbox as the one running a recipe on this thread until dropped.
+pub struct Running(*mut ffi::lua_State);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.with(|r| r.set(self.0));
+    }
+}
 
 /// Per-state data the API functions reach through `Lua::app_data_ref`.
 pub struct StateData {
@@ -52,6 +83,19 @@ pub struct Sandbox {
     lua: Lua,
     alloc: Option<AllocGuard>,
     budget: Rc<Budget>,
+    state: *mut ffi::lua_State,
+}
+
+impl Sandbox {
+    /// Registers this sandbox as the one running a recipe on this thread (see [`Running`]).
+    pub fn running(&self) -> Running {
+        Running(RUNNING.with(|r| r.replace(self.state)))
+    }
+
+    /// The raw state, for the `lua_warren_*` API.
+    pub fn raw_state(&self) -> *mut ffi::lua_State {
+        self.state
+    }
 }
 
 impl Deref for Sandbox {
@@ -64,7 +108,13 @@ impl Deref for Sandbox {
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
-        // Let the uninstalling call allocate whatever it needs.
+        // The budget callback goes first (its budget may go before the state); then the
+        // uninstalling call may allocate whatever it needs.
+        // SAFETY: the state is live; these only write fields of its global state.
+        unsafe {
+            lua_warren_setbudget(self.state, None, std::ptr::null_mut());
+            lua_warren_setfatal(self.state, 0);
+        }
         self.budget.end();
         if let Some(guard) = self.alloc.take() {
             if guard.uninstall(&self.lua).is_err() {
@@ -79,8 +129,10 @@ impl Drop for Sandbox {
 /// table (`freeze`).
 pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, Table)> {
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
-    // Rust panics must not be catchable by a script's pcall.
-    let lua = Lua::new_with(libs, LuaOptions::new().catch_rust_panics(false))?;
+    // Lua's own pcall and xpcall stay (mlua's replacements would not know fatal mode): a Rust
+    // panic sets fatal mode before it unwinds, so no script can catch it.
+    install_panic_hook();
+    let lua = Lua::new_with(libs, LuaOptions::new())?;
     let budget = Rc::new(Budget::new(limits));
     lua.set_app_data(StateData {
         budget: budget.clone(),
@@ -89,10 +141,24 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         recipe: RefCell::new(String::new()),
     });
     let alloc = AllocGuard::install(&lua, budget.clone())?;
+    let mut raw = std::ptr::null_mut();
+    // SAFETY: only reads the state pointer.
+    unsafe { lua.exec_raw::<()>((), |l| raw = l)? };
+    // SAFETY: the budget lives in an `Rc` the sandbox holds; `Sandbox::drop` unregisters the
+    // callback before it can go.
+    unsafe {
+        lua_warren_setbudget(
+            raw,
+            Some(super::budget::on_counter),
+            Rc::as_ptr(&budget) as *mut c_void,
+        )
+    };
+    budget.attach(raw);
     let sandbox = Sandbox {
         lua,
         alloc: Some(alloc),
         budget: budget.clone(),
+        state: raw,
     };
     let lua = &sandbox.lua;
     // Generational collection: a state lives for many generations, each leaving a little
@@ -102,64 +168,29 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 
     lua.set_app_data(api::keys::Keys::new(lua)?);
 
-    let hook_budget = budget.clone();
-    lua.set_global_hook(
-        HookTriggers::new().every_nth_instruction(HOOK_EVERY),
-        move |lua, _| {
-            let tick = hook_budget.used() / HOOK_EVERY as u64;
-            if tick < NOTE_EVERY as u64 || tick % NOTE_EVERY as u64 == 0 {
-                if let Some(at) = script_location(lua, 0) {
-                    hook_budget.note_location(&at);
-                }
-            }
-            match hook_budget.charge_instructions(HOOK_EVERY as u64, || script_location(lua, 0)) {
-                Ok(()) => Ok(VmState::Continue),
-                Err(_) => Err(exceeded_error(lua)),
-            }
-        },
-    )?;
-
-    let globals = lua.globals();
-    strlib::install(lua, &globals.raw_get("string")?)?;
-    let table_lib: Table = globals.raw_get("table")?;
-    let originals = lua.create_table()?;
-    originals.raw_set("concat", table_lib.raw_get::<Value>("concat")?)?;
-    originals.raw_set("unpack", table_lib.raw_get::<Value>("unpack")?)?;
-    originals.raw_set(
-        "less",
-        lua.load("return function(a, b) return a < b end")
-            .set_name("=table.sort")
-            .call::<Value>(())?,
-    )?;
-    let tables: Table = lua
-        .load(include_str!("tables.lua"))
-        .set_name("=table")
-        .set_mode(mlua::ChunkMode::Text)
-        .call(originals)?;
-
+    // Before the prelude wraps `xpcall`: the host calls recipes under Lua's own.
+    super::traceback::install(lua)?;
     let host = lua.create_table()?;
-    host.set(
-        "tripped",
-        lua.create_function(|lua, ()| Ok(state(lua).budget.exceeded().is_some()))?,
-    )?;
     host.set("error_value", lua.create_function(error_value)?)?;
+    host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
+    host.set("write", lua.create_function(api::log::write)?)?;
     host.set(
-        "check_chunk",
-        lua.create_function(|_, (text, name): (mlua::String, Option<String>)| {
-            let name = name.unwrap_or_else(|| "[string]".into());
-            let name = name.strip_prefix(['=', '@']).unwrap_or(&name);
-            Ok(super::source::check(&text.as_bytes())
-                .err()
-                .map(|p| p.located(name)))
+        "clock",
+        lua.create_function(|lua, ()| {
+            Ok(state(lua).budget.used() as f64 / super::budget::VIRTUAL_HZ)
         })?,
     )?;
-    host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
-    host.set("tables", tables)?;
     host.set("print", lua.create_function(api::log::print)?)?;
     host.set("random", lua.create_function(api::rng::math_random)?)?;
-    host.set("require", lua.create_function(super::require::require)?)?;
-    host.set("warren", api::module(lua)?)?;
+    host.set(
+        "find_module",
+        lua.create_function(super::require::find_module)?,
+    )?;
+    let warren = api::module(lua)?;
+    host.set("warren", &warren)?;
     api::install_indexes(lua)?;
+    api::register_types(lua, &warren)?;
+    warm_error_pool(lua)?;
     let helpers: Table = lua
         .load(include_str!("prelude.lua"))
         .set_name("=warren prelude")
@@ -167,6 +198,24 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         .call(host)?;
     Ok((sandbox, helpers))
 }
+
+/// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
+/// calling Rust…) and makes one the first time a level is reached. Made during a run, it would
+/// take an object id, and that run would number its objects differently from the same run in a
+/// fresh state: so reach [`WARM_DEPTH`] levels once now.
+fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
+    let descend = lua.create_function(|_, (next, n): (mlua::Function, i64)| {
+        next.call::<()>((next.clone(), n - 1))
+    })?;
+    let warm: mlua::Function = lua
+        .load("local descend = ... return function(self, n) if n > 0 then descend(self, n) end end")
+        .set_name("=warren prelude")
+        .call(descend)?;
+    warm.call::<()>((warm.clone(), WARM_DEPTH))
+}
+
+/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for.
+const WARM_DEPTH: i64 = 16;
 
 /// What `pcall` and friends hand to scripts as the error: the message of an error raised in
 /// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets
@@ -176,6 +225,20 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
         Value::Error(e) => Ok(Value::String(lua.create_string(super::lua_message(&e))?)),
         other => Ok(other),
     }
+}
+
+/// Marks the state dirty when `made_at_load` (for Rust userdata a recipe made while loading,
+/// outside any run, whose contents a run then changes: the next run must not inherit them).
+pub fn touch(lua: &Lua, made_at_load: bool) {
+    if made_at_load {
+        // SAFETY: only sets the dirty flag of the live state.
+        let _ = unsafe { lua.exec_raw::<()>((), |l| lua_warren_markdirty(l)) };
+    }
+}
+
+/// Whether a generation is running (userdata made outside one belong to the loaded recipe).
+pub fn in_run(lua: &Lua) -> bool {
+    state(lua).run.borrow().is_some()
 }
 
 /// The state data of a sandboxed state.

@@ -7,22 +7,23 @@ impl Host {
     /// Keeps (`true`) or ignores (`false`, the default) the recipe's `map:snapshot` calls in
     /// later generations.
     pub fn record_snapshots(&self, on: bool) {
-        match self.lua.app_data_mut::<Snapshots>() {
-            Some(mut s) => s.enabled = on,
-            None => {
-                self.lua.set_app_data(Snapshots {
-                    enabled: on,
-                    frames: Vec::new(),
-                });
-            }
+        self.note_snapshots(on);
+        let lua = self.lua();
+        let present = lua.app_data_mut::<Snapshots>().map(|mut s| s.enabled = on);
+        if present.is_none() {
+            lua.set_app_data(Snapshots {
+                enabled: on,
+                frames: Vec::new(),
+            });
         }
     }
 
     /// The snapshots recorded since the last call, oldest first.
     pub fn take_snapshots(&self) -> Vec<Snapshot> {
-        self.lua
+        let lua = self.lua();
+        let frames = lua
             .app_data_mut::<Snapshots>()
-            .map(|mut s| std::mem::take(&mut s.frames))
-            .unwrap_or_default()
+            .map(|mut s| std::mem::take(&mut s.frames));
+        frames.unwrap_or_default()
     }
 }

@@ -2,6 +2,7 @@
 pub mod connectivity;
 pub mod doors;
 pub mod dungeon;
+pub mod meter;
 pub mod passage;
 pub mod rooms;
 pub mod town;

@@ -2,10 +2,36 @@
 //! rooms, then corridors by one of four strategies, each corridor recorded as the list of cells
 //! it carved, and an optional spawner that places things inside corridors.
 
+use super::meter::{Meter, Stopped};
 use crate::map::{
-    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Spawn,
+    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Room, Spawn,
+    TerrainId,
 };
 use crate::rng::Rng;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a rooms phase failed.
+#[derive(Debug, Error)]
+pub enum RoomsError {
+    /// A room or a cell was not on the map.
+    #[error(transparent)]
+    Map(#[from] MapError),
+    /// A room index was outside the list.
+    #[error("room {index} does not exist (the list has {len} rooms: 1..={len})")]
+    NoRoom {
+        /// The 1-based index asked for.
+        index: usize,
+        /// How many rooms the list has.
+        len: usize,
+    },
+    /// The list of rooms was empty.
+    #[error("the room list is empty")]
+    Empty,
+    /// The meter refused more work.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
 
 /// How rooms are scattered.
 #[derive(Clone, Copy, Debug)]
@@ -21,8 +47,16 @@ pub struct ScatterOptions {
 /// Picks random non-overlapping room floors, the tutorial's `SimpleMapBuilder`: each attempt
 /// draws a size and a position and keeps the room if it neither overlaps nor touches an earlier
 /// one. Floors stay one cell off the map edge. Nothing is written to any map.
-pub fn scatter_rooms(width: i32, height: i32, rng: &mut Rng, opts: &ScatterOptions) -> Vec<Rect> {
+pub fn scatter_rooms(
+    width: i32,
+    height: i32,
+    rng: &mut Rng,
+    opts: &ScatterOptions,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Rect>, Stopped> {
     let mut rooms: Vec<Rect> = Vec::with_capacity(opts.attempts.min(64) as usize);
+    // Each attempt tests every room kept so far; about 16 tests cost as much as a cell.
+    let mut tests = 0u64;
     for _ in 0..opts.attempts {
         // The tutorial's `rng.range(MIN_SIZE, MAX_SIZE)` excludes MAX_SIZE (its largest room
         // side is 9 for MAX_SIZE 10); `min_size..=max_size` here, as the parameters read.
@@ -42,11 +76,94 @@ pub fn scatter_rooms(width: i32, height: i32, rng: &mut Rng, opts: &ScatterOptio
         let hit = rooms.iter().fold(false, |hit, r| {
             hit | ((x0 <= r.x2()) & (x1 >= r.x) & (y0 <= r.y2()) & (y1 >= r.y))
         });
+        tests += 16 + rooms.len() as u64;
         if !hit {
             rooms.push(room);
         }
     }
-    rooms
+    meter.work(tests / 16)?;
+    Ok(rooms)
+}
+
+/// Fills every room of `rooms` with `brush` and records each as a room of `kind`, the way the
+/// tutorial's builders apply a room: all rooms are checked to be on the map before any is
+/// written. Returns how many rooms were carved.
+pub fn carve_rooms(
+    map: &mut Map,
+    rooms: &[Rect],
+    brush: &Brush,
+    kind: &Arc<str>,
+    meter: &mut dyn Meter,
+) -> Result<usize, RoomsError> {
+    let mut cells = 0u64;
+    for r in rooms {
+        map.check_rect(r)?;
+        cells += r.w as u64 * r.h as u64;
+    }
+    meter.work(cells)?;
+    map.notes.rooms.reserve(rooms.len());
+    for r in rooms {
+        map.fill_rect(r, brush)?;
+        map.notes.rooms.push(Room {
+            rect: *r,
+            kind: kind.clone(),
+            doors: Vec::new(),
+        });
+    }
+    Ok(rooms.len())
+}
+
+/// Where [`start_and_stairs`] put the player and the stairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartAndStairs {
+    /// The player's starting cell (tagged `start_x`, `start_y`).
+    pub start: Point,
+    /// The stairs down.
+    pub stairs: Point,
+}
+
+/// The tutorial's `RoomBasedStartingPosition` and `RoomBasedStairs`: the player starts at the
+/// centre of room `start` (1-based; tags `start_x` and `start_y`), and the stairs down go at the
+/// centre of room `down`, written with `stairs` (a plain write, like `map:set`) and recorded.
+pub fn start_and_stairs(
+    map: &mut Map,
+    rooms: &[Rect],
+    start: usize,
+    down: usize,
+    stairs: TerrainId,
+    meter: &mut dyn Meter,
+) -> Result<StartAndStairs, RoomsError> {
+    if rooms.is_empty() {
+        return Err(RoomsError::Empty);
+    }
+    let room = |index: usize| {
+        index
+            .checked_sub(1)
+            .and_then(|i| rooms.get(i))
+            .copied()
+            .ok_or(RoomsError::NoRoom {
+                index,
+                len: rooms.len(),
+            })
+    };
+    let (first, last) = (room(start)?, room(down)?);
+    for r in [&first, &last] {
+        map.check_rect(r)?;
+    }
+    meter.work(2)?;
+    let (s, d) = (first.center(), last.center());
+    map.write(d, &Brush::new(stairs))?;
+    map.notes
+        .tags
+        .insert("start_x".into(), crate::map::TagValue::Int(s.x.into()));
+    map.notes
+        .tags
+        .insert("start_y".into(), crate::map::TagValue::Int(s.y.into()));
+    map.notes.stairs.down.push(d);
+    Ok(StartAndStairs {
+        start: s,
+        stairs: d,
+    })
 }
 
 /// A corridor strategy from the tutorial.
@@ -125,24 +242,33 @@ pub fn connect_rooms(
     rooms: &[Rect],
     strategy: Strategy,
     (brush, adjacency): (&Brush, Adjacency),
-) -> Result<usize, MapError> {
+    meter: &mut dyn Meter,
+) -> Result<usize, RoomsError> {
     for r in rooms {
         map.check_rect(r)?;
+    }
+    if matches!(strategy, Strategy::Nearest | Strategy::Lines) {
+        // Pairing compares every room with every other.
+        meter.work(rooms.len() as u64 * rooms.len() as u64 / 2)?;
     }
     let before = map.notes.corridors.len();
     match strategy {
         Strategy::Nearest => {
             for (i, j) in nearest_pairs(rooms) {
                 let (a, b) = (rooms[i].center(), rooms[j].center());
-                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst)?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, meter)?;
             }
         }
         Strategy::Lines => {
             for (i, j) in nearest_pairs(rooms) {
                 let line = bresenham_cells(rooms[i].center(), rooms[j].center());
                 match adjacency {
-                    Adjacency::Eight => carve(map, brush, line)?,
-                    Adjacency::Four => carve(map, brush, orthogonal(line))?,
+                    Adjacency::Eight => carve(map, brush, line, meter)?,
+                    // Collected, so the meter is told every cell (a corner per diagonal step).
+                    Adjacency::Four => {
+                        let cells: Vec<Point> = orthogonal(line).collect();
+                        carve(map, brush, cells.into_iter(), meter)?
+                    }
                 }
             }
         }
@@ -155,14 +281,14 @@ pub fn connect_rooms(
                 } else {
                     DogLeg::VerticalFirst
                 };
-                carve_dogleg(map, brush, w[0].center(), w[1].center(), order)?;
+                carve_dogleg(map, brush, w[0].center(), w[1].center(), order, meter)?;
             }
         }
         Strategy::Bsp => {
             for w in rooms.windows(2) {
                 let a = random_cell(rng, &w[0]);
                 let b = random_cell(rng, &w[1]);
-                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst)?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, meter)?;
             }
         }
     }
@@ -176,8 +302,10 @@ fn carve_dogleg(
     a: Point,
     b: Point,
     order: DogLeg,
-) -> Result<(), MapError> {
+    meter: &mut dyn Meter,
+) -> Result<(), RoomsError> {
     let len = (a.x - b.x).unsigned_abs() + (a.y - b.y).unsigned_abs() + 1;
+    meter.work(len as u64)?;
     let mut carved = Vec::with_capacity(len as usize);
     map.carve_dogleg(a, b, order, brush, &mut carved)?;
     map.notes.corridors.push(Corridor {
@@ -201,7 +329,13 @@ fn orthogonal(cells: impl Iterator<Item = Point>) -> impl Iterator<Item = Point>
 }
 
 /// Carves `cells` and records the ones whose terrain changed as a corridor.
-fn carve(map: &mut Map, brush: &Brush, cells: impl Iterator<Item = Point>) -> Result<(), MapError> {
+fn carve(
+    map: &mut Map,
+    brush: &Brush,
+    cells: impl Iterator<Item = Point>,
+    meter: &mut dyn Meter,
+) -> Result<(), RoomsError> {
+    meter.work(cells.size_hint().0 as u64)?;
     let mut carved = Vec::with_capacity(cells.size_hint().0);
     map.carve_into(cells, brush, &mut carved)?;
     map.notes.corridors.push(Corridor {
@@ -229,10 +363,15 @@ pub fn spawn_in_corridors(
     table: &[SpawnEntry],
     max_per_area: i64,
     depth: i64,
-) -> usize {
+    meter: &mut dyn Meter,
+) -> Result<usize, Stopped> {
     let weights: Vec<f64> = table.iter().map(|e| e.weight).collect();
     let mut added = Vec::new();
     for corridor in &map.notes.corridors {
+        // The corridor is copied, then each spawn removes a cell from the copy.
+        let wanted = (max_per_area + depth).max(0) as u64;
+        let len = corridor.cells.len() as u64;
+        meter.work(len + wanted.min(len) * len / 16)?;
         let mut area = corridor.cells.clone();
         let wanted = rng.range(1, max_per_area + 3) + (depth - 1) - 3;
         let n = wanted.clamp(0, area.len() as i64);
@@ -250,11 +389,12 @@ pub fn spawn_in_corridors(
     }
     let n = added.len();
     map.notes.spawns.extend(added);
-    n
+    Ok(n)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::meter::Unmetered;
     use super::*;
 
     #[test]
@@ -266,7 +406,7 @@ mod tests {
                 min_size: 3,
                 max_size: 10,
             };
-            let rooms = scatter_rooms(80, 50, &mut rng, &opts);
+            let rooms = scatter_rooms(80, 50, &mut rng, &opts, &mut Unmetered).unwrap();
             assert!(!rooms.is_empty());
             for (i, a) in rooms.iter().enumerate() {
                 assert!(

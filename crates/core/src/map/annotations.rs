@@ -121,6 +121,22 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// The doors of `room`: those recorded with it (`map:add_door(x, y, room)`, TownMaze) or,
+    /// for a room without any, every door of the map within two cells of its rectangle (in its
+    /// wall, or just outside it where Incursion's tunnels make their doors), in the map's door
+    /// order. Phases that make doors without knowing the room are covered this way.
+    pub fn doors_of(&self, room: &Room) -> Vec<Point> {
+        if !room.doors.is_empty() {
+            return room.doors.clone();
+        }
+        let reach = room.rect.inset(-2);
+        self.doors
+            .iter()
+            .map(Door::at)
+            .filter(|&d| reach.contains(d))
+            .collect()
+    }
+
     /// Forgets everything (used when a map buffer is reused).
     pub fn clear(&mut self) {
         self.rooms.clear();

@@ -21,6 +21,7 @@ pub use geom::{
 pub use layer::Layer;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
+use std::mem::size_of;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -63,6 +64,16 @@ pub enum MapError {
         width: i64,
         /// Requested height.
         height: i64,
+    },
+    /// The system could not give the memory a map of this size needs.
+    #[error("a {width}×{height} map needs {} MiB, which could not be allocated", .bytes.div_ceil(1 << 20))]
+    OutOfMemory {
+        /// Requested width.
+        width: i64,
+        /// Requested height.
+        height: i64,
+        /// Bytes the map's cells need.
+        bytes: usize,
     },
     /// A rectangle with no cells.
     #[error("rectangle {w}×{h} at ({x}, {y}) is empty: width and height must be at least 1")]
@@ -150,6 +161,63 @@ pub fn passable(flags: u8) -> bool {
     flags & FLAG_TERRAIN == 0 || flags & FLAG_DOOR != 0
 }
 
+/// `n` zeros, allocated as zeroed memory, which the system hands out untouched: a plane that no
+/// write ever reaches (the priorities of a recipe that never uses them, the regions of a map
+/// with no stamps) then costs no resident memory. `None` when the memory cannot be had.
+fn zeroed_vec<T: Zeroable>(n: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout is non-zero-sized; a null pointer (no memory) is checked below.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `n` `T`s, and
+    // `T: Zeroable` says all-zero bytes are a valid `T`, so all `n` are initialised.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
+/// A new buffer of `n` zeros when `cells` has no room for `n` (`Some(None)` when it has);
+/// `None` when the memory cannot be had.
+fn fresh_zeros<T: Zeroable>(cells: &Vec<T>, n: usize) -> Option<Option<Vec<T>>> {
+    if cells.capacity() >= n {
+        Some(None)
+    } else {
+        zeroed_vec(n).map(Some)
+    }
+}
+
+/// Makes `cells` `n` zeros: in place when it has room, else from `fresh` (a [`zeroed_vec`]).
+fn set_zeros<T: Zeroable>(cells: &mut Vec<T>, n: usize, fresh: Option<Vec<T>>) {
+    match fresh {
+        Some(v) => *cells = v,
+        None => {
+            cells.clear();
+            cells.resize(n, T::ZERO);
+        }
+    }
+}
+
+/// Cell types whose all-zero bytes are their zero value.
+trait Zeroable: Copy {
+    /// The value of all-zero bytes.
+    const ZERO: Self;
+}
+
+impl Zeroable for u8 {
+    const ZERO: u8 = 0;
+}
+
+impl Zeroable for u16 {
+    const ZERO: u16 = 0;
+}
+
+/// Bytes one cell takes: terrain id, priority, region id and flags.
+pub const BYTES_PER_CELL: usize =
+    size_of::<TerrainId>() + size_of::<u8>() + size_of::<u16>() + size_of::<u8>();
+
 /// Checks a requested size before anything is allocated.
 pub fn check_size(width: i64, height: i64) -> Result<(), MapError> {
     let ok = (1..=MAX_SIDE).contains(&width)
@@ -186,18 +254,39 @@ impl Map {
         Ok(map)
     }
 
-    /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]).
+    /// Bytes the cells of a `width × height` map take (terrain, priority, region and flags).
+    pub fn bytes_for(width: i64, height: i64) -> usize {
+        (width.max(0) as usize) * (height.max(0) as usize) * BYTES_PER_CELL
+    }
+
+    /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]). Memory the
+    /// system cannot give is an error ([`MapError::OutOfMemory`]), never an abort.
     pub fn reset(&mut self, width: i64, height: i64, fill: TerrainId) -> Result<(), MapError> {
         check_size(width, height)?;
         let n = (width * height) as usize;
+        let oom_plain = || MapError::OutOfMemory {
+            width,
+            height,
+            bytes: Map::bytes_for(width, height),
+        };
+        let oom = |_| oom_plain();
+        for grow in [
+            self.terrain
+                .try_reserve_exact(n.saturating_sub(self.terrain.len())),
+            self.flags
+                .try_reserve_exact(n.saturating_sub(self.flags.len())),
+        ] {
+            grow.map_err(oom)?;
+        }
+        // Planes that must grow are allocated anew as untouched zero pages (see `zeroed_vec`).
+        let priority = fresh_zeros(&self.priority, n).ok_or_else(oom_plain)?;
+        let region = fresh_zeros(&self.region, n).ok_or_else(oom_plain)?;
         self.width = width as i32;
         self.height = height as i32;
         self.terrain.clear();
         self.terrain.resize(n, fill);
-        self.priority.clear();
-        self.priority.resize(n, 0);
-        self.region.clear();
-        self.region.resize(n, 0);
+        set_zeros(&mut self.priority, n, priority);
+        set_zeros(&mut self.region, n, region);
         let bits = self.terrain_bits(fill);
         self.flags.clear();
         self.flags.resize(n, bits);

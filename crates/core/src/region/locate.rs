@@ -87,4 +87,62 @@ impl<'a> Locator<'a> {
         }
         best
     }
+
+    /// The text value at `path`, if there is one (an entry's `name`).
+    pub fn string(&self, path: &[Seg]) -> Option<String> {
+        let root = self.root.as_ref()?;
+        let mut table: Option<&DeTable> = Some(root);
+        let mut value: Option<&DeValue> = None;
+        for seg in path {
+            let next = match (seg, table, value) {
+                (Seg::Key(k), Some(t), _) => t.get(k.as_str()),
+                (Seg::Index(i), _, Some(DeValue::Array(a))) => a.get(*i),
+                _ => None,
+            }?;
+            value = Some(next.get_ref());
+            table = next.get_ref().as_table();
+        }
+        value?.as_str().map(str::to_string)
+    }
+
+    /// The path of the deepest key or value that covers byte `offset`. A key's own span
+    /// counts (an unknown key is found as itself), and so does the `[[room]]` header of an
+    /// entry (a missing key is reported there).
+    pub fn path_at(&self, offset: usize) -> Path {
+        let mut path = Vec::new();
+        if let Some(root) = self.root.as_ref() {
+            search(root, offset, &mut path);
+        }
+        path
+    }
+}
+
+/// Pushes onto `path` the way to what covers `offset` in `table`; whether something does.
+fn search(table: &DeTable, offset: usize, path: &mut Path) -> bool {
+    for (k, v) in table.iter() {
+        path.push(Seg::Key(k.get_ref().to_string()));
+        if k.span().contains(&offset) || within(v, offset, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+/// Whether `value` (or something in it, pushed onto `path`) covers `offset`.
+fn within(value: &toml::Spanned<DeValue>, offset: usize, path: &mut Path) -> bool {
+    match value.get_ref() {
+        DeValue::Table(t) if search(t, offset, path) => return true,
+        DeValue::Array(a) => {
+            for (i, e) in a.iter().enumerate() {
+                path.push(Seg::Index(i));
+                if within(e, offset, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+    value.span().contains(&offset)
 }

@@ -1,13 +1,21 @@
 //! The region registry: every `*.toml` under the regions directory, parsed into typed structs,
-//! validated, and merged into one [`Registry`].
+//! validated, merged into one [`Registry`], and resolved once into the typed entries the
+//! phases take ([`Resolved`]: terrain ids, defaults applied).
 //!
 //! Loading reports every problem it finds, each with file, line and column.
 
+pub mod entries;
 pub mod error;
+pub mod explain;
 pub mod locate;
+pub mod resolve;
 pub mod schema;
 mod validate;
 
+pub use entries::{
+    tunnel_config, ConfigError, Corridor, Dungeon, Resolved, RoomRegion, StreamerRegion, TownStyle,
+    VaultRegion,
+};
 pub use error::{RegionError, RegionErrors};
 pub use schema::*;
 
@@ -31,6 +39,9 @@ pub struct Registry {
     pub data: RegistryData,
     /// `[limits]`: the budgets these regions ask for (defaults where absent).
     pub limits: LimitsDef,
+    /// Every region entry resolved once (terrain ids, defaults applied), as the phases take
+    /// them.
+    pub resolved: Resolved,
     /// The files this registry was loaded from, in load order.
     pub files: Vec<PathBuf>,
 }
@@ -120,17 +131,9 @@ impl Registry {
     }
 }
 
-/// "unknown terrain" message listing the valid names.
+/// "unknown terrain" message: "did you mean" the closest name, or the list of valid names.
 pub fn unknown_terrain(name: &str, table: &TerrainTable) -> String {
-    format!(
-        "unknown terrain '{name}' (known: {})",
-        table
-            .names()
-            .iter()
-            .map(|n| format!("'{n}'"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    explain::unknown("terrain", name, &table.names())
 }
 
 fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -8,7 +8,12 @@
 //! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear in only one file. Corridor,
 //! room, streamer and vault regions share one namespace: their names are stamped on the map's
 //! cells, so each name may be used once.
+//!
+//! Every integer key's valid range and default is stated once, in the [`IntKey`] constants at
+//! the end of this file (`TURN_CHANCE`, `PANEL_WIDTH`, …): loading checks them, the defaults
+//! below come from them, the Lua bindings read them, and a test holds the doc comments to them.
 
+use crate::gen::dungeon::{MAX_PANEL, MAX_STREAMER_WIDTH, MIN_PANEL, MIN_ROOM};
 use serde::{Deserialize, Serialize};
 
 /// One region file.
@@ -265,16 +270,16 @@ pub struct DungeonDef {
     pub max_stairs: i64,
     /// Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6.
     pub room_min_width: i64,
-    /// Widest room, walls included (`ROOM_MAXX`). `room_min_width`..=`panel_width` − 2. Sizes
-    /// are drawn from the range with both ends included. Default 16.
+    /// Widest room, walls included (`ROOM_MAXX`). 5..=`panel_width` − 2, at least
+    /// `room_min_width`. Sizes are drawn from the range with both ends included. Default 16.
     pub room_max_width: i64,
     /// Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6.
     pub room_min_height: i64,
-    /// Tallest room, walls included (`ROOM_MAXY`). `room_min_height`..=`panel_height` − 2.
-    /// Default 12.
+    /// Tallest room, walls included (`ROOM_MAXY`). 5..=`panel_height` − 2, at least
+    /// `room_min_height`. Default 12.
     pub room_max_height: i64,
     /// Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller,
-    /// more broken caves. 0..=100. Default 55 (Incursion's).
+    /// more broken caves. 0..=100 (Incursion's default). Default 55.
     pub life_percent: i64,
     /// Fix-up trials before generation gives up with an error naming the seed (the original's
     /// 26). 1..=1000. Default 26.
@@ -302,35 +307,35 @@ pub struct DungeonDef {
 impl Default for DungeonDef {
     fn default() -> Self {
         DungeonDef {
-            turn_chance: 10,
-            stubborn_corridor: 30,
-            segment_minlen: 4,
-            segment_maxlen: 10,
-            level_width: 128,
-            level_height: 128,
-            panel_width: 32,
-            panel_height: 32,
-            min_streamers: 0,
-            max_streamers: 2,
-            min_river_depth: 1,
-            min_chasm_depth: 2,
-            reduce_chasm_chance: 50,
-            vault_chance: 50,
-            max_vaults: 1,
-            min_stairs: 1,
-            max_stairs: 3,
-            room_min_width: 6,
-            room_max_width: 16,
-            room_min_height: 6,
-            room_max_height: 12,
-            life_percent: 55,
-            fixup_trials: 26,
+            turn_chance: TURN_CHANCE.default_value(),
+            stubborn_corridor: STUBBORN_CORRIDOR.default_value(),
+            segment_minlen: SEGMENT_MINLEN.default_value(),
+            segment_maxlen: SEGMENT_MAXLEN.default_value(),
+            level_width: LEVEL_WIDTH.default_value(),
+            level_height: LEVEL_HEIGHT.default_value(),
+            panel_width: PANEL_WIDTH.default_value(),
+            panel_height: PANEL_HEIGHT.default_value(),
+            min_streamers: MIN_STREAMERS.default_value(),
+            max_streamers: MAX_STREAMERS.default_value(),
+            min_river_depth: MIN_RIVER_DEPTH.default_value(),
+            min_chasm_depth: MIN_CHASM_DEPTH.default_value(),
+            reduce_chasm_chance: REDUCE_CHASM_CHANCE.default_value(),
+            vault_chance: VAULT_CHANCE.default_value(),
+            max_vaults: MAX_VAULTS.default_value(),
+            min_stairs: MIN_STAIRS.default_value(),
+            max_stairs: MAX_STAIRS.default_value(),
+            room_min_width: ROOM_MIN_WIDTH.default_value(),
+            room_max_width: ROOM_MAX_WIDTH.default_value(),
+            room_min_height: ROOM_MIN_HEIGHT.default_value(),
+            room_max_height: ROOM_MAX_HEIGHT.default_value(),
+            life_percent: LIFE_PERCENT.default_value(),
+            fixup_trials: FIXUP_TRIALS.default_value(),
             corridor: None,
             up_stairs: None,
             down_stairs: None,
             bridge: None,
-            secret_door_reveal_depth: 5,
-            secret_door_reveal_radius: 17,
+            secret_door_reveal_depth: SECRET_DOOR_REVEAL_DEPTH.default_value(),
+            secret_door_reveal_radius: SECRET_DOOR_REVEAL_RADIUS.default_value(),
         }
     }
 }
@@ -386,11 +391,11 @@ pub struct CorridorDef {
 }
 
 fn first_depth() -> i64 {
-    1
+    MIN_DEPTH.default_value()
 }
 
 fn last_depth() -> i64 {
-    1000
+    MAX_DEPTH.default_value()
 }
 
 /// `[[room]]` — a room region: what kind of room a panel gets and what it is made of. Each
@@ -642,4 +647,318 @@ pub struct SpawnDef {
     pub name: String,
     /// Relative chance. Finite, ≥ 0.
     pub weight: f64,
+}
+
+/// The valid range and the default of an integer key: the one place they are stated. Loading
+/// checks a file's values against it ([`IntKey::check`]), the schema's defaults come from it,
+/// and the Lua bindings read it for hand-made region tables and their own defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntKey {
+    /// The key, as region files spell it.
+    pub key: &'static str,
+    /// Smallest valid value.
+    pub min: i64,
+    /// Largest valid value (before any rule that ties it to another key).
+    pub max: i64,
+    /// The value when the key is left out; `None` when the key is required.
+    pub default: Option<i64>,
+    /// Whether the key is a percentage (its message says so).
+    pub percent: bool,
+}
+
+impl IntKey {
+    /// A percentage: 0..=100.
+    pub const fn percent(key: &'static str, default: i64) -> IntKey {
+        IntKey {
+            key,
+            min: 0,
+            max: 100,
+            default: Some(default),
+            percent: true,
+        }
+    }
+
+    /// An integer in `min..=max` with a default.
+    pub const fn int(key: &'static str, min: i64, max: i64, default: i64) -> IntKey {
+        IntKey {
+            key,
+            min,
+            max,
+            default: Some(default),
+            percent: false,
+        }
+    }
+
+    /// A required integer in `min..=max`.
+    pub const fn required(key: &'static str, min: i64, max: i64) -> IntKey {
+        IntKey {
+            key,
+            min,
+            max,
+            default: None,
+            percent: false,
+        }
+    }
+
+    /// The default (only for keys that have one; checked when the constant is built).
+    pub const fn default_value(&self) -> i64 {
+        match self.default {
+            Some(v) => v,
+            None => panic!("a required key has no default"),
+        }
+    }
+
+    /// Whether `v` is in range.
+    pub const fn contains(&self, v: i64) -> bool {
+        self.min <= v && v <= self.max
+    }
+
+    /// `None` when `v` is in range, else the message for it, naming the key as `name` (the path
+    /// a modder reads, e.g. `corridor[2].constants.turn_chance`).
+    pub fn check(&self, name: &str, v: i64) -> Option<String> {
+        if self.contains(v) {
+            None
+        } else if self.percent {
+            Some(format!("{name} = {v} is not a percentage (0..=100)"))
+        } else {
+            Some(format!(
+                "{name} = {v} is out of range ({}..={})",
+                self.min, self.max
+            ))
+        }
+    }
+}
+
+/// `[dungeon] turn_chance` (and `[corridor.constants]`).
+pub const TURN_CHANCE: IntKey = IntKey::percent("turn_chance", 10);
+/// `[dungeon] stubborn_corridor` (and `[corridor.constants]`).
+pub const STUBBORN_CORRIDOR: IntKey = IntKey::percent("stubborn_corridor", 30);
+/// `[dungeon] segment_minlen` (and `[corridor.constants]`); also at most `segment_maxlen`.
+pub const SEGMENT_MINLEN: IntKey = IntKey::int("segment_minlen", 1, 1000, 4);
+/// `[dungeon] segment_maxlen` (and `[corridor.constants]`).
+pub const SEGMENT_MAXLEN: IntKey = IntKey::int("segment_maxlen", 1, 1000, 10);
+/// `[dungeon] level_width`; also a multiple of `panel_width`, at most 32 panels.
+pub const LEVEL_WIDTH: IntKey = IntKey::int("level_width", 16, 4096, 128);
+/// `[dungeon] level_height`; also a multiple of `panel_height`, at most 32 panels.
+pub const LEVEL_HEIGHT: IntKey = IntKey::int("level_height", 16, 4096, 128);
+/// `[dungeon] panel_width`.
+pub const PANEL_WIDTH: IntKey = IntKey::int("panel_width", MIN_PANEL as i64, MAX_PANEL as i64, 32);
+/// `[dungeon] panel_height`.
+pub const PANEL_HEIGHT: IntKey =
+    IntKey::int("panel_height", MIN_PANEL as i64, MAX_PANEL as i64, 32);
+/// `[dungeon] min_streamers`; also at most `max_streamers`.
+pub const MIN_STREAMERS: IntKey = IntKey::int("min_streamers", 0, 64, 0);
+/// `[dungeon] max_streamers`.
+pub const MAX_STREAMERS: IntKey = IntKey::int("max_streamers", 0, 64, 2);
+/// `[dungeon] min_river_depth`.
+pub const MIN_RIVER_DEPTH: IntKey = IntKey::int("min_river_depth", 1, 1000, 1);
+/// `[dungeon] min_chasm_depth`.
+pub const MIN_CHASM_DEPTH: IntKey = IntKey::int("min_chasm_depth", 1, 1000, 2);
+/// `[dungeon] reduce_chasm_chance`.
+pub const REDUCE_CHASM_CHANCE: IntKey = IntKey::percent("reduce_chasm_chance", 50);
+/// `[dungeon] vault_chance`.
+pub const VAULT_CHANCE: IntKey = IntKey::percent("vault_chance", 50);
+/// `[dungeon] max_vaults`.
+pub const MAX_VAULTS: IntKey = IntKey::int("max_vaults", 0, 32, 1);
+/// `[dungeon] min_stairs`; also at most `max_stairs`.
+pub const MIN_STAIRS: IntKey = IntKey::int("min_stairs", 0, 32, 1);
+/// `[dungeon] max_stairs`.
+pub const MAX_STAIRS: IntKey = IntKey::int("max_stairs", 0, 32, 3);
+/// `[dungeon] room_min_width`: at least [`MIN_ROOM`]; at most the panel width less 2 and at
+/// most `room_max_width` (rules checked with the panel size).
+pub const ROOM_MIN_WIDTH: IntKey =
+    IntKey::int("room_min_width", MIN_ROOM as i64, MAX_PANEL as i64 - 2, 6);
+/// `[dungeon] room_max_width`: at most the panel width less 2.
+pub const ROOM_MAX_WIDTH: IntKey =
+    IntKey::int("room_max_width", MIN_ROOM as i64, MAX_PANEL as i64 - 2, 16);
+/// `[dungeon] room_min_height`: like `room_min_width`, against the panel height.
+pub const ROOM_MIN_HEIGHT: IntKey =
+    IntKey::int("room_min_height", MIN_ROOM as i64, MAX_PANEL as i64 - 2, 6);
+/// `[dungeon] room_max_height`: at most the panel height less 2.
+pub const ROOM_MAX_HEIGHT: IntKey =
+    IntKey::int("room_max_height", MIN_ROOM as i64, MAX_PANEL as i64 - 2, 12);
+/// `[dungeon] life_percent`.
+pub const LIFE_PERCENT: IntKey = IntKey::percent("life_percent", 55);
+/// `[dungeon] fixup_trials`.
+pub const FIXUP_TRIALS: IntKey = IntKey::int("fixup_trials", 1, 1000, 26);
+/// `[dungeon] secret_door_reveal_depth`.
+pub const SECRET_DOOR_REVEAL_DEPTH: IntKey = IntKey::int("secret_door_reveal_depth", 0, 1000, 5);
+/// `[dungeon] secret_door_reveal_radius`.
+pub const SECRET_DOOR_REVEAL_RADIUS: IntKey = IntKey::int("secret_door_reveal_radius", 0, 1000, 17);
+/// `min_depth` of rooms, streamers and vaults.
+pub const MIN_DEPTH: IntKey = IntKey::int("min_depth", 1, 1000, 1);
+/// `max_depth` of rooms and vaults; also at least `min_depth`.
+pub const MAX_DEPTH: IntKey = IntKey::int("max_depth", 1, 1000, 1000);
+/// `[[streamer]] min_width`; also at most `max_width`.
+pub const STREAMER_MIN_WIDTH: IntKey = IntKey::required("min_width", 1, MAX_STREAMER_WIDTH as i64);
+/// `[[streamer]] max_width`.
+pub const STREAMER_MAX_WIDTH: IntKey = IntKey::required("max_width", 1, MAX_STREAMER_WIDTH as i64);
+
+/// The four corridor constants, in [`DungeonDef`] and [`CorridorConstants`] order.
+pub const CORRIDOR_CONSTANTS: [IntKey; 4] = [
+    TURN_CHANCE,
+    STUBBORN_CORRIDOR,
+    SEGMENT_MINLEN,
+    SEGMENT_MAXLEN,
+];
+
+/// Every integer key of `[dungeon]`, in declaration order.
+pub const DUNGEON_KEYS: [IntKey; 25] = [
+    TURN_CHANCE,
+    STUBBORN_CORRIDOR,
+    SEGMENT_MINLEN,
+    SEGMENT_MAXLEN,
+    LEVEL_WIDTH,
+    LEVEL_HEIGHT,
+    PANEL_WIDTH,
+    PANEL_HEIGHT,
+    MIN_STREAMERS,
+    MAX_STREAMERS,
+    MIN_RIVER_DEPTH,
+    MIN_CHASM_DEPTH,
+    REDUCE_CHASM_CHANCE,
+    VAULT_CHANCE,
+    MAX_VAULTS,
+    MIN_STAIRS,
+    MAX_STAIRS,
+    ROOM_MIN_WIDTH,
+    ROOM_MAX_WIDTH,
+    ROOM_MIN_HEIGHT,
+    ROOM_MAX_HEIGHT,
+    LIFE_PERCENT,
+    FIXUP_TRIALS,
+    SECRET_DOOR_REVEAL_DEPTH,
+    SECRET_DOOR_REVEAL_RADIUS,
+];
+
+impl DungeonDef {
+    /// The value of each of [`DUNGEON_KEYS`], in the same order.
+    pub fn int_values(&self) -> [i64; 25] {
+        [
+            self.turn_chance,
+            self.stubborn_corridor,
+            self.segment_minlen,
+            self.segment_maxlen,
+            self.level_width,
+            self.level_height,
+            self.panel_width,
+            self.panel_height,
+            self.min_streamers,
+            self.max_streamers,
+            self.min_river_depth,
+            self.min_chasm_depth,
+            self.reduce_chasm_chance,
+            self.vault_chance,
+            self.max_vaults,
+            self.min_stairs,
+            self.max_stairs,
+            self.room_min_width,
+            self.room_max_width,
+            self.room_min_height,
+            self.room_max_height,
+            self.life_percent,
+            self.fixup_trials,
+            self.secret_door_reveal_depth,
+            self.secret_door_reveal_radius,
+        ]
+    }
+}
+
+impl CorridorConstants {
+    /// The value of each of [`CORRIDOR_CONSTANTS`] this corridor overrides, in the same order.
+    pub fn values(&self) -> [Option<i64>; 4] {
+        [
+            self.turn_chance,
+            self.stubborn_corridor,
+            self.segment_minlen,
+            self.segment_maxlen,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The doc comment of field `key` of struct `of` in this file's source.
+    fn field_doc(of: &str, key: &str) -> String {
+        let src = include_str!("schema.rs");
+        let body = &src[src.find(&format!("pub struct {of} {{")).expect("struct")..];
+        let body = &body[..body.find("\n}\n").expect("end of struct")];
+        let lines: Vec<&str> = body.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with(&format!("pub {key}: ")))
+            .unwrap_or_else(|| panic!("{of} has no field {key}"));
+        let mut doc = Vec::new();
+        for l in lines[..at].iter().rev() {
+            match l.trim_start().strip_prefix("///") {
+                Some(text) => doc.push(text.trim()),
+                None if l.trim_start().starts_with("#[") => {}
+                None => break,
+            }
+        }
+        doc.reverse();
+        doc.join(" ")
+    }
+
+    #[test]
+    fn the_dungeon_docs_state_each_keys_range_and_default_as_declared() {
+        for k in DUNGEON_KEYS {
+            let doc = field_doc("DungeonDef", k.key);
+            let default = format!("Default {}.", k.default_value());
+            assert!(
+                doc.contains(&default),
+                "{}: doc lacks {default:?}: {doc}",
+                k.key
+            );
+            let range = format!("{}..=", k.min);
+            assert!(
+                doc.contains(&range),
+                "{}: doc lacks {range:?}: {doc}",
+                k.key
+            );
+            if !k.key.starts_with("room_") {
+                let range = format!("{}..={}", k.min, k.max);
+                assert!(
+                    doc.contains(&range),
+                    "{}: doc lacks {range:?}: {doc}",
+                    k.key
+                );
+            }
+        }
+        for k in [MIN_DEPTH, MAX_DEPTH] {
+            let doc = field_doc("RoomDef", k.key);
+            assert!(
+                doc.contains(&format!("Default {}.", k.default_value())),
+                "{doc}"
+            );
+            assert!(doc.contains(&format!("..={}", k.max)), "{doc}");
+        }
+        for k in [STREAMER_MIN_WIDTH, STREAMER_MAX_WIDTH] {
+            let doc = field_doc("StreamerDef", k.key);
+            assert!(doc.contains(&format!("..={}", k.max)), "{doc}");
+        }
+        for k in CORRIDOR_CONSTANTS {
+            let doc = field_doc("CorridorConstants", k.key);
+            assert!(doc.contains(&format!("{}..={}", k.min, k.max)), "{doc}");
+        }
+        assert_eq!(
+            DungeonDef::default().int_values().map(Some),
+            DUNGEON_KEYS.map(|k| k.default)
+        );
+    }
+
+    #[test]
+    fn keys_check_their_range() {
+        assert_eq!(TURN_CHANCE.check("dungeon.turn_chance", 100), None);
+        assert_eq!(
+            TURN_CHANCE.check("dungeon.turn_chance", 101).unwrap(),
+            "dungeon.turn_chance = 101 is not a percentage (0..=100)"
+        );
+        assert_eq!(
+            FIXUP_TRIALS.check("fixup_trials", 0).unwrap(),
+            "fixup_trials = 0 is out of range (1..=1000)"
+        );
+    }
 }

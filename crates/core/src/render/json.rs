@@ -1,43 +1,120 @@
-//! The JSON output contract: `{format, recipe, seed, width, height, legend, rows, rooms,
-//! corridors, doors, stairs, spawns, stats, tags}`; multi-level runs wrap levels in
-//! `{format, levels}`. Every glyph of `rows` appears in `legend`, `legend[g].solid` says
-//! whether such a cell blocks movement and `legend[g].hazard` whether a walker must not cross
-//! it. Each door is `{x, y, state, kind}` with `state` one of closed, open, locked, secret,
-//! broken.
+//! The JSON output contract, format 2, written as it is produced (nothing is built whole in
+//! memory, so a 4096×4096 map streams out row by row):
+//!
+//! ```text
+//! { "format": 2, "recipe": "dungeon", "seed": "1", "params": { … },
+//!   "levels": [ { "depth": 1, "seed": "1", "width": 128, "height": 128,
+//!                 "legend": { "#": { "terrain", "terrains", "solid", "hazard", "color" }, … },
+//!                 "rows": [ "####…", … ],
+//!                 "terrains": [ { "name", "glyph", "solid", "hazard", "color" }, … ],
+//!                 "terrain_rows": [ [0, 0, 3, …], … ],
+//!                 "regions": [ "", "winding corridor", … ],
+//!                 "region_rows": [ [0, 1, 1, …], … ],
+//!                 "rooms", "corridors", "doors", "stairs", "spawns", "stats", "tags",
+//!                 "layer"?: { "name", "rows", "legend"? } } ] }
+//! ```
+//!
+//! One level or many, the shape is the same: a run header and a `levels` array. Every glyph of
+//! `rows` appears in `legend`, `legend[g].solid` says whether such a cell blocks movement and
+//! `legend[g].hazard` whether a walker must not cross it (a chasm, magma). Each of `doors` is
+//! `{x, y, state, kind?}`, `state` one of closed, open, locked, secret, broken; a room's `doors`
+//! are the cells of its doors.
+//! `terrain_rows[y][x]` indexes `terrains` (the registry's whole table, so indices are the same
+//! on every level of a run) and `region_rows[y][x]` indexes `regions` (0, the empty name, is "no
+//! region"). Seeds are decimal strings: level seeds use all 64 bits, which a JavaScript number
+//! would round. Statistics with whole values are written as integers.
 
 use super::View;
-use crate::map::{Corridor, Door, Map, Room, Spawn, Stairs, TagValue};
+use crate::map::{Map, Point};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 /// The output format version.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
-/// What the run was, for the JSON header.
+/// What the run was: the document's header.
 #[derive(Clone, Debug)]
-pub struct Meta<'a> {
+pub struct RunInfo<'a> {
     /// Recipe name.
     pub recipe: &'a str,
+    /// The run's seed (level 1's seed).
+    pub seed: u64,
+    /// Parameter values, by name.
+    pub params: &'a BTreeMap<String, serde_json::Value>,
+}
+
+/// What one level was.
+#[derive(Clone, Debug)]
+pub struct LevelInfo<'a> {
     /// Seed of this level.
     pub seed: u64,
     /// Depth (1-based).
     pub depth: u32,
-    /// Parameter values as text, by name.
-    pub params: BTreeMap<String, serde_json::Value>,
-    /// The debug layer chosen with `--layer`, drawn beside the terrain `rows`.
-    pub layer: Option<LayerRows>,
+    /// The debug layer chosen with `--layer`, written beside the terrain.
+    pub layer: Option<LayerInfo<'a>>,
 }
 
-/// A debug layer in JSON: `"layer": { "name": "priority", "rows": [...] }`.
-#[derive(Clone, Debug, Serialize)]
-pub struct LayerRows {
+/// A debug layer in JSON: `"layer": { "name": "region", "rows": [...], "legend": {...} }`.
+#[derive(Clone, Debug)]
+pub struct LayerInfo<'a> {
     /// The layer's name.
-    pub name: String,
-    /// One string per map row, like `rows`.
-    pub rows: Vec<String>,
+    pub name: &'a str,
+    /// The layer as drawn.
+    pub view: &'a View,
+    /// What its letters stand for (empty: no `legend` key).
+    pub legend: &'a BTreeMap<char, Vec<String>>,
 }
 
-/// One legend entry.
+/// A JSON document being written: the header first, then each level as it comes, then
+/// [`Writer::finish`]. Output that is cut short (an error midway) is not valid JSON.
+pub struct Writer<W: Write> {
+    out: W,
+    levels: usize,
+}
+
+impl<W: Write> Writer<W> {
+    /// Writes the header and opens the `levels` array.
+    pub fn start(mut out: W, run: &RunInfo) -> io::Result<Self> {
+        write!(out, "{{\n  \"format\": {FORMAT},\n  \"recipe\": ")?;
+        compact(&mut out, run.recipe)?;
+        write!(out, ",\n  \"seed\": \"{}\",\n  \"params\": ", run.seed)?;
+        entries(&mut out, "  ", run.params.iter())?;
+        out.write_all(b",\n  \"levels\": [")?;
+        Ok(Writer { out, levels: 0 })
+    }
+
+    /// Writes one level.
+    pub fn level(&mut self, map: &Map, info: &LevelInfo) -> io::Result<()> {
+        let sep: &[u8] = if self.levels == 0 { b"\n" } else { b",\n" };
+        self.out.write_all(sep)?;
+        self.levels += 1;
+        write_level(&mut self.out, map, info)
+    }
+
+    /// Closes the document and hands the writer back.
+    pub fn finish(mut self) -> io::Result<W> {
+        let close: &[u8] = if self.levels == 0 {
+            b"]\n}\n"
+        } else {
+            b"\n  ]\n}\n"
+        };
+        self.out.write_all(close)?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// The whole document for `levels` as a string (for tests and small maps; the CLI streams).
+pub fn to_string(run: &RunInfo, levels: &[(&Map, LevelInfo)]) -> String {
+    let mut w = Writer::start(Vec::new(), run).expect("writing to memory");
+    for (map, info) in levels {
+        w.level(map, info).expect("writing to memory");
+    }
+    String::from_utf8(w.finish().expect("writing to memory")).expect("JSON is UTF-8")
+}
+
+/// One legend entry: every terrain drawn with a glyph on this level.
 #[derive(Serialize)]
 struct Legend {
     terrain: String,
@@ -47,41 +124,160 @@ struct Legend {
     color: String,
 }
 
-/// One map object.
+/// One entry of the terrain table.
 #[derive(Serialize)]
-struct Level<'a> {
-    format: u32,
-    recipe: &'a str,
-    seed: u64,
-    depth: u32,
-    width: i32,
-    height: i32,
-    params: &'a BTreeMap<String, serde_json::Value>,
-    legend: BTreeMap<String, Legend>,
-    rows: Vec<String>,
-    rooms: &'a [Room],
-    corridors: &'a [Corridor],
-    doors: &'a [Door],
-    stairs: &'a Stairs,
-    spawns: &'a [Spawn],
-    stats: BTreeMap<String, f64>,
-    tags: &'a BTreeMap<String, TagValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    layer: Option<&'a LayerRows>,
+struct TerrainEntry<'a> {
+    name: &'a str,
+    glyph: char,
+    solid: bool,
+    hazard: bool,
+    color: String,
 }
 
-fn level<'a>(map: &'a Map, meta: &'a Meta) -> Level<'a> {
-    let view = View::terrain(map);
+/// A room as exported: its rectangle, kind and doors (those recorded with it and those on
+/// its walls).
+#[derive(Serialize)]
+pub(crate) struct RoomEntry<'a> {
+    #[serde(flatten)]
+    rect: &'a crate::map::Rect,
+    kind: &'a str,
+    doors: Vec<Point>,
+}
+
+impl<'a> RoomEntry<'a> {
+    /// Room `room` of `map`.
+    pub(crate) fn new(map: &'a Map, room: &'a crate::map::Room) -> Self {
+        RoomEntry {
+            rect: &room.rect,
+            kind: &room.kind,
+            doors: map.notes.doors_of(room),
+        }
+    }
+}
+
+/// The level's statistics (the recipe's, then `open_cells` and `open_fraction`), whole values
+/// as integers.
+pub(crate) fn level_stats(map: &Map) -> BTreeMap<String, serde_json::Value> {
+    let mut stats: BTreeMap<String, serde_json::Value> = map
+        .notes
+        .stats
+        .iter()
+        .map(|(k, &v)| (k.clone(), number(v)))
+        .collect();
+    let open = map.open_count();
+    stats.insert("open_cells".into(), open.into());
+    stats.insert(
+        "open_fraction".into(),
+        number(open as f64 / map.len() as f64),
+    );
+    stats
+}
+
+/// A JSON number: exactly representable whole values (|v| < 2^53) as integers.
+fn number(v: f64) -> serde_json::Value {
+    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        (v as i64).into()
+    } else {
+        v.into()
+    }
+}
+
+const IN: &str = "      ";
+
+fn write_level(out: &mut impl Write, map: &Map, info: &LevelInfo) -> io::Result<()> {
+    let (width, height) = (map.width() as usize, map.height() as usize);
+    write!(
+        out,
+        "    {{\n{IN}\"depth\": {},\n{IN}\"seed\": \"{}\",\n{IN}\"width\": {width},\n{IN}\"height\": {height},\n",
+        info.depth, info.seed
+    )?;
+    let table = map.terrains();
+
+    key(out, "legend")?;
+    entries(out, IN, legend(map).iter())?;
+    out.write_all(b",\n")?;
+
+    key(out, "rows")?;
+    text_rows(
+        out,
+        width,
+        map.terrain_cells().iter().map(|&t| table.get(t).glyph),
+        "        ",
+    )?;
+    out.write_all(b",\n")?;
+
+    key(out, "terrains")?;
+    list(
+        out,
+        table.iter().map(|t| TerrainEntry {
+            name: &t.name,
+            glyph: t.glyph,
+            solid: t.solid,
+            hazard: t.hazard,
+            color: t.color.to_hex(),
+        }),
+    )?;
+    out.write_all(b",\n")?;
+    key(out, "terrain_rows")?;
+    index_rows(out, width, map.terrain_cells())?;
+    out.write_all(b",\n")?;
+
+    key(out, "regions")?;
+    compact(out, map.region_names())?;
+    out.write_all(b",\n")?;
+    key(out, "region_rows")?;
+    index_rows(out, width, map.region_cells())?;
+    out.write_all(b",\n")?;
+
+    let notes = &map.notes;
+    key(out, "rooms")?;
+    list(out, notes.rooms.iter().map(|r| RoomEntry::new(map, r)))?;
+    out.write_all(b",\n")?;
+    key(out, "corridors")?;
+    list(out, notes.corridors.iter())?;
+    out.write_all(b",\n")?;
+    key(out, "doors")?;
+    list(out, notes.doors.iter())?;
+    out.write_all(b",\n")?;
+    key(out, "stairs")?;
+    compact(out, &notes.stairs)?;
+    out.write_all(b",\n")?;
+    key(out, "spawns")?;
+    list(out, notes.spawns.iter())?;
+    out.write_all(b",\n")?;
+
+    key(out, "stats")?;
+    entries(out, IN, level_stats(map).iter())?;
+    out.write_all(b",\n")?;
+    key(out, "tags")?;
+    entries(out, IN, notes.tags.iter())?;
+
+    if let Some(layer) = &info.layer {
+        out.write_all(b",\n")?;
+        key(out, "layer")?;
+        write!(out, "{{\n{IN}  \"name\": ")?;
+        compact(out, layer.name)?;
+        write!(out, ",\n{IN}  \"rows\": ")?;
+        let glyphs = layer.view.glyphs.iter().copied();
+        text_rows(out, layer.view.width, glyphs, "          ")?;
+        if !layer.legend.is_empty() {
+            write!(out, ",\n{IN}  \"legend\": ")?;
+            entries(out, "        ", layer.legend.iter())?;
+        }
+        write!(out, "\n{IN}}}")?;
+    }
+    write!(out, "\n    }}")
+}
+
+/// The terrain legend of `map`: every glyph drawn on it and the terrains drawn with it.
+fn legend(map: &Map) -> BTreeMap<String, Legend> {
     let table = map.terrains();
     let mut used = vec![false; table.len()];
     for &t in map.terrain_cells() {
         used[t as usize] = true;
     }
     let mut legend: BTreeMap<String, Legend> = BTreeMap::new();
-    for (id, t) in table.iter().enumerate() {
-        if !used[id] {
-            continue;
-        }
+    for (t, _) in table.iter().zip(&used).filter(|(_, &u)| u) {
         legend
             .entry(t.glyph.to_string())
             .and_modify(|l| l.terrains.push(t.name.clone()))
@@ -93,50 +289,279 @@ fn level<'a>(map: &'a Map, meta: &'a Meta) -> Level<'a> {
                 color: t.color.to_hex(),
             });
     }
-    let mut stats = map.notes.stats.clone();
-    let open = map.open_count() as f64;
-    stats.insert("open_cells".into(), open);
-    stats.insert("open_fraction".into(), open / map.len() as f64);
-    Level {
-        format: FORMAT,
-        recipe: meta.recipe,
-        seed: meta.seed,
-        depth: meta.depth,
-        width: map.width(),
-        height: map.height(),
-        params: &meta.params,
-        legend,
-        rows: view.rows(),
-        rooms: &map.notes.rooms,
-        corridors: &map.notes.corridors,
-        doors: &map.notes.doors,
-        stairs: &map.notes.stairs,
-        spawns: &map.notes.spawns,
-        stats,
-        tags: &map.notes.tags,
-        layer: meta.layer.as_ref(),
+    legend
+}
+
+/// `      "name": ` at the level's indentation.
+fn key(out: &mut impl Write, name: &str) -> io::Result<()> {
+    write!(out, "{IN}\"{name}\": ")
+}
+
+/// A value on one line, without spaces.
+fn compact(out: &mut impl Write, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
+}
+
+/// An array with one compact item per line (`[]` when empty).
+fn list<T: Serialize>(out: &mut impl Write, items: impl Iterator<Item = T>) -> io::Result<()> {
+    let mut first = true;
+    for item in items {
+        out.write_all(if first { b"[\n" } else { b",\n" })?;
+        first = false;
+        write!(out, "{IN}  ")?;
+        compact(out, &item)?;
+    }
+    if first {
+        out.write_all(b"[]")
+    } else {
+        write!(out, "\n{IN}]")
     }
 }
 
-/// The JSON text of one map.
-pub fn single(map: &Map, meta: &Meta) -> String {
-    let mut s = serde_json::to_string_pretty(&level(map, meta)).unwrap_or_default();
-    s.push('\n');
-    s
+/// An object with one compact entry per line (`{}` when empty), indented by `indent`.
+fn entries<K: ToString, V: Serialize>(
+    out: &mut impl Write,
+    indent: &str,
+    items: impl Iterator<Item = (K, V)>,
+) -> io::Result<()> {
+    let mut first = true;
+    for (k, v) in items {
+        out.write_all(if first { b"{\n" } else { b",\n" })?;
+        first = false;
+        write!(out, "{indent}  ")?;
+        compact(out, &k.to_string())?;
+        out.write_all(b": ")?;
+        compact(out, &v)?;
+    }
+    if first {
+        out.write_all(b"{}")
+    } else {
+        write!(out, "\n{indent}}}")
+    }
 }
 
-/// The JSON text of several levels: `{ "format": 1, "levels": [ … ] }`.
-pub fn levels(maps: &[(Map, Meta)]) -> String {
-    #[derive(Serialize)]
-    struct Levels<'a> {
-        format: u32,
-        levels: Vec<Level<'a>>,
+/// Glyphs, `width` to a row, as an array of strings, one per line at `indent`.
+fn text_rows(
+    out: &mut impl Write,
+    width: usize,
+    glyphs: impl Iterator<Item = char>,
+    indent: &str,
+) -> io::Result<()> {
+    let mut line = String::with_capacity(width + 2);
+    let mut rows = 0;
+    out.write_all(b"[")?;
+    for (i, g) in glyphs.enumerate() {
+        line.push(g);
+        if (i + 1) % width.max(1) == 0 {
+            out.write_all(if rows == 0 { b"\n" } else { b",\n" })?;
+            out.write_all(indent.as_bytes())?;
+            compact(out, line.as_str())?;
+            line.clear();
+            rows += 1;
+        }
     }
-    let doc = Levels {
-        format: FORMAT,
-        levels: maps.iter().map(|(m, meta)| level(m, meta)).collect(),
-    };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    s
+    write!(out, "\n{}]", &indent[2..])
+}
+
+/// Cell indices as one array of integers per row.
+fn index_rows<T: Copy + Into<u32>>(
+    out: &mut impl Write,
+    width: usize,
+    cells: &[T],
+) -> io::Result<()> {
+    let mut line = String::with_capacity(width * 4 + 16);
+    out.write_all(b"[")?;
+    for (y, row) in cells.chunks(width.max(1)).enumerate() {
+        line.clear();
+        line.push_str(if y == 0 { "\n" } else { ",\n" });
+        line.push_str(IN);
+        line.push_str("  [");
+        for (x, &c) in row.iter().enumerate() {
+            if x > 0 {
+                line.push(',');
+            }
+            push_int(&mut line, c.into());
+        }
+        line.push(']');
+        out.write_all(line.as_bytes())?;
+    }
+    write!(out, "\n{IN}]")
+}
+
+/// Appends `n` in decimal.
+fn push_int(s: &mut String, n: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(buf[i..].iter().map(|&b| b as char));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Brush, Door, DoorState, Rect, Room, TerrainTable};
+    use serde_json::Value;
+    use std::sync::Arc;
+
+    fn map() -> Map {
+        let table = TerrainTable::plain(&[
+            ("rock", '#', true),
+            ("edge", '#', true),
+            ("floor", '.', false),
+            ("door", '+', false),
+        ]);
+        let mut m = Map::new(6, 6, 0, Arc::new(table)).unwrap();
+        let hall = m.region_id("hall");
+        m.fill_rect(&Rect::new(1, 1, 3, 2), &Brush::new(2).region(hall))
+            .unwrap();
+        m.write(Point::new(4, 1), &Brush::new(3)).unwrap();
+        // Too far from the room (three cells) to be one of its doors.
+        m.notes
+            .doors
+            .push(Door::new(Point::new(1, 5), DoorState::Closed));
+        m.write(Point::new(5, 0), &Brush::new(1).forced()).unwrap();
+        m.notes
+            .doors
+            .push(Door::new(Point::new(4, 1), DoorState::Locked));
+        m.notes.rooms.push(Room {
+            rect: Rect::new(1, 1, 3, 2),
+            kind: "hall".into(),
+            doors: Vec::new(),
+        });
+        m.notes.stats.insert("halls".into(), 12.0);
+        m.notes.stats.insert("ratio".into(), 0.25);
+        m
+    }
+
+    fn doc(levels: &[(&Map, LevelInfo)], seed: u64) -> Value {
+        let params = BTreeMap::from([("width".to_string(), Value::from(6))]);
+        let run = RunInfo {
+            recipe: "test",
+            seed,
+            params: &params,
+        };
+        let text = to_string(&run, levels);
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    fn info(seed: u64, depth: u32) -> LevelInfo<'static> {
+        LevelInfo {
+            seed,
+            depth,
+            layer: None,
+        }
+    }
+
+    #[test]
+    fn every_cell_keeps_its_exact_terrain_and_region() {
+        let m = map();
+        let v = doc(&[(&m, info(7, 1))], 7);
+        let level = &v["levels"][0];
+        assert_eq!(level["rows"][0], "######");
+        assert_eq!(
+            level["legend"]["#"]["terrains"],
+            serde_json::json!(["rock", "edge"])
+        );
+        let names: Vec<&str> = level["terrains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["rock", "edge", "floor", "door"]);
+        assert_eq!(level["terrain_rows"][0][5], 1, "the edge cell, not 'rock'");
+        assert_eq!(level["terrain_rows"][1][4], 3);
+        assert_eq!(level["regions"], serde_json::json!(["", "hall"]));
+        assert_eq!(
+            level["region_rows"][1],
+            serde_json::json!([0, 1, 1, 1, 0, 0])
+        );
+    }
+
+    #[test]
+    fn rooms_list_doors_on_their_walls_and_whole_statistics_are_integers() {
+        let m = map();
+        let v = doc(&[(&m, info(7, 1))], 7);
+        let level = &v["levels"][0];
+        assert_eq!(
+            level["rooms"][0]["doors"],
+            serde_json::json!([{"x": 4, "y": 1}])
+        );
+        assert!(level["stats"]["halls"].is_u64());
+        assert_eq!(level["stats"]["ratio"], 0.25);
+        assert_eq!(level["stats"]["open_cells"], 7);
+    }
+
+    #[test]
+    fn seeds_are_exact_strings_and_one_level_has_the_shape_of_many() {
+        let m = map();
+        let big = u64::MAX - 1;
+        let one = doc(&[(&m, info(big, 1))], big);
+        assert_eq!(one["format"], 2);
+        assert_eq!(one["seed"], big.to_string());
+        assert_eq!(one["levels"][0]["seed"], big.to_string());
+        let two = doc(&[(&m, info(1, 1)), (&m, info(2, 2))], 1);
+        assert_eq!(two["levels"].as_array().unwrap().len(), 2);
+        assert_eq!(two["levels"][1]["depth"], 2);
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&one), keys(&two));
+        assert_eq!(keys(&one["levels"][0]), keys(&two["levels"][1]));
+    }
+
+    #[test]
+    fn a_layer_carries_its_rows_and_legend() {
+        let m = map();
+        let view = crate::render::LayerChoice::Region.view(&m).unwrap();
+        let legend = crate::render::LayerChoice::Region.legend(&m);
+        let level = LevelInfo {
+            seed: 1,
+            depth: 1,
+            layer: Some(LayerInfo {
+                name: "region",
+                view: &view,
+                legend: &legend,
+            }),
+        };
+        let v = doc(&[(&m, level)], 1);
+        let layer = &v["levels"][0]["layer"];
+        assert_eq!(layer["name"], "region");
+        assert_eq!(layer["rows"][1], "#aaa+#");
+        assert_eq!(layer["legend"]["a"], serde_json::json!(["hall"]));
+    }
+
+    #[test]
+    fn the_document_is_written_as_it_is_produced() {
+        let m = map();
+        let params = BTreeMap::new();
+        let run = RunInfo {
+            recipe: "test",
+            seed: 1,
+            params: &params,
+        };
+        let mut w = Writer::start(Vec::new(), &run).unwrap();
+        assert!(String::from_utf8_lossy(&w.out).starts_with("{\n  \"format\": 2,"));
+        let before = w.out.len();
+        w.level(&m, &info(1, 1)).unwrap();
+        let first = String::from_utf8(w.out[before..].to_vec()).unwrap();
+        assert!(
+            first.contains("\"terrain_rows\"") && first.ends_with("    }"),
+            "{first}"
+        );
+        let text = String::from_utf8(w.finish().unwrap()).unwrap();
+        assert!(serde_json::from_str::<Value>(&text).is_ok());
+    }
+
+    #[test]
+    fn no_levels_is_still_a_document() {
+        let v = doc(&[], 3);
+        assert_eq!(v["levels"], serde_json::json!([]));
+    }
 }

@@ -5,6 +5,15 @@
 use super::View;
 use crate::gen::connectivity;
 use crate::map::{Map, Rgb};
+use std::collections::BTreeMap;
+
+/// The letters labelled layers draw, in label order; beyond them the letters repeat.
+const LABEL_GLYPHS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/// The glyph of label `k` (0-based).
+fn label_glyph(k: usize) -> char {
+    LABEL_GLYPHS[k % LABEL_GLYPHS.len()] as char
+}
 
 /// Which picture of the map to draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +57,50 @@ impl LayerChoice {
         }
     }
 
+    /// What the letters of this layer stand for: for `region`, each letter drawn on `map` and
+    /// the region names it stands for (one name each, unless the map has more regions than
+    /// there are letters). Empty for layers without a legend.
+    pub fn legend(&self, map: &Map) -> BTreeMap<char, Vec<String>> {
+        let mut legend: BTreeMap<char, Vec<String>> = BTreeMap::new();
+        if *self != LayerChoice::Region {
+            return legend;
+        }
+        let mut used = vec![false; map.region_names().len()];
+        for &r in map.region_cells() {
+            used[r as usize] = true;
+        }
+        for (id, _) in used.iter().enumerate().skip(1).filter(|(_, &u)| u) {
+            legend
+                .entry(label_glyph(id - 1))
+                .or_default()
+                .push(map.region_name(id as u16).to_string());
+        }
+        legend
+    }
+
+    /// The error for a recipe layer `name` that `map` does not carry.
+    fn missing(name: &str, map: &Map) -> String {
+        let mut known: Vec<&str> = Self::BUILT_IN.to_vec();
+        known.extend(map.notes.layers.keys().map(String::as_str));
+        format!(
+            "--layer {name}: this map has no such layer (available: {})",
+            known.join(", ")
+        )
+    }
+
+    /// Whether `map` can be drawn as this layer: a recipe layer the map does not carry is an
+    /// error listing the layers it has. Draws nothing (a big map's view is big).
+    pub fn check(&self, map: &Map) -> Result<(), String> {
+        match self {
+            LayerChoice::Custom(name) if !map.notes.layers.contains_key(name) => {
+                Err(Self::missing(name, map))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Draws `map` as this layer. A recipe layer the map does not carry is an error listing
-    /// the layers it has.
+    /// the layers it has (see [`LayerChoice::check`]).
     pub fn view(&self, map: &Map) -> Result<View, String> {
         Ok(match self {
             LayerChoice::Terrain => View::terrain(map),
@@ -66,14 +117,11 @@ impl LayerChoice {
                 )
             }
             LayerChoice::Custom(name) => {
-                let layer = map.notes.layers.get(name).ok_or_else(|| {
-                    let mut known: Vec<&str> = Self::BUILT_IN.to_vec();
-                    known.extend(map.notes.layers.keys().map(String::as_str));
-                    format!(
-                        "--layer {name}: this map has no such layer (available: {})",
-                        known.join(", ")
-                    )
-                })?;
+                let layer = map
+                    .notes
+                    .layers
+                    .get(name)
+                    .ok_or_else(|| Self::missing(name, map))?;
                 let mut view = dimmed(map);
                 for (i, mark) in layer.marks().iter().enumerate() {
                     if let Some((g, c)) = mark {
@@ -116,14 +164,13 @@ fn priority(map: &Map) -> View {
 
 /// Cells labelled 1.. drawn as a letter and colour per label; label 0 shows the dimmed terrain.
 fn labelled(map: &Map, labels: impl Iterator<Item = u32>) -> View {
-    const GLYPHS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     let mut view = dimmed(map);
     for (i, label) in labels.enumerate() {
         if label == 0 {
             continue;
         }
         let k = (label - 1) as usize;
-        view.glyphs[i] = GLYPHS[k % GLYPHS.len()] as char;
+        view.glyphs[i] = label_glyph(k);
         view.colors[i] = palette(k);
     }
     view
@@ -185,6 +232,25 @@ mod tests {
         let v = LayerChoice::from_name("region").view(&m).unwrap();
         assert_eq!(v.rows(), vec!["#######", "#aa#..#", "#######"]);
         assert_eq!(v.colors[0], Rgb(30, 30, 30));
+    }
+
+    #[test]
+    fn the_region_legend_names_each_letter_on_the_map() {
+        let mut m = map();
+        let hall = m.region_id("hall");
+        let _unused = m.region_id("nowhere");
+        let cave = m.region_id("cave");
+        m.fill_rect(&Rect::new(1, 1, 2, 1), &Brush::new(1).region(hall))
+            .unwrap();
+        m.fill_rect(&Rect::new(4, 1, 1, 1), &Brush::new(1).region(cave))
+            .unwrap();
+        let rows = LayerChoice::Region.view(&m).unwrap().rows();
+        assert_eq!(rows[1], "#aa#c.#");
+        let legend = LayerChoice::Region.legend(&m);
+        assert_eq!(legend.len(), 2, "{legend:?}");
+        assert_eq!(legend[&'a'], vec!["hall".to_string()]);
+        assert_eq!(legend[&'c'], vec!["cave".to_string()]);
+        assert!(LayerChoice::Components.legend(&m).is_empty());
     }
 
     #[test]

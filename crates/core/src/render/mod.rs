@@ -1,11 +1,12 @@
-//! Renderers that need nothing beyond the core: text, ANSI colour and the JSON output contract,
-//! each over a [`View`] (what every cell looks like in one layer of a map).
+//! Renderers that need nothing beyond the core: text, ANSI colour, the JSON output contract and
+//! Tiled's TMX, each over a [`View`] (what every cell looks like in one layer of a map).
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
 pub mod json;
 pub mod layers;
 pub mod text;
+pub mod tiled;
 pub mod view;
 
 pub use layers::LayerChoice;

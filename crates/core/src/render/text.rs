@@ -1,7 +1,8 @@
 //! Plain text and ANSI-coloured text.
 
 use super::View;
-use crate::map::Rgb;
+use crate::map::{Map, Rgb};
+use std::io::Write;
 
 /// One line per row, each ending in a newline.
 pub fn ascii(view: &View) -> String {
@@ -35,6 +36,35 @@ pub fn ansi(view: &View) -> String {
     out
 }
 
+/// Writes `map`'s terrain as [`ascii`] (or, with `color`, [`ansi`]) of its terrain view would,
+/// one row at a time: the only buffer is one row of text, so a map of any size is written in
+/// the memory of a row.
+pub fn write_terrain<W: Write + ?Sized>(
+    map: &Map,
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let table = map.terrains();
+    let width = map.width() as usize;
+    let mut line = String::with_capacity(width * if color { 24 } else { 1 } + 8);
+    for row in map.terrain_cells().chunks(width) {
+        line.clear();
+        let mut current: Option<Rgb> = None;
+        for &t in row {
+            let terrain = table.get(t);
+            if color && current != Some(terrain.color) {
+                let c = terrain.color;
+                line.push_str(&format!("\x1b[38;2;{};{};{}m", c.0, c.1, c.2));
+                current = Some(c);
+            }
+            line.push(terrain.glyph);
+        }
+        line.push_str(if color { "\x1b[0m\n" } else { "\n" });
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +90,22 @@ mod tests {
             a,
             "\x1b[38;2;1;2;3m#\x1b[38;2;4;5;6m.\x1b[0m\n\x1b[38;2;4;5;6m.\x1b[38;2;1;2;3m#\x1b[0m\n"
         );
+    }
+
+    #[test]
+    fn streamed_terrain_is_the_terrain_view_as_text() {
+        use crate::map::{Brush, Point, TerrainTable};
+        let table = TerrainTable::plain(&[("wall", '#', true), ("floor", '.', false)]);
+        let (wall, floor) = (0, 1);
+        let mut map = Map::new(5, 3, wall, std::sync::Arc::new(table)).expect("a map");
+        map.write(Point::new(2, 1), &Brush::new(floor))
+            .expect("on the map");
+        for color in [false, true] {
+            let mut streamed = Vec::new();
+            write_terrain(&map, color, &mut streamed).expect("in memory");
+            let view = View::terrain(&map);
+            let whole = if color { ansi(&view) } else { ascii(&view) };
+            assert_eq!(String::from_utf8(streamed).expect("UTF-8"), whole);
+        }
     }
 }

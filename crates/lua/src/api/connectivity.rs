@@ -1,52 +1,97 @@
-//! Connectivity methods of the `map` object: passable areas and the connected flag, in 8- or
-//! 4-neighbour adjacency.
+//! Connectivity methods of the `map` object: open areas and the connected flag.
 //!
 //! ```lua
 //! for i, area in ipairs(map:components()) do print(i, area.x, area.y, area.size) end
-//! local reached = map:mark_connected(x, y, { connectivity = "4" })   -- flood from a passable cell
+//! local reached = map:mark_connected(x, y)   -- flood from an open cell
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::args::{cell, connectivity, known_keys};
+use super::call::{Call, Extra};
+use super::classes::CONNECTIVITY_OPTIONS;
+use super::cost;
+use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
-use crate::fail;
-use mlua::{Table, UserDataMethods, Value};
-use warren_core::gen::connectivity::{components, Connectivity};
+use super::shapes::cell;
+use crate::budget::charge;
+use mlua::{Lua, Table, Value};
+use warren_core::gen::connectivity::{components as areas, Connectivity};
+use warren_core::map::Adjacency;
 
-/// Adds `components`, `mark_connected` and `is_connected` to the map object.
-pub fn add_methods<M: UserDataMethods<LuaMap>>(methods: &mut M) {
-    methods.add_method("components", |lua, m, opts: Option<Table>| {
-        let call = "map:components";
-        if let Some(o) = &opts {
-            known_keys(lua, o, call, &["connectivity"])?;
-        }
-        let comps = components(&m.0, connectivity(lua, opts.as_ref(), call)?);
-        let out = lua.create_table_with_capacity(comps.len(), 0)?;
-        for (i, c) in comps.list().iter().enumerate() {
-            let t = lua.create_table_with_capacity(0, 3)?;
-            t.raw_set("x", c.representative.x)?;
-            t.raw_set("y", c.representative.y)?;
-            t.raw_set("size", c.size)?;
-            out.raw_set(i + 1, t)?;
-        }
-        Ok(out)
-    });
-    methods.add_method_mut(
-        "mark_connected",
-        |lua, m, (x, y, opts): (Value, Value, Option<Table>)| {
-            let call = "map:mark_connected";
-            if let Some(o) = &opts {
-                known_keys(lua, o, call, &["connectivity"])?;
-            }
-            let adjacency = connectivity(lua, opts.as_ref(), call)?;
-            let p = cell(lua, &m.0, &x, &y, call)?;
-            Connectivity::new()
-                .mark_connected(&mut m.0, p, adjacency)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-        },
-    );
-    methods.add_method("is_connected", |lua, m, (x, y): (Value, Value)| {
-        let p = cell(lua, &m.0, &x, &y, "map:is_connected")?;
-        m.0.is_connected(p).map_err(mlua::Error::external)
-    });
+const COMPONENTS: Decl = Decl::method(
+    M,
+    "components",
+    "Every separate passable area (terrain neither solid nor a hazard, or a door), stepping 8 ways unless `opts.connectivity` is \"4\": its first cell in row-major order and its size, in that order.",
+)
+.args(&[opt("opts", Ty::Table(&CONNECTIVITY_OPTIONS))])
+.returns(&["warren.Component[]"]);
+const MARK_CONNECTED: Decl = Decl::method(
+    M,
+    "mark_connected",
+    "Flood-fills from a passable cell (stepping 8 ways unless `opts.connectivity` is \"4\") and marks exactly the cells reached as connected; returns how many.",
+)
+.args(&[arg("x", Ty::INT), arg("y", Ty::INT), opt("opts", Ty::Table(&CONNECTIVITY_OPTIONS))])
+.returns(&["integer"]);
+const IS_CONNECTED: Decl = Decl::method(
+    M,
+    "is_connected",
+    "Whether the cell carries the connected flag.",
+)
+.args(&[arg("x", Ty::INT), arg("y", Ty::INT)])
+.returns(&["boolean"]);
+
+methods! {
+    /// Connectivity.
+    pub METHODS, register for LuaMap {
+        COMPONENTS => components,
+        MARK_CONNECTED => mark_connected,
+        IS_CONNECTED => is_connected,
+    }
+}
+
+/// The `connectivity` of the options argument `i`.
+fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
+    let o = c.options(i, opts)?;
+    let name = Adjacency::NAMES[o.choice("connectivity")?];
+    Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
+}
+
+fn components(lua: &Lua, (this, opts, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &COMPONENTS, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let adjacency = adjacency(&c, 0, &opts)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    let comps = areas(&m.0, adjacency);
+    let out = lua.create_table_with_capacity(comps.len(), 0)?;
+    for (i, a) in comps.list().iter().enumerate() {
+        let t = lua.create_table_with_capacity(0, 3)?;
+        t.raw_set("x", a.representative.x)?;
+        t.raw_set("y", a.representative.y)?;
+        t.raw_set("size", a.size)?;
+        out.raw_set(i + 1, t)?;
+    }
+    Ok(out)
+}
+
+fn mark_connected(
+    lua: &Lua,
+    (this, x, y, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<usize> {
+    let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let adjacency = adjacency(&c, 2, &opts)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    Connectivity::new()
+        .mark_connected(&mut m.0, p, adjacency)
+        .map_err(|e| c.fail(e))
+}
+
+fn is_connected(
+    lua: &Lua,
+    (this, x, y, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<bool> {
+    let c = Call::new(lua, &IS_CONNECTED, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    m.0.is_connected(p).map_err(|e| c.fail(e))
 }

@@ -12,10 +12,12 @@ pub const MAX_LIST: usize = 1 << 22;
 /// Most distinct region names one map may hold (region ids are 16-bit; 0 means none).
 pub const MAX_REGIONS: usize = u16::MAX as usize;
 
-/// Instruction-equivalents for touching `n` map cells in Rust: a VM instruction costs about as
-/// much as writing or flooding four cells.
+/// Map cells Rust can write or flood in the time of one VM instruction.
+pub const CELLS_PER_INSTRUCTION: u64 = 4;
+
+/// Instruction-equivalents for touching `n` map cells in Rust.
 pub fn cell_work(n: u64) -> u64 {
-    1 + n / 4
+    1 + n / CELLS_PER_INSTRUCTION
 }
 
 /// Bytes a string takes in an annotation.
@@ -31,6 +33,11 @@ pub fn cells(n: usize) -> usize {
 /// Bytes one room takes.
 pub fn room(r: &Room) -> usize {
     size_of::<Room>() + r.kind.len() + cells(r.doors.len())
+}
+
+/// Bytes `n` rooms of one kind take (the kind's name is shared).
+pub fn rooms(n: usize, kind: &str) -> usize {
+    n * size_of::<Room>() + kind.len()
 }
 
 /// Bytes one corridor takes.

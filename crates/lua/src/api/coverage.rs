@@ -1,10 +1,10 @@
-//! Keeps the API entries and the registered bindings in step: every method, field and function
-//! registered in Lua has an entry in [`super::entries`], and every entry is registered.
+//! Keeps the API declarations and the registered bindings in step: every method, field and
+//! function registered in Lua has a declaration ([`super::decls`]), and every declaration is
+//! registered.
 
-use super::entries::{CLASSES, ENTRIES};
+use super::decl::Owner;
 use super::map::LuaMap;
 use super::rng::LuaRng;
-use super::spec::Owner;
 use crate::sandbox;
 use mlua::{
     FromLuaMulti, IntoLua, IntoLuaMulti, Lua, MaybeSend, UserData, UserDataFields, UserDataMethods,
@@ -192,24 +192,29 @@ fn ctx_keys() -> BTreeSet<String> {
     levels[1].map.notes.tags.keys().cloned().collect()
 }
 
-/// The entries' names for one owner.
-fn entry_names(owner: Owner) -> BTreeSet<String> {
-    ENTRIES
-        .iter()
-        .filter(|e| e.owner == owner)
-        .map(|e| e.name.to_string())
+/// The declared names for one owner.
+fn declared(owner: Owner) -> BTreeSet<String> {
+    super::decls()
+        .into_iter()
+        .filter(|d| d.owner == owner)
+        .map(|d| d.name.to_string())
         .collect()
 }
 
 #[test]
-fn every_binding_has_an_entry_and_every_entry_a_binding() {
+fn every_binding_is_declared_and_every_declaration_bound() {
     let registered = [
         (Owner::Map, {
             let mut names = userdata_names::<LuaMap>();
-            names.extend(super::map::FIELDS.map(String::from));
+            names.extend(super::map::FIELDS.iter().map(|d| d.name.to_string()));
             names
         }),
         (Owner::Rng, userdata_names::<LuaRng>()),
+        (Owner::Rects, userdata_names::<super::rects::LuaRects>()),
+        (
+            Owner::StatusLists,
+            userdata_names::<super::status::LuaStatusLists>(),
+        ),
         (Owner::Warren, {
             // A debug-build test hook, not part of the API.
             let mut k = lua_keys("warren");
@@ -217,47 +222,84 @@ fn every_binding_has_an_entry_and_every_entry_a_binding() {
             k
         }),
         (Owner::Gen, lua_keys("warren.gen")),
+        (Owner::Tunnel, lua_keys("warren.tunnel")),
+        (Owner::Dungeon, lua_keys("warren.dungeon")),
+        (Owner::Town, lua_keys("warren.town")),
+        (
+            Owner::Tunnels,
+            userdata_names::<super::tunnel::LuaTunnels>(),
+        ),
+        (Owner::Level, userdata_names::<super::dungeon::LuaLevel>()),
+        (Owner::TownMap, userdata_names::<super::town::LuaTown>()),
         (Owner::Rect, rect_keys()),
         (Owner::Ctx, ctx_keys()),
     ];
     for (owner, names) in registered {
-        let entries = entry_names(owner);
-        let missing: Vec<_> = names.difference(&entries).collect();
-        let stale: Vec<_> = entries.difference(&names).collect();
+        let decls = declared(owner);
+        let missing: Vec<_> = names.difference(&decls).collect();
+        let stale: Vec<_> = decls.difference(&names).collect();
         assert!(
             missing.is_empty() && stale.is_empty(),
-            "{owner:?}: bindings without an entry in src/script/api/entries.rs: {missing:?}; \
-             entries without a binding: {stale:?}"
+            "{owner:?}: bindings without a declaration: {missing:?}; declarations without a \
+             binding: {stale:?}"
         );
     }
 }
 
 #[test]
-fn entries_are_well_formed_and_unique() {
+fn declarations_are_well_formed_and_unique() {
     let mut seen = BTreeSet::new();
-    for e in ENTRIES {
-        assert!(seen.insert((e.owner, e.name)), "duplicate entry {e:?}");
-        assert!(!e.doc.is_empty(), "{e:?} has no doc");
-        if e.kind != super::spec::Kind::Field {
-            assert!(e.signature().is_some(), "malformed signature in {e:?}");
+    for d in super::decls() {
+        assert!(
+            seen.insert((d.owner, d.name)),
+            "duplicate declaration {d:?}"
+        );
+        assert!(!d.doc.is_empty(), "{d:?} has no doc");
+        let mut optional = false;
+        for a in d.args {
+            assert!(
+                !optional || a.optional,
+                "{}: required argument {} after an optional one",
+                d.call_name(),
+                a.name
+            );
+            optional |= a.optional;
         }
     }
-    let classes: BTreeSet<&str> = CLASSES
-        .iter()
-        .map(|c| c.name.split(" :").next().unwrap_or(c.name))
-        .collect();
-    assert_eq!(classes.len(), CLASSES.len(), "duplicate class");
+    let classes = super::classes();
+    let names: BTreeSet<&str> = classes.iter().map(|c| c.name).collect();
+    assert_eq!(names.len(), classes.len(), "duplicate class");
+    for c in classes {
+        assert!(
+            c.all_fields().len() <= super::call::MAX_KEYS,
+            "{} has more keys than an options table may",
+            c.name
+        );
+    }
 }
 
 #[test]
-fn the_regions_class_names_every_registry_section() {
-    let data = serde_json::to_value(warren_core::region::RegistryData::default()).unwrap();
-    let sections: BTreeSet<String> = data.as_object().unwrap().keys().cloned().collect();
-    let class = CLASSES.iter().find(|c| c.name == "warren.Regions").unwrap();
-    let fields: BTreeSet<String> = class
-        .fields
-        .iter()
-        .map(|f| f.0.trim_end_matches('?').to_string())
-        .collect();
-    assert_eq!(fields, sections);
+fn every_owner_is_covered() {
+    for owner in Owner::ALL {
+        assert!(
+            super::decls().iter().any(|d| d.owner == owner),
+            "{owner:?} declares nothing"
+        );
+    }
+}
+
+#[test]
+fn aliases_name_a_declared_member() {
+    let decls = super::decls();
+    for d in decls.iter().filter(|d| d.alias_of.is_some()) {
+        let new = d.alias_of.unwrap();
+        let name = new.split('(').next().unwrap();
+        assert!(
+            decls
+                .iter()
+                .any(|n| n.alias_of.is_none() && n.call_name() == name),
+            "{} is an alias of {new}, which is not declared",
+            d.call_name()
+        );
+    }
 }

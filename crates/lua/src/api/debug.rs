@@ -2,8 +2,12 @@
 //! by `warren run --frames DIR`), `map:add_layer(name, {rows=, colors=})` attaches a debug layer
 //! (shown with `--layer NAME`).
 
-use super::args::{known_keys, list};
-use crate::fail;
+use super::call::{Call, Extra};
+use super::classes::LAYER_SPEC;
+use super::decl::{arg, Decl, Owner::Map as M, Ty};
+use super::map::LuaMap;
+
+use super::shapes::list;
 use mlua::{Lua, Table, Value};
 use std::collections::BTreeMap;
 use warren_core::map::{Layer, Map, Rgb};
@@ -33,16 +37,34 @@ pub struct Snapshots {
     pub frames: Vec<Snapshot>,
 }
 
+const SNAPSHOT: Decl = Decl::method(
+    M,
+    "snapshot",
+    "Records the map as it is now; `warren run --frames DIR` writes one PNG per snapshot. Free when frames are not asked for.",
+)
+.args(&[arg("label", Ty::Str)]);
+const ADD_LAYER: Decl = Decl::method(
+    M,
+    "add_layer",
+    "Attaches a debug layer, shown with `--layer NAME` (replaces a layer of the same name).",
+)
+.args(&[arg("name", Ty::Str), arg("layer", Ty::Table(&LAYER_SPEC))]);
+
+methods! {
+    /// Seeing generation.
+    pub METHODS, register for LuaMap {
+        SNAPSHOT => snapshot,
+        ADD_LAYER => add_layer,
+    }
+}
+
 /// `map:snapshot(label)`.
-pub fn snapshot(lua: &Lua, map: &Map, label: Value) -> mlua::Result<()> {
+fn snapshot(lua: &Lua, (this, label, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+    let c = Call::new(lua, &SNAPSHOT, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let map = &m.0;
     let Value::String(label) = label else {
-        return Err(fail(
-            lua,
-            format!(
-                "map:snapshot: label must be a string, got {}",
-                label.type_name()
-            ),
-        ));
+        return Err(c.bad(0, &label));
     };
     let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
         return Ok(());
@@ -53,12 +75,9 @@ pub fn snapshot(lua: &Lua, map: &Map, label: Value) -> mlua::Result<()> {
     let cells: usize = shots.frames.iter().map(|s| s.map.len()).sum();
     if shots.frames.len() >= MAX_SNAPSHOTS || cells + map.len() > MAX_SNAPSHOT_CELLS {
         drop(shots);
-        return Err(fail(
-            lua,
-            format!(
-                "map:snapshot: too many snapshots (at most {MAX_SNAPSHOTS}, holding at most {MAX_SNAPSHOT_CELLS} cells together)"
-            ),
-        ));
+        return Err(c.fail(format!(
+            "too many snapshots (at most {MAX_SNAPSHOTS}, holding at most {MAX_SNAPSHOT_CELLS} cells together)"
+        )));
     }
     let mut copy = map.clone();
     copy.notes.layers.clear();
@@ -70,96 +89,67 @@ pub fn snapshot(lua: &Lua, map: &Map, label: Value) -> mlua::Result<()> {
 }
 
 /// `map:add_layer(name, { rows = {…}, colors = { [glyph] = "#rrggbb" } })`.
-pub fn add_layer(lua: &Lua, map: &mut Map, name: String, spec: Table) -> mlua::Result<()> {
-    let call = "map:add_layer";
+fn add_layer(
+    lua: &Lua,
+    (this, name, spec, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<()> {
+    let c = Call::new(lua, &ADD_LAYER, &extra)?;
+    c.this_data::<LuaMap>(&this)?;
+    let name = c.str(0, &name)?;
+    let o = c.options(1, &spec)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let map = &mut m.0;
     if name.is_empty() || LayerChoice::BUILT_IN.contains(&name.as_str()) {
-        return Err(fail(
-            lua,
-            format!(
-                "{call}: name '{name}' is empty or built in ({}); choose another",
-                LayerChoice::BUILT_IN.join(", ")
-            ),
-        ));
+        return Err(c.fail(format!(
+            "name '{name}' is empty or built in ({}); choose another",
+            LayerChoice::BUILT_IN.join(", ")
+        )));
     }
     if !map.notes.layers.contains_key(&name)
         && map.notes.layers.len() >= warren_core::map::layer::MAX_LAYERS
     {
-        return Err(fail(
-            lua,
-            format!(
-                "{call}: a map may carry at most {} layers",
-                warren_core::map::layer::MAX_LAYERS
-            ),
-        ));
+        return Err(c.fail(format!(
+            "a map may carry at most {} layers",
+            warren_core::map::layer::MAX_LAYERS
+        )));
     }
-    known_keys(lua, &spec, call, &["rows", "colors"])?;
-    let rows = match spec.get::<Value>("rows")? {
-        Value::Table(t) => list(lua, &t, call)?
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.to_string_lossy()),
-                other => Err(fail(
-                    lua,
-                    format!(
-                        "{call}: rows[{}] must be a string, got {}",
-                        i + 1,
-                        other.type_name()
-                    ),
-                )),
-            })
-            .collect::<mlua::Result<Vec<String>>>()?,
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: rows must be a list of strings (one per map row), got {}",
-                    other.type_name()
-                ),
-            ))
-        }
-    };
-    let colors = colors(lua, spec.get::<Value>("colors")?, call)?;
-    let layer = Layer::from_rows(map.width(), map.height(), &rows, &colors)
-        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    let rows = list(&c, &o.table("rows")?, "layer.rows")?
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            other => Err(c.fail(format!(
+                "layer.rows[{}] must be a string (one per map row), got {}",
+                i + 1,
+                super::call::shown(&other)
+            ))),
+        })
+        .collect::<mlua::Result<Vec<String>>>()?;
+    let colors = colors(&c, o.opt_table("colors")?)?;
+    let layer =
+        Layer::from_rows(map.width(), map.height(), &rows, &colors).map_err(|e| c.fail(e))?;
     map.notes.layers.insert(name, layer);
     Ok(())
 }
 
 /// The `colors` table: one-character keys, `#rrggbb` values.
-fn colors(lua: &Lua, v: Value, call: &str) -> mlua::Result<BTreeMap<char, Rgb>> {
+fn colors(c: &Call, t: Option<Table>) -> mlua::Result<BTreeMap<char, Rgb>> {
     let mut out = BTreeMap::new();
-    let t = match v {
-        Value::Nil => return Ok(out),
-        Value::Table(t) => t,
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: colors must be a table {{ [glyph] = \"#rrggbb\" }}, got {}",
-                    other.type_name()
-                ),
-            ))
-        }
-    };
+    let Some(t) = t else { return Ok(out) };
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;
         let key = k.to_string().unwrap_or_default();
         let mut chars = key.chars();
         let (Some(g), None) = (chars.next(), chars.next()) else {
-            return Err(fail(
-                lua,
-                format!("{call}: colors key '{key}' must be a single glyph"),
-            ));
+            return Err(c.fail(format!("layer.colors key '{key}' must be a single glyph")));
         };
         let text = v.to_string().unwrap_or_default();
-        let c = Rgb::parse(&text).ok_or_else(|| {
-            fail(
-                lua,
-                format!("{call}: colors['{key}'] = '{text}' is not a colour \"#rrggbb\""),
-            )
+        let rgb = Rgb::parse(&text).ok_or_else(|| {
+            c.fail(format!(
+                "layer.colors['{key}'] = '{text}' is not a colour \"#rrggbb\""
+            ))
         })?;
-        out.insert(g, c);
+        out.insert(g, rgb);
     }
     Ok(out)
 }

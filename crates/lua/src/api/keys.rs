@@ -24,30 +24,7 @@ macro_rules! keys {
     };
 }
 
-keys!(
-    x,
-    y,
-    w,
-    h,
-    priority,
-    force,
-    region,
-    corridor,
-    first,
-    kind,
-    terrain,
-    strategy,
-    name,
-    weight,
-    attempts,
-    min_size,
-    max_size,
-    max_per_area,
-    depth,
-    trials,
-    start,
-    down,
-);
+keys!(x, y, w, h);
 
 /// The interned keys of a sandboxed state.
 ///

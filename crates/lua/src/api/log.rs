@@ -27,3 +27,35 @@ pub fn print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
     eprintln!("[{name}] {line}");
     Ok(())
 }
+
+/// `io.write(...)` (and `io.stdout:write`): strings and numbers, joined without separators, to
+/// the run's log like [`print`](fn@print) (one log line per call, a final newline dropped).
+pub fn write(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
+    let mut text = String::new();
+    for (i, v) in args.iter().enumerate() {
+        match v {
+            Value::String(_) | Value::Integer(_) | Value::Number(_) => {}
+            other => {
+                return Err(crate::fail(
+                    lua,
+                    format!(
+                        "bad argument #{} to 'write' (string expected, got {})",
+                        i + 1,
+                        other.type_name()
+                    ),
+                ))
+            }
+        }
+        if text.len() > MAX_OUTPUT_BYTES {
+            break;
+        }
+        text.push_str(&v.to_string()?);
+    }
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    print(
+        lua,
+        Variadic::from_iter([Value::String(lua.create_string(&text)?)]),
+    )
+}

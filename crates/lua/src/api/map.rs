@@ -1,90 +1,32 @@
-//! The `map` object recipes receive: reads, priority writes, shapes and annotations.
+//! The `map` object recipes receive: reads, priority writes and shapes. Annotations are in
+//! [`super::notes`], bulk reads and writes in [`super::bulk`], connectivity in
+//! [`super::connectivity`], snapshots and layers in [`super::debug`].
 
-use super::args::{self, brush, cell, int, rect};
+use super::call::{Call, Extra};
+use super::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRITE_OPTIONS};
 use super::cost;
+use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
+use super::meter::LuaMeter;
+use super::shapes::{self, brush, cell};
 use crate::budget::{charge, charge_bytes};
-use crate::fail;
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
-use warren_core::map::{
-    bresenham, dogleg, Corridor, DogLeg, Door, DoorState, Map, Point, Room, Spawn, TagValue,
-    TerrainTable,
-};
+use mlua::{AnyUserData, Lua, UserData, UserDataMethods, Value};
+use std::sync::Arc;
+use warren_core::gen::rooms::{self, RoomsError};
+use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect, TerrainTable};
 
 /// The map as a Lua userdata.
 pub struct LuaMap(pub Map);
 
-/// Builds a Lua list of `{x=, y=}` tables.
-fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
-    charge(lua, cells.len() as u64)?;
-    let t = lua.create_table_with_capacity(cells.len(), 0)?;
-    for (i, p) in cells.iter().enumerate() {
-        let c = lua.create_table_with_capacity(0, 2)?;
-        c.raw_set("x", p.x)?;
-        c.raw_set("y", p.y)?;
-        t.raw_set(i + 1, c)?;
-    }
-    Ok(t)
-}
-
-/// Reads a Lua list of `{x=, y=}` (or `{x, y}`) cells, all on the map.
-fn cells_arg(lua: &Lua, map: &Map, list: &Table, call: &str) -> mlua::Result<Vec<Point>> {
-    let items = args::list(lua, list, call)?;
-    let mut out = Vec::with_capacity(items.len());
-    for v in items {
-        let Value::Table(c) = v else {
-            return Err(fail(
-                lua,
-                format!("{call}: cells must be tables {{x=, y=}}"),
-            ));
-        };
-        let x: Value = c.get("x")?;
-        let x = if x.is_nil() { c.get(1)? } else { x };
-        let y: Value = c.get("y")?;
-        let y = if y.is_nil() { c.get(2)? } else { y };
-        out.push(cell(lua, map, &x, &y, call)?);
-    }
-    Ok(out)
-}
-
-/// Records a carved path as a corridor when `opts.corridor` is true.
-fn maybe_record(
-    lua: &Lua,
-    map: &mut Map,
-    opts: Option<&Table>,
-    cells: &[Point],
-) -> mlua::Result<()> {
-    if let Some(o) = opts {
-        if o.raw_get::<Option<bool>>("corridor")?.unwrap_or(false) {
-            let corridor = Corridor {
-                cells: cells.to_vec(),
-                region: o.raw_get::<Option<String>>("region")?,
-            };
-            charge_bytes(lua, cost::corridor(&corridor))?;
-            map.notes.corridors.push(corridor);
-        }
-    }
-    Ok(())
-}
-
-/// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
-pub fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
-    if !map.notes.tags.contains_key(&key) {
-        charge_bytes(lua, cost::text(&key) + 16)?;
-    }
-    if let TagValue::Text(t) = &v {
-        charge_bytes(lua, t.len())?;
-    }
-    map.notes.tags.insert(key, v);
-    Ok(())
-}
-
 /// The map's fields, answered by [`install_fields`] rather than registered with mlua.
-pub const FIELDS: [&str; 2] = ["width", "height"];
+pub const FIELDS: &[&Decl] = &[&WIDTH, &HEIGHT];
+
+const WIDTH: Decl = Decl::field(M, "width", &["integer"], "Map width in cells.");
+const HEIGHT: Decl = Decl::field(M, "height", &["integer"], "Map height in cells.");
 
 /// Makes `map.width` and `map.height` readable (see [`super::index`]: method lookups on the map
 /// stay a single table lookup).
 pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
-    let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
+    let terrains = Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
     let sample = lua.create_userdata(LuaMap(
         Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?,
     ))?;
@@ -104,303 +46,392 @@ pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
 
 impl UserData for LuaMap {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("in_bounds", |lua, m, (x, y): (Value, Value)| {
-            let (x, y) = (
-                int(lua, &x, "map:in_bounds", "x")?,
-                int(lua, &y, "map:in_bounds", "y")?,
-            );
-            Ok(m.0.in_bounds(x, y))
-        });
-        methods.add_method("is_edge", |lua, m, (x, y): (Value, Value)| {
-            let p = cell(lua, &m.0, &x, &y, "map:is_edge")?;
-            Ok(m.0.is_edge(p.x, p.y))
-        });
-        methods.add_method("get", |lua, m, (x, y): (Value, Value)| {
-            let p = cell(lua, &m.0, &x, &y, "map:get")?;
-            let t = m.0.terrain_at(p).map_err(mlua::Error::external)?;
-            Ok(m.0.terrains().get(t).name.clone())
-        });
-        methods.add_method("priority", |lua, m, (x, y): (Value, Value)| {
-            let p = cell(lua, &m.0, &x, &y, "map:priority")?;
-            m.0.priority_at(p).map_err(mlua::Error::external)
-        });
-        methods.add_method("region", |lua, m, (x, y): (Value, Value)| {
-            let p = cell(lua, &m.0, &x, &y, "map:region")?;
-            let r = m.0.region_at(p).map_err(mlua::Error::external)?;
-            Ok((r != 0).then(|| m.0.region_name(r).to_string()))
-        });
-        methods.add_method("is_solid", |lua, m, (x, y): (Value, Value)| {
-            let p = cell(lua, &m.0, &x, &y, "map:is_solid")?;
-            m.0.is_solid(p).map_err(mlua::Error::external)
-        });
-        methods.add_method_mut(
-            "set",
-            |lua, m, (x, y, t, opts): (Value, Value, String, Option<Table>)| {
-                let p = cell(lua, &m.0, &x, &y, "map:set")?;
-                let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:set", &[])?;
-                m.0.write(p, &b).map_err(mlua::Error::external)
-            },
-        );
-        methods.add_method_mut("fill", |lua, m, (t, opts): (String, Option<Table>)| {
-            let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:fill", &[])?;
-            charge(lua, cost::cell_work(m.0.len() as u64))?;
-            Ok(m.0.fill(&b))
-        });
-        methods.add_method_mut(
-            "fill_rect",
-            |lua, m, (r, t, opts): (Table, String, Option<Table>)| {
-                let r = rect(lua, &r, "map:fill_rect")?;
-                let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:fill_rect", &[])?;
-                m.0.check_rect(&r)
-                    .map_err(|e| fail(lua, format!("map:fill_rect: {e}")))?;
-                charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;
-                m.0.fill_rect(&r, &b)
-                    .map_err(|e| fail(lua, format!("map:fill_rect: {e}")))
-            },
-        );
-        methods.add_method_mut(
-            "outline_rect",
-            |lua, m, (r, t, opts): (Table, String, Option<Table>)| {
-                let r = rect(lua, &r, "map:outline_rect")?;
-                let b = brush(lua, &mut m.0, &t, opts.as_ref(), "map:outline_rect", &[])?;
-                m.0.check_rect(&r)
-                    .map_err(|e| fail(lua, format!("map:outline_rect: {e}")))?;
-                charge(lua, cost::cell_work(2 * (r.w as u64 + r.h as u64)))?;
-                m.0.outline_rect(&r, &b)
-                    .map_err(|e| fail(lua, format!("map:outline_rect: {e}")))
-            },
-        );
-        methods.add_method_mut("write_edge", |lua, m, t: Option<String>| {
-            let name = match t {
-                Some(n) => n,
-                None => m.0.terrains().get(edge_terrain(lua)?).name.clone(),
-            };
-            let b = brush(lua, &mut m.0, &name, None, "map:write_edge", &[])?.forced();
-            let (w, h) = (m.0.width(), m.0.height());
-            charge(lua, cost::cell_work(2 * (w as u64 + h as u64)))?;
-            let r = warren_core::map::Rect::new(0, 0, w, h);
-            m.0.outline_rect(&r, &b).map_err(mlua::Error::external)
-        });
-        methods.add_method_mut(
-            "line",
-            |lua, m, (x1, y1, x2, y2, t, opts): (Value, Value, Value, Value, String, Option<Table>)| {
-                let a = cell(lua, &m.0, &x1, &y1, "map:line")?;
-                let b = cell(lua, &m.0, &x2, &y2, "map:line")?;
-                let br = brush(lua, &mut m.0, &t, opts.as_ref(), "map:line", &["corridor"])?;
-                let path = bresenham(a, b);
-                charge(lua, cost::cell_work(path.len() as u64))?;
-                let carved = m.0.carve_path(&path, &br).map_err(mlua::Error::external)?;
-                maybe_record(lua, &mut m.0, opts.as_ref(), &carved)?;
-                Ok(carved.len())
-            },
-        );
-        methods.add_method_mut(
-            "dogleg",
-            |lua, m, (x1, y1, x2, y2, t, opts): (Value, Value, Value, Value, String, Option<Table>)| {
-                let call = "map:dogleg";
-                let a = cell(lua, &m.0, &x1, &y1, call)?;
-                let b = cell(lua, &m.0, &x2, &y2, call)?;
-                let br = brush(lua, &mut m.0, &t, opts.as_ref(), call, &["corridor", "first"])?;
-                let first = match &opts {
-                    Some(o) => o.raw_get::<Option<String>>("first")?,
-                    None => None,
-                };
-                let order = match first.as_deref() {
-                    None | Some("horizontal") => DogLeg::HorizontalFirst,
-                    Some("vertical") => DogLeg::VerticalFirst,
-                    Some(other) => {
-                        return Err(fail(
-                            lua,
-                            format!("{call}: first = '{other}' (valid: horizontal, vertical)"),
-                        ))
-                    }
-                };
-                let path = dogleg(a, b, order);
-                charge(lua, cost::cell_work(path.len() as u64))?;
-                let carved = m.0.carve_path(&path, &br).map_err(mlua::Error::external)?;
-                maybe_record(lua, &mut m.0, opts.as_ref(), &carved)?;
-                Ok(carved.len())
-            },
-        );
-        methods.add_method_mut(
-            "carve_rooms",
-            |lua, m, (rooms, t, opts): (Value, String, Option<Table>)| {
-                let call = "map:carve_rooms";
-                let rects = args::rect_list(lua, &rooms, call)?;
-                let b = brush(lua, &mut m.0, &t, opts.as_ref(), call, &["kind"])?;
-                let kind = match &opts {
-                    Some(o) => o.raw_get::<Option<String>>(&args::keys(lua).kind)?,
-                    None => None,
-                }
-                .map_or_else(|| "room".into(), std::sync::Arc::<str>::from);
-                for r in &rects {
-                    m.0.check_rect(r)
-                        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
-                }
-                for r in &rects {
-                    m.0.fill_rect(r, &b).map_err(mlua::Error::external)?;
-                    m.0.notes.rooms.push(Room {
-                        rect: *r,
-                        kind: kind.clone(),
-                        doors: Vec::new(),
-                    });
-                }
-                Ok(rects.len())
-            },
-        );
-        methods.add_method_mut("add_room", |lua, m, (r, kind): (Table, Option<String>)| {
-            let r = rect(lua, &r, "map:add_room")?;
-            m.0.check_rect(&r)
-                .map_err(|e| fail(lua, format!("map:add_room: {e}")))?;
-            let room = Room {
-                rect: r,
-                kind: kind.map_or_else(|| "room".into(), Into::into),
-                doors: Vec::new(),
-            };
-            charge_bytes(lua, cost::room(&room))?;
-            m.0.notes.rooms.push(room);
-            Ok(m.0.notes.rooms.len())
-        });
-        methods.add_method_mut(
-            "add_door",
-            |lua, m, (x, y, room, state): (Value, Value, Option<i64>, Option<String>)| {
-                let p = cell(lua, &m.0, &x, &y, "map:add_door")?;
-                let state = match state.as_deref() {
-                    None => DoorState::Closed,
-                    Some(name) => DoorState::from_name(name).ok_or_else(|| {
-                        fail(
-                            lua,
-                            format!(
-                                "map:add_door: state '{name}' (valid: {})",
-                                DoorState::NAMES.join(", ")
-                            ),
-                        )
-                    })?,
-                };
-                charge_bytes(lua, cost::cells(1) + size_of::<Door>())?;
-                if let Some(i) = room {
-                    let n = m.0.notes.rooms.len();
-                    let r = i
-                        .checked_sub(1)
-                        .and_then(|i| usize::try_from(i).ok())
-                        .and_then(|i| m.0.notes.rooms.get_mut(i))
-                        .ok_or_else(|| {
-                            fail(
-                                lua,
-                                format!("map:add_door: room {i} does not exist (1..={n})"),
-                            )
-                        })?;
-                    r.doors.push(p);
-                }
-                // A second door on a cell is ignored: one door per cell.
-                m.0.add_door(Door::new(p, state))
-                    .map_err(mlua::Error::external)?;
-                Ok(())
-            },
-        );
-        methods.add_method_mut(
-            "add_stair",
-            |lua, m, (x, y, dir): (Value, Value, String)| {
-                let p = cell(lua, &m.0, &x, &y, "map:add_stair")?;
-                charge_bytes(lua, cost::cells(1))?;
-                match dir.as_str() {
-                    "up" => m.0.notes.stairs.up.push(p),
-                    "down" => m.0.notes.stairs.down.push(p),
-                    other => {
-                        return Err(fail(
-                            lua,
-                            format!("map:add_stair: direction '{other}' (valid: up, down)"),
-                        ))
-                    }
-                }
-                Ok(())
-            },
-        );
-        methods.add_method_mut(
-            "add_spawn",
-            |lua, m, (x, y, what): (Value, Value, String)| {
-                let p = cell(lua, &m.0, &x, &y, "map:add_spawn")?;
-                let spawn = Spawn {
-                    x: p.x,
-                    y: p.y,
-                    what,
-                };
-                charge_bytes(lua, cost::spawn(&spawn))?;
-                m.0.notes.spawns.push(spawn);
-                Ok(())
-            },
-        );
-        methods.add_method_mut(
-            "add_corridor",
-            |lua, m, (cells, region): (Table, Option<String>)| {
-                let cells = cells_arg(lua, &m.0, &cells, "map:add_corridor")?;
-                let corridor = Corridor { cells, region };
-                charge_bytes(lua, cost::corridor(&corridor))?;
-                m.0.notes.corridors.push(corridor);
-                Ok(m.0.notes.corridors.len())
-            },
-        );
-        methods.add_method_mut("tag", |lua, m, (key, value): (String, Value)| {
-            let v = match value {
-                Value::Boolean(b) => TagValue::Bool(b),
-                Value::Integer(i) => TagValue::Int(i),
-                Value::Number(n) if n.is_finite() => TagValue::Number(n),
-                Value::String(s) => TagValue::Text(s.to_str()?.to_string()),
-                other => {
-                    return Err(fail(
-                        lua,
-                        format!(
-                            "map:tag: value for '{key}' must be a boolean, finite number or string, got {}",
-                            other.type_name()
-                        ),
-                    ))
-                }
-            };
-            record_tag(lua, &mut m.0, key, v)
-        });
-        methods.add_method("rooms", |lua, m, ()| {
-            charge(lua, m.0.notes.rooms.len() as u64)?;
-            let t = lua.create_table_with_capacity(m.0.notes.rooms.len(), 0)?;
-            for (i, r) in m.0.notes.rooms.iter().enumerate() {
-                let room = lua.create_table()?;
-                room.raw_set("x", r.rect.x)?;
-                room.raw_set("y", r.rect.y)?;
-                room.raw_set("w", r.rect.w)?;
-                room.raw_set("h", r.rect.h)?;
-                room.raw_set("kind", &*r.kind)?;
-                room.raw_set("doors", point_list(lua, &r.doors)?)?;
-                t.raw_set(i + 1, room)?;
-            }
-            Ok(t)
-        });
-        methods.add_method("corridors", |lua, m, ()| {
-            let t = lua.create_table_with_capacity(m.0.notes.corridors.len(), 0)?;
-            for (i, c) in m.0.notes.corridors.iter().enumerate() {
-                t.raw_set(i + 1, point_list(lua, &c.cells)?)?;
-            }
-            Ok(t)
-        });
-        methods.add_method("count", |lua, m, t: String| {
-            let id = args::terrain(lua, &m.0, &t, "map:count")?;
-            charge(lua, cost::cell_work(m.0.len() as u64))?;
-            Ok(m.0.terrain_cells().iter().filter(|&&c| c == id).count())
-        });
-        methods.add_method("open_count", |lua, m, ()| {
-            charge(lua, cost::cell_work(m.0.len() as u64))?;
-            Ok(m.0.open_count())
-        });
-        methods.add_method("snapshot", |lua, m, label: Value| {
-            super::debug::snapshot(lua, &m.0, label)
-        });
-        methods.add_method_mut("add_layer", |lua, m, (name, spec): (String, Table)| {
-            super::debug::add_layer(lua, &mut m.0, name, spec)
-        });
-        super::connectivity::add_methods(methods);
+        register_reads(methods);
+        register_writes(methods);
+        super::bulk::register(methods);
+        super::notes::register(methods);
+        super::connectivity::register(methods);
+        super::debug::register(methods);
     }
 }
 
-/// The registry's edge terrain for the running generation.
-fn edge_terrain(lua: &Lua) -> mlua::Result<u16> {
-    crate::with_run(lua, |r| r.edge)
-        .ok_or_else(|| fail(lua, "map:write_edge: no generation is running"))
+/// Every declaration of the map object.
+pub fn decls() -> Vec<&'static Decl> {
+    [
+        FIELDS,
+        READS,
+        WRITES,
+        super::bulk::METHODS,
+        super::notes::METHODS,
+        super::connectivity::METHODS,
+        super::debug::METHODS,
+    ]
+    .concat()
+}
+
+const X: super::decl::Arg = arg("x", Ty::INT);
+const Y: super::decl::Arg = arg("y", Ty::INT);
+const XY: &[super::decl::Arg] = &[X, Y];
+const TERRAIN: super::decl::Arg = arg("terrain", Ty::Terrain);
+
+/// A method taking a cell, `(x, y)`, and returning `ret`.
+const fn cell_query(name: &'static str, ret: &'static [&'static str], doc: &'static str) -> Decl {
+    Decl::method(M, name, doc).args(XY).returns(ret)
+}
+
+const IN_BOUNDS: Decl = cell_query("in_bounds", &["boolean"], "Whether (x, y) is on the map.");
+const IS_EDGE: Decl = cell_query(
+    "is_edge",
+    &["boolean"],
+    "Whether (x, y) is on the map's outer ring.",
+);
+const GET: Decl = cell_query("get", &["string"], "The terrain name at (x, y).");
+const PRIORITY: Decl = cell_query(
+    "priority",
+    &["integer"],
+    "The priority (0..=255) of the last successful write at (x, y).",
+);
+const REGION: Decl = cell_query(
+    "region",
+    &["string?"],
+    "The region stamped at (x, y), or nil.",
+);
+const IS_SOLID: Decl = cell_query(
+    "is_solid",
+    &["boolean"],
+    "Whether the terrain at (x, y) blocks movement.",
+);
+const COUNT: Decl = Decl::method(M, "count", "How many cells hold this terrain.")
+    .args(&[TERRAIN])
+    .returns(&["integer"]);
+const OPEN_COUNT: Decl =
+    Decl::method(M, "open_count", "How many cells do not block movement.").returns(&["integer"]);
+
+methods! {
+    /// Reading cells.
+    pub READS, register_reads for LuaMap {
+        IN_BOUNDS => in_bounds,
+        IS_EDGE => is_edge,
+        GET => get,
+        PRIORITY => priority,
+        REGION => region,
+        IS_SOLID => is_solid,
+        COUNT => count,
+        OPEN_COUNT => open_count,
+    }
+}
+
+type CellArgs = (Value, Value, Value, Extra);
+
+fn in_bounds(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
+    let c = Call::new(lua, &IN_BOUNDS, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    Ok(m.0.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
+}
+
+fn is_edge(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
+    let c = Call::new(lua, &IS_EDGE, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    Ok(m.0.is_edge(p.x, p.y))
+}
+
+fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
+    let c = Call::new(lua, &GET, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let t = m.0.terrain_at(p).map_err(|e| c.fail(e))?;
+    Ok(m.0.terrains().get(t).name.clone())
+}
+
+fn priority(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<u8> {
+    let c = Call::new(lua, &PRIORITY, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    m.0.priority_at(p).map_err(|e| c.fail(e))
+}
+
+fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<String>> {
+    let c = Call::new(lua, &REGION, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let r = m.0.region_at(p).map_err(|e| c.fail(e))?;
+    Ok((r != 0).then(|| m.0.region_name(r).to_string()))
+}
+
+fn is_solid(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
+    let c = Call::new(lua, &IS_SOLID, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    m.0.is_solid(p).map_err(|e| c.fail(e))
+}
+
+fn count(lua: &Lua, (this, terrain, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &COUNT, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    let id = c.terrain(0, &terrain, &m.0)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    Ok(m.0.terrain_cells().iter().filter(|&&t| t == id).count())
+}
+
+fn open_count(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &OPEN_COUNT, &extra)?;
+    let m = c.this::<LuaMap>(&this)?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    Ok(m.0.open_count())
+}
+
+const WRITE_OPTS: super::decl::Arg = opt("opts", Ty::Table(&WRITE_OPTIONS));
+const RECT: super::decl::Arg = arg("rect", Ty::Table(&RECT_LIKE));
+
+const SET: Decl = Decl::method(
+    M,
+    "set",
+    "Writes one cell; returns whether the priority rule let the write through.",
+)
+.args(&[X, Y, TERRAIN, WRITE_OPTS])
+.returns(&["boolean"]);
+const FILL: Decl = Decl::method(
+    M,
+    "fill",
+    "Writes every cell (the edge only with `force`); returns how many were written.",
+)
+.args(&[TERRAIN, WRITE_OPTS])
+.returns(&["integer"]);
+const FILL_RECT: Decl = Decl::method(
+    M,
+    "fill_rect",
+    "Writes every cell of a rectangle; returns how many were written.",
+)
+.args(&[RECT, TERRAIN, WRITE_OPTS])
+.returns(&["integer"]);
+const OUTLINE_RECT: Decl = Decl::method(
+    M,
+    "outline_rect",
+    "Writes the border cells of a rectangle; returns how many were written.",
+)
+.args(&[RECT, TERRAIN, WRITE_OPTS])
+.returns(&["integer"]);
+const WRITE_EDGE: Decl = Decl::method(
+    M,
+    "write_edge",
+    "Writes the map's outer ring with force (default terrain: the regions' `[map] edge`).",
+)
+.args(&[opt("terrain", Ty::Terrain)]);
+const PATH: &[super::decl::Arg] = &[
+    arg("x1", Ty::INT),
+    arg("y1", Ty::INT),
+    arg("x2", Ty::INT),
+    arg("y2", Ty::INT),
+    TERRAIN,
+    opt("opts", Ty::Table(&PATH_OPTIONS)),
+];
+const LINE: Decl = Decl::method(
+    M,
+    "line",
+    "Carves a Bresenham line from (x1, y1) to (x2, y2); returns how many cells changed.",
+)
+.args(PATH)
+.returns(&["integer"]);
+const DOGLEG: Decl = Decl::method(
+    M,
+    "dogleg",
+    "Carves a one-bend path from (x1, y1) to (x2, y2); returns how many cells changed.",
+)
+.args(&[
+    arg("x1", Ty::INT),
+    arg("y1", Ty::INT),
+    arg("x2", Ty::INT),
+    arg("y2", Ty::INT),
+    TERRAIN,
+    opt("opts", Ty::Table(&DOGLEG_OPTIONS)),
+])
+.returns(&["integer"]);
+const CARVE_ROOMS: Decl = Decl::method(
+    M,
+    "carve_rooms",
+    "Fills every room of a list and records each as a room of `opts.kind`; returns how many.",
+)
+.args(&[
+    arg("rooms", Ty::Rects),
+    TERRAIN,
+    opt("opts", Ty::Table(&CARVE_OPTIONS)),
+])
+.returns(&["integer"]);
+
+methods! {
+    /// Priority writes and shapes.
+    pub WRITES, register_writes for LuaMap {
+        SET => set,
+        FILL => fill,
+        FILL_RECT => fill_rect,
+        OUTLINE_RECT => outline_rect,
+        WRITE_EDGE => write_edge,
+        LINE => line,
+        DOGLEG => dogleg_path,
+        CARVE_ROOMS => carve_rooms,
+    }
+}
+
+/// The brush a write asks for: `terrain` with the options at argument `opts`.
+fn write_brush(
+    c: &Call,
+    map: &mut Map,
+    terrain: (usize, &Value),
+    opts: (usize, &Value),
+) -> mlua::Result<Brush> {
+    let t = c.terrain(terrain.0, terrain.1, map)?;
+    let o = c.options(opts.0, opts.1)?;
+    brush(&o, map, t)
+}
+
+fn set(
+    lua: &Lua,
+    (this, x, y, t, opts, extra): (Value, Value, Value, Value, Value, Extra),
+) -> mlua::Result<bool> {
+    let c = Call::new(lua, &SET, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let b = write_brush(&c, &mut m.0, (2, &t), (3, &opts))?;
+    m.0.write(p, &b).map_err(|e| c.fail(e))
+}
+
+fn fill(lua: &Lua, (this, t, opts, extra): (Value, Value, Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &FILL, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let b = write_brush(&c, &mut m.0, (0, &t), (1, &opts))?;
+    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    Ok(m.0.fill(&b))
+}
+
+/// `fill_rect` and `outline_rect`: a rectangle on the map, a brush, and the cells written.
+fn rect_write(
+    c: &Call,
+    this: &Value,
+    (r, t, opts): (&Value, &Value, &Value),
+    cells: impl Fn(&Rect) -> u64,
+    write: impl Fn(&mut Map, &Rect, &Brush) -> Result<usize, warren_core::map::MapError>,
+) -> mlua::Result<usize> {
+    let mut m = c.this_mut::<LuaMap>(this)?;
+    let r = shapes::rect(c, 0, r)?;
+    let b = write_brush(c, &mut m.0, (1, t), (2, opts))?;
+    m.0.check_rect(&r).map_err(|e| c.fail(e))?;
+    charge(c.lua(), cost::cell_work(cells(&r)))?;
+    write(&mut m.0, &r, &b).map_err(|e| c.fail(e))
+}
+
+fn fill_rect(
+    lua: &Lua,
+    (this, r, t, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<usize> {
+    let c = Call::new(lua, &FILL_RECT, &extra)?;
+    rect_write(
+        &c,
+        &this,
+        (&r, &t, &opts),
+        |r| r.w as u64 * r.h as u64,
+        Map::fill_rect,
+    )
+}
+
+fn outline_rect(
+    lua: &Lua,
+    (this, r, t, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<usize> {
+    let c = Call::new(lua, &OUTLINE_RECT, &extra)?;
+    rect_write(
+        &c,
+        &this,
+        (&r, &t, &opts),
+        |r| 2 * (r.w as u64 + r.h as u64),
+        Map::outline_rect,
+    )
+}
+
+fn write_edge(lua: &Lua, (this, t, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+    let c = Call::new(lua, &WRITE_EDGE, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let terrain = match &t {
+        Value::Nil => {
+            crate::with_run(lua, |r| r.edge).ok_or_else(|| c.fail("no generation is running"))?
+        }
+        t => c.terrain(0, t, &m.0)?,
+    };
+    let (w, h) = (m.0.width(), m.0.height());
+    charge(lua, cost::cell_work(2 * (w as u64 + h as u64)))?;
+    let r = Rect::new(0, 0, w, h);
+    m.0.outline_rect(&r, &Brush::new(terrain).forced())
+        .map_err(|e| c.fail(e))?;
+    Ok(())
+}
+
+/// The arguments of `line` and `dogleg`.
+type PathArgs = (Value, Value, Value, Value, Value, Value, Value, Extra);
+
+/// Carves `path` with the brush of a `line`/`dogleg` call and records it as a corridor when
+/// `opts.corridor` asks.
+fn carve_path(
+    c: &Call,
+    m: &mut Map,
+    path: &[warren_core::map::Point],
+    b: &Brush,
+    o: &super::call::Opts,
+) -> mlua::Result<usize> {
+    charge(c.lua(), cost::cell_work(path.len() as u64))?;
+    let carved = m.carve_path(path, b).map_err(|e| c.fail(e))?;
+    let n = carved.len();
+    if o.bool("corridor")? {
+        let corridor = Corridor {
+            cells: carved,
+            region: o.opt_str("region")?,
+        };
+        charge_bytes(c.lua(), cost::corridor(&corridor))?;
+        m.notes.corridors.push(corridor);
+    }
+    Ok(n)
+}
+
+fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &LINE, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let a = cell(&c, &m.0, 0, &x1, &y1)?;
+    let b = cell(&c, &m.0, 2, &x2, &y2)?;
+    let terrain = c.terrain(4, &t, &m.0)?;
+    let o = c.options(5, &opts)?;
+    let br = brush(&o, &mut m.0, terrain)?;
+    carve_path(&c, &mut m.0, &bresenham(a, b), &br, &o)
+}
+
+fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &DOGLEG, &extra)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let a = cell(&c, &m.0, 0, &x1, &y1)?;
+    let b = cell(&c, &m.0, 2, &x2, &y2)?;
+    let terrain = c.terrain(4, &t, &m.0)?;
+    let o = c.options(5, &opts)?;
+    let br = brush(&o, &mut m.0, terrain)?;
+    let order = match o.choice("first")? {
+        0 => DogLeg::HorizontalFirst,
+        _ => DogLeg::VerticalFirst,
+    };
+    carve_path(&c, &mut m.0, &dogleg(a, b, order), &br, &o)
+}
+
+fn carve_rooms(
+    lua: &Lua,
+    (this, list, t, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<usize> {
+    let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
+    let rects = shapes::rects(&c, 0, &list)?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let terrain = c.terrain(1, &t, &m.0)?;
+    let o = c.options(2, &opts)?;
+    let b = brush(&o, &mut m.0, terrain)?;
+    let kind: Arc<str> = o.str("kind")?.into();
+    charge_bytes(lua, cost::rooms(rects.len(), &kind))?;
+    let mut meter = LuaMeter::new(lua);
+    rooms::carve_rooms(&mut m.0, &rects, &b, &kind, &mut meter).map_err(|e| match e {
+        RoomsError::Stopped(_) => meter.stopped(),
+        e => c.fail(e),
+    })
 }

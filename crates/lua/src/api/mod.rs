@@ -1,51 +1,211 @@
-//! The `warren` Lua module, one file per API area.
+//! The `warren` Lua module, one file per API area. Every binding is declared once ([`decl`]),
+//! next to its implementation, and registered from the same table (the `methods!` and `functions!` macros below).
 
-pub mod args;
+/// Declares a type's methods once: `DECL => function` pairs become the list of declarations
+/// (`$list`, read by stubs, `warren check` and the README table) and the function that
+/// registers the methods on the userdata type.
+macro_rules! methods {
+    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
+        $(#[$doc])*
+        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
+
+        /// Registers every method of the list (each takes its receiver as a plain value and
+        /// checks it, so a call with `.` instead of `:` gets a clear message).
+        $vis fn $register<M: mlua::UserDataMethods<$ty>>(methods: &mut M) {
+            $(methods.add_function($decl.name, $f);)*
+        }
+    };
+}
+
+/// Declares a module table's functions once: `DECL => function` pairs become the list of
+/// declarations and the function that adds them to the table.
+macro_rules! functions {
+    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident { $($decl:ident => $f:expr),* $(,)? }) => {
+        $(#[$doc])*
+        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
+
+        /// Adds every function of the list to `table`.
+        $vis fn $register(lua: &mlua::Lua, table: &mlua::Table) -> mlua::Result<()> {
+            $(table.raw_set($decl.name, lua.create_function($f)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+pub mod bulk;
+pub mod call;
+pub mod classes;
 pub mod connectivity;
 pub mod cost;
 #[cfg(test)]
 mod coverage;
+pub mod ctx;
 pub mod debug;
+pub mod decl;
 pub mod dungeon;
-pub mod entries;
-pub mod fields;
 pub mod gen;
 pub mod held;
 pub mod index;
 pub mod keys;
 pub mod log;
 pub mod map;
+pub mod meter;
+pub mod notes;
+pub mod rect;
 pub mod rects;
+pub mod regions;
 pub mod rng;
-pub mod spec;
+pub mod shapes;
 pub mod status;
 pub mod town;
 pub mod tunnel;
 
+use decl::{Class, Decl, Owner};
 use mlua::{Lua, Table};
 use warren_core::map::priority;
 
-/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]). Called once
-/// per state, before any script runs.
+/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]) and makes
+/// the shared rectangle metatable. Called once per state, before any script runs.
 pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     map::install_fields(lua)?;
-    rects::install_items(lua)
+    rects::install_items(lua)?;
+    rect::install(lua)
 }
 
-/// Builds the `warren` module table (the prelude adds Lua-side helpers and freezes it).
+/// Makes one value of every userdata type the API hands out that setup has not made yet, so
+/// that mlua sets up each type's metatable now: set up during a run, those objects would take
+/// ids, and that run would number its own objects differently from the same run in a state
+/// that had already met the type.
+pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
+    use warren_core::gen::dungeon::{Level, Panels};
+    let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
+    lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
+    lua.create_userdata(tunnel::LuaTunnels::empty())?;
+    lua.create_userdata(rng::LuaRng(warren_core::rng::Rng::new(0)))?;
+    // Towns and status lists are made through their constructors (which own their memory
+    // charge), with the smallest valid arguments.
+    lua.load(
+        "local warren = ... warren.town.new {} \
+         warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
+    )
+    .set_name("=warren prelude")
+    .call::<()>(warren)
+}
+
+const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
+const PRIO: Decl = Decl::field(
+    Owner::Warren,
+    "prio",
+    &["warren.Prio"],
+    "Incursion's write priorities by name (`warren.prio.ROOM_FLOOR`).",
+);
+const GEN: Decl = Decl::field(
+    Owner::Warren,
+    "gen",
+    &["warren.gen"],
+    "Whole generation phases implemented in Rust.",
+);
+const TOWN: Decl = Decl::field(
+    Owner::Warren,
+    "town",
+    &["warren.town"],
+    "TownMaze as phases (seed 002).",
+);
+const TUNNEL: Decl = Decl::field(
+    Owner::Warren,
+    "tunnel",
+    &["warren.tunnel"],
+    "Incursion's tunnel (seed 000) and fix-up.",
+);
+const DUNGEON: Decl = Decl::field(
+    Owner::Warren,
+    "dungeon",
+    &["warren.dungeon"],
+    "Incursion's level phases (seed 003).",
+);
+
+/// The `warren` module's own members.
+const WARREN: &[&Decl] = &[
+    &VERSION,
+    &PRIO,
+    &GEN,
+    &TOWN,
+    &TUNNEL,
+    &DUNGEON,
+    &rect::RECT,
+    &status::STATUS_LISTS,
+];
+
+/// Every declaration of the Lua API, owner by owner.
+pub fn decls() -> Vec<&'static Decl> {
+    [
+        map::decls().as_slice(),
+        rng::METHODS,
+        rect::FIELDS,
+        rect::METHODS,
+        rects::METHODS,
+        ctx::DECLS,
+        WARREN,
+        gen::DECLS,
+        tunnel::FUNCTIONS,
+        tunnel::METHODS,
+        dungeon::FUNCTIONS,
+        dungeon::METHODS,
+        town::FUNCTIONS,
+        town::FIELDS,
+        town::TOWN_FIELDS,
+        town::METHODS,
+        status::METHODS,
+    ]
+    .concat()
+}
+
+/// Every table class the declarations name.
+pub fn classes() -> Vec<&'static Class> {
+    let mut out: Vec<&'static Class> = vec![
+        &classes::RECT_LIKE,
+        &classes::CELL,
+        &classes::WRITE_OPTIONS,
+        &classes::PATH_OPTIONS,
+        &classes::DOGLEG_OPTIONS,
+        &classes::CARVE_OPTIONS,
+        &classes::BLIT_OPTIONS,
+        &classes::LAYER_SPEC,
+        &classes::ROOM_RECORD,
+        &classes::COMPONENT,
+        &classes::CONNECTIVITY_OPTIONS,
+        &classes::PARAM,
+        &classes::RECIPE,
+    ];
+    out.extend(gen::CLASSES);
+    out.extend(tunnel::CLASSES);
+    out.extend(dungeon::CLASSES);
+    out.extend(town::CLASSES);
+    out.push(&status::STATUS_LISTS_OPTIONS);
+    out
+}
+
+/// The classes of `ctx.regions` and its entries (records with more keys than an options
+/// table; see [`regions`]).
+pub fn region_classes() -> &'static [&'static Class] {
+    regions::CLASSES
+}
+
+/// Builds the `warren` module table (the prelude freezes it).
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let w = lua.create_table()?;
-    w.set("version", env!("CARGO_PKG_VERSION"))?;
+    w.set(VERSION.name, env!("CARGO_PKG_VERSION"))?;
     let prio = lua.create_table()?;
     for (name, value) in priority::NAMED {
         prio.set(name, value)?;
     }
-    w.set("prio", prio)?;
-    w.set("gen", gen::table(lua)?)?;
-    w.set("town", town::table(lua)?)?;
-    w.set("status_lists", status::constructor(lua)?)?;
-    w.set("tunnel", tunnel::table(lua)?)?;
-    w.set("dungeon", dungeon::table(lua)?)?;
+    w.set(PRIO.name, prio)?;
+    w.set(GEN.name, gen::table(lua)?)?;
+    w.set(TOWN.name, town::table(lua)?)?;
+    w.set(status::STATUS_LISTS.name, status::constructor(lua)?)?;
+    w.set(TUNNEL.name, tunnel::table(lua)?)?;
+    w.set(DUNGEON.name, dungeon::table(lua)?)?;
+    w.set(rect::RECT.name, lua.create_function(rect::rect)?)?;
     // A Rust panic on demand, to test that panics become internal errors that scripts cannot
     // catch. Debug builds only: release builds have no way to make warren panic on purpose.
     #[cfg(debug_assertions)]

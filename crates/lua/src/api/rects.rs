@@ -3,8 +3,10 @@
 //! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
 //! `rooms:center(i)` gives a room's centre without building a table.
 
+use super::call::{Call, Extra};
+use super::decl::{arg, Decl, Owner::Rects as O, Ty};
 use super::keys::keys;
-use crate::fail;
+
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 use warren_core::map::Rect;
 
@@ -34,48 +36,77 @@ pub fn install_items(lua: &Lua) -> mlua::Result<()> {
     super::index::install(lua, &sample, fallback)
 }
 
+const LIST: Decl = Decl::method(
+    O,
+    "list",
+    "The rectangles as plain Lua tables `{x=, y=, w=, h=}`.",
+)
+.returns(&["warren.RectLike[]"]);
+const CENTER: Decl = Decl::method(
+    O,
+    "center",
+    "The centre cell `x, y` of rectangle `i` (rounded towards the top left), without building a table.",
+)
+.args(&[arg("i", Ty::int(1, i64::MAX))])
+.returns(&["integer", "integer"]);
+const SORT: Decl = Decl::method(
+    O,
+    "sort",
+    "Sorts the list in place: by left column, by top row, or largest area first (ties by position).",
+)
+.args(&[arg("order", Ty::Choice(&["leftmost", "topmost", "largest"]))]);
+
+methods! {
+    /// The list's methods.
+    pub METHODS, register for LuaRects {
+        LIST => list,
+        CENTER => center,
+        SORT => sort,
+    }
+}
+
 impl UserData for LuaRects {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.0.len()));
-        methods.add_method("list", |lua, r, ()| {
-            let t = lua.create_table_with_capacity(r.0.len(), 0)?;
-            for (i, rect) in r.0.iter().enumerate() {
-                t.raw_set(i + 1, rect_table(lua, rect)?)?;
-            }
-            Ok(t)
-        });
-        methods.add_method("center", |lua, r, i: Value| {
-            let n = r.0.len();
-            let c = match i {
-                Value::Integer(i) if i >= 1 && (i as usize) <= n => r.0[i as usize - 1].center(),
-                other => {
-                    let shown = match other {
-                        Value::Integer(i) => i.to_string(),
-                        other => other.type_name().to_string(),
-                    };
-                    return Err(fail(
-                        lua,
-                        format!(
-                            "rects:center: index {shown} is not a rectangle of the list (1..={n})"
-                        ),
-                    ));
-                }
-            };
-            Ok((c.x, c.y))
-        });
-        methods.add_method_mut("sort", |lua, r, order: String| {
-            match order.as_str() {
-                "leftmost" => r.0.sort_by_key(|a| (a.x, a.y)),
-                "topmost" => r.0.sort_by_key(|a| (a.y, a.x)),
-                "largest" => r.0.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
-                other => {
-                    return Err(fail(
-                        lua,
-                        format!("rects:sort: order '{other}' (valid: leftmost, topmost, largest)"),
-                    ))
-                }
-            }
-            Ok(())
-        });
+        register(methods);
     }
+}
+
+fn list(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &LIST, &extra)?;
+    let r = c.this::<LuaRects>(&this)?;
+    let t = lua.create_table_with_capacity(r.0.len(), 0)?;
+    for (i, rect) in r.0.iter().enumerate() {
+        t.raw_set(i + 1, rect_table(lua, rect)?)?;
+    }
+    Ok(t)
+}
+
+fn center(lua: &Lua, (this, i, extra): (Value, Value, Extra)) -> mlua::Result<(i32, i32)> {
+    let c = Call::new(lua, &CENTER, &extra)?;
+    let r = c.this::<LuaRects>(&this)?;
+    let n = r.0.len();
+    let at = match &i {
+        Value::Integer(i) if *i >= 1 && (*i as usize) <= n => *i as usize - 1,
+        other => {
+            return Err(c.fail(format!(
+                "argument 1 (i) = {} is not a rectangle of the list (1..={n})",
+                super::call::shown(other)
+            )))
+        }
+    };
+    let p = r.0[at].center();
+    Ok((p.x, p.y))
+}
+
+fn sort(lua: &Lua, (this, order, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+    let c = Call::new(lua, &SORT, &extra)?;
+    let order = c.choice(0, &order)?;
+    let mut r = c.this_mut::<LuaRects>(&this)?;
+    match order {
+        0 => r.0.sort_by_key(|a| (a.x, a.y)),
+        1 => r.0.sort_by_key(|a| (a.y, a.x)),
+        _ => r.0.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
+    }
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! `ctx.rng` and `math.random`: the run's seeded generators.
 
-use super::args::int;
+use super::call::{shown, Call, Extra};
+use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
+use super::shapes;
 use crate::{fail, with_run};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
 use warren_core::rng::Rng;
@@ -8,8 +10,133 @@ use warren_core::rng::Rng;
 /// A random number generator as a Lua userdata.
 pub struct LuaRng(pub Rng);
 
+const RNG_INT: Decl = Decl::method(R, "int", "A uniform integer in lo..=hi.")
+    .args(&[arg("lo", Ty::INT), arg("hi", Ty::INT)])
+    .returns(&["integer"]);
+const BELOW: Decl = Decl::method(
+    R,
+    "below",
+    "A uniform integer in 0..n-1 (Incursion's random(n)).",
+)
+.args(&[arg("n", Ty::int(1, i64::MAX))])
+.returns(&["integer"]);
+const CHANCE: Decl = Decl::method(R, "chance", "True with the given percent chance.")
+    .args(&[arg("percent", Ty::INT)])
+    .returns(&["boolean"]);
+const FLOAT: Decl = Decl::method(R, "float", "A uniform number in [0, 1).").returns(&["number"]);
+const PICK: Decl = Decl::method(
+    R,
+    "pick",
+    "A uniform random item of a non-empty list, and its index.",
+)
+.args(&[arg("list", Ty::List)])
+.returns(&["any", "integer"]);
+const WEIGHTED: Decl = Decl::method(
+    R,
+    "weighted",
+    "An item of a list picked by its `weight` (or `key`) field, and its index; nil when every weight is 0.",
+)
+.args(&[arg("list", Ty::List), opt_or("key", Ty::Str, Default::Str("weight"))])
+.returns(&["any", "integer?"]);
+const SHUFFLE: Decl = Decl::method(R, "shuffle", "Shuffles a list in place and returns it.")
+    .args(&[arg("list", Ty::List)])
+    .returns(&["any[]"]);
+const STREAM: Decl = Decl::method(
+    R,
+    "stream",
+    "An independent generator derived from this one's seed and `name`: adding a phase does not reshuffle the others.",
+)
+.args(&[arg("name", Ty::Str)])
+.returns(&["warren.Rng"]);
+const SEED: Decl = Decl::method(R, "seed", "This generator's seed.").returns(&["integer"]);
+
+methods! {
+    /// The generator's methods.
+    pub METHODS, register for LuaRng {
+        RNG_INT => int,
+        BELOW => below,
+        CHANCE => chance,
+        FLOAT => float,
+        PICK => pick,
+        WEIGHTED => weighted,
+        SHUFFLE => shuffle,
+        STREAM => stream,
+        SEED => seed,
+    }
+}
+
+impl UserData for LuaRng {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        register(methods);
+    }
+}
+
+fn int(lua: &Lua, (this, lo, hi, extra): (Value, Value, Value, Extra)) -> mlua::Result<i64> {
+    let c = Call::new(lua, &RNG_INT, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
+    if hi < lo {
+        return Err(c.fail(format!("empty interval {lo}..={hi}")));
+    }
+    Ok(c.this_mut::<LuaRng>(&this)?.0.range(lo, hi))
+}
+
+fn below(lua: &Lua, (this, n, extra): (Value, Value, Extra)) -> mlua::Result<i64> {
+    let c = Call::new(lua, &BELOW, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let n = c.int(0, &n)?;
+    Ok(c.this_mut::<LuaRng>(&this)?.0.below(n as u64) as i64)
+}
+
+fn chance(lua: &Lua, (this, pct, extra): (Value, Value, Extra)) -> mlua::Result<bool> {
+    let c = Call::new(lua, &CHANCE, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let p = c.int(0, &pct)?;
+    Ok(c.this_mut::<LuaRng>(&this)?.0.percent(p))
+}
+
+fn float(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<f64> {
+    let c = Call::new(lua, &FLOAT, &extra)?;
+    Ok(c.this_mut::<LuaRng>(&this)?.0.float())
+}
+
+fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(Value, usize)> {
+    let c = Call::new(lua, &PICK, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let items = shapes::list(&c, &c.table(0, &list)?, "argument 1 (list)")?;
+    if items.is_empty() {
+        return Err(c.fail("the list is empty"));
+    }
+    let i = c.this_mut::<LuaRng>(&this)?.0.below(items.len() as u64) as usize;
+    Ok((items[i].clone(), i + 1))
+}
+
+fn weighted(
+    lua: &Lua,
+    (this, list, key, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<(Value, Option<usize>)> {
+    let c = Call::new(lua, &WEIGHTED, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let items = shapes::list(&c, &c.table(0, &list)?, "argument 1 (list)")?;
+    let key = c.str(1, &key)?;
+    let mut weights = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        weights.push(entry_weight(&c, v, &key, i + 1)?);
+    }
+    let total: f64 = weights.iter().sum();
+    if !total.is_finite() {
+        return Err(c.fail(format!(
+            "the {key}s add up to more than the largest number; use smaller weights"
+        )));
+    }
+    match c.this_mut::<LuaRng>(&this)?.0.weighted_index(&weights) {
+        Some(i) => Ok((items[i].clone(), Some(i + 1))),
+        None => Ok((Value::Nil, None)),
+    }
+}
+
 /// A weight read from a list entry; must be finite and ≥ 0.
-fn entry_weight(lua: &Lua, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
+fn entry_weight(c: &Call, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
     let w = match v {
         Value::Table(t) => t.get::<Value>(key)?,
         _ => Value::Nil,
@@ -18,81 +145,42 @@ fn entry_weight(lua: &Lua, v: &Value, key: &str, i: usize) -> mlua::Result<f64> 
         Value::Integer(i) => i as f64,
         Value::Number(n) => n,
         other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "rng:weighted: item {i} has no numeric '{key}' (got {})",
-                    other.type_name()
-                ),
-            ))
+            return Err(c.fail(format!(
+                "item {i} has no numeric '{key}' (got {})",
+                shown(&other)
+            )))
         }
     };
     if !w.is_finite() || w < 0.0 {
-        return Err(fail(
-            lua,
-            format!("rng:weighted: item {i} has {key} = {w}; weights must be finite and ≥ 0"),
-        ));
+        return Err(c.fail(format!(
+            "item {i} has {key} = {w}; weights must be finite and ≥ 0"
+        )));
     }
     Ok(w)
 }
 
-impl UserData for LuaRng {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method_mut("int", |lua, r, (lo, hi): (Value, Value)| {
-            let lo = int(lua, &lo, "rng:int", "lo")?;
-            let hi = int(lua, &hi, "rng:int", "hi")?;
-            if hi < lo {
-                return Err(fail(lua, format!("rng:int: empty interval {lo}..={hi}")));
-            }
-            Ok(r.0.range(lo, hi))
-        });
-        methods.add_method_mut("below", |lua, r, n: Value| {
-            let n = int(lua, &n, "rng:below", "n")?;
-            if n < 1 {
-                return Err(fail(lua, format!("rng:below: n = {n} must be ≥ 1")));
-            }
-            Ok(r.0.below(n as u64) as i64)
-        });
-        methods.add_method_mut("chance", |lua, r, pct: Value| {
-            let p = int(lua, &pct, "rng:chance", "percent")?;
-            Ok(r.0.percent(p))
-        });
-        methods.add_method_mut("float", |_, r, ()| Ok(r.0.float()));
-        methods.add_method_mut("pick", |lua, r, list: Table| {
-            let items = super::args::list(lua, &list, "rng:pick")?;
-            if items.is_empty() {
-                return Err(fail(lua, "rng:pick: the list is empty"));
-            }
-            let i = r.0.below(items.len() as u64) as usize;
-            Ok((items[i].clone(), i + 1))
-        });
-        methods.add_method_mut(
-            "weighted",
-            |lua, r, (list, key): (Table, Option<String>)| {
-                let key = key.unwrap_or_else(|| "weight".into());
-                let items = super::args::list(lua, &list, "rng:weighted")?;
-                let mut weights = Vec::with_capacity(items.len());
-                for (i, v) in items.iter().enumerate() {
-                    weights.push(entry_weight(lua, v, &key, i + 1)?);
-                }
-                match r.0.weighted_index(&weights) {
-                    Some(i) => Ok((items[i].clone(), Some(i + 1))),
-                    None => Ok((Value::Nil, None)),
-                }
-            },
-        );
-        methods.add_method_mut("shuffle", |lua, r, list: Table| {
-            let mut items = super::args::list(lua, &list, "rng:shuffle")?;
-            r.0.shuffle(&mut items);
-            // `set`, not `raw_set`: a read-only list must refuse, not grow a shadow copy.
-            for (i, v) in items.into_iter().enumerate() {
-                list.set(i + 1, v)?;
-            }
-            Ok(list)
-        });
-        methods.add_method("stream", |_, r, name: String| Ok(LuaRng(r.0.stream(&name))));
-        methods.add_method("seed", |_, r, ()| Ok(r.0.seed() as i64));
+fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &SHUFFLE, &extra)?;
+    c.this_data::<LuaRng>(&this)?;
+    let t = c.table(0, &list)?;
+    let mut items = shapes::list(&c, &t, "argument 1 (list)")?;
+    c.this_mut::<LuaRng>(&this)?.0.shuffle(&mut items);
+    // `set`, not `raw_set`: a read-only list must refuse, not grow a shadow copy.
+    for (i, v) in items.into_iter().enumerate() {
+        t.set(i + 1, v)?;
     }
+    Ok(t)
+}
+
+fn stream(lua: &Lua, (this, name, extra): (Value, Value, Extra)) -> mlua::Result<LuaRng> {
+    let c = Call::new(lua, &STREAM, &extra)?;
+    let name = c.str(0, &name)?;
+    Ok(LuaRng(c.this::<LuaRng>(&this)?.0.stream(&name)))
+}
+
+fn seed(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<i64> {
+    let c = Call::new(lua, &SEED, &extra)?;
+    Ok(c.this::<LuaRng>(&this)?.0.seed() as i64)
 }
 
 /// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.
@@ -110,17 +198,30 @@ pub fn math_random(lua: &Lua, args: Variadic<Value>) -> mlua::Result<Value> {
     match args.len() {
         0 => Ok(Value::Number(r.float())),
         1 => {
-            let m = int(lua, &args[0], "math.random", "m")?;
+            let m = math_int(lua, &args[0], 1)?;
             if m == 0 {
                 return Ok(Value::Integer(r.next_u64() as i64));
             }
             range(1, m, r)
         }
         2 => {
-            let lo = int(lua, &args[0], "math.random", "m")?;
-            let hi = int(lua, &args[1], "math.random", "n")?;
+            let lo = math_int(lua, &args[0], 1)?;
+            let hi = math_int(lua, &args[1], 2)?;
             range(lo, hi, r)
         }
         _ => Err(fail(lua, "wrong number of arguments to 'random'")),
     }
+}
+
+/// Argument `n` of `math.random` as an integer, with Lua's own message otherwise.
+fn math_int(lua: &Lua, v: &Value, n: usize) -> mlua::Result<i64> {
+    super::call::as_int(v).ok_or_else(|| {
+        fail(
+            lua,
+            format!(
+                "bad argument #{n} to 'random' (number has no integer representation, got {})",
+                shown(v)
+            ),
+        )
+    })
 }

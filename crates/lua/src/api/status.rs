@@ -2,12 +2,15 @@
 //! "grow until every cell is served" generator. Every cell carries one named status; the cells
 //! of each status form a list with constant-time move, count and uniform random pick.
 //!
-//! Cells are 0-based indices (for a map, `x + y * map.width`); statuses are addressed by name.
+//! Cells are 0-based numbers (for a map, `x + y * map.width`, like every coordinate); statuses
+//! are addressed by name.
 
-use super::args::{self, int, known_keys};
+use super::call::{did_you_mean, shown, Call, Extra};
+use super::decl::quoted;
+use super::decl::{arg, key, key_opt, Class, Decl, Owner, Ty};
 use super::held::{charge, Charge};
 use super::rng::LuaRng;
-use crate::fail;
+use super::shapes;
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 use warren_core::gen::town::StatusLists;
 use warren_core::map::MAX_CELLS;
@@ -16,121 +19,160 @@ use warren_core::map::MAX_CELLS;
 pub struct LuaStatusLists {
     lists: StatusLists,
     _charge: Charge,
+    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    at_load: bool,
 }
 
 /// Bytes one cell costs: its status, its slot and its entry in a list.
 const BYTES_PER_CELL: usize = 1 + 4 + 4;
 
-/// `warren.status_lists{ cells = n, statuses = { "a", "b", … }, initial = "a" }`.
-fn new(lua: &Lua, opts: Table) -> mlua::Result<LuaStatusLists> {
-    let call = "warren.status_lists";
-    known_keys(lua, &opts, call, &["cells", "statuses", "initial"])?;
-    let cells = match opts.get::<Value>("cells")? {
-        Value::Nil => return Err(fail(lua, format!("{call}: options need 'cells' (a count)"))),
-        v => int(lua, &v, call, "cells")?,
-    };
-    if !(0..=MAX_CELLS as i64).contains(&cells) {
-        return Err(fail(
-            lua,
-            format!("{call}: cells = {cells} is out of range (0..={MAX_CELLS})"),
-        ));
+/// What `warren.status_lists` takes.
+pub const STATUS_LISTS_OPTIONS: Class = Class {
+    name: "warren.StatusListsOptions",
+    parent: None,
+    doc: "Options of `warren.status_lists`.",
+    fields: &[
+        key(
+            "cells",
+            Ty::int(0, MAX_CELLS as i64),
+            "How many cells (numbered 0..cells-1).",
+        ),
+        key("statuses", Ty::Strings, "The status names."),
+        key_opt(
+            "initial",
+            Ty::Str,
+            "The status every cell starts with (default the first).",
+        ),
+    ],
+};
+
+/// `warren.status_lists`.
+pub const STATUS_LISTS: Decl = Decl::function(
+    Owner::Warren,
+    "status_lists",
+    "Status lists for any \"grow until every cell is served\" generator.",
+)
+.args(&[arg("opts", Ty::Table(&STATUS_LISTS_OPTIONS))])
+.returns(&["warren.StatusLists"]);
+
+const L: Owner = Owner::StatusLists;
+const CELL: super::decl::Arg = arg("cell", Ty::int(0, i64::MAX));
+const STATUS: super::decl::Arg = arg("status", Ty::Str);
+
+const MOVE: Decl = Decl::method(L, "move", "Moves a cell to a list.").args(&[CELL, STATUS]);
+const STATUS_OF: Decl = Decl::method(L, "status", "A cell's status.")
+    .args(&[CELL])
+    .returns(&["string"]);
+const COUNT: Decl = Decl::method(L, "count", "How many cells are on a list.")
+    .args(&[STATUS])
+    .returns(&["integer"]);
+const PICK: Decl = Decl::method(
+    L,
+    "pick",
+    "A uniform random cell of a list, or nil when it is empty. (The old order `pick(status, rng)` is still read, but deprecated.)",
+)
+.args(&[arg("rng", Ty::Rng), STATUS])
+.returns(&["integer?"]);
+const CELLS: Decl = Decl::method(L, "cells", "A snapshot of a list's cells.")
+    .args(&[STATUS])
+    .returns(&["integer[]"]);
+const RESET: Decl = Decl::method(L, "reset", "Puts every cell on one list.").args(&[STATUS]);
+const STATUSES: Decl =
+    Decl::method(L, "statuses", "The status names, in order.").returns(&["string[]"]);
+
+methods! {
+    /// The lists' methods.
+    pub METHODS, register for LuaStatusLists {
+        MOVE => move_cell,
+        STATUS_OF => status_of,
+        COUNT => count,
+        PICK => pick,
+        CELLS => cells,
+        RESET => reset,
+        STATUSES => statuses,
     }
-    let names = match opts.get::<Value>("statuses")? {
-        Value::Table(t) => args::list(lua, &t, call)?
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.to_str()?.to_string()),
-                other => Err(fail(
-                    lua,
-                    format!(
-                        "{call}: statuses[{}] must be a string, got {}",
-                        i + 1,
-                        other.type_name()
-                    ),
-                )),
-            })
-            .collect::<mlua::Result<Vec<String>>>()?,
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: statuses must be a list of names, got {}",
-                    other.type_name()
-                ),
-            ))
-        }
-    };
+}
+
+/// `warren.status_lists{ cells = n, statuses = { "a", "b", … }, initial = "a" }`.
+fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists> {
+    let c = Call::new(lua, &STATUS_LISTS, &extra)?;
+    let o = c.options(0, &opts)?;
+    let cells = o.int("cells")?;
+    let names = shapes::list(&c, &o.table("statuses")?, "opts.statuses")?
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            other => Err(c.fail(format!(
+                "opts.statuses[{}] must be a string, got {}",
+                i + 1,
+                shown(&other)
+            ))),
+        })
+        .collect::<mlua::Result<Vec<String>>>()?;
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let initial = match opts.get::<Value>("initial")? {
-        Value::Nil => 0,
-        Value::String(name) => {
-            let name = name.to_str()?;
-            refs.iter()
-                .position(|n| *n == &*name)
-                .ok_or_else(|| fail(lua, unknown(call, &name, &refs)))?
-        }
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: initial must be a status name, got {}",
-                    other.type_name()
-                ),
-            ))
-        }
+    let initial = match o.opt_str("initial")? {
+        None => 0,
+        Some(name) => refs
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| c.fail(unknown("opts.initial", &name, &refs)))?,
     };
-    let charge = charge(lua, cells as usize * BYTES_PER_CELL, call)?;
-    let lists = StatusLists::new(cells as usize, &refs, initial)
-        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    let charge = charge(
+        lua,
+        cells as usize * BYTES_PER_CELL,
+        &STATUS_LISTS.call_name(),
+    )?;
+    let lists = StatusLists::new(cells as usize, &refs, initial).map_err(|e| c.fail(e))?;
     Ok(LuaStatusLists {
         lists,
         _charge: charge,
+        at_load: !crate::sandbox::in_run(lua),
     })
 }
 
 /// "unknown status" naming the valid ones.
-fn unknown(call: &str, name: &str, valid: &[&str]) -> String {
+fn unknown(what: &str, name: &str, valid: &[&str]) -> String {
     format!(
-        "{call}: unknown status '{name}' (valid: {})",
-        valid.join(", ")
+        "{what} = '{name}' is not a status{} (valid: {})",
+        did_you_mean(name, valid),
+        quoted(valid)
     )
 }
 
 impl LuaStatusLists {
-    /// A status argument: one of the names the lists were made with.
-    fn status(&self, lua: &Lua, v: &Value, call: &str) -> mlua::Result<usize> {
+    /// Argument `i` as a status: one of the names the lists were made with.
+    fn status(&self, c: &Call, i: usize, v: &Value) -> mlua::Result<usize> {
         let names: Vec<&str> = (0..self.lists.status_count())
             .map(|s| self.name(s))
             .collect();
         let Value::String(name) = v else {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: status must be a name ({}), got {}",
-                    names.join(", "),
-                    v.type_name()
-                ),
-            ));
+            return Err(c.fail(format!(
+                "argument {} (status) must be a status name ({}), got {}",
+                i + 1,
+                quoted(&names),
+                shown(v)
+            )));
         };
-        let name = name.to_str()?;
-        self.lists
-            .status_named(&name)
-            .ok_or_else(|| fail(lua, unknown(call, &name, &names)))
+        let name = name.to_string_lossy();
+        self.lists.status_named(&name).ok_or_else(|| {
+            c.fail(unknown(
+                &format!("argument {} (status)", i + 1),
+                &name,
+                &names,
+            ))
+        })
     }
 
-    /// A cell index argument.
-    fn cell(&self, lua: &Lua, v: &Value, call: &str) -> mlua::Result<usize> {
-        let cell = int(lua, v, call, "cell")?;
+    /// Argument `i` as a cell number.
+    fn cell(&self, c: &Call, i: usize, v: &Value) -> mlua::Result<usize> {
+        let cell = c.int(i, v)?;
         match usize::try_from(cell) {
-            Ok(c) if c < self.lists.len() => Ok(c),
-            _ => Err(fail(
-                lua,
-                format!(
-                    "{call}: cell {cell} does not exist (valid: 0..={})",
-                    self.lists.len() as i64 - 1
-                ),
-            )),
+            Ok(n) if n < self.lists.len() => Ok(n),
+            _ => Err(c.fail(format!(
+                "cell {cell} does not exist (valid: 0..={})",
+                self.lists.len() as i64 - 1
+            ))),
         }
     }
 
@@ -143,65 +185,82 @@ impl LuaStatusLists {
 impl UserData for LuaStatusLists {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::Len, |_, l, ()| Ok(l.lists.len()));
-        methods.add_method_mut("move", |lua, l, (cell, status): (Value, Value)| {
-            let call = "lists:move";
-            let cell = l.cell(lua, &cell, call)?;
-            let status = l.status(lua, &status, call)?;
-            l.lists
-                .move_to(cell, status)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-        });
-        methods.add_method("status", |lua, l, cell: Value| {
-            let cell = l.cell(lua, &cell, "lists:status")?;
-            let status = l
-                .lists
-                .status_of(cell)
-                .map_err(|e| fail(lua, format!("lists:status: {e}")))?;
-            Ok(l.name(status).to_string())
-        });
-        methods.add_method("count", |lua, l, status: Value| {
-            let status = l.status(lua, &status, "lists:count")?;
-            l.lists
-                .count(status)
-                .map_err(|e| fail(lua, format!("lists:count: {e}")))
-        });
-        methods.add_method("pick", |lua, l, (status, rng): (Value, Value)| {
-            let call = "lists:pick";
-            let status = l.status(lua, &status, call)?;
-            let Value::UserData(ud) = rng else {
-                return Err(fail(lua, format!("{call}: expects an rng (ctx.rng)")));
-            };
-            let mut rng = ud
-                .borrow_mut::<LuaRng>()
-                .map_err(|_| fail(lua, format!("{call}: expects an rng (ctx.rng)")))?;
-            l.lists
-                .pick(status, &mut rng.0)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-        });
-        methods.add_method("cells", |lua, l, status: Value| {
-            let call = "lists:cells";
-            let status = l.status(lua, &status, call)?;
-            let cells = l
-                .lists
-                .cells(status)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))?;
-            let t = lua.create_table_with_capacity(cells.len(), 0)?;
-            for (i, &c) in cells.iter().enumerate() {
-                t.raw_set(i + 1, c)?;
-            }
-            Ok(t)
-        });
-        methods.add_method_mut("reset", |lua, l, status: Value| {
-            let status = l.status(lua, &status, "lists:reset")?;
-            l.lists
-                .reset(status)
-                .map_err(|e| fail(lua, format!("lists:reset: {e}")))
-        });
-        methods.add_method("statuses", |lua, l, ()| {
-            let names: Vec<&str> = (0..l.lists.status_count()).map(|s| l.name(s)).collect();
-            lua.create_sequence_from(names)
-        });
+        register(methods);
     }
+}
+
+fn move_cell(
+    lua: &Lua,
+    (this, cell, status, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<()> {
+    let c = Call::new(lua, &MOVE, &extra)?;
+    let mut l = c.this_mut::<LuaStatusLists>(&this)?;
+    let cell = l.cell(&c, 0, &cell)?;
+    let status = l.status(&c, 1, &status)?;
+    crate::sandbox::touch(lua, l.at_load);
+    l.lists.move_to(cell, status).map_err(|e| c.fail(e))
+}
+
+fn status_of(lua: &Lua, (this, cell, extra): (Value, Value, Extra)) -> mlua::Result<String> {
+    let c = Call::new(lua, &STATUS_OF, &extra)?;
+    let l = c.this::<LuaStatusLists>(&this)?;
+    let cell = l.cell(&c, 0, &cell)?;
+    let status = l.lists.status_of(cell).map_err(|e| c.fail(e))?;
+    Ok(l.name(status).to_string())
+}
+
+fn count(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &COUNT, &extra)?;
+    let l = c.this::<LuaStatusLists>(&this)?;
+    let status = l.status(&c, 0, &status)?;
+    l.lists.count(status).map_err(|e| c.fail(e))
+}
+
+fn pick(
+    lua: &Lua,
+    (this, rng, status, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<Option<usize>> {
+    let c = Call::new(lua, &PICK, &extra)?;
+    c.this_data::<LuaStatusLists>(&this)?;
+    // The old argument order `(status, rng)` is still read for one release.
+    let (rng, status) = match (&rng, &status) {
+        (Value::String(_), Value::UserData(_)) => (status, rng),
+        _ => (rng, status),
+    };
+    let rng = c.data::<LuaRng>(0, &rng)?;
+    let l = c.this::<LuaStatusLists>(&this)?;
+    let status = l.status(&c, 1, &status)?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    l.lists.pick(status, &mut r.0).map_err(|e| c.fail(e))
+}
+
+fn cells(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &CELLS, &extra)?;
+    let l = c.this::<LuaStatusLists>(&this)?;
+    let status = l.status(&c, 0, &status)?;
+    let cells = l.lists.cells(status).map_err(|e| c.fail(e))?;
+    crate::budget::charge(lua, cells.len() as u64)?;
+    let t = lua.create_table_with_capacity(cells.len(), 0)?;
+    for (i, &cell) in cells.iter().enumerate() {
+        t.raw_set(i + 1, cell)?;
+    }
+    Ok(t)
+}
+
+fn reset(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+    let c = Call::new(lua, &RESET, &extra)?;
+    let mut l = c.this_mut::<LuaStatusLists>(&this)?;
+    let status = l.status(&c, 0, &status)?;
+    crate::budget::charge(lua, l.lists.len() as u64 / 4)?;
+    crate::sandbox::touch(lua, l.at_load);
+    l.lists.reset(status).map_err(|e| c.fail(e))
+}
+
+fn statuses(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &STATUSES, &extra)?;
+    let l = c.this::<LuaStatusLists>(&this)?;
+    let names: Vec<&str> = (0..l.lists.status_count()).map(|s| l.name(s)).collect();
+    lua.create_sequence_from(names)
 }
 
 /// The `warren.status_lists` constructor.

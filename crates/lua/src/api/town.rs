@@ -1,48 +1,47 @@
 //! `warren.town`: TownMaze (seed 002) as one Lua object with one method per step of the
-//! original, so a recipe reads like `townmain.c`.
+//! original ([`warren_core::gen::town::Town`]), so a recipe reads like `townmain.c`.
 //!
 //! ```lua
 //! local town = warren.town.new { height = 23, width = 77, gates = 4, leftgates = 2 }
 //! town:make_unused(ctx.rng); town:make_gates(ctx.rng); town:make_courts(ctx.rng)
 //! town:connect_streets(ctx.rng); town:finish_alleys(ctx.rng)
 //! town:close_doors(ctx.rng); town:close_gates(ctx.rng); town:cleanup_map()
-//! town:write(map, { style = ctx.regions.town })
+//! town:write(map)                                   -- terrains from [town]
 //! ```
 //!
-//! Cells are addressed by 0-based `row, col` in the town's cell grid (`town.rows` × `town.cols`);
-//! the display grid is `town.height` × `town.width` characters.
+//! Cells are addressed `x, y`: 0-based cell column and row of the town's cell grid
+//! (`town.cols` × `town.rows`); the display grid is `town.width` × `town.height` characters.
 
-use super::args::{self, int, known_keys};
+use super::call::{Call, Extra};
+use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::held::{charge, Charge};
 use super::map::LuaMap;
+use super::meter::LuaMeter;
+use super::regions::{self, TOWN_STYLE};
 use super::rng::LuaRng;
-use crate::fail;
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use warren_core::gen::meter::Meter;
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
-use warren_core::gen::town::{
-    CellStatus, DeadStreets, DebugTerrains, Heading, Town, TownParams, TownTerrains,
-};
-use warren_core::map::{Map, TerrainId};
+use warren_core::gen::town::{CellStatus, DeadStreets, Heading, Town, TownError, TownParams};
 use warren_core::rng::Rng;
 
 /// A town as a Lua userdata.
 pub struct LuaTown {
     town: Town,
     _charge: Charge,
+    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    at_load: bool,
 }
 
-/// The parameter keys of `warren.town.new`, in TownMaze's order.
-const PARAM_KEYS: [&str; 7] = [
-    "height",
-    "width",
-    "gates",
-    "leftgates",
-    "courts",
-    "unused",
-    "straightness",
-];
+impl LuaTown {
+    /// The town, to change it (a town made at load then leaves the state dirty).
+    fn town_mut(&mut self, lua: &Lua) -> &mut Town {
+        crate::sandbox::touch(lua, self.at_load);
+        &mut self.town
+    }
+}
 
-/// The heading names `town:make_street` accepts, in [`Heading::ALL`] order.
+/// The heading names, in [`Heading::ALL`] order.
 const HEADINGS: [&str; 4] = ["north", "east", "south", "west"];
 
 /// Roughly the bytes a town holds: its characters, two sets of status lists, street numbers
@@ -52,342 +51,629 @@ fn town_bytes(p: &TownParams) -> usize {
     chars + (chars / 4) * (2 * (1 + 4 + 4) + 4 + 1)
 }
 
-/// `warren.town.new{ height =, width =, gates =, leftgates =, courts =, unused =,
-/// straightness = }`: checks every rule of TownMaze's `getargs` (all broken rules are reported
-/// together), allocates the town and fills it. Missing keys take TownMaze's defaults.
-fn new(lua: &Lua, opts: Option<Table>) -> mlua::Result<LuaTown> {
-    let call = "warren.town.new";
-    let mut p = TownParams::default();
-    if let Some(opts) = &opts {
-        known_keys(lua, opts, call, &PARAM_KEYS)?;
-        let fields = [
-            &mut p.height,
-            &mut p.width,
-            &mut p.gates,
-            &mut p.leftgates,
-            &mut p.courts,
-            &mut p.unused,
-            &mut p.straightness,
-        ];
-        for (key, field) in PARAM_KEYS.iter().zip(fields) {
-            let v: Value = opts.get(*key)?;
-            if !v.is_nil() {
-                *field = int(lua, &v, call, key)?;
-            }
-        }
+const P: TownParams = TownParams::DEFAULT;
+
+/// What `warren.town.new` takes: TownMaze's flags.
+const TOWN_OPTIONS: Class = Class {
+    name: "warren.TownOptions",
+    parent: None,
+    doc: "Options of `warren.town.new`: TownMaze's flags. The rules between them (odd sizes, counts that fit the size, `leftgates ≤ gates`, at least one gate or courtyard) are checked together, and every broken rule is reported at once.",
+    fields: &[
+        key_or("height", Ty::INT, Default::Int(P.height), "Height in characters (`-h`); odd, 11..=4095."),
+        key_or("width", Ty::INT, Default::Int(P.width), "Width in characters (`-w`); odd, 11..=4095."),
+        key_or("gates", Ty::INT, Default::Int(P.gates), "Gates seeded in the town wall (`-g`); at most 2*((height-6)/7) + 2*((width-6)/7)."),
+        key_or("leftgates", Ty::INT, Default::Int(P.leftgates), "Gates still open at the end (`-l`); at most `gates`."),
+        key_or("courts", Ty::INT, Default::Int(P.courts), "Courtyards seeded inside the town (`-c`); at most ((height-5)/6)*((width-5)/6)."),
+        key_or("unused", Ty::INT, Default::Int(P.unused), "Solid blocks inside the town (`-u`); at most ((height-1)/14)*((width-1)/14)."),
+        key_or("straightness", Ty::INT, Default::Int(P.straightness), "Chance in 1000 that a street refuses to bend (`-s`); 0..=998."),
+    ],
+};
+
+/// What `warren.town.capacity` returns.
+const TOWN_CAPACITY: Class = Class {
+    name: "warren.TownCapacity",
+    parent: None,
+    doc: "The most gates, courtyards and unused blocks a town of one size accepts.",
+    fields: &[
+        key("gates", Ty::INT, "Most gates."),
+        key("courts", Ty::INT, "Most courtyards."),
+        key("unused", Ty::INT, "Most unused blocks."),
+    ],
+};
+
+/// What `town:write` takes.
+const WRITE_TOWN_OPTIONS: Class = Class {
+    name: "warren.WriteTownOptions",
+    parent: None,
+    doc: "Options of `town:write`.",
+    fields: &[
+        super::decl::key_opt(
+            "style",
+            Ty::Table(&TOWN_STYLE),
+            "The terrains (default `ctx.regions.town`).",
+        ),
+        key_or(
+            "view",
+            Ty::Choice(&["map", "debug"]),
+            Default::Str("map"),
+            "The town, or its debug view (needs `style.debug`).",
+        ),
+    ],
+};
+
+/// What `town:write` returns.
+const DRAWN_TOWN: Class = Class {
+    name: "warren.DrawnTown",
+    parent: None,
+    doc: "What `town:write` recorded.",
+    fields: &[
+        key("rooms", Ty::INT, "Rooms recorded."),
+        key("gates", Ty::INT, "Open gates."),
+        key(
+            "street_cells",
+            Ty::INT,
+            "Street cells in the street corridor.",
+        ),
+    ],
+};
+
+/// The classes of `warren.town` (for the stubs).
+pub const CLASSES: &[&Class] = &[
+    &TOWN_OPTIONS,
+    &TOWN_CAPACITY,
+    &WRITE_TOWN_OPTIONS,
+    &DRAWN_TOWN,
+    &CONNECT_STREETS_OPTIONS,
+];
+
+const M: Owner = Owner::Town;
+const T: Owner = Owner::TownMap;
+const SIDE: Ty = Ty::int(MIN_SIDE, MAX_SIDE);
+
+const NEW: Decl = Decl::function(
+    M,
+    "new",
+    "Steps 1 and 2: checks every rule of TownMaze's parameters (all broken rules in one error), then makes and fills the town.",
+)
+.args(&[opt("opts", Ty::Table(&TOWN_OPTIONS))])
+.returns(&["warren.Town"]);
+const CAPACITY: Decl = Decl::function(
+    M,
+    "capacity",
+    "The most gates, courtyards and unused blocks a town of `width` × `height` characters accepts.",
+)
+.args(&[arg("width", SIDE), arg("height", SIDE)])
+.returns(&["warren.TownCapacity"]);
+const LIMITS: Decl = Decl::function(
+    M,
+    "limits",
+    "The most gates, courtyards and unused blocks of a town of `height` × `width` (height first).",
+)
+.args(&[arg("height", SIDE), arg("width", SIDE)])
+.returns(&["warren.TownCapacity"])
+.alias("warren.town.capacity(width, height)");
+const MIN_SIDE_FIELD: Decl = Decl::field(
+    M,
+    "MIN_SIDE",
+    &["integer"],
+    "Smallest height or width (11).",
+);
+const MAX_SIDE_FIELD: Decl = Decl::field(
+    M,
+    "MAX_SIDE",
+    &["integer"],
+    "Largest height or width (4095).",
+);
+const MAX_STRAIGHTNESS_FIELD: Decl = Decl::field(
+    M,
+    "MAX_STRAIGHTNESS",
+    &["integer"],
+    "Largest straightness (998).",
+);
+
+functions! {
+    /// `warren.town`'s functions.
+    pub FUNCTIONS, register {
+        NEW => new,
+        CAPACITY => capacity,
+        LIMITS => limits,
     }
-    // Check before charging, so that a huge bad size reports its rule, not the memory limit.
-    p.validate()
-        .map_err(|e| fail(lua, format!("{call}: invalid town parameters: {e}")))?;
-    let charge = charge(lua, town_bytes(&p), call)?;
-    let town = Town::new(&p).map_err(|e| fail(lua, format!("{call}: {e}")))?;
-    Ok(LuaTown {
-        town,
-        _charge: charge,
-    })
 }
 
-/// `warren.town.limits(height, width)` → `{ gates =, courts =, unused = }`: the most of each a
-/// town of that size accepts.
-fn limits(lua: &Lua, (height, width): (Value, Value)) -> mlua::Result<Table> {
-    let call = "warren.town.limits";
-    let side = |v: &Value, what: &str| -> mlua::Result<i64> {
-        let n = int(lua, v, call, what)?;
-        if (MIN_SIDE..=MAX_SIDE).contains(&n) {
-            Ok(n)
-        } else {
-            Err(fail(
-                lua,
-                format!("{call}: {what} = {n} is out of range ({MIN_SIDE}..={MAX_SIDE})"),
-            ))
-        }
-    };
-    let (h, w) = (side(&height, "height")?, side(&width, "width")?);
+/// `warren.town`'s constants.
+pub const FIELDS: &[&Decl] = &[&MIN_SIDE_FIELD, &MAX_SIDE_FIELD, &MAX_STRAIGHTNESS_FIELD];
+
+/// The `warren.town` table.
+pub fn table(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.raw_set("gates", TownParams::max_gates(h, w))?;
-    t.raw_set("courts", TownParams::max_courts(h, w))?;
-    t.raw_set("unused", TownParams::max_unused(h, w))?;
+    register(lua, &t)?;
+    t.set(MIN_SIDE_FIELD.name, MIN_SIDE)?;
+    t.set(MAX_SIDE_FIELD.name, MAX_SIDE)?;
+    t.set(MAX_STRAIGHTNESS_FIELD.name, MAX_STRAIGHTNESS)?;
     Ok(t)
 }
 
-/// Runs `f` with the rng given as argument `v`.
-fn with_rng<R>(lua: &Lua, v: &Value, call: &str, f: impl FnOnce(&mut Rng) -> R) -> mlua::Result<R> {
-    let bad = || {
-        fail(
-            lua,
-            format!("{call}: expects an rng (ctx.rng or rng:stream(name))"),
-        )
-    };
-    let Value::UserData(ud) = v else {
-        return Err(bad());
-    };
-    let mut rng = ud.borrow_mut::<LuaRng>().map_err(|_| bad())?;
-    Ok(f(&mut rng.0))
-}
-
-/// A 0-based cell coordinate argument.
-fn coord(lua: &Lua, v: &Value, call: &str, what: &str) -> mlua::Result<usize> {
-    let n = int(lua, v, call, what)?;
-    usize::try_from(n).map_err(|_| fail(lua, format!("{call}: {what} = {n} must be ≥ 0")))
-}
-
-/// A name argument: the index of `v` in `valid`.
-fn choice(lua: &Lua, v: &Value, valid: &[&str], call: &str, what: &str) -> mlua::Result<usize> {
-    let found = match v {
-        Value::String(s) => valid.iter().position(|n| s.as_bytes() == n.as_bytes()),
-        _ => None,
-    };
-    found.ok_or_else(|| {
-        let shown = match v {
-            Value::String(s) => format!("'{}'", s.to_string_lossy()),
-            other => other.type_name().to_string(),
-        };
-        fail(
-            lua,
-            format!(
-                "{call}: unknown {what} {shown} (valid: {})",
-                valid.join(", ")
-            ),
-        )
-    })
-}
-
-/// The terrain named by `style[key]`.
-fn style_terrain(
-    lua: &Lua,
-    map: &Map,
-    style: &Table,
-    key: &str,
-    call: &str,
-) -> mlua::Result<TerrainId> {
-    match style.get::<Value>(key)? {
-        Value::String(s) => args::terrain(lua, map, &s.to_str()?, call),
-        other => Err(fail(
-            lua,
-            format!(
-                "{call}: style.{key} must be a terrain name (see [town] in the region files), got {}",
-                other.type_name()
-            ),
-        )),
+/// A town step's error: a budget that ran out, or the step's own message.
+fn step_error(c: &Call, meter: &mut LuaMeter, e: TownError) -> mlua::Error {
+    match e {
+        TownError::Stopped(_) => meter.stopped(),
+        e => c.fail(e),
     }
 }
 
-/// The terrains of a `[town]` style table.
-fn town_terrains(lua: &Lua, map: &Map, style: &Table, call: &str) -> mlua::Result<TownTerrains> {
-    let get = |key: &str| style_terrain(lua, map, style, key, call);
-    Ok(TownTerrains {
-        wall: get("wall")?,
-        vertical_door: get("vertical_door")?,
-        horizontal_door: get("horizontal_door")?,
-        vertical_gate: get("vertical_gate")?,
-        horizontal_gate: get("horizontal_gate")?,
-        street: get("street")?,
-        floor: get("floor")?,
-        unused: get("unused")?,
+fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
+    let c = Call::new(lua, &NEW, &extra)?;
+    let o = c.options(0, &opts)?;
+    let p = TownParams {
+        height: o.int("height")?,
+        width: o.int("width")?,
+        gates: o.int("gates")?,
+        leftgates: o.int("leftgates")?,
+        courts: o.int("courts")?,
+        unused: o.int("unused")?,
+        straightness: o.int("straightness")?,
+    };
+    // Check before charging, so that a huge bad size reports its rule, not the memory limit.
+    p.validate()
+        .map_err(|e| c.fail(format!("invalid town parameters: {e}")))?;
+    let charge = charge(lua, town_bytes(&p), &NEW.call_name())?;
+    let mut meter = LuaMeter::new(lua);
+    let town = Town::new(&p, &mut meter).map_err(|e| step_error(&c, &mut meter, e))?;
+    Ok(LuaTown {
+        town,
+        _charge: charge,
+        at_load: !crate::sandbox::in_run(lua),
     })
 }
 
-/// The terrains of a `[town.debug]` style table.
-fn debug_terrains(lua: &Lua, map: &Map, style: &Table, call: &str) -> mlua::Result<DebugTerrains> {
-    let debug = match style.get::<Value>("debug")? {
-        Value::Table(t) => t,
-        _ => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: view 'debug' needs style.debug (a [town.debug] section in the region files)"
-                ),
-            ))
-        }
-    };
-    let get = |key: &str| style_terrain(lua, map, &debug, key, &format!("{call}: debug"));
-    Ok(DebugTerrains {
-        isolated: get("isolated")?,
-        live: get("live")?,
-        dead: get("dead")?,
-        unused: get("unused")?,
-        headings: [get("north")?, get("east")?, get("south")?, get("west")?],
-        no_heading: get("no_heading")?,
+/// `{ gates =, courts =, unused = }` for a town of `width` × `height`.
+fn capacity_table(lua: &Lua, width: i64, height: i64) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("gates", TownParams::max_gates(height, width))?;
+    t.raw_set("courts", TownParams::max_courts(height, width))?;
+    t.raw_set("unused", TownParams::max_unused(height, width))?;
+    Ok(t)
+}
+
+fn capacity(lua: &Lua, (width, height, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &CAPACITY, &extra)?;
+    capacity_table(lua, c.int(0, &width)?, c.int(1, &height)?)
+}
+
+fn limits(lua: &Lua, (height, width, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &LIMITS, &extra)?;
+    let height = c.int(0, &height)?;
+    capacity_table(lua, c.int(1, &width)?, height)
+}
+
+const RNG: Arg = arg("rng", Ty::Rng);
+const X: Arg = arg("x", Ty::int(0, i64::MAX));
+const Y: Arg = arg("y", Ty::int(0, i64::MAX));
+const ROW: Arg = arg("row", Ty::int(0, i64::MAX));
+const COL: Arg = arg("col", Ty::int(0, i64::MAX));
+const HEADING: Arg = opt("heading", Ty::Choice(&HEADINGS));
+
+const HEIGHT: Decl = Decl::field(T, "height", &["integer"], "Height in characters.");
+const WIDTH: Decl = Decl::field(T, "width", &["integer"], "Width in characters.");
+const ROWS: Decl = Decl::field(T, "rows", &["integer"], "Cell rows (y runs 0..rows-1).");
+const COLS: Decl = Decl::field(T, "cols", &["integer"], "Cell columns (x runs 0..cols-1).");
+
+/// A town's fields.
+pub const TOWN_FIELDS: &[&Decl] = &[&HEIGHT, &WIDTH, &ROWS, &COLS];
+
+/// A step that takes the rng and returns how many it placed.
+const fn seeding(name: &'static str, doc: &'static str) -> Decl {
+    Decl::method(T, name, doc)
+        .args(&[RNG])
+        .returns(&["integer"])
+}
+
+const FILL: Decl = Decl::method(
+    T,
+    "fill",
+    "Step 3 (`fillmaze`): a solid block of doorless rooms again, the four corners unused.",
+);
+const MAKE_UNUSED: Decl = seeding(
+    "make_unused",
+    "Step 4a: unused blocks inside the town, each in a wide band of isolated rooms; returns how many.",
+);
+const MAKE_GATES: Decl = seeding(
+    "make_gates",
+    "Step 4b: gates in the town wall, streets heading inwards; returns how many.",
+);
+const MAKE_COURTS: Decl = seeding(
+    "make_courts",
+    "Step 4c: courtyards, streets seeded inside the town; returns how many.",
+);
+/// What `town:connect_streets` takes.
+const CONNECT_STREETS_OPTIONS: Class = Class {
+    name: "warren.ConnectStreetsOptions",
+    parent: None,
+    doc: "Options of `town:connect_streets`.",
+    fields: &[key_or(
+        "dead_streets",
+        Ty::Choice(&DeadStreets::NAMES),
+        Default::Str("freely"),
+        "The third strategy, streets through rooms that already have a street beside them (which TownMaze warns destroys back-to-back rooms): `freely` as TownMaze, or `sparingly`, one street at a time before going back to the first two.",
+    )],
+};
+
+const CONNECT_STREETS: Decl = Decl::method(
+    T,
+    "connect_streets",
+    "Step 5: extends the streets until they are all one street.",
+)
+.args(&[RNG, opt("opts", Ty::Table(&CONNECT_STREETS_OPTIONS))]);
+const FINISH_ALLEYS: Decl = Decl::method(
+    T,
+    "finish_alleys",
+    "Step 6: runs alleys until no room is isolated.",
+)
+.args(&[RNG]);
+const CLOSE_DOORS: Decl = Decl::method(
+    T,
+    "close_doors",
+    "Step 7: every room keeps one door, chosen at random.",
+)
+.args(&[RNG]);
+const CLOSE_GATES: Decl = seeding(
+    "close_gates",
+    "Step 8: walls up gates until `leftgates` remain; returns how many were closed.",
+);
+const CLEANUP_MAP: Decl = Decl::method(
+    T,
+    "cleanup_map",
+    "Step 9: removes lone pillars standing among streets; returns how many.",
+)
+.returns(&["integer"]);
+const LAY_STREET: Decl = Decl::method(
+    T,
+    "lay_street",
+    "Makes cell (x, y) a street (`makestreet`), joined to a neighbouring street; with no heading the straightness roll may refuse a bend. Returns whether a street was made.",
+)
+.args(&[RNG, X, Y, HEADING])
+.returns(&["boolean"]);
+const MAKE_STREET: Decl = Decl::method(
+    T,
+    "make_street",
+    "Makes cell (row, col) a street (row first).",
+)
+.args(&[RNG, ROW, COL, HEADING])
+.returns(&["boolean"])
+.alias("town:lay_street(rng, x, y, heading)");
+const CELL_STATUS: Decl = Decl::method(
+    T,
+    "cell_status",
+    "Cell (x, y)'s status: `isolated`, `live`, `dead`, `street` or `unused`.",
+)
+.args(&[X, Y])
+.returns(&["string"]);
+const STATUS: Decl = Decl::method(T, "status", "Cell (row, col)'s status (row first).")
+    .args(&[ROW, COL])
+    .returns(&["string"])
+    .alias("town:cell_status(x, y)");
+const STREET_HEADING: Decl = Decl::method(
+    T,
+    "street_heading",
+    "The way the street at (x, y) runs, or nil for other cells.",
+)
+.args(&[X, Y])
+.returns(&["string?"]);
+const HEADING_OF: Decl = Decl::method(
+    T,
+    "heading",
+    "The way the street at (row, col) runs (row first).",
+)
+.args(&[ROW, COL])
+.returns(&["string?"])
+.alias("town:street_heading(x, y)");
+const COUNT: Decl = Decl::method(T, "count", "How many cells have a status.")
+    .args(&[arg("status", Ty::Choice(&CellStatus::NAMES))])
+    .returns(&["integer"]);
+const DISTINCT_STREETS: Decl = Decl::method(
+    T,
+    "distinct_streets",
+    "How many separate streets there are.",
+)
+.returns(&["integer"]);
+const RENDER: Decl =
+    Decl::method(T, "render", "The town as TownMaze printed it (`showmaze`).").returns(&["string"]);
+const RENDER_DEBUG: Decl = Decl::method(
+    T,
+    "render_debug",
+    "The debug view (`showdebugmaze`): each cell's status letter or street direction.",
+)
+.returns(&["string"]);
+const WRITE: Decl = Decl::method(
+    T,
+    "write",
+    "Step 10: draws the town at the map's top-left corner (with force) and records its rooms, doors, gates and streets.",
+)
+.args(&[arg("map", Ty::Map), opt("opts", Ty::Table(&WRITE_TOWN_OPTIONS))])
+.returns(&["warren.DrawnTown"]);
+
+methods! {
+    /// A town's methods.
+    pub METHODS, register_methods for LuaTown {
+        FILL => fill,
+        MAKE_UNUSED => make_unused,
+        MAKE_GATES => make_gates,
+        MAKE_COURTS => make_courts,
+        CONNECT_STREETS => connect_streets,
+        FINISH_ALLEYS => finish_alleys,
+        CLOSE_DOORS => close_doors,
+        CLOSE_GATES => close_gates,
+        CLEANUP_MAP => cleanup_map,
+        LAY_STREET => lay_street,
+        MAKE_STREET => make_street,
+        CELL_STATUS => cell_status,
+        STATUS => status,
+        STREET_HEADING => street_heading,
+        HEADING_OF => heading,
+        COUNT => count,
+        DISTINCT_STREETS => distinct_streets,
+        RENDER => render,
+        RENDER_DEBUG => render_debug,
+        WRITE => write,
+    }
+}
+
+impl UserData for LuaTown {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get(HEIGHT.name, |_, t| Ok(t.town.height()));
+        fields.add_field_method_get(WIDTH.name, |_, t| Ok(t.town.width()));
+        fields.add_field_method_get(ROWS.name, |_, t| Ok(t.town.rows()));
+        fields.add_field_method_get(COLS.name, |_, t| Ok(t.town.cols()));
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        register_methods(methods);
+    }
+}
+
+/// Runs step `f` of the town `this` with the rng of argument 1, metered.
+fn with_rng<R>(
+    c: &Call,
+    this: &Value,
+    rng: &Value,
+    f: impl FnOnce(&mut Town, &mut Rng, &mut dyn Meter) -> Result<R, TownError>,
+) -> mlua::Result<R> {
+    let rng = c.data::<LuaRng>(0, rng)?;
+    let mut t = c.this_mut::<LuaTown>(this)?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut meter = LuaMeter::new(c.lua());
+    f(t.town_mut(c.lua()), &mut r.0, &mut meter).map_err(|e| step_error(c, &mut meter, e))
+}
+
+type RngArgs = (Value, Value, Extra);
+
+fn fill(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<()> {
+    let c = Call::new(lua, &FILL, &extra)?;
+    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut meter = LuaMeter::new(lua);
+    t.town_mut(lua)
+        .fill(&mut meter)
+        .map_err(|_| meter.stopped())
+}
+
+fn make_unused(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &MAKE_UNUSED, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_unused(r, m)?))
+}
+
+fn make_gates(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &MAKE_GATES, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_gates(r, m)?))
+}
+
+fn make_courts(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &MAKE_COURTS, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_courts(r, m)?))
+}
+
+fn connect_streets(
+    lua: &Lua,
+    (this, rng, opts, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<()> {
+    let c = Call::new(lua, &CONNECT_STREETS, &extra)?;
+    let o = c.options(1, &opts)?;
+    let dead = DeadStreets::from_name(DeadStreets::NAMES[o.choice("dead_streets")?])
+        .expect("declared choices are policy names");
+    with_rng(&c, &this, &rng, |t, r, m| {
+        t.connect_streets_with(r, dead, m)
     })
+}
+
+fn finish_alleys(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {
+    let c = Call::new(lua, &FINISH_ALLEYS, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| t.finish_alleys(r, m))
+}
+
+fn close_doors(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {
+    let c = Call::new(lua, &CLOSE_DOORS, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| Ok(t.close_doors(r, m)?))
+}
+
+fn close_gates(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
+    let c = Call::new(lua, &CLOSE_GATES, &extra)?;
+    with_rng(&c, &this, &rng, |t, r, m| Ok(t.close_gates(r, m)?))
+}
+
+fn cleanup_map(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &CLEANUP_MAP, &extra)?;
+    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut meter = LuaMeter::new(lua);
+    t.town_mut(lua)
+        .cleanup_map(&mut meter)
+        .map_err(|_| meter.stopped())
+}
+
+/// Cell (x, y) of the town, as (row, col); an error naming the grid when it is off it.
+fn cell(
+    c: &Call,
+    town: &Town,
+    (xi, x): (usize, &Value),
+    y: &Value,
+) -> mlua::Result<(usize, usize)> {
+    let (x, y) = (c.int(xi, x)?, c.int(xi + 1, y)?);
+    let (cols, rows) = (town.cols() as i64, town.rows() as i64);
+    if x >= cols || y >= rows {
+        return Err(c.fail(format!(
+            "cell ({x}, {y}) is outside the town's {cols}×{rows} cells (x 0..={}, y 0..={})",
+            cols - 1,
+            rows - 1
+        )));
+    }
+    Ok((y as usize, x as usize))
+}
+
+/// The optional heading of argument `i`.
+fn heading_arg(c: &Call, i: usize, v: &Value) -> mlua::Result<Option<Heading>> {
+    match v {
+        Value::Nil => Ok(None),
+        v => Ok(Some(Heading::ALL[c.choice(i, v)?])),
+    }
+}
+
+type StreetArgs = (Value, Value, Value, Value, Value, Extra);
+
+fn lay_street(lua: &Lua, (this, rng, x, y, heading, extra): StreetArgs) -> mlua::Result<bool> {
+    let c = Call::new(lua, &LAY_STREET, &extra)?;
+    let rng = c.data::<LuaRng>(0, &rng)?;
+    let heading = heading_arg(&c, 3, &heading)?;
+    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let (row, col) = cell(&c, &t.town, (1, &x), &y)?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    t.town_mut(lua)
+        .make_street(&mut r.0, row, col, heading)
+        .map_err(|e| match e {
+            TownError::NotARoom { status, .. } => c.fail(format!(
+                "cell ({col}, {row}) is {}: only isolated, live or dead cells can become streets",
+                CellStatus::NAMES[status.index()]
+            )),
+            e => c.fail(e),
+        })
+}
+
+fn make_street(lua: &Lua, (this, rng, row, col, heading, extra): StreetArgs) -> mlua::Result<bool> {
+    let c = Call::new(lua, &MAKE_STREET, &extra)?;
+    let rng = c.data::<LuaRng>(0, &rng)?;
+    let (row, col) = (c.int(1, &row)? as usize, c.int(2, &col)? as usize);
+    let heading = heading_arg(&c, 3, &heading)?;
+    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    t.town_mut(lua)
+        .make_street(&mut r.0, row, col, heading)
+        .map_err(|e| c.fail(e))
+}
+
+type CellArgs = (Value, Value, Value, Extra);
+
+fn cell_status(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<&'static str> {
+    let c = Call::new(lua, &CELL_STATUS, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
+    let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
+    Ok(CellStatus::NAMES[s.index()])
+}
+
+fn status(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<&'static str> {
+    let c = Call::new(lua, &STATUS, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
+    let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
+    Ok(CellStatus::NAMES[s.index()])
+}
+
+fn street_heading(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
+    let c = Call::new(lua, &STREET_HEADING, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
+    let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
+    Ok(h.map(|h| HEADINGS[h as usize]))
+}
+
+fn heading(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
+    let c = Call::new(lua, &HEADING_OF, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
+    let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
+    Ok(h.map(|h| HEADINGS[h as usize]))
+}
+
+fn count(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &COUNT, &extra)?;
+    let i = c.choice(0, &status)?;
+    let t = c.this::<LuaTown>(&this)?;
+    let status = CellStatus::from_index(i).unwrap_or(CellStatus::Unused);
+    Ok(t.town.count(status))
+}
+
+fn distinct_streets(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+    let c = Call::new(lua, &DISTINCT_STREETS, &extra)?;
+    Ok(c.this::<LuaTown>(&this)?.town.distinct_streets())
+}
+
+fn render(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
+    let c = Call::new(lua, &RENDER, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    crate::budget::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
+    Ok(t.town.render())
+}
+
+fn render_debug(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
+    let c = Call::new(lua, &RENDER_DEBUG, &extra)?;
+    let t = c.this::<LuaTown>(&this)?;
+    crate::budget::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
+    Ok(t.town.render_debug())
 }
 
 /// `town:write(map, { style = ctx.regions.town, view = "map" | "debug" })`.
-fn write(lua: &Lua, t: &LuaTown, (map, opts): (AnyUserData, Table)) -> mlua::Result<Table> {
-    let call = "town:write";
-    known_keys(lua, &opts, call, &["style", "view"])?;
-    let style = match opts.get::<Value>("style")? {
-        Value::Table(s) => s,
-        other => {
-            return Err(fail(
-                lua,
-                format!(
-                    "{call}: style must be a table of terrain names (ctx.regions.town), got {}",
-                    other.type_name()
-                ),
+fn write(lua: &Lua, (this, map, opts, extra): (Value, Value, Value, Extra)) -> mlua::Result<Table> {
+    let c = Call::new(lua, &WRITE, &extra)?;
+    let map = c.data::<LuaMap>(0, &map)?;
+    let o = c.options(1, &opts)?;
+    let debug = o.choice("view")? == 1;
+    let t = c.this::<LuaTown>(&this)?;
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    let style = match o.value("style") {
+        Value::Nil => {
+            let reg = regions::registry(&c)?;
+            match reg.resolved.town {
+                Some(style) if std::sync::Arc::ptr_eq(reg.terrains(), m.0.terrains()) => style,
+                _ => {
+                    return Err(c.fail(
+                        "no [town] section in the region files; add one, or pass opts.style",
+                    ))
+                }
+            }
+        }
+        v => regions::town(&c, v, "opts.style", &m.0)?,
+    };
+    let debug = match (debug, style.debug) {
+        (false, _) => None,
+        (true, Some(d)) => Some(d),
+        (true, None) => {
+            return Err(c.fail(
+                "view 'debug' needs style.debug (a [town.debug] section in the region files)",
             ))
         }
     };
-    let debug = match opts.get::<Value>("view")? {
-        Value::Nil => false,
-        Value::String(s) if s.as_bytes() == b"map".as_slice() => false,
-        Value::String(s) if s.as_bytes() == b"debug".as_slice() => true,
-        other => {
-            let shown = match &other {
-                Value::String(s) => format!("'{}'", s.to_string_lossy()),
-                v => v.to_string()?,
-            };
-            return Err(fail(
-                lua,
-                format!("{call}: view = {shown} (valid: map, debug)"),
-            ));
-        }
-    };
-    let mut m = map
-        .borrow_mut::<LuaMap>()
-        .map_err(|_| fail(lua, format!("{call}: expects the map")))?;
-    let terrains = town_terrains(lua, &m.0, &style, call)?;
-    let debug = match debug {
-        true => Some(debug_terrains(lua, &m.0, &style, call)?),
-        false => None,
-    };
+    let mut meter = LuaMeter::new(lua);
     let drawn = t
         .town
-        .draw(&mut m.0, &terrains, debug.as_ref())
-        .map_err(|e| {
-            fail(
-                lua,
-                format!(
-                    "{call}: the {}×{} town does not fit the map: {e}",
-                    t.town.width(),
-                    t.town.height()
-                ),
-            )
+        .draw(&mut m.0, &style.terrains, debug.as_ref(), &mut meter)
+        .map_err(|e| match e {
+            TownError::Map(e) => c.fail(format!(
+                "the {}×{} town does not fit the map: {e}",
+                t.town.width(),
+                t.town.height()
+            )),
+            e => step_error(&c, &mut meter, e),
         })?;
     let out = lua.create_table()?;
     out.raw_set("rooms", drawn.rooms)?;
     out.raw_set("gates", drawn.gates)?;
     out.raw_set("street_cells", drawn.street_cells)?;
     Ok(out)
-}
-
-impl UserData for LuaTown {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("height", |_, t| Ok(t.town.height()));
-        fields.add_field_method_get("width", |_, t| Ok(t.town.width()));
-        fields.add_field_method_get("rows", |_, t| Ok(t.town.rows()));
-        fields.add_field_method_get("cols", |_, t| Ok(t.town.cols()));
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method_mut("fill", |_, t, ()| {
-            t.town.fill();
-            Ok(())
-        });
-        methods.add_method_mut("make_unused", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_unused", |r| t.town.make_unused(r))
-        });
-        methods.add_method_mut("make_gates", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_gates", |r| t.town.make_gates(r))
-        });
-        methods.add_method_mut("make_courts", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:make_courts", |r| t.town.make_courts(r))
-        });
-        methods.add_method_mut(
-            "connect_streets",
-            |lua, t, (rng, opts): (Value, Option<Table>)| {
-                let call = "town:connect_streets";
-                let mut dead = DeadStreets::default();
-                if let Some(o) = &opts {
-                    known_keys(lua, o, call, &["dead_streets"])?;
-                    if let Some(name) = o.get::<Option<String>>("dead_streets")? {
-                        dead = DeadStreets::from_name(&name).ok_or_else(|| {
-                            fail(
-                                lua,
-                                format!(
-                                    "{call}: dead_streets = '{name}' (valid: {})",
-                                    DeadStreets::NAMES.join(", ")
-                                ),
-                            )
-                        })?;
-                    }
-                }
-                with_rng(lua, &rng, call, |r| t.town.connect_streets_with(r, dead))?
-                    .map_err(|e| fail(lua, format!("{call}: {e}")))
-            },
-        );
-        methods.add_method_mut("finish_alleys", |lua, t, rng: Value| {
-            let call = "town:finish_alleys";
-            with_rng(lua, &rng, call, |r| t.town.finish_alleys(r))?
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-        });
-        methods.add_method_mut("close_doors", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:close_doors", |r| t.town.close_doors(r))
-        });
-        methods.add_method_mut("close_gates", |lua, t, rng: Value| {
-            with_rng(lua, &rng, "town:close_gates", |r| t.town.close_gates(r))
-        });
-        methods.add_method_mut("cleanup_map", |_, t, ()| Ok(t.town.cleanup_map()));
-        methods.add_method_mut(
-            "make_street",
-            |lua, t, (rng, row, col, heading): (Value, Value, Value, Value)| {
-                let call = "town:make_street";
-                let (row, col) = (
-                    coord(lua, &row, call, "row")?,
-                    coord(lua, &col, call, "col")?,
-                );
-                let heading = match heading {
-                    Value::Nil => None,
-                    v => Some(Heading::ALL[choice(lua, &v, &HEADINGS, call, "heading")?]),
-                };
-                with_rng(lua, &rng, call, |r| {
-                    t.town.make_street(r, row, col, heading)
-                })?
-                .map_err(|e| fail(lua, format!("{call}: {e}")))
-            },
-        );
-        methods.add_method("status", |lua, t, (row, col): (Value, Value)| {
-            let call = "town:status";
-            let (row, col) = (
-                coord(lua, &row, call, "row")?,
-                coord(lua, &col, call, "col")?,
-            );
-            let status = t
-                .town
-                .status(row, col)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))?;
-            Ok(CellStatus::NAMES[status.index()])
-        });
-        methods.add_method("heading", |lua, t, (row, col): (Value, Value)| {
-            let call = "town:heading";
-            let (row, col) = (
-                coord(lua, &row, call, "row")?,
-                coord(lua, &col, call, "col")?,
-            );
-            let heading = t
-                .town
-                .heading(row, col)
-                .map_err(|e| fail(lua, format!("{call}: {e}")))?;
-            Ok(heading.map(|h| HEADINGS[h as usize]))
-        });
-        methods.add_method("count", |lua, t, status: Value| {
-            let i = choice(lua, &status, &CellStatus::NAMES, "town:count", "status")?;
-            let status = CellStatus::from_index(i).unwrap_or(CellStatus::Unused);
-            Ok(t.town.count(status))
-        });
-        methods.add_method("distinct_streets", |_, t, ()| Ok(t.town.distinct_streets()));
-        methods.add_method("render", |_, t, ()| Ok(t.town.render()));
-        methods.add_method("render_debug", |_, t, ()| Ok(t.town.render_debug()));
-        methods.add_method("write", write);
-    }
-}
-
-/// The `warren.town` table.
-pub fn table(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("new", lua.create_function(new)?)?;
-    t.set("limits", lua.create_function(limits)?)?;
-    t.set("MIN_SIDE", MIN_SIDE)?;
-    t.set("MAX_SIDE", MAX_SIDE)?;
-    t.set("MAX_STRAIGHTNESS", MAX_STRAIGHTNESS)?;
-    Ok(t)
 }

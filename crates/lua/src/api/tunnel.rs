@@ -1,31 +1,37 @@
-//! `warren.tunnel`: Incursion's tunnel for recipes. A context holds one level's corridor
-//! styles (from `ctx.regions.corridor`), constants, panel size and doors, and the state that
-//! lasts for the level (rooms touched, styles used), so every tunnel of a level shares it.
+//! `warren.tunnel`: Incursion's tunnel (seed 000) for recipes. A context holds one level's
+//! corridor regions, constants, panel size and doors — resolved once, when it is made — and
+//! the state that lasts for the level (rooms touched, regions used), so every tunnel of a
+//! level shares it.
 //!
 //! ```lua
-//! local tunnels = warren.tunnel.context(map, ctx.regions)
+//! local tunnels = warren.tunnel.new(map)            -- ctx.regions; or warren.tunnel.new(map, regions, opts)
 //! local t = tunnels:dig(map, rng, { from = { x = 3, y = 4 }, to = { x = 60, y = 40 },
 //!                                   flags = { "direct", "wander" } })
 //! print(t.x, t.y, t.stop, t.style, #t.carved)
 //! local report = tunnels:fixup(map, rng, { trials = 26 })
 //! ```
 
-use super::args::{self, connectivity, known_keys};
-use super::fields::{
-    cell_value, door_field, get, int_in, opt_number, opt_str, point, point_list, resolve,
-    str_field, table_field, terrain_field,
-};
+use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
+use super::cost;
+use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
+use super::meter::LuaMeter;
+use super::notes::point_list;
+use super::regions::{self, REGIONS};
 use super::rng::LuaRng;
-use crate::fail;
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
-use std::collections::BTreeMap;
-use warren_core::gen::dungeon::{fixup_level, FixupOptions, Join};
+use super::shapes::{cell_from, list};
+use crate::budget::charge_bytes;
+use mlua::{Lua, Table, UserData, UserDataMethods, Value};
+use std::sync::Arc;
+use warren_core::gen::connectivity::FixupError;
+use warren_core::gen::dungeon::{fixup_level, DungeonError, FixupOptions, Join};
+use warren_core::gen::meter::Meter;
 use warren_core::gen::tunnel::{
-    tunnel, ConstantOverrides, CorridorStyle, DoorTable, StopReason, TunnelConfig, TunnelConstants,
-    TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
+    tunnel_prechecked, DoorTable, StopReason, TunnelConfig, TunnelConstants, TunnelFlags,
+    TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
-use warren_core::map::{Dir, DoorKind, Map};
+use warren_core::map::{Adjacency, Dir, Map, Point, TerrainTable};
+use warren_core::region::tunnel_config;
 
 /// One level's tunnel settings and state, as a Lua userdata.
 pub struct LuaTunnels {
@@ -33,199 +39,366 @@ pub struct LuaTunnels {
     pub config: TunnelConfig,
     /// Rooms touched and styles used so far on the level.
     pub level: TunnelLevel,
+    /// The terrain table `config` was checked against.
+    terrains: Arc<TerrainTable>,
+}
+
+impl LuaTunnels {
+    /// A context without corridor styles, on an empty terrain table: what
+    /// [`super::register_types`] makes to meet the type before any run.
+    pub fn empty() -> LuaTunnels {
+        LuaTunnels {
+            config: TunnelConfig {
+                styles: Vec::new(),
+                default_style: 0,
+                constants: TunnelConstants {
+                    turn_chance: 0,
+                    stubborn_corridor: 0,
+                    segment_minlen: 1,
+                    segment_maxlen: 1,
+                },
+                panel_width: 32,
+                panel_height: 32,
+                doors: DoorTable::uniform(0),
+            },
+            level: TunnelLevel::default(),
+            terrains: Arc::new(TerrainTable::plain(&[])),
+        }
+    }
+
+    /// Makes sure the configuration was checked against `map`'s terrain table (once per
+    /// table, not per tunnel).
+    pub fn check(&mut self, c: &Call, map: &Map) -> mlua::Result<()> {
+        if !Arc::ptr_eq(&self.terrains, map.terrains()) {
+            self.config.validate(map).map_err(|e| c.fail(e))?;
+            self.terrains = map.terrains().clone();
+        }
+        Ok(())
+    }
 }
 
 /// The name of a stop reason, as recipes see it.
 pub fn stop_name(stop: StopReason) -> &'static str {
-    match stop {
-        StopReason::Arrived => "arrived",
-        StopReason::Exact => "exact",
-        StopReason::Connected => "connected",
-        StopReason::Wandered => "wandered",
-        StopReason::LengthLimit => "length_limit",
-        StopReason::StepLimit => "step_limit",
-    }
+    STOPS[match stop {
+        StopReason::Arrived => 0,
+        StopReason::Exact => 1,
+        StopReason::Connected => 2,
+        StopReason::Wandered => 3,
+        StopReason::LengthLimit => 4,
+        StopReason::StepLimit => 5,
+    }]
 }
 
-/// Tunnel flags from a Lua list of names (`{ "direct", "wander" }`).
-pub fn flags(lua: &Lua, list: Option<Table>, call: &str) -> mlua::Result<TunnelFlags> {
-    let Some(list) = list else {
+/// Every stop reason's name.
+const STOPS: [&str; 6] = [
+    "arrived",
+    "exact",
+    "connected",
+    "wandered",
+    "length_limit",
+    "step_limit",
+];
+
+/// The directions a tunnel may set off in.
+const START_DIRS: [&str; 4] = ["north", "south", "east", "west"];
+
+/// Tunnel flags from the list at option `key` (`{ "direct", "wander" }`); none when absent.
+pub fn flags(o: &Opts, key: &str) -> mlua::Result<TunnelFlags> {
+    let Some(t) = o.opt_table(key)? else {
         return Ok(TunnelFlags::default());
     };
+    let c = o.call();
     let mut names = Vec::new();
-    for v in args::list(lua, &list, call)? {
-        match v {
-            Value::String(s) => names.push(s.to_str()?.to_string()),
-            other => {
-                return Err(fail(
-                    lua,
-                    format!(
-                        "{call}: flags must be strings ({}), got {}",
-                        TunnelFlags::NAMES.join(", "),
-                        other.type_name()
-                    ),
-                ))
-            }
-        }
-    }
-    TunnelFlags::from_names(&names).map_err(|e| fail(lua, format!("{call}: {e}")))
-}
-
-/// A percentage or length constant (an unsigned value up to the longest corridor).
-fn constant(lua: &Lua, t: &Table, key: &str, default: i64, call: &str) -> mlua::Result<u32> {
-    Ok(int_in(lua, t, key, (default, 0, MAX_CORRIDOR_LENGTH as i64), call)? as u32)
-}
-
-/// An optional constant override.
-fn override_of(lua: &Lua, t: &Table, key: &str, call: &str) -> mlua::Result<Option<u32>> {
-    match get(t, key)? {
-        Value::Nil => Ok(None),
-        _ => constant(lua, t, key, 0, call).map(Some),
-    }
-}
-
-/// One `[[corridor]]` entry as a corridor style.
-fn style(lua: &Lua, map: &Map, c: &Table, call: &str) -> mlua::Result<(CorridorStyle, DoorKind)> {
-    let c = &resolve(c)?;
-    let name = str_field(lua, c, "name", call)?;
-    let at = format!("{call}: corridor '{name}'");
-    let weight = opt_number(lua, c, "weight", &at)?.unwrap_or(1.0);
-    let staple = matches!(get(c, "staple")?, Value::Boolean(true));
-    let constants = match get(c, "constants")? {
-        Value::Table(k) => ConstantOverrides {
-            turn_chance: override_of(lua, &k, "turn_chance", &at)?,
-            stubborn_corridor: override_of(lua, &k, "stubborn_corridor", &at)?,
-            segment_minlen: override_of(lua, &k, "segment_minlen", &at)?,
-            segment_maxlen: override_of(lua, &k, "segment_maxlen", &at)?,
-        },
-        _ => ConstantOverrides::default(),
-    };
-    let door = door_field(lua, map, c, "door", &at)?;
-    let floor = terrain_field(lua, map, c, "floor", &at)?;
-    if map.terrains().get(floor).solid {
-        return Err(fail(
-            lua,
-            format!(
-                "{at}: floor terrain '{}' is solid; a corridor floor must be open",
-                map.terrains().get(floor).name
-            ),
-        ));
-    }
-    Ok((
-        CorridorStyle {
-            name,
-            weight,
-            staple,
-            floor,
-            walls: terrain_field(lua, map, c, "walls", &at)?,
-            constants,
-        },
-        door,
-    ))
-}
-
-/// `warren.tunnel.context(map, regions, { panel_width =, panel_height =, corridor = })`.
-fn context(
-    lua: &Lua,
-    (map, regions, opts): (AnyUserData, Table, Option<Table>),
-) -> mlua::Result<LuaTunnels> {
-    let call = "warren.tunnel.context";
-    let opts = match opts {
-        Some(o) => o,
-        None => lua.create_table()?,
-    };
-    known_keys(
-        lua,
-        &opts,
-        call,
-        &["panel_width", "panel_height", "corridor"],
-    )?;
-    let m = map.borrow::<LuaMap>()?;
-    let regions = resolve(&regions)?;
-    let dungeon = match get(&regions, "dungeon")? {
-        Value::Table(t) => resolve(&t)?,
-        _ => lua.create_table()?,
-    };
-    let constants = TunnelConstants {
-        turn_chance: constant(lua, &dungeon, "turn_chance", 10, call)?,
-        stubborn_corridor: constant(lua, &dungeon, "stubborn_corridor", 30, call)?,
-        segment_minlen: constant(lua, &dungeon, "segment_minlen", 4, call)?,
-        segment_maxlen: constant(lua, &dungeon, "segment_maxlen", 10, call)?,
-    };
-    let panel = |key: &str| -> mlua::Result<i32> {
-        let default = int_in(lua, &dungeon, key, (32, 1, 4096), call)?;
-        Ok(int_in(lua, &opts, key, (default, 1, 4096), call)? as i32)
-    };
-    let (panel_width, panel_height) = (panel("panel_width")?, panel("panel_height")?);
-    let mut styles = Vec::new();
-    let mut doors = BTreeMap::new();
-    for v in args::list(
-        lua,
-        &resolve(&table_field(lua, &regions, "corridor", call)?)?,
-        call,
-    )? {
-        let Value::Table(c) = v else {
-            return Err(fail(
-                lua,
-                format!("{call}: corridor entries must be tables"),
-            ));
+    for (i, v) in list(c, &t, &format!("opts.{key}"))?.into_iter().enumerate() {
+        let name = match &v {
+            Value::String(s) => s.to_string_lossy(),
+            _ => String::new(),
         };
-        let (s, door) = style(lua, &m.0, &c, call)?;
-        doors.insert(s.name.clone(), door);
-        styles.push(s);
-    }
-    if styles.is_empty() {
-        return Err(fail(
-            lua,
-            format!("{call}: no corridor regions; add a [[corridor]] to the region files"),
-        ));
-    }
-    if let Value::Table(rooms) = get(&regions, "room")? {
-        for v in args::list(lua, &resolve(&rooms)?, call)? {
-            if let Value::Table(r) = v {
-                let r = resolve(&r)?;
-                let name = str_field(lua, &r, "name", call)?;
-                let at = format!("{call}: room '{name}'");
-                doors.insert(name, door_field(lua, &m.0, &r, "door", &at)?);
-            }
+        if !TunnelFlags::NAMES.contains(&name.as_str()) {
+            return Err(c.fail(format!(
+                "opts.{key}[{}] = {} is not a tunnel flag{} (valid: {})",
+                i + 1,
+                shown(&v),
+                did_you_mean(&name, &TunnelFlags::NAMES),
+                quoted(&TunnelFlags::NAMES)
+            )));
         }
+        names.push(name);
     }
-    let wanted = match opt_str(lua, &opts, "corridor", call)? {
-        Some(name) => Some(name),
-        None => opt_str(lua, &dungeon, "corridor", call)?,
-    };
-    let default_style = match wanted {
-        None => 0,
-        Some(name) => styles.iter().position(|s| s.name == name).ok_or_else(|| {
-            let known: Vec<String> = styles.iter().map(|s| format!("'{}'", s.name)).collect();
-            fail(
-                lua,
-                format!(
-                    "{call}: corridor = '{name}' names no corridor region (known: {})",
-                    known.join(", ")
-                ),
-            )
-        })?,
-    };
-    let default_door = doors[&styles[default_style].name].clone();
-    let config = TunnelConfig {
-        styles,
-        default_style,
-        constants,
-        panel_width,
-        panel_height,
-        doors: DoorTable {
-            default: default_door,
-            by_region: doors,
-        },
-    };
-    config
-        .validate(&m.0)
-        .map_err(|e| fail(lua, format!("{call}: {e}")))?;
+    TunnelFlags::from_names(&names).map_err(|e| c.fail(e))
+}
+
+/// What `warren.tunnel.new` takes besides the regions.
+const TUNNELS_OPTIONS: Class = Class {
+    name: "warren.TunnelsOptions",
+    parent: None,
+    doc: "Options of `warren.tunnel.new`.",
+    fields: &[
+        key_opt(
+            "panel_width",
+            Ty::int(1, 4096),
+            "Panel width in cells (default `[dungeon] panel_width`).",
+        ),
+        key_opt(
+            "panel_height",
+            Ty::int(1, 4096),
+            "Panel height in cells (default `[dungeon] panel_height`).",
+        ),
+        key_opt(
+            "corridor",
+            Ty::Str,
+            "The level's own corridor region, used for short tunnels and the fix-up's paths (default `[dungeon] corridor`, else the first).",
+        ),
+    ],
+};
+
+/// What `tunnels:dig` takes.
+const DIG_OPTIONS: Class = Class {
+    name: "warren.DigOptions",
+    parent: None,
+    doc: "Options of `tunnels:dig`.",
+    fields: &[
+        key("from", Ty::Cell, "Where the tunnel starts."),
+        key("to", Ty::Cell, "Where it heads."),
+        key_opt(
+            "flags",
+            Ty::Strings,
+            "Incursion's tunnel flags: `connect`, `direct`, `length`, `notouch`, `exact`, `wander`, `natural`.",
+        ),
+        key_opt(
+            "start_dir",
+            Ty::Choice(&START_DIRS),
+            "The direction to set off in (default: towards `to`).",
+        ),
+        key_opt(
+            "length",
+            Ty::int(1, MAX_CORRIDOR_LENGTH as i64),
+            "The length limit of the `length` flag.",
+        ),
+    ],
+};
+
+/// What `tunnels:dig` returns.
+const DIG_REPORT: Class = Class {
+    name: "warren.DigReport",
+    parent: None,
+    doc: "What `tunnels:dig` did.",
+    fields: &[
+        key("x", Ty::INT, "Column where the tunnel ended."),
+        key("y", Ty::INT, "Row where it ended."),
+        key("stop", Ty::Choice(&STOPS), "Why it stopped."),
+        key("style", Ty::Str, "The corridor region it was drawn with."),
+        key(
+            "carved",
+            Ty::Cells,
+            "The cells given corridor floor, in order.",
+        ),
+        key("doors", Ty::Cells, "The doors made, in order."),
+        key("steps", Ty::INT, "Steps walked."),
+    ],
+};
+
+/// What `tunnels:fixup` takes.
+const FIXUP_OPTIONS: Class = Class {
+    name: "warren.FixupOptions",
+    parent: None,
+    doc: "Options of `tunnels:fixup`.",
+    fields: &[
+        key_opt(
+            "trials",
+            Ty::int(0, 100_000),
+            "Trials before giving up with an error naming the seed (default `[dungeon] fixup_trials`).",
+        ),
+        key_or(
+            "connectivity",
+            Ty::Choice(&Adjacency::NAMES),
+            Default::Str("8"),
+            "How a walker moves: the level ends as one area for a walker stepping 8 ways (diagonals included) or 4.",
+        ),
+        key_opt(
+            "bridge",
+            Ty::Terrain,
+            "Open, safe terrain laid across hazards (chasms, magma) where only they cut the level (usually `[dungeon] bridge`); without it a level only a hazard could join is an error naming the seed.",
+        ),
+    ],
+};
+
+/// One tunnel of a fix-up report.
+const FIXUP_STEP: Class = Class {
+    name: "warren.FixupStep",
+    parent: None,
+    doc: "One tunnel `tunnels:fixup` drew, and why.",
+    fields: &[
+        key("trial", Ty::INT, "The trial (1-based) that drew it."),
+        key(
+            "from",
+            Ty::Cell,
+            "The connected cell nearest the cut-off area.",
+        ),
+        key(
+            "to",
+            Ty::Cell,
+            "The cut-off area's cell nearest the connected area.",
+        ),
+        key(
+            "distance",
+            Ty::INT,
+            "Chebyshev distance from `from` to `to`.",
+        ),
+        key(
+            "area",
+            Ty::AnyTable,
+            "The cut-off area: `{x=, y=, size=}` (its first cell and size).",
+        ),
+        key("why", Ty::Str, "The reason, in words."),
+        key(
+            "how",
+            Ty::Choice(&["tunnel", "path", "already joined"]),
+            "How it was joined.",
+        ),
+        key_opt("style", Ty::Str, "The corridor region of a `tunnel`."),
+        key_opt("stop", Ty::Choice(&STOPS), "Why the tunnel stopped."),
+        key_opt("carved", Ty::INT, "Cells floored."),
+    ],
+};
+
+/// What `tunnels:fixup` returns.
+const FIXUP_REPORT: Class = Class {
+    name: "warren.FixupReport",
+    parent: None,
+    doc: "What `tunnels:fixup` did.",
+    fields: &[
+        key(
+            "areas_before",
+            Ty::INT,
+            "Separate open areas before the fix-up.",
+        ),
+        key("trials", Ty::INT, "Trials used."),
+        key(
+            "tunnels",
+            Ty::TableList(&FIXUP_STEP),
+            "Every tunnel drawn, in order.",
+        ),
+    ],
+};
+
+/// The classes of `warren.tunnel` (for the stubs).
+pub const CLASSES: &[&Class] = &[
+    &TUNNELS_OPTIONS,
+    &DIG_OPTIONS,
+    &DIG_REPORT,
+    &FIXUP_OPTIONS,
+    &FIXUP_STEP,
+    &FIXUP_REPORT,
+];
+
+const MAP: super::decl::Arg = arg("map", Ty::Map);
+const RNG: super::decl::Arg = arg("rng", Ty::Rng);
+const NEW_ARGS: &[super::decl::Arg] = &[
+    MAP,
+    opt("regions", Ty::Table(&REGIONS)),
+    opt("opts", Ty::Table(&TUNNELS_OPTIONS)),
+];
+
+const NEW: Decl = Decl::function(
+    Owner::Tunnel,
+    "new",
+    "One level's tunnel context: the corridor regions (by weight), `[dungeon]`'s corridor constants, the panel size and the door of every corridor and room region, from `regions` (default `ctx.regions`; or a table `{ dungeon =, corridor =, room = }` of views and hand-made entries). Keeps the rooms touched and regions used on the level.",
+)
+.args(NEW_ARGS)
+.returns(&["warren.Tunnels"]);
+const CONTEXT: Decl = Decl::function(Owner::Tunnel, "context", "One level's tunnel context.")
+    .args(NEW_ARGS)
+    .returns(&["warren.Tunnels"])
+    .alias("warren.tunnel.new");
+
+functions! {
+    /// `warren.tunnel`'s functions.
+    pub FUNCTIONS, register {
+        NEW => new,
+        CONTEXT => context,
+    }
+}
+
+const DIG: Decl = Decl::method(
+    Owner::Tunnels,
+    "dig",
+    "Digs one tunnel (Incursion's `Map::Tunnel`) from `opts.from` towards `opts.to`, records it as a corridor and its doors; returns where and why it stopped.",
+)
+.args(&[MAP, RNG, arg("opts", Ty::Table(&DIG_OPTIONS))])
+.returns(&["warren.DigReport"]);
+const FIXUP: Decl = Decl::method(
+    Owner::Tunnels,
+    "fixup",
+    "Joins every passable area into one for a walker stepping as `opts.connectivity` says: floods from the first passable cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path (laying `opts.bridge` across hazards) when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Tags the map's `connectivity`. Returns every tunnel with how and why.",
+)
+.args(&[MAP, RNG, opt("opts", Ty::Table(&FIXUP_OPTIONS))])
+.returns(&["warren.FixupReport"]);
+
+methods! {
+    /// A tunnel context's methods.
+    pub METHODS, register_methods for LuaTunnels {
+        DIG => dig,
+        FIXUP => fixup,
+    }
+}
+
+/// The `warren.tunnel` table.
+pub fn table(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    register(lua, &t)?;
+    Ok(t)
+}
+
+type NewArgs = (Value, Value, Value, Extra);
+
+fn new(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaTunnels> {
+    make(&Call::new(lua, &NEW, &extra)?, (map, regions, opts))
+}
+
+fn context(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaTunnels> {
+    make(&Call::new(lua, &CONTEXT, &extra)?, (map, regions, opts))
+}
+
+/// `warren.tunnel.new(map, regions?, opts?)`.
+fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<LuaTunnels> {
+    let map = c.data::<LuaMap>(0, &map)?;
+    let o = c.options(2, &opts)?;
+    let m = map.borrow::<LuaMap>()?;
+    if !regions.is_nil() && !matches!(regions, Value::Table(_)) {
+        return Err(c.bad(1, &regions));
+    }
+    let r = regions::tunnel_regions(c, &regions, "argument 2 (regions)", &m.0)?;
+    let (pw, ph) = r.dungeon.panel_size();
+    let panel = (
+        o.opt_int("panel_width")?.map_or(pw, |v| v as i32),
+        o.opt_int("panel_height")?.map_or(ph, |v| v as i32),
+    );
+    let corridor = o.opt_str("corridor")?;
+    let config = tunnel_config(
+        &r.dungeon,
+        &r.corridors,
+        &r.rooms,
+        panel,
+        corridor.as_deref(),
+    )
+    .map_err(|e| c.fail(e))?;
+    config.validate(&m.0).map_err(|e| c.fail(e))?;
+    charge_bytes(
+        c.lua(),
+        config.styles.len() * 64 + config.doors.by_region.len() * 32,
+    )?;
     Ok(LuaTunnels {
         config,
         level: TunnelLevel::default(),
+        terrains: m.0.terrains().clone(),
     })
+}
+
+impl UserData for LuaTunnels {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        register_methods(methods);
+    }
 }
 
 /// The run's seed, for error messages.
@@ -235,141 +408,142 @@ fn run_seed(lua: &Lua) -> String {
         .map_or_else(|| "unknown".into(), |s| s.to_string())
 }
 
-impl UserData for LuaTunnels {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method_mut(
-            "dig",
-            |lua, t, (map, rng, opts): (AnyUserData, AnyUserData, Table)| {
-                let call = "tunnels:dig";
-                known_keys(
-                    lua,
-                    &opts,
-                    call,
-                    &["from", "to", "flags", "start_dir", "length"],
-                )?;
-                let mut m = map.borrow_mut::<LuaMap>()?;
-                let from = cell_value(lua, &m.0, &opts.get("from")?, "from", call)?;
-                let to = cell_value(lua, &m.0, &opts.get("to")?, "to", call)?;
-                let mut req = TunnelRequest::new(from, to, flags(lua, opts.get("flags")?, call)?);
-                if let Some(d) = opt_str(lua, &opts, "start_dir", call)? {
-                    req.start_dir = Some(Dir::from_name(&d).ok_or_else(|| {
-                        fail(
-                            lua,
-                            format!("{call}: start_dir = '{d}' (valid: north, south, east, west)"),
-                        )
-                    })?);
-                }
-                if !get(&opts, "length")?.is_nil() {
-                    let n = int_in(
-                        lua,
-                        &opts,
-                        "length",
-                        (0, 1, MAX_CORRIDOR_LENGTH as i64),
-                        call,
-                    )?;
-                    req.length_limit = Some(n as u32);
-                }
-                let mut r = rng.borrow_mut::<LuaRng>()?;
-                let out = tunnel(&mut m.0, &t.config, &mut t.level, &req, &mut r.0)
-                    .map_err(|e| fail(lua, format!("{call}: {e}")))?;
-                let res = lua.create_table()?;
-                res.raw_set("x", out.end.x)?;
-                res.raw_set("y", out.end.y)?;
-                res.raw_set("stop", stop_name(out.stop))?;
-                res.raw_set("style", t.config.styles[out.style].name.as_str())?;
-                res.raw_set("carved", point_list(lua, &out.carved)?)?;
-                res.raw_set("doors", point_list(lua, &out.doors)?)?;
-                res.raw_set("steps", out.steps)?;
-                Ok(res)
-            },
-        );
-        methods.add_method_mut(
-            "fixup",
-            |lua, t, (map, rng, opts): (AnyUserData, AnyUserData, Option<Table>)| {
-                let call = "tunnels:fixup";
-                let opts = match opts {
-                    Some(o) => o,
-                    None => lua.create_table()?,
-                };
-                known_keys(lua, &opts, call, &["trials", "connectivity", "bridge"])?;
-                let trials = int_in(lua, &opts, "trials", (26, 0, 100_000), call)? as u32;
-                let adjacency = connectivity(lua, Some(&opts), call)?;
-                let result = {
-                    let mut m = map.borrow_mut::<LuaMap>()?;
-                    let bridge = match opt_str(lua, &opts, "bridge", call)? {
-                        Some(name) => {
-                            let id = args::terrain(lua, &m.0, &name, call)?;
-                            let t = m.0.terrains().get(id);
-                            if t.solid || t.hazard {
-                                return Err(fail(
-                                    lua,
-                                    format!(
-                                        "{call}: bridge = '{name}' must be open and no hazard \
-                                         (a walker crosses the hazard on it)"
-                                    ),
-                                ));
-                            }
-                            Some(id)
-                        }
-                        None => None,
-                    };
-                    let fix = FixupOptions {
-                        trials,
-                        adjacency,
-                        bridge,
-                    };
-                    let mut r = rng.borrow_mut::<LuaRng>()?;
-                    fixup_level(&mut m.0, &t.config, &mut t.level, &mut r.0, &fix)
-                };
-                let report = result
-                    .map_err(|e| fail(lua, format!("{call}: seed {}: {e}", run_seed(lua))))?;
-                let list = lua.create_table()?;
-                for (i, step) in report.tunnels.iter().enumerate() {
-                    let e = lua.create_table()?;
-                    e.raw_set("trial", step.trial)?;
-                    e.raw_set("from", point(lua, step.from)?)?;
-                    e.raw_set("to", point(lua, step.to)?)?;
-                    e.raw_set("distance", step.distance)?;
-                    let area = point(lua, step.component.representative)?;
-                    area.raw_set("size", step.component.size)?;
-                    e.raw_set("area", area)?;
-                    e.raw_set("why", step.to_string())?;
-                    match &step.drawn {
-                        Join::Already => e.raw_set("how", "already joined")?,
-                        Join::Tunnel {
-                            style,
-                            stop,
-                            carved,
-                        } => {
-                            e.raw_set("how", "tunnel")?;
-                            e.raw_set("style", t.config.styles[*style].name.as_str())?;
-                            e.raw_set("stop", stop_name(*stop))?;
-                            e.raw_set("carved", *carved)?;
-                        }
-                        Join::Path {
-                            tunnel_stop,
-                            carved,
-                        } => {
-                            e.raw_set("how", "path")?;
-                            e.raw_set("stop", stop_name(*tunnel_stop))?;
-                            e.raw_set("carved", *carved)?;
-                        }
-                    }
-                    list.raw_set(i + 1, e)?;
-                }
-                let out = lua.create_table()?;
-                out.raw_set("areas_before", report.components_before)?;
-                out.raw_set("trials", report.trials)?;
-                out.raw_set("tunnels", list)?;
-                Ok(out)
-            },
-        );
+fn dig(
+    lua: &Lua,
+    (this, map, rng, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<Table> {
+    let c = Call::new(lua, &DIG, &extra)?;
+    let map = c.data::<LuaMap>(0, &map)?;
+    let rng = c.data::<LuaRng>(1, &rng)?;
+    let o = c.options(2, &opts)?;
+    let mut t = c.this_mut::<LuaTunnels>(&this)?;
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    let from = cell_from(&c, &m.0, o.value("from"), "opts.from")?;
+    let to = cell_from(&c, &m.0, o.value("to"), "opts.to")?;
+    let mut req = TunnelRequest::new(from, to, flags(&o, "flags")?);
+    if o.has("start_dir") {
+        let name = START_DIRS[o.choice("start_dir")?];
+        req.start_dir = Dir::from_name(name);
     }
+    req.length_limit = o.opt_int("length")?.map(|n| n as u32);
+    t.check(&c, &m.0)?;
+    let LuaTunnels { config, level, .. } = &mut *t;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let out = tunnel_prechecked(&mut m.0, config, level, &req, &mut r.0).map_err(|e| c.fail(e))?;
+    let mut meter = LuaMeter::new(lua);
+    meter
+        .work(u64::from(out.steps) + out.carved.len() as u64)
+        .map_err(|_| meter.stopped())?;
+    charge_bytes(lua, cost::cells(out.carved.len()) + 64)?;
+    let res = lua.create_table()?;
+    res.raw_set("x", out.end.x)?;
+    res.raw_set("y", out.end.y)?;
+    res.raw_set("stop", stop_name(out.stop))?;
+    res.raw_set("style", config.styles[out.style].name.as_str())?;
+    res.raw_set("carved", point_list(lua, &out.carved)?)?;
+    res.raw_set("doors", point_list(lua, &out.doors)?)?;
+    res.raw_set("steps", out.steps)?;
+    Ok(res)
 }
 
-/// The `warren.tunnel` table.
-pub fn table(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("context", lua.create_function(context)?)?;
+/// `{x=, y=}`.
+fn cell_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(0, 3)?;
+    t.raw_set("x", p.x)?;
+    t.raw_set("y", p.y)?;
     Ok(t)
+}
+
+fn fixup(
+    lua: &Lua,
+    (this, map, rng, opts, extra): (Value, Value, Value, Value, Extra),
+) -> mlua::Result<Table> {
+    let c = Call::new(lua, &FIXUP, &extra)?;
+    let map = c.data::<LuaMap>(0, &map)?;
+    let rng = c.data::<LuaRng>(1, &rng)?;
+    let o = c.options(2, &opts)?;
+    let trials = match o.opt_int("trials")? {
+        Some(n) => n as u32,
+        None => regions::dungeon(&c)?.fixup_trials(),
+    };
+    let adjacency = Adjacency::from_name(Adjacency::NAMES[o.choice("connectivity")?])
+        .expect("declared choices are adjacency names");
+    let mut t = c.this_mut::<LuaTunnels>(&this)?;
+    let mut meter = LuaMeter::new(lua);
+    let result = {
+        let mut m = map.borrow_mut::<LuaMap>()?;
+        t.check(&c, &m.0)?;
+        let bridge = o.opt_terrain("bridge", &m.0)?;
+        if let Some(id) = bridge {
+            let terrain = m.0.terrains().get(id);
+            if terrain.solid || terrain.hazard {
+                return Err(c.fail(format!(
+                    "opts.bridge = '{}' must be open and no hazard (a walker crosses the hazard on it)",
+                    terrain.name
+                )));
+            }
+        }
+        let fix = FixupOptions {
+            trials,
+            adjacency,
+            bridge,
+        };
+        let corridors = m.0.notes.corridors.len();
+        let LuaTunnels { config, level, .. } = &mut *t;
+        let mut r = rng.borrow_mut::<LuaRng>()?;
+        let result = fixup_level(&mut m.0, config, level, &mut r.0, &fix, &mut meter);
+        let added: usize = m.0.notes.corridors[corridors..]
+            .iter()
+            .map(cost::corridor)
+            .sum();
+        charge_bytes(lua, added)?;
+        result
+    };
+    let report = result.map_err(|e| match e {
+        FixupError::Connector {
+            error: DungeonError::Stopped(_),
+            ..
+        } => meter.stopped(),
+        e => c.fail(format!("seed {}: {e}", run_seed(lua))),
+    })?;
+    let list = lua.create_table_with_capacity(report.tunnels.len(), 0)?;
+    for (i, step) in report.tunnels.iter().enumerate() {
+        let e = lua.create_table()?;
+        e.raw_set("trial", step.trial)?;
+        e.raw_set("from", cell_table(lua, step.from)?)?;
+        e.raw_set("to", cell_table(lua, step.to)?)?;
+        e.raw_set("distance", step.distance)?;
+        let area = cell_table(lua, step.component.representative)?;
+        area.raw_set("size", step.component.size)?;
+        e.raw_set("area", area)?;
+        e.raw_set("why", step.to_string())?;
+        match &step.drawn {
+            Join::Already => e.raw_set("how", "already joined")?,
+            Join::Tunnel {
+                style,
+                stop,
+                carved,
+            } => {
+                e.raw_set("how", "tunnel")?;
+                e.raw_set("style", t.config.styles[*style].name.as_str())?;
+                e.raw_set("stop", stop_name(*stop))?;
+                e.raw_set("carved", *carved)?;
+            }
+            Join::Path {
+                tunnel_stop,
+                carved,
+            } => {
+                e.raw_set("how", "path")?;
+                e.raw_set("stop", stop_name(*tunnel_stop))?;
+                e.raw_set("carved", *carved)?;
+            }
+        }
+        list.raw_set(i + 1, e)?;
+    }
+    crate::budget::charge(lua, report.tunnels.len() as u64 * 8)?;
+    let out = lua.create_table()?;
+    out.raw_set("areas_before", report.components_before)?;
+    out.raw_set("trials", report.trials)?;
+    out.raw_set("tunnels", list)?;
+    Ok(out)
 }

@@ -3,29 +3,66 @@
 //!
 //! Checked: region files (TOML syntax and the whole schema, as when loading; files that do not
 //! parse are reported and the others are still validated without them); recipes (Lua syntax,
-//! the recipe table and its declared parameters, every `require`d module at load time); and the
-//! static name checks of [`scan`] over each recipe and the modules it loaded.
+//! the recipe table and its declared parameters, every `require`d module at load time); and
+//! the static analysis of each recipe together with every module it loads or requires by name
+//! ([`program`], rules in [`walk`]): free names against the sandbox, calls against the API
+//! declarations, method calls against their receivers' types, and the run's data.
 
-pub mod lex;
-pub mod scan;
+pub mod calls;
+pub mod data;
+pub mod declared;
+pub mod finding;
+pub mod known;
+pub mod names;
+pub mod program;
+pub mod stock;
+pub mod syntax;
+#[cfg(test)]
+mod tests;
+pub mod value;
+pub mod walk;
 
 use crate::error::Error;
+use crate::require::read_script;
 use crate::{Host, Limits};
-use scan::Known;
-use std::collections::BTreeSet;
+use declared::Declared;
+use full_moon::tokenizer::{Lexer, LexerResult, TokenType};
+use full_moon::LuaVersion;
+pub use known::Known;
+use program::{Outcome, Source};
+use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use warren_core::region::{read_source, RegionFile, Registry, Source};
+use syntax::Pos;
+use warren_core::region::{read_source, Registry, Source as RegionSource};
 
 /// What `warren check` found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Every problem, one line each, starting with `file:line`.
     pub problems: Vec<String>,
+    /// Every warning (code that runs, but likely not as meant), one line each.
+    pub warnings: Vec<String>,
+    /// What could not be checked because of those problems (not problems themselves).
+    pub notes: Vec<String>,
     /// Region files read.
     pub region_files: usize,
     /// Recipes loaded (or tried).
     pub recipes: usize,
+}
+
+impl Report {
+    fn problem(&mut self, line: String) {
+        if !self.problems.contains(&line) {
+            self.problems.push(line);
+        }
+    }
+
+    fn warning(&mut self, line: String) {
+        if !self.warnings.contains(&line) {
+            self.warnings.push(line);
+        }
+    }
 }
 
 /// Checks the regions in `regions` and the recipes `scripts`.
@@ -46,16 +83,16 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
         params: None,
     };
     if registry.is_none() && !scripts.is_empty() {
-        report.problems.push(format!(
+        report.notes.push(format!(
             "{}: terrain and region names in recipes were not checked: the region files have problems",
             regions.display()
         ));
     }
     let registry = registry.or_else(placeholder_registry).map(Arc::new);
-    let mut scanned = BTreeSet::new();
+    let declared = Declared::new();
     for script in scripts {
         report.recipes += 1;
-        check_recipe(script, registry.as_ref(), &known, &mut scanned, &mut report);
+        check_recipe(script, registry.as_ref(), &known, &declared, &mut report);
     }
     report
 }
@@ -78,7 +115,7 @@ fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
         ));
         return None;
     }
-    let mut parsed: Vec<Source> = Vec::new();
+    let mut parsed: Vec<RegionSource> = Vec::new();
     let mut clean = true;
     for path in &paths {
         match read_source(path) {
@@ -86,16 +123,10 @@ fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
                 report.problems.push(e.to_string());
                 clean = false;
             }
-            Ok(src) if toml::from_str::<RegionFile>(&src.text).is_err() => {
-                // Alone, a file that does not parse reports exactly its parse error.
-                if let Err(e) = Registry::from_sources(vec![src]) {
-                    report.problems.extend(e.0.iter().map(|e| e.to_string()));
-                }
-                clean = false;
-            }
             Ok(src) => parsed.push(src),
         }
     }
+    // Files that do not parse are reported once; what follows only from them is not.
     match Registry::from_sources(parsed) {
         Ok(r) if clean => Some(r),
         Ok(_) => None,
@@ -109,7 +140,7 @@ fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
 /// A registry good enough to load recipes when the real one has problems.
 fn placeholder_registry() -> Option<Registry> {
     let text = "[[terrain]]\nname = \"rock\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n";
-    Registry::from_sources(vec![Source {
+    Registry::from_sources(vec![RegionSource {
         path: "placeholder.toml".into(),
         text: text.into(),
     }])
@@ -120,43 +151,174 @@ fn check_recipe(
     script: &Path,
     registry: Option<&Arc<Registry>>,
     known: &Known,
-    scanned: &mut BTreeSet<PathBuf>,
+    declared: &Declared,
     report: &mut Report,
 ) {
     let host = registry.map(|r| Host::load(script, r.clone(), Limits::default()));
-    let mut files = vec![script.to_path_buf()];
+    let mut loaded = vec![script.to_path_buf()];
     let mut params = None;
+    let mut load_failed = false;
     match host {
         Some(Ok(h)) => {
             params = Some(h.recipe().params.iter().map(|p| p.name.clone()).collect());
-            files.extend(h.script_files().into_iter().skip(1));
+            loaded.extend(h.script_files().into_iter().skip(1));
         }
-        Some(Err(e)) => report.problems.push(load_problem(script, e)),
-        None => {}
+        Some(Err(e)) => {
+            report.problem(load_problem(script, e));
+            load_failed = true;
+        }
+        None => load_failed = true,
     }
-    for (i, file) in files.iter().enumerate() {
-        let key = file.canonicalize().unwrap_or_else(|_| file.clone());
-        // The recipe is always scanned (its params differ); a shared module only once.
-        if i > 0 && !scanned.insert(key) {
+    let dir = script
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut sources = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut queue: VecDeque<PathBuf> = loaded.iter().cloned().collect();
+    while let Some(file) = queue.pop_front() {
+        if !seen.insert(file.canonicalize().unwrap_or_else(|_| file.clone())) {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(file) else {
+        let Ok(text) = read_script(&file) else {
+            // Lua reports an unreadable recipe or module when it loads it.
             continue;
         };
-        let known = Known {
-            params: if i == 0 { params.clone() } else { None },
-            ..known.clone()
+        // Modules required by name but not loaded (only inside functions) are checked too.
+        for (name, at) in literal_requires(&text) {
+            match resolve(&dir, &name) {
+                Ok(path) => queue.extend(path),
+                // A module Lua loaded was found; one it did not is missing only if loading
+                // got as far as the require.
+                Err(looked) if !load_failed => report.problem(format!(
+                    "{}:{}:{}: require: module '{name}' not found (looked for {looked})",
+                    file.display(),
+                    at.line,
+                    at.col
+                )),
+                Err(_) => {}
+            }
+        }
+        let params = if sources.is_empty() {
+            params.clone()
+        } else {
+            None
         };
-        for f in scan::scan(&lex::tokens(&text), &known) {
-            report.problems.push(format!(
-                "{}:{}:{}: {}",
-                file.display(),
-                f.line,
-                f.col,
-                f.message
-            ));
+        sources.push(Source {
+            path: file,
+            text,
+            known: Known {
+                params,
+                ..known.clone()
+            },
+        });
+    }
+    let outcomes = program::analyse(&sources, declared);
+    for (i, (source, outcome)) in sources.iter().zip(outcomes).enumerate() {
+        let path = source.path.display();
+        match outcome {
+            Outcome::Checked(findings) => {
+                for f in findings {
+                    let (l, c) = (f.at.line, f.at.col);
+                    if f.warning {
+                        report.warning(format!("{path}:{l}:{c}: warning: {}", f.message));
+                    } else {
+                        report.problem(format!("{path}:{l}:{c}: {}", f.message));
+                    }
+                }
+            }
+            Outcome::Unparsed(at, message) => match lua_syntax_error(source) {
+                // The recipe's own syntax error is already reported by loading it.
+                Some(_) if i == 0 && load_failed => {}
+                Some(lua) => report.problem(lua),
+                None => report.warning(format!(
+                    "{path}:{}:{}: warning: not checked: the static checks cannot parse this (Lua can): {message}",
+                    at.line, at.col
+                )),
+            },
+            Outcome::Skipped(why) => {
+                report.warning(format!("{path}: warning: not checked: {why}"));
+            }
         }
     }
+}
+
+/// Lua's own verdict on a file's syntax: its error message, if it does not compile.
+fn lua_syntax_error(source: &Source) -> Option<String> {
+    let lua = mlua::Lua::new();
+    lua.load(source.text.as_str())
+        .set_name(format!("@{}", source.path.display()))
+        .set_mode(mlua::ChunkMode::Text)
+        .into_function()
+        .err()
+        .map(|e| match e {
+            mlua::Error::SyntaxError { message, .. } => message,
+            other => other.to_string(),
+        })
+}
+
+/// Every `require "name"` (or `require("name")`, `require 'name'`) with a literal name, and
+/// where the name is.
+fn literal_requires(text: &str) -> Vec<(String, Pos)> {
+    let LexerResult::Ok(tokens) = Lexer::new(text, LuaVersion::lua54()).collect() else {
+        return Vec::new();
+    };
+    let significant: Vec<_> = tokens
+        .iter()
+        .filter(|t| !t.token_type().is_trivia())
+        .collect();
+    let mut out = Vec::new();
+    for (i, t) in significant.iter().enumerate() {
+        let TokenType::Identifier { identifier } = t.token_type() else {
+            continue;
+        };
+        if identifier.as_str() != "require" {
+            continue;
+        }
+        let mut j = i + 1;
+        if significant.get(j).is_some_and(|t| t.to_string() == "(") {
+            j += 1;
+        }
+        let Some(name_tok) = significant.get(j) else {
+            continue;
+        };
+        if let TokenType::StringLiteral { literal, .. } = name_tok.token_type() {
+            let name = literal.to_string();
+            let p = name_tok.start_position();
+            if name != "warren" {
+                out.push((
+                    name,
+                    Pos {
+                        line: p.line(),
+                        col: p.character(),
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The file of module `name` in `dir`, as `require` finds it: `Ok(None)` for what `require`
+/// would refuse when it runs (no module name, a file outside `dir`), `Err` with the path looked
+/// for when there is no such file.
+fn resolve(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
+    let valid = name
+        .split('.')
+        .all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+    if !valid {
+        return Ok(None);
+    }
+    let candidate = dir.join(name.split('.').collect::<PathBuf>().with_extension("lua"));
+    if !candidate.is_file() {
+        return Err(candidate.display().to_string());
+    }
+    let inside = match (dir.canonicalize(), candidate.canonicalize()) {
+        (Ok(d), Ok(c)) => c.starts_with(d),
+        _ => false,
+    };
+    Ok(inside.then_some(candidate))
 }
 
 /// A load error as one problem line starting with the file.

@@ -13,6 +13,11 @@ use std::time::{Duration, Instant};
 /// How long files must stay quiet before a batch is delivered.
 pub const QUIET: Duration = Duration::from_millis(200);
 
+/// The longest a batch keeps collecting once its first change came: files that never stay
+/// quiet for long (a log rewritten every few tens of milliseconds beside the recipe) still
+/// deliver a batch this often instead of holding the caller forever.
+pub const MAX_SETTLE: Duration = Duration::from_secs(1);
+
 /// Paths that changed together, and any errors the watcher reported meanwhile.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Batch {
@@ -64,16 +69,27 @@ impl Changes {
     }
 
     /// Waits up to `timeout` for a change, then keeps collecting until the files have been
-    /// quiet for the debounce time, so a burst of saves becomes one batch. `None` if nothing
-    /// changed in time (or the watcher stopped).
+    /// quiet for the debounce time (but no longer than [`MAX_SETTLE`]), so a burst of saves
+    /// becomes one batch. `None` if nothing changed in time (or the watcher stopped).
     pub fn next(&self, timeout: Duration) -> Option<Batch> {
         let mut batch = Batch::default();
         let deadline = Instant::now() + timeout;
+        let mut settled_by: Option<Instant> = None;
         loop {
-            let wait = if batch.paths.is_empty() && batch.errors.is_empty() {
-                deadline.saturating_duration_since(Instant::now())
-            } else {
-                self.quiet * 2
+            let empty = batch.paths.is_empty() && batch.errors.is_empty();
+            let wait = match (empty, settled_by) {
+                (true, _) => deadline.saturating_duration_since(Instant::now()),
+                (false, None) => {
+                    settled_by = Some(Instant::now() + MAX_SETTLE);
+                    self.quiet * 2
+                }
+                (false, Some(by)) => {
+                    let left = by.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Some(batch);
+                    }
+                    left.min(self.quiet * 2)
+                }
             };
             match self.rx.recv_timeout(wait) {
                 Ok(Ok(events)) => {
@@ -144,6 +160,39 @@ mod tests {
         assert_eq!(changes.next(Duration::from_millis(500)), None);
         std::fs::read_to_string(&file).unwrap();
         assert_eq!(changes.next(Duration::from_millis(500)), None);
+    }
+
+    #[test]
+    fn files_that_never_go_quiet_still_deliver_a_batch_every_max_settle() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("log.txt");
+        let quiet = Duration::from_millis(30);
+        let mut changes = Changes::new(quiet).unwrap();
+        changes.watch_dir(dir.path(), false).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (stop, file) = (stop.clone(), file.clone());
+            std::thread::spawn(move || {
+                let (mut i, began) = (0, Instant::now());
+                // Bounded, so that a watcher without the cap fails the test instead of hanging.
+                while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                    && began.elapsed() < Duration::from_secs(10)
+                {
+                    std::fs::write(&file, format!("{i}")).unwrap();
+                    i += 1;
+                    // Longer than the quiet time, shorter than twice it: every write is
+                    // delivered, and each arrives before the batch would close.
+                    std::thread::sleep(Duration::from_millis(45));
+                }
+            })
+        };
+        let started = Instant::now();
+        let batch = changes.next(Duration::from_secs(20));
+        let took = started.elapsed();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        writer.join().unwrap();
+        assert!(batch.is_some());
+        assert!(took < Duration::from_secs(5), "held for {took:?}");
     }
 
     #[test]

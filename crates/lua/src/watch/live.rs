@@ -158,6 +158,19 @@ impl LiveRecipe {
         }
     }
 
+    /// Adds the modules the recipe has required since it loaded (a `require` inside `generate`
+    /// runs only when a map is made) to the files this recipe follows. Returns whether any were
+    /// new; [`LiveRecipe::watch`] then watches their directories.
+    pub fn note_required(&mut self) -> bool {
+        let Some(host) = &self.host else {
+            return false;
+        };
+        let before = self.files.len();
+        self.files
+            .extend(host.script_files().iter().map(|f| canonical_file(f)));
+        self.files.len() > before
+    }
+
     /// What is broken now: region errors first, then the recipe's.
     pub fn problems(&self) -> Vec<&Error> {
         self.registry_error.iter().chain(&self.host_error).collect()
@@ -205,6 +218,7 @@ fn clone_error(e: &Error) -> Error {
         Error::Param(m) => Error::Param(m.clone()),
         Error::Budget(m) => Error::Budget(m.clone()),
         Error::Io(m) => Error::Io(m.clone()),
+        Error::Usage(m) => Error::Usage(m.clone()),
         Error::Internal(m) => Error::Internal(m.clone()),
     }
 }
@@ -257,6 +271,27 @@ mod tests {
         std::fs::write(&script, RECIPE).unwrap();
         live.reload(false, true);
         assert_eq!(rows(&live.generate(1, 1).unwrap()), vec![",,,,", ",,,,"]);
+    }
+
+    #[test]
+    fn modules_required_while_generating_are_followed_once_noted() {
+        let (dir, regions, script) = tree();
+        std::fs::create_dir(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/late.lua"), "return \"floor\"\n").unwrap();
+        let lazy = RECIPE.replace("map:fill(\"floor\"", "map:fill(require \"lib.late\"");
+        std::fs::write(&script, lazy).unwrap();
+        let mut live = LiveRecipe::load(&script, &regions, vec![], Limits::default());
+        let late = canonical_file(&dir.path().join("lib/late.lua"));
+        let batch = Batch {
+            paths: BTreeSet::from([late]),
+            errors: vec![],
+        };
+        assert!(live.changed(&batch).is_empty(), "not required yet");
+        assert!(!live.note_required());
+        live.generate(1, 1).unwrap();
+        assert!(live.note_required());
+        assert!(!live.note_required(), "noted once");
+        assert_eq!(live.changed(&batch).describe(), "script (late.lua)");
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! target's nearest cell is picked as the backward pass finishes each row, and the source cell is
 //! then found on the square ring of that radius around it. Ties are broken so that the pair is
 //! the smallest by (distance, target cell in row-major order, source cell in row-major order).
+//!
+//! The backward pass needs the forward pass's rows bottom to top. Rather than keep all of them
+//! (two bytes a cell), the forward pass keeps one row in every block of about √height rows, and
+//! the backward pass recomputes each block's rows from the kept row above it: the forward pass
+//! runs twice, in memory of about 2·√height rows.
 
 use super::components::{Components, NO_COMPONENT};
 use super::FloodError;
@@ -32,8 +37,12 @@ pub struct ClosestPair {
 /// Reusable distance buffers.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DistanceField {
-    /// The forward pass's distances, one per cell.
-    forward: Vec<u16>,
+    /// The forward pass's last row of every block.
+    kept: Vec<u16>,
+    /// The forward pass's rows of the block the backward pass is in.
+    block: Vec<u16>,
+    /// Labels of one row.
+    labels: Vec<u32>,
     /// The final distances of the row below the one being finished.
     below: Vec<u16>,
     /// The final distances of the row being finished.
@@ -118,38 +127,68 @@ impl DistanceField {
         mut visit: impl FnMut(usize, &[u32], &[u16]),
     ) {
         let (width, height) = (comps.width(), comps.height());
-        let labels = comps.labels();
-        self.forward.resize(width * height, FAR);
-        // Forward pass: up-left, up, up-right, then left.
-        for y in 0..height {
-            let (done, rest) = self.forward.split_at_mut(y * width);
+        if width == 0 || height == 0 {
+            return;
+        }
+        let rows = block_rows(height);
+        self.labels.resize(width, NO_COMPONENT);
+        // Forward pass, keeping the last row of every block.
+        self.block.resize(rows * width, FAR);
+        self.kept.clear();
+        for start in (0..height).step_by(rows) {
+            let end = (start + rows).min(height);
+            self.forward_block(comps, source, start, end);
+            let last = (end - start - 1) * width;
+            self.kept.extend_from_slice(&self.block[last..last + width]);
+        }
+        // Backward pass, block by block from the bottom, each block's forward rows recomputed.
+        let blocks = height.div_ceil(rows);
+        for b in (0..blocks).rev() {
+            let (start, end) = (b * rows, ((b + 1) * rows).min(height));
+            self.forward_block(comps, source, start, end);
+            for y in (start..end).rev() {
+                let i = (y - start) * width;
+                self.current.clear();
+                self.current.extend_from_slice(&self.block[i..i + width]);
+                if y + 1 < height {
+                    relax_from_row(&mut self.current, &self.below);
+                }
+                sweep(self.current.iter_mut().rev());
+                comps.label_row(y, &mut self.labels);
+                visit(y * width, &self.labels, &self.current);
+                std::mem::swap(&mut self.current, &mut self.below);
+            }
+        }
+    }
+
+    /// The forward pass (up-left, up, up-right, then left) over rows `start..end` into
+    /// `self.block`, starting from the kept last row of the block above.
+    fn forward_block(&mut self, comps: &Components, source: u32, start: usize, end: usize) {
+        let width = comps.width();
+        let rows = block_rows(comps.height());
+        for y in start..end {
+            comps.label_row(y, &mut self.labels);
+            let i = (y - start) * width;
+            let (done, rest) = self.block.split_at_mut(i);
             let row = &mut rest[..width];
-            for (d, &l) in row.iter_mut().zip(&labels[y * width..(y + 1) * width]) {
+            for (d, &l) in row.iter_mut().zip(&self.labels) {
                 *d = if l == source { 0 } else { FAR };
             }
-            if y > 0 {
-                relax_from_row(row, &done[(y - 1) * width..]);
+            if y > start {
+                relax_from_row(row, &done[i - width..]);
+            } else if y > 0 {
+                let above = (y / rows - 1) * width;
+                relax_from_row(row, &self.kept[above..above + width]);
             }
             sweep(row.iter_mut());
         }
-        // Backward pass: down-left, down, down-right, then right. Finished rows are kept only
-        // as long as the next row needs them.
-        for y in (0..height).rev() {
-            self.current.clear();
-            self.current
-                .extend_from_slice(&self.forward[y * width..(y + 1) * width]);
-            if y + 1 < height {
-                relax_from_row(&mut self.current, &self.below);
-            }
-            sweep(self.current.iter_mut().rev());
-            visit(
-                y * width,
-                &labels[y * width..(y + 1) * width],
-                &self.current,
-            );
-            std::mem::swap(&mut self.current, &mut self.below);
-        }
     }
+}
+
+/// Rows per block of the forward pass: about √height, so kept rows and one block's rows are
+/// each about √height rows.
+fn block_rows(height: usize) -> usize {
+    (height as f64).sqrt().ceil().max(1.0) as usize
 }
 
 /// The pair ending at the target cell `best = (distance, cell index)`.
@@ -197,7 +236,7 @@ fn relax_from_row(row: &mut [u16], other: &[u16]) {
 fn first_on_ring(comps: &Components, source: u32, centre: Point, radius: i32) -> Point {
     let (w, h) = (comps.width() as i32, comps.height() as i32);
     let is_source =
-        |x: i32, y: i32| (0..w).contains(&x) && comps.labels()[(x + y * w) as usize] == source;
+        |x: i32, y: i32| (0..w).contains(&x) && comps.at(x as u32, y as usize) == Some(source);
     for y in (centre.y - radius).max(0)..=(centre.y + radius).min(h - 1) {
         let edge_row = (y - centre.y).abs() == radius;
         let found = if edge_row {

@@ -6,6 +6,10 @@
 //! `k` is the `k`-th area met when scanning the map row by row, and its representative (first
 //! cell in row-major order) is the start of its root run. Linear in the number of runs, no
 //! recursion, and all buffers are reused between calls.
+//!
+//! The result keeps the runs, not a label per cell: a cell's component is found in its row's
+//! runs, and whole rows of labels are written on demand ([`Components::label_row`]), so
+//! labelling a big map costs memory in proportion to its runs, not to its cells.
 
 use super::bitgrid::BitGrid;
 use crate::map::{Adjacency, MapError, Point};
@@ -31,7 +35,12 @@ pub struct Component {
 pub struct Components {
     width: usize,
     height: usize,
-    labels: Vec<u32>,
+    /// Every row's open runs, left to right, rows in order.
+    runs: Vec<Run>,
+    /// Index of the first run of each row, plus one past the last run.
+    row_start: Vec<u32>,
+    /// The component of each run.
+    run_component: Vec<u32>,
     list: Vec<Component>,
 }
 
@@ -71,9 +80,50 @@ impl Components {
         self.height
     }
 
-    /// The component index of every cell, row-major; [`NO_COMPONENT`] for solid cells.
-    pub fn labels(&self) -> &[u32] {
-        &self.labels
+    /// The runs of row `y` with their components.
+    fn row(&self, y: usize) -> impl Iterator<Item = (Run, u32)> + '_ {
+        let (lo, hi) = (self.row_start[y] as usize, self.row_start[y + 1] as usize);
+        self.runs[lo..hi]
+            .iter()
+            .copied()
+            .zip(self.run_component[lo..hi].iter().copied())
+    }
+
+    /// Writes the component index of every cell of row `y` into `out` (the row's width long);
+    /// [`NO_COMPONENT`] for solid cells.
+    pub fn label_row(&self, y: usize, out: &mut [u32]) {
+        let mut x = 0;
+        for (run, component) in self.row(y) {
+            splat(out, x, run.x0 as usize, NO_COMPONENT);
+            splat(out, run.x0 as usize, run.x1 as usize, component);
+            x = run.x1 as usize;
+        }
+        splat(out, x, out.len(), NO_COMPONENT);
+    }
+
+    /// The component index of every cell, row-major; [`NO_COMPONENT`] for solid cells. (A
+    /// whole map of labels: for small maps and tests; big maps go row by row with
+    /// [`Components::label_row`].)
+    pub fn labels(&self) -> Vec<u32> {
+        let mut labels = vec![NO_COMPONENT; self.width * self.height];
+        if self.width > 0 {
+            for (y, row) in labels.chunks_exact_mut(self.width).enumerate() {
+                self.label_row(y, row);
+            }
+        }
+        labels
+    }
+
+    /// The runs of component `index` as `(y, x0..x1)` spans, in row-major order.
+    pub(crate) fn spans(
+        &self,
+        index: u32,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
+        (0..self.height).flat_map(move |y| {
+            self.row(y)
+                .filter(move |&(_, c)| c == index)
+                .map(move |(run, _)| (y, run.x0 as usize..run.x1 as usize))
+        })
     }
 
     /// The component of the cell at `p`, or `None` for a solid cell. Off the map is an error.
@@ -88,8 +138,15 @@ impl Components {
                 height: self.height as i32,
             });
         }
-        let label = self.labels[p.x as usize + p.y as usize * self.width];
-        Ok((label != NO_COMPONENT).then_some(label as usize))
+        Ok(self.at(p.x as u32, p.y as usize).map(|c| c as usize))
+    }
+
+    /// The component of an on-map cell `(x, y)`, found among its row's runs.
+    pub(crate) fn at(&self, x: u32, y: usize) -> Option<u32> {
+        let (lo, hi) = (self.row_start[y] as usize, self.row_start[y + 1] as usize);
+        let runs = &self.runs[lo..hi];
+        let i = runs.partition_point(|r| r.x1 <= x);
+        (i < runs.len() && runs[i].x0 <= x).then(|| self.run_component[lo + i])
     }
 }
 
@@ -159,7 +216,10 @@ impl Labeller {
         out.width = open.width();
         out.height = open.height();
         self.number_components(out);
-        self.write_labels(out);
+        // The result takes the runs; the labeller keeps the result's old buffers to reuse.
+        std::mem::swap(&mut self.runs, &mut out.runs);
+        std::mem::swap(&mut self.row_start, &mut out.row_start);
+        std::mem::swap(&mut self.run_component, &mut out.run_component);
     }
 
     /// Reads every row's runs off the bit mask, left to right.
@@ -247,26 +307,6 @@ impl Labeller {
                 self.run_component.push(component);
                 out.list[component as usize].size += (run.x1 - run.x0) as usize;
             }
-        }
-    }
-
-    /// Writes every cell's component (or [`NO_COMPONENT`]) into `out.labels`.
-    fn write_labels(&self, out: &mut Components) {
-        out.labels.resize(out.width * out.height, NO_COMPONENT);
-        for (y, cells) in out.labels.chunks_exact_mut(out.width).enumerate() {
-            let mut x = 0;
-            for i in self.row_start[y]..self.row_start[y + 1] {
-                let run = self.runs[i as usize];
-                splat(cells, x, run.x0 as usize, NO_COMPONENT);
-                splat(
-                    cells,
-                    run.x0 as usize,
-                    run.x1 as usize,
-                    self.run_component[i as usize],
-                );
-                x = run.x1 as usize;
-            }
-            splat(cells, x, cells.len(), NO_COMPONENT);
         }
     }
 }

@@ -177,12 +177,15 @@ where
 
 /// Sets [`FLAG_CONNECTED`] on exactly the cells of component `index`.
 fn mark_area(map: &mut Map, comps: &Components, index: u32) {
-    for (flags, &label) in map.flag_cells_mut().iter_mut().zip(comps.labels()) {
-        *flags = if label == index {
-            *flags | FLAG_CONNECTED
-        } else {
-            *flags & !FLAG_CONNECTED
-        };
+    let width = map.width() as usize;
+    let flags = map.flag_cells_mut();
+    for f in flags.iter_mut() {
+        *f &= !FLAG_CONNECTED;
+    }
+    for (y, xs) in comps.spans(index) {
+        for f in &mut flags[y * width + xs.start..y * width + xs.end] {
+            *f |= FLAG_CONNECTED;
+        }
     }
 }
 

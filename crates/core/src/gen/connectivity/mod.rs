@@ -15,6 +15,7 @@ mod closest;
 mod components;
 mod fill;
 mod fixup;
+mod join;
 
 #[cfg(test)]
 pub(crate) mod ascii;
@@ -24,6 +25,7 @@ mod tests;
 pub use closest::ClosestPair;
 pub use components::{Component, Components, NO_COMPONENT};
 pub use fixup::{fixup, FixupError, FixupReport, FixupTunnel, CONNECTIVITY_TAG};
+pub use join::{join_areas, JoinError, JoinReport, JoinStyle};
 
 use crate::map::{Adjacency, Map, MapError, Point};
 use bitgrid::BitGrid;

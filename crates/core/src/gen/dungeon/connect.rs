@@ -3,8 +3,10 @@
 
 use super::panels::Panels;
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::gen::tunnel::{
-    incursion_dist, tunnel, TunnelConfig, TunnelFlags, TunnelLevel, TunnelOutcome, TunnelRequest,
+    incursion_dist, tunnel_prechecked, TunnelConfig, TunnelFlags, TunnelLevel, TunnelOutcome,
+    TunnelRequest,
 };
 use crate::map::{Map, Point, Rect, FLAG_SOLID};
 use crate::rng::Rng;
@@ -14,6 +16,10 @@ use crate::rng::Rng;
 /// each pair the closest two by Incursion's `dist` (ties: the earliest cell of the panel, then of
 /// its neighbour, in row order) are joined by a tunnel with `flags` (Incursion uses direct and
 /// wander). Pairs where either panel has no open cell are skipped. Returns every tunnel dug.
+///
+/// `config` is checked once ([`TunnelConfig::validate`]). The work — every cell scanned for
+/// edges, every step and carved cell of each tunnel — is reported to `meter`, which may stop
+/// the phase between tunnels.
 // The original tests `px > 1 && py > 1` for the diagonal, skipping the first row and column of
 // diagonals; every panel with an upper-left neighbour is joined to it here.
 pub fn connect_panels(
@@ -23,7 +29,10 @@ pub fn connect_panels(
     level: &mut TunnelLevel,
     rng: &mut Rng,
     flags: TunnelFlags,
+    meter: &mut dyn Meter,
 ) -> Result<Vec<TunnelOutcome>, DungeonError> {
+    config.validate(map)?;
+    meter.work(map.len() as u64)?;
     let order = panels.all();
     let tiles: Vec<Vec<Point>> = order
         .iter()
@@ -41,7 +50,9 @@ pub fn connect_panels(
                 continue;
             };
             let req = TunnelRequest::new(from, to, flags);
-            dug.push(tunnel(map, config, level, &req, rng)?);
+            let outcome = tunnel_prechecked(map, config, level, &req, rng)?;
+            meter.work(u64::from(outcome.steps) + outcome.carved.len() as u64)?;
+            dug.push(outcome);
         }
     }
     Ok(dug)

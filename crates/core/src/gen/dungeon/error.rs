@@ -1,6 +1,7 @@
 //! Errors of the dungeon phases. Each names the bad value and what would be valid.
 
 use crate::gen::connectivity::FloodError;
+use crate::gen::meter::Stopped;
 use crate::gen::tunnel::TunnelError;
 use crate::map::MapError;
 use thiserror::Error;
@@ -38,6 +39,9 @@ pub enum DungeonError {
         /// A cell of the sealed area.
         at: crate::map::Point,
     },
+    /// The meter refused more work (a budget ran out).
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
     /// No open floor is left where stairs may go.
     #[error("no open floor of priority ≤ ROOM_FLOOR is left for the {which} stairs")]
     NoStairSpot {

@@ -5,8 +5,10 @@
 use super::path::{carve_path, PathBrushes};
 use super::DungeonError;
 use crate::gen::connectivity::{fixup, FixupError, FixupReport};
+use crate::gen::meter::Meter;
 use crate::gen::tunnel::{
-    tunnel, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
+    tunnel_prechecked, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest,
+    MAX_CORRIDOR_LENGTH,
 };
 use crate::map::{
     passable, priority, Adjacency, Brush, Corridor, Map, Point, TerrainId, FLAG_CONNECTED,
@@ -70,6 +72,11 @@ impl Default for FixupOptions {
 /// the tunnel, the shortest path is carved ([`carve_path`]), bridging hazards with
 /// `opts.bridge`; that always succeeds unless the area is sealed by vault walls, the map's edge
 /// or hazards with no bridge. At most `opts.trials` trials are made.
+///
+/// `config` is checked once ([`TunnelConfig::validate`]). The work is reported to `meter` as
+/// it happens — each trial's flood over the whole map, each tunnel's steps, each path
+/// search's visited cells — and the phase stops with [`DungeonError::Stopped`] (as a connector
+/// error) when the meter refuses.
 // Incursion tunnels with direct + wander and no connect flag; a wander stop inside an area that
 // is already joined joins nothing, so the fix-up here relies on connect and the path instead.
 pub fn fixup_level(
@@ -78,9 +85,25 @@ pub fn fixup_level(
     level: &mut TunnelLevel,
     rng: &mut Rng,
     opts: &FixupOptions,
+    meter: &mut dyn Meter,
 ) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
     let adjacency = opts.adjacency;
-    fixup(map, rng, opts.trials, adjacency, |map, rng, from, to| {
+    let cells = map.len() as u64;
+    // The first flood, before any tunnel; later floods are paid for when the loop ends.
+    if let Err(stop) = meter.work(cells) {
+        let start = map.point(0);
+        return Err(FixupError::Connector {
+            from: start,
+            to: start,
+            error: stop.into(),
+        });
+    }
+    let mut checked = false;
+    let report = fixup(map, rng, opts.trials, adjacency, |map, rng, from, to| {
+        if !checked {
+            config.validate(map)?;
+            checked = true;
+        }
         if map.is_connected(to)? {
             return Ok(Join::Already);
         }
@@ -96,7 +119,8 @@ pub fn fixup_level(
             },
         );
         req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
-        let dug = tunnel(map, config, level, &req, rng)?;
+        let dug = tunnel_prechecked(map, config, level, &req, rng)?;
+        meter.work(u64::from(dug.steps) + dug.carved.len() as u64)?;
         // The corridor joins only if every cell of it is passable (a vault or a hazard can
         // break it).
         let intact = dug
@@ -106,7 +130,8 @@ pub fn fixup_level(
             .all(|&p| map.is_passable(p).unwrap_or(false));
         if intact && map.is_connected(from)? {
             let walked = dug.path.iter().chain([&dug.end]).copied();
-            spread_connected(map, walked, adjacency);
+            let spread = spread_connected(map, walked, adjacency);
+            meter.work(spread)?;
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
                     style: dug.style,
@@ -115,20 +140,36 @@ pub fn fixup_level(
                 });
             }
         }
-        let carved = carve_default(map, config, (from, to), opts)?;
-        spread_connected(map, carved.iter().copied().chain([from, to]), adjacency);
+        let carved = carve_default(map, config, (from, to), opts, meter)?;
+        let spread = spread_connected(map, carved.iter().copied().chain([from, to]), adjacency);
+        meter.work(spread)?;
         Ok(Join::Path {
             tunnel_stop: dug.stop,
             carved: dug.carved.len() + carved.len(),
         })
-    })
+    })?;
+    if let Err(stop) = meter.work(u64::from(report.trials) * cells) {
+        let start = map.point(0);
+        return Err(FixupError::Connector {
+            from: start,
+            to: start,
+            error: stop.into(),
+        });
+    }
+    Ok(report)
 }
 
 /// Marks connected every passable cell connected in `adjacency` to `seeds` (which are
 /// passable cells touching the connected area, or in it) that is not marked yet. It only visits
 /// what it newly joins, so a check after each tunnel costs the size of the area the tunnel
-/// reached.
-fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>, adjacency: Adjacency) {
+/// reached. Returns the cells looked at (a cell's neighbours in `adjacency` per cell marked),
+/// for the meter.
+fn spread_connected(
+    map: &mut Map,
+    seeds: impl Iterator<Item = Point>,
+    adjacency: Adjacency,
+) -> u64 {
+    let mut work = 0;
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
@@ -141,6 +182,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>, adjacency
         }
     }
     while let Some(p) = stack.pop() {
+        work += adjacency.dirs().len() as u64;
         for &d in adjacency.dirs() {
             let n = p.step(d);
             if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
@@ -153,6 +195,7 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>, adjacency
             }
         }
     }
+    work
 }
 
 /// Carves the shortest path with the default corridor style (bridging hazards with
@@ -162,6 +205,7 @@ fn carve_default(
     config: &TunnelConfig,
     (from, to): (Point, Point),
     opts: &FixupOptions,
+    meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let style = &config.styles[config.default_style];
     let region = map.region_id(&style.name);
@@ -181,7 +225,7 @@ fn carve_default(
         walls,
         bridge,
     };
-    let cells = carve_path(map, (from, to), &brushes, opts.adjacency)?;
+    let cells = carve_path(map, (from, to), &brushes, opts.adjacency, meter)?;
     map.notes.corridors.push(Corridor {
         cells: cells.clone(),
         region: Some(style.name.clone()),
@@ -196,6 +240,7 @@ mod tests {
     use crate::gen::dungeon::test_support::{
         blank, render, CHASM, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
     };
+    use crate::gen::meter::{Tally, Unmetered};
     use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConstants};
     use crate::map::Rect;
 
@@ -270,6 +315,7 @@ mod tests {
                 &mut TunnelLevel::default(),
                 &mut Rng::new(seed),
                 &opts,
+                &mut Unmetered,
             )
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", render(&map)));
             let areas = components(&map, adjacency).len();
@@ -283,6 +329,45 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_work_is_metered_and_a_meter_stops_the_fixup() {
+        let mut map = scattered(3);
+        let mut tally = Tally::new();
+        let level = &mut TunnelLevel::default();
+        fixup_level(
+            &mut map,
+            &config(),
+            level,
+            &mut Rng::new(3),
+            &FixupOptions::default(),
+            &mut tally,
+        )
+        .unwrap();
+        assert!(tally.cells > 2 * map.len() as u64, "{} cells", tally.cells);
+        let mut map = scattered(3);
+        let mut short = Tally::with_limit(map.len() as u64 + 10);
+        let level = &mut TunnelLevel::default();
+        let e = fixup_level(
+            &mut map,
+            &config(),
+            level,
+            &mut Rng::new(3),
+            &FixupOptions::default(),
+            &mut short,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                FixupError::Connector {
+                    error: DungeonError::Stopped(_),
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -306,6 +391,7 @@ mod tests {
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
             &FixupOptions::default(),
+            &mut Unmetered,
         )
         .unwrap_err()
         .to_string();
@@ -338,6 +424,7 @@ mod tests {
                 &mut TunnelLevel::default(),
                 &mut Rng::new(3),
                 &opts,
+                &mut Unmetered,
             )
             .unwrap();
             assert_eq!(report.components_before, 2);
@@ -352,6 +439,7 @@ mod tests {
                 &mut TunnelLevel::default(),
                 &mut Rng::new(3),
                 &no_bridge,
+                &mut Unmetered,
             )
             .unwrap_err()
             .to_string();
@@ -371,6 +459,7 @@ mod tests {
                 trials: 0,
                 ..FixupOptions::default()
             },
+            &mut Unmetered,
         )
         .unwrap_err()
         .to_string();

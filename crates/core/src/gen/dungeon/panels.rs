@@ -3,6 +3,7 @@
 //! indestructible edge (seed 003, "Step 1").
 
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{priority, Brush, Map, Point, Rect, TerrainId};
 
 /// The most panels across or down (Incursion keeps one bit per panel in a 32-bit word).
@@ -110,9 +111,66 @@ impl Panels {
     }
 }
 
+/// A level's panel grid and which panels are taken (by a vault, or by the recipe), as the
+/// phases after [`init_level`] share it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The panel grid.
+    pub panels: Panels,
+    /// Whether each panel is taken, by [`Panels::index`].
+    pub used: Vec<bool>,
+}
+
+impl Level {
+    /// A level with every panel free.
+    pub fn new(panels: Panels) -> Level {
+        Level {
+            used: vec![false; panels.len()],
+            panels,
+        }
+    }
+
+    /// The panels not taken, in [`Panels::all`] order.
+    pub fn free_panels(&self) -> Vec<Point> {
+        let all = self.panels.all();
+        all.into_iter()
+            .filter(|&p| !self.used[self.panels.index(p)])
+            .collect()
+    }
+
+    /// Whether panel `p` (in panel coordinates) is taken; an error when it is off the grid.
+    pub fn is_used(&self, p: Point) -> Result<bool, DungeonError> {
+        Ok(self.used[self.checked(p)?])
+    }
+
+    /// Marks panel `p` taken; an error when it is off the grid.
+    pub fn use_panel(&mut self, p: Point) -> Result<(), DungeonError> {
+        let i = self.checked(p)?;
+        self.used[i] = true;
+        Ok(())
+    }
+
+    fn checked(&self, p: Point) -> Result<usize, DungeonError> {
+        let (across, down) = (self.panels.across, self.panels.down);
+        if (0..across).contains(&p.x) && (0..down).contains(&p.y) {
+            Ok(self.panels.index(p))
+        } else {
+            Err(DungeonError::bad(
+                "panel",
+                format!("({}, {})", p.x, p.y),
+                format!(
+                    "x 0..={}, y 0..={} (the {across}×{down} panel grid)",
+                    across - 1,
+                    down - 1
+                ),
+            ))
+        }
+    }
+}
+
 /// Step 1: makes `map` a fresh `width × height` level of `rock` inside a ring of `edge`
 /// (priority MAX, forced), and returns its panel grid. Nothing is changed when the sizes are
-/// invalid.
+/// invalid. The level's cells are reported to `meter`.
 // Incursion writes the rock at PRIO_EMPTY; a fresh map's priority 0 lies below it and loses to
 // every prioritised write just the same, without a pass over the whole level.
 pub fn init_level(
@@ -122,8 +180,10 @@ pub fn init_level(
     panel_size: (i32, i32),
     rock: TerrainId,
     edge: TerrainId,
+    meter: &mut dyn Meter,
 ) -> Result<Panels, DungeonError> {
     let panels = Panels::new(width, height, panel_size.0, panel_size.1)?;
+    meter.work(width as u64 * height as u64)?;
     map.reset(width as i64, height as i64, rock)?;
     let ring = Brush::new(edge).priority(priority::MAX).forced();
     map.outline_rect(&Rect::new(0, 0, width, height), &ring)?;
@@ -134,6 +194,7 @@ pub fn init_level(
 mod tests {
     use super::*;
     use crate::gen::dungeon::test_support::{blank, ROCK, WALL};
+    use crate::gen::meter::Unmetered;
 
     #[test]
     fn level_must_divide_evenly_into_at_most_32_panels() {
@@ -165,14 +226,14 @@ mod tests {
     #[test]
     fn init_writes_rock_inside_a_maximum_priority_edge() {
         let mut map = blank(8, 8);
-        let panels = init_level(&mut map, 64, 32, (32, 32), ROCK, WALL).unwrap();
+        let panels = init_level(&mut map, 64, 32, (32, 32), ROCK, WALL, &mut Unmetered).unwrap();
         assert_eq!((map.width(), map.height(), panels.across), (64, 32, 2));
         assert_eq!(map.terrain_at(Point::new(0, 5)).unwrap(), WALL);
         assert_eq!(map.priority_at(Point::new(63, 31)).unwrap(), priority::MAX);
         assert_eq!(map.terrain_at(Point::new(5, 5)).unwrap(), ROCK);
         assert!(map.priority_at(Point::new(5, 5)).unwrap() < priority::EMPTY);
         let before = map.clone();
-        assert!(init_level(&mut map, 60, 32, (32, 32), ROCK, WALL).is_err());
+        assert!(init_level(&mut map, 60, 32, (32, 32), ROCK, WALL, &mut Unmetered).is_err());
         assert_eq!(map.width(), before.width(), "unchanged on error");
     }
 }

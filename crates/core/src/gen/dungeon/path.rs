@@ -2,6 +2,7 @@
 //! bridging hazards where the level allows it.
 
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{priority, Adjacency, Brush, Dir, Map, Point};
 use std::collections::VecDeque;
 
@@ -36,12 +37,15 @@ enum Step {
 /// 8-neighbour `adjacency` it also moves diagonally into passable cells. So every cell of the
 /// path touches the one before it in `adjacency`, and the path joins its ends in that mode.
 /// Solid cells on the path get `floor` and their solid neighbours `walls`; hazards get the
-/// bridge. When no such path exists, the area of `to` is sealed and nothing is written.
+/// bridge. When no such path exists, the area of `to` is sealed and nothing is written. The
+/// search's work (each cell it visits looks at its neighbours in `adjacency`) and the path's
+/// cells are reported to `meter` as they happen.
 pub fn carve_path(
     map: &mut Map,
     (from, to): (Point, Point),
     brushes: &PathBrushes,
     adjacency: Adjacency,
+    meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let start = map.index(from.x as i64, from.y as i64)?;
     let goal = map.index(to.x as i64, to.y as i64)?;
@@ -64,9 +68,15 @@ pub fn carve_path(
     let mut parent = vec![u32::MAX; map.len()];
     parent[start] = start as u32;
     let mut queue = VecDeque::from([start]);
+    let looks = adjacency.dirs().len() as u64;
+    let mut visited = 0u64;
     while let Some(i) = queue.pop_front() {
         if i == goal {
             break;
+        }
+        visited += 1;
+        if visited % 512 == 0 {
+            meter.work(512 * looks)?;
         }
         let p = map.point(i);
         for &d in adjacency.dirs() {
@@ -84,6 +94,7 @@ pub fn carve_path(
             }
         }
     }
+    meter.work(visited % 512 * looks)?;
     if parent[goal] == u32::MAX {
         return Err(DungeonError::Sealed { at: to });
     }
@@ -94,6 +105,7 @@ pub fn carve_path(
         path.push(i);
     }
     path.reverse();
+    meter.work(path.len() as u64)?;
     let mut carved = Vec::new();
     for i in path {
         let p = map.point(i);
@@ -126,6 +138,7 @@ mod tests {
     use crate::gen::dungeon::test_support::{
         blank, reach, render, CHASM, CORRIDOR, FLOOR, VAULT_WALL, WALL,
     };
+    use crate::gen::meter::Unmetered;
     use crate::map::{priority, Rect};
 
     fn brushes() -> PathBrushes {
@@ -153,6 +166,7 @@ mod tests {
             (Point::new(4, 9), Point::new(25, 9)),
             &brushes(),
             Adjacency::Eight,
+            &mut Unmetered,
         )
         .unwrap();
         assert!(!carved.is_empty());
@@ -181,6 +195,7 @@ mod tests {
             (Point::new(2, 2), Point::new(12, 12)),
             &brushes(),
             Adjacency::Eight,
+            &mut Unmetered,
         )
         .unwrap_err();
         assert_eq!(
@@ -201,10 +216,12 @@ mod tests {
         map.fill_rect(&Rect::new(2, 2, 2, 2), &vault_floor).unwrap();
         map.fill_rect(&Rect::new(4, 4, 2, 2), &vault_floor).unwrap();
         let ends = (Point::new(2, 2), Point::new(5, 5));
-        let carved = carve_path(&mut map, ends, &brushes(), Adjacency::Eight).unwrap();
+        let carved =
+            carve_path(&mut map, ends, &brushes(), Adjacency::Eight, &mut Unmetered).unwrap();
         assert!(carved.is_empty());
         // Walking orthogonally, the corner between the two rooms is vault wall: sealed.
-        let e = carve_path(&mut map, ends, &brushes(), Adjacency::Four).unwrap_err();
+        let e =
+            carve_path(&mut map, ends, &brushes(), Adjacency::Four, &mut Unmetered).unwrap_err();
         assert_eq!(e, DungeonError::Sealed { at: ends.1 });
     }
 
@@ -218,13 +235,14 @@ mod tests {
         let ends = (Point::new(4, 5), Point::new(25, 5));
         let mut brushes = brushes();
         for adjacency in [Adjacency::Four, Adjacency::Eight] {
-            let e = carve_path(&mut map.clone(), ends, &brushes, adjacency).unwrap_err();
+            let e = carve_path(&mut map.clone(), ends, &brushes, adjacency, &mut Unmetered)
+                .unwrap_err();
             assert_eq!(e, DungeonError::Sealed { at: ends.1 });
         }
         brushes.bridge = Some(Brush::new(FLOOR).priority(priority::RIVER_STREAMER));
         for adjacency in [Adjacency::Four, Adjacency::Eight] {
             let mut m = map.clone();
-            let carved = carve_path(&mut m, ends, &brushes, adjacency).unwrap();
+            let carved = carve_path(&mut m, ends, &brushes, adjacency, &mut Unmetered).unwrap();
             let bridged = carved.iter().filter(|p| (12..16).contains(&p.x)).count();
             assert_eq!(bridged, 4, "{}", render(&m));
             let reached = crate::gen::connectivity::mark_connected(&mut m, ends.0, adjacency);
@@ -257,7 +275,7 @@ mod tests {
                 &Brush::new(FLOOR).priority(priority::ROOM_FLOOR).forced(),
             )
             .unwrap();
-            carve_path(&mut map, ends, &brushes(), Adjacency::Four).unwrap();
+            carve_path(&mut map, ends, &brushes(), Adjacency::Four, &mut Unmetered).unwrap();
             crate::gen::connectivity::mark_connected(&mut map, ends.0, Adjacency::Four).unwrap();
             assert!(
                 map.is_connected(ends.1).unwrap(),

@@ -3,6 +3,7 @@
 //! or region while another is free.
 
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{priority, Brush, Dir, Map, Point, TerrainId, FLAG_DOOR, FLAG_HAZARD, FLAG_SOLID};
 use crate::rng::Rng;
 use std::collections::BTreeSet;
@@ -74,8 +75,16 @@ impl Places {
 /// Writes up stairs at the cells of the level above's down stairs (levels of different sizes
 /// are centred on each other; cells that fall off this level or on its edge are skipped) at
 /// FEATURE_FLOOR priority. Where the cell was solid, its solid neighbours get `walls`, so the
-/// stairs stand in a pocket that the fix-up joins to the level. Returns the cells.
-pub fn up_stairs(map: &mut Map, above: &Map, stair: TerrainId, walls: &Brush) -> Vec<Point> {
+/// stairs stand in a pocket that the fix-up joins to the level. Returns the cells; each stair
+/// of `above` is reported to `meter`.
+pub fn up_stairs(
+    map: &mut Map,
+    above: &Map,
+    stair: TerrainId,
+    walls: &Brush,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Point>, DungeonError> {
+    meter.work(1 + 9 * above.notes.stairs.down.len() as u64)?;
     let shift = Point::new(
         (map.width() - above.width()) / 2,
         (map.height() - above.height()) / 2,
@@ -102,7 +111,7 @@ pub fn up_stairs(map: &mut Map, above: &Map, stair: TerrainId, walls: &Brush) ->
         map.notes.stairs.up.push(q);
         placed.push(q);
     }
-    placed
+    Ok(placed)
 }
 
 /// Writes `count` down stairs at FEATURE_FLOOR priority on open cells of priority at most
@@ -110,14 +119,22 @@ pub fn up_stairs(map: &mut Map, above: &Map, stair: TerrainId, walls: &Brush) ->
 /// `avoid` (water, chasms, lava): with [`StairPlacement::Rooms`] only cells inside recorded
 /// rooms (vaults aside) while any is left, with [`StairPlacement::Anywhere`] any such cell.
 /// Each goes into a room or region holding no stairs yet; only when none is left may two share
-/// one. Returns the cells.
+/// one. Returns the cells; the cells scanned are reported to `meter`.
 pub fn down_stairs(
     map: &mut Map,
     rng: &mut Rng,
     stair: TerrainId,
     count: u32,
     (avoid, placement): (&[TerrainId], StairPlacement),
+    meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
+    let rooms: u64 = map
+        .notes
+        .rooms
+        .iter()
+        .map(|r| r.rect.w.max(0) as u64 * r.rect.h.max(0) as u64)
+        .sum();
+    meter.work(map.len() as u64 + rooms)?;
     let (w, h) = (map.width() as usize, map.height() as usize);
     let places = Places::new(map);
     let mut banned = vec![false; map.terrains().len()];
@@ -184,6 +201,7 @@ pub fn down_stairs(
 mod tests {
     use super::*;
     use crate::gen::dungeon::test_support::{blank, FLOOR, STAIRS, WALL, WATER};
+    use crate::gen::meter::Unmetered;
     use crate::map::{Rect, Room};
 
     const ROOMS: StairPlacement = StairPlacement::Rooms;
@@ -208,8 +226,15 @@ mod tests {
     fn down_stairs_go_to_different_rooms_on_open_dry_floor() {
         for seed in 0..200 {
             let mut map = two_rooms();
-            let cells =
-                down_stairs(&mut map, &mut Rng::new(seed), STAIRS, 2, (&[WATER], ROOMS)).unwrap();
+            let cells = down_stairs(
+                &mut map,
+                &mut Rng::new(seed),
+                STAIRS,
+                2,
+                (&[WATER], ROOMS),
+                &mut Unmetered,
+            )
+            .unwrap();
             assert_eq!(cells.len(), 2);
             let in_room = |p: Point, i: usize| map.notes.rooms[i].rect.contains(p);
             assert!(
@@ -224,9 +249,16 @@ mod tests {
         // Three stairs, two rooms: the third must share.
         let mut map = two_rooms();
         assert_eq!(
-            down_stairs(&mut map, &mut Rng::new(1), STAIRS, 3, (&[WATER], ROOMS))
-                .unwrap()
-                .len(),
+            down_stairs(
+                &mut map,
+                &mut Rng::new(1),
+                STAIRS,
+                3,
+                (&[WATER], ROOMS),
+                &mut Unmetered
+            )
+            .unwrap()
+            .len(),
             3
         );
         let e = down_stairs(
@@ -235,6 +267,7 @@ mod tests {
             STAIRS,
             1,
             (&[], ROOMS),
+            &mut Unmetered,
         )
         .unwrap_err();
         assert_eq!(
@@ -267,6 +300,7 @@ mod tests {
                     STAIRS,
                     2,
                     (&[WATER], placement),
+                    &mut Unmetered,
                 )
                 .unwrap();
                 let rooms = &map.notes.rooms;
@@ -295,8 +329,15 @@ mod tests {
                     .unwrap();
             }
             let placement = StairPlacement::Anywhere;
-            let cells =
-                down_stairs(&mut map, &mut Rng::new(seed), STAIRS, 1, (&[], placement)).unwrap();
+            let cells = down_stairs(
+                &mut map,
+                &mut Rng::new(seed),
+                STAIRS,
+                1,
+                (&[], placement),
+                &mut Unmetered,
+            )
+            .unwrap();
             assert_eq!(cells, vec![Point::new(10, 3)]);
         }
     }
@@ -304,10 +345,18 @@ mod tests {
     #[test]
     fn up_stairs_match_the_level_above_and_dig_a_pocket_in_rock() {
         let mut above = two_rooms();
-        let down = down_stairs(&mut above, &mut Rng::new(5), STAIRS, 2, (&[], ROOMS)).unwrap();
+        let down = down_stairs(
+            &mut above,
+            &mut Rng::new(5),
+            STAIRS,
+            2,
+            (&[], ROOMS),
+            &mut Unmetered,
+        )
+        .unwrap();
         let mut below = blank(40, 20);
         let walls = Brush::new(WALL).priority(priority::CORRIDOR_WALL);
-        let up = up_stairs(&mut below, &above, STAIRS, &walls);
+        let up = up_stairs(&mut below, &above, STAIRS, &walls, &mut Unmetered).unwrap();
         assert_eq!(up, down);
         assert_eq!(below.notes.stairs.up, down);
         for p in up {
@@ -321,7 +370,15 @@ mod tests {
         map.notes.stairs.up.push(Point::new(3, 3));
         for seed in 0..50 {
             let mut m = map.clone();
-            let d = down_stairs(&mut m, &mut Rng::new(seed), STAIRS, 1, (&[WATER], ROOMS)).unwrap();
+            let d = down_stairs(
+                &mut m,
+                &mut Rng::new(seed),
+                STAIRS,
+                1,
+                (&[WATER], ROOMS),
+                &mut Unmetered,
+            )
+            .unwrap();
             assert!(!Rect::new(2, 2, 6, 6).contains(d[0]), "seed {seed}");
         }
     }

@@ -2,6 +2,7 @@
 //! the level before anything else is drawn, and chasms that continue from the level above.
 
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{priority, Brush, Dir, Map, Point, TerrainId};
 use crate::rng::Rng;
 use std::collections::BTreeMap;
@@ -101,11 +102,13 @@ impl StreamerStyle {
 /// until it reaches a width drawn from the range, then narrows the same way until it closes. Each step moves along x with
 /// chance `rx / (rx + ry)` (both drawn from 2..=11) and along y otherwise, so the streamer
 /// slants at its own angle; it ends when it leaves the map. The square of `width` cells around
-/// the position is written each step; the map's edge is never written.
+/// the position is written each step; the map's edge is never written. The cells visited are
+/// reported to `meter`.
 pub fn write_streamer(
     map: &mut Map,
     rng: &mut Rng,
     style: &StreamerStyle,
+    meter: &mut dyn Meter,
 ) -> Result<usize, DungeonError> {
     style.validate()?;
     let (w, h) = (map.width(), map.height());
@@ -152,6 +155,7 @@ pub fn write_streamer(
     let mut width = if flows { target } else { 1 };
     let mut swelling = true;
     let mut written = 0;
+    let mut visited = 0u64;
     while width > 0 && map.in_bounds(pos.x as i64, pos.y as i64) {
         if !flows && rng.below(13) == 0 {
             width += if swelling { 1 } else { -1 };
@@ -164,6 +168,7 @@ pub fn write_streamer(
         if width >= target {
             swelling = false;
         }
+        visited += 1 + (width * width) as u64;
         let (x0, y0) = (pos.x - width / 2, pos.y - width / 2);
         for y in y0..y0 + width {
             for x in x0..x0 + width {
@@ -174,6 +179,7 @@ pub fn write_streamer(
             }
         }
     }
+    meter.work(visited)?;
     Ok(written)
 }
 
@@ -181,8 +187,16 @@ pub fn write_streamer(
 /// one of `chasms` gets the same terrain and region here, at RIVER_STREAMER priority. When
 /// `narrow` is set only cells whose four neighbours above are of the same chasm are carried,
 /// so chasms narrow as they descend and eventually close. Levels of different sizes are
-/// centred on each other. Returns the number of cells written.
-pub fn carry_chasms(map: &mut Map, above: &Map, chasms: &[String], narrow: bool) -> usize {
+/// centred on each other. Returns the number of cells written; the cells of `above` are
+/// reported to `meter`.
+pub fn carry_chasms(
+    map: &mut Map,
+    above: &Map,
+    chasms: &[String],
+    narrow: bool,
+    meter: &mut dyn Meter,
+) -> Result<usize, DungeonError> {
+    meter.work(above.len() as u64)?;
     let chasm_ids: Vec<u16> = above
         .region_names()
         .iter()
@@ -191,7 +205,7 @@ pub fn carry_chasms(map: &mut Map, above: &Map, chasms: &[String], narrow: bool)
         .map(|(i, _)| i as u16)
         .collect();
     if chasm_ids.is_empty() {
-        return 0;
+        return Ok(0);
     }
     let shift = Point::new(
         (map.width() - above.width()) / 2,
@@ -227,13 +241,14 @@ pub fn carry_chasms(map: &mut Map, above: &Map, chasms: &[String], narrow: bool)
             .region(region);
         written += map.write_index(j, &brush) as usize;
     }
-    written
+    Ok(written)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::gen::dungeon::test_support::{blank, render, ROCK, WATER};
+    use crate::gen::meter::Unmetered;
 
     fn style(kind: StreamerKind, min: i32, max: i32) -> StreamerStyle {
         StreamerStyle {
@@ -254,6 +269,7 @@ mod tests {
                 &mut map,
                 &mut Rng::new(seed),
                 &style(StreamerKind::River, 2, 4),
+                &mut Unmetered,
             )
             .unwrap();
             let cells: Vec<Point> = (0..map.len())
@@ -285,6 +301,7 @@ mod tests {
                 &mut map,
                 &mut Rng::new(seed),
                 &style(StreamerKind::Rock, 1, 3),
+                &mut Unmetered,
             )
             .unwrap();
             for y in 0..48 {
@@ -310,6 +327,7 @@ mod tests {
             &mut blank(8, 8),
             &mut Rng::new(1),
             &style(StreamerKind::Chasm, 3, 2),
+            &mut Unmetered,
         )
         .unwrap_err()
         .to_string();
@@ -334,7 +352,10 @@ mod tests {
             .unwrap();
         let names = vec!["rift".to_string()];
         let mut below = blank(32, 32);
-        assert_eq!(carry_chasms(&mut below, &above, &names, false), 20);
+        assert_eq!(
+            carry_chasms(&mut below, &above, &names, false, &mut Unmetered).unwrap(),
+            20
+        );
         assert_eq!(below.terrain_at(Point::new(10, 10)).unwrap(), WATER);
         assert_eq!(
             below.region_name(below.region_at(Point::new(14, 13)).unwrap()),
@@ -342,7 +363,7 @@ mod tests {
         );
         let mut narrow = blank(32, 32);
         assert_eq!(
-            carry_chasms(&mut narrow, &above, &names, true),
+            carry_chasms(&mut narrow, &above, &names, true, &mut Unmetered).unwrap(),
             6,
             "{}",
             render(&narrow)
@@ -351,10 +372,17 @@ mod tests {
         assert_eq!(narrow.terrain_at(Point::new(11, 11)).unwrap(), WATER);
         // A bigger level below: centred.
         let mut big = blank(40, 36);
-        carry_chasms(&mut big, &above, &names, false);
+        carry_chasms(&mut big, &above, &names, false, &mut Unmetered).unwrap();
         assert_eq!(big.terrain_at(Point::new(14, 12)).unwrap(), WATER);
         assert_eq!(
-            carry_chasms(&mut blank(32, 32), &above, &["other".to_string()], false),
+            carry_chasms(
+                &mut blank(32, 32),
+                &above,
+                &["other".to_string()],
+                false,
+                &mut Unmetered
+            )
+            .unwrap(),
             0
         );
     }

@@ -3,6 +3,7 @@
 
 use super::panels::Panels;
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{
     priority, Brush, Door, DoorKind, DoorState, Map, Point, Rect, Room, TerrainId, TerrainTable,
 };
@@ -158,7 +159,8 @@ pub struct PlacedVault {
 /// level above's down stairs), flipped left-right and top-bottom at random. Every cell is
 /// written at VAULT priority with the vault's region, the panels are marked used, and a room
 /// annotation of kind `"vault"` is recorded. Returns `None`, writing nothing, when no place is
-/// found in 100 tries or the vault is larger than the level.
+/// found in 100 tries or the vault is larger than the level. The tries and the cells written
+/// are reported to `meter`.
 pub fn place_vault(
     map: &mut Map,
     rng: &mut Rng,
@@ -166,6 +168,7 @@ pub fn place_vault(
     used: &mut [bool],
     vault: &VaultGrid,
     avoid: &[Point],
+    meter: &mut dyn Meter,
 ) -> Result<Option<PlacedVault>, DungeonError> {
     if used.len() != panels.len() {
         return Err(DungeonError::bad(
@@ -181,6 +184,7 @@ pub fn place_vault(
         return Ok(None);
     }
     for _ in 0..TRIES {
+        meter.work(1 + avoid.len() as u64)?;
         let px = rng.below((panels.across - cx + 1) as u64) as i32;
         let py = rng.below((panels.down - cy + 1) as u64) as i32;
         let x =
@@ -195,6 +199,7 @@ pub fn place_vault(
             continue;
         }
         map.check_rect(&rect)?;
+        meter.work(vault.width as u64 * vault.height as u64)?;
         write(map, rng, vault, rect);
         for &b in &block {
             used[panels.index(b)] = true;
@@ -244,6 +249,7 @@ fn write(map: &mut Map, rng: &mut Rng, vault: &VaultGrid, rect: Rect) {
 mod tests {
     use super::*;
     use crate::gen::dungeon::test_support::{blank, render, FLOOR, ROCK, VAULT_WALL};
+    use crate::gen::meter::Unmetered;
 
     fn legend(c: char) -> Option<VaultGlyph> {
         match c {
@@ -309,6 +315,7 @@ mod tests {
                 &mut used,
                 &v,
                 &avoid,
+                &mut Unmetered,
             )
             .unwrap()
             .expect("room for a small vault");
@@ -342,9 +349,17 @@ mod tests {
         let v = VaultGrid::parse("gatehouse", "#####\n#...+\n#####", legend).unwrap();
         let mut map = blank(64, 64);
         let mut used = vec![false; panels.len()];
-        let placed = place_vault(&mut map, &mut Rng::new(4), &panels, &mut used, &v, &[])
-            .unwrap()
-            .expect("room for it");
+        let placed = place_vault(
+            &mut map,
+            &mut Rng::new(4),
+            &panels,
+            &mut used,
+            &v,
+            &[],
+            &mut Unmetered,
+        )
+        .unwrap()
+        .expect("room for it");
         let [door] = &map.notes.doors[..] else {
             panic!("one door: {:?}", map.notes.doors);
         };
@@ -368,7 +383,16 @@ mod tests {
         let mut used = vec![false; 4];
         let mut map = blank(64, 64);
         assert_eq!(
-            place_vault(&mut map, &mut Rng::new(1), &panels, &mut used, &big, &[]).unwrap(),
+            place_vault(
+                &mut map,
+                &mut Rng::new(1),
+                &panels,
+                &mut used,
+                &big,
+                &[],
+                &mut Unmetered
+            )
+            .unwrap(),
             None
         );
         let wide = VaultGrid {
@@ -376,15 +400,40 @@ mod tests {
             cells: vec![ROCK; 400],
             ..big
         };
-        let placed =
-            place_vault(&mut map, &mut Rng::new(1), &panels, &mut used, &wide, &[]).unwrap();
+        let placed = place_vault(
+            &mut map,
+            &mut Rng::new(1),
+            &panels,
+            &mut used,
+            &wide,
+            &[],
+            &mut Unmetered,
+        )
+        .unwrap();
         assert_eq!(placed.map(|p| p.panels.len()), Some(2));
-        let again =
-            place_vault(&mut map, &mut Rng::new(2), &panels, &mut used, &wide, &[]).unwrap();
+        let again = place_vault(
+            &mut map,
+            &mut Rng::new(2),
+            &panels,
+            &mut used,
+            &wide,
+            &[],
+            &mut Unmetered,
+        )
+        .unwrap();
         assert_eq!(again.map(|p| p.panels.len()), Some(2));
         assert!(used.iter().all(|&u| u));
         assert_eq!(
-            place_vault(&mut map, &mut Rng::new(3), &panels, &mut used, &wide, &[]).unwrap(),
+            place_vault(
+                &mut map,
+                &mut Rng::new(3),
+                &panels,
+                &mut used,
+                &wide,
+                &[],
+                &mut Unmetered
+            )
+            .unwrap(),
             None
         );
         assert!(place_vault(
@@ -393,7 +442,8 @@ mod tests {
             &panels,
             &mut [false],
             &wide,
-            &[]
+            &[],
+            &mut Unmetered
         )
         .is_err());
     }

@@ -3,6 +3,7 @@
 
 use super::grid::Heading;
 use super::{Source, Town, TownError, DEAD, FROM_DEAD, FROM_LIVE, ISOLATED, LIVE, STREET};
+use crate::gen::meter::{Batched, Meter};
 use crate::rng::Rng;
 
 /// How `connect_streets` uses its third strategy, streets through random DEAD cells (rooms that
@@ -34,6 +35,9 @@ impl DeadStreets {
     }
 }
 
+/// The cells one street cell touches when it is laid: itself and the statuses two links away.
+const GROW_WORK: u64 = 13;
+
 impl Town {
     /// Step 5 (`connectstreets`): extends streets until they are all one, with the original's
     /// three strategies in turn: random LIVE cells; then every interior DEAD cell that touches
@@ -43,8 +47,12 @@ impl Town {
     ///
     /// Fails with [`TownError::NoStreets`] if no street exists, and with
     /// [`TownError::Disconnected`] if streets remain apart with no cell left that could join them.
-    pub fn connect_streets(&mut self, rng: &mut Rng) -> Result<(), TownError> {
-        self.connect_streets_with(rng, DeadStreets::Freely)
+    pub fn connect_streets(
+        &mut self,
+        rng: &mut Rng,
+        meter: &mut dyn Meter,
+    ) -> Result<(), TownError> {
+        self.connect_streets_with(rng, DeadStreets::Freely, meter)
     }
 
     /// [`Town::connect_streets`] with the third strategy used as `dead` says.
@@ -52,30 +60,40 @@ impl Town {
         &mut self,
         rng: &mut Rng,
         dead: DeadStreets,
+        meter: &mut dyn Meter,
     ) -> Result<(), TownError> {
         if self.streets.distinct() == 0 {
             return Err(TownError::NoStreets);
         }
+        let mut work = Batched::new(meter);
         // The original runs each strategy once; repeating them lets LIVE cells that the third
         // strategy creates be used too, so the loop ends only when joined or truly stuck.
         loop {
-            while self.streets.distinct() > 1 && self.grow(rng, FROM_LIVE) {}
-            if self.streets.distinct() <= 1 {
-                return Ok(());
+            while self.streets.distinct() > 1 && self.grow(rng, FROM_LIVE) {
+                work.work(GROW_WORK)?;
             }
+            if self.streets.distinct() <= 1 {
+                break;
+            }
+            work.work(self.lists.size(DEAD) as u64)?;
             self.join_across_dead(rng);
             if self.streets.distinct() <= 1 {
-                return Ok(());
+                break;
             }
             let grew = match dead {
                 DeadStreets::Freely => {
-                    while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {}
+                    while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {
+                        work.work(GROW_WORK)?;
+                    }
                     false
                 }
-                DeadStreets::Sparingly => self.grow(rng, FROM_DEAD),
+                DeadStreets::Sparingly => {
+                    work.work(GROW_WORK)?;
+                    self.grow(rng, FROM_DEAD)
+                }
             };
             if self.streets.distinct() <= 1 {
-                return Ok(());
+                break;
             }
             if !grew && self.lists.size(LIVE) == 0 {
                 return Err(TownError::Disconnected {
@@ -83,6 +101,7 @@ impl Town {
                 });
             }
         }
+        Ok(work.finish()?)
     }
 
     /// Makes a random cell of `from` a street, drawn as TownMaze's loop — pick a cell, let
@@ -146,8 +165,12 @@ impl Town {
     /// Step 6 (`finishalleys`): turns random LIVE cells into streets (straightness applies)
     /// until none is left. Fails with [`TownError::Unreached`] if isolated cells remain, which
     /// happens only when no street exists.
-    pub fn finish_alleys(&mut self, rng: &mut Rng) -> Result<(), TownError> {
-        while self.grow(rng, FROM_LIVE) {}
+    pub fn finish_alleys(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<(), TownError> {
+        let mut work = Batched::new(meter);
+        while self.grow(rng, FROM_LIVE) {
+            work.work(GROW_WORK)?;
+        }
+        work.finish()?;
         match self.lists.size(ISOLATED) {
             0 => Ok(()),
             cells => Err(TownError::Unreached { cells }),
@@ -158,6 +181,7 @@ impl Town {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::meter::Unmetered;
     use crate::gen::town::{CellStatus, TownParams};
 
     /// Rooms left in a dense town (TownMaze's largest counts for 23 × 77) joined each way.
@@ -170,13 +194,14 @@ mod tests {
             ..TownParams::default()
         };
         let mut rng = Rng::new(seed);
-        let mut t = Town::new(&params).unwrap();
-        t.make_unused(&mut rng);
-        t.make_gates(&mut rng);
-        t.make_courts(&mut rng);
-        t.connect_streets_with(&mut rng, dead).unwrap();
+        let mut t = Town::new(&params, &mut Unmetered).unwrap();
+        t.make_unused(&mut rng, &mut Unmetered).unwrap();
+        t.make_gates(&mut rng, &mut Unmetered).unwrap();
+        t.make_courts(&mut rng, &mut Unmetered).unwrap();
+        t.connect_streets_with(&mut rng, dead, &mut Unmetered)
+            .unwrap();
         assert_eq!(t.distinct_streets(), 1);
-        t.finish_alleys(&mut rng).unwrap();
+        t.finish_alleys(&mut rng, &mut Unmetered).unwrap();
         t.layout().rooms.len()
     }
 
@@ -197,12 +222,15 @@ mod tests {
     fn growth_draws_as_the_pick_and_roll_loop_would_accept() {
         // One street heading east at (2, 2): (2, 3) continues it, (1, 2), (3, 2), (2, 1) are
         // bends. Straightness 750 weighs them 1000 : 250 : 250 : 250.
-        let mut start = Town::new(&TownParams {
-            height: 15,
-            width: 17,
-            straightness: 750,
-            ..TownParams::default()
-        })
+        let mut start = Town::new(
+            &TownParams {
+                height: 15,
+                width: 17,
+                straightness: 750,
+                ..TownParams::default()
+            },
+            &mut Unmetered,
+        )
         .unwrap();
         let mut rng = Rng::new(4);
         start

@@ -5,7 +5,8 @@
 //! force, because its outer wall is usually the map's edge.
 
 use super::grid::{Heading, BLANK, HDOOR, VDOOR};
-use super::{CellStatus, Town};
+use super::{CellStatus, Town, TownError};
+use crate::gen::meter::Meter;
 use crate::map::{
     Brush, Corridor, Door, DoorState, Map, MapError, Point, Rect, Room, Spawn, TerrainId,
 };
@@ -78,15 +79,18 @@ impl Town {
     ///   [`GATE_SPAWN`];
     /// - one corridor (region [`STREET_REGION`]) with every street display cell, row-major.
     ///
-    /// Fails without writing anything if the map is smaller than the town.
+    /// Fails without writing anything if the map is smaller than the town. The cells drawn
+    /// are reported to `meter`.
     pub fn draw(
         &self,
         map: &mut Map,
         terrains: &TownTerrains,
         debug: Option<&DebugTerrains>,
-    ) -> Result<Drawn, MapError> {
+        meter: &mut dyn Meter,
+    ) -> Result<Drawn, TownError> {
         let (width, height) = (self.grid.width(), self.grid.height());
         map.index(width as i64 - 1, height as i64 - 1)?;
+        meter.work(2 * (width * height) as u64)?;
         let mut street = Vec::new();
         let mut row = Vec::with_capacity(width);
         for y in 0..height {
@@ -210,6 +214,7 @@ fn write_row(map: &mut Map, y: usize, row: &[TerrainId]) -> Result<(), MapError>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::meter::Unmetered;
     use crate::gen::town::TownParams;
     use crate::map::{Rgb, Terrain, TerrainTable};
     use crate::rng::Rng;
@@ -297,7 +302,7 @@ mod tests {
     }
 
     fn town(p: &TownParams, seed: u64) -> Town {
-        Town::generate(p, &mut Rng::new(seed)).unwrap()
+        Town::generate(p, &mut Rng::new(seed), &mut Unmetered).unwrap()
     }
 
     #[test]
@@ -311,7 +316,7 @@ mod tests {
             3,
         );
         let mut m = map(77, 23);
-        town.draw(&mut m, &t, None).unwrap();
+        town.draw(&mut m, &t, None, &mut Unmetered).unwrap();
         let drawn = glyphs(&m);
         assert_eq!(drawn, expected(&town, false));
         assert_eq!(drawn.matches('@').count(), 5, "four corners and one block");
@@ -321,13 +326,13 @@ mod tests {
     #[test]
     fn the_debug_view_shows_statuses_and_directions_mid_run() {
         let (t, d) = terrains();
-        let mut town = Town::new(&TownParams::default()).unwrap();
+        let mut town = Town::new(&TownParams::default(), &mut Unmetered).unwrap();
         let mut rng = Rng::new(9);
-        town.make_gates(&mut rng);
+        town.make_gates(&mut rng, &mut Unmetered).unwrap();
         town.make_street(&mut rng, 5, 20, Some(Heading::West))
             .unwrap();
         let mut m = map(77, 23);
-        town.draw(&mut m, &t, Some(&d)).unwrap();
+        town.draw(&mut m, &t, Some(&d), &mut Unmetered).unwrap();
         let drawn = glyphs(&m);
         assert_eq!(drawn, expected(&town, true));
         for letter in ['I', 'L', 'D', 'U'] {
@@ -342,7 +347,7 @@ mod tests {
         let p = TownParams::default();
         let town = town(&p, 11);
         let mut m = map(77, 23);
-        let drawn = town.draw(&mut m, &t, None).unwrap();
+        let drawn = town.draw(&mut m, &t, None, &mut Unmetered).unwrap();
         let notes = &m.notes;
         assert_eq!(drawn.rooms, town.count(CellStatus::Dead));
         assert_eq!(notes.rooms.len(), drawn.rooms);
@@ -389,7 +394,7 @@ mod tests {
         let town = town(&TownParams::default(), 1);
         let mut m = map(76, 23);
         let before = glyphs(&m);
-        let e = town.draw(&mut m, &t, None).unwrap_err();
+        let e = town.draw(&mut m, &t, None, &mut Unmetered).unwrap_err();
         assert!(
             e.to_string().contains("(76, 22) is outside the 76×23 map"),
             "{e}"
@@ -423,7 +428,7 @@ mod tests {
             let (t, d) = terrains();
             // A map larger than the town: only the town's corner is drawn.
             let mut m = map(w as usize + 3, h as usize + 2);
-            town.draw(&mut m, &t, debug.then_some(&d)).unwrap();
+            town.draw(&mut m, &t, debug.then_some(&d), &mut Unmetered).unwrap();
             let drawn: String = glyphs(&m)
                 .lines()
                 .take(h as usize)

@@ -2,12 +2,14 @@
 
 use super::grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
 use super::{Town, DEAD};
+use crate::gen::meter::{Meter, Stopped};
 use crate::rng::Rng;
 
 impl Town {
     /// Step 7 (`closedoors`): every room (DEAD cell) with more than one door keeps one, chosen
     /// at random; the others become walls.
-    pub fn close_doors(&mut self, rng: &mut Rng) {
+    pub fn close_doors(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<(), Stopped> {
+        meter.work(5 * self.lists.size(DEAD) as u64)?;
         let grid = self.grid;
         for &cell in self.lists.list(DEAD) {
             let mut doors = [0usize; 4];
@@ -28,6 +30,7 @@ impl Town {
                 }
             }
         }
+        Ok(())
     }
 
     /// The display indices of the open gates (doors in the town wall), clockwise from the
@@ -47,7 +50,8 @@ impl Town {
 
     /// Step 8 (`closegates`): walls up gates chosen at random until only `leftgates` are open.
     /// Returns how many were closed.
-    pub fn close_gates(&mut self, rng: &mut Rng) -> usize {
+    pub fn close_gates(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<usize, Stopped> {
+        meter.work(2 * (self.grid.width() + self.grid.height()) as u64)?;
         let mut gates = self.gate_indices();
         let keep = self.params.leftgates.max(0) as usize;
         let mut closed = 0;
@@ -56,13 +60,14 @@ impl Town {
             self.chars[gates.swap_remove(i)] = WALL;
             closed += 1;
         }
-        closed
+        Ok(closed)
     }
 
     /// Step 9 (`cleanupmap`): every wall junction inside the town whose four arms are all open
     /// is a lone pillar and becomes open too. Returns how many were removed.
-    pub fn cleanup_map(&mut self) -> usize {
+    pub fn cleanup_map(&mut self, meter: &mut dyn Meter) -> Result<usize, Stopped> {
         let (w, h) = (self.grid.width(), self.grid.height());
+        meter.work((w * h / 4) as u64)?;
         let mut removed = 0;
         for y in (2..h - 1).step_by(2) {
             for x in (2..w - 1).step_by(2) {
@@ -76,23 +81,27 @@ impl Town {
                 }
             }
         }
-        removed
+        Ok(removed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::meter::Unmetered;
     use crate::gen::town::{CellStatus, TownParams};
 
     fn small() -> Town {
-        Town::new(&TownParams {
-            height: 15,
-            width: 17,
-            gates: 3,
-            leftgates: 1,
-            ..TownParams::default()
-        })
+        Town::new(
+            &TownParams {
+                height: 15,
+                width: 17,
+                gates: 3,
+                leftgates: 1,
+                ..TownParams::default()
+            },
+            &mut Unmetered,
+        )
         .unwrap()
     }
 
@@ -114,7 +123,7 @@ mod tests {
                 .count()
         };
         assert_eq!(doors(&t), 4);
-        t.close_doors(&mut rng);
+        t.close_doors(&mut rng, &mut Unmetered).unwrap();
         assert_eq!(doors(&t), 1);
     }
 
@@ -122,11 +131,11 @@ mod tests {
     fn close_gates_keeps_leftgates_open() {
         let mut t = small();
         let mut rng = Rng::new(8);
-        assert_eq!(t.make_gates(&mut rng), 3);
+        assert_eq!(t.make_gates(&mut rng, &mut Unmetered).unwrap(), 3);
         assert_eq!(t.gate_indices().len(), 3);
-        assert_eq!(t.close_gates(&mut rng), 2);
+        assert_eq!(t.close_gates(&mut rng, &mut Unmetered).unwrap(), 2);
         assert_eq!(t.gate_indices().len(), 1);
-        assert_eq!(t.close_gates(&mut rng), 0);
+        assert_eq!(t.close_gates(&mut rng, &mut Unmetered).unwrap(), 0);
     }
 
     #[test]
@@ -141,9 +150,9 @@ mod tests {
             t.chars[arm] = BLANK;
         }
         t.chars[4 * w + 9] = HDOOR;
-        assert_eq!(t.cleanup_map(), 1);
+        assert_eq!(t.cleanup_map(&mut Unmetered).unwrap(), 1);
         assert_eq!(t.chars[4 * w + 4], BLANK);
         assert_eq!(t.chars[4 * w + 8], WALL);
-        assert_eq!(t.cleanup_map(), 0);
+        assert_eq!(t.cleanup_map(&mut Unmetered).unwrap(), 0);
     }
 }

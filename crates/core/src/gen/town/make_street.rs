@@ -178,15 +178,19 @@ impl Town {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::meter::Unmetered;
     use crate::gen::town::{TownParams, HDOOR, VDOOR, WALL};
 
     fn town(straightness: i64) -> Town {
-        Town::new(&TownParams {
-            height: 15,
-            width: 17,
-            straightness,
-            ..TownParams::default()
-        })
+        Town::new(
+            &TownParams {
+                height: 15,
+                width: 17,
+                straightness,
+                ..TownParams::default()
+            },
+            &mut Unmetered,
+        )
         .unwrap()
     }
 

@@ -20,6 +20,9 @@
 //! qualify at that moment, with the probabilities the original's pick-and-retry loops give, so
 //! there is no MAXTRIES to tune. A phase stops only when no cell qualifies any more.
 //!
+//! Every step reports the work it does to a [`Meter`] (in cells visited), so a host with
+//! budgets can stop a step on a huge town that runs too long.
+//!
 //! The display grid is `height`×`width` characters: walls on even rows and columns, cell
 //! centres at odd (row, column) positions; see [`WALL`], [`VDOOR`], [`HDOOR`], [`BLANK`].
 //! [`Town::draw`] writes it onto a [`Map`](crate::map::Map) with terrains from region data.
@@ -46,6 +49,7 @@ pub use status::{StatusError, StatusLists};
 pub use streets::{StreetNumbers, UnknownStreet};
 pub use view::{TownLayout, TownRoom};
 
+use crate::gen::meter::{Meter, Stopped};
 use crate::rng::Rng;
 use grid::CellGrid;
 use thiserror::Error;
@@ -123,7 +127,7 @@ impl CellStatus {
 }
 
 /// Errors from building or running a town. Each names the bad value or what went wrong.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum TownError {
     /// The parameters break one or more rules.
     #[error("invalid town parameters: {0}")]
@@ -164,6 +168,12 @@ pub enum TownError {
         /// Distinct streets left.
         streets: usize,
     },
+    /// The meter refused more work (a budget ran out).
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+    /// The map is smaller than the town being drawn on it.
+    #[error(transparent)]
+    Map(#[from] crate::map::MapError),
     /// Isolated cells remain that no street can reach.
     #[error("{cells} cells remain isolated and no street can reach them")]
     Unreached {
@@ -191,8 +201,9 @@ pub struct Town {
 const NO_STREET: u32 = u32::MAX;
 
 impl Town {
-    /// Checks `params` (every violation is reported), allocates the town and fills it.
-    pub fn new(params: &TownParams) -> Result<Town, TownError> {
+    /// Checks `params` (every violation is reported), allocates the town and fills it (the
+    /// fill is reported to `meter`).
+    pub fn new(params: &TownParams, meter: &mut dyn Meter) -> Result<Town, TownError> {
         params.validate()?;
         let grid = CellGrid::for_chars(params.height as usize, params.width as usize);
         let lists = StatusLists::new(grid.len(), &CellStatus::NAMES, ISOLATED)?;
@@ -207,29 +218,34 @@ impl Town {
             heading: Vec::new(),
             streets: StreetNumbers::new(),
         };
-        town.fill();
+        town.fill(meter)?;
         Ok(town)
     }
 
-    /// Runs every step in the original's order.
-    pub fn generate(params: &TownParams, rng: &mut Rng) -> Result<Town, TownError> {
-        let mut town = Town::new(params)?;
-        town.make_unused(rng);
-        town.make_gates(rng);
-        town.make_courts(rng);
-        town.connect_streets(rng)?;
-        town.finish_alleys(rng)?;
-        town.close_doors(rng);
-        town.close_gates(rng);
-        town.cleanup_map();
+    /// Runs every step in the original's order, reporting their work to `meter`.
+    pub fn generate(
+        params: &TownParams,
+        rng: &mut Rng,
+        meter: &mut dyn Meter,
+    ) -> Result<Town, TownError> {
+        let mut town = Town::new(params, meter)?;
+        town.make_unused(rng, meter)?;
+        town.make_gates(rng, meter)?;
+        town.make_courts(rng, meter)?;
+        town.connect_streets(rng, meter)?;
+        town.finish_alleys(rng, meter)?;
+        town.close_doors(rng, meter)?;
+        town.close_gates(rng, meter)?;
+        town.cleanup_map(meter)?;
         Ok(town)
     }
 
     /// Resets the town to a solid block of doorless rooms (`fillmaze` + `filllist`): walls on
     /// even rows and columns, every cell ISOLATED except the four corners, which are UNUSED with
     /// a wall at their centre. No streets exist afterwards.
-    pub fn fill(&mut self) {
+    pub fn fill(&mut self, meter: &mut dyn Meter) -> Result<(), Stopped> {
         let (height, width) = (self.grid.height(), self.grid.width());
+        meter.work((height * width) as u64)?;
         self.chars.clear();
         self.chars.reserve(height * width);
         for y in 0..height {
@@ -250,6 +266,7 @@ impl Town {
         self.street = vec![NO_STREET; self.grid.len()];
         self.heading = vec![None; self.grid.len()];
         self.streets = StreetNumbers::new();
+        Ok(())
     }
 
     /// The parameters the town was made with.

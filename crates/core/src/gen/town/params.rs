@@ -30,17 +30,22 @@ pub struct TownParams {
     pub straightness: i64,
 }
 
+impl TownParams {
+    /// TownMaze's defaults.
+    pub const DEFAULT: TownParams = TownParams {
+        height: 23,
+        width: 77,
+        gates: 4,
+        leftgates: 2,
+        courts: 0,
+        unused: 0,
+        straightness: 750,
+    };
+}
+
 impl Default for TownParams {
     fn default() -> Self {
-        TownParams {
-            height: 23,
-            width: 77,
-            gates: 4,
-            leftgates: 2,
-            courts: 0,
-            unused: 0,
-            straightness: 750,
-        }
+        TownParams::DEFAULT
     }
 }
 

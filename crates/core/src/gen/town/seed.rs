@@ -7,6 +7,7 @@
 
 use super::grid::{Heading, WALL};
 use super::{Town, ISOLATED, UNUSED};
+use crate::gen::meter::{Batched, Meter, Stopped};
 use crate::rng::Rng;
 
 /// How far an UNUSED cell's ISOLATED neighbourhood reaches: a 7 × 7 block of 49 cells.
@@ -16,27 +17,31 @@ impl Town {
     /// Step 4a (`makeunused`): places up to `unused` UNUSED cells, each the centre of a 7 × 7
     /// block of ISOLATED cells (so UNUSED cells have three rows of cells between them), with a
     /// wall at its centre. Returns how many were placed.
-    pub fn make_unused(&mut self, rng: &mut Rng) -> usize {
+    pub fn make_unused(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<usize, Stopped> {
         let want = self.params.unused.max(0) as usize;
         let (rows, cols) = (self.grid.rows, self.grid.cols);
         if want == 0 || rows <= 2 * UNUSED_REACH || cols <= 2 * UNUSED_REACH {
-            return 0;
+            return Ok(0);
         }
         let inner = UNUSED_REACH..rows - UNUSED_REACH;
         let mut pool: Vec<u32> = inner
             .flat_map(|r| (UNUSED_REACH..cols - UNUSED_REACH).map(move |c| (r * cols + c) as u32))
             .collect();
+        let mut work = Batched::new(meter);
+        work.work(pool.len() as u64)?;
         let mut placed = 0;
         while placed < want && !pool.is_empty() {
             let i = rng.below(pool.len() as u64) as usize;
             let cell = pool.swap_remove(i) as usize;
+            work.work(((2 * UNUSED_REACH + 1) * (2 * UNUSED_REACH + 1)) as u64)?;
             if self.block_isolated(cell) {
                 self.set_status(cell, UNUSED);
                 self.chars[self.grid.centre_index(cell)] = WALL;
                 placed += 1;
             }
         }
-        placed
+        work.finish()?;
+        Ok(placed)
     }
 
     /// Whether the 7 × 7 block around an inner cell is all ISOLATED.
@@ -62,11 +67,14 @@ impl Town {
     /// Step 4b (`makegates`): places `gates` gates — border cells made streets heading inward,
     /// their outer walls doors — each ISOLATED with ISOLATED neighbours when placed. Returns how
     /// many were placed: all of them whenever the town has room.
-    pub fn make_gates(&mut self, rng: &mut Rng) -> usize {
+    pub fn make_gates(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<usize, Stopped> {
         let want = self.params.gates.max(0) as usize;
         let sides = self.sides();
+        let border: u64 = sides.iter().map(|(cells, _)| cells.len() as u64).sum();
+        let mut work = Batched::new(meter);
         let mut placed = 0;
         while placed < want {
+            work.work(2 * border)?;
             let plans: Vec<SidePlan> = sides
                 .iter()
                 .map(|(cells, _)| SidePlan::new(cells.iter().map(|&c| self.clear_around(c))))
@@ -89,7 +97,8 @@ impl Town {
             self.build_street(rng, cells[i], Some(*inward));
             placed += 1;
         }
-        placed
+        work.finish()?;
+        Ok(placed)
     }
 
     /// The four sides of the town as cell lists, with the heading that points into the town.
@@ -112,11 +121,13 @@ impl Town {
     /// Step 4c (`makecourts`): places up to `courts` courtyards — interior street cells, each
     /// ISOLATED with ISOLATED neighbours when placed, heading a random way. Returns how many
     /// were placed.
-    pub fn make_courts(&mut self, rng: &mut Rng) -> usize {
+    pub fn make_courts(&mut self, rng: &mut Rng, meter: &mut dyn Meter) -> Result<usize, Stopped> {
         let want = self.params.courts.max(0) as usize;
         if want == 0 {
-            return 0;
+            return Ok(0);
         }
+        let mut work = Batched::new(meter);
+        work.work(self.grid.len() as u64)?;
         let mut pool: Vec<u32> = (0..self.grid.len())
             .filter(|&c| self.grid.is_interior(c))
             .map(|c| c as u32)
@@ -125,6 +136,7 @@ impl Town {
         while placed < want && !pool.is_empty() {
             let i = rng.below(pool.len() as u64) as usize;
             let cell = pool.swap_remove(i) as usize;
+            work.work(5)?;
             if self.clear_around(cell) {
                 // The doc is silent on a courtyard's heading: a random one lets it grow any way.
                 let heading = Heading::ALL[rng.below(4) as usize];
@@ -132,7 +144,8 @@ impl Town {
                 placed += 1;
             }
         }
-        placed
+        work.finish()?;
+        Ok(placed)
     }
 }
 
@@ -199,12 +212,13 @@ impl SidePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::meter::Unmetered;
     use crate::gen::town::{CellStatus, TownParams};
 
     fn town(f: impl FnOnce(&mut TownParams)) -> Town {
         let mut p = TownParams::default();
         f(&mut p);
-        Town::new(&p).unwrap()
+        Town::new(&p, &mut Unmetered).unwrap()
     }
 
     #[test]
@@ -233,7 +247,7 @@ mod tests {
                 p.width = 71;
                 p.unused = TownParams::max_unused(43, 71);
             });
-            let placed = t.make_unused(&mut Rng::new(seed));
+            let placed = t.make_unused(&mut Rng::new(seed), &mut Unmetered).unwrap();
             assert_eq!(t.count(CellStatus::Unused), 4 + placed);
             let unused: Vec<usize> = t
                 .lists()
@@ -272,7 +286,7 @@ mod tests {
                     p.courts = 1;
                 });
                 assert_eq!(
-                    t.make_gates(&mut Rng::new(seed)) as i64,
+                    t.make_gates(&mut Rng::new(seed), &mut Unmetered).unwrap() as i64,
                     max,
                     "{h}×{w} seed {seed}"
                 );
@@ -301,7 +315,7 @@ mod tests {
                 p.gates = 1;
                 p.leftgates = 1;
             });
-            t.make_gates(&mut Rng::new(seed));
+            t.make_gates(&mut Rng::new(seed), &mut Unmetered).unwrap();
             hits.insert(t.lists().cells(super::super::STREET).unwrap()[0]);
         }
         // 9 × 9 cells: positions 2..=6 on each of four sides.
@@ -316,7 +330,7 @@ mod tests {
                 p.leftgates = 0;
                 p.courts = 36;
             });
-            let placed = t.make_courts(&mut Rng::new(seed));
+            let placed = t.make_courts(&mut Rng::new(seed), &mut Unmetered).unwrap();
             assert_eq!(placed, 36, "seed {seed}");
             let streets: Vec<usize> = t
                 .lists()

@@ -2,6 +2,7 @@
 
 use super::grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
 use super::*;
+use crate::gen::meter::Unmetered;
 use crate::map::Point;
 use std::collections::VecDeque;
 
@@ -163,7 +164,7 @@ fn every_town_keeps_every_promise_over_a_thousand_seeds() {
     let spread = spread();
     for seed in 0..1000u64 {
         let p = spread[seed as usize % spread.len()];
-        let t = Town::generate(&p, &mut Rng::new(seed))
+        let t = Town::generate(&p, &mut Rng::new(seed), &mut Unmetered)
             .unwrap_or_else(|e| panic!("seed {seed} {p:?}: {e}"));
         if let Err(e) = check(&t) {
             panic!("seed {seed} {p:?}: {e}\n{}", t.render_debug());
@@ -174,9 +175,9 @@ fn every_town_keeps_every_promise_over_a_thousand_seeds() {
 #[test]
 fn same_seed_same_town_and_seeds_differ() {
     let p = TownParams::default();
-    let a = Town::generate(&p, &mut Rng::new(77)).unwrap();
-    let b = Town::generate(&p, &mut Rng::new(77)).unwrap();
-    let c = Town::generate(&p, &mut Rng::new(78)).unwrap();
+    let a = Town::generate(&p, &mut Rng::new(77), &mut Unmetered).unwrap();
+    let b = Town::generate(&p, &mut Rng::new(77), &mut Unmetered).unwrap();
+    let c = Town::generate(&p, &mut Rng::new(78), &mut Unmetered).unwrap();
     assert_eq!(a.render(), b.render());
     assert_ne!(a.render(), c.render());
 }
@@ -184,8 +185,8 @@ fn same_seed_same_town_and_seeds_differ() {
 #[test]
 fn fill_makes_doorless_rooms_with_unused_corners() {
     let small = params(11, 13, |p| p.gates = 2);
-    let mut t = Town::generate(&small, &mut Rng::new(3)).unwrap();
-    t.fill();
+    let mut t = Town::generate(&small, &mut Rng::new(3), &mut Unmetered).unwrap();
+    t.fill(&mut Unmetered).unwrap();
     let expected = "\
 #############
 ### # # # ###
@@ -203,13 +204,13 @@ fn fill_makes_doorless_rooms_with_unused_corners() {
     assert_eq!(t.count(CellStatus::Unused), 4);
     assert_eq!(t.count(CellStatus::Isolated), 26);
     assert_eq!(t.distinct_streets(), 0);
-    let fresh = Town::new(t.params()).unwrap();
+    let fresh = Town::new(t.params(), &mut Unmetered).unwrap();
     assert_eq!(t.lists.list(ISOLATED), fresh.lists.list(ISOLATED));
 }
 
 #[test]
 fn debug_view_shows_statuses_and_headings() {
-    let mut t = Town::new(&params(11, 13, |p| p.gates = 2)).unwrap();
+    let mut t = Town::new(&params(11, 13, |p| p.gates = 2), &mut Unmetered).unwrap();
     let mut rng = Rng::new(1);
     t.make_street(&mut rng, 0, 2, Some(Heading::South)).unwrap();
     let view = t.render_debug();
@@ -222,7 +223,7 @@ fn debug_view_shows_statuses_and_headings() {
 #[test]
 fn layout_lists_rooms_gates_and_streets() {
     let p = TownParams::default();
-    let t = Town::generate(&p, &mut Rng::new(11)).unwrap();
+    let t = Town::generate(&p, &mut Rng::new(11), &mut Unmetered).unwrap();
     let layout = t.layout();
     assert_eq!(layout.gates.len(), 2);
     assert_eq!(layout.streets.len(), t.count(CellStatus::Street));
@@ -247,14 +248,17 @@ fn layout_lists_rooms_gates_and_streets() {
 
 #[test]
 fn phases_report_failures_instead_of_hanging() {
-    let mut t = Town::new(&TownParams::default()).unwrap();
+    let mut t = Town::new(&TownParams::default(), &mut Unmetered).unwrap();
     let mut rng = Rng::new(1);
-    assert_eq!(t.connect_streets(&mut rng), Err(TownError::NoStreets));
     assert_eq!(
-        t.finish_alleys(&mut rng),
+        t.connect_streets(&mut rng, &mut Unmetered),
+        Err(TownError::NoStreets)
+    );
+    assert_eq!(
+        t.finish_alleys(&mut rng, &mut Unmetered),
         Err(TownError::Unreached { cells: 11 * 38 - 4 })
     );
-    let err = Town::new(&params(10, 4097, |_| {})).unwrap_err();
+    let err = Town::new(&params(10, 4097, |_| {}), &mut Unmetered).unwrap_err();
     assert_eq!(
         err.to_string(),
         "invalid town parameters: height must be at least 11 (five cells, room for one interior row of buildings), got 10; height must be odd (walls on even rows and columns, cells on odd ones), got 10; width must be at most 4095, got 4097"
@@ -287,6 +291,7 @@ fn straightness_makes_straighter_streets() {
                     &Town::generate(
                         &params(61, 121, |p| p.straightness = s),
                         &mut Rng::new(seed),
+                        &mut Unmetered,
                     )
                     .unwrap(),
                 )

@@ -7,13 +7,15 @@ use crate::map::{DoorKind, Map, TerrainId};
 use std::collections::BTreeMap;
 
 /// Incursion's four corridor constants (`TURN_CHANCE`, `STUBBORN_CORRIDOR`, `SEGMENT_MINLEN`,
-/// `SEGMENT_MAXLEN`).
+/// `SEGMENT_MAXLEN`). Their ranges are the region schema's (`region::schema::TURN_CHANCE`, …),
+/// checked where region data is resolved; here any value is safe (a chance above 100 acts as
+/// 100, a `segment_minlen` above `segment_maxlen` never turns by chance).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TunnelConstants {
-    /// Percent chance per step of turning once a segment is longer than `segment_minlen` (0–100).
+    /// Percent chance per step of turning once a segment is longer than `segment_minlen`.
     pub turn_chance: u32,
-    /// Percent chance that a turn ignores the destination and picks a random new direction
-    /// (0–100). Ignored by [`TunnelFlags::direct`](super::TunnelFlags::direct).
+    /// Percent chance that a turn ignores the destination and picks a random new direction.
+    /// Ignored by [`TunnelFlags::direct`](super::TunnelFlags::direct).
     pub stubborn_corridor: u32,
     /// Segments at most this long never turn by chance.
     pub segment_minlen: u32,
@@ -48,34 +50,6 @@ impl TunnelConstants {
             segment_minlen: overrides.segment_minlen.unwrap_or(self.segment_minlen),
             segment_maxlen: overrides.segment_maxlen.unwrap_or(self.segment_maxlen),
         }
-    }
-
-    /// Checks the ranges: percentages 0–100, `segment_minlen ≤ segment_maxlen ≤ 8192`.
-    pub fn validate(&self, what: &str) -> Result<(), TunnelError> {
-        for (name, v) in [
-            ("turn_chance", self.turn_chance),
-            ("stubborn_corridor", self.stubborn_corridor),
-        ] {
-            if v > 100 {
-                return Err(TunnelError::bad(format!("{what}.{name}"), v, "0..=100"));
-            }
-        }
-        let max = super::MAX_CORRIDOR_LENGTH;
-        if self.segment_maxlen > max {
-            return Err(TunnelError::bad(
-                format!("{what}.segment_maxlen"),
-                self.segment_maxlen,
-                format!("0..={max}"),
-            ));
-        }
-        if self.segment_minlen > self.segment_maxlen {
-            return Err(TunnelError::bad(
-                format!("{what}.segment_minlen"),
-                self.segment_minlen,
-                format!("0..=segment_maxlen ({})", self.segment_maxlen),
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -139,7 +113,9 @@ pub struct TunnelConfig {
 }
 
 impl TunnelConfig {
-    /// Checks every setting against `map` (terrain ids must exist in its terrain table).
+    /// Checks what the tunnel needs of the settings against `map`: at least one style, a valid
+    /// default, panels of at least one cell, finite weights, terrain ids in `map`'s terrain
+    /// table. Check once per configuration and map, then dig with [`tunnel_prechecked`](super::tunnel_prechecked).
     pub fn validate(&self, map: &Map) -> Result<(), TunnelError> {
         if self.styles.is_empty() {
             return Err(TunnelError::bad(
@@ -155,7 +131,6 @@ impl TunnelConfig {
                 format!("0..={}", self.styles.len() - 1),
             ));
         }
-        self.constants.validate("constants")?;
         for (name, v) in [
             ("panel_width", self.panel_width),
             ("panel_height", self.panel_height),
@@ -165,7 +140,7 @@ impl TunnelConfig {
             }
         }
         let terrains = map.terrains().len();
-        // Names are formatted only for an error: this runs before every tunnel.
+        // Names are formatted only for an error.
         let check_terrain = |what: &dyn Fn() -> String, id: TerrainId| {
             if (id as usize) < terrains {
                 Ok(())
@@ -188,10 +163,6 @@ impl TunnelConfig {
             }
             check_terrain(&|| format!("{}.floor", what()), s.floor)?;
             check_terrain(&|| format!("{}.walls", what()), s.walls)?;
-            let merged = self.constants.with(&s.constants);
-            if merged.validate("").is_err() {
-                merged.validate(&what())?;
-            }
         }
         let doors = std::iter::once(("default", &self.doors.default))
             .chain(self.doors.by_region.iter().map(|(n, k)| (n.as_str(), k)));

@@ -104,6 +104,21 @@ pub fn tunnel(
     rng: &mut Rng,
 ) -> Result<TunnelOutcome, TunnelError> {
     config.validate(map)?;
+    tunnel_prechecked(map, config, level, request, rng)
+}
+
+/// [`tunnel`] with a configuration already checked by [`TunnelConfig::validate`] against this
+/// map's terrain table: for digging many tunnels with one configuration (the phases check it
+/// once, not before every tunnel). A configuration that would fail that check may panic here.
+/// A bad request is still an error that leaves the map untouched. The outcome's `steps` and
+/// `carved` are the work done, for a [`Meter`](crate::gen::meter::Meter).
+pub fn tunnel_prechecked(
+    map: &mut Map,
+    config: &TunnelConfig,
+    level: &mut TunnelLevel,
+    request: &TunnelRequest,
+    rng: &mut Rng,
+) -> Result<TunnelOutcome, TunnelError> {
     request.validate(map)?;
     let style_index = select::choose_style(config, level, request.start, request.dest, rng);
     let style = &config.styles[style_index];

@@ -14,7 +14,9 @@ mod rect;
 #[cfg(test)]
 mod tests;
 
+use super::panels::Level;
 use super::DungeonError;
+use crate::gen::meter::Meter;
 use crate::map::{DoorKind, Map, Rect, Room, TerrainId};
 use crate::rng::Rng;
 use paint::Paint;
@@ -181,7 +183,8 @@ impl RegionPicker {
 }
 
 /// Draws a room of `kind` in `panel` and records it in `map.notes.rooms`. Returns the room's
-/// annotation rectangle (the bounding box of its floor).
+/// annotation rectangle (the bounding box of its floor). The panel's cells are reported to
+/// `meter` (a lifecave's automaton passes over them a few times).
 pub fn draw_room(
     map: &mut Map,
     rng: &mut Rng,
@@ -189,9 +192,12 @@ pub fn draw_room(
     kind: RoomKind,
     style: &RoomStyle,
     limits: &RoomLimits,
+    meter: &mut dyn Meter,
 ) -> Result<Rect, DungeonError> {
     limits.validate(panel.w, panel.h)?;
     map.check_rect(&panel)?;
+    let passes = if kind == RoomKind::Lifecave { 6 } else { 1 };
+    meter.work(passes * panel.w.max(0) as u64 * panel.h.max(0) as u64)?;
     let paint = Paint::new(map, style);
     let (floor, drawn) = match kind {
         RoomKind::Normal => (rect::normal(map, rng, panel, &paint, limits), kind),
@@ -215,4 +221,58 @@ pub fn draw_room(
         doors: Vec::new(),
     });
     Ok(floor)
+}
+
+/// A room region as the rooms phase chooses among them: a kind, a look and a weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomChoice {
+    /// The room's shape.
+    pub kind: RoomKind,
+    /// Its terrains and region name.
+    pub style: RoomStyle,
+    /// Relative chance of being chosen (finite, ≥ 0).
+    pub weight: f64,
+}
+
+/// A room [`draw_rooms`] drew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawnRoom {
+    /// The panel (in panel coordinates).
+    pub panel: crate::map::Point,
+    /// The room's floor rectangle, as recorded.
+    pub floor: Rect,
+    /// Index of the choice drawn.
+    pub choice: usize,
+}
+
+/// Step 4 for a whole level: a room in every panel of `level` not taken, in
+/// [`Panels::all`](super::Panels::all) order, each of a region drawn by weight from `choices`
+/// by a [`RegionPicker`] (no region again while another is unused on the level, as
+/// Incursion's `usedInThisLevel`). Stops early when no choice has a positive weight. Returns the
+/// rooms drawn, in order; each is also recorded in `map.notes.rooms` (a lifecave that grew no
+/// floor is recorded as the plain room drawn instead).
+pub fn draw_rooms(
+    map: &mut Map,
+    rng: &mut Rng,
+    level: &Level,
+    choices: &[&RoomChoice],
+    limits: &RoomLimits,
+    meter: &mut dyn Meter,
+) -> Result<Vec<DrawnRoom>, DungeonError> {
+    let mut picker = RegionPicker::new(choices.iter().map(|c| c.weight).collect());
+    let mut drawn = Vec::new();
+    for p in level.free_panels() {
+        let Some(k) = picker.pick(rng) else {
+            break;
+        };
+        let c = choices[k];
+        let rect = level.panels.rect(p);
+        let floor = draw_room(map, rng, rect, c.kind, &c.style, limits, meter)?;
+        drawn.push(DrawnRoom {
+            panel: p,
+            floor,
+            choice: k,
+        });
+    }
+    Ok(drawn)
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::gen::dungeon::test_support::{blank, render, DOOR, FLOOR, PILLAR, WALL};
+use crate::gen::meter::Unmetered;
 use crate::map::{priority, Point, FLAG_SOLID};
 use crate::map::{DoorKind, DoorState};
 use crate::rng::Rng;
@@ -41,6 +42,7 @@ fn draw_at_depth(kind: RoomKind, seed: u64, depth: u32) -> (Map, Rect) {
         kind,
         &style(),
         &limits,
+        &mut Unmetered,
     )
     .expect("valid room");
     (map, r)
@@ -278,6 +280,7 @@ fn limits_are_checked_against_the_panel() {
         RoomKind::Normal,
         &style(),
         &bad,
+        &mut Unmetered,
     )
     .unwrap_err()
     .to_string();
@@ -311,8 +314,8 @@ proptest! {
         let kind = RoomKind::from_name(RoomKind::NAMES[kind]).unwrap();
         let mut a = blank(96, 64);
         let mut b = blank(96, 64);
-        let ra = draw_room(&mut a, &mut Rng::new(seed), PANEL, kind, &style(), &lim).unwrap();
-        let rb = draw_room(&mut b, &mut Rng::new(seed), PANEL, kind, &style(), &lim).unwrap();
+        let ra = draw_room(&mut a, &mut Rng::new(seed), PANEL, kind, &style(), &lim, &mut Unmetered).unwrap();
+        let rb = draw_room(&mut b, &mut Rng::new(seed), PANEL, kind, &style(), &lim, &mut Unmetered).unwrap();
         prop_assert_eq!(ra, rb);
         prop_assert_eq!(a.terrain_cells(), b.terrain_cells());
         prop_assert!(ra.w >= 1 && ra.h >= 1);

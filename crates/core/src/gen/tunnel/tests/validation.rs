@@ -82,18 +82,6 @@ fn bad_configs_are_errors_that_name_the_setting() {
         "tunnel: default_style is 1; valid: 0..=0",
     );
     check(
-        &|c| c.constants.turn_chance = 101,
-        "tunnel: constants.turn_chance is 101; valid: 0..=100",
-    );
-    check(
-        &|c| c.constants.segment_minlen = 101,
-        "tunnel: constants.segment_minlen is 101; valid: 0..=segment_maxlen (100)",
-    );
-    check(
-        &|c| c.constants.segment_maxlen = 9000,
-        "tunnel: constants.segment_maxlen is 9000; valid: 0..=8192",
-    );
-    check(
         &|c| c.panel_height = 0,
         "tunnel: panel_height is 0; valid: 1 or more",
     );
@@ -104,10 +92,6 @@ fn bad_configs_are_errors_that_name_the_setting() {
     check(
         &|c| c.styles[0].walls = 99,
         "tunnel: styles[0] (\"tunnel\").walls is 99; valid: a terrain id 0..=9",
-    );
-    check(
-        &|c| c.styles[0].constants.stubborn_corridor = Some(200),
-        "tunnel: styles[0] (\"tunnel\").stubborn_corridor is 200; valid: 0..=100",
     );
     check(
         &|c| {

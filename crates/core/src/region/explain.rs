@@ -1,0 +1,322 @@
+//! Messages in a modder's words: which entry (by its name), which key, what was written and
+//! what was expected, and "did you mean" for unknown names. The TOML reader's own messages
+//! (`invalid type: string "2", expected f64`, `missing field `kind``, `room[0].weight`) never
+//! reach the modder.
+
+use super::locate::{Locator, Seg};
+
+/// The closest of `known` to `name`, when it is close enough to be a likely typo (a few
+/// letters off, ignoring case).
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted: Vec<char> = name.to_lowercase().chars().collect();
+    let limit = (wanted.len() / 3).max(1);
+    known
+        .into_iter()
+        .filter(|k| *k != name)
+        .map(|k| {
+            (
+                distance(&wanted, &k.to_lowercase().chars().collect::<Vec<_>>()),
+                k,
+            )
+        })
+        .filter(|&(d, k)| d <= limit && d < k.chars().count().max(1))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// Edit distance with transpositions (optimal string alignment).
+fn distance(a: &[char], b: &[char]) -> usize {
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+/// "unknown WHAT 'name'; did you mean 'x'?" when one of `known` is close, else the list of
+/// the known names.
+pub fn unknown(what: &str, name: &str, known: &[&str]) -> String {
+    match did_you_mean(name, known.iter().copied()) {
+        Some(s) => format!("unknown {what} '{name}'; did you mean '{s}'?"),
+        None => format!(
+            "unknown {what} '{name}' (known: {})",
+            known
+                .iter()
+                .map(|n| format!("'{n}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The sections a region file may have, and whether each is a list (`[[name]]`).
+const SECTIONS: [(&str, bool); 13] = [
+    ("terrain", true),
+    ("map", false),
+    ("dungeon", false),
+    ("corridor", true),
+    ("room", true),
+    ("streamer", true),
+    ("vault", true),
+    ("door", true),
+    ("rooms", false),
+    ("cave", false),
+    ("town", false),
+    ("spawn", true),
+    ("limits", false),
+];
+
+/// How a section is written: `[[room]]` or `[dungeon]`.
+fn section(name: &str) -> String {
+    match SECTIONS.iter().find(|(s, _)| *s == name) {
+        Some((_, true)) => format!("[[{name}]]"),
+        _ => format!("[{name}]"),
+    }
+}
+
+/// Names what `path` points at the way the modder wrote it: `dungeon.turn_chance`,
+/// `room 'great hall': weight`, `corridor 'c': constants.turn_chance`, `room #2` (an entry
+/// without a name, counted from 1). `name_at` gives the `name` of a list entry.
+pub fn describe(path: &[Seg], name_at: impl Fn(&[Seg]) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut after_entry = false;
+    for (i, seg) in path.iter().enumerate() {
+        match seg {
+            Seg::Key(k) => {
+                if after_entry {
+                    out.push_str(": ");
+                    after_entry = false;
+                } else if !out.is_empty() {
+                    out.push('.');
+                }
+                if is_bare(k) {
+                    out.push_str(k);
+                } else {
+                    out.push_str(&format!("{k:?}"));
+                }
+            }
+            Seg::Index(n) => {
+                let mut name_path = path[..=i].to_vec();
+                name_path.push(Seg::Key("name".into()));
+                match name_at(&name_path) {
+                    Some(name) => out.push_str(&format!(" '{name}'")),
+                    None => out.push_str(&format!(" #{}", n + 1)),
+                }
+                after_entry = true;
+            }
+        }
+    }
+    out
+}
+
+/// Whether a key can be written without quotes in TOML.
+fn is_bare(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The plain-words message of a TOML reading error at `span` in `text`, and the offset it is
+/// located at.
+pub fn parse_error(text: &str, message: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let locator = Locator::new(text);
+    let Some(span) = span else {
+        return message.trim().to_string();
+    };
+    let path = locator.path_at(span.start);
+    let name_at = |p: &[Seg]| locator.string(p);
+    let what = describe(&path, name_at);
+    let written = text
+        .get(span.clone())
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .map(shorten);
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        if let Some((found, expected)) = rest.split_once(", expected ") {
+            let shown = written.unwrap_or_else(|| found.to_string());
+            return format!(
+                "{what} = {shown} is {}, but must be {}",
+                found_kind(found),
+                expected_kind(expected.trim())
+            );
+        }
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.trim_end().trim_end_matches('`');
+        let entry = if what.is_empty() {
+            "the file".to_string()
+        } else {
+            what
+        };
+        return format!("{entry} has no '{key}', which is required");
+    }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let (key, known) = rest.split_once('`').unwrap_or((rest, ""));
+        let known: Vec<&str> = known
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|k| !k.is_empty())
+            .collect();
+        let parent = describe(&path[..path.len().saturating_sub(1)], name_at);
+        if parent.is_empty() {
+            // A top-level key is a section.
+            let sections: Vec<String> = SECTIONS.iter().map(|(s, _)| section(s)).collect();
+            return match did_you_mean(key, SECTIONS.iter().map(|(s, _)| *s)) {
+                Some(s) => format!("unknown section '{key}'; did you mean {}?", section(s)),
+                None => format!(
+                    "unknown section '{key}' (sections: {})",
+                    sections.join(", ")
+                ),
+            };
+        }
+        return match did_you_mean(key, known.iter().copied()) {
+            Some(s) => format!("{parent}: unknown key '{key}'; did you mean '{s}'?"),
+            None => format!("{parent}: unknown key '{key}' (keys: {})", known.join(", ")),
+        };
+    }
+    match (what.is_empty(), written) {
+        (true, _) => message.trim().to_string(),
+        (false, Some(w)) if message.contains("number overflowed") => {
+            format!("{what} = {w} is too large to be a number")
+        }
+        (false, Some(w)) => format!("{what} = {w}: {}", message.trim()),
+        (false, None) => format!("{what}: {}", message.trim()),
+    }
+}
+
+/// A value as written, cut to a readable length.
+fn shorten(s: &str) -> String {
+    let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 40 {
+        format!("{}…", one_line.chars().take(39).collect::<String>())
+    } else {
+        one_line
+    }
+}
+
+/// Serde's description of a found value (`string "2"`, `floating point `1.5``) in plain words.
+fn found_kind(found: &str) -> &'static str {
+    match found.split([' ', '`']).next().unwrap_or("") {
+        "string" => "text",
+        "integer" => "a whole number",
+        "floating" => "a fractional number",
+        "boolean" => "true or false",
+        "sequence" => "a list",
+        "map" => "a table",
+        "datetime" => "a date",
+        _ => "of the wrong type",
+    }
+}
+
+/// Serde's description of an expected type (`f64`, `a boolean`) in plain words.
+fn expected_kind(expected: &str) -> &str {
+    match expected {
+        "f64" | "f32" => "a number",
+        "i64" | "i32" | "u64" | "u32" | "u16" | "u8" | "usize" => "a whole number",
+        "a boolean" => "true or false",
+        "a string" | "a borrowed string" => "text in quotes",
+        "a sequence" => "a list",
+        e if e.starts_with("struct ") || e == "a map" => "a table",
+        e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::region::RegionFile;
+
+    fn explain(text: &str) -> String {
+        let e = toml::from_str::<RegionFile>(text).unwrap_err();
+        parse_error(text, e.message(), e.span())
+    }
+
+    #[test]
+    fn typos_find_their_name() {
+        let known = ["flagstone", "floor", "rock wall", "door"];
+        assert_eq!(did_you_mean("flagstne", known), Some("flagstone"));
+        assert_eq!(did_you_mean("Rock Wal", known), Some("rock wall"));
+        assert_eq!(did_you_mean("flor", known), Some("floor"));
+        assert_eq!(did_you_mean("lava", known), None);
+        assert_eq!(
+            did_you_mean("x", ["y"]),
+            None,
+            "a one-letter name is no typo of another"
+        );
+        assert_eq!(
+            unknown("terrain", "flagstne", &known),
+            "unknown terrain 'flagstne'; did you mean 'flagstone'?"
+        );
+        assert_eq!(
+            unknown("terrain", "lava", &["rock", "floor"]),
+            "unknown terrain 'lava' (known: 'rock', 'floor')"
+        );
+    }
+
+    #[test]
+    fn wrong_types_name_the_entry_the_key_and_the_type() {
+        assert_eq!(
+            explain("[[room]]\nname = \"great hall\"\nweight = \"2\"\n"),
+            "room 'great hall': weight = \"2\" is text, but must be a number"
+        );
+        assert_eq!(
+            explain("[dungeon]\nturn_chance = 1.5\n"),
+            "dungeon.turn_chance = 1.5 is a fractional number, but must be a whole number"
+        );
+        assert_eq!(
+            explain(
+                "[[terrain]]\nname = \"x\"\nglyph = \"x\"\ncolor = \"#000000\"\nsolid = \"no\"\n"
+            ),
+            "terrain 'x': solid = \"no\" is text, but must be true or false"
+        );
+        assert_eq!(
+            explain("[[corridor]]\nname = \"c\"\n[corridor.constants]\nturn_chance = [1, 2]\n"),
+            "corridor 'c': constants.turn_chance = [1, 2] is a list, but must be a whole number"
+        );
+        assert_eq!(
+            explain("[[room]]\nname = 7\n"),
+            "room #1: name = 7 is a whole number, but must be text in quotes"
+        );
+    }
+
+    #[test]
+    fn missing_and_unknown_keys_name_their_entry() {
+        let two_rooms = "[[room]]\nname = \"a\"\nweight = 1\nkind = \"normal\"\nfloor = \"f\"\nwall = \"w\"\ndoor = \"d\"\n\n[[room]]\nname = \"great hall\"\nweight = 2\n";
+        assert_eq!(
+            explain(two_rooms),
+            "room 'great hall' has no 'kind', which is required"
+        );
+        assert_eq!(
+            explain("[[terrain]]\nname = \"x\"\ncolour = 1\n"),
+            "terrain 'x': unknown key 'colour'; did you mean 'color'?"
+        );
+        assert_eq!(
+            explain("[[room]]\nname = \"x\"\nzzz = 1\n"),
+            "room 'x': unknown key 'zzz' (keys: name, weight, kind, floor, wall, door, furnishing, min_depth, max_depth)"
+        );
+        assert_eq!(
+            explain("[vaults]\nx = 1\n"),
+            "unknown section 'vaults'; did you mean [[vault]]?"
+        );
+        assert!(
+            explain("[zzz]\n").starts_with("unknown section 'zzz' (sections: [[terrain]], [map],")
+        );
+    }
+}

@@ -1,0 +1,515 @@
+//! Tiled export: a TMX map (Tiled's XML format, which Tiled and the engines with Tiled importers
+//! open directly) with a tileset generated from the terrain table.
+//!
+//! - The tileset `terrains` has one tile per terrain of the registry (tile id = terrain id, so
+//!   gid = id + 1). Each tile's properties: `terrain` (name), `glyph`, `solid` (bool),
+//!   `hazard` (bool) and `color`. Its image, [`tileset_view`] drawn at one pixel per cell, is a PNG written beside
+//!   the map: solid terrains are full squares of their colour, open ones a square of their
+//!   colour on a dark ground.
+//! - One group layer per level (`level 1`, `level 2`, …; levels after the first start hidden),
+//!   with the level's `depth`, `seed`, statistics (`stat.NAME`) and tags (`tag.NAME`) as
+//!   properties. In each: the tile layer `terrain`, then the object layers `rooms`
+//!   (rectangles), `corridors` (polylines through the cell centres), `doors` (named by their
+//!   state, `locked door`, with `state` and `kind` properties), `stairs` and `spawns` (points at
+//!   the cell centre). A corridor that carved no cell is a hidden point at
+//!   the origin.
+//! - Every field of an annotation is an object property in cells (`x`, `y`, `w`, `h`, `kind`,
+//!   `what`, …), whatever fields annotations gain: lists (a room's `doors`, a corridor's
+//!   `cells`) are JSON text. Integers beyond 32 bits, like seeds, are strings.
+//! - The map's properties: `recipe`, `seed` and every parameter as `param.NAME`.
+
+use super::json::{level_stats, LevelInfo, RoomEntry, RunInfo};
+use super::View;
+use crate::map::{Map, Rgb, TerrainTable};
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// Tile width and height in pixels.
+pub const TILE_PX: usize = 16;
+/// Tiles per row of the tileset image.
+pub const COLUMNS: usize = 8;
+
+/// The tileset image file a map refers to, and its size in pixels.
+#[derive(Clone, Debug)]
+pub struct TilesetImage<'a> {
+    /// Path relative to the map file (`map.tiles.png`).
+    pub source: &'a str,
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+}
+
+/// The tileset picture at one pixel per cell: [`COLUMNS`] tiles of [`TILE_PX`]² pixels per
+/// row, tile `i` for terrain `i`.
+pub fn tileset_view(table: &TerrainTable) -> View {
+    let rows = table.len().div_ceil(COLUMNS).max(1);
+    let (width, height) = (COLUMNS * TILE_PX, rows * TILE_PX);
+    let mut colors = vec![Rgb(0, 0, 0); width * height];
+    let inset = TILE_PX / 4;
+    for (i, t) in table.iter().enumerate() {
+        let (tx, ty) = ((i % COLUMNS) * TILE_PX, (i / COLUMNS) * TILE_PX);
+        let c = t.color;
+        let ground = Rgb(c.0 / 4, c.1 / 4, c.2 / 4);
+        for y in 0..TILE_PX {
+            for x in 0..TILE_PX {
+                let inner =
+                    (inset..TILE_PX - inset).contains(&x) && (inset..TILE_PX - inset).contains(&y);
+                colors[tx + x + (ty + y) * width] = if t.solid || inner { c } else { ground };
+            }
+        }
+    }
+    View {
+        width,
+        height,
+        glyphs: vec![' '; width * height],
+        colors,
+    }
+}
+
+/// Writes the TMX map of `levels` (the first level's size, or the largest of them, is the
+/// map's), its tileset referring to `image`.
+pub fn write(
+    out: &mut impl Write,
+    run: &RunInfo,
+    levels: &[(&Map, LevelInfo)],
+    image: &TilesetImage,
+) -> io::Result<()> {
+    let Some((first, _)) = levels.first() else {
+        return Err(io::Error::other("a Tiled map needs at least one level"));
+    };
+    let table = first.terrains();
+    let width = levels.iter().map(|(m, _)| m.width()).max().unwrap_or(1);
+    let height = levels.iter().map(|(m, _)| m.height()).max().unwrap_or(1);
+    let objects: usize = levels.iter().map(|(m, _)| object_count(m)).sum();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE_PX}" tileheight="{TILE_PX}" infinite="0" nextlayerid="{}" nextobjectid="{}">"#,
+        levels.len() * 7 + 1,
+        objects + 1
+    )?;
+    let mut props = vec![
+        ("recipe".to_string(), Value::from(run.recipe)),
+        ("seed".to_string(), Value::from(run.seed.to_string())),
+    ];
+    props.extend(
+        run.params
+            .iter()
+            .map(|(k, v)| (format!("param.{k}"), v.clone())),
+    );
+    properties(out, " ", &props)?;
+    tileset(out, table, image)?;
+    let mut ids = Ids {
+        layer: 0,
+        object: 0,
+    };
+    for (i, (map, info)) in levels.iter().enumerate() {
+        level(out, map, info, i == 0, &mut ids)?;
+    }
+    writeln!(out, "</map>")
+}
+
+/// The next layer and object ids.
+struct Ids {
+    layer: usize,
+    object: usize,
+}
+
+impl Ids {
+    fn layer(&mut self) -> usize {
+        self.layer += 1;
+        self.layer
+    }
+    fn object(&mut self) -> usize {
+        self.object += 1;
+        self.object
+    }
+}
+
+/// How many objects a level's annotations make.
+fn object_count(map: &Map) -> usize {
+    let n = &map.notes;
+    n.rooms.len()
+        + n.corridors.len()
+        + n.doors.len()
+        + n.stairs.up.len()
+        + n.stairs.down.len()
+        + n.spawns.len()
+}
+
+fn tileset(out: &mut impl Write, table: &TerrainTable, image: &TilesetImage) -> io::Result<()> {
+    writeln!(
+        out,
+        r#" <tileset firstgid="1" name="terrains" tilewidth="{TILE_PX}" tileheight="{TILE_PX}" tilecount="{}" columns="{COLUMNS}">"#,
+        table.len()
+    )?;
+    writeln!(
+        out,
+        r#"  <image source="{}" width="{}" height="{}"/>"#,
+        escape(image.source),
+        image.width,
+        image.height
+    )?;
+    for (id, t) in table.iter().enumerate() {
+        writeln!(out, r#"  <tile id="{id}">"#)?;
+        writeln!(out, "   <properties>")?;
+        property(out, "    ", "terrain", &Value::from(t.name.as_str()))?;
+        property(out, "    ", "glyph", &Value::from(t.glyph.to_string()))?;
+        property(out, "    ", "solid", &Value::from(t.solid))?;
+        property(out, "    ", "hazard", &Value::from(t.hazard))?;
+        let c = t.color;
+        writeln!(
+            out,
+            r##"    <property name="color" type="color" value="#ff{:02x}{:02x}{:02x}"/>"##,
+            c.0, c.1, c.2
+        )?;
+        writeln!(out, "   </properties>")?;
+        writeln!(out, "  </tile>")?;
+    }
+    writeln!(out, " </tileset>")
+}
+
+fn level(
+    out: &mut impl Write,
+    map: &Map,
+    info: &LevelInfo,
+    visible: bool,
+    ids: &mut Ids,
+) -> io::Result<()> {
+    let hidden = if visible { "" } else { r#" visible="0""# };
+    writeln!(
+        out,
+        r#" <group id="{}" name="level {}"{hidden}>"#,
+        ids.layer(),
+        info.depth
+    )?;
+    let mut props = vec![
+        ("depth".to_string(), Value::from(info.depth)),
+        ("seed".to_string(), Value::from(info.seed.to_string())),
+    ];
+    let notes = &map.notes;
+    props.extend(
+        level_stats(map)
+            .into_iter()
+            .map(|(k, v)| (format!("stat.{k}"), v)),
+    );
+    props.extend(notes.tags.iter().map(|(k, v)| {
+        (
+            format!("tag.{k}"),
+            serde_json::to_value(v).unwrap_or(Value::Null),
+        )
+    }));
+    properties(out, "  ", &props)?;
+    terrain_layer(out, map, ids.layer())?;
+
+    let px = TILE_PX as i64;
+    let centre = |x: i32, y: i32| (x as i64 * px + px / 2, y as i64 * px + px / 2);
+    objects(
+        out,
+        ids,
+        "rooms",
+        notes.rooms.iter().map(|r| {
+            let entry = RoomEntry::new(map, r);
+            Object {
+                name: r.kind.to_string(),
+                kind: "room",
+                x: r.rect.x as i64 * px,
+                y: r.rect.y as i64 * px,
+                shape: Shape::Rect(r.rect.w as i64 * px, r.rect.h as i64 * px),
+                fields: serde_json::to_value(entry).unwrap_or(Value::Null),
+            }
+        }),
+    )?;
+    objects(
+        out,
+        ids,
+        "corridors",
+        notes.corridors.iter().map(|c| {
+            if c.cells.is_empty() {
+                // Nowhere to draw it: a hidden point at the origin keeps its fields and place.
+                return Object {
+                    name: c.region.clone().unwrap_or_else(|| "corridor".into()),
+                    kind: "corridor",
+                    x: 0,
+                    y: 0,
+                    shape: Shape::Hidden,
+                    fields: serde_json::to_value(c).unwrap_or(Value::Null),
+                };
+            }
+            let (x0, y0) = centre(c.cells[0].x, c.cells[0].y);
+            let points = c
+                .cells
+                .iter()
+                .map(|p| {
+                    let (x, y) = centre(p.x, p.y);
+                    (x - x0, y - y0)
+                })
+                .collect();
+            Object {
+                name: c.region.clone().unwrap_or_else(|| "corridor".into()),
+                kind: "corridor",
+                x: x0,
+                y: y0,
+                shape: Shape::Polyline(points),
+                fields: serde_json::to_value(c).unwrap_or(Value::Null),
+            }
+        }),
+    )?;
+    objects(
+        out,
+        ids,
+        "doors",
+        notes.doors.iter().map(|d| {
+            let (x, y) = centre(d.x, d.y);
+            Object {
+                name: format!("{} door", d.state.name()),
+                kind: "door",
+                x,
+                y,
+                shape: Shape::Point,
+                fields: serde_json::to_value(d).unwrap_or(Value::Null),
+            }
+        }),
+    )?;
+    let stairs = [("up", &notes.stairs.up), ("down", &notes.stairs.down)];
+    objects(
+        out,
+        ids,
+        "stairs",
+        stairs.into_iter().flat_map(|(dir, list)| {
+            list.iter().map(move |s| {
+                let (x, y) = centre(s.x, s.y);
+                let mut fields = serde_json::to_value(s).unwrap_or(Value::Null);
+                if let Value::Object(f) = &mut fields {
+                    f.insert("direction".into(), Value::from(dir));
+                }
+                Object {
+                    name: format!("stairs {dir}"),
+                    kind: "stairs",
+                    x,
+                    y,
+                    shape: Shape::Point,
+                    fields,
+                }
+            })
+        }),
+    )?;
+    objects(
+        out,
+        ids,
+        "spawns",
+        notes.spawns.iter().map(|s| {
+            let (x, y) = centre(s.x, s.y);
+            Object {
+                name: s.what.clone(),
+                kind: "spawn",
+                x,
+                y,
+                shape: Shape::Point,
+                fields: serde_json::to_value(s).unwrap_or(Value::Null),
+            }
+        }),
+    )?;
+    writeln!(out, " </group>")
+}
+
+/// The terrain tile layer, gid = terrain id + 1, as CSV.
+fn terrain_layer(out: &mut impl Write, map: &Map, id: usize) -> io::Result<()> {
+    let (w, h) = (map.width(), map.height());
+    writeln!(
+        out,
+        r#"  <layer id="{id}" name="terrain" width="{w}" height="{h}">"#
+    )?;
+    writeln!(out, r#"   <data encoding="csv">"#)?;
+    let rows = map.terrain_cells().chunks(w as usize);
+    let last = h as usize - 1;
+    let mut line = String::with_capacity(w as usize * 4 + 2);
+    for (y, row) in rows.enumerate() {
+        line.clear();
+        for (x, &t) in row.iter().enumerate() {
+            if x > 0 {
+                line.push(',');
+            }
+            line.push_str(&(t as u32 + 1).to_string());
+        }
+        line.push_str(if y == last { "\n" } else { ",\n" });
+        out.write_all(line.as_bytes())?;
+    }
+    writeln!(out, "</data>")?;
+    writeln!(out, "  </layer>")
+}
+
+/// An object's geometry in pixels, relative to its position.
+enum Shape {
+    Rect(i64, i64),
+    Polyline(Vec<(i64, i64)>),
+    Point,
+    /// A hidden point: an annotation with no cells.
+    Hidden,
+}
+
+/// One map object: where it is, what it is and every field of its annotation.
+struct Object {
+    name: String,
+    kind: &'static str,
+    x: i64,
+    y: i64,
+    shape: Shape,
+    fields: Value,
+}
+
+fn objects(
+    out: &mut impl Write,
+    ids: &mut Ids,
+    name: &str,
+    items: impl Iterator<Item = Object>,
+) -> io::Result<()> {
+    writeln!(out, r#"  <objectgroup id="{}" name="{name}">"#, ids.layer())?;
+    for o in items {
+        let size = match o.shape {
+            Shape::Rect(w, h) => format!(r#" width="{w}" height="{h}""#),
+            Shape::Hidden => r#" visible="0""#.to_string(),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            r#"   <object id="{}" name="{}" type="{}" x="{}" y="{}"{size}>"#,
+            ids.object(),
+            escape(&o.name),
+            o.kind,
+            o.x,
+            o.y
+        )?;
+        let fields: Vec<(String, Value)> = match o.fields {
+            Value::Object(f) => f.into_iter().collect(),
+            _ => Vec::new(),
+        };
+        properties(out, "    ", &fields)?;
+        match &o.shape {
+            Shape::Point | Shape::Hidden => writeln!(out, "    <point/>")?,
+            Shape::Polyline(points) => {
+                let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                writeln!(out, r#"    <polyline points="{}"/>"#, pts.join(" "))?;
+            }
+            Shape::Rect(..) => {}
+        }
+        writeln!(out, "   </object>")?;
+    }
+    writeln!(out, "  </objectgroup>")
+}
+
+/// A `<properties>` block (nothing when there are none).
+fn properties(out: &mut impl Write, indent: &str, props: &[(String, Value)]) -> io::Result<()> {
+    if props.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{indent}<properties>")?;
+    for (name, value) in props {
+        property(out, &format!("{indent} "), name, value)?;
+    }
+    writeln!(out, "{indent}</properties>")
+}
+
+/// One property, typed: booleans, integers that fit 32 bits, other numbers as floats, anything
+/// else as a string (lists and objects as compact JSON).
+fn property(out: &mut impl Write, indent: &str, name: &str, value: &Value) -> io::Result<()> {
+    let (kind, text) = match value {
+        Value::Bool(b) => ("bool", b.to_string()),
+        Value::Number(n) => match n.as_i64().filter(|i| i32::try_from(*i).is_ok()) {
+            Some(i) => ("int", i.to_string()),
+            None if n.is_f64() => ("float", n.to_string()),
+            None => ("string", n.to_string()),
+        },
+        Value::String(s) => ("string", s.clone()),
+        Value::Null => ("string", String::new()),
+        other => ("string", other.to_string()),
+    };
+    let kind = if kind == "string" {
+        String::new()
+    } else {
+        format!(r#" type="{kind}""#)
+    };
+    writeln!(
+        out,
+        r#"{indent}<property name="{}"{kind} value="{}"/>"#,
+        escape(name),
+        escape(&text)
+    )
+}
+
+/// Text escaped for an XML attribute value.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("&#{};", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_text_is_escaped() {
+        assert_eq!(escape("a<b & \"c\"\n"), "a&lt;b &amp; &quot;c&quot;&#10;");
+    }
+
+    #[test]
+    fn properties_are_typed() {
+        let mut out = Vec::new();
+        for v in [
+            Value::from(true),
+            Value::from(12),
+            Value::from(u64::MAX),
+            Value::from(0.5),
+            serde_json::json!([{"x": 1}]),
+        ] {
+            property(&mut out, "", "p", &v).unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "<property name=\"p\" type=\"bool\" value=\"true\"/>\n\
+             <property name=\"p\" type=\"int\" value=\"12\"/>\n\
+             <property name=\"p\" value=\"18446744073709551615\"/>\n\
+             <property name=\"p\" type=\"float\" value=\"0.5\"/>\n\
+             <property name=\"p\" value=\"[{&quot;x&quot;:1}]\"/>\n"
+        );
+    }
+
+    #[test]
+    fn the_tileset_draws_solid_tiles_full_and_open_ones_inset() {
+        let table = TerrainTable::new(vec![
+            crate::map::Terrain {
+                name: "wall".into(),
+                glyph: '#',
+                color: Rgb(200, 200, 200),
+                solid: true,
+                hazard: false,
+            },
+            crate::map::Terrain {
+                name: "floor".into(),
+                glyph: '.',
+                color: Rgb(100, 40, 8),
+                solid: false,
+                hazard: false,
+            },
+        ]);
+        let v = tileset_view(&table);
+        assert_eq!((v.width, v.height), (COLUMNS * TILE_PX, TILE_PX));
+        assert_eq!(v.colors[0], Rgb(200, 200, 200));
+        assert_eq!(v.colors[TILE_PX], Rgb(25, 10, 2), "open tile's ground");
+        let centre = TILE_PX + TILE_PX / 2 + (TILE_PX / 2) * v.width;
+        assert_eq!(v.colors[centre], Rgb(100, 40, 8));
+    }
+}

@@ -1,0 +1,232 @@
+/*
+** lwarren.c
+** warren's extensions to Lua 5.4 (see lwarren.h and crates/lua-src/WARREN.md)
+*/
+
+#define lwarren_c
+#define LUA_CORE
+
+#include "lprefix.h"
+
+
+#if defined(LUA_WARREN)
+
+#include <string.h>
+
+#include "lua.h"
+#include "lwarren.h"
+
+#include "lapi.h"
+#include "ldebug.h"
+#include "ldo.h"
+#include "lgc.h"
+#include "lobject.h"
+#include "lstate.h"
+#include "lstring.h"
+
+
+/* ids are 64 bits */
+typedef char lwarren_idsize[sizeof(lua_Unsigned) == 8 ? 1 : -1];
+
+/* the lowest counter a charge can leave (see 'saturating') */
+#define BUDGETFLOOR	(-LUA_WARREN_UNLIMITED)
+
+
+/*
+** Light C functions and light userdata have no id: they are identified by
+** their offset from a symbol of this binary, which is the same in every
+** process running the same build (whatever ASLR does).
+*/
+lua_Unsigned luaW_lightid (const void *p) {
+  return (lua_Unsigned)((size_t)p - (size_t)&luaW_lightid);
+}
+
+
+/* subtracts 'n' from the counter, saturating at BUDGETFLOOR */
+static void saturating (global_State *g, lua_Integer n) {
+  if (n < 0) n = 0;
+  if (g->wbudget - BUDGETFLOOR <= n)  /* would reach the floor? */
+    g->wbudget = BUDGETFLOOR;
+  else
+    g->wbudget -= n;
+}
+
+
+/*
+** Runs the budget callback. Returns the message of the error to raise, or
+** NULL to go on. In fatal mode there is always an error, and the counter
+** stays at zero so that the next budget point comes at once.
+*/
+static const char *runbudget (lua_State *L) {
+  global_State *g = G(L);
+  const char *msg = NULL;
+  if (g->wbudgetf != NULL)
+    msg = g->wbudgetf(L, g->wbudgetud);
+  else
+    g->wbudget = LUA_WARREN_UNLIMITED;
+  if (g->wfatal) {
+    g->wbudget = 0;
+    if (msg == NULL)
+      msg = "fatal error";
+  }
+  return msg;
+}
+
+
+/*
+** A budget point: called with the counter at zero or below, where raising
+** an error is safe (the VM has saved its pc). Finalizers and hooks run
+** with 'allowhook' off: they are left alone (their caller's next budget
+** point comes soon).
+*/
+void luaW_budgetpoint (lua_State *L) {
+  const char *msg;
+  if (!L->allowhook)
+    return;
+  msg = runbudget(L);
+  if (msg != NULL) {
+    luaD_checkstack(L, 1);
+    setsvalue2s(L, L->top.p, luaS_newlstr(L, msg, strlen(msg)));
+    L->top.p++;
+    luaG_errormsg(L);
+  }
+}
+
+
+void luaW_charge (lua_State *L, lua_Integer n) {
+  saturating(G(L), n);
+  if (G(L)->wbudget <= 0)
+    luaW_budgetpoint(L);
+}
+
+
+LUA_API void lua_warren_setbudget (lua_State *L, lua_WarrenBudgetF f,
+                                   void *ud) {
+  global_State *g = G(L);
+  g->wbudgetf = f;
+  g->wbudgetud = ud;
+  if (f == NULL)
+    g->wbudget = LUA_WARREN_UNLIMITED;
+}
+
+
+LUA_API lua_Integer lua_warren_getcounter (lua_State *L) {
+  return G(L)->wbudget;
+}
+
+
+LUA_API void lua_warren_setcounter (lua_State *L, lua_Integer n) {
+  global_State *g = G(L);
+  if (n > LUA_WARREN_UNLIMITED) n = LUA_WARREN_UNLIMITED;
+  else if (n < BUDGETFLOOR) n = BUDGETFLOOR;
+  g->wbudget = g->wfatal ? 0 : n;
+}
+
+
+LUA_API int lua_warren_charge (lua_State *L, lua_Integer n) {
+  global_State *g = G(L);
+  saturating(g, n);
+  if (g->wbudget > 0 || !L->allowhook)
+    return 0;
+  return runbudget(L) != NULL;
+}
+
+
+LUA_API void lua_warren_setfatal (lua_State *L, int fatal) {
+  global_State *g = G(L);
+  g->wfatal = (fatal != 0);
+  if (fatal)
+    g->wbudget = 0;  /* every budget point raises from now on */
+}
+
+
+LUA_API int lua_warren_getfatal (lua_State *L) {
+  return G(L)->wfatal;
+}
+
+
+LUA_API void lua_warren_setidbase (lua_State *L, uint64_t base) {
+  G(L)->wnextid = (lua_Unsigned)base;
+}
+
+
+LUA_API uint64_t lua_warren_getidbase (lua_State *L) {
+  return (uint64_t)G(L)->wnextid;
+}
+
+
+LUA_API uint64_t lua_warren_id (lua_State *L, int idx) {
+  const TValue *o = luaW_index2value(L, idx);
+  switch (ttypetag(o)) {
+    case LUA_VLCF:
+      return luaW_lightid(cast_voidp(cast_sizet(fvalue(o))));
+    case LUA_VLIGHTUSERDATA:
+      return luaW_lightid(pvalue(o));
+    case LUA_VSHRSTR:  /* strings have no id: their hash stands for it */
+      return tsvalue(o)->hash;
+    case LUA_VLNGSTR:
+      return luaS_hashlongstr(tsvalue(o));
+    default:
+      return iscollectable(o) ? luaW_gcid(gcvalue(o)) : 0;
+  }
+}
+
+
+static void markall (GCObject *o) {
+  for (; o != NULL; o = o->next)
+    l_setbit(o->marked, PRISTINEBIT);
+}
+
+
+LUA_API void lua_warren_markpristine (lua_State *L) {
+  global_State *g = G(L);
+  lua_lock(L);
+  /* every object is in one of these lists (short strings, which are in the
+     string table, are immutable and need no mark) */
+  markall(g->allgc);
+  markall(g->finobj);
+  markall(g->tobefnz);
+  /* the registry table itself is the host's: scripts cannot reach it, and
+     mlua writes to it when it first meets a userdata type */
+  if (ttistable(&g->l_registry))
+    resetbit(gcvalue(&g->l_registry)->marked, PRISTINEBIT);
+  g->wpristine = 1;
+  g->wdirty = 0;
+  lua_unlock(L);
+}
+
+
+LUA_API int lua_warren_dirty (lua_State *L) {
+  return G(L)->wdirty;
+}
+
+
+LUA_API void lua_warren_cleardirty (lua_State *L) {
+  G(L)->wdirty = 0;
+}
+
+
+LUA_API void lua_warren_markdirty (lua_State *L) {
+  if (!G(L)->wdirty)
+    G(L)->wdirty = LUA_WARREN_DIRTYOTHER;
+}
+
+
+LUA_API int lua_warren_ispristine (lua_State *L, int idx) {
+  const TValue *o = luaW_index2value(L, idx);
+  return iscollectable(o) && ispristine(gcvalue(o));
+}
+
+
+LUA_API void lua_warren_touch (lua_State *L, int idx) {
+  const TValue *o = luaW_index2value(L, idx);
+  if (iscollectable(o))
+    luaW_touch(L, gcvalue(o));
+}
+
+#else
+
+/* stock Lua: nothing here (ISO C wants a declaration in every file) */
+typedef int lwarren_unused;
+
+#endif

@@ -1,0 +1,92 @@
+/*
+** lwarren.h
+** warren's extensions to Lua 5.4 (see crates/lua-src/WARREN.md)
+**
+** Only compiled in when LUA_WARREN is defined. With it, the Lua core
+** (1) hashes strings with a fixed seed, (2) gives every table, function,
+** full userdata and thread a 64-bit id at creation and hashes and prints
+** those ids instead of addresses, (3) ignores '__mode' (no weak tables),
+** (4) counts an instruction budget without a hook, (5) has a "fatal" mode
+** that no Lua mechanism can catch, and (6) tracks writes to "pristine"
+** objects.
+*/
+
+#ifndef lwarren_h
+#define lwarren_h
+
+#include <stdint.h>
+
+#include "lua.h"
+
+
+/*
+** Budget callback: called at a safe point when the budget counter has
+** reached zero or below (and at every budget point while fatal mode is
+** on). It may refill the counter with 'lua_warren_setcounter' and return
+** NULL to let the script go on, or return an error message (a
+** NUL-terminated string that stays valid until the next call) to raise it
+** as a Lua error. It must not raise Lua errors, yield or call Lua itself.
+*/
+typedef const char *(*lua_WarrenBudgetF) (lua_State *L, void *ud);
+
+/* The counter of a state without a callback (never reached in practice);
+   charges saturate at its negative. */
+#define LUA_WARREN_UNLIMITED	(((lua_Integer)1) << 61)
+
+/* What 'lua_warren_dirty' reports for a write that is not to one object. */
+#define LUA_WARREN_DIRTYOTHER	255
+
+/* Budget charged for every function call (Lua or C): about the instructions
+   a call and its return execute besides the callee's body. */
+#define LUA_WARREN_CALLCOST	5
+
+/* Strings longer than this are never converted to numbers (stock Lua scans
+   the whole string at each conversion, where no budget point sees it; a
+   numeral this long has no use). */
+#define LUA_WARREN_MAXNUMERAL	200
+
+
+/* budget */
+LUA_API void (lua_warren_setbudget) (lua_State *L, lua_WarrenBudgetF f,
+                                     void *ud);
+LUA_API lua_Integer (lua_warren_getcounter) (lua_State *L);
+LUA_API void (lua_warren_setcounter) (lua_State *L, lua_Integer n);
+/* Charges 'n'; runs the callback if the counter reaches zero. Never raises:
+   returns 0 to go on, 1 if the callback returned an error (or fatal mode
+   is on); the caller then fails as it sees fit. */
+LUA_API int (lua_warren_charge) (lua_State *L, lua_Integer n);
+
+/* fatal mode */
+LUA_API void (lua_warren_setfatal) (lua_State *L, int fatal);
+LUA_API int (lua_warren_getfatal) (lua_State *L);
+
+/* object ids */
+LUA_API void (lua_warren_setidbase) (lua_State *L, uint64_t base);
+LUA_API uint64_t (lua_warren_getidbase) (lua_State *L);
+LUA_API uint64_t (lua_warren_id) (lua_State *L, int idx);
+
+/* pristine tracking */
+LUA_API void (lua_warren_markpristine) (lua_State *L);
+/* 0 while clean; else what was written first: 1 + the type tag (with its
+   variant bits, as in lobject.h) of the pristine object, or
+   LUA_WARREN_DIRTYOTHER (lua_warren_markdirty, a basic type's metatable) */
+LUA_API int (lua_warren_dirty) (lua_State *L);
+LUA_API void (lua_warren_cleardirty) (lua_State *L);
+LUA_API void (lua_warren_markdirty) (lua_State *L);
+LUA_API int (lua_warren_ispristine) (lua_State *L, int idx);
+/* Marks the state dirty if the object at 'idx' is pristine (for C code that
+   changes an object's memory, as 'string.gmatch' does its state). */
+LUA_API void (lua_warren_touch) (lua_State *L, int idx);
+
+
+#if defined(LUA_CORE) || defined(LUA_LIB)
+/* Charges 'n' (clamped to [0, 2^62]); at zero, a budget point that may
+   raise. Only at safe points: where the caller could raise an error. */
+LUAI_FUNC void luaW_charge (lua_State *L, lua_Integer n);
+
+/* Budget for 'n' bytes handled by a C function (about a VM instruction per
+   16 bytes, a fair rate for memcpy-like work). */
+#define luaW_bytes(n)	((lua_Integer)((n) >> 4))
+#endif
+
+#endif

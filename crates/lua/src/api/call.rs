@@ -1,0 +1,665 @@
+//! Checking and converting a binding's arguments against its [`Decl`]: every message names the
+//! call, the argument (or option key) and what would be valid, at the recipe's `file:line` —
+//! never a Rust type.
+//!
+//! A binding takes its arguments as plain [`Value`]s (converting a `Value` never fails, so mlua
+//! itself never reports a bad argument), followed by [`Extra`] to see whether too many were
+//! passed, and converts each through a [`Call`]:
+//!
+//! ```text
+//! fn set(lua: &Lua, (this, x, y, t, extra): (Value, Value, Value, Value, Extra)) -> Result<bool> {
+//!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
+//!     let mut map = c.this_mut::<LuaMap>(&this)?;   // called on a map, with a colon?
+//!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
+//!     …
+//! }
+//! ```
+
+pub use super::decl::quoted;
+use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
+use crate::fail;
+use mlua::{
+    AnyUserData, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, UserDataRefMut, Value,
+};
+use warren_core::map::{priority, Map, TerrainId};
+
+/// The arguments a call passed beyond those its binding names (usually none: then nothing is
+/// allocated).
+#[derive(Debug, Default)]
+pub struct Extra(usize);
+
+impl FromLuaMulti for Extra {
+    fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Self> {
+        Ok(Extra(values.len()))
+    }
+}
+
+/// A short description of a value for messages: its type, and the value itself for numbers,
+/// booleans and short strings.
+pub fn shown(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => {
+            let s = s.to_string_lossy();
+            if s.chars().count() <= 40 {
+                format!("\"{s}\"")
+            } else {
+                "a string".into()
+            }
+        }
+        Value::Table(_) => "a table".into(),
+        Value::Function(_) => "a function".into(),
+        Value::UserData(ud) => userdata_name(ud),
+        Value::Thread(_) => "a coroutine".into(),
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+/// What a userdata is, in the API's words (`a map`, `a warren.Rng`).
+fn userdata_name(ud: &AnyUserData) -> String {
+    use super::{map::LuaMap, rects::LuaRects, rng::LuaRng};
+    if ud.is::<LuaMap>() {
+        "a map".into()
+    } else if ud.is::<LuaRng>() {
+        "a warren.Rng".into()
+    } else if ud.is::<LuaRects>() {
+        "a warren.RectList".into()
+    } else {
+        "a warren object".into()
+    }
+}
+
+/// Whether a value is nil (an absent argument or option).
+fn absent(v: &Value) -> bool {
+    matches!(v, Value::Nil)
+}
+
+/// An integer from a Lua integer or a float with no fractional part.
+pub fn as_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Integer(i) => Some(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
+        _ => None,
+    }
+}
+
+/// A finite number from a Lua number.
+pub fn as_num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Integer(i) => Some(*i as f64),
+        Value::Number(n) if n.is_finite() => Some(*n),
+        _ => None,
+    }
+}
+
+/// One call of a declared binding: converts its arguments, and words its errors.
+pub struct Call<'a> {
+    lua: &'a Lua,
+    decl: &'static Decl,
+}
+
+impl<'a> Call<'a> {
+    /// Starts converting a call's arguments; fails if it passed more than the declaration
+    /// allows.
+    pub fn new(lua: &'a Lua, decl: &'static Decl, extra: &Extra) -> mlua::Result<Call<'a>> {
+        let call = Call { lua, decl };
+        if extra.0 > 0 && !decl.variadic {
+            let most = decl.args.len();
+            let s = if most == 1 { "" } else { "s" };
+            return Err(call.fail(format!(
+                "takes at most {most} argument{s} ({}), got {}",
+                decl.synopsis(),
+                most + extra.0
+            )));
+        }
+        Ok(call)
+    }
+
+    /// The Lua state.
+    pub fn lua(&self) -> &'a Lua {
+        self.lua
+    }
+
+    /// The declaration.
+    pub fn decl(&self) -> &'static Decl {
+        self.decl
+    }
+
+    /// An error at the recipe's line: `file:line: map:set: msg`.
+    pub fn fail(&self, msg: impl std::fmt::Display) -> mlua::Error {
+        fail(self.lua, format!("{}: {msg}", self.decl.call_name()))
+    }
+
+    fn arg_decl(&self, i: usize) -> &'static Arg {
+        &self.decl.args[i]
+    }
+
+    /// `argument 2 (y)`.
+    fn label(&self, i: usize) -> String {
+        format!("argument {} ({})", i + 1, self.arg_decl(i).name)
+    }
+
+    /// The error for argument `i` of the wrong type or out of range.
+    pub fn bad(&self, i: usize, v: &Value) -> mlua::Error {
+        let a = self.arg_decl(i);
+        if absent(v) && !a.optional {
+            return self.fail(format!(
+                "{} is missing: expected {} ({})",
+                self.label(i),
+                a.ty.describe(),
+                self.decl.synopsis()
+            ));
+        }
+        self.fail(format!(
+            "{} must be {}, got {}",
+            self.label(i),
+            a.ty.describe(),
+            shown(v)
+        ))
+    }
+
+    /// The value a method was called on, as a `T`. Called with `.` instead of `:` (or on
+    /// something else), the error says so.
+    pub fn this<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRef<T>> {
+        self.this_data::<T>(v)?
+            .borrow::<T>()
+            .map_err(|_| self.busy())
+    }
+
+    /// [`Call::this`], for a method that changes the value.
+    pub fn this_mut<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRefMut<T>> {
+        self.this_data::<T>(v)?
+            .borrow_mut::<T>()
+            .map_err(|_| self.busy())
+    }
+
+    /// The value a method was called on, checked to be a `T`.
+    pub fn this_data<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<AnyUserData> {
+        match v {
+            Value::UserData(ud) if ud.is::<T>() => Ok(ud.clone()),
+            other => {
+                debug_assert_eq!(self.decl.kind, Kind::Method);
+                Err(self.fail(format!(
+                    "called on {} instead of a {} (call it with a colon: {})",
+                    shown(other),
+                    self.decl.owner.class(),
+                    self.decl.synopsis()
+                )))
+            }
+        }
+    }
+
+    /// The table a method was called on (for methods of plain tables such as `warren.rect`).
+    pub fn this_table(&self, v: &Value) -> mlua::Result<Table> {
+        match v {
+            Value::Table(t) => Ok(t.clone()),
+            other => Err(self.fail(format!(
+                "called on {} instead of a {} (call it with a colon: {})",
+                shown(other),
+                self.decl.owner.class(),
+                self.decl.synopsis()
+            ))),
+        }
+    }
+
+    fn busy(&self) -> mlua::Error {
+        self.fail(
+            "the object is in use by a call that has not returned (a callback may not use it)",
+        )
+    }
+
+    /// Argument `i` as a userdata of type `T` (a map, an rng, …).
+    pub fn data<T: UserData + 'static>(&self, i: usize, v: &Value) -> mlua::Result<AnyUserData> {
+        match v {
+            Value::UserData(ud) if ud.is::<T>() => Ok(ud.clone()),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
+    /// Argument `i` as an integer in its declared range (its default when optional and nil).
+    pub fn int(&self, i: usize, v: &Value) -> mlua::Result<i64> {
+        match (self.opt_int(i, v)?, self.arg_decl(i).default) {
+            (Some(n), _) => Ok(n),
+            (None, Default::Int(d)) => Ok(d),
+            (None, _) => Err(self.bad(i, v)),
+        }
+    }
+
+    /// An optional integer argument in its declared range; `None` when nil.
+    pub fn opt_int(&self, i: usize, v: &Value) -> mlua::Result<Option<i64>> {
+        let a = self.arg_decl(i);
+        if absent(v) && a.optional {
+            return Ok(None);
+        }
+        check_int(&a.ty, v).map(Some).ok_or_else(|| self.bad(i, v))
+    }
+
+    /// Argument `i` as a number in its declared range.
+    pub fn num(&self, i: usize, v: &Value) -> mlua::Result<f64> {
+        let a = self.arg_decl(i);
+        if absent(v) {
+            if let Default::Num(d) = a.default {
+                return Ok(d);
+            }
+        }
+        check_num(&a.ty, v).ok_or_else(|| self.bad(i, v))
+    }
+
+    /// Argument `i` as a boolean (its default, else false, when optional and nil).
+    pub fn bool(&self, i: usize, v: &Value) -> mlua::Result<bool> {
+        let a = self.arg_decl(i);
+        match v {
+            Value::Boolean(b) => Ok(*b),
+            Value::Nil if a.optional => Ok(matches!(a.default, Default::Bool(true))),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
+    /// Argument `i` as a string.
+    pub fn str(&self, i: usize, v: &Value) -> mlua::Result<String> {
+        match (v, self.arg_decl(i).default) {
+            (Value::String(s), _) => Ok(s.to_string_lossy()),
+            (Value::Nil, Default::Str(d)) => Ok(d.to_string()),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
+    /// An optional string argument; `None` when nil.
+    pub fn opt_str(&self, i: usize, v: &Value) -> mlua::Result<Option<String>> {
+        match v {
+            Value::Nil if self.arg_decl(i).optional => Ok(None),
+            _ => self.str(i, v).map(Some),
+        }
+    }
+
+    /// Argument `i` as the index of one of its declared choices.
+    pub fn choice(&self, i: usize, v: &Value) -> mlua::Result<usize> {
+        let a = self.arg_decl(i);
+        let Ty::Choice(names) = a.ty else {
+            unreachable!("{} declares {} as no choice", self.decl.call_name(), a.name)
+        };
+        let s = match (v, a.default) {
+            (Value::String(s), _) => s.to_string_lossy(),
+            (Value::Nil, Default::Str(d)) => d.to_string(),
+            _ => return Err(self.bad(i, v)),
+        };
+        names.iter().position(|n| *n == s).ok_or_else(|| {
+            self.fail(format!(
+                "{} = \"{s}\" is not one of {}{}",
+                self.label(i),
+                quoted(names),
+                did_you_mean(&s, names)
+            ))
+        })
+    }
+
+    /// Argument `i` as a terrain of `map`.
+    pub fn terrain(&self, i: usize, v: &Value, map: &Map) -> mlua::Result<TerrainId> {
+        match v {
+            Value::String(s) => terrain_id(self, map, &s.to_string_lossy()),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
+    /// Argument `i` as a table.
+    pub fn table(&self, i: usize, v: &Value) -> mlua::Result<Table> {
+        match v {
+            Value::Table(t) => Ok(t.clone()),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
+    /// Argument `i` as an options table of its declared class: every key is checked to be one
+    /// the class declares, and read through [`Opts`].
+    pub fn options(&self, i: usize, v: &Value) -> mlua::Result<Opts<'_, 'a>> {
+        let a = self.arg_decl(i);
+        let Ty::Table(class) = a.ty else {
+            unreachable!(
+                "{} declares {} as no options table",
+                self.decl.call_name(),
+                a.name
+            )
+        };
+        let mut opts = Opts {
+            call: self,
+            name: a.name,
+            class,
+            values: [const { Value::Nil }; MAX_KEYS],
+        };
+        match v {
+            Value::Nil if a.optional => {}
+            Value::Table(t) => opts.load(&super::regions::target(t)?)?,
+            _ => return Err(self.bad(i, v)),
+        }
+        Ok(opts)
+    }
+}
+
+/// The most keys one options class may declare (a test checks every class).
+pub const MAX_KEYS: usize = 16;
+
+/// A terrain name's id on `map`, or an error listing the names it could have meant.
+pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId> {
+    map.terrains()
+        .id(name)
+        .ok_or_else(|| call.fail(warren_core::region::unknown_terrain(name, map.terrains())))
+}
+
+fn check_int(ty: &Ty, v: &Value) -> Option<i64> {
+    let n = as_int(v)?;
+    match ty {
+        Ty::Int { min, max } => (*min..=*max).contains(&n).then_some(n),
+        _ => Some(n),
+    }
+}
+
+fn check_num(ty: &Ty, v: &Value) -> Option<f64> {
+    let n = as_num(v)?;
+    match ty {
+        Ty::Num { min, max } => (*min..=*max).contains(&n).then_some(n),
+        _ => Some(n),
+    }
+}
+
+/// ` (did you mean 'x'?)` when one of `names` is close to `s` (a few edits away, or `s`
+/// abbreviates it), else nothing.
+pub fn did_you_mean(s: &str, names: &[&str]) -> String {
+    let best = names
+        .iter()
+        .map(|n| {
+            let abbreviates = s.len() >= 3 && n.starts_with(s);
+            (if abbreviates { 1 } else { edit_distance(s, n) }, *n)
+        })
+        .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
+        .min();
+    match best {
+        Some((_, n)) => format!(" (did you mean '{n}'?)"),
+        None => String::new(),
+    }
+}
+
+/// Levenshtein distance between two short strings.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// An options table checked against its class: values are read by key, with the class's
+/// defaults and ranges.
+pub struct Opts<'c, 'a> {
+    call: &'c Call<'a>,
+    name: &'static str,
+    class: &'static Class,
+    /// The value of each declared key, in declaration order (own keys, then the parents').
+    values: [Value; MAX_KEYS],
+}
+
+impl Opts<'_, '_> {
+    /// Reads every key of `t`, refusing keys the class does not declare.
+    fn load(&mut self, t: &Table) -> mlua::Result<()> {
+        let mut unknown: Option<Value> = None;
+        let class = self.class;
+        let values = &mut self.values;
+        t.for_each::<Value, Value>(|k, v| {
+            let slot = match &k {
+                Value::String(s) => slot_of(class, &s.as_bytes()),
+                _ => None,
+            };
+            match slot {
+                Some(i) => values[i] = v,
+                None if unknown.is_none() => unknown = Some(k),
+                None => {}
+            }
+            Ok(())
+        })?;
+        crate::budget::charge(self.call.lua, 1)?;
+        match unknown {
+            None => Ok(()),
+            Some(k) => {
+                let keys = class.keys();
+                let hint = match &k {
+                    Value::String(s) => did_you_mean(&s.to_string_lossy(), &keys),
+                    _ => String::new(),
+                };
+                Err(self.call.fail(format!(
+                    "unknown option {} in {}{hint} (valid: {})",
+                    match &k {
+                        Value::String(s) => format!("'{}'", s.to_string_lossy()),
+                        other => shown(other),
+                    },
+                    self.name,
+                    keys.join(", ")
+                )))
+            }
+        }
+    }
+
+    fn field(&self, key: &str) -> (usize, &'static Field) {
+        let i = slot_of(self.class, key.as_bytes())
+            .unwrap_or_else(|| unreachable!("{} has no option '{key}'", self.class.name));
+        let f = field_at(self.class, i);
+        (i, f)
+    }
+
+    /// The raw value of `key` (nil when absent).
+    pub fn value(&self, key: &str) -> &Value {
+        &self.values[self.field(key).0]
+    }
+
+    /// Whether `key` was given.
+    pub fn has(&self, key: &str) -> bool {
+        !absent(self.value(key))
+    }
+
+    /// The error for `key` of the wrong type or out of range.
+    pub fn bad(&self, key: &str) -> mlua::Error {
+        let (i, f) = self.field(key);
+        let v = &self.values[i];
+        if absent(v) {
+            return self
+                .call
+                .fail(format!("{} needs '{key}': {}", self.name, f.ty.describe()));
+        }
+        self.call.fail(format!(
+            "{}.{key} must be {}, got {}",
+            self.name,
+            f.ty.describe(),
+            shown(v)
+        ))
+    }
+
+    /// An integer option (its default when absent).
+    pub fn int(&self, key: &str) -> mlua::Result<i64> {
+        match (self.opt_int(key)?, self.field(key).1.default) {
+            (Some(n), _) => Ok(n),
+            (None, Default::Int(d)) => Ok(d),
+            (None, _) => Err(self.bad(key)),
+        }
+    }
+
+    /// An integer option without a default; `None` when absent.
+    pub fn opt_int(&self, key: &str) -> mlua::Result<Option<i64>> {
+        let (i, f) = self.field(key);
+        let v = &self.values[i];
+        if absent(v) {
+            return Ok(None);
+        }
+        check_int(&f.ty, v).map(Some).ok_or_else(|| self.bad(key))
+    }
+
+    /// A number option (its default when absent).
+    pub fn num(&self, key: &str) -> mlua::Result<f64> {
+        let (i, f) = self.field(key);
+        let v = &self.values[i];
+        match (absent(v), f.default) {
+            (true, Default::Num(d)) => Ok(d),
+            (true, Default::Int(d)) => Ok(d as f64),
+            _ => check_num(&f.ty, v).ok_or_else(|| self.bad(key)),
+        }
+    }
+
+    /// A boolean option (its default, else false, when absent).
+    pub fn bool(&self, key: &str) -> mlua::Result<bool> {
+        let (i, f) = self.field(key);
+        match &self.values[i] {
+            Value::Boolean(b) => Ok(*b),
+            Value::Nil => Ok(matches!(f.default, Default::Bool(true))),
+            _ => Err(self.bad(key)),
+        }
+    }
+
+    /// A string option (its default when absent).
+    pub fn str(&self, key: &str) -> mlua::Result<String> {
+        match (self.opt_str(key)?, self.field(key).1.default) {
+            (Some(s), _) => Ok(s),
+            (None, Default::Str(d)) => Ok(d.to_string()),
+            (None, _) => Err(self.bad(key)),
+        }
+    }
+
+    /// A string option without a default; `None` when absent.
+    pub fn opt_str(&self, key: &str) -> mlua::Result<Option<String>> {
+        match self.value(key) {
+            Value::Nil => Ok(None),
+            Value::String(s) => Ok(Some(s.to_string_lossy())),
+            _ => Err(self.bad(key)),
+        }
+    }
+
+    /// A choice option: the index of its value among the declared choices.
+    pub fn choice(&self, key: &str) -> mlua::Result<usize> {
+        let f = self.field(key).1;
+        let Ty::Choice(names) = f.ty else {
+            unreachable!("{}.{key} is no choice", self.class.name)
+        };
+        let s = self.str(key)?;
+        names.iter().position(|n| *n == s).ok_or_else(|| {
+            self.call.fail(format!(
+                "{}.{key} = \"{s}\" is not one of {}{}",
+                self.name,
+                quoted(names),
+                did_you_mean(&s, names)
+            ))
+        })
+    }
+
+    /// A terrain option on `map` (its default name when absent).
+    pub fn terrain(&self, key: &str, map: &Map) -> mlua::Result<TerrainId> {
+        let name = self.str(key)?;
+        terrain_id(self.call, map, &name)
+    }
+
+    /// An optional terrain option; `None` when absent.
+    pub fn opt_terrain(&self, key: &str, map: &Map) -> mlua::Result<Option<TerrainId>> {
+        match self.opt_str(key)? {
+            Some(name) => terrain_id(self.call, map, &name).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A priority option: a number 0..=255 or a name; `None` when absent.
+    pub fn priority(&self, key: &str) -> mlua::Result<Option<u8>> {
+        match self.value(key) {
+            Value::Nil => Ok(None),
+            Value::String(s) => {
+                let s = s.to_string_lossy();
+                priority::by_name(&s).map(Some).ok_or_else(|| {
+                    let names: Vec<String> = priority::NAMED
+                        .iter()
+                        .map(|(n, _)| n.to_ascii_lowercase())
+                        .collect();
+                    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+                    self.call.fail(format!(
+                        "{}.{key} = \"{s}\" is not a priority name{} (valid: 0..=255 or {})",
+                        self.name,
+                        did_you_mean(&s.to_ascii_lowercase(), &refs),
+                        refs.join(", ")
+                    ))
+                })
+            }
+            v => match as_int(v) {
+                Some(n) => u8::try_from(n).map(Some).map_err(|_| {
+                    self.call.fail(format!(
+                        "{}.{key} = {n} is out of range (0..=255)",
+                        self.name
+                    ))
+                }),
+                None => Err(self.bad(key)),
+            },
+        }
+    }
+
+    /// A table option; `None` when absent.
+    pub fn opt_table(&self, key: &str) -> mlua::Result<Option<Table>> {
+        match self.value(key) {
+            Value::Nil => Ok(None),
+            Value::Table(t) => Ok(Some(t.clone())),
+            _ => Err(self.bad(key)),
+        }
+    }
+
+    /// A required table option.
+    pub fn table(&self, key: &str) -> mlua::Result<Table> {
+        self.opt_table(key)?.ok_or_else(|| self.bad(key))
+    }
+
+    /// The call these options belong to.
+    pub fn call(&self) -> &Call<'_> {
+        self.call
+    }
+}
+
+/// The slot of `key` among a class's keys (own keys first, then the parents').
+fn slot_of(class: &'static Class, key: &[u8]) -> Option<usize> {
+    let mut base = 0;
+    let mut c = Some(class);
+    while let Some(cl) = c {
+        if let Some(i) = cl.fields.iter().position(|f| f.key.as_bytes() == key) {
+            return Some(base + i);
+        }
+        base += cl.fields.len();
+        c = cl.parent;
+    }
+    None
+}
+
+/// The field in slot `i`.
+fn field_at(class: &'static Class, mut i: usize) -> &'static Field {
+    let mut c = class;
+    loop {
+        if i < c.fields.len() {
+            return &c.fields[i];
+        }
+        i -= c.fields.len();
+        c = c.parent.expect("slot within the class's keys");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_find_close_names_only() {
+        assert_eq!(edit_distance("flor", "floor"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(
+            did_you_mean("atempts", &["attempts", "min_size"]),
+            " (did you mean 'attempts'?)"
+        );
+        assert_eq!(did_you_mean("zzz", &["attempts", "min_size"]), "");
+    }
+}

@@ -1,0 +1,50 @@
+//! The Lua host's [`Meter`]: the work a core phase reports is charged to the generation's
+//! budget as it happens (four cells cost one instruction-equivalent), so a phase that runs too
+//! long stops within the budget and the error names the recipe line that called it.
+
+use super::cost;
+use crate::budget::charge;
+use mlua::Lua;
+use warren_core::gen::meter::{Meter, Stopped};
+
+/// Charges a phase's work to the running generation's budget.
+pub struct LuaMeter<'a> {
+    lua: &'a Lua,
+    /// Cells reported but not yet charged (less than one instruction's worth).
+    pending: u64,
+    /// The budget error that stopped the phase.
+    error: Option<mlua::Error>,
+}
+
+impl<'a> LuaMeter<'a> {
+    /// A meter charging `lua`'s budget.
+    pub fn new(lua: &'a Lua) -> LuaMeter<'a> {
+        LuaMeter {
+            lua,
+            pending: 0,
+            error: None,
+        }
+    }
+
+    /// The budget error that stopped the phase (what the binding raises for a [`Stopped`]).
+    pub fn stopped(&mut self) -> mlua::Error {
+        self.error
+            .take()
+            .unwrap_or_else(|| crate::budget::exceeded_error(self.lua))
+    }
+}
+
+impl Meter for LuaMeter<'_> {
+    fn work(&mut self, cells: u64) -> Result<(), Stopped> {
+        let total = self.pending.saturating_add(cells);
+        let units = total / cost::CELLS_PER_INSTRUCTION;
+        self.pending = total % cost::CELLS_PER_INSTRUCTION;
+        if units == 0 {
+            return Ok(());
+        }
+        charge(self.lua, units).map_err(|e| {
+            self.error = Some(e);
+            Stopped
+        })
+    }
+}

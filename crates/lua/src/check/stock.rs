@@ -1,0 +1,117 @@
+//! What stock Lua 5.4 has, to tell "does not exist" from "not in warren's sandbox" in messages.
+//! (What the sandbox has is [`crate::surface`]; this is only Lua's manual.)
+
+/// Stock Lua 5.4's global names.
+pub const GLOBALS: &[&str] = &[
+    "_G",
+    "_VERSION",
+    "assert",
+    "collectgarbage",
+    "coroutine",
+    "debug",
+    "dofile",
+    "error",
+    "getmetatable",
+    "io",
+    "ipairs",
+    "load",
+    "loadfile",
+    "math",
+    "next",
+    "os",
+    "package",
+    "pairs",
+    "pcall",
+    "print",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "rawset",
+    "require",
+    "select",
+    "setmetatable",
+    "string",
+    "table",
+    "tonumber",
+    "tostring",
+    "type",
+    "utf8",
+    "warn",
+    "xpcall",
+];
+
+/// Members of stock Lua 5.4's libraries that are easy to reach for (the rest of `io`, `os`,
+/// `debug` and `package` included).
+pub const MEMBERS: &[(&str, &[&str])] = &[
+    ("string", &["dump"]),
+    ("math", &["randomseed"]),
+    (
+        "os",
+        &[
+            "clock",
+            "date",
+            "difftime",
+            "execute",
+            "exit",
+            "getenv",
+            "remove",
+            "rename",
+            "setlocale",
+            "time",
+            "tmpname",
+        ],
+    ),
+    (
+        "io",
+        &[
+            "close", "flush", "input", "lines", "open", "output", "popen", "read", "stderr",
+            "stdin", "stdout", "tmpfile", "type", "write",
+        ],
+    ),
+    (
+        "package",
+        &[
+            "config",
+            "cpath",
+            "loaded",
+            "loadlib",
+            "path",
+            "preload",
+            "searchers",
+            "searchpath",
+        ],
+    ),
+    (
+        "debug",
+        &[
+            "debug",
+            "gethook",
+            "getinfo",
+            "getlocal",
+            "getmetatable",
+            "getregistry",
+            "getupvalue",
+            "getuservalue",
+            "sethook",
+            "setlocal",
+            "setmetatable",
+            "setupvalue",
+            "setuservalue",
+            "traceback",
+            "upvalueid",
+            "upvaluejoin",
+        ],
+    ),
+];
+
+/// Whether stock Lua has the global `name`.
+pub fn has_global(name: &str) -> bool {
+    GLOBALS.contains(&name)
+}
+
+/// Whether stock Lua's library `lib` has `member`.
+pub fn has_member(lib: &str, member: &str) -> bool {
+    MEMBERS
+        .iter()
+        .any(|(l, members)| *l == lib && members.contains(&member))
+}

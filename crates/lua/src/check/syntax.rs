@@ -1,0 +1,251 @@
+//! Reading a Lua 5.4 chunk into a parse tree ([`full_moon`]) and reading its tokens back:
+//! positions, names, and the values of string and number literals.
+
+use full_moon::ast::Ast;
+use full_moon::node::Node;
+use full_moon::tokenizer::{TokenReference, TokenType};
+use full_moon::LuaVersion;
+
+/// A place in a file: 1-based line and column (in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    /// Line.
+    pub line: usize,
+    /// Column.
+    pub col: usize,
+}
+
+/// The parse tree of `text`, or the first syntax error and where it is.
+pub fn parse(text: &str) -> Result<Ast, (Pos, String)> {
+    let result = full_moon::parse_fallible(text, LuaVersion::lua54());
+    match result.errors().first() {
+        None => Ok(result.into_ast()),
+        Some(e) => {
+            let (start, _) = e.range();
+            let message = match e {
+                full_moon::Error::AstError(a) => a.error_message().to_string(),
+                full_moon::Error::TokenizerError(t) => t.error().to_string(),
+            };
+            Err((
+                Pos {
+                    line: start.line(),
+                    col: start.character(),
+                },
+                message,
+            ))
+        }
+    }
+}
+
+/// Where a token starts.
+pub fn pos(t: &TokenReference) -> Pos {
+    let p = t.token().start_position();
+    Pos {
+        line: p.line(),
+        col: p.character(),
+    }
+}
+
+/// Where a node starts (its first token, without the whitespace before it).
+pub fn start(node: &impl Node) -> Pos {
+    node.start_position()
+        .map(|p| Pos {
+            line: p.line(),
+            col: p.character(),
+        })
+        .unwrap_or_default()
+}
+
+/// Byte offset of a token: identifies the declaration it starts.
+pub fn offset(t: &TokenReference) -> usize {
+    t.token().start_position().bytes()
+}
+
+/// Byte offset of a node's first token: identifies the node.
+pub fn offset_of(node: &impl Node) -> usize {
+    node.start_position().map_or(0, |p| p.bytes())
+}
+
+/// The text of a name token (or of any token, without whitespace).
+pub fn text(t: &TokenReference) -> String {
+    match t.token().token_type() {
+        TokenType::Identifier { identifier } => identifier.to_string(),
+        _ => t.token().to_string(),
+    }
+}
+
+/// The value of a string literal token, escapes decoded; `None` when the token is no string
+/// or an escape is malformed.
+pub fn string_value(t: &TokenReference) -> Option<String> {
+    let TokenType::StringLiteral {
+        literal,
+        multi_line_depth,
+        quote_type,
+    } = t.token().token_type()
+    else {
+        return None;
+    };
+    let raw: &str = literal.as_str();
+    if *multi_line_depth > 0
+        || matches!(
+            quote_type,
+            full_moon::tokenizer::StringLiteralQuoteType::Brackets
+        )
+    {
+        // A long string keeps its text as written, less a first newline.
+        let body = raw
+            .strip_prefix("\r\n")
+            .or_else(|| raw.strip_prefix("\n\r"))
+            .or_else(|| raw.strip_prefix('\n'))
+            .or_else(|| raw.strip_prefix('\r'))
+            .unwrap_or(raw);
+        return Some(body.to_string());
+    }
+    unescape(raw)
+}
+
+/// Decodes the escapes of a quoted Lua string's body.
+fn unescape(raw: &str) -> Option<String> {
+    let mut out: Vec<u8> = Vec::with_capacity(raw.len());
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b != b'\\' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let e = *bytes.get(i + 1)?;
+        i += 2;
+        match e {
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            b'r' => out.push(b'\r'),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'v' => out.push(11),
+            b'\\' | b'"' | b'\'' => out.push(e),
+            b'\n' | b'\r' => out.push(b'\n'),
+            b'z' => {
+                while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                    i += 1;
+                }
+            }
+            b'x' => {
+                let hex = raw.get(i..i + 2)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            b'0'..=b'9' => {
+                let mut n = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match bytes.get(i) {
+                        Some(d @ b'0'..=b'9') => {
+                            n = n * 10 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(u8::try_from(n).ok()?);
+            }
+            b'u' => {
+                let rest = raw.get(i..)?.strip_prefix('{')?;
+                let close = rest.find('}')?;
+                let code = u32::from_str_radix(&rest[..close], 16).ok()?;
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(char::from_u32(code)?.encode_utf8(&mut buf).as_bytes());
+                i += close + 2;
+            }
+            _ => return None,
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The value of a number literal: the number, and whether it is an integer.
+pub fn number_value(t: &TokenReference) -> Option<(f64, bool)> {
+    let TokenType::Number { text } = t.token().token_type() else {
+        return None;
+    };
+    let s = text.as_str();
+    if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if hex.contains(['.', 'p', 'P']) {
+            return None;
+        }
+        // Hexadecimal integers wrap around, as in Lua.
+        let mut n: u64 = 0;
+        for c in hex.chars() {
+            n = n.wrapping_mul(16).wrapping_add(u64::from(c.to_digit(16)?));
+        }
+        return Some((n as i64 as f64, true));
+    }
+    if s.contains(['.', 'e', 'E']) {
+        return s.parse::<f64>().ok().map(|v| (v, false));
+    }
+    match s.parse::<i64>() {
+        Ok(n) => Some((n as f64, true)),
+        Err(_) => s.parse::<f64>().ok().map(|v| (v, false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use full_moon::ast::{Expression, Stmt};
+
+    /// The first expression of `local x = <expr>`.
+    fn value(src: &str) -> Expression {
+        let ast = parse(&format!("local x = {src}")).unwrap();
+        let Some(Stmt::LocalAssignment(l)) = ast.nodes().stmts().next() else {
+            panic!("no local")
+        };
+        l.expressions().iter().next().unwrap().clone()
+    }
+
+    fn string(src: &str) -> Option<String> {
+        match value(src) {
+            Expression::String(t) => string_value(&t),
+            other => panic!("{other} is no string"),
+        }
+    }
+
+    fn number(src: &str) -> Option<(f64, bool)> {
+        match value(src) {
+            Expression::Number(t) => number_value(&t),
+            other => panic!("{other} is no number"),
+        }
+    }
+
+    #[test]
+    fn string_literals_are_decoded_as_lua_does() {
+        assert_eq!(string(r#""a\tb\"c""#).unwrap(), "a\tb\"c");
+        assert_eq!(string(r#"'\65\x42\u{263A}'"#).unwrap(), "AB☺");
+        assert_eq!(string("\"a\\z   \n  b\"").unwrap(), "ab");
+        assert_eq!(string("[==[\nlong ]] text]==]").unwrap(), "long ]] text");
+        assert_eq!(string(r#""\q""#), None);
+    }
+
+    #[test]
+    fn number_literals_keep_integers_apart() {
+        assert_eq!(number("42"), Some((42.0, true)));
+        assert_eq!(number("0x10"), Some((16.0, true)));
+        assert_eq!(number("2.5"), Some((2.5, false)));
+        assert_eq!(number("1e3"), Some((1000.0, false)));
+        assert_eq!(number("0x1p4"), None);
+    }
+
+    #[test]
+    fn positions_count_characters_from_one() {
+        let ast = parse("local a = \"é\" .. b\n").unwrap();
+        let cols: Vec<usize> = ast.nodes().tokens().map(|t| pos(t).col).collect();
+        assert_eq!(cols, [1, 7, 9, 11, 15, 18]);
+        let (at, msg) = parse("local x = \nmap:fill(\"rock\"\n").unwrap_err();
+        assert_eq!(
+            (at.line, msg.as_str()),
+            (2, "expected `)` to close function call")
+        );
+    }
+}

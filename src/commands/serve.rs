@@ -1,0 +1,124 @@
+//! `warren serve`: check the command line, then hand over to [`crate::serve`].
+
+use crate::cli::ServeArgs;
+use crate::serve::query::Defaults;
+use crate::serve::status::Session;
+use crate::serve::worker::Setup;
+use crate::serve::{serve, Options};
+use std::path::PathBuf;
+use std::sync::Arc;
+use warren_lua::error::{Error, Result};
+use warren_lua::run::find_regions;
+use warren_lua::Host;
+
+/// `warren serve --help` epilogue.
+pub const HELP: &str = "\
+Examples:
+  warren serve scripts/rooms.lua                  then open the printed URL
+  warren serve scripts/dungeon.lua --levels 3 --open
+  warren serve scripts/cave.lua --seed 3 --set direction=omni --port 8080
+
+The page draws the map (drag or arrow keys to pan, wheel or +/- to zoom, F to fit; `,` and `.`
+step the seed, R draws one), builds a control for every recipe parameter, and regenerates when
+one changes. Saving the recipe, a module it requires or a region file updates the page without
+reloading it; a bad edit shows its file:line and keeps the last good map. Generation runs with
+the same budgets as `warren run`.
+
+The server answers this machine only (127.0.0.1) unless --bind names another address.";
+
+/// Executes `warren serve`.
+pub fn run(args: ServeArgs) -> Result<()> {
+    let gen = &args.gen;
+    if !gen.script.is_file() {
+        return Err(Error::Io(format!(
+            "{}: no such recipe file",
+            gen.script.display()
+        )));
+    }
+    let regions = match &gen.regions {
+        Some(d) if d.is_dir() => d.clone(),
+        Some(d) => {
+            return Err(Error::Io(format!(
+                "{}: --regions is not a directory",
+                d.display()
+            )))
+        }
+        None => find_regions(&gen.script).ok_or_else(|| {
+            Error::Io(format!(
+                "{}: no regions/ directory beside or above the script; pass --regions DIR",
+                gen.script.display()
+            ))
+        })?,
+    };
+    let regions = relative_to_current_dir(regions);
+    let sets = super::assignments(gen)?;
+    // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
+    // broken regions directory at start-up means the built-in defaults), as in `watch`.
+    let registry = warren_core::region::Registry::load_dir(&regions).ok();
+    let initial = registry
+        .as_ref()
+        .map(|r| r.limits.clone())
+        .unwrap_or_default();
+    let limits = super::limits(gen, &initial)?;
+    // A bad --set is a mistake on the command line: refuse it now when the recipe loads (a
+    // broken recipe is shown on the page instead, until it is fixed).
+    if let Some(registry) = registry {
+        if let Ok(host) = Host::load(&gen.script, Arc::new(registry), limits) {
+            host.resolve_params(&sets)?;
+        }
+    }
+    let seed = super::seed(gen);
+    let session = Session {
+        script: gen.script.display().to_string(),
+        regions: gen.regions.as_ref().map(|d| d.display().to_string()),
+        seed: seed.to_string(),
+        levels: gen.levels,
+        sets,
+        flags: budget_flags(&args),
+    };
+    serve(Options {
+        setup: Setup {
+            script: gen.script.clone(),
+            regions,
+            limits,
+            session,
+        },
+        defaults: Defaults {
+            seed,
+            levels: gen.levels,
+        },
+        bind: args.bind,
+        port: args.port,
+        open: args.open,
+    })
+}
+
+/// `dir` relative to the current directory when it lies below it, so that messages name
+/// `regions/terrain.toml:8:11` rather than an absolute path.
+fn relative_to_current_dir(dir: PathBuf) -> PathBuf {
+    let here = std::env::current_dir().and_then(|d| d.canonicalize());
+    let dir_abs = dir.canonicalize();
+    match (here, dir_abs) {
+        (Ok(here), Ok(abs)) => match abs.strip_prefix(&here) {
+            Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
+            _ => dir,
+        },
+        _ => dir,
+    }
+}
+
+/// The budget flags given, to repeat in the page's `warren run` command line.
+fn budget_flags(args: &ServeArgs) -> Vec<String> {
+    let gen = &args.gen;
+    let mut flags = Vec::new();
+    if let Some(n) = gen.max_instructions {
+        flags.extend(["--max-instructions".to_string(), n.to_string()]);
+    }
+    if let Some(n) = gen.max_memory {
+        flags.extend(["--max-memory".to_string(), n.to_string()]);
+    }
+    if let Some(s) = gen.max_seconds {
+        flags.extend(["--max-seconds".to_string(), s.to_string()]);
+    }
+    flags
+}

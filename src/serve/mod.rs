@@ -1,0 +1,141 @@
+//! `warren serve`: a live preview in the browser. A local web server shows the map on a page
+//! (pan, zoom, layers, steps, a cell inspector, statistics, downloads) and follows every save
+//! of the recipe, the modules it requires and the region files, as `warren watch` does.
+//!
+//! - [`worker`]: the one thread that owns the Lua host, follows the files and generates;
+//! - [`routes`]: the HTTP routes (axum), the page's assets embedded in the binary;
+//! - [`query`]: requests read and checked; [`payload`]: maps encoded for the page;
+//! - [`status`]: what pages are told after each reload (server-sent events).
+
+pub mod payload;
+pub mod query;
+pub mod routes;
+pub mod status;
+pub mod worker;
+
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use warren_lua::error::{Error, Result};
+
+/// Where to listen and what to serve.
+pub struct Options {
+    /// The worker's inputs.
+    pub setup: worker::Setup,
+    /// The seed and levels a request without them gets.
+    pub defaults: query::Defaults,
+    /// The address to listen on.
+    pub bind: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Open the page in the default browser.
+    pub open: bool,
+}
+
+/// Serves until the process is stopped. Prints the page's URL on stdout once it answers.
+pub fn serve(options: Options) -> Result<()> {
+    let addr = SocketAddr::new(options.bind, options.port);
+    let listener = TcpListener::bind(addr).map_err(|e| bind_error(addr, e))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Io(format!("{addr}: {e}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| Error::Io(format!("{addr}: {e}")))?;
+    let loopback = options.bind.is_loopback();
+    if !loopback {
+        eprintln!(
+            "warning: serving on {local}: anyone who can reach this machine there can use the page and read the maps of your recipe and region files (the default, 127.0.0.1, serves this machine only)"
+        );
+    }
+    let script = options.setup.script.display().to_string();
+    let worker = worker::Worker::start(options.setup)?;
+    let app = routes::App {
+        worker,
+        defaults: options.defaults,
+        loopback,
+    };
+    let url = page_url(local);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .thread_name("warren-serve")
+        .build()
+        .map_err(|e| Error::Io(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| Error::Io(format!("{local}: {e}")))?;
+        println!("{url}");
+        eprintln!("warren serve: {script} at {url} (Ctrl-C to stop)");
+        if options.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, routes::router(app))
+            .await
+            .map_err(|e| Error::Io(format!("{local}: the server stopped: {e}")))
+    })
+}
+
+/// The page's address: loopback when listening on every interface.
+fn page_url(local: SocketAddr) -> String {
+    let ip = match local.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::from([127, 0, 0, 1]),
+        IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, local.port()))
+}
+
+fn bind_error(addr: SocketAddr, e: std::io::Error) -> Error {
+    let why = match e.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "port {} is in use (another warren serve?); choose another with --port P, or --port 0 for any free one",
+            addr.port()
+        ),
+        std::io::ErrorKind::AddrNotAvailable => {
+            "that address is not one of this machine's; check --bind".to_string()
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            "permission denied (ports below 1024 need privileges); choose another with --port P"
+                .to_string()
+        }
+        _ => e.to_string(),
+    };
+    Error::Io(format!("cannot listen on {addr}: {why}"))
+}
+
+/// Asks the desktop to open `url`; a failure is a warning (the URL is printed anyway).
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    let spawned = command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match spawned {
+        // Reap the opener when it exits.
+        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
+        Err(e) => eprintln!("warning: --open: cannot start a browser ({e}); open {url} yourself"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_names_loopback_for_every_interface() {
+        let url = |s: &str| page_url(s.parse().unwrap());
+        assert_eq!(url("127.0.0.1:80"), "http://127.0.0.1:80/");
+        assert_eq!(url("0.0.0.0:7"), "http://127.0.0.1:7/");
+        assert_eq!(url("[::]:7"), "http://[::1]:7/");
+        assert_eq!(url("192.168.1.4:9"), "http://192.168.1.4:9/");
+    }
+}

@@ -1,0 +1,263 @@
+//! What a request asks for, read from its query string and checked before any work is queued:
+//! a bad seed, an unknown key, a repeated key or an out-of-range number is refused here with a
+//! message that says what is valid. (Parameter values are checked by the worker, against the
+//! recipe's declared ranges.)
+
+use std::fmt;
+
+/// The most levels one request may ask for (as `--levels`).
+pub const MAX_LEVELS: u32 = 64;
+/// The largest PNG scale (as `--scale`).
+pub const MAX_SCALE: u32 = 64;
+
+/// A query that cannot be served: the message says why and what is valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadQuery(pub String);
+
+impl fmt::Display for BadQuery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One generation: the same inputs as `warren run --seed S --set … --levels N`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MapRequest {
+    /// The run's seed.
+    pub seed: u64,
+    /// `key=value` parameter settings, in the order given.
+    pub sets: Vec<(String, String)>,
+    /// How many levels.
+    pub levels: u32,
+    /// Whether to keep the `map:snapshot` steps (as `--frames`).
+    pub steps: bool,
+}
+
+/// A request: a generation, and what to draw of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// What to generate.
+    pub map: MapRequest,
+    /// The layer to draw (as `--layer`).
+    pub layer: String,
+    /// PNG pixels per cell (as `--scale`).
+    pub scale: u32,
+    /// Which level (1-based), for one layer of one level.
+    pub level: u32,
+    /// Which step of that level (0-based; the finished map is the last), if not the finished map.
+    pub frame: Option<u32>,
+}
+
+/// Which keys a route accepts besides the generation's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extras {
+    /// `/api/map`: `steps`.
+    Page,
+    /// `/api/layer`: `steps`, `layer`, `level` and `frame`.
+    Layer,
+    /// `/api/export.json`: `layer`.
+    Json,
+    /// `/api/export.png`: `layer` and `scale`.
+    Png,
+}
+
+impl Extras {
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Extras::Page => &["seed", "set", "levels", "steps"],
+            Extras::Layer => &["seed", "set", "levels", "steps", "layer", "level", "frame"],
+            Extras::Json => &["seed", "set", "levels", "layer"],
+            Extras::Png => &["seed", "set", "levels", "layer", "scale"],
+        }
+    }
+}
+
+/// The defaults a query falls back on: the values `warren serve` was started with.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    /// `--seed` (or the one drawn at start-up).
+    pub seed: u64,
+    /// `--levels`.
+    pub levels: u32,
+}
+
+/// Reads a query string (`seed=7&set=width%3D40&levels=2`). `set` may repeat; every other key
+/// may appear once.
+pub fn parse(
+    query: Option<&str>,
+    extras: Extras,
+    defaults: &Defaults,
+) -> Result<Request, BadQuery> {
+    let valid = extras.keys();
+    let mut seed = None;
+    let mut levels = None;
+    let mut level = None;
+    let mut frame = None;
+    let mut steps = None;
+    let mut layer = None;
+    let mut scale = None;
+    let mut sets = Vec::new();
+    for (key, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        if !valid.contains(&key.as_ref()) {
+            return Err(BadQuery(format!(
+                "unknown query parameter '{key}' (valid: {})",
+                valid.join(", ")
+            )));
+        }
+        match key.as_ref() {
+            "seed" => {
+                once(&key, &seed)?;
+                seed = Some(parse_seed(&value)?);
+            }
+            "levels" => {
+                once(&key, &levels)?;
+                levels = Some(parse_number(&key, &value, 1, MAX_LEVELS)?);
+            }
+            "level" => {
+                once(&key, &level)?;
+                level = Some(parse_number(&key, &value, 1, MAX_LEVELS)?);
+            }
+            "frame" => {
+                once(&key, &frame)?;
+                frame = Some(parse_number(&key, &value, 0, u32::MAX)?);
+            }
+            "scale" => {
+                once(&key, &scale)?;
+                scale = Some(parse_number(&key, &value, 1, MAX_SCALE)?);
+            }
+            "steps" => {
+                once(&key, &steps)?;
+                steps = Some(parse_flag(&key, &value)?);
+            }
+            "layer" => {
+                once(&key, &layer)?;
+                if value.is_empty() {
+                    return Err(BadQuery("layer must not be empty".into()));
+                }
+                layer = Some(value.into_owned());
+            }
+            _ => sets.push(
+                warren_lua::params::split_assignment(&value)
+                    .map_err(|_| BadQuery(format!("set expects key=value, got {value:?}")))?,
+            ),
+        }
+    }
+    let levels = levels.unwrap_or(defaults.levels);
+    let level = level.unwrap_or(1);
+    if level > levels {
+        return Err(BadQuery(format!(
+            "level {level} is past the last level generated ({levels})"
+        )));
+    }
+    Ok(Request {
+        map: MapRequest {
+            seed: seed.unwrap_or(defaults.seed),
+            sets,
+            levels,
+            steps: steps.unwrap_or(false),
+        },
+        layer: layer.unwrap_or_else(|| "terrain".into()),
+        scale: scale.unwrap_or(4),
+        level,
+        frame,
+    })
+}
+
+/// Refuses a second value for a key that takes one.
+fn once<T>(key: &str, slot: &Option<T>) -> Result<(), BadQuery> {
+    match slot {
+        Some(_) => Err(BadQuery(format!("'{key}' is given more than once"))),
+        None => Ok(()),
+    }
+}
+
+fn parse_seed(text: &str) -> Result<u64, BadQuery> {
+    text.parse::<u64>().map_err(|_| {
+        BadQuery(format!(
+            "seed must be a whole number from 0 to {}, got {text:?}",
+            u64::MAX
+        ))
+    })
+}
+
+fn parse_number(key: &str, text: &str, lo: u32, hi: u32) -> Result<u32, BadQuery> {
+    match text.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(BadQuery(format!(
+            "{key} must be a whole number from {lo} to {hi}, got {text:?}"
+        ))),
+    }
+}
+
+fn parse_flag(key: &str, text: &str) -> Result<bool, BadQuery> {
+    match text {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(BadQuery(format!("{key} must be 1 or 0, got {text:?}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFAULTS: Defaults = Defaults { seed: 9, levels: 2 };
+
+    fn page(q: &str) -> Result<Request, BadQuery> {
+        parse(Some(q), Extras::Page, &DEFAULTS)
+    }
+
+    #[test]
+    fn reads_every_key_and_falls_back_on_the_defaults() {
+        let r = page("seed=18446744073709551615&set=width%3D40&set=mode=a%3Db&levels=3&steps=1")
+            .unwrap();
+        assert_eq!(r.map.seed, u64::MAX);
+        assert_eq!(
+            r.map.sets,
+            vec![
+                ("width".to_string(), "40".to_string()),
+                ("mode".to_string(), "a=b".to_string())
+            ]
+        );
+        assert_eq!((r.map.levels, r.map.steps), (3, true));
+        let r = parse(None, Extras::Png, &DEFAULTS).unwrap();
+        assert_eq!((r.map.seed, r.map.levels, r.map.steps), (9, 2, false));
+        assert_eq!((r.layer.as_str(), r.scale), ("terrain", 4));
+    }
+
+    #[test]
+    fn refuses_bad_values_with_what_is_valid() {
+        let e = |q: &str| page(q).unwrap_err().0;
+        assert_eq!(
+            e("seed=-1"),
+            "seed must be a whole number from 0 to 18446744073709551615, got \"-1\""
+        );
+        assert!(e("seed=18446744073709551616").starts_with("seed must be"));
+        assert!(e("seed=1.5").starts_with("seed must be"));
+        assert_eq!(
+            e("levels=65"),
+            "levels must be a whole number from 1 to 64, got \"65\""
+        );
+        assert!(e("levels=0").starts_with("levels must be"));
+        assert_eq!(e("seed=1&seed=2"), "'seed' is given more than once");
+        assert_eq!(e("set=width"), "set expects key=value, got \"width\"");
+        assert_eq!(e("steps=yes"), "steps must be 1 or 0, got \"yes\"");
+        assert_eq!(
+            e("scale=2"),
+            "unknown query parameter 'scale' (valid: seed, set, levels, steps)"
+        );
+        let png = |q: &str| parse(Some(q), Extras::Png, &DEFAULTS).unwrap_err().0;
+        assert_eq!(
+            png("scale=65"),
+            "scale must be a whole number from 1 to 64, got \"65\""
+        );
+        assert_eq!(png("layer="), "layer must not be empty");
+        let layer = |q: &str| parse(Some(q), Extras::Layer, &DEFAULTS);
+        let r = layer("level=2&frame=0&layer=region").unwrap();
+        assert_eq!((r.level, r.frame, r.layer.as_str()), (2, Some(0), "region"));
+        assert_eq!(
+            layer("level=3").unwrap_err().0,
+            "level 3 is past the last level generated (2)"
+        );
+    }
+}

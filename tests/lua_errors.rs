@@ -1,0 +1,133 @@
+//! Lua errors as the real binary prints them: the error's line, a short traceback of recipe
+//! frames, non-string error values written readably, `error("x", 2)` keeping a line.
+
+mod common;
+use common::*;
+
+/// Runs a recipe whose `generate` body is `body` (after `prelude`, at the file's top), in a
+/// project with the shipped regions; returns (exit code, stderr).
+fn fail(prelude: &str, body: &str) -> (Option<i32>, String) {
+    let recipe = format!(
+        "{prelude}\nreturn {{ params = {{ width = {{ default = 8 }}, height = {{ default = 8 }} }},\n  generate = function(map, ctx)\n{body}\n  end }}\n"
+    );
+    let dir = temp_tree(&[
+        ("scripts/r.lua", recipe.as_str()),
+        (
+            "scripts/lib/helper.lua",
+            "local M = {}\nfunction M.explode(t)\n  local v = t.missing.field\n  return v\nend\nreturn M\n",
+        ),
+    ]);
+    copy_regions(dir.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warren"))
+        .current_dir(dir.path())
+        .args(["run", "scripts/r.lua", "--seed", "1"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty());
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn a_nil_index_two_calls_deep_shows_the_recipe_frames() {
+    let prelude = "local function inner(t)\n  local v = t.x.y\n  return v\nend\nlocal function outer(t)\n  local r = inner(t)\n  return r\nend";
+    let (code, err) = fail(prelude, "    outer({})");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "error: scripts/r.lua:2: attempt to index a nil value (field 'x')\n\
+         traceback (most recent call first):\n  \
+         scripts/r.lua:2: in upvalue 'inner'\n  \
+         scripts/r.lua:6: in upvalue 'outer'\n  \
+         scripts/r.lua:11: in function <scripts/r.lua:10>\n"
+    );
+}
+
+#[test]
+fn frames_in_required_modules_are_listed_with_their_files() {
+    let (code, err) = fail(
+        "local helper = require \"lib.helper\"",
+        "    local v = helper.explode({})\n    return v",
+    );
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "error: scripts/lib/helper.lua:3: attempt to index a nil value (field 'missing')"
+    );
+    assert_eq!(lines[2], "  scripts/lib/helper.lua:3: in field 'explode'");
+    assert!(
+        lines[3].starts_with("  scripts/r.lua:4: in function"),
+        "{err}"
+    );
+}
+
+#[test]
+fn non_string_errors_are_written_readably_at_their_line() {
+    let cases = [
+        (
+            "    error({code = 1})",
+            "error: scripts/r.lua:4: error({code = 1})\n",
+        ),
+        (
+            "    error({ \"bad\", where = { x = 3 } })",
+            "error: scripts/r.lua:4: error({\"bad\", where = {x = 3}})\n",
+        ),
+        ("    error(42)", "error: scripts/r.lua:4: error(42)\n"),
+        ("    error()", "error: scripts/r.lua:4: error(nil)\n"),
+        (
+            "    error(setmetatable({}, { __tostring = function() return \"E_DOOR\" end }))",
+            "error: scripts/r.lua:4: E_DOOR\n",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (code, err) = fail("", body);
+        assert_eq!(code, Some(1), "{body}");
+        assert_eq!(err, expected, "{body}");
+    }
+}
+
+#[test]
+fn error_with_a_level_keeps_a_line() {
+    // Level 2 from generate blames the host that called it: the error's own line is kept.
+    let (_, err) = fail("", "    error(\"x\", 2)");
+    assert_eq!(err, "error: scripts/r.lua:4: x\n");
+    // Level 2 from a helper blames the helper's caller, as in plain Lua.
+    let prelude = "local function check(v)\n  if not v then error(\"bad value\", 2) end\nend";
+    let (_, err) = fail(prelude, "    check(false)");
+    assert!(
+        err.starts_with("error: scripts/r.lua:6: bad value\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn scripts_still_catch_their_own_error_values() {
+    let body = "    local ok, e = pcall(error, { code = 7 })\n    assert(not ok and e.code == 7)\n    error(\"caught \" .. e.code)";
+    let (_, err) = fail("", body);
+    assert_eq!(err, "error: scripts/r.lua:6: caught 7\n");
+}
+
+#[test]
+fn deep_recursion_is_shortened() {
+    let prelude = "local function down(n)\n  if n == 0 then local t = nil; return t.x end\n  local r = down(n - 1)\n  return r\nend";
+    let (_, err) = fail(prelude, "    down(100)");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines.len() <= 2 + 8 + 1 + 3, "{err}");
+    assert!(
+        err.contains("\n  … 91 more\n"),
+        "102 frames (101 of `down`, generate), 11 shown: {err}"
+    );
+    assert!(lines
+        .last()
+        .unwrap()
+        .contains("in function <scripts/r.lua:7>"));
+}
+
+#[test]
+fn budget_errors_are_still_budget_errors() {
+    let (code, err) = fail("", "    while true do end");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("budget exceeded"), "{err}");
+    assert!(!err.contains("traceback"), "{err}");
+}

@@ -1,0 +1,600 @@
+//! `warren serve` through the real binary and plain HTTP: the embedded page, exports identical
+//! to `warren run`, every malformed request refused with a clear 4xx, live reloads pushed as
+//! server-sent events (every save style `watch` handles), a bad edit reported with its
+//! file:line while the server keeps serving, and concurrent requests during rapid edits.
+//! (The page itself is tested in Chromium by `tests/browser.rs`.)
+
+mod common;
+#[path = "common/server.rs"]
+mod server;
+
+use base64::Engine;
+use common::*;
+use server::*;
+use std::time::{Duration, Instant};
+
+const RECIPE: &str = r##"local style = require "lib.style"
+return {
+  name = "served",
+  params = {
+    width = { default = 12, min = 4, max = 4096, doc = "Map width in cells." },
+    height = { default = 6, min = 4, max = 4096, doc = "Map height in cells." },
+    mode = { default = "plain", choices = { "plain", "spotted" }, doc = "How to fill." },
+    spots = { default = 2, min = 0, max = 10 },
+    spin = { default = false, doc = "Run away, to test the budget." },
+  },
+  generate = function(map, ctx)
+    map:fill(style.fill)
+    if ctx.params.mode == "spotted" then
+      for i = 1, ctx.params.spots do map:set(i, 1, "rock") end
+    end
+    if ctx.params.spin then while true do end end
+    map:add_room(warren.rect(1, 1, 3, 2), "hall")
+    local marks = {}
+    for y = 0, map.height - 1 do
+      marks[#marks + 1] = y == 1 and ("!" .. (" "):rep(map.width - 1)) or (" "):rep(map.width)
+    end
+    map:add_layer("marks", { rows = marks, colors = { ["!"] = "#ff0000" } })
+    map:tag("version", VERSION)
+  end }
+"##;
+
+fn recipe(version: i64) -> String {
+    RECIPE.replace("VERSION", &version.to_string())
+}
+
+fn serve(args: &[&str]) -> Served {
+    let recipe = recipe(1);
+    let mut all = vec!["r.lua", "--seed", "5"];
+    all.extend_from_slice(args);
+    Served::start(
+        &[
+            ("r.lua", recipe.as_str()),
+            ("lib/style.lua", "return { fill = \"floor\" }\n"),
+        ],
+        &all,
+    )
+}
+
+/// `warren run` in the served tree.
+fn run(s: &Served, args: &[&str]) -> Vec<u8> {
+    let out = warren()
+        .current_dir(s.dir.path())
+        .arg("run")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The rows of the page's copy of level 1, rebuilt from its packed terrain ids.
+fn page_rows(page: &serde_json::Value) -> Vec<String> {
+    let frame = page["levels"][0]["frames"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap();
+    let width = frame["width"].as_u64().unwrap() as usize;
+    let glyphs: Vec<char> = frame["terrains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["glyph"].as_str().unwrap().chars().next().unwrap())
+        .collect();
+    let cells = &frame["terrain"];
+    assert_eq!(cells["bytes"], 1);
+    let ids = base64::engine::general_purpose::STANDARD
+        .decode(cells["data"].as_str().unwrap())
+        .unwrap();
+    ids.chunks(width)
+        .map(|row| row.iter().map(|&t| glyphs[t as usize]).collect())
+        .collect()
+}
+
+/// The rows of the first level of `warren run --format json`.
+fn json_rows(json: &serde_json::Value) -> Vec<String> {
+    json["levels"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
+    let s = serve(&[]);
+    let page = s.get("/");
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(
+        page.text().contains("<canvas id=\"map\""),
+        "{}",
+        page.text()
+    );
+    assert!(page
+        .header("content-security-policy")
+        .is_some_and(|c| c.contains("default-src 'self'")));
+    for (asset, kind) in [
+        ("/app.js", "text/javascript; charset=utf-8"),
+        ("/style.css", "text/css; charset=utf-8"),
+        ("/favicon.svg", "image/svg+xml"),
+    ] {
+        let r = s.get(asset);
+        assert_eq!(
+            (r.status, r.header("content-type")),
+            (200, Some(kind)),
+            "{asset}"
+        );
+        assert!(!r.body.is_empty());
+    }
+    // Nothing on the page comes from another host.
+    let js = s.get("/app.js").text() + &page.text() + &s.get("/style.css").text();
+    assert!(!js.contains("http://") && !js.contains("https://"));
+
+    let png = s.get("/api/export.png?seed=9&set=mode=spotted&set=spots=3&scale=3");
+    assert_eq!(png.status, 200);
+    assert_eq!(
+        png.header("content-disposition"),
+        Some("attachment; filename=\"served-9.png\"")
+    );
+    run(
+        &s,
+        &[
+            "r.lua",
+            "--seed",
+            "9",
+            "--set",
+            "mode=spotted",
+            "--set",
+            "spots=3",
+            "--out",
+            "cli.png",
+            "--scale",
+            "3",
+        ],
+    );
+    let cli = std::fs::read(s.path("cli.png")).unwrap();
+    assert_eq!(
+        png.body, cli,
+        "the PNG download is `warren run --format png`"
+    );
+
+    let json = s.get("/api/export.json?seed=9&set=mode=spotted&levels=2&layer=components");
+    assert_eq!(json.status, 200);
+    let cli = run(
+        &s,
+        &[
+            "r.lua",
+            "--seed",
+            "9",
+            "--set",
+            "mode=spotted",
+            "--levels",
+            "2",
+            "--format",
+            "json",
+            "--layer",
+            "components",
+        ],
+    );
+    assert_eq!(json.text(), String::from_utf8(cli).unwrap());
+
+    // The page's own copy: the same terrain as the CLI's JSON, and batch's measurements.
+    let map = s.get("/api/map?seed=9&set=mode=spotted");
+    assert_eq!(map.status, 200);
+    let page = map.json();
+    let cli: serde_json::Value = serde_json::from_slice(&run(
+        &s,
+        &[
+            "r.lua",
+            "--seed",
+            "9",
+            "--set",
+            "mode=spotted",
+            "--format",
+            "json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(page_rows(&page), json_rows(&cli));
+    assert_eq!(page["seed"], "9");
+    let level = &page["levels"][0];
+    let metric = |name: &str| {
+        level["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m[0] == name)
+            .unwrap_or_else(|| panic!("no metric {name}: {level}"))[1]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(metric("rooms"), 1.0);
+    assert_eq!(metric("components"), 1.0);
+    let open = cli["stats"]["open_fraction"].as_f64().unwrap();
+    assert!((metric("floor_fraction") - open).abs() < 1e-12);
+    assert!(level["time_ms"].as_f64().unwrap() >= 0.0);
+    assert_eq!(level["frames"][0]["rooms"][0]["kind"], "hall");
+
+    // The layers the map can be drawn as, the recipe's own among them; one layer of the
+    // page's map is a palette of glyph and colour and an index per cell.
+    assert_eq!(
+        level["frames"][0]["layers"],
+        serde_json::json!(["terrain", "priority", "region", "components", "marks"])
+    );
+    let layer = s.get("/api/layer?seed=9&set=mode=spotted&layer=region");
+    assert_eq!(layer.status, 200, "{}", layer.text());
+    assert_eq!(layer.json()["name"], "region");
+    let marks = s
+        .get("/api/layer?seed=9&set=mode=spotted&layer=marks")
+        .json();
+    let palette = marks["palette"].as_array().unwrap();
+    let red = palette
+        .iter()
+        .position(|p| p == &serde_json::json!(["!", "#ff0000"]))
+        .expect("the recipe's mark in the palette");
+    let cells = base64::engine::general_purpose::STANDARD
+        .decode(marks["cells"]["data"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(cells[12], red as u8, "the mark at (0, 1) of a 12-wide map");
+    assert_eq!(cells.iter().filter(|&&c| c == red as u8).count(), 1);
+    let json = s.get("/api/export.json?seed=9&layer=marks");
+    let cli = run(
+        &s,
+        &[
+            "r.lua", "--seed", "9", "--format", "json", "--layer", "marks",
+        ],
+    );
+    assert_eq!(json.text(), String::from_utf8(cli).unwrap());
+}
+
+#[test]
+fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
+    let mut s = serve(&[]);
+    let cases: &[(&str, u16, &str)] = &[
+        ("/api/map?seed=abc", 400, "seed must be a whole number from 0 to 18446744073709551615, got \"abc\""),
+        ("/api/map?seed=18446744073709551616", 400, "seed must be a whole number"),
+        ("/api/map?seed=-3", 400, "seed must be a whole number"),
+        ("/api/map?seed=1&seed=2", 400, "'seed' is given more than once"),
+        ("/api/map?colour=red", 400, "unknown query parameter 'colour' (valid: seed, set, levels, steps)"),
+        ("/api/map?set=widht=9", 400, "unknown parameter 'widht' (valid: height, mode, spin, spots, width)"),
+        ("/api/map?set=width=3", 400, "width = 3 is out of range (4..=4096)"),
+        ("/api/map?set=width=wide", 400, "width = \"wide\" is not an integer"),
+        ("/api/map?set=mode=striped", 400, "mode = striped is out of range (one of plain, spotted)"),
+        ("/api/map?set=spin=perhaps", 400, "spin = \"perhaps\" is not a boolean"),
+        ("/api/map?set=width", 400, "set expects key=value, got \"width\""),
+        ("/api/map?levels=0", 400, "levels must be a whole number from 1 to 64, got \"0\""),
+        ("/api/map?levels=100000", 400, "levels must be a whole number from 1 to 64"),
+        ("/api/map?steps=maybe", 400, "steps must be 1 or 0"),
+        ("/api/map?set=width=4096&set=height=4096", 413, "this request makes 16777216 cells; the page shows at most 4194304"),
+        ("/api/map?set=width=2048&set=height=2048&levels=2", 413, "the page shows at most 4194304"),
+        ("/api/layer?layer=heat", 400, "--layer heat: this map has no such layer (available: terrain, priority, region, components, marks)"),
+        ("/api/layer?level=2", 400, "level 2 is past the last level generated (1)"),
+        ("/api/layer?frame=5", 400, "frame 5 is past the last step of level 1 (0)"),
+        ("/api/export.png?scale=0", 400, "scale must be a whole number from 1 to 64"),
+        ("/api/export.png?scale=64&set=width=1000", 413, "1000×6 cells at scale 64 is 64000×384 pixels; the limit is 32768 per side"),
+        ("/api/export.json?steps=1", 400, "unknown query parameter 'steps'"),
+        ("/api/nothing", 404, "no such page: /api/nothing"),
+    ];
+    for (target, status, message) in cases {
+        let r = s.get(target);
+        assert_eq!(r.status, *status, "{target}: {}", r.text());
+        assert_eq!(
+            r.header("content-type"),
+            Some("application/json"),
+            "{target}"
+        );
+        assert!(r.problems().contains(message), "{target}: {}", r.problems());
+    }
+    let post = request(s.addr, "POST", "/api/map", &s.addr.to_string());
+    assert_eq!(post.status, 405);
+
+    // DNS rebinding: a page elsewhere reaching 127.0.0.1 through its own host name is refused.
+    let r = request(s.addr, "GET", "/api/status", "attacker.example:80");
+    assert_eq!(r.status, 403);
+    assert!(
+        r.problems().contains("is not this machine"),
+        "{}",
+        r.problems()
+    );
+    for host in [
+        "localhost",
+        &format!("localhost:{}", s.addr.port()),
+        "[::1]:1",
+    ] {
+        assert_eq!(
+            request(s.addr, "GET", "/api/status", host).status,
+            200,
+            "{host}"
+        );
+    }
+
+    // The recipe running away is the recipe's failure (422), stopped by the budget as in `run`.
+    let started = Instant::now();
+    let r = s.get("/api/map?set=spin=true");
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.problems().contains("r.lua:16:"), "{}", r.problems());
+    assert!(r.problems().contains("budget"), "{}", r.problems());
+    assert!(started.elapsed() < Duration::from_secs(30));
+
+    assert!(s.alive());
+    assert_eq!(s.get("/api/map?seed=3").status, 200);
+}
+
+#[test]
+fn a_drawn_seed_is_announced_and_bad_start_ups_are_refused() {
+    let s = Served::start(
+        &[
+            ("r.lua", &recipe(1)),
+            ("lib/style.lua", "return { fill = \"floor\" }\n"),
+        ],
+        &["r.lua"],
+    );
+    let seed = s.get("/api/status").json()["session"]["seed"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(s.stderr().contains(&format!(
+        "seed: {seed} (repeat this run with --seed {seed})"
+    )));
+
+    let dir = temp_tree(&[
+        ("r.lua", &recipe(1)),
+        ("lib/style.lua", "return { fill = \"floor\" }\n"),
+    ]);
+    copy_regions(dir.path());
+    let fail = |args: &[&str], message: &str| {
+        let out = warren()
+            .current_dir(dir.path())
+            .arg("serve")
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    };
+    fail(&["missing.lua"], "missing.lua: no such recipe file");
+    fail(
+        &["r.lua", "--set", "widht=3", "--port", "0"],
+        "unknown parameter 'widht'",
+    );
+    fail(
+        &["r.lua", "--set", "width", "--port", "0"],
+        "--set expects key=value",
+    );
+    fail(
+        &["r.lua", "--regions", "nowhere", "--port", "0"],
+        "nowhere: --regions is not a directory",
+    );
+    fail(
+        &["r.lua", "--port", &s.addr.port().to_string()],
+        &format!(
+            "cannot listen on 127.0.0.1:{}: port {} is in use",
+            s.addr.port(),
+            s.addr.port()
+        ),
+    );
+}
+
+#[test]
+fn another_bind_address_warns_and_lets_other_host_names_in() {
+    let s = serve(&["--bind", "0.0.0.0"]);
+    assert!(
+        s.stderr().contains("warning: serving on 0.0.0.0:"),
+        "{}",
+        s.stderr()
+    );
+    assert!(s.url.starts_with("http://127.0.0.1:"), "{}", s.url);
+    let r = request(s.addr, "GET", "/api/status", "maps.example:80");
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn every_save_style_is_pushed_and_a_bad_edit_keeps_serving_the_last_good_recipe() {
+    let s = serve(&[]);
+    let events = s.events();
+    let (_, first) = events.wait_for("the current status", |_| true);
+    let version0 = first["version"].as_u64().unwrap();
+    assert_eq!(first["recipe"]["name"], "served");
+    assert_eq!(first["problems"].as_array().unwrap().len(), 0);
+    let tag = |s: &Served| -> i64 {
+        let r = s.get("/api/map?seed=5");
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.json()["levels"][0]["frames"][0]["tags"]["version"]
+            .as_i64()
+            .unwrap()
+    };
+    assert_eq!(tag(&s), 1);
+
+    let mut version = version0;
+    let mut latencies = Vec::new();
+    let mut saved = |what: &str, save: &dyn Fn(), reason: &str| -> serde_json::Value {
+        let at = Instant::now();
+        save();
+        version += 1;
+        let v = version;
+        let (when, status) = events.wait_for(what, |e| e["version"].as_u64() == Some(v));
+        assert!(
+            status["reason"].as_str().unwrap().contains(reason),
+            "{what}: {status}"
+        );
+        latencies.push((what.to_string(), when - at));
+        status
+    };
+
+    // A region file written in place.
+    let terrain = std::fs::read_to_string(s.path("regions/terrain.toml")).unwrap();
+    saved(
+        "a region file written in place",
+        &|| {
+            std::fs::write(
+                s.path("regions/terrain.toml"),
+                terrain.replace("#c8c8c8", "#c8c8c9"),
+            )
+            .unwrap()
+        },
+        "regions (terrain.toml)",
+    );
+    // The recipe saved atomically (a temporary file renamed over it).
+    saved(
+        "the recipe renamed over",
+        &|| atomic_write(&s.path("r.lua"), &recipe(2)),
+        "script (r.lua)",
+    );
+    assert_eq!(tag(&s), 2);
+    // A module the recipe requires, deleted and created again.
+    saved(
+        "a module deleted and recreated",
+        &|| {
+            std::fs::remove_file(s.path("lib/style.lua")).unwrap();
+            std::thread::sleep(Duration::from_millis(5));
+            std::fs::write(s.path("lib/style.lua"), "return { fill = \"door\" }\n").unwrap();
+        },
+        "script (style.lua)",
+    );
+    let cli: serde_json::Value =
+        serde_json::from_slice(&run(&s, &["r.lua", "--seed", "5", "--format", "json"])).unwrap();
+    assert_eq!(page_rows(&s.get("/api/map?seed=5").json()), json_rows(&cli));
+
+    // A broken region file: the status names it with line and column; maps are refused with
+    // the same problem (the page keeps its last good map) and the server carries on.
+    let status = saved(
+        "a broken region file",
+        &|| std::fs::write(s.path("regions/terrain.toml"), "[[terrain]\nname = 1\n").unwrap(),
+        "regions (terrain.toml)",
+    );
+    let problem = &status["problems"][0];
+    assert!(
+        problem["file"].as_str().unwrap().ends_with("terrain.toml"),
+        "{status}"
+    );
+    assert_eq!(problem["line"], 1, "{status}");
+    assert!(problem["column"].as_u64().is_some(), "{status}");
+    let r = s.get("/api/map?seed=5");
+    assert_eq!(r.status, 422);
+    assert!(r.problems().contains("terrain.toml:1:"), "{}", r.problems());
+    assert_eq!(
+        status["recipe"]["name"], "served",
+        "the last good recipe stays"
+    );
+
+    // Fixed: the problems clear and maps come back.
+    let status = saved(
+        "the region file fixed",
+        &|| std::fs::write(s.path("regions/terrain.toml"), &terrain).unwrap(),
+        "regions (terrain.toml)",
+    );
+    assert_eq!(status["problems"].as_array().unwrap().len(), 0, "{status}");
+    assert_eq!(tag(&s), 2);
+
+    // A recipe with a syntax error names its line; fixing it clears it.
+    let status = saved(
+        "a recipe syntax error",
+        &|| {
+            std::fs::write(
+                s.path("r.lua"),
+                recipe(3).replace("map:fill(style.fill)", "map:fill(style.fill"),
+            )
+            .unwrap()
+        },
+        "script (r.lua)",
+    );
+    assert!(
+        status["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("r.lua:"),
+        "{status}"
+    );
+    assert!(status["problems"][0]["line"].as_u64().is_some(), "{status}");
+    saved(
+        "the recipe fixed",
+        &|| atomic_write(&s.path("r.lua"), &recipe(4)),
+        "script (r.lua)",
+    );
+    assert_eq!(tag(&s), 4);
+    for (what, took) in &latencies {
+        eprintln!(
+            "save to status event: {:>6.1} ms  {what}",
+            took.as_secs_f64() * 1e3
+        );
+    }
+}
+
+#[test]
+fn concurrent_requests_during_rapid_edits_neither_crash_nor_wedge_the_server() {
+    let mut s = serve(&[]);
+    let addr = s.addr;
+    let queries = [
+        "/api/map?seed=1",
+        "/api/map?seed=2&set=mode=spotted",
+        "/api/map?seed=x",
+        "/api/map?set=width=5000",
+        "/api/layer?seed=3&layer=components",
+        "/api/export.png?seed=4",
+        "/api/export.json?seed=5&levels=3",
+        "/api/status",
+    ];
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let clients: Vec<_> = (0..4)
+        .map(|t| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut seen = Vec::new();
+                let mut i = t;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) && seen.len() < 400 {
+                    let target = queries[i % queries.len()];
+                    let r = request(addr, "GET", target, &addr.to_string());
+                    seen.push((target, r.status));
+                    i += 1;
+                }
+                seen
+            })
+        })
+        .collect();
+    // Rapid edits meanwhile: good and broken recipes, region files rewritten.
+    let terrain = std::fs::read_to_string(s.path("regions/terrain.toml")).unwrap();
+    for v in 0..40 {
+        if v % 3 == 1 {
+            std::fs::write(s.path("r.lua"), "return { oops").unwrap();
+        } else {
+            atomic_write(&s.path("r.lua"), &recipe(100 + v));
+        }
+        if v % 5 == 0 {
+            std::fs::write(s.path("regions/terrain.toml"), &terrain).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(15));
+    }
+    atomic_write(&s.path("r.lua"), &recipe(999));
+    std::thread::sleep(Duration::from_millis(300));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for c in clients {
+        for (target, status) in c.join().expect("a client thread") {
+            assert!(
+                [200, 400, 413, 422, 503].contains(&status),
+                "{target}: {status}"
+            );
+        }
+    }
+    assert!(s.alive(), "the server survived");
+    // It settles on the last save.
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let r = s.get("/api/map?seed=1");
+        if r.status == 200 && r.json()["levels"][0]["frames"][0]["tags"]["version"] == 999 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never settled: {}", r.text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
