@@ -130,14 +130,16 @@ pub struct GenArgs {
     /// Generate levels 1..=N, each seeing the one above (ctx.above, ctx.depth).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub levels: u32,
-    /// Lua instructions one generation may run [default: `[limits] max_instructions` in the
-    /// region files, else 200000000].
+    /// Lua instructions one generation may run [default: 400000000]. Region files'
+    /// `[limits] max_instructions` may lower it, never raise it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_instructions: Option<u64>,
-    /// Memory one generation may use, in MiB [default: `[limits] max_memory_mib`, else 512].
+    /// Memory one generation may use, in MiB [default: 512]. Region files' `[limits]
+    /// max_memory_mib` may lower it, never raise it.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
-    /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`, else 4].
+    /// Wall-clock seconds one generation may take [default: 4]. Region files' `[limits]
+    /// max_seconds` may lower it, never raise it.
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub max_seconds: Option<f64>,
 }

@@ -2,7 +2,7 @@
 //! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
 //! all.
 
-use crate::output::write_atomic;
+use crate::output::{write_atomic, Inputs};
 use crate::render::{gif, png, LayerChoice};
 use std::path::{Path, PathBuf};
 use warren_lua::api::debug::Snapshot;
@@ -53,29 +53,31 @@ pub fn generate_steps(
 
 /// Writes the frames of every level into `dir` (created if needed) and returns their paths in
 /// order: `000-after-rooms.png`, …, `NNN-final.png`, then `animation.gif` with all of them
-/// (deeper levels prefix their files with `level2-` …).
+/// (deeper levels prefix their files with `level2-` …). A frame that would land on one of
+/// `inputs` is refused before anything is written.
 pub fn write_frames(
     dir: &Path,
     steps: &[Steps],
     layer: &LayerChoice,
     scale: u32,
+    inputs: &Inputs,
 ) -> Result<Vec<PathBuf>> {
+    inputs.check("--frames", dir)?;
+    for name in steps.iter().flat_map(frame_names) {
+        inputs.check("--frames", &dir.join(name))?;
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
     let mut written = Vec::new();
     for step in steps {
-        let prefix = if step.level.depth > 1 {
-            format!("level{}-", step.level.depth)
-        } else {
-            String::new()
-        };
-        let frames = step
+        let names = frame_names(step);
+        let maps = step
             .snapshots
             .iter()
-            .map(|s| (s.label.as_str(), &s.map))
-            .chain([("final", &step.level.map)]);
+            .map(|s| &s.map)
+            .chain([&step.level.map]);
         let mut views = Vec::new();
-        for (i, (label, map)) in frames.enumerate() {
+        for (map, name) in maps.zip(&names) {
             let view = match layer {
                 // A recipe layer added after a snapshot is not in it: show such frames as terrain.
                 LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
@@ -85,17 +87,31 @@ pub fn write_frames(
             }
             .map_err(Error::Param)?;
             let bytes = png::encode(&view, scale as usize).map_err(Error::Io)?;
-            written.push(write(
-                dir,
-                &format!("{prefix}{i:03}-{}.png", slug(label)),
-                &bytes,
-            )?);
+            written.push(write(dir, name, &bytes)?);
             views.push(view);
         }
         let gif = gif::animate(&views, scale as usize).map_err(Error::Io)?;
-        written.push(write(dir, &format!("{prefix}animation.gif"), &gif)?);
+        let animation = names.last().map_or("animation.gif", String::as_str);
+        written.push(write(dir, animation, &gif)?);
     }
     Ok(written)
+}
+
+/// The files one level's frames go to: `NNN-label.png` per snapshot, the final map, then
+/// `animation.gif` (prefixed with `levelN-` below the first level).
+fn frame_names(step: &Steps) -> Vec<String> {
+    let prefix = if step.level.depth > 1 {
+        format!("level{}-", step.level.depth)
+    } else {
+        String::new()
+    };
+    let labels = step.snapshots.iter().map(|s| s.label.as_str());
+    labels
+        .chain(["final"])
+        .enumerate()
+        .map(|(i, label)| format!("{prefix}{i:03}-{}.png", slug(label)))
+        .chain([format!("{prefix}animation.gif")])
+        .collect()
 }
 
 /// Writes one frame file atomically.

@@ -247,6 +247,46 @@ fn float_cases(out: &mut Vec<Case>) {
     ));
 }
 
+/// Weights that are each finite but add up past the largest number: the second entry of each
+/// list is reported at its weight.
+fn weight_total_cases(out: &mut Vec<Case>) {
+    let entries: [(&str, &str); 5] = [
+        (
+            "corridor",
+            "floor = \"floor\"\nwalls = \"rock\"\ndoor = \"floor\"\n",
+        ),
+        (
+            "room",
+            "kind = \"normal\"\nfloor = \"floor\"\nwall = \"rock\"\ndoor = \"floor\"\n",
+        ),
+        (
+            "streamer",
+            "kind = \"river\"\nterrain = \"floor\"\nmin_width = 1\nmax_width = 2\n",
+        ),
+        ("vault", "grid = \".\"\n[vault.legend]\n\".\" = \"floor\"\n"),
+        ("spawn", ""),
+    ];
+    for (kind, rest) in entries {
+        for (first, second, shown) in [
+            ("1.7e308", "1.7e308", "1.7e308"),
+            ("1e308", "9e307", "9e307"),
+            ("1.7976931348623157e308", "1e292", "1e292"),
+        ] {
+            let one = format!("[[{kind}]]\nname = \"a\"\nweight = {first}\n{rest}");
+            let line = one.lines().count() + 3;
+            out.push(case(
+                format!("{one}[[{kind}]]\nname = \"b\"\nweight = {second}\n{rest}"),
+                line,
+                10,
+                format!(
+                    "{kind} 'b': weight = {shown} takes the total of the {kind} weights past the \
+                     largest number (about 1.8e308); weights must add up to a finite total"
+                ),
+            ));
+        }
+    }
+}
+
 /// Keys no section knows, and sections that do not exist: named by their entry, with a
 /// suggestion when the key is a likely typo.
 fn unknown_key_cases(out: &mut Vec<Case>) {
@@ -657,6 +697,7 @@ fn corpus() -> Vec<Case> {
     door_and_hazard_cases(&mut out);
     syntax_cases(&mut out);
     duplicate_section_cases(&mut out);
+    weight_total_cases(&mut out);
     out
 }
 
@@ -724,5 +765,71 @@ fn limits_from_the_regions_become_the_defaults() {
     assert_eq!(
         warren_lua::Limits::from_region(&defaults.limits),
         warren_lua::Limits::default()
+    );
+}
+
+#[test]
+fn limits_above_what_the_user_allows_are_clamped_at_their_place() {
+    // (key = value, the budget the user allows, where the key is, what stays in force)
+    let cases = [
+        (
+            "max_instructions = 400_000_001",
+            "regions/bad.toml:3:20",
+            "400000000 instructions",
+        ),
+        ("max_memory_mib = 513", "regions/bad.toml:3:18", "512 MiB"),
+        ("max_seconds = 4.5", "regions/bad.toml:3:15", "4 s"),
+    ];
+    for (line, place, allowed) in cases {
+        let sources = vec![
+            Source {
+                path: "regions/a.toml".into(),
+                text: TERRAIN.into(),
+            },
+            Source {
+                path: "regions/bad.toml".into(),
+                text: format!("# raises a budget\n[limits]\n{line}\n"),
+            },
+        ];
+        let registry = Registry::from_sources(sources).unwrap();
+        let resolved = warren_lua::Limits::default().lowered_by(&registry);
+        assert_eq!(resolved.limits, warren_lua::Limits::default(), "{line}");
+        assert_eq!(resolved.warnings.len(), 1, "{line}");
+        let w = &resolved.warnings[0];
+        assert!(w.starts_with(&format!("{place}: limits.")), "{w}");
+        assert!(w.contains(&format!("so {allowed} applies")), "{w}");
+    }
+}
+
+#[test]
+fn too_many_terrains_is_reported_at_the_first_one_too_many() {
+    // 65535 terrains fit (ids are 16 bits); the 65536th is named where it is written.
+    let defined = TERRAIN.matches("[[terrain]]").count();
+    let extra: String = (defined..=u16::MAX as usize)
+        .map(|i| {
+            format!(
+                "[[terrain]]\nname = \"t{i}\"\nglyph = \"#\"\ncolor = \"#000000\"\nsolid = true\n"
+            )
+        })
+        .collect();
+    let sources = vec![
+        Source {
+            path: "regions/a.toml".into(),
+            text: TERRAIN.into(),
+        },
+        Source {
+            path: "regions/many.toml".into(),
+            text: extra,
+        },
+    ];
+    let e = Registry::from_sources(sources).unwrap_err().to_string();
+    let index = u16::MAX as usize - defined;
+    let line = index * 5 + 1;
+    assert_eq!(
+        e,
+        format!(
+            "regions/many.toml:{line}:1: too many terrains: this is terrain number 65536; at \
+             most 65535 may be defined"
+        )
     );
 }

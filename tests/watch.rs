@@ -41,14 +41,23 @@ impl Watch {
 
     /// Starts watching a recipe with the given text, without waiting for anything.
     fn spawn(extra: &[&str], recipe_text: &str) -> Watch {
-        let dir = temp_tree(&[
-            ("r.lua", recipe_text),
-            ("lib/style.lua", "return { fill = \"floor\" }\n"),
-        ]);
+        Watch::spawn_tree(
+            &[
+                ("r.lua", recipe_text),
+                ("lib/style.lua", "return { fill = \"floor\" }\n"),
+            ],
+            "r.lua",
+            extra,
+        )
+    }
+
+    /// Starts watching `script` among `files` (and a copy of the shipped regions).
+    fn spawn_tree(files: &[(&str, &str)], script: &str, extra: &[&str]) -> Watch {
+        let dir = temp_tree(files);
         copy_regions(dir.path());
         let mut child = Command::new(env!("CARGO_BIN_EXE_warren"))
             .current_dir(dir.path())
-            .args(["watch", "r.lua", "--seed", "5", "--out", "out.json"])
+            .args(["watch", script, "--seed", "5", "--out", "out.json"])
             .args(extra)
             .env("NO_COLOR", "1")
             .stdin(Stdio::piped())
@@ -303,6 +312,140 @@ fn watch_takes_the_run_options() {
     assert!(list("watch").contains("width"));
 }
 
+/// Copies every file of `from` into `to` (created), like `cp -r` of a flat directory tree.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(p.file_name().unwrap()));
+        } else {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_regions_directory_removed_and_created_again_is_followed() {
+    let w = Watch::start(&[]);
+    let spare = w.path("spare");
+    copy_dir(&w.path("regions"), &spare);
+
+    // Removed: the error is shown and the last good map stays.
+    std::fs::remove_dir_all(w.path("regions")).unwrap();
+    w.wait_for_status("error", 1);
+    assert!(w.rows().contains('.'));
+
+    // Created again (with a different floor): regenerated from the new directory.
+    std::fs::write(
+        spare.join("terrain.toml"),
+        terrain_with_floor_in(&spare, ","),
+    )
+    .unwrap();
+    copy_dir(&spare, &w.path("regions"));
+    w.wait_for_status("ok", 2);
+    assert!(w.rows().contains(','), "{}\n{}", w.rows(), w.stderr());
+
+    // And the new directory is watched: a later edit in it regenerates too.
+    let text = terrain_with_floor_in(&w.path("regions"), "a");
+    std::fs::write(w.path("regions/terrain.toml"), text).unwrap();
+    w.wait_for_status("ok", 3);
+    assert!(w.rows().contains('a'), "{}\n{}", w.rows(), w.stderr());
+
+    // Swapped for another directory renamed into place: the new one is followed, the old
+    // one (now under another name) is not.
+    let next = w.path("next");
+    copy_dir(&w.path("regions"), &next);
+    std::fs::write(next.join("terrain.toml"), terrain_with_floor_in(&next, "b")).unwrap();
+    std::fs::rename(w.path("regions"), w.path("old")).unwrap();
+    std::fs::rename(&next, w.path("regions")).unwrap();
+    w.wait_for_status("ok", 4);
+    assert!(w.rows().contains('b'), "{}\n{}", w.rows(), w.stderr());
+    let old = terrain_with_floor_in(&w.path("old"), "c");
+    std::fs::write(w.path("old/terrain.toml"), old).unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(w.statuses("ok"), 4, "{}", w.stderr());
+    let text = terrain_with_floor_in(&w.path("regions"), "d");
+    std::fs::write(w.path("regions/terrain.toml"), text).unwrap();
+    w.wait_for_status("ok", 5);
+    assert!(w.rows().contains('d'), "{}\n{}", w.rows(), w.stderr());
+}
+
+#[test]
+fn a_recipe_directory_removed_and_created_again_is_followed() {
+    let w = Watch::spawn_tree(
+        &[
+            ("scripts/r.lua", &recipe(1)),
+            ("scripts/lib/style.lua", "return { fill = \"floor\" }\n"),
+        ],
+        "scripts/r.lua",
+        &[],
+    );
+    w.wait_for_status("ok", 1);
+    let spare = w.path("spare");
+    copy_dir(&w.path("scripts"), &spare);
+
+    std::fs::remove_dir_all(w.path("scripts")).unwrap();
+    w.wait_for_status("error", 1);
+    assert!(w.stderr().contains("r.lua"), "{}", w.stderr());
+    assert_eq!(w.version(), 1, "the last good map stays");
+
+    std::fs::write(spare.join("r.lua"), recipe(2)).unwrap();
+    copy_dir(&spare, &w.path("scripts"));
+    w.wait_for_status("ok", 2);
+    assert_eq!(w.version(), 2, "{}", w.stderr());
+
+    // The recipe and its module in the new directory are watched.
+    std::fs::write(w.path("scripts/r.lua"), recipe(3)).unwrap();
+    w.wait_for_status("ok", 3);
+    assert_eq!(w.version(), 3, "{}", w.stderr());
+    atomic_write(
+        &w.path("scripts/lib/style.lua"),
+        "return { fill = \"door\" }\n",
+    );
+    w.wait_for_status("ok", 4);
+    assert!(w.rows().contains('+'), "{}\n{}", w.rows(), w.stderr());
+}
+
+/// The terrain file in `dir` with the floor drawn as `glyph`.
+fn terrain_with_floor_in(dir: &Path, glyph: &str) -> String {
+    let text = std::fs::read_to_string(dir.join("terrain.toml")).unwrap();
+    let floor = floor_lines(&text);
+    text.replace(&floor, &format!("name = \"floor\"\nglyph = \"{glyph}\""))
+}
+
+/// The `name = "floor"` line and the glyph line after it, whatever the glyph is now.
+fn floor_lines(text: &str) -> String {
+    let start = text
+        .find("name = \"floor\"\nglyph = \"")
+        .expect("a floor terrain");
+    let rest = &text[start..];
+    let glyph_line_end = rest
+        .match_indices('\n')
+        .nth(1)
+        .map_or(rest.len(), |(i, _)| i);
+    rest[..glyph_line_end].to_string()
+}
+
+#[test]
+fn a_huge_error_is_shown_capped() {
+    let huge = recipe(1).replace(
+        "map:fill(style.fill)",
+        "error(string.rep('x', 15 * 1000 * 1000) .. 'END')",
+    );
+    let w = Watch::spawn(&[], &huge);
+    w.wait_for_status("error", 1);
+    let err = w.stderr();
+    let longest = err.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest <= 4200, "a line of {longest} bytes");
+    assert!(
+        err.contains("r.lua:4: xxx"),
+        "{}",
+        &err[..err.len().min(200)]
+    );
+    assert!(err.contains("bytes omitted] …") && err.contains("xEND"));
+}
+
 #[test]
 fn regenerations_start_from_the_same_state_as_a_fresh_run() {
     // A recipe that keeps a module-level counter, replaces a global and extends `string`: every
@@ -336,5 +479,5 @@ return { name = "stateful", params = { width = { default = 16 }, height = { defa
         .output()
         .unwrap();
     let fresh: serde_json::Value = serde_json::from_slice(&fresh.stdout).unwrap();
-    assert_eq!(fresh["tags"], first["tags"]);
+    assert_eq!(fresh["levels"][0]["tags"], first["tags"]);
 }

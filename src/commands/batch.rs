@@ -1,7 +1,8 @@
 //! `warren batch`: many seeds in parallel, measured, summarised, optionally saved.
 
-use super::stats::{write_plot, OutputArgs};
+use super::stats::{check_stat_outputs, write_plot, OutputArgs};
 use crate::batch::{self, Batch, MapFiles, Stopped};
+use crate::output::Inputs;
 use crate::render::Format;
 use crate::stats::{table, SeedPlan, Shard};
 use clap::Args;
@@ -10,7 +11,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
+use warren_lua::limits::Requested;
 use warren_lua::run::load_registry;
+use warren_lua::Host;
 
 /// Examples shown under `warren batch --help`.
 pub const HELP: &str = "\
@@ -70,14 +73,16 @@ pub struct BatchArgs {
     /// Statistics outputs.
     #[command(flatten)]
     pub output: OutputArgs,
-    /// Lua instructions one generation may run [default: `[limits] max_instructions`, else the
-    /// built-in default].
-    #[arg(long, value_name = "N")]
+    /// Lua instructions one generation may run [default: 400000000]. Region files'
+    /// `[limits] max_instructions` may lower it, never raise it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_instructions: Option<u64>,
-    /// Memory one generation may use, in MiB [default: `[limits] max_memory_mib`, else 512].
+    /// Memory one generation may use, in MiB [default: 512]. Region files' `[limits]
+    /// max_memory_mib` may lower it, never raise it.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
-    /// Wall-clock seconds one generation may take [default: `[limits] max_seconds`].
+    /// Wall-clock seconds one generation may take [default: 4]. Region files' `[limits]
+    /// max_seconds` may lower it, never raise it.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds)]
     pub max_seconds: Option<f64>,
 }
@@ -107,6 +112,16 @@ fn worker_count(asked: Option<u64>) -> usize {
     }
 }
 
+/// Refuses `--records`, `--plot` or `--out-dir` pointed at an input. (A saved map is named
+/// `SCRIPT-SEED.EXT` with a `txt`, `ans`, `json`, `png` or `tmx` extension, which no recipe, module or
+/// region file inside the directory can be named, so the directory itself is what is checked.)
+fn check_outputs(args: &BatchArgs, inputs: &Inputs) -> Result<()> {
+    if let Some(dir) = &args.out_dir {
+        inputs.check("--out-dir", dir)?;
+    }
+    check_stat_outputs(&args.output, inputs)
+}
+
 /// Executes `warren batch`.
 pub fn run(args: BatchArgs) -> Result<()> {
     args.seed_start.checked_add(args.count).ok_or_else(|| {
@@ -134,11 +149,21 @@ pub fn run(args: BatchArgs) -> Result<()> {
     let jobs = worker_count(args.jobs);
     let registry = Arc::new(load_registry(args.regions.as_deref(), &args.script)?);
     let limits = super::limits_from(
-        &registry.limits,
-        args.max_instructions,
-        args.max_memory,
-        args.max_seconds,
+        Some(&registry),
+        Requested {
+            instructions: args.max_instructions,
+            memory_mib: args.max_memory,
+            seconds: args.max_seconds,
+        },
     )?;
+    // Records are written while the batch runs: outputs are checked first, against everything
+    // the recipe reads once loaded (its region files and the modules it requires).
+    let probe = Host::load(&args.script, registry.clone(), limits)?;
+    check_outputs(
+        &args,
+        &super::inputs(&probe, &registry, args.regions.as_deref()),
+    )?;
+    drop(probe);
     let interrupt = catch_signals()?;
     let batch = Batch {
         registry,

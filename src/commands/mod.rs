@@ -9,11 +9,13 @@ mod stubs;
 pub mod watch;
 
 use crate::cli::{Command, GenArgs};
-use std::time::Duration;
-use warren_core::region::LimitsDef;
+use crate::output::Inputs;
+use std::path::Path;
+use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::relative;
-use warren_lua::{params::split_assignment, Limits};
+use warren_lua::limits::Requested;
+use warren_lua::run::{find_regions, relative};
+use warren_lua::{params::split_assignment, Host, Limits};
 
 /// Runs a parsed command.
 pub fn dispatch(command: Command) -> Result<()> {
@@ -45,36 +47,50 @@ fn relative_paths(gen: &mut GenArgs) {
     gen.regions = gen.regions.as_deref().map(relative);
 }
 
-/// The budgets: the command-line flags, else the regions' `[limits]`, else the defaults.
-pub fn limits(gen: &GenArgs, region: &LimitsDef) -> Result<Limits> {
+/// The budgets: the command-line flags (else warren's defaults), lowered where the regions'
+/// `[limits]` ask for less. A region key asking for more is clamped, with a warning on stderr.
+pub fn limits(gen: &GenArgs, registry: Option<&Registry>) -> Result<Limits> {
     limits_from(
-        region,
-        gen.max_instructions,
-        gen.max_memory,
-        gen.max_seconds,
+        registry,
+        Requested {
+            instructions: gen.max_instructions,
+            memory_mib: gen.max_memory,
+            seconds: gen.max_seconds,
+        },
     )
 }
 
-/// The budgets from `--max-instructions`, `--max-memory` (MiB) and `--max-seconds` where given,
-/// else from the regions' `[limits]`.
-pub fn limits_from(
-    region: &LimitsDef,
-    instructions: Option<u64>,
-    memory_mib: Option<u64>,
-    seconds: Option<f64>,
-) -> Result<Limits> {
-    let mut limits = Limits::from_region(region);
-    if let Some(n) = instructions {
-        limits.instructions = n;
+/// The budgets `requested` allows, lowered by `registry`'s `[limits]` (warnings on stderr).
+pub fn limits_from(registry: Option<&Registry>, requested: Requested) -> Result<Limits> {
+    let allowed = requested.limits().map_err(Error::Param)?;
+    let Some(registry) = registry else {
+        return Ok(allowed);
+    };
+    let resolved = allowed.lowered_by(registry);
+    for w in &resolved.warnings {
+        eprintln!("warning: {w}");
     }
-    if let Some(mib) = memory_mib {
-        limits.memory = (mib as usize) << 20;
+    Ok(resolved.limits)
+}
+
+/// What a generation reads: the recipe, the modules it has required so far, the region files
+/// and their directory (`regions`, else the one found beside the recipe). No output may land on
+/// any of them.
+pub fn inputs(host: &Host, registry: &Registry, regions: Option<&Path>) -> Inputs {
+    let mut inputs = Inputs::new();
+    let files = host.script_files();
+    if let Some((recipe, modules)) = files.split_first() {
+        inputs.add(recipe, "the recipe");
+        inputs.add_all(modules, "a module the recipe requires");
     }
-    // `cli::seconds` has checked the range (0, 86400].
-    if let Some(secs) = seconds {
-        limits.time = Duration::from_secs_f64(secs);
+    inputs.add_all(&registry.files, "a region file");
+    if let Some(dir) = regions
+        .map(Path::to_path_buf)
+        .or_else(|| find_regions(&host.recipe().path))
+    {
+        inputs.set_regions_dir(&dir);
     }
-    Ok(limits)
+    inputs
 }
 
 /// The `--set` assignments, split.

@@ -2,6 +2,7 @@
 
 use crate::cli::RunArgs;
 use crate::frames::{generate_steps, write_frames};
+use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -15,19 +16,24 @@ pub fn run(args: RunArgs) -> Result<()> {
     let gen = &args.gen;
     let format = choose_format(&args)?;
     let registry = Arc::new(load_registry(gen.regions.as_deref(), &gen.script)?);
-    let limits = super::limits(gen, &registry.limits)?;
-    let host = Host::load(&gen.script, registry, limits)?;
+    let limits = super::limits(gen, Some(&registry))?;
+    let host = Host::load(&gen.script, registry.clone(), limits)?;
     if args.list_params {
         print!("{}", list_params(&host));
         return Ok(());
     }
+    // Refused before generating, and again before writing (the recipe may require more
+    // modules while it runs).
+    let inputs = || super::inputs(&host, &registry, gen.regions.as_deref());
+    check_outputs(&args, format, &inputs())?;
     let params = host.resolve_params(&super::assignments(gen)?)?;
     let seed = super::seed(gen);
     let layer = LayerChoice::from_name(&args.layer);
     let levels = match &args.frames {
         Some(dir) => {
             let steps = generate_steps(&host, seed, &params, gen.levels)?;
-            write_frames(dir, &steps, &layer, args.scale)?;
+            check_outputs(&args, format, &inputs())?;
+            write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
         None => generate_levels(&host, seed, &params, gen.levels)?,
@@ -43,6 +49,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(level) = levels.first() {
         layer.check(&level.map).map_err(Error::Param)?;
     }
+    check_outputs(&args, format, &inputs())?;
     match &args.out {
         Some(path) => {
             output.save(format, path)?;
@@ -68,6 +75,21 @@ pub fn run(args: RunArgs) -> Result<()> {
         if let Some(legend) = output.legend_text() {
             eprintln!("{legend}");
         }
+    }
+    Ok(())
+}
+
+/// Refuses `--out` (and a Tiled map's tileset image beside it) or `--frames` pointed at an
+/// input of the run.
+pub(super) fn check_outputs(args: &RunArgs, format: Format, inputs: &Inputs) -> Result<()> {
+    if let Some(path) = &args.out {
+        inputs.check("--out", path)?;
+        if format == Format::Tiled {
+            inputs.check("--out", &tileset_path(path))?;
+        }
+    }
+    if let Some(dir) = &args.frames {
+        inputs.check("--frames", dir)?;
     }
     Ok(())
 }

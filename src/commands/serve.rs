@@ -52,14 +52,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     };
     let regions = relative_to_current_dir(regions);
     let sets = super::assignments(gen)?;
-    // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
-    // broken regions directory at start-up means the built-in defaults), as in `watch`.
+    // Budgets come from the flags (else the defaults), lowered by the regions' `[limits]` as
+    // they are at start-up (a broken regions directory at start-up lowers nothing), as in
+    // `watch`.
     let registry = warren_core::region::Registry::load_dir(&regions).ok();
-    let initial = registry
-        .as_ref()
-        .map(|r| r.limits.clone())
-        .unwrap_or_default();
-    let limits = super::limits(gen, &initial)?;
+    let limits = super::limits(gen, registry.as_ref())?;
     // A bad --set is a mistake on the command line: refuse it now when the recipe loads (a
     // broken recipe is shown on the page instead, until it is fixed).
     if let Some(registry) = registry {

@@ -1,6 +1,6 @@
 //! `warren stats merge`, and the statistics outputs it shares with `warren batch`.
 
-use crate::output::write_atomic;
+use crate::output::{write_atomic, Inputs};
 use crate::stats::plan::{gaps, seed_range_text};
 use crate::stats::records::{Reader, RecordFile};
 use crate::stats::{plot, table, Aggregate, Header, SeedPlan};
@@ -58,6 +58,9 @@ pub struct MergeArgs {
 pub fn run(args: StatsArgs) -> Result<()> {
     match args.action {
         StatsAction::Merge(m) => {
+            let mut inputs = Inputs::new();
+            inputs.add_all(&m.files, "a records file");
+            check_stat_outputs(&m.output, &inputs)?;
             let data = merge(&m.files, m.allow_partial, m.output.records.as_deref())?;
             print!("{}", table(&data));
             write_plot(&data, &m.output)
@@ -154,6 +157,17 @@ fn read_part(
         }
     }
     Ok(covers)
+}
+
+/// Refuses `--records` or `--plot` pointed at an input.
+pub fn check_stat_outputs(out: &OutputArgs, inputs: &Inputs) -> Result<()> {
+    if let Some(path) = &out.records {
+        inputs.check("--records", path)?;
+    }
+    if let Some(path) = &out.plot {
+        inputs.check("--plot", path)?;
+    }
+    Ok(())
 }
 
 /// An error unless two headers describe runs of the same recipe with the same parameters,

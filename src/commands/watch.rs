@@ -4,8 +4,10 @@
 
 use crate::cli::{RunArgs, WatchArgs};
 use crate::frames::{generate_steps, write_frames};
-use crate::render::{Format, LayerChoice, Output};
+use crate::output::Inputs;
+use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 use warren_lua::error::{Error, Result};
@@ -47,13 +49,13 @@ pub fn watch(args: WatchArgs) -> Result<()> {
             ))
         })?,
     };
-    // Budgets come from the flags, else the regions' `[limits]` as they are at start-up (a
-    // broken regions directory at start-up means the built-in defaults).
-    let initial = warren_core::region::Registry::load_dir(&regions)
-        .map(|r| r.limits)
-        .unwrap_or_default();
-    let limits = super::limits(&run.gen, &initial)?;
+    // Budgets come from the flags (else the defaults), lowered by the regions' `[limits]` as
+    // they are at start-up (a broken regions directory at start-up lowers nothing).
+    let initial = warren_core::region::Registry::load_dir(&regions).ok();
+    let limits = super::limits(&run.gen, initial.as_ref())?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
+    // An output pointed at an input is refused at once (and again before every write).
+    super::run::check_outputs(&run, format, &inputs(&live, &run.gen.script, &regions))?;
     if run.list_params {
         if let Some(e) = live.problem() {
             return Err(e);
@@ -68,7 +70,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     live.watch(&mut changes).map_err(Error::Io)?;
     let mut seed = super::seed(&run.gen);
     let keys = read_keys();
-    let mut screen = Screen::new(&run, format);
+    let mut screen = Screen::new(&run, format, &regions);
     screen.refresh(&live, seed, "started");
     loop {
         if let Some(batch) = changes.next(Duration::from_millis(100)) {
@@ -101,6 +103,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
 /// a terminal).
 struct Screen<'a> {
     run: &'a RunArgs,
+    regions: &'a Path,
     format: Format,
     layer: LayerChoice,
     clear: bool,
@@ -108,9 +111,10 @@ struct Screen<'a> {
 }
 
 impl<'a> Screen<'a> {
-    fn new(run: &'a RunArgs, format: Format) -> Screen<'a> {
+    fn new(run: &'a RunArgs, format: Format, regions: &'a Path) -> Screen<'a> {
         Screen {
             run,
+            regions,
             format,
             layer: LayerChoice::from_name(&run.layer),
             clear: run.out.is_none() && std::io::stdout().is_terminal(),
@@ -171,7 +175,8 @@ impl<'a> Screen<'a> {
             Some(dir) => {
                 let (host, params) = live.ready().map_err(one)?;
                 let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
-                write_frames(dir, &steps, &self.layer, self.run.scale).map_err(one)?;
+                let inputs = inputs(live, &self.run.gen.script, self.regions);
+                write_frames(dir, &steps, &self.layer, self.run.scale, &inputs).map_err(one)?;
                 Generated {
                     levels: steps.into_iter().map(|s| s.level).collect(),
                     params,
@@ -191,7 +196,14 @@ impl<'a> Screen<'a> {
             .then(|| output.legend_text())
             .flatten();
         match &self.run.out {
-            Some(path) => output.save(self.format, path).map_err(one)?,
+            Some(path) => {
+                let inputs = inputs(live, &self.run.gen.script, self.regions);
+                inputs.check("--out", path).map_err(one)?;
+                if self.format == Format::Tiled {
+                    inputs.check("--out", &tileset_path(path)).map_err(one)?;
+                }
+                output.save(self.format, path).map_err(one)?
+            }
             None => {
                 let mut bytes = Vec::new();
                 output.write(self.format, &mut bytes).map_err(one)?;
@@ -216,6 +228,17 @@ impl<'a> Screen<'a> {
             }
         }
     }
+}
+
+/// What the watched recipe reads now: no output may land on it.
+fn inputs(live: &LiveRecipe, script: &Path, regions: &Path) -> Inputs {
+    let mut inputs = match (live.host(), live.registry()) {
+        (Some(host), Some(registry)) => super::inputs(host, registry, Some(regions)),
+        _ => Inputs::new(),
+    };
+    inputs.add(script, "the recipe");
+    inputs.set_regions_dir(regions);
+    inputs
 }
 
 /// Lines typed on standard input, read on a thread (the channel closes at end of input).

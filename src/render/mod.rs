@@ -174,14 +174,24 @@ impl Output<'_> {
     fn save_tiled(&self, path: &Path) -> Result<()> {
         let fail =
             |p: &Path, e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", p.display()));
-        let Some(first) = self.levels.first() else {
-            return Err(Error::Param("nothing to write: no levels".into()));
-        };
         let image_path = tileset_path(path);
         let source = image_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
+        let image = self.write_tiled(&source, &mut file)?;
+        write_atomic(&image_path, &image).map_err(|e| fail(&image_path, e))?;
+        file.commit().map_err(|e| fail(path, e))
+    }
+
+    /// Writes the levels to `out` as a Tiled map (TMX) whose tileset image is the file
+    /// `image_source` beside it, and returns that image (PNG bytes). The terrain is the tile
+    /// layer: a debug layer has no place in a Tiled map.
+    pub fn write_tiled(&self, image_source: &str, out: &mut dyn Write) -> Result<Vec<u8>> {
+        let Some(first) = self.levels.first() else {
+            return Err(Error::Param("nothing to write: no levels".into()));
+        };
         let picture = tiled::tileset_view(first.map.terrains());
         let image = png::encode(&picture, 1).map_err(Error::Io)?;
         let params = params_json(self.params);
@@ -190,7 +200,6 @@ impl Output<'_> {
             seed: first.seed,
             params: &params,
         };
-        // The terrain is the tile layer; a debug layer has no place in a Tiled map.
         let levels: Vec<_> = self
             .levels
             .iter()
@@ -203,15 +212,14 @@ impl Output<'_> {
                 (&l.map, info)
             })
             .collect();
-        let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
         let tileset = tiled::TilesetImage {
-            source: &source,
+            source: image_source,
             width: picture.width,
             height: picture.height,
         };
-        tiled::write(&mut file, &run, &levels, &tileset).map_err(|e| fail(path, e))?;
-        write_atomic(&image_path, &image).map_err(|e| fail(&image_path, e))?;
-        file.commit().map_err(|e| fail(path, e))
+        tiled::write(&mut &mut *out, &run, &levels, &tileset)
+            .map_err(|e| Error::Io(format!("writing the map: {e}")))?;
+        Ok(image)
     }
 
     /// The legend of the chosen layer for people (`a  winding corridor`, wrapped to 80

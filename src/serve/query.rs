@@ -59,6 +59,8 @@ pub enum Extras {
     Json,
     /// `/api/export.png`: `layer` and `scale`.
     Png,
+    /// `/api/export.tmx` and `/api/export.tiles.png`: the terrain only, so nothing else.
+    Tiled,
 }
 
 impl Extras {
@@ -68,6 +70,7 @@ impl Extras {
             Extras::Layer => &["seed", "set", "levels", "steps", "layer", "level", "frame"],
             Extras::Json => &["seed", "set", "levels", "layer"],
             Extras::Png => &["seed", "set", "levels", "layer", "scale"],
+            Extras::Tiled => &["seed", "set", "levels"],
         }
     }
 }

@@ -11,6 +11,8 @@
 //! | `GET /api/layer?…&layer&level&frame` | one layer of one level (or step) |
 //! | `GET /api/export.json?seed&set&levels&layer` | exactly `warren run --format json` |
 //! | `GET /api/export.png?seed&set&levels&layer&scale` | exactly `warren run --format png` |
+//! | `GET /api/export.tmx?seed&set&levels` | exactly the map `warren run --out NAME.tmx` writes |
+//! | `GET /api/export.tiles.png?seed&set&levels` | its tileset image, `NAME.tiles.png` |
 //!
 //! Errors are JSON `{ "error": { "kind", "problems": [{ message, file, line, column }] } }` with
 //! 400 (malformed request), 404, 413 (too large), 422 (the recipe or its files are broken),
@@ -20,7 +22,7 @@ use super::payload;
 use super::query::{self, BadQuery, Defaults, Extras, Request};
 use super::status::{Problem, Status};
 use super::worker::{Failure, Generation, Worker};
-use crate::render::{png::MAX_SIDE_PX, render_layer, Format, LayerChoice};
+use crate::render::{png::MAX_SIDE_PX, render_layer, Format, LayerChoice, Output};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -78,6 +80,8 @@ pub fn router(app: App) -> Router {
         .route("/api/layer", get(layer))
         .route("/api/export.json", get(export_json))
         .route("/api/export.png", get(export_png))
+        .route("/api/export.tmx", get(export_tmx))
+        .route("/api/export.tiles.png", get(export_tileset))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -236,6 +240,52 @@ async fn export_png(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Res
         Ok(download("image/png", &file_name(&g, &request, "png"), bytes))
     })
     .await
+}
+
+async fn export_tmx(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Response, Refusal> {
+    let request = parse(&app, q, Extras::Tiled)?;
+    let g = generate(&app, &request).await?;
+    blocking(move || {
+        let (map, _) = tiled_export(&g, &request)?;
+        let name = file_name(&g, &request, "tmx");
+        Ok(download("application/x-tiled-tmx+xml", &name, map))
+    })
+    .await
+}
+
+async fn export_tileset(
+    State(app): State<App>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, Refusal> {
+    let request = parse(&app, q, Extras::Tiled)?;
+    let g = generate(&app, &request).await?;
+    blocking(move || {
+        let (_, image) = tiled_export(&g, &request)?;
+        Ok(download(
+            "image/png",
+            &file_name(&g, &request, "tiles.png"),
+            image,
+        ))
+    })
+    .await
+}
+
+/// The Tiled map `warren run --out NAME.tmx` writes for this generation, and its tileset image
+/// (`NAME.tiles.png`, which the map names: download both into one directory).
+fn tiled_export(g: &Generation, request: &Request) -> Result<(Vec<u8>, Vec<u8>), Refusal> {
+    let levels = g.plain_levels();
+    let output = Output {
+        levels: &levels,
+        recipe: &g.recipe,
+        params: &g.params,
+        scale: 1,
+        layer: &LayerChoice::Terrain,
+    };
+    let mut map = Vec::new();
+    let image = output
+        .write_tiled(&file_name(g, request, "tiles.png"), &mut map)
+        .map_err(|e| Refusal::internal(e.to_string()))?;
+    Ok((map, image))
 }
 
 /// The bytes `warren run` writes for this generation, layer and format.

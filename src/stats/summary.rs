@@ -3,6 +3,7 @@
 
 use super::aggregate::{Aggregate, Column};
 use std::fmt::Write;
+use warren_core::message::cap;
 
 /// Bins of the table's text histograms.
 const TABLE_BINS: usize = 16;
@@ -112,7 +113,8 @@ pub fn table(data: &Aggregate) -> String {
         &rows(&data.metrics()),
     );
     for (seed, msg) in data.first_failures() {
-        let _ = writeln!(out, "failed: seed {seed}: {msg}");
+        // Records files may come from elsewhere: their messages are capped like warren's own.
+        let _ = writeln!(out, "failed: seed {seed}: {}", cap(msg));
     }
     let more = data.failed() - data.first_failures().len() as u64;
     if more > 0 {

@@ -12,7 +12,9 @@
 #![warn(missing_docs)]
 
 pub mod gen;
+pub mod input;
 pub mod map;
+pub mod message;
 pub mod region;
 pub mod render;
 pub mod rng;

@@ -101,7 +101,8 @@ impl Rng {
     }
 
     /// Index chosen with probability proportional to `weights`; `None` if no weight is positive.
-    /// Weights must be finite and non-negative (the registry guarantees it for region lists).
+    /// Weights must pass [`check_weights`] (the registry guarantees it for region lists, and the
+    /// Lua bindings check every list they are given).
     pub fn weighted_index(&mut self, weights: &[f64]) -> Option<usize> {
         let total: f64 = weights.iter().filter(|w| **w > 0.0).sum();
         if total <= 0.0 || !total.is_finite() {
@@ -128,6 +129,32 @@ impl Rng {
             items.swap(i, j);
         }
     }
+}
+
+/// Why a list of weights cannot be drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightProblem {
+    /// The weight at this index (0-based) is negative, NaN or infinite.
+    Invalid(usize),
+    /// Adding the weight at this index takes the total past the largest finite number
+    /// (about 1.8e308), where a draw could no longer tell the weights apart.
+    Overflow(usize),
+}
+
+/// Checks that every weight is finite and ≥ 0 and that they add up to a finite total; returns
+/// the total.
+pub fn check_weights(weights: &[f64]) -> Result<f64, WeightProblem> {
+    let mut total = 0.0f64;
+    for (i, &w) in weights.iter().enumerate() {
+        if !w.is_finite() || w < 0.0 {
+            return Err(WeightProblem::Invalid(i));
+        }
+        total += w;
+        if !total.is_finite() {
+            return Err(WeightProblem::Overflow(i));
+        }
+    }
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -169,6 +196,23 @@ mod tests {
         }
         assert_eq!(r.range(5, 5), 5);
         assert_eq!(r.range(5, 2), 5);
+    }
+
+    #[test]
+    fn weights_must_be_finite_and_add_up_to_a_finite_total() {
+        assert_eq!(check_weights(&[1.0, 0.0, 2.5]), Ok(3.5));
+        assert_eq!(check_weights(&[]), Ok(0.0));
+        assert_eq!(check_weights(&[1.0, -1.0]), Err(WeightProblem::Invalid(1)));
+        assert_eq!(check_weights(&[f64::NAN]), Err(WeightProblem::Invalid(0)));
+        assert_eq!(
+            check_weights(&[f64::INFINITY]),
+            Err(WeightProblem::Invalid(0))
+        );
+        assert_eq!(
+            check_weights(&[1.0, 1.7e308, 0.0, 1.7e308]),
+            Err(WeightProblem::Overflow(3))
+        );
+        assert_eq!(check_weights(&[f64::MAX]), Ok(f64::MAX));
     }
 
     #[test]

@@ -51,26 +51,6 @@ impl Limits {
     pub const DEFAULT_SECONDS: f64 = 4.0;
 }
 
-impl Limits {
-    /// The budgets a region set asks for in `[limits]`, warren's defaults where it is silent.
-    /// (Values were range-checked when the regions were loaded.)
-    pub fn from_region(def: &warren_core::region::LimitsDef) -> Limits {
-        let d = Limits::default();
-        Limits {
-            instructions: def
-                .max_instructions
-                .map_or(d.instructions, |v| v.max(0) as u64),
-            memory: def
-                .max_memory_mib
-                .map_or(d.memory, |v| (v.max(0) as usize) << 20),
-            time: def
-                .max_seconds
-                .and_then(|s| Duration::try_from_secs_f64(s).ok())
-                .unwrap_or(d.time),
-        }
-    }
-}
-
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -481,17 +461,15 @@ impl Budget {
         let limits = self.limits.get();
         let detail = match what {
             Exceeded::Instructions => format!(
-                "instruction budget exceeded ({} instructions; raise it with --max-instructions \
-                 or [limits] max_instructions)",
+                "instruction budget exceeded ({} instructions; raise it with --max-instructions)",
                 limits.instructions
             ),
             Exceeded::Time => format!(
-                "time budget exceeded ({} s; raise it with --max-seconds or [limits] max_seconds)",
+                "time budget exceeded ({} s; raise it with --max-seconds)",
                 limits.time.as_secs_f64()
             ),
             Exceeded::Memory => format!(
-                "memory limit exceeded ({} MiB; raise it with --max-memory or [limits] \
-                 max_memory_mib)",
+                "memory limit exceeded ({} MiB; raise it with --max-memory)",
                 limits.memory >> 20
             ),
             Exceeded::String => format!(

@@ -5,7 +5,7 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::phases::PhaseClock;
-use crate::{api, params, recipe, recipe::Recipe, sandbox};
+use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
 use std::cell::{Ref, RefCell};
@@ -107,6 +107,9 @@ pub struct Host {
 struct Env {
     lua: sandbox::Sandbox,
     generate: Function,
+    /// `file:line` where `generate` is defined: the place a budget names when it runs out
+    /// before any line of the run was seen (an allocation in a C function, say).
+    generate_at: String,
     freeze: Function,
     make_ctx: Function,
     log: Function,
@@ -146,12 +149,20 @@ impl Env {
         let budget = data.budget.clone();
         drop(data);
         budget.begin(limits);
+        // Until the instruction hook sees a line, a budget that runs out (in an allocation of a
+        // C function) names the start of the chunk.
+        budget.note_location(&format!("{}:1", script.display()));
         let loaded = recipe::load(&lua, script);
         let exceeded = budget.message(&script.display().to_string());
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
         let regions = regions_table(&lua, &freeze, registry)?;
         let recipe_name = recipe.name.as_str().into();
+        let info = generate.info();
+        let generate_at = match (info.short_src, info.line_defined) {
+            (Some(src), Some(line)) => format!("{src}:{line}"),
+            _ => script.display().to_string(),
+        };
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
         let map_ud = lua
@@ -163,6 +174,7 @@ impl Env {
         let env = Env {
             lua,
             generate,
+            generate_at,
             freeze,
             make_ctx,
             log,
@@ -281,8 +293,17 @@ impl Host {
         if width == 0 || height == 0 {
             (width, height) = (1, 1);
         }
-        warren_core::map::check_size(width, height)
-            .map_err(|e| Error::Param(format!("{}: {e}", self.recipe.path.display())))?;
+        warren_core::map::check_size(width, height).map_err(|e| {
+            // Located at the declaration of the side that is wrong (or of `width`).
+            let side = if warren_core::map::check_size(width, 1).is_err() {
+                "width"
+            } else {
+                "height"
+            };
+            let at = self.recipe.declared.get(side).cloned();
+            let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
+            Error::Param(format!("{at}: {e} (params.{side})"))
+        })?;
         let map = self
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
@@ -295,6 +316,7 @@ impl Host {
         let modules = sandbox::state(&env.lua).modules.borrow().count();
         let budget = sandbox::state(&env.lua).budget.clone();
         budget.begin_at(self.limits, started);
+        budget.note_location(&env.generate_at);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
         sandbox::state(&env.lua).run.borrow_mut().take();
@@ -315,7 +337,9 @@ impl Host {
         drop(env);
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
-            Ok(_) if exceeded.is_some() => Err(Error::Budget(exceeded.unwrap_or_default())),
+            Ok(result) if exceeded.is_some() => Err(Error::Budget(
+                self.place_budget(exceeded.unwrap_or_default(), result.as_ref().err()),
+            )),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(map)) => Ok(map),
         }
@@ -435,14 +459,32 @@ impl Host {
         Ok(frozen)
     }
 
-    /// Turns a Lua error into a one-line script error starting with `file:line:`.
+    /// Turns a Lua error into a one-line script error starting with `file:line:` (from the
+    /// traceback when the message has no place; the recipe's file if nothing better is known).
     fn script_error(&self, e: mlua::Error) -> Error {
-        let msg = lua_message(&e);
-        if msg.starts_with(&self.recipe.path.display().to_string()) || msg.contains(".lua:") {
+        let msg = located::located_message(&e);
+        if located::starts_located(&msg) {
             Error::Script(msg)
         } else {
             Error::Script(format!("{}: {msg}", self.recipe.path.display()))
         }
+    }
+
+    /// A budget message without a line of its own (the budget ran out before the instruction
+    /// hook saw one, so it names the generate function or nothing) takes the place from the
+    /// traceback of the error it raised, when there is one.
+    fn place_budget(&self, msg: String, raised: Option<&mlua::Error>) -> String {
+        let Some(at) = raised.and_then(located::traceback_location) else {
+            return msg;
+        };
+        let generate_at = self.env.borrow().generate_at.clone();
+        let fallbacks = [generate_at, self.recipe.path.display().to_string()];
+        for unplaced in fallbacks {
+            if let Some(detail) = msg.strip_prefix(&format!("{unplaced}: ")) {
+                return format!("{at}: {detail}");
+            }
+        }
+        msg
     }
 }
 
@@ -451,26 +493,6 @@ fn int_param(params: &ParamValues, name: &str) -> i64 {
     match params.get(name) {
         Some(ParamValue::Int(v)) => *v,
         _ => 0,
-    }
-}
-
-/// The innermost cause of an mlua error.
-fn root_cause(e: &mlua::Error) -> &mlua::Error {
-    match e {
-        mlua::Error::CallbackError { cause, .. } => root_cause(cause),
-        mlua::Error::WithContext { cause, .. } => root_cause(cause),
-        other => other,
-    }
-}
-
-/// The message of a Lua error without mlua's wrapping and tracebacks.
-pub(crate) fn lua_message(e: &mlua::Error) -> String {
-    match root_cause(e) {
-        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => {
-            m.lines().next().unwrap_or("").to_string()
-        }
-        mlua::Error::ExternalError(x) => x.to_string(),
-        other => other.to_string().lines().next().unwrap_or("").to_string(),
     }
 }
 

@@ -1,10 +1,13 @@
 //! Loading a recipe file: it must return `{ name, params, generate }`, and its declared
 //! parameters must be well formed (every recipe declares at least `width` and `height`).
 
+use super::lex::{tokens, Tok, Token};
+use super::located::{located_message, message, starts_located};
 use super::params::{ParamSpec, ParamValue};
 use super::require::read_script;
-use super::{lua_message, Error, Result};
+use super::{Error, Result};
 use mlua::{Function, Lua, Value};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a recipe declares about itself.
@@ -18,6 +21,8 @@ pub struct Recipe {
     pub params: Vec<ParamSpec>,
     /// The file it was loaded from.
     pub path: PathBuf,
+    /// Where each parameter is declared (`file:line`), for messages about its value.
+    pub declared: BTreeMap<String, String>,
 }
 
 /// The keys a recipe table may have.
@@ -25,17 +30,61 @@ const RECIPE_KEYS: [&str; 4] = ["name", "description", "params", "generate"];
 /// The keys a parameter declaration may have.
 const PARAM_KEYS: [&str; 5] = ["default", "min", "max", "choices", "doc"];
 
-/// Locates `file:line` for a key inside the recipe source: the first line that assigns it.
-/// Recipes are data-like tables, so this finds the declaration a designer would look at.
-fn locate(path: &Path, source: &str, key: &str) -> String {
-    let line = source.lines().position(|l| {
-        let t = l.trim_start();
-        t.strip_prefix(key)
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-    });
-    match line {
-        Some(i) => format!("{}:{}", path.display(), i + 1),
-        None => path.display().to_string(),
+/// Where the recipe's declarations are, found in its tokens: recipes are data-like tables, so
+/// the first `key = …` of a name is the declaration a designer would look at.
+struct Places<'a> {
+    path: &'a Path,
+    tokens: Vec<Token>,
+}
+
+impl Places<'_> {
+    /// `file:line` of the first `key = …` (or `["key"] = …`) at or after token `from`.
+    fn key_from(&self, key: &str, from: usize) -> Option<String> {
+        let t = &self.tokens;
+        let is = |i: usize, c: char| t.get(i).is_some_and(|x| x.tok == Tok::Punct(c));
+        (from..t.len())
+            .find(|&i| match &t[i].tok {
+                Tok::Name(n) => n == key && is(i + 1, '=') && !is(i + 2, '='),
+                Tok::Str(s) => {
+                    s == key && i > 0 && is(i - 1, '[') && is(i + 1, ']') && is(i + 2, '=')
+                }
+                Tok::Punct(_) => false,
+            })
+            .map(|i| format!("{}:{}", self.path.display(), t[i].line))
+    }
+
+    /// `file:line` of the declaration of `key` (a recipe field or a parameter).
+    fn key(&self, key: &str) -> String {
+        let params = self.key_index("params").unwrap_or(0);
+        self.key_from(key, params)
+            .or_else(|| self.key_from(key, 0))
+            .unwrap_or_else(|| self.returned())
+    }
+
+    fn key_index(&self, key: &str) -> Option<usize> {
+        let t = &self.tokens;
+        (0..t.len()).find(|&i| {
+            t[i].tok == Tok::Name(key.into())
+                && t.get(i + 1).is_some_and(|x| x.tok == Tok::Punct('='))
+        })
+    }
+
+    /// `file:line` of the chunk's top-level `return` (what the recipe returns), else of its
+    /// last line (where it ended without returning anything).
+    fn returned(&self) -> String {
+        let mut depth = 0i32;
+        let mut line = None;
+        for tok in &self.tokens {
+            let Tok::Name(n) = &tok.tok else { continue };
+            match n.as_str() {
+                "function" | "do" | "if" | "repeat" => depth += 1,
+                "end" | "until" => depth -= 1,
+                "return" if depth == 0 => line = Some(tok.line),
+                _ => {}
+            }
+        }
+        let last = self.tokens.last().map_or(1, |t| t.line);
+        format!("{}:{}", self.path.display(), line.unwrap_or(last))
     }
 }
 
@@ -48,24 +97,27 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
         .set_mode(mlua::ChunkMode::Text)
         .call(())
         .map_err(|e| {
-            let msg = lua_message(&e);
-            Error::Script(if msg.contains(".lua:") {
+            let msg = located_message(&e);
+            Error::Script(if starts_located(&msg) {
                 msg
             } else {
                 format!("{}: {msg}", path.display())
             })
         })?;
-    let bad =
-        |key: &str, msg: String| Error::Script(format!("{}: {msg}", locate(path, &source, key)));
+    let places = Places {
+        path,
+        tokens: tokens(&source),
+    };
+    let bad = |key: &str, msg: String| Error::Script(format!("{}: {msg}", places.key(key)));
+    let at_return = |msg: String| Error::Script(format!("{}: {msg}", places.returned()));
     let Value::Table(t) = value else {
-        return Err(Error::Script(format!(
-            "{}: a recipe must return a table {{ name = …, params = …, generate = function(map, ctx) … end }}, got {}",
-            path.display(),
+        return Err(at_return(format!(
+            "a recipe must return a table {{ name = …, params = …, generate = function(map, ctx) … end }}, got {}",
             value.type_name()
         )));
     };
     for pair in t.pairs::<Value, Value>() {
-        let (k, _) = pair.map_err(|e| Error::Script(lua_message(&e)))?;
+        let (k, _) = pair.map_err(|e| Error::Script(message(&e)))?;
         let key = k.to_string().unwrap_or_default();
         if !RECIPE_KEYS.contains(&key.as_str()) {
             return Err(bad(
@@ -79,7 +131,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     }
     let name = match t
         .raw_get::<Value>("name")
-        .map_err(|e| Error::Script(lua_message(&e)))?
+        .map_err(|e| Error::Script(message(&e)))?
     {
         Value::String(s) => s.to_string_lossy(),
         Value::Nil => path
@@ -95,7 +147,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     };
     let description = match t
         .raw_get::<Value>("description")
-        .map_err(|e| Error::Script(lua_message(&e)))?
+        .map_err(|e| Error::Script(message(&e)))?
     {
         Value::String(s) => s.to_string_lossy(),
         Value::Nil => String::new(),
@@ -108,7 +160,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     };
     let generate = match t
         .raw_get::<Value>("generate")
-        .map_err(|e| Error::Script(lua_message(&e)))?
+        .map_err(|e| Error::Script(message(&e)))?
     {
         Value::Function(f) => f,
         other => {
@@ -123,7 +175,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     };
     let params = match t
         .raw_get::<Value>("params")
-        .map_err(|e| Error::Script(lua_message(&e)))?
+        .map_err(|e| Error::Script(message(&e)))?
     {
         Value::Table(p) => p,
         Value::Nil => {
@@ -141,7 +193,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     };
     let mut specs = Vec::new();
     for pair in params.pairs::<Value, Value>() {
-        let (k, v) = pair.map_err(|e| Error::Script(lua_message(&e)))?;
+        let (k, v) = pair.map_err(|e| Error::Script(message(&e)))?;
         let Value::String(k) = k else {
             return Err(bad("params", "parameter names must be strings".into()));
         };
@@ -166,12 +218,17 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
             }
         }
     }
+    let declared = specs
+        .iter()
+        .map(|p| (p.name.clone(), places.key(&p.name)))
+        .collect();
     Ok((
         Recipe {
             name,
             description,
             params: specs,
             path: path.to_path_buf(),
+            declared,
         },
         generate,
     ))

@@ -6,6 +6,7 @@ use super::sandbox::state;
 use mlua::{Function, Lua};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use warren_core::input::{read_regular, regular_file, ReadError};
 
 /// The largest script file warren loads, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
@@ -45,18 +46,20 @@ fn valid_name(name: &str) -> bool {
         })
 }
 
-/// Reads a script file with the size cap, as UTF-8 text.
+/// Reads a script file with the size cap, as UTF-8 text. Only regular files are read: a FIFO
+/// or a device given as a recipe or module is refused instead of waiting or never ending.
 pub fn read_script(path: &Path) -> Result<String, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    if meta.len() > MAX_SCRIPT_BYTES {
-        return Err(format!(
-            "{}: script is {} bytes; scripts may be at most {MAX_SCRIPT_BYTES} bytes",
-            path.display(),
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bytes = read_regular(path, MAX_SCRIPT_BYTES).map_err(|e| match e {
+        ReadError::TooLarge(bytes) => format!(
+            "{}: script is {bytes} bytes; scripts may be at most {MAX_SCRIPT_BYTES} bytes",
+            path.display()
+        ),
+        ReadError::NotRegular(_) => format!(
+            "{}: {e}; recipes and modules must be regular files",
+            path.display()
+        ),
+        ReadError::Unreadable(_) => format!("{}: {e}", path.display()),
+    })?;
     if bytes.first() == Some(&0x1b) {
         return Err(format!(
             "{}: precompiled Lua bytecode is not accepted; load the source text",
@@ -74,8 +77,15 @@ fn resolve(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     for root in roots {
         let candidate = root.join(&rel);
         tried.push(candidate.display().to_string());
-        if !candidate.is_file() {
-            continue;
+        match regular_file(&candidate) {
+            Ok(_) => {}
+            Err(ReadError::NotRegular(kind)) => {
+                return Err(format!(
+                    "module '{name}': {} is {kind}, not a regular file",
+                    candidate.display()
+                ))
+            }
+            Err(_) => continue,
         }
         let real_root = root
             .canonicalize()

@@ -143,7 +143,8 @@ pub fn params_json(params: &ParamValues) -> std::collections::BTreeMap<String, s
         .collect()
 }
 
-/// One call for games: load the regions and recipe, generate one map.
+/// One call for games: load the regions and recipe, generate one map (with warren's default
+/// budgets, lowered where the regions' `[limits]` ask for less).
 pub fn generate(
     script: &Path,
     regions: Option<&Path>,

@@ -222,7 +222,9 @@ const WARM_DEPTH: i64 = 16;
 /// here as a value: converting it resumes the panic.
 fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
     match v {
-        Value::Error(e) => Ok(Value::String(lua.create_string(super::lua_message(&e))?)),
+        Value::Error(e) => Ok(Value::String(
+            lua.create_string(super::located::located_message(&e))?,
+        )),
         other => Ok(other),
     }
 }

@@ -80,7 +80,7 @@ fn handle(lua: &Lua, value: Value) -> mlua::Result<String> {
     let frames = recipe_frames(lua);
     let mut text = match &value {
         Value::String(s) => s.to_string_lossy().to_string(),
-        Value::Error(e) => crate::host::lua_message(e),
+        Value::Error(e) => crate::located::message(e),
         Value::Table(t) if has_tostring(t) => describe(lua, &value),
         other => format!("error({})", describe(lua, other)),
     };
@@ -178,7 +178,7 @@ fn write_value(lua: &Lua, value: &Value, depth: usize, out: &mut String) {
             let _ = write!(out, "{:?}", s.to_string_lossy());
         }
         Value::Table(t) => write_table(lua, t, depth, out),
-        Value::Error(e) => out.push_str(&crate::host::lua_message(e)),
+        Value::Error(e) => out.push_str(&crate::located::message(e)),
         other => match other.to_string() {
             Ok(s) => out.push_str(&s),
             Err(_) => out.push_str(other.type_name()),

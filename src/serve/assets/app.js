@@ -533,6 +533,9 @@
   function updateExports() {
     const q = new URLSearchParams(state.dataQuery);
     q.delete('steps');
+    // The Tiled map is the terrain: no layer, no scale.
+    $('download-tiled').href = '/api/export.tmx?' + q.toString();
+    $('download-tileset').href = '/api/export.tiles.png?' + q.toString();
     if (state.layer !== 'terrain') q.set('layer', state.layer);
     $('download-json').href = '/api/export.json?' + q.toString();
     const scale = parseInt($('png-scale').value, 10);

@@ -1,7 +1,11 @@
 //! Region-file errors: each names the file, line and column.
 
+use crate::message::cap;
 use std::fmt;
 use std::path::PathBuf;
+
+/// The most problems a [`RegionErrors`] shows when printed (`warren check` lists them all).
+pub const MAX_SHOWN_ERRORS: usize = 100;
 
 /// One problem in one region file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,28 +23,36 @@ pub struct RegionError {
 impl fmt::Display for RegionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let file = self.file.display();
+        let message = cap(&self.message);
         match (self.line, self.col) {
-            (0, _) => write!(f, "{file}: {}", self.message),
-            (l, 0) => write!(f, "{file}:{l}: {}", self.message),
-            (l, c) => write!(f, "{file}:{l}:{c}: {}", self.message),
+            (0, _) => write!(f, "{file}: {message}"),
+            (l, 0) => write!(f, "{file}:{l}: {message}"),
+            (l, c) => write!(f, "{file}:{l}:{c}: {message}"),
         }
     }
 }
 
 /// Every problem found while loading a region set (loading reports all of them, not only the
-/// first).
+/// first). Printed, it shows the first [`MAX_SHOWN_ERRORS`] and counts the rest; each message is
+/// capped (see [`crate::message::cap`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionErrors(pub Vec<RegionError>);
 
 impl fmt::Display for RegionErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
+        for (i, e) in self.0.iter().take(MAX_SHOWN_ERRORS).enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "{e}")?;
         }
-        Ok(())
+        match self.0.len().saturating_sub(MAX_SHOWN_ERRORS) {
+            0 => Ok(()),
+            more => write!(
+                f,
+                "\n… and {more} more problems (`warren check` lists every one)"
+            ),
+        }
     }
 }
 

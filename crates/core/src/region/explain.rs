@@ -13,6 +13,9 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
     known
         .into_iter()
         .filter(|k| *k != name)
+        // The distance is at least the difference in length: a name far longer than any
+        // known one (a megabyte of text, say) is never compared character by character.
+        .filter(|k| wanted.len().abs_diff(k.chars().count()) <= limit)
         .map(|k| {
             (
                 distance(&wanted, &k.to_lowercase().chars().collect::<Vec<_>>()),

@@ -19,8 +19,10 @@ pub use entries::{
 pub use error::{RegionError, RegionErrors};
 pub use schema::*;
 
+use crate::input::ReadError;
 use crate::map::{TerrainId, TerrainTable};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -37,8 +39,11 @@ pub struct Registry {
     pub map_edge: TerrainId,
     /// Everything as declared (names, not ids), for recipes.
     pub data: RegistryData,
-    /// `[limits]`: the budgets these regions ask for (defaults where absent).
+    /// `[limits]`: the budgets these regions ask for (defaults where absent). They may only
+    /// lower the budgets a user allows, never raise them.
     pub limits: LimitsDef,
+    /// Where each `[limits]` key is written, by key name (`max_seconds`, …).
+    pub limits_at: BTreeMap<String, Place>,
     /// Every region entry resolved once (terrain ids, defaults applied), as the phases take
     /// them.
     pub resolved: Resolved,
@@ -71,6 +76,23 @@ pub struct RegistryData {
     pub town: Option<TownDef>,
     /// Spawn table.
     pub spawn: Vec<SpawnDef>,
+}
+
+/// A place in a region file, for messages about what is written there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.col)
+    }
 }
 
 /// One source file: its path and text.
@@ -148,7 +170,8 @@ fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads one region file, refusing files over [`MAX_FILE_BYTES`] before reading them.
+/// Reads one region file, refusing anything but a regular file (a FIFO would block, a device
+/// never end) and files over [`MAX_FILE_BYTES`], before reading them.
 pub fn read_source(path: &Path) -> Result<Source, RegionError> {
     let fail = |message: String| RegionError {
         file: path.to_path_buf(),
@@ -156,14 +179,15 @@ pub fn read_source(path: &Path) -> Result<Source, RegionError> {
         col: 0,
         message,
     };
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "file is {} bytes; region files may be at most {MAX_FILE_BYTES} bytes",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let bytes = crate::input::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        fail(match e {
+            ReadError::TooLarge(bytes) => {
+                format!("file is {bytes} bytes; region files may be at most {MAX_FILE_BYTES} bytes")
+            }
+            ReadError::NotRegular(_) => format!("{e}; region files must be regular files"),
+            ReadError::Unreadable(_) => e.to_string(),
+        })
+    })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, col) = error::line_col(
             &String::from_utf8_lossy(e.as_bytes()),

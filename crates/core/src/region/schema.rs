@@ -55,16 +55,19 @@ pub struct RegionFile {
     pub limits: Option<LimitsDef>,
 }
 
-/// `[limits]` — the budgets of one generation, for every recipe run with these regions. The
-/// command-line flags `--max-instructions`, `--max-memory` and `--max-seconds` override them.
-/// A recipe that runs out of a budget stops with an error naming the budget and the line it
-/// reached. Every key is optional; leave one out to keep warren's default.
+/// `[limits]` — lower budgets for one generation, for every recipe run with these regions.
+/// Region files may come from strangers, so they can only **lower** a budget, never raise it:
+/// the user allows a budget (`--max-instructions`, `--max-memory`, `--max-seconds`, else
+/// warren's default) and the lower of the two applies. A key above the budget the user allows
+/// has no effect beyond a warning naming its file, line and column (and `warren check` reports
+/// it). A recipe that runs out of a budget stops with an error naming the budget and the line
+/// it reached. Every key is optional; leave one out to keep the user's budget.
 ///
 /// ```toml
 /// [limits]
-/// max_instructions = 500_000_000
-/// max_memory_mib = 512
-/// max_seconds = 10
+/// max_instructions = 50_000_000   # this region set needs far less than the default
+/// max_memory_mib = 128
+/// max_seconds = 1.5
 /// ```
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -72,14 +75,15 @@ pub struct LimitsDef {
     /// Lua instructions one generation may run, counting the work of Rust primitives and
     /// string patterns as instructions too. This budget is deterministic: the same recipe,
     /// seed and parameters use the same amount on every machine. An integer in
-    /// 1_000_000..=100_000_000_000. Default 200_000_000 (about one to two seconds of a busy
-    /// loop).
+    /// 1_000_000..=100_000_000_000, at most what the user allows (default 400_000_000, about
+    /// two to three seconds of a busy loop).
     pub max_instructions: Option<i64>,
     /// Memory one generation may hold, in MiB: the Lua state plus the annotations the recipe
-    /// records (rooms, corridors, spawns, tags). An integer in 16..=16384. Default 512.
+    /// records (rooms, corridors, spawns, tags). An integer in 16..=16384, at most what the
+    /// user allows (default 512).
     pub max_memory_mib: Option<i64>,
     /// Wall-clock seconds one generation may take: a backstop for work the instruction budget
-    /// does not see. A number in 0.1..=600. Default 4.
+    /// does not see. A number in 0.1..=600, at most what the user allows (default 4).
     pub max_seconds: Option<f64>,
 }
 

@@ -7,8 +7,9 @@ use super::explain::{describe, parse_error};
 use super::locate::{Locator, Path, Seg};
 use super::resolve::{self, number, FileNames, Problems};
 use super::schema::*;
-use super::{Registry, RegistryData, Source};
+use super::{Place, Registry, RegistryData, Source};
 use crate::map::{Rgb, Terrain, TerrainTable};
+use crate::rng::{check_weights, WeightProblem};
 use crate::tpath;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -131,6 +132,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let terrains = resolve_doors(&mut ck, &merged, terrains);
     check_other_references(&mut ck, &merged, &terrains);
     check_limits(&mut ck, &merged);
+    check_weight_totals(&mut ck, &merged);
     let resolved = resolve_entries(&mut ck, &merged, &terrains);
 
     if broken || !ck.findings.is_empty() {
@@ -167,10 +169,39 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             town: merged.town.map(|(_, t)| t),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
         },
+        limits_at: merged
+            .limits
+            .as_ref()
+            .map(|(f, l)| limit_places(&sources[*f], l))
+            .unwrap_or_default(),
         limits: merged.limits.map(|(_, l)| l).unwrap_or_default(),
         resolved,
         files: sources.into_iter().map(|s| s.path).collect(),
     })
+}
+
+/// Where each key of `[limits]` is written in `src`.
+fn limit_places(src: &Source, l: &LimitsDef) -> BTreeMap<String, Place> {
+    let locator = Locator::new(&src.text);
+    let keys = [
+        ("max_instructions", l.max_instructions.is_some()),
+        ("max_memory_mib", l.max_memory_mib.is_some()),
+        ("max_seconds", l.max_seconds.is_some()),
+    ];
+    keys.into_iter()
+        .filter(|(_, present)| *present)
+        .filter_map(|(key, _)| {
+            let path: Path = tpath!["limits", key];
+            let span = locator.span(&path)?;
+            let (line, col) = line_col(&src.text, span.start);
+            let place = Place {
+                file: src.path.clone(),
+                line,
+                col,
+            };
+            Some((key.to_string(), place))
+        })
+        .collect()
 }
 
 /// A list entry and where it came from.
@@ -412,8 +443,12 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             hazard: d.hazard,
         });
     }
-    if out.len() > u16::MAX as usize {
-        ck.report(0, tpath![], "too many terrains (at most 65535)");
+    if let Some(e) = m.terrain.get(u16::MAX as usize) {
+        ck.report(
+            e.file,
+            tpath!["terrain", e.index],
+            "too many terrains: this is terrain number 65536; at most 65535 may be defined",
+        );
     }
     TerrainTable::new(out)
 }
@@ -540,6 +575,34 @@ fn check_limits(ck: &mut Checker, m: &Merged) {
             }
         }
     }
+}
+
+/// Each region list's weights must add up to a finite total: two weights of 1.7e308 are each
+/// valid, but their sum is infinite and a weighted draw could no longer choose between them.
+/// Reported at the weight that takes the total past the largest number.
+fn check_weight_totals(ck: &mut Checker, m: &Merged) {
+    fn list<T>(ck: &mut Checker, kind: &str, entries: &[Entry<T>], weight: impl Fn(&T) -> f64) {
+        let weights: Vec<f64> = entries.iter().map(|e| weight(&e.def)).collect();
+        if let Err(WeightProblem::Overflow(i)) = check_weights(&weights) {
+            let e = &entries[i];
+            let at = tpath![kind, e.index, "weight"];
+            let key = ck.describe(e.file, &at);
+            ck.report(
+                e.file,
+                at,
+                format!(
+                    "{key} = {} takes the total of the {kind} weights past the largest number \
+                     (about 1.8e308); weights must add up to a finite total",
+                    number(weights[i])
+                ),
+            );
+        }
+    }
+    list(ck, "corridor", &m.corridor, |d| d.weight);
+    list(ck, "room", &m.room, |d| d.weight);
+    list(ck, "streamer", &m.streamer, |d| d.weight);
+    list(ck, "vault", &m.vault, |d| d.weight);
+    list(ck, "spawn", &m.spawn, |d| d.weight);
 }
 
 /// The terrain and region names a file declares, read as plain TOML (for a file whose values

@@ -367,13 +367,23 @@ fn check_num(ty: &Ty, v: &Value) -> Option<f64> {
 /// ` (did you mean 'x'?)` when one of `names` is close to `s` (a few edits away, or `s`
 /// abbreviates it), else nothing.
 pub fn did_you_mean(s: &str, names: &[&str]) -> String {
+    let length = s.chars().count();
     let best = names
         .iter()
-        .map(|n| {
+        .filter_map(|n| {
+            let most = 2.max(n.len() / 4);
             let abbreviates = s.len() >= 3 && n.starts_with(s);
-            (if abbreviates { 1 } else { edit_distance(s, n) }, *n)
+            if abbreviates {
+                return Some((1, *n));
+            }
+            // The distance is at least the difference in length: a name far longer than any
+            // candidate (a megabyte of text, say) is never compared character by character.
+            if length.abs_diff(n.chars().count()) > most {
+                return None;
+            }
+            Some((edit_distance(s, n), *n)).filter(|(d, _)| *d <= most)
         })
-        .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
+        .filter(|(d, n)| *d < n.len())
         .min();
     match best {
         Some((_, n)) => format!(" (did you mean '{n}'?)"),

@@ -116,7 +116,7 @@ fn add_layer(
     let rows = list(&c, &o.table("rows")?, "layer.rows")?
         .into_iter()
         .enumerate()
-        .map(|(i, v)| match v {
+        .map(|(i, v)| match v? {
             Value::String(s) => Ok(s.to_string_lossy()),
             other => Err(c.fail(format!(
                 "layer.rows[{}] must be a string (one per map row), got {}",

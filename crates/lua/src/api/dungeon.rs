@@ -620,7 +620,7 @@ fn strings(o: &Opts, key: &str) -> mlua::Result<Vec<String>> {
     list(c, &t, &format!("opts.{key}"))?
         .into_iter()
         .enumerate()
-        .map(|(i, v)| match v {
+        .map(|(i, v)| match v? {
             Value::String(s) => Ok(s.to_string_lossy()),
             other => Err(c.fail(format!(
                 "opts.{key}[{}] must be a string, got {}",
@@ -823,10 +823,16 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
     for (n, item) in items.iter().enumerate() {
         choices.push(regions::room(
             c,
-            item,
+            &item?,
             &format!("item {} of {label}", n + 1),
             &m.0,
         )?);
+    }
+    let weights: Vec<f64> = choices.iter().map(|r| r.choice.weight).collect();
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+        format!("room '{}'", choices[i].choice.style.name)
+    }) {
+        return Err(c.fail(m));
     }
     let refs: Vec<_> = choices.iter().map(|r| &r.choice).collect();
     let l = level.borrow::<LuaLevel>()?;

@@ -303,6 +303,7 @@ fn spawn_in_corridors(
         .into_iter()
         .enumerate()
     {
+        let e = e?;
         let Value::Table(e) = e else {
             return Err(c.fail(format!(
                 "opts.table[{}] must be a table {{name=, weight=}}, got {}",
@@ -321,10 +322,11 @@ fn spawn_in_corridors(
         }
         table.push(SpawnEntry { name, weight });
     }
-    if !table.iter().map(|e| e.weight).sum::<f64>().is_finite() {
-        return Err(c.fail(
-            "the weights of opts.table add up to more than the largest number; use smaller weights",
-        ));
+    let weights: Vec<f64> = table.iter().map(|e| e.weight).collect();
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+        format!("opts.table entry '{}'", table[i].name)
+    }) {
+        return Err(c.fail(m));
     }
     let max = o.int("max_per_area")?;
     let depth = o.int("depth")?;

@@ -318,7 +318,7 @@ fn table_def<T: DeserializeOwned>(c: &Call, v: &Value, what: &str) -> mlua::Resu
 }
 
 /// The items of a list argument, like `ipairs` (views included).
-pub fn items(c: &Call, v: &Value, what: &str) -> mlua::Result<Vec<Value>> {
+pub fn items(c: &Call, v: &Value, what: &str) -> mlua::Result<super::shapes::List> {
     match v {
         Value::Table(t) => super::shapes::list(c, t, what),
         other => Err(c.fail(format!("{what} must be a list, got {}", shown(other)))),
@@ -363,8 +363,8 @@ pub fn tunnel_regions(c: &Call, v: &Value, what: &str, map: &Map) -> mlua::Resul
     };
     let corridor_value: Value = t.get("corridor")?;
     let corridor_list = match corridor_value {
-        Value::Nil => Vec::new(),
-        v => items(c, &v, &format!("{what}.corridor"))?,
+        Value::Nil => None,
+        v => Some(items(c, &v, &format!("{what}.corridor"))?),
     };
     let dungeon_value: Value = t.get("dungeon")?;
     let dungeon_def: DungeonDef = match tag_of(&dungeon_value, map.terrains()) {
@@ -372,10 +372,16 @@ pub fn tunnel_regions(c: &Call, v: &Value, what: &str, map: &Map) -> mlua::Resul
         _ if dungeon_value.is_nil() => DungeonDef::default(),
         _ => table_def(c, &dungeon_value, &format!("{what}.dungeon"))?,
     };
-    let mut corridors = Vec::with_capacity(corridor_list.len());
-    for (n, item) in corridor_list.iter().enumerate() {
+    let mut corridors = Vec::with_capacity(corridor_list.as_ref().map_or(0, |l| l.len()));
+    for (n, item) in corridor_list.iter().flat_map(|l| l.iter()).enumerate() {
         let at = format!("{what}.corridor[{}]", n + 1);
-        corridors.push(corridor(c, item, &at, map, &dungeon_def)?);
+        corridors.push(corridor(c, &item?, &at, map, &dungeon_def)?);
+    }
+    let weights: Vec<f64> = corridors.iter().map(|k| k.style.weight).collect();
+    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+        format!("corridor '{}'", corridors[i].style.name)
+    }) {
+        return Err(c.fail(m));
     }
     let names: Vec<&str> = corridors.iter().map(|k| k.style.name.as_str()).collect();
     let dungeon = resolved(c, &format!("{what}.dungeon"), |p| {
@@ -388,7 +394,7 @@ pub fn tunnel_regions(c: &Call, v: &Value, what: &str, map: &Map) -> mlua::Resul
             .iter()
             .enumerate()
         {
-            rooms.push(room(c, item, &format!("{what}.room[{}]", n + 1), map)?);
+            rooms.push(room(c, &item?, &format!("{what}.room[{}]", n + 1), map)?);
         }
     }
     Ok(TunnelRegions {

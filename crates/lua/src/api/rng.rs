@@ -5,7 +5,7 @@ use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::{fail, with_run};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
-use warren_core::rng::Rng;
+use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
 pub struct LuaRng(pub Rng);
@@ -108,7 +108,7 @@ fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(
         return Err(c.fail("the list is empty"));
     }
     let i = c.this_mut::<LuaRng>(&this)?.0.below(items.len() as u64) as usize;
-    Ok((items[i].clone(), i + 1))
+    Ok((items.get(i)?, i + 1))
 }
 
 fn weighted(
@@ -121,16 +121,13 @@ fn weighted(
     let key = c.str(1, &key)?;
     let mut weights = Vec::with_capacity(items.len());
     for (i, v) in items.iter().enumerate() {
-        weights.push(entry_weight(&c, v, &key, i + 1)?);
+        weights.push(entry_weight(&c, &v?, &key, i + 1)?);
     }
-    let total: f64 = weights.iter().sum();
-    if !total.is_finite() {
-        return Err(c.fail(format!(
-            "the {key}s add up to more than the largest number; use smaller weights"
-        )));
+    if let Some(m) = weight_problem(&weights, |i| format!("item {}", i + 1)) {
+        return Err(c.fail(m));
     }
     match c.this_mut::<LuaRng>(&this)?.0.weighted_index(&weights) {
-        Some(i) => Ok((items[i].clone(), Some(i + 1))),
+        Some(i) => Ok((items.get(i)?, Some(i + 1))),
         None => Ok((Value::Nil, None)),
     }
 }
@@ -163,11 +160,19 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     let c = Call::new(lua, &SHUFFLE, &extra)?;
     c.this_data::<LuaRng>(&this)?;
     let t = c.table(0, &list)?;
-    let mut items = shapes::list(&c, &t, "argument 1 (list)")?;
-    c.this_mut::<LuaRng>(&this)?.0.shuffle(&mut items);
+    let items = shapes::list(&c, &t, "argument 1 (list)")?;
+    // The permutation is drawn on indices (the same draws as shuffling the items), and the
+    // shuffled items gathered in a table before any is written back: the list may be the very
+    // table they are read from.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    c.this_mut::<LuaRng>(&this)?.0.shuffle(&mut order);
+    let shuffled = lua.create_table_with_capacity(order.len(), 0)?;
+    for (k, &from) in order.iter().enumerate() {
+        shuffled.raw_set(k + 1, items.get(from)?)?;
+    }
     // `set`, not `raw_set`: a read-only list must refuse, not grow a shadow copy.
-    for (i, v) in items.into_iter().enumerate() {
-        t.set(i + 1, v)?;
+    for k in 1..=order.len() {
+        t.set(k, shuffled.raw_get::<Value>(k)?)?;
     }
     Ok(t)
 }
@@ -224,4 +229,23 @@ fn math_int(lua: &Lua, v: &Value, n: usize) -> mlua::Result<i64> {
             ),
         )
     })
+}
+
+/// The problem with a list of weights, naming the bad item with `item` (its label from its
+/// 0-based index): a weight that is not finite or negative, or weights whose total is not finite.
+pub fn weight_problem(weights: &[f64], item: impl Fn(usize) -> String) -> Option<String> {
+    match check_weights(weights) {
+        Ok(_) => None,
+        Err(WeightProblem::Invalid(i)) => Some(format!(
+            "{} has weight {}; weights must be finite and ≥ 0",
+            item(i),
+            weights[i]
+        )),
+        Err(WeightProblem::Overflow(i)) => Some(format!(
+            "{} has weight {:e}, which takes the total past the largest number (about \
+             1.8e308); weights must add up to a finite total",
+            item(i),
+            weights[i]
+        )),
+    }
 }

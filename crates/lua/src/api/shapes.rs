@@ -60,8 +60,10 @@ pub fn rects<'v>(c: &Call, i: usize, v: &'v Value) -> mlua::Result<Cow<'v, [Rect
         }
         Value::Table(t) => {
             let label = arg_label(c, i);
-            let mut out = Vec::new();
-            for (n, item) in list(c, t, &label)?.into_iter().enumerate() {
+            let items = list(c, t, &label)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (n, item) in items.iter().enumerate() {
+                let item = item?;
                 let Value::Table(item) = item else {
                     return Err(c.fail(format!(
                         "item {} of {label} must be a rectangle {{x=, y=, w=, h=}}, got {}",
@@ -77,26 +79,115 @@ pub fn rects<'v>(c: &Call, i: usize, v: &'v Value) -> mlua::Result<Cow<'v, [Rect
     }
 }
 
+/// A Lua list argument, read like `ipairs`: its items up to the first nil. However long it
+/// is, it holds a single Lua reference (mlua's auxiliary stack has room for about a million;
+/// a `Vec<Value>` of a million tables or strings ran out of it). Items are fetched one at a
+/// time with raw reads; each is released when the caller drops it.
+pub struct List {
+    /// The items: the list itself when it is a plain table, else a snapshot of what `__index`
+    /// returned (so each item is asked for once, and reading it back runs no Lua).
+    items: Table,
+    len: usize,
+}
+
+impl List {
+    /// How many items.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Item `i` (0-based; `Nil` past the end).
+    pub fn get(&self, i: usize) -> mlua::Result<Value> {
+        if i < self.len {
+            self.items.raw_get(i as i64 + 1)
+        } else {
+            Ok(Value::Nil)
+        }
+    }
+
+    /// The items in order.
+    pub fn iter(&self) -> impl Iterator<Item = mlua::Result<Value>> + '_ {
+        (0..self.len).map(|i| self.get(i))
+    }
+}
+
+/// The items of a [`List`] in order, each fetched as the loop reaches it.
+pub struct ListItems {
+    list: List,
+    next: usize,
+}
+
+impl Iterator for ListItems {
+    type Item = mlua::Result<Value>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let i = self.next;
+        (i < self.list.len).then(|| {
+            self.next += 1;
+            self.list.get(i)
+        })
+    }
+}
+
+impl IntoIterator for List {
+    type Item = mlua::Result<Value>;
+    type IntoIter = ListItems;
+
+    fn into_iter(self) -> ListItems {
+        ListItems {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
 /// The items of a Lua list up to the first nil, like `ipairs` (honouring `__index`, so
 /// read-only proxies are lists too). Each item is charged, and lists longer than
 /// [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless one).
-pub fn list(c: &Call, t: &Table, what: &str) -> mlua::Result<Vec<Value>> {
-    let mut out = Vec::new();
+pub fn list(c: &Call, t: &Table, what: &str) -> mlua::Result<List> {
+    let too_long = || {
+        c.fail(format!(
+            "{what} has more than {} items (the most a list argument may hold)",
+            cost::MAX_LIST
+        ))
+    };
+    if t.metatable().is_none() {
+        // A plain table: count its items; they are read back from it.
+        let mut len = 0usize;
+        while !t.raw_get::<Value>(len as i64 + 1)?.is_nil() {
+            if len == cost::MAX_LIST {
+                return Err(too_long());
+            }
+            len += 1;
+            if len % 1024 == 0 {
+                charge(c.lua(), 1024)?;
+            }
+        }
+        charge(c.lua(), len as u64 % 1024)?;
+        return Ok(List {
+            items: t.clone(),
+            len,
+        });
+    }
+    // `__index` may compute every item (and never stop): keep what it returned.
+    let items = c.lua().create_table()?;
+    let mut len = 0usize;
     loop {
-        match t.get::<Value>(out.len() as i64 + 1)? {
+        match t.get::<Value>(len as i64 + 1)? {
             Value::Nil => {
-                charge(c.lua(), out.len() as u64 % 1024)?;
-                return Ok(out);
+                charge(c.lua(), len as u64 % 1024)?;
+                return Ok(List { items, len });
             }
-            _ if out.len() == cost::MAX_LIST => {
-                return Err(c.fail(format!(
-                    "{what} has more than {} items (the most a list argument may hold)",
-                    cost::MAX_LIST
-                )))
-            }
+            _ if len == cost::MAX_LIST => return Err(too_long()),
             v => {
-                out.push(v);
-                if out.len() % 1024 == 0 {
+                items.raw_set(len as i64 + 1, v)?;
+                len += 1;
+                if len % 1024 == 0 {
                     charge(c.lua(), 1024)?;
                 }
             }
@@ -150,7 +241,7 @@ pub fn cells(c: &Call, map: &Map, i: usize, v: &Value) -> mlua::Result<Vec<Point
         out.push(cell_from(
             c,
             map,
-            item,
+            &item?,
             &format!("item {} of {label}", n + 1),
         )?);
     }

@@ -101,7 +101,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
     let names = shapes::list(&c, &o.table("statuses")?, "opts.statuses")?
         .into_iter()
         .enumerate()
-        .map(|(i, v)| match v {
+        .map(|(i, v)| match v? {
             Value::String(s) => Ok(s.to_string_lossy()),
             other => Err(c.fail(format!(
                 "opts.statuses[{}] must be a string, got {}",

@@ -2,7 +2,8 @@
 //! reports every problem found, each located `file:line` (and column where known).
 //!
 //! Checked: region files (TOML syntax and the whole schema, as when loading; files that do not
-//! parse are reported and the others are still validated without them); recipes (Lua syntax,
+//! parse are reported and the others are still validated without them; `[limits]` keys above
+//! warren's defaults, which only the user can raise); recipes (Lua syntax,
 //! the recipe table and its declared parameters, every `require`d module at load time); and
 //! the static analysis of each recipe together with every module it loads or requires by name
 //! ([`program`], rules in [`walk`]): free names against the sandbox, calls against the API
@@ -30,16 +31,19 @@ use full_moon::tokenizer::{Lexer, LexerResult, TokenType};
 use full_moon::LuaVersion;
 pub use known::Known;
 use program::{Outcome, Source};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use syntax::Pos;
+use warren_core::message::cap;
 use warren_core::region::{read_source, Registry, Source as RegionSource};
 
 /// What `warren check` found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Every problem, one line each, starting with `file:line`.
+    /// Every problem, one line each, starting with `file:line`, each capped in length (see
+    /// [`warren_core::message::cap`]).
     pub problems: Vec<String>,
     /// Every warning (code that runs, but likely not as meant), one line each.
     pub warnings: Vec<String>,
@@ -69,6 +73,12 @@ impl Report {
 pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     let mut report = Report::default();
     let registry = check_regions(regions, &mut report);
+    // A `[limits]` key above warren's default has no effect (data cannot raise a limit).
+    if let Some(r) = &registry {
+        report
+            .problems
+            .extend(Limits::default().lowered_by(r).warnings);
+    }
     let known = Known {
         terrains: registry.as_ref().map(|r| {
             r.terrains()
@@ -93,6 +103,12 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     for script in scripts {
         report.recipes += 1;
         check_recipe(script, registry.as_ref(), &known, &declared, &mut report);
+    }
+    // A problem may quote megabytes of a file; each line is capped.
+    for p in &mut report.problems {
+        if let Cow::Owned(capped) = cap(p) {
+            *p = capped;
+        }
     }
     report
 }

@@ -355,9 +355,11 @@ fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<Strin
     decls
         .iter()
         .filter(|d| {
-            d.returns
-                .first()
-                .is_some_and(|r| r.trim_end_matches('?') == owner.class())
+            // A deprecated alias would draw its warning in every call built on it.
+            d.alias_of.is_none()
+                && d.returns
+                    .first()
+                    .is_some_and(|r| r.trim_end_matches('?') == owner.class())
         })
         .find_map(|d| {
             let base = producer(d.owner, decls, depth - 1)?;
@@ -415,6 +417,10 @@ fn every_declared_call_is_checked_for_arity() {
     let mut checked = 0;
     let mut unreached = Vec::new();
     for d in &decls {
+        if d.alias_of.is_some() {
+            // An alias shares its target's arguments; its warning has its own test above.
+            continue;
+        }
         let Some(base) = producer(d.owner, &decls, 3) else {
             unreached.push(d.call_name());
             continue;
@@ -469,7 +475,8 @@ fn every_declared_call_is_checked_for_arity() {
     }
     // Every declared owner can be reached from what the declarations return.
     assert_eq!(unreached, Vec::<String>::new());
-    assert_eq!(checked, decls.len());
+    let aliases = decls.iter().filter(|d| d.alias_of.is_some()).count();
+    assert_eq!(checked + aliases, decls.len());
 }
 
 // Receivers.

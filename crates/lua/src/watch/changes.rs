@@ -1,11 +1,16 @@
 //! Debounced file changes: directories are watched (editors that save atomically replace the
 //! file, which a watch on the file itself would lose), and a burst of events is delivered as one
 //! batch of changed paths once the files have been quiet for a moment.
+//!
+//! A watched directory may itself be removed and created again (`rm -r regions && cp -r …`, a
+//! branch switch, a directory renamed into place): a watch follows the directory it was put on,
+//! not its name, so each watched directory's parent is watched too, and when the name comes
+//! back the directory is watched afresh (and the batch names it, so what it holds is reloaded).
 
 use notify_debouncer_full::notify::event::{AccessKind, AccessMode, MetadataKind, ModifyKind};
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -31,7 +36,10 @@ pub struct Batch {
 pub struct Changes {
     debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
     rx: Receiver<DebounceEventResult>,
-    watched: BTreeSet<PathBuf>,
+    /// The directories asked for, and whether below them too.
+    watched: BTreeMap<PathBuf, RecursiveMode>,
+    /// Their parents, watched (not recursively) to see a removed directory come back.
+    anchors: BTreeSet<PathBuf>,
     quiet: Duration,
 }
 
@@ -44,16 +52,18 @@ impl Changes {
         Ok(Changes {
             debouncer,
             rx,
-            watched: BTreeSet::new(),
+            watched: BTreeMap::new(),
+            anchors: BTreeSet::new(),
             quiet,
         })
     }
 
-    /// Watches `dir` (and, if `recursive`, everything below it). Watching a directory twice
-    /// does nothing. Paths in batches are under the canonical form of `dir`.
+    /// Watches `dir` (and, if `recursive`, everything below it), also after it is removed and
+    /// created again. Watching a directory twice does nothing. Paths in batches are under the
+    /// canonical form of `dir`.
     pub fn watch_dir(&mut self, dir: &Path, recursive: bool) -> Result<(), String> {
         let dir = canonical_dir(dir);
-        if self.watched.contains(&dir) {
+        if self.watched.contains_key(&dir) {
             return Ok(());
         }
         let mode = if recursive {
@@ -64,14 +74,71 @@ impl Changes {
         self.debouncer
             .watch(&dir, mode)
             .map_err(|e| format!("{}: cannot watch: {e}", dir.display()))?;
-        self.watched.insert(dir);
+        self.watched.insert(dir.clone(), mode);
+        // A parent watched as an anchor is now watched for itself: its files are no noise.
+        self.anchors.remove(&dir);
+        self.anchor(&dir);
         Ok(())
+    }
+
+    /// Watches the parent of `dir`, unless some watch already sees it. Best effort: without it
+    /// (an unreadable parent, the root) only the removal of `dir` goes unfollowed.
+    fn anchor(&mut self, dir: &Path) {
+        let Some(parent) = dir.parent() else { return };
+        let seen = self.anchors.contains(parent)
+            || self.watched.iter().any(|(d, mode)| {
+                d == parent || (*mode == RecursiveMode::Recursive && parent.starts_with(d))
+            });
+        if !seen
+            && self
+                .debouncer
+                .watch(parent, RecursiveMode::NonRecursive)
+                .is_ok()
+        {
+            self.anchors.insert(parent.to_path_buf());
+        }
+    }
+
+    /// Whether `path` is only seen through a parent's watch and is not a watched directory:
+    /// a sibling of one (the parent may be busy, `/tmp` say, and none of that is a change).
+    fn is_anchor_noise(&self, path: &Path) -> bool {
+        path.parent().is_some_and(|p| self.anchors.contains(p)) && !self.watched.contains_key(path)
+    }
+
+    /// Watches afresh every watched directory whose name (or an ancestor's) the batch
+    /// mentions: one that is there again (created, or renamed into place) gets a new watch; one
+    /// that is gone loses its old one (which would otherwise follow it under its new name).
+    fn rewatch(&mut self, batch: &mut Batch) {
+        // A directory created with the one named may hold watched ones the batch cannot name.
+        let named: Vec<(PathBuf, RecursiveMode)> = self
+            .watched
+            .iter()
+            .filter(|(d, _)| d.ancestors().any(|a| batch.paths.contains(a)))
+            .map(|(d, m)| (d.clone(), *m))
+            .collect();
+        for (dir, mode) in named {
+            let _ = self.debouncer.unwatch(&dir);
+            if dir.is_dir() {
+                if let Err(e) = self.debouncer.watch(&dir, mode) {
+                    batch
+                        .errors
+                        .push(format!("{}: cannot watch again: {e}", dir.display()));
+                }
+            }
+        }
     }
 
     /// Waits up to `timeout` for a change, then keeps collecting until the files have been
     /// quiet for the debounce time (but no longer than [`MAX_SETTLE`]), so a burst of saves
     /// becomes one batch. `None` if nothing changed in time (or the watcher stopped).
-    pub fn next(&self, timeout: Duration) -> Option<Batch> {
+    pub fn next(&mut self, timeout: Duration) -> Option<Batch> {
+        let mut batch = self.collect(timeout)?;
+        self.rewatch(&mut batch);
+        Some(batch)
+    }
+
+    /// The batch of [`Changes::next`], before any directory is watched afresh.
+    fn collect(&self, timeout: Duration) -> Option<Batch> {
         let mut batch = Batch::default();
         let deadline = Instant::now() + timeout;
         let mut settled_by: Option<Instant> = None;
@@ -94,7 +161,8 @@ impl Changes {
             match self.rx.recv_timeout(wait) {
                 Ok(Ok(events)) => {
                     for e in events.iter().filter(|e| is_change(&e.event.kind)) {
-                        batch.paths.extend(e.event.paths.iter().cloned());
+                        let wanted = e.event.paths.iter().filter(|p| !self.is_anchor_noise(p));
+                        batch.paths.extend(wanted.cloned());
                     }
                 }
                 Ok(Err(errors)) => batch.errors.extend(errors.iter().map(|e| e.to_string())),
@@ -160,6 +228,31 @@ mod tests {
         assert_eq!(changes.next(Duration::from_millis(500)), None);
         std::fs::read_to_string(&file).unwrap();
         assert_eq!(changes.next(Duration::from_millis(500)), None);
+    }
+
+    #[test]
+    fn a_directory_removed_and_created_again_is_watched_again() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("regions");
+        std::fs::create_dir(&dir).unwrap();
+        let mut changes = Changes::new(Duration::from_millis(100)).unwrap();
+        changes.watch_dir(&dir, true).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let gone = changes.next(Duration::from_secs(20)).expect("the removal");
+        assert!(gone.paths.contains(&canonical_file(&dir)), "{gone:?}");
+        std::fs::create_dir(&dir).unwrap();
+        let back = changes.next(Duration::from_secs(20)).expect("the creation");
+        assert!(back.paths.contains(&canonical_file(&dir)), "{back:?}");
+        // Siblings seen only through the parent's watch are not changes.
+        std::fs::write(root.path().join("notes.txt"), "x").unwrap();
+        std::fs::write(dir.join("a.toml"), "x = 1").unwrap();
+        let edit = changes
+            .next(Duration::from_secs(20))
+            .expect("an edit in the new directory");
+        assert_eq!(
+            edit.paths.into_iter().collect::<Vec<_>>(),
+            vec![canonical_file(&dir.join("a.toml"))]
+        );
     }
 
     #[test]

@@ -115,11 +115,15 @@ impl LiveRecipe {
                 regions.push(name(p));
             }
         }
-        let scripts = batch
-            .paths
+        // A script changed when its file did, or its directory was removed or created again
+        // (the files in a re-created directory may have come before its new watch).
+        let scripts = self
+            .files
             .iter()
-            .filter(|p| self.files.contains(*p))
-            .map(|p| name(p))
+            .filter(|f| {
+                batch.paths.contains(*f) || f.parent().is_some_and(|d| batch.paths.contains(d))
+            })
+            .map(|f| name(f))
             .collect();
         Changed { regions, scripts }
     }
@@ -174,6 +178,11 @@ impl LiveRecipe {
     /// What is broken now: region errors first, then the recipe's.
     pub fn problems(&self) -> Vec<&Error> {
         self.registry_error.iter().chain(&self.host_error).collect()
+    }
+
+    /// The registry in force (the last one that loaded), if any.
+    pub fn registry(&self) -> Option<&Arc<Registry>> {
+        self.registry.as_ref()
     }
 
     /// The loaded host (the last one that loaded), if any.

@@ -1,0 +1,5 @@
+-- hostile corpus: closures
+return { name = 't', params = { width = { default = 16 }, height = { default = 16 } },
+generate = function(map, ctx)
+local t = {} for i = 1, 1e8 do t[i] = function() return i end end
+end }

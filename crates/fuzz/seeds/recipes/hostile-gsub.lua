@@ -1,0 +1,5 @@
+-- hostile corpus: gsub
+return { name = 't', params = { width = { default = 16 }, height = { default = 16 } },
+generate = function(map, ctx)
+string.gsub(('a'):rep(30), ('a-'):rep(30) .. 'b', 'x')
+end }

@@ -1,0 +1,5 @@
+-- hostile corpus: rooms
+return { name = 't', params = { width = { default = 16 }, height = { default = 16 } },
+generate = function(map, ctx)
+local s = ('x'):rep(1 << 16) for i = 1, 1e6 do map:add_room({ x = 1, y = 1, w = 1, h = 1 }, s) end
+end }

@@ -1,0 +1,5 @@
+-- hostile corpus: table.remove __len
+return { name = 't', params = { width = { default = 16 }, height = { default = 16 } },
+generate = function(map, ctx)
+local t = setmetatable({}, { __len = function() return 1 << 60 end, __index = rawlen, __newindex = function() end }) table.remove(t, 1)
+end }
