@@ -152,12 +152,12 @@ fn dead_streets_can_be_used_sparingly() {
     let e =
         err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead_streets = 'often' })");
     assert!(
-        e.contains("scripts/t.lua:3: town:connect_streets: dead_streets = 'often' (valid: freely, sparingly)"),
+        e.contains("scripts/t.lua:3: town:connect_streets: opts.dead_streets = \"often\" is not one of 'freely', 'sparingly'"),
         "{e}"
     );
     let e = err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead = 1 })");
     assert!(
-        e.contains("unknown option 'dead' (valid: dead_streets)"),
+        e.contains("unknown option 'dead' in opts") && e.contains("(valid: dead_streets)"),
         "{e}"
     );
 }

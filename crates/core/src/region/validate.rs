@@ -129,7 +129,11 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     };
     let merged = merge(&mut ck, files);
     let terrains = check_terrains(&mut ck, &merged, broken);
-    let terrains = resolve_doors(&mut ck, &merged, terrains);
+    let (terrains, unresolved) = resolve_doors(&mut ck, &merged, terrains);
+    // A region naming a kind of door that has a problem of its own (or names a terrain of a
+    // file that could not be read) is not a second problem.
+    let excused_and_doors: BTreeSet<String> = excused.iter().cloned().chain(unresolved).collect();
+    ck.excused = &excused_and_doors;
     check_other_references(&mut ck, &merged, &terrains);
     check_limits(&mut ck, &merged);
     check_weight_totals(&mut ck, &merged);
@@ -454,15 +458,23 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
 }
 
 /// Resolves every `[[door]]` kind ([`resolve::door`]) and returns `terrains` with them, so
-/// the entries resolved after it may name a kind as their door.
-fn resolve_doors(ck: &mut Checker, m: &Merged, terrains: TerrainTable) -> TerrainTable {
-    let mut kinds = Vec::new();
+/// the entries resolved after it may name a kind as their door, and the names of the kinds
+/// that could not be resolved.
+fn resolve_doors(
+    ck: &mut Checker,
+    m: &Merged,
+    terrains: TerrainTable,
+) -> (TerrainTable, Vec<String>) {
+    let (mut kinds, mut unresolved) = (Vec::new(), Vec::new());
     for e in &m.door {
         let mut p = ck.problems(e.file, tpath!["door", e.index]);
-        kinds.extend(resolve::door(&e.def, &terrains, &mut p));
+        match resolve::door(&e.def, &terrains, &mut p) {
+            Some(kind) => kinds.push(kind),
+            None => unresolved.push(e.def.name.clone()),
+        }
         ck.absorb(e.file, p);
     }
-    terrains.with_doors(kinds)
+    (terrains.with_doors(kinds), unresolved)
 }
 
 /// The references resolving does not cover: `[map]`, `[rooms]` and `[cave]` terrains.
