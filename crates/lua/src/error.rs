@@ -10,7 +10,7 @@ use warren_core::region::RegionErrors;
 #[derive(Debug, Error)]
 pub enum Error {
     /// Region files are invalid (every problem is listed).
-    #[error("{0}")]
+    #[error(transparent)]
     Region(#[from] RegionErrors),
     /// A recipe failed to load or raised an error; the message starts with `file:line:`.
     #[error("{}", cap(.0))]
