@@ -310,3 +310,76 @@ fn typos_elsewhere_are_still_found_while_terrain_toml_is_broken() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn syntax_mistakes_are_told_in_plain_words() {
+    // (after, from, to, the message's end, the line it is reported on, below `after`'s line
+    // in the shipped file)
+    let cases: [(&str, &str, &str, &str, usize); 7] = [
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = cave wall",
+            "[cave]: wall = cave wall is not a value; write text in quotes: wall = \"cave wall\"",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall",
+            "[cave]: wall = \"cave wall is not closed: end the text with \" on the same line",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall\" \"x\"",
+            "[cave]: wall = \"cave wall\" \"x\" has more after its value; write one key = value per line (comments start with #)",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall\"\nwall = \"cave wall\"",
+            "[cave]: 'wall' is given twice (first on line 5); keep one",
+            3,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[cave]\n[cave]",
+            "[cave] is written twice (first on line 3); write each section once, with all of its keys",
+            1,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[[cave]]",
+            "[[cave]] is one section, not a list: write [cave]",
+            0,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[room]",
+            "[room] is a list of entries: write each entry as [[room]]",
+            0,
+        ),
+    ];
+    for (after, from, to, message, below) in cases {
+        let dir = project("cave.toml", |t| replace_after(t, after, from, to));
+        let out = warren_in(dir.path(), &["check"]);
+        assert_eq!(out.status.code(), Some(1));
+        let problems = lines(&out.stdout);
+        assert_eq!(problems.len(), 1, "{to}: {problems:#?}");
+        let p = &problems[0];
+        assert!(p.ends_with(&format!(": {message}")), "{p}");
+        assert!(!p.contains('`') && !p.contains("expected"), "{p}");
+        let text = std::fs::read_to_string(root().join("regions/cave.toml")).unwrap();
+        let line = text[..text.find(after).unwrap()].matches('\n').count() + 1 + below;
+        assert!(
+            p.starts_with(&format!("regions/cave.toml:{line}:")),
+            "{p}: expected line {line}"
+        );
+    }
+}
