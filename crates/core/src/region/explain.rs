@@ -308,6 +308,13 @@ fn syntax_error(text: &str, message: &str, at: usize) -> Option<String> {
         if value.is_empty() {
             return Some(format!("{}: '{key}' has no value after '='", place()));
         }
+        if value.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
+            return Some(format!(
+                "{}: {} is not a value; a number is written without spaces, text in quotes",
+                place(),
+                shown(value)
+            ));
+        }
         return Some(format!(
             "{}: {} is not a value; write text in quotes: {key} = \"{value}\"",
             place(),
