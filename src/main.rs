@@ -1,4 +1,8 @@
 //! The `warren` binary: parse arguments, run, map the outcome to an exit code.
+//!
+//! The libraries report typed errors (`warren_lua::Error`, made with thiserror); here, at the
+//! top, they travel as `anyhow::Error` with everything else that can go wrong, and the exit code
+//! comes from the typed error when there is one.
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -13,17 +17,30 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Panics are reported once, as internal errors, by the catch below.
     std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(|| warren::commands::dispatch(cli.command));
-    let error = match outcome {
-        Ok(Ok(())) => return ExitCode::SUCCESS,
-        Ok(Err(e)) => e,
-        Err(p) => warren_lua::Error::Internal(
+    match std::panic::catch_unwind(|| run(cli)) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => report(&e),
+        Err(p) => report(&anyhow::Error::new(warren_lua::Error::Internal(
             p.downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into()),
-        ),
-    };
-    eprintln!("error: {error}");
-    ExitCode::from(error.exit_code() as u8)
+        ))),
+    }
+}
+
+/// Runs the command line's command.
+fn run(cli: Cli) -> anyhow::Result<()> {
+    warren::commands::dispatch(cli.command)?;
+    Ok(())
+}
+
+/// Prints `error` once, on stderr, and gives its exit code: a warren error's own (1 bad input
+/// or a failed generation, 2 a usage mistake, 3 a bug in warren), else 1.
+fn report(error: &anyhow::Error) -> ExitCode {
+    eprintln!("error: {error:#}");
+    let code = error
+        .downcast_ref::<warren_lua::Error>()
+        .map_or(1, warren_lua::Error::exit_code);
+    ExitCode::from(code as u8)
 }

@@ -11,21 +11,6 @@ use warren_lua::error::{Error, Result};
 use warren_lua::run::find_regions;
 use warren_lua::Host;
 
-/// `warren serve --help` epilogue.
-pub const HELP: &str = "\
-Examples:
-  warren serve scripts/rooms.lua                  then open the printed URL
-  warren serve scripts/dungeon.lua --levels 3 --open
-  warren serve scripts/cave.lua --seed 3 --set direction=omni --port 8080
-
-The page draws the map (drag or arrow keys to pan, wheel or +/- to zoom, F to fit; `,` and `.`
-step the seed, R draws one), builds a control for every recipe parameter, and regenerates when
-one changes. Saving the recipe, a module it requires or a region file updates the page without
-reloading it; a bad edit shows its file:line and keeps the last good map. Generation runs with
-the same budgets as `warren run`.
-
-The server answers this machine only (127.0.0.1) unless --bind names another address.";
-
 /// Executes `warren serve`.
 pub fn run(args: ServeArgs) -> Result<()> {
     let gen = &args.gen;

@@ -15,19 +15,6 @@ use warren_lua::run::find_regions;
 use warren_lua::watch::changes::{Changes, QUIET};
 use warren_lua::watch::live::{Generated, LiveRecipe};
 
-/// `warren watch --help` epilogue.
-pub const HELP: &str = "\
-While watching, type a letter and Enter:
-  r   re-roll: a new seed (printed), same parameters
-      (Enter alone) regenerate the same seed
-  q   quit
-
-Every regeneration prints one status line on stderr, e.g.
-  watch: ok · regions (dungeon.toml) · seed 7 · 12 ms
-A bad edit prints the error with file:line(:col) and
-  watch: error · script (rooms.lua) · keeping the last good map
-and the last good map (and --out file) stays until the file is fixed.";
-
 /// A line typed on standard input.
 enum Key {
     Reroll,

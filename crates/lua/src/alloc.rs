@@ -18,7 +18,7 @@ struct Watch {
 }
 
 /// The installed wrapper. Dropping it does not uninstall it; call [`AllocGuard::uninstall`]
-/// first (the [`super::sandbox::Sandbox`] does so before the state goes away).
+/// first (the sandbox does so before the state goes away).
 pub struct AllocGuard {
     watch: Box<Watch>,
 }

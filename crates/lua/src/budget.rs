@@ -580,33 +580,6 @@ pub fn caller_location(lua: &Lua) -> Option<String> {
     script_location(lua, 1)
 }
 
-/// The Lua error raised when a budget ran out inside a Rust function.
-pub fn exceeded_error(lua: &Lua) -> mlua::Error {
-    let data = super::sandbox::state(lua);
-    let msg = data
-        .budget
-        .message(&data.recipe.borrow())
-        .unwrap_or_else(|| "budget exceeded".into());
-    mlua::Error::RuntimeError(msg)
-}
-
-/// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
-/// (located at the calling Lua line) once a budget has run out.
-pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
-    let budget = super::sandbox::state(lua).budget.clone();
-    budget
-        .charge(cost, || caller_location(lua))
-        .map_err(|_| exceeded_error(lua))
-}
-
-/// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
-pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    let budget = super::sandbox::state(lua).budget.clone();
-    budget
-        .charge_bytes(bytes, || caller_location(lua))
-        .map_err(|_| exceeded_error(lua))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

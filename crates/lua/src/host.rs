@@ -5,6 +5,7 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::phases::PhaseClock;
+use crate::state::{self, RunData};
 use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
@@ -13,47 +14,9 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use warren_core::map::{Map, MapError, TerrainId};
+use warren_core::map::{Map, MapError};
 use warren_core::region::Registry;
 use warren_core::rng::Rng;
-
-/// A Lua runtime error located at the Lua code that called the failing API function:
-/// `file:line: message` (like `luaL_error`).
-pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
-    let msg = msg.into();
-    let loc = lua
-        .inspect_stack(1, |d| {
-            let src = d.source();
-            let file = src.short_src.as_deref().unwrap_or("?").to_string();
-            (file, d.current_line())
-        })
-        .and_then(|(file, line)| line.map(|l| format!("{file}:{l}")));
-    match loc {
-        Some(loc) => mlua::Error::RuntimeError(format!("{loc}: {msg}")),
-        None => mlua::Error::RuntimeError(msg),
-    }
-}
-
-/// What the API needs to know about the generation in progress.
-pub struct RunData {
-    /// The recipe's name (for log lines).
-    pub recipe: std::rc::Rc<str>,
-    /// The registry's edge terrain.
-    pub edge: TerrainId,
-    /// The registry's fill terrain (what a fresh map is made of).
-    pub fill: TerrainId,
-    /// `ctx.rng`, which `math.random` also draws from.
-    pub rng: AnyUserData,
-    /// The map being generated.
-    pub map: AnyUserData,
-}
-
-/// Runs `f` on the generation in progress; `None` when no generation is running.
-pub fn with_run<R>(lua: &Lua, f: impl FnOnce(&RunData) -> R) -> Option<R> {
-    let data = sandbox::state(lua);
-    let run = data.run.borrow();
-    run.as_ref().map(f)
-}
 
 /// One generation request.
 #[derive(Clone, Debug)]
@@ -144,7 +107,7 @@ impl Env {
         let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
         let api::ctx::CtxFunctions { log, metric, phase } =
             api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
-        let data = sandbox::state(&lua);
+        let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
         drop(data);
@@ -261,7 +224,7 @@ impl Host {
     pub fn script_files(&self) -> Vec<PathBuf> {
         let mut files = vec![self.recipe.path.clone()];
         files.extend(
-            sandbox::state(&self.env.borrow().lua)
+            state::state(&self.env.borrow().lua)
                 .modules
                 .borrow()
                 .files(),
@@ -313,14 +276,14 @@ impl Host {
 
         let env = self.env.borrow();
         let _running = env.lua.running();
-        let modules = sandbox::state(&env.lua).modules.borrow().count();
-        let budget = sandbox::state(&env.lua).budget.clone();
+        let modules = state::state(&env.lua).modules.borrow().count();
+        let budget = state::state(&env.lua).budget.clone();
         budget.begin_at(self.limits, started);
         budget.note_location(&env.generate_at);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
-        sandbox::state(&env.lua).run.borrow_mut().take();
-        let exceeded = budget.message(&sandbox::state(&env.lua).recipe.borrow());
+        state::state(&env.lua).run.borrow_mut().take();
+        let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.usage.set(budget.usage());
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
@@ -332,7 +295,7 @@ impl Host {
         }
         // A module first required during the run was made after the state was marked: it is
         // not pristine, yet the next run would get it from the module cache as it was left.
-        let required = sandbox::state(&env.lua).modules.borrow().count() != modules;
+        let required = state::state(&env.lua).modules.borrow().count() != modules;
         self.stale.set(env.dirty() || required);
         drop(env);
         match outcome {
@@ -405,7 +368,7 @@ impl Host {
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
         env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
-        *sandbox::state(lua).run.borrow_mut() = Some(RunData {
+        *state::state(lua).run.borrow_mut() = Some(RunData {
             recipe: env.recipe_name.clone(),
             edge: self.registry.map_edge,
             fill: self.registry.map_fill,

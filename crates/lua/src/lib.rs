@@ -39,6 +39,7 @@ pub mod run;
 pub mod sandbox;
 mod snapshots;
 pub mod source;
+mod state;
 pub mod stubs;
 pub mod surface;
 pub mod traceback;

@@ -2,41 +2,13 @@
 //! (`lib.cave`), never paths, and the resolved file must lie inside a root even after symlinks
 //! are followed.
 
-use super::sandbox::state;
+use crate::state::state;
 use mlua::{Function, Lua};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use warren_core::input::{read_regular, regular_file, ReadError};
 
 /// The largest script file warren loads, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
-
-/// The module files of one Lua state, and where they may come from.
-pub struct Modules {
-    roots: Vec<PathBuf>,
-    /// Files compiled for `require`, by module name.
-    files: BTreeMap<String, PathBuf>,
-}
-
-impl Modules {
-    /// A module set that resolves names inside `roots`.
-    pub fn new(roots: Vec<PathBuf>) -> Self {
-        Modules {
-            roots,
-            files: BTreeMap::new(),
-        }
-    }
-
-    /// How many module files were compiled so far.
-    pub fn count(&self) -> usize {
-        self.files.len()
-    }
-
-    /// Files of every module compiled so far (for watching).
-    pub fn files(&self) -> Vec<PathBuf> {
-        self.files.values().cloned().collect()
-    }
-}
 
 /// Whether `name` is a dotted module name made of `[A-Za-z0-9_]` segments.
 fn valid_name(name: &str) -> bool {

@@ -16,7 +16,7 @@
 use super::alloc::AllocGuard;
 use super::api;
 pub use super::budget::{Budget, Limits};
-use super::require::Modules;
+use crate::state::{state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
@@ -29,7 +29,6 @@ type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const 
 extern "C" {
     fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
     fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
-    fn lua_warren_markdirty(l: *mut ffi::lua_State);
 }
 
 thread_local! {
@@ -63,18 +62,6 @@ impl Drop for Running {
     fn drop(&mut self) {
         RUNNING.with(|r| r.set(self.0));
     }
-}
-
-/// Per-state data the API functions reach through `Lua::app_data_ref`.
-pub struct StateData {
-    /// The generation budget.
-    pub budget: Rc<Budget>,
-    /// Modules loaded by `require`, and where they may come from.
-    pub modules: RefCell<Modules>,
-    /// The generation in progress, if any.
-    pub run: RefCell<Option<super::RunData>>,
-    /// The recipe file, as budget errors name it.
-    pub recipe: RefCell<String>,
 }
 
 /// A sandboxed Lua state (use it as a [`Lua`] through `Deref`). Dropping it puts the original
@@ -227,27 +214,4 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
         )),
         other => Ok(other),
     }
-}
-
-/// Marks the state dirty when `made_at_load` (for Rust userdata a recipe made while loading,
-/// outside any run, whose contents a run then changes: the next run must not inherit them).
-pub fn touch(lua: &Lua, made_at_load: bool) {
-    if made_at_load {
-        // SAFETY: only sets the dirty flag of the live state.
-        let _ = unsafe { lua.exec_raw::<()>((), |l| lua_warren_markdirty(l)) };
-    }
-}
-
-/// Whether a generation is running (userdata made outside one belong to the loaded recipe).
-pub fn in_run(lua: &Lua) -> bool {
-    state(lua).run.borrow().is_some()
-}
-
-/// The state data of a sandboxed state.
-///
-/// # Panics
-/// If `lua` was not made by [`new_state`] (a bug in warren).
-pub fn state(lua: &Lua) -> mlua::AppDataRef<'_, StateData> {
-    lua.app_data_ref::<StateData>()
-        .expect("warren Lua state without its state data")
 }

@@ -15,7 +15,7 @@ use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
 use super::shapes::{brush, rect};
-use crate::budget::charge;
+use crate::state::charge;
 use mlua::{ffi, Lua, Table, Value};
 use std::collections::BTreeMap;
 use std::os::raw::c_int;

@@ -17,7 +17,7 @@
 
 pub use super::decl::quoted;
 use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
-use crate::fail;
+use crate::state::fail;
 use mlua::{
     AnyUserData, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, UserDataRefMut, Value,
 };
@@ -435,7 +435,7 @@ impl Opts<'_, '_> {
             }
             Ok(())
         })?;
-        crate::budget::charge(self.call.lua, 1)?;
+        crate::state::charge(self.call.lua, 1)?;
         match unknown {
             None => Ok(()),
             Some(k) => {

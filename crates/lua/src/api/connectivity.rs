@@ -11,7 +11,7 @@ use super::cost;
 use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
 use super::shapes::cell;
-use crate::budget::charge;
+use crate::state::charge;
 use mlua::{Lua, Table, Value};
 use warren_core::gen::connectivity::{components as areas, Connectivity};
 

@@ -4,9 +4,9 @@
 use super::call::{Call, Extra};
 use super::decl::{arg, Decl, Owner::Ctx as C, Ty};
 use super::map::LuaMap;
-use crate::budget::charge_bytes;
 use crate::phases::PhaseClock;
-use crate::with_run;
+use crate::state::charge_bytes;
+use crate::state::with_run;
 use mlua::{Function, Lua, Value, Variadic};
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -21,7 +21,7 @@ use super::regions::{self, ROOM_REGION, STREAMER_REGION, VAULT_REGION};
 use super::rng::LuaRng;
 use super::shapes::{self, list};
 use super::tunnel::{flags, LuaTunnels};
-use crate::budget::charge_bytes;
+use crate::state::charge_bytes;
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, draw_rooms, init_level, place_vault,
@@ -446,7 +446,7 @@ fn panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &PANELS, &extra)?;
     let l = c.this::<LuaLevel>(&this)?;
     let all = l.0.panels.all();
-    crate::budget::charge(lua, all.len() as u64)?;
+    crate::state::charge(lua, all.len() as u64)?;
     let out = lua.create_table_with_capacity(all.len(), 0)?;
     for (i, &p) in all.iter().enumerate() {
         let t = panel_table(lua, &l.0.panels, p)?;
@@ -460,7 +460,7 @@ fn free_panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> 
     let c = Call::new(lua, &FREE_PANELS, &extra)?;
     let l = c.this::<LuaLevel>(&this)?;
     let free = l.0.free_panels();
-    crate::budget::charge(lua, free.len() as u64)?;
+    crate::state::charge(lua, free.len() as u64)?;
     let out = lua.create_table_with_capacity(free.len(), 0)?;
     for (i, &p) in free.iter().enumerate() {
         out.raw_set(i + 1, panel_table(lua, &l.0.panels, p)?)?;
@@ -489,7 +489,8 @@ fn phase_error(c: &Call, meter: &mut LuaMeter, e: DungeonError) -> mlua::Error {
 
 /// The registry's fill (rock) and edge terrains.
 fn run_terrain(c: &Call) -> mlua::Result<(u16, u16)> {
-    crate::with_run(c.lua(), |d| (d.fill, d.edge)).ok_or_else(|| c.fail("no generation is running"))
+    crate::state::with_run(c.lua(), |d| (d.fill, d.edge))
+        .ok_or_else(|| c.fail("no generation is running"))
 }
 
 fn init_level_fn(lua: &Lua, (map, opts, extra): (Value, Value, Extra)) -> mlua::Result<LuaLevel> {

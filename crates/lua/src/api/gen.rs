@@ -11,7 +11,7 @@ use super::meter::LuaMeter;
 use super::rects::LuaRects;
 use super::rng::LuaRng;
 use super::shapes::{self, brush};
-use crate::budget::charge_bytes;
+use crate::state::charge_bytes;
 use mlua::{Lua, Table, Value};
 use warren_core::gen::connectivity::{self, JoinError};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};

@@ -3,7 +3,7 @@
 //! together the charges may not exceed the memory limit, so a script cannot escape the limit by
 //! making many large objects.
 
-use crate::{fail, sandbox};
+use crate::state::{self, fail};
 use mlua::Lua;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -30,7 +30,7 @@ impl Drop for Charge {
 /// fails naming the size and the limit.
 pub fn charge(lua: &Lua, bytes: usize, call: &str) -> mlua::Result<Charge> {
     let held = held(lua)?;
-    let limit = sandbox::state(lua).budget.limits().memory;
+    let limit = state::state(lua).budget.limits().memory;
     let fits = |held: &Held| held.0.get().saturating_add(bytes) <= limit;
     if !fits(&held) {
         // Two full cycles: the first runs finalizers, the second frees what they released.

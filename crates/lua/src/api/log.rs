@@ -1,7 +1,8 @@
 //! `print` and `ctx.log`: recipe output goes to stderr, never into the map on stdout.
 
-use crate::budget::{charge, MAX_OUTPUT_BYTES};
-use crate::sandbox::state;
+use crate::budget::MAX_OUTPUT_BYTES;
+use crate::state::charge;
+use crate::state::state;
 use mlua::{Lua, Value, Variadic};
 
 /// Writes its arguments, tab-separated, to stderr as `[recipe] …`; at most
@@ -23,7 +24,7 @@ pub fn print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
         Some(false) => format!("… output beyond {MAX_OUTPUT_BYTES} bytes is not shown"),
         None => return Ok(()),
     };
-    let name = crate::with_run(lua, |r| r.recipe.clone()).unwrap_or_else(|| "recipe".into());
+    let name = crate::state::with_run(lua, |r| r.recipe.clone()).unwrap_or_else(|| "recipe".into());
     eprintln!("[{name}] {line}");
     Ok(())
 }
@@ -36,7 +37,7 @@ pub fn write(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
         match v {
             Value::String(_) | Value::Integer(_) | Value::Number(_) => {}
             other => {
-                return Err(crate::fail(
+                return Err(crate::state::fail(
                     lua,
                     format!(
                         "bad argument #{} to 'write' (string expected, got {})",

@@ -8,7 +8,7 @@ use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
 use super::meter::LuaMeter;
 use super::shapes::{self, brush, cell};
-use crate::budget::{charge, charge_bytes};
+use crate::state::{charge, charge_bytes};
 use mlua::{AnyUserData, Lua, UserData, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
@@ -352,9 +352,8 @@ fn write_edge(lua: &Lua, (this, t, extra): (Value, Value, Extra)) -> mlua::Resul
     let c = Call::new(lua, &WRITE_EDGE, &extra)?;
     let mut m = c.this_mut::<LuaMap>(&this)?;
     let terrain = match &t {
-        Value::Nil => {
-            crate::with_run(lua, |r| r.edge).ok_or_else(|| c.fail("no generation is running"))?
-        }
+        Value::Nil => crate::state::with_run(lua, |r| r.edge)
+            .ok_or_else(|| c.fail("no generation is running"))?,
         t => c.terrain(0, t, &m.0)?,
     };
     let (w, h) = (m.0.width(), m.0.height());

@@ -3,7 +3,7 @@
 //! long stops within the budget and the error names the recipe line that called it.
 
 use super::cost;
-use crate::budget::charge;
+use crate::state::charge;
 use mlua::Lua;
 use warren_core::gen::meter::{Meter, Stopped};
 
@@ -30,7 +30,7 @@ impl<'a> LuaMeter<'a> {
     pub fn stopped(&mut self) -> mlua::Error {
         self.error
             .take()
-            .unwrap_or_else(|| crate::budget::exceeded_error(self.lua))
+            .unwrap_or_else(|| crate::state::exceeded_error(self.lua))
     }
 }
 

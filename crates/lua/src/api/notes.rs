@@ -7,7 +7,7 @@ use super::cost;
 use super::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
 use super::map::LuaMap;
 use super::shapes::{self, cell};
-use crate::budget::{charge, charge_bytes};
+use crate::state::{charge, charge_bytes};
 use mlua::{Lua, Table, Value};
 use warren_core::map::{Corridor, Map, Point, Room, Spawn, TagValue};
 

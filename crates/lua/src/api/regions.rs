@@ -208,7 +208,7 @@ fn plain_table(c: &Call, t: &Table, path: &str, depth: usize) -> mlua::Result<se
             None => None,
         };
     }
-    crate::budget::charge(c.lua(), (object.len() + items.len()) as u64)?;
+    crate::state::charge(c.lua(), (object.len() + items.len()) as u64)?;
     if object.is_empty() && !items.is_empty() {
         items.sort_by_key(|(i, _)| *i);
         let mut out = Vec::with_capacity(items.len());

@@ -3,7 +3,7 @@
 use super::call::{shown, Call, Extra};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
-use crate::{fail, with_run};
+use crate::state::{fail, with_run};
 use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 

@@ -5,7 +5,7 @@ use super::call::{as_int, shown, Call, Opts};
 use super::cost;
 use super::keys::keys;
 use super::rects::LuaRects;
-use crate::budget::{charge, charge_bytes};
+use crate::state::{charge, charge_bytes};
 use mlua::{Table, Value};
 use std::borrow::Cow;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};

@@ -19,7 +19,7 @@ use warren_core::map::MAX_CELLS;
 pub struct LuaStatusLists {
     lists: StatusLists,
     _charge: Charge,
-    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
 
@@ -127,7 +127,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
     Ok(LuaStatusLists {
         lists,
         _charge: charge,
-        at_load: !crate::sandbox::in_run(lua),
+        at_load: !crate::state::in_run(lua),
     })
 }
 
@@ -197,7 +197,7 @@ fn move_cell(
     let mut l = c.this_mut::<LuaStatusLists>(&this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.status(&c, 1, &status)?;
-    crate::sandbox::touch(lua, l.at_load);
+    crate::state::touch(lua, l.at_load);
     l.lists.move_to(cell, status).map_err(|e| c.fail(e))
 }
 
@@ -239,7 +239,7 @@ fn cells(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Resul
     let l = c.this::<LuaStatusLists>(&this)?;
     let status = l.status(&c, 0, &status)?;
     let cells = l.lists.cells(status).map_err(|e| c.fail(e))?;
-    crate::budget::charge(lua, cells.len() as u64)?;
+    crate::state::charge(lua, cells.len() as u64)?;
     let t = lua.create_table_with_capacity(cells.len(), 0)?;
     for (i, &cell) in cells.iter().enumerate() {
         t.raw_set(i + 1, cell)?;
@@ -251,8 +251,8 @@ fn reset(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Resul
     let c = Call::new(lua, &RESET, &extra)?;
     let mut l = c.this_mut::<LuaStatusLists>(&this)?;
     let status = l.status(&c, 0, &status)?;
-    crate::budget::charge(lua, l.lists.len() as u64 / 4)?;
-    crate::sandbox::touch(lua, l.at_load);
+    crate::state::charge(lua, l.lists.len() as u64 / 4)?;
+    crate::state::touch(lua, l.at_load);
     l.lists.reset(status).map_err(|e| c.fail(e))
 }
 

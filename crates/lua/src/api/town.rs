@@ -29,14 +29,14 @@ use warren_core::rng::Rng;
 pub struct LuaTown {
     town: Town,
     _charge: Charge,
-    /// Made while the recipe loaded, outside any run (see [`crate::sandbox::touch`]).
+    /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
 
 impl LuaTown {
     /// The town, to change it (a town made at load then leaves the state dirty).
     fn town_mut(&mut self, lua: &Lua) -> &mut Town {
-        crate::sandbox::touch(lua, self.at_load);
+        crate::state::touch(lua, self.at_load);
         &mut self.town
     }
 }
@@ -221,7 +221,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
     Ok(LuaTown {
         town,
         _charge: charge,
-        at_load: !crate::sandbox::in_run(lua),
+        at_load: !crate::state::in_run(lua),
     })
 }
 
@@ -595,14 +595,14 @@ fn distinct_streets(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<us
 fn render(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
     let c = Call::new(lua, &RENDER, &extra)?;
     let t = c.this::<LuaTown>(&this)?;
-    crate::budget::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
+    crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render())
 }
 
 fn render_debug(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
     let c = Call::new(lua, &RENDER_DEBUG, &extra)?;
     let t = c.this::<LuaTown>(&this)?;
-    crate::budget::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
+    crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render_debug())
 }
 

@@ -20,7 +20,7 @@ use super::notes::point_list;
 use super::regions::{self, REGIONS};
 use super::rng::LuaRng;
 use super::shapes::{cell_from, list};
-use crate::budget::charge_bytes;
+use crate::state::charge_bytes;
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::connectivity::FixupError;
@@ -394,7 +394,7 @@ impl UserData for LuaTunnels {
 
 /// The run's seed, for error messages.
 fn run_seed(lua: &Lua) -> String {
-    crate::with_run(lua, |d| d.rng.borrow::<LuaRng>().ok().map(|r| r.0.seed()))
+    crate::state::with_run(lua, |d| d.rng.borrow::<LuaRng>().ok().map(|r| r.0.seed()))
         .flatten()
         .map_or_else(|| "unknown".into(), |s| s.to_string())
 }
@@ -514,7 +514,7 @@ fn fixup(
         }
         list.raw_set(i + 1, e)?;
     }
-    crate::budget::charge(lua, report.tunnels.len() as u64 * 8)?;
+    crate::state::charge(lua, report.tunnels.len() as u64 * 8)?;
     let out = lua.create_table()?;
     out.raw_set("areas_before", report.components_before)?;
     out.raw_set("trials", report.trials)?;

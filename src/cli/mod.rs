@@ -1,5 +1,9 @@
 //! Command-line interface (clap derive). `main.rs` parses, `commands` executes.
 
+pub mod batch;
+pub mod help;
+pub mod stats;
+
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -38,7 +42,7 @@ pub enum Command {
     Run(RunArgs),
     /// Generate, then regenerate the same seed whenever the recipe, a module it requires or a
     /// region file changes. Takes the options of `run`.
-    #[command(after_help = crate::commands::watch::HELP)]
+    #[command(after_help = help::WATCH)]
     Watch(WatchArgs),
     /// Validate region files and recipes without generating; list every problem.
     Check(CheckArgs),
@@ -46,13 +50,13 @@ pub enum Command {
     /// `--markdown` the README's API table.
     Stubs(StubsArgs),
     /// Generate many seeds in parallel and print their statistics.
-    #[command(after_help = crate::commands::batch::HELP)]
-    Batch(crate::commands::batch::BatchArgs),
+    #[command(after_help = batch::HELP)]
+    Batch(batch::BatchArgs),
     /// Work with the statistics `warren batch --records` writes.
-    Stats(crate::commands::stats::StatsArgs),
+    Stats(stats::StatsArgs),
     /// A live preview in the browser: a local web server shows the map with its parameters,
     /// layers, steps, statistics and a cell inspector, and follows every save.
-    #[command(after_help = crate::commands::serve::HELP)]
+    #[command(after_help = help::SERVE)]
     Serve(ServeArgs),
 }
 

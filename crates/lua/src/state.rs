@@ -1,0 +1,147 @@
+//! What a sandboxed state knows while it runs — its budget, the modules it has loaded, the
+//! generation in progress — and the few things every binding needs from it: errors located at
+//! the calling line, the run's data, and charging work to the budget.
+//!
+//! It depends on nothing in the crate but the budget's accounting, so the
+//! sandbox that builds a state, the host that runs it and the API bindings all reach it
+//! without reaching each other.
+
+use crate::budget::{caller_location, Budget};
+use mlua::{ffi, AnyUserData, Lua};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+use warren_core::map::TerrainId;
+
+extern "C" {
+    fn lua_warren_markdirty(l: *mut ffi::lua_State);
+}
+
+/// The module files of one Lua state, and where they may come from.
+pub struct Modules {
+    /// The directories module files may come from.
+    pub(crate) roots: Vec<PathBuf>,
+    /// Files compiled for `require`, by module name.
+    pub(crate) files: BTreeMap<String, PathBuf>,
+}
+
+impl Modules {
+    /// A module set that resolves names inside `roots`.
+    pub fn new(roots: Vec<PathBuf>) -> Self {
+        Modules {
+            roots,
+            files: BTreeMap::new(),
+        }
+    }
+
+    /// How many module files were compiled so far.
+    pub fn count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Files of every module compiled so far (for watching).
+    pub fn files(&self) -> Vec<PathBuf> {
+        self.files.values().cloned().collect()
+    }
+}
+
+/// Per-state data the API functions reach through `Lua::app_data_ref`.
+pub struct StateData {
+    /// The generation budget.
+    pub budget: Rc<Budget>,
+    /// Modules loaded by `require`, and where they may come from.
+    pub modules: RefCell<Modules>,
+    /// The generation in progress, if any.
+    pub run: RefCell<Option<RunData>>,
+    /// The recipe file, as budget errors name it.
+    pub recipe: RefCell<String>,
+}
+
+/// What the API needs to know about the generation in progress.
+pub struct RunData {
+    /// The recipe's name (for log lines).
+    pub recipe: std::rc::Rc<str>,
+    /// The registry's edge terrain.
+    pub edge: TerrainId,
+    /// The registry's fill terrain (what a fresh map is made of).
+    pub fill: TerrainId,
+    /// `ctx.rng`, which `math.random` also draws from.
+    pub rng: AnyUserData,
+    /// The map being generated.
+    pub map: AnyUserData,
+}
+
+/// The state data of a sandboxed state.
+///
+/// # Panics
+/// If `lua` was not made by the sandbox (a bug in warren).
+pub fn state(lua: &Lua) -> mlua::AppDataRef<'_, StateData> {
+    lua.app_data_ref::<StateData>()
+        .expect("warren Lua state without its state data")
+}
+
+/// Whether a generation is running (userdata made outside one belong to the loaded recipe).
+pub fn in_run(lua: &Lua) -> bool {
+    state(lua).run.borrow().is_some()
+}
+
+/// Runs `f` on the generation in progress; `None` when no generation is running.
+pub fn with_run<R>(lua: &Lua, f: impl FnOnce(&RunData) -> R) -> Option<R> {
+    let data = state(lua);
+    let run = data.run.borrow();
+    run.as_ref().map(f)
+}
+
+/// Marks the state dirty when `made_at_load` (for Rust userdata a recipe made while loading,
+/// outside any run, whose contents a run then changes: the next run must not inherit them).
+pub fn touch(lua: &Lua, made_at_load: bool) {
+    if made_at_load {
+        // SAFETY: only sets the dirty flag of the live state.
+        let _ = unsafe { lua.exec_raw::<()>((), |l| lua_warren_markdirty(l)) };
+    }
+}
+
+/// A Lua runtime error located at the Lua code that called the failing API function:
+/// `file:line: message` (like `luaL_error`).
+pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
+    let msg = msg.into();
+    let loc = lua
+        .inspect_stack(1, |d| {
+            let src = d.source();
+            let file = src.short_src.as_deref().unwrap_or("?").to_string();
+            (file, d.current_line())
+        })
+        .and_then(|(file, line)| line.map(|l| format!("{file}:{l}")));
+    match loc {
+        Some(loc) => mlua::Error::RuntimeError(format!("{loc}: {msg}")),
+        None => mlua::Error::RuntimeError(msg),
+    }
+}
+
+/// The Lua error raised when a budget ran out inside a Rust function.
+pub fn exceeded_error(lua: &Lua) -> mlua::Error {
+    let data = state(lua);
+    let msg = data
+        .budget
+        .message(&data.recipe.borrow())
+        .unwrap_or_else(|| "budget exceeded".into());
+    mlua::Error::RuntimeError(msg)
+}
+
+/// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
+/// (located at the calling Lua line) once a budget has run out.
+pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
+    let budget = state(lua).budget.clone();
+    budget
+        .charge(cost, || caller_location(lua))
+        .map_err(|_| exceeded_error(lua))
+}
+
+/// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
+pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let budget = state(lua).budget.clone();
+    budget
+        .charge_bytes(bytes, || caller_location(lua))
+        .map_err(|_| exceeded_error(lua))
+}
