@@ -27,6 +27,13 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, k)| k)
 }
 
+/// Edit distance between two names, a swap of neighbouring letters counting as one edit
+/// (optimal string alignment): how far a typo is from what was meant.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    distance(&a, &b)
+}
+
 /// Edit distance with transpositions (optimal string alignment).
 fn distance(a: &[char], b: &[char]) -> usize {
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
