@@ -30,13 +30,44 @@ pub struct FileNames<'a> {
     text: &'a str,
     /// Names declared by files that could not be read: a reference to one of them is not a
     /// problem of its own.
-    excused: &'a BTreeSet<String>,
+    excused: &'a Excused,
 }
 
 impl<'a> FileNames<'a> {
     /// The names of the file whose text is `text`.
-    pub fn new(text: &'a str, excused: &'a BTreeSet<String>) -> Self {
+    pub fn new(text: &'a str, excused: &'a Excused) -> Self {
         FileNames { text, excused }
+    }
+}
+
+/// What the region files that could not be read declare, as far as they can be read: a
+/// reference elsewhere that resolves to nothing because of them only follows from their
+/// mistake, and is not a problem of its own.
+#[derive(Clone, Debug, Default)]
+pub struct Excused {
+    /// Every name they declare (terrains, regions, spawns).
+    pub names: BTreeSet<String>,
+    /// The names of their `[[terrain]]` entries, offered as "did you mean" beside the
+    /// terrains that were read.
+    pub terrains: BTreeSet<String>,
+    /// Whether one of their entries has a name that cannot be read (`name = 3`, or no `name`):
+    /// then a name that is no likely typo of a known one may be that entry's.
+    pub unnamed: bool,
+}
+
+impl Excused {
+    /// Whether an unresolved reference to `name` may only follow from an unreadable file.
+    /// `known` are the names of the kind referred to (a close one makes `name` a typo).
+    pub fn covers<'k>(&self, name: &str, known: impl IntoIterator<Item = &'k str>) -> bool {
+        self.names.contains(name) || (self.unnamed && did_you_mean(name, known).is_none())
+    }
+
+    /// The message for `key = 'name'`, which names no terrain of `table`, or `None` when that
+    /// only follows from a file that could not be read.
+    pub fn missing_terrain(&self, key: &str, name: &str, table: &TerrainTable) -> Option<String> {
+        let mut known = table.names();
+        known.extend(self.terrains.iter().map(String::as_str));
+        (!self.covers(name, known.iter().copied())).then(|| not_a_terrain(key, name, &known))
     }
 }
 
@@ -72,8 +103,10 @@ impl<'a> Problems<'a> {
 
     /// Whether a reference to `name` that resolves to nothing only follows from a file that
     /// could not be read.
-    fn excused(&self, name: &str) -> bool {
-        self.file.as_ref().is_some_and(|f| f.excused.contains(name))
+    fn excused<'k>(&self, name: &str, known: impl IntoIterator<Item = &'k str>) -> bool {
+        self.file
+            .as_ref()
+            .is_some_and(|f| f.excused.covers(name, known))
     }
 
     /// Reports `value` at `keys` unless it is one of `valid` (with a suggestion when it is a
@@ -235,12 +268,14 @@ impl<'a> Problems<'a> {
     /// The id of terrain `name` given for `key`.
     fn terrain(&mut self, keys: &[&str], name: &str, table: &TerrainTable) -> Option<TerrainId> {
         let id = table.id(name);
-        if id.is_none() && !self.excused(name) {
+        if id.is_none() {
             let message = match &self.file {
-                Some(_) => not_a_terrain(&self.name(keys), name, table),
-                None => unknown_terrain(name, table),
+                Some(f) => f.excused.missing_terrain(&self.name(keys), name, table),
+                None => Some(unknown_terrain(name, table)),
             };
-            self.report(keys, message);
+            if let Some(message) = message {
+                self.report(keys, message);
+            }
         }
         id
     }
@@ -266,9 +301,8 @@ impl<'a> Problems<'a> {
 }
 
 /// `key = 'name' is not a terrain`, with a suggestion when `name` is a likely typo of one of
-/// `table`'s terrains, else the list of them.
-pub fn not_a_terrain(key: &str, name: &str, table: &TerrainTable) -> String {
-    let names = table.names();
+/// the terrains `names`, else the list of them.
+pub fn not_a_terrain(key: &str, name: &str, names: &[&str]) -> String {
     match did_you_mean(name, names.iter().copied()) {
         Some(s) => format!("{key} = '{name}' is not a terrain; did you mean '{s}'?"),
         None => format!(
@@ -383,15 +417,20 @@ pub fn dungeon(
     let down_stairs = safe("down_stairs", &d.down_stairs);
     let bridge = safe("bridge", &d.bridge);
     if let Some(name) = &d.corridor {
-        if !corridors.contains(&name.as_str()) && !p.excused(name) {
-            let known: Vec<String> = corridors.iter().map(|c| format!("'{c}'")).collect();
-            p.report(
-                &["corridor"],
-                format!(
-                    "corridor = '{name}' names no [[corridor]] region (known: {})",
-                    known.join(", ")
-                ),
-            );
+        if !corridors.contains(&name.as_str()) && !p.excused(name, corridors.iter().copied()) {
+            let message = match did_you_mean(name, corridors.iter().copied()) {
+                Some(s) => {
+                    format!("corridor = '{name}' names no [[corridor]] region; did you mean '{s}'?")
+                }
+                None => {
+                    let known: Vec<String> = corridors.iter().map(|c| format!("'{c}'")).collect();
+                    format!(
+                        "corridor = '{name}' names no [[corridor]] region (known: {})",
+                        known.join(", ")
+                    )
+                }
+            };
+            p.report(&["corridor"], message);
         }
     }
     if p.found.len() > before {

@@ -3,15 +3,15 @@
 
 use super::entries::Resolved;
 use super::error::{line_col, RegionError, RegionErrors};
-use super::explain::{describe, parse_error};
+use super::explain::{describe, did_you_mean, parse_error};
 use super::locate::{Locator, Path, Seg};
-use super::resolve::{self, number, FileNames, Problems};
+use super::resolve::{self, number, Excused, FileNames, Problems};
 use super::schema::*;
 use super::{Place, Registry, RegistryData, Source};
 use crate::map::{Rgb, Terrain, TerrainTable};
 use crate::rng::{check_weights, WeightProblem};
 use crate::tpath;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A problem found after parsing: which file, where in it, what.
@@ -27,7 +27,7 @@ struct Checker<'a> {
     findings: Vec<Finding>,
     /// Names declared by files that could not be read as region files: references to them
     /// only follow from that one mistake and are not reported.
-    excused: &'a BTreeSet<String>,
+    excused: &'a Excused,
 }
 
 impl<'a> Checker<'a> {
@@ -72,11 +72,13 @@ impl<'a> Checker<'a> {
     }
 
     fn terrain_ref(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
-        if table.id(name).is_some() || self.excused.contains(name) {
+        if table.id(name).is_some() {
             return;
         }
         let key = self.describe(file, &path);
-        self.report(file, path, resolve::not_a_terrain(&key, name, table));
+        if let Some(message) = self.excused.missing_terrain(&key, name, table) {
+            self.report(file, path, message);
+        }
     }
 
     fn into_errors(self) -> Vec<RegionError> {
@@ -104,7 +106,7 @@ impl<'a> Checker<'a> {
 pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let mut errors = Vec::new();
     let mut files = Vec::new();
-    let mut excused = BTreeSet::new();
+    let mut excused = Excused::default();
     for (i, src) in sources.iter().enumerate() {
         match toml::from_str::<RegionFile>(&src.text) {
             Ok(f) => files.push((i, f)),
@@ -116,7 +118,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
                     col,
                     message: parse_error(&src.text, e.message(), e.span()),
                 });
-                excused.extend(declared_names(&src.text));
+                declare_names(&src.text, &mut excused);
             }
         }
     }
@@ -617,38 +619,49 @@ fn check_weight_totals(ck: &mut Checker, m: &Merged) {
     list(ck, "spawn", &m.spawn, |d| d.weight);
 }
 
-/// The terrain and region names a file declares, read as plain TOML (for a file whose values
-/// do not fit the schema) and, past syntax errors, as much of it as the TOML reader recovers,
-/// plus every line of the form `name = "…"` (the entry under a broken header).
-fn declared_names(text: &str) -> Vec<String> {
-    let mut names: Vec<String> = text
-        .lines()
-        .filter_map(|line| {
-            let (key, value) = line.split_once('=')?;
-            let value = value.trim();
-            let value = value.strip_prefix('"')?;
-            let end = value.find('"')?;
-            (key.trim() == "name").then(|| value[..end].to_string())
-        })
-        .collect();
-    names.extend(entry_names(text));
-    names
+/// Adds the terrain and region names a file declares to `excused`, read as plain TOML (for a
+/// file whose values do not fit the schema) and, past syntax errors, as much of it as the TOML
+/// reader recovers, plus every line of the form `name = "…"` (the entry under a broken header).
+fn declare_names(text: &str, excused: &mut Excused) {
+    excused.names.extend(text.lines().filter_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        let value = value.trim();
+        let value = value.strip_prefix('"')?;
+        let end = value.find('"')?;
+        (key.trim() == "name").then(|| value[..end].to_string())
+    }));
+    declare_entry_names(text, excused);
 }
 
-/// The `name` of every list entry of the sections that name things, as far as the TOML reader
-/// recovers the file.
-fn entry_names(text: &str) -> Vec<String> {
+/// Adds the name of every list entry of the sections that name things, as far as the TOML
+/// reader recovers the file. An entry whose `name` key is misspelled (`nam = "rock"`) declares
+/// that text; one whose name cannot be read at all makes every unresolved name excusable.
+fn declare_entry_names(text: &str, excused: &mut Excused) {
     let (doc, _) = toml::de::DeTable::parse_recoverable(text);
     let doc = doc.into_inner();
-    let mut names = Vec::new();
     for section in ["terrain", "corridor", "room", "streamer", "vault", "spawn"] {
         let Some(entries) = doc.get(section).and_then(|v| v.get_ref().as_array()) else {
             continue;
         };
-        names.extend(entries.iter().filter_map(|e| {
-            let name = e.get_ref().as_table()?.get("name")?;
-            name.get_ref().as_str().map(str::to_string)
-        }));
+        for entry in entries {
+            let Some(entry) = entry.get_ref().as_table() else {
+                continue;
+            };
+            let name = entry.get("name").or_else(|| {
+                entry
+                    .iter()
+                    .find(|(k, _)| did_you_mean(k.get_ref(), ["name"]).is_some())
+                    .map(|(_, v)| v)
+            });
+            match name.and_then(|n| n.get_ref().as_str()) {
+                Some(name) => {
+                    if section == "terrain" {
+                        excused.terrains.insert(name.to_string());
+                    }
+                    excused.names.insert(name.to_string());
+                }
+                None => excused.unnamed = true,
+            }
+        }
     }
-    names
 }
