@@ -223,12 +223,9 @@ impl<'a> Problems<'a> {
     /// every state.
     fn door(&mut self, keys: &[&str], name: &str, table: &TerrainTable) -> Option<DoorKind> {
         let kind = table.door(name);
-        if kind.is_none() && !self.excused(name) {
-            let known: Vec<String> = table
-                .door_kinds()
-                .iter()
-                .map(|k| format!("'{}'", k.name))
-                .collect();
+        let kinds = table.door_kinds();
+        if kind.is_none() && !self.excused(name, kinds.iter().map(|k| &*k.name)) {
+            let known: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.name)).collect();
             let known = if known.is_empty() {
                 "none".to_string()
             } else {

@@ -134,7 +134,8 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let (terrains, unresolved) = resolve_doors(&mut ck, &merged, terrains);
     // A region naming a kind of door that has a problem of its own (or names a terrain of a
     // file that could not be read) is not a second problem.
-    let excused_and_doors: BTreeSet<String> = excused.iter().cloned().chain(unresolved).collect();
+    let mut excused_and_doors = excused.clone();
+    excused_and_doors.names.extend(unresolved);
     ck.excused = &excused_and_doors;
     check_other_references(&mut ck, &merged, &terrains);
     check_limits(&mut ck, &merged);
