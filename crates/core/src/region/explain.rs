@@ -75,7 +75,7 @@ pub fn unknown(what: &str, name: &str, known: &[&str]) -> String {
 }
 
 /// The sections a region file may have, and whether each is a list (`[[name]]`).
-const SECTIONS: [(&str, bool); 12] = [
+const SECTIONS: [(&str, bool); 13] = [
     ("terrain", true),
     ("map", false),
     ("dungeon", false),
@@ -83,6 +83,7 @@ const SECTIONS: [(&str, bool); 12] = [
     ("room", true),
     ("streamer", true),
     ("vault", true),
+    ("door", true),
     ("rooms", false),
     ("cave", false),
     ("town", false),

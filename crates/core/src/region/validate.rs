@@ -131,6 +131,12 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     };
     let merged = merge(&mut ck, files);
     let terrains = check_terrains(&mut ck, &merged, broken);
+    let (terrains, unresolved) = resolve_doors(&mut ck, &merged, terrains);
+    // A region naming a kind of door that has a problem of its own (or names a terrain of a
+    // file that could not be read) is not a second problem.
+    let mut excused_and_doors = excused.clone();
+    excused_and_doors.names.extend(unresolved);
+    ck.excused = &excused_and_doors;
     check_other_references(&mut ck, &merged, &terrains);
     check_limits(&mut ck, &merged);
     check_weight_totals(&mut ck, &merged);
@@ -159,6 +165,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
         map_edge: edge,
         data: RegistryData {
             terrain: merged.terrain.into_iter().map(|e| e.def).collect(),
+            door: merged.door.into_iter().map(|e| e.def).collect(),
             dungeon: merged.dungeon.map(|(_, d)| d).unwrap_or_default(),
             corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
             room: merged.room.into_iter().map(|e| e.def).collect(),
@@ -215,6 +222,7 @@ struct Entry<T> {
 #[derive(Default)]
 struct Merged {
     terrain: Vec<Entry<TerrainDef>>,
+    door: Vec<Entry<DoorDef>>,
     corridor: Vec<Entry<CorridorDef>>,
     room: Vec<Entry<RoomDef>>,
     streamer: Vec<Entry<StreamerDef>>,
@@ -258,6 +266,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     let mut m = Merged::default();
     for (file, f) in files {
         list(&mut m.terrain, file, f.terrain);
+        list(&mut m.door, file, f.door);
         list(&mut m.corridor, file, f.corridor);
         list(&mut m.room, file, f.room);
         list(&mut m.streamer, file, f.streamer);
@@ -271,6 +280,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.limits, file, f.limits, "limits");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
+    dupes(ck, &m.door, "door", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
     dupes(ck, &m.room, "room", |d| &d.name);
     dupes(ck, &m.streamer, "streamer", |d| &d.name);
@@ -352,7 +362,7 @@ fn dupes<T>(ck: &mut Checker, entries: &[Entry<T>], key: &str, name: impl Fn(&T)
 
 fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
     let mut out = Vec::new();
-    let mut by_glyph: BTreeMap<char, (usize, bool)> = BTreeMap::new();
+    let mut by_glyph: BTreeMap<char, (usize, bool, bool)> = BTreeMap::new();
     // With a file that could not be read, its terrains may be the missing ones.
     if m.terrain.is_empty() && !broken {
         ck.report(0, tpath![], "no [[terrain]] is defined in any region file");
@@ -391,8 +401,19 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             );
             Rgb(255, 0, 255)
         });
+        if d.hazard && d.solid {
+            ck.report(
+                e.file,
+                at("hazard"),
+                format!(
+                    "terrain '{}' is solid; only an open terrain can be a hazard (a walker can \
+                     never step on a solid one)",
+                    d.name
+                ),
+            );
+        }
         match by_glyph.get(&glyph) {
-            Some(&(other, solid)) if solid != d.solid && glyph != '?' => {
+            Some(&(other, solid, _)) if solid != d.solid && glyph != '?' => {
                 let o = &m.terrain[other].def.name;
                 ck.report(
                     e.file,
@@ -404,9 +425,21 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
                     ),
                 );
             }
+            Some(&(other, _, hazard)) if hazard != d.hazard && glyph != '?' => {
+                let o = &m.terrain[other].def.name;
+                ck.report(
+                    e.file,
+                    at("hazard"),
+                    format!(
+                        "terrain '{}' shares glyph '{glyph}' with '{o}' but not `hazard`; \
+                         terrains drawn alike must agree on it",
+                        d.name
+                    ),
+                );
+            }
             Some(_) => {}
             None => {
-                by_glyph.insert(glyph, (out.len(), d.solid));
+                by_glyph.insert(glyph, (out.len(), d.solid, d.hazard));
             }
         }
         out.push(Terrain {
@@ -414,6 +447,7 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             glyph,
             color,
             solid: d.solid,
+            hazard: d.hazard,
         });
     }
     if let Some(e) = m.terrain.get(u16::MAX as usize) {
@@ -424,6 +458,26 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
         );
     }
     TerrainTable::new(out)
+}
+
+/// Resolves every `[[door]]` kind ([`resolve::door`]) and returns `terrains` with them, so
+/// the entries resolved after it may name a kind as their door, and the names of the kinds
+/// that could not be resolved.
+fn resolve_doors(
+    ck: &mut Checker,
+    m: &Merged,
+    terrains: TerrainTable,
+) -> (TerrainTable, Vec<String>) {
+    let (mut kinds, mut unresolved) = (Vec::new(), Vec::new());
+    for e in &m.door {
+        let mut p = ck.problems(e.file, tpath!["door", e.index]);
+        match resolve::door(&e.def, &terrains, &mut p) {
+            Some(kind) => kinds.push(kind),
+            None => unresolved.push(e.def.name.clone()),
+        }
+        ck.absorb(e.file, p);
+    }
+    (terrains.with_doors(kinds), unresolved)
 }
 
 /// The references resolving does not cover: `[map]`, `[rooms]` and `[cave]` terrains.
