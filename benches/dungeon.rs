@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warren_core::gen::connectivity::{Components, Connectivity};
-use warren_core::map::FLAG_SOLID;
+use warren_core::map::{passable, Adjacency};
 use warren_core::region::Registry;
 use warren_lua::{Host, Limits, Run};
 
@@ -51,18 +51,18 @@ fn bench(c: &mut Criterion) {
     let first = level
         .flag_cells()
         .iter()
-        .position(|f| f & FLAG_SOLID == 0)
+        .position(|&f| passable(f))
         .map(|i| level.point(i))
-        .expect("an open cell");
+        .expect("a passable cell");
     let mut scratch = Connectivity::new();
     c.bench_function(
         "flood fill: mark_connected on a 128x128 dungeon level",
-        |b| b.iter(|| black_box(scratch.mark_connected(&mut level, first))),
+        |b| b.iter(|| black_box(scratch.mark_connected(&mut level, first, Adjacency::Eight))),
     );
     let mut comps = Components::new();
     c.bench_function("flood fill: components of a 128x128 dungeon level", |b| {
         b.iter(|| {
-            scratch.components(&level, &mut comps);
+            scratch.components(&level, &mut comps, Adjacency::Eight);
             black_box(comps.len())
         })
     });

@@ -5,7 +5,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use std::sync::Arc;
 use warren_core::gen::connectivity::{Components, Connectivity};
-use warren_core::map::{Brush, Map, Point, TerrainId, TerrainTable};
+use warren_core::map::{Adjacency, Brush, Map, Point, TerrainId, TerrainTable};
 use warren_core::rng::Rng;
 
 const SIDE: usize = 4096;
@@ -54,7 +54,7 @@ fn cave_map() -> Map {
 
 /// The representative of the map's largest open area, and its index.
 fn largest_area(map: &Map) -> (Point, usize) {
-    let comps = warren_core::gen::connectivity::components(map);
+    let comps = warren_core::gen::connectivity::components(map, Adjacency::Eight);
     let (index, c) = comps
         .list()
         .iter()
@@ -83,17 +83,25 @@ fn benches(c: &mut Criterion) {
         let (start, _) = largest_area(map);
         let mut map = map.clone();
         group.bench_function(BenchmarkId::new("mark_connected", name), |b| {
-            b.iter(|| scratch.mark_connected(&mut map, black_box(start)))
+            b.iter(|| scratch.mark_connected(&mut map, black_box(start), Adjacency::Eight))
+        });
+        group.bench_function(BenchmarkId::new("mark_connected_4", name), |b| {
+            b.iter(|| scratch.mark_connected(&mut map, black_box(start), Adjacency::Four))
         });
     }
     for (name, map) in &maps {
-        group.bench_function(BenchmarkId::new("components", name), |b| {
-            b.iter(|| scratch.components(black_box(map), &mut comps))
-        });
+        for (id, adjacency) in [
+            ("components", Adjacency::Eight),
+            ("components_4", Adjacency::Four),
+        ] {
+            group.bench_function(BenchmarkId::new(id, name), |b| {
+                b.iter(|| scratch.components(black_box(map), &mut comps, adjacency))
+            });
+        }
     }
     let (_, cave) = &maps[1];
     let (_, largest) = largest_area(cave);
-    scratch.components(cave, &mut comps);
+    scratch.components(cave, &mut comps, Adjacency::Eight);
     group.bench_function(BenchmarkId::new("closest_pairs_from", "cave"), |b| {
         b.iter(|| scratch.closest_pairs_from(&comps, black_box(largest)))
     });

@@ -20,6 +20,7 @@ fn table() -> Arc<TerrainTable> {
         glyph,
         color: Rgb(9, 9, 9),
         solid,
+        hazard: false,
     };
     Arc::new(TerrainTable::new(vec![
         t("rock", '#', true),

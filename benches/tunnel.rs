@@ -20,6 +20,7 @@ fn terrain(name: &str, glyph: char, solid: bool) -> Terrain {
         glyph,
         color: Rgb(128, 128, 128),
         solid,
+        hazard: false,
     }
 }
 

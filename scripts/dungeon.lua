@@ -40,6 +40,14 @@ return {
       default = 0, min = 0, max = 4096,
       doc = "Level height; 0 uses [dungeon] level_height. Must be a multiple of panel_height.",
     },
+    connectivity = {
+      default = "8", choices = { "8", "4" },
+      doc = "How a walker moves: 8 (diagonals too, as Incursion) or 4; every passable cell is reachable from every other that way.",
+    },
+    stairs = {
+      default = "rooms", choices = { "rooms", "anywhere" },
+      doc = "Where down stairs go: in rooms, or anywhere on open floor (Incursion's rule; about a third land in corridors).",
+    },
   },
 
   generate = function(map, ctx)
@@ -88,9 +96,11 @@ return {
     end
 
     -- Step 4: a room in every panel no vault took, its region chosen by weight among those
-    -- allowed at this depth, its size within [dungeon]'s room_* limits (warren.dungeon.draw_room
-    -- draws a single one, for recipes that choose panel by panel).
-    warren.dungeon.draw_rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth))
+    -- allowed at this depth, its size within [dungeon]'s room_* limits; mazes deeper than 3 get
+    -- secret doors (warren.dungeon.draw_room draws a single one, for recipes that choose panel
+    -- by panel).
+    warren.dungeon.draw_rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth),
+      { depth = depth })
 
     -- Step 5: a tunnel between the closest edge cells of every two neighbouring panels.
     warren.dungeon.connect_panels(map, ctx.rng:stream("tunnels"), level, tunnels, {
@@ -103,17 +113,34 @@ return {
       warren.dungeon.place_up_stairs(map, ctx.above)
     end
 
-    -- Step 5b: flood fill from the first open cell and tunnel to every area it missed, until
-    -- the level is one area (an error naming the seed after [dungeon] fixup_trials trials).
-    local report = tunnels:fixup(map, ctx.rng:stream("fixup"))
+    -- Step 5b: flood fill from the first passable cell and tunnel to every area it missed, until
+    -- the level is one area for a walker moving the chosen way (an error naming the seed after
+    -- [dungeon] fixup_trials trials). Chasms and magma are hazards: where they cut the level, a
+    -- bridge.
+    local report = tunnels:fixup(map, ctx.rng:stream("fixup"), {
+      connectivity = p.connectivity, bridge = d.bridge,
+    })
     ctx.metric("areas_before_fixup", report.areas_before)
     ctx.metric("fixup_tunnels", #report.tunnels)
 
-    -- Step 6: down stairs on dry open floor, no two in the same room while another is free.
+    -- Step 6: down stairs on dry open floor (in rooms, or anywhere as Incursion does), no two
+    -- in the same room while another is free.
+    -- (rng:int includes max_stairs; Incursion's MIN + random(MAX - MIN) never reaches it.)
     rng = ctx.rng:stream("stairs")
     warren.dungeon.place_down_stairs(map, rng, {
       count = rng:int(d.min_stairs, d.max_stairs),
       avoid = streamer_field(regions.streamer, "terrain", { river = true, chasm = true, lava = true }),
+      place = p.stairs,
+    })
+
+    -- Last, Incursion's door pass: doors not between two walls (or touching another door)
+    -- become broken doorways, the rest are closed, open, locked or secret by the [[door]]
+    -- weights, no secret door stays near the up stairs of a shallow level, and every door is
+    -- drawn in its state.
+    warren.dungeon.finish_doors(map, ctx.rng:stream("doors"), {
+      depth = depth,
+      reveal_depth = d.secret_door_reveal_depth,
+      reveal_radius = d.secret_door_reveal_radius,
     })
   end,
 }

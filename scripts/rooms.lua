@@ -18,6 +18,10 @@ return {
       choices = { "nearest", "lines", "dogleg", "bsp" },
       doc = "Corridor strategy.",
     },
+    connectivity = {
+      default = "8", choices = { "8", "4" },
+      doc = "How a walker moves: 8 (diagonals too) or 4; every open cell is reachable that way (straight-line corridors step orthogonally under 4).",
+    },
     corridor_spawns = { default = false, doc = "Spawn monsters and items inside corridors." },
     max_spawns = { default = 4, min = 0, max = 100, doc = "The spawner's MAX_MONSTERS per corridor." },
   },
@@ -43,10 +47,13 @@ return {
     -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
     rooms:sort("leftmost")
 
-    -- 3. Corridors, each recorded as the cells it carved.
+    -- 3. Corridors, each recorded as the cells it carved. Every room is joined to a later one
+    --    (nearest pairing) or to the next (dog-leg, BSP), so the rooms form one area, in the
+    --    chosen connectivity; the tag says which, for statistics and JSON.
     warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {
-      strategy = p.corridors, terrain = style.corridor,
+      strategy = p.corridors, terrain = style.corridor, connectivity = p.connectivity,
     })
+    map:tag("connectivity", p.connectivity)
     map:snapshot("corridors")
 
     -- 4. CorridorSpawner: things that live in hallways.

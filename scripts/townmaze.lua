@@ -43,6 +43,14 @@ return {
       default = 750, min = 0, max = town_api.MAX_STRAIGHTNESS,
       doc = "Chance in 1000 that a street refuses to bend (-s); 0 never straightens.",
     },
+    dead_streets = {
+      default = "freely", choices = { "freely", "sparingly" },
+      doc = "Joining streets through rooms that already have a street: freely (TownMaze; can raze rooms in dense towns) or sparingly (one at a time, the other strategies first).",
+    },
+    connectivity = {
+      default = "8", choices = { "8", "4" },
+      doc = "How a walker moves. Towns are joined orthogonally, so every street and room is reachable either way; this only sets how statistics count areas.",
+    },
     show = {
       default = "map", choices = { "map", "debug" },
       doc = "map: the town; debug: each cell's status (I L D U) or street direction (^ > v <).",
@@ -74,7 +82,7 @@ return {
       -- 4c) courtyards: streets starting inside the town.
       courts = function() town:make_courts(rng) end,
       -- 5) extend the streets until they are all one street.
-      connect = function() town:connect_streets(rng) end,
+      connect = function() town:connect_streets(rng, { dead_streets = p.dead_streets }) end,
       -- 6) run alleys until no room is isolated.
       alleys = function() town:finish_alleys(rng) end,
       -- 7) every room keeps one door.
@@ -92,6 +100,7 @@ return {
     -- 10) show the town: terrain from [town] in the region files, rooms, gates and streets
     -- recorded for JSON. (11, free, and 12, exit, are the host's business.)
     local drawn = town:write(map, { view = p.show })
+    map:tag("connectivity", p.connectivity)
     ctx.metric("rooms", drawn.rooms)
     ctx.metric("gates", drawn.gates)
     ctx.metric("street_cells", drawn.street_cells)

@@ -115,8 +115,9 @@ fn missing_seed_is_drawn_and_announced() {
 
 #[test]
 fn bad_parameters_exit_1_with_one_message() {
-    let cases: [(&[&str], &str); 4] = [
-        (&["--set", "widht=3"], "unknown parameter 'widht'; did you mean 'width'? (valid: corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+    let cases: [(&[&str], &str); 5] = [
+        (&["--set", "widht=3"], "unknown parameter 'widht'; did you mean 'width'? (valid: connectivity, corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+        (&["--set", "connectivity=6"], "connectivity = '6' is not one of its choices: '8', '4'"),
         (&["--set", "width=3"], "width = 3 is out of range (16..=4096)"),
         (&["--set", "width=wide"], "width = \"wide\" is not an integer"),
         (&["--set", "corridors=zigzag"], "corridors = 'zigzag' is not one of its choices: 'nearest', 'lines', 'dogleg', 'bsp'"),

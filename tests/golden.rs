@@ -13,7 +13,7 @@ type Case = (
     &'static str,
 );
 
-const CASES: [Case; 8] = [
+const CASES: [Case; 10] = [
     ("rooms.lua", 7, &[], "rooms-7.txt"),
     (
         "rooms.lua",
@@ -36,6 +36,13 @@ const CASES: [Case; 8] = [
         "cave-3-omni.txt",
     ),
     ("townmaze.lua", 3, &[], "townmaze-3.txt"),
+    ("dungeon.lua", 1, &[], "dungeon-1.txt"),
+    (
+        "dungeon.lua",
+        2,
+        &[("connectivity", "4"), ("width", "96"), ("height", "64")],
+        "dungeon-2-4way-96x64.txt",
+    ),
     (
         "townmaze.lua",
         3,

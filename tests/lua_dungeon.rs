@@ -185,6 +185,50 @@ fn bad_arguments_name_the_value_and_what_is_valid() {
             r#"warren.dungeon.carry_chasms(map, map, { chasms = { "rift" } })"#,
             "argument 2 (above) must not be the map itself",
         ),
+        (
+            r#"warren.dungeon.place_down_stairs(map, ctx.rng, { terrain = "down stairs", place = "cellar" })"#,
+            "warren.dungeon.place_down_stairs: opts.place = \"cellar\" is not one of",
+        ),
+        (
+            r#"warren.dungeon.finish_doors(map, ctx.rng, { depth = 0 })"#,
+            "warren.dungeon.finish_doors: opts.depth must be",
+        ),
+        (
+            r#"warren.dungeon.finish_doors(map, ctx.rng, { deep = 3 })"#,
+            "unknown option 'deep' in opts",
+        ),
+        (
+            r#"local tunnels = warren.tunnel.new(map); tunnels:fixup(map, ctx.rng, { connectivity = "6" })"#,
+            "tunnels:fixup: opts.connectivity = \"6\" is not one of",
+        ),
+        (
+            r#"local tunnels = warren.tunnel.new(map); tunnels:fixup(map, ctx.rng, { bridge = "rock" })"#,
+            "opts.bridge = 'rock' must be open and no hazard",
+        ),
+        (
+            r#"local tunnels = warren.tunnel.new(map); tunnels:fixup(map, ctx.rng, { bridge = "chasm" })"#,
+            "opts.bridge = 'chasm' must be open and no hazard",
+        ),
+        (
+            r#"map:components({ connectivity = 6 })"#,
+            "map:components: opts.connectivity must be",
+        ),
+        (
+            r#"map:mark_connected(5, 5, { adjacency = 4 })"#,
+            "map:mark_connected: unknown option 'adjacency' in opts",
+        ),
+        (
+            r#"map:add_door(5, 5, nil, "ajar")"#,
+            "map:add_door: argument 4 (state) = \"ajar\" is not one of",
+        ),
+        (
+            r#"warren.gen.join_areas(map, ctx.rng, { terrain = "floor", style = "straight" })"#,
+            "warren.gen.join_areas: opts.style = \"straight\" is not one of",
+        ),
+        (
+            r#"warren.dungeon.draw_room(map, ctx.rng, { x = 0, y = 0, w = 32, h = 32 }, { name = "x", weight = 1, kind = "normal", floor = "floor", wall = "rock", door = "gate" })"#,
+            "door = 'gate' is neither a [[door]] kind (known: 'oak door', 'iron-bound door') nor a terrain",
+        ),
     ];
     for (call, want) in cases {
         // The stairs need a map without open floor; every other case runs on the two rooms.
@@ -197,6 +241,41 @@ fn bad_arguments_name_the_value_and_what_is_valid() {
         assert!(e.contains("t.lua:"), "{call}: no location in {e}");
         assert!(e.contains(want), "{call}:\n  got  {e}\n  want {want}");
     }
+}
+
+/// Connectivity in both modes, doors as features, hazards bridged, door states drawn.
+#[test]
+fn walkers_doors_and_hazards_from_lua() {
+    let body = r#"
+  -- Two rooms touching only at a corner: one area 8 ways, two areas 4 ways.
+  map:fill_rect({ x = 4, y = 4, w = 3, h = 3 }, "floor")
+  map:fill_rect({ x = 7, y = 7, w = 3, h = 3 }, "floor")
+  assert(#map:components() == 1)
+  assert(#map:components({ connectivity = "4" }) == 2)
+  assert(map:mark_connected(4, 4, { connectivity = "4" }) == 9)
+  -- A closed door (solid terrain) in a wall between two rooms joins them.
+  map:fill_rect({ x = 20, y = 4, w = 3, h = 3 }, "floor")
+  map:fill_rect({ x = 24, y = 4, w = 3, h = 3 }, "floor")
+  map:set(23, 5, "door")
+  assert(map:is_solid(23, 5))
+  assert(#map:components() == 3)
+  map:add_door(23, 5, nil, "locked")
+  assert(#map:components() == 2)
+  -- A chasm is open but splits what it crosses.
+  map:fill_rect({ x = 40, y = 4, w = 10, h = 3 }, "floor")
+  map:fill_rect({ x = 44, y = 4, w = 2, h = 3 }, "chasm", { priority = "river_streamer" })
+  assert(not map:is_solid(44, 5))
+  assert(#map:components() == 4)
+  local tunnels = warren.tunnel.context(map, ctx.regions, { panel_width = 16, panel_height = 16 })
+  local report = tunnels:fixup(map, ctx.rng, { connectivity = "4", bridge = "bridge" })
+  assert(report.areas_before == 5, report.areas_before)
+  assert(#map:components({ connectivity = "4" }) == 1)
+  assert(map:get(44, 4) == "bridge" or map:get(44, 5) == "bridge" or map:get(44, 6) == "bridge")
+  -- Doors made by region data get states; recipe doors keep theirs.
+  local counts = warren.dungeon.finish_doors(map, ctx.rng, { depth = 7 })
+  assert(counts.locked >= 1, counts.locked)
+"#;
+    run(body, 4).unwrap();
 }
 
 #[test]

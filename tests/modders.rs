@@ -240,3 +240,146 @@ fn messages_name_the_entry_key_and_type_in_plain_words() {
         );
     }
 }
+
+#[test]
+fn a_terrain_whose_name_cannot_be_read_is_one_problem() {
+    // A misspelled `name` key, and a name that is no text: the entry's name is lost, yet the
+    // files that use 'rock' get no knock-on errors.
+    for (to, message) in [
+        (
+            "nam = \"rock\"",
+            "terrain #1: unknown key 'nam'; did you mean 'name'?",
+        ),
+        (
+            "name = 3",
+            "terrain #1: name = 3 is a whole number, but must be text in quotes",
+        ),
+    ] {
+        let dir = project("terrain.toml", |t| t.replacen("name = \"rock\"", to, 1));
+        let out = warren_in(dir.path(), &["check"]);
+        assert_eq!(out.status.code(), Some(1));
+        let problems = lines(&out.stdout);
+        assert_eq!(problems.len(), 1, "{to}: {problems:#?}");
+        assert!(
+            problems[0].starts_with("regions/terrain.toml:9:") && problems[0].ends_with(message),
+            "{problems:?}"
+        );
+    }
+}
+
+#[test]
+fn typos_elsewhere_are_still_found_while_terrain_toml_is_broken() {
+    // terrain.toml does not load, but its names still serve as "did you mean", and a typo of
+    // one is reported (it is no knock-on error).
+    for broken in [
+        ("solid = true", "solid = \"no\""),
+        ("name = \"rock\"", "name = 3"),
+    ] {
+        let dir = project("terrain.toml", |t| t.replacen(broken.0, broken.1, 1));
+        let dungeon = dir.path().join("regions/dungeon.toml");
+        let text = std::fs::read_to_string(&dungeon).unwrap();
+        std::fs::write(
+            &dungeon,
+            replace_after(
+                &text,
+                "name = \"pillared hall\"",
+                "\"flagstone\"",
+                "\"flagstne\"",
+            ),
+        )
+        .unwrap();
+        let problems = lines(&warren_in(dir.path(), &["check"]).stdout);
+        assert_eq!(problems.len(), 2, "{broken:?}: {problems:#?}");
+        assert!(problems[0].starts_with("regions/terrain.toml:"));
+        assert!(
+            problems[1].starts_with("regions/dungeon.toml:")
+                && problems[1].ends_with(
+                    ": room 'pillared hall': floor = 'flagstne' is not a terrain; did you mean 'flagstone'?"
+                ),
+            "{problems:?}"
+        );
+    }
+    // A corridor name gets a suggestion too.
+    let dir = project("dungeon.toml", |t| {
+        replace_after(t, "[dungeon]", "corridor = \"", "corridor = \"x")
+    });
+    let problems = lines(&warren_in(dir.path(), &["check"]).stdout);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("names no [[corridor]] region; did you mean '"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn syntax_mistakes_are_told_in_plain_words() {
+    // (after, from, to, the message's end, the line it is reported on, below `after`'s line
+    // in the shipped file)
+    let cases: [(&str, &str, &str, &str, usize); 7] = [
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = cave wall",
+            "[cave]: wall = cave wall is not a value; write text in quotes: wall = \"cave wall\"",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall",
+            "[cave]: wall = \"cave wall is not closed: end the text with \" on the same line",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall\" \"x\"",
+            "[cave]: wall = \"cave wall\" \"x\" has more after its value; write one key = value per line (comments start with #)",
+            2,
+        ),
+        (
+            "[cave]",
+            "wall = \"cave wall\"",
+            "wall = \"cave wall\"\nwall = \"cave wall\"",
+            "[cave]: 'wall' is given twice (first on line 5); keep one",
+            3,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[cave]\n[cave]",
+            "[cave] is written twice (first on line 3); write each section once, with all of its keys",
+            1,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[[cave]]",
+            "[[cave]] is one section, not a list: write [cave]",
+            0,
+        ),
+        (
+            "[cave]",
+            "[cave]",
+            "[room]",
+            "[room] is a list of entries: write each entry as [[room]]",
+            0,
+        ),
+    ];
+    for (after, from, to, message, below) in cases {
+        let dir = project("cave.toml", |t| replace_after(t, after, from, to));
+        let out = warren_in(dir.path(), &["check"]);
+        assert_eq!(out.status.code(), Some(1));
+        let problems = lines(&out.stdout);
+        assert_eq!(problems.len(), 1, "{to}: {problems:#?}");
+        let p = &problems[0];
+        assert!(p.ends_with(&format!(": {message}")), "{p}");
+        assert!(!p.contains('`') && !p.contains("expected"), "{p}");
+        let text = std::fs::read_to_string(root().join("regions/cave.toml")).unwrap();
+        let line = text[..text.find(after).unwrap()].matches('\n').count() + 1 + below;
+        assert!(
+            p.starts_with(&format!("regions/cave.toml:{line}:")),
+            "{p}: expected line {line}"
+        );
+    }
+}

@@ -191,11 +191,12 @@ fn check_map(map: &Map, terrains: usize) -> Result<(), String> {
     }
     let inside = |p: &Point| p.x >= 0 && p.y >= 0 && p.x < W && p.y < H;
     let n = &map.notes;
+    let doors: Vec<Point> = n.doors.iter().map(|d| d.at()).collect();
     let cells = n
         .corridors
         .iter()
         .flat_map(|c| c.cells.iter())
-        .chain(&n.doors)
+        .chain(&doors)
         .chain(&n.stairs.up)
         .chain(&n.stairs.down)
         .chain(n.rooms.iter().flat_map(|r| r.doors.iter()));

@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use warren_core::map::Adjacency;
 
 #[test]
 fn every_direction_and_complexity_is_one_area_with_entrance_and_exit() {
@@ -16,12 +17,12 @@ fn every_direction_and_complexity_is_one_area_with_entrance_and_exit() {
                 let up = map.notes.stairs.up[0];
                 let down = map.notes.stairs.down[0];
                 assert_eq!(
-                    unreached(&map, up),
+                    unreached(&map, up, Adjacency::Eight),
                     0,
                     "{dir} x{complexity} seed {seed}: unreachable cells"
                 );
                 assert!(
-                    reach(&map, up)[(down.x + down.y * map.width()) as usize],
+                    reach(&map, up, Adjacency::Eight)[(down.x + down.y * map.width()) as usize],
                     "{dir} x{complexity} seed {seed}: exit unreachable"
                 );
             }
@@ -68,4 +69,34 @@ fn a_cave_too_long_for_the_map_is_a_clear_error() {
         e.contains("length = 200 does not fit a 80x50 map running up (at most 43)"),
         "{e}"
     );
+}
+
+/// Passes that miss each other are joined by natural passages of varying width (not one-wide
+/// L-shaped corridors): most joins have a cell with three or more neighbours in the join.
+#[test]
+fn passes_are_joined_by_passages_that_look_like_cave() {
+    let host = host("cave.lua");
+    let p = params(
+        &host,
+        &[("complexity", "3"), ("width", "120"), ("height", "60")],
+    );
+    let (mut joins, mut wide) = (0, 0);
+    for seed in 0..1000 {
+        let map = generate(&host, seed, &p);
+        for c in &map.notes.corridors {
+            assert_eq!(c.region.as_deref(), Some("join"));
+            if c.cells.len() < 6 {
+                continue;
+            }
+            joins += 1;
+            let cells: std::collections::BTreeSet<_> = c.cells.iter().copied().collect();
+            let broad = c.cells.iter().any(|p| {
+                let around = warren_core::map::Dir::CARDINAL.iter();
+                around.filter(|&&d| cells.contains(&p.step(d))).count() >= 3
+            });
+            wide += broad as usize;
+        }
+    }
+    assert!(joins > 10, "{joins} joins");
+    assert!(wide * 10 >= joins * 9, "{wide} of {joins} joins are broad");
 }

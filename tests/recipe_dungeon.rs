@@ -1,11 +1,13 @@
-//! `scripts/dungeon.lua`: every level is one connected area with its stairs on open cells and
-//! no corridor inside a vault, over thousands of seeds; stairs line up between levels; chasms
-//! carry down; the corridor regions in TOML visibly shape the corridors.
+//! `scripts/dungeon.lua`: every level is one connected area (for a walker moving 8 or 4 ways,
+//! through doors, never across hazards) with its stairs on open floor in rooms and no corridor
+//! inside a vault, and every door stands as Incursion's door pass leaves it, over thousands of
+//! seeds; stairs line up between levels; chasms carry down; the corridor regions in TOML
+//! visibly shape the corridors.
 
 mod common;
 use common::*;
 use std::sync::Arc;
-use warren_core::map::Map;
+use warren_core::map::{Adjacency, Dir, DoorState, Map, Point};
 use warren_core::region::{Registry, Source};
 use warren_lua::{Host, Limits, ParamValues, Run};
 
@@ -20,17 +22,25 @@ fn level(host: &Host, seed: u64, params: &ParamValues, depth: u32) -> Map {
     .unwrap_or_else(|e| panic!("seed {seed} depth {depth}: {e}"))
 }
 
-/// Checks the invariants every dungeon level must hold.
-fn check_level(map: &Map, what: &str) {
+/// Checks the invariants every dungeon level must hold, for a walker moving as `adjacency`.
+fn check_level_moving(map: &Map, what: &str, adjacency: Adjacency) {
     let start = first_open(map);
-    assert_eq!(unreached(map, start), 0, "{what}: open cells cut off");
+    let cut_off = unreached(map, start, adjacency);
+    assert_eq!(cut_off, 0, "{what}: passable cells cut off ({adjacency})");
     let stairs = map.notes.stairs.up.iter().chain(&map.notes.stairs.down);
     for &p in stairs {
         assert!(
-            !map.is_solid(p).unwrap(),
-            "{what}: stair on a solid cell {p:?}"
+            !map.is_solid(p).unwrap() && !map.is_hazard(p).unwrap() && !map.is_door(p).unwrap(),
+            "{what}: stair on a solid, hazard or door cell {p:?}"
         );
     }
+    for &p in &map.notes.stairs.down {
+        assert!(
+            map.notes.rooms.iter().any(|r| r.rect.contains(p)),
+            "{what}: down stairs {p:?} outside every room"
+        );
+    }
+    check_doors(map, what);
     let d = &registry().data.dungeon;
     let down = map.notes.stairs.down.len() as i64;
     assert!(
@@ -74,16 +84,115 @@ fn check_level(map: &Map, what: &str) {
     }
 }
 
-#[test]
-fn a_thousand_full_size_levels_are_one_area_with_stairs_on_open_floor() {
-    let host = host("dungeon.lua");
-    let p = params(&host, &[]);
-    for seed in 0..1000 {
-        let depth = 1 + (seed % 6) as u32;
-        let map = level(&host, seed, &p, depth);
-        assert_eq!((map.width(), map.height()), (128, 128));
-        check_level(&map, &format!("seed {seed} depth {depth}"));
+/// [`check_level_moving`] for the 8-neighbour walker of the default levels.
+fn check_level(map: &Map, what: &str) {
+    check_level_moving(map, what, Adjacency::Eight);
+}
+
+/// What Incursion's door pass leaves: no run of three doors in a line (on a room wall or
+/// anywhere), a door touching another only where both are broken doorways the level needs,
+/// every door that does not stand between two walls broken, and every door drawn with its
+/// kind's terrain for its state (a secret door as a wall).
+fn check_doors(map: &Map, what: &str) {
+    let terrains = map.terrains();
+    let wall = |p: Point| map.is_solid(p).unwrap() && !map.is_door(p).unwrap();
+    let door = |p: Point| map.is_door(p).unwrap_or(false);
+    for d in &map.notes.doors {
+        let p = d.at();
+        assert!(map.is_door(p).unwrap(), "{what}: door {p:?} not marked");
+        if Dir::ALL.iter().any(|&dir| door(p.step(dir))) {
+            assert_eq!(
+                d.state,
+                DoorState::Broken,
+                "{what}: door {p:?} touches another"
+            );
+        }
+        for dir in [Dir::East, Dir::South, Dir::SouthEast, Dir::SouthWest] {
+            let run = door(p.step(dir)) && door(p.step(dir).step(dir));
+            assert!(!run, "{what}: three doors in a line from {p:?}");
+        }
+        let (w, e, n, s) = (
+            wall(p.step(Dir::West)),
+            wall(p.step(Dir::East)),
+            wall(p.step(Dir::North)),
+            wall(p.step(Dir::South)),
+        );
+        if !((w && e) || (n && s)) {
+            assert_eq!(d.state, DoorState::Broken, "{what}: door {p:?} in the open");
+        }
+        let kind = terrains
+            .door(d.kind.as_deref().expect("doors of region data have a kind"))
+            .expect("a known kind");
+        let t = terrains.get(map.terrain_at(p).unwrap());
+        match kind.terrain(d.state) {
+            Some(id) => assert_eq!(map.terrain_at(p).unwrap(), id, "{what}: {d:?}"),
+            None => assert!(t.solid, "{what}: a secret door not drawn as a wall: {d:?}"),
+        }
+        assert_eq!(
+            t.solid,
+            !d.state.is_passable(),
+            "{what}: {d:?} drawn as {}",
+            t.name
+        );
     }
+}
+
+#[test]
+fn a_thousand_levels_keep_every_promise_in_both_connectivity_modes() {
+    let host = host("dungeon.lua");
+    for (mode, adjacency) in [("8", Adjacency::Eight), ("4", Adjacency::Four)] {
+        let p = params(&host, &[("connectivity", mode)]);
+        let (mut states, mut expected) = ([0usize; 5], [0.0f64; 4]);
+        for seed in 0..1000 {
+            let depth = 1 + (seed % 6) as u32;
+            let map = level(&host, seed, &p, depth);
+            check_level_moving(&map, &format!("seed {seed} depth {depth}"), adjacency);
+            let tag = map.notes.tags.get("connectivity");
+            assert_eq!(tag, Some(&warren_core::map::TagValue::Text(mode.into())));
+            for d in &map.notes.doors {
+                states[d.state as usize] += 1;
+                if d.state != DoorState::Broken {
+                    let kind = map.terrains().door(d.kind.as_deref().unwrap()).unwrap();
+                    let w = kind.weights.as_array();
+                    let total: f64 = w.iter().sum();
+                    for (e, w) in expected.iter_mut().zip(w) {
+                        *e += w / total;
+                    }
+                }
+            }
+        }
+        // Every state occurs, closed, open and locked in the proportions of the [[door]]
+        // weights among themselves; secret doors at least as often as the weights say (mazes
+        // deeper than 3 add their own).
+        assert!(states[DoorState::Broken as usize] > 0, "{states:?}");
+        let shut = states[..3].iter().sum::<usize>() as f64;
+        let want_shut: f64 = expected[..3].iter().sum();
+        for (n, e) in states[..3].iter().zip(expected) {
+            let (got, want) = (*n as f64 / shut, e / want_shut);
+            assert!(
+                (got - want).abs() < 0.01,
+                "{mode}: {states:?} against {expected:?}"
+            );
+        }
+        assert!(states[DoorState::Secret as usize] as f64 > expected[3] * 0.95);
+    }
+}
+
+#[test]
+fn stairs_anywhere_is_incursions_rule() {
+    let host = host("dungeon.lua");
+    let p = params(&host, &[("stairs", "anywhere")]);
+    let (mut all, mut outside) = (0, 0);
+    for seed in 0..200 {
+        let map = level(&host, seed, &p, 1);
+        for &s in &map.notes.stairs.down {
+            all += 1;
+            outside += !map.notes.rooms.iter().any(|r| r.rect.contains(s)) as usize;
+            assert!(map.is_passable(s).unwrap() && !map.is_door(s).unwrap());
+        }
+    }
+    // About a third of Incursion's stairs land outside rooms.
+    assert!(outside * 5 > all && outside * 2 < all, "{outside} of {all}");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use warren_core::map::Adjacency;
 use warren_core::map::Point;
 
 #[test]
@@ -14,7 +15,7 @@ fn every_strategy_is_fully_connected_over_1000_seeds() {
             let map = generate(&host, seed, &p);
             let start = first_open(&map);
             assert_eq!(
-                unreached(&map, start),
+                unreached(&map, start, Adjacency::Eight),
                 0,
                 "{strategy} seed {seed}: open cells unreachable"
             );

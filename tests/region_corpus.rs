@@ -27,6 +27,9 @@ fn case(text: impl Into<String>, line: usize, col: usize, message: impl Into<Str
 const CORRIDOR: &str =
     "[[corridor]]\nname = \"c\"\nweight = 1\nfloor = \"floor\"\nwalls = \"rock\"\ndoor = \"floor\"\n";
 
+/// A kind of door drawn with the test terrains (rock shut, floor open).
+const DOOR_KIND: &str = "[[door]]\nname = \"d\"\nclosed = \"rock\"\nopen = \"floor\"\n";
+
 /// Wrong types for an integer key, with what each is in plain words.
 const NOT_INTEGERS: &[(&str, &str)] = &[
     ("\"ten\"", "text"),
@@ -123,6 +126,22 @@ fn integer_cases(out: &mut Vec<Case>) {
             16_384,
             false,
         ),
+        (
+            "[dungeon]\n".into(),
+            "secret_door_reveal_depth",
+            "dungeon.secret_door_reveal_depth".into(),
+            0,
+            1000,
+            false,
+        ),
+        (
+            "[dungeon]\n".into(),
+            "secret_door_reveal_radius",
+            "dungeon.secret_door_reveal_radius".into(),
+            0,
+            1000,
+            false,
+        ),
     ];
     for (prefix, key, path, lo, hi, percent) in keys {
         let line = prefix.lines().count() + 1;
@@ -160,12 +179,22 @@ fn integer_cases(out: &mut Vec<Case>) {
 /// Float keys: weights (finite, ≥ 0) and the time limit.
 fn float_cases(out: &mut Vec<Case>) {
     let spawn = "[[spawn]]\nname = \"orc\"\n";
+    let door = format!("{DOOR_KIND}[door.weights]\n");
     let weights = [
-        (CORRIDOR.replace("weight = 1\n", ""), "corridor 'c': weight"),
-        (spawn.to_string(), "spawn 'orc': weight"),
+        (
+            CORRIDOR.replace("weight = 1\n", ""),
+            "corridor 'c': weight",
+            "weight",
+        ),
+        (spawn.to_string(), "spawn 'orc': weight", "weight"),
+        (door.clone(), "door 'd': weights.closed", "closed"),
+        (door.clone(), "door 'd': weights.open", "open"),
+        (door.clone(), "door 'd': weights.locked", "locked"),
+        (door, "door 'd': weights.secret", "secret"),
     ];
-    for (prefix, path) in &weights {
+    for (prefix, path, key) in &weights {
         let line = prefix.lines().count() + 1;
+        let col = key.len() + 4;
         for (v, shown) in [
             ("nan", "NaN"),
             ("inf", "inf"),
@@ -175,22 +204,22 @@ fn float_cases(out: &mut Vec<Case>) {
             ("-1e300", "-1e300"),
         ] {
             out.push(case(
-                format!("{prefix}weight = {v}\n"),
+                format!("{prefix}{key} = {v}\n"),
                 line,
-                10,
+                col,
                 format!("{path} = {shown} is not a valid weight (a finite number ≥ 0)"),
             ));
         }
         out.push(case(
-            format!("{prefix}weight = \"heavy\"\n"),
+            format!("{prefix}{key} = \"heavy\"\n"),
             line,
-            10,
+            col,
             format!("{path} = \"heavy\" is text, but must be a number"),
         ));
         out.push(case(
-            format!("{prefix}weight = true\n"),
+            format!("{prefix}{key} = true\n"),
             line,
-            10,
+            col,
             format!("{path} = true is true or false, but must be a number"),
         ));
     }
@@ -285,6 +314,11 @@ fn unknown_key_cases(out: &mut Vec<Case>) {
         (
             "[[terrain]]\nname = \"x\"\nglyph = \"x\"\ncolor = \"#000000\"\nsolid = true\n".into(),
             "terrain 'x': unknown key 'colour'; did you mean 'color'?",
+        ),
+        (DOOR_KIND.into(), "door 'd': unknown key 'colour'"),
+        (
+            format!("{DOOR_KIND}[door.weights]\n"),
+            "door 'd': weights: unknown key 'colour'",
         ),
         (String::new(), "unknown section 'colour' (sections: [[terrain]], [map],"),
     ];
@@ -394,7 +428,11 @@ fn unknown_terrain_cases(out: &mut Vec<Case>) {
                 format!("{header}\n{body}"),
                 line,
                 bad.len() + 4,
-                format!("{entry}{bad} = 'lava' is not a terrain (known: 'rock', 'floor')"),
+                if *bad == "door" {
+                    format!("{entry}door = 'lava' is neither a [[door]] kind (known: none) nor a terrain")
+                } else {
+                    format!("{entry}{bad} = 'lava' is not a terrain (known: 'rock', 'floor')")
+                },
             ));
         }
     }
@@ -468,6 +506,112 @@ fn terrain_cases(out: &mut Vec<Case>) {
     ));
 }
 
+/// Kinds of door whose states are drawn with the wrong terrains, hazards that cannot be, and
+/// bridges and stairs that are not safe to stand on.
+fn door_and_hazard_cases(out: &mut Vec<Case>) {
+    // (key, value, line of the key, message) of a [[door]] after DOOR_KIND's four lines.
+    let lava = "'lava' (known: 'rock', 'floor')";
+    let doors: [(&str, &str, usize, String); 6] = [
+        (
+            "closed",
+            "floor",
+            3,
+            "door 'd': closed = 'floor' must be solid: a shut door blocks movement".into(),
+        ),
+        (
+            "open",
+            "rock",
+            4,
+            "door 'd': open = 'rock' must be open: a walker passes this door without opening it"
+                .into(),
+        ),
+        (
+            "locked",
+            "floor",
+            5,
+            "door 'd': locked = 'floor' must be solid: a shut door blocks movement".into(),
+        ),
+        (
+            "secret",
+            "floor",
+            5,
+            "door 'd': secret = 'floor' must be solid: a shut door blocks movement".into(),
+        ),
+        (
+            "broken",
+            "rock",
+            5,
+            "door 'd': broken = 'rock' must be open: a walker passes this door without opening it"
+                .into(),
+        ),
+        (
+            "locked",
+            "lava",
+            5,
+            format!("door 'd': locked = {lava}")
+                .replace("= 'lava' (", "= 'lava' is not a terrain ("),
+        ),
+    ];
+    for (key, value, line, message) in doors {
+        let text = match key {
+            "closed" => DOOR_KIND.replace("closed = \"rock\"", "closed = \"floor\""),
+            "open" => DOOR_KIND.replace("open = \"floor\"", "open = \"rock\""),
+            _ => format!("{DOOR_KIND}{key} = \"{value}\"\n"),
+        };
+        out.push(case(text, line, key.len() + 4, message));
+    }
+    out.push(case(
+        format!("{DOOR_KIND}[[door]]\nname = \"d\"\nclosed = \"rock\"\nopen = \"floor\"\n"),
+        6,
+        8,
+        "door 'd' is already defined",
+    ));
+    out.push(case(
+        "[[door]]\nname = \"d\"\nclosed = \"rock\"\n",
+        1,
+        1,
+        "door 'd' has no 'open', which is required",
+    ));
+    let terrain = |name: &str, glyph: &str, solid: bool, hazard: bool| {
+        format!(
+            "[[terrain]]\nname = \"{name}\"\nglyph = \"{glyph}\"\ncolor = \"#000000\"\nsolid = {solid}\nhazard = {hazard}\n"
+        )
+    };
+    out.push(case(
+        terrain("spikes", "^", true, true),
+        6,
+        10,
+        "terrain 'spikes' is solid; only an open terrain can be a hazard",
+    ));
+    out.push(case(
+        terrain("pit", ".", false, true),
+        6,
+        10,
+        "terrain 'pit' shares glyph '.' with 'floor' but not `hazard`",
+    ));
+    let pit = terrain("pit", "~", false, true);
+    for key in ["bridge", "up_stairs", "down_stairs"] {
+        out.push(case(
+            format!("{pit}[dungeon]\n{key} = \"pit\"\n"),
+            8,
+            key.len() + 4,
+            format!("dungeon.{key} = 'pit' is a hazard; it must be safe to stand on"),
+        ));
+    }
+    out.push(case(
+        "[dungeon]\nbridge = \"rock\"\n",
+        2,
+        10,
+        "dungeon.bridge = 'rock' is a solid terrain; it must be open (solid = false)",
+    ));
+    out.push(case(
+        "[[vault]]\nname = \"v\"\nweight = 1\ngrid = \".+.\"\n[vault.legend]\n\".\" = \"floor\"\n\"+\" = \"gate\"\n",
+        7,
+        7,
+        "vault 'v': legend.\"+\" = 'gate' is not a terrain (known: 'rock', 'floor')",
+    ));
+}
+
 /// Files that are not TOML.
 fn syntax_cases(out: &mut Vec<Case>) {
     let broken: &[(&str, usize, usize, &str)] = &[
@@ -476,14 +620,14 @@ fn syntax_cases(out: &mut Vec<Case>) {
             "[dungeon]\nturn_chance = \n",
             2,
             15,
-            "string values must be quoted",
+            "[dungeon]: 'turn_chance' has no value after '='",
         ),
         ("[dungeon]\n= 1\n", 2, 1, ""),
         (
             "[dungeon]\nturn_chance = 1 1\n",
             2,
             15,
-            "string values must be quoted",
+            "[dungeon]: turn_chance = 1 1 is not a value; a number is written without spaces, text in quotes",
         ),
         ("[[terrain]\n", 1, 11, "unclosed array table, expected `]`"),
         ("[map]\nfill = \"rock\n", 2, 13, ""),
@@ -497,9 +641,14 @@ fn syntax_cases(out: &mut Vec<Case>) {
             "[dungeon]\nturn_chance = 10\nturn_chance = 3\n",
             3,
             1,
-            "duplicate key",
+            "[dungeon]: 'turn_chance' is given twice (first on line 2); keep one",
         ),
-        ("[dungeon]\n[dungeon]\n", 2, 2, "duplicate key"),
+        (
+            "[dungeon]\n[dungeon]\n",
+            2,
+            2,
+            "[dungeon] is written twice (first on line 1); write each section once",
+        ),
         ("[dungeon]\nturn_chance = 0x\n", 2, 15, ""),
         (
             "[dungeon]\nturn_chance = 1_\n",
@@ -519,7 +668,7 @@ fn syntax_cases(out: &mut Vec<Case>) {
             "[map]\nfill = 'rock\n",
             2,
             13,
-            "invalid literal string, expected `'`",
+            "[map]: fill = 'rock is not closed: end the text with ' on the same line",
         ),
         ("x = \"\\q\"\n", 1, 7, "missing escaped value"),
     ];
@@ -550,6 +699,7 @@ fn corpus() -> Vec<Case> {
     missing_key_cases(&mut out);
     unknown_terrain_cases(&mut out);
     terrain_cases(&mut out);
+    door_and_hazard_cases(&mut out);
     syntax_cases(&mut out);
     duplicate_section_cases(&mut out);
     weight_total_cases(&mut out);

@@ -14,7 +14,7 @@ fn shipped_regions_load() {
 #[test]
 fn each_validation_error_names_file_line_and_column() {
     let cases: &[(&str, &str)] = &[
-        ("[dungeon]\nturn_chance = 10\nturn_chance = 3\n", "regions/bad.toml:3:1: duplicate key"),
+        ("[dungeon]\nturn_chance = 10\nturn_chance = 3\n", "regions/bad.toml:3:1: [dungeon]: 'turn_chance' is given twice (first on line 2); keep one"),
         ("[dungeon\n", "regions/bad.toml:1:9:"),
         ("[dungeon]\nturn_chanse = 10\n", "regions/bad.toml:2:1: dungeon: unknown key 'turn_chanse'; did you mean 'turn_chance'?"),
         ("[dungeon]\nturn_chance = 101\n", "regions/bad.toml:2:15: dungeon.turn_chance = 101 is not a percentage (0..=100)"),

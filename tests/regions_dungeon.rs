@@ -78,3 +78,44 @@ fn each_bad_dungeon_value_names_file_line_and_column() {
         assert!(e.contains(want), "{bad}\n  got  {e}\n  want {want}");
     }
 }
+
+/// The defaults a modder gets without a key are Incursion's: lifecaves start 55% wall
+/// (`LIFE_PERCENT` in Annot.cpp), doors take the `Door` constructor's chances, and secret doors
+/// are cleared within 17 of the up stairs down to depth 5; the shipped data keeps them.
+#[test]
+fn defaults_follow_incursion_and_the_shipped_data_keeps_them() {
+    let d = warren_core::region::DungeonDef::default();
+    assert_eq!(d.life_percent, 55);
+    assert_eq!(
+        (d.secret_door_reveal_depth, d.secret_door_reveal_radius),
+        (5, 17)
+    );
+    let w = warren_core::region::DoorWeightsDef::default();
+    assert_eq!(
+        (w.closed, w.open, w.locked, w.secret),
+        (27.0, 6.0, 27.0, 10.0)
+    );
+    let shipped = registry();
+    assert_eq!(shipped.data.dungeon.life_percent, 55);
+    let oak = shipped
+        .terrains()
+        .door("oak door")
+        .expect("a shipped door kind");
+    assert_eq!(oak.weights, warren_core::map::DoorWeights::INCURSION);
+    assert!(shipped.terrains().get(oak.closed).solid && !shipped.terrains().get(oak.open).solid);
+    for name in ["chasm", "magma"] {
+        assert!(
+            shipped
+                .terrains()
+                .get(shipped.terrain(name).unwrap())
+                .hazard,
+            "{name}"
+        );
+    }
+    assert!(
+        !shipped
+            .terrains()
+            .get(shipped.terrain("water").unwrap())
+            .hazard
+    );
+}

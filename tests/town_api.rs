@@ -130,6 +130,38 @@ fn the_steps_can_be_run_and_inspected_one_by_one() {
     "#);
 }
 
+/// The third joining strategy, used sparingly, joins dense towns as surely and keeps more of
+/// their rooms; a bad policy is a located error.
+#[test]
+fn dead_streets_can_be_used_sparingly() {
+    ok(r#"
+        local rooms = { freely = 0, sparingly = 0 }
+        for seed = 1, 20 do
+          for policy in pairs(rooms) do
+            local rng = ctx.rng:stream(tostring(seed))
+            local t = warren.town.new { gates = 24, leftgates = 0, courts = 36, unused = 5 }
+            t:make_unused(rng); t:make_gates(rng); t:make_courts(rng)
+            t:connect_streets(rng, { dead_streets = policy })
+            assert(t:distinct_streets() == 1)
+            t:finish_alleys(rng)
+            rooms[policy] = rooms[policy] + t:count("dead")
+          end
+        end
+        assert(rooms.sparingly > rooms.freely, rooms.sparingly .. " vs " .. rooms.freely)
+    "#);
+    let e =
+        err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead_streets = 'often' })");
+    assert!(
+        e.contains("scripts/t.lua:3: town:connect_streets: opts.dead_streets = \"often\" is not one of 'freely', 'sparingly'"),
+        "{e}"
+    );
+    let e = err("local t = warren.town.new()\nt:connect_streets(ctx.rng, { dead = 1 })");
+    assert!(
+        e.contains("unknown option 'dead' in opts") && e.contains("(valid: dead_streets)"),
+        "{e}"
+    );
+}
+
 #[test]
 fn streets_can_be_laid_by_hand() {
     // Cells are addressed x (column), y (row).

@@ -235,11 +235,11 @@ fn a_broken_toml_keeps_the_last_good_map_until_it_is_fixed() {
 
     std::fs::write(w.path("regions/terrain.toml"), {
         let text = std::fs::read_to_string(common::root().join("regions/terrain.toml")).unwrap();
-        text.replace("glyph = \".\"", "glyph = \":\"")
+        text.replace("glyph = \".\"", "glyph = \",\"")
     })
     .unwrap();
     w.wait_for_status("ok", 2);
-    assert!(w.rows().contains(':'), "{}", w.rows());
+    assert!(w.rows().contains(','), "{}", w.rows());
 }
 
 #[test]

@@ -4,8 +4,9 @@
 -- One pass walks from an entrance towards the far side of the map, one row at a time: with
 -- chance `roughness` the cave's width changes by ±1 or ±2, with chance `windyness` it shifts
 -- sideways by ±1 or ±2, and the row is carved. `complexity` runs several passes; `omni` turns
--- each pass a different way. Passes that do not meet are joined afterwards, so every open cell
--- is reachable from the entrance.
+-- each pass a different way. Passes that do not meet are joined afterwards by natural, winding
+-- passages, so every open cell is reachable from the entrance (moving 8 or 4 ways, as the
+-- `connectivity` parameter says).
 local warren = require "warren"
 
 local cave = {}
@@ -100,6 +101,10 @@ cave.params = {
     choices = { "up", "down", "left", "right", "omni" },
     doc = "Which way the cave runs; omni turns each pass a different way.",
   },
+  connectivity = {
+    default = "8", choices = { "8", "4" },
+    doc = "How a walker moves: 8 (diagonals too) or 4; every open cell is reachable from the entrance that way.",
+  },
 }
 
 -- Generates a directional cave. `hooks.on_row(map, ctx, row)` runs after every carved row.
@@ -134,8 +139,11 @@ function cave.generate(map, ctx, hooks)
 
   ctx.phase("carve")
 
-  -- Passes "only occasionally intersect": join every separate open area to the entrance.
-  local joined = warren.gen.join_areas(map, ctx.rng:stream("join"), { terrain = style.floor })
+  -- Passes "only occasionally intersect": join every separate open area to the entrance with
+  -- a winding passage of varying width, so the join looks like more cave.
+  local joined = warren.gen.join_areas(map, ctx.rng:stream("join"), {
+    terrain = style.floor, style = "natural", connectivity = p.connectivity,
+  })
   ctx.metric("components_before", joined.areas_before)
   ctx.metric("fixup_tunnels", joined.tunnels)
   ctx.phase("join")

@@ -71,6 +71,10 @@
 ---@class warren.Component : warren.Cell
 ---@field size integer Cells in the area. Range ≥ 1.
 
+---How a walker moves: the neighbours of a cell it may step to.
+---@class warren.ConnectivityOptions
+---@field connectivity? "4"|"8" "8": the eight neighbours, diagonals included (Incursion's flood fill); "4": north, south, east and west only. Default "8".
+
 ---A recipe parameter declaration.
 ---@class warren.Param
 ---@field default any Default value (integer, number, boolean or string); its type is the parameter's type.
@@ -96,6 +100,7 @@
 ---@class warren.ConnectOptions : warren.WriteOptions
 ---@field terrain warren.Terrain Corridor floor terrain.
 ---@field strategy? "nearest"|"lines"|"dogleg"|"bsp" How rooms are paired: each to its nearest (`nearest`, drawn as dog-legs; `lines`, drawn as Bresenham lines), or consecutive rooms (`dogleg`, a random bend; `bsp`, between random cells). Default "nearest".
+---@field connectivity? "4"|"8" How a walker moves: with "4", straight-line corridors step orthogonally, so they join their rooms for a walker that cannot step diagonally. Default "8".
 
 ---Options of `warren.gen.spawn_in_corridors`.
 ---@class warren.SpawnOptions
@@ -113,6 +118,8 @@
 ---@class warren.JoinOptions : warren.WriteOptions
 ---@field terrain warren.Terrain Tunnel floor terrain.
 ---@field trials? integer Fix-up rounds before giving up. Range 1..=100000. Default 64.
+---@field style? "dogleg"|"natural" One-bend, one-wide tunnels, or natural passages that wind and vary in width (for caves). Default "dogleg".
+---@field connectivity? "4"|"8" How a walker moves: every passable cell ends up reachable stepping 8 or 4 ways. Default "8".
 
 ---What `warren.gen.join_areas` did.
 ---@class warren.JoinReport
@@ -146,6 +153,8 @@
 ---Options of `tunnels:fixup`.
 ---@class warren.FixupOptions
 ---@field trials? integer Trials before giving up with an error naming the seed (default `[dungeon] fixup_trials`). Range 0..=100000.
+---@field connectivity? "4"|"8" How a walker moves: the level ends as one area for a walker stepping 8 ways (diagonals included) or 4. Default "8".
+---@field bridge? warren.Terrain Open, safe terrain laid across hazards (chasms, magma) where only they cut the level (usually `[dungeon] bridge`); without it a level only a hazard could join is an error naming the seed.
 
 ---One tunnel `tunnels:fixup` drew, and why.
 ---@class warren.FixupStep
@@ -200,13 +209,14 @@
 ---@field h integer Height.
 ---@field panels warren.Panel[] The panels it took.
 
----Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`).
+---Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`), and the level's depth.
 ---@class warren.RoomLimits
 ---@field min_width? integer Narrowest room (default `[dungeon] room_min_width`); at most the panel width less 2. Range 5..=254.
 ---@field max_width? integer Widest room (default `[dungeon] room_max_width`). Range 5..=254.
 ---@field min_height? integer Shortest room (default `[dungeon] room_min_height`). Range 5..=254.
 ---@field max_height? integer Tallest room (default `[dungeon] room_max_height`). Range 5..=254.
 ---@field life_percent? integer Percent of a lifecave's cells that start as wall (default `[dungeon] life_percent`). Range 0..=100.
+---@field depth? integer The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors. Range 1..=1000. Default 1.
 
 ---A room drawn in a panel: its floor's bounding box, kind and region.
 ---@class warren.DrawnRoom
@@ -231,6 +241,21 @@
 ---@field terrain? warren.Terrain Stairs terrain (default `[dungeon] down_stairs`).
 ---@field count? integer How many. Range 0..=1000. Default 1.
 ---@field avoid? string[] Terrain names stairs never stand on (water, chasms, lava).
+---@field place? "rooms"|"anywhere" `rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule, which puts about a third outside rooms). Default "rooms".
+
+---Options of `warren.dungeon.finish_doors`.
+---@class warren.FinishDoorsOptions
+---@field depth? integer The level's depth. Range 1..=1000. Default 1.
+---@field reveal_depth? integer On levels at most this deep no secret door stays within `reveal_radius` of the up stairs; they become closed doors (default `[dungeon] secret_door_reveal_depth`). Range 0..=1000.
+---@field reveal_radius? integer Distance from the up stairs (the longer axis plus half the shorter) of `reveal_depth` (default `[dungeon] secret_door_reveal_radius`). Range 0..=1000.
+
+---How many doors ended in each state.
+---@class warren.DoorCounts
+---@field closed integer Closed doors.
+---@field open integer Open doors.
+---@field locked integer Locked doors.
+---@field secret integer Secret doors.
+---@field broken integer Broken doors (empty doorways).
 
 ---Options of `warren.town.new`: TownMaze's flags. The rules between them (odd sizes, counts that fit the size, `leftgates ≤ gates`, at least one gate or courtyard) are checked together, and every broken rule is reported at once.
 ---@class warren.TownOptions
@@ -259,6 +284,10 @@
 ---@field gates integer Open gates.
 ---@field street_cells integer Street cells in the street corridor.
 
+---Options of `town:connect_streets`.
+---@class warren.ConnectStreetsOptions
+---@field dead_streets? "freely"|"sparingly" The third strategy, streets through rooms that already have a street beside them (which TownMaze warns destroys back-to-back rooms): `freely` as TownMaze, or `sparingly`, one street at a time before going back to the first two. Default "freely".
+
 ---Options of `warren.status_lists`.
 ---@class warren.StatusListsOptions
 ---@field cells integer How many cells (numbered 0..cells-1). Range 0..=16777216.
@@ -268,6 +297,7 @@
 ---`ctx.regions`: read-only views of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given a view use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
+---@field door warren.DoorEntry[] Every `[[door]]` kind.
 ---@field dungeon warren.DungeonRegion `[dungeon]` (defaults when no file has it).
 ---@field corridor warren.CorridorRegion[] Every `[[corridor]]` region.
 ---@field room warren.RoomRegion[] Every `[[room]]` region.
@@ -284,7 +314,25 @@
 ---@field glyph string The character drawn for it.
 ---@field color string Colour, `"#rrggbb"`.
 ---@field solid boolean Whether it blocks movement.
+---@field hazard? boolean Whether it is open but a walker must not cross it (a chasm, magma): connectivity treats it as a wall. Default false.
 ---@field description? string A note for modders. Default "".
+
+---A `[[door]]` kind: the terrain each door state is drawn with, and the states' chances.
+---@class warren.DoorEntry
+---@field name string Unique name, used by regions' `door` and vault legends.
+---@field closed warren.Terrain A closed door (solid).
+---@field open warren.Terrain An open door (open, no hazard).
+---@field locked? warren.Terrain A locked door (solid; default: `closed`).
+---@field broken? warren.Terrain A broken door, an empty doorway (open; default: `open`).
+---@field secret? warren.Terrain A secret door (solid; default: drawn as the wall beside it).
+---@field weights? warren.DoorWeights How often a new door gets each state (default: Incursion's chances).
+
+---`[door.weights]`: relative chances of a new door's states (Incursion's by default).
+---@class warren.DoorWeights
+---@field closed? number Weight of a closed door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 27.
+---@field open? number Weight of an open door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 6.
+---@field locked? number Weight of a locked door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 27.
+---@field secret? number Weight of a secret door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 10.
 
 ---`[dungeon]`: the constants of Incursion-style levels (every key has a default).
 ---@class warren.DungeonRegion
@@ -309,11 +357,14 @@
 ---@field room_max_width? integer Widest room, walls included; at most the panel width less 2. Range 5..=254. Default 16.
 ---@field room_min_height? integer Shortest room, walls included; at most the panel height less 2. Range 5..=254. Default 6.
 ---@field room_max_height? integer Tallest room, walls included; at most the panel height less 2. Range 5..=254. Default 12.
----@field life_percent? integer Percent of a lifecave's cells that start as wall. Range 0..=100. Default 45.
+---@field life_percent? integer Percent of a lifecave's cells that start as wall. Range 0..=100. Default 55.
 ---@field fixup_trials? integer Fix-up trials before generation gives up. Range 1..=1000. Default 26.
 ---@field corridor? string The level's own corridor region (default: the first).
 ---@field up_stairs? warren.Terrain Up stairs terrain (default: "up stairs").
 ---@field down_stairs? warren.Terrain Down stairs terrain (default: "down stairs").
+---@field bridge? warren.Terrain Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none).
+---@field secret_door_reveal_depth? integer On levels at most this deep no secret door stays near the up stairs. Range 0..=1000. Default 5.
+---@field secret_door_reveal_radius? integer How near the up stairs `secret_door_reveal_depth` applies. Range 0..=1000. Default 17.
 
 ---A `[[corridor]]` region (a view of `ctx.regions.corridor[i]`, or a table made like one).
 ---@class warren.CorridorRegion
@@ -321,7 +372,7 @@
 ---@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
 ---@field floor warren.Terrain Corridor floor (open).
 ---@field walls warren.Terrain Walls around the floor.
----@field door warren.Terrain Doors tunnels make into this region.
+---@field door string The door tunnels make into this region: a `[[door]]` kind, or a terrain drawn alike in every state.
 ---@field staple? boolean May be chosen again on the same level. Default false.
 ---@field constants? warren.CorridorConstants Overrides of `[dungeon]`'s corridor constants.
 
@@ -339,7 +390,7 @@
 ---@field kind "normal"|"lifecave"|"castle"|"maze"|"destroyed"|"pillared"|"circular" The room's shape.
 ---@field floor warren.Terrain Floor (open).
 ---@field wall warren.Terrain Walls.
----@field door warren.Terrain Doors into the room, and a castle's inner doors.
+---@field door string Doors into the room, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain drawn alike in every state.
 ---@field furnishing? warren.Terrain Pillars and rubble (default: `wall`).
 ---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
 ---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
@@ -362,7 +413,7 @@
 ---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
 ---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
 ---@field grid string The vault, one row per line.
----@field legend table Glyph → terrain name for every glyph of `grid`.
+---@field legend table Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.
 
 ---`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).
 ---@class warren.TownStyle
@@ -544,11 +595,12 @@ function Map:get_rect(rect) end
 ---@return integer
 function Map:add_room(rect, kind) end
 
----Records a door, optionally belonging to room number `room` (1-based). `room`: ≥ 1.
+---Records a door in `state`, optionally belonging to room number `room` (1-based). A walker can pass a door whatever its terrain; a second door on a cell is ignored. `room`: ≥ 1. `state` (default "closed").
 ---@param x integer
 ---@param y integer
 ---@param room? integer
-function Map:add_door(x, y, room) end
+---@param state? "closed"|"open"|"locked"|"secret"|"broken"
+function Map:add_door(x, y, room, state) end
 
 ---Records a staircase.
 ---@param x integer
@@ -581,15 +633,17 @@ function Map:rooms() end
 ---@return warren.Cell[][]
 function Map:corridors() end
 
----Every separate open area (8-neighbour, doors open): its first cell in row-major order and its size, in that order.
+---Every separate passable area (terrain neither solid nor a hazard, or a door), stepping 8 ways unless `opts.connectivity` is "4": its first cell in row-major order and its size, in that order.
+---@param opts? warren.ConnectivityOptions
 ---@return warren.Component[]
-function Map:components() end
+function Map:components(opts) end
 
----Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many.
+---Flood-fills from a passable cell (stepping 8 ways unless `opts.connectivity` is "4") and marks exactly the cells reached as connected; returns how many.
 ---@param x integer
 ---@param y integer
+---@param opts? warren.ConnectivityOptions
 ---@return integer
-function Map:mark_connected(x, y) end
+function Map:mark_connected(x, y, opts) end
 
 ---Whether the cell carries the connected flag.
 ---@param x integer
@@ -790,7 +844,7 @@ function warren.gen.spawn_in_corridors(map, rng, opts) end
 ---@return integer
 function warren.gen.start_and_stairs(map, rooms, opts) end
 
----Joins every separate open area to the first with one-bend tunnels (Incursion's fix-up loop).
+---Joins every separate passable area to the first (Incursion's fix-up loop) with one-bend tunnels or natural passages, so that every passable cell is reachable in `opts.connectivity`; tags the map's `connectivity`.
 ---@param map warren.Map
 ---@param rng warren.Rng
 ---@param opts warren.JoinOptions
@@ -827,7 +881,7 @@ local Tunnels = {}
 ---@return warren.DigReport
 function Tunnels:dig(map, rng, opts) end
 
----Joins every open area into one: floods from the first open cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Returns every tunnel with how and why.
+---Joins every passable area into one for a walker stepping as `opts.connectivity` says: floods from the first passable cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path (laying `opts.bridge` across hazards) when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Tags the map's `connectivity`. Returns every tunnel with how and why.
 ---@param map warren.Map
 ---@param rng warren.Rng
 ---@param opts? warren.FixupOptions
@@ -876,7 +930,7 @@ function warren.dungeon.place_vault(map, rng, level, vault, opts) end
 ---@return warren.DrawnRoom
 function warren.dungeon.draw_room(map, rng, panel, room, limits) end
 
----Step 4: a room in every free panel, each of a region drawn by weight from `rooms` (as `rng:weighted` would); returns the rooms in order.
+---Step 4: a room in every free panel, each of a region drawn by weight from `rooms`, none again while another with a weight is unused on the level (Incursion's `usedInThisLevel`); returns the rooms in order.
 ---@param map warren.Map
 ---@param rng warren.Rng
 ---@param level warren.Level
@@ -901,12 +955,19 @@ function warren.dungeon.connect_panels(map, rng, level, tunnels, opts) end
 ---@return warren.Cell[]
 function warren.dungeon.place_up_stairs(map, above, opts) end
 
----Step 6: down stairs on open floor of priority at most ROOM_FLOOR, not two in one room or region while another is free; returns the cells.
+---Step 6: down stairs on open floor of priority at most ROOM_FLOOR (no door, no hazard), in rooms unless `opts.place` is `anywhere`, not two in one room or region while another is free; returns the cells.
 ---@param map warren.Map
 ---@param rng warren.Rng
 ---@param opts? warren.DownStairsOptions
 ---@return warren.Cell[]
 function warren.dungeon.place_down_stairs(map, rng, opts) end
+
+---Step 7, Incursion's last door pass: a door on stairs is dropped, touching doors go in pairs, a door not between two walls is broken, the rest closed, open, locked or secret by their kind's weights (a maze's secret doors stay secret; near shallow up stairs none does), and each is drawn in its state; returns how many of each state.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts? warren.FinishDoorsOptions
+---@return warren.DoorCounts
+function warren.dungeon.finish_doors(map, rng, opts) end
 
 ---Step 1: a fresh level of rock. **Deprecated** old spelling, kept for one release: use `warren.dungeon.init_level`.
 ---@param map warren.Map
@@ -1039,7 +1100,8 @@ function Town:make_courts(rng) end
 
 ---Step 5: extends the streets until they are all one street.
 ---@param rng warren.Rng
-function Town:connect_streets(rng) end
+---@param opts? warren.ConnectStreetsOptions
+function Town:connect_streets(rng, opts) end
 
 ---Step 6: runs alleys until no room is isolated.
 ---@param rng warren.Rng

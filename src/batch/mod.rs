@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use warren_core::region::explain::edit_distance;
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{params_json, Level};
@@ -329,25 +330,9 @@ fn check_metrics(host: &Host, params: &ParamValues, seed: u64, metrics: &[String
 
 /// The known name nearest to `name` by edit distance, if it is near enough to be a typo.
 fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
-    let distance = |a: &str, b: &str| {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut diagonal = row[0];
-            row[0] = i + 1;
-            for (j, &cb) in b.iter().enumerate() {
-                let next = (diagonal + usize::from(ca != cb))
-                    .min(row[j] + 1)
-                    .min(row[j + 1] + 1);
-                diagonal = row[j + 1];
-                row[j + 1] = next;
-            }
-        }
-        row[b.len()]
-    };
     known
         .iter()
-        .map(|k| (distance(name, k), k.as_str()))
+        .map(|k| (edit_distance(name, k), k.as_str()))
         .filter(|&(d, k)| d <= 2.max(k.len() / 4))
         .min()
         .map(|(_, k)| k)

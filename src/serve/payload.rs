@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use warren_core::map::{Corridor, Map, Point, Room, Spawn, Stairs, TagValue};
+use warren_core::map::{Corridor, Door, Map, Room, Spawn, Stairs, TagValue};
 use warren_core::render::{LayerChoice, View};
 use warren_lua::run::params_json;
 
@@ -67,7 +67,7 @@ struct Frame<'a> {
     layers: Vec<&'a str>,
     rooms: &'a [Room],
     corridors: &'a [Corridor],
-    doors: &'a [Point],
+    doors: &'a [Door],
     stairs: &'a Stairs,
     spawns: &'a [Spawn],
     tags: &'a BTreeMap<String, TagValue>,

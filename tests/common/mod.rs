@@ -7,7 +7,7 @@ pub mod process;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use warren_core::map::{Map, Point};
+use warren_core::map::{passable, Adjacency, Map, Point};
 use warren_core::region::Registry;
 use warren_lua::{Host, Limits, ParamValues, Run};
 
@@ -51,11 +51,12 @@ pub fn generate(host: &Host, seed: u64, params: &ParamValues) -> Map {
     .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
-/// Reference 8-neighbour flood fill over open cells from `start`; returns a reached mask.
-pub fn reach(map: &Map, start: Point) -> Vec<bool> {
+/// Reference flood fill over passable cells (terrain neither solid nor a hazard, or a door)
+/// from `start`, stepping as `adjacency` allows; returns a reached mask.
+pub fn reach(map: &Map, start: Point, adjacency: Adjacency) -> Vec<bool> {
     let (w, h) = (map.width(), map.height());
     let mut seen = vec![false; map.len()];
-    let open = |x: i32, y: i32| !map.is_solid(Point::new(x, y)).unwrap();
+    let open = |x: i32, y: i32| map.is_passable(Point::new(x, y)).unwrap();
     let mut queue = VecDeque::new();
     if open(start.x, start.y) {
         seen[(start.x + start.y * w) as usize] = true;
@@ -64,6 +65,9 @@ pub fn reach(map: &Map, start: Point) -> Vec<bool> {
     while let Some(p) = queue.pop_front() {
         for dy in -1..=1 {
             for dx in -1..=1 {
+                if adjacency == Adjacency::Four && dx != 0 && dy != 0 {
+                    continue;
+                }
                 let (x, y) = (p.x + dx, p.y + dy);
                 if x < 0 || y < 0 || x >= w || y >= h {
                     continue;
@@ -79,21 +83,21 @@ pub fn reach(map: &Map, start: Point) -> Vec<bool> {
     seen
 }
 
-/// Number of open cells not reached from `start`.
-pub fn unreached(map: &Map, start: Point) -> usize {
-    let seen = reach(map, start);
+/// Number of passable cells not reached from `start` in `adjacency`.
+pub fn unreached(map: &Map, start: Point, adjacency: Adjacency) -> usize {
+    let seen = reach(map, start, adjacency);
     (0..map.len())
-        .filter(|&i| !seen[i] && map.flag_cells()[i] & warren_core::map::FLAG_SOLID == 0)
+        .filter(|&i| !seen[i] && passable(map.flag_cells()[i]))
         .count()
 }
 
-/// The first open cell, row-major.
+/// The first passable cell, row-major.
 pub fn first_open(map: &Map) -> Point {
     let i = map
         .flag_cells()
         .iter()
-        .position(|f| f & warren_core::map::FLAG_SOLID == 0)
-        .expect("an open cell");
+        .position(|&f| passable(f))
+        .expect("a passable cell");
     map.point(i)
 }
 

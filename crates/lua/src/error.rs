@@ -9,8 +9,9 @@ use warren_core::region::RegionErrors;
 /// left out (a recipe's error value or a quoted region value may be megabytes long).
 #[derive(Debug, Error)]
 pub enum Error {
-    /// Region files are invalid (every problem is listed).
-    #[error("{0}")]
+    /// Region files are invalid (every problem is listed). Transparent: the problems are
+    /// the whole message, never repeated as a cause after it.
+    #[error(transparent)]
     Region(#[from] RegionErrors),
     /// A recipe failed to load or raised an error; the message starts with `file:line:`.
     #[error("{}", cap(.0))]

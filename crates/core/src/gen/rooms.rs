@@ -4,7 +4,8 @@
 
 use super::meter::{Meter, Stopped};
 use crate::map::{
-    bresenham_cells, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Room, Spawn, TerrainId,
+    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Room, Spawn,
+    TerrainId,
 };
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -57,6 +58,8 @@ pub fn scatter_rooms(
     // Each attempt tests every room kept so far; about 16 tests cost as much as a cell.
     let mut tests = 0u64;
     for _ in 0..opts.attempts {
+        // The tutorial's `rng.range(MIN_SIZE, MAX_SIZE)` excludes MAX_SIZE (its largest room
+        // side is 9 for MAX_SIZE 10); `min_size..=max_size` here, as the parameters read.
         let w = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
         let h = rng.range(opts.min_size as i64, opts.max_size as i64) as i32;
         // The tutorial rolls x in 0..=width-w-2 for a room whose floor starts at x + 1.
@@ -230,12 +233,15 @@ fn random_cell(rng: &mut Rng, r: &Rect) -> Point {
 /// Joins `rooms` with corridors by `strategy`, carving with `brush` and recording each corridor
 /// (the cells it changed) in the map's annotations. Returns how many corridors were drawn. Every
 /// room must be on the map (then so is every corridor: each stays inside the box of its ends).
+/// Every corridor joins its rooms in `adjacency`: dog-legs always do, and with 4-neighbour
+/// adjacency each diagonal step of a Bresenham line gets the cell beside it (the line's
+/// horizontal move first), so the line has no corner-only joins.
 pub fn connect_rooms(
     map: &mut Map,
     rng: &mut Rng,
     rooms: &[Rect],
     strategy: Strategy,
-    brush: &Brush,
+    (brush, adjacency): (&Brush, Adjacency),
     meter: &mut dyn Meter,
 ) -> Result<usize, RoomsError> {
     for r in rooms {
@@ -255,12 +261,15 @@ pub fn connect_rooms(
         }
         Strategy::Lines => {
             for (i, j) in nearest_pairs(rooms) {
-                carve(
-                    map,
-                    brush,
-                    bresenham_cells(rooms[i].center(), rooms[j].center()),
-                    meter,
-                )?;
+                let line = bresenham_cells(rooms[i].center(), rooms[j].center());
+                match adjacency {
+                    Adjacency::Eight => carve(map, brush, line, meter)?,
+                    // Collected, so the meter is told every cell (a corner per diagonal step).
+                    Adjacency::Four => {
+                        let cells: Vec<Point> = orthogonal(line).collect();
+                        carve(map, brush, cells.into_iter(), meter)?
+                    }
+                }
             }
         }
         // The tutorial's listing joins every room to the *last* room and its `range(0,1) == 1`
@@ -304,6 +313,19 @@ fn carve_dogleg(
         region: None,
     });
     Ok(())
+}
+
+/// `cells` (each touching the one before, diagonals included) with the cell `(next.x, prev.y)`
+/// inserted before every diagonal step, so consecutive cells share a side.
+fn orthogonal(cells: impl Iterator<Item = Point>) -> impl Iterator<Item = Point> {
+    let mut prev: Option<Point> = None;
+    cells.flat_map(move |p| {
+        let corner = prev
+            .filter(|q| q.x != p.x && q.y != p.y)
+            .map(|q| Point::new(p.x, q.y));
+        prev = Some(p);
+        corner.into_iter().chain([p])
+    })
 }
 
 /// Carves `cells` and records the ones whose terrain changed as a corridor.
@@ -396,6 +418,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn four_neighbour_lines_step_orthogonally() {
+        let line: Vec<Point> =
+            orthogonal(bresenham_cells(Point::new(1, 1), Point::new(9, 4))).collect();
+        assert_eq!(line.first(), Some(&Point::new(1, 1)));
+        assert_eq!(line.last(), Some(&Point::new(9, 4)));
+        for w in line.windows(2) {
+            let (dx, dy) = ((w[1].x - w[0].x).abs(), (w[1].y - w[0].y).abs());
+            assert_eq!(dx + dy, 1, "{line:?}");
+        }
+        assert_eq!(line.len(), 8 + 3 + 1);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What a recipe says about its map beyond terrain: rooms, corridors, doors, stairs, spawns, tags
 //! and statistics. Renderers export these; tests check invariants against them.
 
+use super::door::DoorState;
 use super::geom::{Point, Rect};
 use super::layer::Layer;
 use serde::Serialize;
@@ -27,6 +28,39 @@ pub struct Corridor {
     /// The corridor region (theme) it was drawn with, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
+}
+
+/// A door: a feature standing on a cell (see [`super::door`]), in one of five states.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Door {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+    /// Closed, open, locked, secret or broken. Doors are made closed (or secret) and get their
+    /// final state when the level is finished.
+    pub state: DoorState,
+    /// The kind of door (a `[[door]]` name, or the terrain a region names as its door), when
+    /// the door was made from region data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Arc<str>>,
+}
+
+impl Door {
+    /// A door at `p` in `state`, of no particular kind.
+    pub fn new(p: Point, state: DoorState) -> Door {
+        Door {
+            x: p.x,
+            y: p.y,
+            state,
+            kind: None,
+        }
+    }
+
+    /// The door's cell.
+    pub fn at(&self) -> Point {
+        Point::new(self.x, self.y)
+    }
 }
 
 /// A spawn point: what appears where.
@@ -70,8 +104,9 @@ pub struct Annotations {
     pub rooms: Vec<Room>,
     /// Corridors, in the order they were carved.
     pub corridors: Vec<Corridor>,
-    /// Every door on the map.
-    pub doors: Vec<Point>,
+    /// Every door on the map, at most one per cell, in the order they were made. Add doors with
+    /// [`Map::add_door`](super::Map::add_door), which also marks the cell.
+    pub doors: Vec<Door>,
     /// Stairs up and down.
     pub stairs: Stairs,
     /// Spawn points.
@@ -97,7 +132,7 @@ impl Annotations {
         let reach = room.rect.inset(-2);
         self.doors
             .iter()
-            .copied()
+            .map(Door::at)
             .filter(|&d| reach.contains(d))
             .collect()
     }

@@ -4,13 +4,17 @@
 //! Cells are stored as parallel arrays (structure of arrays) so that whole-map passes such as
 //! flood fill touch only the bytes they need. A cell index is `x + y * width`.
 
+pub mod adjacency;
 pub mod annotations;
+pub mod door;
 pub mod geom;
 pub mod layer;
 pub mod priority;
 pub mod terrain;
 
-pub use annotations::{Annotations, Corridor, Room, Spawn, Stairs, TagValue};
+pub use adjacency::Adjacency;
+pub use annotations::{Annotations, Corridor, Door, Room, Spawn, Stairs, TagValue};
+pub use door::{DoorKind, DoorState, DoorWeights};
 pub use geom::{
     bresenham, bresenham_cells, dogleg, dogleg_cells, Bresenham, Dir, DogLeg, Point, Rect,
 };
@@ -30,6 +34,13 @@ pub const MAX_SIDE: i64 = 65_536;
 pub const FLAG_SOLID: u8 = 1;
 /// Cell flag: the cell belongs to the connected area (Incursion's `Connected`).
 pub const FLAG_CONNECTED: u8 = 2;
+/// Cell flag: the cell's terrain is a hazard (open, but not to be crossed).
+pub const FLAG_HAZARD: u8 = 4;
+/// Cell flag: a door stands on the cell. A walker can pass any door (opening, unlocking or
+/// finding it), so connectivity counts door cells as passable whatever their terrain.
+pub const FLAG_DOOR: u8 = 8;
+/// The flags that mirror the cell's terrain.
+pub const FLAG_TERRAIN: u8 = FLAG_SOLID | FLAG_HAZARD;
 
 /// Errors from map access. They name the coordinates and the valid range.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -135,6 +146,19 @@ pub struct Map {
     region_names: Vec<String>,
     /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe.
     pub notes: Annotations,
+}
+
+/// The [`FLAG_TERRAIN`] bits a cell of terrain `t` carries.
+#[inline]
+pub fn terrain_flags(t: &Terrain) -> u8 {
+    (if t.solid { FLAG_SOLID } else { 0 }) | (if t.hazard { FLAG_HAZARD } else { 0 })
+}
+
+/// Whether a cell with these flags is passable: its terrain is neither solid nor a hazard, or a
+/// door stands on it.
+#[inline]
+pub fn passable(flags: u8) -> bool {
+    flags & FLAG_TERRAIN == 0 || flags & FLAG_DOOR != 0
 }
 
 /// `n` zeros, allocated as zeroed memory, which the system hands out untouched: a plane that no
@@ -271,13 +295,9 @@ impl Map {
         self.terrain.resize(n, fill);
         set_zeros(&mut self.priority, n, priority);
         set_zeros(&mut self.region, n, region);
-        let solid = if self.terrains.get(fill).solid {
-            FLAG_SOLID
-        } else {
-            0
-        };
+        let bits = self.terrain_bits(fill);
         self.flags.clear();
-        self.flags.resize(n, solid);
+        self.flags.resize(n, bits);
         self.region_names.truncate(1);
         self.notes.clear();
         Ok(())
@@ -364,6 +384,34 @@ impl Map {
         Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_SOLID != 0)
     }
 
+    /// Whether the cell's terrain is a hazard (open, but not to be crossed).
+    pub fn is_hazard(&self, p: Point) -> Result<bool, MapError> {
+        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_HAZARD != 0)
+    }
+
+    /// Whether a door stands on the cell.
+    pub fn is_door(&self, p: Point) -> Result<bool, MapError> {
+        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_DOOR != 0)
+    }
+
+    /// Whether a walker may stand on the cell: see [`passable`].
+    pub fn is_passable(&self, p: Point) -> Result<bool, MapError> {
+        Ok(passable(self.flags[self.index(p.x as i64, p.y as i64)?]))
+    }
+
+    /// Records a door on its cell ([`FLAG_DOOR`] and `notes.doors`). Returns `false`, changing
+    /// nothing, when a door already stands there; a cell off the map is an error. The cell's
+    /// terrain and priority are left alone: drawing the door is the caller's business.
+    pub fn add_door(&mut self, door: Door) -> Result<bool, MapError> {
+        let i = self.index(door.x as i64, door.y as i64)?;
+        if self.flags[i] & FLAG_DOOR != 0 {
+            return Ok(false);
+        }
+        self.flags[i] |= FLAG_DOOR;
+        self.notes.doors.push(door);
+        Ok(true)
+    }
+
     /// Whether the cell is marked connected.
     pub fn is_connected(&self, p: Point) -> Result<bool, MapError> {
         Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_CONNECTED != 0)
@@ -402,13 +450,15 @@ impl Map {
         &self.region
     }
 
-    /// All cell flags ([`FLAG_SOLID`], [`FLAG_CONNECTED`]), row-major.
+    /// All cell flags ([`FLAG_SOLID`], [`FLAG_CONNECTED`], [`FLAG_HAZARD`], [`FLAG_DOOR`]),
+    /// row-major.
     pub fn flag_cells(&self) -> &[u8] {
         &self.flags
     }
 
-    /// Mutable cell flags, for primitives that maintain [`FLAG_CONNECTED`]. The solid bit must be
-    /// left as it is: it mirrors the terrain.
+    /// Mutable cell flags, for primitives that maintain [`FLAG_CONNECTED`]. The
+    /// [`FLAG_TERRAIN`] bits must be left as they are (they mirror the terrain), and
+    /// [`FLAG_DOOR`] as well (it mirrors `notes.doors`).
     pub fn flag_cells_mut(&mut self) -> &mut [u8] {
         &mut self.flags
     }
@@ -458,23 +508,19 @@ impl Map {
     /// [`Map::write_block`].
     #[inline]
     fn write_cell(&mut self, x: i32, y: i32, i: usize, brush: &Brush) -> bool {
-        let solid_bit = self.solid_bit(brush.terrain);
-        self.write_cell_as(x, y, i, brush, solid_bit)
+        let terrain_bits = self.terrain_bits(brush.terrain);
+        self.write_cell_as(x, y, i, brush, terrain_bits)
     }
 
-    /// [`FLAG_SOLID`] if `terrain` is solid, else 0.
+    /// The [`FLAG_TERRAIN`] bits of `terrain`: [`FLAG_SOLID`] and [`FLAG_HAZARD`] as it is.
     #[inline]
-    fn solid_bit(&self, terrain: TerrainId) -> u8 {
-        if self.terrains.get(terrain).solid {
-            FLAG_SOLID
-        } else {
-            0
-        }
+    fn terrain_bits(&self, terrain: TerrainId) -> u8 {
+        terrain_flags(self.terrains.get(terrain))
     }
 
-    /// [`Map::write_cell`] with the brush terrain's solid bit already looked up.
+    /// [`Map::write_cell`] with the brush terrain's flag bits already looked up.
     #[inline(always)]
-    fn write_cell_as(&mut self, x: i32, y: i32, i: usize, brush: &Brush, solid_bit: u8) -> bool {
+    fn write_cell_as(&mut self, x: i32, y: i32, i: usize, brush: &Brush, terrain_bits: u8) -> bool {
         if !brush.force && self.is_edge(x, y) {
             return false;
         }
@@ -488,7 +534,7 @@ impl Map {
         if let Some(r) = brush.region {
             self.region[i] = r;
         }
-        self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+        self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
         true
     }
 
@@ -539,7 +585,7 @@ impl Map {
         if x1 < x0 || y1 < y0 {
             return 0;
         }
-        let solid_bit = self.solid_bit(brush.terrain);
+        let terrain_bits = self.terrain_bits(brush.terrain);
         let plain = brush.priority.is_none() && brush.region.is_none();
         let width = self.width as usize;
         let (x0, x1) = (x0 as usize, x1 as usize);
@@ -550,7 +596,7 @@ impl Map {
                 // Plain writes cannot lose: fill the span as slices.
                 self.terrain[span.clone()].fill(brush.terrain);
                 for f in &mut self.flags[span] {
-                    *f = (*f & !FLAG_SOLID) | solid_bit;
+                    *f = (*f & !FLAG_TERRAIN) | terrain_bits;
                 }
                 written += x1 - x0 + 1;
                 continue;
@@ -566,7 +612,7 @@ impl Map {
                 if let Some(r) = brush.region {
                     self.region[i] = r;
                 }
-                self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+                self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
                 written += 1;
             }
         }
@@ -606,10 +652,10 @@ impl Map {
         brush: &Brush,
         carved: &mut Vec<Point>,
     ) -> Result<(), MapError> {
-        let solid_bit = self.solid_bit(brush.terrain);
+        let terrain_bits = self.terrain_bits(brush.terrain);
         cells.into_iter().try_for_each(|p| {
             let i = self.index(p.x as i64, p.y as i64)?;
-            self.carve_cell(p, i, brush, solid_bit, carved);
+            self.carve_cell(p, i, brush, terrain_bits, carved);
             Ok(())
         })
     }
@@ -622,11 +668,11 @@ impl Map {
         p: Point,
         i: usize,
         brush: &Brush,
-        solid_bit: u8,
+        terrain_bits: u8,
         carved: &mut Vec<Point>,
     ) {
         let before = self.terrain[i];
-        if self.write_cell_as(p.x, p.y, i, brush, solid_bit) && before != brush.terrain {
+        if self.write_cell_as(p.x, p.y, i, brush, terrain_bits) && before != brush.terrain {
             carved.push(p);
         }
     }
@@ -648,9 +694,9 @@ impl Map {
             DogLeg::HorizontalFirst => Point::new(b.x, a.y),
             DogLeg::VerticalFirst => Point::new(a.x, b.y),
         };
-        let solid_bit = self.solid_bit(brush.terrain);
-        self.carve_straight(a, corner, 0, brush, solid_bit, carved);
-        self.carve_straight(corner, b, 1, brush, solid_bit, carved);
+        let terrain_bits = self.terrain_bits(brush.terrain);
+        self.carve_straight(a, corner, 0, brush, terrain_bits, carved);
+        self.carve_straight(corner, b, 1, brush, terrain_bits, carved);
         Ok(())
     }
 
@@ -662,7 +708,7 @@ impl Map {
         b: Point,
         from: i32,
         brush: &Brush,
-        solid_bit: u8,
+        terrain_bits: u8,
         carved: &mut Vec<Point>,
     ) {
         let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
@@ -685,7 +731,7 @@ impl Map {
                 let i = (start + step * k as isize) as usize;
                 let before = self.terrain[i];
                 self.terrain[i] = brush.terrain;
-                self.flags[i] = (self.flags[i] & !FLAG_SOLID) | solid_bit;
+                self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
                 if before != brush.terrain {
                     carved.push(Point::new(a.x + sx * k, a.y + sy * k));
                 }
@@ -698,10 +744,15 @@ impl Map {
                 p,
                 (start + step * k as isize) as usize,
                 brush,
-                solid_bit,
+                terrain_bits,
                 carved,
             );
         }
+    }
+
+    /// Number of passable cells (see [`passable`]).
+    pub fn passable_count(&self) -> usize {
+        self.flags.iter().filter(|&&f| passable(f)).count()
     }
 
     /// Number of cells that are not solid.
@@ -732,12 +783,14 @@ mod tests {
                 glyph: '#',
                 color: Rgb(1, 1, 1),
                 solid: true,
+                hazard: false,
             },
             Terrain {
                 name: "floor".into(),
                 glyph: '.',
                 color: Rgb(2, 2, 2),
                 solid: false,
+                hazard: false,
             },
         ]))
     }

@@ -3,6 +3,7 @@
 //! Terrain is data (from the `[[terrain]]` entries of the region files), so a modder can add a
 //! terrain without touching Rust. A map stores small integer ids; this table names them.
 
+use super::door::DoorKind;
 use std::collections::HashMap;
 
 /// A 24-bit colour.
@@ -38,15 +39,20 @@ pub struct Terrain {
     pub glyph: char,
     /// Foreground colour for ANSI and PNG output.
     pub color: Rgb,
-    /// Whether it blocks movement (walls, rock) or is open (floor, doors).
+    /// Whether it blocks movement (walls, rock, closed doors) or is open (floor, open doors).
     pub solid: bool,
+    /// Whether it is open but a walker must not cross it (a chasm to fall down, magma that
+    /// burns). Connectivity treats hazards as walls, and the fix-ups bridge them.
+    pub hazard: bool,
 }
 
-/// All terrains known to a registry, addressed by id or name.
+/// All terrains known to a registry, addressed by id or name, and the kinds of door drawn with
+/// them.
 #[derive(Clone, Debug, Default)]
 pub struct TerrainTable {
     terrains: Vec<Terrain>,
     by_name: HashMap<String, TerrainId>,
+    doors: Vec<DoorKind>,
 }
 
 impl TerrainTable {
@@ -57,7 +63,18 @@ impl TerrainTable {
             .enumerate()
             .map(|(i, t)| (t.name.clone(), i as TerrainId))
             .collect();
-        TerrainTable { terrains, by_name }
+        TerrainTable {
+            terrains,
+            by_name,
+            doors: Vec::new(),
+        }
+    }
+
+    /// This table with the kinds of door drawn with its terrains (names must be unique; the
+    /// registry checks).
+    pub fn with_doors(mut self, doors: Vec<DoorKind>) -> Self {
+        self.doors = doors;
+        self
     }
 
     /// A table of uncoloured terrains from `(name, glyph, solid)`, ids in the order given: for
@@ -71,6 +88,7 @@ impl TerrainTable {
                     glyph,
                     color: Rgb(0, 0, 0),
                     solid,
+                    hazard: false,
                 })
                 .collect(),
         )
@@ -79,6 +97,20 @@ impl TerrainTable {
     /// The id of a terrain by name.
     pub fn id(&self, name: &str) -> Option<TerrainId> {
         self.by_name.get(name).copied()
+    }
+
+    /// The kind of door called `name`: a declared door kind, or else a terrain of that name
+    /// drawn alike in every state ([`DoorKind::uniform`]).
+    pub fn door(&self, name: &str) -> Option<DoorKind> {
+        match self.doors.iter().find(|d| &*d.name == name) {
+            Some(kind) => Some(kind.clone()),
+            None => self.id(name).map(|t| DoorKind::uniform(name, t)),
+        }
+    }
+
+    /// Every declared kind of door.
+    pub fn door_kinds(&self) -> &[DoorKind] {
+        &self.doors
     }
 
     /// The terrain with this id.

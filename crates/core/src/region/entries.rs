@@ -5,7 +5,7 @@ use super::schema::DungeonDef;
 use crate::gen::dungeon::{RoomChoice, RoomLimits, StreamerStyle, VaultGrid};
 use crate::gen::town::{DebugTerrains, TownTerrains};
 use crate::gen::tunnel::{CorridorStyle, DoorTable, TunnelConfig, TunnelConstants};
-use crate::map::TerrainId;
+use crate::map::{DoorKind, TerrainId};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -37,6 +37,8 @@ pub struct Dungeon {
     pub up_stairs: Option<TerrainId>,
     /// Down stairs terrain: `down_stairs`, else the terrain named "down stairs" if there is one.
     pub down_stairs: Option<TerrainId>,
+    /// What the fix-up lays across hazards that cut a level (`bridge`), if anything.
+    pub bridge: Option<TerrainId>,
 }
 
 impl Default for Dungeon {
@@ -52,6 +54,7 @@ impl Default for Dungeon {
             def,
             up_stairs: None,
             down_stairs: None,
+            bridge: None,
         }
     }
 }
@@ -67,9 +70,11 @@ impl Dungeon {
         (self.def.panel_width as i32, self.def.panel_height as i32)
     }
 
-    /// The room sizes and the lifecave fill.
-    pub fn room_limits(&self) -> RoomLimits {
+    /// The room sizes and the lifecave fill, for a level `depth` deep (mazes deeper than 3
+    /// get secret doors).
+    pub fn room_limits(&self, depth: u32) -> RoomLimits {
         RoomLimits {
+            depth,
             min_width: self.def.room_min_width as i32,
             max_width: self.def.room_max_width as i32,
             min_height: self.def.room_min_height as i32,
@@ -89,8 +94,8 @@ impl Dungeon {
 pub struct Corridor {
     /// The style tunnels are drawn with.
     pub style: CorridorStyle,
-    /// Door terrain where tunnels meet this region's cells.
-    pub door: TerrainId,
+    /// The kind of door tunnels make where they meet this region's cells.
+    pub door: DoorKind,
 }
 
 /// A `[[room]]`: the kind and look of the room drawn in a panel.
@@ -185,11 +190,11 @@ pub fn tunnel_config(
     };
     let mut by_region = BTreeMap::new();
     for c in corridors {
-        by_region.insert(c.style.name.clone(), c.door);
+        by_region.insert(c.style.name.clone(), c.door.clone());
     }
     for r in rooms {
         let style = &r.choice.style;
-        by_region.insert(style.name.clone(), style.door);
+        by_region.insert(style.name.clone(), style.door.clone());
     }
     Ok(TunnelConfig {
         styles: corridors.iter().map(|c| c.style.clone()).collect(),
@@ -198,7 +203,7 @@ pub fn tunnel_config(
         panel_width: panel.0,
         panel_height: panel.1,
         doors: DoorTable {
-            default: corridors[default_style].door,
+            default: corridors[default_style].door.clone(),
             by_region,
         },
     })

@@ -27,6 +27,13 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, k)| k)
 }
 
+/// Edit distance between two names, a swap of neighbouring letters counting as one edit
+/// (optimal string alignment): how far a typo is from what was meant.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    distance(&a, &b)
+}
+
 /// Edit distance with transpositions (optimal string alignment).
 fn distance(a: &[char], b: &[char]) -> usize {
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
@@ -68,7 +75,7 @@ pub fn unknown(what: &str, name: &str, known: &[&str]) -> String {
 }
 
 /// The sections a region file may have, and whether each is a list (`[[name]]`).
-const SECTIONS: [(&str, bool); 12] = [
+const SECTIONS: [(&str, bool); 13] = [
     ("terrain", true),
     ("map", false),
     ("dungeon", false),
@@ -76,6 +83,7 @@ const SECTIONS: [(&str, bool); 12] = [
     ("room", true),
     ("streamer", true),
     ("vault", true),
+    ("door", true),
     ("rooms", false),
     ("cave", false),
     ("town", false),
@@ -142,6 +150,11 @@ pub fn parse_error(text: &str, message: &str, span: Option<std::ops::Range<usize
         return message.trim().to_string();
     };
     let path = locator.path_at(span.start);
+    if path.is_empty() {
+        if let Some(plain) = syntax_error(text, message, span.start) {
+            return plain;
+        }
+    }
     let name_at = |p: &[Seg]| locator.string(p);
     let what = describe(&path, name_at);
     let written = text
@@ -149,6 +162,11 @@ pub fn parse_error(text: &str, message: &str, span: Option<std::ops::Range<usize
         .map(|s| s.trim())
         .filter(|s| !s.is_empty())
         .map(shorten);
+    if let Some(header) = written.as_deref().filter(|w| w.starts_with('[')) {
+        if let Some(plain) = wrong_brackets(header) {
+            return plain;
+        }
+    }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         if let Some((found, expected)) = rest.split_once(", expected ") {
             let shown = written.unwrap_or_else(|| found.to_string());
@@ -200,6 +218,150 @@ pub fn parse_error(text: &str, message: &str, span: Option<std::ops::Range<usize
         }
         (false, Some(w)) => format!("{what} = {w}: {}", message.trim()),
         (false, None) => format!("{what}: {}", message.trim()),
+    }
+}
+
+/// The plain-words message of a TOML syntax error at byte `at` (the document does not parse,
+/// so nothing can be located by its path): a key or section written twice, text without
+/// quotes, text not closed, more after a value. `None` for the reader's own message.
+fn syntax_error(text: &str, message: &str, at: usize) -> Option<String> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let line_no = |offset: usize| text[..offset].matches('\n').count() + 1;
+    // The `[…]` or `[[…]]` header the line starting `l` is, if it is one.
+    let header = |l: &str| -> Option<String> {
+        let l = l.lines().next().unwrap_or("").trim();
+        l.starts_with('[').then(|| {
+            let end = l.find(']').map_or(l.len(), |i| i + 1);
+            let end = if l[end..].starts_with(']') {
+                end + 1
+            } else {
+                end
+            };
+            l[..end].to_string()
+        })
+    };
+    let bare = |h: &str| h.trim_matches(['[', ']']).trim().to_string();
+    // The section the error is in: its header, and the offset the section starts at.
+    let section = text[..line_start]
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .chain([0])
+        .filter(|&i| i < line_start)
+        .filter_map(|i| header(&text[i..]).map(|h| (h, i)))
+        .max_by_key(|&(_, i)| i);
+    let (key, value) = line.split_once('=').unwrap_or((line, ""));
+    let key = key.trim();
+    let value = value.split(" #").next().unwrap_or("").trim();
+    let place = || match &section {
+        Some((h, start)) => {
+            let body = &text[*start..line_start];
+            let name = body.lines().find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                let v = v.trim().strip_prefix('"')?;
+                let end = v.find('"')?;
+                (k.trim() == "name").then(|| v[..end].to_string())
+            });
+            match name {
+                Some(n) if h.starts_with("[[") => format!("{} '{n}'", bare(h)),
+                _ => h.clone(),
+            }
+        }
+        None => "the file".to_string(),
+    };
+    if message.starts_with("duplicate key") {
+        if let Some(h) = header(line) {
+            let name = bare(&h);
+            let first = text[..line_start]
+                .match_indices('\n')
+                .map(|(i, _)| i + 1)
+                .chain([0])
+                .filter(|&i| header(&text[i..]).is_some_and(|e| bare(&e) == name))
+                .min()?;
+            let earlier = header(&text[first..])?;
+            return Some(if earlier == h {
+                format!(
+                    "{h} is written twice (first on line {}); write each section once, with all of its keys",
+                    line_no(first)
+                )
+            } else {
+                format!(
+                    "{h} after {earlier} on line {}: {name} is a list, so each of its entries is written {earlier}",
+                    line_no(first)
+                )
+            });
+        }
+        let start = section.as_ref().map_or(0, |(_, i)| *i);
+        let first = text[start..line_start]
+            .match_indices('\n')
+            .map(|(i, _)| start + i + 1)
+            .chain([start])
+            .filter(|&i| {
+                text[i..]
+                    .lines()
+                    .next()
+                    .and_then(|l| l.split_once('='))
+                    .is_some_and(|(k, _)| k.trim() == key)
+            })
+            .min()?;
+        return Some(format!(
+            "{}: '{key}' is given twice (first on line {}); keep one",
+            place(),
+            line_no(first)
+        ));
+    }
+    let shown = |v: &str| format!("{key} = {}", shorten(v));
+    if message.starts_with("string values must be quoted") || message.starts_with("invalid boolean")
+    {
+        if value.is_empty() {
+            return Some(format!("{}: '{key}' has no value after '='", place()));
+        }
+        if value.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
+            return Some(format!(
+                "{}: {} is not a value; a number is written without spaces, text in quotes",
+                place(),
+                shown(value)
+            ));
+        }
+        return Some(format!(
+            "{}: {} is not a value; write text in quotes: {key} = \"{value}\"",
+            place(),
+            shown(value)
+        ));
+    }
+    if message.starts_with("invalid basic string") || message.starts_with("invalid literal string")
+    {
+        let quote = if message.contains("basic") { '"' } else { '\'' };
+        return Some(format!(
+            "{}: {} is not closed: end the text with {quote} on the same line",
+            place(),
+            shown(value)
+        ));
+    }
+    if message.starts_with("unexpected key or value, expected newline") {
+        return Some(format!(
+            "{}: {} has more after its value; write one key = value per line (comments start with #)",
+            place(),
+            shown(value)
+        ));
+    }
+    None
+}
+
+/// The message for a section written with the wrong brackets: `[[cave]]` for the one `[cave]`,
+/// `[room]` for an entry of the list `[[room]]`. `None` when the brackets are right.
+fn wrong_brackets(written: &str) -> Option<String> {
+    let list = written.starts_with("[[");
+    let name = written.trim_matches(['[', ']']).trim();
+    let (_, is_list) = SECTIONS.iter().find(|(s, _)| *s == name)?;
+    match (list, is_list) {
+        (true, false) => Some(format!(
+            "{written} is one section, not a list: write [{name}]"
+        )),
+        (false, true) => Some(format!(
+            "{written} is a list of entries: write each entry as [[{name}]]"
+        )),
+        _ => None,
     }
 }
 

@@ -56,6 +56,8 @@ pub struct Registry {
 pub struct RegistryData {
     /// Every terrain.
     pub terrain: Vec<TerrainDef>,
+    /// Every kind of door.
+    pub door: Vec<DoorDef>,
     /// Dungeon constants (defaults when no file has `[dungeon]`).
     pub dungeon: DungeonDef,
     /// Corridor regions.

@@ -14,11 +14,12 @@ use super::locate::{display, Locator, Path, Seg};
 use super::schema::*;
 use super::unknown_terrain;
 use crate::gen::dungeon::{
-    RoomChoice, RoomKind, RoomStyle, StreamerKind, StreamerStyle, VaultGrid, MAX_PANELS, MIN_ROOM,
+    RoomChoice, RoomKind, RoomStyle, StreamerKind, StreamerStyle, VaultGlyph, VaultGrid,
+    MAX_PANELS, MIN_ROOM,
 };
 use crate::gen::town::{DebugTerrains, TownTerrains};
 use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, TunnelConstants};
-use crate::map::{priority, TerrainId, TerrainTable};
+use crate::map::{priority, DoorKind, DoorWeights, TerrainId, TerrainTable};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How keys of one region file are named in messages, and which names it may leave
@@ -29,13 +30,44 @@ pub struct FileNames<'a> {
     text: &'a str,
     /// Names declared by files that could not be read: a reference to one of them is not a
     /// problem of its own.
-    excused: &'a BTreeSet<String>,
+    excused: &'a Excused,
 }
 
 impl<'a> FileNames<'a> {
     /// The names of the file whose text is `text`.
-    pub fn new(text: &'a str, excused: &'a BTreeSet<String>) -> Self {
+    pub fn new(text: &'a str, excused: &'a Excused) -> Self {
         FileNames { text, excused }
+    }
+}
+
+/// What the region files that could not be read declare, as far as they can be read: a
+/// reference elsewhere that resolves to nothing because of them only follows from their
+/// mistake, and is not a problem of its own.
+#[derive(Clone, Debug, Default)]
+pub struct Excused {
+    /// Every name they declare (terrains, regions, spawns).
+    pub names: BTreeSet<String>,
+    /// The names of their `[[terrain]]` entries, offered as "did you mean" beside the
+    /// terrains that were read.
+    pub terrains: BTreeSet<String>,
+    /// Whether one of their entries has a name that cannot be read (`name = 3`, or no `name`):
+    /// then a name that is no likely typo of a known one may be that entry's.
+    pub unnamed: bool,
+}
+
+impl Excused {
+    /// Whether an unresolved reference to `name` may only follow from an unreadable file.
+    /// `known` are the names of the kind referred to (a close one makes `name` a typo).
+    pub fn covers<'k>(&self, name: &str, known: impl IntoIterator<Item = &'k str>) -> bool {
+        self.names.contains(name) || (self.unnamed && did_you_mean(name, known).is_none())
+    }
+
+    /// The message for `key = 'name'`, which names no terrain of `table`, or `None` when that
+    /// only follows from a file that could not be read.
+    pub fn missing_terrain(&self, key: &str, name: &str, table: &TerrainTable) -> Option<String> {
+        let mut known = table.names();
+        known.extend(self.terrains.iter().map(String::as_str));
+        (!self.covers(name, known.iter().copied())).then(|| not_a_terrain(key, name, &known))
     }
 }
 
@@ -71,8 +103,10 @@ impl<'a> Problems<'a> {
 
     /// Whether a reference to `name` that resolves to nothing only follows from a file that
     /// could not be read.
-    fn excused(&self, name: &str) -> bool {
-        self.file.as_ref().is_some_and(|f| f.excused.contains(name))
+    fn excused<'k>(&self, name: &str, known: impl IntoIterator<Item = &'k str>) -> bool {
+        self.file
+            .as_ref()
+            .is_some_and(|f| f.excused.covers(name, known))
     }
 
     /// Reports `value` at `keys` unless it is one of `valid` (with a suggestion when it is a
@@ -171,15 +205,74 @@ impl<'a> Problems<'a> {
         }
     }
 
+    /// A weight at `keys`: finite and ≥ 0.
+    fn weight_at(&mut self, keys: &[&str], v: f64) {
+        if !v.is_finite() || v < 0.0 {
+            let name = self.name(keys);
+            self.report(
+                keys,
+                format!(
+                    "{name} = {} is not a valid weight (a finite number ≥ 0)",
+                    number(v)
+                ),
+            );
+        }
+    }
+
+    /// The kind of door `name` given for `key`: a `[[door]]` kind, or a terrain drawn alike in
+    /// every state.
+    fn door(&mut self, keys: &[&str], name: &str, table: &TerrainTable) -> Option<DoorKind> {
+        let kind = table.door(name);
+        let kinds = table.door_kinds();
+        if kind.is_none() && !self.excused(name, kinds.iter().map(|k| &*k.name)) {
+            let known: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.name)).collect();
+            let known = if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            };
+            let key = self.name(keys);
+            self.report(
+                keys,
+                format!(
+                    "{key} = '{name}' is neither a [[door]] kind (known: {known}) nor a terrain"
+                ),
+            );
+        }
+        kind
+    }
+
+    /// The id of an open terrain given for `key` that a walker may stand on (unknown, solid
+    /// and hazard terrains are reported).
+    fn safe_terrain(
+        &mut self,
+        keys: &[&str],
+        name: &str,
+        table: &TerrainTable,
+    ) -> Option<TerrainId> {
+        let id = self.open_terrain(keys, name, table)?;
+        if table.get(id).hazard {
+            let key = self.name(keys);
+            self.report(
+                keys,
+                format!("{key} = '{name}' is a hazard; it must be safe to stand on"),
+            );
+            return None;
+        }
+        Some(id)
+    }
+
     /// The id of terrain `name` given for `key`.
     fn terrain(&mut self, keys: &[&str], name: &str, table: &TerrainTable) -> Option<TerrainId> {
         let id = table.id(name);
-        if id.is_none() && !self.excused(name) {
+        if id.is_none() {
             let message = match &self.file {
-                Some(_) => not_a_terrain(&self.name(keys), name, table),
-                None => unknown_terrain(name, table),
+                Some(f) => f.excused.missing_terrain(&self.name(keys), name, table),
+                None => Some(unknown_terrain(name, table)),
             };
-            self.report(keys, message);
+            if let Some(message) = message {
+                self.report(keys, message);
+            }
         }
         id
     }
@@ -205,9 +298,8 @@ impl<'a> Problems<'a> {
 }
 
 /// `key = 'name' is not a terrain`, with a suggestion when `name` is a likely typo of one of
-/// `table`'s terrains, else the list of them.
-pub fn not_a_terrain(key: &str, name: &str, table: &TerrainTable) -> String {
-    let names = table.names();
+/// the terrains `names`, else the list of them.
+pub fn not_a_terrain(key: &str, name: &str, names: &[&str]) -> String {
     match did_you_mean(name, names.iter().copied()) {
         Some(s) => format!("{key} = '{name}' is not a terrain; did you mean '{s}'?"),
         None => format!(
@@ -314,22 +406,28 @@ pub fn dungeon(
         }
         p.ordered(&lo_key, (&lo_key, lo), (&hi_key, hi));
     }
-    let mut stairs = |key: &str, name: &Option<String>| {
+    let mut safe = |key: &str, name: &Option<String>| {
         name.as_ref()
-            .and_then(|n| p.open_terrain(&[key], n, terrains))
+            .and_then(|n| p.safe_terrain(&[key], n, terrains))
     };
-    let up_stairs = stairs("up_stairs", &d.up_stairs);
-    let down_stairs = stairs("down_stairs", &d.down_stairs);
+    let up_stairs = safe("up_stairs", &d.up_stairs);
+    let down_stairs = safe("down_stairs", &d.down_stairs);
+    let bridge = safe("bridge", &d.bridge);
     if let Some(name) = &d.corridor {
-        if !corridors.contains(&name.as_str()) && !p.excused(name) {
-            let known: Vec<String> = corridors.iter().map(|c| format!("'{c}'")).collect();
-            p.report(
-                &["corridor"],
-                format!(
-                    "corridor = '{name}' names no [[corridor]] region (known: {})",
-                    known.join(", ")
-                ),
-            );
+        if !corridors.contains(&name.as_str()) && !p.excused(name, corridors.iter().copied()) {
+            let message = match did_you_mean(name, corridors.iter().copied()) {
+                Some(s) => {
+                    format!("corridor = '{name}' names no [[corridor]] region; did you mean '{s}'?")
+                }
+                None => {
+                    let known: Vec<String> = corridors.iter().map(|c| format!("'{c}'")).collect();
+                    format!(
+                        "corridor = '{name}' names no [[corridor]] region (known: {})",
+                        known.join(", ")
+                    )
+                }
+            };
+            p.report(&["corridor"], message);
         }
     }
     if p.found.len() > before {
@@ -347,6 +445,75 @@ pub fn dungeon(
         },
         up_stairs,
         down_stairs,
+        bridge,
+    })
+}
+
+/// `[[door]]`: a non-empty name; the terrain of each state (closed, locked and secret solid;
+/// open and broken open and no hazard), locked and broken defaulting to closed and open; the
+/// weights of the states.
+pub fn door(d: &DoorDef, terrains: &TerrainTable, p: &mut Problems) -> Option<DoorKind> {
+    let before = p.found.len();
+    if d.name.trim().is_empty() {
+        p.report(&["name"], "door name must not be empty");
+    }
+    let mut state = |key: &str, name: &str, solid: bool| -> Option<TerrainId> {
+        let id = p.terrain(&[key], name, terrains)?;
+        let terrain = terrains.get(id);
+        let wrong = if solid {
+            (!terrain.solid).then_some("must be solid: a shut door blocks movement")
+        } else if terrain.solid {
+            Some("must be open: a walker passes this door without opening it")
+        } else {
+            terrain
+                .hazard
+                .then_some("must not be a hazard: a walker passes this door")
+        };
+        if let Some(why) = wrong {
+            let key_name = p.name(&[key]);
+            p.report(&[key], format!("{key_name} = '{name}' {why}"));
+        }
+        Some(id)
+    };
+    let closed = state("closed", &d.closed, true);
+    let open = state("open", &d.open, false);
+    let locked = match &d.locked {
+        Some(name) => state("locked", name, true),
+        None => closed,
+    };
+    let broken = match &d.broken {
+        Some(name) => state("broken", name, false),
+        None => open,
+    };
+    let secret = match &d.secret {
+        Some(name) => state("secret", name, true).map(Some),
+        None => Some(None),
+    };
+    let w = &d.weights;
+    for (key, v) in [
+        ("closed", w.closed),
+        ("open", w.open),
+        ("locked", w.locked),
+        ("secret", w.secret),
+    ] {
+        p.weight_at(&["weights", key], v);
+    }
+    if p.found.len() > before {
+        return None;
+    }
+    Some(DoorKind {
+        name: d.name.as_str().into(),
+        closed: closed?,
+        open: open?,
+        locked: locked?,
+        broken: broken?,
+        secret: secret?,
+        weights: DoorWeights {
+            closed: w.closed,
+            open: w.open,
+            locked: w.locked,
+            secret: w.secret,
+        },
     })
 }
 
@@ -361,7 +528,7 @@ pub fn corridor(
     let before = p.found.len();
     let floor = p.open_terrain(&["floor"], &c.floor, terrains);
     let walls = p.terrain(&["walls"], &c.walls, terrains);
-    let door = p.terrain(&["door"], &c.door, terrains);
+    let door = p.door(&["door"], &c.door, terrains);
     p.weight(c.weight);
     let mut overrides = [None; 4];
     for ((spec, v), slot) in CORRIDOR_CONSTANTS
@@ -427,7 +594,7 @@ pub fn room(r: &RoomDef, terrains: &TerrainTable, p: &mut Problems) -> Option<Ro
     let before = p.found.len();
     let floor = p.open_terrain(&["floor"], &r.floor, terrains);
     let wall = p.terrain(&["wall"], &r.wall, terrains);
-    let door = p.terrain(&["door"], &r.door, terrains);
+    let door = p.door(&["door"], &r.door, terrains);
     let furnishing = r
         .furnishing
         .as_ref()
@@ -540,7 +707,7 @@ fn vault_grid(
     terrains: &TerrainTable,
     p: &mut Problems,
 ) -> Option<VaultGrid> {
-    let mut legend: BTreeMap<char, TerrainId> = BTreeMap::new();
+    let mut legend: BTreeMap<char, VaultGlyph> = BTreeMap::new();
     let mut complete = true;
     for (glyph, name) in &v.legend {
         let at = ["legend", glyph.as_str()];
@@ -553,9 +720,13 @@ fn vault_grid(
             complete = false;
             continue;
         };
-        match p.terrain(&at, name, terrains) {
-            Some(id) => {
-                legend.insert(c, id);
+        let glyph = match VaultGlyph::named(terrains, name) {
+            Some(g) => Some(g),
+            None => p.terrain(&at, name, terrains).map(VaultGlyph::Terrain),
+        };
+        match glyph {
+            Some(g) => {
+                legend.insert(c, g);
             }
             None => complete = false,
         }
@@ -563,7 +734,7 @@ fn vault_grid(
     if !complete {
         return None;
     }
-    let grid = match VaultGrid::parse(&v.name, &v.grid, |c| legend.get(&c).copied()) {
+    let grid = match VaultGrid::parse(&v.name, &v.grid, |c| legend.get(&c).cloned()) {
         Ok(g) => g,
         Err(err) => {
             p.report(&["grid"], err.to_string());
@@ -698,7 +869,8 @@ mod tests {
         let mut p = Problems::default();
         let r = corridor(&c, &DungeonDef::default(), &table(), &mut p).unwrap();
         assert!(p.is_empty());
-        assert_eq!((r.style.floor, r.style.walls, r.door), (1, 0, 2));
+        assert_eq!((r.style.floor, r.style.walls), (1, 0));
+        assert_eq!(r.door, DoorKind::uniform("door", 2));
         assert_eq!(r.style.constants.turn_chance, Some(40));
         assert_eq!(r.style.constants.segment_maxlen, None);
     }

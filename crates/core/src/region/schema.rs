@@ -3,8 +3,8 @@
 //! errors.
 //!
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
-//! form one registry. List sections (`[[terrain]]`, `[[corridor]]`, `[[room]]`, `[[streamer]]`,
-//! `[[vault]]`, `[[spawn]]`) are concatenated in file-name order; single sections (`[map]`,
+//! form one registry. List sections (`[[terrain]]`, `[[door]]`, `[[corridor]]`, `[[room]]`,
+//! `[[streamer]]`, `[[vault]]`, `[[spawn]]`) are concatenated in file-name order; single sections (`[map]`,
 //! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear in only one file. Corridor,
 //! room, streamer and vault regions share one namespace: their names are stamped on the map's
 //! cells, so each name may be used once.
@@ -23,6 +23,9 @@ pub struct RegionFile {
     /// Terrain definitions (`[[terrain]]`).
     #[serde(default)]
     pub terrain: Vec<TerrainDef>,
+    /// Kinds of door and how each state is drawn (`[[door]]`).
+    #[serde(default)]
+    pub door: Vec<DoorDef>,
     /// What a fresh map is made of (`[map]`).
     pub map: Option<MapDef>,
     /// Incursion-style dungeon constants (`[dungeon]`).
@@ -103,12 +106,99 @@ pub struct TerrainDef {
     pub glyph: String,
     /// Colour for ANSI and PNG output, as `"#rrggbb"`.
     pub color: String,
-    /// `true` if the terrain blocks movement (walls, rock), `false` if it is open (floors,
-    /// doors, stairs, water).
+    /// `true` if the terrain blocks movement (walls, rock, closed doors), `false` if it is open
+    /// (floors, open doors, stairs, water). JSON's legend reports it as `solid`.
     pub solid: bool,
+    /// `true` for an open terrain a walker must not cross: a chasm to fall down, magma that
+    /// burns. Flood fill, components and the fix-ups treat hazards as walls (the dungeon's
+    /// fix-up lays `[dungeon] bridge` across them where a level would otherwise fall apart),
+    /// stairs never go on them, and JSON's legend reports them as `hazard`. Only open terrain
+    /// may be a hazard; terrains that share a glyph must agree on it. Default `false` (water
+    /// can be waded or swum, so the shipped water is no hazard).
+    #[serde(default)]
+    pub hazard: bool,
     /// Optional note for modders; not used by generation.
     #[serde(default)]
     pub description: String,
+}
+
+/// `[[door]]` — a kind of door: the terrain each of its states is drawn with, and how often a
+/// new door gets each state. Corridor and room regions name a kind as their `door`, and a
+/// vault legend may map a glyph to one.
+///
+/// A door is a feature on a cell, as in Incursion: while a level is built it is drawn with its
+/// `closed` terrain and the cell keeps its wall's priority. When the level is finished
+/// (`warren.dungeon.finish_doors`), a door that does not stand between two walls, or that
+/// touches another door, becomes a broken doorway; a maze's secret doors stay secret; every
+/// other door draws its state by `weights`; and each door is drawn with its state's terrain.
+/// The state is in JSON's `doors` (`"state": "locked"`). Whatever its state, a walker can pass a
+/// door, so connectivity counts every door cell as passable.
+///
+/// ```toml
+/// [[door]]
+/// name = "oak door"
+/// closed = "door"          # solid
+/// open = "open door"       # open
+/// locked = "locked door"   # solid; default: closed
+/// broken = "broken door"   # open; default: open
+/// # secret = "..."         # solid; default: drawn as the wall beside it
+/// [door.weights]           # Incursion's chances (the defaults)
+/// closed = 27
+/// open = 6
+/// locked = 27
+/// secret = 10
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoorDef {
+    /// Unique name among door kinds, used by `door = "…"` in corridor and room regions and by
+    /// vault legends. Non-empty.
+    pub name: String,
+    /// Terrain of a closed door. Must be solid (a closed door blocks movement and sight).
+    pub closed: String,
+    /// Terrain of an open door. Must be open and not a hazard.
+    pub open: String,
+    /// Terrain of a locked door. Must be solid. Default: `closed`.
+    pub locked: Option<String>,
+    /// Terrain of a broken door, an empty doorway. Must be open and not a hazard. Default:
+    /// `open`.
+    pub broken: Option<String>,
+    /// Terrain of a secret door. Must be solid. Default: none, and a secret door is drawn as
+    /// the wall beside it (the one below a door between north and south walls, the one to the
+    /// right of a door between west and east walls), as Incursion draws it.
+    pub secret: Option<String>,
+    /// How often a new door gets each state.
+    #[serde(default)]
+    pub weights: DoorWeightsDef,
+}
+
+/// `[door.weights]` — relative chances of the states a new door gets (finite, ≥ 0; all 0 makes
+/// every door closed). Broken is not drawn: it follows from where a door stands. The defaults
+/// are Incursion's `Door` constructor (1 in 10 open, half of the rest locked, then 1 in 7
+/// secret), which as weights over 70 are closed 27, open 6, locked 27, secret 10.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DoorWeightsDef {
+    /// Weight of a closed door. Default 27.
+    pub closed: f64,
+    /// Weight of an open door. Default 6.
+    pub open: f64,
+    /// Weight of a locked door. Default 27.
+    pub locked: f64,
+    /// Weight of a secret door. Default 10.
+    pub secret: f64,
+}
+
+impl Default for DoorWeightsDef {
+    fn default() -> Self {
+        let w = crate::map::DoorWeights::INCURSION;
+        DoorWeightsDef {
+            closed: w.closed,
+            open: w.open,
+            locked: w.locked,
+            secret: w.secret,
+        }
+    }
 }
 
 /// `[map]` — how the host prepares a fresh map before the recipe runs.
@@ -178,13 +268,14 @@ pub struct DungeonDef {
     pub max_vaults: i64,
     /// Fewest down stairs (`MIN_STAIRS`). 0..=32, ≤ `max_stairs`. Default 1.
     pub min_stairs: i64,
-    /// Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range. 0..=32.
-    /// Default 3.
+    /// Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range, both ends
+    /// included (Incursion's `MIN + random(MAX - MIN)` never reaches `MAX`; a range a designer
+    /// writes here means what it says). 0..=32. Default 3.
     pub max_stairs: i64,
     /// Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6.
     pub room_min_width: i64,
     /// Widest room, walls included (`ROOM_MAXX`). 5..=`panel_width` − 2, at least
-    /// `room_min_width`. Default 16.
+    /// `room_min_width`. Sizes are drawn from the range with both ends included. Default 16.
     pub room_max_width: i64,
     /// Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6.
     pub room_min_height: i64,
@@ -192,7 +283,7 @@ pub struct DungeonDef {
     /// `room_min_height`. Default 12.
     pub room_max_height: i64,
     /// Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller,
-    /// more broken caves. 0..=100. Default 45.
+    /// more broken caves. 0..=100 (Incursion's default). Default 55.
     pub life_percent: i64,
     /// Fix-up trials before generation gives up with an error naming the seed (the original's
     /// 26). 1..=1000. Default 26.
@@ -204,6 +295,17 @@ pub struct DungeonDef {
     pub up_stairs: Option<String>,
     /// Terrain of down stairs. Must be open. Default: the terrain named "down stairs".
     pub down_stairs: Option<String>,
+    /// Terrain the fix-up lays across hazards (chasms, magma) where they cut a level in two. Must
+    /// be open and not a hazard. Default: none, and a level that only a hazard could join is an
+    /// error naming its seed.
+    pub bridge: Option<String>,
+    /// On levels at most this deep no secret door stays within `secret_door_reveal_radius` of
+    /// the up stairs (Incursion's rule against boxing the player in); they become closed doors.
+    /// 0..=1000 (0: never). Default 5.
+    pub secret_door_reveal_depth: i64,
+    /// Distance from the up stairs (Incursion's `dist`: the longer axis plus half the shorter)
+    /// within which `secret_door_reveal_depth` applies. 0..=1000. Default 17.
+    pub secret_door_reveal_radius: i64,
 }
 
 impl Default for DungeonDef {
@@ -235,6 +337,9 @@ impl Default for DungeonDef {
             corridor: None,
             up_stairs: None,
             down_stairs: None,
+            bridge: None,
+            secret_door_reveal_depth: SECRET_DOOR_REVEAL_DEPTH.default_value(),
+            secret_door_reveal_radius: SECRET_DOOR_REVEAL_RADIUS.default_value(),
         }
     }
 }
@@ -261,7 +366,7 @@ pub struct CorridorConstants {
 /// weight = 3
 /// floor = "floor"
 /// walls = "rock wall"
-/// door = "door"
+/// door = "oak door"
 /// staple = true
 /// [corridor.constants]
 /// turn_chance = 10
@@ -277,7 +382,8 @@ pub struct CorridorDef {
     pub floor: String,
     /// Terrain of the walls written around the floor.
     pub walls: String,
-    /// Terrain of doors made where tunnels meet this region's cells.
+    /// The door tunnels make where they meet this region's cells: a `[[door]]` kind, or a
+    /// terrain, which then draws every door state alike.
     pub door: String,
     /// If `true` the region may be chosen again on the same level; otherwise it is used at most
     /// once per level while other regions remain.
@@ -307,7 +413,7 @@ fn last_depth() -> i64 {
 /// kind = "pillared"
 /// floor = "floor"
 /// wall = "room wall"
-/// door = "door"
+/// door = "oak door"
 /// furnishing = "pillar"
 /// min_depth = 2
 /// ```
@@ -320,7 +426,8 @@ pub struct RoomDef {
     pub weight: f64,
     /// The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a
     /// cellular automaton over the panel), `"castle"` (a large rectangle split into chambers
-    /// by inner walls with doors), `"maze"` (a walled perfect maze), `"destroyed"` (a ruined
+    /// by inner walls with doors), `"maze"` (a walled perfect maze, with `min(7, depth − 3)`
+    /// secret doors on levels deeper than 3), `"destroyed"` (a ruined
     /// rectangle with rubble in its walls and on its floor), `"pillared"` (a rectangle with a
     /// lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]`
     /// `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
@@ -329,7 +436,8 @@ pub struct RoomDef {
     pub floor: String,
     /// Wall terrain (also a castle's inner walls).
     pub wall: String,
-    /// Door terrain: doors corridors make in this room's walls, and a castle's inner doors.
+    /// The door corridors make in this room's walls, a castle's inner doors and a maze's
+    /// secret doors: a `[[door]]` kind, or a terrain, which then draws every door state alike.
     pub door: String,
     /// Terrain of a pillared room's pillars and a destroyed room's rubble. Default: `wall`.
     pub furnishing: Option<String>,
@@ -366,8 +474,9 @@ pub struct StreamerDef {
     /// anywhere, swells to its width and narrows again; carried down to the level below (only
     /// from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
     pub kind: String,
-    /// Terrain written. Rivers, chasms and lava are usually open (they count as passable for
-    /// connectivity, but stairs never go on them); rock veins are usually solid.
+    /// Terrain written. Rivers are usually open water (passable); chasms and lava are usually
+    /// hazards (open, but connectivity treats them as walls and the fix-up bridges them); rock
+    /// veins are usually solid. Stairs never go on rivers, chasms or lava.
     pub terrain: String,
     /// Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range
     /// once; chasms and veins swell to a width drawn from it.
@@ -400,7 +509,7 @@ pub struct StreamerDef {
 /// [vault.legend]
 /// "#" = "vault wall"
 /// "." = "vault floor"
-/// "+" = "door"
+/// "+" = "oak door"
 /// "_" = "altar"
 /// ```
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -421,7 +530,9 @@ pub struct VaultDef {
     /// side must fit the level, and every open cell must be reachable from the grid's border
     /// through open cells (8-neighbour), or corridors could never enter it.
     pub grid: String,
-    /// Glyph → terrain name for every glyph of `grid`. Keys are single characters.
+    /// Glyph → terrain name for every glyph of `grid`, or → a `[[door]]` kind: such a cell
+    /// becomes a door of that kind (drawn closed until the level's doors are finished, and
+    /// passable to the grid's sealed-cell check). Keys are single characters.
     pub legend: std::collections::BTreeMap<String, String>,
 }
 
@@ -671,9 +782,13 @@ pub const ROOM_MIN_HEIGHT: IntKey =
 pub const ROOM_MAX_HEIGHT: IntKey =
     IntKey::int("room_max_height", MIN_ROOM as i64, MAX_PANEL as i64 - 2, 12);
 /// `[dungeon] life_percent`.
-pub const LIFE_PERCENT: IntKey = IntKey::percent("life_percent", 45);
+pub const LIFE_PERCENT: IntKey = IntKey::percent("life_percent", 55);
 /// `[dungeon] fixup_trials`.
 pub const FIXUP_TRIALS: IntKey = IntKey::int("fixup_trials", 1, 1000, 26);
+/// `[dungeon] secret_door_reveal_depth`.
+pub const SECRET_DOOR_REVEAL_DEPTH: IntKey = IntKey::int("secret_door_reveal_depth", 0, 1000, 5);
+/// `[dungeon] secret_door_reveal_radius`.
+pub const SECRET_DOOR_REVEAL_RADIUS: IntKey = IntKey::int("secret_door_reveal_radius", 0, 1000, 17);
 /// `min_depth` of rooms, streamers and vaults.
 pub const MIN_DEPTH: IntKey = IntKey::int("min_depth", 1, 1000, 1);
 /// `max_depth` of rooms and vaults; also at least `min_depth`.
@@ -692,7 +807,7 @@ pub const CORRIDOR_CONSTANTS: [IntKey; 4] = [
 ];
 
 /// Every integer key of `[dungeon]`, in declaration order.
-pub const DUNGEON_KEYS: [IntKey; 23] = [
+pub const DUNGEON_KEYS: [IntKey; 25] = [
     TURN_CHANCE,
     STUBBORN_CORRIDOR,
     SEGMENT_MINLEN,
@@ -716,11 +831,13 @@ pub const DUNGEON_KEYS: [IntKey; 23] = [
     ROOM_MAX_HEIGHT,
     LIFE_PERCENT,
     FIXUP_TRIALS,
+    SECRET_DOOR_REVEAL_DEPTH,
+    SECRET_DOOR_REVEAL_RADIUS,
 ];
 
 impl DungeonDef {
     /// The value of each of [`DUNGEON_KEYS`], in the same order.
-    pub fn int_values(&self) -> [i64; 23] {
+    pub fn int_values(&self) -> [i64; 25] {
         [
             self.turn_chance,
             self.stubborn_corridor,
@@ -745,6 +862,8 @@ impl DungeonDef {
             self.room_max_height,
             self.life_percent,
             self.fixup_trials,
+            self.secret_door_reveal_depth,
+            self.secret_door_reveal_radius,
         ]
     }
 }

@@ -3,15 +3,15 @@
 
 use super::entries::Resolved;
 use super::error::{line_col, RegionError, RegionErrors};
-use super::explain::{describe, parse_error};
+use super::explain::{describe, did_you_mean, parse_error};
 use super::locate::{Locator, Path, Seg};
-use super::resolve::{self, number, FileNames, Problems};
+use super::resolve::{self, number, Excused, FileNames, Problems};
 use super::schema::*;
 use super::{Place, Registry, RegistryData, Source};
 use crate::map::{Rgb, Terrain, TerrainTable};
 use crate::rng::{check_weights, WeightProblem};
 use crate::tpath;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A problem found after parsing: which file, where in it, what.
@@ -27,7 +27,7 @@ struct Checker<'a> {
     findings: Vec<Finding>,
     /// Names declared by files that could not be read as region files: references to them
     /// only follow from that one mistake and are not reported.
-    excused: &'a BTreeSet<String>,
+    excused: &'a Excused,
 }
 
 impl<'a> Checker<'a> {
@@ -72,11 +72,13 @@ impl<'a> Checker<'a> {
     }
 
     fn terrain_ref(&mut self, file: usize, path: Path, name: &str, table: &TerrainTable) {
-        if table.id(name).is_some() || self.excused.contains(name) {
+        if table.id(name).is_some() {
             return;
         }
         let key = self.describe(file, &path);
-        self.report(file, path, resolve::not_a_terrain(&key, name, table));
+        if let Some(message) = self.excused.missing_terrain(&key, name, table) {
+            self.report(file, path, message);
+        }
     }
 
     fn into_errors(self) -> Vec<RegionError> {
@@ -104,7 +106,7 @@ impl<'a> Checker<'a> {
 pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     let mut errors = Vec::new();
     let mut files = Vec::new();
-    let mut excused = BTreeSet::new();
+    let mut excused = Excused::default();
     for (i, src) in sources.iter().enumerate() {
         match toml::from_str::<RegionFile>(&src.text) {
             Ok(f) => files.push((i, f)),
@@ -116,7 +118,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
                     col,
                     message: parse_error(&src.text, e.message(), e.span()),
                 });
-                excused.extend(declared_names(&src.text));
+                declare_names(&src.text, &mut excused);
             }
         }
     }
@@ -129,6 +131,12 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
     };
     let merged = merge(&mut ck, files);
     let terrains = check_terrains(&mut ck, &merged, broken);
+    let (terrains, unresolved) = resolve_doors(&mut ck, &merged, terrains);
+    // A region naming a kind of door that has a problem of its own (or names a terrain of a
+    // file that could not be read) is not a second problem.
+    let mut excused_and_doors = excused.clone();
+    excused_and_doors.names.extend(unresolved);
+    ck.excused = &excused_and_doors;
     check_other_references(&mut ck, &merged, &terrains);
     check_limits(&mut ck, &merged);
     check_weight_totals(&mut ck, &merged);
@@ -157,6 +165,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
         map_edge: edge,
         data: RegistryData {
             terrain: merged.terrain.into_iter().map(|e| e.def).collect(),
+            door: merged.door.into_iter().map(|e| e.def).collect(),
             dungeon: merged.dungeon.map(|(_, d)| d).unwrap_or_default(),
             corridor: merged.corridor.into_iter().map(|e| e.def).collect(),
             room: merged.room.into_iter().map(|e| e.def).collect(),
@@ -213,6 +222,7 @@ struct Entry<T> {
 #[derive(Default)]
 struct Merged {
     terrain: Vec<Entry<TerrainDef>>,
+    door: Vec<Entry<DoorDef>>,
     corridor: Vec<Entry<CorridorDef>>,
     room: Vec<Entry<RoomDef>>,
     streamer: Vec<Entry<StreamerDef>>,
@@ -256,6 +266,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     let mut m = Merged::default();
     for (file, f) in files {
         list(&mut m.terrain, file, f.terrain);
+        list(&mut m.door, file, f.door);
         list(&mut m.corridor, file, f.corridor);
         list(&mut m.room, file, f.room);
         list(&mut m.streamer, file, f.streamer);
@@ -269,6 +280,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         single(ck, &mut m.limits, file, f.limits, "limits");
     }
     dupes(ck, &m.terrain, "terrain", |d| &d.name);
+    dupes(ck, &m.door, "door", |d| &d.name);
     dupes(ck, &m.corridor, "corridor", |d| &d.name);
     dupes(ck, &m.room, "room", |d| &d.name);
     dupes(ck, &m.streamer, "streamer", |d| &d.name);
@@ -350,7 +362,7 @@ fn dupes<T>(ck: &mut Checker, entries: &[Entry<T>], key: &str, name: impl Fn(&T)
 
 fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
     let mut out = Vec::new();
-    let mut by_glyph: BTreeMap<char, (usize, bool)> = BTreeMap::new();
+    let mut by_glyph: BTreeMap<char, (usize, bool, bool)> = BTreeMap::new();
     // With a file that could not be read, its terrains may be the missing ones.
     if m.terrain.is_empty() && !broken {
         ck.report(0, tpath![], "no [[terrain]] is defined in any region file");
@@ -389,8 +401,19 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             );
             Rgb(255, 0, 255)
         });
+        if d.hazard && d.solid {
+            ck.report(
+                e.file,
+                at("hazard"),
+                format!(
+                    "terrain '{}' is solid; only an open terrain can be a hazard (a walker can \
+                     never step on a solid one)",
+                    d.name
+                ),
+            );
+        }
         match by_glyph.get(&glyph) {
-            Some(&(other, solid)) if solid != d.solid && glyph != '?' => {
+            Some(&(other, solid, _)) if solid != d.solid && glyph != '?' => {
                 let o = &m.terrain[other].def.name;
                 ck.report(
                     e.file,
@@ -402,9 +425,21 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
                     ),
                 );
             }
+            Some(&(other, _, hazard)) if hazard != d.hazard && glyph != '?' => {
+                let o = &m.terrain[other].def.name;
+                ck.report(
+                    e.file,
+                    at("hazard"),
+                    format!(
+                        "terrain '{}' shares glyph '{glyph}' with '{o}' but not `hazard`; \
+                         terrains drawn alike must agree on it",
+                        d.name
+                    ),
+                );
+            }
             Some(_) => {}
             None => {
-                by_glyph.insert(glyph, (out.len(), d.solid));
+                by_glyph.insert(glyph, (out.len(), d.solid, d.hazard));
             }
         }
         out.push(Terrain {
@@ -412,6 +447,7 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             glyph,
             color,
             solid: d.solid,
+            hazard: d.hazard,
         });
     }
     if let Some(e) = m.terrain.get(u16::MAX as usize) {
@@ -422,6 +458,26 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
         );
     }
     TerrainTable::new(out)
+}
+
+/// Resolves every `[[door]]` kind ([`resolve::door`]) and returns `terrains` with them, so
+/// the entries resolved after it may name a kind as their door, and the names of the kinds
+/// that could not be resolved.
+fn resolve_doors(
+    ck: &mut Checker,
+    m: &Merged,
+    terrains: TerrainTable,
+) -> (TerrainTable, Vec<String>) {
+    let (mut kinds, mut unresolved) = (Vec::new(), Vec::new());
+    for e in &m.door {
+        let mut p = ck.problems(e.file, tpath!["door", e.index]);
+        match resolve::door(&e.def, &terrains, &mut p) {
+            Some(kind) => kinds.push(kind),
+            None => unresolved.push(e.def.name.clone()),
+        }
+        ck.absorb(e.file, p);
+    }
+    (terrains.with_doors(kinds), unresolved)
 }
 
 /// The references resolving does not cover: `[map]`, `[rooms]` and `[cave]` terrains.
@@ -564,38 +620,49 @@ fn check_weight_totals(ck: &mut Checker, m: &Merged) {
     list(ck, "spawn", &m.spawn, |d| d.weight);
 }
 
-/// The terrain and region names a file declares, read as plain TOML (for a file whose values
-/// do not fit the schema) and, past syntax errors, as much of it as the TOML reader recovers,
-/// plus every line of the form `name = "…"` (the entry under a broken header).
-fn declared_names(text: &str) -> Vec<String> {
-    let mut names: Vec<String> = text
-        .lines()
-        .filter_map(|line| {
-            let (key, value) = line.split_once('=')?;
-            let value = value.trim();
-            let value = value.strip_prefix('"')?;
-            let end = value.find('"')?;
-            (key.trim() == "name").then(|| value[..end].to_string())
-        })
-        .collect();
-    names.extend(entry_names(text));
-    names
+/// Adds the terrain and region names a file declares to `excused`, read as plain TOML (for a
+/// file whose values do not fit the schema) and, past syntax errors, as much of it as the TOML
+/// reader recovers, plus every line of the form `name = "…"` (the entry under a broken header).
+fn declare_names(text: &str, excused: &mut Excused) {
+    excused.names.extend(text.lines().filter_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        let value = value.trim();
+        let value = value.strip_prefix('"')?;
+        let end = value.find('"')?;
+        (key.trim() == "name").then(|| value[..end].to_string())
+    }));
+    declare_entry_names(text, excused);
 }
 
-/// The `name` of every list entry of the sections that name things, as far as the TOML reader
-/// recovers the file.
-fn entry_names(text: &str) -> Vec<String> {
+/// Adds the name of every list entry of the sections that name things, as far as the TOML
+/// reader recovers the file. An entry whose `name` key is misspelled (`nam = "rock"`) declares
+/// that text; one whose name cannot be read at all makes every unresolved name excusable.
+fn declare_entry_names(text: &str, excused: &mut Excused) {
     let (doc, _) = toml::de::DeTable::parse_recoverable(text);
     let doc = doc.into_inner();
-    let mut names = Vec::new();
     for section in ["terrain", "corridor", "room", "streamer", "vault", "spawn"] {
         let Some(entries) = doc.get(section).and_then(|v| v.get_ref().as_array()) else {
             continue;
         };
-        names.extend(entries.iter().filter_map(|e| {
-            let name = e.get_ref().as_table()?.get("name")?;
-            name.get_ref().as_str().map(str::to_string)
-        }));
+        for entry in entries {
+            let Some(entry) = entry.get_ref().as_table() else {
+                continue;
+            };
+            let name = entry.get("name").or_else(|| {
+                entry
+                    .iter()
+                    .find(|(k, _)| did_you_mean(k.get_ref(), ["name"]).is_some())
+                    .map(|(_, v)| v)
+            });
+            match name.and_then(|n| n.get_ref().as_str()) {
+                Some(name) => {
+                    if section == "terrain" {
+                        excused.terrains.insert(name.to_string());
+                    }
+                    excused.names.insert(name.to_string());
+                }
+                None => excused.unnamed = true,
+            }
+        }
     }
-    names
 }

@@ -4,9 +4,9 @@
 //! ```text
 //! { "format": 2, "recipe": "dungeon", "seed": "1", "params": { … },
 //!   "levels": [ { "depth": 1, "seed": "1", "width": 128, "height": 128,
-//!                 "legend": { "#": { "terrain", "terrains", "solid", "color" }, … },
+//!                 "legend": { "#": { "terrain", "terrains", "solid", "hazard", "color" }, … },
 //!                 "rows": [ "####…", … ],
-//!                 "terrains": [ { "name", "glyph", "solid", "color" }, … ],
+//!                 "terrains": [ { "name", "glyph", "solid", "hazard", "color" }, … ],
 //!                 "terrain_rows": [ [0, 0, 3, …], … ],
 //!                 "regions": [ "", "winding corridor", … ],
 //!                 "region_rows": [ [0, 1, 1, …], … ],
@@ -15,7 +15,10 @@
 //! ```
 //!
 //! One level or many, the shape is the same: a run header and a `levels` array. Every glyph of
-//! `rows` appears in `legend`, and `legend[g].solid` says whether such a cell blocks movement.
+//! `rows` appears in `legend`, `legend[g].solid` says whether such a cell blocks movement and
+//! `legend[g].hazard` whether a walker must not cross it (a chasm, magma). Each of `doors` is
+//! `{x, y, state, kind?}`, `state` one of closed, open, locked, secret, broken; a room's `doors`
+//! are the cells of its doors.
 //! `terrain_rows[y][x]` indexes `terrains` (the registry's whole table, so indices are the same
 //! on every level of a run) and `region_rows[y][x]` indexes `regions` (0, the empty name, is "no
 //! region"). Seeds are decimal strings: level seeds use all 64 bits, which a JavaScript number
@@ -117,6 +120,7 @@ struct Legend {
     terrain: String,
     terrains: Vec<String>,
     solid: bool,
+    hazard: bool,
     color: String,
 }
 
@@ -126,6 +130,7 @@ struct TerrainEntry<'a> {
     name: &'a str,
     glyph: char,
     solid: bool,
+    hazard: bool,
     color: String,
 }
 
@@ -208,6 +213,7 @@ fn write_level(out: &mut impl Write, map: &Map, info: &LevelInfo) -> io::Result<
             name: &t.name,
             glyph: t.glyph,
             solid: t.solid,
+            hazard: t.hazard,
             color: t.color.to_hex(),
         }),
     )?;
@@ -279,6 +285,7 @@ fn legend(map: &Map) -> BTreeMap<String, Legend> {
                 terrain: t.name.clone(),
                 terrains: vec![t.name.clone()],
                 solid: t.solid,
+                hazard: t.hazard,
                 color: t.color.to_hex(),
             });
     }
@@ -400,7 +407,7 @@ fn push_int(s: &mut String, n: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{Brush, Rect, Room, TerrainTable};
+    use crate::map::{Brush, Door, DoorState, Rect, Room, TerrainTable};
     use serde_json::Value;
     use std::sync::Arc;
 
@@ -417,9 +424,13 @@ mod tests {
             .unwrap();
         m.write(Point::new(4, 1), &Brush::new(3)).unwrap();
         // Too far from the room (three cells) to be one of its doors.
-        m.notes.doors.push(Point::new(1, 5));
+        m.notes
+            .doors
+            .push(Door::new(Point::new(1, 5), DoorState::Closed));
         m.write(Point::new(5, 0), &Brush::new(1).forced()).unwrap();
-        m.notes.doors.push(Point::new(4, 1));
+        m.notes
+            .doors
+            .push(Door::new(Point::new(4, 1), DoorState::Locked));
         m.notes.rooms.push(Room {
             rect: Rect::new(1, 1, 3, 2),
             kind: "hall".into(),

@@ -107,7 +107,7 @@ impl LayerChoice {
             LayerChoice::Priority => priority(map),
             LayerChoice::Region => labelled(map, map.region_cells().iter().map(|&r| r as u32)),
             LayerChoice::Components => {
-                let comps = connectivity::components(map);
+                let comps = connectivity::components(map, connectivity::map_adjacency(map));
                 labelled(
                     map,
                     comps.labels().iter().map(|&l| match l {
@@ -206,12 +206,14 @@ mod tests {
                 glyph: '#',
                 color: Rgb(90, 90, 90),
                 solid: true,
+                hazard: false,
             },
             Terrain {
                 name: "floor".into(),
                 glyph: '.',
                 color: Rgb(200, 200, 200),
                 solid: false,
+                hazard: false,
             },
         ]);
         let mut m = Map::new(7, 3, 0, Arc::new(table)).unwrap();

@@ -2,15 +2,16 @@
 //! open directly) with a tileset generated from the terrain table.
 //!
 //! - The tileset `terrains` has one tile per terrain of the registry (tile id = terrain id, so
-//!   gid = id + 1). Each tile's properties: `terrain` (name), `glyph`, `solid` (bool) and
-//!   `color`. Its image, [`tileset_view`] drawn at one pixel per cell, is a PNG written beside
+//!   gid = id + 1). Each tile's properties: `terrain` (name), `glyph`, `solid` (bool),
+//!   `hazard` (bool) and `color`. Its image, [`tileset_view`] drawn at one pixel per cell, is a PNG written beside
 //!   the map: solid terrains are full squares of their colour, open ones a square of their
 //!   colour on a dark ground.
 //! - One group layer per level (`level 1`, `level 2`, …; levels after the first start hidden),
 //!   with the level's `depth`, `seed`, statistics (`stat.NAME`) and tags (`tag.NAME`) as
 //!   properties. In each: the tile layer `terrain`, then the object layers `rooms`
-//!   (rectangles), `corridors` (polylines through the cell centres), `doors`, `stairs` and
-//!   `spawns` (points at the cell centre). A corridor that carved no cell is a hidden point at
+//!   (rectangles), `corridors` (polylines through the cell centres), `doors` (named by their
+//!   state, `locked door`, with `state` and `kind` properties), `stairs` and `spawns` (points at
+//!   the cell centre). A corridor that carved no cell is a hidden point at
 //!   the origin.
 //! - Every field of an annotation is an object property in cells (`x`, `y`, `w`, `h`, `kind`,
 //!   `what`, …), whatever fields annotations gain: lists (a room's `doors`, a corridor's
@@ -156,6 +157,7 @@ fn tileset(out: &mut impl Write, table: &TerrainTable, image: &TilesetImage) -> 
         property(out, "    ", "terrain", &Value::from(t.name.as_str()))?;
         property(out, "    ", "glyph", &Value::from(t.glyph.to_string()))?;
         property(out, "    ", "solid", &Value::from(t.solid))?;
+        property(out, "    ", "hazard", &Value::from(t.hazard))?;
         let c = t.color;
         writeln!(
             out,
@@ -261,7 +263,7 @@ fn level(
         notes.doors.iter().map(|d| {
             let (x, y) = centre(d.x, d.y);
             Object {
-                name: "door".into(),
+                name: format!("{} door", d.state.name()),
                 kind: "door",
                 x,
                 y,
@@ -493,12 +495,14 @@ mod tests {
                 glyph: '#',
                 color: Rgb(200, 200, 200),
                 solid: true,
+                hazard: false,
             },
             crate::map::Terrain {
                 name: "floor".into(),
                 glyph: '.',
                 color: Rgb(100, 40, 8),
                 solid: false,
+                hazard: false,
             },
         ]);
         let v = tileset_view(&table);

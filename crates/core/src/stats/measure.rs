@@ -3,13 +3,15 @@
 use super::areas::AreaCounter;
 use super::dead_ends;
 use super::open_bits::OpenBits;
-use crate::map::Map;
+use crate::gen::connectivity::{map_adjacency, Components, Connectivity};
+use crate::map::{Adjacency, Map};
 
 /// Names of the built-in measurements, in the order [`Measurer::measure`] returns them:
 ///
-/// - `floor_fraction`: open (non-solid) cells ÷ all cells;
-/// - `components`: separate open areas of the finished map (8-neighbour, as flood fill);
-/// - `dead_ends`: open cells whose only way on is back (see [`super::dead_ends`]);
+/// - `floor_fraction`: passable cells (neither solid nor a hazard, or a door) ÷ all cells;
+/// - `components`: separate passable areas of the finished map, in the adjacency its fix-up
+///   guaranteed (the map's `connectivity` tag, `"4"` or `"8"`; 8-neighbour when untagged);
+/// - `dead_ends`: passable cells whose only way on is back (see [`super::dead_ends`]);
 /// - `rooms`, `corridors`, `doors`, `spawns`: annotations the recipe recorded;
 /// - `corridor_cells`: the recorded corridors' cells, added up (their total length);
 /// - `stairs`: stairs up and down.
@@ -30,6 +32,9 @@ pub const BUILTIN: [&str; 9] = [
 pub struct Measurer {
     open: OpenBits,
     areas: AreaCounter,
+    /// Labelling for maps counted 4-neighbour (the fast counter is 8-neighbour only).
+    labels: Connectivity,
+    components: Components,
 }
 
 impl Measurer {
@@ -59,6 +64,19 @@ impl Measurer {
         self.measure_here(map)
     }
 
+    /// Passable areas of `map` in its adjacency (`self.open` holds its passable cells).
+    #[inline(always)]
+    fn count_areas(&mut self, map: &Map) -> usize {
+        match map_adjacency(map) {
+            Adjacency::Eight => self.areas.count(&self.open),
+            Adjacency::Four => {
+                let adjacency = Adjacency::Four;
+                self.labels.components(map, &mut self.components, adjacency);
+                self.components.len()
+            }
+        }
+    }
+
     /// The measurements, inlined into each caller so that it is compiled for the caller's CPU
     /// features.
     #[inline(always)]
@@ -68,7 +86,7 @@ impl Measurer {
         let corridor_cells: usize = notes.corridors.iter().map(|c| c.cells.len()).sum();
         [
             self.open.count() as f64 / map.len() as f64,
-            self.areas.count(&self.open) as f64,
+            self.count_areas(map) as f64,
             dead_ends::count(&self.open) as f64,
             notes.rooms.len() as f64,
             notes.corridors.len() as f64,
@@ -204,9 +222,17 @@ mod tests {
             let v = measurer.measure(&map);
             // The build for this CPU and the portable one agree.
             proptest::prop_assert_eq!(v, measurer.measure_here(&map));
-            let expected = crate::gen::connectivity::components(&map).len();
+            let eight = crate::map::Adjacency::Eight;
+            let expected = crate::gen::connectivity::components(&map, eight).len();
             proptest::prop_assert_eq!(value(&v, "components"), expected as f64);
             proptest::prop_assert_eq!(value(&v, "dead_ends"), reference_dead_ends(&map) as f64);
+            // A map tagged 4-neighbour counts its areas that way.
+            let mut four = map.clone();
+            let tag = crate::map::TagValue::Text("4".into());
+            four.notes.tags.insert("connectivity".into(), tag);
+            let expected = crate::gen::connectivity::components(&map, crate::map::Adjacency::Four);
+            let v = measurer.measure(&four);
+            proptest::prop_assert_eq!(value(&v, "components"), expected.len() as f64);
         }
     }
 
@@ -223,7 +249,8 @@ mod tests {
         });
         map.notes.stairs.up.push(Point::new(1, 1));
         map.notes.stairs.down.push(Point::new(3, 1));
-        map.notes.doors.push(Point::new(2, 1));
+        let door = crate::map::Door::new(Point::new(2, 1), crate::map::DoorState::Open);
+        map.add_door(door).unwrap();
         let v = Measurer::new().measure(&map);
         assert_eq!(value(&v, "corridors"), 2.0);
         assert_eq!(value(&v, "corridor_cells"), 3.0);

@@ -1,7 +1,8 @@
-//! The open cells of a map as bit rows, with an all-solid row above and below, so that
+//! The passable cells of a map (see [`crate::map::passable`]: neither solid nor a hazard, or a
+//! door) as bit rows, with an all-solid row above and below, so that
 //! neighbourhood questions can be asked of 64 cells at a time.
 
-use crate::map::{Map, FLAG_SOLID};
+use crate::map::{Map, FLAG_DOOR, FLAG_HAZARD, FLAG_SOLID};
 
 /// Open cells, one bit per cell: bit `x % 64` of word `x / 64` of a row is column `x`. Bits past
 /// the map's width and the two guard rows are 0 (solid).
@@ -69,21 +70,30 @@ fn pack_row(flags: &[u8], row: &mut [u64]) {
     }
 }
 
-/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is open: one vector shift and
-/// a byte mask.
+// The shifts below bring the hazard and door flags down to bit 0, where the solid flag is.
+const _: () = assert!(FLAG_SOLID == 1 && FLAG_HAZARD == 1 << 2 && FLAG_DOOR == 1 << 3);
+
+/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is passable: a few vector
+/// shifts and a byte mask.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn open16(cells: &[u8; 16]) -> u16 {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_slli_epi16};
+    use std::arch::x86_64::{
+        __m128i, _mm_andnot_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_slli_epi16, _mm_srli_epi16,
+    };
     // SAFETY: SSE2 is part of the x86_64 baseline, and the unaligned load reads exactly the 16
     // bytes of `cells`.
-    let solid = unsafe {
+    let blocked = unsafe {
         let v = _mm_loadu_si128(cells.as_ptr().cast::<__m128i>());
-        // Bit 0 of every byte (the solid flag) moves to bit 7, the bit the mask gathers.
-        const _: () = assert!(FLAG_SOLID == 1);
-        _mm_movemask_epi8(_mm_slli_epi16::<7>(v))
+        // Bit 0 of every byte: solid or hazard, and no door. (A 16-bit shift right moves bits
+        // of a lane's high byte into its low byte's top bits only, never into bit 0.)
+        let walls = _mm_or_si128(v, _mm_srli_epi16::<2>(v));
+        let blocked = _mm_andnot_si128(_mm_srli_epi16::<3>(v), walls);
+        // Bit 0 of every byte moves to bit 7, the bit the mask gathers.
+        _mm_movemask_epi8(_mm_slli_epi16::<7>(blocked))
     };
-    !(solid as u16)
+    !(blocked as u16)
 }
 
 /// Sixteen flag bytes as sixteen bits, on any target.
@@ -93,8 +103,8 @@ fn open16(cells: &[u8; 16]) -> u16 {
     open16_portable(cells)
 }
 
-/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is open: a multiply gathers
-/// bit 0 of each of eight bytes into the top byte.
+/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is passable: a multiply
+/// gathers bit 0 of each of eight bytes into the top byte.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
 fn open16_portable(cells: &[u8; 16]) -> u16 {
@@ -103,8 +113,8 @@ fn open16_portable(cells: &[u8; 16]) -> u16 {
     const GATHER: u64 = 0x0102_0408_1020_4080;
     let open8 = |bytes: &[u8]| {
         let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-        let solid = (word >> FLAG_SOLID.trailing_zeros()) & LOW_BITS;
-        ((solid ^ LOW_BITS).wrapping_mul(GATHER) >> 56) as u16
+        let blocked = (word | word >> 2) & !(word >> 3) & LOW_BITS;
+        ((blocked ^ LOW_BITS).wrapping_mul(GATHER) >> 56) as u16
     };
     open8(&cells[..8]) | open8(&cells[8..]) << 8
 }
@@ -145,10 +155,17 @@ mod tests {
     fn every_target_packs_alike() {
         for seed in 0u64..200 {
             let cells: [u8; 16] = std::array::from_fn(|i| {
-                let bit = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i * 3 % 61) & 1;
-                (bit as u8 * FLAG_SOLID) | (i as u8 & 2)
+                let bits = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i * 3 % 59) & 0b1111;
+                bits as u8
             });
             assert_eq!(open16(&cells), open16_portable(&cells), "{cells:?}");
+            for (i, &f) in cells.iter().enumerate() {
+                assert_eq!(
+                    open16(&cells) >> i & 1 == 1,
+                    crate::map::passable(f),
+                    "{f:#b}"
+                );
+            }
         }
     }
 }

@@ -381,7 +381,8 @@ pub fn did_you_mean(s: &str, names: &[&str]) -> String {
             if length.abs_diff(n.chars().count()) > most {
                 return None;
             }
-            Some((edit_distance(s, n), *n)).filter(|(d, _)| *d <= most)
+            Some((warren_core::region::explain::edit_distance(s, n), *n))
+                .filter(|(d, _)| *d <= most)
         })
         .filter(|(d, n)| *d < n.len())
         .min();
@@ -389,22 +390,6 @@ pub fn did_you_mean(s: &str, names: &[&str]) -> String {
         Some((_, n)) => format!(" (did you mean '{n}'?)"),
         None => String::new(),
     }
-}
-
-/// Levenshtein distance between two short strings.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// An options table checked against its class: values are read by key, with the class's
@@ -664,8 +649,11 @@ mod tests {
 
     #[test]
     fn suggestions_find_close_names_only() {
-        assert_eq!(edit_distance("flor", "floor"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(
+            warren_core::region::explain::edit_distance("flor", "floor"),
+            1
+        );
+        assert_eq!(warren_core::region::explain::edit_distance("", "abc"), 3);
         assert_eq!(
             did_you_mean("atempts", &["attempts", "min_size"]),
             " (did you mean 'attempts'?)"

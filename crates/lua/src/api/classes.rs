@@ -24,6 +24,19 @@ pub const CELL: Class = Class {
     fields: &[key("x", Ty::INT, "Column."), key("y", Ty::INT, "Row.")],
 };
 
+/// How a walker moves, for the connectivity methods.
+pub const CONNECTIVITY_OPTIONS: Class = Class {
+    name: "warren.ConnectivityOptions",
+    parent: None,
+    doc: "How a walker moves: the neighbours of a cell it may step to.",
+    fields: &[key_or(
+        "connectivity",
+        Ty::Choice(&warren_core::map::Adjacency::NAMES),
+        Default::Str("8"),
+        "\"8\": the eight neighbours, diagonals included (Incursion's flood fill); \"4\": north, south, east and west only.",
+    )],
+};
+
 /// How a write paints cells.
 pub const WRITE_OPTIONS: Class = Class {
     name: "warren.WriteOptions",

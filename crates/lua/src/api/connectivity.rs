@@ -7,26 +7,29 @@
 //! ```
 
 use super::call::{Call, Extra};
+use super::classes::CONNECTIVITY_OPTIONS;
 use super::cost;
-use super::decl::{arg, Decl, Owner::Map as M, Ty};
+use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
 use super::shapes::cell;
 use crate::state::charge;
 use mlua::{Lua, Table, Value};
 use warren_core::gen::connectivity::{components as areas, Connectivity};
+use warren_core::map::Adjacency;
 
 const COMPONENTS: Decl = Decl::method(
     M,
     "components",
-    "Every separate open area (8-neighbour, doors open): its first cell in row-major order and its size, in that order.",
+    "Every separate passable area (terrain neither solid nor a hazard, or a door), stepping 8 ways unless `opts.connectivity` is \"4\": its first cell in row-major order and its size, in that order.",
 )
+.args(&[opt("opts", Ty::Table(&CONNECTIVITY_OPTIONS))])
 .returns(&["warren.Component[]"]);
 const MARK_CONNECTED: Decl = Decl::method(
     M,
     "mark_connected",
-    "Flood-fills from an open cell and marks exactly the cells reached as connected; returns how many.",
+    "Flood-fills from a passable cell (stepping 8 ways unless `opts.connectivity` is \"4\") and marks exactly the cells reached as connected; returns how many.",
 )
-.args(&[arg("x", Ty::INT), arg("y", Ty::INT)])
+.args(&[arg("x", Ty::INT), arg("y", Ty::INT), opt("opts", Ty::Table(&CONNECTIVITY_OPTIONS))])
 .returns(&["integer"]);
 const IS_CONNECTED: Decl = Decl::method(
     M,
@@ -45,11 +48,19 @@ methods! {
     }
 }
 
-fn components(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+/// The `connectivity` of the options argument `i`.
+fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
+    let o = c.options(i, opts)?;
+    let name = Adjacency::NAMES[o.choice("connectivity")?];
+    Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
+}
+
+fn components(lua: &Lua, (this, opts, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &COMPONENTS, &extra)?;
     let m = c.this::<LuaMap>(&this)?;
+    let adjacency = adjacency(&c, 0, &opts)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
-    let comps = areas(&m.0);
+    let comps = areas(&m.0, adjacency);
     let out = lua.create_table_with_capacity(comps.len(), 0)?;
     for (i, a) in comps.list().iter().enumerate() {
         let t = lua.create_table_with_capacity(0, 3)?;
@@ -63,14 +74,15 @@ fn components(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
 
 fn mark_connected(
     lua: &Lua,
-    (this, x, y, extra): (Value, Value, Value, Extra),
+    (this, x, y, opts, extra): (Value, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
     let mut m = c.this_mut::<LuaMap>(&this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
+    let adjacency = adjacency(&c, 2, &opts)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
     Connectivity::new()
-        .mark_connected(&mut m.0, p)
+        .mark_connected(&mut m.0, p, adjacency)
         .map_err(|e| c.fail(e))
 }
 

@@ -4,7 +4,7 @@
 //! outside the Lua state).
 
 use std::mem::size_of;
-use warren_core::map::{Annotations, Corridor, Point, Room, Spawn};
+use warren_core::map::{Annotations, Corridor, Door, Point, Room, Spawn};
 
 /// Most items a primitive reads from one Lua list; longer lists are refused before they are
 /// copied.
@@ -54,7 +54,8 @@ pub fn spawn(s: &Spawn) -> usize {
 pub fn notes(n: &Annotations) -> usize {
     n.rooms.iter().map(room).sum::<usize>()
         + n.corridors.iter().map(corridor).sum::<usize>()
-        + cells(n.doors.len() + n.stairs.up.len() + n.stairs.down.len())
+        + n.doors.len() * size_of::<Door>()
+        + cells(n.stairs.up.len() + n.stairs.down.len())
         + n.spawns.iter().map(spawn).sum::<usize>()
         + n.tags.keys().map(|k| text(k) + 16).sum::<usize>()
         + n.stats.keys().map(|k| text(k) + 8).sum::<usize>()

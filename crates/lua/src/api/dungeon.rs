@@ -23,14 +23,17 @@ use super::shapes::{self, list};
 use super::tunnel::{flags, LuaTunnels};
 use crate::state::{charge_bytes, charge_bytes_for};
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
+use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, draw_rooms, init_level, place_vault,
-    up_stairs, write_streamer, DungeonError, Level, Panels, RoomLimits,
+    up_stairs, write_streamer, DungeonError, Level, Panels, RoomLimits, StairPlacement,
 };
-use warren_core::map::{priority, Brush, Map, Point, Rect};
+use warren_core::gen::meter::Meter;
+use warren_core::map::{priority, Brush, DoorState, Map, Point, Rect};
 use warren_core::region::schema::{
     LEVEL_HEIGHT, LEVEL_WIDTH, LIFE_PERCENT, PANEL_HEIGHT, PANEL_WIDTH, ROOM_MAX_HEIGHT,
-    ROOM_MAX_WIDTH, ROOM_MIN_HEIGHT, ROOM_MIN_WIDTH,
+    ROOM_MAX_WIDTH, ROOM_MIN_HEIGHT, ROOM_MIN_WIDTH, SECRET_DOOR_REVEAL_DEPTH,
+    SECRET_DOOR_REVEAL_RADIUS,
 };
 use warren_core::region::RoomRegion;
 
@@ -119,7 +122,7 @@ const PLACED_VAULT: Class = Class {
 const ROOM_LIMITS: Class = Class {
     name: "warren.RoomLimits",
     parent: None,
-    doc: "Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`).",
+    doc: "Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`), and the level's depth.",
     fields: &[
         key_opt(
             "min_width",
@@ -145,6 +148,12 @@ const ROOM_LIMITS: Class = Class {
             "life_percent",
             Ty::int(LIFE_PERCENT.min, LIFE_PERCENT.max),
             "Percent of a lifecave's cells that start as wall (default `[dungeon] life_percent`).",
+        ),
+        key_or(
+            "depth",
+            Ty::int(1, 1000),
+            Default::Int(1),
+            "The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors.",
         ),
     ],
 };
@@ -208,6 +217,46 @@ const DOWN_STAIRS_OPTIONS: Class = Class {
             Ty::Strings,
             "Terrain names stairs never stand on (water, chasms, lava).",
         ),
+        key_or(
+            "place",
+            Ty::Choice(&StairPlacement::NAMES),
+            Default::Str("rooms"),
+            "`rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule, which puts about a third outside rooms).",
+        ),
+    ],
+};
+
+/// What `warren.dungeon.finish_doors` takes.
+const FINISH_DOORS_OPTIONS: Class = Class {
+    name: "warren.FinishDoorsOptions",
+    parent: None,
+    doc: "Options of `warren.dungeon.finish_doors`.",
+    fields: &[
+        key_or("depth", Ty::int(1, 1000), Default::Int(1), "The level's depth."),
+        key_opt(
+            "reveal_depth",
+            Ty::int(SECRET_DOOR_REVEAL_DEPTH.min, SECRET_DOOR_REVEAL_DEPTH.max),
+            "On levels at most this deep no secret door stays within `reveal_radius` of the up stairs; they become closed doors (default `[dungeon] secret_door_reveal_depth`).",
+        ),
+        key_opt(
+            "reveal_radius",
+            Ty::int(SECRET_DOOR_REVEAL_RADIUS.min, SECRET_DOOR_REVEAL_RADIUS.max),
+            "Distance from the up stairs (the longer axis plus half the shorter) of `reveal_depth` (default `[dungeon] secret_door_reveal_radius`).",
+        ),
+    ],
+};
+
+/// What `warren.dungeon.finish_doors` returns.
+const DOOR_COUNTS: Class = Class {
+    name: "warren.DoorCounts",
+    parent: None,
+    doc: "How many doors ended in each state.",
+    fields: &[
+        key("closed", Ty::INT, "Closed doors."),
+        key("open", Ty::INT, "Open doors."),
+        key("locked", Ty::INT, "Locked doors."),
+        key("secret", Ty::INT, "Secret doors."),
+        key("broken", Ty::INT, "Broken doors (empty doorways)."),
     ],
 };
 
@@ -223,6 +272,8 @@ pub const CLASSES: &[&Class] = &[
     &CONNECT_PANELS_OPTIONS,
     &UP_STAIRS_OPTIONS,
     &DOWN_STAIRS_OPTIONS,
+    &FINISH_DOORS_OPTIONS,
+    &DOOR_COUNTS,
 ];
 
 const MAP: Arg = arg("map", Ty::Map);
@@ -312,7 +363,7 @@ const ROOMS_ARGS: &[Arg] = &[
 const DRAW_ROOMS: Decl = Decl::function(
     D,
     "draw_rooms",
-    "Step 4: a room in every free panel, each of a region drawn by weight from `rooms` (as `rng:weighted` would); returns the rooms in order.",
+    "Step 4: a room in every free panel, each of a region drawn by weight from `rooms`, none again while another with a weight is unused on the level (Incursion's `usedInThisLevel`); returns the rooms in order.",
 )
 .args(ROOMS_ARGS)
 .returns(&["warren.DrawnRoom[]"]);
@@ -352,7 +403,7 @@ const DOWN_ARGS: &[Arg] = &[MAP, RNG, opt("opts", Ty::Table(&DOWN_STAIRS_OPTIONS
 const PLACE_DOWN_STAIRS: Decl = Decl::function(
     D,
     "place_down_stairs",
-    "Step 6: down stairs on open floor of priority at most ROOM_FLOOR, not two in one room or region while another is free; returns the cells.",
+    "Step 6: down stairs on open floor of priority at most ROOM_FLOOR (no door, no hazard), in rooms unless `opts.place` is `anywhere`, not two in one room or region while another is free; returns the cells.",
 )
 .args(DOWN_ARGS)
 .returns(&["warren.Cell[]"]);
@@ -360,6 +411,14 @@ const DOWN_STAIRS: Decl = Decl::function(D, "down_stairs", "Step 6: down stairs.
     .args(DOWN_ARGS)
     .returns(&["warren.Cell[]"])
     .alias("warren.dungeon.place_down_stairs");
+
+const FINISH_DOORS: Decl = Decl::function(
+    D,
+    "finish_doors",
+    "Step 7, Incursion's last door pass: a door on stairs is dropped, touching doors go in pairs, a door not between two walls is broken, the rest closed, open, locked or secret by their kind's weights (a maze's secret doors stay secret; near shallow up stairs none does), and each is drawn in its state; returns how many of each state.",
+)
+.args(&[MAP, RNG, opt("opts", Ty::Table(&FINISH_DOORS_OPTIONS))])
+.returns(&["warren.DoorCounts"]);
 
 functions! {
     /// `warren.dungeon`'s functions.
@@ -373,6 +432,7 @@ functions! {
         CONNECT_PANELS => connect_panels_fn,
         PLACE_UP_STAIRS => place_up_stairs,
         PLACE_DOWN_STAIRS => place_down_stairs,
+        FINISH_DOORS => finish_doors_fn,
         INIT => init_alias,
         STREAMER => streamer_alias,
         VAULT => vault_alias,
@@ -666,7 +726,8 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
 /// The room limits of argument `i`, each key defaulting to `[dungeon]`'s.
 fn room_limits(c: &Call, i: usize, v: &Value) -> mlua::Result<RoomLimits> {
     let o = c.options(i, v)?;
-    let d = regions::dungeon(c)?.room_limits();
+    let depth = o.int("depth")? as u32;
+    let d = regions::dungeon(c)?.room_limits(depth);
     let get = |key: &str, default: i32| -> mlua::Result<i32> {
         Ok(o.opt_int(key)?.map_or(default, |v| v as i32))
     };
@@ -676,6 +737,7 @@ fn room_limits(c: &Call, i: usize, v: &Value) -> mlua::Result<RoomLimits> {
         min_height: get("min_height", d.min_height)?,
         max_height: get("max_height", d.max_height)?,
         life_percent: get("life_percent", d.life_percent as i32)? as u32,
+        depth,
     })
 }
 
@@ -900,6 +962,8 @@ fn down(c: &Call, [map, rng, opts]: [&Value; 3]) -> mlua::Result<Table> {
     let rng = c.data::<LuaRng>(1, rng)?;
     let o = c.options(2, opts)?;
     let count = o.int("count")? as u32;
+    let placement = StairPlacement::from_name(StairPlacement::NAMES[o.choice("place")?])
+        .expect("declared choices are placement names");
     let mut m = map.borrow_mut::<LuaMap>()?;
     let d = regions::dungeon(c)?;
     let stair = terrain_or(&o, "terrain", &m.0, d.down_stairs)?;
@@ -909,8 +973,50 @@ fn down(c: &Call, [map, rng, opts]: [&Value; 3]) -> mlua::Result<Table> {
     }
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
-    let cells = down_stairs(&mut m.0, &mut r.0, stair, count, &avoid, &mut meter)
-        .map_err(|e| phase_error(c, &mut meter, e))?;
+    let cells = down_stairs(
+        &mut m.0,
+        &mut r.0,
+        stair,
+        count,
+        (&avoid, placement),
+        &mut meter,
+    )
+    .map_err(|e| phase_error(c, &mut meter, e))?;
     charge_bytes(c.lua(), cost::cells(cells.len()))?;
     point_list(c.lua(), &cells)
+}
+
+/// `warren.dungeon.finish_doors(map, rng, { depth =, reveal_depth =, reveal_radius = })` → how
+/// many doors ended in each state.
+fn finish_doors_fn(
+    lua: &Lua,
+    (map, rng, opts, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<Table> {
+    let c = Call::new(lua, &FINISH_DOORS, &extra)?;
+    let map = c.data::<LuaMap>(0, &map)?;
+    let rng = c.data::<LuaRng>(1, &rng)?;
+    let o = c.options(2, &opts)?;
+    let d = &regions::dungeon(&c)?.def;
+    let finish = FinishDoors {
+        depth: o.int("depth")? as u32,
+        reveal_depth: o
+            .opt_int("reveal_depth")?
+            .unwrap_or(d.secret_door_reveal_depth) as u32,
+        reveal_radius: o
+            .opt_int("reveal_radius")?
+            .unwrap_or(d.secret_door_reveal_radius) as i32,
+    };
+    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut r = rng.borrow_mut::<LuaRng>()?;
+    // Each door looks at its neighbours; touching pairs and the walls they leave flood the map.
+    let mut meter = LuaMeter::new(lua);
+    meter
+        .work(m.0.notes.doors.len() as u64 * 9)
+        .map_err(|_| meter.stopped())?;
+    let counts = finish_doors(&mut m.0, &mut r.0, &finish);
+    let out = lua.create_table_with_capacity(0, DoorState::ALL.len())?;
+    for state in DoorState::ALL {
+        out.raw_set(state.name(), counts[state as usize])?;
+    }
+    Ok(out)
 }

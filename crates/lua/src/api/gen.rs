@@ -13,9 +13,9 @@ use super::rng::LuaRng;
 use super::shapes::{self, brush};
 use crate::state::charge_bytes;
 use mlua::{Lua, Table, Value};
-use warren_core::gen::connectivity::{self, JoinError};
+use warren_core::gen::connectivity::{self, JoinError, JoinStyle};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};
-use warren_core::map::Brush;
+use warren_core::map::{Adjacency, Brush};
 
 const SCATTER_OPTIONS: Class = Class {
     name: "warren.ScatterOptions",
@@ -52,6 +52,7 @@ const CONNECT_OPTIONS: Class = Class {
     fields: &[
         key("terrain", Ty::Terrain, "Corridor floor terrain."),
         key_or("strategy", Ty::Choice(&Strategy::NAMES), Default::Str("nearest"), "How rooms are paired: each to its nearest (`nearest`, drawn as dog-legs; `lines`, drawn as Bresenham lines), or consecutive rooms (`dogleg`, a random bend; `bsp`, between random cells)."),
+        key_or("connectivity", Ty::Choice(&Adjacency::NAMES), Default::Str("8"), "How a walker moves: with \"4\", straight-line corridors step orthogonally, so they join their rooms for a walker that cannot step diagonally."),
     ],
 };
 
@@ -110,6 +111,18 @@ const JOIN_OPTIONS: Class = Class {
             Ty::int(1, 100_000),
             Default::Int(64),
             "Fix-up rounds before giving up.",
+        ),
+        key_or(
+            "style",
+            Ty::Choice(&JoinStyle::NAMES),
+            Default::Str("dogleg"),
+            "One-bend, one-wide tunnels, or natural passages that wind and vary in width (for caves).",
+        ),
+        key_or(
+            "connectivity",
+            Ty::Choice(&Adjacency::NAMES),
+            Default::Str("8"),
+            "How a walker moves: every passable cell ends up reachable stepping 8 or 4 ways.",
         ),
     ],
 };
@@ -173,7 +186,7 @@ const START_AND_STAIRS: Decl = Decl::function(
 const JOIN_AREAS: Decl = Decl::function(
     G,
     "join_areas",
-    "Joins every separate open area to the first with one-bend tunnels (Incursion's fix-up loop).",
+    "Joins every separate passable area to the first (Incursion's fix-up loop) with one-bend tunnels or natural passages, so that every passable cell is reachable in `opts.connectivity`; tags the map's `connectivity`.",
 )
 .args(&[MAP, RNG, arg("opts", Ty::Table(&JOIN_OPTIONS))])
 .returns(&["warren.JoinReport"]);
@@ -227,6 +240,12 @@ fn scatter_rooms(
         .map_err(|_| meter.stopped())
 }
 
+/// The declared `connectivity` choice of an options table.
+fn adjacency(o: &super::call::Opts) -> mlua::Result<Adjacency> {
+    let name = Adjacency::NAMES[o.choice("connectivity")?];
+    Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
+}
+
 /// Turns a rooms phase's error into the binding's.
 fn rooms_error(c: &Call, meter: &mut LuaMeter, e: RoomsError) -> mlua::Error {
     match e {
@@ -247,14 +266,22 @@ fn connect_rooms(
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
         .expect("declared choices are strategy names");
+    let adjacency = adjacency(&o)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let terrain = o.terrain("terrain", &m.0)?;
     let b = brush(&o, &mut m.0, terrain)?;
     let corridors = m.0.notes.corridors.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
-    let drawn = rooms::connect_rooms(&mut m.0, &mut r.0, &rects, strategy, &b, &mut meter)
-        .map_err(|e| rooms_error(&c, &mut meter, e))?;
+    let drawn = rooms::connect_rooms(
+        &mut m.0,
+        &mut r.0,
+        &rects,
+        strategy,
+        (&b, adjacency),
+        &mut meter,
+    )
+    .map_err(|e| rooms_error(&c, &mut meter, e))?;
     let added: usize = m.0.notes.corridors[corridors..]
         .iter()
         .map(cost::corridor)
@@ -352,13 +379,17 @@ fn join_areas(
     let rng = c.data::<LuaRng>(1, &rng)?;
     let o = c.options(2, &opts)?;
     let trials = o.int("trials")? as u32;
+    let style = JoinStyle::from_name(JoinStyle::NAMES[o.choice("style")?])
+        .expect("declared choices are style names");
+    let adjacency = adjacency(&o)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let terrain = o.terrain("terrain", &m.0)?;
     let b: Brush = brush(&o, &mut m.0, terrain)?;
     let corridors = m.0.notes.corridors.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
-    let report = connectivity::join_areas(&mut m.0, &mut r.0, &b, trials, &mut meter).map_err(
+    let how = (&b, style, adjacency);
+    let report = connectivity::join_areas(&mut m.0, &mut r.0, how, trials, &mut meter).map_err(
         |e| match e {
             JoinError::Stopped(_) => meter.stopped(),
             e => c.fail(e),

@@ -172,6 +172,7 @@ pub fn classes() -> Vec<&'static Class> {
         &classes::LAYER_SPEC,
         &classes::ROOM_RECORD,
         &classes::COMPONENT,
+        &classes::CONNECTIVITY_OPTIONS,
         &classes::PARAM,
         &classes::RECIPE,
     ];

@@ -9,7 +9,7 @@ use super::map::LuaMap;
 use super::shapes::{self, cell};
 use crate::state::{charge, charge_bytes};
 use mlua::{Lua, Table, Value};
-use warren_core::map::{Corridor, Map, Point, Room, Spawn, TagValue};
+use warren_core::map::{Corridor, Door, DoorState, Map, Point, Room, Spawn, TagValue};
 
 const X: super::decl::Arg = arg("x", Ty::INT);
 const Y: super::decl::Arg = arg("y", Ty::INT);
@@ -23,9 +23,14 @@ const ADD_ROOM: Decl = Decl::method(M, "add_room", "Records a room; returns its 
 const ADD_DOOR: Decl = Decl::method(
     M,
     "add_door",
-    "Records a door, optionally belonging to room number `room` (1-based).",
+    "Records a door in `state`, optionally belonging to room number `room` (1-based). A walker can pass a door whatever its terrain; a second door on a cell is ignored.",
 )
-.args(&[X, Y, opt("room", Ty::int(1, i64::MAX))]);
+.args(&[
+    X,
+    Y,
+    opt("room", Ty::int(1, i64::MAX)),
+    opt_or("state", Ty::Choice(&DoorState::NAMES), Default::Str("closed")),
+]);
 const ADD_STAIR: Decl = Decl::method(M, "add_stair", "Records a staircase.").args(&[
     X,
     Y,
@@ -87,13 +92,14 @@ fn add_room(
 
 fn add_door(
     lua: &Lua,
-    (this, x, y, room, extra): (Value, Value, Value, Value, Extra),
+    (this, x, y, room, state, extra): (Value, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_DOOR, &extra)?;
     let mut m = c.this_mut::<LuaMap>(&this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let room = c.opt_int(2, &room)?;
-    charge_bytes(lua, cost::cells(2))?;
+    let state = DoorState::ALL[c.choice(3, &state)?];
+    charge_bytes(lua, cost::cells(1) + std::mem::size_of::<Door>())?;
     if let Some(i) = room {
         let n = m.0.notes.rooms.len();
         let r = usize::try_from(i - 1)
@@ -102,7 +108,7 @@ fn add_door(
             .ok_or_else(|| c.fail(format!("room {i} does not exist (1..={n})")))?;
         r.doors.push(p);
     }
-    m.0.notes.doors.push(p);
+    m.0.add_door(Door::new(p, state)).map_err(|e| c.fail(e))?;
     Ok(())
 }
 

@@ -434,10 +434,80 @@ pub const TERRAIN_ENTRY: Class = Class {
         key("color", Ty::Str, "Colour, `\"#rrggbb\"`."),
         key("solid", Ty::Bool, "Whether it blocks movement."),
         key_or(
+            "hazard",
+            Ty::Bool,
+            Default::Bool(false),
+            "Whether it is open but a walker must not cross it (a chasm, magma): connectivity treats it as a wall.",
+        ),
+        key_or(
             "description",
             Ty::Str,
             Default::Str(""),
             "A note for modders.",
+        ),
+    ],
+};
+
+/// `[door.weights]`.
+pub const DOOR_WEIGHTS: Class = Class {
+    name: "warren.DoorWeights",
+    parent: None,
+    doc: "`[door.weights]`: relative chances of a new door's states (Incursion's by default).",
+    fields: &[
+        key_or(
+            "closed",
+            WEIGHT,
+            Default::Num(27.0),
+            "Weight of a closed door.",
+        ),
+        key_or("open", WEIGHT, Default::Num(6.0), "Weight of an open door."),
+        key_or(
+            "locked",
+            WEIGHT,
+            Default::Num(27.0),
+            "Weight of a locked door.",
+        ),
+        key_or(
+            "secret",
+            WEIGHT,
+            Default::Num(10.0),
+            "Weight of a secret door.",
+        ),
+    ],
+};
+
+/// `[[door]]`.
+pub const DOOR_ENTRY: Class = Class {
+    name: "warren.DoorEntry",
+    parent: None,
+    doc: "A `[[door]]` kind: the terrain each door state is drawn with, and the states' chances.",
+    fields: &[
+        key(
+            "name",
+            Ty::Str,
+            "Unique name, used by regions' `door` and vault legends.",
+        ),
+        key("closed", Ty::Terrain, "A closed door (solid)."),
+        key("open", Ty::Terrain, "An open door (open, no hazard)."),
+        key_opt(
+            "locked",
+            Ty::Terrain,
+            "A locked door (solid; default: `closed`).",
+        ),
+        key_opt(
+            "broken",
+            Ty::Terrain,
+            "A broken door, an empty doorway (open; default: `open`).",
+        ),
+        key_opt(
+            "secret",
+            Ty::Terrain,
+            "A secret door (solid; default: drawn as the wall beside it).",
+        ),
+        key_opt(
+            "weights",
+            Ty::Table(&DOOR_WEIGHTS),
+            "How often a new door gets each state (default: Incursion's chances).",
         ),
     ],
 };
@@ -474,6 +544,9 @@ pub const DUNGEON_REGION: Class = Class {
         key_opt("corridor", Ty::Str, "The level's own corridor region (default: the first)."),
         key_opt("up_stairs", Ty::Terrain, "Up stairs terrain (default: \"up stairs\")."),
         key_opt("down_stairs", Ty::Terrain, "Down stairs terrain (default: \"down stairs\")."),
+        key_opt("bridge", Ty::Terrain, "Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none)."),
+        int_key(SECRET_DOOR_REVEAL_DEPTH, "On levels at most this deep no secret door stays near the up stairs."),
+        int_key(SECRET_DOOR_REVEAL_RADIUS, "How near the up stairs `secret_door_reveal_depth` applies."),
     ],
 };
 
@@ -520,7 +593,7 @@ pub const CORRIDOR_REGION: Class = Class {
         ),
         key("floor", Ty::Terrain, "Corridor floor (open)."),
         key("walls", Ty::Terrain, "Walls around the floor."),
-        key("door", Ty::Terrain, "Doors tunnels make into this region."),
+        key("door", Ty::Str, "The door tunnels make into this region: a `[[door]]` kind, or a terrain drawn alike in every state."),
         key_or(
             "staple",
             Ty::Bool,
@@ -556,8 +629,8 @@ pub const ROOM_REGION: Class = Class {
         key("wall", Ty::Terrain, "Walls."),
         key(
             "door",
-            Ty::Terrain,
-            "Doors into the room, and a castle's inner doors.",
+            Ty::Str,
+            "Doors into the room, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain drawn alike in every state.",
         ),
         key_opt(
             "furnishing",
@@ -622,7 +695,7 @@ pub const VAULT_REGION: Class = Class {
         key(
             "legend",
             Ty::AnyTable,
-            "Glyph → terrain name for every glyph of `grid`.",
+            "Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.",
         ),
     ],
 };
@@ -711,6 +784,7 @@ pub const REGIONS: Class = Class {
     doc: "`ctx.regions`: read-only views of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given a view use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
     fields: &[
         key("terrain", Ty::TableList(&TERRAIN_ENTRY), "Every `[[terrain]]`."),
+        key("door", Ty::TableList(&DOOR_ENTRY), "Every `[[door]]` kind."),
         key("dungeon", Ty::Table(&DUNGEON_REGION), "`[dungeon]` (defaults when no file has it)."),
         key("corridor", Ty::TableList(&CORRIDOR_REGION), "Every `[[corridor]]` region."),
         key("room", Ty::TableList(&ROOM_REGION), "Every `[[room]]` region."),
@@ -727,6 +801,8 @@ pub const REGIONS: Class = Class {
 pub const CLASSES: &[&Class] = &[
     &REGIONS,
     &TERRAIN_ENTRY,
+    &DOOR_ENTRY,
+    &DOOR_WEIGHTS,
     &DUNGEON_REGION,
     &CORRIDOR_REGION,
     &CORRIDOR_CONSTANTS_CLASS,
@@ -771,6 +847,11 @@ mod tests {
         assert_eq!(keys(&ROOM_REGION), first(all["room"].clone()));
         assert_eq!(keys(&STREAMER_REGION), first(all["streamer"].clone()));
         assert_eq!(keys(&VAULT_REGION), first(all["vault"].clone()));
+        assert_eq!(keys(&DOOR_ENTRY), first(all["door"].clone()));
+        assert_eq!(
+            keys(&DOOR_WEIGHTS),
+            json_keys(all["door"][0]["weights"].clone())
+        );
         assert_eq!(
             keys(&CORRIDOR_CONSTANTS_CLASS),
             json_keys(serde_json::to_value(CorridorConstants::default()).unwrap())

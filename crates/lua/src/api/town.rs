@@ -22,7 +22,7 @@ use crate::budget::Reservation;
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
-use warren_core::gen::town::{CellStatus, Heading, Town, TownError, TownParams};
+use warren_core::gen::town::{CellStatus, DeadStreets, Heading, Town, TownError, TownParams};
 use warren_core::rng::Rng;
 
 /// A town as a Lua userdata.
@@ -123,6 +123,7 @@ pub const CLASSES: &[&Class] = &[
     &TOWN_CAPACITY,
     &WRITE_TOWN_OPTIONS,
     &DRAWN_TOWN,
+    &CONNECT_STREETS_OPTIONS,
 ];
 
 const M: Owner = Owner::Town;
@@ -284,12 +285,25 @@ const MAKE_COURTS: Decl = seeding(
     "make_courts",
     "Step 4c: courtyards, streets seeded inside the town; returns how many.",
 );
+/// What `town:connect_streets` takes.
+const CONNECT_STREETS_OPTIONS: Class = Class {
+    name: "warren.ConnectStreetsOptions",
+    parent: None,
+    doc: "Options of `town:connect_streets`.",
+    fields: &[key_or(
+        "dead_streets",
+        Ty::Choice(&DeadStreets::NAMES),
+        Default::Str("freely"),
+        "The third strategy, streets through rooms that already have a street beside them (which TownMaze warns destroys back-to-back rooms): `freely` as TownMaze, or `sparingly`, one street at a time before going back to the first two.",
+    )],
+};
+
 const CONNECT_STREETS: Decl = Decl::method(
     T,
     "connect_streets",
     "Step 5: extends the streets until they are all one street.",
 )
-.args(&[RNG]);
+.args(&[RNG, opt("opts", Ty::Table(&CONNECT_STREETS_OPTIONS))]);
 const FINISH_ALLEYS: Decl = Decl::method(
     T,
     "finish_alleys",
@@ -457,9 +471,17 @@ fn make_courts(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
     with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_courts(r, m)?))
 }
 
-fn connect_streets(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {
+fn connect_streets(
+    lua: &Lua,
+    (this, rng, opts, extra): (Value, Value, Value, Extra),
+) -> mlua::Result<()> {
     let c = Call::new(lua, &CONNECT_STREETS, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| t.connect_streets(r, m))
+    let o = c.options(1, &opts)?;
+    let dead = DeadStreets::from_name(DeadStreets::NAMES[o.choice("dead_streets")?])
+        .expect("declared choices are policy names");
+    with_rng(&c, &this, &rng, |t, r, m| {
+        t.connect_streets_with(r, dead, m)
+    })
 }
 
 fn finish_alleys(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {

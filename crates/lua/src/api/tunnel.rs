@@ -13,7 +13,7 @@
 
 use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
 use super::cost;
-use super::decl::{arg, key, key_opt, opt, Class, Decl, Owner, Ty};
+use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
 use super::meter::LuaMeter;
 use super::notes::point_list;
@@ -24,13 +24,13 @@ use crate::state::charge_bytes;
 use mlua::{Lua, Table, UserData, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::connectivity::FixupError;
-use warren_core::gen::dungeon::{fixup_level, DungeonError, Join};
+use warren_core::gen::dungeon::{fixup_level, DungeonError, FixupOptions, Join};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::tunnel::{
     tunnel_prechecked, DoorTable, StopReason, TunnelConfig, TunnelConstants, TunnelFlags,
     TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
 };
-use warren_core::map::{Dir, Map, Point, TerrainTable};
+use warren_core::map::{Adjacency, Dir, Map, Point, TerrainTable};
 use warren_core::region::tunnel_config;
 
 /// One level's tunnel settings and state, as a Lua userdata.
@@ -59,10 +59,7 @@ impl LuaTunnels {
                 },
                 panel_width: 32,
                 panel_height: 32,
-                doors: DoorTable {
-                    default: 0,
-                    by_region: Default::default(),
-                },
+                doors: DoorTable::uniform(0),
             },
             level: TunnelLevel::default(),
             terrains: Arc::new(TerrainTable::plain(&[])),
@@ -207,11 +204,24 @@ const FIXUP_OPTIONS: Class = Class {
     name: "warren.FixupOptions",
     parent: None,
     doc: "Options of `tunnels:fixup`.",
-    fields: &[key_opt(
-        "trials",
-        Ty::int(0, 100_000),
-        "Trials before giving up with an error naming the seed (default `[dungeon] fixup_trials`).",
-    )],
+    fields: &[
+        key_opt(
+            "trials",
+            Ty::int(0, 100_000),
+            "Trials before giving up with an error naming the seed (default `[dungeon] fixup_trials`).",
+        ),
+        key_or(
+            "connectivity",
+            Ty::Choice(&Adjacency::NAMES),
+            Default::Str("8"),
+            "How a walker moves: the level ends as one area for a walker stepping 8 ways (diagonals included) or 4.",
+        ),
+        key_opt(
+            "bridge",
+            Ty::Terrain,
+            "Open, safe terrain laid across hazards (chasms, magma) where only they cut the level (usually `[dungeon] bridge`); without it a level only a hazard could join is an error naming the seed.",
+        ),
+    ],
 };
 
 /// One tunnel of a fix-up report.
@@ -321,7 +331,7 @@ const DIG: Decl = Decl::method(
 const FIXUP: Decl = Decl::method(
     Owner::Tunnels,
     "fixup",
-    "Joins every open area into one: floods from the first open cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Returns every tunnel with how and why.",
+    "Joins every passable area into one for a walker stepping as `opts.connectivity` says: floods from the first passable cell and tunnels (`connect`, `direct`, `length`) to each area it missed, carving the shortest path (laying `opts.bridge` across hazards) when a tunnel fails, until one area remains; an error naming the seed after `trials` trials. Tags the map's `connectivity`. Returns every tunnel with how and why.",
 )
 .args(&[MAP, RNG, opt("opts", Ty::Table(&FIXUP_OPTIONS))])
 .returns(&["warren.FixupReport"]);
@@ -457,15 +467,32 @@ fn fixup(
         Some(n) => n as u32,
         None => regions::dungeon(&c)?.fixup_trials(),
     };
+    let adjacency = Adjacency::from_name(Adjacency::NAMES[o.choice("connectivity")?])
+        .expect("declared choices are adjacency names");
     let mut t = c.this_mut::<LuaTunnels>(&this)?;
     let mut meter = LuaMeter::new(lua);
     let result = {
         let mut m = map.borrow_mut::<LuaMap>()?;
         t.check(&c, &m.0)?;
+        let bridge = o.opt_terrain("bridge", &m.0)?;
+        if let Some(id) = bridge {
+            let terrain = m.0.terrains().get(id);
+            if terrain.solid || terrain.hazard {
+                return Err(c.fail(format!(
+                    "opts.bridge = '{}' must be open and no hazard (a walker crosses the hazard on it)",
+                    terrain.name
+                )));
+            }
+        }
+        let fix = FixupOptions {
+            trials,
+            adjacency,
+            bridge,
+        };
         let corridors = m.0.notes.corridors.len();
         let LuaTunnels { config, level, .. } = &mut *t;
         let mut r = rng.borrow_mut::<LuaRng>()?;
-        let result = fixup_level(&mut m.0, config, level, &mut r.0, trials, &mut meter);
+        let result = fixup_level(&mut m.0, config, level, &mut r.0, &fix, &mut meter);
         let added: usize = m.0.notes.corridors[corridors..]
             .iter()
             .map(cost::corridor)

@@ -2,7 +2,8 @@
 //! ones against.
 
 use super::Component;
-use crate::map::{Brush, Map, Point, TerrainId, TerrainTable, FLAG_SOLID};
+use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point, Rgb, Terrain};
+use crate::map::{TerrainId, TerrainTable};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -10,19 +11,36 @@ use std::sync::Arc;
 pub(crate) const ROCK: TerrainId = 0;
 /// `.`: open floor.
 pub(crate) const FLOOR: TerrainId = 1;
-/// `+`: a door, open terrain.
+/// `+`: a closed door (solid terrain, but a door stands there).
 pub(crate) const DOOR: TerrainId = 2;
+/// `~`: a chasm (open, but a hazard).
+pub(crate) const CHASM: TerrainId = 3;
 
-/// Rock, floor and door.
+/// Rock, floor, door and chasm.
 pub(crate) fn terrains() -> Arc<TerrainTable> {
-    Arc::new(TerrainTable::plain(&[
-        ("rock", '#', true),
-        ("floor", '.', false),
-        ("door", '+', false),
+    let t = |name: &str, glyph, solid, hazard| Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(0, 0, 0),
+        solid,
+        hazard,
+    };
+    Arc::new(TerrainTable::new(vec![
+        t("rock", '#', true, false),
+        t("floor", '.', false, false),
+        t("door", '+', true, false),
+        t("chasm", '~', false, true),
     ]))
 }
 
-/// A map from rows like `"#..+#"` (`#` rock, `.` floor, `+` door).
+/// Puts a closed door at cell `i`.
+pub(crate) fn put_door(map: &mut Map, i: usize) {
+    map.write_index(i, &Brush::new(DOOR).forced());
+    map.add_door(Door::new(map.point(i), DoorState::Closed))
+        .unwrap();
+}
+
+/// A map from rows like `"#..+~#"` (`#` rock, `.` floor, `+` door, `~` chasm).
 pub(crate) fn ascii_map(rows: &[&str]) -> Map {
     let width = rows[0].chars().count();
     let mut map = Map::new(width as i64, rows.len() as i64, ROCK, terrains()).unwrap();
@@ -33,13 +51,14 @@ pub(crate) fn ascii_map(rows: &[&str]) -> Map {
                 '#' => ROCK,
                 '.' => FLOOR,
                 '+' => DOOR,
+                '~' => CHASM,
                 _ => panic!("unknown glyph {c:?}"),
             };
-            map.write(
-                Point::new(x as i32, y as i32),
-                &Brush::new(terrain).forced(),
-            )
-            .unwrap();
+            let i = x + y * width;
+            map.write_index(i, &Brush::new(terrain).forced());
+            if terrain == DOOR {
+                put_door(&mut map, i);
+            }
         }
     }
     map
@@ -54,23 +73,25 @@ pub(crate) fn grid_map(width: usize, height: usize, solid: &[bool]) -> Map {
     map
 }
 
-/// The open 8-neighbours of cell `i`.
-fn open_neighbours(map: &Map, i: usize) -> impl Iterator<Item = usize> + '_ {
+/// The passable neighbours of cell `i` in `adjacency`.
+fn open_neighbours(map: &Map, i: usize, adjacency: Adjacency) -> impl Iterator<Item = usize> + '_ {
     let p = map.point(i);
     (-1..=1)
-        .flat_map(move |dy| (-1..=1).map(move |dx| Point::new(p.x + dx, p.y + dy)))
-        .filter(move |&q| q != p && map.is_solid(q) == Ok(false))
+        .flat_map(move |dy| (-1..=1).map(move |dx| (dx, dy)))
+        .filter(move |&(dx, dy)| adjacency == Adjacency::Eight || dx == 0 || dy == 0)
+        .map(move |(dx, dy)| Point::new(p.x + dx, p.y + dy))
+        .filter(move |&q| q != p && map.is_passable(q) == Ok(true))
         .map(move |q| q.x as usize + q.y as usize * map.width() as usize)
 }
 
-/// Cells reached from `start` by a plain breadth-first search (8-neighbour, open cells).
-pub(crate) fn reference_flood(map: &Map, start: Point) -> Vec<bool> {
+/// Cells reached from `start` by a plain breadth-first search over passable cells.
+pub(crate) fn reference_flood(map: &Map, start: Point, adjacency: Adjacency) -> Vec<bool> {
     let mut seen = vec![false; map.len()];
     let first = start.x as usize + start.y as usize * map.width() as usize;
     seen[first] = true;
     let mut queue = VecDeque::from([first]);
     while let Some(i) = queue.pop_front() {
-        for j in open_neighbours(map, i) {
+        for j in open_neighbours(map, i, adjacency) {
             if !seen[j] {
                 seen[j] = true;
                 queue.push_back(j);
@@ -80,12 +101,15 @@ pub(crate) fn reference_flood(map: &Map, start: Point) -> Vec<bool> {
     seen
 }
 
-/// Components by breadth-first labelling from each unlabelled open cell in row-major order.
-pub(crate) fn reference_components(map: &Map) -> (Vec<Option<usize>>, Vec<Component>) {
+/// Components by breadth-first labelling from each unlabelled passable cell in row-major order.
+pub(crate) fn reference_components(
+    map: &Map,
+    adjacency: Adjacency,
+) -> (Vec<Option<usize>>, Vec<Component>) {
     let mut labels = vec![None; map.len()];
     let mut list = Vec::new();
     for first in 0..map.len() {
-        if labels[first].is_some() || map.flag_cells()[first] & FLAG_SOLID != 0 {
+        if labels[first].is_some() || !passable(map.flag_cells()[first]) {
             continue;
         }
         let k = list.len();
@@ -94,7 +118,7 @@ pub(crate) fn reference_components(map: &Map) -> (Vec<Option<usize>>, Vec<Compon
         let mut queue = VecDeque::from([first]);
         while let Some(i) = queue.pop_front() {
             size += 1;
-            for j in open_neighbours(map, i) {
+            for j in open_neighbours(map, i, adjacency) {
                 if labels[j].is_none() {
                     labels[j] = Some(k);
                     queue.push_back(j);

@@ -4,15 +4,17 @@
 //! Packing the map's byte flags into bits and writing results back are the only whole-map byte
 //! passes a flood needs, so both work on eight cells at a time.
 
-use crate::map::{Map, FLAG_CONNECTED, FLAG_SOLID};
+use crate::map::{passable, Map, FLAG_CONNECTED, FLAG_DOOR, FLAG_HAZARD, FLAG_SOLID};
 
 /// Bit 0 of every byte of a word.
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 /// Multiplier that gathers bit 0 of byte `i` into bit `56 + i`: the partial products never
 /// collide, so no carry disturbs the top byte.
 const GATHER: u64 = 0x0102_0408_1020_4080;
-/// Shift that brings the solid flag down to bit 0 of its byte.
+/// Shifts that bring the solid, hazard and door flags down to bit 0 of their byte.
 const SOLID_SHIFT: u32 = FLAG_SOLID.trailing_zeros();
+const HAZARD_SHIFT: u32 = FLAG_HAZARD.trailing_zeros();
+const DOOR_SHIFT: u32 = FLAG_DOOR.trailing_zeros();
 
 /// For each 8-cell bit pattern, the 8 flag bytes with only their connected bit set accordingly.
 static SPREAD_CONNECTED: [u64; 256] = spread_table();
@@ -41,11 +43,14 @@ fn load8(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// One bit per open cell of eight flag bytes (bit `i` = byte `i`).
+/// One bit per passable cell of eight flag bytes (bit `i` = byte `i`): neither solid nor a
+/// hazard, or a door.
 #[inline]
 fn open_bits8(bytes: &[u8]) -> u64 {
-    let solid = (load8(bytes) >> SOLID_SHIFT) & LOW_BITS;
-    ((solid ^ LOW_BITS).wrapping_mul(GATHER)) >> 56
+    let flags = load8(bytes);
+    let blocked = ((flags >> SOLID_SHIFT) | (flags >> HAZARD_SHIFT)) & LOW_BITS;
+    let door = (flags >> DOOR_SHIFT) & LOW_BITS;
+    (((blocked ^ LOW_BITS) | door).wrapping_mul(GATHER)) >> 56
 }
 
 /// A set of cells of a `width × height` grid.
@@ -73,7 +78,7 @@ impl BitGrid {
         self.words.resize(self.words_per_row * height, 0);
     }
 
-    /// Resizes to the map and holds exactly its open (non-solid) cells.
+    /// Resizes to the map and holds exactly its passable cells ([`passable`]).
     pub(crate) fn load_open(&mut self, map: &Map) {
         let width = map.width() as usize;
         // Every word is overwritten below, so there is no need to clear first.
@@ -89,9 +94,10 @@ impl BitGrid {
             }
             let tail = cells.remainder();
             if let Some(last) = bits.last_mut().filter(|_| !tail.is_empty()) {
-                *last = tail.iter().enumerate().fold(0, |acc, (i, &f)| {
-                    acc | (((f & FLAG_SOLID == 0) as u64) << i)
-                });
+                *last = tail
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (i, &f)| acc | ((passable(f) as u64) << i));
             }
         }
     }
@@ -167,6 +173,24 @@ impl BitGrid {
 mod tests {
     use super::*;
     use crate::gen::connectivity::ascii::ascii_map;
+
+    #[test]
+    fn hazards_block_and_doors_pass_whatever_their_terrain() {
+        let bytes = [
+            0,
+            FLAG_SOLID,
+            FLAG_HAZARD,
+            FLAG_SOLID | FLAG_DOOR,
+            FLAG_HAZARD | FLAG_DOOR,
+            FLAG_CONNECTED,
+            FLAG_SOLID | FLAG_CONNECTED,
+            FLAG_DOOR,
+        ];
+        assert_eq!(open_bits8(&bytes), 0b1011_1001);
+        for (i, &b) in bytes.iter().enumerate() {
+            assert_eq!(passable(b), open_bits8(&bytes) >> i & 1 == 1);
+        }
+    }
 
     #[test]
     fn gather_and_spread_tables_round_trip_every_pattern() {

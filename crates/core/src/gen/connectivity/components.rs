@@ -1,7 +1,7 @@
-//! Connected-component labelling of the open cells (8-neighbour), run by run.
+//! Connected-component labelling of the passable cells (4- or 8-neighbour), run by run.
 //!
 //! Each row's open spans ("runs") are read off the bit-packed open mask, runs that touch a run of
-//! the row above (including diagonally) are merged with a union–find whose root is always the
+//! the row above (diagonally too in 8-neighbour mode) are merged with a union–find whose root is always the
 //! set's first run, and the roots, taken in row-major order, number the components. So component
 //! `k` is the `k`-th area met when scanning the map row by row, and its representative (first
 //! cell in row-major order) is the start of its root run. Linear in the number of runs, no
@@ -12,12 +12,12 @@
 //! labelling a big map costs memory in proportion to its runs, not to its cells.
 
 use super::bitgrid::BitGrid;
-use crate::map::{MapError, Point};
+use crate::map::{Adjacency, MapError, Point};
 
 /// The label of a cell that belongs to no component (a solid cell).
 pub const NO_COMPONENT: u32 = u32::MAX;
 
-/// One maximal 8-connected area of open cells.
+/// One maximal connected area of passable cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Component {
     /// The area's first cell in row-major order (smallest `y`, then smallest `x`).
@@ -209,10 +209,10 @@ fn splat(cells: &mut [u32], from: usize, to: usize, value: u32) {
 }
 
 impl Labeller {
-    /// Labels the cells of `open` into `out`.
-    pub(crate) fn label(&mut self, open: &BitGrid, out: &mut Components) {
+    /// Labels the cells of `open` into `out`, joining cells that touch in `adjacency`.
+    pub(crate) fn label(&mut self, open: &BitGrid, out: &mut Components, adjacency: Adjacency) {
         self.collect_runs(open);
-        self.merge_rows();
+        self.merge_rows(adjacency == Adjacency::Eight);
         out.width = open.width();
         out.height = open.height();
         self.number_components(out);
@@ -258,8 +258,12 @@ impl Labeller {
         self.row_start.push(self.runs.len() as u32);
     }
 
-    /// Unites every run with the runs of the row above that touch it (8-neighbour).
-    fn merge_rows(&mut self) {
+    /// Unites every run with the runs of the row above that touch it: that share a column, or
+    /// with `diagonal` also that meet it at a corner.
+    fn merge_rows(&mut self, diagonal: bool) {
+        // Runs are `x0..x1`, end exclusive: a run above touches `run` when it ends after
+        // `run.x0 - reach` and starts before `run.x1 + reach`.
+        let reach = diagonal as u32;
         self.parent.clear();
         self.parent.extend(0..self.runs.len() as u32);
         for y in 1..self.row_start.len() - 1 {
@@ -267,12 +271,13 @@ impl Labeller {
             let mut first_above = above_lo;
             for j in self.row_start[y]..self.row_start[y + 1] {
                 let run = self.runs[j as usize];
-                // Runs above that end left of `run.x0 - 1` touch neither this run nor later ones.
-                while first_above < above_hi && self.runs[first_above as usize].x1 < run.x0 {
+                // Runs above that end too far left touch neither this run nor later ones.
+                while first_above < above_hi && self.runs[first_above as usize].x1 + reach <= run.x0
+                {
                     first_above += 1;
                 }
                 let mut k = first_above;
-                while k < above_hi && self.runs[k as usize].x0 <= run.x1 {
+                while k < above_hi && self.runs[k as usize].x0 < run.x1 + reach {
                     union(&mut self.parent, j, k);
                     k += 1;
                 }

@@ -1,15 +1,17 @@
-//! Word-parallel 8-neighbour flood fill over bit-packed rows.
+//! Word-parallel 4- or 8-neighbour flood fill over bit-packed rows.
 //!
 //! A row is filled 64 cells per step: adding the seeds to the open mask makes the carry run along
 //! each open span from its seed to the span's right end (`((open + seeds) ^ open) & open`), and
 //! shifts by 1, 2, 4, … 32 spread the seeds to the spans' left ends. A row's new cells seed its
-//! neighbour rows through the row dilated by one bit each way: exactly 8-neighbour adjacency.
+//! neighbour rows through the row dilated by one bit each way (exactly 8-neighbour adjacency),
+//! or through the row as it is (4-neighbour).
 //!
 //! Rows wait in a per-row dirty word range and are visited in alternating downward and upward
 //! sweeps, so a fill moving down (or up) finishes in one sweep and only turns cost extra sweeps.
 //! No recursion, no per-cell allocation, and nothing outside the dirty ranges is touched.
 
 use super::bitgrid::BitGrid;
+use crate::map::Adjacency;
 
 /// An inclusive range of word indices within a row; empty when `lo > hi`.
 #[derive(Clone, Copy, Debug)]
@@ -106,10 +108,17 @@ fn fill_row(open: &[u64], seeds: &[u64], lo: usize, hi: usize, reached: &mut [u6
 }
 
 impl Filler {
-    /// Adds to `reached` every cell of `open` that is 8-connected to `(x, y)`, which must be in
-    /// `open`. Cells already in `reached` must form whole components of `open` (for example an
-    /// empty set, or the result of earlier fills on the same `open`).
-    pub(crate) fn fill_from(&mut self, open: &BitGrid, reached: &mut BitGrid, x: usize, y: usize) {
+    /// Adds to `reached` every cell of `open` connected to `(x, y)` in `adjacency`, which must
+    /// be in `open`. Cells already in `reached` must form whole components of `open` (for
+    /// example an empty set, or the result of earlier fills on the same `open`).
+    pub(crate) fn fill_from(
+        &mut self,
+        open: &BitGrid,
+        reached: &mut BitGrid,
+        (x, y): (usize, usize),
+        adjacency: Adjacency,
+    ) {
+        let diagonal = adjacency == Adjacency::Eight;
         let wpr = open.words_per_row();
         self.dirty.clear();
         self.dirty.resize(open.height(), Span::EMPTY);
@@ -123,10 +132,10 @@ impl Filler {
         loop {
             let mut worked = false;
             for y in 0..open.height() {
-                worked |= self.visit(open, reached, y);
+                worked |= self.visit(open, reached, y, diagonal);
             }
             for y in (0..open.height()).rev() {
-                worked |= self.visit(open, reached, y);
+                worked |= self.visit(open, reached, y, diagonal);
             }
             if !worked {
                 break;
@@ -134,8 +143,9 @@ impl Filler {
         }
     }
 
-    /// Processes row `y` if it is dirty; returns whether it was.
-    fn visit(&mut self, open: &BitGrid, reached: &mut BitGrid, y: usize) -> bool {
+    /// Processes row `y` if it is dirty; returns whether it was. `diagonal` lets cells of the
+    /// rows above and below seed the cells beside them too (8-neighbour).
+    fn visit(&mut self, open: &BitGrid, reached: &mut BitGrid, y: usize, diagonal: bool) -> bool {
         let span = std::mem::replace(&mut self.dirty[y], Span::EMPTY);
         if span.is_empty() {
             return false;
@@ -144,7 +154,8 @@ impl Filler {
         let open_row = open.row(y);
         let mut any = 0;
         {
-            // Dilating the union of the rows above and below gives every cell they touch.
+            // Dilating the union of the rows above and below gives every cell they touch
+            // diagonally too; without dilation, only the cells straight above and below.
             let above = if y > 0 {
                 reached.row(y - 1)
             } else {
@@ -165,7 +176,11 @@ impl Filler {
                 } else {
                     0
                 };
-                let touched = cur | cur << 1 | cur >> 1 | prev >> 63 | next << 63;
+                let touched = if diagonal {
+                    cur | cur << 1 | cur >> 1 | prev >> 63 | next << 63
+                } else {
+                    cur
+                };
                 let s = touched & open_row[w] & !reached_row[w];
                 self.seeds[w] = s;
                 any |= s;

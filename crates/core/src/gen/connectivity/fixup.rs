@@ -1,5 +1,6 @@
 //! Incursion's fix-up tunnelling (seed 003, "Step 5b"): keep joining cut-off open areas to the
-//! area of the first open cell until the whole map is one area.
+//! area of the first open cell until the whole map is one area, in the walker's
+//! [`Adjacency`].
 //!
 //! Each trial floods from the first open cell (row-major), finds every open area it did not
 //! reach, finds each one's closest pair to the connected area, and asks the connector to tunnel
@@ -8,7 +9,7 @@
 
 use super::components::{Component, Components};
 use super::Connectivity;
-use crate::map::{Map, Point, FLAG_CONNECTED};
+use crate::map::{Adjacency, Map, Point, TagValue, FLAG_CONNECTED};
 use crate::rng::Rng;
 use std::fmt;
 use thiserror::Error;
@@ -100,17 +101,25 @@ pub enum FixupError<E> {
     },
 }
 
-/// Connects every open area of `map` to the area of its first open cell (row-major), drawing
-/// tunnels with `connector(map, rng, from, to)`, where `from` is connected and `to` is not.
+/// The tag a successful fix-up sets on the map: the [`Adjacency`] its one-area guarantee holds
+/// in (`"4"` or `"8"`), which the map's statistics then count areas in.
+pub const CONNECTIVITY_TAG: &str = "connectivity";
+
+/// Connects every passable area of `map` to the area of its first passable cell (row-major),
+/// where cells touching in `adjacency` are connected, drawing tunnels with
+/// `connector(map, rng, from, to)`, where `from` is connected and `to` is not. The connector
+/// must join them in `adjacency` (a path of orthogonal steps does in both modes).
 ///
 /// Repeats flood → find cut-off areas → closest pair to each → tunnel (nearest first) until one
 /// area remains, for at most `max_trials` trials; more is a [`FixupError::TrialLimit`]. On
-/// success every open cell carries [`FLAG_CONNECTED`]. A map with no open cell or with one area
-/// needs no trial.
+/// success every passable cell carries [`FLAG_CONNECTED`] and the map's tag
+/// [`CONNECTIVITY_TAG`] names `adjacency`. A map with no passable cell or with one area needs
+/// no trial.
 pub fn fixup<T, E, F>(
     map: &mut Map,
     rng: &mut Rng,
     max_trials: u32,
+    adjacency: Adjacency,
     mut connector: F,
 ) -> Result<FixupReport<T>, FixupError<E>>
 where
@@ -126,12 +135,16 @@ where
     loop {
         // Labelling floods every area at once; area 0 is the flood from the first open cell.
         // Seed silent on order: first open cell row-major (the original scans columns from (1, 1)).
-        scratch.components(map, &mut comps);
+        scratch.components(map, &mut comps, adjacency);
         mark_area(map, &comps, 0);
         if report.trials == 0 {
             report.components_before = comps.len();
         }
         if comps.len() <= 1 {
+            map.notes.tags.insert(
+                CONNECTIVITY_TAG.into(),
+                TagValue::Text(adjacency.name().into()),
+            );
             return Ok(report);
         }
         if report.trials >= max_trials {

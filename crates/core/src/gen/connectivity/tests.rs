@@ -1,8 +1,10 @@
 //! Behaviour of flood fill, components, closest pairs and fix-up, on hand-made and random maps.
 
-use super::ascii::{ascii_map, grid_map, reference_components, reference_flood, FLOOR};
+use super::ascii::{
+    ascii_map, grid_map, put_door, reference_components, reference_flood, CHASM, FLOOR,
+};
 use super::*;
-use crate::map::{dogleg, Brush, DogLeg, FLAG_CONNECTED};
+use crate::map::{dogleg, passable, Brush, DogLeg, FLAG_CONNECTED};
 use crate::rng::Rng;
 use proptest::prelude::*;
 
@@ -27,14 +29,17 @@ fn flood_follows_diagonals_and_doors_and_marks_exactly_the_reached_cells() {
         "####.###", //
         "########",
     ]);
-    let reached = mark_connected(&mut map, Point::new(0, 0)).unwrap();
+    let reached = mark_connected(&mut map, Point::new(0, 0), Adjacency::Eight).unwrap();
     assert_eq!(reached, 5);
     assert_eq!(
         connected_rows(&map),
         ["cc------", "--c-----", "---c----", "----c---", "--------"]
     );
     // Starting in the other area clears the first one's flags.
-    assert_eq!(mark_connected(&mut map, Point::new(7, 2)).unwrap(), 4);
+    assert_eq!(
+        mark_connected(&mut map, Point::new(7, 2), Adjacency::Eight).unwrap(),
+        4
+    );
     assert_eq!(
         connected_rows(&map),
         ["--------", "------cc", "------cc", "--------", "--------"]
@@ -48,13 +53,61 @@ fn diagonal_steps_pass_between_solid_corners_but_not_through_walls() {
         "#.#", //
         "##.",
     ]);
-    assert_eq!(mark_connected(&mut map, Point::new(1, 1)).unwrap(), 4);
+    assert_eq!(
+        mark_connected(&mut map, Point::new(1, 1), Adjacency::Eight).unwrap(),
+        4
+    );
     let mut wall = ascii_map(&[
         ".#.", //
         ".#.", //
         ".#.",
     ]);
-    assert_eq!(mark_connected(&mut wall, Point::new(0, 0)).unwrap(), 3);
+    assert_eq!(
+        mark_connected(&mut wall, Point::new(0, 0), Adjacency::Eight).unwrap(),
+        3
+    );
+}
+
+#[test]
+fn four_neighbour_steps_never_cut_a_corner() {
+    let rows = [
+        ".#.", //
+        "#.#", //
+        "##.",
+    ];
+    let mut map = ascii_map(&rows);
+    assert_eq!(
+        mark_connected(&mut map, Point::new(1, 1), Adjacency::Four).unwrap(),
+        1
+    );
+    assert_eq!(components(&map, Adjacency::Four).len(), 4);
+    assert_eq!(components(&map, Adjacency::Eight).len(), 1);
+    // Runs that overlap share a column; runs that only meet at a corner do not.
+    let runs = ascii_map(&["...#...", "###..##", "......."]);
+    assert_eq!(components(&runs, Adjacency::Four).len(), 2);
+    assert_eq!(components(&runs, Adjacency::Eight).len(), 1);
+}
+
+#[test]
+fn doors_join_areas_and_hazards_split_them() {
+    let mut map = ascii_map(&[
+        "..+..~..", //
+        "########",
+    ]);
+    for adjacency in [Adjacency::Four, Adjacency::Eight] {
+        assert_eq!(
+            mark_connected(&mut map, Point::new(0, 0), adjacency).unwrap(),
+            5
+        );
+        let list: Vec<usize> = components(&map, adjacency)
+            .list()
+            .iter()
+            .map(|c| c.size)
+            .collect();
+        assert_eq!(list, [5, 2]);
+    }
+    let e = mark_connected(&mut map, Point::new(5, 0), Adjacency::Eight).unwrap_err();
+    assert_eq!(e, FloodError::Solid { x: 5, y: 0 });
 }
 
 #[test]
@@ -71,8 +124,11 @@ fn flood_follows_a_serpentine_that_turns_at_every_column() {
         .collect();
     let mut map = grid_map(w, h, &solid);
     let start = Point::new(0, 0);
-    let want = reference_flood(&map, start);
-    assert_eq!(mark_connected(&mut map, start).unwrap(), map.open_count());
+    let want = reference_flood(&map, start, Adjacency::Eight);
+    assert_eq!(
+        mark_connected(&mut map, start, Adjacency::Eight).unwrap(),
+        map.open_count()
+    );
     let got: Vec<bool> = map
         .flag_cells()
         .iter()
@@ -86,12 +142,12 @@ fn flood_start_off_the_map_or_on_rock_is_an_error_and_changes_nothing() {
     let mut map = ascii_map(&["..#", "..."]);
     map.flag_cells_mut()[0] |= FLAG_CONNECTED;
     let before = map.flag_cells().to_vec();
-    let off = mark_connected(&mut map, Point::new(3, 0)).unwrap_err();
+    let off = mark_connected(&mut map, Point::new(3, 0), Adjacency::Eight).unwrap_err();
     assert_eq!(
         off.to_string(),
         "(3, 0) is outside the 3×2 map (x 0..=2, y 0..=1)"
     );
-    let solid = mark_connected(&mut map, Point::new(2, 0)).unwrap_err();
+    let solid = mark_connected(&mut map, Point::new(2, 0), Adjacency::Eight).unwrap_err();
     assert_eq!(solid, FloodError::Solid { x: 2, y: 0 });
     assert!(solid.to_string().contains("(2, 0)"));
     assert_eq!(map.flag_cells(), &before[..]);
@@ -106,7 +162,7 @@ fn components_have_sizes_representatives_and_labels_in_row_major_order() {
         "#####", //
         "..#.#",
     ]);
-    let comps = components(&map);
+    let comps = components(&map, Adjacency::Eight);
     let list: Vec<(Point, usize)> = comps
         .list()
         .iter()
@@ -131,7 +187,7 @@ fn components_have_sizes_representatives_and_labels_in_row_major_order() {
 
 #[test]
 fn components_of_a_map_without_open_cells_is_empty() {
-    let comps = components(&ascii_map(&["###", "###"]));
+    let comps = components(&ascii_map(&["###", "###"]), Adjacency::Eight);
     assert!(comps.is_empty());
     assert!(comps.labels().iter().all(|&l| l == NO_COMPONENT));
 }
@@ -140,9 +196,13 @@ fn components_of_a_map_without_open_cells_is_empty() {
 fn scratch_is_reused_across_maps_of_different_sizes() {
     let mut scratch = Connectivity::new();
     let mut out = Components::new();
-    scratch.components(&ascii_map(&["..#..", "#####", "....."]), &mut out);
+    scratch.components(
+        &ascii_map(&["..#..", "#####", "....."]),
+        &mut out,
+        Adjacency::Eight,
+    );
     assert_eq!(out.len(), 3);
-    scratch.components(&ascii_map(&[".#", ".."]), &mut out);
+    scratch.components(&ascii_map(&[".#", ".."]), &mut out, Adjacency::Eight);
     assert_eq!(out.len(), 1);
     assert_eq!(out.labels(), &[0, NO_COMPONENT, 0, 0]);
     assert_eq!((out.width(), out.height()), (2, 2));
@@ -156,7 +216,7 @@ fn closest_pair_is_exact_with_a_row_major_tie_break() {
         "####...", //
         ".######",
     ]);
-    let comps = components(&map);
+    let comps = components(&map, Adjacency::Eight);
     let mut scratch = Connectivity::new();
     let pair = scratch.closest_pair(&comps, 0, 1).unwrap();
     // (4, 1) and (4, 2) are both 3 away; the earlier target cell wins, and of the two sources
@@ -216,7 +276,7 @@ fn fixup_joins_every_area_and_reports_each_tunnel() {
         "#.#####..", //
         "#########",
     ]);
-    let report = fixup(&mut map, &mut Rng::new(1), 26, carve).unwrap();
+    let report = fixup(&mut map, &mut Rng::new(1), 26, Adjacency::Eight, carve).unwrap();
     assert_eq!(report.components_before, 3);
     assert_eq!(report.trials, 1);
     let tunnels: Vec<_> = report
@@ -236,7 +296,7 @@ fn fixup_joins_every_area_and_reports_each_tunnel() {
     assert!(report.tunnels[1]
         .to_string()
         .contains("area 1 (4 cells from (7, 2))"));
-    assert_eq!(components(&map).len(), 1);
+    assert_eq!(components(&map, Adjacency::Eight).len(), 1);
     assert!(map
         .flag_cells()
         .iter()
@@ -249,10 +309,17 @@ fn fixup_of_trivial_maps_draws_nothing() {
         panic!("no tunnel needed")
     };
     let mut solid = ascii_map(&["###", "###"]);
-    let report = fixup(&mut solid, &mut Rng::new(1), 0, &mut never).unwrap();
+    let report = fixup(
+        &mut solid,
+        &mut Rng::new(1),
+        0,
+        Adjacency::Eight,
+        &mut never,
+    )
+    .unwrap();
     assert_eq!((report.components_before, report.trials), (0, 0));
     let mut one = ascii_map(&["#..", ".#."]);
-    let report = fixup(&mut one, &mut Rng::new(1), 0, &mut never).unwrap();
+    let report = fixup(&mut one, &mut Rng::new(1), 0, Adjacency::Eight, &mut never).unwrap();
     assert_eq!((report.components_before, report.trials), (1, 0));
     assert!(report.tunnels.is_empty());
     assert_eq!(connected_rows(&one), ["-cc", "c-c"]);
@@ -262,7 +329,7 @@ fn fixup_of_trivial_maps_draws_nothing() {
 fn fixup_stops_at_the_trial_limit_with_an_error_that_says_so() {
     let mut map = ascii_map(&[".#.#..", "######", "....##"]);
     let idle = |_: &mut Map, _: &mut Rng, _: Point, _: Point| Ok::<(), MapError>(());
-    let err = fixup(&mut map, &mut Rng::new(1), 3, idle).unwrap_err();
+    let err = fixup(&mut map, &mut Rng::new(1), 3, Adjacency::Eight, idle).unwrap_err();
     match &err {
         FixupError::TrialLimit {
             trials,
@@ -285,7 +352,7 @@ fn fixup_stops_at_the_trial_limit_with_an_error_that_says_so() {
 fn fixup_passes_connector_errors_on() {
     let mut map = ascii_map(&[".#.", "###"]);
     let failing = |m: &mut Map, _: &mut Rng, _: Point, _: Point| m.index(9, 9).map(|_| ());
-    let err = fixup(&mut map, &mut Rng::new(1), 5, failing).unwrap_err();
+    let err = fixup(&mut map, &mut Rng::new(1), 5, Adjacency::Eight, failing).unwrap_err();
     assert_eq!(
         err.to_string(),
         "fix-up tunnel from (0, 0) to (2, 0) failed: (9, 9) is outside the 3×2 map (x 0..=2, y 0..=1)"
@@ -305,14 +372,15 @@ fn fixup_keeps_trying_when_tunnels_fall_short() {
         "##################", //
         "#################.",
     ]);
-    let report = fixup(&mut map, &mut Rng::new(1), 26, half).unwrap();
+    let report = fixup(&mut map, &mut Rng::new(1), 26, Adjacency::Eight, half).unwrap();
     assert!(report.trials > 2, "trials {}", report.trials);
     assert_eq!(report.tunnels.len() as u32, report.trials);
-    assert_eq!(components(&map).len(), 1);
+    assert_eq!(components(&map, Adjacency::Eight).len(), 1);
 }
 
 /// A random `width × height` map: noise with `rock` percent rock, then `passes` rounds of the
-/// 4-5 cave rule (rock when at least 5 of the 3×3 cells are rock, off-map counting as rock).
+/// 4-5 cave rule (rock when at least 5 of the 3×3 cells are rock, off-map counting as rock),
+/// then doors on 3% of the rock and chasms on 3% of the floor.
 fn random_map(width: usize, height: usize, rock: i64, passes: u32, seed: u64) -> Map {
     let mut rng = Rng::new(seed);
     let mut solid: Vec<bool> = (0..width * height).map(|_| rng.percent(rock)).collect();
@@ -335,7 +403,18 @@ fn random_map(width: usize, height: usize, rock: i64, passes: u32, seed: u64) ->
             .collect();
         solid = next;
     }
-    grid_map(width, height, &solid)
+    let mut map = grid_map(width, height, &solid);
+    // A few doors in the rock and hazards on the floor.
+    for (i, &rock) in solid.iter().enumerate() {
+        if rng.percent(3) {
+            if rock {
+                put_door(&mut map, i);
+            } else {
+                map.write_index(i, &Brush::new(CHASM).forced());
+            }
+        }
+    }
+    map
 }
 
 fn map_strategy(max_w: usize, max_h: usize) -> impl Strategy<Value = Map> {
@@ -349,28 +428,32 @@ proptest! {
     #[test]
     fn fast_flood_matches_a_reference_bfs(map in map_strategy(200, 120), pick in any::<u64>()) {
         let mut map = map;
-        let open: Vec<usize> =
-            (0..map.len()).filter(|&i| map.flag_cells()[i] & crate::map::FLAG_SOLID == 0).collect();
+        let open: Vec<usize> = (0..map.len()).filter(|&i| passable(map.flag_cells()[i])).collect();
         prop_assume!(!open.is_empty());
         let start = map.point(open[(pick % open.len() as u64) as usize]);
-        let want = reference_flood(&map, start);
-        let reached = mark_connected(&mut map, start).unwrap();
-        let got: Vec<bool> = map.flag_cells().iter().map(|f| f & FLAG_CONNECTED != 0).collect();
-        prop_assert_eq!(reached, want.iter().filter(|&&r| r).count());
-        prop_assert!(got == want, "flood from {:?} differs", start);
+        for adjacency in [Adjacency::Four, Adjacency::Eight] {
+            let want = reference_flood(&map, start, adjacency);
+            let reached = mark_connected(&mut map, start, adjacency).unwrap();
+            let got: Vec<bool> =
+                map.flag_cells().iter().map(|f| f & FLAG_CONNECTED != 0).collect();
+            prop_assert_eq!(reached, want.iter().filter(|&&r| r).count());
+            prop_assert!(got == want, "{} flood from {:?} differs", adjacency, start);
+        }
     }
 
     #[test]
     fn components_match_a_reference_labelling(map in map_strategy(200, 120)) {
-        let (want_labels, want_list) = reference_components(&map);
-        let comps = components(&map);
-        prop_assert_eq!(comps.list(), &want_list[..]);
-        let got: Vec<Option<usize>> = comps
-            .labels()
-            .iter()
-            .map(|&l| (l != NO_COMPONENT).then_some(l as usize))
-            .collect();
-        prop_assert!(got == want_labels);
+        for adjacency in [Adjacency::Four, Adjacency::Eight] {
+            let (want_labels, want_list) = reference_components(&map, adjacency);
+            let comps = components(&map, adjacency);
+            prop_assert_eq!(comps.list(), &want_list[..]);
+            let got: Vec<Option<usize>> = comps
+                .labels()
+                .iter()
+                .map(|&l| (l != NO_COMPONENT).then_some(l as usize))
+                .collect();
+            prop_assert!(got == want_labels);
+        }
     }
 
 }
@@ -380,7 +463,7 @@ proptest! {
 
     #[test]
     fn closest_pairs_match_brute_force(map in map_strategy(30, 20)) {
-        let comps = components(&map);
+        let comps = components(&map, Adjacency::Eight);
         let mut scratch = Connectivity::new();
         let cells: Vec<Vec<usize>> = (0..comps.len())
             .map(|k| (0..map.len()).filter(|&i| comps.labels()[i] == k as u32).collect())
@@ -410,16 +493,24 @@ proptest! {
     }
 
     #[test]
-    fn fixup_always_ends_with_one_area(map in map_strategy(60, 40), seed in any::<u64>()) {
+    fn fixup_always_ends_with_one_area(
+        map in map_strategy(60, 40),
+        seed in any::<u64>(),
+        four: bool,
+    ) {
+        let adjacency = if four { Adjacency::Four } else { Adjacency::Eight };
         let mut map = map;
-        let before = components(&map).len();
-        let report = fixup(&mut map, &mut Rng::new(seed), 26, carve).unwrap();
+        let before = components(&map, adjacency).len();
+        let report = fixup(&mut map, &mut Rng::new(seed), 26, adjacency, carve).unwrap();
         prop_assert_eq!(report.components_before, before);
-        prop_assert_eq!(components(&map).len(), before.min(1));
+        prop_assert_eq!(components(&map, adjacency).len(), before.min(1));
         prop_assert_eq!(report.tunnels.len(), before.saturating_sub(1));
         prop_assert!(report.trials <= 1);
         for f in map.flag_cells() {
-            prop_assert_eq!(f & FLAG_CONNECTED != 0, f & crate::map::FLAG_SOLID == 0);
+            prop_assert_eq!(f & FLAG_CONNECTED != 0, passable(*f));
+        }
+        if before > 0 {
+            prop_assert_eq!(map_adjacency(&map), adjacency);
         }
     }
 }

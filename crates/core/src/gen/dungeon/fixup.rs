@@ -2,7 +2,7 @@
 //! connector that tunnels like Incursion and, when a tunnel fails to join, carves the shortest
 //! possible way instead.
 
-use super::path::carve_path;
+use super::path::{carve_path, PathBrushes};
 use super::DungeonError;
 use crate::gen::connectivity::{fixup, FixupError, FixupReport};
 use crate::gen::meter::Meter;
@@ -10,7 +10,9 @@ use crate::gen::tunnel::{
     tunnel_prechecked, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest,
     MAX_CORRIDOR_LENGTH,
 };
-use crate::map::{priority, Brush, Corridor, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
+use crate::map::{
+    passable, priority, Adjacency, Brush, Corridor, Map, Point, TerrainId, FLAG_CONNECTED,
+};
 use crate::rng::Rng;
 
 /// How one cut-off area was joined.
@@ -37,14 +39,39 @@ pub enum Join {
     },
 }
 
-/// Joins every open area of `map` into one, tunnelling from the connected area to the
-/// nearest cell of each cut-off area (see [`crate::gen::connectivity::fixup`] for the loop).
+/// How [`fixup_level`] joins a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixupOptions {
+    /// Trials before giving up (the original's 26).
+    pub trials: u32,
+    /// How a walker moves: the level ends as one area in this mode.
+    pub adjacency: Adjacency,
+    /// Terrain laid across hazards where only they separate two areas; `None` never crosses a
+    /// hazard.
+    pub bridge: Option<TerrainId>,
+}
+
+impl Default for FixupOptions {
+    fn default() -> Self {
+        FixupOptions {
+            trials: 26,
+            adjacency: Adjacency::Eight,
+            bridge: None,
+        }
+    }
+}
+
+/// Joins every passable area of `map` into one in `opts.adjacency`, tunnelling from the
+/// connected area to the nearest cell of each cut-off area (see
+/// [`crate::gen::connectivity::fixup`] for the loop).
 ///
 /// Each tunnel uses the `connect` flag (it stops on entering any open cell not yet joined),
 /// `direct`, and `length` with a limit of twice the walk's orthogonal distance plus 16, so a
-/// tunnel that cannot arrive does not wander the level. If the area is still cut off after the
-/// tunnel, the shortest path is carved ([`carve_path`]), which always succeeds unless the area
-/// is sealed by vault walls or the map's edge. At most `max_trials` trials are made.
+/// tunnel that cannot arrive does not wander the level. A tunnel joins only if every cell it
+/// walked is passable (a vault or a hazard can break it). If the area is still cut off after
+/// the tunnel, the shortest path is carved ([`carve_path`]), bridging hazards with
+/// `opts.bridge`; that always succeeds unless the area is sealed by vault walls, the map's edge
+/// or hazards with no bridge. At most `opts.trials` trials are made.
 ///
 /// `config` is checked once ([`TunnelConfig::validate`]). The work is reported to `meter` as
 /// it happens — each trial's flood over the whole map, each tunnel's steps, each path
@@ -57,9 +84,10 @@ pub fn fixup_level(
     config: &TunnelConfig,
     level: &mut TunnelLevel,
     rng: &mut Rng,
-    max_trials: u32,
+    opts: &FixupOptions,
     meter: &mut dyn Meter,
 ) -> Result<FixupReport<Join>, FixupError<DungeonError>> {
+    let adjacency = opts.adjacency;
     let cells = map.len() as u64;
     // The first flood, before any tunnel; later floods are paid for when the loop ends.
     if let Err(stop) = meter.work(cells) {
@@ -71,7 +99,7 @@ pub fn fixup_level(
         });
     }
     let mut checked = false;
-    let report = fixup(map, rng, max_trials, |map, rng, from, to| {
+    let report = fixup(map, rng, opts.trials, adjacency, |map, rng, from, to| {
         if !checked {
             config.validate(map)?;
             checked = true;
@@ -93,14 +121,16 @@ pub fn fixup_level(
         req.length_limit = Some((2 * span + 16).min(MAX_CORRIDOR_LENGTH));
         let dug = tunnel_prechecked(map, config, level, &req, rng)?;
         meter.work(u64::from(dug.steps) + dug.carved.len() as u64)?;
-        // The corridor joins only if every cell of it is open (a vault can break it).
+        // The corridor joins only if every cell of it is passable (a vault or a hazard can
+        // break it).
         let intact = dug
             .path
             .iter()
             .chain([&dug.end])
-            .all(|&p| !map.is_solid(p).unwrap_or(true));
+            .all(|&p| map.is_passable(p).unwrap_or(false));
         if intact && map.is_connected(from)? {
-            let spread = spread_connected(map, dug.path.iter().chain([&dug.end]).copied());
+            let walked = dug.path.iter().chain([&dug.end]).copied();
+            let spread = spread_connected(map, walked, adjacency);
             meter.work(spread)?;
             if map.is_connected(to)? {
                 return Ok(Join::Tunnel {
@@ -110,8 +140,8 @@ pub fn fixup_level(
                 });
             }
         }
-        let carved = carve_default(map, config, from, to, meter)?;
-        let spread = spread_connected(map, carved.iter().copied().chain([from, to]));
+        let carved = carve_default(map, config, (from, to), opts, meter)?;
+        let spread = spread_connected(map, carved.iter().copied().chain([from, to]), adjacency);
         meter.work(spread)?;
         Ok(Join::Path {
             tunnel_stop: dug.stop,
@@ -129,32 +159,37 @@ pub fn fixup_level(
     Ok(report)
 }
 
-/// Marks connected every open cell 8-connected to `seeds` (which are open cells touching the
-/// connected area, or in it) that is not marked yet. It only visits what it newly joins, so
-/// a check after each tunnel costs the size of the area the tunnel reached. Returns the cells
-/// looked at (eight per cell marked), for the meter.
-fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) -> u64 {
+/// Marks connected every passable cell connected in `adjacency` to `seeds` (which are
+/// passable cells touching the connected area, or in it) that is not marked yet. It only visits
+/// what it newly joins, so a check after each tunnel costs the size of the area the tunnel
+/// reached. Returns the cells looked at (a cell's neighbours in `adjacency` per cell marked),
+/// for the meter.
+fn spread_connected(
+    map: &mut Map,
+    seeds: impl Iterator<Item = Point>,
+    adjacency: Adjacency,
+) -> u64 {
     let mut work = 0;
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
         if let Ok(i) = map.index(p.x as i64, p.y as i64) {
             let f = &mut map.flag_cells_mut()[i];
-            if *f & FLAG_SOLID == 0 {
+            if passable(*f) {
                 *f |= FLAG_CONNECTED;
                 stack.push(p);
             }
         }
     }
     while let Some(p) = stack.pop() {
-        work += 8;
-        for d in Dir::ALL {
+        work += adjacency.dirs().len() as u64;
+        for &d in adjacency.dirs() {
             let n = p.step(d);
             if n.x < 0 || n.y < 0 || n.x >= w || n.y >= h {
                 continue;
             }
             let f = &mut map.flag_cells_mut()[(n.x + n.y * w) as usize];
-            if *f & (FLAG_SOLID | FLAG_CONNECTED) == 0 {
+            if passable(*f) && *f & FLAG_CONNECTED == 0 {
                 *f |= FLAG_CONNECTED;
                 stack.push(n);
             }
@@ -163,12 +198,13 @@ fn spread_connected(map: &mut Map, seeds: impl Iterator<Item = Point>) -> u64 {
     work
 }
 
-/// Carves the shortest path with the default corridor style and records it as a corridor.
+/// Carves the shortest path with the default corridor style (bridging hazards with
+/// `opts.bridge`) and records it as a corridor.
 fn carve_default(
     map: &mut Map,
     config: &TunnelConfig,
-    from: Point,
-    to: Point,
+    (from, to): (Point, Point),
+    opts: &FixupOptions,
     meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let style = &config.styles[config.default_style];
@@ -179,7 +215,17 @@ fn carve_default(
     let walls = Brush::new(style.walls)
         .priority(priority::CORRIDOR_WALL)
         .region(region);
-    let cells = carve_path(map, from, to, &floor, &walls, meter)?;
+    let bridge = opts.bridge.map(|t| {
+        Brush::new(t)
+            .priority(priority::RIVER_STREAMER)
+            .region(region)
+    });
+    let brushes = PathBrushes {
+        floor,
+        walls,
+        bridge,
+    };
+    let cells = carve_path(map, (from, to), &brushes, opts.adjacency, meter)?;
     map.notes.corridors.push(Corridor {
         cells: cells.clone(),
         region: Some(style.name.clone()),
@@ -192,7 +238,7 @@ mod tests {
     use super::*;
     use crate::gen::connectivity::components;
     use crate::gen::dungeon::test_support::{
-        blank, render, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
+        blank, render, CHASM, CORRIDOR, DOOR, FLOOR, VAULT_WALL, WALL,
     };
     use crate::gen::meter::{Tally, Unmetered};
     use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConstants};
@@ -254,16 +300,26 @@ mod tests {
     fn every_map_ends_as_one_area() {
         for seed in 0..300 {
             let mut map = scattered(seed);
+            let adjacency = if seed % 2 == 0 {
+                Adjacency::Eight
+            } else {
+                Adjacency::Four
+            };
+            let opts = FixupOptions {
+                adjacency,
+                ..FixupOptions::default()
+            };
             let report = fixup_level(
                 &mut map,
                 &config(),
                 &mut TunnelLevel::default(),
                 &mut Rng::new(seed),
-                26,
+                &opts,
                 &mut Unmetered,
             )
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", render(&map)));
-            assert_eq!(components(&map).len(), 1, "seed {seed}\n{}", render(&map));
+            let areas = components(&map, adjacency).len();
+            assert_eq!(areas, 1, "seed {seed} {adjacency}\n{}", render(&map));
             assert!(report.components_before > 1);
             assert!(report.trials <= 2, "seed {seed}: {} trials", report.trials);
             for p in Rect::new(28, 18, 9, 9).cells() {
@@ -280,13 +336,28 @@ mod tests {
         let mut map = scattered(3);
         let mut tally = Tally::new();
         let level = &mut TunnelLevel::default();
-        fixup_level(&mut map, &config(), level, &mut Rng::new(3), 26, &mut tally).unwrap();
+        fixup_level(
+            &mut map,
+            &config(),
+            level,
+            &mut Rng::new(3),
+            &FixupOptions::default(),
+            &mut tally,
+        )
+        .unwrap();
         assert!(tally.cells > 2 * map.len() as u64, "{} cells", tally.cells);
         let mut map = scattered(3);
         let mut short = Tally::with_limit(map.len() as u64 + 10);
         let level = &mut TunnelLevel::default();
-        let e =
-            fixup_level(&mut map, &config(), level, &mut Rng::new(3), 26, &mut short).unwrap_err();
+        let e = fixup_level(
+            &mut map,
+            &config(),
+            level,
+            &mut Rng::new(3),
+            &FixupOptions::default(),
+            &mut short,
+        )
+        .unwrap_err();
         assert!(
             matches!(
                 e,
@@ -319,12 +390,61 @@ mod tests {
             &config(),
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
-            26,
+            &FixupOptions::default(),
             &mut Unmetered,
         )
         .unwrap_err()
         .to_string();
         assert!(e.contains("is sealed"), "{e}");
+    }
+
+    /// A chasm across the level: a walker cannot cross it, so the fix-up bridges it, and
+    /// without a bridge the far side is sealed off.
+    #[test]
+    fn hazards_split_areas_and_the_fix_up_bridges_them() {
+        let split = || {
+            let mut map = blank(40, 20);
+            let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+            map.fill_rect(&Rect::new(3, 3, 14, 14), &floor).unwrap();
+            map.fill_rect(&Rect::new(23, 3, 14, 14), &floor).unwrap();
+            let chasm = Brush::new(CHASM).priority(priority::RIVER_STREAMER);
+            map.fill_rect(&Rect::new(17, 1, 6, 18), &chasm).unwrap();
+            map
+        };
+        for adjacency in [Adjacency::Four, Adjacency::Eight] {
+            let opts = FixupOptions {
+                adjacency,
+                bridge: Some(FLOOR),
+                ..FixupOptions::default()
+            };
+            let mut map = split();
+            let report = fixup_level(
+                &mut map,
+                &config(),
+                &mut TunnelLevel::default(),
+                &mut Rng::new(3),
+                &opts,
+                &mut Unmetered,
+            )
+            .unwrap();
+            assert_eq!(report.components_before, 2);
+            assert_eq!(components(&map, adjacency).len(), 1, "{}", render(&map));
+            let no_bridge = FixupOptions {
+                bridge: None,
+                ..opts
+            };
+            let e = fixup_level(
+                &mut split(),
+                &config(),
+                &mut TunnelLevel::default(),
+                &mut Rng::new(3),
+                &no_bridge,
+                &mut Unmetered,
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("is sealed"), "{e}");
+        }
     }
 
     #[test]
@@ -335,7 +455,10 @@ mod tests {
             &config(),
             &mut TunnelLevel::default(),
             &mut Rng::new(1),
-            0,
+            &FixupOptions {
+                trials: 0,
+                ..FixupOptions::default()
+            },
             &mut Unmetered,
         )
         .unwrap_err()

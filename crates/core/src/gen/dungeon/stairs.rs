@@ -1,11 +1,39 @@
 //! Step 6 (seed 003, "Place Stairs"): up stairs where the level above has its down stairs, and
-//! down stairs on open floor, no two in the same room or region while another is free.
+//! down stairs on open floor, in rooms or (as Incursion does) anywhere, no two in the same room
+//! or region while another is free.
 
 use super::DungeonError;
 use crate::gen::meter::Meter;
-use crate::map::{priority, Brush, Dir, Map, Point, TerrainId, FLAG_SOLID};
+use crate::map::{priority, Brush, Dir, Map, Point, TerrainId, FLAG_DOOR, FLAG_HAZARD, FLAG_SOLID};
 use crate::rng::Rng;
 use std::collections::BTreeSet;
+
+/// Where down stairs may go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StairPlacement {
+    /// On the floor of recorded rooms (vaults excluded), as the README has always promised;
+    /// anywhere when no room has a cell left.
+    #[default]
+    Rooms,
+    /// On any open floor of the level, corridors included: Incursion's rule (`random(sizeX)`,
+    /// `random(sizeY)` until the cell fits), which puts about a third of the stairs outside
+    /// rooms.
+    Anywhere,
+}
+
+impl StairPlacement {
+    /// Every placement's name, as options spell it.
+    pub const NAMES: [&'static str; 2] = ["rooms", "anywhere"];
+
+    /// Parses a placement name.
+    pub fn from_name(name: &str) -> Option<StairPlacement> {
+        match name {
+            "rooms" => Some(StairPlacement::Rooms),
+            "anywhere" => Some(StairPlacement::Anywhere),
+            _ => None,
+        }
+    }
+}
 
 /// Where a stair stands: in a recorded room (by index), or else in a region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,7 +52,8 @@ impl Places {
     fn new(map: &Map) -> Places {
         let width = map.width() as usize;
         let mut room = vec![0; map.len()];
-        for (k, r) in map.notes.rooms.iter().enumerate().rev() {
+        let rooms = map.notes.rooms.iter().enumerate().rev();
+        for (k, r) in rooms.filter(|(_, r)| &*r.kind != "vault") {
             for p in r.rect.cells() {
                 if map.in_bounds(p.x as i64, p.y as i64) {
                     room[p.x as usize + p.y as usize * width] = k as u32 + 1;
@@ -86,15 +115,17 @@ pub fn up_stairs(
 }
 
 /// Writes `count` down stairs at FEATURE_FLOOR priority on open cells of priority at most
-/// ROOM_FLOOR (not in vaults, doors or streamers) whose terrain is not in `avoid` (water,
-/// chasms, lava). Each goes into a room or region holding no stairs yet; only when none is
-/// left may two share one. Returns the cells; the cells scanned are reported to `meter`.
+/// ROOM_FLOOR (not in vaults or streamers), with no door and no hazard, whose terrain is not in
+/// `avoid` (water, chasms, lava): with [`StairPlacement::Rooms`] only cells inside recorded
+/// rooms (vaults aside) while any is left, with [`StairPlacement::Anywhere`] any such cell.
+/// Each goes into a room or region holding no stairs yet; only when none is left may two share
+/// one. Returns the cells; the cells scanned are reported to `meter`.
 pub fn down_stairs(
     map: &mut Map,
     rng: &mut Rng,
     stair: TerrainId,
     count: u32,
-    avoid: &[TerrainId],
+    (avoid, placement): (&[TerrainId], StairPlacement),
     meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
     let rooms: u64 = map
@@ -117,7 +148,7 @@ pub fn down_stairs(
     for y in 1..h.saturating_sub(1) {
         for x in 1..w - 1 {
             let i = x + y * w;
-            if flags[i] & FLAG_SOLID == 0
+            if flags[i] & (FLAG_SOLID | FLAG_HAZARD | FLAG_DOOR) == 0
                 && prio[i] <= priority::ROOM_FLOOR
                 && !banned[terrain[i] as usize]
             {
@@ -128,6 +159,10 @@ pub fn down_stairs(
     }
     if count > 0 && candidates.is_empty() {
         return Err(DungeonError::NoStairSpot { which: "down" });
+    }
+    let in_rooms = |c: &(Point, Place)| matches!(c.1, Place::Room(_));
+    if placement == StairPlacement::Rooms && candidates.iter().any(in_rooms) {
+        candidates.retain(in_rooms);
     }
     let mut taken: BTreeSet<Place> = map
         .notes
@@ -169,6 +204,8 @@ mod tests {
     use crate::gen::meter::Unmetered;
     use crate::map::{Rect, Room};
 
+    const ROOMS: StairPlacement = StairPlacement::Rooms;
+
     fn two_rooms() -> Map {
         let mut map = blank(40, 20);
         let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
@@ -194,7 +231,7 @@ mod tests {
                 &mut Rng::new(seed),
                 STAIRS,
                 2,
-                &[WATER],
+                (&[WATER], ROOMS),
                 &mut Unmetered,
             )
             .unwrap();
@@ -217,7 +254,7 @@ mod tests {
                 &mut Rng::new(1),
                 STAIRS,
                 3,
-                &[WATER],
+                (&[WATER], ROOMS),
                 &mut Unmetered
             )
             .unwrap()
@@ -229,7 +266,7 @@ mod tests {
             &mut Rng::new(1),
             STAIRS,
             1,
-            &[],
+            (&[], ROOMS),
             &mut Unmetered,
         )
         .unwrap_err();
@@ -239,11 +276,84 @@ mod tests {
         );
     }
 
+    /// Two rooms joined by a long corridor: most open cells are corridor.
+    fn rooms_and_a_corridor() -> Map {
+        let mut map = two_rooms();
+        let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+        map.fill_rect(&Rect::new(8, 4, 12, 1), &floor).unwrap();
+        map.fill_rect(&Rect::new(2, 12, 26, 6), &floor).unwrap();
+        map
+    }
+
+    #[test]
+    fn stairs_go_in_rooms_unless_anywhere_is_asked_for() {
+        let (mut outside, mut anywhere) = (0, 0);
+        for seed in 0..200 {
+            for (placement, count) in [
+                (StairPlacement::Rooms, &mut outside),
+                (StairPlacement::Anywhere, &mut anywhere),
+            ] {
+                let mut map = rooms_and_a_corridor();
+                let cells = down_stairs(
+                    &mut map,
+                    &mut Rng::new(seed),
+                    STAIRS,
+                    2,
+                    (&[WATER], placement),
+                    &mut Unmetered,
+                )
+                .unwrap();
+                let rooms = &map.notes.rooms;
+                *count += cells
+                    .iter()
+                    .filter(|&&p| !rooms.iter().any(|r| r.rect.contains(p)))
+                    .count();
+            }
+        }
+        assert_eq!(outside, 0);
+        assert!(anywhere > 120, "{anywhere} of 400 outside rooms");
+    }
+
+    #[test]
+    fn stairs_never_stand_on_doors_or_hazards() {
+        use crate::gen::dungeon::test_support::CHASM;
+        use crate::map::{Door, DoorState};
+        for seed in 0..100 {
+            let mut map = blank(12, 5);
+            let floor = Brush::new(FLOOR).priority(priority::ROOM_FLOOR);
+            map.fill_rect(&Rect::new(1, 1, 10, 3), &floor).unwrap();
+            let chasm = Brush::new(CHASM).priority(priority::ROOM_FLOOR);
+            map.fill_rect(&Rect::new(1, 1, 10, 2), &chasm).unwrap();
+            for x in 1..10 {
+                map.add_door(Door::new(Point::new(x, 3), DoorState::Open))
+                    .unwrap();
+            }
+            let placement = StairPlacement::Anywhere;
+            let cells = down_stairs(
+                &mut map,
+                &mut Rng::new(seed),
+                STAIRS,
+                1,
+                (&[], placement),
+                &mut Unmetered,
+            )
+            .unwrap();
+            assert_eq!(cells, vec![Point::new(10, 3)]);
+        }
+    }
+
     #[test]
     fn up_stairs_match_the_level_above_and_dig_a_pocket_in_rock() {
         let mut above = two_rooms();
-        let down =
-            down_stairs(&mut above, &mut Rng::new(5), STAIRS, 2, &[], &mut Unmetered).unwrap();
+        let down = down_stairs(
+            &mut above,
+            &mut Rng::new(5),
+            STAIRS,
+            2,
+            (&[], ROOMS),
+            &mut Unmetered,
+        )
+        .unwrap();
         let mut below = blank(40, 20);
         let walls = Brush::new(WALL).priority(priority::CORRIDOR_WALL);
         let up = up_stairs(&mut below, &above, STAIRS, &walls, &mut Unmetered).unwrap();
@@ -265,7 +375,7 @@ mod tests {
                 &mut Rng::new(seed),
                 STAIRS,
                 1,
-                &[WATER],
+                (&[WATER], ROOMS),
                 &mut Unmetered,
             )
             .unwrap();

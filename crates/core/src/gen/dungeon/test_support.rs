@@ -1,6 +1,6 @@
 //! Test helpers: a small terrain table and blank maps.
 
-use crate::map::{Map, Point, TerrainId, TerrainTable};
+use crate::map::{Map, Point, Rgb, Terrain, TerrainId, TerrainTable};
 use std::sync::Arc;
 
 pub const ROCK: TerrainId = 0;
@@ -12,18 +12,27 @@ pub const WATER: TerrainId = 5;
 pub const STAIRS: TerrainId = 6;
 pub const VAULT_WALL: TerrainId = 7;
 pub const CORRIDOR: TerrainId = 8;
+pub const CHASM: TerrainId = 9;
 
 fn table() -> Arc<TerrainTable> {
-    Arc::new(TerrainTable::plain(&[
-        ("rock", '#', true),
-        ("wall", 'W', true),
-        ("floor", '.', false),
-        ("door", '+', false),
-        ("pillar", 'O', true),
-        ("water", '~', false),
-        ("stairs", '>', false),
-        ("vault wall", 'V', true),
-        ("corridor", ',', false),
+    let t = |name: &str, glyph, solid, hazard| Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(0, 0, 0),
+        solid,
+        hazard,
+    };
+    Arc::new(TerrainTable::new(vec![
+        t("rock", '#', true, false),
+        t("wall", 'W', true, false),
+        t("floor", '.', false, false),
+        t("door", '+', true, false),
+        t("pillar", 'O', true, false),
+        t("water", '~', false, false),
+        t("stairs", '>', false, false),
+        t("vault wall", 'V', true, false),
+        t("corridor", ',', false, false),
+        t("chasm", ':', false, true),
     ]))
 }
 
@@ -45,7 +54,7 @@ pub fn render(map: &Map) -> String {
     out
 }
 
-/// Number of open cells reached from `start` (8-neighbour), for connectivity checks.
+/// Number of passable cells reached from `start` (8-neighbour), for connectivity checks.
 pub fn reach(map: &Map, start: Point) -> usize {
     let mut seen = vec![false; map.len()];
     let mut stack = vec![start];
@@ -54,7 +63,7 @@ pub fn reach(map: &Map, start: Point) -> usize {
         let Ok(i) = map.index(p.x as i64, p.y as i64) else {
             continue;
         };
-        if seen[i] || map.is_solid(p).unwrap_or(true) {
+        if seen[i] || !map.is_passable(p).unwrap_or(false) {
             continue;
         }
         seen[i] = true;

@@ -4,7 +4,9 @@
 use super::panels::Panels;
 use super::DungeonError;
 use crate::gen::meter::Meter;
-use crate::map::{priority, Brush, Map, Point, Rect, Room, TerrainId, TerrainTable};
+use crate::map::{
+    priority, Brush, Door, DoorKind, DoorState, Map, Point, Rect, Room, TerrainId, TerrainTable,
+};
 use crate::rng::Rng;
 
 /// The most attempts at finding a place for one vault (the original's `Tries < 100`).
@@ -13,8 +15,27 @@ const TRIES: u32 = 100;
 /// always pass round it and it never touches the map's edge or another vault.
 const MARGIN: i32 = 2;
 
+/// What a legend glyph stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VaultGlyph {
+    /// A terrain.
+    Terrain(TerrainId),
+    /// A door of this kind (drawn closed until the level's doors are finished).
+    Door(DoorKind),
+}
+
+impl VaultGlyph {
+    /// What a legend value names: a declared `[[door]]` kind, else a terrain.
+    pub fn named(terrains: &TerrainTable, name: &str) -> Option<VaultGlyph> {
+        match terrains.door_kinds().iter().find(|k| &*k.name == name) {
+            Some(kind) => Some(VaultGlyph::Door(kind.clone())),
+            None => terrains.id(name).map(VaultGlyph::Terrain),
+        }
+    }
+}
+
 /// A vault's grid with every glyph resolved to a terrain.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VaultGrid {
     /// Region name, stamped on every cell.
     pub name: String,
@@ -22,8 +43,10 @@ pub struct VaultGrid {
     pub width: i32,
     /// Rows.
     pub height: i32,
-    /// Terrain of each cell, row-major.
+    /// Terrain of each cell, row-major (a door's closed terrain on door cells).
     pub cells: Vec<TerrainId>,
+    /// The door cells (row-major index) and their kinds, in row order.
+    pub doors: Vec<(usize, DoorKind)>,
 }
 
 /// The rows of a grid as written in a region file: one leading newline (after `"""`) is
@@ -33,12 +56,12 @@ fn grid_rows(grid: &str) -> Vec<&str> {
 }
 
 impl VaultGrid {
-    /// Resolves `grid` with `legend` (glyph → terrain). Rows must be non-empty and equally
-    /// long, and every glyph must be in the legend.
+    /// Resolves `grid` with `legend` (glyph → terrain or door). Rows must be non-empty and
+    /// equally long, and every glyph must be in the legend.
     pub fn parse(
         name: &str,
         grid: &str,
-        legend: impl Fn(char) -> Option<TerrainId>,
+        legend: impl Fn(char) -> Option<VaultGlyph>,
     ) -> Result<VaultGrid, DungeonError> {
         let rows = grid_rows(grid);
         let width = rows.first().map_or(0, |r| r.chars().count());
@@ -50,6 +73,7 @@ impl VaultGrid {
             ));
         }
         let mut cells = Vec::with_capacity(width * rows.len());
+        let mut doors = Vec::new();
         for (y, row) in rows.iter().enumerate() {
             if row.chars().count() != width {
                 return Err(DungeonError::bad(
@@ -59,13 +83,21 @@ impl VaultGrid {
                 ));
             }
             for (x, c) in row.chars().enumerate() {
-                cells.push(legend(c).ok_or_else(|| {
+                let glyph = legend(c).ok_or_else(|| {
                     DungeonError::bad(
                         format!("vault '{name}' grid row {}, column {}", y + 1, x + 1),
                         format!("{c:?}"),
                         "a glyph of the vault's legend",
                     )
-                })?);
+                })?;
+                cells.push(match glyph {
+                    VaultGlyph::Terrain(t) => t,
+                    VaultGlyph::Door(kind) => {
+                        let closed = kind.closed;
+                        doors.push((cells.len(), kind));
+                        closed
+                    }
+                });
             }
         }
         Ok(VaultGrid {
@@ -73,14 +105,19 @@ impl VaultGrid {
             width: width as i32,
             height: rows.len() as i32,
             cells,
+            doors,
         })
     }
 
     /// The first open cell (row, column; 1-based) that cannot reach the grid's border through
-    /// open cells (8-neighbour): a sealed room no corridor could ever enter.
+    /// open cells and doors (8-neighbour): a sealed room no corridor could ever enter.
     pub fn sealed_cell(&self, terrains: &TerrainTable) -> Option<(i32, i32)> {
         let (w, h) = (self.width, self.height);
-        let open = |x: i32, y: i32| !terrains.get(self.cells[(x + y * w) as usize]).solid;
+        let door = |i: usize| self.doors.iter().any(|&(d, _)| d == i);
+        let open = |x: i32, y: i32| {
+            let i = (x + y * w) as usize;
+            !terrains.get(self.cells[i]).solid || door(i)
+        };
         let mut reached = vec![false; self.cells.len()];
         let mut stack: Vec<(i32, i32)> = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
@@ -180,19 +217,31 @@ pub fn place_vault(
     Ok(None)
 }
 
-/// Writes the grid into `rect`, flipped at random (Incursion's `WriteMap`).
+/// Writes the grid into `rect`, flipped at random (Incursion's `WriteMap`), and records its
+/// doors (closed, of their kind).
 fn write(map: &mut Map, rng: &mut Rng, vault: &VaultGrid, rect: Rect) {
     let flip_x = rng.below(2) == 1;
     let flip_y = rng.below(2) == 1;
     let region = map.region_id(&vault.name);
-    for y in 0..vault.height {
-        for x in 0..vault.width {
-            let sx = if flip_x { vault.width - 1 - x } else { x };
-            let sy = if flip_y { vault.height - 1 - y } else { y };
-            let terrain = vault.cells[(sx + sy * vault.width) as usize];
-            let brush = Brush::new(terrain).priority(priority::VAULT).region(region);
-            let _ = map.write(Point::new(rect.x + x, rect.y + y), &brush);
-        }
+    let at = |i: usize| {
+        let (sx, sy) = (i as i32 % vault.width, i as i32 / vault.width);
+        let x = if flip_x { vault.width - 1 - sx } else { sx };
+        let y = if flip_y { vault.height - 1 - sy } else { sy };
+        Point::new(rect.x + x, rect.y + y)
+    };
+    for (i, &terrain) in vault.cells.iter().enumerate() {
+        let brush = Brush::new(terrain).priority(priority::VAULT).region(region);
+        let _ = map.write(at(i), &brush);
+    }
+    for (i, kind) in &vault.doors {
+        let p = at(*i);
+        let door = Door {
+            x: p.x,
+            y: p.y,
+            state: DoorState::Closed,
+            kind: Some(kind.name.clone()),
+        };
+        let _ = map.add_door(door);
     }
 }
 
@@ -202,10 +251,11 @@ mod tests {
     use crate::gen::dungeon::test_support::{blank, render, FLOOR, ROCK, VAULT_WALL};
     use crate::gen::meter::Unmetered;
 
-    fn legend(c: char) -> Option<TerrainId> {
+    fn legend(c: char) -> Option<VaultGlyph> {
         match c {
-            '#' => Some(VAULT_WALL),
-            '.' => Some(FLOOR),
+            '#' => Some(VaultGlyph::Terrain(VAULT_WALL)),
+            '.' => Some(VaultGlyph::Terrain(FLOOR)),
+            '+' => Some(VaultGlyph::Door(DoorKind::uniform("gate", ROCK))),
             _ => None,
         }
     }
@@ -243,6 +293,10 @@ mod tests {
         assert_eq!(sealed.sealed_cell(&table), Some((2, 2)));
         let diagonal = VaultGrid::parse("d", "##.\n#.#\n###", legend).unwrap();
         assert_eq!(diagonal.sealed_cell(&table), None);
+        // A door (drawn with a solid terrain) lets corridors in.
+        let door = VaultGrid::parse("g", "#####\n#...+\n#####", legend).unwrap();
+        assert_eq!(door.doors.len(), 1);
+        assert_eq!(door.sealed_cell(&table), None);
     }
 
     #[test]
@@ -290,6 +344,33 @@ mod tests {
     }
 
     #[test]
+    fn a_vault_door_is_a_closed_door_of_its_kind() {
+        let panels = Panels::new(64, 64, 32, 32).unwrap();
+        let v = VaultGrid::parse("gatehouse", "#####\n#...+\n#####", legend).unwrap();
+        let mut map = blank(64, 64);
+        let mut used = vec![false; panels.len()];
+        let placed = place_vault(
+            &mut map,
+            &mut Rng::new(4),
+            &panels,
+            &mut used,
+            &v,
+            &[],
+            &mut Unmetered,
+        )
+        .unwrap()
+        .expect("room for it");
+        let [door] = &map.notes.doors[..] else {
+            panic!("one door: {:?}", map.notes.doors);
+        };
+        assert!(placed.rect.contains(door.at()));
+        assert_eq!(door.state, DoorState::Closed);
+        assert_eq!(door.kind.as_deref(), Some("gate"));
+        assert!(map.is_door(door.at()).unwrap() && map.is_passable(door.at()).unwrap());
+        assert_eq!(map.priority_at(door.at()).unwrap(), priority::VAULT);
+    }
+
+    #[test]
     fn a_vault_too_big_or_without_free_panels_is_not_placed() {
         let panels = Panels::new(64, 64, 32, 32).unwrap();
         let big = VaultGrid {
@@ -297,6 +378,7 @@ mod tests {
             width: 61,
             height: 10,
             cells: vec![ROCK; 610],
+            doors: Vec::new(),
         };
         let mut used = vec![false; 4];
         let mut map = blank(64, 64);

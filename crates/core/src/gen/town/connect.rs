@@ -6,6 +6,35 @@ use super::{Source, Town, TownError, DEAD, FROM_DEAD, FROM_LIVE, ISOLATED, LIVE,
 use crate::gen::meter::{Batched, Meter};
 use crate::rng::Rng;
 
+/// How `connect_streets` uses its third strategy, streets through random DEAD cells (rooms that
+/// already have a street beside them). The TownMaze document warns that it "tends to make the
+/// town maze more open, and to destroy the back to back rooms that are the whole goal".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeadStreets {
+    /// As TownMaze: once the first two strategies are spent, DEAD cells become streets until
+    /// every street is joined.
+    #[default]
+    Freely,
+    /// One street through a DEAD cell at a time, then back to the first two strategies (the
+    /// LIVE cells and the DEAD cells between two streets that street may have opened up), so
+    /// the third is used only as much as it must be.
+    Sparingly,
+}
+
+impl DeadStreets {
+    /// Every policy's name, as options spell it.
+    pub const NAMES: [&'static str; 2] = ["freely", "sparingly"];
+
+    /// Parses a policy name.
+    pub fn from_name(name: &str) -> Option<DeadStreets> {
+        match name {
+            "freely" => Some(DeadStreets::Freely),
+            "sparingly" => Some(DeadStreets::Sparingly),
+            _ => None,
+        }
+    }
+}
+
 /// The cells one street cell touches when it is laid: itself and the statuses two links away.
 const GROW_WORK: u64 = 13;
 
@@ -13,13 +42,24 @@ impl Town {
     /// Step 5 (`connectstreets`): extends streets until they are all one, with the original's
     /// three strategies in turn: random LIVE cells; then every interior DEAD cell that touches
     /// two different streets; then random interior DEAD cells (not beside UNUSED cells).
-    /// Straightness applies to the first and third.
+    /// Straightness applies to the first and third. Uses the third strategy freely, as
+    /// TownMaze does; see [`Town::connect_streets_with`].
     ///
     /// Fails with [`TownError::NoStreets`] if no street exists, and with
     /// [`TownError::Disconnected`] if streets remain apart with no cell left that could join them.
     pub fn connect_streets(
         &mut self,
         rng: &mut Rng,
+        meter: &mut dyn Meter,
+    ) -> Result<(), TownError> {
+        self.connect_streets_with(rng, DeadStreets::Freely, meter)
+    }
+
+    /// [`Town::connect_streets`] with the third strategy used as `dead` says.
+    pub fn connect_streets_with(
+        &mut self,
+        rng: &mut Rng,
+        dead: DeadStreets,
         meter: &mut dyn Meter,
     ) -> Result<(), TownError> {
         if self.streets.distinct() == 0 {
@@ -40,13 +80,22 @@ impl Town {
             if self.streets.distinct() <= 1 {
                 break;
             }
-            while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {
-                work.work(GROW_WORK)?;
-            }
+            let grew = match dead {
+                DeadStreets::Freely => {
+                    while self.streets.distinct() > 1 && self.grow(rng, FROM_DEAD) {
+                        work.work(GROW_WORK)?;
+                    }
+                    false
+                }
+                DeadStreets::Sparingly => {
+                    work.work(GROW_WORK)?;
+                    self.grow(rng, FROM_DEAD)
+                }
+            };
             if self.streets.distinct() <= 1 {
                 break;
             }
-            if self.lists.size(LIVE) == 0 {
+            if !grew && self.lists.size(LIVE) == 0 {
                 return Err(TownError::Disconnected {
                     streets: self.streets.distinct(),
                 });
@@ -134,6 +183,40 @@ mod tests {
     use super::*;
     use crate::gen::meter::Unmetered;
     use crate::gen::town::{CellStatus, TownParams};
+
+    /// Rooms left in a dense town (TownMaze's largest counts for 23 × 77) joined each way.
+    fn rooms_left(dead: DeadStreets, seed: u64) -> usize {
+        let params = TownParams {
+            gates: TownParams::max_gates(23, 77),
+            courts: TownParams::max_courts(23, 77),
+            unused: TownParams::max_unused(23, 77),
+            leftgates: 0,
+            ..TownParams::default()
+        };
+        let mut rng = Rng::new(seed);
+        let mut t = Town::new(&params, &mut Unmetered).unwrap();
+        t.make_unused(&mut rng, &mut Unmetered).unwrap();
+        t.make_gates(&mut rng, &mut Unmetered).unwrap();
+        t.make_courts(&mut rng, &mut Unmetered).unwrap();
+        t.connect_streets_with(&mut rng, dead, &mut Unmetered)
+            .unwrap();
+        assert_eq!(t.distinct_streets(), 1);
+        t.finish_alleys(&mut rng, &mut Unmetered).unwrap();
+        t.layout().rooms.len()
+    }
+
+    #[test]
+    fn sparing_dead_streets_keep_more_rooms_in_dense_towns() {
+        let (mut freely, mut sparingly) = (0, 0);
+        for seed in 0..200 {
+            freely += rooms_left(DeadStreets::Freely, seed);
+            sparingly += rooms_left(DeadStreets::Sparingly, seed);
+        }
+        assert!(
+            sparingly > freely,
+            "{sparingly} rooms sparingly, {freely} freely"
+        );
+    }
 
     #[test]
     fn growth_draws_as_the_pick_and_roll_loop_would_accept() {

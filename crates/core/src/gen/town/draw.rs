@@ -7,7 +7,9 @@
 use super::grid::{Heading, BLANK, HDOOR, VDOOR};
 use super::{CellStatus, Town, TownError};
 use crate::gen::meter::Meter;
-use crate::map::{Brush, Corridor, Map, MapError, Point, Rect, Room, Spawn, TerrainId};
+use crate::map::{
+    Brush, Corridor, Door, DoorState, Map, MapError, Point, Rect, Room, Spawn, TerrainId,
+};
 
 /// The terrains a town is drawn with (the `[town]` region section, resolved to ids).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +74,8 @@ impl Town {
     ///
     /// - one room (kind [`ROOM_KIND`]) per room cell, row by row: its rectangle is the 1 × 1
     ///   floor at the cell's centre, its `doors` the open doors in its walls (one, once doors are
-    ///   closed); each door is also added to `doors`;
-    /// - every open gate, row-major, in `doors` (after the rooms' doors) and as a spawn
+    ///   closed); each door is also added to `doors`, in state open;
+    /// - every open gate, row-major, in `doors` (after the rooms' doors, open) and as a spawn
     ///   [`GATE_SPAWN`];
     /// - one corridor (region [`STREET_REGION`]) with every street display cell, row-major.
     ///
@@ -103,11 +105,12 @@ impl Town {
             write_row(map, y, &row)?;
         }
         let layout = self.layout();
-        let notes = &mut map.notes;
-        for room in &layout.rooms {
-            notes.doors.extend_from_slice(&room.doors);
+        // TownMaze's doors and gates are openings drawn as open doors.
+        let doors = layout.rooms.iter().flat_map(|r| &r.doors);
+        for &p in doors.chain(&layout.gates) {
+            map.add_door(Door::new(p, DoorState::Open))?;
         }
-        notes.doors.extend_from_slice(&layout.gates);
+        let notes = &mut map.notes;
         notes.spawns.extend(layout.gates.iter().map(|g| Spawn {
             x: g.x,
             y: g.y,
@@ -254,6 +257,7 @@ mod tests {
                 glyph,
                 color: Rgb(0, 0, 0),
                 solid: matches!(glyph, '#' | '@' | 'U'),
+                hazard: false,
             })
             .collect();
         Map::new(
@@ -363,7 +367,9 @@ mod tests {
         let gates: Vec<Point> = notes.spawns.iter().map(|s| Point::new(s.x, s.y)).collect();
         assert!(notes.spawns.iter().all(|s| s.what == GATE_SPAWN));
         doors.extend(&gates);
-        assert_eq!(notes.doors, doors, "room doors, then gates");
+        let recorded: Vec<Point> = notes.doors.iter().map(|d| d.at()).collect();
+        assert_eq!(recorded, doors, "room doors, then gates");
+        assert!(notes.doors.iter().all(|d| d.state == DoorState::Open));
         let [street] = &notes.corridors[..] else {
             panic!("one street corridor");
         };

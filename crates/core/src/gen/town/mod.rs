@@ -41,6 +41,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use connect::DeadStreets;
 pub use draw::{DebugTerrains, Drawn, TownTerrains, GATE_SPAWN, ROOM_KIND, STREET_REGION};
 pub use grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
 pub use params::{ParamError, ParamErrors, TownParams};

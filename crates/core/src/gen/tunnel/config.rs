@@ -3,7 +3,7 @@
 //! layer can build them from region files.
 
 use super::error::TunnelError;
-use crate::map::{Map, TerrainId};
+use crate::map::{DoorKind, Map, TerrainId};
 use std::collections::BTreeMap;
 
 /// Incursion's four corridor constants (`TURN_CHANCE`, `STUBBORN_CORRIDOR`, `SEGMENT_MINLEN`,
@@ -70,30 +70,27 @@ pub struct CorridorStyle {
     pub constants: ConstantOverrides,
 }
 
-/// The door terrain of each region (Incursion's `TREG(region)->Door`), by region name.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The kind of door of each region (Incursion's `TREG(region)->Door`), by region name.
+#[derive(Clone, Debug, PartialEq)]
 pub struct DoorTable {
     /// Door used where a region names none (Incursion's "oak door").
-    pub default: TerrainId,
-    /// Door terrain by region name.
-    pub by_region: BTreeMap<String, TerrainId>,
+    pub default: DoorKind,
+    /// Door kind by region name.
+    pub by_region: BTreeMap<String, DoorKind>,
 }
 
 impl DoorTable {
-    /// A table that uses `door` everywhere.
+    /// A table that uses a door drawn as `door` in every state everywhere.
     pub fn uniform(door: TerrainId) -> DoorTable {
         DoorTable {
-            default: door,
+            default: DoorKind::uniform("door", door),
             by_region: BTreeMap::new(),
         }
     }
 
     /// The door for the region with this name.
-    pub fn door_for(&self, region_name: &str) -> TerrainId {
-        self.by_region
-            .get(region_name)
-            .copied()
-            .unwrap_or(self.default)
+    pub fn door_for(&self, region_name: &str) -> &DoorKind {
+        self.by_region.get(region_name).unwrap_or(&self.default)
     }
 }
 
@@ -111,7 +108,7 @@ pub struct TunnelConfig {
     pub panel_width: i32,
     /// Panel height in cells (≥ 1).
     pub panel_height: i32,
-    /// Door terrain of each region.
+    /// Door kind of each region.
     pub doors: DoorTable,
 }
 
@@ -167,9 +164,13 @@ impl TunnelConfig {
             check_terrain(&|| format!("{}.floor", what()), s.floor)?;
             check_terrain(&|| format!("{}.walls", what()), s.walls)?;
         }
-        check_terrain(&|| "doors.default".into(), self.doors.default)?;
-        for (name, &id) in &self.doors.by_region {
-            check_terrain(&|| format!("doors[{name:?}]"), id)?;
+        let doors = std::iter::once(("default", &self.doors.default))
+            .chain(self.doors.by_region.iter().map(|(n, k)| (n.as_str(), k)));
+        for (name, kind) in doors {
+            let looks = [kind.closed, kind.open, kind.locked, kind.broken];
+            for id in looks.into_iter().chain(kind.secret) {
+                check_terrain(&|| format!("doors[{name:?}]"), id)?;
+            }
         }
         Ok(())
     }

@@ -36,7 +36,6 @@ pub use config::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConfig, Tunn
 pub use error::TunnelError;
 pub use request::{TunnelFlags, TunnelRequest};
 pub use steer::incursion_dist;
-pub use write::DOOR_PRIORITY;
 
 use crate::map::{Corridor, Map, Point};
 use crate::rng::Rng;

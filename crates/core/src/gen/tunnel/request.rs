@@ -14,11 +14,14 @@ pub struct TunnelFlags {
     /// `TT_DIRECT`: every turn heads for the destination (no stubborn random turns).
     pub direct: bool,
     /// `TT_LENGTH`: stop once the corridor is [`TunnelRequest::length_limit`] cells long.
+    /// Incursion declares the flag but never implements it (its `Tunnel` takes no length);
+    /// this is warren's design.
     pub length: bool,
     /// `TT_NOTOUCH`: do not mark the rooms passed through as touched.
     pub notouch: bool,
     /// `TT_EXACT`: finish exactly on the destination cell (carving it) instead of anywhere open
-    /// near it. The destination must lie at least 2 cells inside the map's edge.
+    /// near it. The destination must lie at least 2 cells inside the map's edge. Incursion
+    /// declares the flag but never implements it; this is warren's design.
     pub exact: bool,
     /// `TT_WANDER`: after touching a second room, and each new room after that, the tunnel may
     /// stop there (chance `(1 - 1/n)²` with `n` rooms found).

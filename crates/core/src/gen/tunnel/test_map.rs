@@ -10,12 +10,15 @@
 //! | `,`   | corridor floor | no    | ROOM_FLOOR    | `old corridor` |
 //! | `V`   | vault wall     | yes   | VAULT         | `vault`        |
 //! | `X`   | map edge       | yes   | MAX           | none           |
-//! | `+`   | door           | no    | DOOR_PRIORITY | none           |
+//! | `+`   | closed door    | yes   | ROOM_WALL     | `room`         |
+//!
+//! A `+` is a door standing in a room wall: the cell is drawn as a closed door, keeps the wall's
+//! priority and is recorded as a door.
 //!
 //! Tunnels dug with [`config`] use `tunnel floor` (`:`) and `tunnel wall` (`%`).
 
 use super::*;
-use crate::map::{priority as prio, Brush, TerrainId, TerrainTable};
+use crate::map::{priority as prio, Brush, Door, DoorState, TerrainId, TerrainTable};
 use std::sync::Arc;
 
 pub const ROCK: TerrainId = 0;
@@ -32,7 +35,7 @@ fn table() -> Arc<TerrainTable> {
         ("corridor wall", 'c', true),
         ("vault wall", 'V', true),
         ("map edge", 'X', true),
-        ("door", '+', false),
+        ("door", '+', true),
         ("tunnel floor", ':', false),
         ("tunnel wall", '%', true),
         ("corridor floor", ',', false),
@@ -55,7 +58,7 @@ pub fn map_from(rows: &[&str]) -> Map {
                 ',' => (9, prio::ROOM_FLOOR, "old corridor"),
                 'V' => (4, prio::VAULT, "vault"),
                 'X' => (5, prio::MAX, ""),
-                '+' => (DOOR, DOOR_PRIORITY, ""),
+                '+' => (DOOR, prio::ROOM_WALL, "room"),
                 other => panic!("unknown glyph {other:?}"),
             };
             let region = map.region_id(region);
@@ -63,8 +66,12 @@ pub fn map_from(rows: &[&str]) -> Map {
                 .priority(priority)
                 .region(region)
                 .forced();
-            map.write(Point::new(x as i32, y as i32), &brush)
-                .expect("cell on map");
+            let p = Point::new(x as i32, y as i32);
+            map.write(p, &brush).expect("cell on map");
+            if glyph == '+' {
+                map.add_door(Door::new(p, DoorState::Closed))
+                    .expect("cell on map");
+            }
         }
     }
     map

@@ -2,31 +2,19 @@
 //! (`WriteCorridor`) once the walk is over.
 
 use super::config::{CorridorStyle, DoorTable};
-use crate::map::{priority as prio, Brush, Dir, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
+use crate::gen::doors;
+use crate::map::{priority as prio, Brush, Dir, DoorState, Map, Point, FLAG_CONNECTED, FLAG_SOLID};
 
-/// The priority doors are written with: above floors (so the corridor's floor never replaces
-/// them) and below rivers and vaults (so no door appears inside one).
-// Incursion's doors are features that ignore terrain priority; as terrain they need one.
-pub const DOOR_PRIORITY: u8 = prio::ROOM_FURNITURE;
-
-/// Makes a door at `at` with the door of the region at `region_of`, unless a door is already
-/// recorded there or the cell is off the map, on its edge or of higher priority. Returns whether
-/// a door was made; made doors are recorded in `map.notes.doors`.
+/// Makes a closed door at `at` of the kind of the region at `region_of` (see
+/// [`doors::make_door`]: the cell keeps its priority, so a door in a room wall is still room
+/// wall to the walk's rules). Returns whether a door was made; made doors are recorded in
+/// `map.notes.doors`.
 pub fn make_door(map: &mut Map, doors: &DoorTable, at: Point, region_of: Point) -> bool {
     let Ok(region) = map.region_at(region_of) else {
         return false;
     };
-    if map.notes.doors.contains(&at) {
-        return false;
-    }
-    let door = doors.door_for(map.region_name(region));
-    let made = map
-        .write(at, &Brush::new(door).priority(DOOR_PRIORITY))
-        .unwrap_or(false);
-    if made {
-        map.notes.doors.push(at);
-    }
-    made
+    let kind = doors.door_for(map.region_name(region));
+    doors::make_door(map, at, kind, DoorState::Closed)
 }
 
 /// Writes the corridor along `path`: each solid cell gets the style's floor at room-floor

@@ -22,6 +22,9 @@ pub fn circular(
     let centre = Point::new(r.x + (side - 1) / 2, r.y + (side - 1) / 2);
     let radius = (side - 1) / 2 - 1;
     // r² + r rounds the disc's rim outwards, so small discs are round rather than diamond.
+    // Incursion's `WriteCircle` measures with its `dist` (the longer axis plus half the
+    // shorter), which draws an octagon; a "circular" room here is a round disc, measured with
+    // exact integer Euclidean distance.
     let inside = |p: Point| {
         let (dx, dy) = ((p.x - centre.x) as i64, (p.y - centre.y) as i64);
         dx * dx + dy * dy <= (radius * radius + radius) as i64

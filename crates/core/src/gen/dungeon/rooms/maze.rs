@@ -1,53 +1,119 @@
 //! A maze (`WriteMaze`): a walled rectangle holding a perfect maze, so every floor cell of it
-//! is reachable from every other by exactly one path.
+//! is reachable from every other by exactly one path, with secret doors on deeper levels.
 
 use super::paint::{odd_at_most, place_within, Paint};
-use crate::map::{Map, Rect};
+use crate::map::{DoorState, Map, Point, Rect};
 use crate::rng::Rng;
 
-/// A maze filling most of the panel. Cells sit on odd offsets from the corner; a depth-first
-/// walk from the first cell, choosing among unvisited neighbours at random, opens the wall
-/// between each cell and the next. Returns its floor area (maze walls included).
-pub fn maze(map: &mut Map, rng: &mut Rng, panel: Rect, paint: &Paint) -> Rect {
+/// At most this many secret doors per maze (the original's `min(7, Depth - 3)`).
+const MOST_SECRET_DOORS: u32 = 7;
+/// Mazes on levels at most this deep have no secret doors.
+const SECRET_DOOR_DEPTH: u32 = 3;
+/// Tries at finding a passage cell for one secret door (the original's 500).
+const SECRET_DOOR_TRIES: u32 = 500;
+
+/// A maze filling most of the panel, on a level at `depth`. Cells sit on odd offsets from the
+/// corner; the maze is carved by the original's walk (see [`carve`]). A maze deeper than level
+/// 3 then gets `min(7, depth − 3)` secret doors, each on a passage cell (open, with walls on
+/// two opposite sides and open cells on the other two). Returns its floor area (maze walls
+/// included).
+pub fn maze(map: &mut Map, rng: &mut Rng, panel: Rect, paint: &Paint, depth: u32) -> Rect {
     let w = odd_at_most((panel.w / 2).max(panel.w - 2 - rng.below(8) as i32));
     let h = odd_at_most((panel.h / 2).max(panel.h - 2 - rng.below(8) as i32));
     let r = place_within(panel, w, h, rng);
-    let (cw, ch) = ((r.w - 1) / 2, (r.h - 1) / 2);
-    let mut open = vec![false; (r.w * r.h) as usize];
-    let at = |cx: i32, cy: i32| ((1 + 2 * cx) + (1 + 2 * cy) * r.w) as usize;
-    let mut visited = vec![false; (cw * ch) as usize];
-    let mut stack = vec![(0, 0)];
-    visited[0] = true;
-    open[at(0, 0)] = true;
-    while let Some(&(cx, cy)) = stack.last() {
-        let next: Vec<(i32, i32)> = [(-1, 0), (0, -1), (1, 0), (0, 1)]
-            .into_iter()
-            .map(|(dx, dy)| (cx + dx, cy + dy))
-            .filter(|&(nx, ny)| {
-                nx >= 0 && ny >= 0 && nx < cw && ny < ch && !visited[(nx + ny * cw) as usize]
-            })
-            .collect();
-        if next.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = next[rng.below(next.len() as u64) as usize];
-        visited[(nx + ny * cw) as usize] = true;
-        open[at(nx, ny)] = true;
-        // The wall between two cells sits halfway between their centres.
-        open[(at(cx, cy) + at(nx, ny)) / 2] = true;
-        stack.push((nx, ny));
-    }
+    let open = carve(r, rng);
     for (i, p) in r.cells().enumerate() {
         Paint::put(map, p, if open[i] { &paint.floor } else { &paint.wall });
     }
+    let doors = depth
+        .saturating_sub(SECRET_DOOR_DEPTH)
+        .min(MOST_SECRET_DOORS);
+    for _ in 0..doors {
+        if let Some(p) = passage_cell(r, &open, rng) {
+            paint.door(map, p, DoorState::Secret);
+        }
+    }
     r.inset(1)
+}
+
+/// The open cells of a maze in `r` (row-major over `r`), carved as `WriteMaze` does: a random
+/// walk from the top-left cell into unvisited neighbours (tried in the order west, north, east,
+/// south, one chosen uniformly), opening the wall between each cell and the next; when the walk
+/// is stuck it hunts forward in row order, wrapping round, for the next cell already reached and
+/// carries on from there, until every cell is reached.
+fn carve(r: Rect, rng: &mut Rng) -> Vec<bool> {
+    let (cw, ch) = ((r.w - 1) / 2, (r.h - 1) / 2);
+    let mut open = vec![false; (r.w * r.h) as usize];
+    let at = |cx: i32, cy: i32| ((1 + 2 * cx) + (1 + 2 * cy) * r.w) as usize;
+    // A cell is reached once a passage leads into or out of it (the original's `Visibility`).
+    let mut reached = vec![false; (cw * ch) as usize];
+    let cell = |cx: i32, cy: i32| (cx + cy * cw) as usize;
+    let (mut cx, mut cy) = (0, 0);
+    let mut left = cw * ch - 1;
+    while left > 0 {
+        let dirs: Vec<(i32, i32)> = [(-1, 0), (0, -1), (1, 0), (0, 1)]
+            .into_iter()
+            .filter(|&(dx, dy)| {
+                let (nx, ny) = (cx + dx, cy + dy);
+                nx >= 0 && ny >= 0 && nx < cw && ny < ch && !reached[cell(nx, ny)]
+            })
+            .collect();
+        if dirs.is_empty() {
+            loop {
+                cx += 1;
+                if cx >= cw {
+                    cx = 0;
+                    cy = (cy + 1) % ch;
+                }
+                if reached[cell(cx, cy)] {
+                    break;
+                }
+            }
+            continue;
+        }
+        left -= 1;
+        let (dx, dy) = dirs[rng.below(dirs.len() as u64) as usize];
+        let (nx, ny) = (cx + dx, cy + dy);
+        reached[cell(cx, cy)] = true;
+        reached[cell(nx, ny)] = true;
+        // The wall between two cells sits halfway between their centres.
+        open[(at(cx, cy) + at(nx, ny)) / 2] = true;
+        (cx, cy) = (nx, ny);
+    }
+    for cy in 0..ch {
+        for cx in 0..cw {
+            open[at(cx, cy)] = true;
+        }
+    }
+    open
+}
+
+/// A random passage cell of the maze: open, walls on two opposite sides and open cells on the
+/// other two. `None` after the original's 500 tries.
+// The original's loop `continue`s past every open cell it finds and so only ever puts a secret
+// door on a wall cell, when its tries run out; the evident intent is a door in a passage.
+fn passage_cell(r: Rect, open: &[bool], rng: &mut Rng) -> Option<Point> {
+    let is_open = |x: i32, y: i32| open[((x - r.x) + (y - r.y) * r.w) as usize];
+    for _ in 0..SECRET_DOOR_TRIES {
+        let x = r.x + 1 + rng.below((r.w - 3).max(1) as u64) as i32;
+        let y = r.y + 1 + rng.below((r.h - 3).max(1) as u64) as i32;
+        if !is_open(x, y) {
+            continue;
+        }
+        let across = !is_open(x - 1, y) && !is_open(x + 1, y);
+        let along = is_open(x, y - 1) && is_open(x, y + 1);
+        let across_v = !is_open(x, y - 1) && !is_open(x, y + 1);
+        let along_h = is_open(x - 1, y) && is_open(x + 1, y);
+        if (across && along) || (across_v && along_h) {
+            return Some(Point::new(x, y));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Point;
 
     #[test]
     fn halfway_index_is_the_wall_between_neighbouring_cells() {
@@ -57,5 +123,96 @@ mod tests {
         assert_eq!((at(0, 0) + at(1, 0)) / 2, 9);
         assert_eq!((at(0, 0) + at(0, 1)) / 2, 15);
         assert_eq!(r.cells().nth(15), Some(Point::new(1, 2)));
+    }
+
+    /// Every cell is reached through exactly one newly opened wall: a perfect maze.
+    #[test]
+    fn the_walk_opens_one_wall_per_cell_and_every_cell_is_reached() {
+        for seed in 0..200 {
+            let r = Rect::new(
+                0,
+                0,
+                1 + 2 * (2 + seed as i32 % 9),
+                1 + 2 * (2 + seed as i32 % 7),
+            );
+            let open = carve(r, &mut Rng::new(seed));
+            let (cw, ch) = ((r.w - 1) / 2, (r.h - 1) / 2);
+            // A perfect maze on n cells opens n cells and n − 1 walls.
+            assert_eq!(
+                open.iter().filter(|&&o| o).count() as i32,
+                2 * cw * ch - 1,
+                "seed {seed}"
+            );
+            // Nothing on the border, nothing where four cells meet.
+            for (i, p) in r.cells().enumerate() {
+                let border = p.x == 0 || p.y == 0 || p.x == r.x2() || p.y == r.y2();
+                if border || (p.x % 2 == 0 && p.y % 2 == 0) {
+                    assert!(!open[i], "seed {seed}: {p:?}");
+                }
+            }
+        }
+    }
+
+    /// The hunt, not a backtrack: once the walk is stuck it goes on from the first reached cell
+    /// after it in row order. Replaying the original's loop step by step with the same draws
+    /// gives the same maze.
+    #[test]
+    fn a_stuck_walk_hunts_forward_in_row_order() {
+        let r = Rect::new(0, 0, 11, 9);
+        for seed in 0..50 {
+            let (cw, ch) = (5, 4);
+            let mut rng = Rng::new(seed);
+            let mut vis = vec![0u8; (cw * ch) as usize];
+            let mut walls = std::collections::BTreeSet::new();
+            let (mut x, mut y, mut visits) = (0i32, 0i32, cw * ch - 1);
+            while visits > 0 {
+                let mut paths = Vec::new();
+                let free = |x: i32, y: i32, vis: &[u8]| vis[(x + y * cw) as usize] == 0;
+                if x > 0 && free(x - 1, y, &vis) {
+                    paths.push((-1, 0));
+                }
+                if y > 0 && free(x, y - 1, &vis) {
+                    paths.push((0, -1));
+                }
+                if x < cw - 1 && free(x + 1, y, &vis) {
+                    paths.push((1, 0));
+                }
+                if y < ch - 1 && free(x, y + 1, &vis) {
+                    paths.push((0, 1));
+                }
+                if paths.is_empty() {
+                    loop {
+                        x += 1;
+                        if x > cw - 1 {
+                            x = 0;
+                            y += 1;
+                        }
+                        if y > ch - 1 {
+                            y = 0;
+                        }
+                        if vis[(x + y * cw) as usize] != 0 {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                visits -= 1;
+                let (dx, dy) = paths[rng.below(paths.len() as u64) as usize];
+                vis[(x + y * cw) as usize] = 1;
+                walls.insert((2 * x + 1 + dx, 2 * y + 1 + dy));
+                x += dx;
+                y += dy;
+                vis[(x + y * cw) as usize] = 1;
+            }
+            let open = carve(r, &mut Rng::new(seed));
+            for (i, p) in r.cells().enumerate() {
+                let cell = p.x % 2 == 1 && p.y % 2 == 1;
+                assert_eq!(
+                    open[i],
+                    cell || walls.contains(&(p.x, p.y)),
+                    "seed {seed} {p:?}"
+                );
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ mod tests;
 use super::panels::Level;
 use super::DungeonError;
 use crate::gen::meter::Meter;
-use crate::map::{Map, Rect, Room, TerrainId};
+use crate::map::{DoorKind, Map, Rect, Room, TerrainId};
 use crate::rng::Rng;
 use paint::Paint;
 
@@ -73,7 +73,7 @@ impl RoomKind {
 }
 
 /// How a room region looks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoomStyle {
     /// Region name, stamped on the room's cells (tunnels look its door up by this name).
     pub name: String,
@@ -81,14 +81,15 @@ pub struct RoomStyle {
     pub floor: TerrainId,
     /// Wall terrain.
     pub wall: TerrainId,
-    /// Door terrain (a castle's inner doors).
-    pub door: TerrainId,
+    /// Kind of door: a castle's inner doors, a maze's secret doors, and the doors tunnels make
+    /// in the room's walls.
+    pub door: DoorKind,
     /// Pillars of a pillared room, rubble of a destroyed one; the wall terrain when `None`.
     pub furnishing: Option<TerrainId>,
 }
 
-/// Room sizes (walls included) and the lifecave's fill (Incursion's `ROOM_MINX` … and
-/// `LIFE_PERCENT`).
+/// Room sizes (walls included), the lifecave's fill (Incursion's `ROOM_MINX` … and
+/// `LIFE_PERCENT`) and the level's depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomLimits {
     /// Narrowest normal room.
@@ -101,6 +102,9 @@ pub struct RoomLimits {
     pub max_height: i32,
     /// Percent of a lifecave's cells that start as wall (0..=100).
     pub life_percent: u32,
+    /// The level's depth (1 = the first level): a maze deeper than 3 gets `min(7, depth − 3)`
+    /// secret doors.
+    pub depth: u32,
 }
 
 /// The smallest room side (walls included): three floor cells between two walls.
@@ -141,6 +145,43 @@ impl RoomLimits {
     }
 }
 
+/// Chooses the room region of panel after panel by weight, never choosing a region again
+/// while another with a positive weight is still unused on the level (Incursion's
+/// `usedInThisLevel`); once all have been used, all are available again.
+// Incursion picks uniformly among the unused regions of the chosen room type and, when none is
+// left, stops offering that type; here the region carries its kind and its weight counts.
+#[derive(Clone, Debug)]
+pub struct RegionPicker {
+    weights: Vec<f64>,
+    used: Vec<bool>,
+}
+
+impl RegionPicker {
+    /// A picker over regions with these weights (finite, ≥ 0).
+    pub fn new(weights: Vec<f64>) -> RegionPicker {
+        let used = vec![false; weights.len()];
+        RegionPicker { weights, used }
+    }
+
+    /// The next region's index, or `None` when no weight is positive.
+    pub fn pick(&mut self, rng: &mut Rng) -> Option<usize> {
+        let unused = |w: &[f64], used: &[bool]| -> Vec<f64> {
+            w.iter()
+                .zip(used)
+                .map(|(&w, &u)| if u { 0.0 } else { w })
+                .collect()
+        };
+        let mut weights = unused(&self.weights, &self.used);
+        if weights.iter().all(|&w| w <= 0.0) {
+            self.used.fill(false);
+            weights = unused(&self.weights, &self.used);
+        }
+        let k = rng.weighted_index(&weights)?;
+        self.used[k] = true;
+        Some(k)
+    }
+}
+
 /// Draws a room of `kind` in `panel` and records it in `map.notes.rooms`. Returns the room's
 /// annotation rectangle (the bounding box of its floor). The panel's cells are reported to
 /// `meter` (a lifecave's automaton passes over them a few times).
@@ -164,7 +205,7 @@ pub fn draw_room(
         RoomKind::Destroyed => (rect::destroyed(map, rng, panel, &paint, limits), kind),
         RoomKind::Circular => (circular::circular(map, rng, panel, &paint, limits), kind),
         RoomKind::Castle => (castle::castle(map, rng, panel, &paint), kind),
-        RoomKind::Maze => (maze::maze(map, rng, panel, &paint), kind),
+        RoomKind::Maze => (maze::maze(map, rng, panel, &paint, limits.depth), kind),
         RoomKind::Lifecave => match lifecave::lifecave(map, rng, panel, &paint, limits) {
             Some(r) => (r, kind),
             // A cave that grew no usable floor becomes a plain room, so every panel has one.
@@ -206,7 +247,8 @@ pub struct DrawnRoom {
 
 /// Step 4 for a whole level: a room in every panel of `level` not taken, in
 /// [`Panels::all`](super::Panels::all) order, each of a region drawn by weight from `choices`
-/// (as `rng:weighted` would). Stops early when no choice has a positive weight. Returns the
+/// by a [`RegionPicker`] (no region again while another is unused on the level, as
+/// Incursion's `usedInThisLevel`). Stops early when no choice has a positive weight. Returns the
 /// rooms drawn, in order; each is also recorded in `map.notes.rooms` (a lifecave that grew no
 /// floor is recorded as the plain room drawn instead).
 pub fn draw_rooms(
@@ -217,10 +259,10 @@ pub fn draw_rooms(
     limits: &RoomLimits,
     meter: &mut dyn Meter,
 ) -> Result<Vec<DrawnRoom>, DungeonError> {
-    let weights: Vec<f64> = choices.iter().map(|c| c.weight).collect();
+    let mut picker = RegionPicker::new(choices.iter().map(|c| c.weight).collect());
     let mut drawn = Vec::new();
     for p in level.free_panels() {
-        let Some(k) = rng.weighted_index(&weights) else {
+        let Some(k) = picker.pick(rng) else {
             break;
         };
         let c = choices[k];

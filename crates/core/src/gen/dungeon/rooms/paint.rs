@@ -2,8 +2,8 @@
 //! `WriteRoom` (a walled rectangle) and `WriteWalls` (walls around a floor of any shape).
 
 use super::RoomStyle;
-use crate::gen::tunnel::DOOR_PRIORITY;
-use crate::map::{priority, Brush, Dir, Map, Point, Rect};
+use crate::gen::doors::make_door;
+use crate::map::{priority, Brush, Dir, DoorKind, DoorState, Map, Point, Rect};
 use crate::rng::Rng;
 
 /// One room region's brushes, each stamping the region.
@@ -14,8 +14,8 @@ pub struct Paint {
     pub wall: Brush,
     /// A castle's inner walls at ROOM_FURNITURE, so corridors cannot cut through them.
     pub inner_wall: Brush,
-    /// Doors at the tunnel's door priority.
-    pub door: Brush,
+    /// The region's kind of door (a castle's inner doors, a maze's secret doors).
+    pub door: DoorKind,
     /// Pillars and rubble at PILLARS, forced: the original writes them over ROOM_FLOOR, which
     /// its own priority rule refuses, yet intends them to stand in the room.
     pub furnishing: Brush,
@@ -30,7 +30,7 @@ impl Paint {
             floor: with(style.floor, priority::ROOM_FLOOR),
             wall: with(style.wall, priority::ROOM_WALL),
             inner_wall: with(style.wall, priority::ROOM_FURNITURE),
-            door: with(style.door, DOOR_PRIORITY),
+            door: style.door.clone(),
             furnishing: with(style.furnishing.unwrap_or(style.wall), priority::PILLARS).forced(),
         }
     }
@@ -66,23 +66,27 @@ impl Paint {
         }
     }
 
-    /// A door at `p`, recorded in `map.notes.doors` when written.
-    pub fn door(&self, map: &mut Map, p: Point) {
-        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
-            if map.write_index(i, &self.door) && !map.notes.doors.contains(&p) {
-                map.notes.doors.push(p);
-            }
-        }
+    /// A door of the region's kind in `state` at `p` (see [`make_door`]: the cell keeps its
+    /// priority), recorded in `map.notes.doors`.
+    pub fn door(&self, map: &mut Map, p: Point, state: DoorState) {
+        make_door(map, p, &self.door, state);
     }
 }
 
 /// A uniform size in `lo..=hi`.
+// Incursion draws `ROOM_MINX + random(ROOM_MAXX - ROOM_MINX)`, which never reaches the maximum;
+// warren's `room_min_*`/`room_max_*` are ranges with both ends included, which is what a
+// designer writing a minimum and a maximum means.
 pub fn size(rng: &mut Rng, lo: i32, hi: i32) -> i32 {
     rng.range(lo as i64, hi as i64) as i32
 }
 
 /// A `w × h` rectangle at a random place inside `panel`, one cell clear of the panel's border
 /// on every side (sizes larger than that are shrunk to fit).
+// Incursion's `PlaceWithinSafely` clamps rooms two cells inside the panel, cutting off the
+// side of a room drawn too close to the border. warren keeps one cell, so that every size the
+// schema allows (up to the panel less 2) fits whole; rooms of neighbouring panels still stand
+// at least two cells apart.
 pub fn place_within(panel: Rect, w: i32, h: i32, rng: &mut Rng) -> Rect {
     let w = w.min(panel.w - 2).max(1);
     let h = h.min(panel.h - 2).max(1);

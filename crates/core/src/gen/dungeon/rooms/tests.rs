@@ -2,6 +2,7 @@ use super::*;
 use crate::gen::dungeon::test_support::{blank, render, DOOR, FLOOR, PILLAR, WALL};
 use crate::gen::meter::Unmetered;
 use crate::map::{priority, Point, FLAG_SOLID};
+use crate::map::{DoorKind, DoorState};
 use crate::rng::Rng;
 use proptest::prelude::*;
 
@@ -10,7 +11,7 @@ fn style() -> RoomStyle {
         name: "hall".into(),
         floor: FLOOR,
         wall: WALL,
-        door: DOOR,
+        door: DoorKind::uniform("door", DOOR),
         furnishing: Some(PILLAR),
     }
 }
@@ -20,32 +21,38 @@ const LIMITS: RoomLimits = RoomLimits {
     max_width: 16,
     min_height: 6,
     max_height: 12,
-    life_percent: 45,
+    life_percent: 55,
+    depth: 1,
 };
 
 /// The panel used by these tests: the middle of a 96×64 map.
 const PANEL: Rect = Rect::new(32, 16, 32, 32);
 
 fn draw(kind: RoomKind, seed: u64) -> (Map, Rect) {
+    draw_at_depth(kind, seed, 1)
+}
+
+fn draw_at_depth(kind: RoomKind, seed: u64, depth: u32) -> (Map, Rect) {
     let mut map = blank(96, 64);
+    let limits = RoomLimits { depth, ..LIMITS };
     let r = draw_room(
         &mut map,
         &mut Rng::new(seed),
         PANEL,
         kind,
         &style(),
-        &LIMITS,
+        &limits,
         &mut Unmetered,
     )
     .expect("valid room");
     (map, r)
 }
 
-/// Open cells of the panel, and how many 8-connected areas they form.
+/// Passable cells of the panel (doors included), and how many 8-connected areas they form.
 fn open_areas(map: &Map) -> (Vec<Point>, usize) {
     let open: Vec<Point> = PANEL
         .cells()
-        .filter(|&p| !map.is_solid(p).unwrap())
+        .filter(|&p| map.is_passable(p).unwrap())
         .collect();
     let mut seen = std::collections::BTreeSet::new();
     let mut areas = 0;
@@ -97,8 +104,8 @@ fn check_room(kind: RoomKind, seed: u64) {
             "{kind:?} {seed}: open {p:?} outside {floor:?}\n{pic}"
         );
         assert_eq!(map.region_at(p).unwrap(), region);
-        let prio = map.priority_at(p).unwrap();
-        assert!(prio == priority::ROOM_FLOOR || prio == crate::gen::tunnel::DOOR_PRIORITY);
+        // Doors keep the priority of the cell they stand on.
+        assert_eq!(map.priority_at(p).unwrap(), priority::ROOM_FLOOR);
         // Enclosed: every neighbour of the floor is floor or solid room structure.
         for d in crate::map::Dir::ALL {
             let n = p.step(d);
@@ -162,11 +169,86 @@ fn castles_have_inner_walls_that_corridors_cannot_cut_and_doors_through_them() {
             .count();
         let doors = map.notes.doors.len();
         assert!(doors >= 1, "seed {seed}\n{}", render(&map));
-        for &d in &map.notes.doors {
-            assert_eq!(map.terrain_at(d).unwrap(), DOOR);
+        for d in &map.notes.doors {
+            assert_eq!(map.terrain_at(d.at()).unwrap(), DOOR);
+            assert_eq!(map.priority_at(d.at()).unwrap(), priority::ROOM_FLOOR);
         }
     }
     assert!(inner > 0);
+}
+
+/// Incursion's `WriteCastle` splits at `x1 + 2 + random(x2 − (x1 + 4))` (two cells from the
+/// left wall to three from the right) and puts the door at `y1 + 1 + random(y2 − (y1 + 2))`
+/// (one cell from the top wall to two from the bottom); likewise turned round.
+#[test]
+fn castle_walls_and_doors_keep_the_originals_distances_from_the_chamber_walls() {
+    for seed in 0..300 {
+        let (map, floor) = draw(RoomKind::Castle, seed);
+        let outer = floor.inset(-1);
+        let inner_wall = |p: Point| {
+            map.priority_at(p).unwrap() == priority::ROOM_FURNITURE || map.is_door(p).unwrap()
+        };
+        // Inner walls are whole columns or rows of the chamber that holds them; check the
+        // ones that run the castle's full height or width.
+        for x in outer.x + 1..outer.x2() {
+            let column = (outer.y + 1..outer.y2()).all(|y| inner_wall(Point::new(x, y)));
+            if column {
+                assert!(
+                    x >= outer.x + 2 && x <= outer.x2() - 3,
+                    "seed {seed}: wall at x {x}"
+                );
+                let door = (outer.y + 1..outer.y2())
+                    .find(|&y| map.is_door(Point::new(x, y)).unwrap())
+                    .expect("a door");
+                assert!(door <= outer.y2() - 2, "seed {seed}: door at y {door}");
+            }
+        }
+        for y in outer.y + 1..outer.y2() {
+            let row = (outer.x + 1..outer.x2()).all(|x| inner_wall(Point::new(x, y)));
+            if row {
+                assert!(
+                    y >= outer.y + 2 && y <= outer.y2() - 3,
+                    "seed {seed}: wall at y {y}"
+                );
+                let door = (outer.x + 1..outer.x2())
+                    .find(|&x| map.is_door(Point::new(x, y)).unwrap())
+                    .expect("a door");
+                assert!(door <= outer.x2() - 2, "seed {seed}: door at x {door}");
+            }
+        }
+    }
+}
+
+#[test]
+fn mazes_deeper_than_three_get_secret_doors_in_their_passages() {
+    for depth in 1..=12u32 {
+        let mut most = 0;
+        for seed in 0..10 {
+            let (map, _) = draw_at_depth(RoomKind::Maze, seed, depth);
+            let secret: Vec<_> = map
+                .notes
+                .doors
+                .iter()
+                .filter(|d| d.state == DoorState::Secret)
+                .collect();
+            most = most.max(secret.len());
+            for d in secret {
+                let p = d.at();
+                let wall = |dx: i32, dy: i32| {
+                    let q = Point::new(p.x + dx, p.y + dy);
+                    map.is_solid(q).unwrap() && !map.is_door(q).unwrap()
+                };
+                let across = (wall(-1, 0) && wall(1, 0)) || (wall(0, -1) && wall(0, 1));
+                assert!(across, "depth {depth} seed {seed}: {p:?}\n{}", render(&map));
+                assert_eq!(map.priority_at(p).unwrap(), priority::ROOM_FLOOR);
+            }
+        }
+        assert_eq!(
+            most,
+            depth.saturating_sub(3).min(7) as usize,
+            "depth {depth}"
+        );
+    }
 }
 
 #[test]
@@ -175,7 +257,7 @@ fn mazes_are_perfect() {
         let (map, floor) = draw(RoomKind::Maze, seed);
         let open: Vec<Point> = floor
             .cells()
-            .filter(|&p| !map.is_solid(p).unwrap())
+            .filter(|&p| map.is_passable(p).unwrap())
             .collect();
         // A perfect maze on a cell lattice is a tree: edges = cells - 1 (4-neighbour).
         let cells = open
@@ -227,6 +309,7 @@ proptest! {
             min_width: min_w, max_width: (min_w + dw).min(30),
             min_height: min_h, max_height: (min_h + dh).min(30),
             life_percent: life,
+            depth: 1 + seed as u32 % 12,
         };
         let kind = RoomKind::from_name(RoomKind::NAMES[kind]).unwrap();
         let mut a = blank(96, 64);
@@ -238,5 +321,27 @@ proptest! {
         prop_assert!(ra.w >= 1 && ra.h >= 1);
         prop_assert!(PANEL.contains(Point::new(ra.x, ra.y)) && PANEL.contains(Point::new(ra.x2(), ra.y2())));
         prop_assert!(a.open_count() > 0);
+        prop_assert_eq!(&a.notes, &b.notes);
     }
+}
+
+/// Incursion's `usedInThisLevel`: no region twice on a level while another is unused.
+#[test]
+fn room_regions_are_not_reused_until_all_have_been() {
+    let mut rng = Rng::new(9);
+    for _ in 0..100 {
+        let mut picker = RegionPicker::new(vec![5.0, 1.0, 0.0, 1.0]);
+        let mut counts = [0; 4];
+        for round in 0..4 {
+            let picks: Vec<usize> = (0..3).map(|_| picker.pick(&mut rng).unwrap()).collect();
+            let mut sorted = picks.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 3], "round {round}: {picks:?}");
+            for p in picks {
+                counts[p] += 1;
+            }
+        }
+        assert_eq!(counts, [4, 4, 0, 4]);
+    }
+    assert_eq!(RegionPicker::new(vec![0.0, 0.0]).pick(&mut rng), None);
 }

@@ -1,7 +1,9 @@
-//! Doors before another corridor's wall and at room walls.
+//! Doors before another corridor's wall and at room walls: features on their cells, which keep
+//! their priority.
 
 use crate::gen::tunnel::test_map::*;
 use crate::gen::tunnel::*;
+use crate::map::{priority as prio, DoorState};
 
 #[test]
 fn a_door_is_made_before_cutting_another_corridors_wall() {
@@ -13,8 +15,13 @@ fn a_door_is_made_before_cutting_another_corridors_wall() {
         7,
     );
     assert_eq!(out.doors[0], P(5, 5), "{}", render(&map));
-    assert_eq!(map.terrain_at(P(5, 5)), Ok(DOOR));
-    assert_eq!(map.priority_at(P(5, 5)), Ok(DOOR_PRIORITY));
+    let door = &map.notes.doors[0];
+    assert_eq!((door.at(), door.state), (P(5, 5), DoorState::Closed));
+    assert_eq!(door.kind.as_deref(), Some("door"));
+    assert_eq!(map.is_door(P(5, 5)), Ok(true));
+    // The walk went through it, and the corridor floored it as Incursion's WriteCorridor does
+    // (the door is drawn in its final state when the level's doors are finished).
+    assert_eq!(map.terrain_at(P(5, 5)), Ok(TUNNEL_FLOOR));
     // The corridor walls it crossed became floor, joining the two corridors.
     assert_eq!(map.terrain_at(P(6, 5)), Ok(TUNNEL_FLOOR));
     assert_eq!(map.terrain_at(P(8, 5)), Ok(TUNNEL_FLOOR));
@@ -33,28 +40,51 @@ fn a_door_meets_a_room_wall_on_the_current_or_the_next_cell_evenly() {
             seed,
         );
         assert_eq!(out.doors.len(), 2, "{}", render(&map));
-        assert_eq!(map.notes.doors, out.doors);
+        let cells: Vec<_> = map.notes.doors.iter().map(|d| d.at()).collect();
+        assert_eq!(cells, out.doors);
         match out.doors[1] {
             p if p == P(9, 5) => at_current += 1,
             p if p == P(10, 5) => at_wall += 1,
             p => panic!("door at {p:?}"),
         }
-        assert_eq!(map.terrain_at(out.doors[1]), Ok(DOOR));
-        // A door in the room wall is open and in the room's region: the walk arrives on it.
-        let end = if out.doors[1] == P(10, 5) {
-            P(10, 5)
-        } else {
-            P(11, 5)
-        };
-        assert_eq!((out.stop, out.end), (StopReason::Arrived, end));
+        // A closed door blocks the way until the corridor floors it: the walk goes through
+        // and arrives on the room's floor.
+        assert_eq!((out.stop, out.end), (StopReason::Arrived, P(11, 5)));
     }
     assert!((70..=130).contains(&at_current), "{at_current} / {at_wall}");
+}
+
+/// The root of the rows of doors along room walls: a door used to be terrain of its own
+/// priority (ROOM_FURNITURE), so a tunnel standing on it no longer saw the room wall under it
+/// and Incursion's "room wall here and ahead: turn, no door" rule stopped holding.
+#[test]
+fn a_door_keeps_its_cells_priority() {
+    // A room wall with rock on both sides: the tunnel stops in the wall's door before the
+    // corridor is written, so the door is seen as it is made.
+    let mut g = blank(16, 9);
+    room(&mut g, 9, 2, 13, 6);
+    let map = map_from(&rows(&g));
+    // Six cells: the walk ends on (7, 4), before the wall at x = 8.
+    let mut req = request((2, 4), (12, 4), flags(&["direct", "length"]));
+    req.length_limit = Some(6);
+    let mut made = 0;
+    for seed in 0..40 {
+        let mut m = map.clone();
+        let out = dig(&mut m, &config(), &req, seed);
+        if out.doors.contains(&P(8, 4)) {
+            made += 1;
+            assert_eq!(m.priority_at(P(8, 4)), Ok(prio::ROOM_WALL));
+            assert!(m.is_solid(P(8, 4)).unwrap());
+        }
+    }
+    assert!(made > 0);
 }
 
 #[test]
 fn doors_take_the_door_of_the_region_they_open_into() {
     let mut cfg = config();
-    cfg.doors.by_region.insert("room".into(), TUNNEL_WALL);
+    let iron = crate::map::DoorKind::uniform("iron", TUNNEL_WALL);
+    cfg.doors.by_region.insert("room".into(), iron);
     let mut map = map_from(&DOOR_MAP);
     let out = dig(
         &mut map,
@@ -62,12 +92,10 @@ fn doors_take_the_door_of_the_region_they_open_into() {
         &request((2, 5), (12, 5), flags(&["direct"])),
         3,
     );
-    assert_eq!(map.terrain_at(out.doors[0]), Ok(DOOR), "rock has no region");
-    assert_eq!(
-        map.terrain_at(out.doors[1]),
-        Ok(TUNNEL_WALL),
-        "the room's door"
-    );
+    let kinds: Vec<_> = map.notes.doors.iter().map(|d| d.kind.clone()).collect();
+    assert_eq!(kinds[0].as_deref(), Some("door"), "rock has no region");
+    assert_eq!(kinds[1].as_deref(), Some("iron"), "the room's door");
+    assert_eq!(out.doors.len(), 2);
 }
 
 #[test]
@@ -79,8 +107,11 @@ fn an_existing_door_is_not_made_twice() {
     tunnel(&mut map, &cfg, &mut level, &req, &mut Rng::new(1)).expect("valid");
     let doors = map.notes.doors.clone();
     let again = tunnel(&mut map, &cfg, &mut level, &req, &mut Rng::new(1)).expect("valid");
-    assert!(again.doors.iter().all(|d| !doors.contains(d)));
-    let mut all = map.notes.doors.clone();
+    assert!(again
+        .doors
+        .iter()
+        .all(|d| !doors.iter().any(|e| e.at() == *d)));
+    let mut all: Vec<_> = map.notes.doors.iter().map(|d| d.at()).collect();
     all.sort();
     all.dedup();
     assert_eq!(all.len(), map.notes.doors.len());

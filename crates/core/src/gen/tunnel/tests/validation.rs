@@ -95,7 +95,8 @@ fn bad_configs_are_errors_that_name_the_setting() {
     );
     check(
         &|c| {
-            c.doors.by_region.insert("room".into(), 40);
+            let door = crate::map::DoorKind::uniform("bad", 40);
+            c.doors.by_region.insert("room".into(), door);
         },
         "tunnel: doors[\"room\"] is 40; valid: a terrain id 0..=9",
     );
