@@ -2,8 +2,8 @@
 //! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
 //! all.
 
-use crate::output::{write_atomic, Inputs};
-use crate::render::{gif, png, LayerChoice};
+use crate::output::{write_atomic, AtomicFile, Inputs};
+use crate::render::{gif, png, LayerChoice, View, VIEW_BYTES_PER_CELL};
 use std::path::{Path, PathBuf};
 use warren_lua::api::debug::Snapshot;
 use warren_lua::error::{Error, Result};
@@ -28,6 +28,8 @@ pub fn generate_steps(
 ) -> Result<Vec<Steps>> {
     host.record_snapshots(true);
     host.take_snapshots();
+    // Every level made so far, and its snapshots, stay in the memory account of the ones below.
+    let mut kept = Vec::with_capacity(count as usize);
     let steps = (1..=count).try_fold(Vec::<Steps>::new(), |mut out, depth| {
         let s = level_seed(seed, depth);
         let map = host.generate(&Run {
@@ -36,19 +38,51 @@ pub fn generate_steps(
             depth,
             above: out.last().map(|l| &l.level.map),
         })?;
+        let snapshots = host.take_snapshots();
+        let bytes = snapshots.iter().map(|s| s.map.bytes()).sum::<usize>();
+        kept.push(host.keep(bytes.saturating_add(map.bytes())));
         out.push(Steps {
             level: Level {
                 map,
                 seed: s,
                 depth,
             },
-            snapshots: host.take_snapshots(),
+            snapshots,
         });
         Ok(out)
     });
     host.take_snapshots();
     host.record_snapshots(false);
     steps
+}
+
+/// Bytes writing the frames of `steps` at `scale` holds at once: one level's views (a glyph and
+/// a colour per cell of every frame, kept for the animation) and one animation frame's pixels
+/// (RGB, RGBA and palette indices while it is quantised). The PNG frames stream.
+pub fn memory_needed(steps: &[Steps], scale: u32) -> usize {
+    let scale = scale.max(1) as usize;
+    steps
+        .iter()
+        .map(|step| {
+            let cells = step.level.map.len();
+            let frames = step.snapshots.len() + 1;
+            let pixels = cells.saturating_mul(scale).saturating_mul(scale);
+            let views = cells.saturating_mul(frames) * VIEW_BYTES_PER_CELL;
+            views.saturating_add(pixels.saturating_mul(GIF_BYTES_PER_PIXEL))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Bytes per pixel of an animation frame while it is encoded: RGB, RGBA, a palette index.
+const GIF_BYTES_PER_PIXEL: usize = 3 + 4 + 1;
+
+/// Bytes the levels and snapshots of `steps` hold.
+pub fn held(steps: &[Steps]) -> usize {
+    let maps = steps
+        .iter()
+        .flat_map(|s| s.snapshots.iter().map(|s| &s.map).chain([&s.level.map]));
+    maps.map(|m| m.bytes()).sum()
 }
 
 /// Writes the frames of every level into `dir` (created if needed) and returns their paths in
@@ -86,8 +120,7 @@ pub fn write_frames(
                 _ => layer.view(map),
             }
             .map_err(Error::Param)?;
-            let bytes = png::encode(&view, scale as usize).map_err(Error::Io)?;
-            written.push(write(dir, name, &bytes)?);
+            written.push(write_png(dir, name, &view, scale)?);
             views.push(view);
         }
         let gif = gif::animate(&views, scale as usize).map_err(Error::Io)?;
@@ -112,6 +145,16 @@ fn frame_names(step: &Steps) -> Vec<String> {
         .map(|(i, label)| format!("{prefix}{i:03}-{}.png", slug(label)))
         .chain([format!("{prefix}animation.gif")])
         .collect()
+}
+
+/// Writes one PNG frame atomically, a pixel row at a time.
+fn write_png(dir: &Path, name: &str, view: &View, scale: u32) -> Result<PathBuf> {
+    let path = dir.join(name);
+    let fail = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
+    let mut file = AtomicFile::create(&path).map_err(fail)?;
+    png::write(std::slice::from_ref(view), scale as usize, &mut file).map_err(Error::Io)?;
+    file.commit().map_err(fail)?;
+    Ok(path)
 }
 
 /// Writes one frame file atomically.

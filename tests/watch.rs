@@ -481,3 +481,35 @@ return { name = "stateful", params = { width = { default = 16 }, height = { defa
     let fresh: serde_json::Value = serde_json::from_slice(&fresh.stdout).unwrap();
     assert_eq!(fresh["levels"][0]["tags"], first["tags"]);
 }
+
+#[test]
+fn q_quits_while_a_long_generation_runs() {
+    // The first seed generates at once; a re-roll starts a generation that would run for a
+    // minute. `q` cancels it at its next budget checkpoint instead of waiting for it.
+    let slow = recipe(1).replace(
+        "map:fill(style.fill)",
+        "if ctx.seed ~= 5 then while true do end end map:fill(style.fill)",
+    );
+    let mut w = Watch::spawn(
+        &["--max-instructions", "1000000000000", "--max-seconds", "60"],
+        &slow,
+    );
+    w.wait_for_status("ok", 1);
+    w.type_line("r");
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    w.type_line("q");
+    let status = loop {
+        if let Some(status) = w.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "still running after q; stderr:\n{}",
+            w.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{}", w.stderr());
+    assert_eq!(w.statuses("error"), 0, "{}", w.stderr());
+}

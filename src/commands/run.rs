@@ -1,7 +1,7 @@
 //! `warren run`: generate and print or save.
 
 use crate::cli::RunArgs;
-use crate::frames::{generate_steps, write_frames};
+use crate::frames::{generate_steps, held, memory_needed, write_frames, Steps};
 use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
@@ -33,6 +33,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Some(dir) => {
             let steps = generate_steps(&host, seed, &params, gen.levels)?;
             check_outputs(&args, format, &inputs())?;
+            check_frames(&host, &steps, args.scale)?;
             write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
@@ -50,6 +51,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         layer.check(&level.map).map_err(Error::Param)?;
     }
     check_outputs(&args, format, &inputs())?;
+    check_drawing(&host, &output, format, args.out.as_deref())?;
     match &args.out {
         Some(path) => {
             output.save(format, path)?;
@@ -77,6 +79,37 @@ pub fn run(args: RunArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Checks, before anything is written, that writing the frames of `steps` at `scale` fits in
+/// the memory limit beside the levels and snapshots.
+pub(super) fn check_frames(host: &Host, steps: &[Steps], scale: u32) -> Result<()> {
+    let what = match steps.iter().map(|s| &s.level.map).max_by_key(|m| m.len()) {
+        Some(m) => format!(
+            "--frames at --scale {0}: a {1}×{2}-pixel animation frame",
+            scale,
+            m.width() as u64 * u64::from(scale.max(1)),
+            m.height() as u64 * u64::from(scale.max(1)),
+        ),
+        None => format!("--frames at --scale {scale}"),
+    };
+    host.check_memory(memory_needed(steps, scale), held(steps), &what)
+}
+
+/// Checks, before anything is written, that drawing `output` in `format` (to `out`, or standard
+/// output) fits in the memory limit beside its levels.
+pub(super) fn check_drawing(
+    host: &Host,
+    output: &Output,
+    format: Format,
+    out: Option<&Path>,
+) -> Result<()> {
+    let held: usize = output.levels.iter().map(|l| l.map.bytes()).sum();
+    let what = match out {
+        Some(path) => format!("--out {}: drawing it", path.display()),
+        None => "drawing the map".into(),
+    };
+    host.check_memory(output.memory_needed(format), held, &what)
 }
 
 /// Refuses `--out` (and a Tiled map's tileset image beside it) or `--frames` pointed at an

@@ -8,7 +8,9 @@ use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use warren_lua::error::{Error, Result};
 use warren_lua::run::find_regions;
@@ -56,10 +58,17 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     let mut changes = Changes::new(QUIET).map_err(Error::Io)?;
     live.watch(&mut changes).map_err(Error::Io)?;
     let mut seed = super::seed(&run.gen);
-    let keys = read_keys();
+    // `q` stops a generation in progress at its next budget checkpoint, so quitting never waits
+    // for a long generation to finish.
+    let quit = Arc::new(AtomicBool::new(false));
+    live.set_cancel(quit.clone());
+    let keys = read_keys(quit.clone());
     let mut screen = Screen::new(&run, format, &regions);
-    screen.refresh(&live, seed, "started");
+    screen.refresh(&live, seed, "started", &quit);
     loop {
+        if quit.load(Ordering::Relaxed) {
+            return Ok(());
+        }
         if let Some(batch) = changes.next(Duration::from_millis(100)) {
             for e in &batch.errors {
                 eprintln!("watch: watcher problem: {e}");
@@ -71,15 +80,15 @@ pub fn watch(args: WatchArgs) -> Result<()> {
                 if let Err(e) = live.watch(&mut changes) {
                     eprintln!("watch: {e}");
                 }
-                screen.refresh(&live, seed, &changed.describe());
+                screen.refresh(&live, seed, &changed.describe(), &quit);
             }
         }
         match keys.try_recv() {
             Ok(Key::Reroll) => {
                 seed = fresh_seed(seed);
-                screen.refresh(&live, seed, "re-rolled");
+                screen.refresh(&live, seed, "re-rolled", &quit);
             }
-            Ok(Key::Regenerate) => screen.refresh(&live, seed, "regenerated"),
+            Ok(Key::Regenerate) => screen.refresh(&live, seed, "regenerated", &quit),
             Ok(Key::Quit) => return Ok(()),
             Err(TryRecvError::Empty) | Err(TryRecvError::Disconnected) => {}
         }
@@ -110,9 +119,14 @@ impl<'a> Screen<'a> {
     }
 
     /// Regenerates and shows the map, or reports why not and keeps the last good one.
-    fn refresh(&mut self, live: &LiveRecipe, seed: u64, reason: &str) {
+    fn refresh(&mut self, live: &LiveRecipe, seed: u64, reason: &str, quit: &AtomicBool) {
         let started = Instant::now();
-        match self.render(live, seed) {
+        let rendered = self.render(live, seed);
+        if quit.load(Ordering::Relaxed) {
+            // Cancelled (or finished) while quitting: nothing more is shown.
+            return;
+        }
+        match rendered {
             Ok((bytes, legend)) => {
                 let ms = started.elapsed().as_millis();
                 match self.show(&bytes) {
@@ -163,6 +177,7 @@ impl<'a> Screen<'a> {
                 let (host, params) = live.ready().map_err(one)?;
                 let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
                 let inputs = inputs(live, &self.run.gen.script, self.regions);
+                super::run::check_frames(host, &steps, self.run.scale).map_err(one)?;
                 write_frames(dir, &steps, &self.layer, self.run.scale, &inputs).map_err(one)?;
                 Generated {
                     levels: steps.into_iter().map(|s| s.level).collect(),
@@ -179,6 +194,10 @@ impl<'a> Screen<'a> {
             scale: self.run.scale,
             layer: &self.layer,
         };
+        if let Some(host) = live.host() {
+            let out = self.run.out.as_deref();
+            super::run::check_drawing(host, &output, self.format, out).map_err(one)?;
+        }
         let legend = matches!(self.format, Format::Ascii | Format::Ansi)
             .then(|| output.legend_text())
             .flatten();
@@ -228,15 +247,19 @@ fn inputs(live: &LiveRecipe, script: &Path, regions: &Path) -> Inputs {
     inputs
 }
 
-/// Lines typed on standard input, read on a thread (the channel closes at end of input).
-fn read_keys() -> Receiver<Key> {
+/// Lines typed on standard input, read on a thread (the channel closes at end of input). `q`
+/// also sets `quit` at once, which cancels a generation in progress.
+fn read_keys(quit: Arc<AtomicBool>) -> Receiver<Key> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
             let key = match line.trim() {
                 "r" | "R" => Key::Reroll,
-                "q" | "Q" => Key::Quit,
+                "q" | "Q" => {
+                    quit.store(true, Ordering::Relaxed);
+                    Key::Quit
+                }
                 "" => Key::Regenerate,
                 other => {
                     eprintln!("watch: '{other}'? type r (re-roll), Enter (regenerate) or q (quit)");

@@ -67,6 +67,13 @@ impl Format {
     }
 }
 
+/// Bytes one cell of a [`View`] takes: its glyph and its colour.
+pub const VIEW_BYTES_PER_CELL: usize =
+    std::mem::size_of::<char>() + std::mem::size_of::<warren_core::map::Rgb>();
+
+/// Bytes one cell of ANSI text may take: a 24-bit colour escape and the glyph.
+const ANSI_BYTES_PER_CELL: usize = 24;
+
 /// A run's levels and how to draw them.
 pub struct Output<'a> {
     /// The levels, in depth order.
@@ -88,6 +95,25 @@ impl Output<'_> {
             .iter()
             .map(|l| self.layer.view(&l.map).map_err(Error::Param))
             .collect()
+    }
+
+    /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: the
+    /// views of a debug layer or of a PNG (a glyph and a colour per cell) and the text of a
+    /// layer. Terrain text, JSON's terrain, PNG pixels and Tiled stream.
+    pub fn memory_needed(&self, format: Format) -> usize {
+        let cells = self.levels.iter().map(|l| l.map.len());
+        let terrain = *self.layer == LayerChoice::Terrain;
+        let per_cell = match format {
+            Format::Ascii | Format::Ansi if terrain => return 0,
+            Format::Ascii => VIEW_BYTES_PER_CELL + 4,
+            Format::Ansi => VIEW_BYTES_PER_CELL + ANSI_BYTES_PER_CELL,
+            Format::Json if terrain => return 0,
+            // One level's layer at a time.
+            Format::Json => return cells.max().unwrap_or(0) * VIEW_BYTES_PER_CELL,
+            Format::Png => VIEW_BYTES_PER_CELL,
+            Format::Tiled => return 0,
+        };
+        cells.sum::<usize>().saturating_mul(per_cell)
     }
 
     /// Writes the levels to `out` as they are rendered (JSON streams level by level). Text
@@ -145,9 +171,8 @@ impl Output<'_> {
                 doc.finish().map_err(io)?;
             }
             Format::Png => {
-                let stacked = stack(&self.views()?);
-                let bytes = png::encode(&stacked, self.scale as usize).map_err(Error::Io)?;
-                out.write_all(&bytes).map_err(io)?;
+                // A pixel row at a time: the image is never held whole.
+                png::write(&self.views()?, self.scale as usize, out).map_err(Error::Io)?;
             }
             Format::Tiled => {
                 return Err(Error::Usage(
@@ -314,38 +339,4 @@ pub fn write_terrain_text<W: std::io::Write + ?Sized>(
         text::write_terrain(&level.map, color, out)?;
     }
     Ok(())
-}
-
-/// Stacks views vertically with a blank row between them.
-fn stack(views: &[View]) -> View {
-    if views.len() == 1 {
-        return views[0].clone();
-    }
-    let width = views.iter().map(|v| v.width).max().unwrap_or(0);
-    let mut out = View {
-        width,
-        height: 0,
-        glyphs: Vec::new(),
-        colors: Vec::new(),
-    };
-    for (i, v) in views.iter().enumerate() {
-        if i > 0 {
-            out.glyphs.extend(std::iter::repeat_n(' ', width));
-            out.colors
-                .extend(std::iter::repeat_n(warren_core::map::Rgb(0, 0, 0), width));
-            out.height += 1;
-        }
-        for y in 0..v.height {
-            let row = y * v.width;
-            out.glyphs.extend_from_slice(&v.glyphs[row..row + v.width]);
-            out.colors.extend_from_slice(&v.colors[row..row + v.width]);
-            out.glyphs.extend(std::iter::repeat_n(' ', width - v.width));
-            out.colors.extend(std::iter::repeat_n(
-                warren_core::map::Rgb(0, 0, 0),
-                width - v.width,
-            ));
-        }
-        out.height += v.height;
-    }
-    out
 }

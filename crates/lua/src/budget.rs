@@ -11,6 +11,8 @@
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 extern "C" {
@@ -35,7 +37,8 @@ const TRIPPED: &CStr = c"budget exceeded";
 pub struct Limits {
     /// Lua VM instructions (plus charged Rust work) a generation may execute.
     pub instructions: u64,
-    /// Bytes the Lua state and the run's annotations may hold.
+    /// Bytes one generation may hold in its one memory account: the Lua heap, the map and
+    /// the levels kept above it, layers, snapshots, towns and status lists.
     pub memory: usize,
     /// Wall-clock time a generation may take.
     pub time: Duration,
@@ -67,7 +70,7 @@ pub struct Usage {
     /// Instruction-equivalents: VM instructions (to within the hook's interval) plus the work
     /// Rust did for the script.
     pub instructions: u64,
-    /// The most memory held at once (Lua state plus annotations), in bytes.
+    /// The most memory held at once (everything in the memory account), in bytes.
     pub peak_memory: usize,
     /// Wall-clock time.
     pub time: Duration,
@@ -84,6 +87,8 @@ pub enum Exceeded {
     Memory,
     /// A single string larger than [`MAX_STRING_BYTES`].
     String,
+    /// The caller cancelled the generation (see [`Budget::set_cancel`]).
+    Cancelled,
 }
 
 /// The largest string a script may create. Some VM instructions scan whole strings (`==`, `<`,
@@ -117,10 +122,17 @@ pub struct Budget {
     exceeded: Cell<Option<Exceeded>>,
     /// Bytes the Lua allocator holds.
     lua_bytes: Cell<usize>,
-    /// Bytes of Rust-side data the run created (annotations), counted against the same limit.
+    /// Bytes of Rust-side data the generation holds (its map, the levels kept above it,
+    /// annotations, layers, snapshots), counted against the same limit. Forgotten when the
+    /// generation ends: the host counts what it keeps again at the next [`Budget::begin`].
     rust_bytes: Cell<usize>,
-    /// Highest `lua_bytes + rust_bytes` seen during the generation.
+    /// Bytes reserved by Rust objects the Lua state owns (towns, status lists): kept across
+    /// generations, given back when the object is collected (see [`Reservation`]).
+    held_bytes: Cell<usize>,
+    /// Highest total of the account seen during the generation.
     peak_bytes: Cell<usize>,
+    /// What asked for the memory that ran out, and how much (for the message).
+    memory_detail: RefCell<String>,
     /// Bytes allocated since the allocator last looked at the clock.
     since_clock: Cell<usize>,
     /// `used` at which [`Budget::charge`] next looks at the clock.
@@ -136,6 +148,8 @@ pub struct Budget {
     state: Cell<*mut ffi::lua_State>,
     /// Instructions handed to the Lua counter and not yet added to `used`.
     given: Cell<u64>,
+    /// Set by another thread to stop the generation at its next checkpoint.
+    cancel: RefCell<Option<Arc<AtomicBool>>>,
 }
 
 impl Budget {
@@ -149,7 +163,9 @@ impl Budget {
             exceeded: Cell::new(None),
             lua_bytes: Cell::new(0),
             rust_bytes: Cell::new(0),
+            held_bytes: Cell::new(0),
             peak_bytes: Cell::new(0),
+            memory_detail: RefCell::new(String::new()),
             since_clock: Cell::new(0),
             clock_due: Cell::new(0),
             output: Cell::new(0),
@@ -157,6 +173,7 @@ impl Budget {
             location: RefCell::new(String::new()),
             state: Cell::new(std::ptr::null_mut()),
             given: Cell::new(0),
+            cancel: RefCell::new(None),
         }
     }
 
@@ -225,7 +242,8 @@ impl Budget {
         self.started.set(started);
         self.exceeded.set(None);
         self.rust_bytes.set(0);
-        self.peak_bytes.set(self.lua_bytes.get());
+        self.peak_bytes.set(self.held());
+        self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
         self.clock_due.set(self.used.get());
         self.output.set(0);
@@ -270,7 +288,16 @@ impl Budget {
         self.lua_bytes.get()
     }
 
-    /// The most memory (Lua state plus annotations) held during this generation.
+    /// Everything the memory account holds now: the Lua heap, the generation's Rust-side data
+    /// and the reservations of objects the state owns.
+    pub fn held(&self) -> usize {
+        self.lua_bytes
+            .get()
+            .saturating_add(self.rust_bytes.get())
+            .saturating_add(self.held_bytes.get())
+    }
+
+    /// The most memory (everything in the account) held during this generation.
     pub fn peak_bytes(&self) -> usize {
         self.peak_bytes.get()
     }
@@ -298,6 +325,22 @@ impl Budget {
     pub fn start_counting(&self, held: usize) {
         self.lua_bytes.set(held);
         self.peak_bytes.set(held);
+    }
+
+    /// Lets another thread stop generations: once `flag` is set, a running generation ends at
+    /// its next checkpoint (within a chunk of instructions or a primitive's charge) with
+    /// [`Exceeded::Cancelled`]. `None` removes it.
+    pub fn set_cancel(&self, flag: Option<Arc<AtomicBool>>) {
+        if let Ok(mut cancel) = self.cancel.try_borrow_mut() {
+            *cancel = flag;
+        }
+    }
+
+    /// Whether the generation was cancelled.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .try_borrow()
+            .is_ok_and(|c| c.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
     }
 
     /// Marks `what` as exceeded (the first cause wins) and remembers where, if known. Called
@@ -340,6 +383,8 @@ impl Budget {
             return Ok(());
         } else if self.started.get().elapsed() > self.limits.get().time {
             Exceeded::Time
+        } else if self.cancelled() {
+            Exceeded::Cancelled
         } else {
             self.clock_due
                 .set(used.saturating_add(CLOCK_EVERY_INSTRUCTIONS));
@@ -366,17 +411,82 @@ impl Budget {
         bytes: usize,
         location: impl FnOnce() -> Option<String>,
     ) -> Result<(), Exceeded> {
+        self.charge_bytes_for(bytes, "", location)
+    }
+
+    /// [`Self::charge_bytes`] for data that `what` (a binding, `"the map"`) is about to
+    /// allocate: call it before allocating. A memory error then says who asked and how much.
+    pub fn charge_bytes_for(
+        &self,
+        bytes: usize,
+        what: &str,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
         if let Some(e) = self.exceeded.get() {
             return Err(e);
         }
-        let rust = self.rust_bytes.get().saturating_add(bytes);
-        self.rust_bytes.set(rust);
-        let total = rust.saturating_add(self.lua_bytes.get());
+        let before = self.held();
+        self.rust_bytes
+            .set(self.rust_bytes.get().saturating_add(bytes));
+        let total = self.held();
         self.peak_bytes.set(self.peak_bytes.get().max(total));
         if total > self.limits.get().memory {
+            self.note_memory(what, bytes, before);
             return Err(self.trip(Exceeded::Memory, location().as_deref()));
         }
         Ok(())
+    }
+
+    /// Reserves `bytes` for a Rust object the Lua state will own (a town, status lists) until
+    /// [`Self::unreserve`]; `false` (and nothing reserved) if the account cannot hold them. Unlike
+    /// the other charges this does not trip the budget: the caller may collect garbage (which
+    /// returns dropped objects' reservations) and try again, then [`Self::refuse`].
+    pub fn reserve(&self, bytes: usize) -> bool {
+        if self.exceeded.get().is_some() {
+            return false;
+        }
+        let total = self.held().saturating_add(bytes);
+        if total > self.limits.get().memory {
+            return false;
+        }
+        self.held_bytes
+            .set(self.held_bytes.get().saturating_add(bytes));
+        self.peak_bytes.set(self.peak_bytes.get().max(total));
+        true
+    }
+
+    /// Gives back bytes [`Self::reserve`] took.
+    pub fn unreserve(&self, bytes: usize) {
+        self.held_bytes
+            .set(self.held_bytes.get().saturating_sub(bytes));
+    }
+
+    /// Trips the memory limit for `what`, which needed `bytes` the account could not hold.
+    pub fn refuse(
+        &self,
+        bytes: usize,
+        what: &str,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Exceeded {
+        if let Some(e) = self.exceeded.get() {
+            return e;
+        }
+        self.note_memory(what, bytes, self.held());
+        self.trip(Exceeded::Memory, location().as_deref())
+    }
+
+    /// Remembers, for the message, that `what` asked for `bytes` with `held` already held.
+    fn note_memory(&self, what: &str, bytes: usize, held: usize) {
+        if what.is_empty() || self.exceeded.get().is_some() {
+            return;
+        }
+        if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
+            *detail = format!(
+                "{what} needs {} with {} already held",
+                mib(bytes),
+                mib(held)
+            );
+        }
     }
 
     /// Counts `bytes` of output; `Some(true)` if they may be written, `Some(false)` the first
@@ -433,7 +543,18 @@ impl Budget {
         }
         let limits = self.limits.get();
         let total = self.lua_bytes.get().saturating_add(grow);
-        if total.saturating_add(self.rust_bytes.get()) > limits.memory {
+        let outside = self.rust_bytes.get().saturating_add(self.held_bytes.get());
+        if total.saturating_add(outside) > limits.memory {
+            if self.exceeded.get().is_none() {
+                // Formatting allocates from Rust's allocator, never from this one.
+                if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
+                    *detail = format!(
+                        "the Lua heap holds {} beside {} of maps, layers and objects",
+                        mib(self.lua_bytes.get()),
+                        mib(outside)
+                    );
+                }
+            }
             self.trip(Exceeded::Memory, None);
             return false;
         }
@@ -444,11 +565,15 @@ impl Budget {
                 self.trip(Exceeded::Time, None);
                 return false;
             }
+            if self.cancelled() {
+                self.trip(Exceeded::Cancelled, None);
+                return false;
+            }
         } else {
             self.since_clock.set(since);
         }
         self.lua_bytes.set(total);
-        let held = total.saturating_add(self.rust_bytes.get());
+        let held = total.saturating_add(outside);
         if held > self.peak_bytes.get() {
             self.peak_bytes.set(held);
         }
@@ -468,20 +593,63 @@ impl Budget {
                 "time budget exceeded ({} s; raise it with --max-seconds)",
                 limits.time.as_secs_f64()
             ),
-            Exceeded::Memory => format!(
-                "memory limit exceeded ({} MiB; raise it with --max-memory)",
-                limits.memory >> 20
-            ),
+            Exceeded::Memory => {
+                let detail = self.memory_detail.borrow();
+                let why = if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {detail}")
+                };
+                format!(
+                    "memory limit exceeded ({} MiB; raise it with --max-memory){why}",
+                    limits.memory >> 20
+                )
+            }
             Exceeded::String => format!(
                 "string size limit exceeded (a single string may hold at most {} MiB)",
                 MAX_STRING_BYTES >> 20
             ),
+            Exceeded::Cancelled => "generation cancelled".into(),
         };
         let loc = self.location.borrow();
         Some(match (loc.is_empty(), loc.starts_with(recipe)) {
             (true, _) => format!("{recipe}: {detail}"),
             (false, true) => format!("{loc}: {detail}"),
             (false, false) => format!("{loc}: {detail} (recipe {recipe})"),
+        })
+    }
+}
+
+/// `bytes` for messages: whole MiB, rounded up, or KiB below one MiB.
+pub fn mib(bytes: usize) -> String {
+    if bytes < 1 << 20 {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
+    } else {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
+    }
+}
+
+/// A share of the memory account kept by a Rust object the Lua state owns (a town, status
+/// lists), given back when the object is dropped.
+#[derive(Debug)]
+pub struct Reservation {
+    bytes: usize,
+    budget: std::rc::Rc<Budget>,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.unreserve(self.bytes);
+    }
+}
+
+impl Reservation {
+    /// Reserves `bytes` in `budget`'s account (see [`Budget::reserve`]); `None` if they do not
+    /// fit.
+    pub fn try_new(budget: &std::rc::Rc<Budget>, bytes: usize) -> Option<Reservation> {
+        budget.reserve(bytes).then(|| Reservation {
+            bytes,
+            budget: budget.clone(),
         })
     }
 }
@@ -505,6 +673,8 @@ pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> 
             Some(Exceeded::Instructions)
         } else if budget.started.get().elapsed() > limits.time {
             Some(Exceeded::Time)
+        } else if budget.cancelled() {
+            Some(Exceeded::Cancelled)
         } else {
             None
         };
@@ -685,6 +855,25 @@ mod tests {
             "the checkpoint sees the time is up"
         );
         assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    }
+
+    #[test]
+    fn a_cancel_flag_stops_the_next_checkpoint() {
+        let b = Budget::new(Limits::default());
+        let flag = Arc::new(AtomicBool::new(false));
+        b.set_cancel(Some(flag.clone()));
+        b.begin(limits(u64::MAX, usize::MAX));
+        assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS, || None).is_ok());
+        flag.store(true, Ordering::Relaxed);
+        assert!(
+            b.allocate(0, 100, false),
+            "between checkpoints nothing looks"
+        );
+        assert_eq!(
+            b.charge(CLOCK_EVERY_INSTRUCTIONS, || Some("t.lua:9".into())),
+            Err(Exceeded::Cancelled)
+        );
+        assert_eq!(b.message("t.lua").unwrap(), "t.lua:9: generation cancelled");
     }
 
     #[test]

@@ -64,6 +64,26 @@ pub struct Host {
     /// The last run left the state dirty: the next one rebuilds it first (after the caller
     /// took the run's snapshots).
     stale: std::cell::Cell<bool>,
+    /// Bytes the caller keeps from earlier generations of the same run (the levels above, their
+    /// snapshots): each generation's memory account starts with them. See [`Host::keep`].
+    kept: std::cell::Cell<usize>,
+    /// Set by another thread to stop the generation in progress (see [`Host::set_cancel`]).
+    cancel: RefCell<Option<Arc<std::sync::atomic::AtomicBool>>>,
+}
+
+/// Bytes a caller keeps from a generation (a finished level, its snapshots) while it makes more:
+/// counted in every later generation's memory account until dropped.
+#[must_use = "the bytes are counted only while this is kept"]
+pub struct Kept<'h> {
+    host: &'h Host,
+    bytes: usize,
+}
+
+impl Drop for Kept<'_> {
+    fn drop(&mut self) {
+        let kept = &self.host.kept;
+        kept.set(kept.get().saturating_sub(self.bytes));
+    }
 }
 
 /// Everything tied to one Lua state: rebuilt whole when a run leaves the state dirty.
@@ -183,6 +203,8 @@ impl Host {
             snapshots: std::cell::Cell::new(false),
             rebuilds: std::cell::Cell::new(0),
             stale: std::cell::Cell::new(false),
+            kept: std::cell::Cell::new(0),
+            cancel: RefCell::new(None),
         })
     }
 
@@ -213,6 +235,45 @@ impl Host {
     /// How many times a run left the state dirty and the recipe was loaded again.
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds.get()
+    }
+
+    /// Lets another thread stop generations (a user quitting `warren watch`): once `flag` is
+    /// set, the generation in progress ends at its next budget checkpoint with the error
+    /// "generation cancelled", and later ones end at once until it is cleared.
+    pub fn set_cancel(&self, flag: Option<Arc<std::sync::atomic::AtomicBool>>) {
+        *self.cancel.borrow_mut() = flag;
+    }
+
+    /// Counts `bytes` the caller keeps from a generation (see [`Map::bytes`]) in the memory
+    /// account of every later generation, until the returned guard is dropped.
+    pub fn keep(&self, bytes: usize) -> Kept<'_> {
+        self.kept.set(self.kept.get().saturating_add(bytes));
+        Kept { host: self, bytes }
+    }
+
+    /// What the memory account holds between generations: the Lua state (the loaded recipe and
+    /// what its objects reserved) and what the caller keeps ([`Host::keep`]).
+    pub fn memory_held(&self) -> usize {
+        let env = self.env.borrow();
+        let budget = state::state(&env.lua).budget.clone();
+        budget.held().saturating_add(self.kept.get())
+    }
+
+    /// Checks that `bytes` more, for `what` (an output buffer, say), fit in the memory limit
+    /// beside what the account holds ([`Host::memory_held`]) and `also` (levels the caller
+    /// holds without [`Host::keep`]); the error says how much, and which limit.
+    pub fn check_memory(&self, bytes: usize, also: usize, what: &str) -> Result<()> {
+        let held = self.memory_held().saturating_add(also);
+        let limit = self.limits.memory;
+        if held.saturating_add(bytes) <= limit {
+            return Ok(());
+        }
+        Err(Error::Budget(format!(
+            "{what} needs {} with {} already held: over the {} MiB memory limit (raise it with --max-memory)",
+            crate::budget::mib(bytes),
+            crate::budget::mib(held),
+            limit >> 20
+        )))
     }
 
     /// Changes the budgets for later generations.
@@ -267,6 +328,19 @@ impl Host {
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Param(format!("{at}: {e} (params.{side})"))
         })?;
+        // The map is the first thing in the generation's memory account: checked before it is
+        // allocated, beside the Lua state and the levels kept above.
+        let map_bytes = Map::bytes_for(width, height);
+        let level = match run.depth {
+            0 | 1 => String::new(),
+            n => format!(" for level {n}"),
+        };
+        let what = format!("params.width × params.height: a {width}×{height} map{level}");
+        self.check_memory(map_bytes, 0, &what).map_err(|e| {
+            let at = self.recipe.declared.get("width").cloned();
+            let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
+            Error::Budget(format!("{at}: {e}"))
+        })?;
         let map = self
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
@@ -278,8 +352,11 @@ impl Host {
         let _running = env.lua.running();
         let modules = state::state(&env.lua).modules.borrow().count();
         let budget = state::state(&env.lua).budget.clone();
+        budget.set_cancel(self.cancel.borrow().clone());
         budget.begin_at(self.limits, started);
         budget.note_location(&env.generate_at);
+        // Checked above: this only puts the map and the kept levels in the account.
+        let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
         state::state(&env.lua).run.borrow_mut().take();
@@ -379,7 +456,10 @@ impl Host {
         // is built (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;
         let above = match run.above {
-            Some(m) => Value::UserData(lua.create_userdata(LuaMap(m.clone()))?),
+            Some(m) => {
+                crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
+                Value::UserData(lua.create_userdata(LuaMap(m.clone()))?)
+            }
             None => Value::Nil,
         };
         let ctx: Table = env.make_ctx.call((

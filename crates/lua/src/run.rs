@@ -102,7 +102,8 @@ pub struct Level {
     pub depth: u32,
 }
 
-/// Generates levels 1..=`count`, each seeing the one above.
+/// Generates levels 1..=`count`, each seeing the one above. The levels already made count in
+/// the memory account of each later one (see [`Host::keep`]).
 pub fn generate_levels(
     host: &Host,
     seed: u64,
@@ -110,6 +111,8 @@ pub fn generate_levels(
     count: u32,
 ) -> Result<Vec<Level>> {
     let mut levels: Vec<Level> = Vec::with_capacity(count as usize);
+    // Every level made so far stays in the memory account of the ones below it.
+    let mut kept = Vec::with_capacity(count as usize);
     for depth in 1..=count {
         let s = level_seed(seed, depth);
         let map = host.generate(&Run {
@@ -118,6 +121,7 @@ pub fn generate_levels(
             depth,
             above: levels.last().map(|l| &l.map),
         })?;
+        kept.push(host.keep(map.bytes()));
         levels.push(Level {
             map,
             seed: s,

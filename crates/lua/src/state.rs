@@ -6,7 +6,7 @@
 //! sandbox that builds a state, the host that runs it and the API bindings all reach it
 //! without reaching each other.
 
-use crate::budget::{caller_location, Budget};
+use crate::budget::{caller_location, Budget, Reservation};
 use mlua::{ffi, AnyUserData, Lua};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -140,8 +140,40 @@ pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
 
 /// Counts `bytes` of Rust-side data kept for the script (annotations) against the memory limit.
 pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    charge_bytes_for(lua, bytes, "")
+}
+
+/// Counts `bytes` that `what` (a binding's name) is about to allocate against the memory
+/// limit, before allocating: running out names `what` and the size.
+pub fn charge_bytes_for(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<()> {
     let budget = state(lua).budget.clone();
     budget
-        .charge_bytes(bytes, || caller_location(lua))
+        .charge_bytes_for(bytes, what, || caller_location(lua))
         .map_err(|_| exceeded_error(lua))
+}
+
+/// Gives back `bytes` of Rust-side data counted with [`charge_bytes`] (a replaced layer).
+pub fn release_bytes(lua: &Lua, bytes: usize) {
+    state(lua).budget.release_bytes(bytes);
+}
+
+/// Reserves `bytes` of the memory account for a Rust object `what` makes that the state will
+/// own (a town, status lists), until the object is collected. When they do not fit, garbage is
+/// collected first (dropped objects give their share back); if that is not enough the memory
+/// limit trips, located at the calling script line.
+pub fn reserve(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation> {
+    let budget = state(lua).budget.clone();
+    if budget.exceeded().is_some() {
+        return Err(exceeded_error(lua));
+    }
+    if let Some(r) = Reservation::try_new(&budget, bytes) {
+        return Ok(r);
+    }
+    // Two full cycles: the first runs finalizers, the second frees what they released.
+    lua.gc_collect()?;
+    lua.gc_collect()?;
+    Reservation::try_new(&budget, bytes).ok_or_else(|| {
+        budget.refuse(bytes, what, || caller_location(lua));
+        exceeded_error(lua)
+    })
 }

@@ -16,7 +16,16 @@ pub struct Layer {
     marks: Vec<Option<(char, Rgb)>>,
 }
 
+/// Bytes one cell of a layer takes.
+pub const BYTES_PER_CELL: usize = std::mem::size_of::<Option<(char, Rgb)>>();
+
 impl Layer {
+    /// Bytes a layer over a `width × height` map takes (to check a memory limit before making
+    /// one).
+    pub fn bytes_for(width: i32, height: i32) -> usize {
+        (width.max(0) as usize) * (height.max(0) as usize) * BYTES_PER_CELL
+    }
+
     /// An empty (fully transparent) layer the size of a `width × height` map.
     pub fn new(width: i32, height: i32) -> Layer {
         let n = width.max(0) as usize * height.max(0) as usize;

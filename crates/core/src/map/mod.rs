@@ -259,6 +259,14 @@ impl Map {
         (width.max(0) as usize) * (height.max(0) as usize) * BYTES_PER_CELL
     }
 
+    /// Bytes this map's cells and debug layers take (its other annotations are small beside
+    /// them): what keeping it, or a copy of it, costs.
+    pub fn bytes(&self) -> usize {
+        let layer = Layer::bytes_for(self.width, self.height);
+        Map::bytes_for(self.width as i64, self.height as i64)
+            .saturating_add(layer.saturating_mul(self.notes.layers.len()))
+    }
+
     /// Reuses this map's buffers for a fresh map of the given size (as [`Map::new`]). Memory the
     /// system cannot give is an error ([`MapError::OutOfMemory`]), never an abort.
     pub fn reset(&mut self, width: i64, height: i64, fill: TerrainId) -> Result<(), MapError> {

@@ -8,6 +8,7 @@ use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
 
 use super::shapes::list;
+use crate::state::{charge_bytes_for, release_bytes};
 use mlua::{Lua, Table, Value};
 use std::collections::BTreeMap;
 use warren_core::map::{Layer, Map, Rgb};
@@ -66,7 +67,7 @@ fn snapshot(lua: &Lua, (this, label, extra): (Value, Value, Extra)) -> mlua::Res
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
     };
-    let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
+    let Some(shots) = lua.app_data_ref::<Snapshots>() else {
         return Ok(());
     };
     if !shots.enabled {
@@ -79,8 +80,18 @@ fn snapshot(lua: &Lua, (this, label, extra): (Value, Value, Extra)) -> mlua::Res
             "too many snapshots (at most {MAX_SNAPSHOTS}, holding at most {MAX_SNAPSHOT_CELLS} cells together)"
         )));
     }
-    let mut copy = map.clone();
-    copy.notes.layers.clear();
+    // The copy leaves the layers out; the memory account holds it until the generation ends
+    // (the host then counts the snapshots it keeps).
+    let bytes = Map::bytes_for(map.width().into(), map.height().into());
+    drop((shots, m));
+    charge_bytes_for(lua, bytes, &SNAPSHOT.call_name())?;
+    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let layers = std::mem::take(&mut m.0.notes.layers);
+    let copy = m.0.clone();
+    m.0.notes.layers = layers;
+    let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
+        return Ok(());
+    };
     shots.frames.push(Snapshot {
         label: label.to_string_lossy(),
         map: copy,
@@ -113,7 +124,32 @@ fn add_layer(
             warren_core::map::layer::MAX_LAYERS
         )));
     }
-    let rows = list(&c, &o.table("rows")?, "layer.rows")?
+    // Counted before the rows are converted or the layer made; given back if it is not kept
+    // or when it replaces a layer of the same name.
+    let bytes = Layer::bytes_for(map.width(), map.height());
+    charge_bytes_for(lua, bytes, &ADD_LAYER.call_name())?;
+    let made = make_layer(&c, &o, map.width(), map.height());
+    let replaced = match made {
+        Ok(layer) => map.notes.layers.insert(name, layer),
+        Err(e) => {
+            release_bytes(lua, bytes);
+            return Err(e);
+        }
+    };
+    if replaced.is_some() {
+        release_bytes(lua, bytes);
+    }
+    Ok(())
+}
+
+/// The layer `add_layer`'s options describe, for a `width × height` map.
+fn make_layer(
+    c: &Call,
+    o: &super::call::Opts<'_, '_>,
+    width: i32,
+    height: i32,
+) -> mlua::Result<Layer> {
+    let rows = list(c, &o.table("rows")?, "layer.rows")?
         .into_iter()
         .enumerate()
         .map(|(i, v)| match v? {
@@ -125,11 +161,8 @@ fn add_layer(
             ))),
         })
         .collect::<mlua::Result<Vec<String>>>()?;
-    let colors = colors(&c, o.opt_table("colors")?)?;
-    let layer =
-        Layer::from_rows(map.width(), map.height(), &rows, &colors).map_err(|e| c.fail(e))?;
-    map.notes.layers.insert(name, layer);
-    Ok(())
+    let colors = colors(c, o.opt_table("colors")?)?;
+    Layer::from_rows(width, height, &rows, &colors).map_err(|e| c.fail(e))
 }
 
 /// The `colors` table: one-character keys, `#rrggbb` values.

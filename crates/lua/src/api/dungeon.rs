@@ -21,7 +21,7 @@ use super::regions::{self, ROOM_REGION, STREAMER_REGION, VAULT_REGION};
 use super::rng::LuaRng;
 use super::shapes::{self, list};
 use super::tunnel::{flags, LuaTunnels};
-use crate::state::charge_bytes;
+use crate::state::{charge_bytes, charge_bytes_for};
 use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
 use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
@@ -575,6 +575,13 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
     let panel = (get("panel_width", pw)?, get("panel_height", ph)?);
     let (rock, edge) = run_terrain(c)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
+    // The level's size replaces the map's: the growth is counted before it is allocated (a
+    // size init_level refuses reports its own rule).
+    if warren_core::map::check_size(w.into(), h.into()).is_ok() {
+        let now = Map::bytes_for(m.0.width().into(), m.0.height().into());
+        let grow = Map::bytes_for(w.into(), h.into()).saturating_sub(now);
+        charge_bytes_for(c.lua(), grow, &c.decl().call_name())?;
+    }
     let mut meter = LuaMeter::new(c.lua());
     let panels = init_level(&mut m.0, w, h, panel, rock, edge, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;

@@ -44,7 +44,6 @@ pub mod debug;
 pub mod decl;
 pub mod dungeon;
 pub mod gen;
-pub mod held;
 pub mod index;
 pub mod keys;
 pub mod log;

@@ -8,9 +8,9 @@
 use super::call::{did_you_mean, shown, Call, Extra};
 use super::decl::quoted;
 use super::decl::{arg, key, key_opt, Class, Decl, Owner, Ty};
-use super::held::{charge, Charge};
 use super::rng::LuaRng;
 use super::shapes;
+use crate::budget::Reservation;
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 use warren_core::gen::town::StatusLists;
 use warren_core::map::MAX_CELLS;
@@ -18,7 +18,7 @@ use warren_core::map::MAX_CELLS;
 /// Status lists as a Lua userdata.
 pub struct LuaStatusLists {
     lists: StatusLists,
-    _charge: Charge,
+    _charge: Reservation,
     /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
@@ -118,7 +118,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
             .position(|n| *n == name)
             .ok_or_else(|| c.fail(unknown("opts.initial", &name, &refs)))?,
     };
-    let charge = charge(
+    let charge = crate::state::reserve(
         lua,
         cells as usize * BYTES_PER_CELL,
         &STATUS_LISTS.call_name(),

@@ -14,11 +14,11 @@
 
 use super::call::{Call, Extra};
 use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
-use super::held::{charge, Charge};
 use super::map::LuaMap;
 use super::meter::LuaMeter;
 use super::regions::{self, TOWN_STYLE};
 use super::rng::LuaRng;
+use crate::budget::Reservation;
 use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
@@ -28,7 +28,7 @@ use warren_core::rng::Rng;
 /// A town as a Lua userdata.
 pub struct LuaTown {
     town: Town,
-    _charge: Charge,
+    _charge: Reservation,
     /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
@@ -216,7 +216,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
     // Check before charging, so that a huge bad size reports its rule, not the memory limit.
     p.validate()
         .map_err(|e| c.fail(format!("invalid town parameters: {e}")))?;
-    let charge = charge(lua, town_bytes(&p), &NEW.call_name())?;
+    let charge = crate::state::reserve(lua, town_bytes(&p), &NEW.call_name())?;
     let mut meter = LuaMeter::new(lua);
     let town = Town::new(&p, &mut meter).map_err(|e| step_error(&c, &mut meter, e))?;
     Ok(LuaTown {

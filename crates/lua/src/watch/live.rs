@@ -64,6 +64,7 @@ pub struct LiveRecipe {
     host: Option<Host>,
     host_error: Option<Error>,
     files: BTreeSet<PathBuf>,
+    cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl LiveRecipe {
@@ -86,9 +87,18 @@ impl LiveRecipe {
             host: None,
             host_error: None,
             files: BTreeSet::from([canonical_file(script)]),
+            cancel: None,
         };
         live.reload(true, true);
         live
+    }
+
+    /// Lets another thread stop generations, now and after reloads (see [`Host::set_cancel`]).
+    pub fn set_cancel(&mut self, flag: Arc<std::sync::atomic::AtomicBool>) {
+        if let Some(host) = &self.host {
+            host.set_cancel(Some(flag.clone()));
+        }
+        self.cancel = Some(flag);
     }
 
     /// Watches the region directory (recursively) and the directory of every script file.
@@ -148,6 +158,7 @@ impl LiveRecipe {
         if scripts || self.host.is_none() {
             match Host::load(&self.script, registry, self.limits) {
                 Ok(h) => {
+                    h.set_cancel(self.cancel.clone());
                     self.files
                         .extend(h.script_files().iter().map(|f| canonical_file(f)));
                     self.host = Some(h);
