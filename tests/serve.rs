@@ -11,6 +11,7 @@ mod server;
 use base64::Engine;
 use common::*;
 use server::*;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 const RECIPE: &str = r##"local style = require "lib.style"
@@ -629,4 +630,29 @@ fn concurrent_requests_during_rapid_edits_neither_crash_nor_wedge_the_server() {
         assert!(Instant::now() < deadline, "never settled: {}", r.text());
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn a_request_given_up_on_stops_its_generation() {
+    // A runaway map that would hold the worker for a minute under these budgets.
+    let s = serve(&["--max-seconds", "60", "--max-instructions", "100000000000"]);
+    let mut slow = std::net::TcpStream::connect(s.addr).unwrap();
+    write!(
+        slow,
+        "GET /api/map?set=spin=true HTTP/1.0\r\nHost: {}\r\n\r\n",
+        s.addr
+    )
+    .unwrap();
+    // Long enough for the worker to be inside the runaway loop; then the caller gives up.
+    std::thread::sleep(Duration::from_millis(500));
+    drop(slow);
+    let started = Instant::now();
+    let next = s.get("/api/map?seed=6");
+    assert_eq!(next.status, 200, "{}", next.text());
+    // Without the cancellation the next map waits for the runaway's 60 s budget.
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the next map took {:?}",
+        started.elapsed()
+    );
 }

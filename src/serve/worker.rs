@@ -3,14 +3,18 @@
 //! and generates maps for requests one at a time under the recipe's budgets.
 //!
 //! Requests wait in a bounded queue: a full queue is refused at once ("busy"), never blocks the
-//! server. A request whose caller has gone away is dropped unrun. Recent generations are kept, so
-//! a page's layers and downloads of the map on screen do not generate it again. After a reload
-//! the worker publishes a new [`Status`]; pages regenerate when its version changes.
+//! server. A request whose caller has gone away is dropped unrun, and one whose caller goes
+//! away while it runs (the page moved on to another seed, the connection closed) is cancelled
+//! at its next budget checkpoint, so the worker is free for what the page wants now. Recent
+//! generations are kept, so a page's layers and downloads of the map on screen do not generate
+//! it again. After a reload the worker publishes a new [`Status`]; pages regenerate when its
+//! version changes.
 
 use super::query::MapRequest;
 use super::status::{problems_of, Problem, RecipeInfo, Session, Status};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -97,6 +101,23 @@ type Reply = oneshot::Sender<Result<Arc<Generation>, Failure>>;
 struct Job {
     request: MapRequest,
     reply: Reply,
+    /// Set when the caller stops waiting (the page moved on, the connection closed, the wait
+    /// timed out): the generation, if it is running, ends at its next budget checkpoint.
+    cancel: Arc<AtomicBool>,
+}
+
+/// Cancels a job when the request that sent it is dropped before its answer came.
+struct CancelOnDrop {
+    flag: Arc<AtomicBool>,
+    armed: bool,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if self.armed {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What the worker needs to start.
@@ -139,9 +160,19 @@ impl Worker {
     }
 
     /// Generates (or finds among the kept generations) the map `request` asks for.
+    /// If this future is dropped before the answer comes, the generation is cancelled.
     pub async fn generate(&self, request: MapRequest) -> Result<Arc<Generation>, Failure> {
         let (reply, answer) = oneshot::channel();
-        match self.jobs.try_send(Job { request, reply }) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut abandoned = CancelOnDrop {
+            flag: cancel.clone(),
+            armed: true,
+        };
+        match self.jobs.try_send(Job {
+            request,
+            reply,
+            cancel,
+        }) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => return Err(Failure::Busy),
             Err(TrySendError::Disconnected(_)) => {
@@ -150,7 +181,9 @@ impl Worker {
                 ))
             }
         }
-        answer.await.unwrap_or_else(|_| {
+        let answered = answer.await;
+        abandoned.armed = false;
+        answered.unwrap_or_else(|_| {
             Err(Failure::Internal(
                 "the generation thread has stopped".into(),
             ))
@@ -301,6 +334,8 @@ impl State {
                 Ok(g)
             }
             None => {
+                // The generation stops early if its caller stops waiting.
+                self.live.set_cancel(job.cancel.clone());
                 let outcome =
                     std::panic::catch_unwind(AssertUnwindSafe(|| self.generate(&job.request)));
                 self.follow_required();
