@@ -225,3 +225,29 @@ fn stubs_check_accepts_the_checked_in_stubs_and_rejects_stale_ones() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("out of date with the Lua API"));
 }
+
+#[test]
+fn text_the_parser_cannot_read_is_lua_s_syntax_error_not_a_crash() {
+    // full_moon's lexer panics on a backtick (Luau string interpolation); found by warren-fuzz.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("tick.lua");
+    std::fs::write(
+        &recipe,
+        "return { params = {}, generate = function(map, ctx)\n  local s = `x`\nend }\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("warren")
+        .unwrap()
+        .current_dir(common::root().join("tests/fixtures/check"))
+        .args(["check", "--regions", "regions", recipe.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(!text.contains("internal error"), "{text}");
+    assert!(text.contains("tick.lua:2:"), "{text}");
+}

@@ -27,8 +27,7 @@ use crate::error::Error;
 use crate::require::read_script;
 use crate::{Host, Limits};
 use declared::Declared;
-use full_moon::tokenizer::{Lexer, LexerResult, TokenType};
-use full_moon::LuaVersion;
+use full_moon::tokenizer::TokenType;
 pub use known::Known;
 use program::{Outcome, Source};
 use std::borrow::Cow;
@@ -277,7 +276,7 @@ fn lua_syntax_error(source: &Source) -> Option<String> {
 /// Every `require "name"` (or `require("name")`, `require 'name'`) with a literal name, and
 /// where the name is.
 fn literal_requires(text: &str) -> Vec<(String, Pos)> {
-    let LexerResult::Ok(tokens) = Lexer::new(text, LuaVersion::lua54()).collect() else {
+    let Some(tokens) = syntax::tokens(text) else {
         return Vec::new();
     };
     let significant: Vec<_> = tokens

@@ -8,8 +8,7 @@ use super::known::Known;
 use super::names::Defs;
 use super::syntax::{self, Pos};
 use super::walk;
-use full_moon::tokenizer::{Lexer, LexerResult, TokenType};
-use full_moon::LuaVersion;
+use full_moon::tokenizer::TokenType;
 use std::path::PathBuf;
 
 /// Deepest nesting of brackets and blocks analysed; Lua itself refuses more than 200 levels.
@@ -98,7 +97,7 @@ fn analyse_here(sources: &[Source], declared: &Declared) -> Vec<Outcome> {
 /// Why `text` is too deeply nested to analyse, if it is: more than [`MAX_DEPTH`] levels of
 /// brackets and blocks, or an expression of more than [`MAX_CHAIN`] operators.
 fn too_deep(text: &str) -> Option<String> {
-    let LexerResult::Ok(tokens) = Lexer::new(text, LuaVersion::lua54()).collect() else {
+    let Some(tokens) = syntax::tokens(text) else {
         // The parser reports the error.
         return None;
     };

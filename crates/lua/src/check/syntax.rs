@@ -3,7 +3,7 @@
 
 use full_moon::ast::Ast;
 use full_moon::node::Node;
-use full_moon::tokenizer::{TokenReference, TokenType};
+use full_moon::tokenizer::{Lexer, LexerResult, Token, TokenReference, TokenType};
 use full_moon::LuaVersion;
 
 /// A place in a file: 1-based line and column (in characters).
@@ -15,9 +15,28 @@ pub struct Pos {
     pub col: usize,
 }
 
+/// The tokens of `text`, or `None` when it does not tokenize.
+// full_moon 3's lexer panics on a few inputs Lua itself rejects cleanly (a backtick, read as
+// Luau's string interpolation); such a text has no tokens here.
+pub fn tokens(text: &str) -> Option<Vec<Token>> {
+    match std::panic::catch_unwind(|| Lexer::new(text, LuaVersion::lua54()).collect()) {
+        Ok(LexerResult::Ok(tokens)) => Some(tokens),
+        _ => None,
+    }
+}
+
 /// The parse tree of `text`, or the first syntax error and where it is.
 pub fn parse(text: &str) -> Result<Ast, (Pos, String)> {
-    let result = full_moon::parse_fallible(text, LuaVersion::lua54());
+    // The parser panics where its lexer does (see [`tokens`]): then Lua's own error is the one
+    // reported.
+    let Ok(result) =
+        std::panic::catch_unwind(|| full_moon::parse_fallible(text, LuaVersion::lua54()))
+    else {
+        return Err((
+            Pos { line: 1, col: 1 },
+            "the static checks' parser cannot read this file".into(),
+        ));
+    };
     match result.errors().first() {
         None => Ok(result.into_ast()),
         Some(e) => {
