@@ -635,6 +635,11 @@ fn errors_caused_by_a_recipe_name_its_line() {
         ),
         (body("error({})"), "x.lua:3: error({})"),
         (body("error('why', 0)"), "x.lua:3: why"),
+        // Nested past Lua's C-call limit (found by warren-fuzz): a syntax error at its line.
+        (
+            format!("local x = {}1{}\nreturn {{}}\n", "(".repeat(300), ")".repeat(300)),
+            "x.lua:1: chunk has too many nested levels",
+        ),
     ];
     for (recipe, expected) in cases {
         let dir = temp_tree(&[("x.lua", recipe.as_str())]);

@@ -104,7 +104,7 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("C stack: __tostring", "local t t = setmetatable({}, { __tostring = function() return tostring(t) end }) tostring(t)", "stack overflow"),
     ("C stack: coroutines", "local function nest() return coroutine.wrap(nest)() end nest()", "stack overflow"),
     ("__index loop chain", "local t = {} setmetatable(t, { __index = t }) local _ = t.x", "'__index' chain too long"),
-    ("load depth", "assert(load('return ' .. ('{'):rep(1000) .. ('}'):rep(1000)))", "overflow"),
+    ("load depth", "assert(load('return ' .. ('{'):rep(1000) .. ('}'):rep(1000)))", "chunk has too many nested levels"),
     ("load size", "assert(load(('-'):rep(1 << 10):rep(2 << 10)))", "chunk is larger than 1048576 bytes"),
     ("load reader", "assert(load(function() return ('x'):rep(1000) end))", "chunk is larger than 1048576 bytes"),
     ("load bytecode", "assert(load('\\27Lua'))", "attempt to load a binary chunk"),

@@ -501,7 +501,18 @@ static void adjust_assign (LexState *ls, int nvars, int nexps, expdesc *e) {
 }
 
 
+#if defined(LUA_WARREN)
+/* warren: a chunk nested past the C-call limit is a syntax error at its line (stock Lua says
+   only "C stack overflow", with no place) */
+static void warren_enterlevel (LexState *ls) {
+  if (getCcalls(ls->L) + 1 >= LUAI_MAXCCALLS)
+    luaX_syntaxerror(ls, "chunk has too many nested levels");
+  luaE_incCstack(ls->L);
+}
+#define enterlevel(ls)	warren_enterlevel(ls)
+#else
 #define enterlevel(ls)	luaE_incCstack(ls->L)
+#endif
 
 
 #define leavelevel(ls) ((ls)->L->nCcalls--)
