@@ -13,6 +13,7 @@ use warren_core::render::View;
 use warren_lua::check::declared::Declared;
 use warren_lua::check::program::{self, Source};
 use warren_lua::check::Known;
+use warren_lua::located::starts_located;
 use warren_lua::{Error, Host, Limits, Run};
 
 /// The recipe target: a scratch directory and the shipped registry.
@@ -121,7 +122,7 @@ impl Recipes {
         if matches!(e, Error::Internal(_)) {
             return Outcome::Finding(format!("{step}: {text}"));
         }
-        if !located(&text) && !whole_file(&text) {
+        if !starts_located(&text) && !whole_file(&text) {
             return Outcome::Finding(format!("{step}: an error without a line: {text}"));
         }
         if text.len() > warren_core::message::MAX_MESSAGE_BYTES + 256 {
@@ -137,20 +138,6 @@ impl Drop for Recipes {
     }
 }
 
-/// Whether `msg` starts with `file:line: ` (`[string "…"]:line: ` for `load`ed chunks).
-fn located(msg: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if let Some(r) = msg.strip_prefix("[string \"") {
-        return r
-            .find("\"]:")
-            .and_then(|i| r[i + 3..].split_once(": "))
-            .is_some_and(|(line, _)| digits(line));
-    }
-    msg.split_once(": ")
-        .and_then(|(head, _)| head.rsplit_once(':'))
-        .is_some_and(|(file, line)| !file.is_empty() && digits(line))
-}
-
 /// Problems with the file as a whole, which have no line to name.
 fn whole_file(msg: &str) -> bool {
     [
@@ -164,7 +151,7 @@ fn whole_file(msg: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::located;
+    use super::starts_located as located;
 
     #[test]
     fn places() {

@@ -30,7 +30,7 @@ pub mod error;
 mod host;
 mod lex;
 pub mod limits;
-mod located;
+pub mod located;
 pub mod params;
 pub mod phases;
 mod recipe;

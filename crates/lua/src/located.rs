@@ -1,7 +1,7 @@
 //! Lua errors as one line that starts with the `file:line` where they happened.
 //!
 //! Most errors carry their place already (Lua's own runtime errors, `error("…")`, every binding
-//! error made with [`crate::state::fail`]). Some do not: a wrong argument type caught by mlua before a
+//! error made with `state::fail`). Some do not: a wrong argument type caught by mlua before a
 //! binding runs (`bad argument #2 to 'rng:pick'`), an error value that is not a string
 //! (`error({})`), `error("…", 0)`, a budget that ran out inside a Rust function before any line
 //! was seen. For those the place comes from the traceback mlua keeps with every error: the

@@ -84,7 +84,7 @@ fn handle(lua: &Lua, value: Value) -> mlua::Result<String> {
         Value::Table(t) if has_tostring(t) => describe(lua, &value),
         other => format!("error({})", describe(lua, other)),
     };
-    if !has_location(&text) {
+    if !crate::located::starts_located(&text) {
         if let Some(f) = frames.first() {
             text = format!("{}:{}: {text}", f.file, f.line);
         }
@@ -151,16 +151,6 @@ fn recipe_frames(lua: &Lua) -> Vec<Frame> {
         frames.extend(frame);
     }
     frames
-}
-
-/// Whether a message starts with a `chunk:line:` location, as Lua's own errors do.
-fn has_location(text: &str) -> bool {
-    let Some((head, _)) = text.split_once(": ") else {
-        return false;
-    };
-    head.rsplit_once(':').is_some_and(|(file, line)| {
-        !file.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) && !line.is_empty()
-    })
 }
 
 /// A value written for people: strings quoted, tables as `{key = value, …}` (two levels deep,
@@ -264,11 +254,11 @@ mod tests {
 
     #[test]
     fn locations_are_recognised() {
-        assert!(has_location("scripts/r.lua:12: boom"));
-        assert!(has_location("[string \"x\"]:1: boom"));
-        assert!(!has_location("boom"));
-        assert!(!has_location("width: 3"));
-        assert!(!has_location("a:b: c"));
+        assert!(crate::located::starts_located("scripts/r.lua:12: boom"));
+        assert!(crate::located::starts_located("[string \"x\"]:1: boom"));
+        assert!(!crate::located::starts_located("boom"));
+        assert!(!crate::located::starts_located("width: 3"));
+        assert!(!crate::located::starts_located("a:b: c"));
     }
 
     #[test]
