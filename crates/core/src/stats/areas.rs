@@ -19,9 +19,9 @@
 //!   touches, `T & !sum`, mean the row merges areas.
 //! - **Which run above.** A run landing on `t` touches first the run above with index
 //!   "runs above that end before `t - 1`": the run ends above, shifted by one, counted below
-//!   `t`. A row's landings and other touches are visited left to right; a run takes the area id
-//!   of the run above it lands on, and each further touch unites its area with the next run
-//!   above.
+//!   `t`. A row's landings are visited left to right, each run taking the area id of the run
+//!   above it lands on. Then, only in rows that have them (few do), each further touch unites
+//!   its run's area with the run above it marks.
 //!
 //! The count is the number of areas started less the merges of two different areas.
 
@@ -37,6 +37,8 @@ pub struct AreaCounter {
     /// Union–find parent of each area id (merged areas point towards the lowest id); longer than
     /// the ids in use, so that a run may write its would-be new id unconditionally.
     parent: Vec<u32>,
+    /// Index of the first word of each row that differs from the row above (the rows to visit).
+    changed: Vec<usize>,
 }
 
 /// What the counter needs of one word of a row, given the row above.
@@ -53,16 +55,13 @@ struct Word {
 }
 
 impl Word {
-    /// Word `k` of `row`, with `up` the row above and `carry` the carry out of word `k - 1`.
-    #[inline]
-    fn new(up: &[u64], row: &[u64], k: usize, carry: bool) -> Word {
-        let m = row[k];
-        let m_west = (m << 1) | if k > 0 { row[k - 1] >> 63 } else { 0 };
-        let m_east = (m >> 1) | (row.get(k + 1).copied().unwrap_or(0) << 63);
-        let a = up[k];
-        let a_before = if k > 0 { up[k - 1] >> 63 } else { 0 };
-        let a_west = (a << 1) | a_before;
-        let a_east = (a >> 1) | (up.get(k + 1).copied().unwrap_or(0) << 63);
+    /// Word `i` of `open`'s flat array, with `carry` the carry out of the word before it in its
+    /// row.
+    #[inline(always)]
+    fn new(open: &OpenBits, i: usize, carry: bool) -> Word {
+        let up = i - open.stride();
+        let (m, m_west, m_east) = (open.words()[i], open.west()[i], open.east()[i]);
+        let (a, a_west, a_east) = (open.words()[up], open.west()[up], open.east()[up]);
         let starts = m & !m_west;
         let ends = m & !m_east;
         // A run above starting at x + 1: open there, solid at x.
@@ -74,7 +73,9 @@ impl Word {
         Word {
             landings: sum & !plain,
             merges: (touches & !sum) | (starts & ends & a_west & a_starts_east),
-            above_ends_1: ((a & !a_east) << 1) | (a_before & !a & 1),
+            // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a
+            // run in the word before, which `a_west` brings in).
+            above_ends_1: ((a & !a_east) << 1) | (a_west & !a & 1),
             carry: c1 | c2,
         }
     }
@@ -84,80 +85,128 @@ impl AreaCounter {
     /// Number of maximal 8-connected areas of open cells.
     #[inline(always)]
     pub fn count(&mut self, open: &OpenBits) -> usize {
-        let wpr = open.words_per_row();
         // A row of 64 * wpr cells has at most 32 * wpr runs; a run that touches nothing reads
-        // (and ignores) the slot after the last run above.
-        let most = 32 * wpr + 1;
-        self.above.clear();
-        self.above.resize(most, 0);
-        self.here.clear();
-        self.here.resize(most, 0);
+        // (and ignores) the slot after the last run above. Stale ids from an earlier map are
+        // never used: a run reads the row above's ids only where that row has runs.
+        let most = 32 * open.words_per_row() + 1;
+        for ids in [&mut self.above, &mut self.here] {
+            if ids.len() < most {
+                ids.resize(most, 0);
+            }
+        }
         self.parent.clear();
+        self.list_changed_rows(open);
         let mut areas = 0;
         let mut merges = 0;
-        for y in 0..open.height() as isize {
-            let (up, row) = (open.row(y - 1), open.row(y));
-            // Compared word by word (a `memcmp` call costs more on rows this short).
-            if row.iter().zip(up).fold(0, |d, (a, b)| d | (a ^ b)) == 0 {
-                continue;
-            }
+        for r in 0..self.changed.len() {
+            let start = self.changed[r];
             if self.parent.len() < areas + most {
                 self.parent.resize(areas + most, 0);
             }
-            let AreaCounter {
-                above,
-                here,
-                parent,
-            } = self;
-            let mut runs = 0;
-            let mut ends_before = 0;
-            let mut carry = false;
-            // The area of the latest run and the index of the latest run above it touches.
-            let (mut area, mut touched) = (0, 0);
-            for k in 0..wpr {
-                let w = Word::new(up, row, k, carry);
-                carry = w.carry;
-                let open = row[k];
-                // Run ends above are not visited: a landing counts those before it.
-                let mut events = w.landings | w.merges;
-                while events != 0 {
-                    let t = events.trailing_zeros();
-                    let lands = w.landings >> t & 1 == 1;
-                    // A landing is handled without branching (whether a run lands where the
-                    // next event is, or starts an area, is what a predictor cannot guess):
-                    // every step runs, and only a landing keeps what it wrote.
-                    let ends_here = (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
-                    touched = if lands {
-                        ends_before + ends_here
-                    } else {
-                        touched
-                    };
-                    let old = above[touched];
-                    parent[areas] = areas as u32;
-                    let starts_area = lands & (open >> t & 1 == 0);
-                    let landed = if starts_area { areas as u32 } else { old };
-                    area = if lands { landed } else { area };
-                    here[runs] = area;
-                    areas += usize::from(starts_area);
-                    runs += usize::from(lands);
-                    if w.merges >> t & 1 == 1 {
-                        // The run also touches the next run above.
-                        touched += 1;
-                        merges += usize::from(union(parent, area, above[touched]));
-                    }
-                    events &= events - 1;
-                }
-                ends_before += w.above_ends_1.count_ones() as usize;
-            }
-            if carry {
-                // The last run reaches the end of the last word and touches nothing above.
-                parent[areas] = areas as u32;
-                here[runs] = areas as u32;
-                areas += 1;
+            let merging;
+            (areas, merging) = self.label_row(open, start, areas);
+            if merging {
+                merges += self.merge_row(open, start);
             }
             std::mem::swap(&mut self.above, &mut self.here);
         }
         areas - merges
+    }
+
+    /// Lists in `changed` the first word of each row that differs from the row above, without
+    /// branching on it (whether a row repeats the one above is what a predictor cannot guess).
+    #[inline(always)]
+    fn list_changed_rows(&mut self, open: &OpenBits) {
+        let (words, stride, wpr) = (open.words(), open.stride(), open.words_per_row());
+        self.changed.resize(open.height(), 0);
+        let mut changed = 0;
+        let mut start = open.start(0);
+        for _ in 0..open.height() {
+            let (row, up) = (&words[start..][..wpr], &words[start - stride..][..wpr]);
+            // Compared word by word (a `memcmp` call costs more on rows this short).
+            let differs = row.iter().zip(up).fold(0, |d, (a, b)| d | (a ^ b));
+            self.changed[changed] = start;
+            changed += usize::from(differs != 0);
+            start += stride;
+        }
+        self.changed.truncate(changed);
+    }
+
+    /// Gives each run of the row whose first word is word `start` of `open` (in `here`) the area of the
+    /// first run above it touches, or a new area; the areas in use after the row (`areas`
+    /// before it), and whether the row has further touches, which merge areas.
+    #[inline(always)]
+    fn label_row(&mut self, open: &OpenBits, start: usize, mut areas: usize) -> (usize, bool) {
+        let (above, here, parent) = (&self.above[..], &mut self.here[..], &mut self.parent[..]);
+        let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
+        for i in start..start + open.words_per_row() {
+            let w = Word::new(open, i, carry);
+            let m = open.words()[i];
+            carry = w.carry;
+            merging |= w.merges;
+            // Run ends above are not visited: a landing counts those before it. Each landing is
+            // handled without branching (whether it starts an area is what a predictor cannot
+            // guess): a would-be new id is written and kept only if used.
+            let mut landings = w.landings;
+            while landings != 0 {
+                let t = landings.trailing_zeros();
+                let touched = ends_before + (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
+                let starts_area = m >> t & 1 == 0;
+                let inherited = above[touched];
+                parent[areas] = areas as u32;
+                // A mask rather than `if`, which the compiler would make a branch.
+                let fresh = u32::from(starts_area).wrapping_neg();
+                here[runs] = (areas as u32 & fresh) | (inherited & !fresh);
+                areas += usize::from(starts_area);
+                runs += 1;
+                landings &= landings - 1;
+            }
+            ends_before += w.above_ends_1.count_ones() as usize;
+        }
+        if carry {
+            // The last run reaches the end of the last word and touches nothing above.
+            parent[areas] = areas as u32;
+            here[runs] = areas as u32;
+            areas += 1;
+        }
+        (areas, merging != 0)
+    }
+
+    /// Unites the area of each run of the row whose first word is word `start` of `open` (already labelled) with the
+    /// further runs above it touches; the number of unions that joined two different areas.
+    ///
+    /// A further touch on `t` is always the start of the run above it stands for (or, on a run's
+    /// last cell, the start one past it, with no run above starting on `t`): that run's index is
+    /// the number of runs above starting before `t`. The run below is the one with the last
+    /// start at or before `t`.
+    #[inline(always)]
+    fn merge_row(&mut self, open: &OpenBits, start: usize) -> usize {
+        let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
+        let mut merges = 0;
+        for i in start..start + open.words_per_row() {
+            let w = Word::new(open, i, carry);
+            carry = w.carry;
+            let starts = open.words()[i] & !open.west()[i];
+            let up = i - open.stride();
+            let above_starts = open.words()[up] & !open.west()[up];
+            let mut merging = w.merges;
+            while merging != 0 {
+                let t = merging.trailing_zeros();
+                let through = u64::MAX >> (63 - t);
+                let run = starts_before + (starts & through).count_ones() as usize - 1;
+                let run_above = above_starts_before
+                    + (above_starts & through & !(1 << t)).count_ones() as usize;
+                merges += usize::from(union(
+                    &mut self.parent,
+                    self.here[run],
+                    self.above[run_above],
+                ));
+                merging &= merging - 1;
+            }
+            starts_before += starts.count_ones() as usize;
+            above_starts_before += above_starts.count_ones() as usize;
+        }
+        merges
     }
 }
 

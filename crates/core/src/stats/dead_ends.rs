@@ -11,63 +11,91 @@
 use super::open_bits::OpenBits;
 
 /// Number of dead-end cells (see the module documentation).
+///
+/// One pass straight through the flat array of open bits (gutter words between the rows
+/// hold no cells and so no dead ends), the same steps for every word: the compiler can run it
+/// several words at a time in vector registers.
 #[inline(always)]
 pub fn count(open: &OpenBits) -> usize {
-    let wpr = open.words_per_row();
+    let stride = open.stride();
+    // From row 0's first word to row `height - 1`'s last.
+    let first = open.start(0);
+    let len = open.height() * stride - 1;
+    // Each word of `plane` at offset `d` from the words of the pass (|d| ≤ stride: the guard
+    // rows keep every slice inside the array).
+    fn at(plane: &[u64], first: usize, d: isize, len: usize) -> &[u64] {
+        &plane[(first as isize + d) as usize..][..len]
+    }
+    let (words, west, east, s) = (open.words(), open.west(), open.east(), stride as isize);
+    let (n, ne, nw) = (
+        at(words, first, -s, len),
+        at(east, first, -s, len),
+        at(west, first, -s, len),
+    );
+    let (mid, e, w) = (
+        at(words, first, 0, len),
+        at(east, first, 0, len),
+        at(west, first, 0, len),
+    );
+    let (s, se, sw) = (
+        at(words, first, s, len),
+        at(east, first, s, len),
+        at(west, first, s, len),
+    );
     let mut total = 0;
-    for y in 0..open.height() as isize {
-        let (up, mid, down) = (open.row(y - 1), open.row(y), open.row(y + 1));
-        for k in 0..wpr {
-            if mid[k] == 0 {
-                continue;
-            }
-            let ring = [
-                up[k],
-                east(up, k),
-                east(mid, k),
-                east(down, k),
-                down[k],
-                west(down, k),
-                west(mid, k),
-                west(up, k),
-            ];
-            let dead = mid[k] & single_short_arc(&ring);
-            // Dead ends are rare: most words need no popcount.
-            if dead != 0 {
-                total += dead.count_ones() as usize;
-            }
-        }
+    for i in 0..len {
+        // Bit x of each: the neighbour of cell x in that direction.
+        let ring = Ring {
+            n: n[i],
+            ne: ne[i],
+            e: e[i],
+            se: se[i],
+            s: s[i],
+            sw: sw[i],
+            w: w[i],
+            nw: nw[i],
+        };
+        total += (mid[i] & ring.single_short_arc()).count_ones() as usize;
     }
     total
 }
 
-/// Bit `x` set when cell `x + 1` of `row` is open (the east neighbour of each cell).
-#[inline]
-fn east(row: &[u64], k: usize) -> u64 {
-    let next = row.get(k + 1).copied().unwrap_or(0);
-    (row[k] >> 1) | (next << 63)
+/// The eight neighbours of 64 cells: bit `x` of each word is cell `x`'s neighbour that way.
+struct Ring {
+    n: u64,
+    ne: u64,
+    e: u64,
+    se: u64,
+    s: u64,
+    sw: u64,
+    w: u64,
+    nw: u64,
 }
 
-/// Bit `x` set when cell `x - 1` of `row` is open (the west neighbour of each cell).
-#[inline]
-fn west(row: &[u64], k: usize) -> u64 {
-    let prev = if k > 0 { row[k - 1] } else { 0 };
-    (row[k] << 1) | (prev >> 63)
-}
-
-/// For each bit: whether the eight ring bits hold exactly one run of set bits, of length 1 or 2
-/// (cyclically). That is one set bit, or two that are neighbours in the ring: counters for "at
-/// least one, two, three set" and a test for set neighbours decide it without finding the runs.
-#[inline]
-fn single_short_arc(ring: &[u64; 8]) -> u64 {
-    let (mut once, mut twice, mut thrice, mut adjacent) = (0u64, 0u64, 0u64, 0u64);
-    for i in 0..8 {
-        thrice |= twice & ring[i];
-        twice |= once & ring[i];
-        once |= ring[i];
-        adjacent |= ring[i] & ring[(i + 1) % 8];
+impl Ring {
+    /// For each bit: whether the open neighbours form exactly one arc of one or two cells.
+    ///
+    /// Every such arc lies in one of the four *corners* of the ring (N, NE, E; E, SE, S; S, SW,
+    /// W; W, NW, N), and a set of open neighbours inside a corner is such an arc unless it holds
+    /// both of the corner's orthogonal neighbours (N and E apart, or the whole corner). So a
+    /// cell qualifies when it has an open neighbour, and for some corner none outside it (the
+    /// row or column of three on each far side are all solid) and not both its orthogonals.
+    #[inline(always)]
+    fn single_short_arc(&self) -> u64 {
+        let north_row = self.nw | self.n | self.ne;
+        let south_row = self.sw | self.s | self.se;
+        let west_column = self.nw | self.w | self.sw;
+        let east_column = self.ne | self.e | self.se;
+        let any = north_row | south_row | self.w | self.e;
+        // Nonzero where neither northern corner holds the arc: the NE corner fails when the
+        // south row or west column has an open cell or N and E are both open, the NW corner
+        // likewise; the south row is common to both.
+        let not_north =
+            south_row | ((west_column | (self.n & self.e)) & (east_column | (self.n & self.w)));
+        let not_south =
+            north_row | ((west_column | (self.s & self.e)) & (east_column | (self.s & self.w)));
+        any & !(not_north & not_south)
     }
-    once & !thrice & (!twice | adjacent)
 }
 
 #[cfg(test)]
@@ -84,9 +112,20 @@ mod tests {
     #[test]
     fn bit_parallel_arcs_match_the_definition_for_every_ring() {
         for pattern in 0u32..256 {
-            let ring: [u64; 8] = std::array::from_fn(|i| (pattern >> i & 1) as u64);
+            // Ring order N, NE, E, SE, S, SW, W, NW.
+            let bit = |i: u32| u64::from(pattern >> i & 1);
+            let ring = Ring {
+                n: bit(0),
+                ne: bit(1),
+                e: bit(2),
+                se: bit(3),
+                s: bit(4),
+                sw: bit(5),
+                w: bit(6),
+                nw: bit(7),
+            };
             let expected = is_dead_end(std::array::from_fn(|i| pattern >> i & 1 == 1));
-            assert_eq!(single_short_arc(&ring) == 1, expected, "ring {pattern:08b}");
+            assert_eq!(ring.single_short_arc() == 1, expected, "ring {pattern:08b}");
         }
     }
 }

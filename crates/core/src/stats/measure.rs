@@ -3,6 +3,7 @@
 use super::areas::AreaCounter;
 use super::dead_ends;
 use super::open_bits::OpenBits;
+use super::pack::{self, Packer};
 use crate::gen::connectivity::{map_adjacency, Components, Connectivity};
 use crate::map::{Adjacency, Map};
 
@@ -44,24 +45,32 @@ impl Measurer {
     }
 
     /// The [`BUILTIN`] measurements of `map`, in that order.
+    ///
+    /// The work is the same on every CPU, compiled once per instruction-set level and chosen
+    /// here by what this CPU has (the results do not depend on it).
     pub fn measure(&mut self, map: &Map) -> [f64; BUILTIN.len()] {
-        // Counting bits is much of the work: use the CPU's instruction where there is one.
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has `popcnt`, checked just above.
-            return unsafe { self.measure_with_popcnt(map) };
+        {
+            if let Some(avx2) = pack::Avx2::detect() {
+                // SAFETY: the token proves the CPU has every feature `measure_avx2` enables.
+                return unsafe { self.measure_avx2(map, avx2) };
+            }
+            self.measure_with(map, pack::Sse2)
         }
-        self.measure_here(map)
+        #[cfg(not(target_arch = "x86_64"))]
+        self.measure_with(map, pack::Portable)
     }
 
-    /// [`Self::measure`] compiled for CPUs with `popcnt`.
+    /// [`Self::measure`] compiled for CPUs with AVX2 (the features [`pack::Avx2::detect`]
+    /// checks).
     ///
     /// # Safety
-    /// The CPU must support `popcnt`.
+    /// The CPU must have those features (the token proves it; the function is `unsafe` only
+    /// because Rust 1.85 requires it of `target_feature`).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    unsafe fn measure_with_popcnt(&mut self, map: &Map) -> [f64; BUILTIN.len()] {
-        self.measure_here(map)
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    unsafe fn measure_avx2(&mut self, map: &Map, packer: pack::Avx2) -> [f64; BUILTIN.len()] {
+        self.measure_with(map, packer)
     }
 
     /// Passable areas of `map` in its adjacency (`self.open` holds its passable cells).
@@ -78,10 +87,10 @@ impl Measurer {
     }
 
     /// The measurements, inlined into each caller so that it is compiled for the caller's CPU
-    /// features.
+    /// features; `packer` reads the cells with that level's vector instructions.
     #[inline(always)]
-    fn measure_here(&mut self, map: &Map) -> [f64; BUILTIN.len()] {
-        self.open.load(map);
+    fn measure_with(&mut self, map: &Map, packer: impl Packer) -> [f64; BUILTIN.len()] {
+        self.open.load(map, packer);
         let notes = &map.notes;
         let corridor_cells: usize = notes.corridors.iter().map(|c| c.cells.len()).sum();
         [
@@ -221,7 +230,7 @@ mod tests {
             let mut measurer = Measurer::new();
             let v = measurer.measure(&map);
             // The build for this CPU and the portable one agree.
-            proptest::prop_assert_eq!(v, measurer.measure_here(&map));
+            proptest::prop_assert_eq!(v, measurer.measure_with(&map, pack::Portable));
             let eight = crate::map::Adjacency::Eight;
             let expected = crate::gen::connectivity::components(&map, eight).len();
             proptest::prop_assert_eq!(value(&v, "components"), expected as f64);

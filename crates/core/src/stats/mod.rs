@@ -7,5 +7,6 @@ mod areas;
 pub mod dead_ends;
 pub mod measure;
 mod open_bits;
+mod pack;
 
 pub use measure::{Measurer, BUILTIN};

@@ -1,31 +1,56 @@
 //! The passable cells of a map (see [`crate::map::passable`]: neither solid nor a hazard, or a
-//! door) as bit rows, with an all-solid row above and below, so that
-//! neighbourhood questions can be asked of 64 cells at a time.
+//! door) as bit rows, so that neighbourhood questions can be asked of 64 cells at a time.
+//!
+//! **Layout.** All rows live in one flat array, `stride` = words per row + 1 apart: each row is
+//! preceded by a zero *gutter* word, and the map is framed by an all-solid guard row above and
+//! below (and a final gutter). So every word of the map has its eight neighbouring words (west
+//! and east in the same row, and the three above and below) in the array, at fixed offsets,
+//! with zeros wherever the map ends: code that works on a word needs no edge cases, and a pass
+//! over all words can run straight through the flat array (a gutter word, being solid, is
+//! simply a word with nothing in it).
 
-use crate::map::{Map, FLAG_DOOR, FLAG_HAZARD, FLAG_SOLID};
+use super::pack::Packer;
+use crate::map::{Map, FLAG_SOLID};
 
 /// Open cells, one bit per cell: bit `x % 64` of word `x / 64` of a row is column `x`. Bits past
-/// the map's width and the two guard rows are 0 (solid).
+/// the map's width, the gutters and the two guard rows are 0 (solid).
 #[derive(Clone, Debug, Default)]
 pub struct OpenBits {
     words_per_row: usize,
     height: usize,
     words: Vec<u64>,
+    /// [`Self::west`].
+    west: Vec<u64>,
+    /// [`Self::east`].
+    east: Vec<u64>,
 }
 
 impl OpenBits {
-    /// Reads `map`'s open cells, reusing this grid's buffer.
-    pub fn load(&mut self, map: &Map) {
+    /// Reads `map`'s open cells, reusing this grid's buffer: every word is written, none is
+    /// cleared first.
+    #[inline(always)]
+    pub fn load(&mut self, map: &Map, packer: impl Packer) {
         let width = map.width() as usize;
         self.height = map.height() as usize;
         self.words_per_row = width.div_ceil(64);
-        self.words.clear();
-        self.words.resize(self.words_per_row * (self.height + 2), 0);
-        let wpr = self.words_per_row;
-        let rows = self.words[wpr..].chunks_exact_mut(wpr);
-        for (flags, row) in map.flag_cells().chunks_exact(width).zip(rows) {
-            pack_row(flags, row);
+        // Rows -1 ..= height, each after its gutter, and the gutter after the last row.
+        let len = (self.height + 2) * self.stride() + 1;
+        self.words.resize(len, 0);
+        let (first, last) = (self.start(0), self.start(self.height as isize));
+        self.words[..first].fill(0);
+        self.words[last - 1..].fill(0);
+        let flags = map.flag_cells();
+        let stride = self.stride();
+        // Each chunk: one map row's words, then the next row's gutter.
+        let rows = self.words[first..last].chunks_exact_mut(stride);
+        for (y, row) in rows.enumerate() {
+            let (words, gutter) = row.split_at_mut(stride - 1);
+            for (k, word) in words.iter_mut().enumerate() {
+                *word = pack_word(flags, y * width + 64 * k, width - 64 * k, packer);
+            }
+            gutter[0] = 0;
         }
+        shift_planes(&self.words, &mut self.west, &mut self.east);
     }
 
     /// Words per row.
@@ -33,15 +58,43 @@ impl OpenBits {
         self.words_per_row
     }
 
+    /// Distance between one row's words and the next's in [`Self::words`].
+    pub fn stride(&self) -> usize {
+        self.words_per_row + 1
+    }
+
     /// Rows of the map (guard rows excluded).
     pub fn height(&self) -> usize {
         self.height
     }
 
+    /// Index in [`Self::words`] of row `y`'s first word; `-1` and `height` are the solid guard
+    /// rows. The gutter before it is at one less.
+    pub fn start(&self, y: isize) -> usize {
+        (y + 1) as usize * self.stride() + 1
+    }
+
     /// Row `y` of the map; `-1` and `height` are the solid guard rows.
     pub fn row(&self, y: isize) -> &[u64] {
-        let start = (y + 1) as usize * self.words_per_row;
+        let start = self.start(y);
         &self.words[start..start + self.words_per_row]
+    }
+
+    /// The whole flat array (see the module documentation).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// [`Self::words`] with each row moved one cell east: bit `x` set when the cell west of
+    /// cell `x` (column `x - 1`) is open. (Words at the array's two ends are 0.)
+    pub fn west(&self) -> &[u64] {
+        &self.west
+    }
+
+    /// [`Self::words`] with each row moved one cell west: bit `x` set when the cell east of
+    /// cell `x` is open.
+    pub fn east(&self) -> &[u64] {
+        &self.east
     }
 
     /// Number of open cells.
@@ -51,121 +104,115 @@ impl OpenBits {
     }
 }
 
-/// A row's flag bytes into its zeroed words, bit `x % 64` of word `x / 64` set when cell `x` is
-/// open. Sixteen cells at a time, the same number of steps on every row, so that the loop's
-/// branches are predictable.
-#[inline]
-fn pack_row(flags: &[u8], row: &mut [u64]) {
-    let mut blocks = flags.chunks_exact(16);
-    for (j, block) in (&mut blocks).enumerate() {
-        let block: &[u8; 16] = block.try_into().expect("16 cells");
-        row[j / 4] |= u64::from(open16(block)) << (16 * (j % 4));
+/// Fills `west` and `east` (see [`OpenBits::west`]) from `words`: one pass, the same steps for
+/// every word, which the compiler runs several words at a time. The gutters keep rows apart.
+#[inline(always)]
+fn shift_planes(words: &[u64], west: &mut Vec<u64>, east: &mut Vec<u64>) {
+    let n = words.len();
+    west.resize(n, 0);
+    east.resize(n, 0);
+    // The first and last words are gutters, with nothing to shift in from beyond.
+    (west[0], east[0]) = (words[0] << 1, (words[0] >> 1) | (words[1] << 63));
+    (west[n - 1], east[n - 1]) = (
+        (words[n - 1] << 1) | (words[n - 2] >> 63),
+        words[n - 1] >> 1,
+    );
+    let (before, mid, after) = (&words[..n - 2], &words[1..n - 1], &words[2..]);
+    let (west, east) = (&mut west[1..n - 1], &mut east[1..n - 1]);
+    for i in 0..n - 2 {
+        west[i] = (mid[i] << 1) | (before[i] >> 63);
+        east[i] = (mid[i] >> 1) | (after[i] << 63);
     }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let mut padded = [FLAG_SOLID; 16];
-        padded[..tail.len()].copy_from_slice(tail);
-        let j = flags.len() / 16;
-        row[j / 4] |= u64::from(open16(&padded)) << (16 * (j % 4));
+}
+
+/// The word of the up to 64 cells from `flags[start]` on, `cells` (≥ 1) of them wanted: the
+/// bits of the other cells are 0.
+///
+/// Whole 64-cell blocks are packed where the plane has them, even past the cells wanted (into
+/// the next row): only near the end of the plane, where a block would reach past it, the
+/// plane's last 64 cells are packed instead and the wanted ones shifted down.
+#[inline(always)]
+fn pack_word(flags: &[u8], start: usize, cells: usize, packer: impl Packer) -> u64 {
+    let wanted = u64::MAX >> (64 - cells.min(64));
+    if let Some(block) = flags.get(start..start + 64) {
+        packer.open64(block.try_into().expect("64 cells")) & wanted
+    } else if let Some(from) = flags.len().checked_sub(64) {
+        let block = flags[from..].try_into().expect("64 cells");
+        (packer.open64(block) >> (start - from)) & wanted
+    } else {
+        // A map of fewer than 64 cells.
+        let mut padded = [FLAG_SOLID; 64];
+        padded[..flags.len() - start].copy_from_slice(&flags[start..]);
+        packer.open64(&padded) & wanted
     }
-}
-
-// The shifts below bring the hazard and door flags down to bit 0, where the solid flag is.
-const _: () = assert!(FLAG_SOLID == 1 && FLAG_HAZARD == 1 << 2 && FLAG_DOOR == 1 << 3);
-
-/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is passable: a few vector
-/// shifts and a byte mask.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn open16(cells: &[u8; 16]) -> u16 {
-    use std::arch::x86_64::{
-        __m128i, _mm_andnot_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-        _mm_slli_epi16, _mm_srli_epi16,
-    };
-    // SAFETY: SSE2 is part of the x86_64 baseline, and the unaligned load reads exactly the 16
-    // bytes of `cells`.
-    let blocked = unsafe {
-        let v = _mm_loadu_si128(cells.as_ptr().cast::<__m128i>());
-        // Bit 0 of every byte: solid or hazard, and no door. (A 16-bit shift right moves bits
-        // of a lane's high byte into its low byte's top bits only, never into bit 0.)
-        let walls = _mm_or_si128(v, _mm_srli_epi16::<2>(v));
-        let blocked = _mm_andnot_si128(_mm_srli_epi16::<3>(v), walls);
-        // Bit 0 of every byte moves to bit 7, the bit the mask gathers.
-        _mm_movemask_epi8(_mm_slli_epi16::<7>(blocked))
-    };
-    !(blocked as u16)
-}
-
-/// Sixteen flag bytes as sixteen bits, on any target.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn open16(cells: &[u8; 16]) -> u16 {
-    open16_portable(cells)
-}
-
-/// Sixteen flag bytes as sixteen bits, bit `i` set when cell `i` is passable: a multiply
-/// gathers bit 0 of each of eight bytes into the top byte.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-#[inline]
-fn open16_portable(cells: &[u8; 16]) -> u16 {
-    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-    // The partial products never collide, so no carry reaches the top byte.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let open8 = |bytes: &[u8]| {
-        let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-        let blocked = (word | word >> 2) & !(word >> 3) & LOW_BITS;
-        ((blocked ^ LOW_BITS).wrapping_mul(GATHER) >> 56) as u16
-    };
-    open8(&cells[..8]) | open8(&cells[8..]) << 8
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::{Brush, Point, TerrainTable};
+    use std::sync::Arc;
 
     #[test]
-    fn packing_matches_the_flags_cell_by_cell() {
-        // Widths around the 16-cell blocks and the 64-cell words.
-        for width in [1usize, 10, 16, 17, 63, 64, 65, 80, 100, 128, 130] {
-            let flags: Vec<u8> = (0..width)
-                .map(|x| {
-                    if x % 3 == 0 || x % 7 == 2 {
-                        0
-                    } else {
-                        FLAG_SOLID
-                    }
-                })
-                .collect();
-            let mut row = vec![0; width.div_ceil(64)];
-            pack_row(&flags, &mut row);
-            for (x, flag) in flags.iter().enumerate() {
-                assert_eq!(
-                    row[x / 64] >> (x % 64) & 1 == 1,
-                    *flag == 0,
-                    "{width}: cell {x}"
-                );
+    fn loading_matches_the_map_cell_by_cell() {
+        let table = Arc::new(TerrainTable::plain(&[
+            ("rock", '#', true),
+            ("floor", '.', false),
+        ]));
+        let mut bits = OpenBits::default();
+        // Widths around the 64-cell words, heights down to one row; one buffer reused throughout
+        // (so stale words of a bigger map must not leak into a smaller one).
+        for (w, h) in [
+            (130, 3),
+            (1, 1),
+            (64, 2),
+            (65, 1),
+            (80, 50),
+            (1, 70),
+            (63, 1),
+            (128, 4),
+        ] {
+            let mut map = Map::new(w, h, 0, Arc::clone(&table)).expect("size");
+            for i in 0..(w * h) as usize {
+                if i % 3 == 0 || i % 7 == 2 {
+                    map.write_index(i, &Brush::new(1).forced());
+                }
             }
-            let padding = row.len() * 64 - width;
-            let last = row[row.len() - 1];
-            assert!(last.leading_zeros() as usize >= padding, "{width}: padding");
-        }
-    }
-
-    #[test]
-    fn every_target_packs_alike() {
-        for seed in 0u64..200 {
-            let cells: [u8; 16] = std::array::from_fn(|i| {
-                let bits = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i * 3 % 59) & 0b1111;
-                bits as u8
-            });
-            assert_eq!(open16(&cells), open16_portable(&cells), "{cells:?}");
-            for (i, &f) in cells.iter().enumerate() {
+            bits.load(&map, super::super::pack::Portable);
+            assert_eq!(bits.words().len(), (h as usize + 2) * bits.stride() + 1);
+            for y in -1..=h as isize {
+                let row = bits.row(y);
                 assert_eq!(
-                    open16(&cells) >> i & 1 == 1,
-                    crate::map::passable(f),
-                    "{f:#b}"
+                    bits.words()[bits.start(y) - 1],
+                    0,
+                    "{w}×{h}: gutter of row {y}"
                 );
+                for x in 0..64 * row.len() {
+                    let open = (0..h as isize).contains(&y)
+                        && x < w as usize
+                        && map.is_solid(Point::new(x as i32, y as i32)) == Ok(false);
+                    assert_eq!(
+                        row[x / 64] >> (x % 64) & 1 == 1,
+                        open,
+                        "{w}×{h}: ({x}, {y})"
+                    );
+                }
             }
+            assert_eq!(bits.words().last(), Some(&0));
+            for (i, (&west, &east)) in bits.west().iter().zip(bits.east()).enumerate() {
+                // Bit `g` of the whole array, read as one long row; 0 off its ends.
+                let bit = |g: isize| {
+                    let words = bits.words();
+                    let inside = (0..64 * words.len() as isize).contains(&g);
+                    inside && words[g as usize / 64] >> (g % 64) & 1 == 1
+                };
+                for x in 0..64 {
+                    let g = (64 * i + x) as isize;
+                    assert_eq!(west >> x & 1 == 1, bit(g - 1), "{w}×{h}: word {i} bit {x}");
+                    assert_eq!(east >> x & 1 == 1, bit(g + 1), "{w}×{h}: word {i} bit {x}");
+                }
+            }
+            assert_eq!(bits.count(), map.passable_count());
         }
     }
 }
