@@ -130,7 +130,6 @@ impl Env {
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
-        drop(data);
         budget.begin(limits);
         // Until the instruction hook sees a line, a budget that runs out (in an allocation of a
         // C function) names the start of the chunk.

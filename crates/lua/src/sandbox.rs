@@ -127,6 +127,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         run: RefCell::new(None),
         recipe: RefCell::new(String::new()),
     });
+    crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;
     let mut raw = std::ptr::null_mut();
     // SAFETY: only reads the state pointer.

@@ -73,26 +73,26 @@ impl UserData for LuaRng {
 
 fn int(lua: &Lua, (this, lo, hi, extra): (Value, Value, Value, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &RNG_INT, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.this_mut::<LuaRng>(&this)?;
     let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
     if hi < lo {
         return Err(c.fail(format!("empty interval {lo}..={hi}")));
     }
-    Ok(c.this_mut::<LuaRng>(&this)?.0.range(lo, hi))
+    Ok(rng.0.range(lo, hi))
 }
 
 fn below(lua: &Lua, (this, n, extra): (Value, Value, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &BELOW, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.this_mut::<LuaRng>(&this)?;
     let n = c.int(0, &n)?;
-    Ok(c.this_mut::<LuaRng>(&this)?.0.below(n as u64) as i64)
+    Ok(rng.0.below(n as u64) as i64)
 }
 
 fn chance(lua: &Lua, (this, pct, extra): (Value, Value, Extra)) -> mlua::Result<bool> {
     let c = Call::new(lua, &CHANCE, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.this_mut::<LuaRng>(&this)?;
     let p = c.int(0, &pct)?;
-    Ok(c.this_mut::<LuaRng>(&this)?.0.percent(p))
+    Ok(rng.0.percent(p))
 }
 
 fn float(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<f64> {
