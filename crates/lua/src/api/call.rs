@@ -19,7 +19,8 @@ pub use super::decl::quoted;
 use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
 use crate::state::fail;
 use mlua::{
-    AnyUserData, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, UserDataRefMut, Value,
+    AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
+    UserDataRefMut, Value,
 };
 use warren_core::map::{priority, Map, TerrainId};
 
@@ -33,6 +34,14 @@ impl FromLuaMulti for Extra {
         Ok(Extra(values.len()))
     }
 }
+
+/// A method's receiver as a binding takes it: a `T` is borrowed straight from the Lua stack
+/// (no handle is made for it, so a call costs about what a plain mlua method call does);
+/// anything else, or a `T` already borrowed, stays a value for [`Call::receiver`]'s message.
+pub type This<T> = Either<UserDataRef<T>, Value>;
+
+/// [`This`], for a method that changes its receiver.
+pub type ThisMut<T> = Either<UserDataRefMut<T>, Value>;
 
 /// A short description of a value for messages: its type, and the value itself for numbers,
 /// booleans and short strings.
@@ -159,6 +168,34 @@ impl<'a> Call<'a> {
             a.ty.describe(),
             shown(v)
         ))
+    }
+
+    /// The receiver a method took as [`This`]: called with `.` instead of `:` (or on
+    /// something else), the error says so.
+    pub fn receiver<T: UserData + 'static>(&self, this: This<T>) -> mlua::Result<UserDataRef<T>> {
+        match this {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
+        }
+    }
+
+    /// [`Call::receiver`], for a method that changes its receiver.
+    pub fn receiver_mut<T: UserData + 'static>(
+        &self,
+        this: ThisMut<T>,
+    ) -> mlua::Result<UserDataRefMut<T>> {
+        match this {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
+        }
+    }
+
+    /// Why a receiver could not be borrowed: a `T` that is in use, or not a `T` at all.
+    fn not_receiver<T: UserData + 'static>(&self, v: &Value) -> mlua::Error {
+        match v {
+            Value::UserData(ud) if ud.is::<T>() => self.busy(),
+            _ => self.wrong_receiver(v),
+        }
     }
 
     /// The value a method was called on, as a `T`. Called with `.` instead of `:` (or on
