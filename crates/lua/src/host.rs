@@ -163,6 +163,7 @@ impl Env {
         let map_ud = lua
             .create_userdata(LuaMap(placeholder))
             .map_err(internal_lua)?;
+        api::map::publish_size(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
@@ -462,6 +463,7 @@ impl Host {
         // ends (a reference a script kept from an earlier run sees the current map).
         let mut idle = map;
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        api::map::publish_size(&env.lua, &env.map_ud)?;
         let outcome = self.call_recipe(env, run);
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
         outcome.map(|()| idle)
@@ -484,7 +486,9 @@ impl Host {
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
-                Value::UserData(lua.create_userdata(LuaMap(m.clone()))?)
+                let ud = lua.create_userdata(LuaMap(m.clone()))?;
+                api::map::publish_size(lua, &ud)?;
+                Value::UserData(ud)
             }
             None => Value::Nil,
         };

@@ -588,6 +588,8 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
     let mut meter = LuaMeter::new(c.lua());
     let panels = init_level(&mut m.0, w, h, panel, rock, edge, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
+    drop(m);
+    super::map::publish_size(c.lua(), &map)?;
     Ok(LuaLevel(Level::new(panels)))
 }
 

@@ -41,7 +41,44 @@ pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
             _ => Value::Nil,
         })
     })?;
-    super::index::install(lua, &sample, fallback)
+    super::index::install_sized(lua, &sample, fallback)
+}
+
+extern "C" {
+    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
+    fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
+}
+
+/// Keeps `ud`'s size where the map's `__index` reads `map.width` and `map.height` without a
+/// call into Rust: its user value, width × 2³² + height. Whoever makes a map userdata or
+/// changes its map's size calls this (the host when a run's map goes in, `ctx.above`,
+/// `warren.dungeon.init_level`); a map without it answers through the Rust fallback. This is
+/// the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
+pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let packed = {
+        let m = ud.borrow::<LuaMap>()?;
+        (m.0.width() as i64) << 32 | m.0.height() as i64
+    };
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: room for two slots is checked; the userdata and the integer pushed here are
+        // popped (the integer by `lua_setiuservalue`, which cannot fail for slot 1 of an mlua
+        // userdata: mlua makes every userdata with one user value).
+        unsafe {
+            if mlua::ffi::lua_checkstack(state, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(ud)?;
+            mlua::ffi::lua_pushinteger(state, packed);
+            let dirty = lua_warren_dirty(state);
+            mlua::ffi::lua_setiuservalue(state, -2, 1);
+            if dirty == 0 {
+                lua_warren_cleardirty(state);
+            }
+            mlua::ffi::lua_pop(state, 1);
+        }
+        Ok(())
+    })
 }
 
 impl UserData for LuaMap {
