@@ -3,13 +3,16 @@
 //! never a Rust type.
 //!
 //! A binding takes its arguments as plain [`Value`]s (converting a `Value` never fails, so mlua
-//! itself never reports a bad argument), followed by [`Extra`] to see whether too many were
-//! passed, and converts each through a [`Call`]:
+//! itself never reports a bad argument), a method its receiver as [`This`] or [`ThisMut`]
+//! (borrowed straight from the stack, or kept as a value when it is not the right object),
+//! followed by [`Extra`] to see whether too many were passed, and converts each through a
+//! [`Call`]:
 //!
 //! ```text
-//! fn set(lua: &Lua, (this, x, y, t, extra): (Value, Value, Value, Value, Extra)) -> Result<bool> {
+//! fn set(lua: &Lua, (this, x, y, t, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra))
+//!     -> Result<bool> {
 //!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
-//!     let mut map = c.this_mut::<LuaMap>(&this)?;   // called on a map, with a colon?
+//!     let mut map = c.receiver_mut(this)?;          // called on a map, with a colon?
 //!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
 //!     …
 //! }
