@@ -461,9 +461,10 @@ impl Host {
     fn call_generate(&self, env: &Env, run: &Run, map: Map) -> mlua::Result<Map> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
+        let size = (map.width(), map.height());
         let mut idle = map;
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
-        api::map::publish_size(&env.lua, &env.map_ud)?;
+        api::map::publish(&env.lua, &env.map_ud, size)?;
         let outcome = self.call_recipe(env, run);
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
         outcome.map(|()| idle)

@@ -55,10 +55,17 @@ extern "C" {
 /// `warren.dungeon.init_level`); a map without it answers through the Rust fallback. This is
 /// the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
 pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    let packed = {
+    let size = {
         let m = ud.borrow::<LuaMap>()?;
-        (m.0.width() as i64) << 32 | m.0.height() as i64
+        (m.0.width(), m.0.height())
     };
+    publish(lua, ud, size)
+}
+
+/// [`publish_size`] for a caller that knows the size of `ud`'s map (the host, which has just
+/// put it there).
+pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua::Result<()> {
+    let packed = (width as i64) << 32 | height as i64;
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         // SAFETY: room for two slots is checked; the userdata and the integer pushed here are
