@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Pure-Lua workloads side by side: inside warren (release build, every budget on) and in a stock
 # Lua 5.4.8 built from the same crates/lua-src sources without LUA_WARREN (-O3, as cargo builds
-# the vendored one; CFLAGS overrides).
+# the vendored one; CFLAGS overrides). Two more standalone interpreters from the same sources
+# isolate the budget counter: `patched` (LUA_WARREN: every change of crates/lua-src/WARREN.md)
+# and `uncounted` (the same with LUA_WARREN_NOCOUNT: nothing charged); `budget` is their ratio,
+# what counting instructions costs (goal: <= 1.1).
 #   bash benches/pure_lua/run.sh [REPEAT] [ROUNDS]
 # Each round runs every workload REPEAT times in each (one process each, alternating); the best
 # round's CPU time (user + system, so other load on the machine counts less) per run is shown,
@@ -14,11 +17,24 @@ ROUNDS=${2:-3}
 SRC=crates/lua-src/lua-5.4.8
 STOCK=target/pure_lua_stock
 mkdir -p target
-if [ ! -x "$STOCK" ] || [ benches/pure_lua/stock_main.c -nt "$STOCK" ]; then
-  # shellcheck disable=SC2046
-  ${CC:-cc} ${CFLAGS:--O3} -DLUA_USE_LINUX -DLUA_COMPAT_5_3 -I"$SRC" -o "$STOCK" \
-    benches/pure_lua/stock_main.c $(ls "$SRC"/*.c | grep -v lwarren.c) -lm
-fi
+PATCHED=target/pure_lua_patched
+UNCOUNTED=target/pure_lua_uncounted
+# interpreter OUT FLAGS... : builds benches/pure_lua/stock_main.c with the Lua sources (stock
+# Lua, without flags, leaves warren's own lwarren.c out).
+interpreter() {
+  local out=$1 sources
+  shift
+  sources=$(ls "$SRC"/*.c)
+  if [ $# -eq 0 ]; then sources=$(grep -v lwarren.c <<< "$sources"); fi
+  if [ ! -x "$out" ] || [ -n "$(find benches/pure_lua/stock_main.c "$SRC" -newer "$out")" ]; then
+    # shellcheck disable=SC2086
+    ${CC:-cc} ${CFLAGS:--O3} -DLUA_USE_LINUX -DLUA_COMPAT_5_3 "$@" -I"$SRC" -o "$out" \
+      benches/pure_lua/stock_main.c $sources -lm
+  fi
+}
+interpreter "$STOCK"
+interpreter "$PATCHED" -DLUA_WARREN
+interpreter "$UNCOUNTED" -DLUA_WARREN -DLUA_WARREN_NOCOUNT
 cargo build --release --quiet
 
 # CPU seconds (user + system) of one command.
@@ -27,16 +43,21 @@ cpu() {
   { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
 }
 
-printf '%-8s %10s %10s %6s\n' workload stock_ms warren_ms ratio
+printf '%-8s %9s %9s %9s %9s %6s %6s\n' workload stock_ms patched uncounted warren_ms warren budget
 for w in ca digger maze strings; do
-  best_s=; best_w=
+  best_s=; best_p=; best_u=; best_w=
   for _ in $(seq "$ROUNDS"); do
     s=$(cpu "$STOCK" "benches/pure_lua/$w.lua" "$REPEAT")
+    p=$(cpu "$PATCHED" "benches/pure_lua/$w.lua" "$REPEAT")
+    u=$(cpu "$UNCOUNTED" "benches/pure_lua/$w.lua" "$REPEAT")
     t=$(cpu target/release/warren batch benches/pure_lua/bench.lua --count "$REPEAT" --jobs 1 \
       --set work="$w")
     best_s=$(awk -v a="$s" -v b="${best_s:-$s}" 'BEGIN { print (a < b ? a : b) }')
+    best_p=$(awk -v a="$p" -v b="${best_p:-$p}" 'BEGIN { print (a < b ? a : b) }')
+    best_u=$(awk -v a="$u" -v b="${best_u:-$u}" 'BEGIN { print (a < b ? a : b) }')
     best_w=$(awk -v a="$t" -v b="${best_w:-$t}" 'BEGIN { print (a < b ? a : b) }')
   done
-  awk -v w="$w" -v s="$best_s" -v t="$best_w" -v n="$REPEAT" \
-    'BEGIN { printf "%-8s %10.2f %10.2f %6.2f\n", w, s / n * 1000, t / n * 1000, t / s }'
+  awk -v w="$w" -v s="$best_s" -v p="$best_p" -v u="$best_u" -v t="$best_w" -v n="$REPEAT" \
+    'BEGIN { printf "%-8s %9.2f %9.2f %9.2f %9.2f %6.2f %6.2f\n", w, s / n * 1000, p / n * 1000,
+      u / n * 1000, t / n * 1000, t / s, p / u }'
 done

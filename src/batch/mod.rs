@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Barrier, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use warren_core::region::explain::edit_distance;
 use warren_core::region::Registry;
@@ -270,8 +270,9 @@ pub fn run(batch: &Batch) -> Result<Report> {
     })
 }
 
-/// Runs `jobs` workers: this thread with `host`, the others each loading their own first. The
-/// clock starts once every worker has its Lua state, so all start together; returns that time.
+/// Runs `jobs` workers: this thread with `host` at once, the others each joining as soon as
+/// they have loaded their own Lua state (seeds are handed out in chunks, so a worker that starts
+/// later simply takes fewer). Returns when this thread started.
 fn run_workers(host: &Host, shared: &Shared, jobs: usize) -> Result<Instant> {
     let batch = shared.batch;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -279,20 +280,16 @@ fn run_workers(host: &Host, shared: &Shared, jobs: usize) -> Result<Instant> {
         .thread_name(|i| format!("warren-batch-{}", i + 1))
         .build()
         .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
-    let ready = Barrier::new(jobs);
     let mut started = Instant::now();
     pool.in_place_scope(|scope| {
         for _ in 1..jobs {
             scope.spawn(|_| {
-                let loaded = Host::load(&batch.script, batch.registry.clone(), batch.limits);
-                ready.wait();
-                match loaded {
+                match Host::load(&batch.script, batch.registry.clone(), batch.limits) {
                     Ok(host) => work(&host, shared),
                     Err(e) => shared.fail(e),
                 }
             });
         }
-        ready.wait();
         started = Instant::now();
         work(host, shared);
     });

@@ -35,6 +35,14 @@ pub struct Run<'a> {
 /// what loading a recipe uses, so every run numbers its objects the same way.
 const RUN_ID_BASE: u64 = 1 << 40;
 
+/// `number_run()`: the run's objects are numbered from [`RUN_ID_BASE`] on (the prelude's
+/// `enter` calls it once the run's `ctx` is built).
+unsafe extern "C-unwind" fn number_run(state: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
+    // SAFETY: Lua calls this with its own live state; this sets the id the next object gets.
+    unsafe { lua_warren_setidbase(state, RUN_ID_BASE) };
+    0
+}
+
 extern "C" {
     fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
@@ -94,7 +102,10 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    make_ctx: Function,
+    /// The prelude's `enter(generate, number_run, map, <ctx fields>)`.
+    enter: Function,
+    /// Starts the run's object numbering (see [`RUN_ID_BASE`]).
+    number_run: Function,
     log: Function,
     metric: Function,
     phase: Function,
@@ -124,13 +135,14 @@ impl Env {
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
-        let make_ctx: Function = helpers.get("make_ctx").map_err(internal_lua)?;
+        let enter: Function = helpers.get("enter").map_err(internal_lua)?;
+        // SAFETY: `number_run` only sets the id counter of the state that calls it.
+        let number_run = unsafe { lua.create_c_function(number_run) }.map_err(internal_lua)?;
         let api::ctx::CtxFunctions { log, metric, phase } =
             api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
-        drop(data);
         budget.begin(limits);
         // Until the instruction hook sees a line, a budget that runs out (in an allocation of a
         // C function) names the start of the chunk.
@@ -151,6 +163,7 @@ impl Env {
         let map_ud = lua
             .create_userdata(LuaMap(placeholder))
             .map_err(internal_lua)?;
+        api::map::publish_size(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
@@ -159,7 +172,8 @@ impl Env {
             generate,
             generate_at,
             freeze,
-            make_ctx,
+            enter,
+            number_run,
             log,
             metric,
             phase,
@@ -263,13 +277,24 @@ impl Host {
     /// beside what the account holds ([`Host::memory_held`]) and `also` (levels the caller
     /// holds without [`Host::keep`]); the error says how much, and which limit.
     pub fn check_memory(&self, bytes: usize, also: usize, what: &str) -> Result<()> {
+        self.check_memory_for(bytes, also, || what.to_string())
+    }
+
+    /// [`Host::check_memory`], naming what needs the memory only when it does not fit.
+    fn check_memory_for(
+        &self,
+        bytes: usize,
+        also: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()> {
         let held = self.memory_held().saturating_add(also);
         let limit = self.limits.memory;
         if held.saturating_add(bytes) <= limit {
             return Ok(());
         }
         Err(Error::Budget(format!(
-            "{what} needs {} with {} already held: over the {} MiB memory limit (raise it with --max-memory)",
+            "{} needs {} with {} already held: over the {} MiB memory limit (raise it with --max-memory)",
+            what(),
             crate::budget::mib(bytes),
             crate::budget::mib(held),
             limit >> 20
@@ -331,12 +356,14 @@ impl Host {
         // The map is the first thing in the generation's memory account: checked before it is
         // allocated, beside the Lua state and the levels kept above.
         let map_bytes = Map::bytes_for(width, height);
-        let level = match run.depth {
-            0 | 1 => String::new(),
-            n => format!(" for level {n}"),
+        let what = || {
+            let level = match run.depth {
+                0 | 1 => String::new(),
+                n => format!(" for level {n}"),
+            };
+            format!("params.width × params.height: a {width}×{height} map{level}")
         };
-        let what = format!("params.width × params.height: a {width}×{height} map{level}");
-        self.check_memory(map_bytes, 0, &what).map_err(|e| {
+        self.check_memory_for(map_bytes, 0, what).map_err(|e| {
             let at = self.recipe.declared.get("width").cloned();
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Budget(format!("{at}: {e}"))
@@ -434,8 +461,10 @@ impl Host {
     fn call_generate(&self, env: &Env, run: &Run, map: Map) -> mlua::Result<Map> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
+        let size = (map.width(), map.height());
         let mut idle = map;
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        api::map::publish(&env.lua, &env.map_ud, size)?;
         let outcome = self.call_recipe(env, run);
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
         outcome.map(|()| idle)
@@ -458,11 +487,16 @@ impl Host {
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
-                Value::UserData(lua.create_userdata(LuaMap(m.clone()))?)
+                let ud = lua.create_userdata(LuaMap(m.clone()))?;
+                api::map::publish_size(lua, &ud)?;
+                Value::UserData(ud)
             }
             None => Value::Nil,
         };
-        let ctx: Table = env.make_ctx.call((
+        let (ok, error): (Value, Value) = env.enter.call((
+            &env.generate,
+            &env.number_run,
+            &env.map_ud,
             &env.rng_ud,
             run.seed as i64,
             run.depth,
@@ -473,9 +507,7 @@ impl Host {
             &env.metric,
             &env.phase,
         ))?;
-        // SAFETY: the state is live; this sets the id the next object gets.
-        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
-        crate::traceback::call(lua, &env.generate, (&env.map_ud, ctx))
+        crate::traceback::outcome(lua, ok, error)
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.

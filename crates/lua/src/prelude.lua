@@ -226,12 +226,18 @@ local warren = host.warren
 G.warren = freeze(warren, "warren")
 loaded.warren = G.warren
 
--- The per-run context, built in one call so the host need not set fields one by one.
-local function make_ctx(rng, seed, depth, regions, params, above, log, metric, phase)
-  return {
+-- One generation, entered in one call from the host: builds the run's context, starts the
+-- run's object numbering (`number_run`, after `ctx`, so that every run numbers its own objects
+-- alike), and calls the recipe under Lua's own `xpcall` with the host's traceback handler.
+local traceback = host.traceback
+local function enter(generate, number_run, map, rng, seed, depth, regions, params, above, log,
+                     metric, phase)
+  local ctx = {
     rng = rng, seed = seed, depth = depth, regions = regions, params = params,
     above = above, log = log, metric = metric, phase = phase,
   }
+  number_run()
+  return rawxpcall(generate, traceback, map, ctx)
 end
 
-return { freeze = freeze, make_ctx = make_ctx }
+return { freeze = freeze, enter = enter }

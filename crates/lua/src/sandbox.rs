@@ -127,6 +127,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         run: RefCell::new(None),
         recipe: RefCell::new(String::new()),
     });
+    crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;
     let mut raw = std::ptr::null_mut();
     // SAFETY: only reads the state pointer.
@@ -155,9 +156,9 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 
     lua.set_app_data(api::keys::Keys::new(lua)?);
 
-    // Before the prelude wraps `xpcall`: the host calls recipes under Lua's own.
-    super::traceback::install(lua)?;
     let host = lua.create_table()?;
+    // The prelude's `enter` calls recipes under Lua's own `xpcall` with this handler.
+    host.set("traceback", super::traceback::handler(lua)?)?;
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
     host.set("write", lua.create_function(api::log::write)?)?;

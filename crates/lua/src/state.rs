@@ -72,11 +72,43 @@ pub struct RunData {
     pub map: AnyUserData,
 }
 
+/// Puts `lua`'s [`StateData`] (already in its app data, where it stays until the state is
+/// dropped) in the main thread's extra space, so that [`state`] finds it with one load instead
+/// of a keyed app-data lookup. Coroutines copy the main thread's extra space when they are
+/// made, so every thread a script runs has it.
+///
+/// # Panics
+/// If the state data was not set first (a bug in warren).
+pub fn publish(lua: &Lua) {
+    let data: *const StateData = &*state_from_app_data(lua);
+    // SAFETY: called on the main thread of a live state before any script runs (the extra
+    // space is `LUA_EXTRASPACE` bytes, a pointer's size, before the state); the pointer stays
+    // valid as long as the state, whose app data owns the boxed `StateData` and never
+    // replaces it.
+    lua.exec_raw_lua(|raw| unsafe {
+        *ffi::lua_getextraspace(raw.state()).cast::<*const StateData>() = data;
+    });
+}
+
 /// The state data of a sandboxed state.
 ///
 /// # Panics
 /// If `lua` was not made by the sandbox (a bug in warren).
-pub fn state(lua: &Lua) -> mlua::AppDataRef<'_, StateData> {
+pub fn state(lua: &Lua) -> &StateData {
+    // SAFETY: the extra space holds null or the pointer [`publish`] stored, to state data that
+    // lives as long as `lua`.
+    let data = lua.exec_raw_lua(|raw| unsafe {
+        *ffi::lua_getextraspace(raw.state()).cast::<*const StateData>()
+    });
+    if data.is_null() {
+        let _ = state_from_app_data(lua);
+        unreachable!("state data present but not published");
+    }
+    // SAFETY: see above: non-null, and valid for as long as `lua` is borrowed.
+    unsafe { &*data }
+}
+
+fn state_from_app_data(lua: &Lua) -> mlua::AppDataRef<'_, StateData> {
     lua.app_data_ref::<StateData>()
         .expect("warren Lua state without its state data")
 }

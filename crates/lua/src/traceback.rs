@@ -10,22 +10,17 @@
 //!   standard library and `load`ed strings left out; long recursions shortened; where a tail
 //!   call replaced its caller's frame, `(… tail calls …)` says so, as Lua's own traceback does).
 //!
-//! The host hooks in twice: [`install`] when the state is made (before the prelude replaces
-//! `xpcall`), and [`call`] instead of calling `generate` directly.
+//! The host hooks in twice: the prelude keeps [`handler`] and calls `generate` under Lua's own
+//! `xpcall` with it (its `enter`), and [`outcome`] turns what that `xpcall` returned into a
+//! result.
 
-use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
+use mlua::{Function, Lua, Table, Value};
 use std::fmt::Write as _;
 
 /// The most recipe frames a traceback lists: the innermost ones and the outermost ones, with
 /// a count of those left out between them.
 const INNER_FRAMES: usize = 8;
 const OUTER_FRAMES: usize = 3;
-
-/// What [`call`] needs: Lua's own `xpcall` (mlua's, which lets panics through) and the handler.
-struct Traceback {
-    xpcall: Function,
-    handler: Function,
-}
 
 /// An error already formatted by the handler: its message, then the traceback lines.
 #[derive(Debug)]
@@ -39,39 +34,25 @@ impl std::fmt::Display for Traced {
 
 impl std::error::Error for Traced {}
 
-/// Keeps the state's original `xpcall` and the message handler. Call it before the prelude
-/// wraps `xpcall`.
-pub fn install(lua: &Lua) -> mlua::Result<()> {
-    let xpcall: Function = lua.globals().raw_get("xpcall")?;
-    let handler = lua.create_function(handle)?;
-    lua.set_app_data(Traceback { xpcall, handler });
-    Ok(())
+/// The message handler `generate` runs under (see the module's description).
+pub fn handler(lua: &Lua) -> mlua::Result<Function> {
+    lua.create_function(handle)
 }
 
-/// Calls `f(args)`; a Lua error comes back as a [`Traced`] error with its message and recipe
-/// traceback. Budget errors and Rust panics pass as they are (the host reports those).
-pub fn call(lua: &Lua, f: &Function, args: impl IntoLuaMulti) -> mlua::Result<()> {
-    let (xpcall, handler) = {
-        let t = lua
-            .app_data_ref::<Traceback>()
-            .ok_or_else(|| mlua::Error::runtime("traceback::install was not called"))?;
-        (t.xpcall.clone(), t.handler.clone())
-    };
-    let mut all = args.into_lua_multi(lua)?;
-    all.push_front(Value::Function(handler));
-    all.push_front(Value::Function(f.clone()));
-    let mut out: MultiValue = xpcall.call(all)?;
-    match out.pop_front() {
-        Some(Value::Boolean(true)) => Ok(()),
-        _ => match out.pop_front() {
-            Some(Value::String(s)) => Err(mlua::Error::external(Traced(
-                s.to_string_lossy().to_string(),
-            ))),
-            Some(Value::Error(e)) => Err(*e),
-            other => Err(mlua::Error::runtime(
-                other.map_or("error".into(), |v| describe(lua, &v)),
-            )),
-        },
+/// What `xpcall(generate, handler, …)` returned, as a result: its error comes back as a
+/// [`Traced`] error with the handler's message and recipe traceback. Budget errors and Rust
+/// panics pass as they are (the host reports those).
+pub fn outcome(lua: &Lua, ok: Value, error: Value) -> mlua::Result<()> {
+    if matches!(ok, Value::Boolean(true)) {
+        return Ok(());
+    }
+    match error {
+        Value::String(s) => Err(mlua::Error::external(Traced(
+            s.to_string_lossy().to_string(),
+        ))),
+        Value::Error(e) => Err(*e),
+        Value::Nil => Err(mlua::Error::runtime("error")),
+        other => Err(mlua::Error::runtime(describe(lua, &other))),
     }
 }
 

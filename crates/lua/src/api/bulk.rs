@@ -9,7 +9,7 @@
 //! local rows = map:get_rect { x = 0, y = 0, w = map.width, h = map.height }
 //! ```
 
-use super::call::{Call, Extra, Opts};
+use super::call::{Call, Extra, Opts, This};
 use super::classes::{BLIT_OPTIONS, RECT_LIKE};
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -335,10 +335,10 @@ fn blit(
     Ok(w.written)
 }
 
-fn get_rect(lua: &Lua, (this, r, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+fn get_rect(lua: &Lua, (this, r, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &GET_RECT, &extra)?;
     let r = rect(&c, 0, &r)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     m.0.check_rect(&r).map_err(|e| c.fail(e))?;
     charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;
     let names = lua.create_table_with_capacity(m.0.terrains().len(), 0)?;

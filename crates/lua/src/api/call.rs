@@ -3,13 +3,16 @@
 //! never a Rust type.
 //!
 //! A binding takes its arguments as plain [`Value`]s (converting a `Value` never fails, so mlua
-//! itself never reports a bad argument), followed by [`Extra`] to see whether too many were
-//! passed, and converts each through a [`Call`]:
+//! itself never reports a bad argument), a method its receiver as [`This`] or [`ThisMut`]
+//! (borrowed straight from the stack, or kept as a value when it is not the right object),
+//! followed by [`Extra`] to see whether too many were passed, and converts each through a
+//! [`Call`]:
 //!
 //! ```text
-//! fn set(lua: &Lua, (this, x, y, t, extra): (Value, Value, Value, Value, Extra)) -> Result<bool> {
+//! fn set(lua: &Lua, (this, x, y, t, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra))
+//!     -> Result<bool> {
 //!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
-//!     let mut map = c.this_mut::<LuaMap>(&this)?;   // called on a map, with a colon?
+//!     let mut map = c.receiver_mut(this)?;          // called on a map, with a colon?
 //!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
 //!     …
 //! }
@@ -19,7 +22,8 @@ pub use super::decl::quoted;
 use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
 use crate::state::fail;
 use mlua::{
-    AnyUserData, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, UserDataRefMut, Value,
+    AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
+    UserDataRefMut, Value,
 };
 use warren_core::map::{priority, Map, TerrainId};
 
@@ -33,6 +37,14 @@ impl FromLuaMulti for Extra {
         Ok(Extra(values.len()))
     }
 }
+
+/// A method's receiver as a binding takes it: a `T` is borrowed straight from the Lua stack
+/// (no handle is made for it, so a call costs about what a plain mlua method call does);
+/// anything else, or a `T` already borrowed, stays a value for [`Call::receiver`]'s message.
+pub type This<T> = Either<UserDataRef<T>, Value>;
+
+/// [`This`], for a method that changes its receiver.
+pub type ThisMut<T> = Either<UserDataRefMut<T>, Value>;
 
 /// A short description of a value for messages: its type, and the value itself for numbers,
 /// booleans and short strings.
@@ -161,34 +173,79 @@ impl<'a> Call<'a> {
         ))
     }
 
+    /// The receiver a method took as [`This`]: called with `.` instead of `:` (or on
+    /// something else), the error says so.
+    pub fn receiver<T: UserData + 'static>(&self, this: This<T>) -> mlua::Result<UserDataRef<T>> {
+        match this {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
+        }
+    }
+
+    /// [`Call::receiver`], for a method that changes its receiver.
+    pub fn receiver_mut<T: UserData + 'static>(
+        &self,
+        this: ThisMut<T>,
+    ) -> mlua::Result<UserDataRefMut<T>> {
+        match this {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
+        }
+    }
+
+    /// Why a receiver could not be borrowed: a `T` that is in use, or not a `T` at all.
+    fn not_receiver<T: UserData + 'static>(&self, v: &Value) -> mlua::Error {
+        match v {
+            Value::UserData(ud) if ud.is::<T>() => self.busy(),
+            _ => self.wrong_receiver(v),
+        }
+    }
+
     /// The value a method was called on, as a `T`. Called with `.` instead of `:` (or on
     /// something else), the error says so.
     pub fn this<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRef<T>> {
-        self.this_data::<T>(v)?
-            .borrow::<T>()
-            .map_err(|_| self.busy())
+        // Borrowing checks the type too: one type lookup instead of two.
+        match v {
+            Value::UserData(ud) => ud.borrow::<T>().map_err(|e| self.not_this::<T>(v, e)),
+            _ => Err(self.wrong_receiver(v)),
+        }
     }
 
     /// [`Call::this`], for a method that changes the value.
     pub fn this_mut<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRefMut<T>> {
-        self.this_data::<T>(v)?
-            .borrow_mut::<T>()
-            .map_err(|_| self.busy())
+        match v {
+            Value::UserData(ud) => ud.borrow_mut::<T>().map_err(|e| self.not_this::<T>(v, e)),
+            _ => Err(self.wrong_receiver(v)),
+        }
+    }
+
+    /// Why a userdata receiver could not be borrowed: it is in use, or not a `T`.
+    fn not_this<T: UserData + 'static>(&self, v: &Value, e: mlua::Error) -> mlua::Error {
+        match e {
+            mlua::Error::UserDataBorrowError | mlua::Error::UserDataBorrowMutError => self.busy(),
+            _ => match v {
+                Value::UserData(ud) if ud.is::<T>() => self.busy(),
+                _ => self.wrong_receiver(v),
+            },
+        }
+    }
+
+    /// The error for a method called on something that is not its receiver.
+    fn wrong_receiver(&self, v: &Value) -> mlua::Error {
+        debug_assert_eq!(self.decl.kind, Kind::Method);
+        self.fail(format!(
+            "called on {} instead of a {} (call it with a colon: {})",
+            shown(v),
+            self.decl.owner.class(),
+            self.decl.synopsis()
+        ))
     }
 
     /// The value a method was called on, checked to be a `T`.
     pub fn this_data<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<AnyUserData> {
         match v {
             Value::UserData(ud) if ud.is::<T>() => Ok(ud.clone()),
-            other => {
-                debug_assert_eq!(self.decl.kind, Kind::Method);
-                Err(self.fail(format!(
-                    "called on {} instead of a {} (call it with a colon: {})",
-                    shown(other),
-                    self.decl.owner.class(),
-                    self.decl.synopsis()
-                )))
-            }
+            other => Err(self.wrong_receiver(other)),
         }
     }
 
@@ -405,20 +462,49 @@ pub struct Opts<'c, 'a> {
 impl Opts<'_, '_> {
     /// Reads every key of `t`, refusing keys the class does not declare.
     fn load(&mut self, t: &Table) -> mlua::Result<()> {
-        let mut unknown: Option<Value> = None;
         let class = self.class;
         let values = &mut self.values;
-        t.for_each::<Value, Value>(|k, v| {
-            let slot = match &k {
-                Value::String(s) => slot_of(class, &s.as_bytes()),
-                _ => None,
-            };
-            match slot {
-                Some(i) => values[i] = v,
-                None if unknown.is_none() => unknown = Some(k),
-                None => {}
+        // Walks `t`'s own keys with `lua_next` (as `next` and mlua's `for_each` do, without a
+        // protected call per key: `lua_next` over a table nobody changes meanwhile cannot
+        // fail). Only the values of declared keys become mlua values; the first key the class
+        // does not declare comes back, for the error.
+        let unknown = self.call.lua.exec_raw_lua(|raw| {
+            use mlua::ffi;
+            let state = raw.state();
+            let mut unknown = None;
+            // SAFETY: the stack is checked to have room for the table, a key, a value and a
+            // copy of the key; everything pushed here is popped before returning; string keys
+            // are read in place with `lua_tolstring`, which does not convert a string (so
+            // `lua_next` stays valid).
+            unsafe {
+                if ffi::lua_checkstack(state, 4) == 0 {
+                    return Err(mlua::Error::StackError);
+                }
+                raw.push(t)?;
+                let table = ffi::lua_gettop(state);
+                ffi::lua_pushnil(state);
+                while ffi::lua_next(state, table) != 0 {
+                    let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
+                        let mut len = 0;
+                        let key = ffi::lua_tolstring(state, -2, &mut len);
+                        slot_of(class, std::slice::from_raw_parts(key.cast::<u8>(), len))
+                    } else {
+                        None
+                    };
+                    match slot {
+                        Some(i) => values[i] = raw.pop_value(),
+                        None => {
+                            if unknown.is_none() {
+                                ffi::lua_pushvalue(state, -2);
+                                unknown = Some(raw.pop_value());
+                            }
+                            ffi::lua_pop(state, 1);
+                        }
+                    }
+                }
+                ffi::lua_pop(state, 1);
             }
-            Ok(())
+            Ok(unknown)
         })?;
         crate::state::charge(self.call.lua, 1)?;
         match unknown {

@@ -6,7 +6,7 @@
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::classes::CONNECTIVITY_OPTIONS;
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -55,9 +55,9 @@ fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
     Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
 }
 
-fn components(lua: &Lua, (this, opts, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &COMPONENTS, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let adjacency = adjacency(&c, 0, &opts)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
     let comps = areas(&m.0, adjacency);
@@ -74,10 +74,10 @@ fn components(lua: &Lua, (this, opts, extra): (Value, Value, Extra)) -> mlua::Re
 
 fn mark_connected(
     lua: &Lua,
-    (this, x, y, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, x, y, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let adjacency = adjacency(&c, 2, &opts)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
@@ -88,10 +88,10 @@ fn mark_connected(
 
 fn is_connected(
     lua: &Lua,
-    (this, x, y, extra): (Value, Value, Value, Extra),
+    (this, x, y, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_CONNECTED, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     m.0.is_connected(p).map_err(|e| c.fail(e))
 }

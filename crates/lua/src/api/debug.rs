@@ -2,7 +2,7 @@
 //! by `warren run --frames DIR`), `map:add_layer(name, {rows=, colors=})` attaches a debug layer
 //! (shown with `--layer NAME`).
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, ThisMut};
 use super::classes::LAYER_SPEC;
 use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
@@ -60,9 +60,9 @@ methods! {
 }
 
 /// `map:snapshot(label)`.
-fn snapshot(lua: &Lua, (this, label, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+fn snapshot(lua: &Lua, (this, label, extra): (ThisMut<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &SNAPSHOT, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let map = &m.0;
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
@@ -83,9 +83,8 @@ fn snapshot(lua: &Lua, (this, label, extra): (Value, Value, Extra)) -> mlua::Res
     // The copy leaves the layers out; the memory account holds it until the generation ends
     // (the host then counts the snapshots it keeps).
     let bytes = Map::bytes_for(map.width().into(), map.height().into());
-    drop((shots, m));
+    drop(shots);
     charge_bytes_for(lua, bytes, &SNAPSHOT.call_name())?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
     let layers = std::mem::take(&mut m.0.notes.layers);
     let copy = m.0.clone();
     m.0.notes.layers = layers;

@@ -11,7 +11,7 @@
 //! warren.dungeon.connect_panels(map, rng, level, tunnels, { flags = { "direct", "wander" } })
 //! ```
 
-use super::call::{shown, Call, Extra, Opts};
+use super::call::{shown, Call, Extra, Opts, This, ThisMut};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
@@ -502,9 +502,9 @@ fn rect_table(lua: &Lua, r: Rect) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &PANELS, &extra)?;
-    let l = c.this::<LuaLevel>(&this)?;
+    let l = c.receiver(this)?;
     let all = l.0.panels.all();
     crate::state::charge(lua, all.len() as u64)?;
     let out = lua.create_table_with_capacity(all.len(), 0)?;
@@ -516,9 +516,9 @@ fn panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
     Ok(out)
 }
 
-fn free_panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn free_panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &FREE_PANELS, &extra)?;
-    let l = c.this::<LuaLevel>(&this)?;
+    let l = c.receiver(this)?;
     let free = l.0.free_panels();
     crate::state::charge(lua, free.len() as u64)?;
     let out = lua.create_table_with_capacity(free.len(), 0)?;
@@ -528,10 +528,13 @@ fn free_panels(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> 
     Ok(out)
 }
 
-fn use_panel(lua: &Lua, (this, px, py, extra): (Value, Value, Value, Extra)) -> mlua::Result<()> {
+fn use_panel(
+    lua: &Lua,
+    (this, px, py, extra): (ThisMut<LuaLevel>, Value, Value, Extra),
+) -> mlua::Result<()> {
     let c = Call::new(lua, &USE_PANEL, &extra)?;
     let (px, py) = (c.int(0, &px)?, c.int(1, &py)?);
-    let mut l = c.this_mut::<LuaLevel>(&this)?;
+    let mut l = c.receiver_mut(this)?;
     let p = Point::new(
         px.min(i32::MAX as i64) as i32,
         py.min(i32::MAX as i64) as i32,
@@ -585,6 +588,8 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
     let mut meter = LuaMeter::new(c.lua());
     let panels = init_level(&mut m.0, w, h, panel, rock, edge, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
+    drop(m);
+    super::map::publish_size(c.lua(), &map)?;
     Ok(LuaLevel(Level::new(panels)))
 }
 

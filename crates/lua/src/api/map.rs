@@ -2,7 +2,7 @@
 //! [`super::notes`], bulk reads and writes in [`super::bulk`], connectivity in
 //! [`super::connectivity`], snapshots and layers in [`super::debug`].
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRITE_OPTIONS};
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -41,7 +41,51 @@ pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
             _ => Value::Nil,
         })
     })?;
-    super::index::install(lua, &sample, fallback)
+    super::index::install_sized(lua, &sample, fallback)
+}
+
+extern "C" {
+    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
+    fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
+}
+
+/// Keeps `ud`'s size where the map's `__index` reads `map.width` and `map.height` without a
+/// call into Rust: its user value, width × 2³² + height. Whoever makes a map userdata or
+/// changes its map's size calls this (the host when a run's map goes in, `ctx.above`,
+/// `warren.dungeon.init_level`); a map without it answers through the Rust fallback. This is
+/// the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
+pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let size = {
+        let m = ud.borrow::<LuaMap>()?;
+        (m.0.width(), m.0.height())
+    };
+    publish(lua, ud, size)
+}
+
+/// [`publish_size`] for a caller that knows the size of `ud`'s map (the host, which has just
+/// put it there).
+pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua::Result<()> {
+    let packed = (width as i64) << 32 | height as i64;
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: room for two slots is checked; the userdata and the integer pushed here are
+        // popped (the integer by `lua_setiuservalue`, which cannot fail for slot 1 of an mlua
+        // userdata: mlua makes every userdata with one user value).
+        unsafe {
+            if mlua::ffi::lua_checkstack(state, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(ud)?;
+            mlua::ffi::lua_pushinteger(state, packed);
+            let dirty = lua_warren_dirty(state);
+            mlua::ffi::lua_setiuservalue(state, -2, 1);
+            if dirty == 0 {
+                lua_warren_cleardirty(state);
+            }
+            mlua::ffi::lua_pop(state, 1);
+        }
+        Ok(())
+    })
 }
 
 impl UserData for LuaMap {
@@ -121,24 +165,24 @@ methods! {
     }
 }
 
-type CellArgs = (Value, Value, Value, Extra);
+type CellArgs = (This<LuaMap>, Value, Value, Extra);
 
 fn in_bounds(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IN_BOUNDS, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     Ok(m.0.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
 }
 
 fn is_edge(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_EDGE, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     Ok(m.0.is_edge(p.x, p.y))
 }
 
 fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
     let c = Call::new(lua, &GET, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let t = m.0.terrain_at(p).map_err(|e| c.fail(e))?;
     Ok(m.0.terrains().get(t).name.clone())
@@ -146,14 +190,14 @@ fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
 
 fn priority(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<u8> {
     let c = Call::new(lua, &PRIORITY, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     m.0.priority_at(p).map_err(|e| c.fail(e))
 }
 
 fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<String>> {
     let c = Call::new(lua, &REGION, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let r = m.0.region_at(p).map_err(|e| c.fail(e))?;
     Ok((r != 0).then(|| m.0.region_name(r).to_string()))
@@ -161,22 +205,22 @@ fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<Strin
 
 fn is_solid(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_SOLID, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     m.0.is_solid(p).map_err(|e| c.fail(e))
 }
 
-fn count(lua: &Lua, (this, terrain, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+fn count(lua: &Lua, (this, terrain, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &COUNT, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let id = c.terrain(0, &terrain, &m.0)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
     Ok(m.0.terrain_cells().iter().filter(|&&t| t == id).count())
 }
 
-fn open_count(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+fn open_count(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &OPEN_COUNT, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
     Ok(m.0.open_count())
 }
@@ -287,18 +331,21 @@ fn write_brush(
 
 fn set(
     lua: &Lua,
-    (this, x, y, t, opts, extra): (Value, Value, Value, Value, Value, Extra),
+    (this, x, y, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &SET, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let b = write_brush(&c, &mut m.0, (2, &t), (3, &opts))?;
     m.0.write(p, &b).map_err(|e| c.fail(e))
 }
 
-fn fill(lua: &Lua, (this, t, opts, extra): (Value, Value, Value, Extra)) -> mlua::Result<usize> {
+fn fill(
+    lua: &Lua,
+    (this, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+) -> mlua::Result<usize> {
     let c = Call::new(lua, &FILL, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let b = write_brush(&c, &mut m.0, (0, &t), (1, &opts))?;
     charge(lua, cost::cell_work(m.0.len() as u64))?;
     Ok(m.0.fill(&b))
@@ -307,12 +354,12 @@ fn fill(lua: &Lua, (this, t, opts, extra): (Value, Value, Value, Extra)) -> mlua
 /// `fill_rect` and `outline_rect`: a rectangle on the map, a brush, and the cells written.
 fn rect_write(
     c: &Call,
-    this: &Value,
+    this: ThisMut<LuaMap>,
     (r, t, opts): (&Value, &Value, &Value),
     cells: impl Fn(&Rect) -> u64,
     write: impl Fn(&mut Map, &Rect, &Brush) -> Result<usize, warren_core::map::MapError>,
 ) -> mlua::Result<usize> {
-    let mut m = c.this_mut::<LuaMap>(this)?;
+    let mut m = c.receiver_mut(this)?;
     let r = shapes::rect(c, 0, r)?;
     let b = write_brush(c, &mut m.0, (1, t), (2, opts))?;
     m.0.check_rect(&r).map_err(|e| c.fail(e))?;
@@ -322,12 +369,12 @@ fn rect_write(
 
 fn fill_rect(
     lua: &Lua,
-    (this, r, t, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, r, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &FILL_RECT, &extra)?;
     rect_write(
         &c,
-        &this,
+        this,
         (&r, &t, &opts),
         |r| r.w as u64 * r.h as u64,
         Map::fill_rect,
@@ -336,21 +383,21 @@ fn fill_rect(
 
 fn outline_rect(
     lua: &Lua,
-    (this, r, t, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, r, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &OUTLINE_RECT, &extra)?;
     rect_write(
         &c,
-        &this,
+        this,
         (&r, &t, &opts),
         |r| 2 * (r.w as u64 + r.h as u64),
         Map::outline_rect,
     )
 }
 
-fn write_edge(lua: &Lua, (this, t, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+fn write_edge(lua: &Lua, (this, t, extra): (ThisMut<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &WRITE_EDGE, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let terrain = match &t {
         Value::Nil => crate::state::with_run(lua, |r| r.edge)
             .ok_or_else(|| c.fail("no generation is running"))?,
@@ -365,7 +412,16 @@ fn write_edge(lua: &Lua, (this, t, extra): (Value, Value, Extra)) -> mlua::Resul
 }
 
 /// The arguments of `line` and `dogleg`.
-type PathArgs = (Value, Value, Value, Value, Value, Value, Value, Extra);
+type PathArgs = (
+    ThisMut<LuaMap>,
+    Value,
+    Value,
+    Value,
+    Value,
+    Value,
+    Value,
+    Extra,
+);
 
 /// Carves `path` with the brush of a `line`/`dogleg` call and records it as a corridor when
 /// `opts.corridor` asks.
@@ -392,7 +448,7 @@ fn carve_path(
 
 fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &LINE, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let a = cell(&c, &m.0, 0, &x1, &y1)?;
     let b = cell(&c, &m.0, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m.0)?;
@@ -403,7 +459,7 @@ fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Re
 
 fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &DOGLEG, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let a = cell(&c, &m.0, 0, &x1, &y1)?;
     let b = cell(&c, &m.0, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m.0)?;
@@ -418,11 +474,11 @@ fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> m
 
 fn carve_rooms(
     lua: &Lua,
-    (this, list, t, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, list, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
     let rects = shapes::rects(&c, 0, &list)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let terrain = c.terrain(1, &t, &m.0)?;
     let o = c.options(2, &opts)?;
     let b = brush(&o, &mut m.0, terrain)?;

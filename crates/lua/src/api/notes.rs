@@ -1,7 +1,7 @@
 //! The map's annotations from Lua: rooms, doors, stairs, spawns, corridors and tags that a recipe
 //! records (exported in JSON), and reading back what was recorded.
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::classes::RECT_LIKE;
 use super::cost;
 use super::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
@@ -92,10 +92,10 @@ fn add_room(
 
 fn add_door(
     lua: &Lua,
-    (this, x, y, room, state, extra): (Value, Value, Value, Value, Value, Extra),
+    (this, x, y, room, state, extra): (ThisMut<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_DOOR, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let room = c.opt_int(2, &room)?;
     let state = DoorState::ALL[c.choice(3, &state)?];
@@ -114,10 +114,10 @@ fn add_door(
 
 fn add_stair(
     lua: &Lua,
-    (this, x, y, dir, extra): (Value, Value, Value, Value, Extra),
+    (this, x, y, dir, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_STAIR, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let up = c.choice(2, &dir)? == 0;
     charge_bytes(lua, cost::cells(1))?;
@@ -132,10 +132,10 @@ fn add_stair(
 
 fn add_spawn(
     lua: &Lua,
-    (this, x, y, what, extra): (Value, Value, Value, Value, Extra),
+    (this, x, y, what, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_SPAWN, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let p = cell(&c, &m.0, 0, &x, &y)?;
     let spawn = Spawn {
         x: p.x,
@@ -149,10 +149,10 @@ fn add_spawn(
 
 fn add_corridor(
     lua: &Lua,
-    (this, cells, region, extra): (Value, Value, Value, Extra),
+    (this, cells, region, extra): (ThisMut<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &ADD_CORRIDOR, &extra)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     let cells = shapes::cells(&c, &m.0, 0, &cells)?;
     let corridor = Corridor {
         cells,
@@ -163,7 +163,10 @@ fn add_corridor(
     Ok(m.0.notes.corridors.len())
 }
 
-fn tag(lua: &Lua, (this, key, value, extra): (Value, Value, Value, Extra)) -> mlua::Result<()> {
+fn tag(
+    lua: &Lua,
+    (this, key, value, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+) -> mlua::Result<()> {
     let c = Call::new(lua, &TAG, &extra)?;
     let key = c.str(0, &key)?;
     let v = match value {
@@ -178,7 +181,7 @@ fn tag(lua: &Lua, (this, key, value, extra): (Value, Value, Value, Extra)) -> ml
             )))
         }
     };
-    let mut m = c.this_mut::<LuaMap>(&this)?;
+    let mut m = c.receiver_mut(this)?;
     record_tag(lua, &mut m.0, key, v)
 }
 
@@ -207,9 +210,9 @@ pub fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn rooms(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &ROOMS, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     charge(lua, m.0.notes.rooms.len() as u64)?;
     let t = lua.create_table_with_capacity(m.0.notes.rooms.len(), 0)?;
     for (i, r) in m.0.notes.rooms.iter().enumerate() {
@@ -225,9 +228,9 @@ fn rooms(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn corridors(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn corridors(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &CORRIDORS, &extra)?;
-    let m = c.this::<LuaMap>(&this)?;
+    let m = c.receiver(this)?;
     let t = lua.create_table_with_capacity(m.0.notes.corridors.len(), 0)?;
     for (i, cor) in m.0.notes.corridors.iter().enumerate() {
         t.raw_set(i + 1, point_list(lua, &cor.cells)?)?;

@@ -3,7 +3,7 @@
 //! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
 //! `rooms:center(i)` gives a room's centre without building a table.
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::decl::{arg, Decl, Owner::Rects as O, Ty};
 use super::keys::keys;
 
@@ -72,9 +72,9 @@ impl UserData for LuaRects {
     }
 }
 
-fn list(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn list(lua: &Lua, (this, extra): (This<LuaRects>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &LIST, &extra)?;
-    let r = c.this::<LuaRects>(&this)?;
+    let r = c.receiver(this)?;
     let t = lua.create_table_with_capacity(r.0.len(), 0)?;
     for (i, rect) in r.0.iter().enumerate() {
         t.raw_set(i + 1, rect_table(lua, rect)?)?;
@@ -82,9 +82,9 @@ fn list(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn center(lua: &Lua, (this, i, extra): (Value, Value, Extra)) -> mlua::Result<(i32, i32)> {
+fn center(lua: &Lua, (this, i, extra): (This<LuaRects>, Value, Extra)) -> mlua::Result<(i32, i32)> {
     let c = Call::new(lua, &CENTER, &extra)?;
-    let r = c.this::<LuaRects>(&this)?;
+    let r = c.receiver(this)?;
     let n = r.0.len();
     let at = match &i {
         Value::Integer(i) if *i >= 1 && (*i as usize) <= n => *i as usize - 1,
@@ -99,10 +99,10 @@ fn center(lua: &Lua, (this, i, extra): (Value, Value, Extra)) -> mlua::Result<(i
     Ok((p.x, p.y))
 }
 
-fn sort(lua: &Lua, (this, order, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+fn sort(lua: &Lua, (this, order, extra): (ThisMut<LuaRects>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &SORT, &extra)?;
     let order = c.choice(0, &order)?;
-    let mut r = c.this_mut::<LuaRects>(&this)?;
+    let mut r = c.receiver_mut(this)?;
     match order {
         0 => r.0.sort_by_key(|a| (a.x, a.y)),
         1 => r.0.sort_by_key(|a| (a.y, a.x)),

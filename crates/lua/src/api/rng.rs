@@ -1,6 +1,6 @@
 //! `ctx.rng` and `math.random`: the run's seeded generators.
 
-use super::call::{shown, Call, Extra};
+use super::call::{shown, Call, Extra, This, ThisMut};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
@@ -71,33 +71,36 @@ impl UserData for LuaRng {
     }
 }
 
-fn int(lua: &Lua, (this, lo, hi, extra): (Value, Value, Value, Extra)) -> mlua::Result<i64> {
+fn int(
+    lua: &Lua,
+    (this, lo, hi, extra): (ThisMut<LuaRng>, Value, Value, Extra),
+) -> mlua::Result<i64> {
     let c = Call::new(lua, &RNG_INT, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.receiver_mut(this)?;
     let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
     if hi < lo {
         return Err(c.fail(format!("empty interval {lo}..={hi}")));
     }
-    Ok(c.this_mut::<LuaRng>(&this)?.0.range(lo, hi))
+    Ok(rng.0.range(lo, hi))
 }
 
-fn below(lua: &Lua, (this, n, extra): (Value, Value, Extra)) -> mlua::Result<i64> {
+fn below(lua: &Lua, (this, n, extra): (ThisMut<LuaRng>, Value, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &BELOW, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.receiver_mut(this)?;
     let n = c.int(0, &n)?;
-    Ok(c.this_mut::<LuaRng>(&this)?.0.below(n as u64) as i64)
+    Ok(rng.0.below(n as u64) as i64)
 }
 
-fn chance(lua: &Lua, (this, pct, extra): (Value, Value, Extra)) -> mlua::Result<bool> {
+fn chance(lua: &Lua, (this, pct, extra): (ThisMut<LuaRng>, Value, Extra)) -> mlua::Result<bool> {
     let c = Call::new(lua, &CHANCE, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let mut rng = c.receiver_mut(this)?;
     let p = c.int(0, &pct)?;
-    Ok(c.this_mut::<LuaRng>(&this)?.0.percent(p))
+    Ok(rng.0.percent(p))
 }
 
-fn float(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<f64> {
+fn float(lua: &Lua, (this, extra): (ThisMut<LuaRng>, Extra)) -> mlua::Result<f64> {
     let c = Call::new(lua, &FLOAT, &extra)?;
-    Ok(c.this_mut::<LuaRng>(&this)?.0.float())
+    Ok(c.receiver_mut(this)?.0.float())
 }
 
 fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(Value, usize)> {
@@ -177,15 +180,15 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     Ok(t)
 }
 
-fn stream(lua: &Lua, (this, name, extra): (Value, Value, Extra)) -> mlua::Result<LuaRng> {
+fn stream(lua: &Lua, (this, name, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<LuaRng> {
     let c = Call::new(lua, &STREAM, &extra)?;
     let name = c.str(0, &name)?;
-    Ok(LuaRng(c.this::<LuaRng>(&this)?.0.stream(&name)))
+    Ok(LuaRng(c.receiver(this)?.0.stream(&name)))
 }
 
-fn seed(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<i64> {
+fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &SEED, &extra)?;
-    Ok(c.this::<LuaRng>(&this)?.0.seed() as i64)
+    Ok(c.receiver(this)?.0.seed() as i64)
 }
 
 /// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.

@@ -5,7 +5,7 @@
 //! Cells are 0-based numbers (for a map, `x + y * map.width`, like every coordinate); statuses
 //! are addressed by name.
 
-use super::call::{did_you_mean, shown, Call, Extra};
+use super::call::{did_you_mean, shown, Call, Extra, This, ThisMut};
 use super::decl::quoted;
 use super::decl::{arg, key, key_opt, Class, Decl, Owner, Ty};
 use super::rng::LuaRng;
@@ -191,27 +191,33 @@ impl UserData for LuaStatusLists {
 
 fn move_cell(
     lua: &Lua,
-    (this, cell, status, extra): (Value, Value, Value, Extra),
+    (this, cell, status, extra): (ThisMut<LuaStatusLists>, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &MOVE, &extra)?;
-    let mut l = c.this_mut::<LuaStatusLists>(&this)?;
+    let mut l = c.receiver_mut(this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.status(&c, 1, &status)?;
     crate::state::touch(lua, l.at_load);
     l.lists.move_to(cell, status).map_err(|e| c.fail(e))
 }
 
-fn status_of(lua: &Lua, (this, cell, extra): (Value, Value, Extra)) -> mlua::Result<String> {
+fn status_of(
+    lua: &Lua,
+    (this, cell, extra): (This<LuaStatusLists>, Value, Extra),
+) -> mlua::Result<String> {
     let c = Call::new(lua, &STATUS_OF, &extra)?;
-    let l = c.this::<LuaStatusLists>(&this)?;
+    let l = c.receiver(this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.lists.status_of(cell).map_err(|e| c.fail(e))?;
     Ok(l.name(status).to_string())
 }
 
-fn count(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+fn count(
+    lua: &Lua,
+    (this, status, extra): (This<LuaStatusLists>, Value, Extra),
+) -> mlua::Result<usize> {
     let c = Call::new(lua, &COUNT, &extra)?;
-    let l = c.this::<LuaStatusLists>(&this)?;
+    let l = c.receiver(this)?;
     let status = l.status(&c, 0, &status)?;
     l.lists.count(status).map_err(|e| c.fail(e))
 }
@@ -234,9 +240,12 @@ fn pick(
     l.lists.pick(status, &mut r.0).map_err(|e| c.fail(e))
 }
 
-fn cells(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
+fn cells(
+    lua: &Lua,
+    (this, status, extra): (This<LuaStatusLists>, Value, Extra),
+) -> mlua::Result<Table> {
     let c = Call::new(lua, &CELLS, &extra)?;
-    let l = c.this::<LuaStatusLists>(&this)?;
+    let l = c.receiver(this)?;
     let status = l.status(&c, 0, &status)?;
     let cells = l.lists.cells(status).map_err(|e| c.fail(e))?;
     crate::state::charge(lua, cells.len() as u64)?;
@@ -247,18 +256,21 @@ fn cells(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Resul
     Ok(t)
 }
 
-fn reset(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<()> {
+fn reset(
+    lua: &Lua,
+    (this, status, extra): (ThisMut<LuaStatusLists>, Value, Extra),
+) -> mlua::Result<()> {
     let c = Call::new(lua, &RESET, &extra)?;
-    let mut l = c.this_mut::<LuaStatusLists>(&this)?;
+    let mut l = c.receiver_mut(this)?;
     let status = l.status(&c, 0, &status)?;
     crate::state::charge(lua, l.lists.len() as u64 / 4)?;
     crate::state::touch(lua, l.at_load);
     l.lists.reset(status).map_err(|e| c.fail(e))
 }
 
-fn statuses(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<Table> {
+fn statuses(lua: &Lua, (this, extra): (This<LuaStatusLists>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &STATUSES, &extra)?;
-    let l = c.this::<LuaStatusLists>(&this)?;
+    let l = c.receiver(this)?;
     let names: Vec<&str> = (0..l.lists.status_count()).map(|s| l.name(s)).collect();
     lua.create_sequence_from(names)
 }

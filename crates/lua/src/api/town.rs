@@ -12,7 +12,7 @@
 //! Cells are addressed `x, y`: 0-based cell column and row of the town's cell grid
 //! (`town.cols` × `town.rows`); the display grid is `town.width` × `town.height` characters.
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
 use super::meter::LuaMeter;
@@ -447,9 +447,9 @@ fn with_rng<R>(
 
 type RngArgs = (Value, Value, Extra);
 
-fn fill(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<()> {
+fn fill(lua: &Lua, (this, extra): (ThisMut<LuaTown>, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &FILL, &extra)?;
-    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let mut meter = LuaMeter::new(lua);
     t.town_mut(lua)
         .fill(&mut meter)
@@ -499,9 +499,9 @@ fn close_gates(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
     with_rng(&c, &this, &rng, |t, r, m| Ok(t.close_gates(r, m)?))
 }
 
-fn cleanup_map(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+fn cleanup_map(lua: &Lua, (this, extra): (ThisMut<LuaTown>, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &CLEANUP_MAP, &extra)?;
-    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let mut meter = LuaMeter::new(lua);
     t.town_mut(lua)
         .cleanup_map(&mut meter)
@@ -535,13 +535,13 @@ fn heading_arg(c: &Call, i: usize, v: &Value) -> mlua::Result<Option<Heading>> {
     }
 }
 
-type StreetArgs = (Value, Value, Value, Value, Value, Extra);
+type StreetArgs = (ThisMut<LuaTown>, Value, Value, Value, Value, Extra);
 
 fn lay_street(lua: &Lua, (this, rng, x, y, heading, extra): StreetArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &LAY_STREET, &extra)?;
     let rng = c.data::<LuaRng>(0, &rng)?;
     let heading = heading_arg(&c, 3, &heading)?;
-    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let (row, col) = cell(&c, &t.town, (1, &x), &y)?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     t.town_mut(lua)
@@ -560,18 +560,18 @@ fn make_street(lua: &Lua, (this, rng, row, col, heading, extra): StreetArgs) -> 
     let rng = c.data::<LuaRng>(0, &rng)?;
     let (row, col) = (c.int(1, &row)? as usize, c.int(2, &col)? as usize);
     let heading = heading_arg(&c, 3, &heading)?;
-    let mut t = c.this_mut::<LuaTown>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     t.town_mut(lua)
         .make_street(&mut r.0, row, col, heading)
         .map_err(|e| c.fail(e))
 }
 
-type CellArgs = (Value, Value, Value, Extra);
+type CellArgs = (This<LuaTown>, Value, Value, Extra);
 
 fn cell_status(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<&'static str> {
     let c = Call::new(lua, &CELL_STATUS, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
     let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
     Ok(CellStatus::NAMES[s.index()])
@@ -579,7 +579,7 @@ fn cell_status(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<&'stati
 
 fn status(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<&'static str> {
     let c = Call::new(lua, &STATUS, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
     Ok(CellStatus::NAMES[s.index()])
@@ -587,7 +587,7 @@ fn status(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<&'static
 
 fn street_heading(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
     let c = Call::new(lua, &STREET_HEADING, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
     let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
     Ok(h.map(|h| HEADINGS[h as usize]))
@@ -595,46 +595,49 @@ fn street_heading(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Opti
 
 fn heading(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
     let c = Call::new(lua, &HEADING_OF, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
     Ok(h.map(|h| HEADINGS[h as usize]))
 }
 
-fn count(lua: &Lua, (this, status, extra): (Value, Value, Extra)) -> mlua::Result<usize> {
+fn count(lua: &Lua, (this, status, extra): (This<LuaTown>, Value, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &COUNT, &extra)?;
     let i = c.choice(0, &status)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let status = CellStatus::from_index(i).unwrap_or(CellStatus::Unused);
     Ok(t.town.count(status))
 }
 
-fn distinct_streets(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<usize> {
+fn distinct_streets(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &DISTINCT_STREETS, &extra)?;
-    Ok(c.this::<LuaTown>(&this)?.town.distinct_streets())
+    Ok(c.receiver(this)?.town.distinct_streets())
 }
 
-fn render(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
+fn render(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<String> {
     let c = Call::new(lua, &RENDER, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render())
 }
 
-fn render_debug(lua: &Lua, (this, extra): (Value, Extra)) -> mlua::Result<String> {
+fn render_debug(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<String> {
     let c = Call::new(lua, &RENDER_DEBUG, &extra)?;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render_debug())
 }
 
 /// `town:write(map, { style = ctx.regions.town, view = "map" | "debug" })`.
-fn write(lua: &Lua, (this, map, opts, extra): (Value, Value, Value, Extra)) -> mlua::Result<Table> {
+fn write(
+    lua: &Lua,
+    (this, map, opts, extra): (This<LuaTown>, Value, Value, Extra),
+) -> mlua::Result<Table> {
     let c = Call::new(lua, &WRITE, &extra)?;
     let map = c.data::<LuaMap>(0, &map)?;
     let o = c.options(1, &opts)?;
     let debug = o.choice("view")? == 1;
-    let t = c.this::<LuaTown>(&this)?;
+    let t = c.receiver(this)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let style = match o.value("style") {
         Value::Nil => {

@@ -11,7 +11,7 @@
 //! local report = tunnels:fixup(map, rng, { trials = 26 })
 //! ```
 
-use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
+use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts, ThisMut};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
@@ -411,13 +411,13 @@ fn run_seed(lua: &Lua) -> String {
 
 fn dig(
     lua: &Lua,
-    (this, map, rng, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, map, rng, opts, extra): (ThisMut<LuaTunnels>, Value, Value, Value, Extra),
 ) -> mlua::Result<Table> {
     let c = Call::new(lua, &DIG, &extra)?;
     let map = c.data::<LuaMap>(0, &map)?;
     let rng = c.data::<LuaRng>(1, &rng)?;
     let o = c.options(2, &opts)?;
-    let mut t = c.this_mut::<LuaTunnels>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let mut m = map.borrow_mut::<LuaMap>()?;
     let from = cell_from(&c, &m.0, o.value("from"), "opts.from")?;
     let to = cell_from(&c, &m.0, o.value("to"), "opts.to")?;
@@ -457,7 +457,7 @@ fn cell_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
 
 fn fixup(
     lua: &Lua,
-    (this, map, rng, opts, extra): (Value, Value, Value, Value, Extra),
+    (this, map, rng, opts, extra): (ThisMut<LuaTunnels>, Value, Value, Value, Extra),
 ) -> mlua::Result<Table> {
     let c = Call::new(lua, &FIXUP, &extra)?;
     let map = c.data::<LuaMap>(0, &map)?;
@@ -469,7 +469,7 @@ fn fixup(
     };
     let adjacency = Adjacency::from_name(Adjacency::NAMES[o.choice("connectivity")?])
         .expect("declared choices are adjacency names");
-    let mut t = c.this_mut::<LuaTunnels>(&this)?;
+    let mut t = c.receiver_mut(this)?;
     let mut meter = LuaMeter::new(lua);
     let result = {
         let mut m = map.borrow_mut::<LuaMap>()?;

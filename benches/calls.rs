@@ -1,0 +1,200 @@
+//! The fixed costs of the Lua host, against plain mlua in one run: entering a recipe, a
+//! Lua→Rust method call, and reading a map field (`map.width`) against a plain table field.
+//!
+//! ```text
+//! cargo bench --bench calls
+//! ```
+//!
+//! Each figure comes from a recipe (`benches/calls/calls.lua`) that repeats one operation `n`
+//! times inside `generate`; the same loop with an empty body is subtracted, so a figure is the
+//! operation alone. Plain mlua is a state made with `Lua::new()` holding a userdata with the same
+//! method (`priority(x, y)` reading a byte of a grid), registered with `add_method`. Rounds
+//! alternate (warren, plain, warren, …) so a busy neighbour slows both alike; medians are
+//! printed.
+
+use mlua::{Lua, UserData, UserDataMethods};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits, ParamValues, Run};
+
+// The allocator the warren binary uses, so figures match `warren batch`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Operations per timed generation, maps per round for the entering figure, and rounds.
+const N: i64 = 20_000;
+const MAPS: u64 = 20_000;
+const ROUNDS: usize = 9;
+
+/// The calls recipe on one reused Lua state.
+struct Warren {
+    host: Host,
+    root: &'static Path,
+}
+
+impl Warren {
+    fn new() -> Warren {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let registry = match Registry::load_dir(&root.join("regions")) {
+            Ok(r) => Arc::new(r),
+            Err(e) => panic!("the shipped regions load: {e}"),
+        };
+        let script = root.join("benches/calls/calls.lua");
+        match Host::load(&script, registry, Limits::default()) {
+            Ok(host) => Warren { host, root },
+            Err(e) => panic!("calls.lua loads: {e}"),
+        }
+    }
+
+    fn params(&self, mode: &str, n: i64) -> ParamValues {
+        let sets = [
+            ("mode".to_string(), mode.to_string()),
+            ("n".to_string(), n.to_string()),
+        ];
+        match self.host.resolve_params(&sets) {
+            Ok(p) => p,
+            Err(e) => panic!("calls.lua params ({}): {e}", self.root.display()),
+        }
+    }
+
+    /// Seconds for `maps` generations of `mode` with `n` repetitions each.
+    fn time(&self, mode: &str, n: i64, maps: u64) -> f64 {
+        let params = self.params(mode, n);
+        let started = Instant::now();
+        for seed in 0..maps {
+            let run = Run {
+                seed,
+                params: &params,
+                depth: 1,
+                above: None,
+            };
+            match self.host.generate(&run) {
+                Ok(map) => self.host.recycle(map),
+                Err(e) => panic!("calls.lua {mode}: {e}"),
+            }
+        }
+        started.elapsed().as_secs_f64()
+    }
+
+    /// Nanoseconds per operation of `mode`, the empty loop subtracted.
+    fn per_op(&self, mode: &str) -> f64 {
+        let op = self.time(mode, N, 5);
+        let empty = self.time("loop", N, 5);
+        (op - empty) / (5 * N) as f64 * 1e9
+    }
+}
+
+/// A grid of priorities, as plain mlua code would expose one.
+struct Grid {
+    width: i64,
+    cells: Vec<u8>,
+}
+
+impl UserData for Grid {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("priority", |_, g, (x, y): (i64, i64)| {
+            Ok(g.cells[(y * g.width + x) as usize])
+        });
+    }
+}
+
+/// A plain mlua state with a grid `g` and the same loops as calls.lua.
+struct Plain {
+    lua: Lua,
+}
+
+impl Plain {
+    fn new() -> Plain {
+        let lua = Lua::new();
+        let grid = Grid {
+            width: 80,
+            cells: vec![0; 80 * 50],
+        };
+        let setup = || -> mlua::Result<()> {
+            lua.globals().set("g", grid)?;
+            lua.load(
+                "function method(n) for i = 1, n do g:priority(1, 1) end end
+                 function table_field(n) local t = { width = 80 } for i = 1, n do local w = t.width end end
+                 function loop(n) for i = 1, n do end end",
+            )
+            .exec()
+        };
+        if let Err(e) = setup() {
+            panic!("plain mlua setup: {e}");
+        }
+        Plain { lua }
+    }
+
+    fn time(&self, f: &str, n: i64) -> f64 {
+        let func: mlua::Function = match self.lua.globals().get(f) {
+            Ok(func) => func,
+            Err(e) => panic!("{f}: {e}"),
+        };
+        let started = Instant::now();
+        for _ in 0..5 {
+            if let Err(e) = func.call::<()>(n) {
+                panic!("{f}: {e}");
+            }
+        }
+        started.elapsed().as_secs_f64()
+    }
+
+    fn per_op(&self, f: &str) -> f64 {
+        (self.time(f, N) - self.time("loop", N)) / (5 * N) as f64 * 1e9
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let warren = Warren::new();
+    let plain = Plain::new();
+    // Warm up both.
+    warren.time("method", N, 3);
+    plain.time("method", N);
+
+    let mut rows: [Vec<f64>; 6] = Default::default();
+    for _ in 0..ROUNDS {
+        rows[0].push(warren.time("loop", 0, MAPS) / MAPS as f64 * 1e9);
+        rows[1].push(warren.per_op("method"));
+        rows[2].push(plain.per_op("method"));
+        rows[3].push(warren.per_op("field"));
+        rows[4].push(warren.per_op("table"));
+        rows[5].push(plain.per_op("table_field"));
+    }
+    let [enter, method, plain_method, field, table, plain_table] = rows.map(median);
+    println!("fixed costs, medians of {ROUNDS} alternating rounds:");
+    println!(
+        "  entering a recipe (16×16 map, empty generate): {:8.1} ns per map",
+        enter
+    );
+    println!(
+        "  map:priority(x, y), warren:                      {:8.1} ns per call",
+        method
+    );
+    println!(
+        "  the same method, plain mlua add_method:          {:8.1} ns per call",
+        plain_method
+    );
+    println!(
+        "  ratio warren / plain mlua:                       {:8.2}",
+        method / plain_method
+    );
+    println!(
+        "  map.width, warren:                               {:8.1} ns per read",
+        field
+    );
+    println!(
+        "  t.width, a plain table in a recipe:              {:8.1} ns per read",
+        table
+    );
+    println!(
+        "  t.width, a plain table in plain mlua:            {:8.1} ns per read",
+        plain_table
+    );
+}

@@ -1,0 +1,30 @@
+-- The fixed costs of the host (`cargo bench --bench calls`): one operation repeated `n` times
+-- inside `generate`, on the smallest map, so that the bench can subtract the empty loop.
+return {
+  name = "calls",
+  description = "Repeats one host operation n times, for benches/calls.rs.",
+  params = {
+    width = { default = 16, min = 16, max = 16, doc = "Map width (the smallest map)." },
+    height = { default = 16, min = 16, max = 16, doc = "Map height (the smallest map)." },
+    mode = {
+      default = "loop",
+      choices = { "loop", "method", "field", "table" },
+      doc = "What to repeat: nothing, map:priority(1, 1), map.width, or a plain table's field.",
+    },
+    n = { default = 0, min = 0, max = 100000000, doc = "How many times." },
+  },
+
+  generate = function(map, ctx)
+    local mode, n = ctx.params.mode, ctx.params.n
+    if mode == "method" then
+      for _ = 1, n do map:priority(1, 1) end
+    elseif mode == "field" then
+      for _ = 1, n do local _ = map.width end
+    elseif mode == "table" then
+      local t = { width = 16 }
+      for _ = 1, n do local _ = t.width end
+    else
+      for _ = 1, n do end
+    end
+  end,
+}

@@ -1,0 +1,92 @@
+//! `map.width` and `map.height` are answered without a call into Rust, from a size the host
+//! keeps beside each map: they must follow every map a script can see — a run's map at every
+//! size, the map `warren.dungeon.init_level` resizes, `ctx.above` — and keeping the size must
+//! never make the state look dirty (which would reload it before every run).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren_core::map::Map;
+use warren_lua::{run, Host, Limits, Run};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A host for `recipe` (a recipe file written next to a copy of the shipped regions).
+fn host(dir: &Path, recipe: &str) -> Host {
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::create_dir_all(dir.join("regions")).unwrap();
+    for f in std::fs::read_dir(root().join("regions")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join("regions").join(f.file_name().unwrap())).unwrap();
+    }
+    let script = dir.join("scripts/fields.lua");
+    std::fs::write(&script, recipe).unwrap();
+    let registry = Arc::new(run::load_registry(None, &script).unwrap());
+    Host::load(&script, registry, Limits::default()).unwrap()
+}
+
+fn generate(h: &Host, sets: &[(&str, &str)], depth: u32, above: Option<&Map>) -> Map {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let params = h.resolve_params(&sets).unwrap();
+    h.generate(&Run {
+        seed: 1,
+        params: &params,
+        depth,
+        above,
+    })
+    .unwrap()
+}
+
+/// The `seen` tag a recipe left: what it read as `map.width`×`map.height` (and the level
+/// above's).
+fn seen(map: &Map) -> String {
+    format!("{:?}", map.notes.tags.get("seen").unwrap())
+}
+
+#[test]
+fn a_runs_map_answers_its_own_size_at_every_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "return { params = { width = { default = 20 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+           local above = ctx.above and (ctx.above.width .. 'x' .. ctx.above.height) or '-'\n\
+           map:tag('seen', map.width .. 'x' .. map.height .. ' ' .. above)\n\
+         end }\n",
+    );
+    for (w, hgt) in [("20", "16"), ("64", "17"), ("16", "300"), ("20", "16")] {
+        let map = generate(&h, &[("width", w), ("height", hgt)], 1, None);
+        assert_eq!(seen(&map), format!("Text(\"{w}x{hgt} -\")"));
+        assert_eq!(
+            (map.width().to_string(), map.height().to_string()),
+            (w.into(), hgt.into())
+        );
+    }
+    let above = generate(&h, &[("width", "33"), ("height", "21")], 1, None);
+    let map = generate(&h, &[], 2, Some(&above));
+    assert_eq!(seen(&map), "Text(\"20x16 33x21\")");
+    assert_eq!(h.rebuilds(), 0, "keeping the size made the state dirty");
+}
+
+#[test]
+fn a_map_resized_by_init_level_answers_its_new_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "local warren = require 'warren'\n\
+         return { params = { width = { default = 0 }, height = { default = 0 } },\n\
+         generate = function(map, ctx)\n\
+           local before = map.width .. 'x' .. map.height\n\
+           warren.dungeon.init_level(map, { width = 96, height = 64 })\n\
+           map:tag('seen', before .. ' ' .. map.width .. 'x' .. map.height)\n\
+         end }\n",
+    );
+    let map = generate(&h, &[], 1, None);
+    assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
+    assert_eq!((map.width(), map.height()), (96, 64));
+    assert_eq!(h.rebuilds(), 0);
+}
