@@ -556,3 +556,42 @@ fn more_jobs_than_cores_warn_and_keep_time_budgets() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("24 maps (seeds 0..=23), 0 failed"));
 }
+
+#[test]
+fn with_several_jobs_a_first_load_that_fails_is_one_error_and_the_others_stop() {
+    // The other workers load their recipe while the first does; when the first cannot start
+    // (here: the records would overwrite the recipe), they must not run or hang.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("r.lua");
+    std::fs::copy(root().join("scripts/rooms.lua"), &recipe).unwrap();
+    let r = recipe.to_str().unwrap();
+    let regions = root().join("regions");
+    let out = warren()
+        .args(["batch", r, "--count", "50", "--jobs", "2", "--records", r])
+        .args(["--regions", regions.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("r.lua"), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(&recipe).unwrap(),
+        std::fs::read(root().join("scripts/rooms.lua")).unwrap()
+    );
+
+    // A recipe that does not load at all: one error, from the first worker.
+    std::fs::write(&recipe, "return {").unwrap();
+    let out = warren()
+        .args(["batch", r, "--count", "50", "--jobs", "2"])
+        .args(["--regions", regions.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("r.lua:1"), "{err}");
+}

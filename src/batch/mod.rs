@@ -196,10 +196,102 @@ impl Shared<'_> {
     }
 }
 
-/// Generates and measures every seed of `batch`'s plan.
-pub fn run(batch: &Batch) -> Result<Report> {
+/// Generates and measures every seed of `batch`'s plan. `load_first` loads the recipe for the
+/// first worker (with the batch's registry and limits; the caller may check it before anything
+/// is written); with more jobs, the other workers load theirs meanwhile, on their own threads,
+/// and start as soon as the batch does.
+pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<Report> {
     let jobs = batch.jobs.max(1);
-    let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)?;
+    if jobs == 1 {
+        let host = load_first()?;
+        let shared = prepare(batch, &host, jobs)?;
+        let started = Instant::now();
+        work(&host, &shared);
+        return finish(shared, started);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs - 1)
+        .thread_name(|i| format!("warren-batch-{}", i + 1))
+        .build()
+        .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
+    let gate = Gate::default();
+    let mut first = Err(Error::Internal("the first batch worker did not run".into()));
+    pool.in_place_scope(|scope| {
+        for _ in 1..jobs {
+            scope.spawn(|_| {
+                let loaded = Host::load(&batch.script, batch.registry.clone(), batch.limits);
+                let Some(shared) = gate.wait() else { return };
+                match loaded {
+                    Ok(host) => work(&host, &shared),
+                    Err(e) => shared.fail(e),
+                }
+            });
+        }
+        first = load_first().and_then(|host| {
+            let shared = Arc::new(prepare(batch, &host, jobs)?);
+            gate.open(shared.clone());
+            let started = Instant::now();
+            work(&host, &shared);
+            Ok((shared, started))
+        });
+        gate.close();
+    });
+    let (shared, started) = first?;
+    let shared = Arc::try_unwrap(shared)
+        .map_err(|_| Error::Internal("a batch worker outlived the batch".into()))?;
+    finish(shared, started)
+}
+
+/// The go signal for workers that load their Lua state while the first worker loads its own:
+/// the shared state once the batch starts, nothing if it never does.
+#[derive(Default)]
+struct Gate<'a> {
+    state: Mutex<GateState<'a>>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+enum GateState<'a> {
+    #[default]
+    Waiting,
+    Open(Arc<Shared<'a>>),
+    Closed,
+}
+
+impl<'a> Gate<'a> {
+    /// Blocks until the batch starts (its shared state) or will not ([`None`]).
+    fn wait(&self) -> Option<Arc<Shared<'a>>> {
+        let mut state = self.state.lock().ok()?;
+        loop {
+            match &*state {
+                GateState::Waiting => state = self.changed.wait(state).ok()?,
+                GateState::Open(shared) => return Some(shared.clone()),
+                GateState::Closed => return None,
+            }
+        }
+    }
+
+    fn set(&self, to: GateState<'a>) {
+        if let Ok(mut state) = self.state.lock() {
+            *state = to;
+        }
+        self.changed.notify_all();
+    }
+
+    /// Starts the waiting workers on `shared`.
+    fn open(&self, shared: Arc<Shared<'a>>) {
+        self.set(GateState::Open(shared));
+    }
+
+    /// Lets no more workers start (and drops the gate's hold on the shared state).
+    fn close(&self) {
+        self.set(GateState::Closed);
+    }
+}
+
+/// Resolves the parameters, checks the metrics asked for, and opens the outputs: the state the
+/// workers share.
+fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>> {
     let params = host.resolve_params(&batch.sets)?;
     let header = Header {
         recipe: host.recipe().name.clone(),
@@ -208,7 +300,7 @@ pub fn run(batch: &Batch) -> Result<Report> {
     };
     let seeds = batch.plan.seeds();
     let total = seeds.end - seeds.start;
-    check_metrics(&host, &params, seeds.start, &batch.metrics)?;
+    check_metrics(host, &params, seeds.start, &batch.metrics)?;
     if let Some(files) = &batch.files {
         std::fs::create_dir_all(&files.dir)
             .map_err(|e| Error::Io(format!("{}: cannot create: {e}", files.dir.display())))?;
@@ -218,7 +310,7 @@ pub fn run(batch: &Batch) -> Result<Report> {
         None => None,
     };
     let last_seed = batch.plan.whole().end.saturating_sub(1);
-    let shared = Shared {
+    Ok(Shared {
         batch,
         recipe: header.recipe.clone(),
         params,
@@ -238,19 +330,19 @@ pub fn run(batch: &Batch) -> Result<Report> {
         }),
         advanced: Condvar::new(),
         progress: progress_bar(total, batch.progress),
-    };
-    let started = if jobs == 1 {
-        let started = Instant::now();
-        work(&host, &shared);
-        started
-    } else {
-        run_workers(&host, &shared, jobs)?
-    };
+    })
+}
+
+/// The report of a batch whose workers have all returned, which started at `started`.
+fn finish(shared: Shared, started: Instant) -> Result<Report> {
     let elapsed = started.elapsed();
     shared.progress.finish_and_clear();
     if let Some(e) = shared.fatal.lock().ok().and_then(|mut f| f.take()) {
         return Err(e);
     }
+    let batch = shared.batch;
+    let seeds = batch.plan.seeds();
+    let total = seeds.end - seeds.start;
     let committed = shared
         .committed
         .into_inner()
@@ -268,32 +360,6 @@ pub fn run(batch: &Batch) -> Result<Report> {
         elapsed,
         stopped,
     })
-}
-
-/// Runs `jobs` workers: this thread with `host` at once, the others each joining as soon as
-/// they have loaded their own Lua state (seeds are handed out in chunks, so a worker that starts
-/// later simply takes fewer). Returns when this thread started.
-fn run_workers(host: &Host, shared: &Shared, jobs: usize) -> Result<Instant> {
-    let batch = shared.batch;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs - 1)
-        .thread_name(|i| format!("warren-batch-{}", i + 1))
-        .build()
-        .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
-    let mut started = Instant::now();
-    pool.in_place_scope(|scope| {
-        for _ in 1..jobs {
-            scope.spawn(|_| {
-                match Host::load(&batch.script, batch.registry.clone(), batch.limits) {
-                    Ok(host) => work(&host, shared),
-                    Err(e) => shared.fail(e),
-                }
-            });
-        }
-        started = Instant::now();
-        work(host, shared);
-    });
-    Ok(started)
 }
 
 /// Checks that every name in `metrics` is a column the batch will have: built-in metrics and

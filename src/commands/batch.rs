@@ -74,14 +74,6 @@ pub fn run(args: BatchArgs) -> Result<()> {
             seconds: args.max_seconds,
         },
     )?;
-    // Records are written while the batch runs: outputs are checked first, against everything
-    // the recipe reads once loaded (its region files and the modules it requires).
-    let probe = Host::load(&args.script, registry.clone(), limits)?;
-    check_outputs(
-        &args,
-        &super::inputs(&probe, &registry, args.regions.as_deref()),
-    )?;
-    drop(probe);
     let interrupt = catch_signals()?;
     let batch = Batch {
         registry,
@@ -96,7 +88,18 @@ pub fn run(args: BatchArgs) -> Result<()> {
         progress: std::io::stderr().is_terminal(),
         interrupt,
     };
-    let report = batch::run(&batch)?;
+    // Records are written while the batch runs: outputs are checked first, against everything
+    // the recipe reads once loaded (its region files and the modules it requires). The loaded
+    // recipe then runs as the first worker; the others load theirs meanwhile.
+    let load_first = || -> Result<Host> {
+        let host = Host::load(&batch.script, batch.registry.clone(), limits)?;
+        check_outputs(
+            &args,
+            &super::inputs(&host, &batch.registry, args.regions.as_deref()),
+        )?;
+        Ok(host)
+    };
+    let report = batch::run(&batch, load_first)?;
     let data = &report.data;
     print!("{}", table(data));
     if args.timing {
