@@ -288,6 +288,12 @@ impl Budget {
         self.lua_bytes.get()
     }
 
+    /// Bytes reserved by Rust objects the Lua state owns (towns, status lists), alive or not
+    /// yet collected.
+    pub fn reserved(&self) -> usize {
+        self.held_bytes.get()
+    }
+
     /// Everything the memory account holds now: the Lua heap, the generation's Rust-side data
     /// and the reservations of objects the state owns.
     pub fn held(&self) -> usize {

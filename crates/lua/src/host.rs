@@ -35,6 +35,10 @@ pub struct Run<'a> {
 /// what loading a recipe uses, so every run numbers its objects the same way.
 const RUN_ID_BASE: u64 = 1 << 40;
 
+/// Rust objects owned by the Lua state (towns, status lists) holding more than this after a run
+/// make the host collect garbage before the next (see `Host::generate`).
+const COLLECT_AFTER_RESERVED: usize = 1 << 20;
+
 /// `number_run()`: the run's objects are numbered from [`RUN_ID_BASE`] on (the prelude's
 /// `enter` calls it once the run's `ctx` is built).
 unsafe extern "C-unwind" fn number_run(state: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
@@ -391,10 +395,16 @@ impl Host {
         self.usage.set(budget.usage());
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
-        // inherit: collect it. Light successful runs skip the full collection (it costs more than
-        // a small map).
+        // inherit: collect it. So does a run whose Rust objects (towns, status lists) hold more
+        // than a little: Lua's collector does not see their size, so dead ones would pile up
+        // over many maps, each new one taking fresh memory from the system (which zeroes it)
+        // instead of the memory the last one freed. Light runs skip the full collection (it
+        // costs more than a small map).
         let failed = !matches!(outcome, Ok(Ok(_))) || exceeded.is_some();
-        if failed || env.lua.used_memory() > self.limits.memory / 4 {
+        if failed
+            || env.lua.used_memory() > self.limits.memory / 4
+            || budget.reserved() > COLLECT_AFTER_RESERVED
+        {
             let _ = env.lua.gc_collect();
         }
         // A module first required during the run was made after the state was marked: it is
