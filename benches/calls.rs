@@ -13,11 +13,10 @@
 //! printed.
 
 use mlua::{Lua, UserData, UserDataMethods};
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
-use warren_core::region::Registry;
-use warren_lua::{Host, Limits, ParamValues, Run};
+use warren_lua::{Host, ParamValues, Run};
+
+mod common;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
@@ -31,20 +30,12 @@ const ROUNDS: usize = 9;
 /// The calls recipe on one reused Lua state.
 struct Warren {
     host: Host,
-    root: &'static Path,
 }
 
 impl Warren {
     fn new() -> Warren {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let registry = match Registry::load_dir(&root.join("regions")) {
-            Ok(r) => Arc::new(r),
-            Err(e) => panic!("the shipped regions load: {e}"),
-        };
-        let script = root.join("benches/calls/calls.lua");
-        match Host::load(&script, registry, Limits::default()) {
-            Ok(host) => Warren { host, root },
-            Err(e) => panic!("calls.lua loads: {e}"),
+        Warren {
+            host: common::host("benches/calls/calls.lua"),
         }
     }
 
@@ -55,7 +46,7 @@ impl Warren {
         ];
         match self.host.resolve_params(&sets) {
             Ok(p) => p,
-            Err(e) => panic!("calls.lua params ({}): {e}", self.root.display()),
+            Err(e) => panic!("calls.lua params: {e}"),
         }
     }
 

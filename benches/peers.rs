@@ -12,12 +12,11 @@ use criterion::Criterion;
 use mapgen::{MapBuilder, NearestCorridors, SimpleRooms};
 use rand08::{rngs::StdRng, SeedableRng};
 use std::hint::black_box;
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
-use warren_core::region::Registry;
 use warren_core::stats::Measurer;
-use warren_lua::{Host, Limits, ParamValues, Run};
+use warren_lua::{Host, ParamValues, Run};
+
+mod common;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
@@ -36,16 +35,7 @@ struct Warren {
 
 impl Warren {
     fn new() -> Warren {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let registry = match Registry::load_dir(&root.join("regions")) {
-            Ok(r) => Arc::new(r),
-            Err(e) => panic!("the shipped regions load: {e}"),
-        };
-        let script = root.join("scripts/rooms.lua");
-        let host = match Host::load(&script, registry, Limits::default()) {
-            Ok(h) => h,
-            Err(e) => panic!("rooms.lua loads: {e}"),
-        };
+        let host = common::host("scripts/rooms.lua");
         let params = match host.resolve_params(&[]) {
             Ok(p) => p,
             Err(e) => panic!("rooms.lua's defaults: {e}"),

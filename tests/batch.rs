@@ -559,39 +559,36 @@ fn more_jobs_than_cores_warn_and_keep_time_budgets() {
 
 #[test]
 fn with_several_jobs_a_first_load_that_fails_is_one_error_and_the_others_stop() {
-    // The other workers load their recipe while the first does; when the first cannot start
-    // (here: the records would overwrite the recipe), they must not run or hang.
+    // The other workers load their recipe while the first does; when the first cannot start,
+    // they must not run or hang, and the one error is the first worker's.
     let dir = tempfile::tempdir().unwrap();
     let recipe = dir.path().join("r.lua");
     std::fs::copy(root().join("scripts/rooms.lua"), &recipe).unwrap();
     let r = recipe.to_str().unwrap();
     let regions = root().join("regions");
-    let out = warren()
-        .args(["batch", r, "--count", "50", "--jobs", "2", "--records", r])
-        .args(["--regions", regions.to_str().unwrap()])
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let fails_once = |extra: &[&str]| -> String {
+        let out = warren()
+            .args(["batch", r, "--count", "50", "--jobs", "2"])
+            .args(["--regions", regions.to_str().unwrap()])
+            .args(extra)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    // The records would overwrite the recipe: refused before anything is written.
+    let err = fails_once(&["--records", r]);
     assert!(err.contains("r.lua"), "{err}");
-    assert!(out.stdout.is_empty());
     assert_eq!(
         std::fs::read(&recipe).unwrap(),
         std::fs::read(root().join("scripts/rooms.lua")).unwrap()
     );
-
-    // A recipe that does not load at all: one error, from the first worker.
+    // A recipe that does not load at all.
     std::fs::write(&recipe, "return {").unwrap();
-    let out = warren()
-        .args(["batch", r, "--count", "50", "--jobs", "2"])
-        .args(["--regions", regions.to_str().unwrap()])
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = fails_once(&[]);
     assert!(err.contains("r.lua:1"), "{err}");
 }

@@ -10,6 +10,40 @@
 use mlua::{ffi, AnyUserData, Function, Lua};
 use std::os::raw::c_int;
 
+/// Pushes the method `key` (slot 2) from the methods table (upvalue 1) and returns true, or
+/// leaves the stack at `self, key` and returns false.
+///
+/// # Safety
+/// A C function's stack with `self` and `key` in slots 1 and 2 and the methods table as
+/// upvalue 1.
+unsafe fn push_method(state: *mut ffi::lua_State) -> bool {
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::lua_settop(state, 2);
+        ffi::lua_pushvalue(state, 2);
+        if ffi::lua_rawget(state, ffi::lua_upvalueindex(1)) != ffi::LUA_TNIL {
+            return true;
+        }
+        ffi::lua_settop(state, 2);
+        false
+    }
+}
+
+/// Returns `fallback(self, key)` (the fallback is upvalue 2).
+///
+/// # Safety
+/// As for [`push_method`], with the fallback function as upvalue 2.
+unsafe fn call_fallback(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::lua_settop(state, 2);
+        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
+        ffi::lua_insert(state, 1);
+        ffi::lua_call(state, 2, 1);
+        1
+    }
+}
+
 /// `__index(self, key)`: the methods table (upvalue 1) if it has `key`, else
 /// `fallback(self, key)` (upvalue 2). It owns nothing that needs dropping, so an error raised
 /// by the fallback may unwind through it.
@@ -17,16 +51,10 @@ unsafe extern "C-unwind" fn methods_then_fallback(state: *mut ffi::lua_State) ->
     // SAFETY: Lua calls this with at least `self` and `key` on a stack that has room for the
     // `LUA_MINSTACK` (20) slots a C function may use; the two upvalues are set by `install`.
     unsafe {
-        ffi::lua_settop(state, 2);
-        ffi::lua_pushvalue(state, 2);
-        if ffi::lua_rawget(state, ffi::lua_upvalueindex(1)) != ffi::LUA_TNIL {
+        if push_method(state) {
             return 1;
         }
-        ffi::lua_settop(state, 2);
-        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
-        ffi::lua_insert(state, 1);
-        ffi::lua_call(state, 2, 1);
-        1
+        call_fallback(state)
     }
 }
 
@@ -36,12 +64,9 @@ unsafe extern "C-unwind" fn methods_then_fallback(state: *mut ffi::lua_State) ->
 unsafe extern "C-unwind" fn methods_size_then_fallback(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as for `methods_then_fallback`; the four upvalues are set by `install_sized`.
     unsafe {
-        ffi::lua_settop(state, 2);
-        ffi::lua_pushvalue(state, 2);
-        if ffi::lua_rawget(state, ffi::lua_upvalueindex(1)) != ffi::LUA_TNIL {
+        if push_method(state) {
             return 1;
         }
-        ffi::lua_settop(state, 2);
         if ffi::lua_getiuservalue(state, 1, 1) == ffi::LUA_TNUMBER {
             let packed = ffi::lua_tointeger(state, 3);
             if ffi::lua_rawequal(state, 2, ffi::lua_upvalueindex(3)) != 0 {
@@ -53,11 +78,7 @@ unsafe extern "C-unwind" fn methods_size_then_fallback(state: *mut ffi::lua_Stat
                 return 1;
             }
         }
-        ffi::lua_settop(state, 2);
-        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
-        ffi::lua_insert(state, 1);
-        ffi::lua_call(state, 2, 1);
-        1
+        call_fallback(state)
     }
 }
 

@@ -1,0 +1,21 @@
+//! What the benches share: loading a shipped recipe as `warren batch` would.
+
+use std::path::Path;
+use std::sync::Arc;
+use warren_core::region::Registry;
+use warren_lua::{Host, Limits};
+
+/// A host for `script` (a path from the repository's root) with the shipped regions and the
+/// default limits. Panics with the reason if they do not load: a bench has nothing to measure
+/// then.
+pub fn host(script: &str) -> Host {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let registry = match Registry::load_dir(&root.join("regions")) {
+        Ok(r) => Arc::new(r),
+        Err(e) => panic!("the shipped regions load: {e}"),
+    };
+    match Host::load(&root.join(script), registry, Limits::default()) {
+        Ok(h) => h,
+        Err(e) => panic!("{script} loads: {e}"),
+    }
+}
