@@ -227,6 +227,9 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
                 }
             });
         }
+        // Closed however the first worker ends, a panic included: the scope waits for the
+        // others, which must not wait for a start that never comes.
+        let _closing = CloseOnDrop(&gate);
         first = load_first().and_then(|host| {
             let shared = Arc::new(prepare(batch, &host, jobs)?);
             gate.open(shared.clone());
@@ -234,7 +237,6 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
             work(&host, &shared);
             Ok((shared, started))
         });
-        gate.close();
     });
     let (shared, started) = first?;
     let shared = Arc::try_unwrap(shared)
@@ -286,6 +288,15 @@ impl<'a> Gate<'a> {
     /// Lets no more workers start (and drops the gate's hold on the shared state).
     fn close(&self) {
         self.set(GateState::Closed);
+    }
+}
+
+/// Closes its gate when dropped.
+struct CloseOnDrop<'g, 'a>(&'g Gate<'a>);
+
+impl Drop for CloseOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 
