@@ -393,6 +393,12 @@ fn limits_tree(limits: &str) -> tempfile::TempDir {
     dir
 }
 
+/// Runs `spin.lua` (from [`limits_tree`]) with seed 1 and `extra` flags.
+fn run_spin(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let args = [&["run", "spin.lua", "--seed", "1"], extra].concat();
+    warren_in(dir, &args)
+}
+
 #[test]
 fn region_files_cannot_raise_the_budgets() {
     let dir = limits_tree(
@@ -400,7 +406,7 @@ fn region_files_cannot_raise_the_budgets() {
          max_memory_mib = 16384\nmax_seconds = 600\n",
     );
     let started = std::time::Instant::now();
-    let out = warren_in(dir.path(), &["run", "spin.lua", "--seed", "1"]);
+    let out = run_spin(dir.path(), &[]);
     let err = fails_with(&out, "spin.lua:3: ");
     assert!(
         err.contains("instruction budget exceeded (400000000 instructions; raise it with --max-instructions)")
@@ -423,17 +429,7 @@ fn region_files_cannot_raise_the_budgets() {
     }
 
     // A flag sets what the user allows; the region file still cannot go beyond it.
-    let out = warren_in(
-        dir.path(),
-        &[
-            "run",
-            "spin.lua",
-            "--seed",
-            "1",
-            "--max-instructions",
-            "5000000",
-        ],
-    );
+    let out = run_spin(dir.path(), &["--max-instructions", "5000000"]);
     let err = fails_with(
         &out,
         "spin.lua:3: instruction budget exceeded (5000000 instructions",
@@ -477,24 +473,14 @@ fn region_files_cannot_raise_the_budgets() {
 #[test]
 fn region_files_lower_the_budgets_quietly() {
     let dir = limits_tree("[limits]\nmax_instructions = 2_000_000\n");
-    let out = warren_in(dir.path(), &["run", "spin.lua", "--seed", "1"]);
+    let out = run_spin(dir.path(), &[]);
     let err = fails_with(
         &out,
         "spin.lua:3: instruction budget exceeded (2000000 instructions",
     );
     assert!(!err.contains("warning"), "{err}");
     // Below a raised flag, the region's own lower value holds.
-    let out = warren_in(
-        dir.path(),
-        &[
-            "run",
-            "spin.lua",
-            "--seed",
-            "1",
-            "--max-instructions",
-            "900000000",
-        ],
-    );
+    let out = run_spin(dir.path(), &["--max-instructions", "900000000"]);
     fails_with(&out, "instruction budget exceeded (2000000 instructions");
 }
 

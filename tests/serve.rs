@@ -57,6 +57,18 @@ fn serve(args: &[&str]) -> Served {
     )
 }
 
+/// `warren run` arguments for the map the export tests download: seed 9, mode "spotted", two
+/// levels.
+const SPOTTED_9: [&str; 7] = [
+    "r.lua",
+    "--seed",
+    "9",
+    "--set",
+    "mode=spotted",
+    "--levels",
+    "2",
+];
+
 /// `warren run` in the served tree.
 fn run(s: &Served, args: &[&str]) -> Vec<u8> {
     let out = warren()
@@ -174,18 +186,10 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
     let cli = run(
         &s,
         &[
-            "r.lua",
-            "--seed",
-            "9",
-            "--set",
-            "mode=spotted",
-            "--levels",
-            "2",
-            "--format",
-            "json",
-            "--layer",
-            "components",
-        ],
+            &SPOTTED_9[..],
+            &["--format", "json", "--layer", "components"],
+        ]
+        .concat(),
     );
     assert_eq!(json.text(), String::from_utf8(cli).unwrap());
 
@@ -202,20 +206,7 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
         tiles.header("content-disposition"),
         Some("attachment; filename=\"served-9.tiles.png\"")
     );
-    run(
-        &s,
-        &[
-            "r.lua",
-            "--seed",
-            "9",
-            "--set",
-            "mode=spotted",
-            "--levels",
-            "2",
-            "--out",
-            "served-9.tmx",
-        ],
-    );
+    run(&s, &[&SPOTTED_9[..], &["--out", "served-9.tmx"]].concat());
     assert_eq!(tmx.body, std::fs::read(s.path("served-9.tmx")).unwrap());
     assert_eq!(
         tiles.body,

@@ -80,7 +80,9 @@ pub struct RunData {
 /// # Panics
 /// If the state data was not set first (a bug in warren).
 pub fn publish(lua: &Lua) {
-    let data: *const StateData = &*state_from_app_data(lua);
+    let data: *const StateData = &*lua
+        .app_data_ref::<StateData>()
+        .expect("warren Lua state without its state data");
     // SAFETY: called on the main thread of a live state before any script runs (the extra
     // space is `LUA_EXTRASPACE` bytes, a pointer's size, before the state); the pointer stays
     // valid as long as the state, whose app data owns the boxed `StateData` and never
@@ -100,17 +102,9 @@ pub fn state(lua: &Lua) -> &StateData {
     let data = lua.exec_raw_lua(|raw| unsafe {
         *ffi::lua_getextraspace(raw.state()).cast::<*const StateData>()
     });
-    if data.is_null() {
-        let _ = state_from_app_data(lua);
-        unreachable!("state data present but not published");
-    }
+    assert!(!data.is_null(), "warren Lua state without its state data");
     // SAFETY: see above: non-null, and valid for as long as `lua` is borrowed.
     unsafe { &*data }
-}
-
-fn state_from_app_data(lua: &Lua) -> mlua::AppDataRef<'_, StateData> {
-    lua.app_data_ref::<StateData>()
-        .expect("warren Lua state without its state data")
 }
 
 /// Whether a generation is running (userdata made outside one belong to the loaded recipe).

@@ -80,15 +80,24 @@ impl TerrainTable {
     /// A table of uncoloured terrains from `(name, glyph, solid)`, ids in the order given: for
     /// tests, benches and games that need only names and passability.
     pub fn plain(terrains: &[(&str, char, bool)]) -> Self {
+        let flagged: Vec<_> = terrains
+            .iter()
+            .map(|&(name, glyph, solid)| (name, glyph, solid, false))
+            .collect();
+        TerrainTable::flagged(&flagged)
+    }
+
+    /// [`TerrainTable::plain`] from `(name, glyph, solid, hazard)`.
+    pub(crate) fn flagged(terrains: &[(&str, char, bool, bool)]) -> Self {
         TerrainTable::new(
             terrains
                 .iter()
-                .map(|&(name, glyph, solid)| Terrain {
+                .map(|&(name, glyph, solid, hazard)| Terrain {
                     name: name.to_string(),
                     glyph,
                     color: Rgb(0, 0, 0),
                     solid,
-                    hazard: false,
+                    hazard,
                 })
                 .collect(),
         )

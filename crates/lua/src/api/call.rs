@@ -206,7 +206,7 @@ impl<'a> Call<'a> {
     pub fn this<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRef<T>> {
         // Borrowing checks the type too: one type lookup instead of two.
         match v {
-            Value::UserData(ud) => ud.borrow::<T>().map_err(|e| self.not_this::<T>(v, e)),
+            Value::UserData(ud) => ud.borrow::<T>().map_err(|_| self.not_receiver::<T>(v)),
             _ => Err(self.wrong_receiver(v)),
         }
     }
@@ -214,19 +214,8 @@ impl<'a> Call<'a> {
     /// [`Call::this`], for a method that changes the value.
     pub fn this_mut<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRefMut<T>> {
         match v {
-            Value::UserData(ud) => ud.borrow_mut::<T>().map_err(|e| self.not_this::<T>(v, e)),
+            Value::UserData(ud) => ud.borrow_mut::<T>().map_err(|_| self.not_receiver::<T>(v)),
             _ => Err(self.wrong_receiver(v)),
-        }
-    }
-
-    /// Why a userdata receiver could not be borrowed: it is in use, or not a `T`.
-    fn not_this<T: UserData + 'static>(&self, v: &Value, e: mlua::Error) -> mlua::Error {
-        match e {
-            mlua::Error::UserDataBorrowError | mlua::Error::UserDataBorrowMutError => self.busy(),
-            _ => match v {
-                Value::UserData(ud) if ud.is::<T>() => self.busy(),
-                _ => self.wrong_receiver(v),
-            },
         }
     }
 

@@ -2,7 +2,7 @@
 //! ones against.
 
 use super::Component;
-use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point, Rgb, Terrain};
+use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point};
 use crate::map::{TerrainId, TerrainTable};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -18,18 +18,11 @@ pub(crate) const CHASM: TerrainId = 3;
 
 /// Rock, floor, door and chasm.
 pub(crate) fn terrains() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid, hazard| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-        hazard,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true, false),
-        t("floor", '.', false, false),
-        t("door", '+', true, false),
-        t("chasm", '~', false, true),
+    Arc::new(TerrainTable::flagged(&[
+        ("rock", '#', true, false),
+        ("floor", '.', false, false),
+        ("door", '+', true, false),
+        ("chasm", '~', false, true),
     ]))
 }
 

@@ -1,6 +1,6 @@
 //! Test helpers: a small terrain table and blank maps.
 
-use crate::map::{Map, Point, Rgb, Terrain, TerrainId, TerrainTable};
+use crate::map::{Map, Point, TerrainId, TerrainTable};
 use std::sync::Arc;
 
 pub const ROCK: TerrainId = 0;
@@ -15,24 +15,17 @@ pub const CORRIDOR: TerrainId = 8;
 pub const CHASM: TerrainId = 9;
 
 fn table() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid, hazard| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-        hazard,
-    };
-    Arc::new(TerrainTable::new(vec![
-        t("rock", '#', true, false),
-        t("wall", 'W', true, false),
-        t("floor", '.', false, false),
-        t("door", '+', true, false),
-        t("pillar", 'O', true, false),
-        t("water", '~', false, false),
-        t("stairs", '>', false, false),
-        t("vault wall", 'V', true, false),
-        t("corridor", ',', false, false),
-        t("chasm", ':', false, true),
+    Arc::new(TerrainTable::flagged(&[
+        ("rock", '#', true, false),
+        ("wall", 'W', true, false),
+        ("floor", '.', false, false),
+        ("door", '+', true, false),
+        ("pillar", 'O', true, false),
+        ("water", '~', false, false),
+        ("stairs", '>', false, false),
+        ("vault wall", 'V', true, false),
+        ("corridor", ',', false, false),
+        ("chasm", ':', false, true),
     ]))
 }
 

@@ -373,6 +373,20 @@ mod tests {
     #[test]
     fn a_vault_too_big_or_without_free_panels_is_not_placed() {
         let panels = Panels::new(64, 64, 32, 32).unwrap();
+        let mut map = blank(64, 64);
+        // How many panels `vault` takes on `map` (seed `seed`), or `None` where it does not fit.
+        let mut place = |seed, used: &mut [bool], vault: &VaultGrid| {
+            let placed = place_vault(
+                &mut map,
+                &mut Rng::new(seed),
+                &panels,
+                used,
+                vault,
+                &[],
+                &mut Unmetered,
+            );
+            placed.map(|p| p.map(|p| p.panels.len()))
+        };
         let big = VaultGrid {
             name: "big".into(),
             width: 61,
@@ -381,70 +395,16 @@ mod tests {
             doors: Vec::new(),
         };
         let mut used = vec![false; 4];
-        let mut map = blank(64, 64);
-        assert_eq!(
-            place_vault(
-                &mut map,
-                &mut Rng::new(1),
-                &panels,
-                &mut used,
-                &big,
-                &[],
-                &mut Unmetered
-            )
-            .unwrap(),
-            None
-        );
+        assert_eq!(place(1, &mut used, &big).unwrap(), None);
         let wide = VaultGrid {
             width: 40,
             cells: vec![ROCK; 400],
             ..big
         };
-        let placed = place_vault(
-            &mut map,
-            &mut Rng::new(1),
-            &panels,
-            &mut used,
-            &wide,
-            &[],
-            &mut Unmetered,
-        )
-        .unwrap();
-        assert_eq!(placed.map(|p| p.panels.len()), Some(2));
-        let again = place_vault(
-            &mut map,
-            &mut Rng::new(2),
-            &panels,
-            &mut used,
-            &wide,
-            &[],
-            &mut Unmetered,
-        )
-        .unwrap();
-        assert_eq!(again.map(|p| p.panels.len()), Some(2));
+        assert_eq!(place(1, &mut used, &wide).unwrap(), Some(2));
+        assert_eq!(place(2, &mut used, &wide).unwrap(), Some(2));
         assert!(used.iter().all(|&u| u));
-        assert_eq!(
-            place_vault(
-                &mut map,
-                &mut Rng::new(3),
-                &panels,
-                &mut used,
-                &wide,
-                &[],
-                &mut Unmetered
-            )
-            .unwrap(),
-            None
-        );
-        assert!(place_vault(
-            &mut map,
-            &mut Rng::new(3),
-            &panels,
-            &mut [false],
-            &wide,
-            &[],
-            &mut Unmetered
-        )
-        .is_err());
+        assert_eq!(place(3, &mut used, &wide).unwrap(), None);
+        assert!(place(3, &mut [false], &wide).is_err());
     }
 }
