@@ -144,8 +144,25 @@ pub struct Map {
     flags: Vec<u8>,
     terrains: Arc<TerrainTable>,
     region_names: Vec<String>,
+    /// What is known about the planes without looking at them (see [`Planes`]).
+    known: Planes,
     /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe.
     pub notes: Annotations,
+}
+
+/// What a map knows about its planes without looking at them: [`Map::reset`] sets it, and every
+/// write that may change a plane forgets what it knew about that plane. It lets a reset skip
+/// planes that are still as the last reset left them, and a whole-map fill with the reset's own
+/// terrain skip writing what it would not change.
+#[derive(Clone, Copy, Debug, Default)]
+struct Planes {
+    /// Every cell holds this terrain (and so its [`FLAG_TERRAIN`] bits, which only writes of
+    /// terrain change): the reset's fill, before any write. `None` when that is not known.
+    uniform: Option<TerrainId>,
+    /// Every priority is 0.
+    priority_zero: bool,
+    /// Every region id is 0.
+    region_zero: bool,
 }
 
 /// The [`FLAG_TERRAIN`] bits a cell of terrain `t` carries.
@@ -190,14 +207,24 @@ fn fresh_zeros<T: Zeroable>(cells: &Vec<T>, n: usize) -> Option<Option<Vec<T>>> 
 }
 
 /// Makes `cells` `n` zeros: in place when it has room, else from `fresh` (a [`zeroed_vec`]).
-fn set_zeros<T: Zeroable>(cells: &mut Vec<T>, n: usize, fresh: Option<Vec<T>>) {
+/// With `zero` (every cell of `cells` is known to be zero already), only cells added are written.
+fn set_zeros<T: Zeroable>(cells: &mut Vec<T>, n: usize, fresh: Option<Vec<T>>, zero: bool) {
     match fresh {
         Some(v) => *cells = v,
-        None => {
-            cells.clear();
+        None if zero => {
+            cells.truncate(n);
             cells.resize(n, T::ZERO);
         }
+        None => refill(cells, n, T::ZERO),
     }
+}
+
+/// Makes `cells` `n` copies of `value`, writing the cells it keeps as one slice (which compiles
+/// to a vectorised fill, where `resize` writes an element at a time).
+fn refill<T: Copy>(cells: &mut Vec<T>, n: usize, value: T) {
+    cells.truncate(n);
+    cells.fill(value);
+    cells.resize(n, value);
 }
 
 /// Cell types whose all-zero bytes are their zero value.
@@ -248,6 +275,11 @@ impl Map {
             flags: Vec::new(),
             terrains,
             region_names: vec![String::new()],
+            known: Planes {
+                uniform: None,
+                priority_zero: true,
+                region_zero: true,
+            },
             notes: Annotations::default(),
         };
         map.reset(width, height, fill)?;
@@ -291,13 +323,16 @@ impl Map {
         let region = fresh_zeros(&self.region, n).ok_or_else(oom_plain)?;
         self.width = width as i32;
         self.height = height as i32;
-        self.terrain.clear();
-        self.terrain.resize(n, fill);
-        set_zeros(&mut self.priority, n, priority);
-        set_zeros(&mut self.region, n, region);
+        refill(&mut self.terrain, n, fill);
+        set_zeros(&mut self.priority, n, priority, self.known.priority_zero);
+        set_zeros(&mut self.region, n, region, self.known.region_zero);
         let bits = self.terrain_bits(fill);
-        self.flags.clear();
-        self.flags.resize(n, bits);
+        refill(&mut self.flags, n, bits);
+        self.known = Planes {
+            uniform: Some(fill),
+            priority_zero: true,
+            region_zero: true,
+        };
         self.region_names.truncate(1);
         self.notes.clear();
         Ok(())
@@ -524,6 +559,7 @@ impl Map {
         if !brush.force && self.is_edge(x, y) {
             return false;
         }
+        self.forget(brush);
         if let Some(p) = brush.priority {
             if !brush.force && !priority::wins(p, self.priority[i]) {
                 return false;
@@ -536,6 +572,14 @@ impl Map {
         }
         self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
         true
+    }
+
+    /// Forgets what [`Planes`] knew about the planes a write with `brush` may change.
+    #[inline(always)]
+    fn forget(&mut self, brush: &Brush) {
+        self.known.uniform = None;
+        self.known.priority_zero &= brush.priority.is_none();
+        self.known.region_zero &= brush.region.is_none();
     }
 
     /// Checks that every cell of `rect` is on the map.
@@ -585,8 +629,14 @@ impl Map {
         if x1 < x0 || y1 < y0 {
             return 0;
         }
-        let terrain_bits = self.terrain_bits(brush.terrain);
         let plain = brush.priority.is_none() && brush.region.is_none();
+        let cells = (x1 - x0 + 1) as usize * (y1 - y0 + 1) as usize;
+        if plain && self.known.uniform == Some(brush.terrain) {
+            // Every cell already holds this terrain and its bits: writing changes nothing.
+            return cells;
+        }
+        self.forget(brush);
+        let terrain_bits = self.terrain_bits(brush.terrain);
         let width = self.width as usize;
         let (x0, x1) = (x0 as usize, x1 as usize);
         let mut written = 0;
@@ -717,6 +767,7 @@ impl Map {
         let step = sx as isize + sy as isize * w;
         let start = a.x as isize + a.y as isize * w;
         if brush.priority.is_none() && brush.region.is_none() {
+            self.known.uniform = None;
             // A plain brush writes every cell it may: only the edge rule can skip one, and a
             // straight run meets the edge only at its ends (or runs along it), so the cells
             // off the edge are one range of steps.
@@ -856,7 +907,89 @@ mod tests {
         assert_eq!(carved, vec![Point::new(1, 2), Point::new(3, 2)]);
     }
 
+    /// A map written with `writes` (single cells, rectangles and dog-legs; terrain, priority,
+    /// region, forced or not), doors and connected marks: every plane touched.
+    fn scribble(m: &mut Map, writes: &[(i32, i32, u8, Option<u8>, bool)]) {
+        for &(x, y, t, priority, region) in writes {
+            let p = Point::new(x % m.width(), y % m.height());
+            let mut b = Brush::new(TerrainId::from(t % 2));
+            b.priority = priority;
+            b.region = region.then(|| m.region_id("hall"));
+            b.force = x % 3 == 0;
+            match y % 3 {
+                0 => drop(m.write(p, &b).unwrap()),
+                1 => drop(m.fill_rect(&Rect::new(0, 0, p.x + 1, p.y + 1), &b).unwrap()),
+                _ => m
+                    .carve_dogleg(
+                        Point::new(0, 0),
+                        p,
+                        DogLeg::VerticalFirst,
+                        &b,
+                        &mut Vec::new(),
+                    )
+                    .unwrap(),
+            }
+            if y % 5 == 0 {
+                m.add_door(Door::new(p, DoorState::Closed)).unwrap();
+            }
+            if x % 4 == 1 {
+                m.set_connected(p, true).unwrap();
+            }
+        }
+    }
+
+    /// Every plane and note of two maps.
+    fn same(a: &Map, b: &Map) -> bool {
+        (a.width(), a.height()) == (b.width(), b.height())
+            && a.terrain_cells() == b.terrain_cells()
+            && a.priority_cells() == b.priority_cells()
+            && a.region_cells() == b.region_cells()
+            && a.flag_cells() == b.flag_cells()
+            && a.region_names() == b.region_names()
+            && a.notes == b.notes
+    }
+
     proptest::proptest! {
+        /// A reused map, reset (which skips the planes it knows are still as its last reset
+        /// left them), is the new map of that size, whatever was written to it before; and a
+        /// plain fill with the reset's own terrain (which writes nothing), before or after
+        /// doors and connected marks, does what it does on a map that knows nothing.
+        #[test]
+        fn reset_maps_equal_new_ones(
+            sizes in proptest::collection::vec((1i64..12, 1i64..12), 1..4),
+            writes in proptest::collection::vec(
+                (0i32..40, 0i32..40, 0u8..2, proptest::option::of(0u8..3), proptest::bool::ANY),
+                0..12,
+            ),
+            fill in 0u8..2,
+            then_fill in proptest::option::of((0u8..2, proptest::bool::ANY)),
+        ) {
+            let fill = TerrainId::from(fill);
+            let mut reused = Map::new(7, 5, 1 - fill, table()).unwrap();
+            for (i, &(w, h)) in sizes.iter().enumerate() {
+                if i % 2 == 1 {
+                    scribble(&mut reused, &writes);
+                }
+                reused.reset(w, h, fill).unwrap();
+                let mut fresh = Map::new(w, h, fill, table()).unwrap();
+                fresh.known = Planes::default();
+                if let Some((t, force)) = then_fill {
+                    let mut b = Brush::new(TerrainId::from(t));
+                    b.force = force;
+                    proptest::prop_assert_eq!(reused.fill(&b), fresh.fill(&b));
+                }
+                proptest::prop_assert!(same(&reused, &fresh));
+                scribble(&mut reused, &writes);
+                scribble(&mut fresh, &writes);
+                if let Some((t, force)) = then_fill {
+                    let mut b = Brush::new(TerrainId::from(t));
+                    b.force = force;
+                    proptest::prop_assert_eq!(reused.fill(&b), fresh.fill(&b));
+                }
+                proptest::prop_assert!(same(&reused, &fresh));
+            }
+        }
+
         /// Dog-legs (plain brushes take a shortcut) carve what writing their cells one at a time
         /// does, on and off the edge, over cells already carved or not.
         #[test]
