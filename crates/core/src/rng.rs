@@ -81,11 +81,13 @@ impl Rng {
         if hi <= lo {
             return lo;
         }
-        let span = (hi as i128 - lo as i128 + 1) as u128;
-        if span > u64::MAX as u128 {
+        // `hi - lo` is exact as a u64 (1..=u64::MAX); one more wraps to 0 only for the whole
+        // range of i64, where every 64-bit value is a draw.
+        let span = (hi.wrapping_sub(lo) as u64).wrapping_add(1);
+        if span == 0 {
             return self.next_u64() as i64;
         }
-        (lo as i128 + self.below(span as u64) as i128) as i64
+        lo.wrapping_add(self.below(span) as i64)
     }
 
     /// True with probability `percent / 100` (clamped to 0..=100).
@@ -196,6 +198,35 @@ mod tests {
         }
         assert_eq!(r.range(5, 5), 5);
         assert_eq!(r.range(5, 2), 5);
+    }
+
+    proptest::proptest! {
+        /// `range` (64-bit arithmetic) draws what the exact 128-bit formula draws, the same
+        /// number of times, at every span up to the whole of i64.
+        #[test]
+        fn range_matches_the_exact_formula(
+            seed: u64,
+            lo: i64,
+            hi: i64,
+            small in -1000i64..1000,
+            width in 0i64..1000,
+        ) {
+            for (lo, hi) in [(lo, hi), (small, small + width), (i64::MIN, i64::MAX), (lo, i64::MAX)] {
+                let (mut fast, mut exact) = (Rng::new(seed), Rng::new(seed));
+                let expected = if hi <= lo {
+                    lo
+                } else {
+                    let span = (hi as i128 - lo as i128 + 1) as u128;
+                    if span > u64::MAX as u128 {
+                        exact.next_u64() as i64
+                    } else {
+                        (lo as i128 + exact.below(span as u64) as i128) as i64
+                    }
+                };
+                proptest::prop_assert_eq!(fast.range(lo, hi), expected);
+                proptest::prop_assert_eq!(fast.next_u64(), exact.next_u64());
+            }
+        }
     }
 
     #[test]

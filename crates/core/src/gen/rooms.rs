@@ -55,6 +55,9 @@ pub fn scatter_rooms(
     meter: &mut dyn Meter,
 ) -> Result<Vec<Rect>, Stopped> {
     let mut rooms: Vec<Rect> = Vec::with_capacity(opts.attempts.min(64) as usize);
+    // Each kept room as `[x2, -x, y2, -y]`: a candidate spanning `x0..=x1` × `y0..=y1` overlaps
+    // it when `[x0, -x1, y0, -y1]` is at most that in every lane.
+    let mut kept: Vec<[i32; 4]> = Vec::with_capacity(rooms.capacity());
     // Each attempt tests every room kept so far; about 16 tests cost as much as a cell.
     let mut tests = 0u64;
     for _ in 0..opts.attempts {
@@ -72,12 +75,13 @@ pub fn scatter_rooms(
         let room = Rect::new(x, y, w, h);
         // Every earlier room is tested without stopping at the first hit: no branch to
         // mispredict per room, and the few rooms there are make that the cheaper way.
-        let (x0, x1, y0, y1) = (room.x - 1, room.x2() + 1, room.y - 1, room.y2() + 1);
-        let hit = rooms.iter().fold(false, |hit, r| {
-            hit | ((x0 <= r.x2()) & (x1 >= r.x) & (y0 <= r.y2()) & (y1 >= r.y))
+        let v = [room.x - 1, -(room.x2() + 1), room.y - 1, -(room.y2() + 1)];
+        let hit = kept.iter().fold(false, |hit, q| {
+            hit | ((v[0] <= q[0]) & (v[1] <= q[1]) & (v[2] <= q[2]) & (v[3] <= q[3]))
         });
         tests += 16 + rooms.len() as u64;
         if !hit {
+            kept.push([room.x2(), -room.x, room.y2(), -room.y]);
             rooms.push(room);
         }
     }
@@ -198,25 +202,26 @@ impl Strategy {
 /// The tutorial's nearest-neighbour pairing: for each room in order, the closest room (by centre
 /// distance) that has not itself been connected yet. Ties go to the lower index.
 fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
-    let centers: Vec<Point> = rooms.iter().map(Rect::center).collect();
-    let mut connected = vec![false; rooms.len()];
+    // Each room's centre, and whether it is connected (then never the nearest).
+    let mut rooms: Vec<(Point, bool)> = rooms.iter().map(|r| (r.center(), false)).collect();
     let mut pairs = Vec::with_capacity(rooms.len());
-    for (i, &c) in centers.iter().enumerate() {
-        let mut best: Option<(i64, usize)> = None;
-        for (j, &other) in centers.iter().enumerate() {
-            if j == i || connected[j] {
-                continue;
-            }
-            // Scanning upwards and replacing only on a strictly shorter distance keeps ties
-            // at the lower index.
-            let d = c.dist2(other);
-            if best.is_none_or(|(shortest, _)| d < shortest) {
-                best = Some((d, j));
+    for i in 0..rooms.len() {
+        let c = rooms[i].0;
+        // A room is not its own nearest: it counts as connected while it looks.
+        rooms[i].1 = true;
+        // Scanning upwards and replacing only on a strictly shorter distance keeps ties at
+        // the lower index; connected rooms are infinitely far.
+        let (mut shortest, mut best) = (i64::MAX, usize::MAX);
+        for (j, &(other, connected)) in rooms.iter().enumerate() {
+            let d = if connected { i64::MAX } else { c.dist2(other) };
+            if d < shortest {
+                (shortest, best) = (d, j);
             }
         }
-        if let Some((_, j)) = best {
-            pairs.push((i, j));
-            connected[i] = true;
+        if best == usize::MAX {
+            rooms[i].1 = false;
+        } else {
+            pairs.push((i, best));
         }
     }
     pairs
@@ -431,6 +436,59 @@ mod tests {
             assert_eq!(dx + dy, 1, "{line:?}");
         }
         assert_eq!(line.len(), 8 + 3 + 1);
+    }
+
+    proptest::proptest! {
+        /// Scattering (overlap tests on precomputed bounds) keeps the rooms the tutorial's
+        /// test keeps, from the same draws.
+        #[test]
+        fn scatter_keeps_what_the_overlap_test_keeps(
+            seed: u64,
+            (width, height) in (8i32..90, 8i32..60),
+            attempts in 0u32..60,
+            (min_size, extra) in (1i32..8, 0i32..6),
+        ) {
+            let opts = ScatterOptions { attempts, min_size, max_size: min_size + extra };
+            let rooms =
+                scatter_rooms(width, height, &mut Rng::new(seed), &opts, &mut Unmetered).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut expected: Vec<Rect> = Vec::new();
+            for _ in 0..attempts {
+                let w = rng.range(min_size as i64, opts.max_size as i64) as i32;
+                let h = rng.range(min_size as i64, opts.max_size as i64) as i32;
+                if width - w - 1 < 1 || height - h - 1 < 1 {
+                    continue;
+                }
+                let x = rng.range(1, (width - w - 1) as i64) as i32;
+                let y = rng.range(1, (height - h - 1) as i64) as i32;
+                let room = Rect::new(x, y, w, h);
+                if !expected.iter().any(|r| room.intersects(r, 1)) {
+                    expected.push(room);
+                }
+            }
+            proptest::prop_assert_eq!(rooms, expected);
+        }
+
+        /// The pairing is the tutorial's: for each room in order, the nearest room (lowest
+        /// index on ties) not yet connected, if any.
+        #[test]
+        fn nearest_pairs_match_the_plain_search(
+            centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
+        ) {
+            let rooms: Vec<Rect> = centres.iter().map(|&(x, y)| Rect::new(x, y, 1, 1)).collect();
+            let mut connected = vec![false; rooms.len()];
+            let mut expected = Vec::new();
+            for (i, a) in rooms.iter().enumerate() {
+                let best = (0..rooms.len())
+                    .filter(|&j| j != i && !connected[j])
+                    .min_by_key(|&j| (a.center().dist2(rooms[j].center()), j));
+                if let Some(j) = best {
+                    expected.push((i, j));
+                    connected[i] = true;
+                }
+            }
+            proptest::prop_assert_eq!(nearest_pairs(&rooms), expected);
+        }
     }
 
     #[test]

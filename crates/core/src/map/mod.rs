@@ -639,30 +639,44 @@ impl Map {
         let terrain_bits = self.terrain_bits(brush.terrain);
         let width = self.width as usize;
         let (x0, x1) = (x0 as usize, x1 as usize);
-        let mut written = 0;
-        for y in y0 as usize..=y1 as usize {
-            let span = y * width + x0..y * width + x1 + 1;
-            if plain {
-                // Plain writes cannot lose: fill the span as slices.
-                self.terrain[span.clone()].fill(brush.terrain);
-                for f in &mut self.flags[span] {
+        // The block's rows: slices `width` apart, of which the first `cols` cells are written.
+        let cols = x1 - x0 + 1;
+        let block = y0 as usize * width + x0..y1 as usize * width + x1 + 1;
+        let rows = self.terrain[block.clone()]
+            .chunks_mut(width)
+            .zip(self.flags[block.clone()].chunks_mut(width));
+        if plain {
+            // Plain writes cannot lose: every cell of the block is written.
+            for (terrain, flags) in rows {
+                for (t, f) in terrain[..cols].iter_mut().zip(&mut flags[..cols]) {
+                    *t = brush.terrain;
                     *f = (*f & !FLAG_TERRAIN) | terrain_bits;
                 }
-                written += x1 - x0 + 1;
-                continue;
             }
-            for i in span {
+            return cells;
+        }
+        let rows = rows
+            .zip(self.priority[block.clone()].chunks_mut(width))
+            .zip(self.region[block].chunks_mut(width));
+        let mut written = 0;
+        for (((terrain, flags), priorities), regions) in rows {
+            let row = terrain[..cols]
+                .iter_mut()
+                .zip(&mut flags[..cols])
+                .zip(&mut priorities[..cols])
+                .zip(&mut regions[..cols]);
+            for (((t, f), prio), region) in row {
                 if let Some(p) = brush.priority {
-                    if !brush.force && !priority::wins(p, self.priority[i]) {
+                    if !brush.force && !priority::wins(p, *prio) {
                         continue;
                     }
-                    self.priority[i] = p;
+                    *prio = p;
                 }
-                self.terrain[i] = brush.terrain;
+                *t = brush.terrain;
                 if let Some(r) = brush.region {
-                    self.region[i] = r;
+                    *region = r;
                 }
-                self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
+                *f = (*f & !FLAG_TERRAIN) | terrain_bits;
                 written += 1;
             }
         }
@@ -778,15 +792,23 @@ impl Map {
                 let (y0, y1) = steps_within(a.y, sy, 1, self.height - 2);
                 (from.max(x0).max(y0), n.min(x1).min(y1))
             };
-            for k in lo..=hi {
-                let i = (start + step * k as isize) as usize;
-                let before = self.terrain[i];
-                self.terrain[i] = brush.terrain;
-                self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
-                if before != brush.terrain {
-                    carved.push(Point::new(a.x + sx * k, a.y + sy * k));
-                }
+            if hi < lo {
+                return;
             }
+            let run = Run {
+                origin: Point::new(a.x + sx * lo, a.y + sy * lo),
+                step: Point::new(sx, sy),
+                len: (hi - lo + 1) as usize,
+                terrain: brush.terrain,
+                terrain_bits,
+            };
+            run.paint(
+                (start + step * lo as isize) as usize,
+                step,
+                &mut self.terrain,
+                &mut self.flags,
+                carved,
+            );
             return;
         }
         for k in from..=n {
@@ -809,6 +831,51 @@ impl Map {
     /// Number of cells that are not solid.
     pub fn open_count(&self) -> usize {
         self.flags.iter().filter(|&&f| f & FLAG_SOLID == 0).count()
+    }
+}
+
+/// A straight run of cells a plain brush carves, all of them written.
+struct Run {
+    /// The first cell.
+    origin: Point,
+    /// From each cell to the next.
+    step: Point,
+    /// Number of cells.
+    len: usize,
+    /// Terrain written.
+    terrain: TerrainId,
+    /// Its [`FLAG_TERRAIN`] bits.
+    terrain_bits: u8,
+}
+
+impl Run {
+    /// Writes the run's cells, the first at index `first` and each `step` from the one
+    /// before, and appends to `carved` those whose terrain changed. Each cell is stored in the
+    /// next free slot unconditionally, and the slot kept only if the cell changed: no branch on
+    /// the map's contents.
+    #[inline(always)]
+    fn paint(
+        &self,
+        first: usize,
+        step: isize,
+        terrain: &mut [TerrainId],
+        flags: &mut [u8],
+        carved: &mut Vec<Point>,
+    ) {
+        let kept = carved.len();
+        carved.resize(kept + self.len, self.origin);
+        let slots = &mut carved[kept..];
+        let (mut n, mut i, mut p) = (0, first, self.origin);
+        for _ in 0..self.len {
+            let changed = terrain[i] != self.terrain;
+            terrain[i] = self.terrain;
+            flags[i] = (flags[i] & !FLAG_TERRAIN) | self.terrain_bits;
+            slots[n] = p;
+            n += changed as usize;
+            i = i.wrapping_add_signed(step);
+            p = Point::new(p.x + self.step.x, p.y + self.step.y);
+        }
+        carved.truncate(kept + n);
     }
 }
 
@@ -988,6 +1055,37 @@ mod tests {
                 }
                 proptest::prop_assert!(same(&reused, &fresh));
             }
+        }
+
+        /// Rectangles (written a row of slices at a time) write what writing their cells one
+        /// at a time does, on and off the edge, over cells of higher and lower priority.
+        #[test]
+        fn rectangles_write_like_their_cells_one_by_one(
+            (x, y, w, h) in (0i32..7, 0i32..6, 1i32..8, 1i32..7),
+            force: bool,
+            priority in proptest::option::of(0u8..3),
+            region: bool,
+            pre in proptest::collection::vec((0i32..7, 0i32..6, 0u8..3), 0..12),
+        ) {
+            let rect = Rect::new(x, y, w.min(7 - x), h.min(6 - y));
+            let mut base = Map::new(7, 6, 0, table()).unwrap();
+            for (x, y, p) in pre {
+                base.write(Point::new(x, y), &Brush::new(0).priority(p).forced()).unwrap();
+            }
+            let mut brush = Brush::new(1);
+            brush.priority = priority;
+            brush.region = region.then(|| base.region_id("hall"));
+            brush.force = force;
+            let (mut fast, mut slow) = (base.clone(), base);
+            let written = fast.fill_rect(&rect, &brush).unwrap();
+            let mut expected = 0;
+            for y in rect.y..=rect.y2() {
+                for x in rect.x..=rect.x2() {
+                    expected += usize::from(slow.write(Point::new(x, y), &brush).unwrap());
+                }
+            }
+            proptest::prop_assert_eq!(written, expected);
+            proptest::prop_assert!(same(&fast, &slow));
         }
 
         /// Dog-legs (plain brushes take a shortcut) carve what writing their cells one at a time
