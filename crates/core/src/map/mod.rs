@@ -862,20 +862,21 @@ impl Run {
         flags: &mut [u8],
         carved: &mut Vec<Point>,
     ) {
-        let kept = carved.len();
-        carved.resize(kept + self.len, self.origin);
-        let slots = &mut carved[kept..];
+        carved.reserve(self.len);
+        let slots = &mut carved.spare_capacity_mut()[..self.len];
         let (mut n, mut i, mut p) = (0, first, self.origin);
         for _ in 0..self.len {
             let changed = terrain[i] != self.terrain;
             terrain[i] = self.terrain;
             flags[i] = (flags[i] & !FLAG_TERRAIN) | self.terrain_bits;
-            slots[n] = p;
+            slots[n].write(p);
             n += changed as usize;
             i = i.wrapping_add_signed(step);
             p = Point::new(p.x + self.step.x, p.y + self.step.y);
         }
-        carved.truncate(kept + n);
+        // SAFETY: `n` slots past the length were reserved, and each of them written (slot
+        // `n` is written before `n` moves past it).
+        unsafe { carved.set_len(carved.len() + n) };
     }
 }
 
