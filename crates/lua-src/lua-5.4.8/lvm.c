@@ -299,6 +299,19 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
+#if defined(LUA_WARREN)
+      /* warren: a userdata's field table answers first (lua_warren_setfields) */
+      if (ttisfulluserdata(t) && uvalue(t)->nuvalue > 0) {
+        const TValue *uv = &uvalue(t)->uv[0].uv;
+        if (ttistable(uv) && isfieldtable(hvalue(uv))) {
+          const TValue *field = luaH_get(hvalue(uv), key);
+          if (!isempty(field)) {
+            setobj2s(L, val, field);
+            return;
+          }
+        }
+      }
+#endif
       tm = luaT_gettmbyobj(L, t, TM_INDEX);
       if (l_unlikely(notm(tm)))
         luaG_typeerror(L, t, "index");  /* no metamethod */

@@ -164,10 +164,7 @@ impl Env {
         };
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
-        let map_ud = lua
-            .create_userdata(LuaMap(placeholder))
-            .map_err(internal_lua)?;
-        api::map::publish_size(&lua, &map_ud).map_err(internal_lua)?;
+        let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
@@ -497,9 +494,7 @@ impl Host {
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
-                let ud = lua.create_userdata(LuaMap(m.clone()))?;
-                api::map::publish_size(lua, &ud)?;
-                Value::UserData(ud)
+                Value::UserData(api::map::new_userdata(lua, m.clone())?)
             }
             None => Value::Nil,
         };
