@@ -106,13 +106,12 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    /// The prelude's `enter(generate, number_run, map, <ctx fields>)`.
+    /// The prelude's `enter(generate, number_run, map, ctx)`.
     enter: Function,
     /// Starts the run's object numbering (see [`RUN_ID_BASE`]).
     number_run: Function,
-    log: Function,
-    metric: Function,
-    phase: Function,
+    /// The `ctx` tables, refilled for every run.
+    ctx: api::ctx::CtxTables,
     recipe_name: std::rc::Rc<str>,
     /// The map handed to `generate`: one userdata for every run, holding the run's map while it
     /// lasts and a 1×1 placeholder between runs.
@@ -142,8 +141,7 @@ impl Env {
         let enter: Function = helpers.get("enter").map_err(internal_lua)?;
         // SAFETY: `number_run` only sets the id counter of the state that calls it.
         let number_run = unsafe { lua.create_c_function(number_run) }.map_err(internal_lua)?;
-        let api::ctx::CtxFunctions { log, metric, phase } =
-            api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
+        let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -168,6 +166,7 @@ impl Env {
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
+        let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let env = Env {
             lua,
             generate,
@@ -175,9 +174,7 @@ impl Env {
             freeze,
             enter,
             number_run,
-            log,
-            metric,
-            phase,
+            ctx,
             recipe_name,
             map_ud,
             rng_ud,
@@ -488,30 +485,33 @@ impl Host {
             rng: env.rng_ud.clone(),
             map: env.map_ud.clone(),
         });
-        // The run's objects are numbered from the same id in every run, starting once `ctx`
-        // is built (the cached `ctx.params` is rebuilt only when the values change).
+        // The run's objects are numbered from the same id in every run, from the call into
+        // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
-                Value::UserData(api::map::new_userdata(lua, m.clone())?)
+                Some(api::map::new_userdata(lua, m.clone())?)
             }
-            None => Value::Nil,
+            None => None,
         };
-        let (ok, error): (Value, Value) = env.enter.call((
-            &env.generate,
-            &env.number_run,
-            &env.map_ud,
-            &env.rng_ud,
-            run.seed as i64,
-            run.depth,
-            &env.regions,
-            params,
-            above,
-            &env.log,
-            &env.metric,
-            &env.phase,
-        ))?;
+        let ctx = env.ctx.fill(
+            lua,
+            &api::ctx::RunFields {
+                seed: run.seed as i64,
+                depth: run.depth.into(),
+                regions: &env.regions,
+                params: &params,
+                above: above.as_ref(),
+            },
+        )?;
+        let entered: mlua::Result<(Value, Value)> =
+            env.enter
+                .call((&env.generate, &env.number_run, &env.map_ud, ctx));
+        if above.is_some() {
+            env.ctx.release(lua)?;
+        }
+        let (ok, error) = entered?;
         crate::traceback::outcome(lua, ok, error)
     }
 

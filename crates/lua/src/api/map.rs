@@ -69,12 +69,12 @@ pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
 pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua::Result<()> {
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
-        // SAFETY: room for three slots is checked and everything pushed is popped. Nothing here
-        // can raise: the field table has no metatable, and both keys are already in it (set by
-        // `new_userdata`; the key strings are interned, so pushing them allocates nothing), so
-        // each write replaces a value in place.
+        // SAFETY: room for four slots is checked and everything pushed is popped. Nothing here
+        // can raise: both keys are already in the field table (set by `new_userdata`; their
+        // strings are interned, so pushing them allocates nothing), so each raw write replaces
+        // a value in place.
         unsafe {
-            if mlua::ffi::lua_checkstack(state, 3) == 0 {
+            if mlua::ffi::lua_checkstack(state, 4) == 0 {
                 return Err(mlua::Error::StackError);
             }
             raw.push(ud)?;
@@ -85,10 +85,11 @@ pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua
                 ));
             }
             let dirty = lua_warren_dirty(state);
-            mlua::ffi::lua_pushinteger(state, width.into());
-            mlua::ffi::lua_setfield(state, -2, c"width".as_ptr());
-            mlua::ffi::lua_pushinteger(state, height.into());
-            mlua::ffi::lua_setfield(state, -2, c"height".as_ptr());
+            for (key, value) in [("width", width), ("height", height)] {
+                mlua::ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
+                mlua::ffi::lua_pushinteger(state, value.into());
+                mlua::ffi::lua_rawset(state, -3);
+            }
             if dirty == 0 {
                 lua_warren_cleardirty(state);
             }
