@@ -563,11 +563,15 @@ fn a_field_table_answers_reads_before_the_methods() {
     plain.set_named_user_value("width", 7).unwrap();
     lua.globals().set("marked", &marked).unwrap();
     lua.globals().set("plain", &plain).unwrap();
-    let seen: (i64, String, Option<i64>, String, Option<i64>) = lua
-        .load("return marked.width, marked.kind, plain.width, plain:kind(), marked.height")
+    // `u.k` (OP_GETFIELD's own path) and `u[k]` (luaV_finishget) alike.
+    let seen: (i64, String, Option<i64>, String, Option<i64>, i64) = lua
+        .load(
+            "local k = 'width'\n\
+             return marked.width, marked.kind, plain.width, plain:kind(), marked.height, marked[k]",
+        )
         .eval()
         .unwrap();
-    assert_eq!(seen, (80, "field".into(), None, "method".into(), None));
+    assert_eq!(seen, (80, "field".into(), None, "method".into(), None, 80));
     // The owner's later writes show at once; a field set to nil falls back to the methods.
     fields.raw_set("width", 96).unwrap();
     fields.raw_set("kind", mlua::Value::Nil).unwrap();
