@@ -116,6 +116,9 @@ struct Env {
     /// The map handed to `generate`: one userdata for every run, holding the run's map while it
     /// lasts and a 1×1 placeholder between runs.
     map_ud: AnyUserData,
+    /// The size `map_ud`'s field table holds (`map.width`, `map.height`): written only when a
+    /// run's map has another size.
+    published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
     params_cache: RefCell<Option<(ParamValues, Table)>>,
@@ -177,6 +180,7 @@ impl Env {
             ctx,
             recipe_name,
             map_ud,
+            published: std::cell::Cell::new((1, 1)),
             rng_ud,
             params_cache: RefCell::new(None),
             regions,
@@ -468,13 +472,24 @@ impl Host {
         let size = (map.width(), map.height());
         let mut idle = map;
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
-        api::map::publish(&env.lua, &env.map_ud, size)?;
-        let outcome = self.call_recipe(env, run);
+        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
+        // it goes); the field table then holds the size the map ended with.
+        Self::publish(env, (idle.width(), idle.height()))?;
         outcome.map(|()| idle)
     }
 
-    /// Calls the recipe's `generate` with the shared map and a fresh `ctx`.
+    /// Makes `map_ud`'s field table hold `size`, unless it does already.
+    fn publish(env: &Env, size: (i32, i32)) -> mlua::Result<()> {
+        if env.published.get() != size {
+            api::map::publish(&env.lua, &env.map_ud, size)?;
+            env.published.set(size);
+        }
+        Ok(())
+    }
+
+    /// Calls the recipe's `generate` with the shared map and its `ctx`.
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
         env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);

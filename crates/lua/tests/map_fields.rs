@@ -87,9 +87,12 @@ fn a_map_resized_by_init_level_answers_its_new_size() {
            map:tag('seen', before .. ' ' .. map.width .. 'x' .. map.height)\n\
          end }\n",
     );
-    let map = generate(&h, &[], 1, None);
-    assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
-    assert_eq!((map.width(), map.height()), (96, 64));
+    // Again: the next run starts from its own 1×1 map, not the size the last one ended with.
+    for _ in 0..2 {
+        let map = generate(&h, &[], 1, None);
+        assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
+        assert_eq!((map.width(), map.height()), (96, 64));
+    }
     assert_eq!(h.rebuilds(), 0);
 }
 
