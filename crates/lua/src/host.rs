@@ -39,14 +39,6 @@ const RUN_ID_BASE: u64 = 1 << 40;
 /// make the host collect garbage before the next (see `Host::generate`).
 const COLLECT_AFTER_RESERVED: usize = 1 << 20;
 
-/// `number_run()`: the run's objects are numbered from [`RUN_ID_BASE`] on (the prelude's
-/// `enter` calls it once the run's `ctx` is built).
-unsafe extern "C-unwind" fn number_run(state: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
-    // SAFETY: Lua calls this with its own live state; this sets the id the next object gets.
-    unsafe { lua_warren_setidbase(state, RUN_ID_BASE) };
-    0
-}
-
 extern "C" {
     fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
@@ -106,10 +98,8 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    /// The prelude's `enter(generate, number_run, map, ctx)`.
+    /// The prelude's `enter(generate, map, ctx)`.
     enter: Function,
-    /// Starts the run's object numbering (see [`RUN_ID_BASE`]).
-    number_run: Function,
     /// The `ctx` tables, refilled for every run.
     ctx: api::ctx::CtxTables,
     recipe_name: std::rc::Rc<str>,
@@ -142,8 +132,6 @@ impl Env {
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let enter: Function = helpers.get("enter").map_err(internal_lua)?;
-        // SAFETY: `number_run` only sets the id counter of the state that calls it.
-        let number_run = unsafe { lua.create_c_function(number_run) }.map_err(internal_lua)?;
         let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
@@ -176,7 +164,6 @@ impl Env {
             generate_at,
             freeze,
             enter,
-            number_run,
             ctx,
             recipe_name,
             map_ud,
@@ -520,9 +507,11 @@ impl Host {
                 above: above.as_ref(),
             },
         )?;
+        // The run's objects are numbered from here: calling `enter` and `generate` makes none.
+        // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
+        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
         let entered: mlua::Result<(Value, Value)> =
-            env.enter
-                .call((&env.generate, &env.number_run, &env.map_ud, ctx));
+            env.enter.call((&env.generate, &env.map_ud, ctx));
         if above.is_some() {
             env.ctx.release(lua)?;
         }

@@ -227,12 +227,10 @@ G.warren = freeze(warren, "warren")
 loaded.warren = G.warren
 
 -- One generation, entered in one call from the host with the run's `ctx` (a table the host
--- keeps and refills for every run): starts the run's object numbering (`number_run`, so that
--- every run numbers its own objects alike), and calls the recipe under Lua's own `xpcall` with
--- the host's traceback handler.
+-- keeps and refills for every run; it has started the run's object numbering): calls the
+-- recipe under Lua's own `xpcall` with the host's traceback handler.
 local traceback = host.traceback
-local function enter(generate, number_run, map, ctx)
-  number_run()
+local function enter(generate, map, ctx)
   return rawxpcall(generate, traceback, map, ctx)
 end
 
