@@ -172,8 +172,20 @@ impl Env {
             params_cache: RefCell::new(None),
             regions,
         };
+        env.set_run_data(registry);
         env.mark_pristine();
         Ok((env, recipe))
+    }
+
+    /// Gives the API what a generation of this recipe with `registry` needs.
+    fn set_run_data(&self, registry: &Registry) {
+        *state::state(&self.lua).run.borrow_mut() = Some(RunData {
+            recipe: self.recipe_name.clone(),
+            edge: registry.map_edge,
+            fill: registry.map_fill,
+            rng: self.rng_ud.clone(),
+            map: self.map_ud.clone(),
+        });
     }
 
     /// Marks every object of the state pristine (and the state clean).
@@ -225,6 +237,7 @@ impl Host {
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
         env.regions = regions_table(&env.lua, &env.freeze, &registry)?;
+        env.set_run_data(&registry);
         env.mark_pristine();
         self.registry = registry;
         Ok(())
@@ -375,7 +388,7 @@ impl Host {
         let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
-        state::state(&env.lua).run.borrow_mut().take();
+        state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.usage.set(budget.usage());
         budget.end();
@@ -480,13 +493,7 @@ impl Host {
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
         env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
-        *state::state(lua).run.borrow_mut() = Some(RunData {
-            recipe: env.recipe_name.clone(),
-            edge: self.registry.map_edge,
-            fill: self.registry.map_fill,
-            rng: env.rng_ud.clone(),
-            map: env.map_ud.clone(),
-        });
+        state::state(lua).running.set(true);
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;
