@@ -37,8 +37,8 @@ pub struct AreaCounter {
     /// Union–find parent of each area id (merged areas point towards the lowest id); longer than
     /// the ids in use, so that a run may write its would-be new id unconditionally.
     parent: Vec<u32>,
-    /// Index of the first word of each row that differs from the row above (the rows to visit).
-    changed: Vec<usize>,
+    /// The words as the counter reads them.
+    survey: Survey,
 }
 
 /// What the counter needs of one word of a row, given the row above.
@@ -54,28 +54,84 @@ struct Word {
     carry: bool,
 }
 
-impl Word {
-    /// Word `i` of `open`'s flat array, with `carry` the carry out of the word before it in its
-    /// row.
+/// What the counter reads of each word of the map, given the row above, computed for every
+/// word in one pass ([`Survey::take`]) that runs the same steps for every word (so several words
+/// at a time in vector registers). Indexed like [`OpenBits::words`].
+#[derive(Clone, Debug, Default)]
+struct Survey {
+    /// Run starts: open cells whose west neighbour is solid.
+    starts: Vec<u64>,
+    /// Open cells without a touch (see the module documentation).
+    plain: Vec<u64>,
+    /// One-cell runs touching two runs above (both marks on one cell).
+    double: Vec<u64>,
+    /// Bit `x` set when a run of the row above ends at column `x - 1`.
+    above_ends_1: Vec<u64>,
+}
+
+impl Survey {
+    /// Surveys every word of `open`'s map rows (and the gutters between them, which have no
+    /// cells).
     #[inline(always)]
-    fn new(open: &OpenBits, i: usize, carry: bool) -> Word {
-        let up = i - open.stride();
-        let (m, m_west, m_east) = (open.words()[i], open.west()[i], open.east()[i]);
-        let (a, a_west, a_east) = (open.words()[up], open.west()[up], open.east()[up]);
-        let starts = m & !m_west;
-        let ends = m & !m_east;
-        // A run above starting at x + 1: open there, solid at x.
-        let a_starts_east = a_east & !a;
-        let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
-        let plain = m & !touches;
+    fn take(&mut self, open: &OpenBits) {
+        let n = open.words().len();
+        for plane in [
+            &mut self.starts,
+            &mut self.plain,
+            &mut self.double,
+            &mut self.above_ends_1,
+        ] {
+            plane.resize(n, 0);
+        }
+        let (first, stride) = (open.start(0), open.stride());
+        // From row 0's first word to row `height - 1`'s last.
+        let len = open.height() * stride - 1;
+        let (m, m_west, m_east) = (
+            &open.words()[first..][..len],
+            &open.west()[first..][..len],
+            &open.east()[first..][..len],
+        );
+        let up = first - stride;
+        let (a, a_west, a_east) = (
+            &open.words()[up..][..len],
+            &open.west()[up..][..len],
+            &open.east()[up..][..len],
+        );
+        // The guard row above row 0 has no runs (`merge_row` counts its starts).
+        self.starts[..first].fill(0);
+        let starts_out = &mut self.starts[first..][..len];
+        let plain_out = &mut self.plain[first..][..len];
+        let double_out = &mut self.double[first..][..len];
+        let ends_out = &mut self.above_ends_1[first..][..len];
+        for i in 0..len {
+            let (m, m_west, m_east) = (m[i], m_west[i], m_east[i]);
+            let (a, a_west, a_east) = (a[i], a_west[i], a_east[i]);
+            let starts = m & !m_west;
+            let ends = m & !m_east;
+            // A run above starting at x + 1: open there, solid at x.
+            let a_starts_east = a_east & !a;
+            let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
+            starts_out[i] = starts;
+            plain_out[i] = m & !touches;
+            double_out[i] = starts & ends & a_west & a_starts_east;
+            // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a
+            // run in the word before, which `a_west` brings in).
+            ends_out[i] = ((a & !a_east) << 1) | (a_west & !a & 1);
+        }
+    }
+
+    /// Word `i` of the flat array, with `m` its open cells and `carry` the carry out of the
+    /// word before it in its row.
+    #[inline(always)]
+    fn word(&self, i: usize, m: u64, carry: bool) -> Word {
+        let (plain, starts) = (self.plain[i], self.starts[i]);
         let (sum, c1) = plain.overflowing_add(starts);
         let (sum, c2) = sum.overflowing_add(u64::from(carry));
         Word {
             landings: sum & !plain,
-            merges: (touches & !sum) | (starts & ends & a_west & a_starts_east),
-            // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a
-            // run in the word before, which `a_west` brings in).
-            above_ends_1: ((a & !a_east) << 1) | (a_west & !a & 1),
+            // The touches are the open cells that are not plain.
+            merges: (m & !plain & !sum) | self.double[i],
+            above_ends_1: self.above_ends_1[i],
             carry: c1 | c2,
         }
     }
@@ -94,12 +150,12 @@ impl AreaCounter {
                 ids.resize(most, 0);
             }
         }
-        self.parent.clear();
-        self.list_changed_rows(open);
+        self.survey.take(open);
         let mut areas = 0;
         let mut merges = 0;
-        for r in 0..self.changed.len() {
-            let start = self.changed[r];
+        // Only rows that differ from the row above are visited: a row equal to it carries its
+        // areas over.
+        for &start in open.changed_rows() {
             if self.parent.len() < areas + most {
                 self.parent.resize(areas + most, 0);
             }
@@ -113,35 +169,17 @@ impl AreaCounter {
         areas - merges
     }
 
-    /// Lists in `changed` the first word of each row that differs from the row above, without
-    /// branching on it (whether a row repeats the one above is what a predictor cannot guess).
-    #[inline(always)]
-    fn list_changed_rows(&mut self, open: &OpenBits) {
-        let (words, stride, wpr) = (open.words(), open.stride(), open.words_per_row());
-        self.changed.resize(open.height(), 0);
-        let mut changed = 0;
-        let mut start = open.start(0);
-        for _ in 0..open.height() {
-            let (row, up) = (&words[start..][..wpr], &words[start - stride..][..wpr]);
-            // Compared word by word (a `memcmp` call costs more on rows this short).
-            let differs = row.iter().zip(up).fold(0, |d, (a, b)| d | (a ^ b));
-            self.changed[changed] = start;
-            changed += usize::from(differs != 0);
-            start += stride;
-        }
-        self.changed.truncate(changed);
-    }
-
     /// Gives each run of the row whose first word is word `start` of `open` (in `here`) the area of the
     /// first run above it touches, or a new area; the areas in use after the row (`areas`
     /// before it), and whether the row has further touches, which merge areas.
     #[inline(always)]
     fn label_row(&mut self, open: &OpenBits, start: usize, mut areas: usize) -> (usize, bool) {
         let (above, here, parent) = (&self.above[..], &mut self.here[..], &mut self.parent[..]);
+        let survey = &self.survey;
         let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
         for i in start..start + open.words_per_row() {
-            let w = Word::new(open, i, carry);
             let m = open.words()[i];
+            let w = survey.word(i, m, carry);
             carry = w.carry;
             merging |= w.merges;
             // Run ends above are not visited: a landing counts those before it. Each landing is
@@ -184,11 +222,10 @@ impl AreaCounter {
         let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
         let mut merges = 0;
         for i in start..start + open.words_per_row() {
-            let w = Word::new(open, i, carry);
+            let w = self.survey.word(i, open.words()[i], carry);
             carry = w.carry;
-            let starts = open.words()[i] & !open.west()[i];
-            let up = i - open.stride();
-            let above_starts = open.words()[up] & !open.west()[up];
+            let starts = self.survey.starts[i];
+            let above_starts = self.survey.starts[i - open.stride()];
             let mut merging = w.merges;
             while merging != 0 {
                 let t = merging.trailing_zeros();

@@ -23,6 +23,10 @@ pub struct OpenBits {
     west: Vec<u64>,
     /// [`Self::east`].
     east: Vec<u64>,
+    /// [`Self::changed_rows`].
+    changed: Vec<usize>,
+    /// The map's cells in their own order, 64 to a word (see [`pack_plane`]).
+    packed: Vec<u64>,
 }
 
 impl OpenBits {
@@ -39,17 +43,38 @@ impl OpenBits {
         let (first, last) = (self.start(0), self.start(self.height as isize));
         self.words[..first].fill(0);
         self.words[last - 1..].fill(0);
-        let flags = map.flag_cells();
+        pack_plane(map.flag_cells(), &mut self.packed, packer);
+        let packed = &self.packed[..];
         let stride = self.stride();
-        // Each chunk: one map row's words, then the next row's gutter.
-        let rows = self.words[first..last].chunks_exact_mut(stride);
-        for (y, row) in rows.enumerate() {
-            let (words, gutter) = row.split_at_mut(stride - 1);
-            for (k, word) in words.iter_mut().enumerate() {
-                *word = pack_word(flags, y * width + 64 * k, width - 64 * k, packer);
+        let last_word = self.words_per_row - 1;
+        // The cells of a row's last word past the map's width are 0.
+        let last_wanted = u64::MAX >> (64 * self.words_per_row - width);
+        self.changed.resize(self.height, 0);
+        let (words, changed_rows) = (&mut self.words[..], &mut self.changed[..]);
+        let mut changed = 0;
+        let mut start = first;
+        for y in 0..self.height {
+            // The row above's words, the gutter before the row, the row: each word is compared
+            // with the one above.
+            let (up, here) = words[start - stride..start + last_word + 1].split_at_mut(stride);
+            up[last_word + 1] = 0;
+            let mut differs = 0;
+            let mut at = y * width;
+            for (word, above) in here[..last_word].iter_mut().zip(&*up) {
+                *word = bits_at(packed, at);
+                differs |= *word ^ above;
+                at += 64;
             }
-            gutter[0] = 0;
+            let word = bits_at(packed, at) & last_wanted;
+            differs |= word ^ up[last_word];
+            here[last_word] = word;
+            // Listed without branching on it (whether a row repeats the one above is what a
+            // predictor cannot guess): the slot is kept only if the row differs.
+            changed_rows[changed] = start;
+            changed += usize::from(differs != 0);
+            start += stride;
         }
+        self.changed.truncate(changed);
         shift_planes(&self.words, &mut self.west, &mut self.east);
     }
 
@@ -97,6 +122,12 @@ impl OpenBits {
         &self.east
     }
 
+    /// Index in [`Self::words`] of the first word of each row that differs from the row above
+    /// (row 0 is compared with the solid guard row), top to bottom.
+    pub fn changed_rows(&self) -> &[usize] {
+        &self.changed
+    }
+
     /// Number of open cells.
     #[inline(always)]
     pub fn count(&self) -> usize {
@@ -125,26 +156,32 @@ fn shift_planes(words: &[u64], west: &mut Vec<u64>, east: &mut Vec<u64>) {
     }
 }
 
-/// The word of the up to 64 cells from `flags[start]` on, `cells` (≥ 1) of them wanted: the
-/// bits of the other cells are 0.
-///
-/// Whole 64-cell blocks are packed where the plane has them, even past the cells wanted (into
-/// the next row): only near the end of the plane, where a block would reach past it, the
-/// plane's last 64 cells are packed instead and the wanted ones shifted down.
+/// Packs all of `flags` into `packed` (bit `i % 64` of word `i / 64` set when cell `i` is
+/// passable) 64 cells at a time, followed by a 0 word (so that [`bits_at`] can always read the
+/// word after the one a run of cells starts in).
 #[inline(always)]
-fn pack_word(flags: &[u8], start: usize, cells: usize, packer: impl Packer) -> u64 {
-    let wanted = u64::MAX >> (64 - cells.min(64));
-    if let Some(block) = flags.get(start..start + 64) {
-        packer.open64(block.try_into().expect("64 cells")) & wanted
-    } else if let Some(from) = flags.len().checked_sub(64) {
-        let block = flags[from..].try_into().expect("64 cells");
-        (packer.open64(block) >> (start - from)) & wanted
-    } else {
-        // A map of fewer than 64 cells.
-        let mut padded = [FLAG_SOLID; 64];
-        padded[..flags.len() - start].copy_from_slice(&flags[start..]);
-        packer.open64(&padded) & wanted
+fn pack_plane(flags: &[u8], packed: &mut Vec<u64>, packer: impl Packer) {
+    let full = flags.len() / 64;
+    packed.resize(full + 2, 0);
+    let blocks = flags.chunks_exact(64);
+    let rest = blocks.remainder();
+    for (word, block) in packed.iter_mut().zip(blocks) {
+        *word = packer.open64(block.try_into().expect("64 cells"));
     }
+    // The last cells, padded with solid ones (then the 0 word).
+    let mut padded = [FLAG_SOLID; 64];
+    padded[..rest.len()].copy_from_slice(rest);
+    packed[full] = packer.open64(&padded);
+    packed[full + 1] = 0;
+}
+
+/// The 64 cells from cell `at` (a cell of the map) on in `packed` (see [`pack_plane`]); those
+/// past the map's end are 0.
+#[inline(always)]
+fn bits_at(packed: &[u64], at: usize) -> u64 {
+    let [low, high]: [u64; 2] = packed[at / 64..][..2].try_into().expect("two words");
+    let pair = u128::from(low) | u128::from(high) << 64;
+    (pair >> (at % 64)) as u64
 }
 
 #[cfg(test)]
@@ -213,6 +250,11 @@ mod tests {
                 }
             }
             assert_eq!(bits.count(), map.passable_count());
+            let changed: Vec<usize> = (0..h as isize)
+                .filter(|&y| bits.row(y) != bits.row(y - 1))
+                .map(|y| bits.start(y))
+                .collect();
+            assert_eq!(bits.changed_rows(), changed, "{w}×{h}");
         }
     }
 }
