@@ -45,35 +45,17 @@ impl OpenBits {
         self.words[last - 1..].fill(0);
         pack_plane(map.flag_cells(), &mut self.packed, packer);
         let packed = &self.packed[..];
-        let stride = self.stride();
-        let last_word = self.words_per_row - 1;
-        // The cells of a row's last word past the map's width are 0.
-        let last_wanted = u64::MAX >> (64 * self.words_per_row - width);
         self.changed.resize(self.height, 0);
         let (words, changed_rows) = (&mut self.words[..], &mut self.changed[..]);
-        let mut changed = 0;
-        let mut start = first;
-        for y in 0..self.height {
-            // The row above's words, the gutter before the row, the row: each word is compared
-            // with the one above.
-            let (up, here) = words[start - stride..start + last_word + 1].split_at_mut(stride);
-            up[last_word + 1] = 0;
-            let mut differs = 0;
-            let mut at = y * width;
-            for (word, above) in here[..last_word].iter_mut().zip(&*up) {
-                *word = bits_at(packed, at);
-                differs |= *word ^ above;
-                at += 64;
-            }
-            let word = bits_at(packed, at) & last_wanted;
-            differs |= word ^ up[last_word];
-            here[last_word] = word;
-            // Listed without branching on it (whether a row repeats the one above is what a
-            // predictor cannot guess): the slot is kept only if the row differs.
-            changed_rows[changed] = start;
-            changed += usize::from(differs != 0);
-            start += stride;
-        }
+        // Rows of up to four words (maps up to 256 cells wide) are cut by code unrolled for
+        // their length.
+        let changed = match self.words_per_row {
+            1 => cut_rows_of::<1>(packed, width, words, changed_rows),
+            2 => cut_rows_of::<2>(packed, width, words, changed_rows),
+            3 => cut_rows_of::<3>(packed, width, words, changed_rows),
+            4 => cut_rows_of::<4>(packed, width, words, changed_rows),
+            _ => cut_rows(packed, width, words, changed_rows),
+        };
         self.changed.truncate(changed);
         shift_planes(&self.words, &mut self.west, &mut self.east);
     }
@@ -175,6 +157,70 @@ fn pack_plane(flags: &[u8], packed: &mut Vec<u64>, packer: impl Packer) {
     packed[full + 1] = 0;
 }
 
+/// Cuts the map's rows (`changed.len()` of them, `width` cells each) from `packed` (see
+/// [`pack_plane`]) into their places in `words` (laid out as [`OpenBits::words`]) and writes
+/// each row's gutter after it; lists in `changed` the first word of each row that differs from
+/// the row above, and returns how many do.
+#[inline(always)]
+fn cut_rows(packed: &[u64], width: usize, words: &mut [u64], changed: &mut [usize]) -> usize {
+    let wpr = width.div_ceil(64);
+    let (stride, last_word) = (wpr + 1, wpr - 1);
+    // The cells of a row's last word past the map's width are 0.
+    let last_wanted = u64::MAX >> (64 * wpr - width);
+    let mut listed = 0;
+    let mut start = stride + 1;
+    for y in 0..changed.len() {
+        // The row above's words and its gutter, then the row: each word is compared with the
+        // one above.
+        let (up, here) = words[start - stride..start + wpr].split_at_mut(stride);
+        let mut differs = 0;
+        let mut at = y * width;
+        for (word, above) in here[..last_word].iter_mut().zip(&*up) {
+            *word = bits_at(packed, at);
+            differs |= *word ^ above;
+            at += 64;
+        }
+        let word = bits_at(packed, at) & last_wanted;
+        differs |= word ^ up[last_word];
+        here[last_word] = word;
+        words[start + wpr] = 0;
+        // Listed without branching on it (whether a row repeats the one above is what a
+        // predictor cannot guess): the slot is kept only if the row differs.
+        changed[listed] = start;
+        listed += usize::from(differs != 0);
+        start += stride;
+    }
+    listed
+}
+
+/// [`cut_rows`] for rows of `W` words, unrolled: the row above is kept in registers.
+#[inline(always)]
+fn cut_rows_of<const W: usize>(
+    packed: &[u64],
+    width: usize,
+    words: &mut [u64],
+    changed: &mut [usize],
+) -> usize {
+    let stride = W + 1;
+    let last_wanted = u64::MAX >> (64 * W - width);
+    let (first, height) = (stride + 1, changed.len());
+    let mut above = [0; W];
+    let mut listed = 0;
+    // Each chunk: a row's words, then the gutter after it.
+    let rows = words[first..first + height * stride].chunks_exact_mut(stride);
+    for (y, chunk) in rows.enumerate() {
+        let mut row: [u64; W] = std::array::from_fn(|k| bits_at(packed, y * width + 64 * k));
+        row[W - 1] &= last_wanted;
+        let differs = (0..W).fold(0, |d, k| d | (row[k] ^ above[k]));
+        chunk[..W].copy_from_slice(&row);
+        chunk[W] = 0;
+        changed[listed] = first + y * stride;
+        listed += usize::from(differs != 0);
+        above = row;
+    }
+    listed
+}
+
 /// The 64 cells from cell `at` (a cell of the map) on in `packed` (see [`pack_plane`]); those
 /// past the map's end are 0.
 #[inline(always)]
@@ -197,8 +243,9 @@ mod tests {
             ("floor", '.', false),
         ]));
         let mut bits = OpenBits::default();
-        // Widths around the 64-cell words, heights down to one row; one buffer reused throughout
-        // (so stale words of a bigger map must not leak into a smaller one).
+        // Widths around the 64-cell words (rows of one to four words are cut by unrolled code,
+        // longer ones by a loop), heights down to one row; one buffer reused throughout (so
+        // stale words of a bigger map must not leak into a smaller one).
         for (w, h) in [
             (130, 3),
             (1, 1),
@@ -208,6 +255,14 @@ mod tests {
             (1, 70),
             (63, 1),
             (128, 4),
+            (256, 3),
+            (200, 5),
+            (321, 4),
+            (193, 2),
+            (7, 9),
+            // Rows all alike (the pattern repeats every 21 cells): only row 0 is listed changed.
+            (21, 5),
+            (84, 3),
         ] {
             let mut map = Map::new(w, h, 0, Arc::clone(&table)).expect("size");
             for i in 0..(w * h) as usize {
