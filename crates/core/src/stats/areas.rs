@@ -120,18 +120,41 @@ impl Survey {
         }
     }
 
-    /// Word `i` of the flat array, with `m` its open cells and `carry` the carry out of the
-    /// word before it in its row.
+    /// The row whose first word is word `start` of `open`'s flat array, as surveyed.
     #[inline(always)]
-    fn word(&self, i: usize, m: u64, carry: bool) -> Word {
-        let (plain, starts) = (self.plain[i], self.starts[i]);
+    fn row<'a>(&'a self, open: &'a OpenBits, start: usize) -> SurveyedRow<'a> {
+        let wpr = open.words_per_row();
+        SurveyedRow {
+            open: &open.words()[start..][..wpr],
+            plain: &self.plain[start..][..wpr],
+            starts: &self.starts[start..][..wpr],
+            double: &self.double[start..][..wpr],
+            above_ends_1: &self.above_ends_1[start..][..wpr],
+        }
+    }
+}
+
+/// One row's words of [`OpenBits::words`] and of each [`Survey`] plane.
+struct SurveyedRow<'a> {
+    open: &'a [u64],
+    plain: &'a [u64],
+    starts: &'a [u64],
+    double: &'a [u64],
+    above_ends_1: &'a [u64],
+}
+
+impl SurveyedRow<'_> {
+    /// Word `k` of the row, with `carry` the carry out of the word before it.
+    #[inline(always)]
+    fn word(&self, k: usize, carry: bool) -> Word {
+        let (m, plain, starts) = (self.open[k], self.plain[k], self.starts[k]);
         let (sum, c1) = plain.overflowing_add(starts);
         let (sum, c2) = sum.overflowing_add(u64::from(carry));
         Word {
             landings: sum & !plain,
             // The touches are the open cells that are not plain.
-            merges: (m & !plain & !sum) | self.double[i],
-            above_ends_1: self.above_ends_1[i],
+            merges: (m & !plain & !sum) | self.double[k],
+            above_ends_1: self.above_ends_1[k],
             carry: c1 | c2,
         }
     }
@@ -151,100 +174,111 @@ impl AreaCounter {
             }
         }
         self.survey.take(open);
+        let survey = &self.survey;
+        let (mut above, mut here) = (&mut self.above[..], &mut self.here[..]);
+        let parent = &mut self.parent;
         let mut areas = 0;
         let mut merges = 0;
         // Only rows that differ from the row above are visited: a row equal to it carries its
         // areas over.
         for &start in open.changed_rows() {
-            if self.parent.len() < areas + most {
-                self.parent.resize(areas + most, 0);
+            if parent.len() < areas + most {
+                parent.resize(areas + most, 0);
             }
+            let row = survey.row(open, start);
             let merging;
-            (areas, merging) = self.label_row(open, start, areas);
+            (areas, merging) = label_row(&row, above, here, parent, areas);
             if merging {
-                merges += self.merge_row(open, start);
+                let above_starts = &survey.starts[start - open.stride()..][..row.starts.len()];
+                merges += merge_row(&row, above_starts, above, here, parent);
             }
-            std::mem::swap(&mut self.above, &mut self.here);
+            std::mem::swap(&mut above, &mut here);
         }
         areas - merges
     }
+}
 
-    /// Gives each run of the row whose first word is word `start` of `open` (in `here`) the area of the
-    /// first run above it touches, or a new area; the areas in use after the row (`areas`
-    /// before it), and whether the row has further touches, which merge areas.
-    #[inline(always)]
-    fn label_row(&mut self, open: &OpenBits, start: usize, mut areas: usize) -> (usize, bool) {
-        let (above, here, parent) = (&self.above[..], &mut self.here[..], &mut self.parent[..]);
-        let survey = &self.survey;
-        let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
-        for i in start..start + open.words_per_row() {
-            let m = open.words()[i];
-            let w = survey.word(i, m, carry);
-            carry = w.carry;
-            merging |= w.merges;
-            // Run ends above are not visited: a landing counts those before it. Each landing is
-            // handled without branching (whether it starts an area is what a predictor cannot
-            // guess): a would-be new id is written and kept only if used.
-            let mut landings = w.landings;
-            while landings != 0 {
-                let t = landings.trailing_zeros();
-                let touched = ends_before + (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
-                let starts_area = m >> t & 1 == 0;
-                let inherited = above[touched];
-                parent[areas] = areas as u32;
-                // A mask rather than `if`, which the compiler would make a branch.
-                let fresh = u32::from(starts_area).wrapping_neg();
-                here[runs] = (areas as u32 & fresh) | (inherited & !fresh);
-                areas += usize::from(starts_area);
-                runs += 1;
-                landings &= landings - 1;
-            }
-            ends_before += w.above_ends_1.count_ones() as usize;
-        }
-        if carry {
-            // The last run reaches the end of the last word and touches nothing above.
+/// Gives each run of `row` (in `here`) the area of the first run above it touches (`above`
+/// holds their ids), or a new area; the areas in use after the row (`areas` before it), and
+/// whether the row has further touches, which merge areas.
+#[inline(always)]
+fn label_row(
+    row: &SurveyedRow,
+    above: &[u32],
+    here: &mut [u32],
+    parent: &mut [u32],
+    mut areas: usize,
+) -> (usize, bool) {
+    let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
+    for k in 0..row.open.len() {
+        let w = row.word(k, carry);
+        let m = row.open[k];
+        carry = w.carry;
+        merging |= w.merges;
+        // Run ends above are not visited: a landing counts those before it. Each landing is
+        // handled without branching (whether it starts an area is what a predictor cannot
+        // guess): a would-be new id is written and kept only if used.
+        let mut landings = w.landings;
+        while landings != 0 {
+            let t = landings.trailing_zeros();
+            let touched = ends_before + (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
+            let starts_area = m >> t & 1 == 0;
+            let inherited = above[touched];
             parent[areas] = areas as u32;
-            here[runs] = areas as u32;
-            areas += 1;
+            // A mask rather than `if`, which the compiler would make a branch.
+            let fresh = u32::from(starts_area).wrapping_neg();
+            here[runs] = (areas as u32 & fresh) | (inherited & !fresh);
+            areas += usize::from(starts_area);
+            runs += 1;
+            landings &= landings - 1;
         }
-        (areas, merging != 0)
+        ends_before += w.above_ends_1.count_ones() as usize;
     }
+    if carry {
+        // The last run reaches the end of the last word and touches nothing above.
+        parent[areas] = areas as u32;
+        here[runs] = areas as u32;
+        areas += 1;
+    }
+    (areas, merging != 0)
+}
 
-    /// Unites the area of each run of the row whose first word is word `start` of `open` (already labelled) with the
-    /// further runs above it touches; the number of unions that joined two different areas.
-    ///
-    /// A further touch on `t` is always the start of the run above it stands for (or, on a run's
-    /// last cell, the start one past it, with no run above starting on `t`): that run's index is
-    /// the number of runs above starting before `t`. The run below is the one with the last
-    /// start at or before `t`.
-    #[inline(always)]
-    fn merge_row(&mut self, open: &OpenBits, start: usize) -> usize {
-        let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
-        let mut merges = 0;
-        for i in start..start + open.words_per_row() {
-            let w = self.survey.word(i, open.words()[i], carry);
-            carry = w.carry;
-            let starts = self.survey.starts[i];
-            let above_starts = self.survey.starts[i - open.stride()];
-            let mut merging = w.merges;
-            while merging != 0 {
-                let t = merging.trailing_zeros();
-                let through = u64::MAX >> (63 - t);
-                let run = starts_before + (starts & through).count_ones() as usize - 1;
-                let run_above = above_starts_before
-                    + (above_starts & through & !(1 << t)).count_ones() as usize;
-                merges += usize::from(union(
-                    &mut self.parent,
-                    self.here[run],
-                    self.above[run_above],
-                ));
-                merging &= merging - 1;
-            }
-            starts_before += starts.count_ones() as usize;
-            above_starts_before += above_starts.count_ones() as usize;
+/// Unites the area of each run of `row` (already labelled, in `here`) with the further runs
+/// above it touches (`above_starts`: the row above's run starts; `above`: their ids); the
+/// number of unions that joined two different areas.
+///
+/// A further touch on `t` is always the start of the run above it stands for (or, on a run's
+/// last cell, the start one past it, with no run above starting on `t`): that run's index is
+/// the number of runs above starting before `t`. The run below is the one with the last
+/// start at or before `t`.
+#[inline(always)]
+fn merge_row(
+    row: &SurveyedRow,
+    above_starts: &[u64],
+    above: &[u32],
+    here: &[u32],
+    parent: &mut [u32],
+) -> usize {
+    let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
+    let mut merges = 0;
+    for (k, &above_starts) in above_starts.iter().enumerate() {
+        let w = row.word(k, carry);
+        carry = w.carry;
+        let starts = row.starts[k];
+        let mut merging = w.merges;
+        while merging != 0 {
+            let t = merging.trailing_zeros();
+            let through = u64::MAX >> (63 - t);
+            let run = starts_before + (starts & through).count_ones() as usize - 1;
+            let run_above =
+                above_starts_before + (above_starts & through & !(1 << t)).count_ones() as usize;
+            merges += usize::from(union(parent, here[run], above[run_above]));
+            merging &= merging - 1;
         }
-        merges
+        starts_before += starts.count_ones() as usize;
+        above_starts_before += above_starts.count_ones() as usize;
     }
+    merges
 }
 
 /// Joins the sets of `a` and `b`; whether they were apart.

@@ -113,7 +113,8 @@ impl OpenBits {
     /// Number of open cells.
     #[inline(always)]
     pub fn count(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        // The packed plane holds each cell once, and nothing else.
+        self.packed.iter().map(|w| w.count_ones() as usize).sum()
     }
 }
 
