@@ -37,8 +37,6 @@ pub struct AreaCounter {
     /// Union–find parent of each area id (merged areas point towards the lowest id); longer than
     /// the ids in use, so that a run may write its would-be new id unconditionally.
     parent: Vec<u32>,
-    /// The words as the counter reads them.
-    survey: Survey,
 }
 
 /// What the counter needs of one word of a row, given the row above.
@@ -54,11 +52,11 @@ struct Word {
     carry: bool,
 }
 
-/// What the counter reads of each word of the map, given the row above, computed for every
-/// word in one pass ([`Survey::take`]) that runs the same steps for every word (so several words
-/// at a time in vector registers). Indexed like [`OpenBits::words`].
+/// What the counter reads of each word of the map, given the row above: planes indexed like
+/// [`OpenBits::words`], filled for every word of the map's rows (and the gutters between them)
+/// by the one pass over the words ([`super::sweep`]), from [`surveyed`].
 #[derive(Clone, Debug, Default)]
-struct Survey {
+pub struct Survey {
     /// Run starts: open cells whose west neighbour is solid.
     starts: Vec<u64>,
     /// Open cells without a touch (see the module documentation).
@@ -69,11 +67,59 @@ struct Survey {
     above_ends_1: Vec<u64>,
 }
 
-impl Survey {
-    /// Surveys every word of `open`'s map rows (and the gutters between them, which have no
-    /// cells).
+/// What the counter reads of one word ([`Survey`] holds one plane of each).
+pub struct Surveyed {
+    starts: u64,
+    plain: u64,
+    double: u64,
+    above_ends_1: u64,
+}
+
+/// The word `m` (`m_west`, `m_east`: each cell's west and east neighbours, as
+/// [`OpenBits::west`] and [`OpenBits::east`] hold them) with the word above it `a` (and
+/// `a_west`, `a_east`), surveyed.
+#[inline(always)]
+pub fn surveyed(m: u64, m_west: u64, m_east: u64, a: u64, a_west: u64, a_east: u64) -> Surveyed {
+    let starts = m & !m_west;
+    let ends = m & !m_east;
+    // A run above starting at x + 1: open there, solid at x.
+    let a_starts_east = a_east & !a;
+    let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
+    Surveyed {
+        starts,
+        plain: m & !touches,
+        double: starts & ends & a_west & a_starts_east,
+        // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a run in
+        // the word before, which `a_west` brings in).
+        above_ends_1: ((a & !a_east) << 1) | (a_west & !a & 1),
+    }
+}
+
+/// Where a pass stores the words it surveys: the four planes' slices from word `first` on,
+/// `len` words each.
+pub struct SurveyOut<'a> {
+    starts: &'a mut [u64],
+    plain: &'a mut [u64],
+    double: &'a mut [u64],
+    above_ends_1: &'a mut [u64],
+}
+
+impl SurveyOut<'_> {
+    /// Stores `word`, surveyed, as word `i` of the slices.
     #[inline(always)]
-    fn take(&mut self, open: &OpenBits) {
+    pub fn store(&mut self, i: usize, word: Surveyed) {
+        self.starts[i] = word.starts;
+        self.plain[i] = word.plain;
+        self.double[i] = word.double;
+        self.above_ends_1[i] = word.above_ends_1;
+    }
+}
+
+impl Survey {
+    /// The planes, sized for `open`, to be filled from word `first` (row 0's first) for `len`
+    /// words (to row `height - 1`'s last).
+    #[inline(always)]
+    pub fn out(&mut self, open: &OpenBits, first: usize, len: usize) -> SurveyOut<'_> {
         let n = open.words().len();
         for plane in [
             &mut self.starts,
@@ -83,58 +129,32 @@ impl Survey {
         ] {
             plane.resize(n, 0);
         }
-        let (first, stride) = (open.start(0), open.stride());
-        // From row 0's first word to row `height - 1`'s last.
-        let len = open.height() * stride - 1;
-        let (m, m_west, m_east) = (
-            &open.words()[first..][..len],
-            &open.west()[first..][..len],
-            &open.east()[first..][..len],
-        );
-        let up = first - stride;
-        let (a, a_west, a_east) = (
-            &open.words()[up..][..len],
-            &open.west()[up..][..len],
-            &open.east()[up..][..len],
-        );
         // The guard row above row 0 has no runs (`merge_row` counts its starts).
         self.starts[..first].fill(0);
-        let starts_out = &mut self.starts[first..][..len];
-        let plain_out = &mut self.plain[first..][..len];
-        let double_out = &mut self.double[first..][..len];
-        let ends_out = &mut self.above_ends_1[first..][..len];
-        for i in 0..len {
-            let (m, m_west, m_east) = (m[i], m_west[i], m_east[i]);
-            let (a, a_west, a_east) = (a[i], a_west[i], a_east[i]);
-            let starts = m & !m_west;
-            let ends = m & !m_east;
-            // A run above starting at x + 1: open there, solid at x.
-            let a_starts_east = a_east & !a;
-            let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
-            starts_out[i] = starts;
-            plain_out[i] = m & !touches;
-            double_out[i] = starts & ends & a_west & a_starts_east;
-            // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a
-            // run in the word before, which `a_west` brings in).
-            ends_out[i] = ((a & !a_east) << 1) | (a_west & !a & 1);
+        SurveyOut {
+            starts: &mut self.starts[first..][..len],
+            plain: &mut self.plain[first..][..len],
+            double: &mut self.double[first..][..len],
+            above_ends_1: &mut self.above_ends_1[first..][..len],
         }
     }
 
-    /// The row whose first word is word `start` of `open`'s flat array, as surveyed.
+    /// `open`'s words beside the survey's planes, all of one length (so that cutting a row
+    /// from each checks the bounds once).
     #[inline(always)]
-    fn row<'a>(&'a self, open: &'a OpenBits, start: usize) -> SurveyedRow<'a> {
-        let wpr = open.words_per_row();
+    fn planes<'a>(&'a self, open: &'a OpenBits) -> SurveyedRow<'a> {
+        let n = open.words().len();
         SurveyedRow {
-            open: &open.words()[start..][..wpr],
-            plain: &self.plain[start..][..wpr],
-            starts: &self.starts[start..][..wpr],
-            double: &self.double[start..][..wpr],
-            above_ends_1: &self.above_ends_1[start..][..wpr],
+            open: &open.words()[..n],
+            plain: &self.plain[..n],
+            starts: &self.starts[..n],
+            double: &self.double[..n],
+            above_ends_1: &self.above_ends_1[..n],
         }
     }
 }
 
-/// One row's words of [`OpenBits::words`] and of each [`Survey`] plane.
+/// Words of [`OpenBits::words`] and the same words of each [`Survey`] plane.
 struct SurveyedRow<'a> {
     open: &'a [u64],
     plain: &'a [u64],
@@ -143,7 +163,19 @@ struct SurveyedRow<'a> {
     above_ends_1: &'a [u64],
 }
 
-impl SurveyedRow<'_> {
+impl<'a> SurveyedRow<'a> {
+    /// Words `words` of each plane.
+    #[inline(always)]
+    fn cut(&self, words: std::ops::Range<usize>) -> SurveyedRow<'a> {
+        SurveyedRow {
+            open: &self.open[words.clone()],
+            plain: &self.plain[words.clone()],
+            starts: &self.starts[words.clone()],
+            double: &self.double[words.clone()],
+            above_ends_1: &self.above_ends_1[words],
+        }
+    }
+
     /// Word `k` of the row, with `carry` the carry out of the word before it.
     #[inline(always)]
     fn word(&self, k: usize, carry: bool) -> Word {
@@ -161,9 +193,9 @@ impl SurveyedRow<'_> {
 }
 
 impl AreaCounter {
-    /// Number of maximal 8-connected areas of open cells.
+    /// Number of maximal 8-connected areas of open cells, `survey` being `open` surveyed.
     #[inline(always)]
-    pub fn count(&mut self, open: &OpenBits) -> usize {
+    pub fn count(&mut self, open: &OpenBits, survey: &Survey) -> usize {
         // A row of 64 * wpr cells has at most 32 * wpr runs; a run that touches nothing reads
         // (and ignores) the slot after the last run above. Stale ids from an earlier map are
         // never used: a run reads the row above's ids only where that row has runs.
@@ -173,10 +205,10 @@ impl AreaCounter {
                 ids.resize(most, 0);
             }
         }
-        self.survey.take(open);
-        let survey = &self.survey;
         let (mut above, mut here) = (&mut self.above[..], &mut self.here[..]);
         let parent = &mut self.parent;
+        let planes = survey.planes(open);
+        let (wpr, stride) = (open.words_per_row(), open.stride());
         let mut areas = 0;
         let mut merges = 0;
         // Only rows that differ from the row above are visited: a row equal to it carries its
@@ -185,11 +217,11 @@ impl AreaCounter {
             if parent.len() < areas + most {
                 parent.resize(areas + most, 0);
             }
-            let row = survey.row(open, start);
+            let row = planes.cut(start..start + wpr);
             let merging;
             (areas, merging) = label_row(&row, above, here, parent, areas);
             if merging {
-                let above_starts = &survey.starts[start - open.stride()..][..row.starts.len()];
+                let above_starts = &planes.starts[start - stride..start - stride + wpr];
                 merges += merge_row(&row, above_starts, above, here, parent);
             }
             std::mem::swap(&mut above, &mut here);

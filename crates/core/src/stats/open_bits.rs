@@ -82,6 +82,7 @@ impl OpenBits {
     }
 
     /// Row `y` of the map; `-1` and `height` are the solid guard rows.
+    #[cfg(test)]
     pub fn row(&self, y: isize) -> &[u64] {
         let start = self.start(y);
         &self.words[start..start + self.words_per_row]
