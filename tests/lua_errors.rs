@@ -132,19 +132,40 @@ fn budget_errors_are_still_budget_errors() {
     assert!(!err.contains("traceback"), "{err}");
 }
 
+/// A recipe body that carves a rectangle whose `x` runs `statement` while `carve_rooms` is
+/// writing to the map.
+fn sneaky_carve(statement: &str) -> String {
+    format!(
+        "    local sneaky = setmetatable({{}}, {{ __index = function(_, k)\n\
+               if k == 'x' then {statement} return 1 end\n\
+               return ({{ y = 1, w = 3, h = 3 }})[k]\n\
+             end }})\n\
+             map:carve_rooms({{ sneaky }}, 'floor')"
+    )
+}
+
 #[test]
 fn a_receiver_in_use_by_an_unfinished_call_is_refused_at_its_line() {
-    // A rectangle whose `x` runs recipe code that writes to the map `carve_rooms` is writing.
-    let body = "    local sneaky = setmetatable({}, { __index = function(_, k)\n\
-                      if k == 'x' then map:set(1, 1, 'floor') return 1 end\n\
-                      return ({ y = 1, w = 3, h = 3 })[k]\n\
-                    end })\n\
-                    map:carve_rooms({ sneaky }, 'floor')";
-    let (code, err) = fail("", body);
+    let (code, err) = fail("", &sneaky_carve("map:set(1, 1, 'floor')"));
     assert_eq!(code, Some(1));
     assert!(
         err.starts_with(
             "error: scripts/r.lua:5: map:set: the object is in use by a call that has not returned"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_argument_in_use_by_an_unfinished_call_is_refused_at_its_line() {
+    let statement = "require('warren').gen.scatter_rooms(map, ctx.rng:stream('r'), \
+                     { attempts = 1, min_size = 2, max_size = 3 })";
+    let (code, err) = fail("", &sneaky_carve(statement));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with(
+            "error: scripts/r.lua:5: warren.gen.scatter_rooms: the object is in use by a call \
+             that has not returned"
         ),
         "{err}"
     );

@@ -745,6 +745,16 @@ typedef union Node {
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)
 
+#if defined(LUA_WARREN)
+/*
+** warren: marks a userdata's field table (see 'lua_warren_setfields').
+** Bit 6 of 'flags' is free: bits 0-5 cache absent metamethods ('maskflags')
+** and bit 7 is BITRAS.
+*/
+#define WFIELDSBIT		(1 << 6)
+#define isfieldtable(t)		((t)->flags & WFIELDSBIT)
+#endif
+
 
 typedef struct Table {
   CommonHeader;

@@ -292,6 +292,22 @@ static int floatforloop (StkId ra) {
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
 */
+#if defined(LUA_WARREN)
+/*
+** warren: the field table of 'o' (lua_warren_setfields), or NULL when 'o' is
+** not a full userdata with one.
+*/
+static Table *fieldtable (const TValue *o) {
+  if (ttisfulluserdata(o) && uvalue(o)->nuvalue > 0) {
+    const TValue *uv = &uvalue(o)->uv[0].uv;
+    if (ttistable(uv) && isfieldtable(hvalue(uv)))
+      return hvalue(uv);
+  }
+  return NULL;
+}
+#endif
+
+
 void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
@@ -299,6 +315,18 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
+#if defined(LUA_WARREN)
+      {  /* warren: a userdata's field table answers first */
+        Table *fields = fieldtable(t);
+        if (fields != NULL) {
+          const TValue *field = luaH_get(fields, key);
+          if (!isempty(field)) {
+            setobj2s(L, val, field);
+            return;
+          }
+        }
+      }
+#endif
       tm = luaT_gettmbyobj(L, t, TM_INDEX);
       if (l_unlikely(notm(tm)))
         luaG_typeerror(L, t, "index");  /* no metamethod */
@@ -1344,8 +1372,20 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         if (luaV_fastget(L, rb, key, slot, luaH_getshortstr)) {
           setobj2s(L, ra, slot);
         }
+#if defined(LUA_WARREN)
+        /* warren: 'u.k' from a userdata's field table without leaving the loop */
+        else if (fieldtable(rb) != NULL &&
+                 !isempty(slot = luaH_getshortstr(fieldtable(rb), key))) {
+          setobj2s(L, ra, slot);
+        }
+        else if (ttistable(rb))
+          Protect(luaV_finishget(L, rb, rc, ra, slot));
+        else  /* 'slot' may hold the field table's miss: not a table */
+          Protect(luaV_finishget(L, rb, rc, ra, NULL));
+#else
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));
+#endif
         vmbreak;
       }
       vmcase(OP_SETTABUP) {

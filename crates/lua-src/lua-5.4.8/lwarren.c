@@ -224,6 +224,18 @@ LUA_API void lua_warren_touch (lua_State *L, int idx) {
     luaW_touch(L, gcvalue(o));
 }
 
+
+LUA_API int lua_warren_setfields (lua_State *L, int idx) {
+  const TValue *t;
+  lua_lock(L);
+  api_checknelems(L, 1);
+  t = s2v(L->top.p - 1);
+  api_check(L, ttistable(t), "table expected");
+  hvalue(t)->flags |= WFIELDSBIT;
+  lua_unlock(L);
+  return lua_setiuservalue(L, idx, 1);
+}
+
 #else
 
 /* stock Lua: nothing here (ISO C wants a declaration in every file) */

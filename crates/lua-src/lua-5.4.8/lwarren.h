@@ -7,8 +7,8 @@
 ** full userdata and thread a 64-bit id at creation and hashes and prints
 ** those ids instead of addresses, (3) ignores '__mode' (no weak tables),
 ** (4) counts an instruction budget without a hook, (5) has a "fatal" mode
-** that no Lua mechanism can catch, and (6) tracks writes to "pristine"
-** objects.
+** that no Lua mechanism can catch, (6) tracks writes to "pristine"
+** objects, and (7) reads a userdata's fields from its field table.
 */
 
 #ifndef lwarren_h
@@ -77,6 +77,15 @@ LUA_API int (lua_warren_ispristine) (lua_State *L, int idx);
 /* Marks the state dirty if the object at 'idx' is pristine (for C code that
    changes an object's memory, as 'string.gmatch' does its state). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);
+
+/* userdata fields */
+/* Pops the table on top of the stack and makes it the field table of the
+   full userdata at 'idx' (its first user value): reading 'u.k' then answers
+   the table's raw 'k' when it is not nil, before the metatable's '__index'
+   is tried, without a call. Returns 0 (and pops) if the userdata has no user
+   value. Writes to the table later are the owner's; scripts cannot reach
+   it. */
+LUA_API int (lua_warren_setfields) (lua_State *L, int idx);
 
 
 #if defined(LUA_CORE) || defined(LUA_LIB)

@@ -39,14 +39,6 @@ const RUN_ID_BASE: u64 = 1 << 40;
 /// make the host collect garbage before the next (see `Host::generate`).
 const COLLECT_AFTER_RESERVED: usize = 1 << 20;
 
-/// `number_run()`: the run's objects are numbered from [`RUN_ID_BASE`] on (the prelude's
-/// `enter` calls it once the run's `ctx` is built).
-unsafe extern "C-unwind" fn number_run(state: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
-    // SAFETY: Lua calls this with its own live state; this sets the id the next object gets.
-    unsafe { lua_warren_setidbase(state, RUN_ID_BASE) };
-    0
-}
-
 extern "C" {
     fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
@@ -106,17 +98,17 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    /// The prelude's `enter(generate, number_run, map, <ctx fields>)`.
+    /// The prelude's `enter(generate, map, ctx)`.
     enter: Function,
-    /// Starts the run's object numbering (see [`RUN_ID_BASE`]).
-    number_run: Function,
-    log: Function,
-    metric: Function,
-    phase: Function,
+    /// The `ctx` tables, refilled for every run.
+    ctx: api::ctx::CtxTables,
     recipe_name: std::rc::Rc<str>,
     /// The map handed to `generate`: one userdata for every run, holding the run's map while it
     /// lasts and a 1×1 placeholder between runs.
     map_ud: AnyUserData,
+    /// The size `map_ud`'s field table holds (`map.width`, `map.height`): written only when a
+    /// run's map has another size.
+    published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
     params_cache: RefCell<Option<(ParamValues, Table)>>,
@@ -140,10 +132,7 @@ impl Env {
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let enter: Function = helpers.get("enter").map_err(internal_lua)?;
-        // SAFETY: `number_run` only sets the id counter of the state that calls it.
-        let number_run = unsafe { lua.create_c_function(number_run) }.map_err(internal_lua)?;
-        let api::ctx::CtxFunctions { log, metric, phase } =
-            api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
+        let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
         let budget = data.budget.clone();
@@ -164,31 +153,39 @@ impl Env {
         };
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
-        let map_ud = lua
-            .create_userdata(LuaMap(placeholder))
-            .map_err(internal_lua)?;
-        api::map::publish_size(&lua, &map_ud).map_err(internal_lua)?;
+        let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;
+        let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let env = Env {
             lua,
             generate,
             generate_at,
             freeze,
             enter,
-            number_run,
-            log,
-            metric,
-            phase,
+            ctx,
             recipe_name,
             map_ud,
+            published: std::cell::Cell::new((1, 1)),
             rng_ud,
             params_cache: RefCell::new(None),
             regions,
         };
+        env.set_run_data(registry);
         env.mark_pristine();
         Ok((env, recipe))
+    }
+
+    /// Gives the API what a generation of this recipe with `registry` needs.
+    fn set_run_data(&self, registry: &Registry) {
+        *state::state(&self.lua).run.borrow_mut() = Some(RunData {
+            recipe: self.recipe_name.clone(),
+            edge: registry.map_edge,
+            fill: registry.map_fill,
+            rng: self.rng_ud.clone(),
+            map: self.map_ud.clone(),
+        });
     }
 
     /// Marks every object of the state pristine (and the state clean).
@@ -240,6 +237,7 @@ impl Host {
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
         env.regions = regions_table(&env.lua, &env.freeze, &registry)?;
+        env.set_run_data(&registry);
         env.mark_pristine();
         self.registry = registry;
         Ok(())
@@ -390,7 +388,7 @@ impl Host {
         let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
-        state::state(&env.lua).run.borrow_mut().take();
+        state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.usage.set(budget.usage());
         budget.end();
@@ -474,49 +472,57 @@ impl Host {
         let size = (map.width(), map.height());
         let mut idle = map;
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
-        api::map::publish(&env.lua, &env.map_ud, size)?;
-        let outcome = self.call_recipe(env, run);
+        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
         std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
+        // it goes); the field table then holds the size the map ended with.
+        Self::publish(env, (idle.width(), idle.height()))?;
         outcome.map(|()| idle)
     }
 
-    /// Calls the recipe's `generate` with the shared map and a fresh `ctx`.
+    /// Makes `map_ud`'s field table hold `size`, unless it does already.
+    fn publish(env: &Env, size: (i32, i32)) -> mlua::Result<()> {
+        if env.published.get() != size {
+            api::map::publish(&env.lua, &env.map_ud, size)?;
+            env.published.set(size);
+        }
+        Ok(())
+    }
+
+    /// Calls the recipe's `generate` with the shared map and its `ctx`.
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
         env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
-        *state::state(lua).run.borrow_mut() = Some(RunData {
-            recipe: env.recipe_name.clone(),
-            edge: self.registry.map_edge,
-            fill: self.registry.map_fill,
-            rng: env.rng_ud.clone(),
-            map: env.map_ud.clone(),
-        });
-        // The run's objects are numbered from the same id in every run, starting once `ctx`
-        // is built (the cached `ctx.params` is rebuilt only when the values change).
+        state::state(lua).running.set(true);
+        // The run's objects are numbered from the same id in every run, from the call into
+        // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
-                let ud = lua.create_userdata(LuaMap(m.clone()))?;
-                api::map::publish_size(lua, &ud)?;
-                Value::UserData(ud)
+                Some(api::map::new_userdata(lua, m.clone())?)
             }
-            None => Value::Nil,
+            None => None,
         };
-        let (ok, error): (Value, Value) = env.enter.call((
-            &env.generate,
-            &env.number_run,
-            &env.map_ud,
-            &env.rng_ud,
-            run.seed as i64,
-            run.depth,
-            &env.regions,
-            params,
-            above,
-            &env.log,
-            &env.metric,
-            &env.phase,
-        ))?;
+        let ctx = env.ctx.fill(
+            lua,
+            &api::ctx::RunFields {
+                seed: run.seed as i64,
+                depth: run.depth.into(),
+                regions: &env.regions,
+                params: &params,
+                above: above.as_ref(),
+            },
+        )?;
+        // The run's objects are numbered from here: calling `enter` and `generate` makes none.
+        // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
+        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
+        let entered: mlua::Result<(Value, Value)> =
+            env.enter.call((&env.generate, &env.map_ud, ctx));
+        if above.is_some() {
+            env.ctx.release(lua)?;
+        }
+        let (ok, error) = entered?;
         crate::traceback::outcome(lua, ok, error)
     }
 

@@ -226,17 +226,11 @@ local warren = host.warren
 G.warren = freeze(warren, "warren")
 loaded.warren = G.warren
 
--- One generation, entered in one call from the host: builds the run's context, starts the
--- run's object numbering (`number_run`, after `ctx`, so that every run numbers its own objects
--- alike), and calls the recipe under Lua's own `xpcall` with the host's traceback handler.
+-- One generation, entered in one call from the host with the run's `ctx` (a table the host
+-- keeps and refills for every run; it has started the run's object numbering): calls the
+-- recipe under Lua's own `xpcall` with the host's traceback handler.
 local traceback = host.traceback
-local function enter(generate, number_run, map, rng, seed, depth, regions, params, above, log,
-                     metric, phase)
-  local ctx = {
-    rng = rng, seed = seed, depth = depth, regions = regions, params = params,
-    above = above, log = log, metric = metric, phase = phase,
-  }
-  number_run()
+local function enter(generate, map, ctx)
   return rawxpcall(generate, traceback, map, ctx)
 end
 

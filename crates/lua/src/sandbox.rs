@@ -125,6 +125,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         budget: budget.clone(),
         modules: RefCell::new(Modules::new(roots)),
         run: RefCell::new(None),
+        running: std::cell::Cell::new(false),
         recipe: RefCell::new(String::new()),
     });
     crate::state::publish(&lua);

@@ -52,8 +52,11 @@ pub struct StateData {
     pub budget: Rc<Budget>,
     /// Modules loaded by `require`, and where they may come from.
     pub modules: RefCell<Modules>,
-    /// The generation in progress, if any.
+    /// What a generation of the loaded recipe needs (set when it is loaded, and when the
+    /// registry changes); the API sees it only while [`StateData::running`].
     pub run: RefCell<Option<RunData>>,
+    /// Whether a generation is in progress.
+    pub running: std::cell::Cell<bool>,
     /// The recipe file, as budget errors name it.
     pub recipe: RefCell<String>,
 }
@@ -109,12 +112,15 @@ pub fn state(lua: &Lua) -> &StateData {
 
 /// Whether a generation is running (userdata made outside one belong to the loaded recipe).
 pub fn in_run(lua: &Lua) -> bool {
-    state(lua).run.borrow().is_some()
+    state(lua).running.get()
 }
 
 /// Runs `f` on the generation in progress; `None` when no generation is running.
 pub fn with_run<R>(lua: &Lua, f: impl FnOnce(&RunData) -> R) -> Option<R> {
     let data = state(lua);
+    if !data.running.get() {
+        return None;
+    }
     let run = data.run.borrow();
     run.as_ref().map(f)
 }

@@ -1,6 +1,6 @@
 //! The patched Lua 5.4 in `crates/lua-src` (see its WARREN.md), tested through mlua and the raw
 //! `lua_warren_*` API: deterministic iteration and ids across processes, no weak tables, the
-//! hookless instruction budget, fatal mode, and pristine tracking.
+//! hookless instruction budget, fatal mode, pristine tracking, and userdata field tables.
 
 use mlua::{ffi, Lua};
 use std::cell::Cell;
@@ -24,6 +24,7 @@ extern "C" {
     fn lua_warren_cleardirty(l: *mut ffi::lua_State);
     fn lua_warren_markdirty(l: *mut ffi::lua_State);
     fn lua_warren_ispristine(l: *mut ffi::lua_State, idx: c_int) -> c_int;
+    fn lua_warren_setfields(l: *mut ffi::lua_State, idx: c_int) -> c_int;
 }
 
 /// Runs `f` on the raw state.
@@ -527,4 +528,58 @@ fn api_writes_mark_dirty_and_markdirty_is_explicit() {
     assert!(dirty(&lua));
     raw(&lua, |l| unsafe { lua_warren_cleardirty(l) });
     assert!(!dirty(&lua));
+}
+
+/// A userdata type with one method, for the field-table tests.
+struct Probe;
+
+impl mlua::UserData for Probe {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("kind", |_, _, ()| Ok("method"));
+    }
+}
+
+#[test]
+fn a_field_table_answers_reads_before_the_methods() {
+    let lua = Lua::new();
+    let marked = lua.create_userdata(Probe).unwrap();
+    let fields = lua.create_table().unwrap();
+    fields.raw_set("width", 80).unwrap();
+    fields.raw_set("kind", "field").unwrap();
+    // SAFETY: `exec_raw` pushed the userdata and the table; setfields pops the table.
+    let set = unsafe {
+        let mut set = 0;
+        lua.exec_raw::<()>((&marked, &fields), |l| {
+            set = lua_warren_setfields(l, 1);
+            ffi::lua_settop(l, 0);
+        })
+        .unwrap();
+        set
+    };
+    assert_eq!(set, 1);
+    // mlua's own user values are tables too (`set_named_user_value` keeps a table of them):
+    // without the mark they are never read as fields.
+    let plain = lua.create_userdata(Probe).unwrap();
+    plain.set_named_user_value("width", 7).unwrap();
+    lua.globals().set("marked", &marked).unwrap();
+    lua.globals().set("plain", &plain).unwrap();
+    // `u.k` (OP_GETFIELD's own path) and `u[k]` (luaV_finishget) alike.
+    let seen: (i64, String, Option<i64>, String, Option<i64>, i64) = lua
+        .load(
+            "local k = 'width'\n\
+             return marked.width, marked.kind, plain.width, plain:kind(), marked.height, marked[k]",
+        )
+        .eval()
+        .unwrap();
+    assert_eq!(seen, (80, "field".into(), None, "method".into(), None, 80));
+    // The owner's later writes show at once; a field set to nil falls back to the methods.
+    fields.raw_set("width", 96).unwrap();
+    fields.raw_set("kind", mlua::Value::Nil).unwrap();
+    let seen: (i64, String) = lua
+        .load("return marked.width, marked:kind()")
+        .eval()
+        .unwrap();
+    assert_eq!(seen, (96, "method".into()));
+    // Only reads: a write still goes to the metatable, which has no `__newindex`.
+    assert!(lua.load("marked.width = 1").exec().is_err());
 }

@@ -1,8 +1,10 @@
-//! `map.width` and `map.height` are answered without a call into Rust, from a size the host
-//! keeps beside each map: they must follow every map a script can see — a run's map at every
-//! size, the map `warren.dungeon.init_level` resizes, `ctx.above` — and keeping the size must
-//! never make the state look dirty (which would reload it before every run).
-
+//! What the host keeps up to date in a reused Lua state without making it dirty (which would
+//! reload it before every run). `map.width` and `map.height` are answered without a call into
+//! Rust, from a field table the host keeps beside each map: they must follow every map a script
+//! can see — a run's map at every size, the map `warren.dungeon.init_level` resizes,
+//! `ctx.above`. And `ctx` is one table per state (two: with and without `above`), refilled for
+//! every run: each run must see its own values, the same `pairs` order, no `above` at depth 1,
+//! and nothing a script wrote to it in an earlier run.
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use warren_core::map::Map;
@@ -85,8 +87,78 @@ fn a_map_resized_by_init_level_answers_its_new_size() {
            map:tag('seen', before .. ' ' .. map.width .. 'x' .. map.height)\n\
          end }\n",
     );
-    let map = generate(&h, &[], 1, None);
-    assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
-    assert_eq!((map.width(), map.height()), (96, 64));
+    // Again: the next run starts from its own 1×1 map, not the size the last one ended with.
+    for _ in 0..2 {
+        let map = generate(&h, &[], 1, None);
+        assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
+        assert_eq!((map.width(), map.height()), (96, 64));
+    }
     assert_eq!(h.rebuilds(), 0);
+}
+
+#[test]
+fn every_run_gets_its_own_ctx_in_the_same_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "return { params = { width = { default = 20 }, height = { default = 16 },\n\
+                             mark = { default = false } },\n\
+         generate = function(map, ctx)\n\
+           local keys = {}\n\
+           for k, v in pairs(ctx) do keys[#keys + 1] = k end\n\
+           local above = ctx.above and ctx.above.width or '-'\n\
+           map:tag('seen', table.concat(keys, ',') .. ' seed=' .. ctx.seed .. ' depth=' ..\n\
+             ctx.depth .. ' width=' .. ctx.params.width .. ' above=' .. above ..\n\
+             ' marked=' .. tostring(ctx.marked))\n\
+           if ctx.params.mark then ctx.marked = true end\n\
+         end }\n",
+    );
+    // The orders a fresh `{ rng = …, seed = …, … }` per run gave: a recipe that walks `ctx`
+    // keeps its maps.
+    let plain = "metric,params,seed,log,regions,depth,phase,rng";
+    let with_above = "metric,params,seed,log,regions,depth,phase,rng,above";
+    let run = |seed: u64, sets: &[(&str, &str)], depth: u32, above: Option<&Map>| {
+        let sets: Vec<(String, String)> = sets
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let params = h.resolve_params(&sets).unwrap();
+        let map = h
+            .generate(&Run {
+                seed,
+                params: &params,
+                depth,
+                above,
+            })
+            .unwrap();
+        seen(&map)
+    };
+    let above = generate(&h, &[("width", "33")], 1, None);
+    let expected = |keys: &str, rest: &str| format!("Text(\"{keys} {rest}\")");
+    // Alternating depths and values: each run sees its own, in one order per table.
+    for round in 0..3 {
+        let seed = 7 + round;
+        assert_eq!(
+            run(seed, &[], 1, None),
+            expected(
+                plain,
+                &format!("seed={seed} depth=1 width=20 above=- marked=nil")
+            )
+        );
+        assert_eq!(
+            run(seed + 100, &[("width", "40")], 2, Some(&above)),
+            expected(
+                with_above,
+                &format!("seed={} depth=2 width=40 above=33 marked=nil", seed + 100)
+            )
+        );
+    }
+    assert_eq!(h.rebuilds(), 0, "refilling ctx made the state dirty");
+    // A script's own write to ctx does not reach the next run.
+    run(1, &[("mark", "true")], 1, None);
+    assert_eq!(
+        run(2, &[], 1, None),
+        expected(plain, "seed=2 depth=1 width=20 above=- marked=nil")
+    );
+    assert_eq!(h.rebuilds(), 1);
 }

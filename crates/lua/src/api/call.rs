@@ -193,6 +193,39 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// Argument `i` as a `T`, borrowed straight from the Lua stack like a receiver (see
+    /// [`This`]): not a `T` is the argument's declared error, a `T` in use says so.
+    pub fn arg_ref<T: UserData + 'static>(
+        &self,
+        i: usize,
+        v: This<T>,
+    ) -> mlua::Result<UserDataRef<T>> {
+        match v {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_arg::<T>(i, &other)),
+        }
+    }
+
+    /// [`Call::arg_ref`], for an argument the call changes.
+    pub fn arg_mut<T: UserData + 'static>(
+        &self,
+        i: usize,
+        v: ThisMut<T>,
+    ) -> mlua::Result<UserDataRefMut<T>> {
+        match v {
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(other) => Err(self.not_arg::<T>(i, &other)),
+        }
+    }
+
+    /// Why argument `i` could not be borrowed as a `T`.
+    fn not_arg<T: UserData + 'static>(&self, i: usize, v: &Value) -> mlua::Error {
+        match v {
+            Value::UserData(ud) if ud.is::<T>() => self.busy(),
+            _ => self.bad(i, v),
+        }
+    }
+
     /// Why a receiver could not be borrowed: a `T` that is in use, or not a `T` at all.
     fn not_receiver<T: UserData + 'static>(&self, v: &Value) -> mlua::Error {
         match v {
@@ -377,7 +410,17 @@ impl<'a> Call<'a> {
         };
         match v {
             Value::Nil if a.optional => {}
-            Value::Table(t) => opts.load(&super::regions::target(t)?)?,
+            Value::Table(t) => {
+                // A frozen table (region data passed as options) is an empty proxy: its keys
+                // are in the table it stands for.
+                if !opts.load(t)? {
+                    let inner = super::regions::target(t)?;
+                    if inner != *t {
+                        opts.load(&inner)?;
+                    }
+                }
+                crate::state::charge(self.lua, 1)?;
+            }
             _ => return Err(self.bad(i, v)),
         }
         Ok(opts)
@@ -449,18 +492,20 @@ pub struct Opts<'c, 'a> {
 }
 
 impl Opts<'_, '_> {
-    /// Reads every key of `t`, refusing keys the class does not declare.
-    fn load(&mut self, t: &Table) -> mlua::Result<()> {
+    /// Reads every key of `t`, refusing keys the class does not declare. Returns whether `t`
+    /// had any key.
+    fn load(&mut self, t: &Table) -> mlua::Result<bool> {
         let class = self.class;
         let values = &mut self.values;
         // Walks `t`'s own keys with `lua_next` (as `next` and mlua's `for_each` do, without a
         // protected call per key: `lua_next` over a table nobody changes meanwhile cannot
         // fail). Only the values of declared keys become mlua values; the first key the class
         // does not declare comes back, for the error.
-        let unknown = self.call.lua.exec_raw_lua(|raw| {
+        let (any, unknown) = self.call.lua.exec_raw_lua(|raw| {
             use mlua::ffi;
             let state = raw.state();
             let mut unknown = None;
+            let mut any = false;
             // SAFETY: the stack is checked to have room for the table, a key, a value and a
             // copy of the key; everything pushed here is popped before returning; string keys
             // are read in place with `lua_tolstring`, which does not convert a string (so
@@ -473,6 +518,7 @@ impl Opts<'_, '_> {
                 let table = ffi::lua_gettop(state);
                 ffi::lua_pushnil(state);
                 while ffi::lua_next(state, table) != 0 {
+                    any = true;
                     let slot = if ffi::lua_type(state, -2) == ffi::LUA_TSTRING {
                         let mut len = 0;
                         let key = ffi::lua_tolstring(state, -2, &mut len);
@@ -493,11 +539,10 @@ impl Opts<'_, '_> {
                 }
                 ffi::lua_pop(state, 1);
             }
-            Ok(unknown)
+            Ok((any, unknown))
         })?;
-        crate::state::charge(self.call.lua, 1)?;
         match unknown {
-            None => Ok(()),
+            None => Ok(any),
             Some(k) => {
                 let keys = class.keys();
                 let hint = match &k {

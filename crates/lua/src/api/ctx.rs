@@ -7,7 +7,7 @@ use super::map::LuaMap;
 use crate::phases::PhaseClock;
 use crate::state::charge_bytes;
 use crate::state::with_run;
-use mlua::{Function, Lua, Value, Variadic};
+use mlua::{AnyUserData, Function, Lua, String as LuaString, Table, Value, Variadic};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -69,6 +69,156 @@ const PHASE: Decl = Decl::function(
     "Marks the end of a phase: the wall-clock time since the previous mark is added to phase `name` in `warren batch` statistics (never in maps or `run` output).",
 )
 .args(&[arg("name", Ty::Str)]);
+
+/// The `ctx` tables of a state: made once, before the state is marked pristine, and refilled
+/// by the host before every run, so entering a recipe builds no table. One has no `above` (a
+/// run without a level above), the other always holds one while it is in use; each keeps the
+/// same keys, inserted in the same order into a table of the same size as the constructor
+/// `{ rng = …, seed = …, … }` did, so `pairs(ctx)` visits them in the same order in every run
+/// (a key set to nil and back could move once the collector cleared it). A run that writes to
+/// `ctx` leaves the state dirty, and the host rebuilds it, as for any other table.
+pub struct CtxTables {
+    plain: Table,
+    with_above: Table,
+    /// The names of the fields a run sets, as Lua strings (pushing a handle is cheaper than
+    /// finding a C string's Lua string).
+    keys: RunKeys,
+}
+
+/// The keys [`CtxTables::fill`] writes.
+struct RunKeys {
+    seed: LuaString,
+    depth: LuaString,
+    regions: LuaString,
+    params: LuaString,
+    above: LuaString,
+}
+
+/// The run's values of the `ctx` fields that change between runs.
+pub struct RunFields<'a> {
+    /// `ctx.seed`.
+    pub seed: i64,
+    /// `ctx.depth`.
+    pub depth: i64,
+    /// `ctx.regions`.
+    pub regions: &'a Table,
+    /// `ctx.params`.
+    pub params: &'a Table,
+    /// `ctx.above`, the level above (a map userdata) or none.
+    pub above: Option<&'a AnyUserData>,
+}
+
+extern "C" {
+    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
+    fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
+}
+
+impl CtxTables {
+    /// The two tables, holding `rng` and the three functions; the fields a run sets hold
+    /// placeholders until then.
+    pub fn new(lua: &Lua, rng: &AnyUserData, functions: &CtxFunctions) -> mlua::Result<CtxTables> {
+        let make = |above: bool| -> mlua::Result<Table> {
+            // The size and order of the constructor the prelude used to build `ctx` with.
+            let t = lua.create_table_with_capacity(0, 9)?;
+            t.raw_set("rng", rng)?;
+            t.raw_set("seed", 0)?;
+            t.raw_set("depth", 0)?;
+            t.raw_set("regions", false)?;
+            t.raw_set("params", false)?;
+            if above {
+                t.raw_set("above", false)?;
+            }
+            t.raw_set("log", &functions.log)?;
+            t.raw_set("metric", &functions.metric)?;
+            t.raw_set("phase", &functions.phase)?;
+            Ok(t)
+        };
+        Ok(CtxTables {
+            plain: make(false)?,
+            with_above: make(true)?,
+            keys: RunKeys {
+                seed: lua.create_string("seed")?,
+                depth: lua.create_string("depth")?,
+                regions: lua.create_string("regions")?,
+                params: lua.create_string("params")?,
+                above: lua.create_string("above")?,
+            },
+        })
+    }
+
+    /// Fills in the run's fields and returns the `ctx` to pass to `generate`. This is the
+    /// host's bookkeeping: it leaves the state's dirty flag as it was.
+    pub fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
+        let ctx = if run.above.is_some() {
+            &self.with_above
+        } else {
+            &self.plain
+        };
+        lua.exec_raw_lua(|raw| {
+            let state = raw.state();
+            // SAFETY: room for three slots is checked and everything pushed is popped. Nothing
+            // here can raise: every key is already in `ctx` (`new`), so each raw write replaces
+            // a value in place.
+            unsafe {
+                use mlua::ffi;
+                if ffi::lua_checkstack(state, 3) == 0 {
+                    return Err(mlua::Error::StackError);
+                }
+                let dirty = lua_warren_dirty(state);
+                let k = &self.keys;
+                raw.push(ctx)?;
+                raw.push(&k.seed)?;
+                ffi::lua_pushinteger(state, run.seed);
+                ffi::lua_rawset(state, -3);
+                raw.push(&k.depth)?;
+                ffi::lua_pushinteger(state, run.depth);
+                ffi::lua_rawset(state, -3);
+                raw.push(&k.regions)?;
+                raw.push(run.regions)?;
+                ffi::lua_rawset(state, -3);
+                raw.push(&k.params)?;
+                raw.push(run.params)?;
+                ffi::lua_rawset(state, -3);
+                if let Some(above) = run.above {
+                    raw.push(&k.above)?;
+                    raw.push(above)?;
+                    ffi::lua_rawset(state, -3);
+                }
+                ffi::lua_pop(state, 1);
+                if dirty == 0 {
+                    lua_warren_cleardirty(state);
+                }
+            }
+            Ok(())
+        })?;
+        Ok(ctx)
+    }
+
+    /// Lets go of the level above once a run is over (its map can be large), leaving the state's
+    /// dirty flag as it was.
+    pub fn release(&self, lua: &Lua) -> mlua::Result<()> {
+        lua.exec_raw_lua(|raw| {
+            let state = raw.state();
+            // SAFETY: as in `fill`: one existing key gets a new value.
+            unsafe {
+                use mlua::ffi;
+                if ffi::lua_checkstack(state, 3) == 0 {
+                    return Err(mlua::Error::StackError);
+                }
+                let dirty = lua_warren_dirty(state);
+                raw.push(&self.with_above)?;
+                raw.push(&self.keys.above)?;
+                ffi::lua_pushboolean(state, 0);
+                ffi::lua_rawset(state, -3);
+                ffi::lua_pop(state, 1);
+                if dirty == 0 {
+                    lua_warren_cleardirty(state);
+                }
+            }
+            Ok(())
+        })
+    }
+}
 
 /// The three functions of `ctx`, made once per state.
 pub struct CtxFunctions {

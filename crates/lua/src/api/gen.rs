@@ -2,7 +2,7 @@
 //! each. The bindings only convert arguments; the phases report the work they do to the budget
 //! through a [`LuaMeter`].
 
-use super::call::{Call, Extra};
+use super::call::{Call, Extra, This, ThisMut};
 use super::classes::WRITE_OPTIONS;
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner::Gen as G, Ty};
@@ -211,11 +211,11 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
 
 fn scatter_rooms(
     lua: &Lua,
-    (map, rng, opts, extra): (Value, Value, Value, Extra),
+    (map, rng, opts, extra): (This<LuaMap>, ThisMut<LuaRng>, Value, Extra),
 ) -> mlua::Result<LuaRects> {
     let c = Call::new(lua, &SCATTER_ROOMS, &extra)?;
-    let map = c.data::<LuaMap>(0, &map)?;
-    let rng = c.data::<LuaRng>(1, &rng)?;
+    let map = c.arg_ref(0, map)?;
+    let mut r = c.arg_mut(1, rng)?;
     let o = c.options(2, &opts)?;
     let attempts = o.int("attempts")?;
     let (min_size, max_size) = (o.int("min_size")?, o.int("max_size")?);
@@ -224,11 +224,7 @@ fn scatter_rooms(
             "opts.min_size = {min_size} exceeds opts.max_size = {max_size}"
         )));
     }
-    let (w, h) = {
-        let m = map.borrow::<LuaMap>()?;
-        (m.0.width(), m.0.height())
-    };
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let (w, h) = (map.0.width(), map.0.height());
     let mut meter = LuaMeter::new(lua);
     let opts = ScatterOptions {
         attempts: attempts as u32,
@@ -257,21 +253,19 @@ fn rooms_error(c: &Call, meter: &mut LuaMeter, e: RoomsError) -> mlua::Error {
 
 fn connect_rooms(
     lua: &Lua,
-    (map, rng, list, opts, extra): (Value, Value, Value, Value, Extra),
+    (map, rng, list, opts, extra): (ThisMut<LuaMap>, ThisMut<LuaRng>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CONNECT_ROOMS, &extra)?;
-    let map = c.data::<LuaMap>(0, &map)?;
-    let rng = c.data::<LuaRng>(1, &rng)?;
+    let mut m = c.arg_mut(0, map)?;
+    let mut r = c.arg_mut(1, rng)?;
     let rects = shapes::rects(&c, 2, &list)?;
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
         .expect("declared choices are strategy names");
     let adjacency = adjacency(&o)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
     let terrain = o.terrain("terrain", &m.0)?;
     let b = brush(&o, &mut m.0, terrain)?;
     let corridors = m.0.notes.corridors.len();
-    let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
     let drawn = rooms::connect_rooms(
         &mut m.0,
@@ -343,16 +337,15 @@ fn spawn_in_corridors(
 
 fn start_and_stairs(
     lua: &Lua,
-    (map, list, opts, extra): (Value, Value, Value, Extra),
+    (map, list, opts, extra): (ThisMut<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<(i32, i32, i32, i32)> {
     let c = Call::new(lua, &START_AND_STAIRS, &extra)?;
-    let map = c.data::<LuaMap>(0, &map)?;
+    let mut m = c.arg_mut(0, map)?;
     let rects = shapes::rects(&c, 1, &list)?;
     let o = c.options(2, &opts)?;
     let n = rects.len();
     let start = o.opt_int("start")?.unwrap_or(1) as usize;
     let down = o.opt_int("down")?.map_or(n, |d| d as usize);
-    let mut m = map.borrow_mut::<LuaMap>()?;
     let stairs = o.terrain("terrain", &m.0)?;
     charge_bytes(lua, cost::cells(1) + 2 * (cost::text("start_x") + 16))?;
     let mut meter = LuaMeter::new(lua);

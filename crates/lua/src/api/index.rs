@@ -1,5 +1,5 @@
-//! A cheaper `__index` for userdata that have methods and also answer other keys (`map.width`,
-//! `rooms[1]`).
+//! A cheaper `__index` for userdata that have methods and also answer other keys (`rooms[1]`;
+//! maps answer `map.width` from a field table instead, see `map::new_userdata`).
 //!
 //! For such types mlua installs a Lua function as `__index` that looks in a field table, then
 //! in the methods, then calls the type's own `__index`. That is a Lua call on every method
@@ -58,70 +58,28 @@ unsafe extern "C-unwind" fn methods_then_fallback(state: *mut ffi::lua_State) ->
     }
 }
 
-/// `__index(map, key)` for maps: the methods table (upvalue 1) if it has `key`; `width` and
-/// `height` (upvalues 3 and 4) from the size the host keeps in the map's user value (width ×
-/// 2³² + height, see `map::publish_size`); else `fallback(map, key)` (upvalue 2).
-unsafe extern "C-unwind" fn methods_size_then_fallback(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: as for `methods_then_fallback`; the four upvalues are set by `install_sized`.
-    unsafe {
-        if push_method(state) {
-            return 1;
-        }
-        if ffi::lua_getiuservalue(state, 1, 1) == ffi::LUA_TNUMBER {
-            let packed = ffi::lua_tointeger(state, 3);
-            if ffi::lua_rawequal(state, 2, ffi::lua_upvalueindex(3)) != 0 {
-                ffi::lua_pushinteger(state, packed >> 32);
-                return 1;
-            }
-            if ffi::lua_rawequal(state, 2, ffi::lua_upvalueindex(4)) != 0 {
-                ffi::lua_pushinteger(state, packed & 0xffff_ffff);
-                return 1;
-            }
-        }
-        call_fallback(state)
-    }
-}
-
 /// Replaces the `__index` of `sample`'s type — which must be mlua's methods table, as it is
 /// for a type without fields or an `__index` of its own — so that keys which are not methods go
 /// to `fallback(self, key)`. Every userdata of the type, earlier and later, shares the change.
 pub fn install(lua: &Lua, sample: &AnyUserData, fallback: Function) -> mlua::Result<()> {
-    replace_index(lua, sample, fallback, None)
+    replace_index(lua, sample, fallback)
 }
 
-/// [`install`] for maps: `width` and `height` are answered in C from the size the host keeps
-/// in each map's user value, without calling `fallback`.
-pub fn install_sized(lua: &Lua, sample: &AnyUserData, fallback: Function) -> mlua::Result<()> {
-    replace_index(lua, sample, fallback, Some(("width", "height")))
-}
-
-fn replace_index(
-    lua: &Lua,
-    sample: &AnyUserData,
-    fallback: Function,
-    sized: Option<(&str, &str)>,
-) -> mlua::Result<()> {
-    // SAFETY: the closure only uses the values `exec_raw` pushed (slots 1 to 4) and the slots
+fn replace_index(lua: &Lua, sample: &AnyUserData, fallback: Function) -> mlua::Result<()> {
+    // SAFETY: the closure only uses the values `exec_raw` pushed (slots 1 and 2) and the slots
     // it pushes itself, and runs protected, so a Lua error (out of memory) is caught.
     unsafe {
-        let (width, height) = sized.unzip();
-        lua.exec_raw::<bool>((sample, fallback, width, height), |state| {
+        lua.exec_raw::<bool>((sample, fallback), |state| {
             if ffi::lua_getmetatable(state, 1) == 0
-                || ffi::lua_getfield(state, 5, c"__index".as_ptr()) != ffi::LUA_TTABLE
+                || ffi::lua_getfield(state, 3, c"__index".as_ptr()) != ffi::LUA_TTABLE
             {
                 ffi::lua_settop(state, 0);
                 return;
             }
-            // Upvalues: the methods table, the fallback, and for maps the two field names.
+            // Upvalues: the methods table and the fallback.
             ffi::lua_pushvalue(state, 2);
-            if ffi::lua_type(state, 3) == ffi::LUA_TNIL {
-                ffi::lua_pushcclosure(state, methods_then_fallback, 2);
-            } else {
-                ffi::lua_pushvalue(state, 3);
-                ffi::lua_pushvalue(state, 4);
-                ffi::lua_pushcclosure(state, methods_size_then_fallback, 4);
-            }
-            ffi::lua_setfield(state, 5, c"__index".as_ptr());
+            ffi::lua_pushcclosure(state, methods_then_fallback, 2);
+            ffi::lua_setfield(state, 3, c"__index".as_ptr());
             ffi::lua_settop(state, 0);
             ffi::lua_pushboolean(state, 1);
         })

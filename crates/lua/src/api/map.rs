@@ -12,48 +12,50 @@ use crate::state::{charge, charge_bytes};
 use mlua::{AnyUserData, Lua, UserData, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
-use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect, TerrainTable};
+use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect};
 
 /// The map as a Lua userdata.
 pub struct LuaMap(pub Map);
 
-/// The map's fields, answered by [`install_fields`] rather than registered with mlua.
+/// The map's fields, kept in each map userdata's field table (see [`new_userdata`]) rather than
+/// registered with mlua.
 pub const FIELDS: &[&Decl] = &[&WIDTH, &HEIGHT];
 
 const WIDTH: Decl = Decl::field(M, "width", &["integer"], "Map width in cells.");
 const HEIGHT: Decl = Decl::field(M, "height", &["integer"], "Map height in cells.");
 
-/// Makes `map.width` and `map.height` readable (see [`super::index`]: method lookups on the map
-/// stay a single table lookup).
-pub fn install_fields(lua: &Lua) -> mlua::Result<()> {
-    let terrains = Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
-    let sample = lua.create_userdata(LuaMap(
-        Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?,
-    ))?;
-    let fallback = lua.create_function(|_, (map, key): (AnyUserData, Value)| {
-        let Value::String(key) = key else {
-            return Ok(Value::Nil);
-        };
-        let m = map.borrow::<LuaMap>()?;
-        Ok(match &*key.as_bytes() {
-            b"width" => Value::Integer(m.0.width() as i64),
-            b"height" => Value::Integer(m.0.height() as i64),
-            _ => Value::Nil,
-        })
-    })?;
-    super::index::install_sized(lua, &sample, fallback)
-}
-
 extern "C" {
+    fn lua_warren_setfields(
+        l: *mut mlua::ffi::lua_State,
+        idx: std::os::raw::c_int,
+    ) -> std::os::raw::c_int;
     fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
     fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
 }
 
-/// Keeps `ud`'s size where the map's `__index` reads `map.width` and `map.height` without a
-/// call into Rust: its user value, width × 2³² + height. Whoever makes a map userdata or
-/// changes its map's size calls this (the host when a run's map goes in, `ctx.above`,
-/// `warren.dungeon.init_level`); a map without it answers through the Rust fallback. This is
-/// the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
+/// A map userdata, the only way one is made: its field table (`lua_warren_setfields`, see
+/// `crates/lua-src/WARREN.md`) answers `map.width` and `map.height` inside the VM, at the speed
+/// of a table's field, while its methods stay mlua's plain methods table.
+pub fn new_userdata(lua: &Lua, map: Map) -> mlua::Result<AnyUserData> {
+    let fields = lua.create_table_with_capacity(0, 2)?;
+    fields.raw_set("width", map.width())?;
+    fields.raw_set("height", map.height())?;
+    let ud = lua.create_userdata(LuaMap(map))?;
+    // SAFETY: `exec_raw` pushes the userdata and the table (slots 1 and 2) and runs the
+    // closure protected; `lua_warren_setfields` pops the table and cannot raise (slot 1 of an
+    // mlua userdata exists: mlua makes every userdata with one user value).
+    unsafe {
+        lua.exec_raw::<()>((&ud, fields), |state| {
+            lua_warren_setfields(state, 1);
+            mlua::ffi::lua_settop(state, 0);
+        })?;
+    }
+    Ok(ud)
+}
+
+/// Brings `ud`'s field table up to its map's size. Whoever changes the size of a map in a
+/// userdata calls this (the host when a run's map goes in, `warren.dungeon.init_level`). This
+/// is the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
 pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     let size = {
         let m = ud.borrow::<LuaMap>()?;
@@ -65,24 +67,33 @@ pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
 /// [`publish_size`] for a caller that knows the size of `ud`'s map (the host, which has just
 /// put it there).
 pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua::Result<()> {
-    let packed = (width as i64) << 32 | height as i64;
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
-        // SAFETY: room for two slots is checked; the userdata and the integer pushed here are
-        // popped (the integer by `lua_setiuservalue`, which cannot fail for slot 1 of an mlua
-        // userdata: mlua makes every userdata with one user value).
+        // SAFETY: room for four slots is checked and everything pushed is popped. Nothing here
+        // can raise: both keys are already in the field table (set by `new_userdata`; their
+        // strings are interned, so pushing them allocates nothing), so each raw write replaces
+        // a value in place.
         unsafe {
-            if mlua::ffi::lua_checkstack(state, 2) == 0 {
+            if mlua::ffi::lua_checkstack(state, 4) == 0 {
                 return Err(mlua::Error::StackError);
             }
             raw.push(ud)?;
-            mlua::ffi::lua_pushinteger(state, packed);
+            if mlua::ffi::lua_getiuservalue(state, -1, 1) != mlua::ffi::LUA_TTABLE {
+                mlua::ffi::lua_pop(state, 2);
+                return Err(mlua::Error::RuntimeError(
+                    "a map userdata without its field table (made outside new_userdata)".into(),
+                ));
+            }
             let dirty = lua_warren_dirty(state);
-            mlua::ffi::lua_setiuservalue(state, -2, 1);
+            for (key, value) in [("width", width), ("height", height)] {
+                mlua::ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
+                mlua::ffi::lua_pushinteger(state, value.into());
+                mlua::ffi::lua_rawset(state, -3);
+            }
             if dirty == 0 {
                 lua_warren_cleardirty(state);
             }
-            mlua::ffi::lua_pop(state, 1);
+            mlua::ffi::lua_pop(state, 2);
         }
         Ok(())
     })

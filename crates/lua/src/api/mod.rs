@@ -63,10 +63,9 @@ use decl::{Class, Decl, Owner};
 use mlua::{Lua, Table};
 use warren_core::map::priority;
 
-/// Gives the map and rectangle-list userdata their fast `__index` (see [`index`]) and makes
-/// the shared rectangle metatable. Called once per state, before any script runs.
+/// Gives the rectangle-list userdata their fast `__index` (see [`index`]) and makes the shared
+/// rectangle metatable. Called once per state, before any script runs.
 pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
-    map::install_fields(lua)?;
     rects::install_items(lua)?;
     rect::install(lua)
 }
@@ -77,6 +76,10 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
 /// that had already met the type.
 pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
     use warren_core::gen::dungeon::{Level, Panels};
+    use warren_core::map::{Map, TerrainTable};
+    let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
+    let sample = Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?;
+    map::new_userdata(lua, sample)?;
     let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
     lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
     lua.create_userdata(tunnel::LuaTunnels::empty())?;
