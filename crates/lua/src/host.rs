@@ -98,8 +98,10 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    /// The prelude's `enter(generate, map, ctx)`.
-    enter: Function,
+    /// Lua's own `xpcall`, which runs `generate` under [`Env::traceback`].
+    xpcall: Function,
+    /// The message handler `generate` runs under (`traceback::handler`).
+    traceback: Function,
     /// The `ctx` tables, refilled for every run.
     ctx: api::ctx::CtxTables,
     recipe_name: std::rc::Rc<str>,
@@ -131,7 +133,8 @@ impl Env {
         let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
-        let enter: Function = helpers.get("enter").map_err(internal_lua)?;
+        let xpcall: Function = helpers.get("xpcall").map_err(internal_lua)?;
+        let traceback: Function = helpers.get("traceback").map_err(internal_lua)?;
         let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
@@ -163,7 +166,8 @@ impl Env {
             generate,
             generate_at,
             freeze,
-            enter,
+            xpcall,
+            traceback,
             ctx,
             recipe_name,
             map_ud,
@@ -514,11 +518,12 @@ impl Host {
                 above: above.as_ref(),
             },
         )?;
-        // The run's objects are numbered from here: calling `enter` and `generate` makes none.
+        // The run's objects are numbered from here: calling `xpcall` and `generate` makes none.
         // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
         unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
         let entered: mlua::Result<(Value, Value)> =
-            env.enter.call((&env.generate, &env.map_ud, ctx));
+            env.xpcall
+                .call((&env.generate, &env.traceback, &env.map_ud, ctx));
         if above.is_some() {
             env.ctx.release(lua)?;
         }

@@ -226,12 +226,7 @@ local warren = host.warren
 G.warren = freeze(warren, "warren")
 loaded.warren = G.warren
 
--- One generation, entered in one call from the host with the run's `ctx` (a table the host
--- keeps and refills for every run; it has started the run's object numbering): calls the
--- recipe under Lua's own `xpcall` with the host's traceback handler.
-local traceback = host.traceback
-local function enter(generate, map, ctx)
-  return rawxpcall(generate, traceback, map, ctx)
-end
-
-return { freeze = freeze, enter = enter }
+-- One generation is one call from the host: `xpcall(generate, traceback, map, ctx)`, Lua's own
+-- `xpcall` with the host's traceback handler (the host has refilled `ctx` and started the run's
+-- object numbering).
+return { freeze = freeze, xpcall = rawxpcall, traceback = host.traceback }

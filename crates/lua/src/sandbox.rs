@@ -158,7 +158,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     lua.set_app_data(api::keys::Keys::new(lua)?);
 
     let host = lua.create_table()?;
-    // The prelude's `enter` calls recipes under Lua's own `xpcall` with this handler.
+    // The host calls recipes under Lua's own `xpcall` with this handler.
     host.set("traceback", super::traceback::handler(lua)?)?;
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;

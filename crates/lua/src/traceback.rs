@@ -10,9 +10,8 @@
 //!   standard library and `load`ed strings left out; long recursions shortened; where a tail
 //!   call replaced its caller's frame, `(… tail calls …)` says so, as Lua's own traceback does).
 //!
-//! The host hooks in twice: the prelude keeps [`handler`] and calls `generate` under Lua's own
-//! `xpcall` with it (its `enter`), and [`outcome`] turns what that `xpcall` returned into a
-//! result.
+//! The host hooks in twice: it calls `generate` under Lua's own `xpcall` with [`handler`], and
+//! [`outcome`] turns what that `xpcall` returned into a result.
 
 use mlua::{Function, Lua, Table, Value};
 use std::fmt::Write as _;
