@@ -2,8 +2,9 @@
 //! plain reference written here one cell at a time: a flood fill for the areas, a walk around
 //! each cell's ring for the dead ends, a count of passable cells and of the annotations. Every
 //! value must be identical, on maps of the shipped recipes (both connectivity modes) and on
-//! random maps of many sizes (widths either side of whole 64-cell words, single rows and
-//! columns, all open, all solid) with hazards and doors, tagged 4- or 8-neighbour.
+//! random maps of many sizes (widths either side of whole 64-cell words, rows of one to six
+//! words, single rows and columns, all open, all solid) with hazards and doors, tagged 4- or
+//! 8-neighbour.
 
 mod common;
 use common::*;
@@ -189,6 +190,11 @@ fn random_maps_of_every_shape_measure_as_the_reference_does() {
         (200, 6),
         (1, 300),
         (300, 1),
+        // Rows of four whole words, and rows longer than four words (rows of up to four words
+        // are cut from the packed cells by unrolled code, longer ones by a loop).
+        (256, 5),
+        (250, 9),
+        (330, 7),
     ];
     for (w, h) in sizes {
         for open_pct in [0, 5, 35, 55, 75, 100] {

@@ -37,8 +37,6 @@ pub struct AreaCounter {
     /// Union–find parent of each area id (merged areas point towards the lowest id); longer than
     /// the ids in use, so that a run may write its would-be new id unconditionally.
     parent: Vec<u32>,
-    /// Index of the first word of each row that differs from the row above (the rows to visit).
-    changed: Vec<usize>,
 }
 
 /// What the counter needs of one word of a row, given the row above.
@@ -54,37 +52,150 @@ struct Word {
     carry: bool,
 }
 
-impl Word {
-    /// Word `i` of `open`'s flat array, with `carry` the carry out of the word before it in its
-    /// row.
+/// What the counter reads of each word of the map, given the row above: planes indexed like
+/// [`OpenBits::words`], filled for every word of the map's rows (and the gutters between them)
+/// by the one pass over the words ([`super::sweep`]), from [`surveyed`].
+#[derive(Clone, Debug, Default)]
+pub struct Survey {
+    /// Run starts: open cells whose west neighbour is solid.
+    starts: Vec<u64>,
+    /// Open cells without a touch (see the module documentation).
+    plain: Vec<u64>,
+    /// One-cell runs touching two runs above (both marks on one cell).
+    double: Vec<u64>,
+    /// Bit `x` set when a run of the row above ends at column `x - 1`.
+    above_ends_1: Vec<u64>,
+}
+
+/// What the counter reads of one word ([`Survey`] holds one plane of each).
+pub struct Surveyed {
+    starts: u64,
+    plain: u64,
+    double: u64,
+    above_ends_1: u64,
+}
+
+/// The word `m` (`m_west`, `m_east`: each cell's west and east neighbours, as
+/// [`OpenBits::west`] and [`OpenBits::east`] hold them) with the word above it `a` (and
+/// `a_west`, `a_east`), surveyed.
+#[inline(always)]
+pub fn surveyed(m: u64, m_west: u64, m_east: u64, a: u64, a_west: u64, a_east: u64) -> Surveyed {
+    let starts = m & !m_west;
+    let ends = m & !m_east;
+    // A run above starting at x + 1: open there, solid at x.
+    let a_starts_east = a_east & !a;
+    let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
+    Surveyed {
+        starts,
+        plain: m & !touches,
+        double: starts & ends & a_west & a_starts_east,
+        // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a run in
+        // the word before, which `a_west` brings in).
+        above_ends_1: ((a & !a_east) << 1) | (a_west & !a & 1),
+    }
+}
+
+/// Where a pass stores the words it surveys: the four planes' slices from word `first` on,
+/// `len` words each.
+pub struct SurveyOut<'a> {
+    starts: &'a mut [u64],
+    plain: &'a mut [u64],
+    double: &'a mut [u64],
+    above_ends_1: &'a mut [u64],
+}
+
+impl SurveyOut<'_> {
+    /// Stores `word`, surveyed, as word `i` of the slices.
     #[inline(always)]
-    fn new(open: &OpenBits, i: usize, carry: bool) -> Word {
-        let up = i - open.stride();
-        let (m, m_west, m_east) = (open.words()[i], open.west()[i], open.east()[i]);
-        let (a, a_west, a_east) = (open.words()[up], open.west()[up], open.east()[up]);
-        let starts = m & !m_west;
-        let ends = m & !m_east;
-        // A run above starting at x + 1: open there, solid at x.
-        let a_starts_east = a_east & !a;
-        let touches = (starts & a_west) | (m & a & !a_west) | (ends & a_starts_east);
-        let plain = m & !touches;
+    pub fn store(&mut self, i: usize, word: Surveyed) {
+        self.starts[i] = word.starts;
+        self.plain[i] = word.plain;
+        self.double[i] = word.double;
+        self.above_ends_1[i] = word.above_ends_1;
+    }
+}
+
+impl Survey {
+    /// The planes, sized for `open`, to be filled from word `first` (row 0's first) for `len`
+    /// words (to row `height - 1`'s last).
+    #[inline(always)]
+    pub fn out(&mut self, open: &OpenBits, first: usize, len: usize) -> SurveyOut<'_> {
+        let n = open.words().len();
+        for plane in [
+            &mut self.starts,
+            &mut self.plain,
+            &mut self.double,
+            &mut self.above_ends_1,
+        ] {
+            plane.resize(n, 0);
+        }
+        // The guard row above row 0 has no runs (`merge_row` counts its starts).
+        self.starts[..first].fill(0);
+        SurveyOut {
+            starts: &mut self.starts[first..][..len],
+            plain: &mut self.plain[first..][..len],
+            double: &mut self.double[first..][..len],
+            above_ends_1: &mut self.above_ends_1[first..][..len],
+        }
+    }
+
+    /// `open`'s words beside the survey's planes, all of one length (so that cutting a row
+    /// from each checks the bounds once).
+    #[inline(always)]
+    fn planes<'a>(&'a self, open: &'a OpenBits) -> SurveyedRow<'a> {
+        let n = open.words().len();
+        SurveyedRow {
+            open: &open.words()[..n],
+            plain: &self.plain[..n],
+            starts: &self.starts[..n],
+            double: &self.double[..n],
+            above_ends_1: &self.above_ends_1[..n],
+        }
+    }
+}
+
+/// Words of [`OpenBits::words`] and the same words of each [`Survey`] plane.
+struct SurveyedRow<'a> {
+    open: &'a [u64],
+    plain: &'a [u64],
+    starts: &'a [u64],
+    double: &'a [u64],
+    above_ends_1: &'a [u64],
+}
+
+impl<'a> SurveyedRow<'a> {
+    /// Words `words` of each plane.
+    #[inline(always)]
+    fn cut(&self, words: std::ops::Range<usize>) -> SurveyedRow<'a> {
+        SurveyedRow {
+            open: &self.open[words.clone()],
+            plain: &self.plain[words.clone()],
+            starts: &self.starts[words.clone()],
+            double: &self.double[words.clone()],
+            above_ends_1: &self.above_ends_1[words],
+        }
+    }
+
+    /// Word `k` of the row, with `carry` the carry out of the word before it.
+    #[inline(always)]
+    fn word(&self, k: usize, carry: bool) -> Word {
+        let (m, plain, starts) = (self.open[k], self.plain[k], self.starts[k]);
         let (sum, c1) = plain.overflowing_add(starts);
         let (sum, c2) = sum.overflowing_add(u64::from(carry));
         Word {
             landings: sum & !plain,
-            merges: (touches & !sum) | (starts & ends & a_west & a_starts_east),
-            // A run above ends at x - 1: open at x - 1, solid at x (for x = 0, the end of a
-            // run in the word before, which `a_west` brings in).
-            above_ends_1: ((a & !a_east) << 1) | (a_west & !a & 1),
+            // The touches are the open cells that are not plain.
+            merges: (m & !plain & !sum) | self.double[k],
+            above_ends_1: self.above_ends_1[k],
             carry: c1 | c2,
         }
     }
 }
 
 impl AreaCounter {
-    /// Number of maximal 8-connected areas of open cells.
+    /// Number of maximal 8-connected areas of open cells, `survey` being `open` surveyed.
     #[inline(always)]
-    pub fn count(&mut self, open: &OpenBits) -> usize {
+    pub fn count(&mut self, open: &OpenBits, survey: &Survey) -> usize {
         // A row of 64 * wpr cells has at most 32 * wpr runs; a run that touches nothing reads
         // (and ignores) the slot after the last run above. Stale ids from an earlier map are
         // never used: a run reads the row above's ids only where that row has runs.
@@ -94,120 +205,112 @@ impl AreaCounter {
                 ids.resize(most, 0);
             }
         }
-        self.parent.clear();
-        self.list_changed_rows(open);
+        let (mut above, mut here) = (&mut self.above[..], &mut self.here[..]);
+        let parent = &mut self.parent;
+        let planes = survey.planes(open);
+        let (wpr, stride) = (open.words_per_row(), open.stride());
         let mut areas = 0;
         let mut merges = 0;
-        for r in 0..self.changed.len() {
-            let start = self.changed[r];
-            if self.parent.len() < areas + most {
-                self.parent.resize(areas + most, 0);
+        // Only rows that differ from the row above are visited: a row equal to it carries its
+        // areas over.
+        for &start in open.changed_rows() {
+            if parent.len() < areas + most {
+                parent.resize(areas + most, 0);
             }
+            let row = planes.cut(start..start + wpr);
             let merging;
-            (areas, merging) = self.label_row(open, start, areas);
+            (areas, merging) = label_row(&row, above, here, parent, areas);
             if merging {
-                merges += self.merge_row(open, start);
+                let above_starts = &planes.starts[start - stride..start - stride + wpr];
+                merges += merge_row(&row, above_starts, above, here, parent);
             }
-            std::mem::swap(&mut self.above, &mut self.here);
+            std::mem::swap(&mut above, &mut here);
         }
         areas - merges
     }
+}
 
-    /// Lists in `changed` the first word of each row that differs from the row above, without
-    /// branching on it (whether a row repeats the one above is what a predictor cannot guess).
-    #[inline(always)]
-    fn list_changed_rows(&mut self, open: &OpenBits) {
-        let (words, stride, wpr) = (open.words(), open.stride(), open.words_per_row());
-        self.changed.resize(open.height(), 0);
-        let mut changed = 0;
-        let mut start = open.start(0);
-        for _ in 0..open.height() {
-            let (row, up) = (&words[start..][..wpr], &words[start - stride..][..wpr]);
-            // Compared word by word (a `memcmp` call costs more on rows this short).
-            let differs = row.iter().zip(up).fold(0, |d, (a, b)| d | (a ^ b));
-            self.changed[changed] = start;
-            changed += usize::from(differs != 0);
-            start += stride;
-        }
-        self.changed.truncate(changed);
-    }
-
-    /// Gives each run of the row whose first word is word `start` of `open` (in `here`) the area of the
-    /// first run above it touches, or a new area; the areas in use after the row (`areas`
-    /// before it), and whether the row has further touches, which merge areas.
-    #[inline(always)]
-    fn label_row(&mut self, open: &OpenBits, start: usize, mut areas: usize) -> (usize, bool) {
-        let (above, here, parent) = (&self.above[..], &mut self.here[..], &mut self.parent[..]);
-        let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
-        for i in start..start + open.words_per_row() {
-            let w = Word::new(open, i, carry);
-            let m = open.words()[i];
-            carry = w.carry;
-            merging |= w.merges;
-            // Run ends above are not visited: a landing counts those before it. Each landing is
-            // handled without branching (whether it starts an area is what a predictor cannot
-            // guess): a would-be new id is written and kept only if used.
-            let mut landings = w.landings;
-            while landings != 0 {
-                let t = landings.trailing_zeros();
-                let touched = ends_before + (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
-                let starts_area = m >> t & 1 == 0;
-                let inherited = above[touched];
-                parent[areas] = areas as u32;
-                // A mask rather than `if`, which the compiler would make a branch.
-                let fresh = u32::from(starts_area).wrapping_neg();
-                here[runs] = (areas as u32 & fresh) | (inherited & !fresh);
-                areas += usize::from(starts_area);
-                runs += 1;
-                landings &= landings - 1;
-            }
-            ends_before += w.above_ends_1.count_ones() as usize;
-        }
-        if carry {
-            // The last run reaches the end of the last word and touches nothing above.
+/// Gives each run of `row` (in `here`) the area of the first run above it touches (`above`
+/// holds their ids), or a new area; the areas in use after the row (`areas` before it), and
+/// whether the row has further touches, which merge areas.
+#[inline(always)]
+fn label_row(
+    row: &SurveyedRow,
+    above: &[u32],
+    here: &mut [u32],
+    parent: &mut [u32],
+    mut areas: usize,
+) -> (usize, bool) {
+    let (mut runs, mut ends_before, mut carry, mut merging) = (0, 0, false, 0);
+    for k in 0..row.open.len() {
+        let w = row.word(k, carry);
+        let m = row.open[k];
+        carry = w.carry;
+        merging |= w.merges;
+        // Run ends above are not visited: a landing counts those before it. Each landing is
+        // handled without branching (whether it starts an area is what a predictor cannot
+        // guess): a would-be new id is written and kept only if used.
+        let mut landings = w.landings;
+        while landings != 0 {
+            let t = landings.trailing_zeros();
+            let touched = ends_before + (w.above_ends_1 & ((1 << t) - 1)).count_ones() as usize;
+            let starts_area = m >> t & 1 == 0;
+            let inherited = above[touched];
             parent[areas] = areas as u32;
-            here[runs] = areas as u32;
-            areas += 1;
+            // A mask rather than `if`, which the compiler would make a branch.
+            let fresh = u32::from(starts_area).wrapping_neg();
+            here[runs] = (areas as u32 & fresh) | (inherited & !fresh);
+            areas += usize::from(starts_area);
+            runs += 1;
+            landings &= landings - 1;
         }
-        (areas, merging != 0)
+        ends_before += w.above_ends_1.count_ones() as usize;
     }
+    if carry {
+        // The last run reaches the end of the last word and touches nothing above.
+        parent[areas] = areas as u32;
+        here[runs] = areas as u32;
+        areas += 1;
+    }
+    (areas, merging != 0)
+}
 
-    /// Unites the area of each run of the row whose first word is word `start` of `open` (already labelled) with the
-    /// further runs above it touches; the number of unions that joined two different areas.
-    ///
-    /// A further touch on `t` is always the start of the run above it stands for (or, on a run's
-    /// last cell, the start one past it, with no run above starting on `t`): that run's index is
-    /// the number of runs above starting before `t`. The run below is the one with the last
-    /// start at or before `t`.
-    #[inline(always)]
-    fn merge_row(&mut self, open: &OpenBits, start: usize) -> usize {
-        let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
-        let mut merges = 0;
-        for i in start..start + open.words_per_row() {
-            let w = Word::new(open, i, carry);
-            carry = w.carry;
-            let starts = open.words()[i] & !open.west()[i];
-            let up = i - open.stride();
-            let above_starts = open.words()[up] & !open.west()[up];
-            let mut merging = w.merges;
-            while merging != 0 {
-                let t = merging.trailing_zeros();
-                let through = u64::MAX >> (63 - t);
-                let run = starts_before + (starts & through).count_ones() as usize - 1;
-                let run_above = above_starts_before
-                    + (above_starts & through & !(1 << t)).count_ones() as usize;
-                merges += usize::from(union(
-                    &mut self.parent,
-                    self.here[run],
-                    self.above[run_above],
-                ));
-                merging &= merging - 1;
-            }
-            starts_before += starts.count_ones() as usize;
-            above_starts_before += above_starts.count_ones() as usize;
+/// Unites the area of each run of `row` (already labelled, in `here`) with the further runs
+/// above it touches (`above_starts`: the row above's run starts; `above`: their ids); the
+/// number of unions that joined two different areas.
+///
+/// A further touch on `t` is always the start of the run above it stands for (or, on a run's
+/// last cell, the start one past it, with no run above starting on `t`): that run's index is
+/// the number of runs above starting before `t`. The run below is the one with the last
+/// start at or before `t`.
+#[inline(always)]
+fn merge_row(
+    row: &SurveyedRow,
+    above_starts: &[u64],
+    above: &[u32],
+    here: &[u32],
+    parent: &mut [u32],
+) -> usize {
+    let (mut starts_before, mut above_starts_before, mut carry) = (0, 0, false);
+    let mut merges = 0;
+    for (k, &above_starts) in above_starts.iter().enumerate() {
+        let w = row.word(k, carry);
+        carry = w.carry;
+        let starts = row.starts[k];
+        let mut merging = w.merges;
+        while merging != 0 {
+            let t = merging.trailing_zeros();
+            let through = u64::MAX >> (63 - t);
+            let run = starts_before + (starts & through).count_ones() as usize - 1;
+            let run_above =
+                above_starts_before + (above_starts & through & !(1 << t)).count_ones() as usize;
+            merges += usize::from(union(parent, here[run], above[run_above]));
+            merging &= merging - 1;
         }
-        merges
+        starts_before += starts.count_ones() as usize;
+        above_starts_before += above_starts.count_ones() as usize;
     }
+    merges
 }
 
 /// Joins the sets of `a` and `b`; whether they were apart.

@@ -8,68 +8,17 @@
 //! runs straight, diagonally or turns at its tip, while room corners (an arc of three), corridor
 //! cells (two separate arcs) and isolated cells (no neighbour) are not.
 
-use super::open_bits::OpenBits;
-
-/// Number of dead-end cells (see the module documentation).
-///
-/// One pass straight through the flat array of open bits (gutter words between the rows
-/// hold no cells and so no dead ends), the same steps for every word: the compiler can run it
-/// several words at a time in vector registers.
-#[inline(always)]
-pub fn count(open: &OpenBits) -> usize {
-    let stride = open.stride();
-    // From row 0's first word to row `height - 1`'s last.
-    let first = open.start(0);
-    let len = open.height() * stride - 1;
-    // Each word of `plane` at offset `d` from the words of the pass (|d| ≤ stride: the guard
-    // rows keep every slice inside the array).
-    fn at(plane: &[u64], first: usize, d: isize, len: usize) -> &[u64] {
-        &plane[(first as isize + d) as usize..][..len]
-    }
-    let (words, west, east, s) = (open.words(), open.west(), open.east(), stride as isize);
-    let (n, ne, nw) = (
-        at(words, first, -s, len),
-        at(east, first, -s, len),
-        at(west, first, -s, len),
-    );
-    let (mid, e, w) = (
-        at(words, first, 0, len),
-        at(east, first, 0, len),
-        at(west, first, 0, len),
-    );
-    let (s, se, sw) = (
-        at(words, first, s, len),
-        at(east, first, s, len),
-        at(west, first, s, len),
-    );
-    let mut total = 0;
-    for i in 0..len {
-        // Bit x of each: the neighbour of cell x in that direction.
-        let ring = Ring {
-            n: n[i],
-            ne: ne[i],
-            e: e[i],
-            se: se[i],
-            s: s[i],
-            sw: sw[i],
-            w: w[i],
-            nw: nw[i],
-        };
-        total += (mid[i] & ring.single_short_arc()).count_ones() as usize;
-    }
-    total
-}
-
 /// The eight neighbours of 64 cells: bit `x` of each word is cell `x`'s neighbour that way.
-struct Ring {
-    n: u64,
-    ne: u64,
-    e: u64,
-    se: u64,
-    s: u64,
-    sw: u64,
-    w: u64,
-    nw: u64,
+/// The cells are counted 64 at a time by the one pass over the words ([`super::sweep`]).
+pub(crate) struct Ring {
+    pub(crate) n: u64,
+    pub(crate) ne: u64,
+    pub(crate) e: u64,
+    pub(crate) se: u64,
+    pub(crate) s: u64,
+    pub(crate) sw: u64,
+    pub(crate) w: u64,
+    pub(crate) nw: u64,
 }
 
 impl Ring {
@@ -81,7 +30,7 @@ impl Ring {
     /// cell qualifies when it has an open neighbour, and for some corner none outside it (the
     /// row or column of three on each far side are all solid) and not both its orthogonals.
     #[inline(always)]
-    fn single_short_arc(&self) -> u64 {
+    pub(crate) fn single_short_arc(&self) -> u64 {
         let north_row = self.nw | self.n | self.ne;
         let south_row = self.sw | self.s | self.se;
         let west_column = self.nw | self.w | self.sw;

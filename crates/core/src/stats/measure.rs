@@ -1,9 +1,9 @@
 //! The measurements warren takes of every finished map.
 
-use super::areas::AreaCounter;
-use super::dead_ends;
+use super::areas::{AreaCounter, Survey};
 use super::open_bits::OpenBits;
 use super::pack::{self, Packer};
+use super::sweep::sweep;
 use crate::gen::connectivity::{map_adjacency, Components, Connectivity};
 use crate::map::{Adjacency, Map};
 
@@ -32,6 +32,8 @@ pub const BUILTIN: [&str; 9] = [
 #[derive(Default)]
 pub struct Measurer {
     open: OpenBits,
+    /// The open bits surveyed for the area counter.
+    survey: Survey,
     areas: AreaCounter,
     /// Labelling for maps counted 4-neighbour (the fast counter is 8-neighbour only).
     labels: Connectivity,
@@ -77,7 +79,7 @@ impl Measurer {
     #[inline(always)]
     fn count_areas(&mut self, map: &Map) -> usize {
         match map_adjacency(map) {
-            Adjacency::Eight => self.areas.count(&self.open),
+            Adjacency::Eight => self.areas.count(&self.open, &self.survey),
             Adjacency::Four => {
                 let adjacency = Adjacency::Four;
                 self.labels.components(map, &mut self.components, adjacency);
@@ -91,12 +93,13 @@ impl Measurer {
     #[inline(always)]
     fn measure_with(&mut self, map: &Map, packer: impl Packer) -> [f64; BUILTIN.len()] {
         self.open.load(map, packer);
+        let dead_ends = sweep(&self.open, &mut self.survey);
         let notes = &map.notes;
         let corridor_cells: usize = notes.corridors.iter().map(|c| c.cells.len()).sum();
         [
             self.open.count() as f64 / map.len() as f64,
             self.count_areas(map) as f64,
-            dead_ends::count(&self.open) as f64,
+            dead_ends as f64,
             notes.rooms.len() as f64,
             notes.corridors.len() as f64,
             corridor_cells as f64,

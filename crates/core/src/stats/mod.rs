@@ -8,5 +8,6 @@ pub mod dead_ends;
 pub mod measure;
 mod open_bits;
 mod pack;
+mod sweep;
 
 pub use measure::{Measurer, BUILTIN};

@@ -23,6 +23,10 @@ pub struct OpenBits {
     west: Vec<u64>,
     /// [`Self::east`].
     east: Vec<u64>,
+    /// [`Self::changed_rows`].
+    changed: Vec<usize>,
+    /// The map's cells in their own order, 64 to a word (see [`pack_plane`]).
+    packed: Vec<u64>,
 }
 
 impl OpenBits {
@@ -39,17 +43,20 @@ impl OpenBits {
         let (first, last) = (self.start(0), self.start(self.height as isize));
         self.words[..first].fill(0);
         self.words[last - 1..].fill(0);
-        let flags = map.flag_cells();
-        let stride = self.stride();
-        // Each chunk: one map row's words, then the next row's gutter.
-        let rows = self.words[first..last].chunks_exact_mut(stride);
-        for (y, row) in rows.enumerate() {
-            let (words, gutter) = row.split_at_mut(stride - 1);
-            for (k, word) in words.iter_mut().enumerate() {
-                *word = pack_word(flags, y * width + 64 * k, width - 64 * k, packer);
-            }
-            gutter[0] = 0;
-        }
+        pack_plane(map.flag_cells(), &mut self.packed, packer);
+        let packed = &self.packed[..];
+        self.changed.resize(self.height, 0);
+        let (words, changed_rows) = (&mut self.words[..], &mut self.changed[..]);
+        // Rows of up to four words (maps up to 256 cells wide) are cut by code unrolled for
+        // their length.
+        let changed = match self.words_per_row {
+            1 => cut_rows_of::<1>(packed, width, words, changed_rows),
+            2 => cut_rows_of::<2>(packed, width, words, changed_rows),
+            3 => cut_rows_of::<3>(packed, width, words, changed_rows),
+            4 => cut_rows_of::<4>(packed, width, words, changed_rows),
+            _ => cut_rows(packed, width, words, changed_rows),
+        };
+        self.changed.truncate(changed);
         shift_planes(&self.words, &mut self.west, &mut self.east);
     }
 
@@ -75,6 +82,7 @@ impl OpenBits {
     }
 
     /// Row `y` of the map; `-1` and `height` are the solid guard rows.
+    #[cfg(test)]
     pub fn row(&self, y: isize) -> &[u64] {
         let start = self.start(y);
         &self.words[start..start + self.words_per_row]
@@ -97,10 +105,17 @@ impl OpenBits {
         &self.east
     }
 
+    /// Index in [`Self::words`] of the first word of each row that differs from the row above
+    /// (row 0 is compared with the solid guard row), top to bottom.
+    pub fn changed_rows(&self) -> &[usize] {
+        &self.changed
+    }
+
     /// Number of open cells.
     #[inline(always)]
     pub fn count(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        // The packed plane holds each cell once, and nothing else.
+        self.packed.iter().map(|w| w.count_ones() as usize).sum()
     }
 }
 
@@ -125,26 +140,96 @@ fn shift_planes(words: &[u64], west: &mut Vec<u64>, east: &mut Vec<u64>) {
     }
 }
 
-/// The word of the up to 64 cells from `flags[start]` on, `cells` (≥ 1) of them wanted: the
-/// bits of the other cells are 0.
-///
-/// Whole 64-cell blocks are packed where the plane has them, even past the cells wanted (into
-/// the next row): only near the end of the plane, where a block would reach past it, the
-/// plane's last 64 cells are packed instead and the wanted ones shifted down.
+/// Packs all of `flags` into `packed` (bit `i % 64` of word `i / 64` set when cell `i` is
+/// passable) 64 cells at a time, followed by a 0 word (so that [`bits_at`] can always read the
+/// word after the one a run of cells starts in).
 #[inline(always)]
-fn pack_word(flags: &[u8], start: usize, cells: usize, packer: impl Packer) -> u64 {
-    let wanted = u64::MAX >> (64 - cells.min(64));
-    if let Some(block) = flags.get(start..start + 64) {
-        packer.open64(block.try_into().expect("64 cells")) & wanted
-    } else if let Some(from) = flags.len().checked_sub(64) {
-        let block = flags[from..].try_into().expect("64 cells");
-        (packer.open64(block) >> (start - from)) & wanted
-    } else {
-        // A map of fewer than 64 cells.
-        let mut padded = [FLAG_SOLID; 64];
-        padded[..flags.len() - start].copy_from_slice(&flags[start..]);
-        packer.open64(&padded) & wanted
+fn pack_plane(flags: &[u8], packed: &mut Vec<u64>, packer: impl Packer) {
+    let full = flags.len() / 64;
+    packed.resize(full + 2, 0);
+    let blocks = flags.chunks_exact(64);
+    let rest = blocks.remainder();
+    for (word, block) in packed.iter_mut().zip(blocks) {
+        *word = packer.open64(block.try_into().expect("64 cells"));
     }
+    // The last cells, padded with solid ones (then the 0 word).
+    let mut padded = [FLAG_SOLID; 64];
+    padded[..rest.len()].copy_from_slice(rest);
+    packed[full] = packer.open64(&padded);
+    packed[full + 1] = 0;
+}
+
+/// Cuts the map's rows (`changed.len()` of them, `width` cells each) from `packed` (see
+/// [`pack_plane`]) into their places in `words` (laid out as [`OpenBits::words`]) and writes
+/// each row's gutter after it; lists in `changed` the first word of each row that differs from
+/// the row above, and returns how many do.
+#[inline(always)]
+fn cut_rows(packed: &[u64], width: usize, words: &mut [u64], changed: &mut [usize]) -> usize {
+    let wpr = width.div_ceil(64);
+    let (stride, last_word) = (wpr + 1, wpr - 1);
+    // The cells of a row's last word past the map's width are 0.
+    let last_wanted = u64::MAX >> (64 * wpr - width);
+    let mut listed = 0;
+    let mut start = stride + 1;
+    for y in 0..changed.len() {
+        // The row above's words and its gutter, then the row: each word is compared with the
+        // one above.
+        let (up, here) = words[start - stride..start + wpr].split_at_mut(stride);
+        let mut differs = 0;
+        let mut at = y * width;
+        for (word, above) in here[..last_word].iter_mut().zip(&*up) {
+            *word = bits_at(packed, at);
+            differs |= *word ^ above;
+            at += 64;
+        }
+        let word = bits_at(packed, at) & last_wanted;
+        differs |= word ^ up[last_word];
+        here[last_word] = word;
+        words[start + wpr] = 0;
+        // Listed without branching on it (whether a row repeats the one above is what a
+        // predictor cannot guess): the slot is kept only if the row differs.
+        changed[listed] = start;
+        listed += usize::from(differs != 0);
+        start += stride;
+    }
+    listed
+}
+
+/// [`cut_rows`] for rows of `W` words, unrolled: the row above is kept in registers.
+#[inline(always)]
+fn cut_rows_of<const W: usize>(
+    packed: &[u64],
+    width: usize,
+    words: &mut [u64],
+    changed: &mut [usize],
+) -> usize {
+    let stride = W + 1;
+    let last_wanted = u64::MAX >> (64 * W - width);
+    let (first, height) = (stride + 1, changed.len());
+    let mut above = [0; W];
+    let mut listed = 0;
+    // Each chunk: a row's words, then the gutter after it.
+    let rows = words[first..first + height * stride].chunks_exact_mut(stride);
+    for (y, chunk) in rows.enumerate() {
+        let mut row: [u64; W] = std::array::from_fn(|k| bits_at(packed, y * width + 64 * k));
+        row[W - 1] &= last_wanted;
+        let differs = (0..W).fold(0, |d, k| d | (row[k] ^ above[k]));
+        chunk[..W].copy_from_slice(&row);
+        chunk[W] = 0;
+        changed[listed] = first + y * stride;
+        listed += usize::from(differs != 0);
+        above = row;
+    }
+    listed
+}
+
+/// The 64 cells from cell `at` (a cell of the map) on in `packed` (see [`pack_plane`]); those
+/// past the map's end are 0.
+#[inline(always)]
+fn bits_at(packed: &[u64], at: usize) -> u64 {
+    let [low, high]: [u64; 2] = packed[at / 64..][..2].try_into().expect("two words");
+    let pair = u128::from(low) | u128::from(high) << 64;
+    (pair >> (at % 64)) as u64
 }
 
 #[cfg(test)]
@@ -160,8 +245,9 @@ mod tests {
             ("floor", '.', false),
         ]));
         let mut bits = OpenBits::default();
-        // Widths around the 64-cell words, heights down to one row; one buffer reused throughout
-        // (so stale words of a bigger map must not leak into a smaller one).
+        // Widths around the 64-cell words (rows of one to four words are cut by unrolled code,
+        // longer ones by a loop), heights down to one row; one buffer reused throughout (so
+        // stale words of a bigger map must not leak into a smaller one).
         for (w, h) in [
             (130, 3),
             (1, 1),
@@ -171,6 +257,14 @@ mod tests {
             (1, 70),
             (63, 1),
             (128, 4),
+            (256, 3),
+            (200, 5),
+            (321, 4),
+            (193, 2),
+            (7, 9),
+            // Rows all alike (the pattern repeats every 21 cells): only row 0 is listed changed.
+            (21, 5),
+            (84, 3),
         ] {
             let mut map = Map::new(w, h, 0, Arc::clone(&table)).expect("size");
             for i in 0..(w * h) as usize {
@@ -213,6 +307,11 @@ mod tests {
                 }
             }
             assert_eq!(bits.count(), map.passable_count());
+            let changed: Vec<usize> = (0..h as isize)
+                .filter(|&y| bits.row(y) != bits.row(y - 1))
+                .map(|y| bits.start(y))
+                .collect();
+            assert_eq!(bits.changed_rows(), changed, "{w}×{h}");
         }
     }
 }
