@@ -25,6 +25,7 @@ use mlua::{
     AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
     UserDataRefMut, Value,
 };
+use std::mem::ManuallyDrop;
 use warren_core::map::{priority, Map, TerrainId};
 
 /// The arguments a call passed beyond those its binding names (usually none: then nothing is
@@ -406,7 +407,8 @@ impl<'a> Call<'a> {
             call: self,
             name: a.name,
             class,
-            values: [const { Value::Nil }; MAX_KEYS],
+            values: ManuallyDrop::new([const { Value::Nil }; MAX_KEYS]),
+            used: 0,
         };
         match v {
             Value::Nil if a.optional => {}
@@ -488,7 +490,21 @@ pub struct Opts<'c, 'a> {
     name: &'static str,
     class: &'static Class,
     /// The value of each declared key, in declaration order (own keys, then the parents').
-    values: [Value; MAX_KEYS],
+    /// Only the first `used` can hold anything but nil, and only those are dropped (see the
+    /// `Drop` impl): the rest hold nil, which owns nothing.
+    values: ManuallyDrop<[Value; MAX_KEYS]>,
+    /// One past the last slot a table filled.
+    used: usize,
+}
+
+impl Drop for Opts<'_, '_> {
+    /// Drops the values a table filled. Dropping all sixteen slots one by one cost more than
+    /// reading a small options table.
+    fn drop(&mut self) {
+        for v in &mut self.values[..self.used] {
+            drop(std::mem::replace(v, Value::Nil));
+        }
+    }
 }
 
 impl Opts<'_, '_> {
@@ -496,7 +512,8 @@ impl Opts<'_, '_> {
     /// had any key.
     fn load(&mut self, t: &Table) -> mlua::Result<bool> {
         let class = self.class;
-        let values = &mut self.values;
+        let values = &mut *self.values;
+        let used = &mut self.used;
         // Walks `t`'s own keys with `lua_next` (as `next` and mlua's `for_each` do, without a
         // protected call per key: `lua_next` over a table nobody changes meanwhile cannot
         // fail). Only the values of declared keys become mlua values; the first key the class
@@ -527,7 +544,10 @@ impl Opts<'_, '_> {
                         None
                     };
                     match slot {
-                        Some(i) => values[i] = raw.pop_value(),
+                        Some(i) => {
+                            values[i] = raw.pop_value();
+                            *used = (*used).max(i + 1);
+                        }
                         None => {
                             if unknown.is_none() {
                                 ffi::lua_pushvalue(state, -2);
