@@ -80,9 +80,22 @@ const PHASE: Decl = Decl::function(
 pub struct CtxTables {
     plain: Table,
     with_above: Table,
+    /// What each table (`plain`, `with_above`) holds now of the fields that seldom change, so a
+    /// run writes only those that do. A table `ctx` holds cannot be collected, so an address
+    /// seen here is still that table.
+    held: [std::cell::Cell<Held>; 2],
     /// The names of the fields a run sets, as Lua strings (pushing a handle is cheaper than
     /// finding a C string's Lua string).
     keys: RunKeys,
+}
+
+/// `ctx.depth`, and the addresses of `ctx.regions` and `ctx.params`, as one `ctx` table holds
+/// them.
+#[derive(Clone, Copy, PartialEq)]
+struct Held {
+    depth: i64,
+    regions: *const std::ffi::c_void,
+    params: *const std::ffi::c_void,
 }
 
 /// The keys [`CtxTables::fill`] writes.
@@ -136,6 +149,13 @@ impl CtxTables {
         Ok(CtxTables {
             plain: make(false)?,
             with_above: make(true)?,
+            held: std::array::from_fn(|_| {
+                std::cell::Cell::new(Held {
+                    depth: 0,
+                    regions: std::ptr::null(),
+                    params: std::ptr::null(),
+                })
+            }),
             keys: RunKeys {
                 seed: lua.create_string("seed")?,
                 depth: lua.create_string("depth")?,
@@ -149,11 +169,17 @@ impl CtxTables {
     /// Fills in the run's fields and returns the `ctx` to pass to `generate`. This is the
     /// host's bookkeeping: it leaves the state's dirty flag as it was.
     pub fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
-        let ctx = if run.above.is_some() {
-            &self.with_above
+        let (ctx, held) = if run.above.is_some() {
+            (&self.with_above, &self.held[1])
         } else {
-            &self.plain
+            (&self.plain, &self.held[0])
         };
+        let now = Held {
+            depth: run.depth,
+            regions: run.regions.to_pointer(),
+            params: run.params.to_pointer(),
+        };
+        let was = held.get();
         lua.exec_raw_lua(|raw| {
             let state = raw.state();
             // SAFETY: room for three slots is checked and everything pushed is popped. Nothing
@@ -170,15 +196,21 @@ impl CtxTables {
                 raw.push(&k.seed)?;
                 ffi::lua_pushinteger(state, run.seed);
                 ffi::lua_rawset(state, -3);
-                raw.push(&k.depth)?;
-                ffi::lua_pushinteger(state, run.depth);
-                ffi::lua_rawset(state, -3);
-                raw.push(&k.regions)?;
-                raw.push(run.regions)?;
-                ffi::lua_rawset(state, -3);
-                raw.push(&k.params)?;
-                raw.push(run.params)?;
-                ffi::lua_rawset(state, -3);
+                if now.depth != was.depth {
+                    raw.push(&k.depth)?;
+                    ffi::lua_pushinteger(state, run.depth);
+                    ffi::lua_rawset(state, -3);
+                }
+                if now.regions != was.regions {
+                    raw.push(&k.regions)?;
+                    raw.push(run.regions)?;
+                    ffi::lua_rawset(state, -3);
+                }
+                if now.params != was.params {
+                    raw.push(&k.params)?;
+                    raw.push(run.params)?;
+                    ffi::lua_rawset(state, -3);
+                }
                 if let Some(above) = run.above {
                     raw.push(&k.above)?;
                     raw.push(above)?;
@@ -191,6 +223,7 @@ impl CtxTables {
             }
             Ok(())
         })?;
+        held.set(now);
         Ok(ctx)
     }
 
