@@ -90,6 +90,10 @@ impl Drop for Kept<'_> {
     }
 }
 
+/// Parameter values as a flat list, in the map's order: comparing a run's values with it walks
+/// one map, not two.
+type ParamList = Vec<(String, ParamValue)>;
+
 /// Everything tied to one Lua state: rebuilt whole when a run leaves the state dirty.
 struct Env {
     lua: sandbox::Sandbox,
@@ -113,7 +117,8 @@ struct Env {
     published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
-    params_cache: RefCell<Option<(ParamValues, Table)>>,
+    /// `ctx.params`, and the values it was made from.
+    params_cache: RefCell<Option<(ParamList, Table)>>,
     regions: Table,
 }
 
@@ -518,6 +523,7 @@ impl Host {
                 above: above.as_ref(),
             },
         )?;
+        drop(params);
         // The run's objects are numbered from here: calling `xpcall` and `generate` makes none.
         // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
         unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
@@ -532,27 +538,35 @@ impl Host {
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.
-    fn params_table(env: &Env, params: &ParamValues) -> mlua::Result<Table> {
-        let mut cache = env.params_cache.borrow_mut();
-        if let Some((values, table)) = cache.as_ref() {
-            if values == params {
-                return Ok(table.clone());
+    fn params_table<'e>(env: &'e Env, params: &ParamValues) -> mlua::Result<Ref<'e, Table>> {
+        let same = |cached: &[(String, ParamValue)]| {
+            cached.len() == params.len()
+                && cached
+                    .iter()
+                    .zip(params)
+                    .all(|((ck, cv), (k, v))| cv == v && ck == k)
+        };
+        let hit = matches!(&*env.params_cache.borrow(), Some((cached, _)) if same(cached));
+        if !hit {
+            let lua = &env.lua;
+            let t = lua.create_table()?;
+            for (k, v) in params {
+                let v = match v {
+                    ParamValue::Int(i) => Value::Integer(*i),
+                    ParamValue::Float(f) => Value::Number(*f),
+                    ParamValue::Bool(b) => Value::Boolean(*b),
+                    ParamValue::Text(s) => Value::String(lua.create_string(s)?),
+                };
+                t.raw_set(k.as_str(), v)?;
             }
+            let frozen: Table = env.freeze.call((t, "ctx.params"))?;
+            let values = params.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            *env.params_cache.borrow_mut() = Some((values, frozen));
         }
-        let lua = &env.lua;
-        let t = lua.create_table()?;
-        for (k, v) in params {
-            let v = match v {
-                ParamValue::Int(i) => Value::Integer(*i),
-                ParamValue::Float(f) => Value::Number(*f),
-                ParamValue::Bool(b) => Value::Boolean(*b),
-                ParamValue::Text(s) => Value::String(lua.create_string(s)?),
-            };
-            t.raw_set(k.as_str(), v)?;
-        }
-        let frozen: Table = env.freeze.call((t, "ctx.params"))?;
-        *cache = Some((params.clone(), frozen.clone()));
-        Ok(frozen)
+        Ok(Ref::map(env.params_cache.borrow(), |cache| match cache {
+            Some((_, table)) => table,
+            None => unreachable!("ctx.params was cached just above"),
+        }))
     }
 
     /// Turns a Lua error into a one-line script error starting with `file:line:` (from the
