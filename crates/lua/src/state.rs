@@ -16,6 +16,25 @@ use warren_core::map::TerrainId;
 
 extern "C" {
     fn lua_warren_markdirty(l: *mut ffi::lua_State);
+    fn lua_warren_dirty(l: *mut ffi::lua_State) -> std::os::raw::c_int;
+    fn lua_warren_cleardirty(l: *mut ffi::lua_State);
+}
+
+/// Runs `write` and leaves the state's dirty flag as it was: for the host's own bookkeeping in
+/// objects a run sees (`ctx`, a map's field table), which is no write of the run's.
+///
+/// # Safety
+/// `state` is a live warren state (its patched Lua has the dirty flag).
+pub unsafe fn keeping_clean<R>(state: *mut ffi::lua_State, write: impl FnOnce() -> R) -> R {
+    // SAFETY: see the function's contract.
+    unsafe {
+        let dirty = lua_warren_dirty(state);
+        let result = write();
+        if dirty == 0 {
+            lua_warren_cleardirty(state);
+        }
+        result
+    }
 }
 
 /// The module files of one Lua state, and where they may come from.

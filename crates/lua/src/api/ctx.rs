@@ -121,11 +121,6 @@ pub struct RunFields<'a> {
     pub above: Option<&'a AnyUserData>,
 }
 
-extern "C" {
-    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
-    fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
-}
-
 impl CtxTables {
     /// The two tables, holding `rng` and the three functions; the fields a run sets hold
     /// placeholders until then.
@@ -180,49 +175,15 @@ impl CtxTables {
             params: run.params.to_pointer(),
         };
         let was = held.get();
-        lua.exec_raw_lua(|raw| {
-            let state = raw.state();
-            // SAFETY: room for three slots is checked and everything pushed is popped. Nothing
-            // here can raise: every key is already in `ctx` (`new`), so each raw write replaces
-            // a value in place.
-            unsafe {
-                use mlua::ffi;
-                if ffi::lua_checkstack(state, 3) == 0 {
-                    return Err(mlua::Error::StackError);
-                }
-                let dirty = lua_warren_dirty(state);
-                let k = &self.keys;
-                raw.push(ctx)?;
-                raw.push(&k.seed)?;
-                ffi::lua_pushinteger(state, run.seed);
-                ffi::lua_rawset(state, -3);
-                if now.depth != was.depth {
-                    raw.push(&k.depth)?;
-                    ffi::lua_pushinteger(state, run.depth);
-                    ffi::lua_rawset(state, -3);
-                }
-                if now.regions != was.regions {
-                    raw.push(&k.regions)?;
-                    raw.push(run.regions)?;
-                    ffi::lua_rawset(state, -3);
-                }
-                if now.params != was.params {
-                    raw.push(&k.params)?;
-                    raw.push(run.params)?;
-                    ffi::lua_rawset(state, -3);
-                }
-                if let Some(above) = run.above {
-                    raw.push(&k.above)?;
-                    raw.push(above)?;
-                    ffi::lua_rawset(state, -3);
-                }
-                ffi::lua_pop(state, 1);
-                if dirty == 0 {
-                    lua_warren_cleardirty(state);
-                }
-            }
-            Ok(())
-        })?;
+        let k = &self.keys;
+        let fields = [
+            Some((&k.seed, Field::Int(run.seed))),
+            (now.depth != was.depth).then_some((&k.depth, Field::Int(run.depth))),
+            (now.regions != was.regions).then_some((&k.regions, Field::Table(run.regions))),
+            (now.params != was.params).then_some((&k.params, Field::Table(run.params))),
+            run.above.map(|above| (&k.above, Field::UserData(above))),
+        ];
+        overwrite(lua, ctx, &fields)?;
         held.set(now);
         Ok(ctx)
     }
@@ -230,27 +191,52 @@ impl CtxTables {
     /// Lets go of the level above once a run is over (its map can be large), leaving the state's
     /// dirty flag as it was.
     pub fn release(&self, lua: &Lua) -> mlua::Result<()> {
-        lua.exec_raw_lua(|raw| {
-            let state = raw.state();
-            // SAFETY: as in `fill`: one existing key gets a new value.
-            unsafe {
-                use mlua::ffi;
-                if ffi::lua_checkstack(state, 3) == 0 {
-                    return Err(mlua::Error::StackError);
-                }
-                let dirty = lua_warren_dirty(state);
-                raw.push(&self.with_above)?;
-                raw.push(&self.keys.above)?;
-                ffi::lua_pushboolean(state, 0);
-                ffi::lua_rawset(state, -3);
-                ffi::lua_pop(state, 1);
-                if dirty == 0 {
-                    lua_warren_cleardirty(state);
-                }
-            }
-            Ok(())
-        })
+        overwrite(
+            lua,
+            &self.with_above,
+            &[Some((&self.keys.above, Field::False))],
+        )
     }
+}
+
+/// A value [`overwrite`] writes.
+enum Field<'a> {
+    Int(i64),
+    False,
+    Table(&'a Table),
+    UserData(&'a AnyUserData),
+}
+
+/// Sets `table[key] = value` for each pair given, raw, leaving the state's dirty flag as it
+/// was. Every key must already be in the table (as in the `ctx` tables: see `CtxTables::new`).
+fn overwrite(lua: &Lua, table: &Table, fields: &[Option<(&LuaString, Field)>]) -> mlua::Result<()> {
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: room for three slots is checked and everything pushed is popped. Nothing here
+        // can raise: every key is already in the table, so each raw write replaces a value in
+        // place.
+        unsafe {
+            use mlua::ffi;
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            crate::state::keeping_clean(state, || {
+                raw.push(table)?;
+                for (key, value) in fields.iter().flatten() {
+                    raw.push(*key)?;
+                    match value {
+                        Field::Int(n) => ffi::lua_pushinteger(state, *n),
+                        Field::False => ffi::lua_pushboolean(state, 0),
+                        Field::Table(t) => raw.push(*t)?,
+                        Field::UserData(ud) => raw.push(*ud)?,
+                    }
+                    ffi::lua_rawset(state, -3);
+                }
+                ffi::lua_pop(state, 1);
+                Ok(())
+            })
+        }
+    })
 }
 
 /// The three functions of `ctx`, made once per state.

@@ -29,8 +29,6 @@ extern "C" {
         l: *mut mlua::ffi::lua_State,
         idx: std::os::raw::c_int,
     ) -> std::os::raw::c_int;
-    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int;
-    fn lua_warren_cleardirty(l: *mut mlua::ffi::lua_State);
 }
 
 /// A map userdata, the only way one is made: its field table (`lua_warren_setfields`, see
@@ -84,15 +82,13 @@ pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua
                     "a map userdata without its field table (made outside new_userdata)".into(),
                 ));
             }
-            let dirty = lua_warren_dirty(state);
-            for (key, value) in [("width", width), ("height", height)] {
-                mlua::ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
-                mlua::ffi::lua_pushinteger(state, value.into());
-                mlua::ffi::lua_rawset(state, -3);
-            }
-            if dirty == 0 {
-                lua_warren_cleardirty(state);
-            }
+            crate::state::keeping_clean(state, || {
+                for (key, value) in [("width", width), ("height", height)] {
+                    mlua::ffi::lua_pushlstring(state, key.as_ptr().cast(), key.len());
+                    mlua::ffi::lua_pushinteger(state, value.into());
+                    mlua::ffi::lua_rawset(state, -3);
+                }
+            });
             mlua::ffi::lua_pop(state, 2);
         }
         Ok(())
