@@ -177,10 +177,7 @@ impl<'a> Call<'a> {
     /// The receiver a method took as [`This`]: called with `.` instead of `:` (or on
     /// something else), the error says so.
     pub fn receiver<T: UserData + 'static>(&self, this: This<T>) -> mlua::Result<UserDataRef<T>> {
-        match this {
-            Either::Left(borrowed) => Ok(borrowed),
-            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
-        }
+        self.borrowed::<T, _>(this, |v| self.wrong_receiver(v))
     }
 
     /// [`Call::receiver`], for a method that changes its receiver.
@@ -188,10 +185,7 @@ impl<'a> Call<'a> {
         &self,
         this: ThisMut<T>,
     ) -> mlua::Result<UserDataRefMut<T>> {
-        match this {
-            Either::Left(borrowed) => Ok(borrowed),
-            Either::Right(other) => Err(self.not_receiver::<T>(&other)),
-        }
+        self.borrowed::<T, _>(this, |v| self.wrong_receiver(v))
     }
 
     /// Argument `i` as a `T`, borrowed straight from the Lua stack like a receiver (see
@@ -201,10 +195,7 @@ impl<'a> Call<'a> {
         i: usize,
         v: This<T>,
     ) -> mlua::Result<UserDataRef<T>> {
-        match v {
-            Either::Left(borrowed) => Ok(borrowed),
-            Either::Right(other) => Err(self.not_arg::<T>(i, &other)),
-        }
+        self.borrowed::<T, _>(v, |other| self.bad(i, other))
     }
 
     /// [`Call::arg_ref`], for an argument the call changes.
@@ -213,17 +204,20 @@ impl<'a> Call<'a> {
         i: usize,
         v: ThisMut<T>,
     ) -> mlua::Result<UserDataRefMut<T>> {
-        match v {
-            Either::Left(borrowed) => Ok(borrowed),
-            Either::Right(other) => Err(self.not_arg::<T>(i, &other)),
-        }
+        self.borrowed::<T, _>(v, |other| self.bad(i, other))
     }
 
-    /// Why argument `i` could not be borrowed as a `T`.
-    fn not_arg<T: UserData + 'static>(&self, i: usize, v: &Value) -> mlua::Error {
+    /// The borrow a [`This`] or [`ThisMut`] holds, or why there is none: a `T` in use by an
+    /// unfinished call, or (`wrong`) not a `T` at all.
+    fn borrowed<T: UserData + 'static, B>(
+        &self,
+        v: Either<B, Value>,
+        wrong: impl FnOnce(&Value) -> mlua::Error,
+    ) -> mlua::Result<B> {
         match v {
-            Value::UserData(ud) if ud.is::<T>() => self.busy(),
-            _ => self.bad(i, v),
+            Either::Left(borrowed) => Ok(borrowed),
+            Either::Right(Value::UserData(ud)) if ud.is::<T>() => Err(self.busy()),
+            Either::Right(other) => Err(wrong(&other)),
         }
     }
 
