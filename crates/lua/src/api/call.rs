@@ -355,12 +355,14 @@ impl<'a> Call<'a> {
         let Ty::Choice(names) = a.ty else {
             unreachable!("{} declares {} as no choice", self.decl.call_name(), a.name)
         };
-        let s = match (v, a.default) {
-            (Value::String(s), _) => s.to_string_lossy(),
-            (Value::Nil, Default::Str(d)) => d.to_string(),
+        // Compared as bytes: the message alone needs the name as a Rust string.
+        let found = match (v, a.default) {
+            (Value::String(s), _) => position(names, &s.as_bytes()),
+            (Value::Nil, Default::Str(d)) => position(names, d.as_bytes()),
             _ => return Err(self.bad(i, v)),
         };
-        names.iter().position(|n| *n == s).ok_or_else(|| {
+        found.ok_or_else(|| {
+            let s = self.str(i, v).unwrap_or_default();
             self.fail(format!(
                 "{} = \"{s}\" is not one of {}{}",
                 self.label(i),
@@ -373,7 +375,7 @@ impl<'a> Call<'a> {
     /// Argument `i` as a terrain of `map`.
     pub fn terrain(&self, i: usize, v: &Value, map: &Map) -> mlua::Result<TerrainId> {
         match v {
-            Value::String(s) => terrain_id(self, map, &s.to_string_lossy()),
+            Value::String(s) => terrain_of(self, map, s),
             _ => Err(self.bad(i, v)),
         }
     }
@@ -431,6 +433,22 @@ pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId>
     map.terrains()
         .id(name)
         .ok_or_else(|| call.fail(warren_core::region::unknown_terrain(name, map.terrains())))
+}
+
+/// [`terrain_id`] of a Lua string, read in place (a Rust string is made only for a name that
+/// is not UTF-8, as the lossy conversion it is looked up by).
+pub fn terrain_of(call: &Call, map: &Map, name: &mlua::String) -> mlua::Result<TerrainId> {
+    let bytes = name.as_bytes();
+    match std::str::from_utf8(&bytes) {
+        Ok(name) => terrain_id(call, map, name),
+        Err(_) => terrain_id(call, map, &String::from_utf8_lossy(&bytes)),
+    }
+}
+
+/// The index of the name spelt by `bytes` among `names` (names are UTF-8 without replacement
+/// characters, so no lossy conversion could match where the bytes do not).
+fn position(names: &[&str], bytes: &[u8]) -> Option<usize> {
+    names.iter().position(|n| n.as_bytes() == bytes)
 }
 
 fn check_int(ty: &Ty, v: &Value) -> Option<i64> {
@@ -612,7 +630,8 @@ impl Opts<'_, '_> {
 
     /// An integer option (its default when absent).
     pub fn int(&self, key: &str) -> mlua::Result<i64> {
-        match (self.opt_int(key)?, self.field(key).1.default) {
+        let (i, f) = self.field(key);
+        match (self.int_at(key, i, f)?, f.default) {
             (Some(n), _) => Ok(n),
             (None, Default::Int(d)) => Ok(d),
             (None, _) => Err(self.bad(key)),
@@ -622,6 +641,11 @@ impl Opts<'_, '_> {
     /// An integer option without a default; `None` when absent.
     pub fn opt_int(&self, key: &str) -> mlua::Result<Option<i64>> {
         let (i, f) = self.field(key);
+        self.int_at(key, i, f)
+    }
+
+    /// [`Opts::opt_int`] of `key`, found in slot `i` as field `f`.
+    fn int_at(&self, key: &str, i: usize, f: &Field) -> mlua::Result<Option<i64>> {
         let v = &self.values[i];
         if absent(v) {
             return Ok(None);
@@ -652,10 +676,11 @@ impl Opts<'_, '_> {
 
     /// A string option (its default when absent).
     pub fn str(&self, key: &str) -> mlua::Result<String> {
-        match (self.opt_str(key)?, self.field(key).1.default) {
-            (Some(s), _) => Ok(s),
-            (None, Default::Str(d)) => Ok(d.to_string()),
-            (None, _) => Err(self.bad(key)),
+        let (i, f) = self.field(key);
+        match (&self.values[i], f.default) {
+            (Value::String(s), _) => Ok(s.to_string_lossy()),
+            (Value::Nil, Default::Str(d)) => Ok(d.to_string()),
+            _ => Err(self.bad(key)),
         }
     }
 
@@ -670,12 +695,18 @@ impl Opts<'_, '_> {
 
     /// A choice option: the index of its value among the declared choices.
     pub fn choice(&self, key: &str) -> mlua::Result<usize> {
-        let f = self.field(key).1;
+        let (i, f) = self.field(key);
         let Ty::Choice(names) = f.ty else {
             unreachable!("{}.{key} is no choice", self.class.name)
         };
-        let s = self.str(key)?;
-        names.iter().position(|n| *n == s).ok_or_else(|| {
+        // Compared as bytes: the message alone needs the name as a Rust string.
+        let found = match (&self.values[i], f.default) {
+            (Value::String(s), _) => position(names, &s.as_bytes()),
+            (Value::Nil, Default::Str(d)) => position(names, d.as_bytes()),
+            _ => return Err(self.bad(key)),
+        };
+        found.ok_or_else(|| {
+            let s = self.str(key).unwrap_or_default();
             self.call.fail(format!(
                 "{}.{key} = \"{s}\" is not one of {}{}",
                 self.name,
@@ -687,15 +718,20 @@ impl Opts<'_, '_> {
 
     /// A terrain option on `map` (its default name when absent).
     pub fn terrain(&self, key: &str, map: &Map) -> mlua::Result<TerrainId> {
-        let name = self.str(key)?;
-        terrain_id(self.call, map, &name)
+        let (i, f) = self.field(key);
+        match (&self.values[i], f.default) {
+            (Value::String(s), _) => terrain_of(self.call, map, s),
+            (Value::Nil, Default::Str(d)) => terrain_id(self.call, map, d),
+            _ => Err(self.bad(key)),
+        }
     }
 
     /// An optional terrain option; `None` when absent.
     pub fn opt_terrain(&self, key: &str, map: &Map) -> mlua::Result<Option<TerrainId>> {
-        match self.opt_str(key)? {
-            Some(name) => terrain_id(self.call, map, &name).map(Some),
-            None => Ok(None),
+        match self.value(key) {
+            Value::Nil => Ok(None),
+            Value::String(s) => terrain_of(self.call, map, s).map(Some),
+            _ => Err(self.bad(key)),
         }
     }
 
