@@ -253,12 +253,18 @@ fn rooms_error(c: &Call, meter: &mut LuaMeter, e: RoomsError) -> mlua::Error {
 
 fn connect_rooms(
     lua: &Lua,
-    (map, rng, list, opts, extra): (ThisMut<LuaMap>, ThisMut<LuaRng>, Value, Value, Extra),
+    (map, rng, list, opts, extra): (
+        ThisMut<LuaMap>,
+        ThisMut<LuaRng>,
+        This<LuaRects>,
+        Value,
+        Extra,
+    ),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CONNECT_ROOMS, &extra)?;
     let mut m = c.arg_mut(0, map)?;
     let mut r = c.arg_mut(1, rng)?;
-    let rects = shapes::rects(&c, 2, &list)?;
+    let rects = shapes::rects(&c, 2, list)?;
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
         .expect("declared choices are strategy names");
@@ -337,11 +343,11 @@ fn spawn_in_corridors(
 
 fn start_and_stairs(
     lua: &Lua,
-    (map, list, opts, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+    (map, list, opts, extra): (ThisMut<LuaMap>, This<LuaRects>, Value, Extra),
 ) -> mlua::Result<(i32, i32, i32, i32)> {
     let c = Call::new(lua, &START_AND_STAIRS, &extra)?;
     let mut m = c.arg_mut(0, map)?;
-    let rects = shapes::rects(&c, 1, &list)?;
+    let rects = shapes::rects(&c, 1, list)?;
     let o = c.options(2, &opts)?;
     let n = rects.len();
     let start = o.opt_int("start")?.unwrap_or(1) as usize;

@@ -7,6 +7,7 @@ use super::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRI
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
 use super::meter::LuaMeter;
+use super::rects::LuaRects;
 use super::shapes::{self, brush, cell};
 use crate::state::{charge, charge_bytes};
 use mlua::{AnyUserData, Lua, UserData, UserDataMethods, Value};
@@ -481,10 +482,10 @@ fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> m
 
 fn carve_rooms(
     lua: &Lua,
-    (this, list, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, list, t, opts, extra): (ThisMut<LuaMap>, This<LuaRects>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
-    let rects = shapes::rects(&c, 0, &list)?;
+    let rects = shapes::rects(&c, 0, list)?;
     let mut m = c.receiver_mut(this)?;
     let terrain = c.terrain(1, &t, &m.0)?;
     let o = c.options(2, &opts)?;

@@ -1,13 +1,13 @@
 //! Converting the shapes the API shares — rectangles, rectangle lists, cells, cell lists and
 //! write options — from Lua values, through a [`Call`] so errors name the argument.
 
-use super::call::{as_int, shown, Call, Opts};
+use super::call::{as_int, shown, Call, Opts, This};
 use super::cost;
 use super::keys::keys;
 use super::rects::LuaRects;
 use crate::state::{charge, charge_bytes};
-use mlua::{Table, Value};
-use std::borrow::Cow;
+use mlua::{Either, Table, UserDataRef, Value};
+use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
 
 /// Clamps a coordinate or size into the range the map model works in (far outside any map, so
@@ -50,13 +50,37 @@ fn arg_label(c: &Call, i: usize) -> String {
     format!("argument {} ({})", i + 1, c.decl().args[i].name)
 }
 
+/// The rectangles a list argument gave (see [`rects`]).
+pub enum RectsArg {
+    /// A `warren.RectList`, borrowed where it lies on the Lua stack (not copied).
+    Held(UserDataRef<LuaRects>),
+    /// Rectangles read from a Lua list of tables (or copied from a list in use).
+    Read(Vec<Rect>),
+}
+
+impl Deref for RectsArg {
+    type Target = [Rect];
+
+    fn deref(&self) -> &[Rect] {
+        match self {
+            RectsArg::Held(r) => &r.0,
+            RectsArg::Read(v) => v,
+        }
+    }
+}
+
 /// Argument `i` as a list of rectangles: a `warren.RectList` (borrowed, not copied) or a Lua
 /// list of rectangle tables.
-pub fn rects<'v>(c: &Call, i: usize, v: &'v Value) -> mlua::Result<Cow<'v, [Rect]>> {
-    match v {
+pub fn rects(c: &Call, i: usize, v: This<LuaRects>) -> mlua::Result<RectsArg> {
+    let v = match v {
+        Either::Left(held) => return Ok(RectsArg::Held(held)),
+        Either::Right(v) => v,
+    };
+    match &v {
         Value::UserData(ud) if ud.is::<LuaRects>() => {
+            // A list an unfinished call holds: mlua's borrow error.
             let r = ud.borrow::<LuaRects>()?;
-            Ok(Cow::Owned(r.0.clone()))
+            Ok(RectsArg::Read(r.0.clone()))
         }
         Value::Table(t) => {
             let label = arg_label(c, i);
@@ -73,9 +97,9 @@ pub fn rects<'v>(c: &Call, i: usize, v: &'v Value) -> mlua::Result<Cow<'v, [Rect
                 };
                 out.push(rect_from(c, &item, &format!("item {} of {label}", n + 1))?);
             }
-            Ok(Cow::Owned(out))
+            Ok(RectsArg::Read(out))
         }
-        _ => Err(c.bad(i, v)),
+        _ => Err(c.bad(i, &v)),
     }
 }
 
