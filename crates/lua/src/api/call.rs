@@ -390,6 +390,9 @@ impl<'a> Call<'a> {
 
     /// Argument `i` as an options table of its declared class: every key is checked to be one
     /// the class declares, and read through [`Opts`].
+    // Inlined, so that the options are built where the binding keeps them (returning them
+    // from a call copied all sixteen slots).
+    #[inline(always)]
     pub fn options(&self, i: usize, v: &Value) -> mlua::Result<Opts<'_, 'a>> {
         let a = self.arg_decl(i);
         let Ty::Table(class) = a.ty else {
@@ -406,6 +409,13 @@ impl<'a> Call<'a> {
             values: ManuallyDrop::new([const { Value::Nil }; MAX_KEYS]),
             used: 0,
         };
+        self.load_options(i, v, &mut opts)?;
+        Ok(opts)
+    }
+
+    /// Reads options argument `i` (`v`) into `opts`.
+    fn load_options(&self, i: usize, v: &Value, opts: &mut Opts) -> mlua::Result<()> {
+        let a = self.arg_decl(i);
         match v {
             Value::Nil if a.optional => {}
             Value::Table(t) => {
@@ -421,7 +431,7 @@ impl<'a> Call<'a> {
             }
             _ => return Err(self.bad(i, v)),
         }
-        Ok(opts)
+        Ok(())
     }
 }
 
@@ -594,11 +604,18 @@ impl Opts<'_, '_> {
         }
     }
 
+    #[inline]
     fn field(&self, key: &str) -> (usize, &'static Field) {
-        let i = slot_of(self.class, key.as_bytes())
-            .unwrap_or_else(|| unreachable!("{} has no option '{key}'", self.class.name));
-        let f = field_at(self.class, i);
-        (i, f)
+        match field_of(self.class, key.as_bytes()) {
+            Some(found) => found,
+            None => self.undeclared(key),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn undeclared(&self, key: &str) -> ! {
+        unreachable!("{} has no option '{key}'", self.class.name)
     }
 
     /// The raw value of `key` (nil when absent).
@@ -789,28 +806,23 @@ impl Opts<'_, '_> {
 
 /// The slot of `key` among a class's keys (own keys first, then the parents').
 fn slot_of(class: &'static Class, key: &[u8]) -> Option<usize> {
+    field_of(class, key).map(|(i, _)| i)
+}
+
+/// The slot of `key` among a class's keys (own keys first, then the parents'), and its field.
+fn field_of(class: &'static Class, key: &[u8]) -> Option<(usize, &'static Field)> {
     let mut base = 0;
     let mut c = Some(class);
     while let Some(cl) = c {
-        if let Some(i) = cl.fields.iter().position(|f| f.key.as_bytes() == key) {
-            return Some(base + i);
+        for (i, f) in cl.fields.iter().enumerate() {
+            if f.key.as_bytes() == key {
+                return Some((base + i, f));
+            }
         }
         base += cl.fields.len();
         c = cl.parent;
     }
     None
-}
-
-/// The field in slot `i`.
-fn field_at(class: &'static Class, mut i: usize) -> &'static Field {
-    let mut c = class;
-    loop {
-        if i < c.fields.len() {
-            return &c.fields[i];
-        }
-        i -= c.fields.len();
-        c = c.parent.expect("slot within the class's keys");
-    }
 }
 
 #[cfg(test)]
