@@ -341,6 +341,15 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// [`Call::str`], lent where it lies instead of copied into a Rust string.
+    pub fn text<'v>(&self, i: usize, v: &'v Value) -> mlua::Result<Text<'v>> {
+        match (v, self.arg_decl(i).default) {
+            (Value::String(s), _) => Ok(Text::of(s)),
+            (Value::Nil, Default::Str(d)) => Ok(Text::Declared(d)),
+            _ => Err(self.bad(i, v)),
+        }
+    }
+
     /// An optional string argument; `None` when nil.
     pub fn opt_str(&self, i: usize, v: &Value) -> mlua::Result<Option<String>> {
         match v {
@@ -375,7 +384,7 @@ impl<'a> Call<'a> {
     /// Argument `i` as a terrain of `map`.
     pub fn terrain(&self, i: usize, v: &Value, map: &Map) -> mlua::Result<TerrainId> {
         match v {
-            Value::String(s) => terrain_of(self, map, s),
+            Value::String(s) => terrain_id(self, map, &Text::of(s)),
             _ => Err(self.bad(i, v)),
         }
     }
@@ -435,6 +444,39 @@ impl<'a> Call<'a> {
     }
 }
 
+/// A string argument or option as a binding reads it: the Lua string itself (no copy), its
+/// lossy conversion when it is not UTF-8 (as [`Call::str`] makes), or a declared default.
+pub enum Text<'v> {
+    /// A UTF-8 Lua string, borrowed.
+    Lua(mlua::BorrowedStr<'v>),
+    /// The lossy conversion of a Lua string that is not UTF-8.
+    Lossy(String),
+    /// A declared default.
+    Declared(&'static str),
+}
+
+impl<'v> Text<'v> {
+    /// A Lua string's text, copied only when it is not UTF-8.
+    pub fn of(s: &'v mlua::String) -> Text<'v> {
+        match s.to_str() {
+            Ok(s) => Text::Lua(s),
+            Err(_) => Text::Lossy(s.to_string_lossy()),
+        }
+    }
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Text::Lua(s) => s,
+            Text::Lossy(s) => s,
+            Text::Declared(s) => s,
+        }
+    }
+}
+
 /// The most keys one options class may declare (a test checks every class).
 pub const MAX_KEYS: usize = 16;
 
@@ -443,16 +485,6 @@ pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId>
     map.terrains()
         .id(name)
         .ok_or_else(|| call.fail(warren_core::region::unknown_terrain(name, map.terrains())))
-}
-
-/// [`terrain_id`] of a Lua string, read in place (a Rust string is made only for a name that
-/// is not UTF-8, as the lossy conversion it is looked up by).
-pub fn terrain_of(call: &Call, map: &Map, name: &mlua::String) -> mlua::Result<TerrainId> {
-    let bytes = name.as_bytes();
-    match std::str::from_utf8(&bytes) {
-        Ok(name) => terrain_id(call, map, name),
-        Err(_) => terrain_id(call, map, &String::from_utf8_lossy(&bytes)),
-    }
 }
 
 /// The index of the name spelt by `bytes` among `names` (names are UTF-8 without replacement
@@ -701,6 +733,16 @@ impl Opts<'_, '_> {
         }
     }
 
+    /// [`Opts::str`], lent where it lies instead of copied into a Rust string.
+    pub fn text(&self, key: &str) -> mlua::Result<Text<'_>> {
+        let (i, f) = self.field(key);
+        match (&self.values[i], f.default) {
+            (Value::String(s), _) => Ok(Text::of(s)),
+            (Value::Nil, Default::Str(d)) => Ok(Text::Declared(d)),
+            _ => Err(self.bad(key)),
+        }
+    }
+
     /// A string option without a default; `None` when absent.
     pub fn opt_str(&self, key: &str) -> mlua::Result<Option<String>> {
         match self.value(key) {
@@ -737,7 +779,7 @@ impl Opts<'_, '_> {
     pub fn terrain(&self, key: &str, map: &Map) -> mlua::Result<TerrainId> {
         let (i, f) = self.field(key);
         match (&self.values[i], f.default) {
-            (Value::String(s), _) => terrain_of(self.call, map, s),
+            (Value::String(s), _) => terrain_id(self.call, map, &Text::of(s)),
             (Value::Nil, Default::Str(d)) => terrain_id(self.call, map, d),
             _ => Err(self.bad(key)),
         }
@@ -747,7 +789,7 @@ impl Opts<'_, '_> {
     pub fn opt_terrain(&self, key: &str, map: &Map) -> mlua::Result<Option<TerrainId>> {
         match self.value(key) {
             Value::Nil => Ok(None),
-            Value::String(s) => terrain_of(self.call, map, s).map(Some),
+            Value::String(s) => terrain_id(self.call, map, &Text::of(s)).map(Some),
             _ => Err(self.bad(key)),
         }
     }

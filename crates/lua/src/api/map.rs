@@ -490,7 +490,7 @@ fn carve_rooms(
     let terrain = c.terrain(1, &t, &m.0)?;
     let o = c.options(2, &opts)?;
     let b = brush(&o, &mut m.0, terrain)?;
-    let kind: Arc<str> = o.str("kind")?.into();
+    let kind: Arc<str> = Arc::from(&*o.text("kind")?);
     charge_bytes(lua, cost::rooms(rects.len(), &kind))?;
     let mut meter = LuaMeter::new(lua);
     rooms::carve_rooms(&mut m.0, &rects, &b, &kind, &mut meter).map_err(|e| match e {

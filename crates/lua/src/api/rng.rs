@@ -182,7 +182,7 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
 
 fn stream(lua: &Lua, (this, name, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<LuaRng> {
     let c = Call::new(lua, &STREAM, &extra)?;
-    let name = c.str(0, &name)?;
+    let name = c.text(0, &name)?;
     Ok(LuaRng(c.receiver(this)?.0.stream(&name)))
 }
 
