@@ -183,8 +183,8 @@ pub fn exceeded_error(lua: &Lua) -> mlua::Error {
 /// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
 /// (located at the calling Lua line) once a budget has run out.
 pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
-    let budget = state(lua).budget.clone();
-    budget
+    state(lua)
+        .budget
         .charge(cost, || caller_location(lua))
         .map_err(|_| exceeded_error(lua))
 }
@@ -197,8 +197,8 @@ pub fn charge_bytes(lua: &Lua, bytes: usize) -> mlua::Result<()> {
 /// Counts `bytes` that `what` (a binding's name) is about to allocate against the memory
 /// limit, before allocating: running out names `what` and the size.
 pub fn charge_bytes_for(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<()> {
-    let budget = state(lua).budget.clone();
-    budget
+    state(lua)
+        .budget
         .charge_bytes_for(bytes, what, || caller_location(lua))
         .map_err(|_| exceeded_error(lua))
 }

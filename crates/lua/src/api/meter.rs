@@ -3,13 +3,16 @@
 //! long stops within the budget and the error names the recipe line that called it.
 
 use super::cost;
-use crate::state::charge;
+use crate::budget::{caller_location, Budget};
+use crate::state::{exceeded_error, state};
 use mlua::Lua;
 use warren_core::gen::meter::{Meter, Stopped};
 
 /// Charges a phase's work to the running generation's budget.
 pub struct LuaMeter<'a> {
     lua: &'a Lua,
+    /// The budget charged, looked up once per phase (not once per report).
+    budget: &'a Budget,
     /// Cells reported but not yet charged (less than one instruction's worth).
     pending: u64,
     /// The budget error that stopped the phase.
@@ -21,6 +24,7 @@ impl<'a> LuaMeter<'a> {
     pub fn new(lua: &'a Lua) -> LuaMeter<'a> {
         LuaMeter {
             lua,
+            budget: &state(lua).budget,
             pending: 0,
             error: None,
         }
@@ -42,9 +46,13 @@ impl Meter for LuaMeter<'_> {
         if units == 0 {
             return Ok(());
         }
-        charge(self.lua, units).map_err(|e| {
-            self.error = Some(e);
-            Stopped
-        })
+        // As `crate::state::charge` does.
+        let lua = self.lua;
+        self.budget
+            .charge(units, || caller_location(lua))
+            .map_err(|_| {
+                self.error = Some(exceeded_error(lua));
+                Stopped
+            })
     }
 }
