@@ -25,7 +25,6 @@ use mlua::{
     AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
     UserDataRefMut, Value,
 };
-use std::mem::ManuallyDrop;
 use warren_core::map::{priority, Map, TerrainId};
 
 /// The arguments a call passed beyond those its binding names (usually none: then nothing is
@@ -399,9 +398,6 @@ impl<'a> Call<'a> {
 
     /// Argument `i` as an options table of its declared class: every key is checked to be one
     /// the class declares, and read through [`Opts`].
-    // Inlined, so that the options are built where the binding keeps them (returning them
-    // from a call copied all sixteen slots).
-    #[inline(always)]
     pub fn options(&self, i: usize, v: &Value) -> mlua::Result<Opts<'_, 'a>> {
         let a = self.arg_decl(i);
         let Ty::Table(class) = a.ty else {
@@ -415,16 +411,9 @@ impl<'a> Call<'a> {
             call: self,
             name: a.name,
             class,
-            values: ManuallyDrop::new([const { Value::Nil }; MAX_KEYS]),
-            used: 0,
+            given: Vec::new(),
+            nil: Value::Nil,
         };
-        self.load_options(i, v, &mut opts)?;
-        Ok(opts)
-    }
-
-    /// Reads options argument `i` (`v`) into `opts`.
-    fn load_options(&self, i: usize, v: &Value, opts: &mut Opts) -> mlua::Result<()> {
-        let a = self.arg_decl(i);
         match v {
             Value::Nil if a.optional => {}
             Value::Table(t) => {
@@ -440,7 +429,7 @@ impl<'a> Call<'a> {
             }
             _ => return Err(self.bad(i, v)),
         }
-        Ok(())
+        Ok(opts)
     }
 }
 
@@ -543,22 +532,13 @@ pub struct Opts<'c, 'a> {
     call: &'c Call<'a>,
     name: &'static str,
     class: &'static Class,
-    /// The value of each declared key, in declaration order (own keys, then the parents').
-    /// Only the first `used` can hold anything but nil, and only those are dropped (see the
-    /// `Drop` impl): the rest hold nil, which owns nothing.
-    values: ManuallyDrop<[Value; MAX_KEYS]>,
-    /// One past the last slot a table filled.
-    used: usize,
-}
-
-impl Drop for Opts<'_, '_> {
-    /// Drops the values a table filled. Dropping all sixteen slots one by one cost more than
-    /// reading a small options table.
-    fn drop(&mut self) {
-        for v in &mut self.values[..self.used] {
-            drop(std::mem::replace(v, Value::Nil));
-        }
-    }
+    /// The declared keys the table gave, each as its slot (the key's place in declaration
+    /// order: own keys, then the parents') and value. A handful at most, so a lookup scans
+    /// them; absent or empty options allocate nothing. (A slot for every declared key made
+    /// each call build, move and drop sixteen values.)
+    given: Vec<(usize, Value)>,
+    /// What an absent key reads as.
+    nil: Value,
 }
 
 impl Opts<'_, '_> {
@@ -566,8 +546,7 @@ impl Opts<'_, '_> {
     /// had any key.
     fn load(&mut self, t: &Table) -> mlua::Result<bool> {
         let class = self.class;
-        let values = &mut *self.values;
-        let used = &mut self.used;
+        let given = &mut self.given;
         // Walks `t`'s own keys with `lua_next` (as `next` and mlua's `for_each` do, without a
         // protected call per key: `lua_next` over a table nobody changes meanwhile cannot
         // fail). Only the values of declared keys become mlua values; the first key the class
@@ -599,8 +578,7 @@ impl Opts<'_, '_> {
                     };
                     match slot {
                         Some(i) => {
-                            values[i] = raw.pop_value();
-                            *used = (*used).max(i + 1);
+                            given.push((i, raw.pop_value()));
                         }
                         None => {
                             if unknown.is_none() {
@@ -636,6 +614,15 @@ impl Opts<'_, '_> {
         }
     }
 
+    /// The value in slot `i` (nil when the table did not give it).
+    #[inline]
+    fn at(&self, i: usize) -> &Value {
+        match self.given.iter().find(|(slot, _)| *slot == i) {
+            Some((_, v)) => v,
+            None => &self.nil,
+        }
+    }
+
     #[inline]
     fn field(&self, key: &str) -> (usize, &'static Field) {
         match field_of(self.class, key.as_bytes()) {
@@ -652,7 +639,7 @@ impl Opts<'_, '_> {
 
     /// The raw value of `key` (nil when absent).
     pub fn value(&self, key: &str) -> &Value {
-        &self.values[self.field(key).0]
+        self.at(self.field(key).0)
     }
 
     /// Whether `key` was given.
@@ -663,7 +650,7 @@ impl Opts<'_, '_> {
     /// The error for `key` of the wrong type or out of range.
     pub fn bad(&self, key: &str) -> mlua::Error {
         let (i, f) = self.field(key);
-        let v = &self.values[i];
+        let v = self.at(i);
         if absent(v) {
             return self
                 .call
@@ -695,7 +682,7 @@ impl Opts<'_, '_> {
 
     /// [`Opts::opt_int`] of `key`, found in slot `i` as field `f`.
     fn int_at(&self, key: &str, i: usize, f: &Field) -> mlua::Result<Option<i64>> {
-        let v = &self.values[i];
+        let v = self.at(i);
         if absent(v) {
             return Ok(None);
         }
@@ -705,7 +692,7 @@ impl Opts<'_, '_> {
     /// A number option (its default when absent).
     pub fn num(&self, key: &str) -> mlua::Result<f64> {
         let (i, f) = self.field(key);
-        let v = &self.values[i];
+        let v = self.at(i);
         match (absent(v), f.default) {
             (true, Default::Num(d)) => Ok(d),
             (true, Default::Int(d)) => Ok(d as f64),
@@ -716,7 +703,7 @@ impl Opts<'_, '_> {
     /// A boolean option (its default, else false, when absent).
     pub fn bool(&self, key: &str) -> mlua::Result<bool> {
         let (i, f) = self.field(key);
-        match &self.values[i] {
+        match self.at(i) {
             Value::Boolean(b) => Ok(*b),
             Value::Nil => Ok(matches!(f.default, Default::Bool(true))),
             _ => Err(self.bad(key)),
@@ -726,7 +713,7 @@ impl Opts<'_, '_> {
     /// A string option (its default when absent).
     pub fn str(&self, key: &str) -> mlua::Result<String> {
         let (i, f) = self.field(key);
-        match (&self.values[i], f.default) {
+        match (self.at(i), f.default) {
             (Value::String(s), _) => Ok(s.to_string_lossy()),
             (Value::Nil, Default::Str(d)) => Ok(d.to_string()),
             _ => Err(self.bad(key)),
@@ -736,7 +723,7 @@ impl Opts<'_, '_> {
     /// [`Opts::str`], lent where it lies instead of copied into a Rust string.
     pub fn text(&self, key: &str) -> mlua::Result<Text<'_>> {
         let (i, f) = self.field(key);
-        match (&self.values[i], f.default) {
+        match (self.at(i), f.default) {
             (Value::String(s), _) => Ok(Text::of(s)),
             (Value::Nil, Default::Str(d)) => Ok(Text::Declared(d)),
             _ => Err(self.bad(key)),
@@ -759,7 +746,7 @@ impl Opts<'_, '_> {
             unreachable!("{}.{key} is no choice", self.class.name)
         };
         // Compared as bytes: the message alone needs the name as a Rust string.
-        let found = match (&self.values[i], f.default) {
+        let found = match (self.at(i), f.default) {
             (Value::String(s), _) => position(names, &s.as_bytes()),
             (Value::Nil, Default::Str(d)) => position(names, d.as_bytes()),
             _ => return Err(self.bad(key)),
@@ -778,7 +765,7 @@ impl Opts<'_, '_> {
     /// A terrain option on `map` (its default name when absent).
     pub fn terrain(&self, key: &str, map: &Map) -> mlua::Result<TerrainId> {
         let (i, f) = self.field(key);
-        match (&self.values[i], f.default) {
+        match (self.at(i), f.default) {
             (Value::String(s), _) => terrain_id(self.call, map, &Text::of(s)),
             (Value::Nil, Default::Str(d)) => terrain_id(self.call, map, d),
             _ => Err(self.bad(key)),
