@@ -56,6 +56,7 @@ pub mod regions;
 pub mod rng;
 pub mod shapes;
 pub mod status;
+mod terrain_names;
 pub mod town;
 pub mod tunnel;
 

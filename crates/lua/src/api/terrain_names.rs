@@ -1,0 +1,52 @@
+//! Terrain names a recipe writes again and again (`"floor"`, `"rock wall"`), resolved without
+//! hashing them each time: the last few ids found are checked first, by name. Names are unique
+//! within a table (the registry checks), so an id of that table whose name matches is the id
+//! the table's own lookup gives.
+
+use std::cell::Cell;
+use warren_core::map::{TerrainId, TerrainTable};
+
+/// How many recent lookups are kept.
+const KEPT: usize = 4;
+
+thread_local! {
+    /// The most recent lookups, newest first: the table (by address; never 0) and the id found.
+    static RECENT: Cell<[(usize, TerrainId); KEPT]> = const { Cell::new([(0, 0); KEPT]) };
+}
+
+/// The id of the terrain called `name` in `table`, if it has one.
+pub fn id(table: &TerrainTable, name: &str) -> Option<TerrainId> {
+    let at = std::ptr::from_ref(table) as usize;
+    let recent = RECENT.get();
+    for &(t, id) in &recent {
+        if t == at && usize::from(id) < table.len() && table.get(id).name == name {
+            return Some(id);
+        }
+    }
+    let id = table.id(name)?;
+    let mut next = [(at, id); KEPT];
+    next[1..].copy_from_slice(&recent[..KEPT - 1]);
+    RECENT.set(next);
+    Some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_names_give_the_tables_own_ids() {
+        let a = TerrainTable::plain(&[("rock", '#', true), ("floor", '.', false)]);
+        let b = TerrainTable::plain(&[("floor", '.', false), ("rock", '#', true)]);
+        for _ in 0..3 {
+            for (table, names) in [
+                (&a, ["rock", "floor", "lava"]),
+                (&b, ["floor", "rock", "x"]),
+            ] {
+                for name in names {
+                    assert_eq!(id(table, name), table.id(name), "{name}");
+                }
+            }
+        }
+    }
+}
