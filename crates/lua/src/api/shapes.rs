@@ -21,7 +21,7 @@ fn small(v: i64) -> i32 {
 pub fn rect_from(c: &Call, t: &Table, what: &str) -> mlua::Result<Rect> {
     let k = keys(c.lua());
     let field = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
-        let mut v: Value = t.get(key)?;
+        let mut v = named(t, key)?;
         if v.is_nil() {
             v = t.get(pos)?;
         }
@@ -35,6 +35,16 @@ pub fn rect_from(c: &Call, t: &Table, what: &str) -> mlua::Result<Rect> {
     let (x, y) = (field(&k.x, "x", 1)?, field(&k.y, "y", 2)?);
     let (w, h) = (field(&k.w, "w", 3)?, field(&k.h, "h", 4)?);
     Ok(Rect::new(small(x), small(y), small(w), small(h)))
+}
+
+/// `t[key]`: a key the table holds is what indexing gives (no metamethod is asked), so it is
+/// read raw, without the protected call mlua makes for a table with a metatable (a
+/// `warren.rect`); only a missing key goes through `__index`.
+fn named(t: &Table, key: &mlua::String) -> mlua::Result<Value> {
+    match t.raw_get(key)? {
+        Value::Nil => t.get(key),
+        v => Ok(v),
+    }
 }
 
 /// Argument `i` as a rectangle.
@@ -236,7 +246,7 @@ pub fn cell_from(c: &Call, map: &Map, v: &Value, what: &str) -> mlua::Result<Poi
     };
     let k = keys(c.lua());
     let coord = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
-        let mut v: Value = t.get(key)?;
+        let mut v = named(t, key)?;
         if v.is_nil() {
             v = t.get(pos)?;
         }
