@@ -630,7 +630,7 @@ fn strings(o: &Opts, key: &str) -> mlua::Result<Vec<String>> {
         return Ok(Vec::new());
     };
     let c = o.call();
-    list(c, &t, &format!("opts.{key}"))?
+    list(c, &t, format_args!("opts.{key}"))?
         .into_iter()
         .enumerate()
         .map(|(i, v)| match v? {

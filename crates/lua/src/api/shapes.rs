@@ -7,6 +7,7 @@ use super::keys::keys;
 use super::rects::LuaRects;
 use crate::state::{charge, charge_bytes};
 use mlua::{Either, Table, UserDataRef, Value};
+use std::fmt::{self, Display};
 use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
 
@@ -17,8 +18,9 @@ fn small(v: i64) -> i32 {
 }
 
 /// A rectangle from a `{x=, y=, w=, h=}` table (or the deprecated positional `{x, y, w, h}`).
-/// `what` names it in messages (`argument 1 (rect)`, `item 3 of rooms`).
-pub fn rect_from(c: &Call, t: &Table, what: &str) -> mlua::Result<Rect> {
+/// `what` names it in messages (`argument 1 (rect)`, `item 3 of rooms`); it is written only
+/// for a message.
+pub fn rect_from(c: &Call, t: &Table, what: impl Display) -> mlua::Result<Rect> {
     let k = keys(c.lua());
     let field = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
         let mut v = named(t, key)?;
@@ -50,14 +52,27 @@ fn named(t: &Table, key: &mlua::String) -> mlua::Result<Value> {
 /// Argument `i` as a rectangle.
 pub fn rect(c: &Call, i: usize, v: &Value) -> mlua::Result<Rect> {
     match v {
-        Value::Table(t) => rect_from(c, t, &arg_label(c, i)),
+        Value::Table(t) => rect_from(c, t, arg_label(c, i)),
         _ => Err(c.bad(i, v)),
     }
 }
 
-/// `argument 1 (rect)`.
-fn arg_label(c: &Call, i: usize) -> String {
-    format!("argument {} ({})", i + 1, c.decl().args[i].name)
+/// `argument 1 (rect)`, written only when a message needs it.
+struct ArgLabel<'c, 'a> {
+    c: &'c Call<'a>,
+    i: usize,
+}
+
+impl Display for ArgLabel<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let name = self.c.decl().args[self.i].name;
+        write!(f, "argument {} ({name})", self.i + 1)
+    }
+}
+
+/// Argument `i`'s label, as [`ArgLabel`].
+fn arg_label<'c, 'a>(c: &'c Call<'a>, i: usize) -> ArgLabel<'c, 'a> {
+    ArgLabel { c, i }
 }
 
 /// The rectangles a list argument gave (see [`rects`]).
@@ -105,7 +120,11 @@ pub fn rects(c: &Call, i: usize, v: This<LuaRects>) -> mlua::Result<RectsArg> {
                         shown(&item)
                     )));
                 };
-                out.push(rect_from(c, &item, &format!("item {} of {label}", n + 1))?);
+                out.push(rect_from(
+                    c,
+                    &item,
+                    format_args!("item {} of {label}", n + 1),
+                )?);
             }
             Ok(RectsArg::Read(out))
         }
@@ -183,7 +202,7 @@ impl IntoIterator for List {
 /// The items of a Lua list up to the first nil, like `ipairs` (honouring `__index`, so
 /// read-only proxies are lists too). Each item is charged, and lists longer than
 /// [`cost::MAX_LIST`] are refused (an `__index` that never returns nil makes an endless one).
-pub fn list(c: &Call, t: &Table, what: &str) -> mlua::Result<List> {
+pub fn list(c: &Call, t: &Table, what: impl Display) -> mlua::Result<List> {
     let too_long = || {
         c.fail(format!(
             "{what} has more than {} items (the most a list argument may hold)",
@@ -237,7 +256,7 @@ pub fn cell(c: &Call, map: &Map, i: usize, x: &Value, y: &Value) -> mlua::Result
 }
 
 /// A cell from a `{x=, y=}` table (or the deprecated positional `{x, y}`), on `map`.
-pub fn cell_from(c: &Call, map: &Map, v: &Value, what: &str) -> mlua::Result<Point> {
+pub fn cell_from(c: &Call, map: &Map, v: &Value, what: impl Display) -> mlua::Result<Point> {
     let Value::Table(t) = v else {
         return Err(c.fail(format!(
             "{what} must be a cell {{x=, y=}}, got {}",
@@ -276,7 +295,7 @@ pub fn cells(c: &Call, map: &Map, i: usize, v: &Value) -> mlua::Result<Vec<Point
             c,
             map,
             &item?,
-            &format!("item {} of {label}", n + 1),
+            format_args!("item {} of {label}", n + 1),
         )?);
     }
     Ok(out)

@@ -109,7 +109,10 @@ pub fn flags(o: &Opts, key: &str) -> mlua::Result<TunnelFlags> {
     };
     let c = o.call();
     let mut names = Vec::new();
-    for (i, v) in list(c, &t, &format!("opts.{key}"))?.into_iter().enumerate() {
+    for (i, v) in list(c, &t, format_args!("opts.{key}"))?
+        .into_iter()
+        .enumerate()
+    {
         let v = v?;
         let name = match &v {
             Value::String(s) => s.to_string_lossy(),
