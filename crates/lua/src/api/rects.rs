@@ -7,7 +7,7 @@ use super::call::{Call, Extra, This, ThisMut};
 use super::decl::{arg, Decl, Owner::Rects as O, Ty};
 use super::keys::keys;
 
-use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{ffi, AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 use warren_core::map::Rect;
 
 /// Rectangles as a Lua userdata.
@@ -17,7 +17,30 @@ pub struct LuaRects(pub Vec<Rect>);
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
     let k = keys(lua);
-    lua.create_table_from([(&k.x, r.x), (&k.y, r.y), (&k.w, r.w), (&k.h, r.h)])
+    // The table is made (a protected allocation) with room for its four keys, as
+    // `create_table_from` makes it; putting a new key into a free slot of a table cannot
+    // allocate or fail, so the fields are set in that order without a protected call each.
+    let t = lua.create_table_with_capacity(0, 4)?;
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: the stack is checked to have room for the table, a key and a value; the keys
+        // are existing strings and the values integers (pushing them allocates nothing);
+        // everything pushed is set or popped before returning.
+        unsafe {
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(&t)?;
+            for (key, v) in [(&k.x, r.x), (&k.y, r.y), (&k.w, r.w), (&k.h, r.h)] {
+                raw.push(key)?;
+                ffi::lua_pushinteger(state, v.into());
+                ffi::lua_rawset(state, -3);
+            }
+            ffi::lua_pop(state, 1);
+        }
+        Ok(())
+    })?;
+    Ok(t)
 }
 
 /// Makes `rooms[i]` read rectangle `i` as a table (see [`super::index`]: method lookups on
