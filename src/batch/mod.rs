@@ -3,10 +3,13 @@
 //! its chunk of seeds is done.
 //!
 //! Workers claim small chunks of seeds in order from a shared counter. Finished chunks are
-//! committed strictly in seed order: their records are appended to the records file and folded
-//! into one [`Aggregate`], and a worker that runs too far ahead of the oldest unfinished chunk
-//! waits. So memory does not grow with the number of maps, the records file is in seed order,
-//! and the statistics depend only on the seeds, never on the number of jobs or on timing.
+//! committed strictly in seed order: their records are appended to the records file, and a
+//! worker that runs too far ahead of the oldest unfinished chunk waits. The worker that commits
+//! a chunk folds it, outside the lock, into an [`Aggregate`] of its own; the workers' aggregates
+//! are merged when they finish (an aggregate depends only on the set of records it saw, see
+//! [`Aggregate::merge`]). So memory does not grow with the number of maps, the records file is
+//! in seed order, and the statistics depend only on the seeds, never on the number of jobs or
+//! on timing.
 //!
 //! A batch that is told to stop (a signal) finishes the map each worker is on, commits every
 //! chunk up to the first unfinished one, and reports where to resume; the records and
@@ -103,6 +106,7 @@ struct Committed {
     /// The next chunk to commit.
     next: u64,
     waiting: BTreeMap<u64, Chunk>,
+    /// The aggregates of the workers that have finished, merged.
     data: Aggregate,
     records: Option<RecordFile>,
     seeds_done: u64,
@@ -113,6 +117,8 @@ struct Committed {
 /// State the workers share.
 struct Shared<'a> {
     batch: &'a Batch,
+    /// What the maps are made with: each worker's aggregate starts from it.
+    header: Header,
     params: ParamValues,
     recipe: String,
     /// Digits of the largest seed of the whole plan, for file names.
@@ -171,8 +177,9 @@ impl Shared<'_> {
         true
     }
 
-    /// Hands a chunk over, committing it and every waiting chunk after it that is now next.
-    fn commit(&self, chunk: Chunk) {
+    /// Hands a chunk over, committing it and every waiting chunk after it that is now next;
+    /// the chunks committed are moved to `done`, for the caller to fold into its aggregate.
+    fn commit(&self, chunk: Chunk, done: &mut Vec<Chunk>) {
         let Some(mut state) = self.lock() else {
             return;
         };
@@ -182,7 +189,6 @@ impl Shared<'_> {
             let Some(c) = state.waiting.remove(&state.next) else {
                 break;
             };
-            state.data.absorb(&c.records, &c.names);
             if let Some(file) = &mut state.records {
                 if let Err(e) = file.write(&c.lines) {
                     self.fail(Error::Io(e));
@@ -191,8 +197,16 @@ impl Shared<'_> {
             state.seeds_done += c.records.len() as u64;
             state.next += 1;
             state.ended = !c.complete;
+            done.push(c);
         }
         self.advanced.notify_all();
+    }
+
+    /// Adds a finished worker's aggregate to the batch's.
+    fn hand_in(&self, data: &Aggregate) {
+        if let Some(mut state) = self.lock() {
+            state.data.merge(data);
+        }
     }
 }
 
@@ -209,34 +223,32 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         work(&host, &shared);
         return finish(shared, started);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs - 1)
-        .thread_name(|i| format!("warren-batch-{}", i + 1))
-        .build()
-        .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
     let gate = Gate::default();
-    let mut first = Err(Error::Internal("the first batch worker did not run".into()));
-    pool.in_place_scope(|scope| {
-        for _ in 1..jobs {
-            scope.spawn(|_| {
+    let first = std::thread::scope(|scope| {
+        // Closed however the first worker ends, a panic included: the scope waits for the
+        // others, which must not wait for a start that never comes.
+        let _closing = CloseOnDrop(&gate);
+        for i in 1..jobs {
+            let worker = || {
                 let loaded = Host::load(&batch.script, batch.registry.clone(), batch.limits);
                 let Some(shared) = gate.wait() else { return };
                 match loaded {
                     Ok(host) => work(&host, &shared),
                     Err(e) => shared.fail(e),
                 }
-            });
+            };
+            std::thread::Builder::new()
+                .name(format!("warren-batch-{}", i + 1))
+                .spawn_scoped(scope, worker)
+                .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
         }
-        // Closed however the first worker ends, a panic included: the scope waits for the
-        // others, which must not wait for a start that never comes.
-        let _closing = CloseOnDrop(&gate);
-        first = load_first().and_then(|host| {
+        load_first().and_then(|host| {
             let shared = Arc::new(prepare(batch, &host, jobs)?);
             gate.open(shared.clone());
             let started = Instant::now();
             work(&host, &shared);
             Ok((shared, started))
-        });
+        })
     });
     let (shared, started) = first?;
     let shared = Arc::try_unwrap(shared)
@@ -323,6 +335,7 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
     let last_seed = batch.plan.whole().end.saturating_sub(1);
     Ok(Shared {
         batch,
+        header: header.clone(),
         recipe: header.recipe.clone(),
         params,
         seed_digits: last_seed.to_string().len(),
@@ -429,13 +442,21 @@ fn progress_bar(total: u64, visible: bool) -> ProgressBar {
 }
 
 /// One worker: claims chunks of seeds until none are left (or the batch stops), generating each
-/// with `host` and committing it.
+/// with `host` and committing it; hands in the statistics of the chunks it committed.
 fn work(host: &Host, shared: &Shared) {
+    let mut data = Aggregate::new(shared.header.clone());
+    generate_chunks(host, shared, &mut data);
+    shared.hand_in(&data);
+}
+
+/// [`work`]'s loop: folds every chunk this worker commits into `data`.
+fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
     let batch = shared.batch;
     let seeds = batch.plan.seeds();
     let total = seeds.end - seeds.start;
     let mut measurer = Measurer::new();
     let mut names = RecordNames::default();
+    let mut done = Vec::new();
     while !shared.stopping() {
         let index = shared.next_chunk.fetch_add(1, Ordering::Relaxed);
         let first = index.saturating_mul(shared.chunk);
@@ -475,7 +496,10 @@ fn work(host: &Host, shared: &Shared) {
         }
         shared.progress.inc(chunk.records.len() as u64);
         chunk.names.clone_from(&names);
-        shared.commit(chunk);
+        shared.commit(chunk, &mut done);
+        for c in done.drain(..) {
+            data.absorb(&c.records, &c.names);
+        }
     }
 }
 

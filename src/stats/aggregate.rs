@@ -174,6 +174,35 @@ impl Aggregate {
         }
     }
 
+    /// Adds everything `other` aggregated, as if its records had been absorbed here: the
+    /// result depends only on the union of the records, not on how they were split.
+    pub fn merge(&mut self, other: &Aggregate) {
+        for (i, name) in other.names.metrics.all().iter().enumerate() {
+            let id = self.metric_id(name) as usize;
+            self.metrics[id].merge(&other.metrics[i]);
+        }
+        for (i, name) in other.names.times.all().iter().enumerate() {
+            let (theirs, order) = (&other.times[i], other.time_order[i]);
+            if theirs.count() == 0 {
+                continue;
+            }
+            let id = self.time_id(name) as usize;
+            if self.times[id].count() == 0 || order < self.time_order[id] {
+                self.time_order[id] = order;
+            }
+            self.times[id].merge(theirs);
+        }
+        self.measured += other.measured;
+        self.failed += other.failed;
+        self.failures.extend(other.failures.iter().cloned());
+        self.failures.sort_by_key(|f| f.0);
+        self.failures.truncate(FAILURES_KEPT);
+        self.seeds = match (self.seeds, other.seeds) {
+            (Some((lo, hi)), Some((l, h))) => Some((lo.min(l), hi.max(h))),
+            (mine, theirs) => mine.or(theirs),
+        };
+    }
+
     fn metric_id(&mut self, name: &str) -> u32 {
         let id = self.names.metrics.id(name);
         if id as usize == self.metrics.len() {
@@ -343,6 +372,94 @@ mod tests {
         assert_eq!(a.maps(), 20);
         let kept: Vec<u64> = a.first_failures().iter().map(|f| f.0).collect();
         assert_eq!(kept, [0, 1, 2, 3, 4]);
+    }
+
+    /// What a summary shows of an aggregate, for comparisons.
+    fn shown(a: &Aggregate) -> impl PartialEq + std::fmt::Debug {
+        let columns = |cs: Vec<Column>| -> Vec<(String, ColumnStats)> {
+            cs.iter()
+                .map(|c| (c.name.to_string(), c.stats.clone()))
+                .collect()
+        };
+        (
+            columns(a.metrics()),
+            columns(a.times()),
+            a.first_failures().to_vec(),
+            (a.maps(), a.failed(), a.seed_range()),
+        )
+    }
+
+    /// A map's record drawn from `draw`: sometimes a failure; else the built-in metric, some
+    /// recipe metrics and phases (in the map's own order), with values that repeat or are zero
+    /// of either sign; the total time differs on every map, so that big batches pass the exact
+    /// limit and go to the sketch.
+    fn drawn_record(seed: u64, draw: &[u16], names: &mut RecordNames) -> Record {
+        let pick = |i: usize| draw[i % draw.len()] as u64;
+        if pick(0) % 9 == 0 {
+            return Record {
+                seed,
+                outcome: Outcome::Failed(format!("boom {seed}")),
+            };
+        }
+        let value = |i: usize| match pick(i) % 4 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => (pick(i + 1) % 7) as f64 - 3.0,
+            _ => seed as f64 * 0.37 + pick(i + 2) as f64,
+        };
+        let mut metrics = vec![(0, value(1))];
+        for (k, name) in ["alpha", "zeta", "beta"].iter().enumerate() {
+            if pick(3 + k) % 2 == 0 {
+                metrics.push((names.metrics.id(name), value(4 + k)));
+            }
+        }
+        let mut times = vec![(0, seed as f64 * 1.25 + 0.5)];
+        let mut phases = ["carve", "fill", "rooms"];
+        phases.rotate_left((pick(8) % 3) as usize);
+        for (k, name) in phases.iter().enumerate() {
+            if pick(9 + k) % 3 != 0 {
+                times.push((names.times.id(name), value(10 + k).abs()));
+            }
+        }
+        Record {
+            seed,
+            outcome: Outcome::Measured { metrics, times },
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Workers absorb the chunks they commit, in any order, and hand in their aggregates:
+        /// the merge shows exactly what absorbing every record in seed order shows.
+        #[test]
+        fn merged_workers_equal_one_aggregate_in_seed_order(
+            count in 0u64..20_000,
+            chunk in 1u64..80,
+            workers in 1usize..4,
+            draw in proptest::collection::vec(0u16..u16::MAX, 1..64),
+        ) {
+            let mut whole = Aggregate::new(header());
+            let mut parts = vec![Aggregate::new(header()); workers];
+            let mut chunks: Vec<(usize, Vec<Record>, RecordNames)> = Vec::new();
+            for (index, first) in (0..count).step_by(chunk as usize).enumerate() {
+                let mut names = RecordNames::default();
+                let records: Vec<Record> = (first..(first + chunk).min(count))
+                    .map(|seed| drawn_record(seed, &draw[(seed as usize) % draw.len()..], &mut names))
+                    .collect();
+                whole.absorb(&records, &names);
+                let worker = draw[index % draw.len()] as usize % workers;
+                chunks.push((worker, records, names));
+            }
+            chunks.reverse();
+            for (worker, records, names) in &chunks {
+                parts[*worker].absorb(records, names);
+            }
+            let mut merged = Aggregate::new(header());
+            for part in parts.iter().rev() {
+                merged.merge(part);
+            }
+            proptest::prop_assert_eq!(shown(&merged), shown(&whole));
+        }
     }
 
     #[test]

@@ -211,7 +211,8 @@ local function freeze(value, name)
   if type(value) ~= "table" then return value end
   local copy = {}
   for k, v in next, value do
-    copy[k] = freeze(v, name .. "." .. tostring(k))
+    if type(v) == "table" then v = freeze(v, name .. "." .. tostring(k)) end
+    copy[k] = v
   end
   return readonly(copy, name)
 end
