@@ -6,7 +6,7 @@ use super::cost;
 use super::keys::keys;
 use super::rects::LuaRects;
 use crate::state::{charge, charge_bytes};
-use mlua::{Either, Table, UserDataRef, Value};
+use mlua::{ffi, Either, Table, UserDataRef, Value};
 use std::fmt::{self, Display};
 use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
@@ -22,6 +22,9 @@ fn small(v: i64) -> i32 {
 /// for a message.
 pub fn rect_from(c: &Call, t: &Table, what: impl Display) -> mlua::Result<Rect> {
     let k = keys(c.lua());
+    if let [Some(x), Some(y), Some(w), Some(h)] = held_ints(c, t, [&k.x, &k.y, &k.w, &k.h])? {
+        return Ok(Rect::new(small(x), small(y), small(w), small(h)));
+    }
     let field = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
         let mut v = named(t, key)?;
         if v.is_nil() {
@@ -37,6 +40,41 @@ pub fn rect_from(c: &Call, t: &Table, what: impl Display) -> mlua::Result<Rect> 
     let (x, y) = (field(&k.x, "x", 1)?, field(&k.y, "y", 2)?);
     let (w, h) = (field(&k.w, "w", 3)?, field(&k.h, "h", 4)?);
     Ok(Rect::new(small(x), small(y), small(w), small(h)))
+}
+
+/// The integers `t` itself holds under `keys`, read raw in one visit to the Lua stack (`None`
+/// for a key holding anything else, or nothing). Reading raw asks no metamethod, so when every
+/// key holds an integer these are the values indexing gives; otherwise the caller reads the
+/// keys one by one as indexing does.
+fn held_ints<const N: usize>(
+    c: &Call,
+    t: &Table,
+    keys: [&mlua::String; N],
+) -> mlua::Result<[Option<i64>; N]> {
+    c.lua().exec_raw_lua(|raw| {
+        let state = raw.state();
+        let mut out = [None; N];
+        // SAFETY: the stack is checked to have room for the table, a key and its value;
+        // `lua_rawget` with a string key runs no metamethod and cannot fail; everything pushed
+        // is popped before returning.
+        unsafe {
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(t)?;
+            for (key, slot) in keys.into_iter().zip(&mut out) {
+                raw.push(key)?;
+                if ffi::lua_rawget(state, -2) == ffi::LUA_TNUMBER
+                    && ffi::lua_isinteger(state, -1) != 0
+                {
+                    *slot = Some(ffi::lua_tointeger(state, -1));
+                }
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_pop(state, 1);
+        }
+        Ok(out)
+    })
 }
 
 /// `t[key]`: a key the table holds is what indexing gives (no metamethod is asked), so it is
@@ -264,6 +302,11 @@ pub fn cell_from(c: &Call, map: &Map, v: &Value, what: impl Display) -> mlua::Re
         )));
     };
     let k = keys(c.lua());
+    if let [Some(x), Some(y)] = held_ints(c, t, [&k.x, &k.y])? {
+        map.index(x, y)
+            .map_err(|e| c.fail(format!("{what}: {e}")))?;
+        return Ok(Point::new(x as i32, y as i32));
+    }
     let coord = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
         let mut v = named(t, key)?;
         if v.is_nil() {
