@@ -494,12 +494,8 @@ fn panel_table(lua: &Lua, panels: &Panels, p: Point) -> mlua::Result<Table> {
 
 /// A rectangle as a Lua table `{ x, y, w, h }`.
 fn rect_table(lua: &Lua, r: Rect) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 6)?;
-    t.raw_set("x", r.x)?;
-    t.raw_set("y", r.y)?;
-    t.raw_set("w", r.w)?;
-    t.raw_set("h", r.h)?;
-    Ok(t)
+    // Room for two more keys: a room's `kind` and `region`, a vault's `panels`.
+    super::rects::rect_table_with_room(lua, &r, 2)
 }
 
 fn panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Table> {

@@ -16,11 +16,16 @@ pub struct LuaRects(pub Vec<Rect>);
 
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
+    rect_table_with_room(lua, r, 0)
+}
+
+/// [`rect_table`] with room for `more` keys besides `x`, `y`, `w` and `h` (set in that order).
+pub fn rect_table_with_room(lua: &Lua, r: &Rect, more: usize) -> mlua::Result<Table> {
     let k = keys(lua);
-    // The table is made (a protected allocation) with room for its four keys, as
-    // `create_table_from` makes it; putting a new key into a free slot of a table cannot
-    // allocate or fail, so the fields are set in that order without a protected call each.
-    let t = lua.create_table_with_capacity(0, 4)?;
+    // The table is made (a protected allocation) with room for its keys; putting a new key
+    // into a free slot of a table cannot allocate or fail, so the fields are set without a
+    // protected call each.
+    let t = lua.create_table_with_capacity(0, 4 + more)?;
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         // SAFETY: the stack is checked to have room for the table, a key and a value; the keys
