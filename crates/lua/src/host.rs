@@ -379,7 +379,7 @@ impl Host {
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Budget(format!("{at}: {e}"))
         })?;
-        let map = self
+        let mut map = self
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
         if self.stale.replace(false) {
@@ -396,7 +396,7 @@ impl Host {
         // Checked above: this only puts the map and the kept levels in the account.
         let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
         let outcome =
-            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
+            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.usage.set(budget.usage());
@@ -425,7 +425,7 @@ impl Host {
                 self.place_budget(exceeded.unwrap_or_default(), result.as_ref().err()),
             )),
             Ok(Err(e)) => Err(self.script_error(e)),
-            Ok(Ok(map)) => Ok(map),
+            Ok(Ok(())) => Ok(map),
         }
     }
 
@@ -475,18 +475,19 @@ impl Host {
         }
     }
 
-    fn call_generate(&self, env: &Env, run: &Run, map: Map) -> mlua::Result<Map> {
+    /// Runs the recipe on `map`, which holds the generated map afterwards (it is swapped in and
+    /// out of the shared userdata in place: a map is large, and moving it costs a copy).
+    fn call_generate(&self, env: &Env, run: &Run, map: &mut Map) -> mlua::Result<()> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
-        let mut idle = map;
-        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, map);
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
-        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, &mut idle);
+        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
-        Self::publish(env, (idle.width(), idle.height()))?;
-        outcome.map(|()| idle)
+        Self::publish(env, (map.width(), map.height()))?;
+        outcome
     }
 
     /// Makes `map_ud`'s field table hold `size`, unless it does already.
