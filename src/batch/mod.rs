@@ -444,9 +444,24 @@ fn progress_bar(total: u64, visible: bool) -> ProgressBar {
 /// One worker: claims chunks of seeds until none are left (or the batch stops), generating each
 /// with `host` and committing it; hands in the statistics of the chunks it committed.
 fn work(host: &Host, shared: &Shared) {
+    let _stop = StopOnPanic(shared);
     let mut data = Aggregate::new(shared.header.clone());
     generate_chunks(host, shared, &mut data);
     shared.hand_in(&data);
+}
+
+/// Stops the batch when the worker holding it unwinds: a panic in Rust code outside Lua
+/// (measuring or saving a map) must not leave the other workers waiting forever for the chunk
+/// it will never commit. The panic itself still ends the process as an internal error.
+struct StopOnPanic<'s, 'a>(&'s Shared<'a>);
+
+impl Drop for StopOnPanic<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0
+                .fail(Error::Internal("a batch worker panicked".into()));
+        }
+    }
 }
 
 /// [`work`]'s loop: folds every chunk this worker commits into `data`.
@@ -613,6 +628,53 @@ mod tests {
         let script = Path::new("scripts/rooms.lua");
         assert_eq!(file_name(script, 7, 3, Format::Json), "rooms-007.json");
         assert_eq!(file_name(script, 123, 3, Format::Png), "rooms-123.png");
+    }
+
+    #[test]
+    fn a_worker_that_panics_stops_the_batch() {
+        let script = PathBuf::from("scripts/rooms.lua");
+        let registry = warren_lua::run::load_registry(Some(Path::new("regions")), &script)
+            .expect("the shipped regions load");
+        let batch = Batch {
+            script,
+            registry: Arc::new(registry),
+            limits: Limits::default(),
+            sets: Vec::new(),
+            plan: SeedPlan {
+                start: 0,
+                count: 1000,
+                shard: None,
+            },
+            jobs: 2,
+            files: None,
+            records: None,
+            metrics: Vec::new(),
+            progress: false,
+            interrupt: Arc::new(AtomicUsize::new(0)),
+        };
+        let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)
+            .expect("rooms.lua loads");
+        let shared = prepare(&batch, &host, 2).expect("the batch starts");
+        // Chunk 0 is claimed and never committed: without the guard, a worker past the window
+        // would wait for it forever.
+        let far = shared.window + 1;
+        assert!(!shared.stopping());
+        let panicked = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let _stop = StopOnPanic(&shared);
+                    panic!("a bug while measuring");
+                })
+                .join()
+        });
+        assert!(panicked.is_err());
+        assert!(shared.stopping());
+        assert!(!shared.wait_for_window(far), "no wait once the batch stops");
+        let fatal = shared.fatal.lock().map(|mut f| f.take());
+        assert!(
+            matches!(fatal, Ok(Some(Error::Internal(ref m))) if m.contains("panicked")),
+            "{fatal:?}"
+        );
     }
 
     #[test]
