@@ -120,7 +120,6 @@ struct Shared<'a> {
     /// What the maps are made with: each worker's aggregate starts from it.
     header: Header,
     params: ParamValues,
-    recipe: String,
     /// Digits of the largest seed of the whole plan, for file names.
     seed_digits: usize,
     next_chunk: AtomicU64,
@@ -336,7 +335,6 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
     Ok(Shared {
         batch,
         header: header.clone(),
-        recipe: header.recipe.clone(),
         params,
         seed_digits: last_seed.to_string().len(),
         next_chunk: AtomicU64::new(0),
@@ -589,7 +587,7 @@ fn save(
     }];
     let bytes = render(
         &level,
-        &shared.recipe,
+        &shared.header.recipe,
         &shared.params,
         files.format,
         files.scale,
