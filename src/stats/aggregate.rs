@@ -164,9 +164,7 @@ impl Aggregate {
                     }
                     for (place, &(id, v)) in times.iter().enumerate() {
                         let id = time_ids[id as usize] as usize;
-                        if self.times[id].count() == 0 || (r.seed, place) < self.time_order[id] {
-                            self.time_order[id] = (r.seed, place);
-                        }
+                        self.mark_time_order(id, (r.seed, place));
                         self.times[id].add(v);
                     }
                 }
@@ -187,9 +185,7 @@ impl Aggregate {
                 continue;
             }
             let id = self.time_id(name) as usize;
-            if self.times[id].count() == 0 || order < self.time_order[id] {
-                self.time_order[id] = order;
-            }
+            self.mark_time_order(id, order);
             self.times[id].merge(theirs);
         }
         self.measured += other.measured;
@@ -201,6 +197,14 @@ impl Aggregate {
             (Some((lo, hi)), Some((l, h))) => Some((lo.min(l), hi.max(h))),
             (mine, theirs) => mine.or(theirs),
         };
+    }
+
+    /// Notes that time column `id` is marked at `(seed, place)`: the column is ordered by the
+    /// lowest such mark (call before adding the column's values).
+    fn mark_time_order(&mut self, id: usize, at: (u64, usize)) {
+        if self.times[id].count() == 0 || at < self.time_order[id] {
+            self.time_order[id] = at;
+        }
     }
 
     fn metric_id(&mut self, name: &str) -> u32 {

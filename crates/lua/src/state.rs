@@ -183,8 +183,12 @@ pub fn exceeded_error(lua: &Lua) -> mlua::Error {
 /// Charges `cost` instruction-equivalents of Rust work done for the calling script; fails
 /// (located at the calling Lua line) once a budget has run out.
 pub fn charge(lua: &Lua, cost: u64) -> mlua::Result<()> {
-    state(lua)
-        .budget
+    charge_to(lua, &state(lua).budget, cost)
+}
+
+/// [`charge`], to `budget` (the state's, looked up once by a caller that charges often).
+pub fn charge_to(lua: &Lua, budget: &Budget, cost: u64) -> mlua::Result<()> {
+    budget
         .charge(cost, || caller_location(lua))
         .map_err(|_| exceeded_error(lua))
 }

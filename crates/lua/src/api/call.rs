@@ -331,7 +331,8 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// Argument `i` as a string.
+    /// Argument `i` as a string. (Not [`Call::text`] copied: names of snapshots and tags come
+    /// through here on every map, and one lossy copy is cheaper than a check and a copy.)
     pub fn str(&self, i: usize, v: &Value) -> mlua::Result<String> {
         match (v, self.arg_decl(i).default) {
             (Value::String(s), _) => Ok(s.to_string_lossy()),
@@ -363,14 +364,8 @@ impl<'a> Call<'a> {
         let Ty::Choice(names) = a.ty else {
             unreachable!("{} declares {} as no choice", self.decl.call_name(), a.name)
         };
-        // Compared as bytes: the message alone needs the name as a Rust string.
-        let found = match (v, a.default) {
-            (Value::String(s), _) => position(names, &s.as_bytes()),
-            (Value::Nil, Default::Str(d)) => position(names, d.as_bytes()),
-            _ => return Err(self.bad(i, v)),
-        };
-        found.ok_or_else(|| {
-            let s = self.str(i, v).unwrap_or_default();
+        let s = self.text(i, v)?;
+        names.iter().position(|n| *n == &*s).ok_or_else(|| {
             self.fail(format!(
                 "{} = \"{s}\" is not one of {}{}",
                 self.label(i),
@@ -454,6 +449,12 @@ impl<'v> Text<'v> {
     }
 }
 
+impl std::fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
 impl std::ops::Deref for Text<'_> {
     type Target = str;
 
@@ -473,12 +474,6 @@ pub const MAX_KEYS: usize = 16;
 pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId> {
     super::terrain_names::id(map.terrains(), name)
         .ok_or_else(|| call.fail(warren_core::region::unknown_terrain(name, map.terrains())))
-}
-
-/// The index of the name spelt by `bytes` among `names` (names are UTF-8 without replacement
-/// characters, so no lossy conversion could match where the bytes do not).
-fn position(names: &[&str], bytes: &[u8]) -> Option<usize> {
-    names.iter().position(|n| n.as_bytes() == bytes)
 }
 
 fn check_int(ty: &Ty, v: &Value) -> Option<i64> {
@@ -711,17 +706,17 @@ impl Opts<'_, '_> {
 
     /// A string option (its default when absent).
     pub fn str(&self, key: &str) -> mlua::Result<String> {
-        let (i, f) = self.field(key);
-        match (self.at(i), f.default) {
-            (Value::String(s), _) => Ok(s.to_string_lossy()),
-            (Value::Nil, Default::Str(d)) => Ok(d.to_string()),
-            _ => Err(self.bad(key)),
-        }
+        self.text(key).map(|t| t.to_string())
     }
 
     /// [`Opts::str`], lent where it lies instead of copied into a Rust string.
     pub fn text(&self, key: &str) -> mlua::Result<Text<'_>> {
         let (i, f) = self.field(key);
+        self.text_at(key, i, f)
+    }
+
+    /// [`Opts::text`] of `key`, found in slot `i` as field `f`.
+    fn text_at(&self, key: &str, i: usize, f: &Field) -> mlua::Result<Text<'_>> {
         match (self.at(i), f.default) {
             (Value::String(s), _) => Ok(Text::of(s)),
             (Value::Nil, Default::Str(d)) => Ok(Text::Declared(d)),
@@ -744,14 +739,8 @@ impl Opts<'_, '_> {
         let Ty::Choice(names) = f.ty else {
             unreachable!("{}.{key} is no choice", self.class.name)
         };
-        // Compared as bytes: the message alone needs the name as a Rust string.
-        let found = match (self.at(i), f.default) {
-            (Value::String(s), _) => position(names, &s.as_bytes()),
-            (Value::Nil, Default::Str(d)) => position(names, d.as_bytes()),
-            _ => return Err(self.bad(key)),
-        };
-        found.ok_or_else(|| {
-            let s = self.str(key).unwrap_or_default();
+        let s = self.text_at(key, i, f)?;
+        names.iter().position(|n| *n == &*s).ok_or_else(|| {
             self.call.fail(format!(
                 "{}.{key} = \"{s}\" is not one of {}{}",
                 self.name,
@@ -763,12 +752,7 @@ impl Opts<'_, '_> {
 
     /// A terrain option on `map` (its default name when absent).
     pub fn terrain(&self, key: &str, map: &Map) -> mlua::Result<TerrainId> {
-        let (i, f) = self.field(key);
-        match (self.at(i), f.default) {
-            (Value::String(s), _) => terrain_id(self.call, map, &Text::of(s)),
-            (Value::Nil, Default::Str(d)) => terrain_id(self.call, map, d),
-            _ => Err(self.bad(key)),
-        }
+        terrain_id(self.call, map, &self.text(key)?)
     }
 
     /// An optional terrain option; `None` when absent.

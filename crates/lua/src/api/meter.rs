@@ -3,8 +3,8 @@
 //! long stops within the budget and the error names the recipe line that called it.
 
 use super::cost;
-use crate::budget::{caller_location, Budget};
-use crate::state::{exceeded_error, state};
+use crate::budget::Budget;
+use crate::state::{charge_to, state};
 use mlua::Lua;
 use warren_core::gen::meter::{Meter, Stopped};
 
@@ -46,13 +46,9 @@ impl Meter for LuaMeter<'_> {
         if units == 0 {
             return Ok(());
         }
-        // As `crate::state::charge` does.
-        let lua = self.lua;
-        self.budget
-            .charge(units, || caller_location(lua))
-            .map_err(|_| {
-                self.error = Some(exceeded_error(lua));
-                Stopped
-            })
+        charge_to(self.lua, self.budget, units).map_err(|e| {
+            self.error = Some(e);
+            Stopped
+        })
     }
 }
