@@ -481,9 +481,9 @@ impl Host {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
-        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, map);
+        std::mem::swap(&mut *LuaMap::write_ud(&env.map_ud)?, map);
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
-        std::mem::swap(&mut env.map_ud.borrow_mut::<LuaMap>()?.0, map);
+        std::mem::swap(&mut *LuaMap::write_ud(&env.map_ud)?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
         Self::publish(env, (map.width(), map.height()))?;

@@ -282,19 +282,19 @@ fn set_row(
     c.this_data::<LuaMap>(&this)?;
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let o = c.options(3, &opts)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
-    let legend = legend(&c, &o, &m.0)?;
+    let mut m = c.this_map_mut(&this)?;
+    let legend = legend(&c, &o, &m)?;
     let source = row_source(&c, &cells, !legend.is_empty(), "argument 3 (cells)")?;
     let len = match &source {
         RowSource::Names(t) => t.raw_len(),
         RowSource::Text(chars) => chars.len(),
     };
     charge(lua, cost::cell_work(len as u64))?;
-    let b = brush(&o, &mut m.0, 0)?;
+    let b = brush(&o, &mut m, 0)?;
     let mut w = Writer {
         brush: b,
         legend,
-        map: &mut m.0,
+        map: &mut m,
         written: 0,
     };
     w.row(&c, x, y, &source, "cells")?;
@@ -310,14 +310,14 @@ fn blit(
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let rows = c.table(2, &rows)?;
     let o = c.options(3, &opts)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
-    let legend = legend(&c, &o, &m.0)?;
+    let mut m = c.this_map_mut(&this)?;
+    let legend = legend(&c, &o, &m)?;
     let has_legend = !legend.is_empty();
-    let b = brush(&o, &mut m.0, 0)?;
+    let b = brush(&o, &mut m, 0)?;
     let mut w = Writer {
         brush: b,
         legend,
-        map: &mut m.0,
+        map: &mut m,
         written: 0,
     };
     let n = rows.raw_len();
@@ -337,15 +337,15 @@ fn blit(
 
 fn get_rect(lua: &Lua, (this, r, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &GET_RECT, &extra)?;
+    let m = c.map(this)?;
     let r = rect(&c, 0, &r)?;
-    let m = c.receiver(this)?;
-    m.0.check_rect(&r).map_err(|e| c.fail(e))?;
+    m.check_rect(&r).map_err(|e| c.fail(e))?;
     charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;
-    let names = lua.create_table_with_capacity(m.0.terrains().len(), 0)?;
-    for (id, t) in m.0.terrains().iter().enumerate() {
+    let names = lua.create_table_with_capacity(m.terrains().len(), 0)?;
+    for (id, t) in m.terrains().iter().enumerate() {
         names.raw_set(id + 1, t.name.as_str())?;
     }
-    let map = &m.0;
+    let map = &m;
     let width = map.width() as usize;
     // SAFETY: the closure works on the names table (slot 1) and the tables it creates, with
     // raw accesses only; it owns nothing that needs dropping, so a memory error raised by Lua

@@ -6,7 +6,7 @@
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra, This};
 use super::classes::CONNECTIVITY_OPTIONS;
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -57,10 +57,10 @@ fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
 
 fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &COMPONENTS, &extra)?;
-    let m = c.receiver(this)?;
+    let m = c.map(this)?;
     let adjacency = adjacency(&c, 0, &opts)?;
-    charge(lua, cost::cell_work(m.0.len() as u64))?;
-    let comps = areas(&m.0, adjacency);
+    charge(lua, cost::cell_work(m.len() as u64))?;
+    let comps = areas(&m, adjacency);
     let out = lua.create_table_with_capacity(comps.len(), 0)?;
     for (i, a) in comps.list().iter().enumerate() {
         let t = lua.create_table_with_capacity(0, 3)?;
@@ -74,15 +74,15 @@ fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> m
 
 fn mark_connected(
     lua: &Lua,
-    (this, x, y, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, x, y, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let mut m = c.map_mut(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
     let adjacency = adjacency(&c, 2, &opts)?;
-    charge(lua, cost::cell_work(m.0.len() as u64))?;
+    charge(lua, cost::cell_work(m.len() as u64))?;
     Connectivity::new()
-        .mark_connected(&mut m.0, p, adjacency)
+        .mark_connected(&mut m, p, adjacency)
         .map_err(|e| c.fail(e))
 }
 
@@ -91,7 +91,7 @@ fn is_connected(
     (this, x, y, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_CONNECTED, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    m.0.is_connected(p).map_err(|e| c.fail(e))
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    m.is_connected(p).map_err(|e| c.fail(e))
 }

@@ -279,10 +279,10 @@ fn metric(lua: &Lua, (name, value, extra): (Value, Value, Extra)) -> mlua::Resul
     let name = c.str(0, &name)?;
     let value = c.num(1, &value)?;
     let map = with_run(lua, |r| r.map.clone()).ok_or_else(|| c.fail("no generation is running"))?;
-    let mut map = map.borrow_mut::<LuaMap>()?;
-    if !map.0.notes.stats.contains_key(&name) {
+    let mut map = LuaMap::write_ud(&map)?;
+    if !map.notes.stats.contains_key(&name) {
         charge_bytes(lua, super::cost::text(&name) + 8)?;
     }
-    map.0.notes.stats.insert(name, value);
+    map.notes.stats.insert(name, value);
     Ok(())
 }

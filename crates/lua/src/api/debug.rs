@@ -2,7 +2,7 @@
 //! by `warren run --frames DIR`), `map:add_layer(name, {rows=, colors=})` attaches a debug layer
 //! (shown with `--layer NAME`).
 
-use super::call::{Call, Extra, ThisMut};
+use super::call::{Call, Extra, This};
 use super::classes::LAYER_SPEC;
 use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
@@ -60,10 +60,10 @@ methods! {
 }
 
 /// `map:snapshot(label)`.
-fn snapshot(lua: &Lua, (this, label, extra): (ThisMut<LuaMap>, Value, Extra)) -> mlua::Result<()> {
+fn snapshot(lua: &Lua, (this, label, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &SNAPSHOT, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let map = &m.0;
+    let mut m = c.map_mut(this)?;
+    let map = &m;
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
     };
@@ -85,9 +85,9 @@ fn snapshot(lua: &Lua, (this, label, extra): (ThisMut<LuaMap>, Value, Extra)) ->
     let bytes = Map::bytes_for(map.width().into(), map.height().into());
     drop(shots);
     charge_bytes_for(lua, bytes, &SNAPSHOT.call_name())?;
-    let layers = std::mem::take(&mut m.0.notes.layers);
-    let copy = m.0.clone();
-    m.0.notes.layers = layers;
+    let layers = std::mem::take(&mut m.notes.layers);
+    let copy = m.clone();
+    m.notes.layers = layers;
     let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
         return Ok(());
     };
@@ -107,8 +107,8 @@ fn add_layer(
     c.this_data::<LuaMap>(&this)?;
     let name = c.str(0, &name)?;
     let o = c.options(1, &spec)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
-    let map = &mut m.0;
+    let mut m = c.this_map_mut(&this)?;
+    let map = &mut m;
     if name.is_empty() || LayerChoice::BUILT_IN.contains(&name.as_str()) {
         return Err(c.fail(format!(
             "name '{name}' is empty or built in ({}); choose another",

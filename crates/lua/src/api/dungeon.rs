@@ -573,16 +573,16 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
     let (w, h) = (get("width", lw)?, get("height", lh)?);
     let panel = (get("panel_width", pw)?, get("panel_height", ph)?);
     let (rock, edge) = run_terrain(c)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut m = LuaMap::write_ud(&map)?;
     // The level's size replaces the map's: the growth is counted before it is allocated (a
     // size init_level refuses reports its own rule).
     if warren_core::map::check_size(w.into(), h.into()).is_ok() {
-        let now = Map::bytes_for(m.0.width().into(), m.0.height().into());
+        let now = Map::bytes_for(m.width().into(), m.height().into());
         let grow = Map::bytes_for(w.into(), h.into()).saturating_sub(now);
         charge_bytes_for(c.lua(), grow, &c.decl().call_name())?;
     }
     let mut meter = LuaMeter::new(c.lua());
-    let panels = init_level(&mut m.0, w, h, panel, rock, edge, &mut meter)
+    let panels = init_level(&mut m, w, h, panel, rock, edge, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
     drop(m);
     super::map::publish_size(c.lua(), &map)?;
@@ -603,11 +603,11 @@ fn streamer_alias(lua: &Lua, (map, rng, s, extra): StreamerArgs) -> mlua::Result
 fn streamer(c: &Call, (map, rng, s): (&Value, &Value, &Value)) -> mlua::Result<usize> {
     let map = c.data::<LuaMap>(0, map)?;
     let rng = c.data::<LuaRng>(1, rng)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let region = regions::streamer(c, s, &regions::label(c, 2), &m.0)?;
+    let mut m = LuaMap::write_ud(&map)?;
+    let region = regions::streamer(c, s, &regions::label(c, 2), &m)?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
-    write_streamer(&mut m.0, &mut r.0, &region.style, &mut meter)
+    write_streamer(&mut m, &mut r.0, &region.style, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))
 }
 
@@ -652,11 +652,10 @@ fn carry_chasms_fn(
         return Err(o.bad("chasms"));
     }
     let narrow = o.bool("narrow")?;
-    let a = above.borrow::<LuaMap>()?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let a = LuaMap::read_ud(&above)?;
+    let mut m = LuaMap::write_ud(&map)?;
     let mut meter = LuaMeter::new(lua);
-    carry_chasms(&mut m.0, &a.0, &names, narrow, &mut meter)
-        .map_err(|e| phase_error(&c, &mut meter, e))
+    carry_chasms(&mut m, &a, &names, narrow, &mut meter).map_err(|e| phase_error(&c, &mut meter, e))
 }
 
 type VaultArgs = (Value, Value, Value, Value, Value, Extra);
@@ -687,19 +686,17 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
         Value::UserData(ud) if ud.to_pointer() == map.to_pointer() => {
             return Err(c.fail("opts.above must not be the map itself"))
         }
-        Value::UserData(ud) if ud.is::<LuaMap>() => {
-            ud.borrow::<LuaMap>()?.0.notes.stairs.down.clone()
-        }
+        Value::UserData(ud) if ud.is::<LuaMap>() => LuaMap::read_ud(ud)?.notes.stairs.down.clone(),
         _ => return Err(o.bad("above")),
     };
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let region = regions::vault(c, v, &regions::label(c, 3), &m.0)?;
+    let mut m = LuaMap::write_ud(&map)?;
+    let region = regions::vault(c, v, &regions::label(c, 3), &m)?;
     let mut l = level.borrow_mut::<LuaLevel>()?;
     let Level { panels, used } = &mut l.0;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
     let placed = place_vault(
-        &mut m.0,
+        &mut m,
         &mut r.0,
         panels,
         used,
@@ -713,7 +710,7 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
     };
     charge_bytes(
         c.lua(),
-        cost::room(m.0.notes.rooms.last().expect("a vault was recorded")),
+        cost::room(m.notes.rooms.last().expect("a vault was recorded")),
     )?;
     let t = rect_table(c.lua(), placed.rect)?;
     let list = c.lua().create_table()?;
@@ -775,13 +772,13 @@ fn one_room(c: &Call, [map, rng, panel, room, limits]: [&Value; 5]) -> mlua::Res
     let rng = c.data::<LuaRng>(1, rng)?;
     let panel = shapes::rect(c, 2, panel)?;
     let lim = room_limits(c, 4, limits)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let region = regions::room(c, room, &regions::label(c, 3), &m.0)?;
+    let mut m = LuaMap::write_ud(&map)?;
+    let region = regions::room(c, room, &regions::label(c, 3), &m)?;
     let choice = &region.choice;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
     let floor = draw_room(
-        &mut m.0,
+        &mut m,
         &mut r.0,
         panel,
         choice.kind,
@@ -790,9 +787,9 @@ fn one_room(c: &Call, [map, rng, panel, room, limits]: [&Value; 5]) -> mlua::Res
         &mut meter,
     )
     .map_err(|e| phase_error(c, &mut meter, e))?;
-    let note = m.0.notes.rooms.len() - 1;
-    charge_bytes(c.lua(), cost::room(&m.0.notes.rooms[note]))?;
-    room_table(c.lua(), &m.0, note, floor, &choice.style.name)
+    let note = m.notes.rooms.len() - 1;
+    charge_bytes(c.lua(), cost::room(&m.notes.rooms[note]))?;
+    room_table(c.lua(), &m, note, floor, &choice.style.name)
 }
 
 fn draw_rooms_fn(
@@ -827,14 +824,14 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
         other => return Err(c.bad(3, other)),
     };
     let lim = room_limits(c, 4, limits)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut m = LuaMap::write_ud(&map)?;
     let mut choices: Vec<RoomRegion> = Vec::with_capacity(items.len());
     for (n, item) in items.iter().enumerate() {
         choices.push(regions::room(
             c,
             &item?,
             &format!("item {} of {label}", n + 1),
-            &m.0,
+            &m,
         )?);
     }
     let weights: Vec<f64> = choices.iter().map(|r| r.choice.weight).collect();
@@ -847,15 +844,15 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
     let l = level.borrow::<LuaLevel>()?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
-    let first = m.0.notes.rooms.len();
-    let drawn = draw_rooms(&mut m.0, &mut r.0, &l.0, &refs, &lim, &mut meter)
+    let first = m.notes.rooms.len();
+    let drawn = draw_rooms(&mut m, &mut r.0, &l.0, &refs, &lim, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
-    let added: usize = m.0.notes.rooms[first..].iter().map(cost::room).sum();
+    let added: usize = m.notes.rooms[first..].iter().map(cost::room).sum();
     charge_bytes(c.lua(), added)?;
     let out = c.lua().create_table_with_capacity(drawn.len(), 0)?;
     for (i, d) in drawn.iter().enumerate() {
         let name = &choices[d.choice].choice.style.name;
-        out.raw_set(i + 1, room_table(c.lua(), &m.0, first + i, d.floor, name)?)?;
+        out.raw_set(i + 1, room_table(c.lua(), &m, first + i, d.floor, name)?)?;
     }
     Ok(out)
 }
@@ -873,14 +870,14 @@ fn connect_panels_fn(
     let flags = flags(&o, "flags")?;
     let l = level.borrow::<LuaLevel>()?;
     let mut t = tunnels.borrow_mut::<LuaTunnels>()?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    t.check(&c, &m.0)?;
+    let mut m = LuaMap::write_ud(&map)?;
+    t.check(&c, &m)?;
     let LuaTunnels { config, level, .. } = &mut *t;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
-    let corridors = m.0.notes.corridors.len();
+    let corridors = m.notes.corridors.len();
     let dug = connect_panels(
-        &mut m.0,
+        &mut m,
         &l.0.panels,
         config,
         level,
@@ -889,7 +886,7 @@ fn connect_panels_fn(
         &mut meter,
     )
     .map_err(|e| phase_error(&c, &mut meter, e))?;
-    let added: usize = m.0.notes.corridors[corridors..]
+    let added: usize = m.notes.corridors[corridors..]
         .iter()
         .map(cost::corridor)
         .sum();
@@ -924,21 +921,21 @@ fn up_stairs_alias(lua: &Lua, (map, above, opts, extra): UpArgs) -> mlua::Result
 fn up(c: &Call, [map, above, opts]: [&Value; 3]) -> mlua::Result<Table> {
     let (map, above) = map_and_above(c, map, above)?;
     let o = c.options(2, opts)?;
-    let a = above.borrow::<LuaMap>()?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let a = LuaMap::read_ud(&above)?;
+    let mut m = LuaMap::write_ud(&map)?;
     let reg = regions::registry(c)?;
     let d = &reg.resolved.dungeon;
-    let stair = terrain_or(&o, "terrain", &m.0, d.up_stairs)?;
+    let stair = terrain_or(&o, "terrain", &m, d.up_stairs)?;
     let corridors = &reg.resolved.corridors;
     let level_corridor = match d.def.corridor.as_deref() {
         Some(name) => corridors.iter().find(|k| k.style.name == name),
         None => corridors.first(),
     };
     let level_walls = level_corridor.map(|k| k.style.walls);
-    let walls = terrain_or(&o, "walls", &m.0, level_walls)?;
+    let walls = terrain_or(&o, "walls", &m, level_walls)?;
     let walls = Brush::new(walls).priority(priority::CORRIDOR_WALL);
     let mut meter = LuaMeter::new(c.lua());
-    let cells = up_stairs(&mut m.0, &a.0, stair, &walls, &mut meter)
+    let cells = up_stairs(&mut m, &a, stair, &walls, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
     charge_bytes(c.lua(), cost::cells(cells.len()))?;
     point_list(c.lua(), &cells)
@@ -965,17 +962,17 @@ fn down(c: &Call, [map, rng, opts]: [&Value; 3]) -> mlua::Result<Table> {
     let count = o.int("count")? as u32;
     let placement = StairPlacement::from_name(StairPlacement::NAMES[o.choice("place")?])
         .expect("declared choices are placement names");
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut m = LuaMap::write_ud(&map)?;
     let d = regions::dungeon(c)?;
-    let stair = terrain_or(&o, "terrain", &m.0, d.down_stairs)?;
+    let stair = terrain_or(&o, "terrain", &m, d.down_stairs)?;
     let mut avoid = Vec::new();
     for name in strings(&o, "avoid")? {
-        avoid.push(super::call::terrain_id(c, &m.0, &name)?);
+        avoid.push(super::call::terrain_id(c, &m, &name)?);
     }
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(c.lua());
     let cells = down_stairs(
-        &mut m.0,
+        &mut m,
         &mut r.0,
         stair,
         count,
@@ -1007,14 +1004,14 @@ fn finish_doors_fn(
             .opt_int("reveal_radius")?
             .unwrap_or(d.secret_door_reveal_radius) as i32,
     };
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut m = LuaMap::write_ud(&map)?;
     let mut r = rng.borrow_mut::<LuaRng>()?;
     // Each door looks at its neighbours; touching pairs and the walls they leave flood the map.
     let mut meter = LuaMeter::new(lua);
     meter
-        .work(m.0.notes.doors.len() as u64 * 9)
+        .work(m.notes.doors.len() as u64 * 9)
         .map_err(|_| meter.stopped())?;
-    let counts = finish_doors(&mut m.0, &mut r.0, &finish);
+    let counts = finish_doors(&mut m, &mut r.0, &finish);
     let out = lua.create_table_with_capacity(0, DoorState::ALL.len())?;
     for state in DoorState::ALL {
         out.raw_set(state.name(), counts[state as usize])?;

@@ -214,7 +214,7 @@ fn scatter_rooms(
     (map, rng, opts, extra): (This<LuaMap>, ThisMut<LuaRng>, Value, Extra),
 ) -> mlua::Result<LuaRects> {
     let c = Call::new(lua, &SCATTER_ROOMS, &extra)?;
-    let map = c.arg_ref(0, map)?;
+    let map = c.arg_map(0, map)?;
     let mut r = c.arg_mut(1, rng)?;
     let o = c.options(2, &opts)?;
     let attempts = o.int("attempts")?;
@@ -224,7 +224,7 @@ fn scatter_rooms(
             "opts.min_size = {min_size} exceeds opts.max_size = {max_size}"
         )));
     }
-    let (w, h) = (map.0.width(), map.0.height());
+    let (w, h) = (map.width(), map.height());
     let mut meter = LuaMeter::new(lua);
     let opts = ScatterOptions {
         attempts: attempts as u32,
@@ -253,28 +253,22 @@ fn rooms_error(c: &Call, meter: &mut LuaMeter, e: RoomsError) -> mlua::Error {
 
 fn connect_rooms(
     lua: &Lua,
-    (map, rng, list, opts, extra): (
-        ThisMut<LuaMap>,
-        ThisMut<LuaRng>,
-        This<LuaRects>,
-        Value,
-        Extra,
-    ),
+    (map, rng, list, opts, extra): (This<LuaMap>, ThisMut<LuaRng>, This<LuaRects>, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CONNECT_ROOMS, &extra)?;
-    let mut m = c.arg_mut(0, map)?;
+    let mut m = c.arg_map_mut(0, map)?;
     let mut r = c.arg_mut(1, rng)?;
     let rects = shapes::rects(&c, 2, list)?;
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
         .expect("declared choices are strategy names");
     let adjacency = adjacency(&o)?;
-    let terrain = o.terrain("terrain", &m.0)?;
-    let b = brush(&o, &mut m.0, terrain)?;
-    let corridors = m.0.notes.corridors.len();
+    let terrain = o.terrain("terrain", &m)?;
+    let b = brush(&o, &mut m, terrain)?;
+    let corridors = m.notes.corridors.len();
     let mut meter = LuaMeter::new(lua);
     let drawn = rooms::connect_rooms(
-        &mut m.0,
+        &mut m,
         &mut r.0,
         &rects,
         strategy,
@@ -282,7 +276,7 @@ fn connect_rooms(
         &mut meter,
     )
     .map_err(|e| rooms_error(&c, &mut meter, e))?;
-    let added: usize = m.0.notes.corridors[corridors..]
+    let added: usize = m.notes.corridors[corridors..]
         .iter()
         .map(cost::corridor)
         .sum();
@@ -330,40 +324,42 @@ fn spawn_in_corridors(
     }
     let max = o.int("max_per_area")?;
     let depth = o.int("depth")?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let spawns = m.0.notes.spawns.len();
+    let mut m = LuaMap::write_ud(&map)?;
+    let spawns = m.notes.spawns.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
-    let n = rooms::spawn_in_corridors(&mut m.0, &mut r.0, &table, max, depth, &mut meter)
+    let n = rooms::spawn_in_corridors(&mut m, &mut r.0, &table, max, depth, &mut meter)
         .map_err(|_| meter.stopped())?;
-    let added: usize = m.0.notes.spawns[spawns..].iter().map(cost::spawn).sum();
+    let added: usize = m.notes.spawns[spawns..].iter().map(cost::spawn).sum();
     charge_bytes(lua, added)?;
     Ok(n)
 }
 
 fn start_and_stairs(
     lua: &Lua,
-    (map, list, opts, extra): (ThisMut<LuaMap>, This<LuaRects>, Value, Extra),
+    (map, list, opts, extra): (This<LuaMap>, This<LuaRects>, Value, Extra),
 ) -> mlua::Result<(i32, i32, i32, i32)> {
     let c = Call::new(lua, &START_AND_STAIRS, &extra)?;
-    let mut m = c.arg_mut(0, map)?;
+    let mut m = c.arg_map_mut(0, map)?;
     let rects = shapes::rects(&c, 1, list)?;
     let o = c.options(2, &opts)?;
     let n = rects.len();
     let start = o.opt_int("start")?.unwrap_or(1) as usize;
     let down = o.opt_int("down")?.map_or(n, |d| d as usize);
-    let stairs = o.terrain("terrain", &m.0)?;
+    let stairs = o.terrain("terrain", &m)?;
     charge_bytes(lua, cost::cells(1) + 2 * (cost::text("start_x") + 16))?;
     let mut meter = LuaMeter::new(lua);
-    let placed = rooms::start_and_stairs(&mut m.0, &rects, start, down, stairs, &mut meter)
-        .map_err(|e| match e {
-            RoomsError::NoRoom { index, len } => {
-                let key = if index == start { "start" } else { "down" };
-                c.fail(format!(
-                    "opts.{key} = {index} is not a room of the list (1..={len})"
-                ))
+    let placed =
+        rooms::start_and_stairs(&mut m, &rects, start, down, stairs, &mut meter).map_err(|e| {
+            match e {
+                RoomsError::NoRoom { index, len } => {
+                    let key = if index == start { "start" } else { "down" };
+                    c.fail(format!(
+                        "opts.{key} = {index} is not a room of the list (1..={len})"
+                    ))
+                }
+                e => rooms_error(&c, &mut meter, e),
             }
-            e => rooms_error(&c, &mut meter, e),
         })?;
     let (s, d) = (placed.start, placed.stairs);
     Ok((s.x, s.y, d.x, d.y))
@@ -381,20 +377,20 @@ fn join_areas(
     let style = JoinStyle::from_name(JoinStyle::NAMES[o.choice("style")?])
         .expect("declared choices are style names");
     let adjacency = adjacency(&o)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let terrain = o.terrain("terrain", &m.0)?;
-    let b: Brush = brush(&o, &mut m.0, terrain)?;
-    let corridors = m.0.notes.corridors.len();
+    let mut m = LuaMap::write_ud(&map)?;
+    let terrain = o.terrain("terrain", &m)?;
+    let b: Brush = brush(&o, &mut m, terrain)?;
+    let corridors = m.notes.corridors.len();
     let mut r = rng.borrow_mut::<LuaRng>()?;
     let mut meter = LuaMeter::new(lua);
     let how = (&b, style, adjacency);
-    let report = connectivity::join_areas(&mut m.0, &mut r.0, how, trials, &mut meter).map_err(
+    let report = connectivity::join_areas(&mut m, &mut r.0, how, trials, &mut meter).map_err(
         |e| match e {
             JoinError::Stopped(_) => meter.stopped(),
             e => c.fail(e),
         },
     )?;
-    let added: usize = m.0.notes.corridors[corridors..]
+    let added: usize = m.notes.corridors[corridors..]
         .iter()
         .map(cost::corridor)
         .sum();

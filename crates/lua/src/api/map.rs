@@ -2,7 +2,7 @@
 //! [`super::notes`], bulk reads and writes in [`super::bulk`], connectivity in
 //! [`super::connectivity`], snapshots and layers in [`super::debug`].
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra, This};
 use super::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRITE_OPTIONS};
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -15,8 +15,7 @@ use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
 use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect};
 
-/// The map as a Lua userdata.
-pub struct LuaMap(pub Map);
+pub use super::shared_map::LuaMap;
 
 /// The map's fields, kept in each map userdata's field table (see [`new_userdata`]) rather than
 /// registered with mlua.
@@ -39,7 +38,7 @@ pub fn new_userdata(lua: &Lua, map: Map) -> mlua::Result<AnyUserData> {
     let fields = lua.create_table_with_capacity(0, 2)?;
     fields.raw_set("width", map.width())?;
     fields.raw_set("height", map.height())?;
-    let ud = lua.create_userdata(LuaMap(map))?;
+    let ud = lua.create_userdata(LuaMap::new(map))?;
     // SAFETY: `exec_raw` pushes the userdata and the table (slots 1 and 2) and runs the
     // closure protected; `lua_warren_setfields` pops the table and cannot raise (slot 1 of an
     // mlua userdata exists: mlua makes every userdata with one user value).
@@ -57,8 +56,8 @@ pub fn new_userdata(lua: &Lua, map: Map) -> mlua::Result<AnyUserData> {
 /// is the host's bookkeeping, like the map's cells: it leaves the state's dirty flag as it was.
 pub fn publish_size(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     let size = {
-        let m = ud.borrow::<LuaMap>()?;
-        (m.0.width(), m.0.height())
+        let m = LuaMap::read_ud(ud)?;
+        (m.width(), m.height())
     };
     publish(lua, ud, size)
 }
@@ -177,60 +176,60 @@ type CellArgs = (This<LuaMap>, Value, Value, Extra);
 
 fn in_bounds(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IN_BOUNDS, &extra)?;
-    let m = c.receiver(this)?;
-    Ok(m.0.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
+    let m = c.map(this)?;
+    Ok(m.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
 }
 
 fn is_edge(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_EDGE, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    Ok(m.0.is_edge(p.x, p.y))
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    Ok(m.is_edge(p.x, p.y))
 }
 
 fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
     let c = Call::new(lua, &GET, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    let t = m.0.terrain_at(p).map_err(|e| c.fail(e))?;
-    Ok(m.0.terrains().get(t).name.clone())
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    let t = m.terrain_at(p).map_err(|e| c.fail(e))?;
+    Ok(m.terrains().get(t).name.clone())
 }
 
 fn priority(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<u8> {
     let c = Call::new(lua, &PRIORITY, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    m.0.priority_at(p).map_err(|e| c.fail(e))
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    m.priority_at(p).map_err(|e| c.fail(e))
 }
 
 fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<String>> {
     let c = Call::new(lua, &REGION, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    let r = m.0.region_at(p).map_err(|e| c.fail(e))?;
-    Ok((r != 0).then(|| m.0.region_name(r).to_string()))
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    let r = m.region_at(p).map_err(|e| c.fail(e))?;
+    Ok((r != 0).then(|| m.region_name(r).to_string()))
 }
 
 fn is_solid(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_SOLID, &extra)?;
-    let m = c.receiver(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    m.0.is_solid(p).map_err(|e| c.fail(e))
+    let m = c.map(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    m.is_solid(p).map_err(|e| c.fail(e))
 }
 
 fn count(lua: &Lua, (this, terrain, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &COUNT, &extra)?;
-    let m = c.receiver(this)?;
-    let id = c.terrain(0, &terrain, &m.0)?;
-    charge(lua, cost::cell_work(m.0.len() as u64))?;
-    Ok(m.0.terrain_cells().iter().filter(|&&t| t == id).count())
+    let m = c.map(this)?;
+    let id = c.terrain(0, &terrain, &m)?;
+    charge(lua, cost::cell_work(m.len() as u64))?;
+    Ok(m.terrain_cells().iter().filter(|&&t| t == id).count())
 }
 
 fn open_count(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &OPEN_COUNT, &extra)?;
-    let m = c.receiver(this)?;
-    charge(lua, cost::cell_work(m.0.len() as u64))?;
-    Ok(m.0.open_count())
+    let m = c.map(this)?;
+    charge(lua, cost::cell_work(m.len() as u64))?;
+    Ok(m.open_count())
 }
 
 const WRITE_OPTS: super::decl::Arg = opt("opts", Ty::Table(&WRITE_OPTIONS));
@@ -339,45 +338,45 @@ fn write_brush(
 
 fn set(
     lua: &Lua,
-    (this, x, y, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Value, Extra),
+    (this, x, y, t, opts, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &SET, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
-    let b = write_brush(&c, &mut m.0, (2, &t), (3, &opts))?;
-    m.0.write(p, &b).map_err(|e| c.fail(e))
+    let mut m = c.map_mut(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
+    let b = write_brush(&c, &mut m, (2, &t), (3, &opts))?;
+    m.write(p, &b).map_err(|e| c.fail(e))
 }
 
 fn fill(
     lua: &Lua,
-    (this, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+    (this, t, opts, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &FILL, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let b = write_brush(&c, &mut m.0, (0, &t), (1, &opts))?;
-    charge(lua, cost::cell_work(m.0.len() as u64))?;
-    Ok(m.0.fill(&b))
+    let mut m = c.map_mut(this)?;
+    let b = write_brush(&c, &mut m, (0, &t), (1, &opts))?;
+    charge(lua, cost::cell_work(m.len() as u64))?;
+    Ok(m.fill(&b))
 }
 
 /// `fill_rect` and `outline_rect`: a rectangle on the map, a brush, and the cells written.
 fn rect_write(
     c: &Call,
-    this: ThisMut<LuaMap>,
+    this: This<LuaMap>,
     (r, t, opts): (&Value, &Value, &Value),
     cells: impl Fn(&Rect) -> u64,
     write: impl Fn(&mut Map, &Rect, &Brush) -> Result<usize, warren_core::map::MapError>,
 ) -> mlua::Result<usize> {
-    let mut m = c.receiver_mut(this)?;
+    let mut m = c.map_mut(this)?;
     let r = shapes::rect(c, 0, r)?;
-    let b = write_brush(c, &mut m.0, (1, t), (2, opts))?;
-    m.0.check_rect(&r).map_err(|e| c.fail(e))?;
+    let b = write_brush(c, &mut m, (1, t), (2, opts))?;
+    m.check_rect(&r).map_err(|e| c.fail(e))?;
     charge(c.lua(), cost::cell_work(cells(&r)))?;
-    write(&mut m.0, &r, &b).map_err(|e| c.fail(e))
+    write(&mut m, &r, &b).map_err(|e| c.fail(e))
 }
 
 fn fill_rect(
     lua: &Lua,
-    (this, r, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, r, t, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &FILL_RECT, &extra)?;
     rect_write(
@@ -391,7 +390,7 @@ fn fill_rect(
 
 fn outline_rect(
     lua: &Lua,
-    (this, r, t, opts, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, r, t, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &OUTLINE_RECT, &extra)?;
     rect_write(
@@ -403,25 +402,25 @@ fn outline_rect(
     )
 }
 
-fn write_edge(lua: &Lua, (this, t, extra): (ThisMut<LuaMap>, Value, Extra)) -> mlua::Result<()> {
+fn write_edge(lua: &Lua, (this, t, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &WRITE_EDGE, &extra)?;
-    let mut m = c.receiver_mut(this)?;
+    let mut m = c.map_mut(this)?;
     let terrain = match &t {
         Value::Nil => crate::state::with_run(lua, |r| r.edge)
             .ok_or_else(|| c.fail("no generation is running"))?,
-        t => c.terrain(0, t, &m.0)?,
+        t => c.terrain(0, t, &m)?,
     };
-    let (w, h) = (m.0.width(), m.0.height());
+    let (w, h) = (m.width(), m.height());
     charge(lua, cost::cell_work(2 * (w as u64 + h as u64)))?;
     let r = Rect::new(0, 0, w, h);
-    m.0.outline_rect(&r, &Brush::new(terrain).forced())
+    m.outline_rect(&r, &Brush::new(terrain).forced())
         .map_err(|e| c.fail(e))?;
     Ok(())
 }
 
 /// The arguments of `line` and `dogleg`.
 type PathArgs = (
-    ThisMut<LuaMap>,
+    This<LuaMap>,
     Value,
     Value,
     Value,
@@ -456,44 +455,44 @@ fn carve_path(
 
 fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &LINE, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let a = cell(&c, &m.0, 0, &x1, &y1)?;
-    let b = cell(&c, &m.0, 2, &x2, &y2)?;
-    let terrain = c.terrain(4, &t, &m.0)?;
+    let mut m = c.map_mut(this)?;
+    let a = cell(&c, &m, 0, &x1, &y1)?;
+    let b = cell(&c, &m, 2, &x2, &y2)?;
+    let terrain = c.terrain(4, &t, &m)?;
     let o = c.options(5, &opts)?;
-    let br = brush(&o, &mut m.0, terrain)?;
-    carve_path(&c, &mut m.0, &bresenham(a, b), &br, &o)
+    let br = brush(&o, &mut m, terrain)?;
+    carve_path(&c, &mut m, &bresenham(a, b), &br, &o)
 }
 
 fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &DOGLEG, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let a = cell(&c, &m.0, 0, &x1, &y1)?;
-    let b = cell(&c, &m.0, 2, &x2, &y2)?;
-    let terrain = c.terrain(4, &t, &m.0)?;
+    let mut m = c.map_mut(this)?;
+    let a = cell(&c, &m, 0, &x1, &y1)?;
+    let b = cell(&c, &m, 2, &x2, &y2)?;
+    let terrain = c.terrain(4, &t, &m)?;
     let o = c.options(5, &opts)?;
-    let br = brush(&o, &mut m.0, terrain)?;
+    let br = brush(&o, &mut m, terrain)?;
     let order = match o.choice("first")? {
         0 => DogLeg::HorizontalFirst,
         _ => DogLeg::VerticalFirst,
     };
-    carve_path(&c, &mut m.0, &dogleg(a, b, order), &br, &o)
+    carve_path(&c, &mut m, &dogleg(a, b, order), &br, &o)
 }
 
 fn carve_rooms(
     lua: &Lua,
-    (this, list, t, opts, extra): (ThisMut<LuaMap>, This<LuaRects>, Value, Value, Extra),
+    (this, list, t, opts, extra): (This<LuaMap>, This<LuaRects>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
+    let mut m = c.map_mut(this)?;
     let rects = shapes::rects(&c, 0, list)?;
-    let mut m = c.receiver_mut(this)?;
-    let terrain = c.terrain(1, &t, &m.0)?;
+    let terrain = c.terrain(1, &t, &m)?;
     let o = c.options(2, &opts)?;
-    let b = brush(&o, &mut m.0, terrain)?;
+    let b = brush(&o, &mut m, terrain)?;
     let kind: Arc<str> = Arc::from(&*o.text("kind")?);
     charge_bytes(lua, cost::rooms(rects.len(), &kind))?;
     let mut meter = LuaMeter::new(lua);
-    rooms::carve_rooms(&mut m.0, &rects, &b, &kind, &mut meter).map_err(|e| match e {
+    rooms::carve_rooms(&mut m, &rects, &b, &kind, &mut meter).map_err(|e| match e {
         RoomsError::Stopped(_) => meter.stopped(),
         e => c.fail(e),
     })

@@ -55,6 +55,7 @@ pub mod rects;
 pub mod regions;
 pub mod rng;
 pub mod shapes;
+pub mod shared_map;
 pub mod status;
 mod terrain_names;
 pub mod town;

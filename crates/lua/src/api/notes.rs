@@ -1,7 +1,7 @@
 //! The map's annotations from Lua: rooms, doors, stairs, spawns, corridors and tags that a recipe
 //! records (exported in JSON), and reading back what was recorded.
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra, This};
 use super::classes::RECT_LIKE;
 use super::cost;
 use super::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
@@ -78,50 +78,50 @@ fn add_room(
     c.this_data::<LuaMap>(&this)?;
     let r = shapes::rect(&c, 0, &r)?;
     let kind = c.str(1, &kind)?;
-    let mut m = c.this_mut::<LuaMap>(&this)?;
-    m.0.check_rect(&r).map_err(|e| c.fail(e))?;
+    let mut m = c.this_map_mut(&this)?;
+    m.check_rect(&r).map_err(|e| c.fail(e))?;
     let room = Room {
         rect: r,
         kind: kind.into(),
         doors: Vec::new(),
     };
     charge_bytes(lua, cost::room(&room))?;
-    m.0.notes.rooms.push(room);
-    Ok(m.0.notes.rooms.len())
+    m.notes.rooms.push(room);
+    Ok(m.notes.rooms.len())
 }
 
 fn add_door(
     lua: &Lua,
-    (this, x, y, room, state, extra): (ThisMut<LuaMap>, Value, Value, Value, Value, Extra),
+    (this, x, y, room, state, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_DOOR, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let mut m = c.map_mut(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
     let room = c.opt_int(2, &room)?;
     let state = DoorState::ALL[c.choice(3, &state)?];
     charge_bytes(lua, cost::cells(1) + std::mem::size_of::<Door>())?;
     if let Some(i) = room {
-        let n = m.0.notes.rooms.len();
+        let n = m.notes.rooms.len();
         let r = usize::try_from(i - 1)
             .ok()
-            .and_then(|i| m.0.notes.rooms.get_mut(i))
+            .and_then(|i| m.notes.rooms.get_mut(i))
             .ok_or_else(|| c.fail(format!("room {i} does not exist (1..={n})")))?;
         r.doors.push(p);
     }
-    m.0.add_door(Door::new(p, state)).map_err(|e| c.fail(e))?;
+    m.add_door(Door::new(p, state)).map_err(|e| c.fail(e))?;
     Ok(())
 }
 
 fn add_stair(
     lua: &Lua,
-    (this, x, y, dir, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, x, y, dir, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_STAIR, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let mut m = c.map_mut(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
     let up = c.choice(2, &dir)? == 0;
     charge_bytes(lua, cost::cells(1))?;
-    let stairs = &mut m.0.notes.stairs;
+    let stairs = &mut m.notes.stairs;
     if up {
         stairs.up.push(p);
     } else {
@@ -132,40 +132,40 @@ fn add_stair(
 
 fn add_spawn(
     lua: &Lua,
-    (this, x, y, what, extra): (ThisMut<LuaMap>, Value, Value, Value, Extra),
+    (this, x, y, what, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_SPAWN, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let p = cell(&c, &m.0, 0, &x, &y)?;
+    let mut m = c.map_mut(this)?;
+    let p = cell(&c, &m, 0, &x, &y)?;
     let spawn = Spawn {
         x: p.x,
         y: p.y,
         what: c.str(2, &what)?,
     };
     charge_bytes(lua, cost::spawn(&spawn))?;
-    m.0.notes.spawns.push(spawn);
+    m.notes.spawns.push(spawn);
     Ok(())
 }
 
 fn add_corridor(
     lua: &Lua,
-    (this, cells, region, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+    (this, cells, region, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &ADD_CORRIDOR, &extra)?;
-    let mut m = c.receiver_mut(this)?;
-    let cells = shapes::cells(&c, &m.0, 0, &cells)?;
+    let mut m = c.map_mut(this)?;
+    let cells = shapes::cells(&c, &m, 0, &cells)?;
     let corridor = Corridor {
         cells,
         region: c.opt_str(1, &region)?,
     };
     charge_bytes(lua, cost::corridor(&corridor))?;
-    m.0.notes.corridors.push(corridor);
-    Ok(m.0.notes.corridors.len())
+    m.notes.corridors.push(corridor);
+    Ok(m.notes.corridors.len())
 }
 
 fn tag(
     lua: &Lua,
-    (this, key, value, extra): (ThisMut<LuaMap>, Value, Value, Extra),
+    (this, key, value, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &TAG, &extra)?;
     let key = c.str(0, &key)?;
@@ -181,8 +181,8 @@ fn tag(
             )))
         }
     };
-    let mut m = c.receiver_mut(this)?;
-    record_tag(lua, &mut m.0, key, v)
+    let mut m = c.map_mut(this)?;
+    record_tag(lua, &mut m, key, v)
 }
 
 /// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
@@ -212,10 +212,10 @@ pub fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
 
 fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &ROOMS, &extra)?;
-    let m = c.receiver(this)?;
-    charge(lua, m.0.notes.rooms.len() as u64)?;
-    let t = lua.create_table_with_capacity(m.0.notes.rooms.len(), 0)?;
-    for (i, r) in m.0.notes.rooms.iter().enumerate() {
+    let m = c.map(this)?;
+    charge(lua, m.notes.rooms.len() as u64)?;
+    let t = lua.create_table_with_capacity(m.notes.rooms.len(), 0)?;
+    for (i, r) in m.notes.rooms.iter().enumerate() {
         let room = lua.create_table()?;
         room.raw_set("x", r.rect.x)?;
         room.raw_set("y", r.rect.y)?;
@@ -230,9 +230,9 @@ fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table>
 
 fn corridors(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &CORRIDORS, &extra)?;
-    let m = c.receiver(this)?;
-    let t = lua.create_table_with_capacity(m.0.notes.corridors.len(), 0)?;
-    for (i, cor) in m.0.notes.corridors.iter().enumerate() {
+    let m = c.map(this)?;
+    let t = lua.create_table_with_capacity(m.notes.corridors.len(), 0)?;
+    for (i, cor) in m.notes.corridors.iter().enumerate() {
         t.raw_set(i + 1, point_list(lua, &cor.cells)?)?;
     }
     Ok(t)

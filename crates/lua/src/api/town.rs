@@ -638,12 +638,12 @@ fn write(
     let o = c.options(1, &opts)?;
     let debug = o.choice("view")? == 1;
     let t = c.receiver(this)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
+    let mut m = LuaMap::write_ud(&map)?;
     let style = match o.value("style") {
         Value::Nil => {
             let reg = regions::registry(&c)?;
             match reg.resolved.town {
-                Some(style) if std::sync::Arc::ptr_eq(reg.terrains(), m.0.terrains()) => style,
+                Some(style) if std::sync::Arc::ptr_eq(reg.terrains(), m.terrains()) => style,
                 _ => {
                     return Err(c.fail(
                         "no [town] section in the region files; add one, or pass opts.style",
@@ -651,7 +651,7 @@ fn write(
                 }
             }
         }
-        v => regions::town(&c, v, "opts.style", &m.0)?,
+        v => regions::town(&c, v, "opts.style", &m)?,
     };
     let debug = match (debug, style.debug) {
         (false, _) => None,
@@ -665,7 +665,7 @@ fn write(
     let mut meter = LuaMeter::new(lua);
     let drawn = t
         .town
-        .draw(&mut m.0, &style.terrains, debug.as_ref(), &mut meter)
+        .draw(&mut m, &style.terrains, debug.as_ref(), &mut meter)
         .map_err(|e| match e {
             TownError::Map(e) => c.fail(format!(
                 "the {}×{} town does not fit the map: {e}",

@@ -368,11 +368,11 @@ fn context(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaT
 fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<LuaTunnels> {
     let map = c.data::<LuaMap>(0, &map)?;
     let o = c.options(2, &opts)?;
-    let m = map.borrow::<LuaMap>()?;
+    let m = LuaMap::read_ud(&map)?;
     if !regions.is_nil() && !matches!(regions, Value::Table(_)) {
         return Err(c.bad(1, &regions));
     }
-    let r = regions::tunnel_regions(c, &regions, "argument 2 (regions)", &m.0)?;
+    let r = regions::tunnel_regions(c, &regions, "argument 2 (regions)", &m)?;
     let (pw, ph) = r.dungeon.panel_size();
     let panel = (
         o.opt_int("panel_width")?.map_or(pw, |v| v as i32),
@@ -387,7 +387,7 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
         corridor.as_deref(),
     )
     .map_err(|e| c.fail(e))?;
-    config.validate(&m.0).map_err(|e| c.fail(e))?;
+    config.validate(&m).map_err(|e| c.fail(e))?;
     charge_bytes(
         c.lua(),
         config.styles.len() * 64 + config.doors.by_region.len() * 32,
@@ -395,7 +395,7 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
     Ok(LuaTunnels {
         config,
         level: TunnelLevel::default(),
-        terrains: m.0.terrains().clone(),
+        terrains: m.terrains().clone(),
     })
 }
 
@@ -421,19 +421,19 @@ fn dig(
     let rng = c.data::<LuaRng>(1, &rng)?;
     let o = c.options(2, &opts)?;
     let mut t = c.receiver_mut(this)?;
-    let mut m = map.borrow_mut::<LuaMap>()?;
-    let from = cell_from(&c, &m.0, o.value("from"), "opts.from")?;
-    let to = cell_from(&c, &m.0, o.value("to"), "opts.to")?;
+    let mut m = LuaMap::write_ud(&map)?;
+    let from = cell_from(&c, &m, o.value("from"), "opts.from")?;
+    let to = cell_from(&c, &m, o.value("to"), "opts.to")?;
     let mut req = TunnelRequest::new(from, to, flags(&o, "flags")?);
     if o.has("start_dir") {
         let name = START_DIRS[o.choice("start_dir")?];
         req.start_dir = Dir::from_name(name);
     }
     req.length_limit = o.opt_int("length")?.map(|n| n as u32);
-    t.check(&c, &m.0)?;
+    t.check(&c, &m)?;
     let LuaTunnels { config, level, .. } = &mut *t;
     let mut r = rng.borrow_mut::<LuaRng>()?;
-    let out = tunnel_prechecked(&mut m.0, config, level, &req, &mut r.0).map_err(|e| c.fail(e))?;
+    let out = tunnel_prechecked(&mut m, config, level, &req, &mut r.0).map_err(|e| c.fail(e))?;
     let mut meter = LuaMeter::new(lua);
     meter
         .work(u64::from(out.steps) + out.carved.len() as u64)
@@ -475,11 +475,11 @@ fn fixup(
     let mut t = c.receiver_mut(this)?;
     let mut meter = LuaMeter::new(lua);
     let result = {
-        let mut m = map.borrow_mut::<LuaMap>()?;
-        t.check(&c, &m.0)?;
-        let bridge = o.opt_terrain("bridge", &m.0)?;
+        let mut m = LuaMap::write_ud(&map)?;
+        t.check(&c, &m)?;
+        let bridge = o.opt_terrain("bridge", &m)?;
         if let Some(id) = bridge {
-            let terrain = m.0.terrains().get(id);
+            let terrain = m.terrains().get(id);
             if terrain.solid || terrain.hazard {
                 return Err(c.fail(format!(
                     "opts.bridge = '{}' must be open and no hazard (a walker crosses the hazard on it)",
@@ -492,11 +492,11 @@ fn fixup(
             adjacency,
             bridge,
         };
-        let corridors = m.0.notes.corridors.len();
+        let corridors = m.notes.corridors.len();
         let LuaTunnels { config, level, .. } = &mut *t;
         let mut r = rng.borrow_mut::<LuaRng>()?;
-        let result = fixup_level(&mut m.0, config, level, &mut r.0, &fix, &mut meter);
-        let added: usize = m.0.notes.corridors[corridors..]
+        let result = fixup_level(&mut m, config, level, &mut r.0, &fix, &mut meter);
+        let added: usize = m.notes.corridors[corridors..]
             .iter()
             .map(cost::corridor)
             .sum();
