@@ -170,3 +170,42 @@ fn an_argument_in_use_by_an_unfinished_call_is_refused_at_its_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_per_cell_read_of_a_map_in_use_is_refused_at_its_line() {
+    // `map:get` answers without mlua when it can; a map a call is writing is not such a case.
+    let (code, err) = fail("", &sneaky_carve("map:get(1, 1)"));
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with(
+            "error: scripts/r.lua:5: map:get: the object is in use by a call that has not returned"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn per_cell_methods_report_bad_calls_at_the_recipes_line() {
+    for (call, message) in [
+        (
+            "map:get(1, 2, 3)",
+            "map:get: takes at most 2 arguments (map:get(x, y)), got 3",
+        ),
+        (
+            "map:set(1, 99, 'floor')",
+            "map:set: (1, 99) is outside the 8×8 map (x 0..=7, y 0..=7)",
+        ),
+        ("map.priority(1, 2)", "map:priority: called on 1 instead of"),
+        (
+            "map:is_solid(1.5, 2)",
+            "map:is_solid: argument 1 (x) must be",
+        ),
+    ] {
+        let (code, err) = fail("", &format!("    local _ = {call}"));
+        assert_eq!(code, Some(1), "{call}");
+        assert!(
+            err.starts_with(&format!("error: scripts/r.lua:4: {message}")),
+            "{call}: {err}"
+        );
+    }
+}

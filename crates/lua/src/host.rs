@@ -162,6 +162,7 @@ impl Env {
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
         let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
+        api::fast::install(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng(Rng::new(0)))
             .map_err(internal_lua)?;

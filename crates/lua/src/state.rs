@@ -10,6 +10,7 @@ use crate::budget::{caller_location, Budget, Reservation};
 use mlua::{ffi, AnyUserData, Lua};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::ffi::c_int;
 use std::path::PathBuf;
 use std::rc::Rc;
 use warren_core::map::TerrainId;
@@ -157,8 +158,9 @@ pub fn touch(lua: &Lua, made_at_load: bool) {
 /// `file:line: message` (like `luaL_error`).
 pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
     let msg = msg.into();
+    let level = if passes_calls_on(lua, 1) { 2 } else { 1 };
     let loc = lua
-        .inspect_stack(1, |d| {
+        .inspect_stack(level, |d| {
             let src = d.source();
             let file = src.short_src.as_deref().unwrap_or("?").to_string();
             (file, d.current_line())
@@ -168,6 +170,37 @@ pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
         Some(loc) => mlua::Error::RuntimeError(format!("{loc}: {msg}")),
         None => mlua::Error::RuntimeError(msg),
     }
+}
+
+/// The last upvalue of a C closure that passes its calls on to a binding (the fast calls,
+/// `api::fast`): a light userdata pointing at [`PASSES_ON`]. Such a closure sits between the
+/// binding and the recipe that called it, so [`fail`] looks past it for the recipe's line.
+pub const PASS_ON_UPVALUE: c_int = 5;
+
+/// What a closure's [`PASS_ON_UPVALUE`] points at.
+pub static PASSES_ON: u8 = 0;
+
+/// Whether the function running at stack `level` passes its calls on (see [`PASS_ON_UPVALUE`]).
+fn passes_calls_on(lua: &Lua, level: c_int) -> bool {
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: `lua_Debug` is plain data that getstack/getinfo fill; room for the function
+        // and its upvalue is checked, and both are popped.
+        unsafe {
+            let mut ar: ffi::lua_Debug = std::mem::zeroed();
+            if ffi::lua_getstack(l, level, &mut ar) == 0 || ffi::lua_checkstack(l, 2) == 0 {
+                return false;
+            }
+            ffi::lua_getinfo(l, c"f".as_ptr(), &mut ar);
+            let top = ffi::lua_gettop(l) - 1;
+            // Only the host makes a light userdata pointing at `PASSES_ON`.
+            let marked = ffi::lua_iscfunction(l, -1) != 0
+                && !ffi::lua_getupvalue(l, -1, PASS_ON_UPVALUE).is_null()
+                && ffi::lua_touserdata(l, -1).cast_const() == std::ptr::from_ref(&PASSES_ON).cast();
+            ffi::lua_settop(l, top);
+            marked
+        }
+    })
 }
 
 /// The Lua error raised when a budget ran out inside a Rust function.

@@ -95,9 +95,14 @@ fn absent(v: &Value) -> bool {
 pub fn as_int(v: &Value) -> Option<i64> {
     match v {
         Value::Integer(i) => Some(*i),
-        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
+        Value::Number(n) => float_as_int(*n),
         _ => None,
     }
+}
+
+/// The integer a Lua float stands for, when it has no fractional part (`map.width / 2`).
+pub fn float_as_int(n: f64) -> Option<i64> {
+    (n.fract() == 0.0 && n.abs() < 9.0e15).then_some(n as i64)
 }
 
 /// A finite number from a Lua number.

@@ -43,6 +43,7 @@ pub mod ctx;
 pub mod debug;
 pub mod decl;
 pub mod dungeon;
+pub mod fast;
 pub mod gen;
 pub mod index;
 pub mod keys;

@@ -1,0 +1,241 @@
+//! The fast calls (`api::fast`): `map:get`, `map:set` and the other per-cell methods answer the
+//! common case on the run's map without mlua, and must answer exactly as their declared bindings
+//! do. `ctx.above` is a map without fast calls, so a recipe at depth 2 that starts both maps
+//! alike and calls every method on both, on the same line, compares the two paths: same
+//! answers, same errors at the same lines, same writes, same budget.
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren_core::map::Map;
+use warren_lua::{run, Error, Host, Limits, Run};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A host for `recipe` (written next to a copy of the shipped regions) with `limits`.
+fn host(dir: &Path, recipe: &str, limits: Limits) -> Host {
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::create_dir_all(dir.join("regions")).unwrap();
+    for f in std::fs::read_dir(root().join("regions")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join("regions").join(f.file_name().unwrap())).unwrap();
+    }
+    let script = dir.join("scripts/fast.lua");
+    std::fs::write(&script, recipe).unwrap();
+    let registry = Arc::new(run::load_registry(None, &script).unwrap());
+    Host::load(&script, registry, limits).unwrap()
+}
+
+fn generate(
+    h: &Host,
+    seed: u64,
+    sets: &[(&str, &str)],
+    above: Option<&Map>,
+) -> warren_lua::Result<Map> {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let params = h.resolve_params(&sets).unwrap();
+    h.generate(&Run {
+        seed,
+        params: &params,
+        depth: if above.is_some() { 2 } else { 1 },
+        above,
+    })
+}
+
+/// At depth 1, a map to start from; at depth 2, the same writes and then every fast method on
+/// every cell and a ring of cells off the map, on the run's map (fast) and on `ctx.above`
+/// (declared) alike, each pair of answers or errors kept in a tag. `coords` gives the cells as
+/// integers or as floats with no fraction (`map.width / 2` is one).
+const PROBE: &str = r#"
+return {
+  params = {
+    width = { default = 23 }, height = { default = 17 },
+    coords = { default = "int", choices = { "int", "float" } },
+  },
+  generate = function(map, ctx)
+    local f = ctx.params.coords == "float" and 0.0 or 0
+    local style = ctx.regions.rooms
+    map:fill_rect({ x = 2, y = 2, w = 6, h = 4 }, style.floor, { region = "vault", priority = 200 })
+    local above = ctx.above
+    if not above then return end
+    local function both(name, ...)
+      local a = table.pack(pcall(map[name], map, ...)) local b = table.pack(pcall(above[name], above, ...))
+      return tostring(a[1]) .. ":" .. tostring(a[2]), tostring(b[1]) .. ":" .. tostring(b[2])
+    end
+    local fast, declared = {}, {}
+    local rng = ctx.rng:stream("probe")
+    local terrains = { style.wall, style.floor, "door", "nowhere" }
+    for _ = 1, 300 do
+      local x, y = rng:int(-1, map.width) + f, rng:int(-1, map.height) + f
+      fast[#fast + 1], declared[#declared + 1] = both("set", x, y, terrains[rng:int(1, 4)])
+    end
+    for y = 0, map.height - 1 do
+      for x = 0, map.width - 1 do
+        if not map:is_solid(x, y) then map:mark_connected(x, y) above:mark_connected(x, y) break end
+      end
+    end
+    for _, name in ipairs { "in_bounds", "is_edge", "get", "priority", "region", "is_solid", "is_connected" } do
+      for y = -1, map.height do
+        for x = -1, map.width do
+          fast[#fast + 1], declared[#declared + 1] = both(name, x + f, y + f)
+        end
+      end
+    end
+    map:tag("fast", table.concat(fast, "\n"))
+    map:tag("declared", table.concat(declared, "\n"))
+  end,
+}
+"#;
+
+#[test]
+fn fast_calls_answer_as_the_declared_bindings_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), PROBE, Limits::default());
+    for seed in 0..12 {
+        let (w, hgt) = if seed % 2 == 0 {
+            ("23", "17")
+        } else {
+            ("16", "40")
+        };
+        let coords = if seed % 3 == 0 { "float" } else { "int" };
+        let sets = [("width", w), ("height", hgt), ("coords", coords)];
+        let above = generate(&h, seed, &sets, None).unwrap();
+        let map = generate(&h, seed, &sets, Some(&above)).unwrap();
+        let (fast, declared) = (&map.notes.tags["fast"], &map.notes.tags["declared"]);
+        assert_eq!(fast, declared, "seed {seed}: the answers differ");
+        let fast = format!("{fast:?}");
+        for seen in [
+            format!("map:get: (-1, -1) is outside the {w}×{hgt} map"),
+            "map:set: unknown terrain 'nowhere'".into(),
+            "true:vault".into(),
+            "true:200".into(),
+            "true:floor".into(),
+            "true:nil".into(),
+            "true:true".into(),
+            "true:false".into(),
+        ] {
+            assert!(
+                fast.contains(&seen),
+                "seed {seed}: no {seen:?} in the answers"
+            );
+        }
+    }
+}
+
+/// `n` rounds of one fast method (`only`) or of all of them, on the run's map or (`on =
+/// "above"`, at depth 2) on `ctx.above`, whose methods are the declared bindings; one cell has a
+/// region, whose name is a string answer.
+const LOOP: &str = r#"
+return {
+  params = {
+    width = { default = 16 }, height = { default = 16 },
+    n = { default = 100, min = 0, max = 1000000 },
+    on = { default = "map", choices = { "map", "above" } },
+    only = { default = "all", doc = "A method name, or all." },
+  },
+  generate = function(map, ctx)
+    local m = ctx.params.on == "above" and ctx.above or map
+    m:fill_rect({ x = 2, y = 2, w = 1, h = 1 }, "floor", { region = "vault" })
+    local only = ctx.params.only
+    for _ = 1, ctx.params.n do
+      if only == "set" then m:set(3, 4, "floor")
+      elseif only == "region" then m:region(2, 2)
+      elseif only == "all" then
+        m:set(3, 4, "floor")
+        m:get(3, 4) m:priority(3, 4) m:region(3, 4) m:in_bounds(3, 4)
+        m:is_edge(3, 4) m:is_solid(3, 4) m:is_connected(3, 4) m:region(2, 2)
+      else m[only](m, 3, 4) end
+    end
+  end,
+}
+"#;
+
+/// The smallest instruction budget the loop of `only` on `on` finishes within, at depth 2.
+fn least_budget(dir: &Path, on: &str, only: &str) -> u64 {
+    let above = generate(&host(dir, LOOP, Limits::default()), 1, &[("n", "0")], None).unwrap();
+    let (mut lo, mut hi) = (1_000u64, 10_000_000u64);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let limits = Limits {
+            instructions: mid,
+            ..Limits::default()
+        };
+        let h = host(dir, LOOP, limits);
+        match generate(&h, 1, &[("on", on), ("only", only)], Some(&above)) {
+            Ok(_) => hi = mid,
+            Err(Error::Budget(_)) => lo = mid + 1,
+            Err(e) => panic!("{on}: {e}"),
+        }
+    }
+    lo
+}
+
+#[test]
+fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let methods = [
+        "set",
+        "get",
+        "priority",
+        "region",
+        "in_bounds",
+        "is_edge",
+        "is_solid",
+        "is_connected",
+    ];
+    for only in methods.into_iter().chain(["all"]) {
+        let fast = least_budget(dir.path(), "map", only);
+        let declared = least_budget(dir.path(), "above", only);
+        assert_eq!(fast, declared, "{only}");
+        assert!(fast > 100 * 5, "{only}: every call is charged ({fast})");
+    }
+}
+
+#[test]
+fn fast_calls_leave_the_state_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), LOOP, Limits::default());
+    for seed in 0..5 {
+        generate(&h, seed, &[("n", "1000")], None).unwrap();
+    }
+    assert_eq!(h.rebuilds(), 0, "fast calls made the state dirty");
+}
+
+#[test]
+fn the_runs_map_has_the_fast_methods_and_other_maps_use_the_declared_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+           if not ctx.above then map:set(3, 4, 'floor') return end\n\
+           map:tag('distinct', tostring(map.get ~= ctx.above.get))\n\
+           map:tag('above', ctx.above:get(3, 4) .. ' ' .. map.get(ctx.above, 3, 4))\n\
+           map:tag('own', map:get(3, 4))\n\
+         end }\n",
+        Limits::default(),
+    );
+    let params = h.resolve_params(&[]).unwrap();
+    let level = |depth, above| {
+        h.generate(&Run {
+            seed: 1,
+            params: &params,
+            depth,
+            above,
+        })
+        .unwrap()
+    };
+    let above = level(1, None);
+    let map = level(2, Some(&above));
+    let tag = |k: &str| format!("{:?}", map.notes.tags[k]);
+    assert_eq!(
+        tag("distinct"),
+        "Text(\"true\")",
+        "no fast methods installed"
+    );
+    assert_eq!(tag("above"), "Text(\"floor floor\")");
+    assert_ne!(tag("own"), "Text(\"floor\")");
+}
