@@ -164,7 +164,7 @@ impl Env {
         let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
         api::fast::install(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
-            .create_userdata(LuaRng(Rng::new(0)))
+            .create_userdata(LuaRng::new(Rng::new(0)))
             .map_err(internal_lua)?;
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let env = Env {
@@ -503,7 +503,7 @@ impl Host {
     /// Calls the recipe's `generate` with the shared map and its `ctx`.
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
-        env.rng_ud.borrow_mut::<LuaRng>()?.0 = Rng::new(run.seed);
+        *LuaRng::write_ud(&env.rng_ud)? = Rng::new(run.seed);
         state::state(lua).running.set(true);
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).

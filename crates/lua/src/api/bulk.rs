@@ -282,7 +282,7 @@ fn set_row(
     c.this_data::<LuaMap>(&this)?;
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let o = c.options(3, &opts)?;
-    let mut m = c.this_map_mut(&this)?;
+    let mut m = c.this_held_mut::<Map>(&this)?;
     let legend = legend(&c, &o, &m)?;
     let source = row_source(&c, &cells, !legend.is_empty(), "argument 3 (cells)")?;
     let len = match &source {
@@ -310,7 +310,7 @@ fn blit(
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let rows = c.table(2, &rows)?;
     let o = c.options(3, &opts)?;
-    let mut m = c.this_map_mut(&this)?;
+    let mut m = c.this_held_mut::<Map>(&this)?;
     let legend = legend(&c, &o, &m)?;
     let has_legend = !legend.is_empty();
     let b = brush(&o, &mut m, 0)?;
@@ -337,7 +337,7 @@ fn blit(
 
 fn get_rect(lua: &Lua, (this, r, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &GET_RECT, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let r = rect(&c, 0, &r)?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
     charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;

@@ -5,7 +5,7 @@
 //! A binding takes its arguments as plain [`Value`]s (converting a `Value` never fails, so mlua
 //! itself never reports a bad argument), a method its receiver as [`This`] or [`ThisMut`]
 //! (borrowed straight from the stack, or kept as a value when it is not the right object; a map
-//! is then borrowed from its own cell with [`Call::map`] or [`Call::map_mut`], taken first so
+//! is then borrowed from its own cell with [`Call::held`] or [`Call::held_mut`], taken first so
 //! that nothing the call runs can use the map meanwhile), followed by [`Extra`] to see whether too many were passed, and converts each through a
 //! [`Call`]:
 //!
@@ -13,7 +13,7 @@
 //! fn set(lua: &Lua, (this, x, y, t, extra): (This<LuaMap>, Value, Value, Value, Extra))
 //!     -> Result<bool> {
 //!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
-//!     let mut map = c.map_mut(this)?;               // called on a map, with a colon, not in use?
+//!     let mut map = c.held_mut(this)?;              // called on a map, with a colon, not in use?
 //!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
 //!     …
 //! }
@@ -21,7 +21,7 @@
 
 pub use super::decl::quoted;
 use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
-use super::shared_map::{LuaMap, MapMut, MapRef};
+use super::shared::{ReadGuard, Shared, WriteGuard};
 use crate::state::fail;
 use mlua::{
     AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
@@ -74,7 +74,7 @@ pub fn shown(v: &Value) -> String {
 
 /// What a userdata is, in the API's words (`a map`, `a warren.Rng`).
 fn userdata_name(ud: &AnyUserData) -> String {
-    use super::{rects::LuaRects, rng::LuaRng};
+    use super::{map::LuaMap, rects::LuaRects, rng::LuaRng};
     if ud.is::<LuaMap>() {
         "a map".into()
     } else if ud.is::<LuaRng>() {
@@ -194,29 +194,50 @@ impl<'a> Call<'a> {
         self.borrowed::<T, _>(this, |v| self.wrong_receiver(v))
     }
 
-    /// The map a map method was called on, to read (see [`Call::receiver`]; a map a binding is
-    /// changing is in use).
-    pub fn map(&self, this: This<LuaMap>) -> mlua::Result<MapRef> {
+    /// The value a method was called on (a map, an rng), to read (see [`Call::receiver`]; a
+    /// value a binding is changing is in use).
+    pub fn held<T: 'static>(&self, this: This<Shared<T>>) -> mlua::Result<ReadGuard<T>>
+    where
+        Shared<T>: UserData,
+    {
         self.receiver(this)?.read().ok_or_else(|| self.busy())
     }
 
-    /// [`Call::map`], for a method that changes the map.
-    pub fn map_mut(&self, this: This<LuaMap>) -> mlua::Result<MapMut> {
+    /// [`Call::held`], for a method that changes its receiver.
+    pub fn held_mut<T: 'static>(&self, this: This<Shared<T>>) -> mlua::Result<WriteGuard<T>>
+    where
+        Shared<T>: UserData,
+    {
         self.receiver(this)?.write().ok_or_else(|| self.busy())
     }
 
-    /// [`Call::map_mut`] for a receiver taken as a plain value (see [`Call::this`]).
-    pub fn this_map_mut(&self, v: &Value) -> mlua::Result<MapMut> {
-        self.this::<LuaMap>(v)?.write().ok_or_else(|| self.busy())
+    /// [`Call::held_mut`] for a receiver taken as a plain value (see [`Call::this`]).
+    pub fn this_held_mut<T: 'static>(&self, v: &Value) -> mlua::Result<WriteGuard<T>>
+    where
+        Shared<T>: UserData,
+    {
+        self.this::<Shared<T>>(v)?
+            .write()
+            .ok_or_else(|| self.busy())
     }
 
-    /// Argument `i` as a map to read (see [`Call::arg_ref`]).
-    pub fn arg_map(&self, i: usize, v: This<LuaMap>) -> mlua::Result<MapRef> {
+    /// Argument `i` as a map or an rng to read (see [`Call::arg_ref`]).
+    pub fn arg_held<T: 'static>(&self, i: usize, v: This<Shared<T>>) -> mlua::Result<ReadGuard<T>>
+    where
+        Shared<T>: UserData,
+    {
         self.arg_ref(i, v)?.read().ok_or_else(|| self.busy())
     }
 
-    /// Argument `i` as a map to change (see [`Call::arg_ref`]).
-    pub fn arg_map_mut(&self, i: usize, v: This<LuaMap>) -> mlua::Result<MapMut> {
+    /// Argument `i` as a map or an rng to change (see [`Call::arg_ref`]).
+    pub fn arg_held_mut<T: 'static>(
+        &self,
+        i: usize,
+        v: This<Shared<T>>,
+    ) -> mlua::Result<WriteGuard<T>>
+    where
+        Shared<T>: UserData,
+    {
         self.arg_ref(i, v)?.write().ok_or_else(|| self.busy())
     }
 

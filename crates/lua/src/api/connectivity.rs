@@ -57,7 +57,7 @@ fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
 
 fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &COMPONENTS, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let adjacency = adjacency(&c, 0, &opts)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     let comps = areas(&m, adjacency);
@@ -77,7 +77,7 @@ fn mark_connected(
     (this, x, y, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let adjacency = adjacency(&c, 2, &opts)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
@@ -91,7 +91,7 @@ fn is_connected(
     (this, x, y, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_CONNECTED, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.is_connected(p).map_err(|e| c.fail(e))
 }

@@ -62,7 +62,7 @@ methods! {
 /// `map:snapshot(label)`.
 fn snapshot(lua: &Lua, (this, label, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &SNAPSHOT, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let map = &m;
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
@@ -107,7 +107,7 @@ fn add_layer(
     c.this_data::<LuaMap>(&this)?;
     let name = c.str(0, &name)?;
     let o = c.options(1, &spec)?;
-    let mut m = c.this_map_mut(&this)?;
+    let mut m = c.this_held_mut::<Map>(&this)?;
     let map = &mut m;
     if name.is_empty() || LayerChoice::BUILT_IN.contains(&name.as_str()) {
         return Err(c.fail(format!(

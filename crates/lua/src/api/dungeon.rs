@@ -605,9 +605,9 @@ fn streamer(c: &Call, (map, rng, s): (&Value, &Value, &Value)) -> mlua::Result<u
     let rng = c.data::<LuaRng>(1, rng)?;
     let mut m = LuaMap::write_ud(&map)?;
     let region = regions::streamer(c, s, &regions::label(c, 2), &m)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
-    write_streamer(&mut m, &mut r.0, &region.style, &mut meter)
+    write_streamer(&mut m, &mut r, &region.style, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))
 }
 
@@ -693,11 +693,11 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
     let region = regions::vault(c, v, &regions::label(c, 3), &m)?;
     let mut l = level.borrow_mut::<LuaLevel>()?;
     let Level { panels, used } = &mut l.0;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let placed = place_vault(
         &mut m,
-        &mut r.0,
+        &mut r,
         panels,
         used,
         &region.grid,
@@ -775,11 +775,11 @@ fn one_room(c: &Call, [map, rng, panel, room, limits]: [&Value; 5]) -> mlua::Res
     let mut m = LuaMap::write_ud(&map)?;
     let region = regions::room(c, room, &regions::label(c, 3), &m)?;
     let choice = &region.choice;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let floor = draw_room(
         &mut m,
-        &mut r.0,
+        &mut r,
         panel,
         choice.kind,
         &choice.style,
@@ -842,10 +842,10 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
     }
     let refs: Vec<_> = choices.iter().map(|r| &r.choice).collect();
     let l = level.borrow::<LuaLevel>()?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let first = m.notes.rooms.len();
-    let drawn = draw_rooms(&mut m, &mut r.0, &l.0, &refs, &lim, &mut meter)
+    let drawn = draw_rooms(&mut m, &mut r, &l.0, &refs, &lim, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
     let added: usize = m.notes.rooms[first..].iter().map(cost::room).sum();
     charge_bytes(c.lua(), added)?;
@@ -873,7 +873,7 @@ fn connect_panels_fn(
     let mut m = LuaMap::write_ud(&map)?;
     t.check(&c, &m)?;
     let LuaTunnels { config, level, .. } = &mut *t;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(lua);
     let corridors = m.notes.corridors.len();
     let dug = connect_panels(
@@ -881,7 +881,7 @@ fn connect_panels_fn(
         &l.0.panels,
         config,
         level,
-        &mut r.0,
+        &mut r,
         flags,
         &mut meter,
     )
@@ -969,11 +969,11 @@ fn down(c: &Call, [map, rng, opts]: [&Value; 3]) -> mlua::Result<Table> {
     for name in strings(&o, "avoid")? {
         avoid.push(super::call::terrain_id(c, &m, &name)?);
     }
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let cells = down_stairs(
         &mut m,
-        &mut r.0,
+        &mut r,
         stair,
         count,
         (&avoid, placement),
@@ -1005,13 +1005,13 @@ fn finish_doors_fn(
             .unwrap_or(d.secret_door_reveal_radius) as i32,
     };
     let mut m = LuaMap::write_ud(&map)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     // Each door looks at its neighbours; touching pairs and the walls they leave flood the map.
     let mut meter = LuaMeter::new(lua);
     meter
         .work(m.notes.doors.len() as u64 * 9)
         .map_err(|_| meter.stopped())?;
-    let counts = finish_doors(&mut m, &mut r.0, &finish);
+    let counts = finish_doors(&mut m, &mut r, &finish);
     let out = lua.create_table_with_capacity(0, DoorState::ALL.len())?;
     for state in DoorState::ALL {
         out.raw_set(state.name(), counts[state as usize])?;

@@ -11,12 +11,13 @@
 //! the binding's own: a fast call is only ever the binding's answer, sooner. Other maps
 //! (`ctx.above`) have no fast closures: their methods are the declared bindings.
 //!
-//! The map is reached through its cell ([`super::shared_map`]), whose borrow flag the bindings
+//! The map is reached through its cell ([`super::shared`]), whose borrow flag the bindings
 //! also use, so a fast call made while a binding holds the map (from a callback, an `__index`,
 //! a finalizer) takes the declared path and gets the binding's "in use" error.
 
 use super::call::float_as_int;
-use super::shared_map::{LuaMap, MapCell};
+use super::map::LuaMap;
+use super::shared::SharedCell;
 use super::terrain_names;
 use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
@@ -30,7 +31,7 @@ struct FastMethod {
     name: &'static str,
     /// The common case: the answer, or `None` for the declared binding to handle the call.
     /// Reads its arguments without converting them, and never raises or runs Lua code.
-    body: unsafe fn(*mut lua_State, &MapCell) -> Option<Answer>,
+    body: unsafe fn(*mut lua_State, &SharedCell<Map>) -> Option<Answer>,
 }
 
 /// The methods with a fast path.
@@ -149,7 +150,7 @@ unsafe extern "C-unwind" fn fast_call(l: *mut lua_State) -> c_int {
     unsafe {
         if ffi::lua_rawequal(l, 1, MAP) != 0 {
             let method = &*ffi::lua_touserdata(l, METHOD).cast::<FastMethod>();
-            let cell = &*ffi::lua_touserdata(l, CELL).cast::<MapCell>();
+            let cell = &*ffi::lua_touserdata(l, CELL).cast::<SharedCell<Map>>();
             let body = std::panic::AssertUnwindSafe(|| (method.body)(l, cell));
             // A panic is a bug in a body; the declared binding still answers the call.
             if let Ok(Some(answer)) = std::panic::catch_unwind(body) {
@@ -271,30 +272,30 @@ unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
 /// `l` is running a fast closure.
 unsafe fn at_cell(
     l: *mut lua_State,
-    cell: &MapCell,
+    cell: &SharedCell<Map>,
     f: impl FnOnce(&Map, Point) -> Option<Answer>,
 ) -> Option<Answer> {
     cell.peek(|m| f(m, unsafe { cell_at(l, m) }?))?
 }
 
-unsafe fn in_bounds(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn in_bounds(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     let (x, y) = unsafe { xy(l)? };
     cell.peek(|m| Answer::Bool(m.in_bounds(x, y)))
 }
 
-unsafe fn is_edge(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn is_edge(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe { at_cell(l, cell, |m, p| Some(Answer::Bool(m.is_edge(p.x, p.y)))) }
 }
 
-unsafe fn is_solid(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn is_solid(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe { at_cell(l, cell, |m, p| m.is_solid(p).ok().map(Answer::Bool)) }
 }
 
-unsafe fn is_connected(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn is_connected(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe { at_cell(l, cell, |m, p| m.is_connected(p).ok().map(Answer::Bool)) }
 }
 
-unsafe fn priority(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn priority(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
         at_cell(l, cell, |m, p| {
             Some(Answer::Int(m.priority_at(p).ok()?.into()))
@@ -302,7 +303,7 @@ unsafe fn priority(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
     }
 }
 
-unsafe fn get(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn get(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
         at_cell(l, cell, |m, p| {
             let t = m.terrain_at(p).ok()?;
@@ -313,7 +314,7 @@ unsafe fn get(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
     }
 }
 
-unsafe fn region(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn region(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
         at_cell(l, cell, |m, p| {
             Some(match m.region_at(p).ok()? {
@@ -326,7 +327,7 @@ unsafe fn region(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
 
 /// `map:set(x, y, terrain)` (options absent or nil): a priority write with the terrain's own
 /// brush, as the binding makes it without options.
-unsafe fn set(l: *mut lua_State, cell: &MapCell) -> Option<Answer> {
+unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
         let top = ffi::lua_gettop(l);
         if !(top == 4 || top == 5 && ffi::lua_type(l, 5) == ffi::LUA_TNIL)

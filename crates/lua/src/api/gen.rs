@@ -2,7 +2,7 @@
 //! each. The bindings only convert arguments; the phases report the work they do to the budget
 //! through a [`LuaMeter`].
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra, This};
 use super::classes::WRITE_OPTIONS;
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner::Gen as G, Ty};
@@ -211,11 +211,11 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
 
 fn scatter_rooms(
     lua: &Lua,
-    (map, rng, opts, extra): (This<LuaMap>, ThisMut<LuaRng>, Value, Extra),
+    (map, rng, opts, extra): (This<LuaMap>, This<LuaRng>, Value, Extra),
 ) -> mlua::Result<LuaRects> {
     let c = Call::new(lua, &SCATTER_ROOMS, &extra)?;
-    let map = c.arg_map(0, map)?;
-    let mut r = c.arg_mut(1, rng)?;
+    let map = c.arg_held(0, map)?;
+    let mut r = c.arg_held_mut(1, rng)?;
     let o = c.options(2, &opts)?;
     let attempts = o.int("attempts")?;
     let (min_size, max_size) = (o.int("min_size")?, o.int("max_size")?);
@@ -231,7 +231,7 @@ fn scatter_rooms(
         min_size: min_size as i32,
         max_size: max_size as i32,
     };
-    rooms::scatter_rooms(w, h, &mut r.0, &opts, &mut meter)
+    rooms::scatter_rooms(w, h, &mut r, &opts, &mut meter)
         .map(LuaRects)
         .map_err(|_| meter.stopped())
 }
@@ -253,11 +253,11 @@ fn rooms_error(c: &Call, meter: &mut LuaMeter, e: RoomsError) -> mlua::Error {
 
 fn connect_rooms(
     lua: &Lua,
-    (map, rng, list, opts, extra): (This<LuaMap>, ThisMut<LuaRng>, This<LuaRects>, Value, Extra),
+    (map, rng, list, opts, extra): (This<LuaMap>, This<LuaRng>, This<LuaRects>, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CONNECT_ROOMS, &extra)?;
-    let mut m = c.arg_map_mut(0, map)?;
-    let mut r = c.arg_mut(1, rng)?;
+    let mut m = c.arg_held_mut(0, map)?;
+    let mut r = c.arg_held_mut(1, rng)?;
     let rects = shapes::rects(&c, 2, list)?;
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
@@ -269,7 +269,7 @@ fn connect_rooms(
     let mut meter = LuaMeter::new(lua);
     let drawn = rooms::connect_rooms(
         &mut m,
-        &mut r.0,
+        &mut r,
         &rects,
         strategy,
         (&b, adjacency),
@@ -326,9 +326,9 @@ fn spawn_in_corridors(
     let depth = o.int("depth")?;
     let mut m = LuaMap::write_ud(&map)?;
     let spawns = m.notes.spawns.len();
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(lua);
-    let n = rooms::spawn_in_corridors(&mut m, &mut r.0, &table, max, depth, &mut meter)
+    let n = rooms::spawn_in_corridors(&mut m, &mut r, &table, max, depth, &mut meter)
         .map_err(|_| meter.stopped())?;
     let added: usize = m.notes.spawns[spawns..].iter().map(cost::spawn).sum();
     charge_bytes(lua, added)?;
@@ -340,7 +340,7 @@ fn start_and_stairs(
     (map, list, opts, extra): (This<LuaMap>, This<LuaRects>, Value, Extra),
 ) -> mlua::Result<(i32, i32, i32, i32)> {
     let c = Call::new(lua, &START_AND_STAIRS, &extra)?;
-    let mut m = c.arg_map_mut(0, map)?;
+    let mut m = c.arg_held_mut(0, map)?;
     let rects = shapes::rects(&c, 1, list)?;
     let o = c.options(2, &opts)?;
     let n = rects.len();
@@ -381,15 +381,14 @@ fn join_areas(
     let terrain = o.terrain("terrain", &m)?;
     let b: Brush = brush(&o, &mut m, terrain)?;
     let corridors = m.notes.corridors.len();
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(lua);
     let how = (&b, style, adjacency);
-    let report = connectivity::join_areas(&mut m, &mut r.0, how, trials, &mut meter).map_err(
-        |e| match e {
+    let report =
+        connectivity::join_areas(&mut m, &mut r, how, trials, &mut meter).map_err(|e| match e {
             JoinError::Stopped(_) => meter.stopped(),
             e => c.fail(e),
-        },
-    )?;
+        })?;
     let added: usize = m.notes.corridors[corridors..]
         .iter()
         .map(cost::corridor)

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
 use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect};
 
-pub use super::shared_map::LuaMap;
+/// The map as a Lua userdata's payload.
+pub type LuaMap = super::shared::Shared<Map>;
 
 /// The map's fields, kept in each map userdata's field table (see [`new_userdata`]) rather than
 /// registered with mlua.
@@ -95,7 +96,7 @@ pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua
     })
 }
 
-impl UserData for LuaMap {
+impl UserData for super::shared::Shared<Map> {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register_reads(methods);
         register_writes(methods);
@@ -176,20 +177,20 @@ type CellArgs = (This<LuaMap>, Value, Value, Extra);
 
 fn in_bounds(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IN_BOUNDS, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     Ok(m.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
 }
 
 fn is_edge(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_EDGE, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     Ok(m.is_edge(p.x, p.y))
 }
 
 fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
     let c = Call::new(lua, &GET, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let t = m.terrain_at(p).map_err(|e| c.fail(e))?;
     Ok(m.terrains().get(t).name.clone())
@@ -197,14 +198,14 @@ fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
 
 fn priority(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<u8> {
     let c = Call::new(lua, &PRIORITY, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.priority_at(p).map_err(|e| c.fail(e))
 }
 
 fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<String>> {
     let c = Call::new(lua, &REGION, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let r = m.region_at(p).map_err(|e| c.fail(e))?;
     Ok((r != 0).then(|| m.region_name(r).to_string()))
@@ -212,14 +213,14 @@ fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<Strin
 
 fn is_solid(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
     let c = Call::new(lua, &IS_SOLID, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.is_solid(p).map_err(|e| c.fail(e))
 }
 
 fn count(lua: &Lua, (this, terrain, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &COUNT, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let id = c.terrain(0, &terrain, &m)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.terrain_cells().iter().filter(|&&t| t == id).count())
@@ -227,7 +228,7 @@ fn count(lua: &Lua, (this, terrain, extra): (This<LuaMap>, Value, Extra)) -> mlu
 
 fn open_count(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<usize> {
     let c = Call::new(lua, &OPEN_COUNT, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.open_count())
 }
@@ -341,7 +342,7 @@ fn set(
     (this, x, y, t, opts, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<bool> {
     let c = Call::new(lua, &SET, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let b = write_brush(&c, &mut m, (2, &t), (3, &opts))?;
     m.write(p, &b).map_err(|e| c.fail(e))
@@ -352,7 +353,7 @@ fn fill(
     (this, t, opts, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &FILL, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let b = write_brush(&c, &mut m, (0, &t), (1, &opts))?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.fill(&b))
@@ -366,7 +367,7 @@ fn rect_write(
     cells: impl Fn(&Rect) -> u64,
     write: impl Fn(&mut Map, &Rect, &Brush) -> Result<usize, warren_core::map::MapError>,
 ) -> mlua::Result<usize> {
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let r = shapes::rect(c, 0, r)?;
     let b = write_brush(c, &mut m, (1, t), (2, opts))?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
@@ -404,7 +405,7 @@ fn outline_rect(
 
 fn write_edge(lua: &Lua, (this, t, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &WRITE_EDGE, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let terrain = match &t {
         Value::Nil => crate::state::with_run(lua, |r| r.edge)
             .ok_or_else(|| c.fail("no generation is running"))?,
@@ -455,7 +456,7 @@ fn carve_path(
 
 fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &LINE, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let a = cell(&c, &m, 0, &x1, &y1)?;
     let b = cell(&c, &m, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m)?;
@@ -466,7 +467,7 @@ fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Re
 
 fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
     let c = Call::new(lua, &DOGLEG, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let a = cell(&c, &m, 0, &x1, &y1)?;
     let b = cell(&c, &m, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m)?;
@@ -484,7 +485,7 @@ fn carve_rooms(
     (this, list, t, opts, extra): (This<LuaMap>, This<LuaRects>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let rects = shapes::rects(&c, 0, list)?;
     let terrain = c.terrain(1, &t, &m)?;
     let o = c.options(2, &opts)?;

@@ -78,7 +78,7 @@ fn add_room(
     c.this_data::<LuaMap>(&this)?;
     let r = shapes::rect(&c, 0, &r)?;
     let kind = c.str(1, &kind)?;
-    let mut m = c.this_map_mut(&this)?;
+    let mut m = c.this_held_mut::<Map>(&this)?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
     let room = Room {
         rect: r,
@@ -95,7 +95,7 @@ fn add_door(
     (this, x, y, room, state, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_DOOR, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let room = c.opt_int(2, &room)?;
     let state = DoorState::ALL[c.choice(3, &state)?];
@@ -117,7 +117,7 @@ fn add_stair(
     (this, x, y, dir, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_STAIR, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let up = c.choice(2, &dir)? == 0;
     charge_bytes(lua, cost::cells(1))?;
@@ -135,7 +135,7 @@ fn add_spawn(
     (this, x, y, what, extra): (This<LuaMap>, Value, Value, Value, Extra),
 ) -> mlua::Result<()> {
     let c = Call::new(lua, &ADD_SPAWN, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let spawn = Spawn {
         x: p.x,
@@ -152,7 +152,7 @@ fn add_corridor(
     (this, cells, region, extra): (This<LuaMap>, Value, Value, Extra),
 ) -> mlua::Result<usize> {
     let c = Call::new(lua, &ADD_CORRIDOR, &extra)?;
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     let cells = shapes::cells(&c, &m, 0, &cells)?;
     let corridor = Corridor {
         cells,
@@ -181,7 +181,7 @@ fn tag(
             )))
         }
     };
-    let mut m = c.map_mut(this)?;
+    let mut m = c.held_mut(this)?;
     record_tag(lua, &mut m, key, v)
 }
 
@@ -212,7 +212,7 @@ pub fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
 
 fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &ROOMS, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     charge(lua, m.notes.rooms.len() as u64)?;
     let t = lua.create_table_with_capacity(m.notes.rooms.len(), 0)?;
     for (i, r) in m.notes.rooms.iter().enumerate() {
@@ -230,7 +230,7 @@ fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table>
 
 fn corridors(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &CORRIDORS, &extra)?;
-    let m = c.map(this)?;
+    let m = c.held(this)?;
     let t = lua.create_table_with_capacity(m.notes.corridors.len(), 0)?;
     for (i, cor) in m.notes.corridors.iter().enumerate() {
         t.raw_set(i + 1, point_list(lua, &cor.cells)?)?;

@@ -1,6 +1,6 @@
 //! `ctx.rng` and `math.random`: the run's seeded generators.
 
-use super::call::{shown, Call, Extra, This, ThisMut};
+use super::call::{shown, Call, Extra, This};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
@@ -8,7 +8,7 @@ use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
-pub struct LuaRng(pub Rng);
+pub type LuaRng = super::shared::Shared<Rng>;
 
 const RNG_INT: Decl = Decl::method(R, "int", "A uniform integer in lo..=hi.")
     .args(&[arg("lo", Ty::INT), arg("hi", Ty::INT)])
@@ -65,42 +65,39 @@ methods! {
     }
 }
 
-impl UserData for LuaRng {
+impl UserData for super::shared::Shared<Rng> {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register(methods);
     }
 }
 
-fn int(
-    lua: &Lua,
-    (this, lo, hi, extra): (ThisMut<LuaRng>, Value, Value, Extra),
-) -> mlua::Result<i64> {
+fn int(lua: &Lua, (this, lo, hi, extra): (This<LuaRng>, Value, Value, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &RNG_INT, &extra)?;
-    let mut rng = c.receiver_mut(this)?;
+    let mut rng = c.held_mut(this)?;
     let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
     if hi < lo {
         return Err(c.fail(format!("empty interval {lo}..={hi}")));
     }
-    Ok(rng.0.range(lo, hi))
+    Ok(rng.range(lo, hi))
 }
 
-fn below(lua: &Lua, (this, n, extra): (ThisMut<LuaRng>, Value, Extra)) -> mlua::Result<i64> {
+fn below(lua: &Lua, (this, n, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &BELOW, &extra)?;
-    let mut rng = c.receiver_mut(this)?;
+    let mut rng = c.held_mut(this)?;
     let n = c.int(0, &n)?;
-    Ok(rng.0.below(n as u64) as i64)
+    Ok(rng.below(n as u64) as i64)
 }
 
-fn chance(lua: &Lua, (this, pct, extra): (ThisMut<LuaRng>, Value, Extra)) -> mlua::Result<bool> {
+fn chance(lua: &Lua, (this, pct, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<bool> {
     let c = Call::new(lua, &CHANCE, &extra)?;
-    let mut rng = c.receiver_mut(this)?;
+    let mut rng = c.held_mut(this)?;
     let p = c.int(0, &pct)?;
-    Ok(rng.0.percent(p))
+    Ok(rng.percent(p))
 }
 
-fn float(lua: &Lua, (this, extra): (ThisMut<LuaRng>, Extra)) -> mlua::Result<f64> {
+fn float(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<f64> {
     let c = Call::new(lua, &FLOAT, &extra)?;
-    Ok(c.receiver_mut(this)?.0.float())
+    Ok(c.held_mut(this)?.float())
 }
 
 fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(Value, usize)> {
@@ -110,7 +107,7 @@ fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(
     if items.is_empty() {
         return Err(c.fail("the list is empty"));
     }
-    let i = c.this_mut::<LuaRng>(&this)?.0.below(items.len() as u64) as usize;
+    let i = c.this_held_mut::<Rng>(&this)?.below(items.len() as u64) as usize;
     Ok((items.get(i)?, i + 1))
 }
 
@@ -129,7 +126,7 @@ fn weighted(
     if let Some(m) = weight_problem(&weights, |i| format!("item {}", i + 1)) {
         return Err(c.fail(m));
     }
-    match c.this_mut::<LuaRng>(&this)?.0.weighted_index(&weights) {
+    match c.this_held_mut::<Rng>(&this)?.weighted_index(&weights) {
         Some(i) => Ok((items.get(i)?, Some(i + 1))),
         None => Ok((Value::Nil, None)),
     }
@@ -168,7 +165,7 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     // shuffled items gathered in a table before any is written back: the list may be the very
     // table they are read from.
     let mut order: Vec<usize> = (0..items.len()).collect();
-    c.this_mut::<LuaRng>(&this)?.0.shuffle(&mut order);
+    c.this_held_mut::<Rng>(&this)?.shuffle(&mut order);
     let shuffled = lua.create_table_with_capacity(order.len(), 0)?;
     for (k, &from) in order.iter().enumerate() {
         shuffled.raw_set(k + 1, items.get(from)?)?;
@@ -183,20 +180,20 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
 fn stream(lua: &Lua, (this, name, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<LuaRng> {
     let c = Call::new(lua, &STREAM, &extra)?;
     let name = c.text(0, &name)?;
-    Ok(LuaRng(c.receiver(this)?.0.stream(&name)))
+    Ok(LuaRng::new(c.held(this)?.stream(&name)))
 }
 
 fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {
     let c = Call::new(lua, &SEED, &extra)?;
-    Ok(c.receiver(this)?.0.seed() as i64)
+    Ok(c.held(this)?.seed() as i64)
 }
 
 /// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.
 pub fn math_random(lua: &Lua, args: Variadic<Value>) -> mlua::Result<Value> {
     let ud = with_run(lua, |r| r.rng.clone())
         .ok_or_else(|| fail(lua, "math.random: no generation is running"))?;
-    let mut rng = ud.borrow_mut::<LuaRng>()?;
-    let r = &mut rng.0;
+    let mut rng = LuaRng::write_ud(&ud)?;
+    let r = &mut rng;
     let range = |lo: i64, hi: i64, r: &mut Rng| -> mlua::Result<Value> {
         if hi < lo {
             return Err(fail(lua, "bad argument to 'random' (interval is empty)"));

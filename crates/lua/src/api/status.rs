@@ -236,8 +236,8 @@ fn pick(
     let rng = c.data::<LuaRng>(0, &rng)?;
     let l = c.this::<LuaStatusLists>(&this)?;
     let status = l.status(&c, 1, &status)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
-    l.lists.pick(status, &mut r.0).map_err(|e| c.fail(e))
+    let mut r = LuaRng::write_ud(&rng)?;
+    l.lists.pick(status, &mut r).map_err(|e| c.fail(e))
 }
 
 fn cells(

@@ -440,9 +440,9 @@ fn with_rng<R>(
 ) -> mlua::Result<R> {
     let rng = c.data::<LuaRng>(0, rng)?;
     let mut t = c.this_mut::<LuaTown>(this)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
-    f(t.town_mut(c.lua()), &mut r.0, &mut meter).map_err(|e| step_error(c, &mut meter, e))
+    f(t.town_mut(c.lua()), &mut r, &mut meter).map_err(|e| step_error(c, &mut meter, e))
 }
 
 type RngArgs = (Value, Value, Extra);
@@ -543,9 +543,9 @@ fn lay_street(lua: &Lua, (this, rng, x, y, heading, extra): StreetArgs) -> mlua:
     let heading = heading_arg(&c, 3, &heading)?;
     let mut t = c.receiver_mut(this)?;
     let (row, col) = cell(&c, &t.town, (1, &x), &y)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     t.town_mut(lua)
-        .make_street(&mut r.0, row, col, heading)
+        .make_street(&mut r, row, col, heading)
         .map_err(|e| match e {
             TownError::NotARoom { status, .. } => c.fail(format!(
                 "cell ({col}, {row}) is {}: only isolated, live or dead cells can become streets",
@@ -561,9 +561,9 @@ fn make_street(lua: &Lua, (this, rng, row, col, heading, extra): StreetArgs) -> 
     let (row, col) = (c.int(1, &row)? as usize, c.int(2, &col)? as usize);
     let heading = heading_arg(&c, 3, &heading)?;
     let mut t = c.receiver_mut(this)?;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
+    let mut r = LuaRng::write_ud(&rng)?;
     t.town_mut(lua)
-        .make_street(&mut r.0, row, col, heading)
+        .make_street(&mut r, row, col, heading)
         .map_err(|e| c.fail(e))
 }
 

@@ -407,7 +407,7 @@ impl UserData for LuaTunnels {
 
 /// The run's seed, for error messages.
 fn run_seed(lua: &Lua) -> String {
-    crate::state::with_run(lua, |d| d.rng.borrow::<LuaRng>().ok().map(|r| r.0.seed()))
+    crate::state::with_run(lua, |d| LuaRng::read_ud(&d.rng).ok().map(|r| r.seed()))
         .flatten()
         .map_or_else(|| "unknown".into(), |s| s.to_string())
 }
@@ -432,8 +432,8 @@ fn dig(
     req.length_limit = o.opt_int("length")?.map(|n| n as u32);
     t.check(&c, &m)?;
     let LuaTunnels { config, level, .. } = &mut *t;
-    let mut r = rng.borrow_mut::<LuaRng>()?;
-    let out = tunnel_prechecked(&mut m, config, level, &req, &mut r.0).map_err(|e| c.fail(e))?;
+    let mut r = LuaRng::write_ud(&rng)?;
+    let out = tunnel_prechecked(&mut m, config, level, &req, &mut r).map_err(|e| c.fail(e))?;
     let mut meter = LuaMeter::new(lua);
     meter
         .work(u64::from(out.steps) + out.carved.len() as u64)
@@ -494,8 +494,8 @@ fn fixup(
         };
         let corridors = m.notes.corridors.len();
         let LuaTunnels { config, level, .. } = &mut *t;
-        let mut r = rng.borrow_mut::<LuaRng>()?;
-        let result = fixup_level(&mut m, config, level, &mut r.0, &fix, &mut meter);
+        let mut r = LuaRng::write_ud(&rng)?;
+        let result = fixup_level(&mut m, config, level, &mut r, &fix, &mut meter);
         let added: usize = m.notes.corridors[corridors..]
             .iter()
             .map(cost::corridor)
