@@ -185,7 +185,7 @@ fn a_per_cell_read_of_a_map_in_use_is_refused_at_its_line() {
 }
 
 #[test]
-fn per_cell_methods_report_bad_calls_at_the_recipes_line() {
+fn per_cell_and_rng_methods_report_bad_calls_at_the_recipes_line() {
     for (call, message) in [
         (
             "map:get(1, 2, 3)",
@@ -200,6 +200,11 @@ fn per_cell_methods_report_bad_calls_at_the_recipes_line() {
             "map:is_solid(1.5, 2)",
             "map:is_solid: argument 1 (x) must be",
         ),
+        ("ctx.rng:int(5, 1)", "rng:int: empty interval 5..=1"),
+        ("ctx.rng:below(0)", "rng:below: argument 1 (n) must be"),
+        ("ctx.rng.chance(50)", "rng:chance: called on 50 instead of"),
+        ("ctx.rng:float(1)", "rng:float: takes at most 0 arguments"),
+        ("ctx.rng:int('1', 2)", "rng:int: argument 1 (lo) must be"),
     ] {
         let (code, err) = fail("", &format!("    local _ = {call}"));
         assert_eq!(code, Some(1), "{call}");

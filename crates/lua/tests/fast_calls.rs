@@ -205,7 +205,7 @@ fn fast_calls_leave_the_state_clean() {
 }
 
 #[test]
-fn the_runs_map_has_the_fast_methods_and_other_maps_use_the_declared_ones() {
+fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
     let dir = tempfile::tempdir().unwrap();
     let h = host(
         dir.path(),
@@ -215,6 +215,7 @@ fn the_runs_map_has_the_fast_methods_and_other_maps_use_the_declared_ones() {
            map:tag('distinct', tostring(map.get ~= ctx.above.get))\n\
            map:tag('above', ctx.above:get(3, 4) .. ' ' .. map.get(ctx.above, 3, 4))\n\
            map:tag('own', map:get(3, 4))\n\
+           map:tag('ids', tostring(map.get) .. ' ' .. tostring(ctx.rng.int))\n\
          end }\n",
         Limits::default(),
     );
@@ -238,4 +239,102 @@ fn the_runs_map_has_the_fast_methods_and_other_maps_use_the_declared_ones() {
     );
     assert_eq!(tag("above"), "Text(\"floor floor\")");
     assert_ne!(tag("own"), "Text(\"floor\")");
+    // The fast closures are numbered from 2^39 (map methods, then rng methods from 2^39 + 64):
+    // `map.get` is the third map method, `rng.int` the first rng method.
+    assert_eq!(
+        tag("ids"),
+        "Text(\"function: 0x00008000000002 function: 0x00008000000040\")",
+        "the fast closures are not installed, or not numbered apart"
+    );
+}
+
+/// Draws of every fast rng method from a stream and from `ctx.rng`, floats as their 53 bits.
+const DRAWS: &str = r#"
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local s = ctx.rng:stream("draws")
+    local out = {}
+    for i = 1, 400 do
+      local k = i % 4
+      if k == 0 then out[#out + 1] = s:int(-3, 1000 + i)
+      elseif k == 1 then out[#out + 1] = s:below(i)
+      elseif k == 2 then out[#out + 1] = tostring(s:chance(i % 103 - 1))
+      else out[#out + 1] = string.format("%d", math.tointeger(s:float() * 2 ^ 53)) end
+    end
+    out[#out + 1] = s:int(1.0, 6.0)
+    out[#out + 1] = s.int(s, 5, 5)
+    out[#out + 1] = ctx.rng:int(1, 1000)
+    map:tag("draws", table.concat(out, " "))
+  end,
+}
+"#;
+
+#[test]
+fn fast_rng_calls_draw_what_the_generator_draws() {
+    use warren_core::rng::Rng;
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), DRAWS, Limits::default());
+    for seed in [0, 1, 77, 1 << 40] {
+        let map = generate(&h, seed, &[], None).unwrap();
+        let mut s = Rng::new(seed).stream("draws");
+        let mut want = Vec::new();
+        for i in 1..=400i64 {
+            want.push(match i % 4 {
+                0 => s.range(-3, 1000 + i).to_string(),
+                1 => s.below(i as u64).to_string(),
+                2 => s.percent(i % 103 - 1).to_string(),
+                _ => ((s.float() * 2f64.powi(53)) as i64).to_string(),
+            });
+        }
+        want.push(s.range(1, 6).to_string());
+        want.push(s.range(5, 5).to_string());
+        want.push(Rng::new(seed).range(1, 1000).to_string());
+        assert_eq!(
+            format!("{:?}", map.notes.tags["draws"]),
+            format!("Text({:?})", want.join(" ")),
+            "seed {seed}"
+        );
+    }
+    assert_eq!(h.rebuilds(), 0, "fast rng calls made the state dirty");
+}
+
+/// `n` calls of `f(x, 1, 6)` where `f` is `rng.int` or a Lua function that does nothing: the
+/// same instructions around the call.
+const RNG_LOOP: &str = r#"
+return {
+  params = {
+    width = { default = 16 }, height = { default = 16 },
+    n = { default = 200, min = 0, max = 1000000 },
+    call = { default = "rng", choices = { "rng", "lua" } },
+  },
+  generate = function(map, ctx)
+    local rng = ctx.rng:stream("loop")
+    local t = ctx.params.call == "rng" and rng or { int = function() end }
+    for _ = 1, ctx.params.n do t.int(rng, 1, 6) end
+  end,
+}
+"#;
+
+#[test]
+fn a_fast_rng_call_costs_the_budget_one_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let least = |call: &str| {
+        let (mut lo, mut hi) = (100u64, 1_000_000u64);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let limits = Limits {
+                instructions: mid,
+                ..Limits::default()
+            };
+            let h = host(dir.path(), RNG_LOOP, limits);
+            match generate(&h, 1, &[("call", call)], None) {
+                Ok(_) => hi = mid,
+                Err(Error::Budget(_)) => lo = mid + 1,
+                Err(e) => panic!("{call}: {e}"),
+            }
+        }
+        lo
+    };
+    assert_eq!(least("rng"), least("lua"));
 }

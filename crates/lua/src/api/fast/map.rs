@@ -1,0 +1,203 @@
+//! Fast calls on the run's map: its per-cell reads and plain writes.
+
+use super::RECEIVER;
+use super::{answer, declared, int_arg, set_closures, Answer, FastMethod, CELL, FAST_ID_BASE};
+use crate::api::map::LuaMap;
+use crate::api::shared::SharedCell;
+use crate::api::terrain_names;
+use mlua::ffi::{self, lua_State};
+use mlua::{AnyUserData, Lua};
+use std::ffi::c_int;
+use warren_core::map::{Brush, Map, Point};
+
+/// The map methods with a fast path.
+static METHODS: [FastMethod<Map>; 8] = [
+    FastMethod {
+        name: "in_bounds",
+        body: in_bounds,
+    },
+    FastMethod {
+        name: "is_edge",
+        body: is_edge,
+    },
+    FastMethod {
+        name: "get",
+        body: get,
+    },
+    FastMethod {
+        name: "priority",
+        body: priority,
+    },
+    FastMethod {
+        name: "region",
+        body: region,
+    },
+    FastMethod {
+        name: "is_solid",
+        body: is_solid,
+    },
+    FastMethod {
+        name: "is_connected",
+        body: is_connected,
+    },
+    FastMethod {
+        name: "set",
+        body: set,
+    },
+];
+
+/// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
+/// by [`crate::api::map::new_userdata`], whose methods table holds every declared binding).
+pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let cell = ud.borrow::<LuaMap>()?.cell();
+    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1; the closure
+    // checks every type it relies on before using it.
+    let installed = unsafe {
+        lua.exec_raw::<bool>(ud, |l| {
+            let fields = ffi::lua_getiuservalue(l, 1, 1) == ffi::LUA_TTABLE;
+            if ffi::lua_getmetatable(l, 1) == 0 {
+                ffi::lua_pushnil(l);
+            }
+            let methods = ffi::lua_type(l, 3) == ffi::LUA_TTABLE
+                && ffi::lua_getfield(l, 3, c"__index".as_ptr()) == ffi::LUA_TTABLE;
+            // Stack: 1 the map, 2 its field table, 3 its metatable, 4 its methods table.
+            let mut ids = FAST_ID_BASE;
+            let done = fields
+                && methods
+                && set_closures(l, &METHODS, (2, 4, 1), Some(cell), map_call, &mut ids);
+            ffi::lua_settop(l, 0);
+            ffi::lua_pushboolean(l, c_int::from(done));
+        })
+    }?;
+    if installed {
+        Ok(())
+    } else {
+        Err(mlua::Error::RuntimeError(
+            "a map userdata without its field table or methods (made outside new_userdata)".into(),
+        ))
+    }
+}
+
+/// A fast map method: its fast path when the call is on the closure's own map, else the
+/// declared binding.
+unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
+    // SAFETY: `install` made this closure with these upvalues; the cell lives as long as the
+    // map userdata in the receiver upvalue.
+    unsafe {
+        if ffi::lua_rawequal(l, 1, RECEIVER) != 0 {
+            let cell = &*ffi::lua_touserdata(l, CELL).cast::<SharedCell<Map>>();
+            if let Some(n) = answer(l, cell) {
+                return n;
+            }
+        }
+        declared(l)
+    }
+}
+
+/// Arguments 2 and 3 as a cell on `map`, when they are integers naming one.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn cell_at(l: *mut lua_State, map: &Map) -> Option<Point> {
+    let (x, y) = unsafe { xy(l)? };
+    map.index(x, y).ok()?;
+    Some(Point::new(x as i32, y as i32))
+}
+
+/// Arguments 2 and 3, when the call passed exactly those after its receiver and both are
+/// integers as the binding reads them (a string or anything else takes the declared path).
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn xy(l: *mut lua_State) -> Option<(i64, i64)> {
+    unsafe {
+        if ffi::lua_gettop(l) != 3 {
+            return None;
+        }
+        Some((int_arg(l, 2)?, int_arg(l, 3)?))
+    }
+}
+
+/// A method `(x, y)` answering from the cell it names.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn at_cell(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    f: impl FnOnce(&Map, Point) -> Option<Answer>,
+) -> Option<Answer> {
+    cell.peek(|m| f(m, unsafe { cell_at(l, m) }?))?
+}
+
+unsafe fn in_bounds(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    let (x, y) = unsafe { xy(l)? };
+    cell.peek(|m| Answer::Bool(m.in_bounds(x, y)))
+}
+
+unsafe fn is_edge(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe { at_cell(l, cell, |m, p| Some(Answer::Bool(m.is_edge(p.x, p.y)))) }
+}
+
+unsafe fn is_solid(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe { at_cell(l, cell, |m, p| m.is_solid(p).ok().map(Answer::Bool)) }
+}
+
+unsafe fn is_connected(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe { at_cell(l, cell, |m, p| m.is_connected(p).ok().map(Answer::Bool)) }
+}
+
+unsafe fn priority(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        at_cell(l, cell, |m, p| {
+            Some(Answer::Int(m.priority_at(p).ok()?.into()))
+        })
+    }
+}
+
+unsafe fn get(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        at_cell(l, cell, |m, p| {
+            let t = m.terrain_at(p).ok()?;
+            Some(Answer::Name(std::ptr::from_ref(
+                m.terrains().get(t).name.as_str(),
+            )))
+        })
+    }
+}
+
+unsafe fn region(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        at_cell(l, cell, |m, p| {
+            Some(match m.region_at(p).ok()? {
+                0 => Answer::Nil,
+                r => Answer::Name(std::ptr::from_ref(m.region_name(r))),
+            })
+        })
+    }
+}
+
+/// `map:set(x, y, terrain)` (options absent or nil): a priority write with the terrain's own
+/// brush, as the binding makes it without options.
+unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        let top = ffi::lua_gettop(l);
+        if !(top == 4 || top == 5 && ffi::lua_type(l, 5) == ffi::LUA_TNIL)
+            || ffi::lua_type(l, 4) != ffi::LUA_TSTRING
+        {
+            return None;
+        }
+        let (x, y) = (int_arg(l, 2)?, int_arg(l, 3)?);
+        let mut len = 0;
+        let bytes = ffi::lua_tolstring(l, 4, &mut len);
+        let name = std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()?;
+        cell.poke(|m| {
+            m.index(x, y).ok()?;
+            let terrain = terrain_names::id(m.terrains(), name)?;
+            let written = m
+                .write(Point::new(x as i32, y as i32), &Brush::new(terrain))
+                .ok()?;
+            Some(Answer::Bool(written))
+        })?
+    }
+}

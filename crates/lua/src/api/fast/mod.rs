@@ -1,0 +1,202 @@
+//! Fast calls: the methods a recipe calls once per cell or per step (`map:get(x, y)`,
+//! `map:set(x, y, terrain)`, `rng:int(lo, hi)`, …) as plain Lua C functions, without mlua's
+//! callback machinery.
+//!
+//! Each is a C closure that answers the common case straight from the Lua stack, through the
+//! value's own cell ([`super::shared`]), and passes every other call to the declared binding
+//! with the same arguments, so checks, messages, budget charges and results are the binding's
+//! own: a fast call is only ever the binding's answer, sooner.
+//! - The run's map ([`install_map`]): the closures sit in its field table, so
+//!   `map:priority(x, y)` finds them before the map's methods table; they answer calls on that
+//!   map only. Other maps (`ctx.above`) keep the declared bindings.
+//! - Rngs ([`install_rng`]): the closures replace the declared bindings in the methods table
+//!   of every rng; each rng userdata keeps a pointer to its cell as its user value
+//!   ([`keep_cell`]).
+//!
+//! The cell's borrow flag is the one the bindings use, so a fast call made while a binding
+//! holds the value (from a callback, an `__index`, a finalizer) takes the declared path and
+//! gets the binding's "in use" error.
+
+mod map;
+mod rng;
+
+pub use map::install as install_map;
+pub use rng::{install as install_rng, keep_cell};
+
+use super::call::float_as_int;
+use super::shared::SharedCell;
+use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
+use mlua::ffi::{self, lua_State};
+use std::ffi::c_int;
+
+/// One method with a fast path, on values of type `T`.
+struct FastMethod<T: 'static> {
+    /// The method's name, in the methods table (and in the run map's field table).
+    name: &'static str,
+    /// The common case: the answer, or `None` for the declared binding to handle the call.
+    /// Reads its arguments without converting them, and never raises or runs Lua code.
+    body: unsafe fn(*mut lua_State, &SharedCell<T>) -> Option<Answer>,
+}
+
+/// Upvalues of a fast closure: what a receiver must be (the run's map itself, or the rngs'
+/// metatable), the declared binding, the [`FastMethod`], the cell when it is the same for
+/// every call (the run's map), and the mark that it passes calls on (`PASS_ON_UPVALUE`).
+const RECEIVER: c_int = ffi::lua_upvalueindex(1);
+const DECLARED: c_int = ffi::lua_upvalueindex(2);
+const METHOD: c_int = ffi::lua_upvalueindex(3);
+const CELL: c_int = ffi::lua_upvalueindex(4);
+
+/// Where the fast closures' objects are numbered (see `lua_warren_setidbase`): apart from
+/// what loading a recipe numbers (below) and what runs number (`RUN_ID_BASE`, above), so that
+/// installing them moves no other object's id, hence no table order a recipe could see.
+const FAST_ID_BASE: u64 = 1 << 39;
+
+/// What the budget charges for a call (`LUA_WARREN_CALLCOST`).
+const CALL_COST: i64 = 5;
+
+extern "C" {
+    fn lua_warren_setidbase(l: *mut lua_State, base: u64);
+    fn lua_warren_getidbase(l: *mut lua_State) -> u64;
+    fn lua_warren_getcounter(l: *mut lua_State) -> i64;
+    fn lua_warren_setcounter(l: *mut lua_State, n: i64);
+    fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
+}
+
+/// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
+/// under the method's name; the declared binding is the function of that name in the table at
+/// `declared`. The receiver upvalue is the value at `receiver`, the cell upvalue `cell` (or
+/// nil). False, with nothing set, when a declared binding is missing. The closures are
+/// numbered at [`FAST_ID_BASE`] onwards (`next_id`, advanced).
+///
+/// # Safety
+/// `l` runs protected (inside `exec_raw`); the indices are absolute and hold tables (the
+/// receiver anything).
+unsafe fn set_closures<T: 'static>(
+    l: *mut lua_State,
+    methods: &'static [FastMethod<T>],
+    (target, declared, receiver): (c_int, c_int, c_int),
+    cell: Option<*const SharedCell<T>>,
+    trampoline: ffi::lua_CFunction,
+    next_id: &mut u64,
+) -> bool {
+    unsafe {
+        for method in methods {
+            if ffi::lua_checkstack(l, 6) == 0 {
+                return false;
+            }
+            ffi::lua_pushlstring(l, method.name.as_ptr().cast(), method.name.len());
+            ffi::lua_pushvalue(l, receiver);
+            ffi::lua_pushvalue(l, -2);
+            if ffi::lua_rawget(l, declared) != ffi::LUA_TFUNCTION {
+                ffi::lua_pop(l, 3);
+                return false;
+            }
+            ffi::lua_pushlightuserdata(l, std::ptr::from_ref(method).cast_mut().cast());
+            match cell {
+                Some(cell) => ffi::lua_pushlightuserdata(l, cell.cast_mut().cast()),
+                None => ffi::lua_pushnil(l),
+            }
+            ffi::lua_pushlightuserdata(l, std::ptr::from_ref(&PASSES_ON).cast_mut().cast());
+            let ids = lua_warren_getidbase(l);
+            lua_warren_setidbase(l, *next_id);
+            ffi::lua_pushcclosure(l, trampoline, PASS_ON_UPVALUE);
+            *next_id = lua_warren_getidbase(l);
+            lua_warren_setidbase(l, ids);
+            ffi::lua_rawset(l, target);
+        }
+        true
+    }
+}
+
+/// The fast path of the method in this closure on `cell`: the answer pushed and counted, or
+/// `None` (nothing pushed) when the declared binding must answer.
+///
+/// # Safety
+/// `l` is running a fast closure for values of type `T`.
+unsafe fn answer<T: 'static>(l: *mut lua_State, cell: &SharedCell<T>) -> Option<c_int> {
+    unsafe {
+        let method = &*ffi::lua_touserdata(l, METHOD).cast::<FastMethod<T>>();
+        let body = std::panic::AssertUnwindSafe(|| (method.body)(l, cell));
+        // A panic is a bug in a body; the declared binding still answers the call.
+        let answer = std::panic::catch_unwind(body).ok()??;
+        answer.charge(l).then(|| answer.push(l))
+    }
+}
+
+/// Calls the declared binding with this call's arguments and returns what it returns. The
+/// budget charged this call once on entering it; the nested call is refunded, so a call costs
+/// the same either way.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn declared(l: *mut lua_State) -> c_int {
+    unsafe {
+        let args = ffi::lua_gettop(l);
+        lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST));
+        ffi::lua_pushvalue(l, DECLARED);
+        ffi::lua_insert(l, 1);
+        ffi::lua_call(l, args, ffi::LUA_MULTRET);
+        ffi::lua_gettop(l)
+    }
+}
+
+/// What a fast path answers, pushed once the body has returned (pushing can raise a memory
+/// error, which must not cross Rust frames).
+enum Answer {
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    /// A name the map keeps (a terrain's or a region's); nothing runs between reading it and
+    /// pushing it, and pushing copies it before anything can.
+    Name(*const str),
+    Nil,
+}
+
+impl Answer {
+    /// Charges what the binding's answer would cost beyond the call: mlua makes a returned
+    /// string in a protected call, which the budget charges as a call. False when that ran the
+    /// budget out (the declared binding then raises its error).
+    ///
+    /// # Safety
+    /// `l` is running a fast closure.
+    unsafe fn charge(&self, l: *mut lua_State) -> bool {
+        !matches!(self, Answer::Name(_)) || unsafe { lua_warren_charge(l, CALL_COST) } == 0
+    }
+
+    /// Pushes the answer: one value.
+    ///
+    /// # Safety
+    /// `l` is running a fast closure; a `Name` is still live.
+    unsafe fn push(self, l: *mut lua_State) -> c_int {
+        unsafe {
+            match self {
+                Answer::Bool(b) => ffi::lua_pushboolean(l, c_int::from(b)),
+                Answer::Int(n) => ffi::lua_pushinteger(l, n),
+                Answer::Num(n) => ffi::lua_pushnumber(l, n),
+                Answer::Name(name) => {
+                    let name = &*name;
+                    ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+                }
+                Answer::Nil => ffi::lua_pushnil(l),
+            }
+        }
+        1
+    }
+}
+
+/// Argument `i` as an integer: a Lua integer, or a float with no fractional part, as
+/// [`super::call::as_int`] reads one. Strings are not numbers here (no conversion).
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
+    unsafe {
+        if ffi::lua_isinteger(l, i) != 0 {
+            Some(ffi::lua_tointeger(l, i))
+        } else if ffi::lua_type(l, i) == ffi::LUA_TNUMBER {
+            float_as_int(ffi::lua_tonumber(l, i))
+        } else {
+            None
+        }
+    }
+}

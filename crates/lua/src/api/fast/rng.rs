@@ -1,0 +1,164 @@
+//! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance` and `float`.
+
+use super::RECEIVER;
+use super::{answer, declared, int_arg, set_closures, Answer, FastMethod, FAST_ID_BASE};
+use crate::api::rng::LuaRng;
+use crate::api::shared::SharedCell;
+use mlua::ffi::{self, lua_State};
+use mlua::{AnyUserData, Lua};
+use std::ffi::c_int;
+use warren_core::rng::Rng;
+
+/// The rng methods with a fast path.
+static METHODS: [FastMethod<Rng>; 4] = [
+    FastMethod {
+        name: "int",
+        body: int,
+    },
+    FastMethod {
+        name: "below",
+        body: below,
+    },
+    FastMethod {
+        name: "chance",
+        body: chance,
+    },
+    FastMethod {
+        name: "float",
+        body: float,
+    },
+];
+
+/// Where the rng closures are numbered: after the map's.
+const RNG_ID_BASE: u64 = FAST_ID_BASE + 64;
+
+/// Replaces the declared rng methods that have a fast path with fast closures, in the methods
+/// table that every rng of the state shares (found through `ud`, an rng userdata).
+pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1; the closure
+    // checks every type it relies on before using it.
+    let installed = unsafe {
+        lua.exec_raw::<bool>(ud, |l| {
+            let found = ffi::lua_getmetatable(l, 1) != 0
+                && ffi::lua_getfield(l, 2, c"__index".as_ptr()) == ffi::LUA_TTABLE;
+            // Stack: 1 the rng, 2 the rngs' metatable, 3 their methods table.
+            let mut ids = RNG_ID_BASE;
+            let done = found && set_closures(l, &METHODS, (3, 3, 2), None, rng_call, &mut ids);
+            ffi::lua_settop(l, 0);
+            ffi::lua_pushboolean(l, c_int::from(done));
+        })
+    }?;
+    if installed {
+        Ok(())
+    } else {
+        Err(mlua::Error::RuntimeError(
+            "the rngs' metatable has no methods table".into(),
+        ))
+    }
+}
+
+/// Makes the rng userdata `ud` point at its cell (its first user value, a light userdata), so
+/// that the fast closures find it. Every rng userdata is given this as it is made.
+pub fn keep_cell(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let cell = ud.borrow::<LuaRng>()?.cell();
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: room for two slots is checked and both are popped; setting a user value
+        // cannot raise (mlua makes every userdata with one user value).
+        unsafe {
+            if ffi::lua_checkstack(l, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(ud)?;
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
+            let set = ffi::lua_setiuservalue(l, -2, 1);
+            ffi::lua_pop(l, 1);
+            if set == 0 {
+                return Err(mlua::Error::RuntimeError(
+                    "an rng userdata without a user value".into(),
+                ));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A fast rng method: its fast path when the receiver is an rng, else the declared binding.
+unsafe extern "C-unwind" fn rng_call(l: *mut lua_State) -> c_int {
+    // SAFETY: `install` made this closure with these upvalues; a userdata with the rngs'
+    // metatable is an rng whose user value `keep_cell` set, and its cell lives as long as it
+    // does (it is argument 1, so alive).
+    unsafe {
+        if let Some(cell) = receiver_cell(l) {
+            if let Some(n) = answer(l, &*cell) {
+                return n;
+            }
+        }
+        declared(l)
+    }
+}
+
+/// The cell of argument 1 when it is an rng that points at its cell.
+///
+/// # Safety
+/// `l` is running a fast rng closure.
+unsafe fn receiver_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
+    unsafe {
+        if ffi::lua_getmetatable(l, 1) == 0 {
+            return None;
+        }
+        let rng = ffi::lua_rawequal(l, -1, RECEIVER) != 0;
+        ffi::lua_pop(l, 1);
+        if !rng {
+            return None;
+        }
+        let kept = ffi::lua_getiuservalue(l, 1, 1) == ffi::LUA_TLIGHTUSERDATA;
+        let cell = ffi::lua_touserdata(l, -1).cast_const().cast();
+        ffi::lua_pop(l, 1);
+        kept.then_some(cell)
+    }
+}
+
+/// `rng:int(lo, hi)` with `lo <= hi`.
+unsafe fn int(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 3 {
+            return None;
+        }
+        let (lo, hi) = (int_arg(l, 2)?, int_arg(l, 3)?);
+        if hi < lo {
+            return None;
+        }
+        cell.poke(|r| Answer::Int(r.range(lo, hi)))
+    }
+}
+
+/// `rng:below(n)` with `n >= 1` (its declared range).
+unsafe fn below(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 2 {
+            return None;
+        }
+        let n = int_arg(l, 2).filter(|&n| n >= 1)?;
+        cell.poke(|r| Answer::Int(r.below(n as u64) as i64))
+    }
+}
+
+/// `rng:chance(percent)`.
+unsafe fn chance(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 2 {
+            return None;
+        }
+        let p = int_arg(l, 2)?;
+        cell.poke(|r| Answer::Bool(r.percent(p)))
+    }
+}
+
+/// `rng:float()`.
+unsafe fn float(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
+    if unsafe { ffi::lua_gettop(l) } != 1 {
+        return None;
+    }
+    cell.poke(|r| Answer::Num(r.float()))
+}
