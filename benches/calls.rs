@@ -1,5 +1,7 @@
-//! The fixed costs of the Lua host, against plain mlua in one run: entering a recipe, a
-//! Lua→Rust method call, and reading a map field (`map.width`) against a plain table field.
+//! The fixed costs of the Lua host, against plain mlua in one run: entering a recipe, Lua→Rust
+//! method calls (two with a fast path, `map:priority` and `rng:int`, and one through mlua,
+//! `rng:seed`), `math.random` (against stock Lua's own), and reading a map field
+//! (`map.width`) against a plain table field.
 //!
 //! ```text
 //! cargo bench --bench calls
@@ -7,8 +9,9 @@
 //!
 //! Each figure comes from a recipe (`benches/calls/calls.lua`) that repeats one operation `n`
 //! times inside `generate`; the same loop with an empty body is subtracted, so a figure is the
-//! operation alone. Plain mlua is a state made with `Lua::new()` holding a userdata with the same
-//! method (`priority(x, y)` reading a byte of a grid), registered with `add_method`. Rounds
+//! operation alone. Plain mlua is a state made with `Lua::new()` holding userdata with the same
+//! methods (`priority(x, y)` reading a byte of a grid; `int` and `seed` on warren's generator),
+//! registered with `add_method`/`add_method_mut`. Rounds
 //! alternate (warren, plain, warren, …) so a busy neighbour slows both alike; medians are
 //! printed.
 
@@ -91,7 +94,17 @@ impl UserData for Grid {
     }
 }
 
-/// A plain mlua state with a grid `g` and the same loops as calls.lua.
+/// A seeded generator, as plain mlua code would expose one.
+struct PlainRng(warren_core::rng::Rng);
+
+impl UserData for PlainRng {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method_mut("int", |_, r, (lo, hi): (i64, i64)| Ok(r.0.range(lo, hi)));
+        methods.add_method("seed", |_, r, ()| Ok(r.0.seed() as i64));
+    }
+}
+
+/// A plain mlua state with a grid `g`, a generator `r` and the same loops as calls.lua.
 struct Plain {
     lua: Lua,
 }
@@ -105,9 +118,14 @@ impl Plain {
         };
         let setup = || -> mlua::Result<()> {
             lua.globals().set("g", grid)?;
+            lua.globals()
+                .set("r", PlainRng(warren_core::rng::Rng::new(1).stream("bench")))?;
             lua.load(
                 "function method(n) for i = 1, n do g:priority(1, 1) end end
                  function table_field(n) local t = { width = 80 } for i = 1, n do local w = t.width end end
+                 function rng(n) for i = 1, n do r:int(1, 6) end end
+                 function seed(n) for i = 1, n do r:seed() end end
+                 function random(n) for i = 1, n do math.random(1, 6) end end
                  function loop(n) for i = 1, n do end end",
             )
             .exec()
@@ -149,7 +167,7 @@ fn main() {
     warren.time("method", N, 3);
     plain.time("method", N);
 
-    let mut rows: [Vec<f64>; 6] = Default::default();
+    let mut rows: [Vec<f64>; 12] = Default::default();
     for _ in 0..ROUNDS {
         rows[0].push(warren.time("loop", 0, MAPS) / MAPS as f64 * 1e9);
         rows[1].push(warren.per_op("method"));
@@ -157,8 +175,15 @@ fn main() {
         rows[3].push(warren.per_op("field"));
         rows[4].push(warren.per_op("table"));
         rows[5].push(plain.per_op("table_field"));
+        rows[6].push(warren.per_op("rng"));
+        rows[7].push(plain.per_op("rng"));
+        rows[8].push(warren.per_op("seed"));
+        rows[9].push(plain.per_op("seed"));
+        rows[10].push(warren.per_op("random"));
+        rows[11].push(plain.per_op("random"));
     }
-    let [enter, method, plain_method, field, table, plain_table] = rows.map(median);
+    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random] =
+        rows.map(median);
     println!("fixed costs, medians of {ROUNDS} alternating rounds:");
     println!(
         "  entering a recipe (16×16 map, empty generate): {:8.1} ns per map",
@@ -175,6 +200,38 @@ fn main() {
     println!(
         "  ratio warren / plain mlua:                       {:8.2}",
         method / plain_method
+    );
+    println!(
+        "  rng:int(1, 6), warren:                           {:8.1} ns per call",
+        rng
+    );
+    println!(
+        "  the same method, plain mlua add_method_mut:      {:8.1} ns per call",
+        plain_rng
+    );
+    println!(
+        "  ratio warren / plain mlua:                       {:8.2}",
+        rng / plain_rng
+    );
+    println!(
+        "  rng:seed() (no fast path), warren:               {:8.1} ns per call",
+        seed
+    );
+    println!(
+        "  the same method, plain mlua add_method:          {:8.1} ns per call",
+        plain_seed
+    );
+    println!(
+        "  ratio warren / plain mlua:                       {:8.2}",
+        seed / plain_seed
+    );
+    println!(
+        "  math.random(1, 6), warren (from ctx.rng):        {:8.1} ns per call",
+        random
+    );
+    println!(
+        "  math.random(1, 6), plain Lua's own (C):          {:8.1} ns per call",
+        plain_random
     );
     println!(
         "  map.width, warren:                               {:8.1} ns per read",

@@ -205,6 +205,18 @@ fn per_cell_and_rng_methods_report_bad_calls_at_the_recipes_line() {
         ("ctx.rng.chance(50)", "rng:chance: called on 50 instead of"),
         ("ctx.rng:float(1)", "rng:float: takes at most 0 arguments"),
         ("ctx.rng:int('1', 2)", "rng:int: argument 1 (lo) must be"),
+        (
+            "math.random(5, 1)",
+            "bad argument to 'random' (interval is empty)",
+        ),
+        (
+            "math.random(1.5)",
+            "bad argument #1 to 'random' (number has no integer representation, got 1.5)",
+        ),
+        (
+            "math.random(1, 2, 3)",
+            "wrong number of arguments to 'random'",
+        ),
     ] {
         let (code, err) = fail("", &format!("    local _ = {call}"));
         assert_eq!(code, Some(1), "{call}");
@@ -213,4 +225,15 @@ fn per_cell_and_rng_methods_report_bad_calls_at_the_recipes_line() {
             "{call}: {err}"
         );
     }
+}
+
+#[test]
+fn math_random_outside_a_generation_is_refused_at_its_line() {
+    // Loading a recipe is not a generation: there is no seeded `ctx.rng` to draw from.
+    let (code, err) = fail("local roll = math.random(6)", "    map:tag('roll', roll)");
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with("error: scripts/r.lua:1: math.random: no generation is running"),
+        "{err}"
+    );
 }

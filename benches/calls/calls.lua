@@ -8,8 +8,8 @@ return {
     height = { default = 16, min = 16, max = 16, doc = "Map height (the smallest map)." },
     mode = {
       default = "loop",
-      choices = { "loop", "method", "field", "table" },
-      doc = "What to repeat: nothing, map:priority(1, 1), map.width, or a plain table's field.",
+      choices = { "loop", "method", "field", "table", "rng", "seed", "random" },
+      doc = "What to repeat: nothing, map:priority(1, 1), map.width, a plain table's field, rng:int(1, 6), rng:seed() (a method without a fast path) or math.random(1, 6).",
     },
     n = { default = 0, min = 0, max = 100000000, doc = "How many times." },
   },
@@ -23,6 +23,14 @@ return {
     elseif mode == "table" then
       local t = { width = 16 }
       for _ = 1, n do local _ = t.width end
+    elseif mode == "rng" then
+      local r = ctx.rng:stream("bench")
+      for _ = 1, n do r:int(1, 6) end
+    elseif mode == "random" then
+      for _ = 1, n do math.random(1, 6) end
+    elseif mode == "seed" then
+      local r = ctx.rng:stream("bench")
+      for _ = 1, n do r:seed() end
     else
       for _ = 1, n do end
     end

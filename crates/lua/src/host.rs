@@ -117,6 +117,8 @@ struct Env {
     published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
+    /// The cell of `rng_ud`'s generator (for the fast `math.random`).
+    rng_cell: *const api::shared::SharedCell<Rng>,
     /// `ctx.params`, and the values it was made from.
     params_cache: RefCell<Option<(ParamList, Table)>>,
     regions: Table,
@@ -165,6 +167,7 @@ impl Env {
         api::fast::install_map(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = api::rng::new_userdata(&lua, Rng::new(0)).map_err(internal_lua)?;
         api::fast::install_rng(&lua, &rng_ud).map_err(internal_lua)?;
+        let rng_cell = rng_ud.borrow::<LuaRng>().map_err(internal_lua)?.cell();
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let env = Env {
             lua,
@@ -178,6 +181,7 @@ impl Env {
             map_ud,
             published: std::cell::Cell::new((1, 1)),
             rng_ud,
+            rng_cell,
             params_cache: RefCell::new(None),
             regions,
         };
@@ -193,6 +197,7 @@ impl Env {
             edge: registry.map_edge,
             fill: registry.map_fill,
             rng: self.rng_ud.clone(),
+            rng_cell: self.rng_cell.cast(),
             map: self.map_ud.clone(),
         });
     }

@@ -170,7 +170,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         })?,
     )?;
     host.set("print", lua.create_function(api::log::print)?)?;
-    host.set("random", lua.create_function(api::rng::math_random)?)?;
+    let random = lua.create_function(api::rng::math_random)?;
+    host.set("random", api::fast::random(lua, &random)?)?;
     host.set(
         "find_module",
         lua.create_function(super::require::find_module)?,

@@ -91,6 +91,9 @@ pub struct RunData {
     pub fill: TerrainId,
     /// `ctx.rng`, which `math.random` also draws from.
     pub rng: AnyUserData,
+    /// The cell of `rng`'s generator (`api::shared::SharedCell<Rng>`), for the fast
+    /// `math.random`; it lives as long as `rng`.
+    pub rng_cell: *const std::ffi::c_void,
     /// The map being generated.
     pub map: AnyUserData,
 }
@@ -128,6 +131,21 @@ pub fn state(lua: &Lua) -> &StateData {
     assert!(!data.is_null(), "warren Lua state without its state data");
     // SAFETY: see above: non-null, and valid for as long as `lua` is borrowed.
     unsafe { &*data }
+}
+
+/// [`RunData::rng_cell`] while a generation runs in `l`'s state, read without a [`Lua`] (for a
+/// fast call); `None` outside a run, or while the run data is being replaced.
+///
+/// # Safety
+/// `l` is a thread of a live sandboxed state.
+pub unsafe fn running_rng_cell(l: *mut ffi::lua_State) -> Option<*const std::ffi::c_void> {
+    // SAFETY: as in `state`: null, or state data that lives as long as the state.
+    let data = unsafe { (*ffi::lua_getextraspace(l).cast::<*const StateData>()).as_ref()? };
+    if !data.running.get() {
+        return None;
+    }
+    let run = data.run.try_borrow().ok()?;
+    run.as_ref().map(|r| r.rng_cell)
 }
 
 /// Whether a generation is running (userdata made outside one belong to the loaded recipe).

@@ -215,7 +215,7 @@ fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
            map:tag('distinct', tostring(map.get ~= ctx.above.get))\n\
            map:tag('above', ctx.above:get(3, 4) .. ' ' .. map.get(ctx.above, 3, 4))\n\
            map:tag('own', map:get(3, 4))\n\
-           map:tag('ids', tostring(map.get) .. ' ' .. tostring(ctx.rng.int))\n\
+           map:tag('ids', tostring(map.get) .. ' ' .. tostring(ctx.rng.int) .. ' ' .. tostring(math.random))\n\
          end }\n",
         Limits::default(),
     );
@@ -239,16 +239,18 @@ fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
     );
     assert_eq!(tag("above"), "Text(\"floor floor\")");
     assert_ne!(tag("own"), "Text(\"floor\")");
-    // The fast closures are numbered from 2^39 (map methods, then rng methods from 2^39 + 64):
-    // `map.get` is the third map method, `rng.int` the first rng method.
+    // The fast closures are numbered from 2^39 (map methods, then rng methods from 2^39 + 64,
+    // then `math.random` at 2^39 + 128): `map.get` is the third map method, `rng.int` the first
+    // rng method.
     assert_eq!(
         tag("ids"),
-        "Text(\"function: 0x00008000000002 function: 0x00008000000040\")",
+        "Text(\"function: 0x00008000000002 function: 0x00008000000040 function: 0x00008000000080\")",
         "the fast closures are not installed, or not numbered apart"
     );
 }
 
-/// Draws of every fast rng method from a stream and from `ctx.rng`, floats as their 53 bits.
+/// Draws of every fast rng method from a stream and from `ctx.rng`, and of `math.random` (which
+/// draws from `ctx.rng`), floats as their 53 bits.
 const DRAWS: &str = r#"
 return {
   params = { width = { default = 16 }, height = { default = 16 } },
@@ -265,13 +267,20 @@ return {
     out[#out + 1] = s:int(1.0, 6.0)
     out[#out + 1] = s.int(s, 5, 5)
     out[#out + 1] = ctx.rng:int(1, 1000)
+    for i = 1, 100 do
+      local k = i % 4
+      if k == 0 then out[#out + 1] = math.random(-5, i)
+      elseif k == 1 then out[#out + 1] = math.random(i)
+      elseif k == 2 then out[#out + 1] = math.random(0)
+      else out[#out + 1] = string.format("%d", math.tointeger(math.random() * 2 ^ 53)) end
+    end
     map:tag("draws", table.concat(out, " "))
   end,
 }
 "#;
 
 #[test]
-fn fast_rng_calls_draw_what_the_generator_draws() {
+fn fast_rng_calls_and_math_random_draw_what_the_generator_draws() {
     use warren_core::rng::Rng;
     let dir = tempfile::tempdir().unwrap();
     let h = host(dir.path(), DRAWS, Limits::default());
@@ -289,7 +298,16 @@ fn fast_rng_calls_draw_what_the_generator_draws() {
         }
         want.push(s.range(1, 6).to_string());
         want.push(s.range(5, 5).to_string());
-        want.push(Rng::new(seed).range(1, 1000).to_string());
+        let mut r = Rng::new(seed);
+        want.push(r.range(1, 1000).to_string());
+        for i in 1..=100i64 {
+            want.push(match i % 4 {
+                0 => r.range(-5, i).to_string(),
+                1 => r.range(1, i).to_string(),
+                2 => (r.next_u64() as i64).to_string(),
+                _ => ((r.float() * 2f64.powi(53)) as i64).to_string(),
+            });
+        }
         assert_eq!(
             format!("{:?}", map.notes.tags["draws"]),
             format!("Text({:?})", want.join(" ")),
@@ -299,25 +317,28 @@ fn fast_rng_calls_draw_what_the_generator_draws() {
     assert_eq!(h.rebuilds(), 0, "fast rng calls made the state dirty");
 }
 
-/// `n` calls of `f(x, 1, 6)` where `f` is `rng.int` or a Lua function that does nothing: the
-/// same instructions around the call.
+/// `n` calls of `t.int(rng, 1, 6)` where `t.int` is `rng.int`, or a Lua function that calls
+/// `math.random(1, 6)`, or one that calls a Lua function that does nothing: the same
+/// instructions around each call.
 const RNG_LOOP: &str = r#"
 return {
   params = {
     width = { default = 16 }, height = { default = 16 },
     n = { default = 200, min = 0, max = 1000000 },
-    call = { default = "rng", choices = { "rng", "lua" } },
+    call = { default = "rng", choices = { "rng", "random", "lua" } },
   },
   generate = function(map, ctx)
     local rng = ctx.rng:stream("loop")
-    local t = ctx.params.call == "rng" and rng or { int = function() end }
+    local function noop() end
+    local t = ({ rng = rng, random = { int = function(_, ...) return math.random(...) end },
+                 lua = { int = function(_, ...) return noop(...) end } })[ctx.params.call]
     for _ = 1, ctx.params.n do t.int(rng, 1, 6) end
   end,
 }
 "#;
 
 #[test]
-fn a_fast_rng_call_costs_the_budget_one_call() {
+fn a_fast_rng_call_or_math_random_costs_the_budget_one_call() {
     let dir = tempfile::tempdir().unwrap();
     let least = |call: &str| {
         let (mut lo, mut hi) = (100u64, 1_000_000u64);
@@ -336,5 +357,8 @@ fn a_fast_rng_call_costs_the_budget_one_call() {
         }
         lo
     };
-    assert_eq!(least("rng"), least("lua"));
+    // `lua` is a Lua call where `rng` is a C call; `random` and `lua` both make two calls.
+    let lua = least("lua");
+    assert_eq!(least("rng") + 5 * 200, lua, "rng:int");
+    assert_eq!(least("random"), lua, "math.random");
 }

@@ -190,8 +190,10 @@ fn stream(
 /// An rng userdata, the only way one is made: it points at its cell, for the fast calls
 /// ([`super::fast::keep_cell`]).
 pub fn new_userdata(lua: &Lua, rng: Rng) -> mlua::Result<AnyUserData> {
-    let ud = lua.create_userdata(LuaRng::new(rng))?;
-    super::fast::keep_cell(lua, &ud)?;
+    let payload = LuaRng::new(rng);
+    let cell = payload.cell();
+    let ud = lua.create_userdata(payload)?;
+    super::fast::keep_cell(lua, &ud, cell)?;
     Ok(ud)
 }
 

@@ -12,15 +12,18 @@
 //! - Rngs ([`install_rng`]): the closures replace the declared bindings in the methods table
 //!   of every rng; each rng userdata keeps a pointer to its cell as its user value
 //!   ([`keep_cell`]).
+//! - `math.random` ([`random`]): draws from `ctx.rng` while a generation runs.
 //!
 //! The cell's borrow flag is the one the bindings use, so a fast call made while a binding
 //! holds the value (from a callback, an `__index`, a finalizer) takes the declared path and
 //! gets the binding's "in use" error.
 
 mod map;
+mod random;
 mod rng;
 
 pub use map::install as install_map;
+pub use random::random;
 pub use rng::{install as install_rng, keep_cell};
 
 use super::call::float_as_int;
@@ -65,8 +68,7 @@ extern "C" {
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
 /// under the method's name; the declared binding is the function of that name in the table at
 /// `declared`. The receiver upvalue is the value at `receiver`, the cell upvalue `cell` (or
-/// nil). False, with nothing set, when a declared binding is missing. The closures are
-/// numbered at [`FAST_ID_BASE`] onwards (`next_id`, advanced).
+/// nil). False when a declared binding is missing. The closures are numbered from `first_id`.
 ///
 /// # Safety
 /// `l` runs protected (inside `exec_raw`); the indices are absolute and hold tables (the
@@ -77,10 +79,10 @@ unsafe fn set_closures<T: 'static>(
     (target, declared, receiver): (c_int, c_int, c_int),
     cell: Option<*const SharedCell<T>>,
     trampoline: ffi::lua_CFunction,
-    next_id: &mut u64,
+    first_id: u64,
 ) -> bool {
     unsafe {
-        for method in methods {
+        for (id, method) in (first_id..).zip(methods) {
             if ffi::lua_checkstack(l, 6) == 0 {
                 return false;
             }
@@ -91,20 +93,36 @@ unsafe fn set_closures<T: 'static>(
                 ffi::lua_pop(l, 3);
                 return false;
             }
-            ffi::lua_pushlightuserdata(l, std::ptr::from_ref(method).cast_mut().cast());
-            match cell {
-                Some(cell) => ffi::lua_pushlightuserdata(l, cell.cast_mut().cast()),
-                None => ffi::lua_pushnil(l),
-            }
-            ffi::lua_pushlightuserdata(l, std::ptr::from_ref(&PASSES_ON).cast_mut().cast());
-            let ids = lua_warren_getidbase(l);
-            lua_warren_setidbase(l, *next_id);
-            ffi::lua_pushcclosure(l, trampoline, PASS_ON_UPVALUE);
-            *next_id = lua_warren_getidbase(l);
-            lua_warren_setidbase(l, ids);
+            push_closure(l, method, cell, trampoline, id);
             ffi::lua_rawset(l, target);
         }
         true
+    }
+}
+
+/// Replaces the receiver and the declared binding on top of the stack with a fast closure for
+/// `method` over them and `cell` (or nil), numbered `id`.
+///
+/// # Safety
+/// `l` runs protected, with room for three more slots.
+unsafe fn push_closure<T: 'static>(
+    l: *mut lua_State,
+    method: &'static FastMethod<T>,
+    cell: Option<*const SharedCell<T>>,
+    trampoline: ffi::lua_CFunction,
+    id: u64,
+) {
+    unsafe {
+        ffi::lua_pushlightuserdata(l, std::ptr::from_ref(method).cast_mut().cast());
+        match cell {
+            Some(cell) => ffi::lua_pushlightuserdata(l, cell.cast_mut().cast()),
+            None => ffi::lua_pushnil(l),
+        }
+        ffi::lua_pushlightuserdata(l, std::ptr::from_ref(&PASSES_ON).cast_mut().cast());
+        let ids = lua_warren_getidbase(l);
+        lua_warren_setidbase(l, id);
+        ffi::lua_pushcclosure(l, trampoline, PASS_ON_UPVALUE);
+        lua_warren_setidbase(l, ids);
     }
 }
 

@@ -2,7 +2,6 @@
 
 use super::RECEIVER;
 use super::{answer, declared, int_arg, set_closures, Answer, FastMethod, FAST_ID_BASE};
-use crate::api::rng::LuaRng;
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
@@ -42,8 +41,7 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
             let found = ffi::lua_getmetatable(l, 1) != 0
                 && ffi::lua_getfield(l, 2, c"__index".as_ptr()) == ffi::LUA_TTABLE;
             // Stack: 1 the rng, 2 the rngs' metatable, 3 their methods table.
-            let mut ids = RNG_ID_BASE;
-            let done = found && set_closures(l, &METHODS, (3, 3, 2), None, rng_call, &mut ids);
+            let done = found && set_closures(l, &METHODS, (3, 3, 2), None, rng_call, RNG_ID_BASE);
             ffi::lua_settop(l, 0);
             ffi::lua_pushboolean(l, c_int::from(done));
         })
@@ -57,10 +55,10 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     }
 }
 
-/// Makes the rng userdata `ud` point at its cell (its first user value, a light userdata), so
-/// that the fast closures find it. Every rng userdata is given this as it is made.
-pub fn keep_cell(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    let cell = ud.borrow::<LuaRng>()?.cell();
+/// Makes the rng userdata `ud` point at `cell`, its payload's cell (as its first user value, a
+/// light userdata), so that the fast closures find it. Every rng userdata is given this as it
+/// is made.
+pub fn keep_cell(lua: &Lua, ud: &AnyUserData, cell: *const SharedCell<Rng>) -> mlua::Result<()> {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: room for two slots is checked and both are popped; setting a user value
