@@ -165,7 +165,9 @@ impl Env {
             .map_err(|e| Error::Internal(e.to_string()))?;
         let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
         api::fast::install_map(&lua, &map_ud).map_err(internal_lua)?;
-        let rng_ud = api::rng::new_userdata(&lua, Rng::new(0)).map_err(internal_lua)?;
+        let rng_ud = lua
+            .create_userdata(LuaRng::new(Rng::new(0)))
+            .map_err(internal_lua)?;
         api::fast::install_rng(&lua, &rng_ud).map_err(internal_lua)?;
         let rng_cell = rng_ud.borrow::<LuaRng>().map_err(internal_lua)?.cell();
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;

@@ -86,7 +86,7 @@ pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
     let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
     lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
     lua.create_userdata(tunnel::LuaTunnels::empty())?;
-    rng::new_userdata(lua, warren_core::rng::Rng::new(0))?;
+    lua.create_userdata(rng::LuaRng::new(warren_core::rng::Rng::new(0)))?;
     // Towns and status lists are made through their constructors (which own their memory
     // charge), with the smallest valid arguments.
     lua.load(

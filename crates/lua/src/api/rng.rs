@@ -4,7 +4,7 @@ use super::call::{shown, Call, Extra, This};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value, Variadic};
+use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
@@ -177,24 +177,10 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     Ok(t)
 }
 
-fn stream(
-    lua: &Lua,
-    (this, name, extra): (This<LuaRng>, Value, Extra),
-) -> mlua::Result<AnyUserData> {
+fn stream(lua: &Lua, (this, name, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<LuaRng> {
     let c = Call::new(lua, &STREAM, &extra)?;
     let name = c.text(0, &name)?;
-    let stream = c.held(this)?.stream(&name);
-    new_userdata(lua, stream)
-}
-
-/// An rng userdata, the only way one is made: it points at its cell, for the fast calls
-/// ([`super::fast::keep_cell`]).
-pub fn new_userdata(lua: &Lua, rng: Rng) -> mlua::Result<AnyUserData> {
-    let payload = LuaRng::new(rng);
-    let cell = payload.cell();
-    let ud = lua.create_userdata(payload)?;
-    super::fast::keep_cell(lua, &ud, cell)?;
-    Ok(ud)
+    Ok(LuaRng::new(c.held(this)?.stream(&name)))
 }
 
 fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {

@@ -60,10 +60,12 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
             }
             let methods = ffi::lua_type(l, 3) == ffi::LUA_TTABLE
                 && ffi::lua_getfield(l, 3, c"__index".as_ptr()) == ffi::LUA_TTABLE;
-            // Stack: 1 the map, 2 its field table, 3 its metatable, 4 its methods table.
+            // Stack: 1 the map, 2 its field table, 3 its metatable, 4 its methods table, 5 the
+            // map's cell.
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
             let done = fields
                 && methods
-                && set_closures(l, &METHODS, (2, 4, 1), Some(cell), map_call, FAST_ID_BASE);
+                && set_closures(l, &METHODS, (2, 4, 1, 5), map_call, FAST_ID_BASE);
             ffi::lua_settop(l, 0);
             ffi::lua_pushboolean(l, c_int::from(done));
         })

@@ -10,8 +10,9 @@
 //!   `map:priority(x, y)` finds them before the map's methods table; they answer calls on that
 //!   map only. Other maps (`ctx.above`) keep the declared bindings.
 //! - Rngs ([`install_rng`]): the closures replace the declared bindings in the methods table
-//!   of every rng; each rng userdata keeps a pointer to its cell as its user value
-//!   ([`keep_cell`]).
+//!   of every rng; an rng userdata keeps a pointer to its cell as its user value, from its
+//!   first fast call on (`ctx.rng` from the start), so a stream only Rust phases use costs
+//!   nothing more.
 //! - `math.random` ([`random`]): draws from `ctx.rng` while a generation runs.
 //!
 //! The cell's borrow flag is the one the bindings use, so a fast call made while a binding
@@ -24,7 +25,7 @@ mod rng;
 
 pub use map::install as install_map;
 pub use random::random;
-pub use rng::{install as install_rng, keep_cell};
+pub use rng::install as install_rng;
 
 use super::call::float_as_int;
 use super::shared::SharedCell;
@@ -42,8 +43,9 @@ struct FastMethod<T: 'static> {
 }
 
 /// Upvalues of a fast closure: what a receiver must be (the run's map itself, or the rngs'
-/// metatable), the declared binding, the [`FastMethod`], the cell when it is the same for
-/// every call (the run's map), and the mark that it passes calls on (`PASS_ON_UPVALUE`).
+/// metatable), the declared binding, the [`FastMethod`], the cell (the run map's; for rngs, a
+/// function that tells an rng's cell) and the mark that it passes calls on
+/// (`PASS_ON_UPVALUE`).
 const RECEIVER: c_int = ffi::lua_upvalueindex(1);
 const DECLARED: c_int = ffi::lua_upvalueindex(2);
 const METHOD: c_int = ffi::lua_upvalueindex(3);
@@ -67,8 +69,9 @@ extern "C" {
 
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
 /// under the method's name; the declared binding is the function of that name in the table at
-/// `declared`. The receiver upvalue is the value at `receiver`, the cell upvalue `cell` (or
-/// nil). False when a declared binding is missing. The closures are numbered from `first_id`.
+/// `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see
+/// [`push_closure`]). False when a declared binding is missing. The closures are numbered from
+/// `first_id`.
 ///
 /// # Safety
 /// `l` runs protected (inside `exec_raw`); the indices are absolute and hold tables (the
@@ -76,8 +79,7 @@ extern "C" {
 unsafe fn set_closures<T: 'static>(
     l: *mut lua_State,
     methods: &'static [FastMethod<T>],
-    (target, declared, receiver): (c_int, c_int, c_int),
-    cell: Option<*const SharedCell<T>>,
+    (target, declared, receiver, cell): (c_int, c_int, c_int, c_int),
     trampoline: ffi::lua_CFunction,
     first_id: u64,
 ) -> bool {
@@ -101,22 +103,24 @@ unsafe fn set_closures<T: 'static>(
 }
 
 /// Replaces the receiver and the declared binding on top of the stack with a fast closure for
-/// `method` over them and `cell` (or nil), numbered `id`.
+/// `method` over them and the cell upvalue (the value at stack index `cell`, or nil for 0),
+/// numbered `id`.
 ///
 /// # Safety
 /// `l` runs protected, with room for three more slots.
 unsafe fn push_closure<T: 'static>(
     l: *mut lua_State,
     method: &'static FastMethod<T>,
-    cell: Option<*const SharedCell<T>>,
+    cell: c_int,
     trampoline: ffi::lua_CFunction,
     id: u64,
 ) {
     unsafe {
         ffi::lua_pushlightuserdata(l, std::ptr::from_ref(method).cast_mut().cast());
-        match cell {
-            Some(cell) => ffi::lua_pushlightuserdata(l, cell.cast_mut().cast()),
-            None => ffi::lua_pushnil(l),
+        if cell == 0 {
+            ffi::lua_pushnil(l);
+        } else {
+            ffi::lua_pushvalue(l, cell);
         }
         ffi::lua_pushlightuserdata(l, std::ptr::from_ref(&PASSES_ON).cast_mut().cast());
         let ids = lua_warren_getidbase(l);
@@ -150,12 +154,21 @@ unsafe fn answer<T: 'static>(l: *mut lua_State, cell: &SharedCell<T>) -> Option<
 unsafe fn declared(l: *mut lua_State) -> c_int {
     unsafe {
         let args = ffi::lua_gettop(l);
-        lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST));
+        refund_call(l);
         ffi::lua_pushvalue(l, DECLARED);
         ffi::lua_insert(l, 1);
         ffi::lua_call(l, args, ffi::LUA_MULTRET);
         ffi::lua_gettop(l)
     }
+}
+
+/// Gives back the budget charge of one call, for a nested call a fast closure makes on the
+/// script's behalf (the script's own call was charged already).
+///
+/// # Safety
+/// `l` is a live state.
+unsafe fn refund_call(l: *mut lua_State) {
+    unsafe { lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST)) }
 }
 
 /// What a fast path answers, pushed once the body has returned (pushing can raise a memory

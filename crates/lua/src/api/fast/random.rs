@@ -27,7 +27,7 @@ pub fn random(lua: &Lua, declared: &Function) -> mlua::Result<Function> {
         lua.exec_raw::<Function>(declared, |l| {
             ffi::lua_pushnil(l);
             ffi::lua_insert(l, 1);
-            push_closure(l, &RANDOM, None, random_call, RANDOM_ID);
+            push_closure(l, &RANDOM, 0, random_call, RANDOM_ID);
         })
     }
 }

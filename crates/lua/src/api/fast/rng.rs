@@ -1,10 +1,11 @@
 //! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance` and `float`.
 
-use super::RECEIVER;
-use super::{answer, declared, int_arg, set_closures, Answer, FastMethod, FAST_ID_BASE};
+use super::{answer, declared, int_arg, refund_call, set_closures, Answer, FastMethod};
+use super::{CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::rng::LuaRng;
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
-use mlua::{AnyUserData, Lua};
+use mlua::{AnyUserData, LightUserData, Lua, Value};
 use std::ffi::c_int;
 use warren_core::rng::Rng;
 
@@ -31,17 +32,25 @@ static METHODS: [FastMethod<Rng>; 4] = [
 /// Where the rng closures are numbered: after the map's.
 const RNG_ID_BASE: u64 = FAST_ID_BASE + 64;
 
+extern "C" {
+    fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
+}
+
 /// Replaces the declared rng methods that have a fast path with fast closures, in the methods
-/// table that every rng of the state shares (found through `ud`, an rng userdata).
+/// table that every rng of the state shares (found through `ud`, `ctx.rng`), and makes `ud`
+/// point at its cell now (the recipe's state is pristine after loading, and pointing later
+/// would write to it). Other rngs point at their cells from their first fast call on.
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1; the closure
-    // checks every type it relies on before using it.
+    keep_cell(lua, ud)?;
+    let tell = lua.create_function(tell_cell)?;
+    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1 and the
+    // function in slot 2; the closure checks every type it relies on before using it.
     let installed = unsafe {
-        lua.exec_raw::<bool>(ud, |l| {
+        lua.exec_raw::<bool>((ud, tell), |l| {
             let found = ffi::lua_getmetatable(l, 1) != 0
-                && ffi::lua_getfield(l, 2, c"__index".as_ptr()) == ffi::LUA_TTABLE;
-            // Stack: 1 the rng, 2 the rngs' metatable, 3 their methods table.
-            let done = found && set_closures(l, &METHODS, (3, 3, 2), None, rng_call, RNG_ID_BASE);
+                && ffi::lua_getfield(l, 3, c"__index".as_ptr()) == ffi::LUA_TTABLE;
+            // Stack: 1 the rng, 2 `tell_cell`, 3 the rngs' metatable, 4 their methods table.
+            let done = found && set_closures(l, &METHODS, (4, 4, 3, 2), rng_call, RNG_ID_BASE);
             ffi::lua_settop(l, 0);
             ffi::lua_pushboolean(l, c_int::from(done));
         })
@@ -55,10 +64,9 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     }
 }
 
-/// Makes the rng userdata `ud` point at `cell`, its payload's cell (as its first user value, a
-/// light userdata), so that the fast closures find it. Every rng userdata is given this as it
-/// is made.
-pub fn keep_cell(lua: &Lua, ud: &AnyUserData, cell: *const SharedCell<Rng>) -> mlua::Result<()> {
+/// Makes the rng userdata `ud` point at its cell (as its first user value, a light userdata).
+fn keep_cell(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let cell = ud.borrow::<LuaRng>()?.cell();
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: room for two slots is checked and both are popped; setting a user value
@@ -81,11 +89,21 @@ pub fn keep_cell(lua: &Lua, ud: &AnyUserData, cell: *const SharedCell<Rng>) -> m
     })
 }
 
+/// The cell of an rng, as a light userdata (nil for anything else): what a fast closure asks
+/// the first time it meets an rng that does not point at its cell yet.
+fn tell_cell(_: &Lua, v: Value) -> mlua::Result<Value> {
+    Ok(match v {
+        Value::UserData(ud) => ud.borrow::<LuaRng>().map_or(Value::Nil, |r| {
+            Value::LightUserData(LightUserData(r.cell().cast_mut().cast()))
+        }),
+        _ => Value::Nil,
+    })
+}
+
 /// A fast rng method: its fast path when the receiver is an rng, else the declared binding.
 unsafe extern "C-unwind" fn rng_call(l: *mut lua_State) -> c_int {
-    // SAFETY: `install` made this closure with these upvalues; a userdata with the rngs'
-    // metatable is an rng whose user value `keep_cell` set, and its cell lives as long as it
-    // does (it is argument 1, so alive).
+    // SAFETY: `install` made this closure with these upvalues; an rng's cell lives as long as
+    // the rng, which is argument 1, so alive.
     unsafe {
         if let Some(cell) = receiver_cell(l) {
             if let Some(n) = answer(l, &*cell) {
@@ -96,7 +114,7 @@ unsafe extern "C-unwind" fn rng_call(l: *mut lua_State) -> c_int {
     }
 }
 
-/// The cell of argument 1 when it is an rng that points at its cell.
+/// The cell of argument 1 when it is an rng.
 ///
 /// # Safety
 /// `l` is running a fast rng closure.
@@ -110,10 +128,42 @@ unsafe fn receiver_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
         if !rng {
             return None;
         }
-        let kept = ffi::lua_getiuservalue(l, 1, 1) == ffi::LUA_TLIGHTUSERDATA;
+        if ffi::lua_getiuservalue(l, 1, 1) != ffi::LUA_TLIGHTUSERDATA {
+            ffi::lua_pop(l, 1);
+            return learn_cell(l);
+        }
         let cell = ffi::lua_touserdata(l, -1).cast_const().cast();
         ffi::lua_pop(l, 1);
-        kept.then_some(cell)
+        Some(cell)
+    }
+}
+
+/// Asks `tell_cell` for the cell of argument 1 (an rng) and makes the rng point at it, unless
+/// it is pristine (made while loading: pointing would write to the loaded state). The call is
+/// refunded, like the declared path's.
+///
+/// # Safety
+/// `l` is running a fast rng closure and argument 1 is an rng.
+unsafe fn learn_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
+    unsafe {
+        if ffi::lua_checkstack(l, 3) == 0 {
+            return None;
+        }
+        refund_call(l);
+        ffi::lua_pushvalue(l, CELL);
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_call(l, 1, 1);
+        if ffi::lua_type(l, -1) != ffi::LUA_TLIGHTUSERDATA {
+            ffi::lua_pop(l, 1);
+            return None;
+        }
+        let cell = ffi::lua_touserdata(l, -1).cast_const().cast();
+        if lua_warren_ispristine(l, 1) == 0 {
+            ffi::lua_setiuservalue(l, 1, 1);
+        } else {
+            ffi::lua_pop(l, 1);
+        }
+        Some(cell)
     }
 }
 
