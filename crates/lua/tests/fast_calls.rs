@@ -216,6 +216,7 @@ fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
            map:tag('above', ctx.above:get(3, 4) .. ' ' .. map.get(ctx.above, 3, 4))\n\
            map:tag('own', map:get(3, 4))\n\
            map:tag('ids', tostring(map.get) .. ' ' .. tostring(ctx.rng.int) .. ' ' .. tostring(math.random))\n\
+           map:tag('names', tostring(map):match('^[^:]*') .. ' ' .. tostring(ctx.rng:stream('s')):match('^[^:]*'))\n\
          end }\n",
         Limits::default(),
     );
@@ -246,6 +247,11 @@ fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
         tag("ids"),
         "Text(\"function: 0x00008000000002 function: 0x00008000000040 function: 0x00008000000080\")",
         "the fast closures are not installed, or not numbered apart"
+    );
+    assert_eq!(
+        tag("names"),
+        "Text(\"LuaMap LuaRng\")",
+        "what tostring shows"
     );
 }
 

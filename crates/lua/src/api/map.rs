@@ -10,7 +10,7 @@ use super::meter::LuaMeter;
 use super::rects::LuaRects;
 use super::shapes::{self, brush, cell};
 use crate::state::{charge, charge_bytes};
-use mlua::{AnyUserData, Lua, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
 use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Rect};
@@ -97,6 +97,11 @@ pub fn publish(lua: &Lua, ud: &AnyUserData, (width, height): (i32, i32)) -> mlua
 }
 
 impl UserData for super::shared::Shared<Map> {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(map)` shows (mlua would name the Rust type, `Shared<Map>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaMap");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register_reads(methods);
         register_writes(methods);

@@ -4,7 +4,7 @@ use super::call::{shown, Call, Extra, This};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
-use mlua::{Lua, Table, UserData, UserDataMethods, Value, Variadic};
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value, Variadic};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
@@ -66,6 +66,11 @@ methods! {
 }
 
 impl UserData for super::shared::Shared<Rng> {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(rng)` shows (mlua would name the Rust type, `Shared<Rng>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaRng");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register(methods);
     }

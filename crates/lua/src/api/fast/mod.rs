@@ -67,6 +67,18 @@ extern "C" {
     fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
 }
 
+/// `make` with the objects it creates numbered from `first_id` (see [`FAST_ID_BASE`]); the
+/// numbering goes back to where it was afterwards.
+fn numbered_from<R>(lua: &mlua::Lua, first_id: u64, make: impl FnOnce() -> R) -> R {
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `l` is the live state's main thread; the id base is plain global state.
+    let ids = unsafe { lua_warren_getidbase(l) };
+    unsafe { lua_warren_setidbase(l, first_id) };
+    let made = make();
+    unsafe { lua_warren_setidbase(l, ids) };
+    made
+}
+
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
 /// under the method's name; the declared binding is the function of that name in the table at
 /// `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see

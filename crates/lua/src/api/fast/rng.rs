@@ -1,6 +1,7 @@
 //! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance` and `float`.
 
-use super::{answer, declared, int_arg, refund_call, set_closures, Answer, FastMethod};
+use super::{answer, declared, int_arg, numbered_from, refund_call, set_closures};
+use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::rng::LuaRng;
 use crate::api::shared::SharedCell;
@@ -32,6 +33,9 @@ static METHODS: [FastMethod<Rng>; 4] = [
 /// Where the rng closures are numbered: after the map's.
 const RNG_ID_BASE: u64 = FAST_ID_BASE + 64;
 
+/// Where `tell_cell`'s objects are numbered: after the rng closures.
+const TELL_ID_BASE: u64 = RNG_ID_BASE + 16;
+
 extern "C" {
     fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
 }
@@ -42,7 +46,7 @@ extern "C" {
 /// would write to it). Other rngs point at their cells from their first fast call on.
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     keep_cell(lua, ud)?;
-    let tell = lua.create_function(tell_cell)?;
+    let tell = numbered_from(lua, TELL_ID_BASE, || lua.create_function(tell_cell))?;
     // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1 and the
     // function in slot 2; the closure checks every type it relies on before using it.
     let installed = unsafe {
