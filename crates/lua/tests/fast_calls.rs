@@ -3,46 +3,25 @@
 //! do. `ctx.above` is a map without fast calls, so a recipe at depth 2 that starts both maps
 //! alike and calls every method on both, on the same line, compares the two paths: same
 //! answers, same errors at the same lines, same writes, same budget.
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use warren_core::map::Map;
-use warren_lua::{run, Error, Host, Limits, Run};
+use warren_lua::{Error, Host, Limits, Run};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
-/// A host for `recipe` (written next to a copy of the shipped regions) with `limits`.
+/// A host for `recipe` with `limits`.
 fn host(dir: &Path, recipe: &str, limits: Limits) -> Host {
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::create_dir_all(dir.join("regions")).unwrap();
-    for f in std::fs::read_dir(root().join("regions")).unwrap() {
-        let f = f.unwrap().path();
-        std::fs::copy(&f, dir.join("regions").join(f.file_name().unwrap())).unwrap();
-    }
-    let script = dir.join("scripts/fast.lua");
-    std::fs::write(&script, recipe).unwrap();
-    let registry = Arc::new(run::load_registry(None, &script).unwrap());
-    Host::load(&script, registry, limits).unwrap()
+    common::host_for(dir, "fast", recipe, limits)
 }
 
+/// One generation at depth 1, or at depth 2 below `above`.
 fn generate(
     h: &Host,
     seed: u64,
     sets: &[(&str, &str)],
     above: Option<&Map>,
 ) -> warren_lua::Result<Map> {
-    let sets: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let params = h.resolve_params(&sets).unwrap();
-    h.generate(&Run {
-        seed,
-        params: &params,
-        depth: if above.is_some() { 2 } else { 1 },
-        above,
-    })
+    common::generate(h, seed, sets, if above.is_some() { 2 } else { 1 }, above)
 }
 
 /// At depth 1, a map to start from; at depth 2, the same writes and then every fast method on
@@ -153,21 +132,20 @@ return {
 }
 "#;
 
-/// The smallest instruction budget the loop of `only` on `on` finishes within, at depth 2.
-fn least_budget(dir: &Path, on: &str, only: &str) -> u64 {
-    let above = generate(&host(dir, LOOP, Limits::default()), 1, &[("n", "0")], None).unwrap();
-    let (mut lo, mut hi) = (1_000u64, 10_000_000u64);
+/// The smallest instruction budget a generation of `recipe` with `sets` (below `above`)
+/// finishes within.
+fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {
+    let (mut lo, mut hi) = (100u64, 10_000_000u64);
     while lo < hi {
         let mid = (lo + hi) / 2;
         let limits = Limits {
             instructions: mid,
             ..Limits::default()
         };
-        let h = host(dir, LOOP, limits);
-        match generate(&h, 1, &[("on", on), ("only", only)], Some(&above)) {
+        match generate(&host(dir, recipe, limits), 1, sets, above) {
             Ok(_) => hi = mid,
             Err(Error::Budget(_)) => lo = mid + 1,
-            Err(e) => panic!("{on}: {e}"),
+            Err(e) => panic!("{sets:?}: {e}"),
         }
     }
     lo
@@ -186,9 +164,23 @@ fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
         "is_solid",
         "is_connected",
     ];
+    let above = generate(
+        &host(dir.path(), LOOP, Limits::default()),
+        1,
+        &[("n", "0")],
+        None,
+    );
+    let above = above.unwrap();
     for only in methods.into_iter().chain(["all"]) {
-        let fast = least_budget(dir.path(), "map", only);
-        let declared = least_budget(dir.path(), "above", only);
+        let budget = |on| {
+            least_budget(
+                dir.path(),
+                LOOP,
+                &[("on", on), ("only", only)],
+                Some(&above),
+            )
+        };
+        let (fast, declared) = (budget("map"), budget("above"));
         assert_eq!(fast, declared, "{only}");
         assert!(fast > 100 * 5, "{only}: every call is charged ({fast})");
     }
@@ -346,23 +338,7 @@ return {
 #[test]
 fn a_fast_rng_call_or_math_random_costs_the_budget_one_call() {
     let dir = tempfile::tempdir().unwrap();
-    let least = |call: &str| {
-        let (mut lo, mut hi) = (100u64, 1_000_000u64);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let limits = Limits {
-                instructions: mid,
-                ..Limits::default()
-            };
-            let h = host(dir.path(), RNG_LOOP, limits);
-            match generate(&h, 1, &[("call", call)], None) {
-                Ok(_) => hi = mid,
-                Err(Error::Budget(_)) => lo = mid + 1,
-                Err(e) => panic!("{call}: {e}"),
-            }
-        }
-        lo
-    };
+    let least = |call| least_budget(dir.path(), RNG_LOOP, &[("call", call)], None);
     // `lua` is a Lua call where `rng` is a C call; `random` and `lua` both make two calls.
     let lua = least("lua");
     assert_eq!(least("rng") + 5 * 200, lua, "rng:int");

@@ -5,42 +5,20 @@
 //! `ctx.above`. And `ctx` is one table per state (two: with and without `above`), refilled for
 //! every run: each run must see its own values, the same `pairs` order, no `above` at depth 1,
 //! and nothing a script wrote to it in an earlier run.
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use warren_core::map::Map;
-use warren_lua::{run, Host, Limits, Run};
+use warren_lua::{Host, Limits, Run};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
-/// A host for `recipe` (a recipe file written next to a copy of the shipped regions).
+/// A host for `recipe`.
 fn host(dir: &Path, recipe: &str) -> Host {
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::create_dir_all(dir.join("regions")).unwrap();
-    for f in std::fs::read_dir(root().join("regions")).unwrap() {
-        let f = f.unwrap().path();
-        std::fs::copy(&f, dir.join("regions").join(f.file_name().unwrap())).unwrap();
-    }
-    let script = dir.join("scripts/fields.lua");
-    std::fs::write(&script, recipe).unwrap();
-    let registry = Arc::new(run::load_registry(None, &script).unwrap());
-    Host::load(&script, registry, Limits::default()).unwrap()
+    common::host_for(dir, "fields", recipe, Limits::default())
 }
 
+/// One generation (seed 1) at `depth` below `above`.
 fn generate(h: &Host, sets: &[(&str, &str)], depth: u32, above: Option<&Map>) -> Map {
-    let sets: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let params = h.resolve_params(&sets).unwrap();
-    h.generate(&Run {
-        seed: 1,
-        params: &params,
-        depth,
-        above,
-    })
-    .unwrap()
+    common::generate(h, 1, sets, depth, above).unwrap()
 }
 
 /// The `seen` tag a recipe left: what it read as `map.width`×`map.height` (and the level

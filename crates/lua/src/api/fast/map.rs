@@ -1,7 +1,7 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes.
 
 use super::RECEIVER;
-use super::{answer, declared, int_arg, set_closures, Answer, FastMethod, CELL, FAST_ID_BASE};
+use super::{answer, declared, install_closures, int_arg, Answer, FastMethod, CELL, FAST_ID_BASE};
 use crate::api::map::LuaMap;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
@@ -50,33 +50,30 @@ static METHODS: [FastMethod<Map>; 8] = [
 /// by [`crate::api::map::new_userdata`], whose methods table holds every declared binding).
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     let cell = ud.borrow::<LuaMap>()?.cell();
-    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1; the closure
-    // checks every type it relies on before using it.
-    let installed = unsafe {
-        lua.exec_raw::<bool>(ud, |l| {
+    let locate = |l| {
+        // SAFETY: `l` runs protected with the userdata in slot 1; every type relied on is
+        // checked first.
+        unsafe {
             let fields = ffi::lua_getiuservalue(l, 1, 1) == ffi::LUA_TTABLE;
             if ffi::lua_getmetatable(l, 1) == 0 {
                 ffi::lua_pushnil(l);
             }
             let methods = ffi::lua_type(l, 3) == ffi::LUA_TTABLE
                 && ffi::lua_getfield(l, 3, c"__index".as_ptr()) == ffi::LUA_TTABLE;
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
             // Stack: 1 the map, 2 its field table, 3 its metatable, 4 its methods table, 5 the
             // map's cell.
-            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
-            let done = fields
-                && methods
-                && set_closures(l, &METHODS, (2, 4, 1, 5), map_call, FAST_ID_BASE);
-            ffi::lua_settop(l, 0);
-            ffi::lua_pushboolean(l, c_int::from(done));
-        })
-    }?;
-    if installed {
-        Ok(())
-    } else {
-        Err(mlua::Error::RuntimeError(
-            "a map userdata without its field table or methods (made outside new_userdata)".into(),
-        ))
-    }
+            (fields && methods).then_some((2, 4, 1, 5))
+        }
+    };
+    install_closures(
+        lua,
+        ud,
+        &METHODS,
+        locate,
+        (map_call, FAST_ID_BASE),
+        "a map userdata without its field table or methods (made outside new_userdata)",
+    )
 }
 
 /// A fast map method: its fast path when the call is on the closure's own map, else the

@@ -79,6 +79,34 @@ fn numbered_from<R>(lua: &mlua::Lua, first_id: u64, make: impl FnOnce() -> R) ->
     made
 }
 
+/// Installs fast closures for `methods`: `locate` runs protected with `args` pushed (slots 1
+/// on), pushes what it needs and returns the stack indices [`set_closures`] takes, or `None`
+/// when the tables are not there; `problem` is the error then.
+fn install_closures<T: 'static>(
+    lua: &mlua::Lua,
+    args: impl mlua::IntoLuaMulti,
+    methods: &'static [FastMethod<T>],
+    locate: impl FnOnce(*mut lua_State) -> Option<(c_int, c_int, c_int, c_int)>,
+    (trampoline, first_id): (ffi::lua_CFunction, u64),
+    problem: &str,
+) -> mlua::Result<()> {
+    // SAFETY: `exec_raw` runs the closure protected, as `set_closures` needs; `locate` vouches
+    // for the indices.
+    let done = unsafe {
+        lua.exec_raw::<bool>(args, |l| {
+            let done =
+                locate(l).is_some_and(|at| set_closures(l, methods, at, trampoline, first_id));
+            ffi::lua_settop(l, 0);
+            ffi::lua_pushboolean(l, c_int::from(done));
+        })
+    }?;
+    if done {
+        Ok(())
+    } else {
+        Err(mlua::Error::RuntimeError(problem.into()))
+    }
+}
+
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
 /// under the method's name; the declared binding is the function of that name in the table at
 /// `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see

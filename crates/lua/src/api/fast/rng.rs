@@ -1,6 +1,6 @@
 //! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance` and `float`.
 
-use super::{answer, declared, int_arg, numbered_from, refund_call, set_closures};
+use super::{answer, declared, install_closures, int_arg, numbered_from, refund_call};
 use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::rng::LuaRng;
@@ -47,25 +47,24 @@ extern "C" {
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     keep_cell(lua, ud)?;
     let tell = numbered_from(lua, TELL_ID_BASE, || lua.create_function(tell_cell))?;
-    // SAFETY: `exec_raw` runs the closure protected with the userdata in slot 1 and the
-    // function in slot 2; the closure checks every type it relies on before using it.
-    let installed = unsafe {
-        lua.exec_raw::<bool>((ud, tell), |l| {
+    let locate = |l| {
+        // SAFETY: `l` runs protected with the userdata in slot 1 and the function in slot 2;
+        // every type relied on is checked first.
+        unsafe {
             let found = ffi::lua_getmetatable(l, 1) != 0
                 && ffi::lua_getfield(l, 3, c"__index".as_ptr()) == ffi::LUA_TTABLE;
             // Stack: 1 the rng, 2 `tell_cell`, 3 the rngs' metatable, 4 their methods table.
-            let done = found && set_closures(l, &METHODS, (4, 4, 3, 2), rng_call, RNG_ID_BASE);
-            ffi::lua_settop(l, 0);
-            ffi::lua_pushboolean(l, c_int::from(done));
-        })
-    }?;
-    if installed {
-        Ok(())
-    } else {
-        Err(mlua::Error::RuntimeError(
-            "the rngs' metatable has no methods table".into(),
-        ))
-    }
+            found.then_some((4, 4, 3, 2))
+        }
+    };
+    install_closures(
+        lua,
+        (ud, tell),
+        &METHODS,
+        locate,
+        (rng_call, RNG_ID_BASE),
+        "the rngs' metatable has no methods table",
+    )
 }
 
 /// Makes the rng userdata `ud` point at its cell (as its first user value, a light userdata).
