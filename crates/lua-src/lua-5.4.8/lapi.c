@@ -960,7 +960,13 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
     }
     case LUA_TUSERDATA: {
 #if defined(LUA_WARREN)
-      luaW_touch(L, uvalue(obj));  /* warren: a pristine userdata's metatable */
+      /* warren: a pristine userdata's metatable is a write. Setting the one it has
+         changes nothing: that is counted instead (lua_warren_takeresetmetas), since
+         mlua does it to each error object it preallocated when it raises one. */
+      if (uvalue(obj)->metatable == mt)
+        G(L)->wresetmetas++;
+      else
+        luaW_touch(L, uvalue(obj));
 #endif
       uvalue(obj)->metatable = mt;
       if (mt) {

@@ -396,6 +396,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wbudgetud = NULL;
   g->wnextid = 1;
   g->wfatal = g->wdirty = g->wpristine = 0;
+  g->wresetmetas = 0;
   L->wid = luaW_newid(L);  /* the main thread's id */
   /* the host's pointer to its per-state data: null until the host sets it */
   memset(lua_getextraspace(L), 0, LUA_EXTRASPACE);

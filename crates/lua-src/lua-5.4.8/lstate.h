@@ -313,6 +313,7 @@ typedef struct global_State {
   lu_byte wfatal;  /* fatal mode: errors cannot be caught */
   lu_byte wdirty;  /* a pristine object was written */
   lu_byte wpristine;  /* 'lua_warren_markpristine' was called */
+  lua_Unsigned wresetmetas;  /* userdata given the metatable they had */
 #endif
 } global_State;
 

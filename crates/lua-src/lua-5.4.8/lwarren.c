@@ -212,6 +212,13 @@ LUA_API void lua_warren_markdirty (lua_State *L) {
 }
 
 
+LUA_API lua_Unsigned lua_warren_takeresetmetas (lua_State *L) {
+  lua_Unsigned n = G(L)->wresetmetas;
+  G(L)->wresetmetas = 0;
+  return n;
+}
+
+
 LUA_API int lua_warren_ispristine (lua_State *L, int idx) {
   const TValue *o = luaW_index2value(L, idx);
   return iscollectable(o) && ispristine(gcvalue(o));

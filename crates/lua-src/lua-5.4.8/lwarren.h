@@ -74,6 +74,9 @@ LUA_API int (lua_warren_dirty) (lua_State *L);
 LUA_API void (lua_warren_cleardirty) (lua_State *L);
 LUA_API void (lua_warren_markdirty) (lua_State *L);
 LUA_API int (lua_warren_ispristine) (lua_State *L, int idx);
+/* How many times a userdata was given the metatable it had since the last call
+   (which is not a write: see lua_setmetatable), and starts counting again. */
+LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
 /* Marks the state dirty if the object at 'idx' is pristine (for C code that
    changes an object's memory, as 'string.gmatch' does its state). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);

@@ -35,12 +35,18 @@ pub struct Run<'a> {
 /// what loading a recipe uses, so every run numbers its objects the same way.
 const RUN_ID_BASE: u64 = 1 << 40;
 
+/// Where the error objects the host puts back into mlua's pool between runs are numbered:
+/// apart from what loading, the fast calls (`api::fast`, from 2^39) and runs number.
+const WARM_ID_BASE: u64 = (1 << 39) + (1 << 32);
+
 /// Rust objects owned by the Lua state (towns, status lists) holding more than this after a run
 /// make the host collect garbage before the next (see `Host::generate`).
 const COLLECT_AFTER_RESERVED: usize = 1 << 20;
 
 extern "C" {
     fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
+    fn lua_warren_getidbase(l: *mut mlua::ffi::lua_State) -> u64;
+    fn lua_warren_takeresetmetas(l: *mut mlua::ffi::lua_State) -> u64;
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
     fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
 }
@@ -68,6 +74,9 @@ pub struct Host {
     /// The last run left the state dirty: the next one rebuilds it first (after the caller
     /// took the run's snapshots).
     stale: std::cell::Cell<bool>,
+    /// The id the next error object put back into mlua's pool gets (see
+    /// `Env::refill_error_pool`).
+    warm_ids: std::cell::Cell<u64>,
     /// Bytes the caller keeps from earlier generations of the same run (the levels above, their
     /// snapshots): each generation's memory account starts with them. See [`Host::keep`].
     kept: std::cell::Cell<usize>,
@@ -210,6 +219,24 @@ impl Env {
         unsafe { lua_warren_markpristine(self.lua.raw_state()) };
     }
 
+    /// Refills mlua's pool of error objects after a run that raised errors from Rust (see
+    /// [`sandbox::refill_error_pool`]), numbering the new objects from `ids` (advanced). False
+    /// when that failed: the state must then be loaded again.
+    fn refill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
+        let l = self.lua.raw_state();
+        // SAFETY: the state is live and no Lua code runs.
+        if unsafe { lua_warren_takeresetmetas(l) } == 0 {
+            return true;
+        }
+        // SAFETY: as above; the id base is plain global state, restored below.
+        let before = unsafe { lua_warren_getidbase(l) };
+        unsafe { lua_warren_setidbase(l, ids.get()) };
+        let refilled = sandbox::refill_error_pool(&self.lua).is_ok();
+        ids.set(unsafe { lua_warren_getidbase(l) });
+        unsafe { lua_warren_setidbase(l, before) };
+        refilled
+    }
+
     /// Whether a run wrote to an object that existed before it.
     fn dirty(&self) -> bool {
         // SAFETY: as in `mark_pristine`.
@@ -234,6 +261,7 @@ impl Host {
             snapshots: std::cell::Cell::new(false),
             rebuilds: std::cell::Cell::new(0),
             stale: std::cell::Cell::new(false),
+            warm_ids: std::cell::Cell::new(WARM_ID_BASE),
             kept: std::cell::Cell::new(0),
             cancel: RefCell::new(None),
         })
@@ -424,7 +452,8 @@ impl Host {
         // A module first required during the run was made after the state was marked: it is
         // not pristine, yet the next run would get it from the module cache as it was left.
         let required = state::state(&env.lua).modules.borrow().count() != modules;
-        self.stale.set(env.dirty() || required);
+        let refilled = env.refill_error_pool(&self.warm_ids);
+        self.stale.set(env.dirty() || required || !refilled);
         drop(env);
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),

@@ -192,20 +192,45 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
 /// calling Rust…) and makes one the first time a level is reached. Made during a run, it would
 /// take an object id, and that run would number its objects differently from the same run in a
-/// fresh state: so reach [`WARM_DEPTH`] levels once now.
+/// fresh state: so reach [`WARM_DEPTH`] levels once now (and again after a run that raised
+/// errors from Rust: [`refill_error_pool`]).
 fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
-    let descend = lua.create_function(|_, (next, n): (mlua::Function, i64)| {
-        next.call::<()>((next.clone(), n - 1))
+    // `warm(n)` (Lua) calls `descend(n)` (Rust), which calls `warm(n - 1)`: one level of
+    // Rust callbacks per step.
+    let warm = std::rc::Rc::new(std::cell::OnceCell::<mlua::Function>::new());
+    let next = warm.clone();
+    let descend = lua.create_function(move |_, n: i64| match next.get() {
+        Some(warm) => warm.call::<()>(n - 1),
+        None => Ok(()),
     })?;
-    let warm: mlua::Function = lua
-        .load("local descend = ... return function(self, n) if n > 0 then descend(self, n) end end")
+    let made: mlua::Function = lua
+        .load("local descend = ... return function(n) if n > 0 then descend(n) end end")
         .set_name("=warren prelude")
         .call(descend)?;
-    warm.call::<()>((warm.clone(), WARM_DEPTH))
+    let _ = warm.set(made.clone());
+    lua.set_named_registry_value(WARM_KEY, made)?;
+    refill_error_pool(lua)
 }
 
-/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for.
-const WARM_DEPTH: i64 = 16;
+/// Where the registry keeps the function that warms the pool.
+const WARM_KEY: &str = "warren.warm_error_pool";
+
+/// Brings mlua's pool of preallocated error objects back to [`WARM_DEPTH`] levels. An error
+/// raised from Rust takes one object out of the pool (and sets its metatable again, which
+/// `lua_warren_takeresetmetas` counts); the host refills the pool after such a run, numbering
+/// the new objects apart, so that the next run finds the state as a fresh one.
+pub(crate) fn refill_error_pool(lua: &Lua) -> mlua::Result<()> {
+    let warm: mlua::Function = lua.named_registry_value(WARM_KEY)?;
+    warm.call::<()>(WARM_DEPTH)
+}
+
+/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for: as deep as a run can nest
+/// them. Every way from a binding back into Lua takes two of Lua's C levels (mlua's protected
+/// call, then the metamethod or function it calls), and Lua stops at 200 (`LUAI_MAXCCALLS`),
+/// so no run nests more than about 98 (`crates/lua/tests/reset.rs` nests 90). A shallower pool
+/// would grow in a deep run, and a state reused after it would number its objects differently
+/// from a fresh one.
+const WARM_DEPTH: i64 = 100;
 
 /// What `pcall` and friends hand to scripts as the error: the message of an error raised in
 /// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets

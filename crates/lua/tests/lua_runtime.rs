@@ -24,6 +24,7 @@ extern "C" {
     fn lua_warren_cleardirty(l: *mut ffi::lua_State);
     fn lua_warren_markdirty(l: *mut ffi::lua_State);
     fn lua_warren_ispristine(l: *mut ffi::lua_State, idx: c_int) -> c_int;
+    fn lua_warren_takeresetmetas(l: *mut ffi::lua_State) -> u64;
     fn lua_warren_setfields(l: *mut ffi::lua_State, idx: c_int) -> c_int;
 }
 
@@ -528,6 +529,45 @@ fn api_writes_mark_dirty_and_markdirty_is_explicit() {
     assert!(dirty(&lua));
     raw(&lua, |l| unsafe { lua_warren_cleardirty(l) });
     assert!(!dirty(&lua));
+}
+
+#[test]
+fn setting_the_metatable_a_userdata_has_is_counted_not_a_write() {
+    // mlua does it to each error object it preallocated when it raises one; the host refills
+    // its pool when the count says errors were raised.
+    let lua = pristine();
+    let ud = lua.create_any_userdata(0u8).unwrap();
+    let other = lua.create_table().unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    let set_again = |l| unsafe {
+        ffi::lua_getmetatable(l, -1);
+        ffi::lua_setmetatable(l, -2);
+    };
+    // SAFETY: `exec_raw` pushes the userdata (slot 1); the closures pop what they push.
+    unsafe {
+        lua.exec_raw::<()>(&ud, |l| {
+            lua_warren_takeresetmetas(l);
+            set_again(l);
+            set_again(l);
+            assert_eq!(lua_warren_takeresetmetas(l), 2);
+            assert_eq!(
+                lua_warren_takeresetmetas(l),
+                0,
+                "taking counts again from 0"
+            );
+        })
+        .unwrap();
+    }
+    assert!(!dirty(&lua), "the metatable it had");
+    // SAFETY: as above, with the table in slot 2.
+    unsafe {
+        lua.exec_raw::<()>((&ud, &other), |l| {
+            ffi::lua_setmetatable(l, 1);
+            assert_eq!(lua_warren_takeresetmetas(l), 0);
+        })
+        .unwrap();
+    }
+    assert!(dirty(&lua), "another metatable");
 }
 
 /// A userdata type with one method, for the field-table tests.
