@@ -197,6 +197,11 @@ impl Env {
             regions,
         };
         env.set_run_data(registry);
+        // Errors the recipe caught while loading took objects out of mlua's pool: every state
+        // starts with a full one.
+        if !env.refill_error_pool(&std::cell::Cell::new(WARM_ID_BASE)) {
+            return Err(Error::Internal("refilling mlua's error pool failed".into()));
+        }
         env.mark_pristine();
         Ok((env, recipe))
     }

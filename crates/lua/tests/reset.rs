@@ -88,14 +88,15 @@ return {
 
 #[test]
 fn a_recipe_that_catches_rust_errors_keeps_its_state_and_gives_the_fresh_maps() {
-    // Catching an error a Rust function raised used to leave the state dirty (mlua sets the
-    // metatable its preallocated error object already has), so such recipes reloaded before
-    // every map. The state stays clean now, and the host puts the error object back into
+    // Catching an error a Rust function raised (while loading too) used to leave the state
+    // dirty (mlua sets the metatable its preallocated error object already has), so such
+    // recipes reloaded before every map. The state stays clean now, and the host puts the error object back into
     // mlua's pool, so a later run that nests Rust calls deep (here 90 levels of `map:get_rect`
     // calling an `__index` that calls it again, near Lua's C-stack limit) numbers its objects as
     // a fresh state's run does.
     let dir = tempfile::tempdir().unwrap();
     let recipe = r#"
+local loaded = select(2, pcall(function() return require("warren").rect(1, 2, 3) end))
 local function deep(map, n)
   if n == 0 then return tostring({}) end
   local found
@@ -121,6 +122,7 @@ return {
     map:tag("caught", table.concat(caught, "; "))
     map:tag("order", table.concat(order, ","))
     map:tag("deep", deep(map, 90))
+    map:tag("loaded", loaded)
   end,
 }
 "#;
@@ -128,6 +130,7 @@ return {
     let reused: Vec<String> = (1..=4).map(|s| rows(&h, s)).collect();
     assert_eq!(h.rebuilds(), 0, "catching Rust errors made the state dirty");
     assert!(reused[0].contains("false "), "{}", reused[0]);
+    assert!(reused[0].contains("warren.rect"), "{}", reused[0]);
     for (i, m) in reused.iter().enumerate() {
         let fresh = common::host_for(dir.path(), "catcher", recipe, Limits::default());
         assert_eq!(m, &rows(&fresh, i as u64 + 1), "seed {}", i + 1);
