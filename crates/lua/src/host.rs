@@ -35,9 +35,13 @@ pub struct Run<'a> {
 /// what loading a recipe uses, so every run numbers its objects the same way.
 const RUN_ID_BASE: u64 = 1 << 40;
 
-/// Where the error objects the host puts back into mlua's pool between runs are numbered:
+/// Where the error objects the host puts back into mlua's pool after loading are numbered:
 /// apart from what loading, the fast calls (`api::fast`, from 2^39) and runs number.
-const WARM_ID_BASE: u64 = (1 << 39) + (1 << 32);
+const LOAD_WARM_ID_BASE: u64 = (1 << 39) + (1 << 32);
+
+/// Where the error objects the host puts back into mlua's pool between runs are numbered (from
+/// here on, over the host's life).
+const RUN_WARM_ID_BASE: u64 = (1 << 39) + (1 << 33);
 
 /// Rust objects owned by the Lua state (towns, status lists) holding more than this after a run
 /// make the host collect garbage before the next (see `Host::generate`).
@@ -199,7 +203,7 @@ impl Env {
         env.set_run_data(registry);
         // Errors the recipe caught while loading took objects out of mlua's pool: every state
         // starts with a full one.
-        if !env.refill_error_pool(&std::cell::Cell::new(WARM_ID_BASE)) {
+        if !env.refill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
             return Err(Error::Internal("refilling mlua's error pool failed".into()));
         }
         env.mark_pristine();
@@ -266,7 +270,7 @@ impl Host {
             snapshots: std::cell::Cell::new(false),
             rebuilds: std::cell::Cell::new(0),
             stale: std::cell::Cell::new(false),
-            warm_ids: std::cell::Cell::new(WARM_ID_BASE),
+            warm_ids: std::cell::Cell::new(RUN_WARM_ID_BASE),
             kept: std::cell::Cell::new(0),
             cancel: RefCell::new(None),
         })
