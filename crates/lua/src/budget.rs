@@ -21,6 +21,19 @@ extern "C" {
     fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
 }
 
+/// What the patched VM charges for a call (`LUA_WARREN_CALLCOST`).
+const CALL_COST: i64 = 5;
+
+/// Gives back the charge of one call, for a nested call a C function makes on a script's
+/// behalf (the script's own call was charged already; the fast calls use it).
+///
+/// # Safety
+/// `l` is a thread of a live warren state.
+pub unsafe fn refund_call(l: *mut ffi::lua_State) {
+    // SAFETY: see the function's contract; setting is ignored in fatal mode.
+    unsafe { lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST)) }
+}
+
 /// Instructions per second of `os.clock()`'s virtual time.
 pub const VIRTUAL_HZ: f64 = 1e8;
 

@@ -48,8 +48,6 @@ const RUN_WARM_ID_BASE: u64 = (1 << 39) + (1 << 33);
 const COLLECT_AFTER_RESERVED: usize = 1 << 20;
 
 extern "C" {
-    fn lua_warren_setidbase(l: *mut mlua::ffi::lua_State, base: u64);
-    fn lua_warren_getidbase(l: *mut mlua::ffi::lua_State) -> u64;
     fn lua_warren_takeresetmetas(l: *mut mlua::ffi::lua_State) -> u64;
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
     fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
@@ -130,8 +128,6 @@ struct Env {
     published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
-    /// The cell of `rng_ud`'s generator (for the fast `math.random`).
-    rng_cell: *const api::shared::SharedCell<Rng>,
     /// `ctx.params`, and the values it was made from.
     params_cache: RefCell<Option<(ParamList, Table)>>,
     regions: Table,
@@ -182,7 +178,6 @@ impl Env {
             .create_userdata(LuaRng::new(Rng::new(0)))
             .map_err(internal_lua)?;
         api::fast::install_rng(&lua, &rng_ud).map_err(internal_lua)?;
-        let rng_cell = rng_ud.borrow::<LuaRng>().map_err(internal_lua)?.cell();
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let env = Env {
             lua,
@@ -196,30 +191,31 @@ impl Env {
             map_ud,
             published: std::cell::Cell::new((1, 1)),
             rng_ud,
-            rng_cell,
             params_cache: RefCell::new(None),
             regions,
         };
-        env.set_run_data(registry);
-        // Errors the recipe caught while loading took objects out of mlua's pool: every state
-        // starts with a full one.
-        if !env.refill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
-            return Err(Error::Internal("refilling mlua's error pool failed".into()));
+        env.set_run_data(registry).map_err(internal_lua)?;
+        // Every state starts with a full pool of mlua's error objects: warmed as deep as a run
+        // can nest, and with what errors the recipe caught while loading took put back.
+        if !env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
+            return Err(Error::Internal("filling mlua's error pool failed".into()));
         }
         env.mark_pristine();
         Ok((env, recipe))
     }
 
     /// Gives the API what a generation of this recipe with `registry` needs.
-    fn set_run_data(&self, registry: &Registry) {
+    fn set_run_data(&self, registry: &Registry) -> mlua::Result<()> {
+        let rng_cell = self.rng_ud.borrow::<LuaRng>()?.cell();
         *state::state(&self.lua).run.borrow_mut() = Some(RunData {
             recipe: self.recipe_name.clone(),
             edge: registry.map_edge,
             fill: registry.map_fill,
             rng: self.rng_ud.clone(),
-            rng_cell: self.rng_cell.cast(),
+            rng_cell: rng_cell.cast(),
             map: self.map_ud.clone(),
         });
+        Ok(())
     }
 
     /// Marks every object of the state pristine (and the state clean).
@@ -232,18 +228,22 @@ impl Env {
     /// [`sandbox::refill_error_pool`]), numbering the new objects from `ids` (advanced). False
     /// when that failed: the state must then be loaded again.
     fn refill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
+        // SAFETY: the state is live and no Lua code runs.
+        let raised = unsafe { lua_warren_takeresetmetas(self.lua.raw_state()) };
+        raised == 0 || self.fill_error_pool(ids)
+    }
+
+    /// Warms mlua's pool of error objects to its full depth, numbering the new objects from
+    /// `ids` (advanced). False when that failed.
+    fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         let l = self.lua.raw_state();
         // SAFETY: the state is live and no Lua code runs.
-        if unsafe { lua_warren_takeresetmetas(l) } == 0 {
-            return true;
-        }
-        // SAFETY: as above; the id base is plain global state, restored below.
-        let before = unsafe { lua_warren_getidbase(l) };
-        unsafe { lua_warren_setidbase(l, ids.get()) };
-        let refilled = sandbox::refill_error_pool(&self.lua).is_ok();
-        ids.set(unsafe { lua_warren_getidbase(l) });
-        unsafe { lua_warren_setidbase(l, before) };
-        refilled
+        unsafe { lua_warren_takeresetmetas(l) };
+        // SAFETY: as above.
+        let (refilled, next) =
+            unsafe { state::numbered_from(l, ids.get(), || sandbox::refill_error_pool(&self.lua)) };
+        ids.set(next);
+        refilled.is_ok()
     }
 
     /// Whether a run wrote to an object that existed before it.
@@ -290,7 +290,7 @@ impl Host {
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
         env.regions = regions_table(&env.lua, &env.freeze, &registry)?;
-        env.set_run_data(&registry);
+        env.set_run_data(&registry).map_err(internal_lua)?;
         env.mark_pristine();
         self.registry = registry;
         Ok(())
@@ -572,7 +572,7 @@ impl Host {
         drop(params);
         // The run's objects are numbered from here: calling `xpcall` and `generate` makes none.
         // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
-        unsafe { lua_warren_setidbase(lua.raw_state(), RUN_ID_BASE) };
+        unsafe { state::set_id_base(lua.raw_state(), RUN_ID_BASE) };
         let entered: mlua::Result<(Value, Value)> =
             env.xpcall
                 .call((&env.generate, &env.traceback, &env.map_ud, ctx));

@@ -192,8 +192,9 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
 /// calling Rust…) and makes one the first time a level is reached. Made during a run, it would
 /// take an object id, and that run would number its objects differently from the same run in a
-/// fresh state: so reach [`WARM_DEPTH`] levels once now (and again after a run that raised
-/// errors from Rust: [`refill_error_pool`]).
+/// fresh state: so reach [`WARM_AT_CREATION`] levels now, and [`WARM_DEPTH`] with
+/// [`refill_error_pool`] once the recipe is loaded (and again after a run that raised errors
+/// from Rust).
 fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
     // `warm(n)` (Lua) calls `descend(n)` (Rust), which calls `warm(n - 1)`: one level of
     // Rust callbacks per step.
@@ -208,9 +209,14 @@ fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
         .set_name("=warren prelude")
         .call(descend)?;
     let _ = warm.set(made.clone());
-    lua.set_named_registry_value(WARM_KEY, made)?;
-    refill_error_pool(lua)
+    lua.set_named_registry_value(WARM_KEY, made.clone())?;
+    made.call::<()>(WARM_AT_CREATION)
 }
+
+/// The levels warmed while the state is made, its error objects numbered among the state's
+/// own (as they always were); the host then warms the rest, up to [`WARM_DEPTH`], numbering
+/// those apart, so that no object a recipe makes changes its id.
+const WARM_AT_CREATION: i64 = 16;
 
 /// Where the registry keeps the function that warms the pool.
 const WARM_KEY: &str = "warren.warm_error_pool";

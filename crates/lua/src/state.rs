@@ -19,6 +19,40 @@ extern "C" {
     fn lua_warren_markdirty(l: *mut ffi::lua_State);
     fn lua_warren_dirty(l: *mut ffi::lua_State) -> std::os::raw::c_int;
     fn lua_warren_cleardirty(l: *mut ffi::lua_State);
+    fn lua_warren_setidbase(l: *mut ffi::lua_State, base: u64);
+    fn lua_warren_getidbase(l: *mut ffi::lua_State) -> u64;
+}
+
+/// Makes the next object the state creates take id `base` (see `lua_warren_setidbase`).
+///
+/// # Safety
+/// `l` is a thread of a live warren state.
+pub unsafe fn set_id_base(l: *mut ffi::lua_State, base: u64) {
+    // SAFETY: see the function's contract; the id base is plain global state.
+    unsafe { lua_warren_setidbase(l, base) }
+}
+
+/// Runs `make` with the objects it creates numbered from `first_id`, then puts the numbering
+/// back where it was: for objects the host makes beside a recipe's (fast calls, mlua's error
+/// objects), so that no object of the recipe's own changes its id. Returns what `make`
+/// returned and the id after the last one it used.
+///
+/// # Safety
+/// `l` is a thread of a live warren state.
+pub unsafe fn numbered_from<R>(
+    l: *mut ffi::lua_State,
+    first_id: u64,
+    make: impl FnOnce() -> R,
+) -> (R, u64) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        let before = lua_warren_getidbase(l);
+        lua_warren_setidbase(l, first_id);
+        let made = make();
+        let next = lua_warren_getidbase(l);
+        lua_warren_setidbase(l, before);
+        (made, next)
+    }
 }
 
 /// Runs `write` and leaves the state's dirty flag as it was: for the host's own bookkeeping in

@@ -29,6 +29,7 @@ pub use rng::install as install_rng;
 
 use super::call::float_as_int;
 use super::shared::SharedCell;
+use crate::budget::refund_call;
 use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
@@ -60,23 +61,14 @@ const FAST_ID_BASE: u64 = 1 << 39;
 const CALL_COST: i64 = 5;
 
 extern "C" {
-    fn lua_warren_setidbase(l: *mut lua_State, base: u64);
-    fn lua_warren_getidbase(l: *mut lua_State) -> u64;
-    fn lua_warren_getcounter(l: *mut lua_State) -> i64;
-    fn lua_warren_setcounter(l: *mut lua_State, n: i64);
     fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
 }
 
-/// `make` with the objects it creates numbered from `first_id` (see [`FAST_ID_BASE`]); the
-/// numbering goes back to where it was afterwards.
+/// `make` with the objects it creates numbered from `first_id` (see [`FAST_ID_BASE`]).
 fn numbered_from<R>(lua: &mlua::Lua, first_id: u64, make: impl FnOnce() -> R) -> R {
     let l = lua.exec_raw_lua(|raw| raw.state());
-    // SAFETY: `l` is the live state's main thread; the id base is plain global state.
-    let ids = unsafe { lua_warren_getidbase(l) };
-    unsafe { lua_warren_setidbase(l, first_id) };
-    let made = make();
-    unsafe { lua_warren_setidbase(l, ids) };
-    made
+    // SAFETY: `l` is the live state's current thread.
+    unsafe { crate::state::numbered_from(l, first_id, make) }.0
 }
 
 /// Installs fast closures for `methods`: `locate` runs protected with `args` pushed (slots 1
@@ -163,10 +155,9 @@ unsafe fn push_closure<T: 'static>(
             ffi::lua_pushvalue(l, cell);
         }
         ffi::lua_pushlightuserdata(l, std::ptr::from_ref(&PASSES_ON).cast_mut().cast());
-        let ids = lua_warren_getidbase(l);
-        lua_warren_setidbase(l, id);
-        ffi::lua_pushcclosure(l, trampoline, PASS_ON_UPVALUE);
-        lua_warren_setidbase(l, ids);
+        crate::state::numbered_from(l, id, || {
+            ffi::lua_pushcclosure(l, trampoline, PASS_ON_UPVALUE)
+        });
     }
 }
 
@@ -200,15 +191,6 @@ unsafe fn declared(l: *mut lua_State) -> c_int {
         ffi::lua_call(l, args, ffi::LUA_MULTRET);
         ffi::lua_gettop(l)
     }
-}
-
-/// Gives back the budget charge of one call, for a nested call a fast closure makes on the
-/// script's behalf (the script's own call was charged already).
-///
-/// # Safety
-/// `l` is a live state.
-unsafe fn refund_call(l: *mut lua_State) {
-    unsafe { lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST)) }
 }
 
 /// What a fast path answers, pushed once the body has returned (pushing can raise a memory
