@@ -395,21 +395,45 @@ impl Budget {
             return Ok(());
         }
         self.used.set(self.used.get().saturating_add(cost));
-        let used = self.used();
-        let what = if used > self.limits.get().instructions {
-            Exceeded::Instructions
+        match self.exceeds(self.used()) {
+            None => Ok(()),
+            Some(what) => Err(self.trip(what, location().as_deref())),
+        }
+    }
+
+    /// [`Budget::charge`] when it exceeds no budget: true when counted. False, with nothing
+    /// counted, when it would exceed one, so that the caller makes the charge with
+    /// [`Budget::charge`] and raises its error (a fast call passing the call on).
+    pub fn charge_within(&self, cost: u64) -> bool {
+        if self.exceeded.get().is_some() {
+            return false;
+        }
+        if !self.active.get() {
+            return true;
+        }
+        if self.exceeds(self.used().saturating_add(cost)).is_some() {
+            return false;
+        }
+        self.used.set(self.used.get().saturating_add(cost));
+        true
+    }
+
+    /// What having used `used` instruction-equivalents exceeds, if anything. When nothing, and
+    /// the clock was due, it sets when the clock is next looked at.
+    fn exceeds(&self, used: u64) -> Option<Exceeded> {
+        if used > self.limits.get().instructions {
+            Some(Exceeded::Instructions)
         } else if used < self.clock_due.get() {
-            return Ok(());
+            None
         } else if self.started.get().elapsed() > self.limits.get().time {
-            Exceeded::Time
+            Some(Exceeded::Time)
         } else if self.cancelled() {
-            Exceeded::Cancelled
+            Some(Exceeded::Cancelled)
         } else {
             self.clock_due
                 .set(used.saturating_add(CLOCK_EVERY_INSTRUCTIONS));
-            return Ok(());
-        };
-        Err(self.trip(what, location().as_deref()))
+            None
+        }
     }
 
     /// Checks, before building it, that a string of `len` bytes may exist.

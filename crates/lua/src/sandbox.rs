@@ -127,6 +127,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         run: RefCell::new(None),
         running: std::cell::Cell::new(false),
         recipe: RefCell::new(String::new()),
+        snapshots: std::cell::Cell::new(false),
     });
     crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;

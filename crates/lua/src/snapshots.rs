@@ -9,6 +9,7 @@ impl Host {
     pub fn record_snapshots(&self, on: bool) {
         self.note_snapshots(on);
         let lua = self.lua();
+        crate::state::state(&lua).snapshots.set(on);
         let present = lua.app_data_mut::<Snapshots>().map(|mut s| s.enabled = on);
         if present.is_none() {
             lua.set_app_data(Snapshots {

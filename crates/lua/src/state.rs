@@ -113,6 +113,9 @@ pub struct StateData {
     pub running: std::cell::Cell<bool>,
     /// The recipe file, as budget errors name it.
     pub recipe: RefCell<String>,
+    /// Whether `map:snapshot` keeps copies (`Host::record_snapshots`); off, a snapshot does
+    /// nothing but check its label.
+    pub snapshots: std::cell::Cell<bool>,
 }
 
 /// What the API needs to know about the generation in progress.
@@ -180,6 +183,15 @@ pub unsafe fn running_rng_cell(l: *mut ffi::lua_State) -> Option<*const std::ffi
     }
     let run = data.run.try_borrow().ok()?;
     run.as_ref().map(|r| r.rng_cell)
+}
+
+/// The warren data of the state whose thread is `l`; `None` for a state without it.
+///
+/// # Safety
+/// `l` is a thread of a live sandboxed state; the data must not outlive it.
+pub unsafe fn data_of<'l>(l: *mut ffi::lua_State) -> Option<&'l StateData> {
+    // SAFETY: as in `running_rng_cell`.
+    unsafe { (*ffi::lua_getextraspace(l).cast::<*const StateData>()).as_ref() }
 }
 
 /// Whether a generation is running (userdata made outside one belong to the loaded recipe).

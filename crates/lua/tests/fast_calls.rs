@@ -42,7 +42,7 @@ return {
     if not above then return end
     local function both(name, ...)
       local a = table.pack(pcall(map[name], map, ...)) local b = table.pack(pcall(above[name], above, ...))
-      return tostring(a[1]) .. ":" .. tostring(a[2]), tostring(b[1]) .. ":" .. tostring(b[2])
+      return tostring(a[1]) .. ":" .. tostring(a[2]) .. "/" .. a.n, tostring(b[1]) .. ":" .. tostring(b[2]) .. "/" .. b.n
     end
     local fast, declared = {}, {}
     local rng = ctx.rng:stream("probe")
@@ -61,6 +61,18 @@ return {
         for x = -1, map.width do
           fast[#fast + 1], declared[#declared + 1] = both(name, x + f, y + f)
         end
+      end
+    end
+    -- Snapshots (off here) and whole-map fills, last: a fill changes every cell.
+    for _, args in ipairs { { "snapshot", "phase" }, { "snapshot", 5 }, { "snapshot" }, { "snapshot", "a", "b" },
+                            { "fill", "nowhere" }, { "fill", 7 }, { "fill", style.floor, { priority = 9 } },
+                            { "fill", style.floor, nil }, { "fill" }, { "fill", style.wall } } do
+      fast[#fast + 1], declared[#declared + 1] = both(table.unpack(args))
+    end
+    for y = 0, map.height - 1 do
+      for x = 0, map.width - 1 do
+        fast[#fast + 1], declared[#declared + 1] = both("priority", x, y)
+        fast[#fast + 1], declared[#declared + 1] = both("get", x, y)
       end
     end
     map:tag("fast", table.concat(fast, "\n"))
@@ -95,6 +107,12 @@ fn fast_calls_answer_as_the_declared_bindings_do() {
             "true:nil".into(),
             "true:true".into(),
             "true:false".into(),
+            "true:nil/1".into(),
+            "map:fill: unknown terrain 'nowhere'".into(),
+            format!(
+                "true:{}/2",
+                (w.parse::<u32>().unwrap() - 2) * (hgt.parse::<u32>().unwrap() - 2)
+            ),
         ] {
             assert!(
                 fast.contains(&seen),
@@ -116,12 +134,17 @@ return {
     only = { default = "all", doc = "A method name, or all." },
   },
   generate = function(map, ctx)
-    local m = ctx.params.on == "above" and ctx.above or map
-    m:fill_rect({ x = 2, y = 2, w = 1, h = 1 }, "floor", { region = "vault" })
+    -- The same instructions pick either map, so the two budgets differ only by the calls.
+    local m = ({ map = map, above = ctx.above })[ctx.params.on]
+    for _, each in ipairs { map, ctx.above } do
+      each:fill_rect({ x = 2, y = 2, w = 1, h = 1 }, "floor", { region = "vault" })
+    end
     local only = ctx.params.only
     for _ = 1, ctx.params.n do
       if only == "set" then m:set(3, 4, "floor")
       elseif only == "region" then m:region(2, 2)
+      elseif only == "fill" then m:fill("floor")
+      elseif only == "snapshot" then m:snapshot("step")
       elseif only == "all" then
         m:set(3, 4, "floor")
         m:get(3, 4) m:priority(3, 4) m:region(3, 4) m:in_bounds(3, 4)
@@ -163,6 +186,8 @@ fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
         "is_edge",
         "is_solid",
         "is_connected",
+        "fill",
+        "snapshot",
     ];
     let above = generate(
         &host(dir.path(), LOOP, Limits::default()),
@@ -343,4 +368,38 @@ fn a_fast_rng_call_or_math_random_costs_the_budget_one_call() {
     let lua = least("lua");
     assert_eq!(least("rng") + 5 * 200, lua, "rng:int");
     assert_eq!(least("random"), lua, "math.random");
+}
+
+/// A recipe that snapshots its map three times and tags how many values a snapshot returns.
+const SNAPSHOTS: &str = r##"
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    map:snapshot("solid")
+    map:fill("floor")
+    map:tag("results", select("#", map:snapshot("open")))
+    map:set(3, 3, "rock wall")
+    map:snapshot("walled")
+  end,
+}
+"##;
+
+#[test]
+fn a_snapshot_is_kept_only_while_snapshots_are_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), SNAPSHOTS, Limits::default());
+    let map = generate(&h, 1, &[], None).unwrap();
+    assert!(h.take_snapshots().is_empty(), "kept while off");
+    assert_eq!(format!("{:?}", map.notes.tags["results"]), "Int(0)");
+    for on in [true, false, true] {
+        h.record_snapshots(on);
+        generate(&h, 1, &[], None).unwrap();
+        let labels: Vec<String> = h.take_snapshots().into_iter().map(|s| s.label).collect();
+        let expected: &[&str] = if on {
+            &["solid", "open", "walled"]
+        } else {
+            &[]
+        };
+        assert_eq!(labels, expected, "snapshots on: {on}");
+    }
 }

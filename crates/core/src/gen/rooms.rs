@@ -311,7 +311,7 @@ fn carve_dogleg(
 ) -> Result<(), RoomsError> {
     let len = (a.x - b.x).unsigned_abs() + (a.y - b.y).unsigned_abs() + 1;
     meter.work(len as u64)?;
-    let mut carved = Vec::with_capacity(len as usize);
+    let mut carved = map.notes.corridor_cells(len as usize);
     map.carve_dogleg(a, b, order, brush, &mut carved)?;
     map.notes.corridors.push(Corridor {
         cells: carved,
@@ -341,7 +341,7 @@ fn carve(
     meter: &mut dyn Meter,
 ) -> Result<(), RoomsError> {
     meter.work(cells.size_hint().0 as u64)?;
-    let mut carved = Vec::with_capacity(cells.size_hint().0);
+    let mut carved = map.notes.corridor_cells(cells.size_hint().0);
     map.carve_into(cells, brush, &mut carved)?;
     map.notes.corridors.push(Corridor {
         cells: carved,

@@ -118,6 +118,28 @@ pub struct Annotations {
     /// Debug layers by name (shown with `--layer NAME`; not part of the JSON contract).
     #[serde(skip)]
     pub layers: BTreeMap<String, Layer>,
+    /// The cell lists of the corridors [`Annotations::clear`] forgot, emptied, for the next
+    /// corridors ([`Annotations::corridor_cells`]): a reused map carves its corridors without
+    /// allocating.
+    #[serde(skip)]
+    spare_cells: SpareCells,
+}
+
+/// Emptied cell lists kept for reuse. Not part of what a map says: every two are equal, and a
+/// clone starts with none.
+#[derive(Debug, Default)]
+struct SpareCells(Vec<Vec<Point>>);
+
+impl Clone for SpareCells {
+    fn clone(&self) -> Self {
+        SpareCells::default()
+    }
+}
+
+impl PartialEq for SpareCells {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Annotations {
@@ -137,10 +159,24 @@ impl Annotations {
             .collect()
     }
 
-    /// Forgets everything (used when a map buffer is reused).
+    /// An empty list for a new corridor's cells, with room for at least `capacity`: one a
+    /// cleared corridor left, when there is one.
+    pub fn corridor_cells(&mut self, capacity: usize) -> Vec<Point> {
+        let mut cells = self.spare_cells.0.pop().unwrap_or_default();
+        cells.reserve(capacity);
+        cells
+    }
+
+    /// Forgets everything (used when a map buffer is reused). The corridors' cell lists are
+    /// kept, emptied, for [`Annotations::corridor_cells`].
     pub fn clear(&mut self) {
         self.rooms.clear();
-        self.corridors.clear();
+        let spare = &mut self.spare_cells.0;
+        spare.extend(self.corridors.drain(..).map(|c| {
+            let mut cells = c.cells;
+            cells.clear();
+            cells
+        }));
         self.doors.clear();
         self.stairs.up.clear();
         self.stairs.down.clear();

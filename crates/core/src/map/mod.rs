@@ -703,7 +703,7 @@ impl Map {
         for p in cells {
             self.index(p.x as i64, p.y as i64)?;
         }
-        let mut carved = Vec::with_capacity(cells.len());
+        let mut carved = self.notes.corridor_cells(cells.len());
         self.carve_into(cells.iter().copied(), brush, &mut carved)?;
         Ok(carved)
     }

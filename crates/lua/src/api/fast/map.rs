@@ -2,6 +2,7 @@
 
 use super::RECEIVER;
 use super::{answer, declared, install_closures, int_arg, Answer, FastMethod, CELL, FAST_ID_BASE};
+use crate::api::cost;
 use crate::api::map::LuaMap;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
@@ -11,7 +12,7 @@ use std::ffi::c_int;
 use warren_core::map::{Brush, Map, Point};
 
 /// The map methods with a fast path.
-static METHODS: [FastMethod<Map>; 8] = [
+static METHODS: [FastMethod<Map>; 10] = [
     FastMethod {
         name: "in_bounds",
         body: in_bounds,
@@ -43,6 +44,14 @@ static METHODS: [FastMethod<Map>; 8] = [
     FastMethod {
         name: "set",
         body: set,
+    },
+    FastMethod {
+        name: "fill",
+        body: fill,
+    },
+    FastMethod {
+        name: "snapshot",
+        body: snapshot,
     },
 ];
 
@@ -179,16 +188,8 @@ unsafe fn region(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
 /// brush, as the binding makes it without options.
 unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
-        let top = ffi::lua_gettop(l);
-        if !(top == 4 || top == 5 && ffi::lua_type(l, 5) == ffi::LUA_TNIL)
-            || ffi::lua_type(l, 4) != ffi::LUA_TSTRING
-        {
-            return None;
-        }
+        let name = last_string(l, 4)?;
         let (x, y) = (int_arg(l, 2)?, int_arg(l, 3)?);
-        let mut len = 0;
-        let bytes = ffi::lua_tolstring(l, 4, &mut len);
-        let name = std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()?;
         cell.poke(|m| {
             m.index(x, y).ok()?;
             let terrain = terrain_names::id(m.terrains(), name)?;
@@ -197,5 +198,57 @@ unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
                 .ok()?;
             Some(Answer::Bool(written))
         })?
+    }
+}
+
+/// Argument `i`, a string in UTF-8, when it is the call's last argument (an options argument
+/// after it may be nil): a terrain name or a label as a method without options takes it.
+///
+/// # Safety
+/// `l` is running a fast closure; the string lives while it stays on the stack.
+unsafe fn last_string<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
+    unsafe {
+        let top = ffi::lua_gettop(l);
+        if !(top == i || top == i + 1 && ffi::lua_type(l, i + 1) == ffi::LUA_TNIL)
+            || ffi::lua_type(l, i) != ffi::LUA_TSTRING
+        {
+            return None;
+        }
+        let mut len = 0;
+        let bytes = ffi::lua_tolstring(l, i, &mut len);
+        std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()
+    }
+}
+
+/// `map:fill(terrain)` (options absent or nil): the whole map written with the terrain's own
+/// brush, charged as the binding charges it.
+unsafe fn fill(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        let name = last_string(l, 2)?;
+        let (terrain, work) = cell.poke(|m| {
+            let terrain = terrain_names::id(m.terrains(), name)?;
+            Some((terrain, cost::cell_work(m.len() as u64)))
+        })??;
+        // Charged before anything is written, as the binding charges it; a charge that would
+        // run a budget out (or look at the clock) is the declared binding's to make.
+        if !crate::state::data_of(l)?.budget.charge_within(work) {
+            return None;
+        }
+        cell.poke(|m| Answer::Int(m.fill(&Brush::new(terrain)) as i64))
+    }
+}
+
+/// `map:snapshot(label)` while snapshots are off: the label checked, nothing kept.
+unsafe fn snapshot(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 2
+            || ffi::lua_type(l, 2) != ffi::LUA_TSTRING
+            || crate::state::data_of(l)?.snapshots.get()
+        {
+            return None;
+        }
+        // The declared binding holds the map to change it: a map in use takes its path and
+        // gets its error.
+        cell.poke(|_| Answer::Nothing)
     }
 }

@@ -203,6 +203,8 @@ enum Answer {
     /// pushing it, and pushing copies it before anything can.
     Name(*const str),
     Nil,
+    /// No value (a method that returns nothing).
+    Nothing,
 }
 
 impl Answer {
@@ -216,7 +218,7 @@ impl Answer {
         !matches!(self, Answer::Name(_)) || unsafe { lua_warren_charge(l, CALL_COST) } == 0
     }
 
-    /// Pushes the answer: one value.
+    /// Pushes the answer: one value, or none for [`Answer::Nothing`].
     ///
     /// # Safety
     /// `l` is running a fast closure; a `Name` is still live.
@@ -231,6 +233,7 @@ impl Answer {
                     ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
                 }
                 Answer::Nil => ffi::lua_pushnil(l),
+                Answer::Nothing => return 0,
             }
         }
         1
