@@ -10,12 +10,8 @@ impl Host {
         self.note_snapshots(on);
         let lua = self.lua();
         crate::state::state(&lua).snapshots.set(on);
-        let present = lua.app_data_mut::<Snapshots>().map(|mut s| s.enabled = on);
-        if present.is_none() {
-            lua.set_app_data(Snapshots {
-                enabled: on,
-                frames: Vec::new(),
-            });
+        if lua.app_data_ref::<Snapshots>().is_none() {
+            lua.set_app_data(Snapshots::default());
         }
     }
 

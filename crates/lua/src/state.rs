@@ -176,8 +176,8 @@ pub fn state(lua: &Lua) -> &StateData {
 /// # Safety
 /// `l` is a thread of a live sandboxed state.
 pub unsafe fn running_rng_cell(l: *mut ffi::lua_State) -> Option<*const std::ffi::c_void> {
-    // SAFETY: as in `state`: null, or state data that lives as long as the state.
-    let data = unsafe { (*ffi::lua_getextraspace(l).cast::<*const StateData>()).as_ref()? };
+    // SAFETY: the caller's contract; the data is not kept past this call.
+    let data = unsafe { data_of(l)? };
     if !data.running.get() {
         return None;
     }
@@ -190,7 +190,7 @@ pub unsafe fn running_rng_cell(l: *mut ffi::lua_State) -> Option<*const std::ffi
 /// # Safety
 /// `l` is a thread of a live sandboxed state; the data must not outlive it.
 pub unsafe fn data_of<'l>(l: *mut ffi::lua_State) -> Option<&'l StateData> {
-    // SAFETY: as in `running_rng_cell`.
+    // SAFETY: as in `state`: null, or state data that lives as long as the state.
     unsafe { (*ffi::lua_getextraspace(l).cast::<*const StateData>()).as_ref() }
 }
 

@@ -28,12 +28,11 @@ pub struct Snapshot {
     pub map: Map,
 }
 
-/// Snapshots of the generation in progress (Lua app data). While not enabled, `map:snapshot`
-/// only checks its argument, so recipes can leave their snapshots in at no cost.
+/// Snapshots of the generation in progress (Lua app data). While they are not kept
+/// ([`Host::record_snapshots`](crate::Host::record_snapshots)), `map:snapshot` only checks its argument, so recipes
+/// can leave their snapshots in at no cost.
 #[derive(Debug, Default)]
 pub struct Snapshots {
-    /// Whether snapshots are kept.
-    pub enabled: bool,
     /// Recorded so far.
     pub frames: Vec<Snapshot>,
 }
@@ -67,12 +66,12 @@ fn snapshot(lua: &Lua, (this, label, extra): (This<LuaMap>, Value, Extra)) -> ml
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
     };
+    if !crate::state::state(lua).snapshots.get() {
+        return Ok(());
+    }
     let Some(shots) = lua.app_data_ref::<Snapshots>() else {
         return Ok(());
     };
-    if !shots.enabled {
-        return Ok(());
-    }
     let cells: usize = shots.frames.iter().map(|s| s.map.len()).sum();
     if shots.frames.len() >= MAX_SNAPSHOTS || cells + map.len() > MAX_SNAPSHOT_CELLS {
         drop(shots);
