@@ -460,8 +460,7 @@ impl<'a> Call<'a> {
             call: self,
             name: a.name,
             class,
-            given: Vec::new(),
-            nil: Value::Nil,
+            given: GivenList::new(),
         };
         match v {
             Value::Nil if a.optional => {}
@@ -487,6 +486,8 @@ impl<'a> Call<'a> {
 pub enum Text<'v> {
     /// A UTF-8 Lua string, borrowed.
     Lua(mlua::BorrowedStr<'v>),
+    /// A UTF-8 string option, read where it lies (see [`Opts::text`]).
+    InPlace(&'v str),
     /// The lossy conversion of a Lua string that is not UTF-8.
     Lossy(String),
     /// A declared default.
@@ -515,6 +516,7 @@ impl std::ops::Deref for Text<'_> {
     fn deref(&self) -> &str {
         match self {
             Text::Lua(s) => s,
+            Text::InPlace(s) => s,
             Text::Lossy(s) => s,
             Text::Declared(s) => s,
         }
@@ -582,11 +584,28 @@ pub struct Opts<'c, 'a> {
     class: &'static Class,
     /// The declared keys the table gave, each as its slot (the key's place in declaration
     /// order: own keys, then the parents') and value. A handful at most, so a lookup scans
-    /// them; absent or empty options allocate nothing. (A slot for every declared key made
-    /// each call build, move and drop sixteen values.)
-    given: Vec<(usize, Value)>,
-    /// What an absent key reads as.
-    nil: Value,
+    /// them; they are kept inline (a slot for every declared key made each call build, move
+    /// and drop sixteen values; a vector allocated for each table).
+    given: GivenList,
+}
+
+/// The options a table gave; [`MAX_KEYS`] at most, the usual handful inline.
+type GivenList = smallvec::SmallVec<[(usize, Given); 4]>;
+
+/// One option as [`Opts::load`] read it.
+enum Given {
+    /// Anything but a string: a number or a boolean as itself, a table, function or userdata
+    /// as a handle.
+    Value(Value),
+    /// A string, read in place instead of through a handle (making one, and dropping it, cost
+    /// more than the rest of reading an option): `load` leaves the string itself on the
+    /// call's stack at `slot`, below anything pushed later, so `bytes` stays valid until the
+    /// binding returns, whatever Lua code runs meanwhile.
+    Str {
+        bytes: *const u8,
+        len: usize,
+        slot: std::ffi::c_int,
+    },
 }
 
 impl Opts<'_, '_> {
@@ -597,23 +616,23 @@ impl Opts<'_, '_> {
         let given = &mut self.given;
         // Walks `t`'s own keys with `lua_next` (as `next` and mlua's `for_each` do, without a
         // protected call per key: `lua_next` over a table nobody changes meanwhile cannot
-        // fail). Only the values of declared keys become mlua values; the first key the class
-        // does not declare comes back, for the error.
+        // fail). Only the values of declared keys are kept; the first key the class does not
+        // declare comes back, for the error.
         let (any, unknown) = self.call.lua.exec_raw_lua(|raw| {
             use mlua::ffi;
             let state = raw.state();
             let mut unknown = None;
             let mut any = false;
-            // SAFETY: the stack is checked to have room for the table, a key, a value and a
-            // copy of the key; everything pushed here is popped before returning; string keys
-            // are read in place with `lua_tolstring`, which does not convert a string (so
-            // `lua_next` stays valid).
+            // SAFETY: the stack is checked to have room for the table, a key, a value, a copy
+            // of the key and every string kept (one per declared key at most); everything else
+            // pushed here is popped before returning; string keys and values are read in place
+            // with `lua_tolstring`, which does not convert a string (so `lua_next` stays valid).
             unsafe {
-                if ffi::lua_checkstack(state, 4) == 0 {
+                if ffi::lua_checkstack(state, 4 + MAX_KEYS as std::ffi::c_int) == 0 {
                     return Err(mlua::Error::StackError);
                 }
                 raw.push(t)?;
-                let table = ffi::lua_gettop(state);
+                let mut table = ffi::lua_gettop(state);
                 ffi::lua_pushnil(state);
                 while ffi::lua_next(state, table) != 0 {
                     any = true;
@@ -625,9 +644,22 @@ impl Opts<'_, '_> {
                         None
                     };
                     match slot {
-                        Some(i) => {
-                            given.push((i, raw.pop_value()));
+                        Some(i) if ffi::lua_type(state, -1) == ffi::LUA_TSTRING => {
+                            let mut len = 0;
+                            let bytes = ffi::lua_tolstring(state, -1, &mut len).cast::<u8>();
+                            // Keeps the string below the table: [string, table, key].
+                            ffi::lua_insert(state, table);
+                            given.push((
+                                i,
+                                Given::Str {
+                                    bytes,
+                                    len,
+                                    slot: table,
+                                },
+                            ));
+                            table += 1;
                         }
+                        Some(i) => given.push((i, Given::Value(raw.pop_value()))),
                         None => {
                             if unknown.is_none() {
                                 ffi::lua_pushvalue(state, -2);
@@ -662,12 +694,23 @@ impl Opts<'_, '_> {
         }
     }
 
-    /// The value in slot `i` (nil when the table did not give it).
+    /// What the table gave in slot `i` (`None` when it did not: `lua_next` never yields a
+    /// nil value).
     #[inline]
-    fn at(&self, i: usize) -> &Value {
-        match self.given.iter().find(|(slot, _)| *slot == i) {
-            Some((_, v)) => v,
-            None => &self.nil,
+    fn at(&self, i: usize) -> Option<&Given> {
+        self.given
+            .iter()
+            .find_map(|(slot, v)| (*slot == i).then_some(v))
+    }
+
+    /// A string option's text: borrowed when it is UTF-8, else its lossy conversion.
+    fn text_of(&self, bytes: *const u8, len: usize) -> Text<'_> {
+        // SAFETY: the string lies on the call's stack while the binding runs, and so while
+        // these options live (see `Given::Str`).
+        let bytes = unsafe { std::slice::from_raw_parts(bytes, len) };
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Text::InPlace(s),
+            Err(_) => Text::Lossy(String::from_utf8_lossy(bytes).into_owned()),
         }
     }
 
@@ -685,21 +728,35 @@ impl Opts<'_, '_> {
         unreachable!("{} has no option '{key}'", self.class.name)
     }
 
-    /// The raw value of `key` (nil when absent).
-    pub fn value(&self, key: &str) -> &Value {
-        self.at(self.field(key).0)
+    /// The value of `key` (nil when absent).
+    pub fn value(&self, key: &str) -> Value {
+        match self.at(self.field(key).0) {
+            None => Value::Nil,
+            Some(Given::Value(v)) => v.clone(),
+            Some(Given::Str { slot, .. }) => self.call.lua.exec_raw_lua(|raw| {
+                // SAFETY: the string is at `slot` on the call's stack (see `Given::Str`); the
+                // copy pushed is popped as the value.
+                unsafe {
+                    if mlua::ffi::lua_checkstack(raw.state(), 1) == 0 {
+                        return Value::Nil;
+                    }
+                    mlua::ffi::lua_pushvalue(raw.state(), *slot);
+                    raw.pop_value()
+                }
+            }),
+        }
     }
 
     /// Whether `key` was given.
     pub fn has(&self, key: &str) -> bool {
-        !absent(self.value(key))
+        self.at(self.field(key).0).is_some()
     }
 
     /// The error for `key` of the wrong type or out of range.
     pub fn bad(&self, key: &str) -> mlua::Error {
-        let (i, f) = self.field(key);
-        let v = self.at(i);
-        if absent(v) {
+        let f = self.field(key).1;
+        let v = self.value(key);
+        if absent(&v) {
             return self
                 .call
                 .fail(format!("{} needs '{key}': {}", self.name, f.ty.describe()));
@@ -708,7 +765,7 @@ impl Opts<'_, '_> {
             "{}.{key} must be {}, got {}",
             self.name,
             f.ty.describe(),
-            shown(v)
+            shown(&v)
         ))
     }
 
@@ -730,21 +787,21 @@ impl Opts<'_, '_> {
 
     /// [`Opts::opt_int`] of `key`, found in slot `i` as field `f`.
     fn int_at(&self, key: &str, i: usize, f: &Field) -> mlua::Result<Option<i64>> {
-        let v = self.at(i);
-        if absent(v) {
-            return Ok(None);
+        match self.at(i) {
+            None => Ok(None),
+            Some(Given::Value(v)) => check_int(&f.ty, v).map(Some).ok_or_else(|| self.bad(key)),
+            Some(Given::Str { .. }) => Err(self.bad(key)),
         }
-        check_int(&f.ty, v).map(Some).ok_or_else(|| self.bad(key))
     }
 
     /// A number option (its default when absent).
     pub fn num(&self, key: &str) -> mlua::Result<f64> {
         let (i, f) = self.field(key);
-        let v = self.at(i);
-        match (absent(v), f.default) {
-            (true, Default::Num(d)) => Ok(d),
-            (true, Default::Int(d)) => Ok(d as f64),
-            _ => check_num(&f.ty, v).ok_or_else(|| self.bad(key)),
+        match (self.at(i), f.default) {
+            (None, Default::Num(d)) => Ok(d),
+            (None, Default::Int(d)) => Ok(d as f64),
+            (Some(Given::Value(v)), _) => check_num(&f.ty, v).ok_or_else(|| self.bad(key)),
+            _ => Err(self.bad(key)),
         }
     }
 
@@ -752,8 +809,8 @@ impl Opts<'_, '_> {
     pub fn bool(&self, key: &str) -> mlua::Result<bool> {
         let (i, f) = self.field(key);
         match self.at(i) {
-            Value::Boolean(b) => Ok(*b),
-            Value::Nil => Ok(matches!(f.default, Default::Bool(true))),
+            Some(Given::Value(Value::Boolean(b))) => Ok(*b),
+            None => Ok(matches!(f.default, Default::Bool(true))),
             _ => Err(self.bad(key)),
         }
     }
@@ -772,18 +829,19 @@ impl Opts<'_, '_> {
     /// [`Opts::text`] of `key`, found in slot `i` as field `f`.
     fn text_at(&self, key: &str, i: usize, f: &Field) -> mlua::Result<Text<'_>> {
         match (self.at(i), f.default) {
-            (Value::String(s), _) => Ok(Text::of(s)),
-            (Value::Nil, Default::Str(d)) => Ok(Text::Declared(d)),
+            (Some(Given::Str { bytes, len, .. }), _) => Ok(self.text_of(*bytes, *len)),
+            (None, Default::Str(d)) => Ok(Text::Declared(d)),
             _ => Err(self.bad(key)),
         }
     }
 
     /// A string option without a default; `None` when absent.
     pub fn opt_str(&self, key: &str) -> mlua::Result<Option<String>> {
-        match self.value(key) {
-            Value::Nil => Ok(None),
-            Value::String(s) => Ok(Some(s.to_string_lossy())),
-            _ => Err(self.bad(key)),
+        let i = self.field(key).0;
+        match self.at(i) {
+            None => Ok(None),
+            Some(Given::Str { bytes, len, .. }) => Ok(Some(self.text_of(*bytes, *len).to_string())),
+            Some(Given::Value(_)) => Err(self.bad(key)),
         }
     }
 
@@ -811,19 +869,23 @@ impl Opts<'_, '_> {
 
     /// An optional terrain option; `None` when absent.
     pub fn opt_terrain(&self, key: &str, map: &Map) -> mlua::Result<Option<TerrainId>> {
-        match self.value(key) {
-            Value::Nil => Ok(None),
-            Value::String(s) => terrain_id(self.call, map, &Text::of(s)).map(Some),
-            _ => Err(self.bad(key)),
+        let i = self.field(key).0;
+        match self.at(i) {
+            None => Ok(None),
+            Some(Given::Str { bytes, len, .. }) => {
+                terrain_id(self.call, map, &self.text_of(*bytes, *len)).map(Some)
+            }
+            Some(Given::Value(_)) => Err(self.bad(key)),
         }
     }
 
     /// A priority option: a number 0..=255 or a name; `None` when absent.
     pub fn priority(&self, key: &str) -> mlua::Result<Option<u8>> {
-        match self.value(key) {
-            Value::Nil => Ok(None),
-            Value::String(s) => {
-                let s = s.to_string_lossy();
+        let i = self.field(key).0;
+        match self.at(i) {
+            None => Ok(None),
+            Some(Given::Str { bytes, len, .. }) => {
+                let s = self.text_of(*bytes, *len);
                 priority::by_name(&s).map(Some).ok_or_else(|| {
                     let names: Vec<String> = priority::NAMED
                         .iter()
@@ -838,7 +900,7 @@ impl Opts<'_, '_> {
                     ))
                 })
             }
-            v => match as_int(v) {
+            Some(Given::Value(v)) => match as_int(v) {
                 Some(n) => u8::try_from(n).map(Some).map_err(|_| {
                     self.call.fail(format!(
                         "{}.{key} = {n} is out of range (0..=255)",
@@ -852,9 +914,9 @@ impl Opts<'_, '_> {
 
     /// A table option; `None` when absent.
     pub fn opt_table(&self, key: &str) -> mlua::Result<Option<Table>> {
-        match self.value(key) {
-            Value::Nil => Ok(None),
-            Value::Table(t) => Ok(Some(t.clone())),
+        match self.at(self.field(key).0) {
+            None => Ok(None),
+            Some(Given::Value(Value::Table(t))) => Ok(Some(t.clone())),
             _ => Err(self.bad(key)),
         }
     }
@@ -894,6 +956,62 @@ fn field_of(class: &'static Class, key: &[u8]) -> Option<(usize, &'static Field)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::decl::{arg, key, key_opt, Owner};
+
+    const PROBE_OPTIONS: Class = Class {
+        name: "warren.ProbeOptions",
+        parent: None,
+        doc: "A test's options.",
+        fields: &[
+            key("name", Ty::Str, "A string read after `meanwhile` ran."),
+            key_opt(
+                "meanwhile",
+                Ty::Function,
+                "Lua code run while the options are held.",
+            ),
+        ],
+    };
+    const PROBE: Decl = Decl::function(Owner::Warren, "probe", "A test binding.")
+        .args(&[arg("opts", Ty::Table(&PROBE_OPTIONS))]);
+
+    /// A string option stays readable after Lua code run by the binding drops it from the
+    /// table and the collector runs (as it may in any allocation): the options keep the string
+    /// itself on the call's stack.
+    #[test]
+    fn a_string_option_outlives_its_removal_from_the_table() {
+        let (lua, _) = crate::sandbox::new_state(vec![], std::default::Default::default()).unwrap();
+        let probe = lua
+            .create_function(|lua, (opts, extra): (Value, Extra)| {
+                let c = Call::new(lua, &PROBE, &extra)?;
+                let o = c.options(0, &opts)?;
+                if let Value::Function(f) = o.value("meanwhile") {
+                    f.call::<()>(())?;
+                }
+                lua.gc_collect()?;
+                lua.gc_collect()?;
+                lua.load(r##"for i = 1, 500 do junk[i] = string.rep("#", 201) .. i end"##)
+                    .exec()?;
+                Ok(o.text("name")?.to_string())
+            })
+            .unwrap();
+        let globals = lua.globals();
+        globals.raw_set("probe", probe).unwrap();
+        globals
+            .raw_set("junk", lua.create_table().unwrap())
+            .unwrap();
+        let (name, read): (String, String) = lua
+            .load(
+                r#"
+                local opts = { name = string.rep("long name ", 20) .. tostring(#junk + 1) }
+                opts.meanwhile = function() opts.name = nil end
+                local read = probe(opts)
+                return string.rep("long name ", 20) .. "1", read
+                "#,
+            )
+            .eval()
+            .unwrap();
+        assert_eq!(read, name);
+    }
 
     #[test]
     fn suggestions_find_close_names_only() {

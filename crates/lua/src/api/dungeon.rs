@@ -681,7 +681,7 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
     let rng = c.data::<LuaRng>(1, rng)?;
     let level = c.data::<LuaLevel>(2, level)?;
     let o = c.options(4, opts)?;
-    let avoid = match o.value("above") {
+    let avoid = match &o.value("above") {
         Value::Nil => Vec::new(),
         Value::UserData(ud) if ud.to_pointer() == map.to_pointer() => {
             return Err(c.fail("opts.above must not be the map itself"))

@@ -639,7 +639,7 @@ fn write(
     let debug = o.choice("view")? == 1;
     let t = c.receiver(this)?;
     let mut m = LuaMap::write_ud(&map)?;
-    let style = match o.value("style") {
+    let style = match &o.value("style") {
         Value::Nil => {
             let reg = regions::registry(&c)?;
             match reg.resolved.town {

@@ -422,8 +422,8 @@ fn dig(
     let o = c.options(2, &opts)?;
     let mut t = c.receiver_mut(this)?;
     let mut m = LuaMap::write_ud(&map)?;
-    let from = cell_from(&c, &m, o.value("from"), "opts.from")?;
-    let to = cell_from(&c, &m, o.value("to"), "opts.to")?;
+    let from = cell_from(&c, &m, &o.value("from"), "opts.from")?;
+    let to = cell_from(&c, &m, &o.value("to"), "opts.to")?;
     let mut req = TunnelRequest::new(from, to, flags(&o, "flags")?);
     if o.has("start_dir") {
         let name = START_DIRS[o.choice("start_dir")?];
