@@ -736,11 +736,12 @@ pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> 
     std::ptr::null()
 }
 
-/// [`script_location`] at level 0, on the raw state (the budget callback has no [`Lua`]).
+/// [`script_location`] at level 0, on the raw state (the budget callback and the fast calls
+/// have no [`Lua`]).
 ///
 /// # Safety
 /// `l` must be a live state that is not running inside the Lua core.
-unsafe fn raw_script_location(l: *mut ffi::lua_State) -> Option<String> {
+pub(crate) unsafe fn raw_script_location(l: *mut ffi::lua_State) -> Option<String> {
     for level in 0..64 {
         // SAFETY: lua_Debug is plain data; lua_getstack/getinfo only fill it.
         let mut ar: ffi::lua_Debug = unsafe { std::mem::zeroed() };

@@ -128,6 +128,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         running: std::cell::Cell::new(false),
         recipe: RefCell::new(String::new()),
         snapshots: std::cell::Cell::new(false),
+        rng_metatable: std::cell::Cell::new(std::ptr::null()),
+        rects_metatable: std::cell::Cell::new(std::ptr::null()),
     });
     crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;

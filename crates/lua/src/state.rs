@@ -116,6 +116,11 @@ pub struct StateData {
     /// Whether `map:snapshot` keeps copies (`Host::record_snapshots`); off, a snapshot does
     /// nothing but check its label.
     pub snapshots: std::cell::Cell<bool>,
+    /// The metatable of rngs (`lua_topointer`; null until the fast calls are installed): how a
+    /// fast call tells an rng argument from anything else.
+    pub rng_metatable: std::cell::Cell<*const std::ffi::c_void>,
+    /// The metatable of rectangle lists, as [`StateData::rng_metatable`].
+    pub rects_metatable: std::cell::Cell<*const std::ffi::c_void>,
 }
 
 /// What the API needs to know about the generation in progress.

@@ -5,7 +5,7 @@
 //! answers, same errors at the same lines, same writes, same budget.
 use std::path::Path;
 use warren_core::map::Map;
-use warren_lua::{Error, Host, Limits, Run};
+use warren_lua::{Host, Limits, Run};
 
 mod common;
 
@@ -155,23 +155,9 @@ return {
 }
 "#;
 
-/// The smallest instruction budget a generation of `recipe` with `sets` (below `above`)
-/// finishes within.
+/// [`common::least_budget`] of `recipe`.
 fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {
-    let (mut lo, mut hi) = (100u64, 10_000_000u64);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        let limits = Limits {
-            instructions: mid,
-            ..Limits::default()
-        };
-        match generate(&host(dir, recipe, limits), 1, sets, above) {
-            Ok(_) => hi = mid,
-            Err(Error::Budget(_)) => lo = mid + 1,
-            Err(e) => panic!("{sets:?}: {e}"),
-        }
-    }
-    lo
+    common::least_budget(dir, recipe, sets, above)
 }
 
 #[test]

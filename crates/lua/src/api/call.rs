@@ -332,7 +332,8 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn busy(&self) -> mlua::Error {
+    /// The error for a value a binding is still changing.
+    pub fn busy(&self) -> mlua::Error {
         self.fail(
             "the object is in use by a call that has not returned (a callback may not use it)",
         )

@@ -61,6 +61,11 @@ pub fn notes(n: &Annotations) -> usize {
         + n.stats.keys().map(|k| text(k) + 8).sum::<usize>()
 }
 
+/// What `warren.gen.start_and_stairs` keeps: the stairs and the two start tags.
+pub fn start_and_stairs() -> usize {
+    cells(1) + 2 * (text("start_x") + 16)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ use super::rects::LuaRects;
 use super::rng::LuaRng;
 use super::shapes::{self, brush};
 use crate::state::charge_bytes;
-use mlua::{Lua, Table, Value};
+use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::gen::connectivity::{self, JoinError, JoinStyle};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};
 use warren_core::map::{Adjacency, Brush};
@@ -45,7 +45,7 @@ const SCATTER_OPTIONS: Class = Class {
     ],
 };
 
-const CONNECT_OPTIONS: Class = Class {
+pub(crate) const CONNECT_OPTIONS: Class = Class {
     name: "warren.ConnectOptions",
     parent: Some(&WRITE_OPTIONS),
     doc: "Options of `warren.gen.connect_rooms`.",
@@ -76,7 +76,7 @@ const SPAWN_OPTIONS: Class = Class {
     ],
 };
 
-const STAIRS_OPTIONS: Class = Class {
+pub(crate) const STAIRS_OPTIONS: Class = Class {
     name: "warren.StairsOptions",
     parent: None,
     doc: "Options of `warren.gen.start_and_stairs`.",
@@ -212,7 +212,7 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
 fn scatter_rooms(
     lua: &Lua,
     (map, rng, opts, extra): (This<LuaMap>, This<LuaRng>, Value, Extra),
-) -> mlua::Result<LuaRects> {
+) -> mlua::Result<AnyUserData> {
     let c = Call::new(lua, &SCATTER_ROOMS, &extra)?;
     let map = c.arg_held(0, map)?;
     let mut r = c.arg_held_mut(1, rng)?;
@@ -231,9 +231,9 @@ fn scatter_rooms(
         min_size: min_size as i32,
         max_size: max_size as i32,
     };
-    rooms::scatter_rooms(w, h, &mut r, &opts, &mut meter)
-        .map(LuaRects)
-        .map_err(|_| meter.stopped())
+    let rooms =
+        rooms::scatter_rooms(w, h, &mut r, &opts, &mut meter).map_err(|_| meter.stopped())?;
+    super::rects::new_userdata(lua, rooms)
 }
 
 /// The declared `connectivity` choice of an options table.
@@ -347,7 +347,7 @@ fn start_and_stairs(
     let start = o.opt_int("start")?.unwrap_or(1) as usize;
     let down = o.opt_int("down")?.map_or(n, |d| d as usize);
     let stairs = o.terrain("terrain", &m)?;
-    charge_bytes(lua, cost::cells(1) + 2 * (cost::text("start_x") + 16))?;
+    charge_bytes(lua, cost::start_and_stairs())?;
     let mut meter = LuaMeter::new(lua);
     let placed =
         rooms::start_and_stairs(&mut m, &rects, start, down, stairs, &mut meter).map_err(|e| {

@@ -187,14 +187,23 @@ fn tag(
 
 /// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
 pub fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
-    if !map.notes.tags.contains_key(&key) {
-        charge_bytes(lua, cost::text(&key) + 16)?;
-    }
-    if let TagValue::Text(t) = &v {
-        charge_bytes(lua, t.len())?;
+    for bytes in tag_charges(map, &key, &v).into_iter().flatten() {
+        charge_bytes(lua, bytes)?;
     }
     map.notes.tags.insert(key, v);
     Ok(())
+}
+
+/// The memory charges setting tag `key` to `v` on `map` makes, in order: a new key, a text
+/// value (`None`: no such charge).
+pub fn tag_charges(map: &Map, key: &str, v: &TagValue) -> [Option<usize>; 2] {
+    [
+        (!map.notes.tags.contains_key(key)).then(|| cost::text(key) + 16),
+        match v {
+            TagValue::Text(t) => Some(t.len()),
+            _ => None,
+        },
+    ]
 }
 
 /// Builds a Lua list of `{x=, y=}` tables.

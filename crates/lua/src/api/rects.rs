@@ -3,16 +3,25 @@
 //! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
 //! `rooms:center(i)` gives a room's centre without building a table.
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra, This};
 use super::decl::{arg, Decl, Owner::Rects as O, Ty};
 use super::keys::keys;
 
-use mlua::{ffi, AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{
+    ffi, AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value,
+};
 use warren_core::map::Rect;
 
-/// Rectangles as a Lua userdata.
-#[derive(Clone, Debug, Default)]
-pub struct LuaRects(pub Vec<Rect>);
+/// Rectangles as a Lua userdata, in a cell the fast calls share (see [`super::shared`]).
+pub type LuaRects = super::shared::Shared<Vec<Rect>>;
+
+/// A new rectangle list userdata holding `rects`, pointing at its cell (as the fast calls
+/// find it: see [`super::fast::keep_cell`]).
+pub fn new_userdata(lua: &Lua, rects: Vec<Rect>) -> mlua::Result<AnyUserData> {
+    let ud = lua.create_userdata(LuaRects::new(rects))?;
+    super::fast::keep_cell::<Vec<Rect>>(lua, &ud)?;
+    Ok(ud)
+}
 
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
@@ -49,19 +58,23 @@ pub fn rect_table_with_room(lua: &Lua, r: &Rect, more: usize) -> mlua::Result<Ta
 }
 
 /// Makes `rooms[i]` read rectangle `i` as a table (see [`super::index`]: method lookups on
-/// the list stay a single table lookup).
+/// the list stay a single table lookup), and installs the lists' fast calls.
 pub fn install_items(lua: &Lua) -> mlua::Result<()> {
-    let sample = lua.create_userdata(LuaRects::default())?;
+    let sample = lua.create_userdata(LuaRects::new(Vec::new()))?;
+    crate::state::state(lua)
+        .rects_metatable
+        .set(super::fast::metatable_of(lua, &sample));
     let fallback = lua.create_function(|lua, (list, i): (AnyUserData, Value)| {
-        let r = list.borrow::<LuaRects>()?;
+        let r = LuaRects::read_ud(&list)?;
         match i {
-            Value::Integer(i) if i >= 1 && (i as usize) <= r.0.len() => {
-                Ok(Value::Table(rect_table(lua, &r.0[i as usize - 1])?))
+            Value::Integer(i) if i >= 1 && (i as usize) <= r.len() => {
+                Ok(Value::Table(rect_table(lua, &r[i as usize - 1])?))
             }
             _ => Ok(Value::Nil),
         }
     })?;
-    super::index::install(lua, &sample, fallback)
+    super::index::install(lua, &sample, fallback)?;
+    super::fast::install_rects(lua, &sample)
 }
 
 const LIST: Decl = Decl::method(
@@ -77,12 +90,15 @@ const CENTER: Decl = Decl::method(
 )
 .args(&[arg("i", Ty::int(1, i64::MAX))])
 .returns(&["integer", "integer"]);
+/// The orders `rooms:sort` takes, by index (see [`sort_rects`]).
+pub const SORT_ORDERS: [&str; 3] = ["leftmost", "topmost", "largest"];
+
 const SORT: Decl = Decl::method(
     O,
     "sort",
     "Sorts the list in place: by left column, by top row, or largest area first (ties by position).",
 )
-.args(&[arg("order", Ty::Choice(&["leftmost", "topmost", "largest"]))]);
+.args(&[arg("order", Ty::Choice(&SORT_ORDERS))]);
 
 methods! {
     /// The list's methods.
@@ -94,17 +110,26 @@ methods! {
 }
 
 impl UserData for LuaRects {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(rooms)` shows (mlua would name the Rust type, `Shared<Vec<Rect>>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaRects");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.0.len()));
+        methods.add_meta_method(MetaMethod::Len, |_, r, ()| {
+            r.read()
+                .map(|r| r.len())
+                .ok_or(mlua::Error::UserDataBorrowError)
+        });
         register(methods);
     }
 }
 
 fn list(lua: &Lua, (this, extra): (This<LuaRects>, Extra)) -> mlua::Result<Table> {
     let c = Call::new(lua, &LIST, &extra)?;
-    let r = c.receiver(this)?;
-    let t = lua.create_table_with_capacity(r.0.len(), 0)?;
-    for (i, rect) in r.0.iter().enumerate() {
+    let r = c.held(this)?;
+    let t = lua.create_table_with_capacity(r.len(), 0)?;
+    for (i, rect) in r.iter().enumerate() {
         t.raw_set(i + 1, rect_table(lua, rect)?)?;
     }
     Ok(t)
@@ -112,8 +137,8 @@ fn list(lua: &Lua, (this, extra): (This<LuaRects>, Extra)) -> mlua::Result<Table
 
 fn center(lua: &Lua, (this, i, extra): (This<LuaRects>, Value, Extra)) -> mlua::Result<(i32, i32)> {
     let c = Call::new(lua, &CENTER, &extra)?;
-    let r = c.receiver(this)?;
-    let n = r.0.len();
+    let r = c.held(this)?;
+    let n = r.len();
     let at = match &i {
         Value::Integer(i) if *i >= 1 && (*i as usize) <= n => *i as usize - 1,
         other => {
@@ -123,18 +148,22 @@ fn center(lua: &Lua, (this, i, extra): (This<LuaRects>, Value, Extra)) -> mlua::
             )))
         }
     };
-    let p = r.0[at].center();
+    let p = r[at].center();
     Ok((p.x, p.y))
 }
 
-fn sort(lua: &Lua, (this, order, extra): (ThisMut<LuaRects>, Value, Extra)) -> mlua::Result<()> {
+fn sort(lua: &Lua, (this, order, extra): (This<LuaRects>, Value, Extra)) -> mlua::Result<()> {
     let c = Call::new(lua, &SORT, &extra)?;
     let order = c.choice(0, &order)?;
-    let mut r = c.receiver_mut(this)?;
-    match order {
-        0 => r.0.sort_by_key(|a| (a.x, a.y)),
-        1 => r.0.sort_by_key(|a| (a.y, a.x)),
-        _ => r.0.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
-    }
+    sort_rects(&mut c.held_mut(this)?, order);
     Ok(())
+}
+
+/// Sorts `rects` in order `order` of [`SORT_ORDERS`].
+pub fn sort_rects(rects: &mut [Rect], order: usize) {
+    match order {
+        0 => rects.sort_by_key(|a| (a.x, a.y)),
+        1 => rects.sort_by_key(|a| (a.y, a.x)),
+        _ => rects.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
+    }
 }

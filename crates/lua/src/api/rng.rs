@@ -4,7 +4,9 @@ use super::call::{shown, Call, Extra, This};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
-use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value, Variadic};
+use mlua::{
+    AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value, Variadic,
+};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 
 /// A random number generator as a Lua userdata.
@@ -182,10 +184,18 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     Ok(t)
 }
 
-fn stream(lua: &Lua, (this, name, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<LuaRng> {
+fn stream(
+    lua: &Lua,
+    (this, name, extra): (This<LuaRng>, Value, Extra),
+) -> mlua::Result<AnyUserData> {
     let c = Call::new(lua, &STREAM, &extra)?;
     let name = c.text(0, &name)?;
-    Ok(LuaRng::new(c.held(this)?.stream(&name)))
+    let stream = LuaRng::new(c.held(this)?.stream(&name));
+    // Made pointing at its cell, so the fast calls that take an rng (the phases' and its own)
+    // find it without asking.
+    let ud = lua.create_userdata(stream)?;
+    super::fast::keep_cell::<Rng>(lua, &ud)?;
+    Ok(ud)
 }
 
 fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {

@@ -5,8 +5,9 @@ use super::call::{as_int, shown, Call, Opts, This};
 use super::cost;
 use super::keys::keys;
 use super::rects::LuaRects;
+use super::shared::ReadGuard;
 use crate::state::{charge, charge_bytes};
-use mlua::{ffi, Either, Table, UserDataRef, Value};
+use mlua::{ffi, Either, Table, Value};
 use std::fmt::{self, Display};
 use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
@@ -115,8 +116,8 @@ fn arg_label<'c, 'a>(c: &'c Call<'a>, i: usize) -> ArgLabel<'c, 'a> {
 
 /// The rectangles a list argument gave (see [`rects`]).
 pub enum RectsArg {
-    /// A `warren.RectList`, borrowed where it lies on the Lua stack (not copied).
-    Held(UserDataRef<LuaRects>),
+    /// A `warren.RectList`, borrowed from its cell (not copied).
+    Held(ReadGuard<Vec<Rect>>),
     /// Rectangles read from a Lua list of tables (or copied from a list in use).
     Read(Vec<Rect>),
 }
@@ -126,7 +127,7 @@ impl Deref for RectsArg {
 
     fn deref(&self) -> &[Rect] {
         match self {
-            RectsArg::Held(r) => &r.0,
+            RectsArg::Held(r) => r,
             RectsArg::Read(v) => v,
         }
     }
@@ -136,14 +137,13 @@ impl Deref for RectsArg {
 /// list of rectangle tables.
 pub fn rects(c: &Call, i: usize, v: This<LuaRects>) -> mlua::Result<RectsArg> {
     let v = match v {
-        Either::Left(held) => return Ok(RectsArg::Held(held)),
+        Either::Left(held) => return held.read().map(RectsArg::Held).ok_or_else(|| c.busy()),
         Either::Right(v) => v,
     };
     match &v {
         Value::UserData(ud) if ud.is::<LuaRects>() => {
-            // A list an unfinished call holds: mlua's borrow error.
-            let r = ud.borrow::<LuaRects>()?;
-            Ok(RectsArg::Read(r.0.clone()))
+            // A list mlua could not lend: its error.
+            Ok(RectsArg::Read(LuaRects::read_ud(ud)?.clone()))
         }
         Value::Table(t) => {
             let label = arg_label(c, i);

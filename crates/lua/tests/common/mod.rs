@@ -47,3 +47,29 @@ pub fn generate(
         above,
     })
 }
+
+/// The smallest instruction budget within which a generation of `recipe` (seed 1, parameters
+/// `sets`, below `above` at depth 2 when given) finishes.
+pub fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {
+    let (mut lo, mut hi) = (100u64, 10_000_000u64);
+    let depth = if above.is_some() { 2 } else { 1 };
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let limits = Limits {
+            instructions: mid,
+            ..Limits::default()
+        };
+        match generate(
+            &host_for(dir, "least", recipe, limits),
+            1,
+            sets,
+            depth,
+            above,
+        ) {
+            Ok(_) => hi = mid,
+            Err(warren_lua::Error::Budget(_)) => lo = mid + 1,
+            Err(e) => panic!("{sets:?}: {e}"),
+        }
+    }
+    lo
+}

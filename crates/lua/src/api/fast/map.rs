@@ -1,18 +1,21 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes.
 
 use super::RECEIVER;
-use super::{answer, declared, install_closures, int_arg, Answer, FastMethod, CELL, FAST_ID_BASE};
+use super::{answer, declared, install_closures, int_arg, string_at, Answer, FastMethod};
+use super::{CELL, FAST_ID_BASE};
 use crate::api::cost;
 use crate::api::map::LuaMap;
+use crate::api::notes::tag_charges;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
+use crate::budget::raw_script_location;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
-use warren_core::map::{Brush, Map, Point};
+use warren_core::map::{Brush, Map, Point, TagValue};
 
 /// The map methods with a fast path.
-static METHODS: [FastMethod<Map>; 10] = [
+static METHODS: [FastMethod<Map>; 12] = [
     FastMethod {
         name: "in_bounds",
         body: in_bounds,
@@ -53,7 +56,18 @@ static METHODS: [FastMethod<Map>; 10] = [
         name: "snapshot",
         body: snapshot,
     },
+    FastMethod {
+        name: "carve_rooms",
+        body: super::phases::carve_rooms,
+    },
+    FastMethod {
+        name: "tag",
+        body: tag,
+    },
 ];
+
+/// Where the `warren.gen` closures are numbered: after the map methods', before the rngs'.
+const GEN_ID_BASE: u64 = FAST_ID_BASE + 32;
 
 /// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
 /// by [`crate::api::map::new_userdata`], whose methods table holds every declared binding).
@@ -82,7 +96,51 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         locate,
         (map_call, FAST_ID_BASE),
         "a map userdata without its field table or methods (made outside new_userdata)",
+    )?;
+    let locate_gen = |l| {
+        // SAFETY: `l` runs protected with the map in slot 1; every type relied on is checked
+        // first.
+        unsafe {
+            ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
+            let found = guarded_field(l, c"warren") && guarded_field(l, c"gen");
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
+            // Stack: 1 the map, 2 the globals, 3 the `warren` table, 4 the `warren.gen` table
+            // (each the table its read-only view guards), 5 the map's cell.
+            found.then_some((4, 4, 1, 5))
+        }
+    };
+    install_closures(
+        lua,
+        ud,
+        &super::phases::GEN_FUNCTIONS,
+        locate_gen,
+        (map_call, GEN_ID_BASE),
+        "no warren.gen table behind the read-only warren module",
     )
+}
+
+/// Pushes the table that the read-only view `t[name]` guards, `t` the table on top of the
+/// stack; false (the stack as it was, plus one slot) when there is none.
+///
+/// # Safety
+/// `l` runs protected with room for three more slots; the top of the stack is a table.
+unsafe fn guarded_field(l: *mut lua_State, name: &std::ffi::CStr) -> bool {
+    unsafe {
+        if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
+            ffi::lua_pushnil(l);
+            return false;
+        }
+        ffi::lua_pushstring(l, name.as_ptr());
+        ffi::lua_rawget(l, -2);
+        if ffi::lua_getmetatable(l, -1) == 0 {
+            return false;
+        }
+        let guarded = ffi::lua_getfield(l, -1, c"__index".as_ptr()) == ffi::LUA_TTABLE;
+        // The guarded table (or whatever `__index` was) takes the view's place.
+        ffi::lua_replace(l, -3);
+        ffi::lua_pop(l, 1);
+        guarded
+    }
 }
 
 /// A fast map method: its fast path when the call is on the closure's own map, else the
@@ -250,5 +308,43 @@ unsafe fn snapshot(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> 
         // The declared binding holds the map to change it: a map in use takes its path and
         // gets its error.
         cell.poke(|_| Answer::Nothing)
+    }
+}
+
+/// `map:tag(key, value)` with a UTF-8 key and a boolean, integer, finite float or UTF-8 string
+/// value, charged as the binding charges it (`notes::record_tag`).
+unsafe fn tag(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 3 {
+            return None;
+        }
+        let key = string_at(l, 2)?;
+        let value = match ffi::lua_type(l, 3) {
+            ffi::LUA_TBOOLEAN => TagValue::Bool(ffi::lua_toboolean(l, 3) != 0),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, 3) != 0 => {
+                TagValue::Int(ffi::lua_tointeger(l, 3))
+            }
+            ffi::LUA_TNUMBER => Some(ffi::lua_tonumber(l, 3))
+                .filter(|n| n.is_finite())
+                .map(TagValue::Number)?,
+            ffi::LUA_TSTRING => TagValue::Text(string_at(l, 3)?.to_owned()),
+            _ => return None,
+        };
+        let budget = &*crate::state::data_of(l)?.budget;
+        let charge = |bytes| {
+            budget
+                .charge_bytes_for(bytes, "", || raw_script_location(l))
+                .is_ok()
+        };
+        cell.poke(|m| {
+            // A charge that trips a budget leaves the tag unset, as the binding does; the
+            // declared call that follows raises the budget error.
+            let charges = tag_charges(m, key, &value);
+            if !charges.into_iter().flatten().all(charge) {
+                return None;
+            }
+            m.notes.tags.insert(key.to_owned(), value);
+            Some(Answer::Nothing)
+        })?
     }
 }

@@ -20,15 +20,18 @@
 //! gets the binding's "in use" error.
 
 mod map;
+mod phases;
 mod random;
+mod rects;
 mod rng;
 
 pub use map::install as install_map;
 pub use random::random;
+pub use rects::install as install_rects;
 pub use rng::install as install_rng;
 
 use super::call::float_as_int;
-use super::shared::SharedCell;
+use super::shared::{Shared, SharedCell};
 use crate::budget::refund_call;
 use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
@@ -62,6 +65,58 @@ const CALL_COST: i64 = 5;
 
 extern "C" {
     fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
+}
+
+/// Makes the userdata `ud` (a `Shared<T>`) point at its cell, as its first user value (a light
+/// userdata), where the fast calls find it.
+pub fn keep_cell<T: 'static>(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> mlua::Result<()>
+where
+    Shared<T>: mlua::UserData,
+{
+    let cell = ud.borrow::<Shared<T>>()?.cell();
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: room for two slots is checked and both are popped; setting a user value
+        // cannot raise (mlua makes every userdata with one user value).
+        unsafe {
+            if ffi::lua_checkstack(l, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(ud)?;
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
+            let set = ffi::lua_setiuservalue(l, -2, 1);
+            ffi::lua_pop(l, 1);
+            if set == 0 {
+                return Err(mlua::Error::RuntimeError(
+                    "a userdata without a user value".into(),
+                ));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The metatable of the userdata `ud` (`lua_topointer`; null when it has none): what a fast
+/// call compares an argument's metatable with to tell its type.
+pub fn metatable_of(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> *const std::ffi::c_void {
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: room for two slots is checked; everything pushed is popped.
+        unsafe {
+            if ffi::lua_checkstack(l, 2) == 0 || raw.push(ud).is_err() {
+                return std::ptr::null();
+            }
+            let found = if ffi::lua_getmetatable(l, -1) != 0 {
+                let p = ffi::lua_topointer(l, -1);
+                ffi::lua_pop(l, 1);
+                p
+            } else {
+                std::ptr::null()
+            };
+            ffi::lua_pop(l, 1);
+            found
+        }
+    })
 }
 
 /// `make` with the objects it creates numbered from `first_id` (see [`FAST_ID_BASE`]).
@@ -205,6 +260,8 @@ enum Answer {
     Nil,
     /// No value (a method that returns nothing).
     Nothing,
+    /// Four integers (`x, y, x, y`).
+    Four([i64; 4]),
 }
 
 impl Answer {
@@ -218,7 +275,7 @@ impl Answer {
         !matches!(self, Answer::Name(_)) || unsafe { lua_warren_charge(l, CALL_COST) } == 0
     }
 
-    /// Pushes the answer: one value, or none for [`Answer::Nothing`].
+    /// Pushes the answer: one value, none for [`Answer::Nothing`], four for [`Answer::Four`].
     ///
     /// # Safety
     /// `l` is running a fast closure; a `Name` is still live.
@@ -234,6 +291,15 @@ impl Answer {
                 }
                 Answer::Nil => ffi::lua_pushnil(l),
                 Answer::Nothing => return 0,
+                Answer::Four(values) => {
+                    if ffi::lua_checkstack(l, 4) == 0 {
+                        return 0;
+                    }
+                    for v in values {
+                        ffi::lua_pushinteger(l, v);
+                    }
+                    return 4;
+                }
             }
         }
         1
@@ -254,5 +320,54 @@ unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
         } else {
             None
         }
+    }
+}
+
+/// The string at stack index `i`, when it is one in UTF-8 (no conversion of numbers).
+///
+/// # Safety
+/// `l` is running a fast closure; the string lives while it stays where it is.
+pub(super) unsafe fn string_at<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
+    unsafe {
+        if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0;
+        let bytes = ffi::lua_tolstring(l, i, &mut len);
+        std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()
+    }
+}
+
+/// The cell of the userdata at stack index `i` when its metatable is the one at `metatable`
+/// (`lua_topointer` of a type's metatable) and it points at its cell.
+///
+/// # Safety
+/// `l` is running a fast closure; `metatable` is the metatable of userdata holding a
+/// `Shared<T>`, whose first user value, when a light userdata, is that value's cell.
+pub(super) unsafe fn cell_at<'l, T>(
+    l: *mut lua_State,
+    i: c_int,
+    metatable: *const std::ffi::c_void,
+) -> Option<&'l SharedCell<T>> {
+    unsafe {
+        if metatable.is_null() || ffi::lua_checkstack(l, 1) == 0 {
+            return None;
+        }
+        if ffi::lua_getmetatable(l, i) == 0 {
+            return None;
+        }
+        let same = ffi::lua_topointer(l, -1) == metatable;
+        ffi::lua_pop(l, 1);
+        if !same {
+            return None;
+        }
+        let cell = (ffi::lua_getiuservalue(l, i, 1) == ffi::LUA_TLIGHTUSERDATA).then(|| {
+            ffi::lua_touserdata(l, -1)
+                .cast_const()
+                .cast::<SharedCell<T>>()
+        });
+        ffi::lua_pop(l, 1);
+        // SAFETY: the cell lives as long as the userdata, an argument of the running call.
+        cell.map(|c| &*c)
     }
 }

@@ -45,7 +45,10 @@ extern "C" {
 /// point at its cell now (the recipe's state is pristine after loading, and pointing later
 /// would write to it). Other rngs point at their cells from their first fast call on.
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    keep_cell(lua, ud)?;
+    super::keep_cell::<Rng>(lua, ud)?;
+    crate::state::state(lua)
+        .rng_metatable
+        .set(super::metatable_of(lua, ud));
     let tell = numbered_from(lua, TELL_ID_BASE, || lua.create_function(tell_cell))?;
     let locate = |l| {
         // SAFETY: `l` runs protected with the userdata in slot 1 and the function in slot 2;
@@ -65,31 +68,6 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         (rng_call, RNG_ID_BASE),
         "the rngs' metatable has no methods table",
     )
-}
-
-/// Makes the rng userdata `ud` point at its cell (as its first user value, a light userdata).
-fn keep_cell(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    let cell = ud.borrow::<LuaRng>()?.cell();
-    lua.exec_raw_lua(|raw| {
-        let l = raw.state();
-        // SAFETY: room for two slots is checked and both are popped; setting a user value
-        // cannot raise (mlua makes every userdata with one user value).
-        unsafe {
-            if ffi::lua_checkstack(l, 2) == 0 {
-                return Err(mlua::Error::StackError);
-            }
-            raw.push(ud)?;
-            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
-            let set = ffi::lua_setiuservalue(l, -2, 1);
-            ffi::lua_pop(l, 1);
-            if set == 0 {
-                return Err(mlua::Error::RuntimeError(
-                    "an rng userdata without a user value".into(),
-                ));
-            }
-        }
-        Ok(())
-    })
 }
 
 /// The cell of an rng, as a light userdata (nil for anything else): what a fast closure asks

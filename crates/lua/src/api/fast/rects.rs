@@ -1,0 +1,103 @@
+//! Fast calls on rectangle lists: `rooms:sort(order)` and `#rooms`, which a rooms recipe makes
+//! once a map each.
+
+use super::FAST_ID_BASE;
+use super::{answer, cell_at, declared, install_closures, string_at, Answer, FastMethod};
+use crate::api::rects::{sort_rects, SORT_ORDERS};
+use crate::api::shared::SharedCell;
+use mlua::ffi::{self, lua_State};
+use mlua::{AnyUserData, Lua};
+use std::ffi::c_int;
+use warren_core::map::Rect;
+
+/// The list methods with a fast path (in the methods table every list shares).
+static METHODS: [FastMethod<Vec<Rect>>; 1] = [FastMethod {
+    name: "sort",
+    body: sort,
+}];
+
+/// The list metamethods with a fast path (in the lists' metatable).
+static METAMETHODS: [FastMethod<Vec<Rect>>; 1] = [FastMethod {
+    name: "__len",
+    body: len,
+}];
+
+/// Where the list closures are numbered: after the rng closures and `tell_cell`, before
+/// `math.random` (see `fast_calls.rs`).
+const RECTS_ID_BASE: u64 = FAST_ID_BASE + 96;
+
+/// Replaces `sort` in the lists' methods table and `__len` in their metatable (found through
+/// `sample`, a list) with fast closures. Lists point at their cells from birth
+/// (`rects::new_userdata`); others take the declared bindings.
+pub fn install(lua: &Lua, sample: &AnyUserData) -> mlua::Result<()> {
+    let methods = |l| {
+        // SAFETY: `l` runs protected with the list in slot 1; every type relied on is checked
+        // first.
+        unsafe {
+            let found = ffi::lua_getmetatable(l, 1) != 0
+                && ffi::lua_getfield(l, 2, c"__index".as_ptr()) == ffi::LUA_TFUNCTION
+                && !ffi::lua_getupvalue(l, 3, 1).is_null()
+                && ffi::lua_type(l, 4) == ffi::LUA_TTABLE;
+            // Stack: 1 the list, 2 the lists' metatable, 3 its `__index` (see `api::index`),
+            // 4 the methods table, its first upvalue.
+            found.then_some((4, 4, 2, 0))
+        }
+    };
+    install_closures(
+        lua,
+        sample,
+        &METHODS,
+        methods,
+        (rects_call, RECTS_ID_BASE),
+        "the lists' __index has no methods table",
+    )?;
+    let metatable = |l| {
+        // SAFETY: as above.
+        unsafe { (ffi::lua_getmetatable(l, 1) != 0).then_some((2, 2, 2, 0)) }
+    };
+    install_closures(
+        lua,
+        sample,
+        &METAMETHODS,
+        metatable,
+        (rects_call, RECTS_ID_BASE + 8),
+        "the lists have no metatable",
+    )
+}
+
+/// A fast list method: its fast path when the receiver is a list that points at its cell, else
+/// the declared binding.
+unsafe extern "C-unwind" fn rects_call(l: *mut lua_State) -> c_int {
+    // SAFETY: `install` made this closure; a list's cell lives as long as the list, which is
+    // argument 1, so alive.
+    unsafe {
+        let metatable =
+            crate::state::data_of(l).map_or(std::ptr::null(), |d| d.rects_metatable.get());
+        if let Some(cell) = cell_at::<Vec<Rect>>(l, 1, metatable) {
+            if let Some(n) = answer(l, cell) {
+                return n;
+            }
+        }
+        declared(l)
+    }
+}
+
+/// `rooms:sort(order)`.
+unsafe fn sort(l: *mut lua_State, cell: &SharedCell<Vec<Rect>>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 2 {
+            return None;
+        }
+        let order = string_at(l, 2)?;
+        let order = SORT_ORDERS.iter().position(|o| *o == order)?;
+        cell.poke(|r| {
+            sort_rects(r, order);
+            Answer::Nothing
+        })
+    }
+}
+
+/// `#rooms`.
+unsafe fn len(_: *mut lua_State, cell: &SharedCell<Vec<Rect>>) -> Option<Answer> {
+    cell.peek(|r| Answer::Int(r.len() as i64))
+}
