@@ -96,6 +96,13 @@ return {
       { "sort", "leftmost", n = 1 }, { "sort", "topmost", n = 1 }, { "sort", "largest", n = 1 },
       { "sort", "sideways", n = 1 }, { "sort", 1, n = 1 }, { "sort", n = 0 },
       { "sort", "largest", "extra", n = 2 },
+      { "scatter", n = 0 }, { "scatter", nil, n = 1 }, { "scatter", {}, n = 1 },
+      { "scatter", { attempts = 12, min_size = 2, max_size = 4 }, n = 1 },
+      { "scatter", { attempts = 12.0, max_size = 5.0 }, n = 1 },
+      { "scatter", { attempts = 12.5 }, n = 1 }, { "scatter", { attempts = "12" }, n = 1 },
+      { "scatter", { attempts = 20001 }, n = 1 }, { "scatter", { min_size = 9, max_size = 3 }, n = 1 },
+      { "scatter", { attempts = 0 }, n = 1 }, { "scatter", { rooms = 3 }, n = 1 },
+      { "scatter", style, n = 1 }, { "scatter", {}, "extra", n = 2 },
     }
     local answers = { {}, {} }
     for i, case in ipairs(cases) do
@@ -114,6 +121,9 @@ return {
         elseif what == "sort" then
           got = answer(rooms.sort, rooms, table.unpack(case, 2, case.n + 1))
             .. " " .. #rooms .. " " .. dump(rooms:list())
+        elseif what == "scatter" then
+          local ok, list = pcall(gen.scatter_rooms, m, rng, table.unpack(case, 2, case.n + 1))
+          got = tostring(ok) .. ":" .. (ok and dump(list:list()) or tostring(list)) .. " " .. rng:int(1, 1000000)
         elseif what == "stairs_empty" then
           local none = gen.scatter_rooms(m, rng, { attempts = 0 })
           got = answer(gen.start_and_stairs, m, none)
@@ -243,7 +253,8 @@ return {
     width = { default = 40 }, height = { default = 30 },
     n = { default = 20, min = 0, max = 100000 },
     on = { default = "map", choices = { "map", "above" } },
-    only = { default = "all", choices = { "carve", "connect", "stairs", "sort", "len", "tag", "all" } },
+    only = { default = "all", choices = { "carve", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all" } },
+    name = { default = "utf8", choices = { "utf8", "raw" }, doc = "A stream name in UTF-8, or not (the declared path)." },
   },
   generate = function(map, ctx)
     local m = ({ map = map, above = ctx.above })[ctx.params.on]
@@ -259,6 +270,12 @@ return {
       if only == "sort" or only == "all" then rooms:sort("largest") end
       if only == "len" or only == "all" then local _ = #rooms end
       if only == "tag" or only == "all" then m:tag("key", "a value") m:tag("n", 5) end
+      if only == "scatter" or only == "all" then
+        gen.scatter_rooms(m, rng, { attempts = 20, min_size = 3, max_size = 5 })
+      end
+      if only == "stream" or only == "all" then
+        local _ = ctx.rng:stream(ctx.params.name == "raw" and "\255" or "a")
+      end
     end
   end,
 }
@@ -274,7 +291,9 @@ fn a_fast_phase_costs_the_budget_what_the_declared_binding_does() {
         None,
     )
     .unwrap();
-    for only in ["carve", "connect", "stairs", "sort", "len", "tag", "all"] {
+    for only in [
+        "carve", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all",
+    ] {
         let budget = |on| {
             common::least_budget(
                 dir.path(),
@@ -285,6 +304,16 @@ fn a_fast_phase_costs_the_budget_what_the_declared_binding_does() {
         };
         let (fast, declared) = (budget("map"), budget("above"));
         assert_eq!(fast, declared, "{only}");
+        if only == "stream" {
+            // A name that is not UTF-8 takes the declared path on either map.
+            let declared = common::least_budget(
+                dir.path(),
+                LOOP,
+                &[("only", only), ("name", "raw")],
+                Some(&above),
+            );
+            assert_eq!(fast, declared, "{only}: fast and declared streams");
+        }
         assert!(fast > 20 * 5, "{only}: every call is charged ({fast})");
         // One instruction short, both stop with the same error at the same line.
         let stopped = |on| {
@@ -355,19 +384,21 @@ fn the_fast_phases_are_installed_and_numbered_apart() {
            local rooms = gen.scatter_rooms(map, ctx.rng, {})\n\
            map:tag('ids', tostring(map.carve_rooms) .. ' ' .. tostring(map.tag) .. ' '\n\
              .. tostring(gen.connect_rooms) .. ' ' .. tostring(gen.start_and_stairs) .. ' '\n\
-             .. tostring(rooms.sort) .. ' ' .. tostring(gen.scatter_rooms):sub(1, 9))\n\
+             .. tostring(rooms.sort) .. ' ' .. tostring(gen.scatter_rooms) .. ' ' .. tostring(ctx.rng.stream))\n\
            map:tag('list', tostring(rooms):match('^[^:]*'))\n\
          end }\n",
         Limits::default(),
     );
     let map = generate(&h, 1, &[], None).unwrap();
     // Map methods from 2^39 (`carve_rooms` the eleventh, `tag` the twelfth), `warren.gen`'s
-    // from 2^39 + 32, the lists' from 2^39 + 96.
+    // from 2^39 + 32, rng methods from 2^39 + 64 (`stream` the fifth), the lists' from
+    // 2^39 + 96.
     assert_eq!(
         format!("{:?}", map.notes.tags["ids"]),
         "Text(\"function: 0x0000800000000a function: 0x0000800000000b \
          function: 0x00008000000020 function: 0x00008000000021 \
-         function: 0x00008000000060 function:\")"
+         function: 0x00008000000060 function: 0x00008000000022 \
+         function: 0x00008000000044\")"
     );
     assert_eq!(
         format!("{:?}", map.notes.tags["list"]),
@@ -383,4 +414,47 @@ fn fast_phases_leave_the_state_clean() {
         generate(&h, seed, &[("n", "3")], None).unwrap();
     }
     assert_eq!(h.rebuilds(), 0, "fast phases made the state dirty");
+}
+
+/// Streams made by the fast `rng:stream` (a UTF-8 name, on the main thread) and by the declared
+/// binding (in a coroutine, where fast calls that make userdata pass the call on) draw alike.
+const STREAMS: &str = r##"
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local function draws(s) local out = {} for i = 1, 20 do out[i] = s:int(1, 1000000) end return table.concat(out, " ") end
+    local fast = ctx.rng:stream("caves")
+    local declared = coroutine.wrap(function() return ctx.rng:stream("caves") end)()
+    map:tag("fast", draws(fast))
+    map:tag("declared", draws(declared))
+    map:tag("names", tostring(fast):match("^[^:]*") .. " " .. tostring(declared):match("^[^:]*"))
+    local rooms = coroutine.wrap(function()
+      return require("warren").gen.scatter_rooms(map, ctx.rng:stream("r"), { attempts = 10 })
+    end)()
+    local same = require("warren").gen.scatter_rooms(map, ctx.rng:stream("r"), { attempts = 10 })
+    local a, b = {}, {}
+    for i = 1, #rooms do a[i] = rooms[i].x .. "," .. rooms[i].y end
+    for i = 1, #same do b[i] = same[i].x .. "," .. same[i].y end
+    map:tag("lists", table.concat(a, ";") .. " / " .. table.concat(b, ";"))
+  end,
+}
+"##;
+
+#[test]
+fn fast_streams_and_lists_are_the_declared_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), STREAMS, Limits::default());
+    for seed in [1, 2, 99] {
+        let map = generate(&h, seed, &[], None).unwrap();
+        let tag = |k: &str| format!("{:?}", map.notes.tags[k]);
+        assert_eq!(tag("fast"), tag("declared"), "seed {seed}");
+        assert_eq!(tag("names"), "Text(\"LuaRng LuaRng\")");
+        let lists = tag("lists");
+        let (a, b) = lists.split_once(" / ").unwrap();
+        assert_eq!(
+            a.trim_start_matches("Text(\""),
+            b.trim_end_matches("\")"),
+            "seed {seed}"
+        );
+    }
 }

@@ -17,7 +17,7 @@ use warren_core::gen::connectivity::{self, JoinError, JoinStyle};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};
 use warren_core::map::{Adjacency, Brush};
 
-const SCATTER_OPTIONS: Class = Class {
+pub(crate) const SCATTER_OPTIONS: Class = Class {
     name: "warren.ScatterOptions",
     parent: None,
     doc: "Options of `warren.gen.scatter_rooms`.",

@@ -1,6 +1,6 @@
 //! Fast calls: the methods a recipe calls once per cell or per step (`map:get(x, y)`,
-//! `map:set(x, y, terrain)`, `rng:int(lo, hi)`, …) as plain Lua C functions, without mlua's
-//! callback machinery.
+//! `map:set(x, y, terrain)`, `rng:int(lo, hi)`, …), and the rooms phases (`phases.rs`), as plain
+//! Lua C functions, without mlua's callback machinery.
 //!
 //! Each is a C closure that answers the common case straight from the Lua stack, through the
 //! value's own cell ([`super::shared`]), and passes every other call to the declared binding
@@ -9,10 +9,11 @@
 //! - The run's map ([`install_map`]): the closures sit in its field table, so
 //!   `map:priority(x, y)` finds them before the map's methods table; they answer calls on that
 //!   map only. Other maps (`ctx.above`) keep the declared bindings.
-//! - Rngs ([`install_rng`]): the closures replace the declared bindings in the methods table
-//!   of every rng; an rng userdata keeps a pointer to its cell as its user value, from its
-//!   first fast call on (`ctx.rng` from the start), so a stream only Rust phases use costs
-//!   nothing more.
+//!   The phases that take the map first sit in `warren.gen`'s table.
+//! - Rngs ([`install_rng`]) and rectangle lists ([`install_rects`]): the closures replace the
+//!   declared bindings in the methods table every rng (list) shares; an rng or a list keeps a
+//!   pointer to its cell as its user value (streams and lists from birth, [`keep_cell`]; other
+//!   rngs from their first fast call on), and a fast call tells one by its metatable.
 //! - `math.random` ([`random`]): draws from `ctx.rng` while a generation runs.
 //!
 //! The cell's borrow flag is the one the bindings use, so a fast call made while a binding
@@ -94,6 +95,34 @@ where
         }
         Ok(())
     })
+}
+
+/// Makes a userdata holding `make()`'s value through mlua, exactly as a declared binding
+/// returning it does (the same protected call, allocation and budget charges, the same object
+/// numbering), points it at its cell and pushes it: [`Answer::Pushed`]. `None`, with nothing
+/// pushed, when `make` declines, or when `l` is not the thread mlua works on (a coroutine), which
+/// is checked before `make` runs. A failure to make it after `make` ran can only be the memory
+/// budget running out, which trips the budget: the declared call that follows raises its error.
+///
+/// # Safety
+/// `l` is running a fast closure of a state mlua made.
+unsafe fn push_new_shared<T: 'static>(
+    l: *mut lua_State,
+    make: impl FnOnce() -> Option<T>,
+) -> Option<Answer>
+where
+    Shared<T>: mlua::UserData,
+{
+    unsafe {
+        let lua = mlua::Lua::get_or_init_from_ptr(l);
+        if lua.exec_raw_lua(|raw| raw.state()) != l || ffi::lua_checkstack(l, 2) == 0 {
+            return None;
+        }
+        let ud = lua.create_userdata(Shared::new(make()?)).ok()?;
+        keep_cell::<T>(lua, &ud).ok()?;
+        lua.exec_raw_lua(|raw| raw.push(&ud)).ok()?;
+        Some(Answer::Pushed)
+    }
 }
 
 /// The metatable of the userdata `ud` (`lua_topointer`; null when it has none): what a fast
@@ -262,6 +291,8 @@ enum Answer {
     Nothing,
     /// Four integers (`x, y, x, y`).
     Four([i64; 4]),
+    /// One value the body pushed itself (a userdata made through mlua).
+    Pushed,
 }
 
 impl Answer {
@@ -291,6 +322,7 @@ impl Answer {
                 }
                 Answer::Nil => ffi::lua_pushnil(l),
                 Answer::Nothing => return 0,
+                Answer::Pushed => {}
                 Answer::Four(values) => {
                     if ffi::lua_checkstack(l, 4) == 0 {
                         return 0;

@@ -1,22 +1,23 @@
 //! Fast calls for the rooms phases on the run's map: `map:carve_rooms`,
-//! `warren.gen.connect_rooms` and `warren.gen.start_and_stairs`, called once or twice a map,
-//! where mlua's callback path (converting every argument and option to a handle, borrowing
+//! `warren.gen.scatter_rooms`, `connect_rooms` and `start_and_stairs`, called once or twice a
+//! map, where mlua's callback path (converting every argument and option to a handle, borrowing
 //! each userdata through its type check) cost more than a small map's phase itself.
 //!
 //! The common case reads its arguments from the stack: the run's map (the closure's receiver),
 //! an rng and a rectangle list that point at their cells (streams and lists are made so), and
-//! an options table that is a plain table of known keys with string values. Anything else
-//! takes the declared binding. A fast phase checks everything the binding would reject before
+//! an options table that is a plain table of known keys with string or integer values. Anything
+//! else takes the declared binding. A new list is still made through mlua, as the binding makes
+//! it (`push_new_shared`). A fast phase checks everything the binding would reject before
 //! it charges or writes anything, then makes the binding's charges, in its order, at its
 //! location; when a charge trips a budget (before the phase or in the middle of it) the call
 //! is passed on, and the declared binding's call, in fatal mode, raises the budget error at
 //! once: the map is left as the binding would have left it.
 
-use super::{cell_at, string_at, Answer, FastMethod};
+use super::{cell_at, int_arg, push_new_shared, string_at, Answer, FastMethod};
 use crate::api::classes::CARVE_OPTIONS;
 use crate::api::cost;
-use crate::api::decl::{Class, Default};
-use crate::api::gen::{CONNECT_OPTIONS, STAIRS_OPTIONS};
+use crate::api::decl::{Class, Default, Ty};
+use crate::api::gen::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
@@ -25,12 +26,12 @@ use crate::state::StateData;
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
 use std::sync::Arc;
-use warren_core::gen::rooms::{self, Strategy};
+use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
 use warren_core::map::{Adjacency, Brush, Map, Rect, TerrainId};
 use warren_core::rng::Rng;
 
 /// `warren.gen`'s functions with a fast path (the map is their first argument).
-pub static GEN_FUNCTIONS: [FastMethod<Map>; 2] = [
+pub static GEN_FUNCTIONS: [FastMethod<Map>; 3] = [
     FastMethod {
         name: "connect_rooms",
         body: connect_rooms,
@@ -39,26 +40,51 @@ pub static GEN_FUNCTIONS: [FastMethod<Map>; 2] = [
         name: "start_and_stairs",
         body: start_and_stairs,
     },
+    FastMethod {
+        name: "scatter_rooms",
+        body: scatter_rooms,
+    },
 ];
 
-/// Options a fast phase reads: the value of each key it knows (`None` when absent). Every key
-/// of the table must be one of them, with a UTF-8 string value.
-struct PlainOptions<'l, const N: usize>([Option<&'l str>; N]);
+/// An option's value as a fast phase takes it.
+#[derive(Clone, Copy)]
+enum Plain<'l> {
+    /// A UTF-8 string.
+    Text(&'l str),
+    /// An integer, or a float without a fraction (as the bindings read integers).
+    Int(i64),
+}
+
+/// Options a fast phase reads: the value of each of `keys` (`None` when absent), read as
+/// options of `class` (its defaults and ranges). Every key of the table must be one of them,
+/// with a string or integer value.
+struct PlainOptions<'l, const N: usize> {
+    class: &'static Class,
+    keys: [&'static str; N],
+    given: [Option<Plain<'l>>; N],
+}
 
 impl<'l, const N: usize> PlainOptions<'l, N> {
-    /// The options at stack index `i`: `Some` with nothing given when the argument is absent
-    /// or nil, `None` when it is not a plain table of `keys` with string values (a frozen
-    /// table, an unknown key, a number, …: the declared binding reads those). Also whether a
-    /// table was given (the binding charges one for it).
+    /// The options at stack index `i`: nothing given when the argument is absent or nil,
+    /// `None` when it is not a plain table of `keys` with such values (a frozen table, an
+    /// unknown key, a table value, …: the declared binding reads those). Also whether a table
+    /// was given (the binding charges one for it).
     ///
     /// # Safety
     /// `l` is running a fast closure; the strings live while the table stays on the stack
     /// unchanged (a fast phase runs no Lua code).
-    unsafe fn at(l: *mut lua_State, i: c_int, keys: [&str; N]) -> Option<(Self, bool)> {
-        let mut found = [None; N];
+    unsafe fn at(
+        l: *mut lua_State,
+        i: c_int,
+        class: &'static Class,
+        keys: [&'static str; N],
+    ) -> Option<(Self, bool)> {
+        let mut given = [None; N];
         unsafe {
             match ffi::lua_type(l, i) {
-                ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((PlainOptions(found), false)),
+                ffi::LUA_TNONE | ffi::LUA_TNIL => {
+                    return Some((PlainOptions { class, keys, given }, false))
+                }
                 ffi::LUA_TTABLE => {}
                 _ => return None,
             }
@@ -71,11 +97,14 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
             }
             ffi::lua_pushnil(l);
             while ffi::lua_next(l, i) != 0 {
-                let (key, value) = (string_at(l, -2), string_at(l, -1));
+                let slot = string_at(l, -2).and_then(|k| keys.iter().position(|known| *known == k));
+                let value = match string_at(l, -1) {
+                    Some(s) => Some(Plain::Text(s)),
+                    None => int_arg(l, -1).map(Plain::Int),
+                };
                 ffi::lua_pop(l, 1);
-                let slot = key.and_then(|k| keys.iter().position(|known| *known == k));
                 match (slot, value) {
-                    (Some(slot), Some(v)) => found[slot] = Some(v),
+                    (Some(slot), Some(v)) => given[slot] = Some(v),
                     _ => {
                         ffi::lua_pop(l, 1);
                         return None;
@@ -83,7 +112,34 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
                 }
             }
         }
-        Some((PlainOptions(found), true))
+        Some((PlainOptions { class, keys, given }, true))
+    }
+
+    /// String option `slot`, or its declared default; `None` for anything else.
+    fn text(&self, slot: usize) -> Option<&'l str> {
+        match self.given[slot] {
+            Some(Plain::Text(s)) => Some(s),
+            Some(Plain::Int(_)) => None,
+            None => match self.class.field(self.keys[slot])?.default {
+                Default::Str(d) => Some(d),
+                _ => None,
+            },
+        }
+    }
+
+    /// Integer option `slot` within its declared range, or its declared default; `None` for
+    /// anything else.
+    fn int(&self, slot: usize) -> Option<i64> {
+        let field = self.class.field(self.keys[slot])?;
+        let n = match (self.given[slot], field.default) {
+            (Some(Plain::Int(n)), _) => n,
+            (None, Default::Int(d)) => d,
+            _ => return None,
+        };
+        match field.ty {
+            Ty::Int { min, max } => (min..=max).contains(&n).then_some(n),
+            _ => None,
+        }
     }
 }
 
@@ -149,8 +205,8 @@ pub unsafe fn carve_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<A
         let data = crate::state::data_of(l)?;
         let rects = rects_at(l, 2, data)?;
         let name = string_at(l, 3)?;
-        let (PlainOptions([kind]), table) = PlainOptions::at(l, 4, ["kind"])?;
-        let kind: Arc<str> = Arc::from(kind.or_else(|| default_of(&CARVE_OPTIONS, "kind"))?);
+        let (options, table) = PlainOptions::at(l, 4, &CARVE_OPTIONS, ["kind"])?;
+        let kind: Arc<str> = Arc::from(options.text(0)?);
         let budget = &*data.budget;
         cell.poke(|m| {
             rects.peek(|rects| {
@@ -182,14 +238,11 @@ unsafe fn connect_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Ans
         let data = crate::state::data_of(l)?;
         let rng = cell_at::<Rng>(l, 2, data.rng_metatable.get())?;
         let rects = rects_at(l, 3, data)?;
-        let (PlainOptions([name, strategy, connectivity]), _) =
-            PlainOptions::at(l, 4, ["terrain", "strategy", "connectivity"])?;
-        let strategy = strategy.or_else(|| default_of(&CONNECT_OPTIONS, "strategy"))?;
-        let connectivity = connectivity.or_else(|| default_of(&CONNECT_OPTIONS, "connectivity"))?;
-        let (strategy, adjacency) = (
-            Strategy::from_name(strategy)?,
-            Adjacency::from_name(connectivity)?,
-        );
+        let keys = ["terrain", "strategy", "connectivity"];
+        let (options, _) = PlainOptions::at(l, 4, &CONNECT_OPTIONS, keys)?;
+        let name = options.text(0);
+        let strategy = Strategy::from_name(options.text(1)?)?;
+        let adjacency = Adjacency::from_name(options.text(2)?)?;
         let budget = &*data.budget;
         cell.poke(|m| {
             rng.poke(|r| {
@@ -247,5 +300,40 @@ unsafe fn start_and_stairs(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<
                 Some(Answer::Four([s.x, s.y, d.x, d.y].map(i64::from)))
             })?
         })?
+    }
+}
+
+/// `warren.gen.scatter_rooms(map, rng, opts)` with `opts` absent or a plain table of integer
+/// `attempts`, `min_size` and `max_size`: the list is made through mlua, as the binding makes
+/// it (see [`push_new_shared`]).
+unsafe fn scatter_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+    unsafe {
+        if !(2..=3).contains(&ffi::lua_gettop(l)) {
+            return None;
+        }
+        let data = crate::state::data_of(l)?;
+        let rng = cell_at::<Rng>(l, 2, data.rng_metatable.get())?;
+        let keys = ["attempts", "min_size", "max_size"];
+        let (options, table) = PlainOptions::at(l, 3, &SCATTER_OPTIONS, keys)?;
+        let (attempts, min_size, max_size) = (options.int(0)?, options.int(1)?, options.int(2)?);
+        if min_size > max_size {
+            return None;
+        }
+        let opts = ScatterOptions {
+            attempts: attempts as u32,
+            min_size: min_size as i32,
+            max_size: max_size as i32,
+        };
+        let budget = &*data.budget;
+        push_new_shared(l, || {
+            let (w, h) = cell.peek(|m| (m.width(), m.height()))?;
+            rng.poke(|r| {
+                if table && !charged(l, budget, 1) {
+                    return None;
+                }
+                let mut meter = RawMeter::new(l, budget);
+                rooms::scatter_rooms(w, h, r, &opts, &mut meter).ok()
+            })?
+        })
     }
 }

@@ -1,6 +1,8 @@
-//! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance` and `float`.
+//! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance`, `float` and
+//! `stream`.
 
 use super::{answer, declared, install_closures, int_arg, numbered_from, refund_call};
+use super::{push_new_shared, string_at};
 use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::rng::LuaRng;
@@ -11,7 +13,7 @@ use std::ffi::c_int;
 use warren_core::rng::Rng;
 
 /// The rng methods with a fast path.
-static METHODS: [FastMethod<Rng>; 4] = [
+static METHODS: [FastMethod<Rng>; 5] = [
     FastMethod {
         name: "int",
         body: int,
@@ -27,6 +29,10 @@ static METHODS: [FastMethod<Rng>; 4] = [
     FastMethod {
         name: "float",
         body: float,
+    },
+    FastMethod {
+        name: "stream",
+        body: stream,
     },
 ];
 
@@ -190,4 +196,15 @@ unsafe fn float(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
         return None;
     }
     cell.poke(|r| Answer::Num(r.float()))
+}
+
+/// `rng:stream(name)` with a UTF-8 name: the stream made through mlua, as the binding makes it.
+unsafe fn stream(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
+    unsafe {
+        if ffi::lua_gettop(l) != 2 {
+            return None;
+        }
+        let name = string_at(l, 2)?;
+        push_new_shared(l, || cell.peek(|r| r.stream(name)))
+    }
 }
