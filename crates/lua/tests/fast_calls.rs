@@ -8,20 +8,11 @@ use warren_core::map::Map;
 use warren_lua::{Host, Limits, Run};
 
 mod common;
+use common::level as generate;
 
 /// A host for `recipe` with `limits`.
 fn host(dir: &Path, recipe: &str, limits: Limits) -> Host {
     common::host_for(dir, "fast", recipe, limits)
-}
-
-/// One generation at depth 1, or at depth 2 below `above`.
-fn generate(
-    h: &Host,
-    seed: u64,
-    sets: &[(&str, &str)],
-    above: Option<&Map>,
-) -> warren_lua::Result<Map> {
-    common::generate(h, seed, sets, if above.is_some() { 2 } else { 1 }, above)
 }
 
 /// At depth 1, a map to start from; at depth 2, the same writes and then every fast method on
@@ -93,8 +84,7 @@ fn fast_calls_answer_as_the_declared_bindings_do() {
         };
         let coords = if seed % 3 == 0 { "float" } else { "int" };
         let sets = [("width", w), ("height", hgt), ("coords", coords)];
-        let above = generate(&h, seed, &sets, None).unwrap();
-        let map = generate(&h, seed, &sets, Some(&above)).unwrap();
+        let map = common::below_itself(&h, seed, &sets);
         let (fast, declared) = (&map.notes.tags["fast"], &map.notes.tags["declared"]);
         assert_eq!(fast, declared, "seed {seed}: the answers differ");
         let fast = format!("{fast:?}");

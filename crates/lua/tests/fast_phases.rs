@@ -4,24 +4,15 @@
 //! (declared), with equal rngs and equal room lists: same answers, same errors, same cells and
 //! notes, same budget.
 use std::path::Path;
-use warren_core::map::{Map, Point};
+use warren_core::map::Point;
 use warren_lua::{Error, Host, Limits};
 
 mod common;
+use common::level as generate;
 
 /// A host for `recipe` with `limits`.
 fn host(dir: &Path, recipe: &str, limits: Limits) -> Host {
     common::host_for(dir, "phases", recipe, limits)
-}
-
-/// One generation at depth 1, or at depth 2 below `above`.
-fn generate(
-    h: &Host,
-    seed: u64,
-    sets: &[(&str, &str)],
-    above: Option<&Map>,
-) -> warren_lua::Result<Map> {
-    common::generate(h, seed, sets, if above.is_some() { 2 } else { 1 }, above)
 }
 
 /// At depth 2: every case on both maps, in turn, each side with its own stream of the same
@@ -182,8 +173,7 @@ return {
 fn a_fast_tag_records_what_the_declared_binding_records() {
     let dir = tempfile::tempdir().unwrap();
     let h = host(dir.path(), TAGS, Limits::default());
-    let above = generate(&h, 1, &[], None).unwrap();
-    let map = generate(&h, 1, &[], Some(&above)).unwrap();
+    let map = common::below_itself(&h, 1, &[]);
     let tags = &map.notes.tags;
     let side = |prefix: &str| -> Vec<String> {
         tags.iter()
@@ -213,8 +203,7 @@ fn fast_phases_do_what_the_declared_bindings_do() {
         } else {
             [("width", "24"), ("height", "60"), ("max_size", "5")]
         };
-        let above = generate(&h, seed, &sets, None).unwrap();
-        let map = generate(&h, seed, &sets, Some(&above)).unwrap();
+        let map = common::below_itself(&h, seed, &sets);
         let tag = |k: &str| format!("{:?}", map.notes.tags[k]);
         for what in ["answers", "cells", "notes"] {
             assert_eq!(

@@ -48,24 +48,34 @@ pub fn generate(
     })
 }
 
+/// One generation at depth 1, or at depth 2 below `above` (a recipe that compares the run's
+/// map with `ctx.above`).
+pub fn level(
+    h: &Host,
+    seed: u64,
+    sets: &[(&str, &str)],
+    above: Option<&Map>,
+) -> warren_lua::Result<Map> {
+    generate(h, seed, sets, if above.is_some() { 2 } else { 1 }, above)
+}
+
+/// A level at depth 2 below the level `h` makes at depth 1, both with `seed` and `sets`.
+pub fn below_itself(h: &Host, seed: u64, sets: &[(&str, &str)]) -> Map {
+    let above = level(h, seed, sets, None).unwrap();
+    level(h, seed, sets, Some(&above)).unwrap()
+}
+
 /// The smallest instruction budget within which a generation of `recipe` (seed 1, parameters
 /// `sets`, below `above` at depth 2 when given) finishes.
 pub fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {
     let (mut lo, mut hi) = (100u64, 10_000_000u64);
-    let depth = if above.is_some() { 2 } else { 1 };
     while lo < hi {
         let mid = (lo + hi) / 2;
         let limits = Limits {
             instructions: mid,
             ..Limits::default()
         };
-        match generate(
-            &host_for(dir, "least", recipe, limits),
-            1,
-            sets,
-            depth,
-            above,
-        ) {
+        match level(&host_for(dir, "least", recipe, limits), 1, sets, above) {
             Ok(_) => hi = mid,
             Err(warren_lua::Error::Budget(_)) => lo = mid + 1,
             Err(e) => panic!("{sets:?}: {e}"),

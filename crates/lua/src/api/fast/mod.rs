@@ -324,9 +324,8 @@ impl Answer {
                 Answer::Nothing => return 0,
                 Answer::Pushed => {}
                 Answer::Four(values) => {
-                    if ffi::lua_checkstack(l, 4) == 0 {
-                        return 0;
-                    }
+                    // A C function is called with LUA_MINSTACK (20) free slots, and a body
+                    // leaves the stack as it found it.
                     for v in values {
                         ffi::lua_pushinteger(l, v);
                     }

@@ -254,6 +254,8 @@ unsafe fn connect_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Ans
                     let corridors = m.notes.corridors.len();
                     let mut meter = RawMeter::new(l, budget);
                     let brush = Brush::new(terrain);
+                    // Only the meter can stop it now: with every room on the map, so is every
+                    // corridor (each stays inside the box of its ends).
                     let drawn = rooms::connect_rooms(
                         m,
                         r,
