@@ -359,13 +359,22 @@ unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
 /// # Safety
 /// `l` is running a fast closure; the string lives while it stays where it is.
 pub(super) unsafe fn string_at<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
+    unsafe { std::str::from_utf8(bytes_at(l, i)?).ok() }
+}
+
+/// The bytes of the string at stack index `i` (no conversion of numbers): enough to compare
+/// with a name, without checking that they are UTF-8.
+///
+/// # Safety
+/// As [`string_at`].
+pub(super) unsafe fn bytes_at<'l>(l: *mut lua_State, i: c_int) -> Option<&'l [u8]> {
     unsafe {
         if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
             return None;
         }
         let mut len = 0;
         let bytes = ffi::lua_tolstring(l, i, &mut len);
-        std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()
+        Some(std::slice::from_raw_parts(bytes.cast::<u8>(), len))
     }
 }
 

@@ -13,7 +13,7 @@
 //! is passed on, and the declared binding's call, in fatal mode, raises the budget error at
 //! once: the map is left as the binding would have left it.
 
-use super::{cell_at, int_arg, push_new_shared, string_at, Answer, FastMethod};
+use super::{bytes_at, cell_at, int_arg, push_new_shared, string_at, Answer, FastMethod};
 use crate::api::classes::CARVE_OPTIONS;
 use crate::api::cost;
 use crate::api::decl::{Class, Default, Ty};
@@ -97,7 +97,8 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
             }
             ffi::lua_pushnil(l);
             while ffi::lua_next(l, i) != 0 {
-                let slot = string_at(l, -2).and_then(|k| keys.iter().position(|known| *known == k));
+                let key = bytes_at(l, -2);
+                let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k));
                 let value = match string_at(l, -1) {
                     Some(s) => Some(Plain::Text(s)),
                     None => int_arg(l, -1).map(Plain::Int),

@@ -2,7 +2,7 @@
 //! once a map each.
 
 use super::FAST_ID_BASE;
-use super::{answer, cell_at, declared, install_closures, string_at, Answer, FastMethod};
+use super::{answer, bytes_at, cell_at, declared, install_closures, Answer, FastMethod};
 use crate::api::rects::{sort_rects, SORT_ORDERS};
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
@@ -88,8 +88,8 @@ unsafe fn sort(l: *mut lua_State, cell: &SharedCell<Vec<Rect>>) -> Option<Answer
         if ffi::lua_gettop(l) != 2 {
             return None;
         }
-        let order = string_at(l, 2)?;
-        let order = SORT_ORDERS.iter().position(|o| *o == order)?;
+        let order = bytes_at(l, 2)?;
+        let order = SORT_ORDERS.iter().position(|o| o.as_bytes() == order)?;
         cell.poke(|r| {
             sort_rects(r, order);
             Answer::Nothing
