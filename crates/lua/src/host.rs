@@ -128,6 +128,9 @@ struct Env {
     published: std::cell::Cell<(i32, i32)>,
     /// `ctx.rng`: one userdata for every run, reseeded for each.
     rng_ud: AnyUserData,
+    /// The values inside `map_ud` and `rng_ud`, reached without mlua's borrow (and its type
+    /// check) twice a run.
+    held: (LuaMap, LuaRng),
     /// `ctx.params`, and the values it was made from.
     params_cache: RefCell<Option<(ParamList, Table)>>,
     regions: Table,
@@ -179,6 +182,10 @@ impl Env {
             .map_err(internal_lua)?;
         api::fast::install_rng(&lua, &rng_ud).map_err(internal_lua)?;
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
+        let held = (
+            map_ud.borrow::<LuaMap>().map_err(internal_lua)?.clone(),
+            rng_ud.borrow::<LuaRng>().map_err(internal_lua)?.clone(),
+        );
         let env = Env {
             lua,
             generate,
@@ -191,6 +198,7 @@ impl Env {
             map_ud,
             published: std::cell::Cell::new((1, 1)),
             rng_ud,
+            held,
             params_cache: RefCell::new(None),
             regions,
         };
@@ -526,9 +534,15 @@ impl Host {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
-        std::mem::swap(&mut *LuaMap::write_ud(&env.map_ud)?, map);
+        let run_map = || {
+            env.held
+                .0
+                .write()
+                .ok_or(mlua::Error::UserDataBorrowMutError)
+        };
+        std::mem::swap(&mut *run_map()?, map);
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
-        std::mem::swap(&mut *LuaMap::write_ud(&env.map_ud)?, map);
+        std::mem::swap(&mut *run_map()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
         Self::publish(env, (map.width(), map.height()))?;
@@ -547,7 +561,10 @@ impl Host {
     /// Calls the recipe's `generate` with the shared map and its `ctx`.
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
-        *LuaRng::write_ud(&env.rng_ud)? = Rng::new(run.seed);
+        *env.held
+            .1
+            .write()
+            .ok_or(mlua::Error::UserDataBorrowMutError)? = Rng::new(run.seed);
         state::state(lua).running.set(true);
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).

@@ -14,6 +14,14 @@ use std::rc::Rc;
 /// The payload of a userdata whose value warren shares with the fast calls.
 pub struct Shared<T>(Rc<SharedCell<T>>);
 
+impl<T> Clone for Shared<T> {
+    /// Another handle on the same cell (the host keeps one for the map and `ctx.rng` it
+    /// refills every run, so it need not borrow them through mlua).
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
 /// A value and its borrow flag.
 pub struct SharedCell<T> {
     /// How many readers hold the value, or [`WRITING`] while a writer does.
