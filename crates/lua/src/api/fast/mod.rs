@@ -21,6 +21,7 @@
 //! gets the binding's "in use" error.
 
 mod map;
+mod options;
 mod phases;
 mod random;
 mod rects;

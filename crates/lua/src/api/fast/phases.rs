@@ -13,10 +13,10 @@
 //! is passed on, and the declared binding's call, in fatal mode, raises the budget error at
 //! once: the map is left as the binding would have left it.
 
-use super::{bytes_at, cell_at, int_arg, push_new_shared, string_at, Answer, FastMethod};
+use super::options::{default_text, PlainOptions};
+use super::{cell_at, push_new_shared, string_at, Answer, FastMethod};
 use crate::api::classes::CARVE_OPTIONS;
 use crate::api::cost;
-use crate::api::decl::{Class, Default, Ty};
 use crate::api::gen::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
@@ -46,104 +46,6 @@ pub static GEN_FUNCTIONS: [FastMethod<Map>; 3] = [
     },
 ];
 
-/// An option's value as a fast phase takes it.
-#[derive(Clone, Copy)]
-enum Plain<'l> {
-    /// A UTF-8 string.
-    Text(&'l str),
-    /// An integer, or a float without a fraction (as the bindings read integers).
-    Int(i64),
-}
-
-/// Options a fast phase reads: the value of each of `keys` (`None` when absent), read as
-/// options of `class` (its defaults and ranges). Every key of the table must be one of them,
-/// with a string or integer value.
-struct PlainOptions<'l, const N: usize> {
-    class: &'static Class,
-    keys: [&'static str; N],
-    given: [Option<Plain<'l>>; N],
-}
-
-impl<'l, const N: usize> PlainOptions<'l, N> {
-    /// The options at stack index `i`: nothing given when the argument is absent or nil,
-    /// `None` when it is not a plain table of `keys` with such values (a frozen table, an
-    /// unknown key, a table value, …: the declared binding reads those). Also whether a table
-    /// was given (the binding charges one for it).
-    ///
-    /// # Safety
-    /// `l` is running a fast closure; the strings live while the table stays on the stack
-    /// unchanged (a fast phase runs no Lua code).
-    unsafe fn at(
-        l: *mut lua_State,
-        i: c_int,
-        class: &'static Class,
-        keys: [&'static str; N],
-    ) -> Option<(Self, bool)> {
-        let mut given = [None; N];
-        unsafe {
-            match ffi::lua_type(l, i) {
-                ffi::LUA_TNONE | ffi::LUA_TNIL => {
-                    return Some((PlainOptions { class, keys, given }, false))
-                }
-                ffi::LUA_TTABLE => {}
-                _ => return None,
-            }
-            if ffi::lua_checkstack(l, 3) == 0 {
-                return None;
-            }
-            if ffi::lua_getmetatable(l, i) != 0 {
-                ffi::lua_pop(l, 1);
-                return None;
-            }
-            ffi::lua_pushnil(l);
-            while ffi::lua_next(l, i) != 0 {
-                let key = bytes_at(l, -2);
-                let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k));
-                let value = match string_at(l, -1) {
-                    Some(s) => Some(Plain::Text(s)),
-                    None => int_arg(l, -1).map(Plain::Int),
-                };
-                ffi::lua_pop(l, 1);
-                match (slot, value) {
-                    (Some(slot), Some(v)) => given[slot] = Some(v),
-                    _ => {
-                        ffi::lua_pop(l, 1);
-                        return None;
-                    }
-                }
-            }
-        }
-        Some((PlainOptions { class, keys, given }, true))
-    }
-
-    /// String option `slot`, or its declared default; `None` for anything else.
-    fn text(&self, slot: usize) -> Option<&'l str> {
-        match self.given[slot] {
-            Some(Plain::Text(s)) => Some(s),
-            Some(Plain::Int(_)) => None,
-            None => match self.class.field(self.keys[slot])?.default {
-                Default::Str(d) => Some(d),
-                _ => None,
-            },
-        }
-    }
-
-    /// Integer option `slot` within its declared range, or its declared default; `None` for
-    /// anything else.
-    fn int(&self, slot: usize) -> Option<i64> {
-        let field = self.class.field(self.keys[slot])?;
-        let n = match (self.given[slot], field.default) {
-            (Some(Plain::Int(n)), _) => n,
-            (None, Default::Int(d)) => d,
-            _ => return None,
-        };
-        match field.ty {
-            Ty::Int { min, max } => (min..=max).contains(&n).then_some(n),
-            _ => None,
-        }
-    }
-}
-
 /// The rectangle list at stack index `i`, when it is one that points at its cell.
 ///
 /// # Safety
@@ -154,15 +56,6 @@ unsafe fn rects_at<'l>(
     data: &StateData,
 ) -> Option<&'l SharedCell<Vec<Rect>>> {
     unsafe { cell_at(l, i, data.rects_metatable.get()) }
-}
-
-/// The declared default of the string option `key` of `class` (what the binding reads when
-/// the key is absent).
-fn default_of(class: &'static Class, key: &str) -> Option<&'static str> {
-    match class.field(key)?.default {
-        Default::Str(d) => Some(d),
-        _ => None,
-    }
 }
 
 /// The terrain `name` names on `map`.
@@ -289,7 +182,7 @@ unsafe fn start_and_stairs(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<
         let budget = &*data.budget;
         cell.poke(|m| {
             rects.peek(|rects| {
-                let stairs = terrain(m, default_of(&STAIRS_OPTIONS, "terrain")?)?;
+                let stairs = terrain(m, default_text(&STAIRS_OPTIONS, "terrain")?)?;
                 let (first, last) = (rects.first()?, rects.last()?);
                 if !all_on(m, &[*first, *last])
                     || !bytes_charged(l, budget, cost::start_and_stairs())
