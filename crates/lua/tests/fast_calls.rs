@@ -4,7 +4,6 @@
 //! alike and calls every method on both, on the same line, compares the two paths: same
 //! answers, same errors at the same lines, same writes, same budget.
 use std::path::Path;
-use warren_core::map::Map;
 use warren_lua::{Host, Limits, Run};
 
 mod common;
@@ -145,11 +144,6 @@ return {
 }
 "#;
 
-/// [`common::least_budget`] of `recipe`.
-fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {
-    common::least_budget(dir, recipe, sets, above)
-}
-
 #[test]
 fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
     let dir = tempfile::tempdir().unwrap();
@@ -173,15 +167,8 @@ fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
     );
     let above = above.unwrap();
     for only in methods.into_iter().chain(["all"]) {
-        let budget = |on| {
-            least_budget(
-                dir.path(),
-                LOOP,
-                &[("on", on), ("only", only)],
-                Some(&above),
-            )
-        };
-        let (fast, declared) = (budget("map"), budget("above"));
+        let (fast, declared) =
+            common::least_budgets_on_both(dir.path(), LOOP, &[("only", only)], &above);
         assert_eq!(fast, declared, "{only}");
         assert!(fast > 100 * 5, "{only}: every call is charged ({fast})");
     }
@@ -339,7 +326,7 @@ return {
 #[test]
 fn a_fast_rng_call_or_math_random_costs_the_budget_one_call() {
     let dir = tempfile::tempdir().unwrap();
-    let least = |call| least_budget(dir.path(), RNG_LOOP, &[("call", call)], None);
+    let least = |call| common::least_budget(dir.path(), RNG_LOOP, &[("call", call)], None);
     // `lua` is a Lua call where `rng` is a C call; `random` and `lua` both make two calls.
     let lua = least("lua");
     assert_eq!(least("rng") + 5 * 200, lua, "rng:int");

@@ -283,15 +283,8 @@ fn a_fast_phase_costs_the_budget_what_the_declared_binding_does() {
     for only in [
         "carve", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all",
     ] {
-        let budget = |on| {
-            common::least_budget(
-                dir.path(),
-                LOOP,
-                &[("on", on), ("only", only)],
-                Some(&above),
-            )
-        };
-        let (fast, declared) = (budget("map"), budget("above"));
+        let (fast, declared) =
+            common::least_budgets_on_both(dir.path(), LOOP, &[("only", only)], &above);
         assert_eq!(fast, declared, "{only}");
         if only == "stream" {
             // A name that is not UTF-8 takes the declared path on either map.

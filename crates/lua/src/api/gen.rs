@@ -233,7 +233,7 @@ fn scatter_rooms(
     };
     let rooms =
         rooms::scatter_rooms(w, h, &mut r, &opts, &mut meter).map_err(|_| meter.stopped())?;
-    super::rects::new_userdata(lua, rooms)
+    super::fast::new_pointing(lua, rooms)
 }
 
 /// The declared `connectivity` choice of an options table.

@@ -15,14 +15,6 @@ use warren_core::map::Rect;
 /// Rectangles as a Lua userdata, in a cell the fast calls share (see [`super::shared`]).
 pub type LuaRects = super::shared::Shared<Vec<Rect>>;
 
-/// A new rectangle list userdata holding `rects`, pointing at its cell (as the fast calls
-/// find it: see [`super::fast::keep_cell`]).
-pub fn new_userdata(lua: &Lua, rects: Vec<Rect>) -> mlua::Result<AnyUserData> {
-    let ud = lua.create_userdata(LuaRects::new(rects))?;
-    super::fast::keep_cell::<Vec<Rect>>(lua, &ud)?;
-    Ok(ud)
-}
-
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
     rect_table_with_room(lua, r, 0)

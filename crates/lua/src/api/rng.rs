@@ -190,12 +190,10 @@ fn stream(
 ) -> mlua::Result<AnyUserData> {
     let c = Call::new(lua, &STREAM, &extra)?;
     let name = c.text(0, &name)?;
-    let stream = LuaRng::new(c.held(this)?.stream(&name));
+    let stream = c.held(this)?.stream(&name);
     // Made pointing at its cell, so the fast calls that take an rng (the phases' and its own)
     // find it without asking.
-    let ud = lua.create_userdata(stream)?;
-    super::fast::keep_cell::<Rng>(lua, &ud)?;
-    Ok(ud)
+    super::fast::new_pointing(lua, stream)
 }
 
 fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {

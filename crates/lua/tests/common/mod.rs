@@ -65,6 +65,25 @@ pub fn below_itself(h: &Host, seed: u64, sets: &[(&str, &str)]) -> Map {
     level(h, seed, sets, Some(&above)).unwrap()
 }
 
+/// [`least_budget`] of `recipe` with `sets`, on the run's map (`on = "map"`) and on
+/// `ctx.above` (`on = "above"`): a recipe that calls the same functions on either, which take
+/// the fast path on the run's map and the declared bindings on the other.
+pub fn least_budgets_on_both(
+    dir: &Path,
+    recipe: &str,
+    sets: &[(&str, &str)],
+    above: &Map,
+) -> (u64, u64) {
+    let on = |map| {
+        let sets: Vec<(&str, &str)> = [("on", map)]
+            .into_iter()
+            .chain(sets.iter().copied())
+            .collect();
+        least_budget(dir, recipe, &sets, Some(above))
+    };
+    (on("map"), on("above"))
+}
+
 /// The smallest instruction budget within which a generation of `recipe` (seed 1, parameters
 /// `sets`, below `above` at depth 2 when given) finishes.
 pub fn least_budget(dir: &Path, recipe: &str, sets: &[(&str, &str)], above: Option<&Map>) -> u64 {

@@ -1,14 +1,14 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes.
 
 use super::RECEIVER;
-use super::{answer, declared, install_closures, int_arg, string_at, Answer, FastMethod};
+use super::{answer, bytes_charged, declared, install_closures, int_arg, string_at};
+use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE};
 use crate::api::cost;
 use crate::api::map::LuaMap;
 use crate::api::notes::tag_charges;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
-use crate::budget::raw_script_location;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
@@ -267,14 +267,10 @@ unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
 unsafe fn last_string<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
     unsafe {
         let top = ffi::lua_gettop(l);
-        if !(top == i || top == i + 1 && ffi::lua_type(l, i + 1) == ffi::LUA_TNIL)
-            || ffi::lua_type(l, i) != ffi::LUA_TSTRING
-        {
+        if !(top == i || top == i + 1 && ffi::lua_type(l, i + 1) == ffi::LUA_TNIL) {
             return None;
         }
-        let mut len = 0;
-        let bytes = ffi::lua_tolstring(l, i, &mut len);
-        std::str::from_utf8(std::slice::from_raw_parts(bytes.cast::<u8>(), len)).ok()
+        string_at(l, i)
     }
 }
 
@@ -331,11 +327,7 @@ unsafe fn tag(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
             _ => return None,
         };
         let budget = &*crate::state::data_of(l)?.budget;
-        let charge = |bytes| {
-            budget
-                .charge_bytes_for(bytes, "", || raw_script_location(l))
-                .is_ok()
-        };
+        let charge = |bytes| bytes_charged(l, budget, bytes);
         cell.poke(|m| {
             // A charge that trips a budget leaves the tag unset, as the binding does; the
             // declared call that follows raises the budget error.

@@ -12,7 +12,7 @@
 //!   The phases that take the map first sit in `warren.gen`'s table.
 //! - Rngs ([`install_rng`]) and rectangle lists ([`install_rects`]): the closures replace the
 //!   declared bindings in the methods table every rng (list) shares; an rng or a list keeps a
-//!   pointer to its cell as its user value (streams and lists from birth, [`keep_cell`]; other
+//!   pointer to its cell as its user value (streams and lists from birth, [`new_pointing`]; other
 //!   rngs from their first fast call on), and a fast call tells one by its metatable.
 //! - `math.random` ([`random`]): draws from `ctx.rng` while a generation runs.
 //!
@@ -98,6 +98,17 @@ where
     })
 }
 
+/// A new userdata holding `value` (a `Shared<T>`), pointing at its cell ([`keep_cell`]): how
+/// the bindings make streams and rectangle lists, and the fast calls too.
+pub fn new_pointing<T: 'static>(lua: &mlua::Lua, value: T) -> mlua::Result<mlua::AnyUserData>
+where
+    Shared<T>: mlua::UserData,
+{
+    let ud = lua.create_userdata(Shared::new(value))?;
+    keep_cell::<T>(lua, &ud)?;
+    Ok(ud)
+}
+
 /// Makes a userdata holding `make()`'s value through mlua, exactly as a declared binding
 /// returning it does (the same protected call, allocation and budget charges, the same object
 /// numbering), points it at its cell and pushes it: [`Answer::Pushed`]. `None`, with nothing
@@ -119,8 +130,7 @@ where
         if lua.exec_raw_lua(|raw| raw.state()) != l || ffi::lua_checkstack(l, 2) == 0 {
             return None;
         }
-        let ud = lua.create_userdata(Shared::new(make()?)).ok()?;
-        keep_cell::<T>(lua, &ud).ok()?;
+        let ud = new_pointing(lua, make()?).ok()?;
         lua.exec_raw_lua(|raw| raw.push(&ud)).ok()?;
         Some(Answer::Pushed)
     }
@@ -353,6 +363,28 @@ unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
             None
         }
     }
+}
+
+/// A charge of `cost` located at the calling script line, as the bindings charge.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn charged(l: *mut lua_State, budget: &crate::budget::Budget, cost: u64) -> bool {
+    budget
+        .charge(cost, || unsafe { crate::budget::raw_script_location(l) })
+        .is_ok()
+}
+
+/// `charge_bytes` as the bindings make it, located at the calling script line.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn bytes_charged(l: *mut lua_State, budget: &crate::budget::Budget, bytes: usize) -> bool {
+    budget
+        .charge_bytes_for(bytes, "", || unsafe {
+            crate::budget::raw_script_location(l)
+        })
+        .is_ok()
 }
 
 /// The string at stack index `i`, when it is one in UTF-8 (no conversion of numbers).

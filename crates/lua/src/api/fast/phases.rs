@@ -14,14 +14,13 @@
 //! once: the map is left as the binding would have left it.
 
 use super::options::{default_text, PlainOptions};
-use super::{cell_at, push_new_shared, string_at, Answer, FastMethod};
+use super::{bytes_charged, cell_at, charged, push_new_shared, string_at, Answer, FastMethod};
 use crate::api::classes::CARVE_OPTIONS;
 use crate::api::cost;
 use crate::api::gen::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
-use crate::budget::{raw_script_location, Budget};
 use crate::state::StateData;
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
@@ -67,26 +66,6 @@ fn terrain(map: &Map, name: &str) -> Option<TerrainId> {
 /// binding reports).
 fn all_on(map: &Map, rects: &[Rect]) -> bool {
     rects.iter().all(|r| map.check_rect(r).is_ok())
-}
-
-/// A charge of `cost` located at the calling script line, as the bindings charge.
-///
-/// # Safety
-/// `l` is running a fast closure.
-unsafe fn charged(l: *mut lua_State, budget: &Budget, cost: u64) -> bool {
-    budget
-        .charge(cost, || unsafe { raw_script_location(l) })
-        .is_ok()
-}
-
-/// `charge_bytes` as the bindings make it, located at the calling script line.
-///
-/// # Safety
-/// `l` is running a fast closure.
-unsafe fn bytes_charged(l: *mut lua_State, budget: &Budget, bytes: usize) -> bool {
-    budget
-        .charge_bytes_for(bytes, "", || unsafe { raw_script_location(l) })
-        .is_ok()
 }
 
 /// `map:carve_rooms(rooms, terrain, opts)` with `opts` absent or `{kind=}`.

@@ -28,7 +28,7 @@ const RECTS_ID_BASE: u64 = FAST_ID_BASE + 96;
 
 /// Replaces `sort` in the lists' methods table and `__len` in their metatable (found through
 /// `sample`, a list) with fast closures. Lists point at their cells from birth
-/// (`rects::new_userdata`); others take the declared bindings.
+/// (`fast::new_pointing`); others take the declared bindings.
 pub fn install(lua: &Lua, sample: &AnyUserData) -> mlua::Result<()> {
     let methods = |l| {
         // SAFETY: `l` runs protected with the list in slot 1; every type relied on is checked
