@@ -401,23 +401,6 @@ impl Budget {
         }
     }
 
-    /// [`Budget::charge`] when it exceeds no budget: true when counted. False, with nothing
-    /// counted, when it would exceed one, so that the caller makes the charge with
-    /// [`Budget::charge`] and raises its error (a fast call passing the call on).
-    pub fn charge_within(&self, cost: u64) -> bool {
-        if self.exceeded.get().is_some() {
-            return false;
-        }
-        if !self.active.get() {
-            return true;
-        }
-        if self.exceeds(self.used().saturating_add(cost)).is_some() {
-            return false;
-        }
-        self.used.set(self.used.get().saturating_add(cost));
-        true
-    }
-
     /// What having used `used` instruction-equivalents exceeds, if anything. When nothing, and
     /// the clock was due, it sets when the clock is next looked at.
     fn exceeds(&self, used: u64) -> Option<Exceeded> {

@@ -1,7 +1,7 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes.
 
 use super::RECEIVER;
-use super::{answer, bytes_charged, declared, install_closures, int_arg, string_at};
+use super::{answer, bytes_charged, charged, declared, install_closures, int_arg, string_at};
 use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE};
 use crate::api::cost;
@@ -283,9 +283,9 @@ unsafe fn fill(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
             let terrain = terrain_names::id(m.terrains(), name)?;
             Some((terrain, cost::cell_work(m.len() as u64)))
         })??;
-        // Charged before anything is written, as the binding charges it; a charge that would
-        // run a budget out (or look at the clock) is the declared binding's to make.
-        if !crate::state::data_of(l)?.budget.charge_within(work) {
+        // Charged before anything is written, as the binding charges it; a charge that trips
+        // a budget passes the call on, and the declared call raises the budget error.
+        if !charged(l, &crate::state::data_of(l)?.budget, work) {
             return None;
         }
         cell.poke(|m| Answer::Int(m.fill(&Brush::new(terrain)) as i64))
