@@ -172,6 +172,15 @@ LUA_API uint64_t lua_warren_id (lua_State *L, int idx) {
 }
 
 
+LUA_API int lua_warren_renumber (lua_State *L, int idx) {
+  const TValue *o = luaW_index2value(L, idx);
+  if (!ttisfulluserdata(o))
+    return 0;
+  uvalue(o)->wid = luaW_newid(L);
+  return 1;
+}
+
+
 static void markall (GCObject *o) {
   for (; o != NULL; o = o->next)
     l_setbit(o->marked, PRISTINEBIT);

@@ -64,6 +64,11 @@ LUA_API int (lua_warren_getfatal) (lua_State *L);
 LUA_API void (lua_warren_setidbase) (lua_State *L, uint64_t base);
 LUA_API uint64_t (lua_warren_getidbase) (lua_State *L);
 LUA_API uint64_t (lua_warren_id) (lua_State *L, int idx);
+/* Gives the full userdata at 'idx' the next id, as if it were made now (for
+   a host that hands out again a userdata no script can reach any more).
+   Returns 0 if the value is not a full userdata. It must not be a key of
+   any table: keys are placed by their ids. */
+LUA_API int (lua_warren_renumber) (lua_State *L, int idx);
 
 /* pristine tracking */
 LUA_API void (lua_warren_markpristine) (lua_State *L);

@@ -471,6 +471,7 @@ impl Host {
         let required = state::state(&env.lua).modules.borrow().count() != modules;
         let refilled = env.refill_error_pool(&self.warm_ids);
         self.stale.set(env.dirty() || required || !refilled);
+        api::pool::end_run(&env.lua, !self.stale.get());
         drop(env);
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),

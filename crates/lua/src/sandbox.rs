@@ -131,6 +131,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         rng_metatable: std::cell::Cell::new(std::ptr::null()),
         rects_metatable: std::cell::Cell::new(std::ptr::null()),
     });
+    lua.set_app_data(crate::api::pool::Pools::default());
     crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;
     let mut raw = std::ptr::null_mut();

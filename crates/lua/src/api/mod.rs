@@ -51,6 +51,7 @@ pub mod log;
 pub mod map;
 pub mod meter;
 pub mod notes;
+pub mod pool;
 pub mod rect;
 pub mod rects;
 pub mod regions;

@@ -33,6 +33,7 @@ pub use rects::install as install_rects;
 pub use rng::install as install_rng;
 
 use super::call::float_as_int;
+use super::pool::Pooled;
 use super::shared::{Shared, SharedCell};
 use crate::budget::refund_call;
 use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
@@ -99,14 +100,13 @@ where
 }
 
 /// A new userdata holding `value` (a `Shared<T>`), pointing at its cell ([`keep_cell`]): how
-/// the bindings make streams and rectangle lists, and the fast calls too.
-pub fn new_pointing<T: 'static>(lua: &mlua::Lua, value: T) -> mlua::Result<mlua::AnyUserData>
+/// the bindings make streams and rectangle lists, and the fast calls too. During a run it is
+/// one an earlier run made, when its pool has one free ([`super::pool`]).
+pub fn new_pointing<T: Pooled>(lua: &mlua::Lua, value: T) -> mlua::Result<mlua::AnyUserData>
 where
     Shared<T>: mlua::UserData,
 {
-    let ud = lua.create_userdata(Shared::new(value))?;
-    keep_cell::<T>(lua, &ud)?;
-    Ok(ud)
+    super::pool::new_userdata(lua, value, |ud| keep_cell::<T>(lua, ud))
 }
 
 /// Makes a userdata holding `make()`'s value through mlua, exactly as a declared binding
@@ -118,7 +118,7 @@ where
 ///
 /// # Safety
 /// `l` is running a fast closure of a state mlua made.
-unsafe fn push_new_shared<T: 'static>(
+unsafe fn push_new_shared<T: Pooled>(
     l: *mut lua_State,
     make: impl FnOnce() -> Option<T>,
 ) -> Option<Answer>

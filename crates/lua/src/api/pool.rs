@@ -1,0 +1,247 @@
+//! Streams and rectangle lists a run made, handed out again by the next run instead of made
+//! anew: most recipes make a few per map (`ctx.rng:stream(name)`, `warren.gen.scatter_rooms`),
+//! and making a userdata, collecting it and running its finalizer cost several times what the
+//! call that returns it does.
+//!
+//! Reuse is invisible to scripts. A userdata a run made is kept (up to [`KEPT`] of each type)
+//! until the run ends; when the run left the state clean (no write to an object the recipe's
+//! loading made, see `lua_warren_markpristine`), no script value can still reach it —
+//! everything that outlives a run is such an object or the host's, and a failed run's error
+//! reaches the host as a message, never as a Lua value — so the next run may hand it out as a
+//! new one: its cell gets the new value and the userdata the id a new object would get there
+//! (`lua_warren_renumber`). A dirty run's state is rebuilt, pools and all.
+
+use super::shared::Shared;
+use crate::state;
+use mlua::{ffi, AnyUserData, Lua, UserData};
+use std::cell::RefCell;
+use warren_core::map::geom::Rect;
+use warren_core::rng::Rng;
+
+extern "C" {
+    fn lua_warren_renumber(l: *mut ffi::lua_State, idx: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+/// How many userdata of one type a run keeps for the next: more than any shipped recipe makes
+/// in a run; a recipe that makes more gets the rest made anew, as before.
+const KEPT: usize = 32;
+
+/// The pools of one state, in its app data (the sandbox puts them there).
+#[derive(Default)]
+pub struct Pools {
+    /// Rngs (`ctx.rng:stream`).
+    rngs: Pool<Rng>,
+    /// Rectangle lists (`scatter_rooms`).
+    rects: Pool<Vec<Rect>>,
+}
+
+/// Ends a run in `lua`: what it made is handed out again by the next run when `reuse` (the
+/// run left the state clean), else let go.
+pub fn end_run(lua: &Lua, reuse: bool) {
+    if let Some(pools) = lua.app_data_ref::<Pools>() {
+        pools.rngs.end_run(reuse);
+        pools.rects.end_run(reuse);
+    }
+}
+
+/// A new userdata holding `value` (a `Shared<T>`): during a run, one an earlier run made when
+/// the pool has one free, else a new one, which `point` makes point at its cell and which is
+/// kept for the next run.
+pub fn new_userdata<T: Pooled>(
+    lua: &Lua,
+    value: T,
+    point: impl FnOnce(&AnyUserData) -> mlua::Result<()>,
+) -> mlua::Result<AnyUserData>
+where
+    Shared<T>: UserData,
+{
+    let running = state::state(lua).running.get();
+    let pools = lua.app_data_ref::<Pools>();
+    let pool = pools.as_deref().filter(|_| running).map(T::pool);
+    let value = match pool {
+        Some(pool) => match pool.reuse(lua, value) {
+            Ok(ud) => return Ok(ud),
+            Err(value) => value,
+        },
+        None => value,
+    };
+    let shared = Shared::new(value);
+    let ud = lua.create_userdata(shared.clone())?;
+    point(&ud)?;
+    if let Some(pool) = pool {
+        pool.keep(&ud, shared);
+    }
+    Ok(ud)
+}
+
+/// A value type whose userdata a state pools.
+pub trait Pooled: Sized + 'static {
+    /// This type's pool.
+    fn pool(pools: &Pools) -> &Pool<Self>;
+
+    /// Lets go of what the value holds while its userdata waits in the pool.
+    fn release(&mut self) {}
+}
+
+impl Pooled for Rng {
+    fn pool(pools: &Pools) -> &Pool<Rng> {
+        &pools.rngs
+    }
+}
+
+impl Pooled for Vec<Rect> {
+    fn pool(pools: &Pools) -> &Pool<Vec<Rect>> {
+        &pools.rects
+    }
+
+    fn release(&mut self) {
+        *self = Vec::new();
+    }
+}
+
+/// One type's userdata: those the running generation made, and those it may hand out.
+pub struct Pool<T> {
+    made: RefCell<Vec<Kept<T>>>,
+    free: RefCell<Vec<Kept<T>>>,
+}
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool {
+            made: RefCell::new(Vec::new()),
+            free: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+/// A kept userdata and its payload (the same cell).
+struct Kept<T> {
+    ud: AnyUserData,
+    value: Shared<T>,
+}
+
+impl<T: Pooled> Pool<T>
+where
+    Shared<T>: UserData,
+{
+    /// A userdata an earlier run made, now holding `value` and numbered as a new object;
+    /// `Err(value)` when none is free.
+    fn reuse(&self, lua: &Lua, value: T) -> Result<AnyUserData, T> {
+        let Some(kept) = self.free.borrow_mut().pop() else {
+            return Err(value);
+        };
+        let Some(mut payload) = kept.value.write() else {
+            return Err(value);
+        };
+        *payload = value;
+        drop(payload);
+        let renumbered = lua.exec_raw_lua(|raw| {
+            let l = raw.state();
+            // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.
+            unsafe {
+                if ffi::lua_checkstack(l, 1) == 0 || raw.push(&kept.ud).is_err() {
+                    return false;
+                }
+                let done = lua_warren_renumber(l, -1) != 0;
+                ffi::lua_pop(l, 1);
+                done
+            }
+        });
+        debug_assert!(renumbered, "a kept userdata is a full userdata");
+        let ud = kept.ud.clone();
+        self.made.borrow_mut().push(kept);
+        Ok(ud)
+    }
+
+    /// Keeps `ud`, just made with `value` as its payload, for the next run (while fewer than
+    /// [`KEPT`] are held).
+    fn keep(&self, ud: &AnyUserData, value: Shared<T>) {
+        let mut made = self.made.borrow_mut();
+        if made.len() + self.free.borrow().len() < KEPT {
+            made.push(Kept {
+                ud: ud.clone(),
+                value,
+            });
+        }
+    }
+
+    fn end_run(&self, reuse: bool) {
+        let mut made = self.made.borrow_mut();
+        if !reuse {
+            made.clear();
+            return;
+        }
+        for kept in made.iter() {
+            if let Some(mut payload) = kept.value.write() {
+                payload.release();
+            }
+        }
+        self.free.borrow_mut().append(&mut made);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fast::new_pointing;
+    use super::super::rng::LuaRng;
+    use super::{end_run, Pools, KEPT};
+    use crate::state;
+    use warren_core::rng::Rng;
+
+    /// The pointer and the stable id of `ud`, and the seed of the rng it holds.
+    fn seen(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> (*const std::ffi::c_void, u64, u64) {
+        extern "C" {
+            fn lua_warren_id(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> u64;
+        }
+        let id = lua.exec_raw_lua(|raw| unsafe {
+            raw.push(ud).unwrap();
+            let id = lua_warren_id(raw.state(), -1);
+            mlua::ffi::lua_pop(raw.state(), 1);
+            id
+        });
+        (ud.to_pointer(), id, LuaRng::read_ud(ud).unwrap().seed())
+    }
+
+    #[test]
+    fn a_clean_run_hands_what_it_made_to_the_next_as_new() {
+        let (lua, _) = crate::sandbox::new_state(vec![], Default::default()).unwrap();
+        let data = state::state(&lua);
+        let free = || {
+            lua.app_data_ref::<Pools>()
+                .unwrap()
+                .rngs
+                .free
+                .borrow()
+                .len()
+        };
+        new_pointing(&lua, Rng::new(1)).unwrap();
+        end_run(&lua, true);
+        assert_eq!(free(), 0, "outside a run nothing is kept");
+
+        data.running.set(true);
+        let first = new_pointing(&lua, Rng::new(3)).unwrap();
+        let (at, id, _) = seen(&lua, &first);
+        end_run(&lua, true);
+        assert_eq!(free(), 1);
+        let again = new_pointing(&lua, Rng::new(4)).unwrap();
+        assert_eq!(
+            seen(&lua, &again),
+            (at, id + 1, 4),
+            "the same userdata, renumbered, new value"
+        );
+        let other = new_pointing(&lua, Rng::new(5)).unwrap();
+        assert_ne!(
+            seen(&lua, &other).0,
+            at,
+            "a run never hands out one object twice"
+        );
+
+        end_run(&lua, false);
+        assert_eq!(free(), 0, "a dirty run's objects are let go");
+        for seed in 0..2 * KEPT as u64 {
+            new_pointing(&lua, Rng::new(seed)).unwrap();
+        }
+        end_run(&lua, true);
+        assert_eq!(free(), KEPT, "at most KEPT are kept");
+    }
+}
