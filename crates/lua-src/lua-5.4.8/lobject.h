@@ -753,6 +753,15 @@ typedef union Node {
 */
 #define WFIELDSBIT		(1 << 6)
 #define isfieldtable(t)		((t)->flags & WFIELDSBIT)
+
+/*
+** warren: the same bit in a metatable's 'flags' makes every table with that
+** metatable read-only (see 'lua_warren_setreadonly'); the host never uses a
+** field table as a metatable.
+*/
+#define WREADONLYBIT		WFIELDSBIT
+#define isreadonly(t)  \
+	((t)->metatable != NULL && ((t)->metatable->flags & WREADONLYBIT))
 #endif
 
 

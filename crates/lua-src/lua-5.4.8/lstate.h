@@ -447,6 +447,10 @@ LUAI_FUNC int luaE_resetthread (lua_State *L, int status);
 LUAI_FUNC void luaW_budgetpoint (lua_State *L);
 LUAI_FUNC lua_Unsigned luaW_lightid (const void *p);
 LUAI_FUNC const TValue *luaW_index2value (lua_State *L, int idx);
+/* warren: a write of 'key' to read-only table 't' (see
+   'lua_warren_setreadonly'): calls its '__newindex', then raises if that
+   returned */
+LUAI_FUNC l_noret luaW_refuse (lua_State *L, Table *t, const TValue *key);
 
 /* warren: the stable id of a table, closure, full userdata or thread */
 l_sinline lua_Unsigned luaW_gcid (GCObject *o) {

@@ -102,6 +102,22 @@ typedef enum {
 
 
 /*
+** warren: a set takes the fast track only when 'luaV_fastget' found the key
+** and the table is not read-only; a read-only table's set goes to
+** 'luaV_finishset', which calls its '__newindex' (that raises the error).
+*/
+#if defined(LUA_WARREN)
+#define luaW_fastset(L,t,k,slot,f)  \
+	(luaV_fastget(L,t,k,slot,f) && !isreadonly(hvalue(t)))
+#define luaW_fastseti(L,t,k,slot)  \
+	(luaV_fastgeti(L,t,k,slot) && !isreadonly(hvalue(t)))
+#else
+#define luaW_fastset(L,t,k,slot,f)	luaV_fastget(L,t,k,slot,f)
+#define luaW_fastseti(L,t,k,slot)	luaV_fastgeti(L,t,k,slot)
+#endif
+
+
+/*
 ** Finish a fast set operation (when fast get succeeds). In that case,
 ** 'slot' points to the place to put the value.
 */

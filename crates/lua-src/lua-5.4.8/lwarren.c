@@ -23,6 +23,7 @@
 #include "lobject.h"
 #include "lstate.h"
 #include "lstring.h"
+#include "ltm.h"
 
 
 /* ids are 64 bits */
@@ -238,6 +239,34 @@ LUA_API void lua_warren_touch (lua_State *L, int idx) {
   const TValue *o = luaW_index2value(L, idx);
   if (iscollectable(o))
     luaW_touch(L, gcvalue(o));
+}
+
+
+LUA_API int lua_warren_setreadonly (lua_State *L, int idx, int readonly) {
+  const TValue *t = luaW_index2value(L, idx);
+  Table *mt;
+  int was;
+  if (!ttistable(t) || hvalue(t)->metatable == NULL)
+    return -1;
+  mt = hvalue(t)->metatable;
+  was = (mt->flags & WREADONLYBIT) != 0;
+  if (readonly)
+    mt->flags |= WREADONLYBIT;
+  else
+    mt->flags &= cast_byte(~WREADONLYBIT);
+  return was;
+}
+
+
+l_noret luaW_refuse (lua_State *L, Table *t, const TValue *key) {
+  const TValue *tm = fasttm(L, t->metatable, TM_NEWINDEX);
+  if (tm != NULL && ttisfunction(tm)) {
+    TValue table, nil;
+    sethvalue(L, &table, t);
+    setnilvalue(&nil);
+    luaT_callTM(L, tm, &table, key, &nil);
+  }
+  luaG_runerror(L, "attempt to modify a read-only table");
 }
 
 

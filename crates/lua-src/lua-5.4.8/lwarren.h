@@ -8,7 +8,8 @@
 ** those ids instead of addresses, (3) ignores '__mode' (no weak tables),
 ** (4) counts an instruction budget without a hook, (5) has a "fatal" mode
 ** that no Lua mechanism can catch, (6) tracks writes to "pristine"
-** objects, and (7) reads a userdata's fields from its field table.
+** objects, (7) reads a userdata's fields from its field table, and (8) has
+** read-only tables.
 */
 
 #ifndef lwarren_h
@@ -85,6 +86,18 @@ LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
 /* Marks the state dirty if the object at 'idx' is pristine (for C code that
    changes an object's memory, as 'string.gmatch' does its state). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);
+
+/* read-only tables */
+/* Makes the table at 'idx' read-only (or writable again, when 'readonly' is
+   0), with every other table that has its metatable (it must have one, with a
+   '__newindex' function): every write to it, raw or not, to a key it has or
+   not, calls that '__newindex', which is expected to raise an error (if it
+   returns, the write raises "attempt to modify a read-only table"). Reads
+   are plain table reads. Only the host may set the metatable of a table that
+   has one: protect it with '__metatable'. Returns whether the table was
+   read-only before, or -1 (and changes nothing) if the value is not a table
+   with a metatable. */
+LUA_API int (lua_warren_setreadonly) (lua_State *L, int idx, int readonly);
 
 /* userdata fields */
 /* Pops the table on top of the stack and makes it the field table of the

@@ -187,25 +187,18 @@ G.os = {
   difftime = function(a, b) return (a - (b or 0)) + 0.0 end,
 }
 
--- Read-only tables: writes raise an error; reads, # and pairs (in the table's own order, without
--- handing out the table) see the original.
+-- Read-only tables (`host.seal`, the patched Lua's `lua_warren_setreadonly`): every write, raw or
+-- not, to a key the table has or not, calls `__newindex`, which raises the error; reads, `#`,
+-- `pairs` and `ipairs` are a plain table's.
+local seal = host.seal
 local function readonly(t, name)
-  return setmetatable({}, {
-    __index = t,
+  setmetatable(t, {
     __newindex = function(_, k)
       error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
     end,
-    __len = function() return #t end,
-    __pairs = function()
-      local k
-      return function()
-        local v
-        k, v = next(t, k)
-        return k, v
-      end
-    end,
     __metatable = false,
   })
+  return seal(t)
 end
 local function freeze(value, name)
   if type(value) ~= "table" then return value end

@@ -29,6 +29,7 @@ type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const 
 extern "C" {
     fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
     fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
+    fn lua_warren_setreadonly(l: *mut ffi::lua_State, idx: c_int, readonly: c_int) -> c_int;
 }
 
 thread_local! {
@@ -174,6 +175,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         })?,
     )?;
     host.set("print", lua.create_function(api::log::print)?)?;
+    // SAFETY: `seal` is a C function for this state's patched Lua.
+    host.set("seal", unsafe { lua.create_c_function(seal)? })?;
     let random = lua.create_function(api::rng::math_random)?;
     host.set("random", api::fast::random(lua, &random)?)?;
     host.set(
@@ -191,6 +194,21 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         .set_mode(mlua::ChunkMode::Text)
         .call(host)?;
     Ok((sandbox, helpers))
+}
+
+/// `host.seal(t)`: makes `t` (a table whose metatable has a `__newindex` function) read-only,
+/// and returns it (see `lua_warren_setreadonly`). A plain C function, so that making it takes
+/// no object id.
+unsafe extern "C-unwind" fn seal(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with its arguments on `l`'s stack; marking reads the first one and
+    // cannot raise.
+    unsafe {
+        if lua_warren_setreadonly(l, 1, 1) < 0 {
+            return ffi::luaL_error(l, c"seal: a table with a metatable expected".as_ptr());
+        }
+        ffi::lua_settop(l, 1);
+    }
+    1
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua

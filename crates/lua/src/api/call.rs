@@ -466,8 +466,8 @@ impl<'a> Call<'a> {
         match v {
             Value::Nil if a.optional => {}
             Value::Table(t) => {
-                // A frozen table (region data passed as options) is an empty proxy: its keys
-                // are in the table it stands for.
+                // An empty table whose `__index` is a table (options inheriting every key)
+                // reads that table's keys.
                 if !opts.load(t)? {
                     let inner = super::regions::target(t)?;
                     if inner != *t {

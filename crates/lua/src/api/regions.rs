@@ -1,7 +1,7 @@
 //! `ctx.regions` and region entries as arguments.
 //!
 //! Region files are resolved once, at load ([`warren_core::region::Resolved`]: terrain ids,
-//! defaults applied, ranges checked). Recipes read read-only views of the same data
+//! defaults applied, ranges checked). Recipes read read-only tables of the same data
 //! (`ctx.regions.corridor[1].weight`); each view carries, hidden in its metatable, a tag naming
 //! the resolved entry it shows. A binding given a view uses that entry as it is — nothing is
 //! parsed again. A recipe's own hand-made table (`{ name = "tunnel", floor = "floor", … }`)
@@ -94,7 +94,7 @@ pub fn install(lua: &Lua, root: &Table, registry: &Arc<Registry>) -> mlua::Resul
 }
 
 /// The table holding `t`'s fields: `t` itself, or, when `t` is an empty table whose
-/// metatable's `__index` is a table (a read-only view), that table, resolved again.
+/// metatable's `__index` is a table (one that inherits every key), that table, resolved again.
 pub fn target(t: &Table) -> mlua::Result<Table> {
     let mut t = t.clone();
     // Lua itself gives up on `__index` chains after 2000 steps.
@@ -781,7 +781,7 @@ pub const SPAWN_ENTRY: Class = Class {
 pub const REGIONS: Class = Class {
     name: "warren.Regions",
     parent: None,
-    doc: "`ctx.regions`: read-only views of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given a view use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
+    doc: "`ctx.regions`: read-only tables of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
     fields: &[
         key("terrain", Ty::TableList(&TERRAIN_ENTRY), "Every `[[terrain]]`."),
         key("door", Ty::TableList(&DOOR_ENTRY), "Every `[[door]]` kind."),

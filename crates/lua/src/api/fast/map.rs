@@ -102,10 +102,10 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         // first.
         unsafe {
             ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
-            let found = guarded_field(l, c"warren") && guarded_field(l, c"gen");
+            let found = table_field(l, c"warren") && table_field(l, c"gen");
             ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
             // Stack: 1 the map, 2 the globals, 3 the `warren` table, 4 the `warren.gen` table
-            // (each the table its read-only view guards), 5 the map's cell.
+            // (both read-only), 5 the map's cell.
             found.then_some((4, 4, 1, 5))
         }
     };
@@ -115,31 +115,22 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         &super::phases::GEN_FUNCTIONS,
         locate_gen,
         (map_call, GEN_ID_BASE),
-        "no warren.gen table behind the read-only warren module",
+        "no warren.gen table in the warren module",
     )
 }
 
-/// Pushes the table that the read-only view `t[name]` guards, `t` the table on top of the
-/// stack; false (the stack as it was, plus one slot) when there is none.
+/// Pushes `t[name]` (raw), `t` the value on top of the stack; whether both are tables.
 ///
 /// # Safety
-/// `l` runs protected with room for three more slots; the top of the stack is a table.
-unsafe fn guarded_field(l: *mut lua_State, name: &std::ffi::CStr) -> bool {
+/// `l` runs protected with room for two more slots.
+unsafe fn table_field(l: *mut lua_State, name: &std::ffi::CStr) -> bool {
     unsafe {
         if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
             ffi::lua_pushnil(l);
             return false;
         }
         ffi::lua_pushstring(l, name.as_ptr());
-        ffi::lua_rawget(l, -2);
-        if ffi::lua_getmetatable(l, -1) == 0 {
-            return false;
-        }
-        let guarded = ffi::lua_getfield(l, -1, c"__index".as_ptr()) == ffi::LUA_TTABLE;
-        // The guarded table (or whatever `__index` was) takes the view's place.
-        ffi::lua_replace(l, -3);
-        ffi::lua_pop(l, 1);
-        guarded
+        ffi::lua_rawget(l, -2) == ffi::LUA_TTABLE
     }
 }
 

@@ -68,6 +68,7 @@ const CALL_COST: i64 = 5;
 
 extern "C" {
     fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
+    fn lua_warren_setreadonly(l: *mut lua_State, idx: c_int, readonly: c_int) -> c_int;
 }
 
 /// Makes the userdata `ud` (a `Shared<T>`) point at its cell, as its first user value (a light
@@ -195,8 +196,8 @@ fn install_closures<T: 'static>(
 }
 
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
-/// under the method's name; the declared binding is the function of that name in the table at
-/// `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see
+/// (read-only or not: `warren.gen` is) under the method's name; the declared binding is the
+/// function of that name in the table at `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see
 /// [`push_closure`]). False when a declared binding is missing. The closures are numbered from
 /// `first_id`.
 ///
@@ -204,6 +205,33 @@ fn install_closures<T: 'static>(
 /// `l` runs protected (inside `exec_raw`); the indices are absolute and hold tables (the
 /// receiver anything).
 unsafe fn set_closures<T: 'static>(
+    l: *mut lua_State,
+    methods: &'static [FastMethod<T>],
+    (target, declared, receiver, cell): (c_int, c_int, c_int, c_int),
+    trampoline: ffi::lua_CFunction,
+    first_id: u64,
+) -> bool {
+    unsafe {
+        let sealed = lua_warren_setreadonly(l, target, 0) == 1;
+        let done = set_each(
+            l,
+            methods,
+            (target, declared, receiver, cell),
+            trampoline,
+            first_id,
+        );
+        if sealed {
+            lua_warren_setreadonly(l, target, 1);
+        }
+        done
+    }
+}
+
+/// [`set_closures`] into a writable `target`.
+///
+/// # Safety
+/// As for [`set_closures`].
+unsafe fn set_each<T: 'static>(
     l: *mut lua_State,
     methods: &'static [FastMethod<T>],
     (target, declared, receiver, cell): (c_int, c_int, c_int, c_int),
