@@ -219,12 +219,29 @@ fn set_zeros<T: Zeroable>(cells: &mut Vec<T>, n: usize, fresh: Option<Vec<T>>, z
     }
 }
 
-/// Makes `cells` `n` copies of `value`, writing the cells it keeps as one slice (which compiles
-/// to a vectorised fill, where `resize` writes an element at a time).
+/// Makes `cells` `n` copies of `value`, writing the cells it keeps as one slice ([`fill`],
+/// where `resize` writes an element at a time).
 fn refill<T: Copy>(cells: &mut Vec<T>, n: usize, value: T) {
     cells.truncate(n);
-    cells.fill(value);
+    fill(cells, value);
     cells.resize(n, value);
+}
+
+/// `cells.fill(value)` for a large slice: the first cells are filled, then copied over the rest
+/// in doubling runs. A fill of 2-byte cells compiles to 16-byte stores for any value but 0; the
+/// system's `memcpy` moves a cache line a step (an 80×50 map's terrain: 1.74% of a rooms batch
+/// in the fill, against 0.42% for the `memset` of its flags, half the bytes).
+fn fill<T: Copy>(cells: &mut [T], value: T) {
+    /// Cells filled directly: 128 bytes of 2-byte cells.
+    const SEED: usize = 64;
+    let first = cells.len().min(SEED);
+    cells[..first].fill(value);
+    let mut done = first;
+    while done < cells.len() {
+        let run = done.min(cells.len() - done);
+        cells.copy_within(..run, done);
+        done += run;
+    }
 }
 
 /// Cell types whose all-zero bytes are their zero value.
@@ -894,6 +911,15 @@ fn steps_within(p: i32, s: i32, lo: i32, hi: i32) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_writes_every_cell_of_any_length() {
+        for len in 0..300 {
+            let mut cells: Vec<u16> = (0..len as u16).collect();
+            fill(&mut cells, 0xbeef);
+            assert!(cells.iter().all(|&c| c == 0xbeef), "length {len}");
+        }
+    }
 
     fn table() -> Arc<TerrainTable> {
         Arc::new(TerrainTable::new(vec![
