@@ -3,7 +3,7 @@
 //! and making a userdata, collecting it and running its finalizer cost several times what the
 //! call that returns it does.
 //!
-//! Reuse is invisible to scripts. A userdata a run made is kept (up to [`KEPT`] of each type)
+//! Reuse is invisible to scripts. A userdata a run made is kept (up to `KEPT`, 32, of each type)
 //! until the run ends; when the run left the state clean (no write to an object the recipe's
 //! loading made, see `lua_warren_markpristine`), no script value can still reach it —
 //! everything that outlives a run is such an object or the host's, and a failed run's error
@@ -74,6 +74,23 @@ where
     Ok(ud)
 }
 
+/// Gives `ud` the id a new object would get now; false (no id taken) when the Lua stack has no
+/// room to do it.
+fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.
+        unsafe {
+            if ffi::lua_checkstack(l, 1) == 0 || raw.push(ud).is_err() {
+                return false;
+            }
+            let done = lua_warren_renumber(l, -1) != 0;
+            ffi::lua_pop(l, 1);
+            done
+        }
+    })
+}
+
 /// A value type whose userdata a state pools.
 pub trait Pooled: Sized + 'static {
     /// This type's pool.
@@ -133,21 +150,11 @@ where
         let Some(mut payload) = kept.value.write() else {
             return Err(value);
         };
+        if !renumber(lua, &kept.ud) {
+            return Err(value);
+        }
         *payload = value;
         drop(payload);
-        let renumbered = lua.exec_raw_lua(|raw| {
-            let l = raw.state();
-            // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.
-            unsafe {
-                if ffi::lua_checkstack(l, 1) == 0 || raw.push(&kept.ud).is_err() {
-                    return false;
-                }
-                let done = lua_warren_renumber(l, -1) != 0;
-                ffi::lua_pop(l, 1);
-                done
-            }
-        });
-        debug_assert!(renumbered, "a kept userdata is a full userdata");
         let ud = kept.ud.clone();
         self.made.borrow_mut().push(kept);
         Ok(ud)
