@@ -197,9 +197,9 @@ fn install_closures<T: 'static>(
 
 /// Makes a fast closure for each of `methods` and sets it in the table at stack index `target`
 /// (read-only or not: `warren.gen` is) under the method's name; the declared binding is the
-/// function of that name in the table at `declared`. The receiver and cell upvalues are the values at `receiver` and `cell` (see
-/// [`push_closure`]). False when a declared binding is missing. The closures are numbered from
-/// `first_id`.
+/// function of that name in the table at `declared`. The receiver and cell upvalues are the
+/// values at `receiver` and `cell` (see [`push_closure`]). False when a declared binding is
+/// missing. The closures are numbered from `first_id`.
 ///
 /// # Safety
 /// `l` runs protected (inside `exec_raw`); the indices are absolute and hold tables (the
@@ -213,47 +213,28 @@ unsafe fn set_closures<T: 'static>(
 ) -> bool {
     unsafe {
         let sealed = lua_warren_setreadonly(l, target, 0) == 1;
-        let done = set_each(
-            l,
-            methods,
-            (target, declared, receiver, cell),
-            trampoline,
-            first_id,
-        );
+        let set_each = || {
+            for (id, method) in (first_id..).zip(methods) {
+                if ffi::lua_checkstack(l, 6) == 0 {
+                    return false;
+                }
+                ffi::lua_pushlstring(l, method.name.as_ptr().cast(), method.name.len());
+                ffi::lua_pushvalue(l, receiver);
+                ffi::lua_pushvalue(l, -2);
+                if ffi::lua_rawget(l, declared) != ffi::LUA_TFUNCTION {
+                    ffi::lua_pop(l, 3);
+                    return false;
+                }
+                push_closure(l, method, cell, trampoline, id);
+                ffi::lua_rawset(l, target);
+            }
+            true
+        };
+        let done = set_each();
         if sealed {
             lua_warren_setreadonly(l, target, 1);
         }
         done
-    }
-}
-
-/// [`set_closures`] into a writable `target`.
-///
-/// # Safety
-/// As for [`set_closures`].
-unsafe fn set_each<T: 'static>(
-    l: *mut lua_State,
-    methods: &'static [FastMethod<T>],
-    (target, declared, receiver, cell): (c_int, c_int, c_int, c_int),
-    trampoline: ffi::lua_CFunction,
-    first_id: u64,
-) -> bool {
-    unsafe {
-        for (id, method) in (first_id..).zip(methods) {
-            if ffi::lua_checkstack(l, 6) == 0 {
-                return false;
-            }
-            ffi::lua_pushlstring(l, method.name.as_ptr().cast(), method.name.len());
-            ffi::lua_pushvalue(l, receiver);
-            ffi::lua_pushvalue(l, -2);
-            if ffi::lua_rawget(l, declared) != ffi::LUA_TFUNCTION {
-                ffi::lua_pop(l, 3);
-                return false;
-            }
-            push_closure(l, method, cell, trampoline, id);
-            ffi::lua_rawset(l, target);
-        }
-        true
     }
 }
 
