@@ -110,9 +110,10 @@ where
     super::pool::new_userdata(lua, value, |ud| keep_cell::<T>(lua, ud))
 }
 
-/// Makes a userdata holding `make()`'s value through mlua, exactly as a declared binding
-/// returning it does (the same protected call, allocation and budget charges, the same object
-/// numbering), points it at its cell and pushes it: [`Answer::Pushed`]. `None`, with nothing
+/// Makes a userdata holding `make()`'s value with [`new_pointing`], exactly as a declared
+/// binding returning it does (taken from the pool, or made through mlua with the same protected
+/// call, allocation and budget charges; the same object numbering either way) and pushes it:
+/// [`Answer::Pushed`]. `None`, with nothing
 /// pushed, when `make` declines, or when `l` is not the thread mlua works on (a coroutine), which
 /// is checked before `make` runs. A failure to make it after `make` ran can only be the memory
 /// budget running out, which trips the budget: the declared call that follows raises its error.
