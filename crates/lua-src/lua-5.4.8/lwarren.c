@@ -23,6 +23,7 @@
 #include "lobject.h"
 #include "lstate.h"
 #include "lstring.h"
+#include "ltable.h"
 #include "ltm.h"
 
 
@@ -239,6 +240,37 @@ LUA_API void lua_warren_touch (lua_State *L, int idx) {
   const TValue *o = luaW_index2value(L, idx);
   if (iscollectable(o))
     luaW_touch(L, gcvalue(o));
+}
+
+
+LUA_API int lua_warren_next (lua_State *L, int idx, unsigned int *cursor) {
+  const TValue *o = luaW_index2value(L, idx);
+  Table *t;
+  unsigned int asize, i;
+  api_check(L, ttistable(o), "table expected");
+  t = hvalue(o);
+  asize = luaH_realasize(t);
+  for (i = *cursor; i < asize; i++) {  /* array part */
+    if (!isempty(&t->array[i])) {
+      setivalue(s2v(L->top.p), i + 1);
+      setobj2s(L, L->top.p + 1, &t->array[i]);
+      L->top.p += 2;
+      *cursor = i + 1;
+      return 1;
+    }
+  }
+  for (i -= asize; cast_int(i) < sizenode(t); i++) {  /* hash part */
+    Node *n = gnode(t, i);
+    if (!isempty(gval(n))) {
+      getnodekey(L, s2v(L->top.p), n);
+      setobj2s(L, L->top.p + 1, gval(n));
+      L->top.p += 2;
+      *cursor = asize + i + 1;
+      return 1;
+    }
+  }
+  *cursor = asize + cast_uint(sizenode(t));
+  return 0;
 }
 
 

@@ -87,6 +87,14 @@ LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
    changes an object's memory, as 'string.gmatch' does its state). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);
 
+/* table walks */
+/* Pushes the key and the value of the first entry of the table at 'idx' at or
+   after position '*cursor' (0 for the first), moves '*cursor' past it and
+   returns 1; returns 0, pushing nothing, after the last. The order is
+   'lua_next''s, without looking the last key up again. The table must not
+   change during a walk. The caller makes room for two slots. */
+LUA_API int (lua_warren_next) (lua_State *L, int idx, unsigned int *cursor);
+
 /* read-only tables */
 /* Makes the table at 'idx' read-only (or writable again, when 'readonly' is
    0), with every other table that has its metatable (it must have one, with a

@@ -62,6 +62,8 @@ return {
       { "carve", floor, { kind = 5 }, n = 2 },
       { "carve", "nowhere", n = 1 },
       { "carve", floor, { kind = "x", bogus = 1 }, n = 2 },
+      { "carve", floor, { "vault", kind = "x" }, n = 2 },
+      { "connect", { corridor, terrain = corridor, [2.5] = 1 }, n = 1 },
       { "carve", floor, { priority = 9, kind = "hall" }, n = 2 },
       { "carve", floor, style, n = 2 },
       { "carve", floor, { kind = "a" }, "extra", n = 3 },

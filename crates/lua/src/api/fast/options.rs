@@ -5,7 +5,11 @@
 use super::{bytes_at, int_arg, string_at};
 use crate::api::decl::{Class, Default, Ty};
 use mlua::ffi::{self, lua_State};
-use std::ffi::c_int;
+use std::ffi::{c_int, c_uint};
+
+extern "C" {
+    fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
+}
 
 /// An option's value as a fast phase takes it.
 #[derive(Clone, Copy)]
@@ -56,21 +60,19 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
                 ffi::lua_pop(l, 1);
                 return None;
             }
-            ffi::lua_pushnil(l);
-            while ffi::lua_next(l, i) != 0 {
+            // A walk by position (the table does not change: no Lua code runs meanwhile).
+            let mut cursor: c_uint = 0;
+            while lua_warren_next(l, i, &mut cursor) != 0 {
                 let key = bytes_at(l, -2);
                 let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k));
                 let value = match string_at(l, -1) {
                     Some(s) => Some(Plain::Text(s)),
                     None => int_arg(l, -1).map(Plain::Int),
                 };
-                ffi::lua_pop(l, 1);
+                ffi::lua_pop(l, 2);
                 match (slot, value) {
                     (Some(slot), Some(v)) => given[slot] = Some(v),
-                    _ => {
-                        ffi::lua_pop(l, 1);
-                        return None;
-                    }
+                    _ => return None,
                 }
             }
         }
