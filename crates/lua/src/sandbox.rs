@@ -200,8 +200,9 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
 /// and returns it (see `lua_warren_setreadonly`). A plain C function, so that making it takes
 /// no object id.
 unsafe extern "C-unwind" fn seal(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: Lua calls this with its arguments on `l`'s stack; marking reads the first one and
-    // cannot raise.
+    // SAFETY: Lua calls this with its arguments on `l`'s stack; marking reads the first one.
+    // Anything but a table with a metatable (a bug in the prelude) raises a Lua error from
+    // this frame, which holds nothing to drop.
     unsafe {
         if lua_warren_setreadonly(l, 1, 1) < 0 {
             return ffi::luaL_error(l, c"seal: a table with a metatable expected".as_ptr());
