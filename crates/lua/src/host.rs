@@ -535,15 +535,9 @@ impl Host {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
-        let run_map = || {
-            env.held
-                .0
-                .write()
-                .ok_or(mlua::Error::UserDataBorrowMutError)
-        };
-        std::mem::swap(&mut *run_map()?, map);
+        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
-        std::mem::swap(&mut *run_map()?, map);
+        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
         Self::publish(env, (map.width(), map.height()))?;
@@ -562,10 +556,7 @@ impl Host {
     /// Calls the recipe's `generate` with the shared map and its `ctx`.
     fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         let lua = &env.lua;
-        *env.held
-            .1
-            .write()
-            .ok_or(mlua::Error::UserDataBorrowMutError)? = Rng::new(run.seed);
+        *env.held.1.write_or_busy()? = Rng::new(run.seed);
         state::state(lua).running.set(true);
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).

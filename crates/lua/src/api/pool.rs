@@ -45,12 +45,12 @@ pub fn end_run(lua: &Lua, reuse: bool) {
 }
 
 /// A new userdata holding `value` (a `Shared<T>`): during a run, one an earlier run made when
-/// the pool has one free, else a new one, which `point` makes point at its cell and which is
-/// kept for the next run.
+/// the pool has one free, else a new one, which `point` makes point at its cell (given the
+/// userdata and its payload) and which is kept for the next run.
 pub fn new_userdata<T: Pooled>(
     lua: &Lua,
     value: T,
-    point: impl FnOnce(&AnyUserData) -> mlua::Result<()>,
+    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
 ) -> mlua::Result<AnyUserData>
 where
     Shared<T>: UserData,
@@ -67,7 +67,7 @@ where
     };
     let shared = Shared::new(value);
     let ud = lua.create_userdata(shared.clone())?;
-    point(&ud)?;
+    point(&ud, &shared)?;
     if let Some(pool) = pool {
         pool.keep(&ud, shared);
     }

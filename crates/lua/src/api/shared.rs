@@ -70,9 +70,12 @@ where
 
     /// [`Shared::write`] for the value in `ud`, with mlua's borrow error when it is in use.
     pub fn write_ud(ud: &mlua::AnyUserData) -> mlua::Result<WriteGuard<T>> {
-        ud.borrow::<Shared<T>>()?
-            .write()
-            .ok_or(mlua::Error::UserDataBorrowMutError)
+        ud.borrow::<Shared<T>>()?.write_or_busy()
+    }
+
+    /// [`Shared::write`], with mlua's borrow error when the value is in use.
+    pub fn write_or_busy(&self) -> mlua::Result<WriteGuard<T>> {
+        self.write().ok_or(mlua::Error::UserDataBorrowMutError)
     }
 
     /// The cell, for the fast calls. It stays valid as long as this payload does: the payload

@@ -77,7 +77,19 @@ pub fn keep_cell<T: 'static>(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> mlua::R
 where
     Shared<T>: mlua::UserData,
 {
-    let cell = ud.borrow::<Shared<T>>()?.cell();
+    point_at(lua, ud, &*ud.borrow::<Shared<T>>()?)
+}
+
+/// Makes `ud` point at the cell of `value`, its payload (see [`keep_cell`]).
+fn point_at<T: 'static>(
+    lua: &mlua::Lua,
+    ud: &mlua::AnyUserData,
+    value: &Shared<T>,
+) -> mlua::Result<()>
+where
+    Shared<T>: mlua::UserData,
+{
+    let cell = value.cell();
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: room for two slots is checked and both are popped; setting a user value
@@ -107,16 +119,16 @@ pub fn new_pointing<T: Pooled>(lua: &mlua::Lua, value: T) -> mlua::Result<mlua::
 where
     Shared<T>: mlua::UserData,
 {
-    super::pool::new_userdata(lua, value, |ud| keep_cell::<T>(lua, ud))
+    super::pool::new_userdata(lua, value, |ud, shared| point_at(lua, ud, shared))
 }
 
 /// Makes a userdata holding `make()`'s value with [`new_pointing`], exactly as a declared
 /// binding returning it does (taken from the pool, or made through mlua with the same protected
 /// call, allocation and budget charges; the same object numbering either way) and pushes it:
-/// [`Answer::Pushed`]. `None`, with nothing
-/// pushed, when `make` declines, or when `l` is not the thread mlua works on (a coroutine), which
-/// is checked before `make` runs. A failure to make it after `make` ran can only be the memory
-/// budget running out, which trips the budget: the declared call that follows raises its error.
+/// [`Answer::Pushed`]. `None`, with nothing pushed, when `make` declines, or when `l` is not
+/// the thread mlua works on (a coroutine), which is checked before `make` runs. A failure to
+/// make it after `make` ran can only be the memory budget running out, which trips the budget:
+/// the declared call that follows raises its error.
 ///
 /// # Safety
 /// `l` is running a fast closure of a state mlua made.
