@@ -274,6 +274,19 @@ LUA_API int lua_warren_next (lua_State *L, int idx, unsigned int *cursor) {
 }
 
 
+LUA_API void *lua_warren_udcell (lua_State *L, int idx, const void *mt) {
+  const TValue *o = luaW_index2value(L, idx);
+  Udata *u;
+  if (!ttisfulluserdata(o))
+    return NULL;
+  u = uvalue(o);
+  if (u->metatable == NULL || cast(const void *, u->metatable) != mt ||
+      u->nuvalue == 0 || !ttislightuserdata(&u->uv[0].uv))
+    return NULL;
+  return pvalue(&u->uv[0].uv);
+}
+
+
 LUA_API int lua_warren_setreadonly (lua_State *L, int idx, int readonly) {
   const TValue *t = luaW_index2value(L, idx);
   Table *mt;

@@ -94,6 +94,11 @@ LUA_API void (lua_warren_touch) (lua_State *L, int idx);
    'lua_next''s, without looking the last key up again. The table must not
    change during a walk. The caller makes room for two slots. */
 LUA_API int (lua_warren_next) (lua_State *L, int idx, unsigned int *cursor);
+/* The first user value of the full userdata at 'idx' when that userdata's
+   metatable is 'mt' (as 'lua_topointer' gives it) and the user value is a light
+   userdata; NULL otherwise. Pushes nothing: one check where 'lua_getmetatable',
+   a comparison, 'lua_getiuservalue' and 'lua_touserdata' took four calls. */
+LUA_API void *(lua_warren_udcell) (lua_State *L, int idx, const void *mt);
 
 /* read-only tables */
 /* Makes the table at 'idx' read-only (or writable again, when 'readonly' is

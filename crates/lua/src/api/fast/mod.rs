@@ -69,6 +69,11 @@ const CALL_COST: i64 = 5;
 extern "C" {
     fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
     fn lua_warren_setreadonly(l: *mut lua_State, idx: c_int, readonly: c_int) -> c_int;
+    fn lua_warren_udcell(
+        l: *mut lua_State,
+        idx: c_int,
+        metatable: *const std::ffi::c_void,
+    ) -> *mut std::ffi::c_void;
 }
 
 /// Makes the userdata `ud` (a `Shared<T>`) point at its cell, as its first user value (a light
@@ -444,25 +449,65 @@ pub(super) unsafe fn cell_at<'l, T>(
     i: c_int,
     metatable: *const std::ffi::c_void,
 ) -> Option<&'l SharedCell<T>> {
+    if metatable.is_null() {
+        return None;
+    }
+    // SAFETY: `i` is a valid index of the running call; a cell the userdata points at lives as
+    // long as the userdata, an argument of the running call.
     unsafe {
-        if metatable.is_null() || ffi::lua_checkstack(l, 1) == 0 {
-            return None;
+        lua_warren_udcell(l, i, metatable)
+            .cast_const()
+            .cast::<SharedCell<T>>()
+            .as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warren_core::map::Rect;
+    use warren_core::rng::Rng;
+
+    /// `cell_at` at the top of the stack, with `metatable`.
+    fn found(lua: &mlua::Lua, v: &mlua::Value, metatable: *const std::ffi::c_void) -> usize {
+        lua.exec_raw_lua(|raw| {
+            // SAFETY: one value is pushed and popped; `cell_at` pushes nothing.
+            unsafe {
+                assert!(ffi::lua_checkstack(raw.state(), 1) != 0);
+                raw.push(v).unwrap();
+                let cell = cell_at::<Rng>(raw.state(), -1, metatable);
+                ffi::lua_pop(raw.state(), 1);
+                cell.map_or(0, |c| std::ptr::from_ref(c) as usize)
+            }
+        })
+    }
+
+    #[test]
+    fn cell_at_finds_the_cell_of_a_pointing_userdata_of_its_type_only() {
+        let lua = mlua::Lua::new();
+        let rng = Shared::new(Rng::new(7));
+        let cell = rng.cell() as usize;
+        let pointing = lua.create_userdata(rng).unwrap();
+        keep_cell::<Rng>(&lua, &pointing).unwrap();
+        let not_pointing = lua.create_userdata(Shared::new(Rng::new(8))).unwrap();
+        let list = lua
+            .create_userdata(Shared::new(Vec::<Rect>::new()))
+            .unwrap();
+        keep_cell::<Vec<Rect>>(&lua, &list).unwrap();
+        let rngs = metatable_of(&lua, &pointing);
+        assert!(!rngs.is_null());
+        assert_eq!(metatable_of(&lua, &not_pointing), rngs);
+
+        let ud = mlua::Value::UserData;
+        assert_eq!(found(&lua, &ud(pointing.clone()), rngs), cell);
+        // Not pointing at its cell yet, another type (pointing at its own), no metatable given,
+        // and values that are not userdata: none.
+        assert_eq!(found(&lua, &ud(not_pointing), rngs), 0);
+        assert_eq!(found(&lua, &ud(list), rngs), 0);
+        assert_eq!(found(&lua, &ud(pointing), std::ptr::null()), 0);
+        let table = mlua::Value::Table(lua.create_table().unwrap());
+        for v in [mlua::Value::Nil, mlua::Value::Integer(1), table] {
+            assert_eq!(found(&lua, &v, rngs), 0);
         }
-        if ffi::lua_getmetatable(l, i) == 0 {
-            return None;
-        }
-        let same = ffi::lua_topointer(l, -1) == metatable;
-        ffi::lua_pop(l, 1);
-        if !same {
-            return None;
-        }
-        let cell = (ffi::lua_getiuservalue(l, i, 1) == ffi::LUA_TLIGHTUSERDATA).then(|| {
-            ffi::lua_touserdata(l, -1)
-                .cast_const()
-                .cast::<SharedCell<T>>()
-        });
-        ffi::lua_pop(l, 1);
-        // SAFETY: the cell lives as long as the userdata, an argument of the running call.
-        cell.map(|c| &*c)
     }
 }

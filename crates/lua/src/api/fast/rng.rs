@@ -107,21 +107,21 @@ unsafe extern "C-unwind" fn rng_call(l: *mut lua_State) -> c_int {
 /// `l` is running a fast rng closure.
 unsafe fn receiver_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
     unsafe {
+        let receiver = ffi::lua_topointer(l, RECEIVER);
+        if let Some(cell) = super::cell_at::<Rng>(l, 1, receiver) {
+            return Some(cell);
+        }
+        // Not an rng, or one that does not point at its cell yet.
         if ffi::lua_getmetatable(l, 1) == 0 {
             return None;
         }
         let rng = ffi::lua_rawequal(l, -1, RECEIVER) != 0;
         ffi::lua_pop(l, 1);
-        if !rng {
-            return None;
+        if rng {
+            learn_cell(l)
+        } else {
+            None
         }
-        if ffi::lua_getiuservalue(l, 1, 1) != ffi::LUA_TLIGHTUSERDATA {
-            ffi::lua_pop(l, 1);
-            return learn_cell(l);
-        }
-        let cell = ffi::lua_touserdata(l, -1).cast_const().cast();
-        ffi::lua_pop(l, 1);
-        Some(cell)
     }
 }
 
