@@ -222,3 +222,28 @@ fn every_method_called_on_the_wrong_receiver_says_how_to_call_it() {
         assert_clean(d, &body, &e, "call it with a colon");
     }
 }
+
+#[test]
+fn every_method_of_a_warren_object_is_behind_a_gate_or_a_fast_call() {
+    // Gates and fast closures are numbered from 2^39 (`lua_warren_setidbase`), below the ids
+    // of loading's warm-up (2^39 + 2^32); mlua's own functions never are.
+    let warren_range = (1u64 << 39)..(1u64 << 39) + (1u64 << 32);
+    let mut checked = 0;
+    for d in callable().filter(|d| d.kind == Kind::Method && d.owner != Owner::Rect) {
+        let recv = receiver(d.owner).unwrap();
+        let body = format!("error(tostring(({recv}).{}), 0)", d.name);
+        let e = error_of(&body);
+        let id = e
+            .split_once("function: 0x")
+            .map(|(_, rest)| rest.split(|c: char| !c.is_ascii_hexdigit()).next())
+            .and_then(|hex| u64::from_str_radix(hex.unwrap_or(""), 16).ok())
+            .unwrap_or_else(|| panic!("{body}: no function id in: {e}"));
+        assert!(
+            warren_range.contains(&id),
+            "{body}: {} is mlua's own function (id {id:#x}), not behind a gate",
+            d.call_name()
+        );
+        checked += 1;
+    }
+    assert!(checked > 60, "only {checked} methods were checked");
+}

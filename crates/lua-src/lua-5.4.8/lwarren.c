@@ -287,6 +287,29 @@ LUA_API void *lua_warren_udcell (lua_State *L, int idx, const void *mt) {
 }
 
 
+LUA_API lua_CFunction lua_warren_gate (lua_State *L) {
+  CallInfo *ci = L->ci;
+  const TValue *f = s2v(ci->func.p);
+  const CClosure *cl;
+  const TValue *first;
+  int nargs = cast_int(L->top.p - (ci->func.p + 1));
+  if (!ttisCclosure(f))
+    return NULL;
+  cl = clCvalue(f);
+  if (cl->nupvalues < 4 || !ttislcf(&cl->upvalue[1]) ||
+      !ttisinteger(&cl->upvalue[2]) || !ttistable(&cl->upvalue[3]))
+    return NULL;
+  if (nargs < 1 ||
+      (ivalue(&cl->upvalue[2]) >= 0 && nargs > ivalue(&cl->upvalue[2])))
+    return NULL;
+  first = s2v(ci->func.p + 1);
+  if (!ttisfulluserdata(first) ||
+      uvalue(first)->metatable != hvalue(&cl->upvalue[3]))
+    return NULL;
+  return fvalue(&cl->upvalue[1]);
+}
+
+
 LUA_API int lua_warren_setreadonly (lua_State *L, int idx, int readonly) {
   const TValue *t = luaW_index2value(L, idx);
   Table *mt;

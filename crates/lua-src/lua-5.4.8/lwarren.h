@@ -99,6 +99,14 @@ LUA_API int (lua_warren_next) (lua_State *L, int idx, unsigned int *cursor);
    userdata; NULL otherwise. Pushes nothing: one check where 'lua_getmetatable',
    a comparison, 'lua_getiuservalue' and 'lua_touserdata' took four calls. */
 LUA_API void *(lua_warren_udcell) (lua_State *L, int idx, const void *mt);
+/* For a gate, a C closure that checks a method call before passing it on
+   (warren_lua::api::gate): upvalue 2 is the C function it passes calls to (a
+   light C function), upvalue 3 the most arguments it takes, receiver included
+   (an integer; negative: any number), upvalue 4 the metatable its receiver
+   must have. When the running C closure's call passes (at least one argument,
+   no more than the most, the first a full userdata with that metatable),
+   returns that function; NULL otherwise, and for any other closure. */
+LUA_API lua_CFunction (lua_warren_gate) (lua_State *L);
 
 /* read-only tables */
 /* Makes the table at 'idx' read-only (or writable again, when 'readonly' is

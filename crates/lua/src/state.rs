@@ -227,7 +227,11 @@ pub fn touch(lua: &Lua, made_at_load: bool) {
 /// `file:line: message` (like `luaL_error`).
 pub fn fail(lua: &Lua, msg: impl Into<String>) -> mlua::Error {
     let msg = msg.into();
-    let level = if passes_calls_on(lua, 1) { 2 } else { 1 };
+    // Past the closures between the binding and the recipe (a fast call's, then a gate's).
+    let mut level: usize = 1;
+    while level < 4 && passes_calls_on(lua, level as c_int) {
+        level += 1;
+    }
     let loc = lua
         .inspect_stack(level, |d| {
             let src = d.source();

@@ -9,7 +9,7 @@
 //! local rows = map:get_rect { x = 0, y = 0, w = map.width, h = map.height }
 //! ```
 
-use super::call::{Call, Extra, Opts, This};
+use super::call::{Call, Opts};
 use super::classes::{BLIT_OPTIONS, RECT_LIKE};
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -55,7 +55,7 @@ const GET_RECT: Decl = Decl::method(
 
 methods! {
     /// Bulk reads and writes.
-    pub METHODS, register for LuaMap {
+    gated pub METHODS, register for LuaMap {
         SET_ROW => set_row,
         BLIT => blit,
         GET_RECT => get_rect,
@@ -276,13 +276,13 @@ fn row_source<'t>(
 
 fn set_row(
     lua: &Lua,
-    (this, x, y, cells, opts, extra): (Value, Value, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (x, y, cells, opts): (Value, Value, Value, Value),
 ) -> mlua::Result<usize> {
-    let c = Call::new(lua, &SET_ROW, &extra)?;
-    c.this_data::<LuaMap>(&this)?;
+    let c = Call::gated(lua, &SET_ROW);
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let o = c.options(3, &opts)?;
-    let mut m = c.this_held_mut::<Map>(&this)?;
+    let mut m = c.write(this)?;
     let legend = legend(&c, &o, &m)?;
     let source = row_source(&c, &cells, !legend.is_empty(), "argument 3 (cells)")?;
     let len = match &source {
@@ -303,14 +303,14 @@ fn set_row(
 
 fn blit(
     lua: &Lua,
-    (this, x, y, rows, opts, extra): (Value, Value, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (x, y, rows, opts): (Value, Value, Value, Value),
 ) -> mlua::Result<usize> {
-    let c = Call::new(lua, &BLIT, &extra)?;
-    c.this_data::<LuaMap>(&this)?;
+    let c = Call::gated(lua, &BLIT);
     let (x, y) = (c.int(0, &x)?, c.int(1, &y)?);
     let rows = c.table(2, &rows)?;
     let o = c.options(3, &opts)?;
-    let mut m = c.this_held_mut::<Map>(&this)?;
+    let mut m = c.write(this)?;
     let legend = legend(&c, &o, &m)?;
     let has_legend = !legend.is_empty();
     let b = brush(&o, &mut m, 0)?;
@@ -335,9 +335,9 @@ fn blit(
     Ok(w.written)
 }
 
-fn get_rect(lua: &Lua, (this, r, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &GET_RECT, &extra)?;
-    let m = c.held(this)?;
+fn get_rect(lua: &Lua, this: &LuaMap, r: Value) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &GET_RECT);
+    let m = c.read(this)?;
     let r = rect(&c, 0, &r)?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
     charge(lua, cost::cell_work(r.w as u64 * r.h as u64))?;

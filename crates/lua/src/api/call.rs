@@ -3,29 +3,30 @@
 //! never a Rust type.
 //!
 //! A binding takes its arguments as plain [`Value`]s (converting a `Value` never fails, so mlua
-//! itself never reports a bad argument), a method its receiver as [`This`] or [`ThisMut`]
-//! (borrowed straight from the stack, or kept as a value when it is not the right object; a map
-//! is then borrowed from its own cell with [`Call::held`] or [`Call::held_mut`], taken first so
-//! that nothing the call runs can use the map meanwhile), followed by [`Extra`] to see whether too many were passed, and converts each through a
-//! [`Call`]:
+//! itself never reports a bad argument) and converts each through a [`Call`]. A method is a
+//! plain mlua method behind a gate ([`super::gate`]), which has checked its receiver and the
+//! number of arguments; its value is borrowed from its own cell with [`Call::read`] or
+//! [`Call::write`], first, so that nothing the call runs can use it meanwhile:
 //!
 //! ```text
-//! fn set(lua: &Lua, (this, x, y, t, extra): (This<LuaMap>, Value, Value, Value, Extra))
-//!     -> Result<bool> {
-//!     let c = Call::new(lua, &SET, &extra)?;        // too many arguments?
-//!     let mut map = c.held_mut(this)?;              // called on a map, with a colon, not in use?
+//! fn set(lua: &Lua, this: &LuaMap, (x, y, t): (Value, Value, Value)) -> Result<bool> {
+//!     let c = Call::gated(lua, &SET);
+//!     let mut map = c.write(this)?;                 // not in use by an unfinished call?
 //!     let x = c.int(0, &x)?;                        // argument 1 (x) an integer in range?
 //!     …
 //! }
 //! ```
+//!
+//! A module function takes a map or an rng argument as [`This`] (borrowed straight from the
+//! stack) and [`Extra`] last, to see whether too many arguments were passed
+//! ([`Call::new`]).
 
 pub use super::decl::quoted;
 use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
 use super::shared::{ReadGuard, Shared, WriteGuard};
 use crate::state::fail;
 use mlua::{
-    AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef,
-    UserDataRefMut, Value,
+    AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, Value,
 };
 use warren_core::map::{priority, Map, TerrainId};
 
@@ -40,13 +41,10 @@ impl FromLuaMulti for Extra {
     }
 }
 
-/// A method's receiver as a binding takes it: a `T` is borrowed straight from the Lua stack
-/// (no handle is made for it, so a call costs about what a plain mlua method call does);
-/// anything else, or a `T` already borrowed, stays a value for [`Call::receiver`]'s message.
+/// A map or an rng argument of a module function as its binding takes it: a `T` is borrowed
+/// straight from the Lua stack (no handle is made for it); anything else, or a `T` already
+/// borrowed, stays a value for [`Call::arg_ref`]'s message.
 pub type This<T> = Either<UserDataRef<T>, Value>;
-
-/// [`This`], for a method that changes its receiver.
-pub type ThisMut<T> = Either<UserDataRefMut<T>, Value>;
 
 /// A short description of a value for messages: its type, and the value itself for numbers,
 /// booleans and short strings.
@@ -126,15 +124,37 @@ impl<'a> Call<'a> {
     pub fn new(lua: &'a Lua, decl: &'static Decl, extra: &Extra) -> mlua::Result<Call<'a>> {
         let call = Call { lua, decl };
         if extra.0 > 0 && !decl.variadic {
-            let most = decl.args.len();
-            let s = if most == 1 { "" } else { "s" };
-            return Err(call.fail(format!(
-                "takes at most {most} argument{s} ({}), got {}",
-                decl.synopsis(),
-                most + extra.0
-            )));
+            return Err(call.too_many(decl.args.len() + extra.0));
         }
         Ok(call)
+    }
+
+    /// Starts converting the arguments of a method behind a gate ([`super::gate`]), which
+    /// has checked the receiver and the number of arguments already.
+    pub fn gated(lua: &'a Lua, decl: &'static Decl) -> Call<'a> {
+        Call { lua, decl }
+    }
+
+    /// Why a gate refused a call of the method `decl` with `args` (receiver first): too many
+    /// arguments, or not called on its receiver — the two checks a binding makes first, in
+    /// that order.
+    pub fn refused(lua: &'a Lua, decl: &'static Decl, args: &[Value]) -> mlua::Error {
+        let call = Call { lua, decl };
+        let given = args.len().saturating_sub(1);
+        if given > decl.args.len() && !decl.variadic {
+            return call.too_many(given);
+        }
+        call.wrong_receiver(args.first().unwrap_or(&Value::Nil))
+    }
+
+    /// The error for a call with `given` arguments, more than the declaration allows.
+    fn too_many(&self, given: usize) -> mlua::Error {
+        let most = self.decl.args.len();
+        let s = if most == 1 { "" } else { "s" };
+        self.fail(format!(
+            "takes at most {most} argument{s} ({}), got {given}",
+            self.decl.synopsis()
+        ))
     }
 
     /// The Lua state.
@@ -180,45 +200,21 @@ impl<'a> Call<'a> {
         ))
     }
 
-    /// The receiver a method took as [`This`]: called with `.` instead of `:` (or on
-    /// something else), the error says so.
-    pub fn receiver<T: UserData + 'static>(&self, this: This<T>) -> mlua::Result<UserDataRef<T>> {
-        self.borrowed::<T, _>(this, |v| self.wrong_receiver(v))
-    }
-
-    /// [`Call::receiver`], for a method that changes its receiver.
-    pub fn receiver_mut<T: UserData + 'static>(
-        &self,
-        this: ThisMut<T>,
-    ) -> mlua::Result<UserDataRefMut<T>> {
-        self.borrowed::<T, _>(this, |v| self.wrong_receiver(v))
-    }
-
-    /// The value a method was called on (a map, an rng), to read (see [`Call::receiver`]; a
-    /// value a binding is changing is in use).
-    pub fn held<T: 'static>(&self, this: This<Shared<T>>) -> mlua::Result<ReadGuard<T>>
+    /// A gated method's receiver (a map, an rng, a list), to read: the value a binding is
+    /// changing is in use.
+    pub fn read<T: 'static>(&self, this: &Shared<T>) -> mlua::Result<ReadGuard<T>>
     where
         Shared<T>: UserData,
     {
-        self.receiver(this)?.read().ok_or_else(|| self.busy())
+        this.read().ok_or_else(|| self.busy())
     }
 
-    /// [`Call::held`], for a method that changes its receiver.
-    pub fn held_mut<T: 'static>(&self, this: This<Shared<T>>) -> mlua::Result<WriteGuard<T>>
+    /// [`Call::read`], to change the receiver.
+    pub fn write<T: 'static>(&self, this: &Shared<T>) -> mlua::Result<WriteGuard<T>>
     where
         Shared<T>: UserData,
     {
-        self.receiver(this)?.write().ok_or_else(|| self.busy())
-    }
-
-    /// [`Call::held_mut`] for a receiver taken as a plain value (see [`Call::this`]).
-    pub fn this_held_mut<T: 'static>(&self, v: &Value) -> mlua::Result<WriteGuard<T>>
-    where
-        Shared<T>: UserData,
-    {
-        self.this::<Shared<T>>(v)?
-            .write()
-            .ok_or_else(|| self.busy())
+        this.write().ok_or_else(|| self.busy())
     }
 
     /// Argument `i` as a map or an rng to read (see [`Call::arg_ref`]).
@@ -251,17 +247,8 @@ impl<'a> Call<'a> {
         self.borrowed::<T, _>(v, |other| self.bad(i, other))
     }
 
-    /// [`Call::arg_ref`], for an argument the call changes.
-    pub fn arg_mut<T: UserData + 'static>(
-        &self,
-        i: usize,
-        v: ThisMut<T>,
-    ) -> mlua::Result<UserDataRefMut<T>> {
-        self.borrowed::<T, _>(v, |other| self.bad(i, other))
-    }
-
-    /// The borrow a [`This`] or [`ThisMut`] holds, or why there is none: a `T` in use by an
-    /// unfinished call, or (`wrong`) not a `T` at all.
+    /// The borrow a [`This`] holds, or why there is none: a `T` in use by an unfinished call,
+    /// or (`wrong`) not a `T` at all.
     fn borrowed<T: UserData + 'static, B>(
         &self,
         v: Either<B, Value>,
@@ -274,32 +261,6 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// Why a receiver could not be borrowed: a `T` that is in use, or not a `T` at all.
-    fn not_receiver<T: UserData + 'static>(&self, v: &Value) -> mlua::Error {
-        match v {
-            Value::UserData(ud) if ud.is::<T>() => self.busy(),
-            _ => self.wrong_receiver(v),
-        }
-    }
-
-    /// The value a method was called on, as a `T`. Called with `.` instead of `:` (or on
-    /// something else), the error says so.
-    pub fn this<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRef<T>> {
-        // Borrowing checks the type too: one type lookup instead of two.
-        match v {
-            Value::UserData(ud) => ud.borrow::<T>().map_err(|_| self.not_receiver::<T>(v)),
-            _ => Err(self.wrong_receiver(v)),
-        }
-    }
-
-    /// [`Call::this`], for a method that changes the value.
-    pub fn this_mut<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<UserDataRefMut<T>> {
-        match v {
-            Value::UserData(ud) => ud.borrow_mut::<T>().map_err(|_| self.not_receiver::<T>(v)),
-            _ => Err(self.wrong_receiver(v)),
-        }
-    }
-
     /// The error for a method called on something that is not its receiver.
     fn wrong_receiver(&self, v: &Value) -> mlua::Error {
         debug_assert_eq!(self.decl.kind, Kind::Method);
@@ -309,14 +270,6 @@ impl<'a> Call<'a> {
             self.decl.owner.class(),
             self.decl.synopsis()
         ))
-    }
-
-    /// The value a method was called on, checked to be a `T`.
-    pub fn this_data<T: UserData + 'static>(&self, v: &Value) -> mlua::Result<AnyUserData> {
-        match v {
-            Value::UserData(ud) if ud.is::<T>() => Ok(ud.clone()),
-            other => Err(self.wrong_receiver(other)),
-        }
     }
 
     /// The table a method was called on (for methods of plain tables such as `warren.rect`).

@@ -6,7 +6,7 @@
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::call::{Call, Extra, This};
+use super::call::Call;
 use super::classes::CONNECTIVITY_OPTIONS;
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -41,7 +41,7 @@ const IS_CONNECTED: Decl = Decl::method(
 
 methods! {
     /// Connectivity.
-    pub METHODS, register for LuaMap {
+    gated pub METHODS, register for LuaMap {
         COMPONENTS => components,
         MARK_CONNECTED => mark_connected,
         IS_CONNECTED => is_connected,
@@ -55,9 +55,9 @@ fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
     Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
 }
 
-fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &COMPONENTS, &extra)?;
-    let m = c.held(this)?;
+fn components(lua: &Lua, this: &LuaMap, opts: Value) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &COMPONENTS);
+    let m = c.read(this)?;
     let adjacency = adjacency(&c, 0, &opts)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     let comps = areas(&m, adjacency);
@@ -74,10 +74,11 @@ fn components(lua: &Lua, (this, opts, extra): (This<LuaMap>, Value, Extra)) -> m
 
 fn mark_connected(
     lua: &Lua,
-    (this, x, y, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (x, y, opts): (Value, Value, Value),
 ) -> mlua::Result<usize> {
-    let c = Call::new(lua, &MARK_CONNECTED, &extra)?;
-    let mut m = c.held_mut(this)?;
+    let c = Call::gated(lua, &MARK_CONNECTED);
+    let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let adjacency = adjacency(&c, 2, &opts)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
@@ -86,12 +87,9 @@ fn mark_connected(
         .map_err(|e| c.fail(e))
 }
 
-fn is_connected(
-    lua: &Lua,
-    (this, x, y, extra): (This<LuaMap>, Value, Value, Extra),
-) -> mlua::Result<bool> {
-    let c = Call::new(lua, &IS_CONNECTED, &extra)?;
-    let m = c.held(this)?;
+fn is_connected(lua: &Lua, this: &LuaMap, (x, y): (Value, Value)) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &IS_CONNECTED);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.is_connected(p).map_err(|e| c.fail(e))
 }

@@ -2,7 +2,7 @@
 //! by `warren run --frames DIR`), `map:add_layer(name, {rows=, colors=})` attaches a debug layer
 //! (shown with `--layer NAME`).
 
-use super::call::{Call, Extra, This};
+use super::call::Call;
 use super::classes::LAYER_SPEC;
 use super::decl::{arg, Decl, Owner::Map as M, Ty};
 use super::map::LuaMap;
@@ -52,16 +52,16 @@ const ADD_LAYER: Decl = Decl::method(
 
 methods! {
     /// Seeing generation.
-    pub METHODS, register for LuaMap {
+    gated pub METHODS, register for LuaMap {
         SNAPSHOT => snapshot,
         ADD_LAYER => add_layer,
     }
 }
 
 /// `map:snapshot(label)`.
-fn snapshot(lua: &Lua, (this, label, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
-    let c = Call::new(lua, &SNAPSHOT, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn snapshot(lua: &Lua, this: &LuaMap, label: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &SNAPSHOT);
+    let mut m = c.write(this)?;
     let map = &m;
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
@@ -98,15 +98,11 @@ fn snapshot(lua: &Lua, (this, label, extra): (This<LuaMap>, Value, Extra)) -> ml
 }
 
 /// `map:add_layer(name, { rows = {…}, colors = { [glyph] = "#rrggbb" } })`.
-fn add_layer(
-    lua: &Lua,
-    (this, name, spec, extra): (Value, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &ADD_LAYER, &extra)?;
-    c.this_data::<LuaMap>(&this)?;
+fn add_layer(lua: &Lua, this: &LuaMap, (name, spec): (Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &ADD_LAYER);
     let name = c.str(0, &name)?;
     let o = c.options(1, &spec)?;
-    let mut m = c.this_held_mut::<Map>(&this)?;
+    let mut m = c.write(this)?;
     let map = &mut m;
     if name.is_empty() || LayerChoice::BUILT_IN.contains(&name.as_str()) {
         return Err(c.fail(format!(

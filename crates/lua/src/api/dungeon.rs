@@ -11,7 +11,7 @@
 //! warren.dungeon.connect_panels(map, rng, level, tunnels, { flags = { "direct", "wander" } })
 //! ```
 
-use super::call::{shown, Call, Extra, Opts, This, ThisMut};
+use super::call::{shown, Call, Extra, Opts};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
@@ -20,9 +20,10 @@ use super::notes::point_list;
 use super::regions::{self, ROOM_REGION, STREAMER_REGION, VAULT_REGION};
 use super::rng::LuaRng;
 use super::shapes::{self, list};
-use super::tunnel::{flags, LuaTunnels};
+use super::shared::Shared;
+use super::tunnel::{flags, LuaTunnels, TunnelState};
 use crate::state::{charge_bytes, charge_bytes_for};
-use mlua::{AnyUserData, Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, draw_rooms, init_level, place_vault,
@@ -38,7 +39,11 @@ use warren_core::region::schema::{
 use warren_core::region::RoomRegion;
 
 /// One level's panel grid and which panels are taken, as a Lua userdata.
-pub struct LuaLevel(pub Level);
+pub struct DungeonLevel(pub Level);
+
+/// A dungeon level's panel grid as a Lua userdata: a [`DungeonLevel`] in a cell of warren's
+/// own.
+pub type LuaLevel = Shared<DungeonLevel>;
 
 const D: Owner = Owner::Dungeon;
 const L: Owner = Owner::Level;
@@ -459,7 +464,7 @@ const USE_PANEL: Decl = Decl::method(
 
 methods! {
     /// A level's methods.
-    pub METHODS, register_methods for LuaLevel {
+    gated pub METHODS, register_methods for LuaLevel {
         PANELS => panels,
         FREE_PANELS => free_panels,
         USE_PANEL => use_panel,
@@ -467,6 +472,11 @@ methods! {
 }
 
 impl UserData for LuaLevel {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(level)` shows (mlua would name the Rust type, `Shared<DungeonLevel>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaLevel");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register_methods(methods);
     }
@@ -498,9 +508,9 @@ fn rect_table(lua: &Lua, r: Rect) -> mlua::Result<Table> {
     super::rects::rect_table_with_room(lua, &r, 2)
 }
 
-fn panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &PANELS, &extra)?;
-    let l = c.receiver(this)?;
+fn panels(lua: &Lua, this: &LuaLevel, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &PANELS);
+    let l = c.read(this)?;
     let all = l.0.panels.all();
     crate::state::charge(lua, all.len() as u64)?;
     let out = lua.create_table_with_capacity(all.len(), 0)?;
@@ -512,9 +522,9 @@ fn panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Tab
     Ok(out)
 }
 
-fn free_panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &FREE_PANELS, &extra)?;
-    let l = c.receiver(this)?;
+fn free_panels(lua: &Lua, this: &LuaLevel, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &FREE_PANELS);
+    let l = c.read(this)?;
     let free = l.0.free_panels();
     crate::state::charge(lua, free.len() as u64)?;
     let out = lua.create_table_with_capacity(free.len(), 0)?;
@@ -524,13 +534,10 @@ fn free_panels(lua: &Lua, (this, extra): (This<LuaLevel>, Extra)) -> mlua::Resul
     Ok(out)
 }
 
-fn use_panel(
-    lua: &Lua,
-    (this, px, py, extra): (ThisMut<LuaLevel>, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &USE_PANEL, &extra)?;
+fn use_panel(lua: &Lua, this: &LuaLevel, (px, py): (Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &USE_PANEL);
     let (px, py) = (c.int(0, &px)?, c.int(1, &py)?);
-    let mut l = c.receiver_mut(this)?;
+    let mut l = c.write(this)?;
     let p = Point::new(
         px.min(i32::MAX as i64) as i32,
         py.min(i32::MAX as i64) as i32,
@@ -586,7 +593,7 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
         .map_err(|e| phase_error(c, &mut meter, e))?;
     drop(m);
     super::map::publish_size(c.lua(), &map)?;
-    Ok(LuaLevel(Level::new(panels)))
+    Ok(Shared::new(DungeonLevel(Level::new(panels))))
 }
 
 type StreamerArgs = (Value, Value, Value, Extra);
@@ -691,7 +698,7 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
     };
     let mut m = LuaMap::write_ud(&map)?;
     let region = regions::vault(c, v, &regions::label(c, 3), &m)?;
-    let mut l = level.borrow_mut::<LuaLevel>()?;
+    let mut l = LuaLevel::write_ud(&level)?;
     let Level { panels, used } = &mut l.0;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
@@ -841,7 +848,7 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
         return Err(c.fail(m));
     }
     let refs: Vec<_> = choices.iter().map(|r| &r.choice).collect();
-    let l = level.borrow::<LuaLevel>()?;
+    let l = LuaLevel::read_ud(&level)?;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let first = m.notes.rooms.len();
@@ -868,11 +875,11 @@ fn connect_panels_fn(
     let tunnels = c.data::<LuaTunnels>(3, &tunnels)?;
     let o = c.options(4, &opts)?;
     let flags = flags(&o, "flags")?;
-    let l = level.borrow::<LuaLevel>()?;
-    let mut t = tunnels.borrow_mut::<LuaTunnels>()?;
+    let l = LuaLevel::read_ud(&level)?;
+    let mut t = LuaTunnels::write_ud(&tunnels)?;
     let mut m = LuaMap::write_ud(&map)?;
     t.check(&c, &m)?;
-    let LuaTunnels { config, level, .. } = &mut *t;
+    let TunnelState { config, level, .. } = &mut *t;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(lua);
     let corridors = m.notes.corridors.len();

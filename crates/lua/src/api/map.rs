@@ -2,7 +2,7 @@
 //! [`super::notes`], bulk reads and writes in [`super::bulk`], connectivity in
 //! [`super::connectivity`], snapshots and layers in [`super::debug`].
 
-use super::call::{Call, Extra, This};
+use super::call::{Call, This};
 use super::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRITE_OPTIONS};
 use super::cost;
 use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
@@ -112,18 +112,19 @@ impl UserData for super::shared::Shared<Map> {
     }
 }
 
+/// The map's methods, as the modules that implement them list them.
+pub const METHOD_LISTS: [&[&Decl]; 6] = [
+    READS,
+    WRITES,
+    super::bulk::METHODS,
+    super::notes::METHODS,
+    super::connectivity::METHODS,
+    super::debug::METHODS,
+];
+
 /// Every declaration of the map object.
 pub fn decls() -> Vec<&'static Decl> {
-    [
-        FIELDS,
-        READS,
-        WRITES,
-        super::bulk::METHODS,
-        super::notes::METHODS,
-        super::connectivity::METHODS,
-        super::debug::METHODS,
-    ]
-    .concat()
+    [&[FIELDS][..], &METHOD_LISTS].concat().concat()
 }
 
 const X: super::decl::Arg = arg("x", Ty::INT);
@@ -166,7 +167,7 @@ const OPEN_COUNT: Decl =
 
 methods! {
     /// Reading cells.
-    pub READS, register_reads for LuaMap {
+    gated pub READS, register_reads for LuaMap {
         IN_BOUNDS => in_bounds,
         IS_EDGE => is_edge,
         GET => get,
@@ -178,62 +179,62 @@ methods! {
     }
 }
 
-type CellArgs = (This<LuaMap>, Value, Value, Extra);
+type CellArgs = (Value, Value);
 
-fn in_bounds(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
-    let c = Call::new(lua, &IN_BOUNDS, &extra)?;
-    let m = c.held(this)?;
+fn in_bounds(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &IN_BOUNDS);
+    let m = c.read(this)?;
     Ok(m.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
 }
 
-fn is_edge(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
-    let c = Call::new(lua, &IS_EDGE, &extra)?;
-    let m = c.held(this)?;
+fn is_edge(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &IS_EDGE);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     Ok(m.is_edge(p.x, p.y))
 }
 
-fn get(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<String> {
-    let c = Call::new(lua, &GET, &extra)?;
-    let m = c.held(this)?;
+fn get(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<String> {
+    let c = Call::gated(lua, &GET);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let t = m.terrain_at(p).map_err(|e| c.fail(e))?;
     Ok(m.terrains().get(t).name.clone())
 }
 
-fn priority(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<u8> {
-    let c = Call::new(lua, &PRIORITY, &extra)?;
-    let m = c.held(this)?;
+fn priority(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<u8> {
+    let c = Call::gated(lua, &PRIORITY);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.priority_at(p).map_err(|e| c.fail(e))
 }
 
-fn region(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<String>> {
-    let c = Call::new(lua, &REGION, &extra)?;
-    let m = c.held(this)?;
+fn region(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<Option<String>> {
+    let c = Call::gated(lua, &REGION);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let r = m.region_at(p).map_err(|e| c.fail(e))?;
     Ok((r != 0).then(|| m.region_name(r).to_string()))
 }
 
-fn is_solid(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<bool> {
-    let c = Call::new(lua, &IS_SOLID, &extra)?;
-    let m = c.held(this)?;
+fn is_solid(lua: &Lua, this: &LuaMap, (x, y): CellArgs) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &IS_SOLID);
+    let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     m.is_solid(p).map_err(|e| c.fail(e))
 }
 
-fn count(lua: &Lua, (this, terrain, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<usize> {
-    let c = Call::new(lua, &COUNT, &extra)?;
-    let m = c.held(this)?;
+fn count(lua: &Lua, this: &LuaMap, terrain: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &COUNT);
+    let m = c.read(this)?;
     let id = c.terrain(0, &terrain, &m)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.terrain_cells().iter().filter(|&&t| t == id).count())
 }
 
-fn open_count(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<usize> {
-    let c = Call::new(lua, &OPEN_COUNT, &extra)?;
-    let m = c.held(this)?;
+fn open_count(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &OPEN_COUNT);
+    let m = c.read(this)?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.open_count())
 }
@@ -318,7 +319,7 @@ const CARVE_ROOMS: Decl = Decl::method(
 
 methods! {
     /// Priority writes and shapes.
-    pub WRITES, register_writes for LuaMap {
+    gated pub WRITES, register_writes for LuaMap {
         SET => set,
         FILL => fill,
         FILL_RECT => fill_rect,
@@ -344,21 +345,19 @@ fn write_brush(
 
 fn set(
     lua: &Lua,
-    (this, x, y, t, opts, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (x, y, t, opts): (Value, Value, Value, Value),
 ) -> mlua::Result<bool> {
-    let c = Call::new(lua, &SET, &extra)?;
-    let mut m = c.held_mut(this)?;
+    let c = Call::gated(lua, &SET);
+    let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let b = write_brush(&c, &mut m, (2, &t), (3, &opts))?;
     m.write(p, &b).map_err(|e| c.fail(e))
 }
 
-fn fill(
-    lua: &Lua,
-    (this, t, opts, extra): (This<LuaMap>, Value, Value, Extra),
-) -> mlua::Result<usize> {
-    let c = Call::new(lua, &FILL, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn fill(lua: &Lua, this: &LuaMap, (t, opts): (Value, Value)) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &FILL);
+    let mut m = c.write(this)?;
     let b = write_brush(&c, &mut m, (0, &t), (1, &opts))?;
     charge(lua, cost::cell_work(m.len() as u64))?;
     Ok(m.fill(&b))
@@ -367,12 +366,12 @@ fn fill(
 /// `fill_rect` and `outline_rect`: a rectangle on the map, a brush, and the cells written.
 fn rect_write(
     c: &Call,
-    this: This<LuaMap>,
+    this: &LuaMap,
     (r, t, opts): (&Value, &Value, &Value),
     cells: impl Fn(&Rect) -> u64,
     write: impl Fn(&mut Map, &Rect, &Brush) -> Result<usize, warren_core::map::MapError>,
 ) -> mlua::Result<usize> {
-    let mut m = c.held_mut(this)?;
+    let mut m = c.write(this)?;
     let r = shapes::rect(c, 0, r)?;
     let b = write_brush(c, &mut m, (1, t), (2, opts))?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
@@ -380,11 +379,8 @@ fn rect_write(
     write(&mut m, &r, &b).map_err(|e| c.fail(e))
 }
 
-fn fill_rect(
-    lua: &Lua,
-    (this, r, t, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
-) -> mlua::Result<usize> {
-    let c = Call::new(lua, &FILL_RECT, &extra)?;
+fn fill_rect(lua: &Lua, this: &LuaMap, (r, t, opts): (Value, Value, Value)) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &FILL_RECT);
     rect_write(
         &c,
         this,
@@ -396,9 +392,10 @@ fn fill_rect(
 
 fn outline_rect(
     lua: &Lua,
-    (this, r, t, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (r, t, opts): (Value, Value, Value),
 ) -> mlua::Result<usize> {
-    let c = Call::new(lua, &OUTLINE_RECT, &extra)?;
+    let c = Call::gated(lua, &OUTLINE_RECT);
     rect_write(
         &c,
         this,
@@ -408,9 +405,9 @@ fn outline_rect(
     )
 }
 
-fn write_edge(lua: &Lua, (this, t, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<()> {
-    let c = Call::new(lua, &WRITE_EDGE, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn write_edge(lua: &Lua, this: &LuaMap, t: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &WRITE_EDGE);
+    let mut m = c.write(this)?;
     let terrain = match &t {
         Value::Nil => crate::state::with_run(lua, |r| r.edge)
             .ok_or_else(|| c.fail("no generation is running"))?,
@@ -425,16 +422,7 @@ fn write_edge(lua: &Lua, (this, t, extra): (This<LuaMap>, Value, Extra)) -> mlua
 }
 
 /// The arguments of `line` and `dogleg`.
-type PathArgs = (
-    This<LuaMap>,
-    Value,
-    Value,
-    Value,
-    Value,
-    Value,
-    Value,
-    Extra,
-);
+type PathArgs = (Value, Value, Value, Value, Value, Value);
 
 /// Carves `path` with the brush of a `line`/`dogleg` call and records it as a corridor when
 /// `opts.corridor` asks.
@@ -459,9 +447,9 @@ fn carve_path(
     Ok(n)
 }
 
-fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &LINE, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn line(lua: &Lua, this: &LuaMap, (x1, y1, x2, y2, t, opts): PathArgs) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &LINE);
+    let mut m = c.write(this)?;
     let a = cell(&c, &m, 0, &x1, &y1)?;
     let b = cell(&c, &m, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m)?;
@@ -470,9 +458,13 @@ fn line(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Re
     carve_path(&c, &mut m, &bresenham(a, b), &br, &o)
 }
 
-fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &DOGLEG, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn dogleg_path(
+    lua: &Lua,
+    this: &LuaMap,
+    (x1, y1, x2, y2, t, opts): PathArgs,
+) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &DOGLEG);
+    let mut m = c.write(this)?;
     let a = cell(&c, &m, 0, &x1, &y1)?;
     let b = cell(&c, &m, 2, &x2, &y2)?;
     let terrain = c.terrain(4, &t, &m)?;
@@ -487,10 +479,11 @@ fn dogleg_path(lua: &Lua, (this, x1, y1, x2, y2, t, opts, extra): PathArgs) -> m
 
 fn carve_rooms(
     lua: &Lua,
-    (this, list, t, opts, extra): (This<LuaMap>, This<LuaRects>, Value, Value, Extra),
+    this: &LuaMap,
+    (list, t, opts): (This<LuaRects>, Value, Value),
 ) -> mlua::Result<usize> {
-    let c = Call::new(lua, &CARVE_ROOMS, &extra)?;
-    let mut m = c.held_mut(this)?;
+    let c = Call::gated(lua, &CARVE_ROOMS);
+    let mut m = c.write(this)?;
     let rects = shapes::rects(&c, 0, list)?;
     let terrain = c.terrain(1, &t, &m)?;
     let o = c.options(2, &opts)?;

@@ -5,6 +5,16 @@
 /// (`$list`, read by stubs, `warren check` and the README table) and the function that
 /// registers the methods on the userdata type.
 macro_rules! methods {
+    ($(#[$doc:meta])* gated $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
+        $(#[$doc])*
+        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
+
+        /// Registers every method of the list as a plain mlua method, to sit behind a gate
+        /// ([`crate::api::gate`]) that checks its receiver and number of arguments first.
+        $vis fn $register<M: mlua::UserDataMethods<$ty>>(methods: &mut M) {
+            $(methods.add_method($decl.name, $f);)*
+        }
+    };
     ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
         $(#[$doc])*
         $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
@@ -44,6 +54,7 @@ pub mod debug;
 pub mod decl;
 pub mod dungeon;
 pub mod fast;
+pub mod gate;
 pub mod gen;
 pub mod index;
 pub mod keys;
@@ -64,7 +75,7 @@ pub mod town;
 pub mod tunnel;
 
 use decl::{Class, Decl, Owner};
-use mlua::{Lua, Table};
+use mlua::{AnyUserData, Lua, Table};
 use warren_core::map::priority;
 
 /// Gives the rectangle-list userdata their fast `__index` (see [`index`]) and makes the shared
@@ -77,25 +88,34 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
 /// Makes one value of every userdata type the API hands out that setup has not made yet, so
 /// that mlua sets up each type's metatable now: set up during a run, those objects would take
 /// ids, and that run would number its own objects differently from the same run in a state
-/// that had already met the type.
+/// that had already met the type. Puts each type's methods behind their gates ([`gate`]).
 pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
     use warren_core::gen::dungeon::{Level, Panels};
     use warren_core::map::{Map, TerrainTable};
     let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
     let sample = Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?;
-    map::new_userdata(lua, sample)?;
+    let map = map::new_userdata(lua, sample)?;
+    gate::install(lua, &map, &map::METHOD_LISTS, gate::MAP_GATES)?;
     let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
-    lua.create_userdata(dungeon::LuaLevel(Level::new(panels)))?;
-    lua.create_userdata(tunnel::LuaTunnels::empty())?;
-    lua.create_userdata(rng::LuaRng::new(warren_core::rng::Rng::new(0)))?;
+    let level = lua.create_userdata(shared::Shared::new(dungeon::DungeonLevel(Level::new(
+        panels,
+    ))))?;
+    gate::install(lua, &level, &[dungeon::METHODS], gate::LEVEL_GATES)?;
+    let tunnels = lua.create_userdata(shared::Shared::new(tunnel::TunnelState::empty()))?;
+    gate::install(lua, &tunnels, &[tunnel::METHODS], gate::TUNNELS_GATES)?;
+    let rng = lua.create_userdata(rng::LuaRng::new(warren_core::rng::Rng::new(0)))?;
+    gate::install(lua, &rng, &[rng::METHODS], gate::RNG_GATES)?;
     // Towns and status lists are made through their constructors (which own their memory
     // charge), with the smallest valid arguments.
-    lua.load(
-        "local warren = ... warren.town.new {} \
-         warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
-    )
-    .set_name("=warren prelude")
-    .call::<()>(warren)
+    let (town, lists) = lua
+        .load(
+            "local warren = ... return warren.town.new {}, \
+             warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
+        )
+        .set_name("=warren prelude")
+        .call::<(AnyUserData, AnyUserData)>(warren)?;
+    gate::install(lua, &town, &[town::METHODS], gate::TOWN_GATES)?;
+    gate::install(lua, &lists, &[status::METHODS], gate::LISTS_GATES)
 }
 
 const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");

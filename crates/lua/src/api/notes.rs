@@ -1,7 +1,7 @@
 //! The map's annotations from Lua: rooms, doors, stairs, spawns, corridors and tags that a recipe
 //! records (exported in JSON), and reading back what was recorded.
 
-use super::call::{Call, Extra, This};
+use super::call::Call;
 use super::classes::RECT_LIKE;
 use super::cost;
 use super::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
@@ -58,7 +58,7 @@ const CORRIDORS: Decl = Decl::method(
 
 methods! {
     /// Annotations.
-    pub METHODS, register for LuaMap {
+    gated pub METHODS, register for LuaMap {
         ADD_ROOM => add_room,
         ADD_DOOR => add_door,
         ADD_STAIR => add_stair,
@@ -70,15 +70,11 @@ methods! {
     }
 }
 
-fn add_room(
-    lua: &Lua,
-    (this, r, kind, extra): (Value, Value, Value, Extra),
-) -> mlua::Result<usize> {
-    let c = Call::new(lua, &ADD_ROOM, &extra)?;
-    c.this_data::<LuaMap>(&this)?;
+fn add_room(lua: &Lua, this: &LuaMap, (r, kind): (Value, Value)) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &ADD_ROOM);
     let r = shapes::rect(&c, 0, &r)?;
     let kind = c.str(1, &kind)?;
-    let mut m = c.this_held_mut::<Map>(&this)?;
+    let mut m = c.write(this)?;
     m.check_rect(&r).map_err(|e| c.fail(e))?;
     let room = Room {
         rect: r,
@@ -92,10 +88,11 @@ fn add_room(
 
 fn add_door(
     lua: &Lua,
-    (this, x, y, room, state, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
+    this: &LuaMap,
+    (x, y, room, state): (Value, Value, Value, Value),
 ) -> mlua::Result<()> {
-    let c = Call::new(lua, &ADD_DOOR, &extra)?;
-    let mut m = c.held_mut(this)?;
+    let c = Call::gated(lua, &ADD_DOOR);
+    let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let room = c.opt_int(2, &room)?;
     let state = DoorState::ALL[c.choice(3, &state)?];
@@ -112,12 +109,9 @@ fn add_door(
     Ok(())
 }
 
-fn add_stair(
-    lua: &Lua,
-    (this, x, y, dir, extra): (This<LuaMap>, Value, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &ADD_STAIR, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn add_stair(lua: &Lua, this: &LuaMap, (x, y, dir): (Value, Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &ADD_STAIR);
+    let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let up = c.choice(2, &dir)? == 0;
     charge_bytes(lua, cost::cells(1))?;
@@ -130,12 +124,9 @@ fn add_stair(
     Ok(())
 }
 
-fn add_spawn(
-    lua: &Lua,
-    (this, x, y, what, extra): (This<LuaMap>, Value, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &ADD_SPAWN, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn add_spawn(lua: &Lua, this: &LuaMap, (x, y, what): (Value, Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &ADD_SPAWN);
+    let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
     let spawn = Spawn {
         x: p.x,
@@ -147,12 +138,9 @@ fn add_spawn(
     Ok(())
 }
 
-fn add_corridor(
-    lua: &Lua,
-    (this, cells, region, extra): (This<LuaMap>, Value, Value, Extra),
-) -> mlua::Result<usize> {
-    let c = Call::new(lua, &ADD_CORRIDOR, &extra)?;
-    let mut m = c.held_mut(this)?;
+fn add_corridor(lua: &Lua, this: &LuaMap, (cells, region): (Value, Value)) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &ADD_CORRIDOR);
+    let mut m = c.write(this)?;
     let cells = shapes::cells(&c, &m, 0, &cells)?;
     let corridor = Corridor {
         cells,
@@ -163,11 +151,8 @@ fn add_corridor(
     Ok(m.notes.corridors.len())
 }
 
-fn tag(
-    lua: &Lua,
-    (this, key, value, extra): (This<LuaMap>, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &TAG, &extra)?;
+fn tag(lua: &Lua, this: &LuaMap, (key, value): (Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &TAG);
     let key = c.str(0, &key)?;
     let v = match value {
         Value::Boolean(b) => TagValue::Bool(b),
@@ -181,7 +166,7 @@ fn tag(
             )))
         }
     };
-    let mut m = c.held_mut(this)?;
+    let mut m = c.write(this)?;
     record_tag(lua, &mut m, key, v)
 }
 
@@ -219,9 +204,9 @@ pub fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &ROOMS, &extra)?;
-    let m = c.held(this)?;
+fn rooms(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &ROOMS);
+    let m = c.read(this)?;
     charge(lua, m.notes.rooms.len() as u64)?;
     let t = lua.create_table_with_capacity(m.notes.rooms.len(), 0)?;
     for (i, r) in m.notes.rooms.iter().enumerate() {
@@ -237,9 +222,9 @@ fn rooms(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table>
     Ok(t)
 }
 
-fn corridors(lua: &Lua, (this, extra): (This<LuaMap>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &CORRIDORS, &extra)?;
-    let m = c.held(this)?;
+fn corridors(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &CORRIDORS);
+    let m = c.read(this)?;
     let t = lua.create_table_with_capacity(m.notes.corridors.len(), 0)?;
     for (i, cor) in m.notes.corridors.iter().enumerate() {
         t.raw_set(i + 1, point_list(lua, &cor.cells)?)?;

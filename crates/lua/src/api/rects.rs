@@ -3,7 +3,7 @@
 //! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
 //! `rooms:center(i)` gives a room's centre without building a table.
 
-use super::call::{Call, Extra, This};
+use super::call::Call;
 use super::decl::{arg, Decl, Owner::Rects as O, Ty};
 use super::keys::keys;
 
@@ -66,6 +66,7 @@ pub fn install_items(lua: &Lua) -> mlua::Result<()> {
         }
     })?;
     super::index::install(lua, &sample, fallback)?;
+    super::gate::install(lua, &sample, &[METHODS], super::gate::RECTS_GATES)?;
     super::fast::install_rects(lua, &sample)
 }
 
@@ -94,7 +95,7 @@ const SORT: Decl = Decl::method(
 
 methods! {
     /// The list's methods.
-    pub METHODS, register for LuaRects {
+    gated pub METHODS, register for LuaRects {
         LIST => list,
         CENTER => center,
         SORT => sort,
@@ -117,9 +118,9 @@ impl UserData for LuaRects {
     }
 }
 
-fn list(lua: &Lua, (this, extra): (This<LuaRects>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &LIST, &extra)?;
-    let r = c.held(this)?;
+fn list(lua: &Lua, this: &LuaRects, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &LIST);
+    let r = c.read(this)?;
     let t = lua.create_table_with_capacity(r.len(), 0)?;
     for (i, rect) in r.iter().enumerate() {
         t.raw_set(i + 1, rect_table(lua, rect)?)?;
@@ -127,9 +128,9 @@ fn list(lua: &Lua, (this, extra): (This<LuaRects>, Extra)) -> mlua::Result<Table
     Ok(t)
 }
 
-fn center(lua: &Lua, (this, i, extra): (This<LuaRects>, Value, Extra)) -> mlua::Result<(i32, i32)> {
-    let c = Call::new(lua, &CENTER, &extra)?;
-    let r = c.held(this)?;
+fn center(lua: &Lua, this: &LuaRects, i: Value) -> mlua::Result<(i32, i32)> {
+    let c = Call::gated(lua, &CENTER);
+    let r = c.read(this)?;
     let n = r.len();
     let at = match &i {
         Value::Integer(i) if *i >= 1 && (*i as usize) <= n => *i as usize - 1,
@@ -144,10 +145,10 @@ fn center(lua: &Lua, (this, i, extra): (This<LuaRects>, Value, Extra)) -> mlua::
     Ok((p.x, p.y))
 }
 
-fn sort(lua: &Lua, (this, order, extra): (This<LuaRects>, Value, Extra)) -> mlua::Result<()> {
-    let c = Call::new(lua, &SORT, &extra)?;
+fn sort(lua: &Lua, this: &LuaRects, order: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &SORT);
     let order = c.choice(0, &order)?;
-    sort_rects(&mut c.held_mut(this)?, order);
+    sort_rects(&mut c.write(this)?, order);
     Ok(())
 }
 

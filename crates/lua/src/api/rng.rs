@@ -1,6 +1,6 @@
 //! `ctx.rng` and `math.random`: the run's seeded generators.
 
-use super::call::{shown, Call, Extra, This};
+use super::call::{shown, Call};
 use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
 use super::shapes;
 use crate::state::{fail, with_run};
@@ -54,7 +54,7 @@ const SEED: Decl = Decl::method(R, "seed", "This generator's seed.").returns(&["
 
 methods! {
     /// The generator's methods.
-    pub METHODS, register for LuaRng {
+    gated pub METHODS, register for LuaRng {
         RNG_INT => int,
         BELOW => below,
         CHANCE => chance,
@@ -78,9 +78,9 @@ impl UserData for super::shared::Shared<Rng> {
     }
 }
 
-fn int(lua: &Lua, (this, lo, hi, extra): (This<LuaRng>, Value, Value, Extra)) -> mlua::Result<i64> {
-    let c = Call::new(lua, &RNG_INT, &extra)?;
-    let mut rng = c.held_mut(this)?;
+fn int(lua: &Lua, this: &LuaRng, (lo, hi): (Value, Value)) -> mlua::Result<i64> {
+    let c = Call::gated(lua, &RNG_INT);
+    let mut rng = c.write(this)?;
     let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
     if hi < lo {
         return Err(c.fail(format!("empty interval {lo}..={hi}")));
@@ -88,42 +88,41 @@ fn int(lua: &Lua, (this, lo, hi, extra): (This<LuaRng>, Value, Value, Extra)) ->
     Ok(rng.range(lo, hi))
 }
 
-fn below(lua: &Lua, (this, n, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<i64> {
-    let c = Call::new(lua, &BELOW, &extra)?;
-    let mut rng = c.held_mut(this)?;
+fn below(lua: &Lua, this: &LuaRng, n: Value) -> mlua::Result<i64> {
+    let c = Call::gated(lua, &BELOW);
+    let mut rng = c.write(this)?;
     let n = c.int(0, &n)?;
     Ok(rng.below(n as u64) as i64)
 }
 
-fn chance(lua: &Lua, (this, pct, extra): (This<LuaRng>, Value, Extra)) -> mlua::Result<bool> {
-    let c = Call::new(lua, &CHANCE, &extra)?;
-    let mut rng = c.held_mut(this)?;
+fn chance(lua: &Lua, this: &LuaRng, pct: Value) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &CHANCE);
+    let mut rng = c.write(this)?;
     let p = c.int(0, &pct)?;
     Ok(rng.percent(p))
 }
 
-fn float(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<f64> {
-    let c = Call::new(lua, &FLOAT, &extra)?;
-    Ok(c.held_mut(this)?.float())
+fn float(lua: &Lua, this: &LuaRng, (): ()) -> mlua::Result<f64> {
+    let c = Call::gated(lua, &FLOAT);
+    Ok(c.write(this)?.float())
 }
 
-fn pick(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<(Value, usize)> {
-    let c = Call::new(lua, &PICK, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+fn pick(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<(Value, usize)> {
+    let c = Call::gated(lua, &PICK);
     let items = shapes::list(&c, &c.table(0, &list)?, "argument 1 (list)")?;
     if items.is_empty() {
         return Err(c.fail("the list is empty"));
     }
-    let i = c.this_held_mut::<Rng>(&this)?.below(items.len() as u64) as usize;
+    let i = c.write(this)?.below(items.len() as u64) as usize;
     Ok((items.get(i)?, i + 1))
 }
 
 fn weighted(
     lua: &Lua,
-    (this, list, key, extra): (Value, Value, Value, Extra),
+    this: &LuaRng,
+    (list, key): (Value, Value),
 ) -> mlua::Result<(Value, Option<usize>)> {
-    let c = Call::new(lua, &WEIGHTED, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+    let c = Call::gated(lua, &WEIGHTED);
     let items = shapes::list(&c, &c.table(0, &list)?, "argument 1 (list)")?;
     let key = c.str(1, &key)?;
     let mut weights = Vec::with_capacity(items.len());
@@ -133,7 +132,7 @@ fn weighted(
     if let Some(m) = weight_problem(&weights, |i| format!("item {}", i + 1)) {
         return Err(c.fail(m));
     }
-    match c.this_held_mut::<Rng>(&this)?.weighted_index(&weights) {
+    match c.write(this)?.weighted_index(&weights) {
         Some(i) => Ok((items.get(i)?, Some(i + 1))),
         None => Ok((Value::Nil, None)),
     }
@@ -163,16 +162,15 @@ fn entry_weight(c: &Call, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
     Ok(w)
 }
 
-fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &SHUFFLE, &extra)?;
-    c.this_data::<LuaRng>(&this)?;
+fn shuffle(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &SHUFFLE);
     let t = c.table(0, &list)?;
     let items = shapes::list(&c, &t, "argument 1 (list)")?;
     // The permutation is drawn on indices (the same draws as shuffling the items), and the
     // shuffled items gathered in a table before any is written back: the list may be the very
     // table they are read from.
     let mut order: Vec<usize> = (0..items.len()).collect();
-    c.this_held_mut::<Rng>(&this)?.shuffle(&mut order);
+    c.write(this)?.shuffle(&mut order);
     let shuffled = lua.create_table_with_capacity(order.len(), 0)?;
     for (k, &from) in order.iter().enumerate() {
         shuffled.raw_set(k + 1, items.get(from)?)?;
@@ -184,21 +182,18 @@ fn shuffle(lua: &Lua, (this, list, extra): (Value, Value, Extra)) -> mlua::Resul
     Ok(t)
 }
 
-fn stream(
-    lua: &Lua,
-    (this, name, extra): (This<LuaRng>, Value, Extra),
-) -> mlua::Result<AnyUserData> {
-    let c = Call::new(lua, &STREAM, &extra)?;
+fn stream(lua: &Lua, this: &LuaRng, name: Value) -> mlua::Result<AnyUserData> {
+    let c = Call::gated(lua, &STREAM);
     let name = c.text(0, &name)?;
-    let stream = c.held(this)?.stream(&name);
+    let stream = c.read(this)?.stream(&name);
     // Made pointing at its cell, so the fast calls that take an rng (the phases' and its own)
     // find it without asking.
     super::fast::new_pointing(lua, stream)
 }
 
-fn seed(lua: &Lua, (this, extra): (This<LuaRng>, Extra)) -> mlua::Result<i64> {
-    let c = Call::new(lua, &SEED, &extra)?;
-    Ok(c.held(this)?.seed() as i64)
+fn seed(lua: &Lua, this: &LuaRng, (): ()) -> mlua::Result<i64> {
+    let c = Call::gated(lua, &SEED);
+    Ok(c.read(this)?.seed() as i64)
 }
 
 /// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.

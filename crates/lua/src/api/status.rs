@@ -5,23 +5,27 @@
 //! Cells are 0-based numbers (for a map, `x + y * map.width`, like every coordinate); statuses
 //! are addressed by name.
 
-use super::call::{did_you_mean, shown, Call, Extra, This, ThisMut};
+use super::call::{did_you_mean, shown, Call, Extra};
 use super::decl::quoted;
 use super::decl::{arg, key, key_opt, Class, Decl, Owner, Ty};
 use super::rng::LuaRng;
 use super::shapes;
+use super::shared::Shared;
 use crate::budget::Reservation;
-use mlua::{Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::town::StatusLists;
 use warren_core::map::MAX_CELLS;
 
-/// Status lists as a Lua userdata.
-pub struct LuaStatusLists {
+/// Status lists and what they cost.
+pub struct Lists {
     lists: StatusLists,
     _charge: Reservation,
     /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
+
+/// Status lists as a Lua userdata: [`Lists`] in a cell of warren's own.
+pub type LuaStatusLists = Shared<Lists>;
 
 /// Bytes one cell costs: its status, its slot and its entry in a list.
 const BYTES_PER_CELL: usize = 1 + 4 + 4;
@@ -82,7 +86,7 @@ const STATUSES: Decl =
 
 methods! {
     /// The lists' methods.
-    pub METHODS, register for LuaStatusLists {
+    gated pub METHODS, register for LuaStatusLists {
         MOVE => move_cell,
         STATUS_OF => status_of,
         COUNT => count,
@@ -124,11 +128,11 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
         &STATUS_LISTS.call_name(),
     )?;
     let lists = StatusLists::new(cells as usize, &refs, initial).map_err(|e| c.fail(e))?;
-    Ok(LuaStatusLists {
+    Ok(Shared::new(Lists {
         lists,
         _charge: charge,
         at_load: !crate::state::in_run(lua),
-    })
+    }))
 }
 
 /// "unknown status" naming the valid ones.
@@ -140,7 +144,7 @@ fn unknown(what: &str, name: &str, valid: &[&str]) -> String {
     )
 }
 
-impl LuaStatusLists {
+impl Lists {
     /// Argument `i` as a status: one of the names the lists were made with.
     fn status(&self, c: &Call, i: usize, v: &Value) -> mlua::Result<usize> {
         let names: Vec<&str> = (0..self.lists.status_count())
@@ -183,69 +187,66 @@ impl LuaStatusLists {
 }
 
 impl UserData for LuaStatusLists {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(lists)` shows (mlua would name the Rust type, `Shared<Lists>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaStatusLists");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Len, |_, l, ()| Ok(l.lists.len()));
+        methods.add_meta_method(MetaMethod::Len, |_, l, ()| {
+            l.read()
+                .map(|l| l.lists.len())
+                .ok_or(mlua::Error::UserDataBorrowError)
+        });
         register(methods);
     }
 }
 
-fn move_cell(
-    lua: &Lua,
-    (this, cell, status, extra): (ThisMut<LuaStatusLists>, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &MOVE, &extra)?;
-    let mut l = c.receiver_mut(this)?;
+fn move_cell(lua: &Lua, this: &LuaStatusLists, (cell, status): (Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &MOVE);
+    let mut l = c.write(this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.status(&c, 1, &status)?;
     crate::state::touch(lua, l.at_load);
     l.lists.move_to(cell, status).map_err(|e| c.fail(e))
 }
 
-fn status_of(
-    lua: &Lua,
-    (this, cell, extra): (This<LuaStatusLists>, Value, Extra),
-) -> mlua::Result<String> {
-    let c = Call::new(lua, &STATUS_OF, &extra)?;
-    let l = c.receiver(this)?;
+fn status_of(lua: &Lua, this: &LuaStatusLists, cell: Value) -> mlua::Result<String> {
+    let c = Call::gated(lua, &STATUS_OF);
+    let l = c.read(this)?;
     let cell = l.cell(&c, 0, &cell)?;
     let status = l.lists.status_of(cell).map_err(|e| c.fail(e))?;
     Ok(l.name(status).to_string())
 }
 
-fn count(
-    lua: &Lua,
-    (this, status, extra): (This<LuaStatusLists>, Value, Extra),
-) -> mlua::Result<usize> {
-    let c = Call::new(lua, &COUNT, &extra)?;
-    let l = c.receiver(this)?;
+fn count(lua: &Lua, this: &LuaStatusLists, status: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &COUNT);
+    let l = c.read(this)?;
     let status = l.status(&c, 0, &status)?;
     l.lists.count(status).map_err(|e| c.fail(e))
 }
 
 fn pick(
     lua: &Lua,
-    (this, rng, status, extra): (Value, Value, Value, Extra),
+    this: &LuaStatusLists,
+    (rng, status): (Value, Value),
 ) -> mlua::Result<Option<usize>> {
-    let c = Call::new(lua, &PICK, &extra)?;
-    c.this_data::<LuaStatusLists>(&this)?;
+    let c = Call::gated(lua, &PICK);
     // The old argument order `(status, rng)` is still read for one release.
     let (rng, status) = match (&rng, &status) {
         (Value::String(_), Value::UserData(_)) => (status, rng),
         _ => (rng, status),
     };
     let rng = c.data::<LuaRng>(0, &rng)?;
-    let l = c.this::<LuaStatusLists>(&this)?;
+    let l = c.read(this)?;
     let status = l.status(&c, 1, &status)?;
     let mut r = LuaRng::write_ud(&rng)?;
     l.lists.pick(status, &mut r).map_err(|e| c.fail(e))
 }
 
-fn cells(
-    lua: &Lua,
-    (this, status, extra): (This<LuaStatusLists>, Value, Extra),
-) -> mlua::Result<Table> {
-    let c = Call::new(lua, &CELLS, &extra)?;
-    let l = c.receiver(this)?;
+fn cells(lua: &Lua, this: &LuaStatusLists, status: Value) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &CELLS);
+    let l = c.read(this)?;
     let status = l.status(&c, 0, &status)?;
     let cells = l.lists.cells(status).map_err(|e| c.fail(e))?;
     crate::state::charge(lua, cells.len() as u64)?;
@@ -256,21 +257,18 @@ fn cells(
     Ok(t)
 }
 
-fn reset(
-    lua: &Lua,
-    (this, status, extra): (ThisMut<LuaStatusLists>, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &RESET, &extra)?;
-    let mut l = c.receiver_mut(this)?;
+fn reset(lua: &Lua, this: &LuaStatusLists, status: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &RESET);
+    let mut l = c.write(this)?;
     let status = l.status(&c, 0, &status)?;
     crate::state::charge(lua, l.lists.len() as u64 / 4)?;
     crate::state::touch(lua, l.at_load);
     l.lists.reset(status).map_err(|e| c.fail(e))
 }
 
-fn statuses(lua: &Lua, (this, extra): (This<LuaStatusLists>, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &STATUSES, &extra)?;
-    let l = c.receiver(this)?;
+fn statuses(lua: &Lua, this: &LuaStatusLists, (): ()) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &STATUSES);
+    let l = c.read(this)?;
     let names: Vec<&str> = (0..l.lists.status_count()).map(|s| l.name(s)).collect();
     lua.create_sequence_from(names)
 }

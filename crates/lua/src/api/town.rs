@@ -12,28 +12,32 @@
 //! Cells are addressed `x, y`: 0-based cell column and row of the town's cell grid
 //! (`town.cols` × `town.rows`); the display grid is `town.width` × `town.height` characters.
 
-use super::call::{Call, Extra, This, ThisMut};
+use super::call::{Call, Extra};
 use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
 use super::meter::LuaMeter;
 use super::regions::{self, TOWN_STYLE};
 use super::rng::LuaRng;
+use super::shared::Shared;
 use crate::budget::Reservation;
-use mlua::{Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
 use warren_core::gen::town::{CellStatus, DeadStreets, Heading, Town, TownError, TownParams};
 use warren_core::rng::Rng;
 
-/// A town as a Lua userdata.
-pub struct LuaTown {
+/// A town and what it costs.
+pub struct TownState {
     town: Town,
     _charge: Reservation,
     /// Made while the recipe loaded, outside any run (see [`crate::state::touch`]).
     at_load: bool,
 }
 
-impl LuaTown {
+/// A town as a Lua userdata: [`TownState`] in a cell of warren's own.
+pub type LuaTown = Shared<TownState>;
+
+impl TownState {
     /// The town, to change it (a town made at load then leaves the state dirty).
     fn town_mut(&mut self, lua: &Lua) -> &mut Town {
         crate::state::touch(lua, self.at_load);
@@ -219,11 +223,11 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
     let charge = crate::state::reserve(lua, town_bytes(&p), &NEW.call_name())?;
     let mut meter = LuaMeter::new(lua);
     let town = Town::new(&p, &mut meter).map_err(|e| step_error(&c, &mut meter, e))?;
-    Ok(LuaTown {
+    Ok(Shared::new(TownState {
         town,
         _charge: charge,
         at_load: !crate::state::in_run(lua),
-    })
+    }))
 }
 
 /// `{ gates =, courts =, unused = }` for a town of `width` × `height`.
@@ -394,7 +398,7 @@ const WRITE: Decl = Decl::method(
 
 methods! {
     /// A town's methods.
-    pub METHODS, register_methods for LuaTown {
+    gated pub METHODS, register_methods for LuaTown {
         FILL => fill,
         MAKE_UNUSED => make_unused,
         MAKE_GATES => make_gates,
@@ -420,10 +424,12 @@ methods! {
 
 impl UserData for LuaTown {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get(HEIGHT.name, |_, t| Ok(t.town.height()));
-        fields.add_field_method_get(WIDTH.name, |_, t| Ok(t.town.width()));
-        fields.add_field_method_get(ROWS.name, |_, t| Ok(t.town.rows()));
-        fields.add_field_method_get(COLS.name, |_, t| Ok(t.town.cols()));
+        // What `tostring(town)` shows (mlua would name the Rust type, `Shared<TownState>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaTown");
+        fields.add_field_method_get(HEIGHT.name, |_, t| size(t, Town::height));
+        fields.add_field_method_get(WIDTH.name, |_, t| size(t, Town::width));
+        fields.add_field_method_get(ROWS.name, |_, t| size(t, Town::rows));
+        fields.add_field_method_get(COLS.name, |_, t| size(t, Town::cols));
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -431,77 +437,77 @@ impl UserData for LuaTown {
     }
 }
 
+/// A size field of a town (`town.width`, …).
+fn size<N>(t: &LuaTown, field: fn(&Town) -> N) -> mlua::Result<N> {
+    t.read()
+        .map(|t| field(&t.town))
+        .ok_or(mlua::Error::UserDataBorrowError)
+}
+
 /// Runs step `f` of the town `this` with the rng of argument 1, metered.
 fn with_rng<R>(
     c: &Call,
-    this: &Value,
+    this: &LuaTown,
     rng: &Value,
     f: impl FnOnce(&mut Town, &mut Rng, &mut dyn Meter) -> Result<R, TownError>,
 ) -> mlua::Result<R> {
     let rng = c.data::<LuaRng>(0, rng)?;
-    let mut t = c.this_mut::<LuaTown>(this)?;
+    let mut t = c.write(this)?;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     f(t.town_mut(c.lua()), &mut r, &mut meter).map_err(|e| step_error(c, &mut meter, e))
 }
 
-type RngArgs = (Value, Value, Extra);
-
-fn fill(lua: &Lua, (this, extra): (ThisMut<LuaTown>, Extra)) -> mlua::Result<()> {
-    let c = Call::new(lua, &FILL, &extra)?;
-    let mut t = c.receiver_mut(this)?;
+fn fill(lua: &Lua, this: &LuaTown, (): ()) -> mlua::Result<()> {
+    let c = Call::gated(lua, &FILL);
+    let mut t = c.write(this)?;
     let mut meter = LuaMeter::new(lua);
     t.town_mut(lua)
         .fill(&mut meter)
         .map_err(|_| meter.stopped())
 }
 
-fn make_unused(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &MAKE_UNUSED, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_unused(r, m)?))
+fn make_unused(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &MAKE_UNUSED);
+    with_rng(&c, this, &rng, |t, r, m| Ok(t.make_unused(r, m)?))
 }
 
-fn make_gates(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &MAKE_GATES, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_gates(r, m)?))
+fn make_gates(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &MAKE_GATES);
+    with_rng(&c, this, &rng, |t, r, m| Ok(t.make_gates(r, m)?))
 }
 
-fn make_courts(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &MAKE_COURTS, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| Ok(t.make_courts(r, m)?))
+fn make_courts(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &MAKE_COURTS);
+    with_rng(&c, this, &rng, |t, r, m| Ok(t.make_courts(r, m)?))
 }
 
-fn connect_streets(
-    lua: &Lua,
-    (this, rng, opts, extra): (Value, Value, Value, Extra),
-) -> mlua::Result<()> {
-    let c = Call::new(lua, &CONNECT_STREETS, &extra)?;
+fn connect_streets(lua: &Lua, this: &LuaTown, (rng, opts): (Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &CONNECT_STREETS);
     let o = c.options(1, &opts)?;
     let dead = DeadStreets::from_name(DeadStreets::NAMES[o.choice("dead_streets")?])
         .expect("declared choices are policy names");
-    with_rng(&c, &this, &rng, |t, r, m| {
-        t.connect_streets_with(r, dead, m)
-    })
+    with_rng(&c, this, &rng, |t, r, m| t.connect_streets_with(r, dead, m))
 }
 
-fn finish_alleys(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {
-    let c = Call::new(lua, &FINISH_ALLEYS, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| t.finish_alleys(r, m))
+fn finish_alleys(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &FINISH_ALLEYS);
+    with_rng(&c, this, &rng, |t, r, m| t.finish_alleys(r, m))
 }
 
-fn close_doors(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<()> {
-    let c = Call::new(lua, &CLOSE_DOORS, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| Ok(t.close_doors(r, m)?))
+fn close_doors(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<()> {
+    let c = Call::gated(lua, &CLOSE_DOORS);
+    with_rng(&c, this, &rng, |t, r, m| Ok(t.close_doors(r, m)?))
 }
 
-fn close_gates(lua: &Lua, (this, rng, extra): RngArgs) -> mlua::Result<usize> {
-    let c = Call::new(lua, &CLOSE_GATES, &extra)?;
-    with_rng(&c, &this, &rng, |t, r, m| Ok(t.close_gates(r, m)?))
+fn close_gates(lua: &Lua, this: &LuaTown, rng: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &CLOSE_GATES);
+    with_rng(&c, this, &rng, |t, r, m| Ok(t.close_gates(r, m)?))
 }
 
-fn cleanup_map(lua: &Lua, (this, extra): (ThisMut<LuaTown>, Extra)) -> mlua::Result<usize> {
-    let c = Call::new(lua, &CLEANUP_MAP, &extra)?;
-    let mut t = c.receiver_mut(this)?;
+fn cleanup_map(lua: &Lua, this: &LuaTown, (): ()) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &CLEANUP_MAP);
+    let mut t = c.write(this)?;
     let mut meter = LuaMeter::new(lua);
     t.town_mut(lua)
         .cleanup_map(&mut meter)
@@ -535,13 +541,13 @@ fn heading_arg(c: &Call, i: usize, v: &Value) -> mlua::Result<Option<Heading>> {
     }
 }
 
-type StreetArgs = (ThisMut<LuaTown>, Value, Value, Value, Value, Extra);
+type StreetArgs = (Value, Value, Value, Value);
 
-fn lay_street(lua: &Lua, (this, rng, x, y, heading, extra): StreetArgs) -> mlua::Result<bool> {
-    let c = Call::new(lua, &LAY_STREET, &extra)?;
+fn lay_street(lua: &Lua, this: &LuaTown, (rng, x, y, heading): StreetArgs) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &LAY_STREET);
     let rng = c.data::<LuaRng>(0, &rng)?;
     let heading = heading_arg(&c, 3, &heading)?;
-    let mut t = c.receiver_mut(this)?;
+    let mut t = c.write(this)?;
     let (row, col) = cell(&c, &t.town, (1, &x), &y)?;
     let mut r = LuaRng::write_ud(&rng)?;
     t.town_mut(lua)
@@ -555,89 +561,94 @@ fn lay_street(lua: &Lua, (this, rng, x, y, heading, extra): StreetArgs) -> mlua:
         })
 }
 
-fn make_street(lua: &Lua, (this, rng, row, col, heading, extra): StreetArgs) -> mlua::Result<bool> {
-    let c = Call::new(lua, &MAKE_STREET, &extra)?;
+fn make_street(
+    lua: &Lua,
+    this: &LuaTown,
+    (rng, row, col, heading): StreetArgs,
+) -> mlua::Result<bool> {
+    let c = Call::gated(lua, &MAKE_STREET);
     let rng = c.data::<LuaRng>(0, &rng)?;
     let (row, col) = (c.int(1, &row)? as usize, c.int(2, &col)? as usize);
     let heading = heading_arg(&c, 3, &heading)?;
-    let mut t = c.receiver_mut(this)?;
+    let mut t = c.write(this)?;
     let mut r = LuaRng::write_ud(&rng)?;
     t.town_mut(lua)
         .make_street(&mut r, row, col, heading)
         .map_err(|e| c.fail(e))
 }
 
-type CellArgs = (This<LuaTown>, Value, Value, Extra);
+type CellArgs = (Value, Value);
 
-fn cell_status(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<&'static str> {
-    let c = Call::new(lua, &CELL_STATUS, &extra)?;
-    let t = c.receiver(this)?;
+fn cell_status(lua: &Lua, this: &LuaTown, (x, y): CellArgs) -> mlua::Result<&'static str> {
+    let c = Call::gated(lua, &CELL_STATUS);
+    let t = c.read(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
     let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
     Ok(CellStatus::NAMES[s.index()])
 }
 
-fn status(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<&'static str> {
-    let c = Call::new(lua, &STATUS, &extra)?;
-    let t = c.receiver(this)?;
+fn status(lua: &Lua, this: &LuaTown, (row, col): CellArgs) -> mlua::Result<&'static str> {
+    let c = Call::gated(lua, &STATUS);
+    let t = c.read(this)?;
     let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
     Ok(CellStatus::NAMES[s.index()])
 }
 
-fn street_heading(lua: &Lua, (this, x, y, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
-    let c = Call::new(lua, &STREET_HEADING, &extra)?;
-    let t = c.receiver(this)?;
+fn street_heading(
+    lua: &Lua,
+    this: &LuaTown,
+    (x, y): CellArgs,
+) -> mlua::Result<Option<&'static str>> {
+    let c = Call::gated(lua, &STREET_HEADING);
+    let t = c.read(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
     let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
     Ok(h.map(|h| HEADINGS[h as usize]))
 }
 
-fn heading(lua: &Lua, (this, row, col, extra): CellArgs) -> mlua::Result<Option<&'static str>> {
-    let c = Call::new(lua, &HEADING_OF, &extra)?;
-    let t = c.receiver(this)?;
+fn heading(lua: &Lua, this: &LuaTown, (row, col): CellArgs) -> mlua::Result<Option<&'static str>> {
+    let c = Call::gated(lua, &HEADING_OF);
+    let t = c.read(this)?;
     let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
     Ok(h.map(|h| HEADINGS[h as usize]))
 }
 
-fn count(lua: &Lua, (this, status, extra): (This<LuaTown>, Value, Extra)) -> mlua::Result<usize> {
-    let c = Call::new(lua, &COUNT, &extra)?;
+fn count(lua: &Lua, this: &LuaTown, status: Value) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &COUNT);
     let i = c.choice(0, &status)?;
-    let t = c.receiver(this)?;
+    let t = c.read(this)?;
     let status = CellStatus::from_index(i).unwrap_or(CellStatus::Unused);
     Ok(t.town.count(status))
 }
 
-fn distinct_streets(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<usize> {
-    let c = Call::new(lua, &DISTINCT_STREETS, &extra)?;
-    Ok(c.receiver(this)?.town.distinct_streets())
+fn distinct_streets(lua: &Lua, this: &LuaTown, (): ()) -> mlua::Result<usize> {
+    let c = Call::gated(lua, &DISTINCT_STREETS);
+    Ok(c.read(this)?.town.distinct_streets())
 }
 
-fn render(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<String> {
-    let c = Call::new(lua, &RENDER, &extra)?;
-    let t = c.receiver(this)?;
+fn render(lua: &Lua, this: &LuaTown, (): ()) -> mlua::Result<String> {
+    let c = Call::gated(lua, &RENDER);
+    let t = c.read(this)?;
     crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render())
 }
 
-fn render_debug(lua: &Lua, (this, extra): (This<LuaTown>, Extra)) -> mlua::Result<String> {
-    let c = Call::new(lua, &RENDER_DEBUG, &extra)?;
-    let t = c.receiver(this)?;
+fn render_debug(lua: &Lua, this: &LuaTown, (): ()) -> mlua::Result<String> {
+    let c = Call::gated(lua, &RENDER_DEBUG);
+    let t = c.read(this)?;
     crate::state::charge(lua, super::cost::cell_work(t.town.lists().len() as u64 * 4))?;
     Ok(t.town.render_debug())
 }
 
 /// `town:write(map, { style = ctx.regions.town, view = "map" | "debug" })`.
-fn write(
-    lua: &Lua,
-    (this, map, opts, extra): (This<LuaTown>, Value, Value, Extra),
-) -> mlua::Result<Table> {
-    let c = Call::new(lua, &WRITE, &extra)?;
+fn write(lua: &Lua, this: &LuaTown, (map, opts): (Value, Value)) -> mlua::Result<Table> {
+    let c = Call::gated(lua, &WRITE);
     let map = c.data::<LuaMap>(0, &map)?;
     let o = c.options(1, &opts)?;
     let debug = o.choice("view")? == 1;
-    let t = c.receiver(this)?;
+    let t = c.read(this)?;
     let mut m = LuaMap::write_ud(&map)?;
     let style = match &o.value("style") {
         Value::Nil => {

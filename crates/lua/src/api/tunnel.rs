@@ -11,7 +11,7 @@
 //! local report = tunnels:fixup(map, rng, { trials = 26 })
 //! ```
 
-use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts, ThisMut};
+use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
 use super::map::LuaMap;
@@ -20,8 +20,9 @@ use super::notes::point_list;
 use super::regions::{self, REGIONS};
 use super::rng::LuaRng;
 use super::shapes::{cell_from, list};
+use super::shared::Shared;
 use crate::state::charge_bytes;
-use mlua::{Lua, Table, UserData, UserDataMethods, Value};
+use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 use warren_core::gen::connectivity::FixupError;
 use warren_core::gen::dungeon::{fixup_level, DungeonError, FixupOptions, Join};
@@ -33,8 +34,8 @@ use warren_core::gen::tunnel::{
 use warren_core::map::{Adjacency, Dir, Map, Point, TerrainTable};
 use warren_core::region::tunnel_config;
 
-/// One level's tunnel settings and state, as a Lua userdata.
-pub struct LuaTunnels {
+/// One level's tunnel settings and state.
+pub struct TunnelState {
     /// Styles, constants, panel size and doors.
     pub config: TunnelConfig,
     /// Rooms touched and styles used so far on the level.
@@ -43,11 +44,15 @@ pub struct LuaTunnels {
     terrains: Arc<TerrainTable>,
 }
 
-impl LuaTunnels {
+/// One level's tunnel settings and state as a Lua userdata: [`TunnelState`] in a cell of
+/// warren's own.
+pub type LuaTunnels = Shared<TunnelState>;
+
+impl TunnelState {
     /// A context without corridor styles, on an empty terrain table: what
     /// [`super::register_types`] makes to meet the type before any run.
-    pub fn empty() -> LuaTunnels {
-        LuaTunnels {
+    pub fn empty() -> TunnelState {
+        TunnelState {
             config: TunnelConfig {
                 styles: Vec::new(),
                 default_style: 0,
@@ -341,7 +346,7 @@ const FIXUP: Decl = Decl::method(
 
 methods! {
     /// A tunnel context's methods.
-    pub METHODS, register_methods for LuaTunnels {
+    gated pub METHODS, register_methods for LuaTunnels {
         DIG => dig,
         FIXUP => fixup,
     }
@@ -392,14 +397,19 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
         c.lua(),
         config.styles.len() * 64 + config.doors.by_region.len() * 32,
     )?;
-    Ok(LuaTunnels {
+    Ok(Shared::new(TunnelState {
         config,
         level: TunnelLevel::default(),
         terrains: m.terrains().clone(),
-    })
+    }))
 }
 
 impl UserData for LuaTunnels {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        // What `tostring(tunnels)` shows (mlua would name the Rust type, `Shared<TunnelState>`).
+        fields.add_meta_field(MetaMethod::Type, "LuaTunnels");
+    }
+
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register_methods(methods);
     }
@@ -414,13 +424,14 @@ fn run_seed(lua: &Lua) -> String {
 
 fn dig(
     lua: &Lua,
-    (this, map, rng, opts, extra): (ThisMut<LuaTunnels>, Value, Value, Value, Extra),
+    this: &LuaTunnels,
+    (map, rng, opts): (Value, Value, Value),
 ) -> mlua::Result<Table> {
-    let c = Call::new(lua, &DIG, &extra)?;
+    let c = Call::gated(lua, &DIG);
     let map = c.data::<LuaMap>(0, &map)?;
     let rng = c.data::<LuaRng>(1, &rng)?;
     let o = c.options(2, &opts)?;
-    let mut t = c.receiver_mut(this)?;
+    let mut t = c.write(this)?;
     let mut m = LuaMap::write_ud(&map)?;
     let from = cell_from(&c, &m, &o.value("from"), "opts.from")?;
     let to = cell_from(&c, &m, &o.value("to"), "opts.to")?;
@@ -431,7 +442,7 @@ fn dig(
     }
     req.length_limit = o.opt_int("length")?.map(|n| n as u32);
     t.check(&c, &m)?;
-    let LuaTunnels { config, level, .. } = &mut *t;
+    let TunnelState { config, level, .. } = &mut *t;
     let mut r = LuaRng::write_ud(&rng)?;
     let out = tunnel_prechecked(&mut m, config, level, &req, &mut r).map_err(|e| c.fail(e))?;
     let mut meter = LuaMeter::new(lua);
@@ -460,9 +471,10 @@ fn cell_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
 
 fn fixup(
     lua: &Lua,
-    (this, map, rng, opts, extra): (ThisMut<LuaTunnels>, Value, Value, Value, Extra),
+    this: &LuaTunnels,
+    (map, rng, opts): (Value, Value, Value),
 ) -> mlua::Result<Table> {
-    let c = Call::new(lua, &FIXUP, &extra)?;
+    let c = Call::gated(lua, &FIXUP);
     let map = c.data::<LuaMap>(0, &map)?;
     let rng = c.data::<LuaRng>(1, &rng)?;
     let o = c.options(2, &opts)?;
@@ -472,7 +484,7 @@ fn fixup(
     };
     let adjacency = Adjacency::from_name(Adjacency::NAMES[o.choice("connectivity")?])
         .expect("declared choices are adjacency names");
-    let mut t = c.receiver_mut(this)?;
+    let mut t = c.write(this)?;
     let mut meter = LuaMeter::new(lua);
     let result = {
         let mut m = LuaMap::write_ud(&map)?;
@@ -493,7 +505,7 @@ fn fixup(
             bridge,
         };
         let corridors = m.notes.corridors.len();
-        let LuaTunnels { config, level, .. } = &mut *t;
+        let TunnelState { config, level, .. } = &mut *t;
         let mut r = LuaRng::write_ud(&rng)?;
         let result = fixup_level(&mut m, config, level, &mut r, &fix, &mut meter);
         let added: usize = m.notes.corridors[corridors..]
