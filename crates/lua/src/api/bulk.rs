@@ -55,7 +55,7 @@ const GET_RECT: Decl = Decl::method(
 
 methods! {
     /// Bulk reads and writes.
-    gated pub METHODS, register for LuaMap {
+    pub METHODS, register for LuaMap {
         SET_ROW => set_row,
         BLIT => blit,
         GET_RECT => get_rect,

@@ -41,7 +41,7 @@ const IS_CONNECTED: Decl = Decl::method(
 
 methods! {
     /// Connectivity.
-    gated pub METHODS, register for LuaMap {
+    pub METHODS, register for LuaMap {
         COMPONENTS => components,
         MARK_CONNECTED => mark_connected,
         IS_CONNECTED => is_connected,

@@ -52,7 +52,7 @@ const ADD_LAYER: Decl = Decl::method(
 
 methods! {
     /// Seeing generation.
-    gated pub METHODS, register for LuaMap {
+    pub METHODS, register for LuaMap {
         SNAPSHOT => snapshot,
         ADD_LAYER => add_layer,
     }

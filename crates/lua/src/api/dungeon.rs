@@ -464,7 +464,7 @@ const USE_PANEL: Decl = Decl::method(
 
 methods! {
     /// A level's methods.
-    gated pub METHODS, register_methods for LuaLevel {
+    pub METHODS, register_methods for LuaLevel {
         PANELS => panels,
         FREE_PANELS => free_panels,
         USE_PANEL => use_panel,

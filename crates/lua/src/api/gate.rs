@@ -1,8 +1,9 @@
-//! Gates: the declared methods of maps, rngs and rectangle lists are plain mlua methods
-//! (registered with `add_method`, mlua's quickest way from Lua to a Rust method: the receiver
-//! is borrowed in place and no value is made for it), each behind a C closure that makes the
-//! two checks mlua would otherwise answer in its own words, naming Rust types: that the method
-//! is called on its receiver, and with no more arguments than it takes.
+//! Gates: the declared methods of every warren object (maps, rngs, rectangle lists, levels,
+//! tunnel contexts, towns, status lists) are plain mlua methods (registered with `add_method`,
+//! mlua's quickest way from Lua to a Rust method: the receiver is borrowed in place and no
+//! value is made for it), each behind a C closure that makes the two checks mlua would
+//! otherwise answer in its own words, naming Rust types: that the method is called on its
+//! receiver, and with no more arguments than it takes.
 //!
 //! A gate's upvalues (see `lua_warren_gate` in `crates/lua-src`): mlua's callback (its first
 //! upvalue, so that mlua's C function, called from the gate's own frame, finds it), that C
@@ -52,10 +53,13 @@ pub const TOWN_GATES: u64 = TUNNELS_GATES + 16;
 /// See [`MAP_GATES`].
 pub const LISTS_GATES: u64 = TOWN_GATES + 32;
 
+// `refuse`'s function and its callback come before the first gate.
+const _: () = assert!(REFUSE_ID + 2 <= MAP_GATES);
+
 /// Replaces each method of `lists`, a type's declared methods, in the methods table of
-/// `sample`'s type with a gate, numbering the gates from `first_id` (one of [`MAP_GATES`], …). Run while
-/// the state loads, before the fast calls are installed (a fast call passes what it does not
-/// answer to the gate, so its errors are the gate's).
+/// `sample`'s type with a gate, numbering the gates from `first_id` (one of [`MAP_GATES`],
+/// …). Run while the state loads, before the fast calls are installed (a fast call passes what
+/// it does not answer to the gate, so its errors are the gate's).
 pub fn install(
     lua: &Lua,
     sample: &AnyUserData,
@@ -219,4 +223,34 @@ fn refuse(lua: &Lua, (decl, args): (LightUserData, Variadic<Value>)) -> mlua::Re
     // the `&'static Decl` they were made for.
     let decl: &'static Decl = unsafe { &*decl.0.cast_const().cast::<Decl>() };
     Err(Call::refused(lua, decl, &args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{dungeon, map, rects, rng, status, town, tunnel};
+
+    #[test]
+    fn each_type_has_room_for_its_gates_and_the_ranges_stay_apart() {
+        let count = |lists: &[&[&Decl]]| lists.iter().map(|l| l.len() as u64).sum::<u64>();
+        let types = [
+            (MAP_GATES, count(&map::METHOD_LISTS)),
+            (RNG_GATES, count(&[rng::METHODS])),
+            (RECTS_GATES, count(&[rects::METHODS])),
+            (LEVEL_GATES, count(&[dungeon::METHODS])),
+            (TUNNELS_GATES, count(&[tunnel::METHODS])),
+            (TOWN_GATES, count(&[town::METHODS])),
+            (LISTS_GATES, count(&[status::METHODS])),
+        ];
+        for pair in types.windows(2) {
+            let ((first, n), (next, _)) = (pair[0], pair[1]);
+            assert!(
+                first + n <= next,
+                "gates from {first:#x} ({n}) run into {next:#x}"
+            );
+        }
+        let (last, n) = types[types.len() - 1];
+        // Loading's warm-up numbers from 2^39 + 2^32.
+        assert!(last + n < (1 << 39) + (1 << 32));
+    }
 }

@@ -167,7 +167,7 @@ const OPEN_COUNT: Decl =
 
 methods! {
     /// Reading cells.
-    gated pub READS, register_reads for LuaMap {
+    pub READS, register_reads for LuaMap {
         IN_BOUNDS => in_bounds,
         IS_EDGE => is_edge,
         GET => get,
@@ -319,7 +319,7 @@ const CARVE_ROOMS: Decl = Decl::method(
 
 methods! {
     /// Priority writes and shapes.
-    gated pub WRITES, register_writes for LuaMap {
+    pub WRITES, register_writes for LuaMap {
         SET => set,
         FILL => fill,
         FILL_RECT => fill_rect,

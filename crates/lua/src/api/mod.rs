@@ -3,9 +3,9 @@
 
 /// Declares a type's methods once: `DECL => function` pairs become the list of declarations
 /// (`$list`, read by stubs, `warren check` and the README table) and the function that
-/// registers the methods on the userdata type.
+/// registers the methods on the userdata type; [`gate::install`] then puts each behind its gate.
 macro_rules! methods {
-    ($(#[$doc:meta])* gated $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
+    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
         $(#[$doc])*
         $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
 
@@ -13,16 +13,6 @@ macro_rules! methods {
         /// ([`crate::api::gate`]) that checks its receiver and number of arguments first.
         $vis fn $register<M: mlua::UserDataMethods<$ty>>(methods: &mut M) {
             $(methods.add_method($decl.name, $f);)*
-        }
-    };
-    ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {
-        $(#[$doc])*
-        $vis const $list: &[&$crate::api::decl::Decl] = &[$(&$decl),*];
-
-        /// Registers every method of the list (each takes its receiver as a plain value and
-        /// checks it, so a call with `.` instead of `:` gets a clear message).
-        $vis fn $register<M: mlua::UserDataMethods<$ty>>(methods: &mut M) {
-            $(methods.add_function($decl.name, $f);)*
         }
     };
 }

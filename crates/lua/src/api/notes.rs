@@ -58,7 +58,7 @@ const CORRIDORS: Decl = Decl::method(
 
 methods! {
     /// Annotations.
-    gated pub METHODS, register for LuaMap {
+    pub METHODS, register for LuaMap {
         ADD_ROOM => add_room,
         ADD_DOOR => add_door,
         ADD_STAIR => add_stair,

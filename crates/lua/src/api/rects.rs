@@ -95,7 +95,7 @@ const SORT: Decl = Decl::method(
 
 methods! {
     /// The list's methods.
-    gated pub METHODS, register for LuaRects {
+    pub METHODS, register for LuaRects {
         LIST => list,
         CENTER => center,
         SORT => sort,

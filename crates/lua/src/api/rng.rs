@@ -54,7 +54,7 @@ const SEED: Decl = Decl::method(R, "seed", "This generator's seed.").returns(&["
 
 methods! {
     /// The generator's methods.
-    gated pub METHODS, register for LuaRng {
+    pub METHODS, register for LuaRng {
         RNG_INT => int,
         BELOW => below,
         CHANCE => chance,

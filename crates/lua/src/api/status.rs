@@ -86,7 +86,7 @@ const STATUSES: Decl =
 
 methods! {
     /// The lists' methods.
-    gated pub METHODS, register for LuaStatusLists {
+    pub METHODS, register for LuaStatusLists {
         MOVE => move_cell,
         STATUS_OF => status_of,
         COUNT => count,

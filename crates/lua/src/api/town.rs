@@ -398,7 +398,7 @@ const WRITE: Decl = Decl::method(
 
 methods! {
     /// A town's methods.
-    gated pub METHODS, register_methods for LuaTown {
+    pub METHODS, register_methods for LuaTown {
         FILL => fill,
         MAKE_UNUSED => make_unused,
         MAKE_GATES => make_gates,

@@ -346,7 +346,7 @@ const FIXUP: Decl = Decl::method(
 
 methods! {
     /// A tunnel context's methods.
-    gated pub METHODS, register_methods for LuaTunnels {
+    pub METHODS, register_methods for LuaTunnels {
         DIG => dig,
         FIXUP => fixup,
     }
