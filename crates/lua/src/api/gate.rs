@@ -84,22 +84,16 @@ pub fn install(
             })
         }?;
     }
-    // SAFETY: `exec_raw` runs the closure protected with the sample in slot 1 and one more
-    // value in slot 2; every type relied on is checked first.
-    let done = unsafe {
-        lua.exec_raw::<bool>((sample, Value::Nil), |l| {
-            let decls = lists.iter().flat_map(|list| list.iter().copied());
-            let done = methods_table(l) && set_gates(l, decls, first_id);
-            ffi::lua_settop(l, 0);
-            ffi::lua_pushboolean(l, c_int::from(done));
-        })
-    }?;
-    if done {
-        Ok(())
-    } else {
-        Err(mlua::Error::RuntimeError(
-            "a declared method is missing from its type's methods table".into(),
-        ))
+    let decls = lists.iter().flat_map(|list| list.iter().copied());
+    // SAFETY: the closure runs protected with the sample in slot 1 and nil in slot 2; every
+    // type relied on is checked first.
+    unsafe {
+        super::fast::install_protected(
+            lua,
+            (sample, Value::Nil),
+            |l| methods_table(l) && set_gates(l, decls, first_id),
+            "a declared method is missing from its type's methods table",
+        )
     }
 }
 

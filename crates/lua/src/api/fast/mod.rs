@@ -196,12 +196,33 @@ fn install_closures<T: 'static>(
     (trampoline, first_id): (ffi::lua_CFunction, u64),
     problem: &str,
 ) -> mlua::Result<()> {
-    // SAFETY: `exec_raw` runs the closure protected, as `set_closures` needs; `locate` vouches
-    // for the indices.
+    // SAFETY: `set_closures` runs protected, as it needs; `locate` vouches for the indices.
+    unsafe {
+        install_protected(
+            lua,
+            args,
+            |l| locate(l).is_some_and(|at| set_closures(l, methods, at, trampoline, first_id)),
+            problem,
+        )
+    }
+}
+
+/// Runs `install` protected (inside `exec_raw`) with `args` pushed in slots 1 on; the error
+/// `problem` when it answers false (a table it needs is not there).
+///
+/// # Safety
+/// `install` is sound when run protected with `args` in slots 1 on; it may leave the stack as
+/// it likes.
+pub(in crate::api) unsafe fn install_protected(
+    lua: &mlua::Lua,
+    args: impl mlua::IntoLuaMulti,
+    install: impl FnOnce(*mut lua_State) -> bool,
+    problem: &str,
+) -> mlua::Result<()> {
+    // SAFETY: `exec_raw` runs the closure protected; see the function's contract.
     let done = unsafe {
         lua.exec_raw::<bool>(args, |l| {
-            let done =
-                locate(l).is_some_and(|at| set_closures(l, methods, at, trampoline, first_id));
+            let done = install(l);
             ffi::lua_settop(l, 0);
             ffi::lua_pushboolean(l, c_int::from(done));
         })
