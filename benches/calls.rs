@@ -1,7 +1,8 @@
 //! The fixed costs of the Lua host, against plain mlua in one run: entering a recipe, Lua→Rust
-//! method calls (two with a fast path, `map:priority` and `rng:int`, and one without,
-//! `rng:seed`, an mlua method behind its gate), `math.random` (against stock Lua's own), and
-//! reading a map field (`map.width`) against a plain table field.
+//! method calls (two with a fast path, `map:priority` and `rng:int`, one without,
+//! `rng:seed`, an mlua method behind its gate, and `rect:center` on a `warren.rect` table),
+//! `math.random` (against stock Lua's own), and reading a map field (`map.width`) against a
+//! plain table field.
 //!
 //! ```text
 //! cargo bench --bench calls
@@ -11,7 +12,8 @@
 //! times inside `generate`; the same loop with an empty body is subtracted, so a figure is the
 //! operation alone. Plain mlua is a state made with `Lua::new()` holding userdata with the same
 //! methods (`priority(x, y)` reading a byte of a grid; `int` and `seed` on warren's generator),
-//! registered with `add_method`/`add_method_mut`. Rounds
+//! registered with `add_method`/`add_method_mut`, and a table `{x, y, w, h}` whose metatable's
+//! `center` is an mlua function reading the four fields. Rounds
 //! alternate (warren, plain, warren, …) so a busy neighbour slows both alike; medians are
 //! printed.
 
@@ -120,8 +122,24 @@ impl Plain {
             lua.globals().set("g", grid)?;
             lua.globals()
                 .set("r", PlainRng(warren_core::rng::Rng::new(1).stream("bench")))?;
+            let center = lua.create_function(|_, t: mlua::Table| {
+                let (x, y, w, h): (i32, i32, i32, i32) =
+                    (t.get("x")?, t.get("y")?, t.get("w")?, t.get("h")?);
+                Ok((x + w / 2, y + h / 2))
+            })?;
+            let methods = lua.create_table()?;
+            methods.set("center", center)?;
+            let meta = lua.create_table()?;
+            meta.set("__index", methods)?;
+            let rect = lua.create_table()?;
+            for (k, v) in [("x", 1), ("y", 2), ("w", 5), ("h", 7)] {
+                rect.set(k, v)?;
+            }
+            rect.set_metatable(Some(meta))?;
+            lua.globals().set("rt", rect)?;
             lua.load(
                 "function method(n) for i = 1, n do g:priority(1, 1) end end
+                 function rect(n) for i = 1, n do rt:center() end end
                  function table_field(n) local t = { width = 80 } for i = 1, n do local w = t.width end end
                  function rng(n) for i = 1, n do r:int(1, 6) end end
                  function seed(n) for i = 1, n do r:seed() end end
@@ -167,7 +185,7 @@ fn main() {
     warren.time("method", N, 3);
     plain.time("method", N);
 
-    let mut rows: [Vec<f64>; 12] = Default::default();
+    let mut rows: [Vec<f64>; 14] = Default::default();
     for _ in 0..ROUNDS {
         rows[0].push(warren.time("loop", 0, MAPS) / MAPS as f64 * 1e9);
         rows[1].push(warren.per_op("method"));
@@ -181,8 +199,10 @@ fn main() {
         rows[9].push(plain.per_op("seed"));
         rows[10].push(warren.per_op("random"));
         rows[11].push(plain.per_op("random"));
+        rows[12].push(warren.per_op("rect"));
+        rows[13].push(plain.per_op("rect"));
     }
-    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random] =
+    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random, rect, plain_rect] =
         rows.map(median);
     println!("fixed costs, medians of {ROUNDS} alternating rounds:");
     println!(
@@ -224,6 +244,18 @@ fn main() {
     println!(
         "  ratio warren / plain mlua:                       {:8.2}",
         seed / plain_seed
+    );
+    println!(
+        "  rect:center() on a warren.rect table, warren:    {:8.1} ns per call",
+        rect
+    );
+    println!(
+        "  the same on a table, plain mlua function:        {:8.1} ns per call",
+        plain_rect
+    );
+    println!(
+        "  ratio warren / plain mlua:                       {:8.2}",
+        rect / plain_rect
     );
     println!(
         "  math.random(1, 6), warren (from ctx.rng):        {:8.1} ns per call",

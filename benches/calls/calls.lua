@@ -8,14 +8,16 @@ return {
     height = { default = 16, min = 16, max = 16, doc = "Map height (the smallest map)." },
     mode = {
       default = "loop",
-      choices = { "loop", "method", "field", "table", "rng", "seed", "random" },
-      doc = "What to repeat: nothing, map:priority(1, 1), map.width, a plain table's field, rng:int(1, 6), rng:seed() (a method without a fast path) or math.random(1, 6).",
+      choices = { "loop", "method", "field", "table", "rng", "seed", "random", "rect" },
+      doc = "What to repeat: nothing, map:priority(1, 1), map.width, a plain table's field, rng:int(1, 6), rng:seed() (a method without a fast path), math.random(1, 6) or rect:center() (a method of a warren.rect table).",
     },
     n = { default = 0, min = 0, max = 100000000, doc = "How many times." },
   },
 
   generate = function(map, ctx)
     local mode, n = ctx.params.mode, ctx.params.n
+    -- Nothing to repeat: the bench's "entering a recipe" figure, a generate that does nothing.
+    if n == 0 then return end
     if mode == "method" then
       for _ = 1, n do map:priority(1, 1) end
     elseif mode == "field" then
@@ -31,6 +33,9 @@ return {
     elseif mode == "seed" then
       local r = ctx.rng:stream("bench")
       for _ = 1, n do r:seed() end
+    elseif mode == "rect" then
+      local r = warren.rect(1, 2, 5, 7)
+      for _ = 1, n do r:center() end
     else
       for _ = 1, n do end
     end
