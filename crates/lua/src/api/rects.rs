@@ -109,11 +109,7 @@ impl UserData for LuaRects {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Len, |_, r, ()| {
-            r.read()
-                .map(|r| r.len())
-                .ok_or(mlua::Error::UserDataBorrowError)
-        });
+        methods.add_meta_method(MetaMethod::Len, |_, r, ()| Ok(r.read_or_busy()?.len()));
         register(methods);
     }
 }

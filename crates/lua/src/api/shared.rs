@@ -63,14 +63,17 @@ where
 
     /// [`Shared::read`] for the value in `ud`, with mlua's borrow error when it is in use.
     pub fn read_ud(ud: &mlua::AnyUserData) -> mlua::Result<ReadGuard<T>> {
-        ud.borrow::<Shared<T>>()?
-            .read()
-            .ok_or(mlua::Error::UserDataBorrowError)
+        ud.borrow::<Shared<T>>()?.read_or_busy()
     }
 
     /// [`Shared::write`] for the value in `ud`, with mlua's borrow error when it is in use.
     pub fn write_ud(ud: &mlua::AnyUserData) -> mlua::Result<WriteGuard<T>> {
         ud.borrow::<Shared<T>>()?.write_or_busy()
+    }
+
+    /// [`Shared::read`], with mlua's borrow error when a binding is changing the value.
+    pub fn read_or_busy(&self) -> mlua::Result<ReadGuard<T>> {
+        self.read().ok_or(mlua::Error::UserDataBorrowError)
     }
 
     /// [`Shared::write`], with mlua's borrow error when the value is in use.

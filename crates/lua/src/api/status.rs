@@ -194,9 +194,7 @@ impl UserData for LuaStatusLists {
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::Len, |_, l, ()| {
-            l.read()
-                .map(|l| l.lists.len())
-                .ok_or(mlua::Error::UserDataBorrowError)
+            Ok(l.read_or_busy()?.lists.len())
         });
         register(methods);
     }

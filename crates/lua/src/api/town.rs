@@ -426,22 +426,15 @@ impl UserData for LuaTown {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         // What `tostring(town)` shows (mlua would name the Rust type, `Shared<TownState>`).
         fields.add_meta_field(MetaMethod::Type, "LuaTown");
-        fields.add_field_method_get(HEIGHT.name, |_, t| size(t, Town::height));
-        fields.add_field_method_get(WIDTH.name, |_, t| size(t, Town::width));
-        fields.add_field_method_get(ROWS.name, |_, t| size(t, Town::rows));
-        fields.add_field_method_get(COLS.name, |_, t| size(t, Town::cols));
+        fields.add_field_method_get(HEIGHT.name, |_, t| Ok(t.read_or_busy()?.town.height()));
+        fields.add_field_method_get(WIDTH.name, |_, t| Ok(t.read_or_busy()?.town.width()));
+        fields.add_field_method_get(ROWS.name, |_, t| Ok(t.read_or_busy()?.town.rows()));
+        fields.add_field_method_get(COLS.name, |_, t| Ok(t.read_or_busy()?.town.cols()));
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         register_methods(methods);
     }
-}
-
-/// A size field of a town (`town.width`, …).
-fn size<N>(t: &LuaTown, field: fn(&Town) -> N) -> mlua::Result<N> {
-    t.read()
-        .map(|t| field(&t.town))
-        .ok_or(mlua::Error::UserDataBorrowError)
 }
 
 /// Runs step `f` of the town `this` with the rng of argument 1, metered.
