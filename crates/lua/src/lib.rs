@@ -33,6 +33,7 @@ pub mod limits;
 pub mod located;
 pub mod params;
 pub mod phases;
+mod readonly;
 mod recipe;
 pub mod require;
 pub mod run;

@@ -187,28 +187,15 @@ G.os = {
   difftime = function(a, b) return (a - (b or 0)) + 0.0 end,
 }
 
--- Read-only tables (`host.seal`, the patched Lua's `lua_warren_setreadonly`): every write, raw or
--- not, to a key the table has or not, calls `__newindex`, which raises the error; reads, `#`,
--- `pairs` and `ipairs` are a plain table's.
-local seal = host.seal
-local function readonly(t, name)
-  setmetatable(t, {
-    __newindex = function(_, k)
-      error("cannot modify read-only table '" .. name .. "' (key " .. tostring(k) .. ")", 2)
-    end,
-    __metatable = false,
-  })
-  return seal(t)
-end
-local function freeze(value, name)
-  if type(value) ~= "table" then return value end
-  local copy = {}
-  for k, v in next, value do
-    if type(v) == "table" then v = freeze(v, name .. "." .. tostring(k)) end
-    copy[k] = v
-  end
-  return readonly(copy, name)
-end
+-- Read-only tables (`crates/lua/src/readonly.rs`): every write, raw or not, to a key the table
+-- has or not, raises `cannot modify read-only table 'name' (key k)` at the line that wrote;
+-- reads, `#`, `pairs` and `ipairs` are a plain table's. `readonly(t, name)` seals `t` itself,
+-- `freeze(value, name)` a copy of it with every table inside. They stay Lua functions here (one
+-- call into the host's): made here, they take the object ids they always took, so every object
+-- made after them keeps its id, and a table keyed by such objects its `pairs` order.
+local seal_as, frozen = host.readonly, host.freeze
+local function readonly(t, name) return seal_as(t, name) end
+local function freeze(value, name) return frozen(value, name) end
 -- string, table, math and utf8 stay writable, as in stock Lua: a run that changes them leaves
 -- the state dirty, and the host rebuilds it before the next run.
 G.coroutine = readonly(G.coroutine, "coroutine")

@@ -16,6 +16,7 @@
 use super::alloc::AllocGuard;
 use super::api;
 pub use super::budget::{Budget, Limits};
+use super::readonly;
 use crate::state::{state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -29,7 +30,6 @@ type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const 
 extern "C" {
     fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
     fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
-    fn lua_warren_setreadonly(l: *mut ffi::lua_State, idx: c_int, readonly: c_int) -> c_int;
 }
 
 thread_local! {
@@ -175,8 +175,14 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         })?,
     )?;
     host.set("print", lua.create_function(api::log::print)?)?;
-    // SAFETY: `seal` is a C function for this state's patched Lua.
-    host.set("seal", unsafe { lua.create_c_function(seal)? })?;
+    // SAFETY: C functions for this state's patched Lua (plain ones: making them takes no
+    // object id).
+    host.set("readonly", unsafe {
+        lua.create_c_function(readonly::readonly)?
+    })?;
+    host.set("freeze", unsafe {
+        lua.create_c_function(readonly::freeze)?
+    })?;
     let random = lua.create_function(api::rng::math_random)?;
     host.set("random", api::fast::random(lua, &random)?)?;
     host.set(
@@ -194,22 +200,6 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         .set_mode(mlua::ChunkMode::Text)
         .call(host)?;
     Ok((sandbox, helpers))
-}
-
-/// `host.seal(t)`: makes `t` (a table whose metatable has a `__newindex` function) read-only,
-/// and returns it (see `lua_warren_setreadonly`). A plain C function, so that making it takes
-/// no object id.
-unsafe extern "C-unwind" fn seal(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: Lua calls this with its arguments on `l`'s stack; marking reads the first one.
-    // Anything but a table with a metatable (a bug in the prelude) raises a Lua error from
-    // this frame, which holds nothing to drop.
-    unsafe {
-        if lua_warren_setreadonly(l, 1, 1) < 0 {
-            return ffi::luaL_error(l, c"seal: a table with a metatable expected".as_ptr());
-        }
-        ffi::lua_settop(l, 1);
-    }
-    1
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua

@@ -1,0 +1,222 @@
+//! Read-only tables: the `warren` module, `ctx.regions`, `ctx.params` and `coroutine`.
+//!
+//! A read-only table has a metatable of its own, `{ __newindex = refuse, __metatable = false }`,
+//! marked by the patched Lua (`lua_warren_setreadonly`, `crates/lua-src/WARREN.md`) so that
+//! every write, raw or not, to a key the table has or not, calls `__newindex`, which raises
+//! `cannot modify read-only table 'NAME' (key K)` at the writer's line. Reads, `#`, `pairs`
+//! and `ipairs` are a plain table's.
+//!
+//! The functions here are plain C functions on the Lua stack: freezing `ctx.regions` (about a
+//! hundred tables) takes a fraction of what the same walk in Lua took, and every state pays it
+//! when it loads. They make the objects the Lua walk made, in the same order (each copy, its
+//! tables, then its metatable and its `__newindex` closure), and fill each copy key by key in
+//! `next` order, as the Lua walk did: object ids, and so `pairs` order, stay as they were.
+
+use mlua::ffi;
+use std::ffi::c_int;
+
+extern "C" {
+    fn lua_warren_setreadonly(l: *mut ffi::lua_State, idx: c_int, readonly: c_int) -> c_int;
+}
+
+/// How deep [`freeze`] follows nested tables: far past any region file or module, and short
+/// of the C stack (a table that contains itself would otherwise recurse until it ran out).
+const MAX_DEPTH: c_int = 200;
+
+/// `host.freeze(value, name)`: a read-only copy of `value`, every table in it copied and made
+/// read-only too and named by its path (`ctx.regions.corridor.1`); any other value as it is.
+///
+/// # Safety
+/// A C function for warren's patched Lua, called by Lua with its arguments on `l`'s stack.
+pub unsafe extern "C-unwind" fn freeze(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with its arguments on `l`; errors (memory, depth) are raised from
+    // frames that hold nothing to drop.
+    unsafe {
+        ffi::lua_settop(l, 2);
+        if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
+            ffi::lua_settop(l, 1);
+            return 1;
+        }
+        ffi::luaL_checklstring(l, 2, std::ptr::null_mut());
+        ffi::lua_insert(l, 1);
+        freeze_top(l, 0);
+    }
+    1
+}
+
+/// Replaces the table on top of the stack by its frozen copy; its name is just below it.
+///
+/// # Safety
+/// `l` is a live state with a string then a table on top of its stack.
+unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
+    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+    unsafe {
+        if depth > MAX_DEPTH {
+            ffi::luaL_error(l, c"freeze: tables nested too deep".as_ptr());
+        }
+        ffi::luaL_checkstack(l, 8, c"freezing a table".as_ptr());
+        let source = ffi::lua_gettop(l);
+        let name = source - 1;
+        ffi::lua_createtable(l, 0, 0);
+        let copy = source + 1;
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, source) != 0 {
+            // name source copy key value
+            if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
+                ffi::lua_pushvalue(l, name);
+                ffi::lua_pushstring(l, c".".as_ptr());
+                ffi::luaL_tolstring(l, -4, std::ptr::null_mut());
+                ffi::lua_concat(l, 3);
+                ffi::lua_insert(l, -2);
+                freeze_top(l, depth + 1);
+                ffi::lua_remove(l, -2);
+            }
+            ffi::lua_pushvalue(l, -2);
+            ffi::lua_insert(l, -2);
+            ffi::lua_rawset(l, copy);
+        }
+        seal_as(l, copy, name);
+        ffi::lua_replace(l, source);
+    }
+}
+
+/// `host.readonly(t, name)`: makes the table `t` itself read-only under `name`, and returns it.
+///
+/// # Safety
+/// A C function for warren's patched Lua, called by Lua with its arguments on `l`'s stack.
+pub unsafe extern "C-unwind" fn readonly(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with its arguments on `l`; errors are raised from this frame,
+    // which holds nothing to drop.
+    unsafe {
+        ffi::luaL_checktype(l, 1, ffi::LUA_TTABLE);
+        ffi::luaL_checklstring(l, 2, std::ptr::null_mut());
+        ffi::lua_settop(l, 2);
+        seal_as(l, 1, 2);
+        ffi::lua_settop(l, 1);
+    }
+    1
+}
+
+/// Gives the table at `table` the read-only metatable for the name at `name`, and marks it.
+///
+/// # Safety
+/// `l` is live; `table` and `name` are absolute indices of a table and a string.
+unsafe fn seal_as(l: *mut ffi::lua_State, table: c_int, name: c_int) {
+    // SAFETY: the caller's indices; two slots pushed, on a stack its caller checked.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2);
+        ffi::lua_pushvalue(l, name);
+        ffi::lua_pushcclosure(l, refuse, 1);
+        ffi::lua_setfield(l, -2, c"__newindex".as_ptr());
+        ffi::lua_pushboolean(l, 0);
+        ffi::lua_setfield(l, -2, c"__metatable".as_ptr());
+        ffi::lua_setmetatable(l, table);
+        lua_warren_setreadonly(l, table, 1);
+    }
+}
+
+/// A read-only table's `__newindex(t, key)`: raises the error at the line that wrote.
+unsafe extern "C-unwind" fn refuse(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with the table and key on `l` and the name as upvalue 1; the
+    // error is raised from this frame, which holds nothing to drop.
+    unsafe {
+        ffi::luaL_checkstack(l, 6, std::ptr::null());
+        ffi::luaL_where(l, 1);
+        ffi::lua_pushstring(l, c"cannot modify read-only table '".as_ptr());
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        ffi::lua_pushstring(l, c"' (key ".as_ptr());
+        ffi::luaL_tolstring(l, 2, std::ptr::null_mut());
+        ffi::lua_pushstring(l, c")".as_ptr());
+        ffi::lua_concat(l, 6);
+        ffi::lua_error(l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mlua::{Function, Lua};
+
+    /// A state with the host's two functions as globals `freeze` and `readonly`.
+    fn state() -> Lua {
+        let lua = Lua::new();
+        // SAFETY: C functions for this crate's patched Lua.
+        let (freeze, readonly): (Function, Function) = unsafe {
+            (
+                lua.create_c_function(super::freeze).expect("freeze"),
+                lua.create_c_function(super::readonly).expect("readonly"),
+            )
+        };
+        lua.globals().set("freeze", freeze).expect("global");
+        lua.globals().set("readonly", readonly).expect("global");
+        lua
+    }
+
+    #[test]
+    fn a_frozen_copy_iterates_in_the_order_of_a_copy_made_in_lua() {
+        let chunk = r#"
+          local src = { nested = { a = { b = { c = 1 } } } }
+          for i = 1, 40 do src["k" .. i] = i; src[i * 3] = { i, x = i, [i * 7] = true } end
+          local function copy(v)
+            if type(v) ~= "table" then return v end
+            local c = {}
+            for k, x in next, v do c[k] = copy(x) end
+            return c
+          end
+          local function order(t, out, path)
+            for k, v in pairs(t) do
+              out[#out + 1] = path .. tostring(k)
+              if type(v) == "table" then order(v, out, path .. tostring(k) .. ".") end
+            end
+            return out
+          end
+          return table.concat(order(freeze(src, "src"), {}, ""), " "),
+            table.concat(order(copy(src), {}, ""), " ")
+        "#;
+        let (frozen, copied): (String, String) = state().load(chunk).eval().expect("runs");
+        assert_eq!(frozen, copied);
+    }
+
+    #[test]
+    fn every_write_to_a_frozen_table_is_refused_with_its_path() {
+        let lua = state();
+        let refused = |code: &str| -> String {
+            let chunk = format!(
+                "local t = freeze({{ a = {{ b = {{ 1, 2 }} }}, n = 1 }}, 'ctx.regions') \
+                 local ok, e = pcall(function() {code} end) return tostring(ok) .. ' ' .. e"
+            );
+            lua.load(chunk).set_name("=t.lua").eval().expect("runs")
+        };
+        assert_eq!(
+            refused("t.a.b[3] = 3"),
+            "false t.lua:1: cannot modify read-only table 'ctx.regions.a.b' (key 3)"
+        );
+        assert_eq!(
+            refused("rawset(t, 'n', 2)"),
+            "false cannot modify read-only table 'ctx.regions' (key n)"
+        );
+        assert!(refused("t.a.x = nil").ends_with("read-only table 'ctx.regions.a' (key x)"));
+        assert!(refused("table.insert(t.a.b, 9)").contains("'ctx.regions.a.b' (key 3)"));
+        assert!(refused("setmetatable(t, {})").contains("cannot change a protected metatable"));
+    }
+
+    #[test]
+    fn readonly_seals_the_table_itself_and_freeze_passes_other_values_through() {
+        let chunk = r#"
+          local t = { 1 }
+          local same = readonly(t, "coroutine") == t
+          local ok, e = pcall(function() t[2] = 2 end)
+          return same, ok, e:match("read%-only table 'coroutine' %(key 2%)") ~= nil,
+            freeze(7, "x"), freeze("s", "x")
+        "#;
+        let got: (bool, bool, bool, i64, String) = state().load(chunk).eval().expect("runs");
+        assert_eq!(got, (true, false, true, 7, "s".to_string()));
+    }
+
+    #[test]
+    fn a_table_that_contains_itself_is_an_error_not_a_crash() {
+        let chunk = "local t = {} t.self = t return pcall(freeze, t, 't')";
+        let (ok, e): (bool, String) = state().load(chunk).eval().expect("runs");
+        assert!(!ok);
+        assert!(e.contains("nested too deep"), "{e}");
+    }
+}
