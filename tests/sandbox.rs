@@ -329,6 +329,31 @@ fn runaway_scripts_are_stopped_even_through_pcall_and_coroutines() {
 }
 
 #[test]
+fn the_last_usage_is_the_generations_instructions_memory_and_whole_time() {
+    let host = common::host("rooms.lua");
+    let params = common::params(&host, &[]);
+    let run = Run {
+        seed: 3,
+        params: &params,
+        depth: 1,
+        above: None,
+    };
+    host.generate(&run).expect("rooms.lua generates");
+    let usage = host.last_usage();
+    assert!(usage.instructions > 1_000, "{usage:?}");
+    assert!(
+        usage.peak_memory > 80 * 50,
+        "the map is in the account: {usage:?}"
+    );
+    assert!(usage.time > Duration::ZERO, "{usage:?}");
+    assert_eq!(
+        usage.time,
+        host.phases().total(),
+        "one clock ends the generation"
+    );
+}
+
+#[test]
 fn memory_bombs_hit_the_memory_limit() {
     let cases = [
         "local t, s, i = {}, ('x'):rep(1 << 20), 0 while true do i = i + 1 t[i] = s .. i end",

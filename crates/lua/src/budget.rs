@@ -291,11 +291,6 @@ impl Budget {
         self.used.get().saturating_add(pending)
     }
 
-    /// Time since the budget was reset.
-    pub fn elapsed(&self) -> Duration {
-        self.started.get().elapsed()
-    }
-
     /// Bytes held now by the Lua state.
     pub fn lua_bytes(&self) -> usize {
         self.lua_bytes.get()
@@ -326,12 +321,13 @@ impl Budget {
         self.limits.get()
     }
 
-    /// What this generation has used so far.
-    pub fn usage(&self) -> Usage {
+    /// What this generation has used so far, `time` being its wall-clock time (the host reads
+    /// its clock once, when the generation ends).
+    pub fn usage(&self, time: Duration) -> Usage {
         Usage {
             instructions: self.used(),
             peak_memory: self.peak_bytes.get(),
-            time: self.elapsed(),
+            time,
         }
     }
 

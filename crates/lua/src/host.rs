@@ -13,7 +13,7 @@ use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use warren_core::map::{Map, MapError};
 use warren_core::region::Registry;
 use warren_core::rng::Rng;
@@ -392,7 +392,12 @@ impl Host {
     pub fn generate(&self, run: &Run) -> Result<Map> {
         let started = self.clock.borrow_mut().start();
         let map = self.generate_timed(run, started);
-        self.clock.borrow_mut().stop();
+        // One reading of the clock ends the generation: the phases' total and the usage's time.
+        let time = self.clock.borrow_mut().stop();
+        self.usage.set(Usage {
+            time,
+            ..self.usage.get()
+        });
         map
     }
 
@@ -451,7 +456,8 @@ impl Host {
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
-        self.usage.set(budget.usage());
+        // Its time is the whole generation's, set when the generation's clock stops.
+        self.usage.set(budget.usage(Duration::ZERO));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
         // inherit: collect it. So does a run whose Rust objects (towns, status lists) hold more

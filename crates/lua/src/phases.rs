@@ -41,9 +41,10 @@ impl PhaseClock {
         self.started
     }
 
-    /// Ends the generation: its whole time is [`Self::total`].
-    pub fn stop(&mut self) {
+    /// Ends the generation: its whole time, returned, is then [`Self::total`].
+    pub fn stop(&mut self) -> Duration {
         self.total = self.started.elapsed();
+        self.total
     }
 
     /// The latest generation's whole time, from [`Self::start`] to [`Self::stop`].
