@@ -146,8 +146,10 @@ pub struct Map {
     region_names: Vec<String>,
     /// What is known about the planes without looking at them (see [`Planes`]).
     known: Planes,
-    /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe.
-    pub notes: Annotations,
+    /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe. Boxed: a
+    /// map is moved several times per generation (into the Lua userdata and back, out to the
+    /// caller and back for reuse), and a move copies only the map's own bytes.
+    pub notes: Box<Annotations>,
 }
 
 /// What a map knows about its planes without looking at them: [`Map::reset`] sets it, and every
@@ -297,7 +299,7 @@ impl Map {
                 priority_zero: true,
                 region_zero: true,
             },
-            notes: Annotations::default(),
+            notes: Box::default(),
         };
         map.reset(width, height, fill)?;
         Ok(map)
