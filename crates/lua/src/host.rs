@@ -8,7 +8,7 @@ use crate::phases::PhaseClock;
 use crate::state::{self, RunData};
 use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
-use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, Table, Value};
+use mlua::{AnyUserData, Function, Lua, Table, Value};
 use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -166,7 +166,7 @@ impl Env {
         let exceeded = budget.message(&script.display().to_string());
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
-        let regions = regions_table(&lua, &freeze, registry)?;
+        let regions = regions_table(&lua, registry)?;
         let recipe_name = recipe.name.as_str().into();
         let info = generate.info();
         let generate_at = match (info.short_src, info.line_defined) {
@@ -297,7 +297,7 @@ impl Host {
     /// Replaces the registry (after region files changed); the recipe stays loaded.
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
-        env.regions = regions_table(&env.lua, &env.freeze, &registry)?;
+        env.regions = regions_table(&env.lua, &registry)?;
         env.set_run_data(&registry).map_err(internal_lua)?;
         env.mark_pristine();
         self.registry = registry;
@@ -685,17 +685,9 @@ fn internal_lua(e: mlua::Error) -> Error {
 
 /// `ctx.regions`: the registry's data as read-only Lua tables, each tagged with the resolved
 /// entry it shows (see [`api::regions`]).
-fn regions_table(lua: &Lua, freeze: &Function, registry: &Arc<Registry>) -> Result<Table> {
-    let options = mlua::SerializeOptions::new()
-        .serialize_none_to_null(false)
-        .serialize_unit_to_null(false)
-        .set_array_metatable(false);
-    let value = lua
-        .to_value_with(&registry.data, options)
-        .map_err(internal_lua)?;
-    let regions = freeze
-        .call::<Table>((value, "ctx.regions"))
-        .map_err(internal_lua)?;
+fn regions_table(lua: &Lua, registry: &Arc<Registry>) -> Result<Table> {
+    let regions =
+        crate::stack_ser::frozen(lua, &registry.data, "ctx.regions").map_err(internal_lua)?;
     api::regions::install(lua, &regions, registry).map_err(internal_lua)?;
     Ok(regions)
 }

@@ -40,6 +40,7 @@ pub mod run;
 pub mod sandbox;
 mod snapshots;
 pub mod source;
+mod stack_ser;
 mod state;
 pub mod stubs;
 pub mod surface;

@@ -48,7 +48,7 @@ pub unsafe extern "C-unwind" fn freeze(l: *mut ffi::lua_State) -> c_int {
 ///
 /// # Safety
 /// `l` is a live state with a string then a table on top of its stack.
-unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
+pub(crate) unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
         if depth > MAX_DEPTH {

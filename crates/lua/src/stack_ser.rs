@@ -1,0 +1,532 @@
+//! Rust data straight onto the Lua stack, for `ctx.regions`: the tables mlua's serializer made
+//! (`Lua::to_value_with`: `None` and `()` as nil, no array metatable), built with the same
+//! sizes, the same keys in the same order and the same objects in the same order, so the
+//! frozen copy made from them iterates, numbers its objects and reads exactly as before. What
+//! changes is the cost: mlua makes every step a protected call of its own (a table, a key, a
+//! value) and moves each value through its reference stack; here the whole build is one C
+//! function, its Lua API calls unprotected inside the one protected call that runs it. That was
+//! 2.1 M of the 11.4 M instructions a state took to load.
+//!
+//! Nothing on the Rust frames below needs dropping (the serializer holds a state pointer and
+//! indices, its error is a unit struct), so a Lua error (out of memory) may cross them.
+
+use crate::readonly;
+use mlua::{ffi, LightUserData, Lua, Table};
+use serde::ser::{self, Serialize, Serializer};
+use std::ffi::{c_int, c_void};
+
+/// The read-only copy of `data` as Lua tables, named `name` in write errors (`ctx.regions`).
+pub fn frozen<T: Serialize>(lua: &Lua, data: &T, name: &str) -> mlua::Result<Table> {
+    // SAFETY: a C function for this crate's patched Lua; it reads `data` through the light
+    // userdata while this call borrows it.
+    let build = unsafe { lua.create_c_function(build_frozen::<T>)? };
+    build.call((LightUserData(data as *const T as *mut c_void), name))
+}
+
+/// `build(data, name)`: pushes `data` (the `T` the light userdata points at) and returns its
+/// frozen copy.
+unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by `frozen` with a pointer to a live `T` and a name; every error raised
+    // below crosses only frames that hold nothing to drop.
+    unsafe {
+        let data = ffi::lua_touserdata(l, 1) as *const T;
+        ffi::lua_settop(l, 2);
+        ffi::lua_remove(l, 1);
+        if (*data).serialize(Push(l)).is_err() {
+            return ffi::luaL_error(l, c"ctx.regions: data Lua cannot hold".as_ptr());
+        }
+        if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
+            readonly::freeze_top(l, 0);
+        }
+    }
+    1
+}
+
+/// Data that has no Lua form here (a serializer's custom error).
+#[derive(Debug)]
+struct Unsupported;
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("data Lua cannot hold")
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl ser::Error for Unsupported {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Unsupported
+    }
+}
+
+type Done = Result<(), Unsupported>;
+
+/// Pushes one value onto the stack of its state.
+#[derive(Clone, Copy)]
+struct Push(*mut ffi::lua_State);
+
+impl Push {
+    /// Room for a compound value's table, key and value.
+    fn room(self) {
+        // SAFETY: `self.0` is the live state of `build_frozen`.
+        unsafe { ffi::luaL_checkstack(self.0, 4, c"ctx.regions".as_ptr()) };
+    }
+
+    fn string(self, s: &[u8]) -> Done {
+        // SAFETY: as in `room`.
+        unsafe { ffi::lua_pushlstring(self.0, s.as_ptr().cast(), s.len()) };
+        Ok(())
+    }
+
+    fn integer_or_number(self, i: Option<i64>, n: f64) -> Done {
+        // SAFETY: as in `room`.
+        unsafe {
+            match i {
+                Some(i) => ffi::lua_pushinteger(self.0, i),
+                None => ffi::lua_pushnumber(self.0, n),
+            }
+        }
+        Ok(())
+    }
+
+    fn nil(self) -> Done {
+        // SAFETY: as in `room`.
+        unsafe { ffi::lua_pushnil(self.0) };
+        Ok(())
+    }
+
+    /// A new table on top, as `create_table_with_capacity(narr, nrec)` makes it; its index.
+    fn table(self, narr: usize, nrec: usize) -> c_int {
+        self.room();
+        // SAFETY: as in `room`.
+        unsafe {
+            ffi::lua_createtable(
+                self.0,
+                narr.try_into().unwrap_or(c_int::MAX),
+                nrec.try_into().unwrap_or(c_int::MAX),
+            );
+            ffi::lua_gettop(self.0)
+        }
+    }
+
+    /// `table[key] = value` (raw) for the value on top, then pops it.
+    fn set_field(self, table: c_int, key: &str) {
+        // SAFETY: as in `room`; `table` is an index below the value on top.
+        unsafe {
+            ffi::lua_pushlstring(self.0, key.as_ptr().cast(), key.len());
+            ffi::lua_insert(self.0, -2);
+            ffi::lua_rawset(self.0, table);
+        }
+    }
+
+    /// Wraps the table on top as `{ [variant] = table }` in a table made now with `nrec` slots.
+    fn wrap_variant(self, variant: &str, nrec: usize) -> Done {
+        let outer = self.table(0, nrec);
+        // SAFETY: as in `room`; the inner table is just below the new one.
+        unsafe {
+            ffi::lua_pushvalue(self.0, outer - 1);
+            self.set_field(outer, variant);
+            ffi::lua_remove(self.0, outer - 1);
+        }
+        Ok(())
+    }
+}
+
+macro_rules! integers {
+    ($($f:ident: $t:ty),*) => {$(
+        fn $f(self, v: $t) -> Done {
+            self.integer_or_number(i64::try_from(v).ok(), v as f64)
+        }
+    )*};
+}
+
+impl Serializer for Push {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = Seq;
+    type SerializeTuple = Seq;
+    type SerializeTupleStruct = Seq;
+    type SerializeTupleVariant = TupleVariant;
+    type SerializeMap = Map;
+    type SerializeStruct = Struct;
+    type SerializeStructVariant = StructVariant;
+
+    fn serialize_bool(self, v: bool) -> Done {
+        // SAFETY: as in `Push::room`.
+        unsafe { ffi::lua_pushboolean(self.0, c_int::from(v)) };
+        Ok(())
+    }
+
+    integers!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
+        serialize_i128: i128, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
+        serialize_u64: u64, serialize_u128: u128);
+
+    fn serialize_f32(self, v: f32) -> Done {
+        self.integer_or_number(None, v.into())
+    }
+
+    fn serialize_f64(self, v: f64) -> Done {
+        self.integer_or_number(None, v)
+    }
+
+    fn serialize_char(self, v: char) -> Done {
+        self.string(v.encode_utf8(&mut [0; 4]).as_bytes())
+    }
+
+    fn serialize_str(self, v: &str) -> Done {
+        self.string(v.as_bytes())
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Done {
+        self.string(v)
+    }
+
+    fn serialize_none(self) -> Done {
+        self.nil()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Done {
+        v.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Done {
+        self.nil()
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Done {
+        self.nil()
+    }
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
+        self.string(variant.as_bytes())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Done {
+        v.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Done {
+        let table = self.table(0, 0);
+        v.serialize(self)?;
+        self.set_field(table, variant);
+        Ok(())
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq, Unsupported> {
+        Ok(Seq {
+            push: self,
+            table: self.table(len.unwrap_or(0), 0),
+            next: 0,
+        })
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Seq, Unsupported> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Seq, Unsupported> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<TupleVariant, Unsupported> {
+        Ok(TupleVariant {
+            push: self,
+            table: self.table(0, 0),
+            variant,
+        })
+    }
+
+    fn serialize_map(self, len: Option<usize>) -> Result<Map, Unsupported> {
+        Ok(Map {
+            push: self,
+            table: self.table(0, len.unwrap_or(0)),
+        })
+    }
+
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Struct, Unsupported> {
+        Ok(Struct {
+            push: self,
+            table: self.table(0, len),
+        })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<StructVariant, Unsupported> {
+        Ok(StructVariant {
+            inner: Struct {
+                push: self,
+                table: self.table(0, len),
+            },
+            variant,
+        })
+    }
+}
+
+/// A sequence being filled: element `i` at `table[i]`, holes left where an element is nil.
+struct Seq {
+    push: Push,
+    table: c_int,
+    next: ffi::lua_Integer,
+}
+
+impl ser::SerializeSeq for Seq {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+        v.serialize(self.push)?;
+        self.next += 1;
+        // SAFETY: as in `Push::room`; the element is on top of the sequence's table.
+        unsafe { ffi::lua_rawseti(self.push.0, self.table, self.next) };
+        Ok(())
+    }
+
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Seq {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Seq {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+/// A tuple variant's elements, appended (`table[#table + 1]`), then wrapped.
+struct TupleVariant {
+    push: Push,
+    table: c_int,
+    variant: &'static str,
+}
+
+impl ser::SerializeTupleVariant for TupleVariant {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+        v.serialize(self.push)?;
+        // SAFETY: as in `Push::room`; the element is on top of the variant's table.
+        unsafe {
+            let len = ffi::lua_rawlen(self.push.0, self.table) as ffi::lua_Integer;
+            ffi::lua_rawseti(self.push.0, self.table, len + 1);
+        }
+        Ok(())
+    }
+
+    fn end(self) -> Done {
+        self.push.wrap_variant(self.variant, 0)
+    }
+}
+
+/// A map being filled: each key, then its value, then the pair set.
+struct Map {
+    push: Push,
+    table: c_int,
+}
+
+impl ser::SerializeMap for Map {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Done {
+        k.serialize(self.push)
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+        v.serialize(self.push)?;
+        // SAFETY: as in `Push::room`; the key and the value are on top of the map's table.
+        unsafe { ffi::lua_rawset(self.push.0, self.table) };
+        Ok(())
+    }
+
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+/// A struct being filled: each field's value, then the field set under its name.
+struct Struct {
+    push: Push,
+    table: c_int,
+}
+
+impl ser::SerializeStruct for Struct {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Done {
+        v.serialize(self.push)?;
+        self.push.set_field(self.table, key);
+        Ok(())
+    }
+
+    fn end(self) -> Done {
+        Ok(())
+    }
+}
+
+/// A struct variant's fields, then wrapped.
+struct StructVariant {
+    inner: Struct,
+    variant: &'static str,
+}
+
+impl ser::SerializeStructVariant for StructVariant {
+    type Ok = ();
+    type Error = Unsupported;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Done {
+        ser::SerializeStruct::serialize_field(&mut self.inner, key, v)
+    }
+
+    fn end(self) -> Done {
+        self.inner.push.wrap_variant(self.variant, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frozen;
+    use mlua::{Function, Lua, LuaSerdeExt, Table};
+    use serde::Serialize;
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize)]
+    enum Shape {
+        Unit,
+        Newtype(u8),
+        Tuple(i32, Option<&'static str>),
+        Struct { w: f32, h: Option<u16> },
+    }
+
+    #[derive(Serialize)]
+    struct Inner {
+        name: String,
+        weight: f64,
+        tags: Vec<Option<&'static str>>,
+    }
+
+    #[derive(Serialize)]
+    struct Data {
+        small: i8,
+        big: u64,
+        huge: u128,
+        letter: char,
+        flag: bool,
+        nothing: Option<i64>,
+        unit: (),
+        pair: (i64, &'static str),
+        shapes: Vec<Shape>,
+        by_name: BTreeMap<String, Inner>,
+        items: Vec<Inner>,
+    }
+
+    fn data() -> Data {
+        let inner = |i: usize| Inner {
+            name: format!("entry {i}"),
+            weight: i as f64 / 3.0,
+            tags: vec![Some("a"), None, Some("c")],
+        };
+        Data {
+            small: -3,
+            big: u64::MAX,
+            huge: 7,
+            letter: 'é',
+            flag: true,
+            nothing: None,
+            unit: (),
+            pair: (4, "four"),
+            shapes: vec![
+                Shape::Unit,
+                Shape::Newtype(9),
+                Shape::Tuple(-1, None),
+                Shape::Struct { w: 0.5, h: None },
+            ],
+            by_name: (0..20).map(|i| (format!("k{i}"), inner(i))).collect(),
+            items: (0..12).map(inner).collect(),
+        }
+    }
+
+    /// Every key path in `pairs` order with its value's type, each table's id (`tostring`),
+    /// and each leaf's value: what a recipe could observe of the tables.
+    const DUMP: &str = r#"
+        local t = ...
+        local out = {}
+        local function walk(v, path)
+          if type(v) == "table" then
+            out[#out + 1] = path .. " " .. tostring(v)
+            for k, x in pairs(v) do walk(x, path .. "." .. tostring(k)) end
+          else
+            out[#out + 1] = path .. " = " .. (math.type(v) or type(v)) .. " " .. tostring(v)
+          end
+        end
+        walk(t, "")
+        return table.concat(out, "\n")
+    "#;
+
+    #[test]
+    fn the_tables_are_mlua_serdes_frozen_the_same_objects_in_the_same_order() {
+        // mlua's serializer, then the host's freeze: how ctx.regions was built before.
+        let before = Lua::new();
+        let options = mlua::SerializeOptions::new()
+            .serialize_none_to_null(false)
+            .serialize_unit_to_null(false)
+            .set_array_metatable(false);
+        // SAFETY: a C function for this crate's patched Lua.
+        let freeze: Function =
+            unsafe { before.create_c_function(crate::readonly::freeze) }.expect("freeze");
+        let value = before.to_value_with(&data(), options).expect("serializes");
+        let old: Table = freeze.call((value, "ctx.regions")).expect("freezes");
+        let old: String = before.load(DUMP).call(old).expect("dumps");
+
+        let after = Lua::new();
+        let new = frozen(&after, &data(), "ctx.regions").expect("builds");
+        let ok: bool = after
+            .load("local t = ... return not pcall(function() t.items[1].name = 'x' end)")
+            .call(&new)
+            .expect("runs");
+        assert!(ok, "the copy is read-only");
+        let new: String = after.load(DUMP).call(new).expect("dumps");
+        assert_eq!(new, old);
+        assert!(new.contains(".big = float"), "{new}");
+        assert!(new.contains(".shapes.4.Struct.w = float 0.5"), "{new}");
+    }
+}
