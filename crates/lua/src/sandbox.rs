@@ -17,7 +17,7 @@ use super::alloc::AllocGuard;
 use super::api;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
-use crate::state::{state, Modules, StateData};
+use crate::state::{self, state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
@@ -194,12 +194,43 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     api::install_indexes(lua)?;
     api::register_types(lua, &warren)?;
     warm_error_pool(lua)?;
-    let helpers: Table = lua
-        .load(include_str!("prelude.lua"))
-        .set_name("=warren prelude")
-        .set_mode(mlua::ChunkMode::Text)
-        .call(host)?;
+    let helpers: Table = prelude(lua, sandbox.state, &PRELUDE_CODE)?.call(host)?;
     Ok((sandbox, helpers))
+}
+
+/// The prelude compiled by the process's first state (`string.dump`'s form, debug information
+/// kept): later states (a second worker, a state rebuilt after a dirty run) load it instead of
+/// parsing it again, which was a sixth of what a state took to make.
+static PRELUDE_CODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// The prelude as a function of the state at `raw` (`lua`'s): parsed the first time, when it
+/// fills `code` ([`PRELUDE_CODE`]), loaded from `code` after.
+fn prelude(
+    lua: &Lua,
+    raw: *mut ffi::lua_State,
+    code: &std::sync::OnceLock<Vec<u8>>,
+) -> mlua::Result<mlua::Function> {
+    let name = "=warren prelude";
+    if let Some(code) = code.get() {
+        let prelude = lua
+            .load(&code[..])
+            .set_name(name)
+            .set_mode(mlua::ChunkMode::Binary)
+            .into_function()?;
+        // Parsing makes one object loading does not (the parser's table of the chunk's
+        // strings, after the chunk's function): skip its id, so that every object made after
+        // numbers as in a state that parsed the prelude.
+        // SAFETY: `raw` is `lua`'s live state; this only moves its id counter.
+        unsafe { state::skip_ids(raw, 1) };
+        return Ok(prelude);
+    }
+    let prelude = lua
+        .load(include_str!("prelude.lua"))
+        .set_name(name)
+        .set_mode(mlua::ChunkMode::Text)
+        .into_function()?;
+    let _ = code.set(prelude.dump(false));
+    Ok(prelude)
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
@@ -260,5 +291,33 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
             lua.create_string(super::located::located_message(&e))?,
         )),
         other => Ok(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prelude;
+    use mlua::Lua;
+    use std::sync::OnceLock;
+
+    /// In a fresh state: the prelude's chunk name and the `tostring` of the first table made
+    /// after the prelude is loaded from `code` (compiled into it if empty).
+    fn after_prelude(code: &OnceLock<Vec<u8>>) -> (Option<String>, String) {
+        let lua = Lua::new();
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: only reads the state pointer.
+        unsafe { lua.exec_raw::<()>((), |l| raw = l) }.expect("a state");
+        let prelude = prelude(&lua, raw, code).expect("the prelude loads");
+        let next: String = lua.load("return tostring({})").eval().expect("runs");
+        (prelude.info().source, next)
+    }
+
+    #[test]
+    fn a_loaded_prelude_numbers_what_follows_as_a_parsed_one_does() {
+        let code = OnceLock::new();
+        let parsed = after_prelude(&code);
+        assert!(code.get().is_some(), "the first state compiles the prelude");
+        assert_eq!(parsed.0.as_deref(), Some("=warren prelude"));
+        assert_eq!(after_prelude(&code), parsed);
     }
 }

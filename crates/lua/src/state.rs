@@ -32,6 +32,15 @@ pub unsafe fn set_id_base(l: *mut ffi::lua_State, base: u64) {
     unsafe { lua_warren_setidbase(l, base) }
 }
 
+/// Makes the state's next `n` ids go unused, as if it had made `n` objects.
+///
+/// # Safety
+/// `l` is a thread of a live warren state.
+pub unsafe fn skip_ids(l: *mut ffi::lua_State, n: u64) {
+    // SAFETY: see the function's contract; the id base is plain global state.
+    unsafe { lua_warren_setidbase(l, lua_warren_getidbase(l) + n) }
+}
+
 /// Runs `make` with the objects it creates numbered from `first_id`, then puts the numbering
 /// back where it was: for objects the host makes beside a recipe's (fast calls, mlua's error
 /// objects), so that no object of the recipe's own changes its id. Returns what `make`
