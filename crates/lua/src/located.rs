@@ -2,10 +2,12 @@
 //!
 //! Most errors carry their place already (Lua's own runtime errors, `error("…")`, every binding
 //! error made with `state::fail`). Some do not: a wrong argument type caught by mlua before a
-//! binding runs (`bad argument #2 to 'rng:pick'`), an error value that is not a string
-//! (`error({})`), `error("…", 0)`, a budget that ran out inside a Rust function before any line
-//! was seen. For those the place comes from the traceback mlua keeps with every error: the
-//! innermost frame in a script.
+//! plain function runs (`bad argument #2: …`, named here from the traceback), an error value
+//! that is not a string (`error({})`), `error("…", 0)`, a budget that ran out inside a Rust
+//! function before any line was seen. For those the place comes from the traceback mlua keeps
+//! with every error: the innermost frame in a script. (Methods of warren objects never reach
+//! mlua's argument checks: their gates and fast calls check receivers and counts, and they take
+//! every argument as a plain value.)
 
 use mlua::Error;
 
@@ -23,8 +25,7 @@ fn root_cause(e: &Error) -> &Error {
 }
 
 /// The message of a Lua error without mlua's wrapping and tracebacks: its first line, with
-/// bindings named as recipes call them (`rng:pick`, not `LuaRng.pick`) and error values that
-/// are not strings described.
+/// error values that are not strings described.
 pub fn message(e: &Error) -> String {
     let text = match root_cause(e) {
         Error::RuntimeError(m) | Error::SyntaxError { message: m, .. } => {
@@ -33,7 +34,7 @@ pub fn message(e: &Error) -> String {
         Error::ExternalError(x) => x.to_string(),
         other => other.to_string().lines().next().unwrap_or("").to_string(),
     };
-    describe_value(&binding_names(&text))
+    describe_value(&text)
 }
 
 /// [`message`], starting with the place the error happened when it does not already.
@@ -135,40 +136,6 @@ fn frame_location(line: &str) -> Option<String> {
     Some(place.to_string())
 }
 
-/// Userdata types as recipes know them: `LuaRng.pick` → `rng:pick`.
-const BINDING_TYPES: [(&str, &str); 7] = [
-    ("LuaRng.", "rng:"),
-    ("LuaMap.", "map:"),
-    ("LuaRects.", "rooms:"),
-    ("LuaTunnels.", "tunnels:"),
-    ("LuaLevel.", "level:"),
-    ("LuaStatusLists.", "status_lists:"),
-    ("LuaTown.", "town:"),
-];
-
-/// mlua's `bad argument #2 to `LuaRng.pick`: …` as Lua words it: `bad argument #2 to
-/// 'rng:pick': …`.
-fn binding_names(text: &str) -> String {
-    let mut out = text.to_string();
-    if !out.starts_with("bad argument") {
-        return out;
-    }
-    let Some(start) = out.find(" to `") else {
-        return out;
-    };
-    let Some(len) = out[start + 5..].find('`') else {
-        return out;
-    };
-    let mut name = out[start + 5..start + 5 + len].to_string();
-    for (rust, lua) in BINDING_TYPES {
-        if let Some(method) = name.strip_prefix(rust) {
-            name = format!("{lua}{method}");
-        }
-    }
-    out.replace_range(start..start + 6 + len, &format!(" to '{name}'"));
-    out
-}
-
 /// A message that is only the `tostring` of a non-string error value (`table: 0x…`, `nil`)
 /// says what was raised instead (as the standalone `lua` does).
 fn describe_value(text: &str) -> String {
@@ -207,12 +174,12 @@ mod tests {
     #[allow(clippy::arc_with_non_send_sync)] // mlua's own error type holds the cause so
     fn the_innermost_script_frame_is_the_place() {
         let e = Error::CallbackError {
-            traceback: "stack traceback:\n\t[C]: in method 'pick'\n\twarren prelude:9: in x\n\ttable:3: in y\n\tt.lua:3: in local 'f'\n\tt.lua:4: in function <t.lua:2>".into(),
-            cause: std::sync::Arc::new(Error::RuntimeError("bad argument #2 to `LuaRng.pick`: error converting Lua integer to table".into())),
+            traceback: "stack traceback:\n\t[C]: in field 'pick'\n\twarren prelude:9: in x\n\ttable:3: in y\n\tt.lua:3: in local 'f'\n\tt.lua:4: in function <t.lua:2>".into(),
+            cause: std::sync::Arc::new(Error::RuntimeError("bad argument #2: error converting Lua integer to table".into())),
         };
         assert_eq!(
             located_message(&e),
-            "t.lua:3: bad argument #2 to 'rng:pick': error converting Lua integer to table"
+            "t.lua:3: bad argument #2 to 'pick': error converting Lua integer to table"
         );
         let e = Error::RuntimeError(
             "table: 0x20000426b40\nstack traceback:\n\t[C]: in ?\n\t[C]: in function 'error'\n\tp.lua:3: in function <p.lua:2>".into(),
