@@ -148,8 +148,8 @@ impl Serializer for Push {
     type SerializeTuple = Seq;
     type SerializeTupleStruct = Seq;
     type SerializeTupleVariant = TupleVariant;
-    type SerializeMap = Map;
-    type SerializeStruct = Struct;
+    type SerializeMap = Fill;
+    type SerializeStruct = Fill;
     type SerializeStructVariant = StructVariant;
 
     fn serialize_bool(self, v: bool) -> Done {
@@ -249,15 +249,15 @@ impl Serializer for Push {
         })
     }
 
-    fn serialize_map(self, len: Option<usize>) -> Result<Map, Unsupported> {
-        Ok(Map {
+    fn serialize_map(self, len: Option<usize>) -> Result<Fill, Unsupported> {
+        Ok(Fill {
             push: self,
             table: self.table(0, len.unwrap_or(0)),
         })
     }
 
-    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Struct, Unsupported> {
-        Ok(Struct {
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Fill, Unsupported> {
+        Ok(Fill {
             push: self,
             table: self.table(0, len),
         })
@@ -271,7 +271,7 @@ impl Serializer for Push {
         len: usize,
     ) -> Result<StructVariant, Unsupported> {
         Ok(StructVariant {
-            inner: Struct {
+            inner: Fill {
                 push: self,
                 table: self.table(0, len),
             },
@@ -304,31 +304,28 @@ impl ser::SerializeSeq for Seq {
     }
 }
 
-impl ser::SerializeTuple for Seq {
-    type Ok = ();
-    type Error = Unsupported;
+/// Tuples and tuple structs are sequences, as mlua makes them.
+macro_rules! sequences {
+    ($($trait:ident::$element:ident),*) => {$(
+        impl ser::$trait for Seq {
+            type Ok = ();
+            type Error = Unsupported;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
+                ser::SerializeSeq::serialize_element(self, v)
+            }
 
-    fn end(self) -> Done {
-        Ok(())
-    }
+            fn end(self) -> Done {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Seq {
-    type Ok = ();
-    type Error = Unsupported;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
-
-    fn end(self) -> Done {
-        Ok(())
-    }
-}
+sequences!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 /// A tuple variant's elements, appended (`table[#table + 1]`), then wrapped.
 struct TupleVariant {
@@ -356,13 +353,14 @@ impl ser::SerializeTupleVariant for TupleVariant {
     }
 }
 
-/// A map being filled: each key, then its value, then the pair set.
-struct Map {
+/// A map or a struct being filled: each key (a field's name), then its value, then the pair
+/// set.
+struct Fill {
     push: Push,
     table: c_int,
 }
 
-impl ser::SerializeMap for Map {
+impl ser::SerializeMap for Fill {
     type Ok = ();
     type Error = Unsupported;
 
@@ -382,13 +380,7 @@ impl ser::SerializeMap for Map {
     }
 }
 
-/// A struct being filled: each field's value, then the field set under its name.
-struct Struct {
-    push: Push,
-    table: c_int,
-}
-
-impl ser::SerializeStruct for Struct {
+impl ser::SerializeStruct for Fill {
     type Ok = ();
     type Error = Unsupported;
 
@@ -405,7 +397,7 @@ impl ser::SerializeStruct for Struct {
 
 /// A struct variant's fields, then wrapped.
 struct StructVariant {
-    inner: Struct,
+    inner: Fill,
     variant: &'static str,
 }
 
