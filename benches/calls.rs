@@ -22,6 +22,7 @@ use std::time::Instant;
 use warren_lua::{Host, ParamValues, Run};
 
 mod common;
+use common::median;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
@@ -171,11 +172,6 @@ impl Plain {
     fn per_op(&self, f: &str) -> f64 {
         (self.time(f, N) - self.time("loop", N)) / (5 * N) as f64 * 1e9
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -13,6 +13,9 @@
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod common;
+use common::median;
+
 /// Maps per batch, and rounds.
 const MAPS: u64 = 20_000;
 const ROUNDS: usize = 15;
@@ -51,11 +54,6 @@ fn wall(commands: impl IntoIterator<Item = Command>) -> f64 {
         }
     }
     started.elapsed().as_secs_f64()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -17,6 +17,7 @@ use warren_core::stats::Measurer;
 use warren_lua::{Host, ParamValues, Run};
 
 mod common;
+use common::median;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
@@ -84,11 +85,6 @@ fn round(from: u64, mut f: impl FnMut(u64)) -> f64 {
         f(seed);
     }
     started.elapsed().as_secs_f64() / ROUND as f64
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

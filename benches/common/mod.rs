@@ -1,4 +1,6 @@
-//! What the benches share: loading a shipped recipe as `warren batch` would.
+//! What the benches share: loading a shipped recipe as `warren batch` would, and the median
+//! of a bench's rounds. (Each bench includes this module and uses part of it.)
+#![allow(dead_code)]
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,4 +20,10 @@ pub fn host(script: &str) -> Host {
         Ok(h) => h,
         Err(e) => panic!("{script} loads: {e}"),
     }
+}
+
+/// The median of a bench's rounds.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }

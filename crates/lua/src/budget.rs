@@ -321,16 +321,6 @@ impl Budget {
         self.limits.get()
     }
 
-    /// What this generation has used so far, `time` being its wall-clock time (the host reads
-    /// its clock once, when the generation ends).
-    pub fn usage(&self, time: Duration) -> Usage {
-        Usage {
-            instructions: self.used(),
-            peak_memory: self.peak_bytes.get(),
-            time,
-        }
-    }
-
     /// Which budget ran out during this generation, if any.
     pub fn exceeded(&self) -> Option<Exceeded> {
         self.exceeded.get()

@@ -13,7 +13,7 @@ use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use warren_core::map::{Map, MapError};
 use warren_core::region::Registry;
 use warren_core::rng::Rng;
@@ -68,7 +68,8 @@ pub struct Host {
     limits: Limits,
     clock: std::rc::Rc<RefCell<PhaseClock>>,
     spare: RefCell<Option<Map>>,
-    usage: std::cell::Cell<Usage>,
+    /// Instructions and peak memory of the last generation (its time is the phase clock's).
+    spent: std::cell::Cell<(u64, usize)>,
     /// Whether `map:snapshot` calls are kept (survives rebuilds).
     snapshots: std::cell::Cell<bool>,
     /// How many times a dirty state was rebuilt.
@@ -274,7 +275,7 @@ impl Host {
             limits,
             clock,
             spare: RefCell::new(None),
-            usage: Default::default(),
+            spent: Default::default(),
             snapshots: std::cell::Cell::new(false),
             rebuilds: std::cell::Cell::new(0),
             stale: std::cell::Cell::new(false),
@@ -304,9 +305,15 @@ impl Host {
         Ok(())
     }
 
-    /// What the last generation used of its budgets (to tune `[limits]`).
+    /// What the last generation used of its budgets (to tune `[limits]`); its time is the
+    /// generation's whole time, [`Self::phases`]' total.
     pub fn last_usage(&self) -> Usage {
-        self.usage.get()
+        let (instructions, peak_memory) = self.spent.get();
+        Usage {
+            instructions,
+            peak_memory,
+            time: self.clock.borrow().total(),
+        }
     }
 
     /// How many times a run left the state dirty and the recipe was loaded again.
@@ -392,12 +399,7 @@ impl Host {
     pub fn generate(&self, run: &Run) -> Result<Map> {
         let started = self.clock.borrow_mut().start();
         let map = self.generate_timed(run, started);
-        // One reading of the clock ends the generation: the phases' total and the usage's time.
-        let time = self.clock.borrow_mut().stop();
-        self.usage.set(Usage {
-            time,
-            ..self.usage.get()
-        });
+        self.clock.borrow_mut().stop();
         map
     }
 
@@ -456,8 +458,7 @@ impl Host {
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
-        // Its time is the whole generation's, set when the generation's clock stops.
-        self.usage.set(budget.usage(Duration::ZERO));
+        self.spent.set((budget.used(), budget.peak_bytes()));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
         // inherit: collect it. So does a run whose Rust objects (towns, status lists) hold more

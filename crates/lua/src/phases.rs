@@ -41,10 +41,9 @@ impl PhaseClock {
         self.started
     }
 
-    /// Ends the generation: its whole time, returned, is then [`Self::total`].
-    pub fn stop(&mut self) -> Duration {
+    /// Ends the generation: its whole time is [`Self::total`].
+    pub fn stop(&mut self) {
         self.total = self.started.elapsed();
-        self.total
     }
 
     /// The latest generation's whole time, from [`Self::start`] to [`Self::stop`].
