@@ -2,9 +2,11 @@
 //! map buffers) for all its maps, every map measured and folded into the statistics as soon as
 //! its chunk of seeds is done.
 //!
-//! Workers claim small chunks of seeds in order from a shared counter. Finished chunks are
-//! committed strictly in seed order: their records are appended to the records file, and a
-//! worker that runs too far ahead of the oldest unfinished chunk waits. The worker that commits
+//! Workers claim small chunks of seeds in order from a shared counter ([`chunks`]: full chunks,
+//! then shrinking ones so that the workers finish together). Finished chunks are committed
+//! strictly in seed order: their records are appended to the records file, and a worker that
+//! runs too far ahead of the oldest unfinished chunk waits (the only time a worker sleeps: a
+//! commit that nobody waits for wakes nobody). The worker that commits
 //! a chunk folds it, outside the lock, into an [`Aggregate`] of its own; the workers' aggregates
 //! are merged when they finish (an aggregate depends only on the set of records it saw, see
 //! [`Aggregate::merge`]). So memory does not grow with the number of maps, the records file is
@@ -20,6 +22,7 @@ use crate::render::render;
 use crate::render::Format;
 use crate::stats::records::{write_record, RecordFile};
 use crate::stats::{Aggregate, Header, Measurer, Outcome, Record, RecordNames, SeedPlan, BUILTIN};
+use chunks::Chunks;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -32,6 +35,8 @@ use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{params_json, Level};
 use warren_lua::{Host, Limits, ParamValues, Run};
+
+mod chunks;
 
 /// Where and how to save every generated map.
 #[derive(Clone, Debug)]
@@ -94,7 +99,8 @@ pub struct Report {
 
 /// One chunk of seeds, done (or, if interrupted, done up to some map).
 struct Chunk {
-    index: u64,
+    /// Its seeds, as offsets from the batch's first seed.
+    seeds: std::ops::Range<u64>,
     records: Vec<Record>,
     names: RecordNames,
     lines: Vec<u8>,
@@ -103,9 +109,12 @@ struct Chunk {
 
 /// Chunks waiting for the ones before them, and what has been committed.
 struct Committed {
-    /// The next chunk to commit.
+    /// Where the next chunk to commit starts (an offset from the batch's first seed).
     next: u64,
+    /// Finished chunks by where they start.
     waiting: BTreeMap<u64, Chunk>,
+    /// Workers waiting for the window to move.
+    window_waiters: usize,
     /// The aggregates of the workers that have finished, merged.
     data: Aggregate,
     records: Option<RecordFile>,
@@ -122,9 +131,10 @@ struct Shared<'a> {
     params: ParamValues,
     /// Digits of the largest seed of the whole plan, for file names.
     seed_digits: usize,
-    next_chunk: AtomicU64,
-    chunk: u64,
-    /// How many chunks past the oldest uncommitted one a worker may start.
+    chunks: Chunks,
+    /// [`Committed::next`], readable without the lock.
+    next_to_commit: AtomicU64,
+    /// How many seeds past the start of the oldest uncommitted chunk a worker may start a chunk.
     window: u64,
     stop: AtomicBool,
     fatal: Mutex<Option<Error>>,
@@ -158,32 +168,41 @@ impl Shared<'_> {
         }
     }
 
-    /// Waits until chunk `index` is within the window of the oldest uncommitted chunk; false
-    /// when the batch is stopping instead.
-    fn wait_for_window(&self, index: u64) -> bool {
+    /// Waits until a chunk starting at offset `first` is within the window of the oldest
+    /// uncommitted chunk; false when the batch is stopping instead.
+    fn wait_for_window(&self, first: u64) -> bool {
+        let within = |next: u64| first < next.saturating_add(self.window);
+        if within(self.next_to_commit.load(Ordering::Acquire)) {
+            return true;
+        }
         let Some(mut state) = self.lock() else {
             return false;
         };
-        while index >= state.next + self.window {
+        state.window_waiters += 1;
+        let within = loop {
+            if within(state.next) {
+                break true;
+            }
             if self.stopping() {
-                return false;
+                break false;
             }
             state = match self.advanced.wait_timeout(state, Duration::from_millis(50)) {
                 Ok((s, _)) => s,
                 Err(_) => return false,
             };
-        }
-        true
+        };
+        state.window_waiters -= 1;
+        within
     }
 
     /// Hands a chunk over, committing it and every waiting chunk after it that is now next;
     /// the chunks committed are moved to `done`, for the caller to fold into its aggregate.
     fn commit(&self, chunk: Chunk, done: &mut Vec<Chunk>) {
-        let Some(mut state) = self.lock() else {
+        let Some(mut guard) = self.lock() else {
             return;
         };
-        let state = &mut *state;
-        state.waiting.insert(chunk.index, chunk);
+        let state = &mut *guard;
+        state.waiting.insert(chunk.seeds.start, chunk);
         while !state.ended {
             let Some(c) = state.waiting.remove(&state.next) else {
                 break;
@@ -194,11 +213,16 @@ impl Shared<'_> {
                 }
             }
             state.seeds_done += c.records.len() as u64;
-            state.next += 1;
+            state.next = c.seeds.end;
             state.ended = !c.complete;
             done.push(c);
         }
-        self.advanced.notify_all();
+        self.next_to_commit.store(state.next, Ordering::Release);
+        let wake = state.window_waiters > 0;
+        drop(guard);
+        if wake {
+            self.advanced.notify_all();
+        }
     }
 
     /// Adds a finished worker's aggregate to the batch's.
@@ -332,19 +356,22 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
         None => None,
     };
     let last_seed = batch.plan.whole().end.saturating_sub(1);
+    let chunks = Chunks::new(total, jobs);
+    let window = 4 * jobs as u64 * chunks.full();
     Ok(Shared {
         batch,
         header: header.clone(),
         params,
         seed_digits: last_seed.to_string().len(),
-        next_chunk: AtomicU64::new(0),
-        chunk: (total / (jobs as u64 * 64)).clamp(1, 64),
-        window: 4 * jobs as u64,
+        chunks,
+        next_to_commit: AtomicU64::new(0),
+        window,
         stop: AtomicBool::new(false),
         fatal: Mutex::new(None),
         committed: Mutex::new(Committed {
             next: 0,
             waiting: BTreeMap::new(),
+            window_waiters: 0,
             data: Aggregate::new(header),
             records,
             seeds_done: 0,
@@ -466,25 +493,24 @@ impl Drop for StopOnPanic<'_, '_> {
 fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
     let batch = shared.batch;
     let seeds = batch.plan.seeds();
-    let total = seeds.end - seeds.start;
     let mut measurer = Measurer::new();
     let mut names = RecordNames::default();
     let mut done = Vec::new();
     while !shared.stopping() {
-        let index = shared.next_chunk.fetch_add(1, Ordering::Relaxed);
-        let first = index.saturating_mul(shared.chunk);
-        if first >= total || !shared.wait_for_window(index) {
+        let Some(claimed) = shared.chunks.claim() else {
+            break;
+        };
+        if !shared.wait_for_window(claimed.start) {
             break;
         }
-        let last = (first + shared.chunk).min(total);
         let mut chunk = Chunk {
-            index,
-            records: Vec::with_capacity((last - first) as usize),
+            seeds: claimed.clone(),
+            records: Vec::with_capacity((claimed.end - claimed.start) as usize),
             names: RecordNames::default(),
             lines: Vec::new(),
             complete: true,
         };
-        for offset in first..last {
+        for offset in claimed {
             if shared.stopping() {
                 chunk.complete = false;
                 break;
