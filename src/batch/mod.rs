@@ -115,8 +115,9 @@ struct Committed {
     waiting: BTreeMap<u64, Chunk>,
     /// Workers waiting for the window to move.
     window_waiters: usize,
-    /// The aggregates of the workers that have finished, merged.
-    data: Aggregate,
+    /// The aggregates of the workers that have finished, merged (the first one handed in is
+    /// moved here, not copied).
+    data: Option<Aggregate>,
     records: Option<RecordFile>,
     seeds_done: u64,
     /// An unfinished chunk was committed: nothing after it may be.
@@ -226,9 +227,12 @@ impl Shared<'_> {
     }
 
     /// Adds a finished worker's aggregate to the batch's.
-    fn hand_in(&self, data: &Aggregate) {
+    fn hand_in(&self, data: Aggregate) {
         if let Some(mut state) = self.lock() {
-            state.data.merge(data);
+            match &mut state.data {
+                Some(merged) => merged.merge(&data),
+                None => state.data = Some(data),
+            }
         }
     }
 }
@@ -360,7 +364,7 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
     let window = 4 * jobs as u64 * chunks.full();
     Ok(Shared {
         batch,
-        header: header.clone(),
+        header,
         params,
         seed_digits: last_seed.to_string().len(),
         chunks,
@@ -372,7 +376,7 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
             next: 0,
             waiting: BTreeMap::new(),
             window_waiters: 0,
-            data: Aggregate::new(header),
+            data: None,
             records,
             seeds_done: 0,
             ended: false,
@@ -396,8 +400,11 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
         .committed
         .into_inner()
         .map_err(|_| Error::Internal("a batch worker panicked".into()))?;
+    let data = committed
+        .data
+        .unwrap_or_else(|| Aggregate::new(shared.header.clone()));
     if let Some(file) = committed.records {
-        file.finish(&committed.data).map_err(Error::Io)?;
+        file.finish(&data).map_err(Error::Io)?;
     }
     let signal = batch.interrupt.load(Ordering::Relaxed);
     let stopped = (committed.seeds_done < total).then(|| Stopped {
@@ -405,7 +412,7 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
         next_seed: seeds.start + committed.seeds_done,
     });
     Ok(Report {
-        data: committed.data,
+        data,
         elapsed,
         stopped,
     })
@@ -472,7 +479,7 @@ fn work(host: &Host, shared: &Shared) {
     let _stop = StopOnPanic(shared);
     let mut data = Aggregate::new(shared.header.clone());
     generate_chunks(host, shared, &mut data);
-    shared.hand_in(&data);
+    shared.hand_in(data);
 }
 
 /// Stops the batch when the worker holding it unwinds: a panic in Rust code outside Lua
@@ -533,7 +540,9 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
                 }
             }
         }
-        shared.progress.inc(chunk.records.len() as u64);
+        if batch.progress {
+            shared.progress.inc(chunk.records.len() as u64);
+        }
         chunk.names.clone_from(&names);
         shared.commit(chunk, &mut done);
         for c in done.drain(..) {
