@@ -8,12 +8,12 @@
 
 use criterion::{Criterion, Throughput};
 use std::hint::black_box;
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
-use warren_core::region::Registry;
 use warren_core::stats::Measurer;
-use warren_lua::{Host, Limits, ParamValues, Run};
+use warren_lua::{Host, ParamValues, Run};
+
+mod common;
+use common::host;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
@@ -21,22 +21,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SIDES: [u32; 4] = [64, 256, 1024, 4096];
 const RECIPES: [&str; 2] = ["cave.lua", "rooms.lua"];
-
-fn host(script: &str) -> Host {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let registry = match Registry::load_dir(&root.join("regions")) {
-        Ok(r) => Arc::new(r),
-        Err(e) => panic!("the shipped regions load: {e}"),
-    };
-    match Host::load(
-        &root.join("scripts").join(script),
-        registry,
-        Limits::default(),
-    ) {
-        Ok(h) => h,
-        Err(e) => panic!("{script} loads: {e}"),
-    }
-}
 
 fn params(host: &Host, side: u32) -> ParamValues {
     let sets = [
@@ -71,7 +55,7 @@ fn main() {
     let mut measurer = Measurer::new();
     let mut table = Vec::new();
     for script in RECIPES {
-        let host = host(script);
+        let host = host(&format!("scripts/{script}"));
         let mut group = c.benchmark_group(format!("scaling {script}"));
         group.sample_size(10);
         for side in SIDES {
