@@ -2,13 +2,13 @@
 //! map buffers) for all its maps, every map measured and folded into the statistics as soon as
 //! its chunk of seeds is done.
 //!
-//! Workers claim small chunks of seeds in order from a shared counter ([`chunks`]: full chunks,
+//! Workers claim small chunks of seeds in order from a shared counter (`chunks.rs`: full chunks,
 //! then shrinking ones so that the workers finish together). Finished chunks are committed
 //! strictly in seed order: their records are appended to the records file, and a worker that
 //! runs too far ahead of the oldest unfinished chunk waits (the only time a worker sleeps: a
-//! commit that nobody waits for wakes nobody). The worker that commits
-//! a chunk folds it, outside the lock, into an [`Aggregate`] of its own; the workers' aggregates
-//! are merged when they finish (an aggregate depends only on the set of records it saw, see
+//! commit that nobody waits for wakes nobody). The worker that commits a chunk folds it,
+//! outside the lock, into an [`Aggregate`] of its own; the workers' aggregates are merged when
+//! they finish (an aggregate depends only on the set of records it saw, see
 //! [`Aggregate::merge`]). So memory does not grow with the number of maps, the records file is
 //! in seed order, and the statistics depend only on the seeds, never on the number of jobs or
 //! on timing.
