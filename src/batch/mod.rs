@@ -180,7 +180,7 @@ impl Shared<'_> {
             return false;
         };
         state.window_waiters += 1;
-        let within = loop {
+        let may_start = loop {
             if within(state.next) {
                 break true;
             }
@@ -193,7 +193,7 @@ impl Shared<'_> {
             };
         };
         state.window_waiters -= 1;
-        within
+        may_start
     }
 
     /// Hands a chunk over, committing it and every waiting chunk after it that is now next;
