@@ -141,7 +141,8 @@ struct Shared<'a> {
     fatal: Mutex<Option<Error>>,
     committed: Mutex<Committed>,
     advanced: Condvar,
-    progress: ProgressBar,
+    /// The progress bar, when one is drawn.
+    progress: Option<ProgressBar>,
 }
 
 impl Shared<'_> {
@@ -382,14 +383,16 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
             ended: false,
         }),
         advanced: Condvar::new(),
-        progress: progress_bar(total, batch.progress),
+        progress: batch.progress.then(|| progress_bar(total)),
     })
 }
 
 /// The report of a batch whose workers have all returned, which started at `started`.
 fn finish(shared: Shared, started: Instant) -> Result<Report> {
     let elapsed = started.elapsed();
-    shared.progress.finish_and_clear();
+    if let Some(bar) = &shared.progress {
+        bar.finish_and_clear();
+    }
     if let Some(e) = shared.fatal.lock().ok().and_then(|mut f| f.take()) {
         return Err(e);
     }
@@ -457,14 +460,9 @@ fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
         .map(|(_, k)| k)
 }
 
-/// The progress bar: drawn on stderr when asked to, hidden otherwise.
-fn progress_bar(total: u64, visible: bool) -> ProgressBar {
-    let target = if visible {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(total), target);
+/// The progress bar, drawn on stderr.
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
         "{bar:40.cyan/blue} {human_pos}/{human_len} maps  {elapsed} elapsed, eta {eta}",
     ) {
@@ -540,8 +538,8 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
                 }
             }
         }
-        if batch.progress {
-            shared.progress.inc(chunk.records.len() as u64);
+        if let Some(bar) = &shared.progress {
+            bar.inc(chunk.records.len() as u64);
         }
         chunk.names.clone_from(&names);
         shared.commit(chunk, &mut done);
