@@ -164,7 +164,7 @@ impl Shared<'_> {
         match self.committed.lock() {
             Ok(guard) => Some(guard),
             Err(_) => {
-                self.fail(Error::Internal("a batch worker panicked".into()));
+                self.fail(worker_panicked());
                 None
             }
         }
@@ -190,7 +190,13 @@ impl Shared<'_> {
             }
             state = match self.advanced.wait_timeout(state, Duration::from_millis(50)) {
                 Ok((s, _)) => s,
-                Err(_) => return false,
+                Err(poisoned) => {
+                    // A worker panicked holding the lock: the batch fails, and this worker
+                    // stops waiting without leaving the count of waiters raised.
+                    poisoned.into_inner().0.window_waiters -= 1;
+                    self.fail(worker_panicked());
+                    return false;
+                }
             };
         };
         state.window_waiters -= 1;
@@ -402,7 +408,7 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
     let committed = shared
         .committed
         .into_inner()
-        .map_err(|_| Error::Internal("a batch worker panicked".into()))?;
+        .map_err(|_| worker_panicked())?;
     let data = committed
         .data
         .unwrap_or_else(|| Aggregate::new(shared.header.clone()));
@@ -480,6 +486,11 @@ fn work(host: &Host, shared: &Shared) {
     shared.hand_in(data);
 }
 
+/// The error a batch ends with when one of its workers panicked.
+fn worker_panicked() -> Error {
+    Error::Internal("a batch worker panicked".into())
+}
+
 /// Stops the batch when the worker holding it unwinds: a panic in Rust code outside Lua
 /// (measuring or saving a map) must not leave the other workers waiting forever for the chunk
 /// it will never commit. The panic itself still ends the process as an internal error.
@@ -488,8 +499,7 @@ struct StopOnPanic<'s, 'a>(&'s Shared<'a>);
 impl Drop for StopOnPanic<'_, '_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0
-                .fail(Error::Internal("a batch worker panicked".into()));
+            self.0.fail(worker_panicked());
         }
     }
 }
