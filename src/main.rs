@@ -6,34 +6,29 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use warren::cli::Cli;
+use warren::cli::{Cli, Command};
 
 // Generation allocates many small, short-lived objects (Lua tables, annotations); mimalloc
-// serves them several times faster than the system allocator.
+// serves them several times faster than the system allocator. See `warren::memory`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay` (`mimalloc.h`, v3: the 16th option): how long freed
-/// memory waits before it goes back to the system; -1 keeps it.
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// warren makes map after map of about the same size: memory one map frees is kept for the
-/// next, instead of being handed back to the system and faulted in again, zeroed, a page at a
-/// time (a 399×399 town spent 15% of its time zeroing pages it had just freed). The peak is
-/// what one generation may use (its memory budget), so keeping it costs nothing a map could not
-/// take anyway. `MIMALLOC_PURGE_DELAY` in the environment still decides, when it is set.
-fn keep_freed_memory() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
-        return;
-    }
-    // SAFETY: sets a mimalloc option before any thread but this one exists (the options are
-    // not thread safe); the option index is mimalloc v3's, which this crate builds.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
-}
+/// Holds transparent huge pages back from the start: an ELF constructor runs before Rust's
+/// runtime allocates anything. See `warren::memory`.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static HOLD_HUGE_PAGES: extern "C" fn() = warren::memory::hold_huge_pages;
 
 fn main() -> ExitCode {
-    keep_freed_memory();
+    // SAFETY: no other thread exists yet.
+    unsafe { warren::memory::keep_freed_memory() };
     let cli = Cli::parse();
+    // A batch lets huge pages go once its workers have loaded their recipes; a single map
+    // keeps them from its start.
+    if !matches!(cli.command, Command::Batch(_)) {
+        warren::memory::release_huge_pages();
+    }
     // Panics are reported once, as internal errors, by the catch below.
     std::panic::set_hook(Box::new(|_| {}));
     match std::panic::catch_unwind(|| run(cli)) {

@@ -250,8 +250,9 @@ impl Shared<'_> {
 /// and start as soon as the batch does.
 pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<Report> {
     let jobs = batch.jobs.max(1);
+    let loading = Loading(AtomicUsize::new(jobs));
     if jobs == 1 {
-        let host = load_first()?;
+        let host = loading.done(load_first())?;
         let shared = prepare(batch, &host, jobs)?;
         let started = Instant::now();
         work(&host, &shared);
@@ -264,7 +265,11 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         let _closing = CloseOnDrop(&gate);
         for i in 1..jobs {
             let worker = || {
-                let loaded = Host::load(&batch.script, batch.registry.clone(), batch.limits);
+                let loaded = loading.done(Host::load(
+                    &batch.script,
+                    batch.registry.clone(),
+                    batch.limits,
+                ));
                 let Some(shared) = gate.wait() else { return };
                 match loaded {
                     Ok(host) => work(&host, &shared),
@@ -276,7 +281,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
                 .spawn_scoped(scope, worker)
                 .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
         }
-        load_first().and_then(|host| {
+        loading.done(load_first()).and_then(|host| {
             let shared = Arc::new(prepare(batch, &host, jobs)?);
             gate.open(shared.clone());
             let started = Instant::now();
@@ -288,6 +293,22 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
     let shared = Arc::try_unwrap(shared)
         .map_err(|_| Error::Internal("a batch worker outlived the batch".into()))?;
     finish(shared, started)
+}
+
+/// How many workers are still loading their recipe. The last one to be done (loaded or not)
+/// lets go of the huge pages the binary holds back through start-up (see [`crate::memory`]):
+/// loading touches a megabyte or so spread over the heap, which huge pages would turn into
+/// several megabytes of zeroing, with two workers loading at once waiting on each other's.
+struct Loading(AtomicUsize);
+
+impl Loading {
+    /// Counts one worker's loading as done, and passes its outcome on.
+    fn done<T>(&self, outcome: T) -> T {
+        if self.0.fetch_sub(1, Ordering::AcqRel) == 1 {
+            crate::memory::release_huge_pages();
+        }
+        outcome
+    }
 }
 
 /// The go signal for workers that load their Lua state while the first worker loads its own:
