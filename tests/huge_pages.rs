@@ -49,39 +49,50 @@ fn start(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Running 
     Running(child)
 }
 
-/// The process's `THP_enabled` once it runs warren's own code (its name is `warren`, and a
-/// moment has passed for the start-up to end); panics if it ended first.
-fn huge_pages_enabled(p: &mut Running) -> bool {
+/// The process's `THP_enabled`, once it runs warren's own code (its name is `warren`); `None`
+/// before. Panics if it has ended.
+fn read(p: &mut Running) -> Option<bool> {
+    assert!(
+        p.0.try_wait().unwrap().is_none(),
+        "warren ended before its setting was read"
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", p.0.id())).unwrap();
+    if !status.lines().any(|l| l == "Name:\twarren") {
+        return None;
+    }
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("THP_enabled:"))
+        .expect("/proc/PID/status has THP_enabled (Linux 5.0 and later)");
+    Some(line.ends_with('1'))
+}
+
+/// Polls [`read`] until `done` holds for what it reads, or [`PATIENCE`] runs out.
+fn poll(p: &mut Running, done: impl Fn(Option<bool>) -> bool) -> Option<bool> {
     let started = Instant::now();
     loop {
-        assert!(
-            p.0.try_wait().unwrap().is_none(),
-            "warren ended before its setting was read"
-        );
-        let status = std::fs::read_to_string(format!("/proc/{}/status", p.0.id())).unwrap();
-        let name = status.lines().any(|l| l == "Name:\twarren");
-        if name && started.elapsed() > Duration::from_millis(300) {
-            let line = status
-                .lines()
-                .find(|l| l.starts_with("THP_enabled:"))
-                .expect("/proc/PID/status has THP_enabled (Linux 5.0 and later)");
-            return line.ends_with('1');
+        let now = read(p);
+        if done(now) || started.elapsed() > PATIENCE {
+            return now;
         }
-        assert!(started.elapsed() < PATIENCE, "warren did not start");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-/// Waits until the process's `THP_enabled` is 1; false if it never was within [`PATIENCE`].
+/// The process's `THP_enabled` a moment after it started warren's own code (its start-up over,
+/// its recipe loading).
+fn huge_pages_enabled(p: &mut Running) -> bool {
+    assert!(
+        poll(p, |now| now.is_some()).is_some(),
+        "warren did not start"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    read(p).unwrap_or_default()
+}
+
+/// Whether the process's `THP_enabled` becomes 1 within [`PATIENCE`].
 fn becomes_enabled(p: &mut Running) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < PATIENCE {
-        if huge_pages_enabled(p) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    false
+    poll(p, |now| now == Some(true)) == Some(true)
 }
 
 /// A directory holding [`SLOW_TO_LOAD`] and the region files.

@@ -296,9 +296,8 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
 }
 
 /// How many workers are still loading their recipe. The last one to be done (loaded or not)
-/// lets go of the huge pages the binary holds back through start-up (see [`crate::memory`]):
-/// loading touches a megabyte or so spread over the heap, which huge pages would turn into
-/// several megabytes of zeroing, with two workers loading at once waiting on each other's.
+/// lets go of the huge pages the binary holds back through a batch's start-up (why: see
+/// [`crate::memory`]).
 struct Loading(AtomicUsize);
 
 impl Loading {
