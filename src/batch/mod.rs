@@ -75,6 +75,18 @@ pub struct Batch {
     pub progress: bool,
     /// Set to a non-zero value (the signal number) to stop the batch early.
     pub interrupt: Arc<AtomicUsize>,
+    /// The process exits once the batch returns: each worker then leaves its Lua state to the
+    /// exit instead of closing it ([`Host::leave_to_exit`]), on the batch's critical path.
+    pub exits_after: bool,
+}
+
+impl Batch {
+    /// Ends a worker's host once its work is done: dropped, or left to the process's exit.
+    fn end_worker(&self, host: Host) {
+        if self.exits_after {
+            host.leave_to_exit();
+        }
+    }
 }
 
 /// Why and where a batch stopped early.
@@ -256,6 +268,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         let shared = prepare(batch, &host, jobs)?;
         let started = Instant::now();
         work(&host, &shared);
+        batch.end_worker(host);
         return finish(shared, started);
     }
     let gate = Gate::default();
@@ -272,7 +285,10 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
                 ));
                 let Some(shared) = gate.wait() else { return };
                 match loaded {
-                    Ok(host) => work(&host, &shared),
+                    Ok(host) => {
+                        work(&host, &shared);
+                        batch.end_worker(host);
+                    }
                     Err(e) => shared.fail(e),
                 }
             };
@@ -286,6 +302,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
             gate.open(shared.clone());
             let started = Instant::now();
             work(&host, &shared);
+            batch.end_worker(host);
             Ok((shared, started))
         })
     });
@@ -712,6 +729,7 @@ mod tests {
             metrics: Vec::new(),
             progress: false,
             interrupt: Arc::new(AtomicUsize::new(0)),
+            exits_after: false,
         };
         let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)
             .expect("rooms.lua loads");

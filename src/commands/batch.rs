@@ -87,6 +87,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         metrics: args.output.metrics.clone(),
         progress: std::io::stderr().is_terminal(),
         interrupt,
+        exits_after: true,
     };
     // Records are written while the batch runs: outputs are checked first, against everything
     // the recipe reads once loaded (its region files and the modules it requires). The loaded

@@ -78,6 +78,8 @@ pub fn run(args: RunArgs) -> Result<()> {
             eprintln!("{legend}");
         }
     }
+    // The process exits next: closing the Lua state would only delay it.
+    host.leave_to_exit();
     Ok(())
 }
 

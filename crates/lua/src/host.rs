@@ -518,6 +518,15 @@ impl Host {
         *self.spare.borrow_mut() = Some(map);
     }
 
+    /// Ends the host without closing its Lua state, for a process that exits next: the exit
+    /// takes the memory back at once, where closing the state frees its objects one by one
+    /// (0.2–0.3 ms for a loaded recipe, on the critical path of every CLI run). Nothing else
+    /// is skipped: recipes cannot set finalizers (`__gc`), and what the state holds on the Rust
+    /// side is memory.
+    pub fn leave_to_exit(self) {
+        std::mem::forget(self);
+    }
+
     /// The latest generation's wall-clock time, and the phases it marked with
     /// `ctx.phase(name)` with theirs. Timing varies between runs and is never part of the map.
     pub fn phases(&self) -> Ref<'_, PhaseClock> {
