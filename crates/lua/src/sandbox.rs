@@ -194,29 +194,26 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     api::install_indexes(lua)?;
     api::register_types(lua, &warren)?;
     warm_error_pool(lua)?;
-    let helpers: Table = prelude(lua, sandbox.state, &PRELUDE_CODE)?.call(host)?;
+    let helpers: Table = prelude(lua, sandbox.state, PRELUDE_BYTECODE)?.call(host)?;
     Ok((sandbox, helpers))
 }
 
-/// The prelude compiled by the process's first state (`string.dump`'s form, debug information
-/// kept): later states (a second worker, a state rebuilt after a dirty run) load it instead of
-/// parsing it again, which was a sixth of what a state took to make.
-static PRELUDE_CODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+/// The prelude's chunk name, as tracebacks show it (`build.rs` compiles it under this name).
+const PRELUDE_NAME: &str = "=warren prelude";
 
-/// The prelude as a function of the state at `raw` (`lua`'s): parsed the first time, when it
-/// fills `code` ([`PRELUDE_CODE`]), loaded from `code` after.
-fn prelude(
-    lua: &Lua,
-    raw: *mut ffi::lua_State,
-    code: &std::sync::OnceLock<Vec<u8>>,
-) -> mlua::Result<mlua::Function> {
-    let name = "=warren prelude";
-    if let Some(code) = code.get() {
-        let prelude = lua
-            .load(&code[..])
-            .set_name(name)
-            .set_mode(mlua::ChunkMode::Binary)
-            .into_function()?;
+/// The prelude as `build.rs` compiled it (`string.dump`'s form, debug information kept):
+/// loading it instead of parsing the source saves about a tenth of a process's start.
+static PRELUDE_BYTECODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prelude.luac"));
+
+/// The prelude as a function of the state at `raw` (`lua`'s), loaded from `bytecode`; parsed
+/// from its source when `lua` cannot load that (a cross build for another byte order).
+fn prelude(lua: &Lua, raw: *mut ffi::lua_State, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
+    let loaded = lua
+        .load(bytecode)
+        .set_name(PRELUDE_NAME)
+        .set_mode(mlua::ChunkMode::Binary)
+        .into_function();
+    if let Ok(prelude) = loaded {
         // Parsing makes one object loading does not (the parser's table of the chunk's
         // strings, after the chunk's function): skip its id, so that every object made after
         // numbers as in a state that parsed the prelude.
@@ -224,13 +221,10 @@ fn prelude(
         unsafe { state::skip_ids(raw, 1) };
         return Ok(prelude);
     }
-    let prelude = lua
-        .load(include_str!("prelude.lua"))
-        .set_name(name)
+    lua.load(include_str!("prelude.lua"))
+        .set_name(PRELUDE_NAME)
         .set_mode(mlua::ChunkMode::Text)
-        .into_function()?;
-    let _ = code.set(prelude.dump(false));
-    Ok(prelude)
+        .into_function()
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
@@ -296,28 +290,43 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::prelude;
+    use super::{prelude, PRELUDE_BYTECODE, PRELUDE_NAME};
     use mlua::Lua;
-    use std::sync::OnceLock;
 
     /// In a fresh state: the prelude's chunk name and the `tostring` of the first table made
-    /// after the prelude is loaded from `code` (compiled into it if empty).
-    fn after_prelude(code: &OnceLock<Vec<u8>>) -> (Option<String>, String) {
+    /// after the prelude is loaded from `bytecode` (or parsed, when that is not bytecode).
+    fn after_prelude(bytecode: &[u8]) -> (Option<String>, String) {
         let lua = Lua::new();
         let mut raw = std::ptr::null_mut();
         // SAFETY: only reads the state pointer.
         unsafe { lua.exec_raw::<()>((), |l| raw = l) }.expect("a state");
-        let prelude = prelude(&lua, raw, code).expect("the prelude loads");
+        let prelude = prelude(&lua, raw, bytecode).expect("the prelude loads");
         let next: String = lua.load("return tostring({})").eval().expect("runs");
         (prelude.info().source, next)
     }
 
     #[test]
+    fn the_build_compiled_the_prelude_as_the_host_parses_it() {
+        let lua = Lua::new();
+        let parsed = lua
+            .load(include_str!("prelude.lua"))
+            .set_name(PRELUDE_NAME)
+            .into_function()
+            .expect("the prelude parses");
+        assert!(
+            parsed.dump(false) == PRELUDE_BYTECODE,
+            "build.rs's bytecode is stale"
+        );
+    }
+
+    #[test]
     fn a_loaded_prelude_numbers_what_follows_as_a_parsed_one_does() {
-        let code = OnceLock::new();
-        let parsed = after_prelude(&code);
-        assert!(code.get().is_some(), "the first state compiles the prelude");
-        assert_eq!(parsed.0.as_deref(), Some("=warren prelude"));
-        assert_eq!(after_prelude(&code), parsed);
+        let loaded = after_prelude(PRELUDE_BYTECODE);
+        assert_eq!(loaded.0.as_deref(), Some(PRELUDE_NAME));
+        assert_eq!(
+            after_prelude(b"not bytecode"),
+            loaded,
+            "parsed from the source"
+        );
     }
 }
