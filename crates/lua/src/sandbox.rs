@@ -315,7 +315,7 @@ mod tests {
             .expect("the prelude parses");
         assert!(
             parsed.dump(false) == PRELUDE_BYTECODE,
-            "build.rs's bytecode is stale"
+            "build.rs compiled the prelude with another Lua than the host's"
         );
     }
 
