@@ -80,15 +80,6 @@ pub struct Batch {
     pub exits_after: bool,
 }
 
-impl Batch {
-    /// Ends a worker's host once its work is done: dropped, or left to the process's exit.
-    fn end_worker(&self, host: Host) {
-        if self.exits_after {
-            host.leave_to_exit();
-        }
-    }
-}
-
 /// Why and where a batch stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
@@ -267,8 +258,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         let host = loading.done(load_first())?;
         let shared = prepare(batch, &host, jobs)?;
         let started = Instant::now();
-        work(&host, &shared);
-        batch.end_worker(host);
+        work(host, &shared);
         return finish(shared, started);
     }
     let gate = Gate::default();
@@ -285,10 +275,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
                 ));
                 let Some(shared) = gate.wait() else { return };
                 match loaded {
-                    Ok(host) => {
-                        work(&host, &shared);
-                        batch.end_worker(host);
-                    }
+                    Ok(host) => work(host, &shared),
                     Err(e) => shared.fail(e),
                 }
             };
@@ -301,8 +288,7 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
             let shared = Arc::new(prepare(batch, &host, jobs)?);
             gate.open(shared.clone());
             let started = Instant::now();
-            work(&host, &shared);
-            batch.end_worker(host);
+            work(host, &shared);
             Ok((shared, started))
         })
     });
@@ -515,12 +501,16 @@ fn progress_bar(total: u64) -> ProgressBar {
 }
 
 /// One worker: claims chunks of seeds until none are left (or the batch stops), generating each
-/// with `host` and committing it; hands in the statistics of the chunks it committed.
-fn work(host: &Host, shared: &Shared) {
+/// with `host` and committing it; hands in the statistics of the chunks it committed. Then ends
+/// `host`: dropped, or left to the process's exit ([`Batch::exits_after`]).
+fn work(host: Host, shared: &Shared) {
     let _stop = StopOnPanic(shared);
     let mut data = Aggregate::new(shared.header.clone());
-    generate_chunks(host, shared, &mut data);
+    generate_chunks(&host, shared, &mut data);
     shared.hand_in(data);
+    if shared.batch.exits_after {
+        host.leave_to_exit();
+    }
 }
 
 /// The error a batch ends with when one of its workers panicked.
