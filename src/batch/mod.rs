@@ -24,6 +24,7 @@ use crate::stats::records::{write_record, RecordFile};
 use crate::stats::{Aggregate, Header, Measurer, Outcome, Record, RecordNames, SeedPlan, BUILTIN};
 use chunks::Chunks;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use placement::Placement;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,7 @@ use warren_lua::run::{params_json, Level};
 use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod chunks;
+mod placement;
 
 /// Where and how to save every generated map.
 #[derive(Clone, Debug)]
@@ -249,8 +251,8 @@ impl Shared<'_> {
 
 /// Generates and measures every seed of `batch`'s plan. `load_first` loads the recipe for the
 /// first worker (with the batch's registry and limits; the caller may check it before anything
-/// is written); with more jobs, the other workers load theirs meanwhile, on their own threads,
-/// and start as soon as the batch does.
+/// is written); with more jobs, the other workers load theirs meanwhile, on their own threads
+/// and CPUs (`placement.rs`), and start as soon as the batch does.
 pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<Report> {
     let jobs = batch.jobs.max(1);
     let loading = Loading(AtomicUsize::new(jobs));
@@ -262,18 +264,21 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         return finish(shared, started);
     }
     let gate = Gate::default();
+    let placement = Placement::new();
     let first = std::thread::scope(|scope| {
         // Closed however the first worker ends, a panic included: the scope waits for the
         // others, which must not wait for a start that never comes.
         let _closing = CloseOnDrop(&gate);
         for i in 1..jobs {
             let worker = || {
+                let claim = placement.settle();
                 let loaded = loading.done(Host::load(
                     &batch.script,
                     batch.registry.clone(),
                     batch.limits,
                 ));
                 let Some(shared) = gate.wait() else { return };
+                placement.return_to(claim);
                 match loaded {
                     Ok(host) => work(host, &shared),
                     Err(e) => shared.fail(e),
@@ -284,9 +289,13 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
                 .spawn_scoped(scope, worker)
                 .map_err(|e| Error::Internal(format!("starting {jobs} workers: {e}")))?;
         }
+        // A worker queued behind this thread moves to a CPU of its own now, not at a tick.
+        placement.give_way(jobs - 1);
         loading.done(load_first()).and_then(|host| {
             let shared = Arc::new(prepare(batch, &host, jobs)?);
             gate.open(shared.clone());
+            // So does a worker woken next to this thread.
+            placement.give_way(jobs - 1);
             let started = Instant::now();
             work(host, &shared);
             Ok((shared, started))
