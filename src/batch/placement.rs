@@ -1,7 +1,7 @@
 //! A batch's workers on CPUs of their own from the start.
 //!
-//! Linux often puts a new thread on its parent's CPU although another CPU is idle, and a thread
-//! it wakes on the CPU of the thread that woke it; there the thread waits until the next
+//! Linux often puts a new thread on its parent's CPU although another CPU is idle, and a woken
+//! thread on the CPU of the thread that woke it; there the thread waits until the next
 //! load-balancing tick (4 ms at 250 Hz) pulls it away. A process started by another is placed
 //! afresh when it `exec`s, so two one-job batches never share a CPU, but the two workers of a
 //! `--jobs 2` batch did: traced with `perf sched` on a two-core machine, in 8 of 10 runs the
