@@ -218,22 +218,63 @@ fn check_map(map: &Map, terrains: usize) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn primitives_survive_random_arguments() {
+/// A recipe that runs the Lua code in its `code` parameter, loaded in its own directory (kept
+/// alive by the returned guard).
+fn fuzz_host() -> (tempfile::TempDir, Host) {
     let dir = temp_tree(&[(
         "scripts/fuzz.lua",
         "return { name = 'fuzz',
            params = { width = { default = 24 }, height = { default = 16 }, code = { default = '' } },
            generate = function(map, ctx) assert(load(ctx.params.code, '=calls'))(map, ctx) end }",
     )]);
-    let registry = registry();
-    let terrains = registry.terrains().names().len();
     let host = Host::load(
         &dir.path().join("scripts/fuzz.lua"),
-        registry,
+        registry(),
         Limits::default(),
     )
     .unwrap();
+    (dir, host)
+}
+
+/// Runs `code` (which gets `map, ctx` as `...`) as the fuzz recipe's `generate`.
+fn run_code(host: &Host, code: &str) -> Result<Map, warren_lua::Error> {
+    let params = host
+        .resolve_params(&[("code".into(), code.into())])
+        .unwrap();
+    host.generate(&Run {
+        seed: 3,
+        params: &params,
+        depth: 1,
+        above: None,
+    })
+}
+
+/// Rectangles at the far ends of the range Lua integers and floats reach: corners, centres and
+/// overlaps neither overflow (a panic, with overflow checks on) nor wrap into wrong answers.
+#[test]
+fn extreme_rectangles_neither_overflow_nor_wrap() {
+    let (_dir, host) = fuzz_host();
+    let code = "local low = warren.rect(math.mininteger, -2^31, math.mininteger, -2^31)
+        local high = warren.rect{ x = math.maxinteger, y = 2^31, w = 2^31, h = math.maxinteger }
+        for _, r in ipairs({ low, high }) do
+          r:x2() r:y2() r:center() r:contains(0, 0) r:contains(math.mininteger, math.maxinteger)
+          for _, m in ipairs({ 0, 1, 2^29, 2^30 }) do
+            r:intersects(low, m) r:intersects(high, m)
+            low:intersects(r, m) high:intersects(r, m)
+          end
+        end
+        local a, b = warren.rect(0, 0, 1, 1), warren.rect(1000, 0, 1, 1)
+        assert(a:intersects(b, 2^30) and a:intersects(b, 1000) and not a:intersects(b, 999))
+        assert(not low:intersects(high, 2^30) and not high:intersects(low, 2^30))";
+    if let Err(e) = run_code(&host, code) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn primitives_survive_random_arguments() {
+    let (_dir, host) = fuzz_host();
+    let terrains = registry().terrains().names().len();
     let strategy = prop::collection::vec(
         (0..CALLS.len(), prop::collection::vec(any::<usize>(), 64)),
         1..24,
@@ -247,16 +288,7 @@ fn primitives_survive_random_arguments() {
                 let text = instantiate(CALLS[*call]);
                 code.push_str(&format!("pcall(function() {text} end)\n"));
             }
-            let params = host
-                .resolve_params(&[("code".into(), code.clone())])
-                .unwrap();
-            let outcome = host.generate(&Run {
-                seed: 3,
-                params: &params,
-                depth: 1,
-                above: None,
-            });
-            match outcome {
+            match run_code(&host, &code) {
                 Ok(map) => check_map(&map, terrains)
                     .map_err(|e| TestCaseError::fail(format!("{e}\n{code}")))?,
                 // Every call runs under pcall, so only a budget may end the run early.

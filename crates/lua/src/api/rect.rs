@@ -6,7 +6,7 @@ use super::call::{Call, Extra};
 use super::classes::RECT_LIKE;
 use super::decl::{arg, opt, opt_or, Decl, Default, Owner, Ty};
 
-use super::shapes::rect_from;
+use super::shapes::{rect_from, small};
 use mlua::{Lua, Table, Value};
 use warren_core::map::Rect;
 
@@ -99,8 +99,7 @@ pub fn rect(
             let y = c.int(1, &y)?;
             let w = c.int(2, &w)?;
             let h = c.int(3, &h)?;
-            let clamp = |v: i64| v.clamp(-(1 << 30), 1 << 30) as i32;
-            Rect::new(clamp(x), clamp(y), clamp(w), clamp(h))
+            Rect::new(small(x), small(y), small(w), small(h))
         }
     };
     let meta = lua

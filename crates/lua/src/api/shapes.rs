@@ -12,10 +12,11 @@ use std::fmt::{self, Display};
 use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
 
-/// Clamps a coordinate or size into the range the map model works in (far outside any map, so
-/// the map's own checks still reject it).
-fn small(v: i64) -> i32 {
-    v.clamp(-(1 << 30), 1 << 30) as i32
+/// Clamps a coordinate or size into the range the map model works in: far outside any map, so
+/// the map's own checks still reject it, and small enough that a rectangle's far corner
+/// (`x + w - 1`) stays an `i32` even grown by the largest margin `rect:intersects` takes (2^30).
+pub(super) fn small(v: i64) -> i32 {
+    v.clamp(-(1 << 29), 1 << 29) as i32
 }
 
 /// A rectangle from a `{x=, y=, w=, h=}` table (or the deprecated positional `{x, y, w, h}`).
