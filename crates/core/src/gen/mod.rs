@@ -1,9 +1,13 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
+pub mod area;
+pub mod cellular;
 pub mod connectivity;
 pub mod doors;
 pub mod dungeon;
+pub mod field;
 pub mod meter;
 pub mod passage;
+pub mod path;
 pub mod rooms;
 pub mod town;
 pub mod tunnel;

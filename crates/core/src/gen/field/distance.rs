@@ -1,0 +1,540 @@
+//! Distance (Dijkstra) maps: for every cell, the cheapest cost of walking there from the nearest
+//! of several sources, under [`MoveRules`]: 4- or 8-way steps, and a cost per terrain to enter a
+//! cell. Cells no walk reaches hold [`UNREACHABLE`].
+//!
+//! Costs are whole numbers, so the search is Dial's algorithm (a ring of buckets, one per cost
+//! value) instead of a binary heap: linear in the cells, and a plain breadth-first search when
+//! every cost is 1. The grid is padded with a ring of blocked cells so that the inner loop needs
+//! no bounds checks.
+
+use super::{Field, FieldError, UNREACHABLE};
+use crate::gen::area::{same_size, Area};
+use crate::gen::meter::{Batched, Meter, Stopped};
+use crate::map::{passable, Adjacency, Map, Point, TerrainId};
+use thiserror::Error;
+
+/// The most a single step may cost.
+pub const MAX_COST: u32 = 1000;
+
+/// What entering a cell of one terrain costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cost {
+    /// The map's own rule: 1 for a cell a walker may stand on ([`passable`]: open terrain, or a
+    /// door), blocked otherwise.
+    Default,
+    /// This many units (`1..=`[`MAX_COST`]), whether the terrain is solid or not: a river
+    /// finder may cross rock at a price.
+    Units(u32),
+    /// Never entered.
+    Blocked,
+}
+
+/// How a walker moves: which neighbours it may step to, and what each terrain costs to enter.
+/// A diagonal step costs what an orthogonal one does (the cell entered decides), as in Brogue
+/// and rot.js: distances on an open 8-way map are Chebyshev distances.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveRules {
+    /// 4- or 8-way steps.
+    pub adjacency: Adjacency,
+    /// The cost of entering each terrain, by terrain id; terrains past the end cost
+    /// [`Cost::Default`].
+    pub costs: Vec<Cost>,
+}
+
+/// A bad cost or source.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum RulesError {
+    /// A cost outside `1..=MAX_COST`.
+    #[error("a move cost of {cost} is out of range: costs are whole numbers 1..={MAX_COST}")]
+    Cost {
+        /// The cost given.
+        cost: u32,
+    },
+    /// No source cell was given.
+    #[error("a distance map needs at least one source cell")]
+    NoSources,
+}
+
+impl MoveRules {
+    /// The map's own rules in `adjacency`: every passable cell costs 1.
+    pub fn new(adjacency: Adjacency) -> MoveRules {
+        MoveRules {
+            adjacency,
+            costs: Vec::new(),
+        }
+    }
+
+    /// The same rules with `terrain` costing `cost`.
+    pub fn with(mut self, terrain: TerrainId, cost: Cost) -> MoveRules {
+        let i = terrain as usize;
+        if self.costs.len() <= i {
+            self.costs.resize(i + 1, Cost::Default);
+        }
+        self.costs[i] = cost;
+        self
+    }
+
+    /// Checks every cost's range.
+    pub fn check(&self) -> Result<(), RulesError> {
+        for c in &self.costs {
+            if let Cost::Units(cost) = *c {
+                if !(1..=MAX_COST).contains(&cost) {
+                    return Err(RulesError::Cost { cost });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cost of entering a cell of `terrain` with `flags` (0: blocked).
+    #[inline]
+    fn cost(&self, terrain: TerrainId, flags: u8) -> u32 {
+        match self
+            .costs
+            .get(terrain as usize)
+            .copied()
+            .unwrap_or(Cost::Default)
+        {
+            Cost::Default => passable(flags) as u32,
+            Cost::Units(c) => c,
+            Cost::Blocked => 0,
+        }
+    }
+}
+
+/// A map's cells as a walker sees them: the cost to enter each, on a grid padded with one ring
+/// of blocked cells (index `x + 1 + (y + 1) × (width + 2)`).
+pub(crate) struct CostGrid {
+    pub(crate) width: usize,
+    /// Padded row length.
+    pub(crate) stride: usize,
+    /// Cost to enter each padded cell; 0: blocked.
+    pub(crate) cost: Vec<u32>,
+    /// The largest cost on the grid.
+    pub(crate) max_cost: u32,
+    /// The padded index offsets of the neighbours a walker steps to.
+    pub(crate) steps: Vec<isize>,
+}
+
+impl CostGrid {
+    /// The grid of `map` under `rules`, cells outside `area` blocked.
+    pub(crate) fn new(
+        map: &Map,
+        area: Area<'_>,
+        rules: &MoveRules,
+        meter: &mut dyn Meter,
+    ) -> Result<CostGrid, FieldError> {
+        rules.check()?;
+        let scope = area.on(map)?;
+        let (width, height) = (map.width() as usize, map.height() as usize);
+        meter.work((width * height) as u64)?;
+        let stride = width + 2;
+        let mut cost = vec![0u32; stride * (height + 2)];
+        // The terrain rule as a table, so that the per-cell work is two lookups.
+        let table: Vec<[u32; 2]> = (0..map.terrains().len().max(rules.costs.len()))
+            .map(|t| {
+                let t = t as TerrainId;
+                [rules.cost(t, crate::map::FLAG_SOLID), rules.cost(t, 0)]
+            })
+            .collect();
+        let (terrain, flags) = (map.terrain_cells(), map.flag_cells());
+        let b = scope.bounds;
+        let whole = b.w as usize == width && b.h as usize == height;
+        for y in b.y.max(0) as usize..(b.y + b.h).max(0) as usize {
+            let row = &mut cost[(y + 1) * stride + 1..(y + 1) * stride + 1 + width];
+            let (x0, x1) = (b.x as usize, (b.x + b.w) as usize);
+            for (x, c) in row.iter_mut().enumerate().take(x1).skip(x0) {
+                if !whole && !scope.contains(x as i32, y as i32) {
+                    continue;
+                }
+                let i = x + y * width;
+                *c = table[terrain[i] as usize][passable(flags[i]) as usize];
+            }
+        }
+        let max_cost = cost.iter().copied().max().unwrap_or(0);
+        let s = stride as isize;
+        let steps = match rules.adjacency {
+            Adjacency::Four => vec![-s, -1, 1, s],
+            Adjacency::Eight => vec![-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1],
+        };
+        Ok(CostGrid {
+            width,
+            stride,
+            cost,
+            max_cost,
+            steps,
+        })
+    }
+
+    /// The padded index of `p`.
+    #[inline]
+    pub(crate) fn padded(&self, p: Point) -> usize {
+        (p.x as usize + 1) + (p.y as usize + 1) * self.stride
+    }
+
+    /// The map point of padded index `i`.
+    #[inline]
+    pub(crate) fn point(&self, i: usize) -> Point {
+        Point::new((i % self.stride) as i32 - 1, (i / self.stride) as i32 - 1)
+    }
+}
+
+/// A distance not yet found.
+const UNSEEN: u32 = u32::MAX;
+
+/// The distance from the nearest of `sources` to every cell of `map` inside `area`, under
+/// `rules`. A source holds 0 whatever its terrain (a wall can be a source: the walk starts
+/// beside it); the walk enters only cells the rules let it enter inside the area. Cells it never
+/// reaches, and cells outside the area, hold [`UNREACHABLE`].
+pub fn distance_map(
+    map: &Map,
+    area: Area<'_>,
+    sources: &[Point],
+    rules: &MoveRules,
+    meter: &mut dyn Meter,
+) -> Result<Field, FieldError> {
+    let mut field = Field::like(map, UNREACHABLE);
+    distance_into(&mut field, map, area, sources, rules, meter)?;
+    Ok(field)
+}
+
+/// [`distance_map`] into an existing field of the map's size (every cell is overwritten).
+pub fn distance_into(
+    field: &mut Field,
+    map: &Map,
+    area: Area<'_>,
+    sources: &[Point],
+    rules: &MoveRules,
+    meter: &mut dyn Meter,
+) -> Result<(), FieldError> {
+    same_size((field.width, field.height), (map.width(), map.height()))?;
+    if sources.is_empty() {
+        return Err(FieldError::Rules(RulesError::NoSources));
+    }
+    for p in sources {
+        map.index(p.x as i64, p.y as i64)?;
+    }
+    let grid = CostGrid::new(map, area, rules, meter)?;
+    let dist = search(&grid, sources, meter)?;
+    let w = grid.width;
+    for (y, row) in field.values.chunks_mut(w).enumerate() {
+        let from = (y + 1) * grid.stride + 1;
+        for (v, &d) in row.iter_mut().zip(&dist[from..from + w]) {
+            *v = if d == UNSEEN { UNREACHABLE } else { d as f32 };
+        }
+    }
+    Ok(())
+}
+
+/// The distances over the padded grid (`UNSEEN` where no walk reaches).
+pub(crate) fn search(
+    grid: &CostGrid,
+    sources: &[Point],
+    meter: &mut dyn Meter,
+) -> Result<Vec<u32>, Stopped> {
+    let mut dist = vec![UNSEEN; grid.cost.len()];
+    let mut meter = Batched::new(meter);
+    let per_cell = grid.steps.len() as u64;
+    if grid.max_cost <= 1 {
+        // Every cost is 1: breadth-first, the queue in visiting order.
+        let mut queue: Vec<u32> = Vec::with_capacity(1024);
+        for &p in sources {
+            let i = grid.padded(p);
+            if dist[i] != 0 {
+                dist[i] = 0;
+                queue.push(i as u32);
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let i = queue[head] as usize;
+            head += 1;
+            meter.work(per_cell)?;
+            let d = dist[i] + 1;
+            for &s in &grid.steps {
+                let n = i.wrapping_add_signed(s);
+                if grid.cost[n] != 0 && dist[n] == UNSEEN {
+                    dist[n] = d;
+                    queue.push(n as u32);
+                }
+            }
+        }
+    } else {
+        // Dial's algorithm: bucket `d % (max + 1)` holds cells whose distance may be `d`.
+        let ring = grid.max_cost as usize + 1;
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
+        let mut pending = 0usize;
+        for &p in sources {
+            let i = grid.padded(p);
+            if dist[i] != 0 {
+                dist[i] = 0;
+                buckets[0].push(i as u32);
+                pending += 1;
+            }
+        }
+        let mut d: u32 = 0;
+        while pending > 0 {
+            let b = d as usize % ring;
+            while let Some(i) = buckets[b].pop() {
+                pending -= 1;
+                let i = i as usize;
+                if dist[i] != d {
+                    continue;
+                }
+                meter.work(per_cell)?;
+                for &s in &grid.steps {
+                    let n = i.wrapping_add_signed(s);
+                    let c = grid.cost[n];
+                    if c != 0 && d + c < dist[n] {
+                        dist[n] = d + c;
+                        buckets[(d + c) as usize % ring].push(n as u32);
+                        pending += 1;
+                    }
+                }
+            }
+            d += 1;
+        }
+    }
+    meter.finish()?;
+    Ok(dist)
+}
+
+/// The cell with the largest finite value (the "distant exit" from a distance map's sources);
+/// the first in row-major order among equals. `None` when no value is finite.
+pub fn farthest(field: &Field) -> Option<Point> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, &v) in field.values.iter().enumerate() {
+        if v.is_finite() && best.is_none_or(|(_, b)| v > b) {
+            best = Some((i, v));
+        }
+    }
+    best.map(|(i, _)| {
+        Point::new(
+            (i % field.width as usize) as i32,
+            (i / field.width as usize) as i32,
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::area::Mask;
+    use crate::gen::connectivity::ascii::{ascii_map, grid_map, CHASM, ROCK};
+    use crate::gen::meter::{Tally, Unmetered};
+    use crate::map::Rect;
+    use crate::rng::Rng;
+    use std::collections::{BinaryHeap, VecDeque};
+
+    /// A random `w × h` map, `percent` of it rock.
+    fn random_map(rng: &mut Rng, w: usize, h: usize, percent: i64) -> Map {
+        let solid: Vec<bool> = (0..w * h).map(|_| rng.percent(percent)).collect();
+        grid_map(w, h, &solid)
+    }
+
+    /// The neighbours of `p` on `map` in `adjacency`.
+    fn neighbours(map: &Map, p: Point, adjacency: Adjacency) -> Vec<Point> {
+        adjacency
+            .dirs()
+            .iter()
+            .map(|&d| p.step(d))
+            .filter(|q| map.in_bounds(q.x as i64, q.y as i64))
+            .collect()
+    }
+
+    /// Breadth-first distances from `sources` over passable cells: the plain algorithm.
+    fn reference_bfs(map: &Map, sources: &[Point], adjacency: Adjacency) -> Vec<f32> {
+        let mut dist = vec![UNREACHABLE; map.len()];
+        let mut queue = VecDeque::new();
+        for &s in sources {
+            dist[map.index(s.x as i64, s.y as i64).unwrap()] = 0.0;
+            queue.push_back(s);
+        }
+        while let Some(p) = queue.pop_front() {
+            let d = dist[map.index(p.x as i64, p.y as i64).unwrap()];
+            for q in neighbours(map, p, adjacency) {
+                let j = map.index(q.x as i64, q.y as i64).unwrap();
+                if map.is_passable(q).unwrap() && dist[j] == UNREACHABLE {
+                    dist[j] = d + 1.0;
+                    queue.push_back(q);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Distances by a binary-heap Dijkstra with a per-cell cost function (`None`: blocked).
+    fn reference_dijkstra(
+        map: &Map,
+        sources: &[Point],
+        adjacency: Adjacency,
+        cost: impl Fn(Point) -> Option<u32>,
+    ) -> Vec<f32> {
+        let mut dist = vec![u32::MAX; map.len()];
+        let mut heap = BinaryHeap::new();
+        for &s in sources {
+            dist[map.index(s.x as i64, s.y as i64).unwrap()] = 0;
+            heap.push(std::cmp::Reverse((0u32, s.x, s.y)));
+        }
+        while let Some(std::cmp::Reverse((d, x, y))) = heap.pop() {
+            let p = Point::new(x, y);
+            if d > dist[map.index(x as i64, y as i64).unwrap()] {
+                continue;
+            }
+            for q in neighbours(map, p, adjacency) {
+                let j = map.index(q.x as i64, q.y as i64).unwrap();
+                if let Some(c) = cost(q) {
+                    if d + c < dist[j] {
+                        dist[j] = d + c;
+                        heap.push(std::cmp::Reverse((d + c, q.x, q.y)));
+                    }
+                }
+            }
+        }
+        dist.iter()
+            .map(|&d| if d == u32::MAX { UNREACHABLE } else { d as f32 })
+            .collect()
+    }
+
+    /// Over 1,000 seeds, random maps with one to three sources: the distance map equals an
+    /// independent breadth-first search, 4- and 8-way.
+    #[test]
+    fn distances_equal_an_independent_bfs() {
+        let mut rng = Rng::new(7);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(1, 24) as usize, rng.range(1, 16) as usize);
+            let percent = rng.range(0, 60);
+            let map = random_map(&mut rng, w, h, percent);
+            let sources: Vec<Point> = (0..rng.range(1, 3))
+                .map(|_| Point::new(rng.below(w as u64) as i32, rng.below(h as u64) as i32))
+                .collect();
+            for adjacency in [Adjacency::Four, Adjacency::Eight] {
+                let rules = MoveRules::new(adjacency);
+                let f = distance_map(&map, Area::Map, &sources, &rules, &mut Unmetered).unwrap();
+                assert_eq!(
+                    f.values(),
+                    reference_bfs(&map, &sources, adjacency),
+                    "seed {seed} {adjacency}"
+                );
+            }
+        }
+    }
+
+    /// Over 1,000 seeds, with costs per terrain (rock enterable at a price, chasms blocked or
+    /// dear): the distance map equals a binary-heap Dijkstra.
+    #[test]
+    fn weighted_distances_equal_a_reference_dijkstra() {
+        let mut rng = Rng::new(11);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(1, 20) as usize, rng.range(1, 14) as usize);
+            let mut map = random_map(&mut rng, w, h, 40);
+            for i in 0..map.len() {
+                if rng.percent(10) {
+                    map.write_index(i, &crate::map::Brush::new(CHASM).forced());
+                }
+            }
+            let rock = rng.range(1, 9) as u32;
+            let chasm = if rng.percent(50) {
+                Cost::Blocked
+            } else {
+                Cost::Units(3)
+            };
+            let adjacency = if seed % 2 == 0 {
+                Adjacency::Four
+            } else {
+                Adjacency::Eight
+            };
+            let rules = MoveRules::new(adjacency)
+                .with(ROCK, Cost::Units(rock))
+                .with(CHASM, chasm);
+            let src = [Point::new(
+                rng.below(w as u64) as i32,
+                rng.below(h as u64) as i32,
+            )];
+            let f = distance_map(&map, Area::Map, &src, &rules, &mut Unmetered).unwrap();
+            let want = reference_dijkstra(&map, &src, adjacency, |q| {
+                let t = map.terrain_at(q).unwrap();
+                match (t, chasm) {
+                    (ROCK, _) => Some(rock),
+                    (CHASM, Cost::Blocked) => None,
+                    (CHASM, _) => Some(3),
+                    _ => Some(1),
+                }
+            });
+            assert_eq!(f.values(), want, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn areas_confine_the_walk_and_sources_may_be_walls() {
+        let map = ascii_map(&["#######", "#.....#", "#.....#", "#######"]);
+        let rules = MoveRules::new(Adjacency::Four);
+        let f = distance_map(
+            &map,
+            Area::Rect(Rect::new(1, 1, 3, 2)),
+            &[Point::new(1, 1)],
+            &rules,
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(f.get(Point::new(3, 2)).unwrap(), 3.0);
+        assert_eq!(f.get(Point::new(4, 1)).unwrap(), UNREACHABLE);
+        // The distance from the walls: every rock cell a source.
+        let walls: Vec<Point> = (0..map.len())
+            .map(|i| map.point(i))
+            .filter(|&p| map.is_solid(p).unwrap())
+            .collect();
+        let f = distance_map(&map, Area::Map, &walls, &rules, &mut Unmetered).unwrap();
+        assert_eq!(f.get(Point::new(3, 1)).unwrap(), 1.0);
+        assert_eq!(f.get(Point::new(0, 0)).unwrap(), 0.0);
+        let mut mask = Mask::new(7, 4, false);
+        mask.set(Point::new(2, 1), true).unwrap();
+        let f = distance_map(
+            &map,
+            Area::Mask(&mask),
+            &[Point::new(1, 1)],
+            &rules,
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(f.get(Point::new(2, 1)).unwrap(), 1.0);
+        assert_eq!(f.get(Point::new(2, 2)).unwrap(), UNREACHABLE);
+    }
+
+    #[test]
+    fn bad_rules_and_sources_are_errors_and_meters_stop_the_walk() {
+        let map = ascii_map(&["....", "...."]);
+        let rules = MoveRules::new(Adjacency::Eight);
+        let e = distance_map(&map, Area::Map, &[], &rules, &mut Unmetered).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a distance map needs at least one source cell"
+        );
+        let e = distance_map(&map, Area::Map, &[Point::new(4, 0)], &rules, &mut Unmetered);
+        assert!(matches!(e, Err(FieldError::Map(_))));
+        let bad = rules.clone().with(0, Cost::Units(0));
+        let e = distance_map(&map, Area::Map, &[Point::new(0, 0)], &bad, &mut Unmetered);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "a move cost of 0 is out of range: costs are whole numbers 1..=1000"
+        );
+        let mut t = Tally::with_limit(3);
+        let e = distance_map(&map, Area::Map, &[Point::new(0, 0)], &rules, &mut t);
+        assert!(matches!(e, Err(FieldError::Stopped(_))));
+    }
+
+    #[test]
+    fn the_farthest_cell_is_the_first_of_the_largest() {
+        let map = ascii_map(&["#....", "#.#..", "#...."]);
+        let f = distance_map(
+            &map,
+            Area::Map,
+            &[Point::new(1, 0)],
+            &MoveRules::new(Adjacency::Four),
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(farthest(&f), Some(Point::new(4, 2)));
+        assert_eq!(farthest(&Field::new(2, 2, UNREACHABLE)), None);
+    }
+}

@@ -1,0 +1,283 @@
+//! Field of view: which cells can be seen from a cell, within a radius, by Albert Ford's
+//! symmetric shadowcasting ("Symmetric Shadowcasting", 2021).
+//!
+//! **The rule.** Cells are opaque when their terrain is solid, when they are outside the area,
+//! or off the map. The origin is always seen. Around it, four quadrants are scanned row by row;
+//! each row's lit sector is bounded by two slopes through the edges of the opaque cells nearer
+//! the origin. A cell is seen when it lies within the radius (`dx² + dy² ≤ radius²`) and
+//! - it is opaque and the scan reaches it (any part of it is lit: walls around a room all show),
+//!   or
+//! - it is transparent and its **centre** lies inside the lit sector, edges included.
+//!
+//! The centre rule makes the result symmetric: a transparent cell B is seen from a transparent
+//! cell A exactly when A is seen from B. (Walls are not symmetric: a wall may be seen from a floor
+//! cell that the wall, being opaque, "sees" nothing from.) Slopes are exact fractions of whole
+//! numbers, so the result is the same on every machine.
+
+use super::FieldError;
+use crate::gen::area::{Area, Mask};
+use crate::gen::meter::Meter;
+use crate::map::{Map, Point, FLAG_SOLID};
+
+/// A slope `num / den` (den > 0): the column offset per row of depth.
+#[derive(Clone, Copy, Debug)]
+struct Slope {
+    num: i64,
+    den: i64,
+}
+
+/// A row of a quadrant still to scan: its depth and the slopes bounding its lit sector.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    depth: i64,
+    start: Slope,
+    end: Slope,
+}
+
+/// The slope through the left edge of the cell at `col` in a row at `depth` (Ford's `slope`).
+fn edge(depth: i64, col: i64) -> Slope {
+    Slope {
+        num: 2 * col - 1,
+        den: 2 * depth,
+    }
+}
+
+/// `depth × slope` rounded to the nearest whole number, halves rounded up.
+fn round_ties_up(depth: i64, s: Slope) -> i64 {
+    (2 * depth * s.num + s.den).div_euclid(2 * s.den)
+}
+
+/// `depth × slope` rounded to the nearest whole number, halves rounded down.
+fn round_ties_down(depth: i64, s: Slope) -> i64 {
+    -(-2 * depth * s.num + s.den).div_euclid(2 * s.den)
+}
+
+/// The map cell at `depth` rows and `col` columns from `origin` in quadrant `q` (north, east,
+/// south, west).
+#[inline]
+fn transform(q: u8, origin: Point, depth: i64, col: i64) -> (i64, i64) {
+    let (ox, oy) = (origin.x as i64, origin.y as i64);
+    match q {
+        0 => (ox + col, oy - depth),
+        1 => (ox + depth, oy + col),
+        2 => (ox + col, oy + depth),
+        _ => (ox - depth, oy + col),
+    }
+}
+
+/// Scans every cell seen from `origin` within `radius` (see the module's rule), calling `reveal`
+/// for each (some cells more than once: the quadrants share their edges). `opaque` answers for
+/// any cell, on the map or off it. Returns the number of cells scanned.
+pub fn shadowcast(
+    origin: Point,
+    radius: i32,
+    mut opaque: impl FnMut(i64, i64) -> bool,
+    mut reveal: impl FnMut(i64, i64),
+) -> u64 {
+    reveal(origin.x as i64, origin.y as i64);
+    let r = radius.max(0) as i64;
+    let r2 = r * r;
+    let mut scanned = 0u64;
+    let mut stack: Vec<Row> = Vec::with_capacity(16);
+    for q in 0..4u8 {
+        stack.push(Row {
+            depth: 1,
+            start: Slope { num: -1, den: 1 },
+            end: Slope { num: 1, den: 1 },
+        });
+        while let Some(mut row) = stack.pop() {
+            let depth = row.depth;
+            if depth > r {
+                continue;
+            }
+            let lo = round_ties_up(depth, row.start);
+            let hi = round_ties_down(depth, row.end);
+            let mut prev_wall: Option<bool> = None;
+            for col in lo..=hi {
+                scanned += 1;
+                let (x, y) = transform(q, origin, depth, col);
+                let wall = opaque(x, y);
+                let centred = col * row.start.den >= depth * row.start.num
+                    && col * row.end.den <= depth * row.end.num;
+                if (wall || centred) && depth * depth + col * col <= r2 {
+                    reveal(x, y);
+                }
+                match prev_wall {
+                    Some(true) if !wall => row.start = edge(depth, col),
+                    Some(false) if wall => stack.push(Row {
+                        depth: depth + 1,
+                        start: row.start,
+                        end: edge(depth, col),
+                    }),
+                    _ => {}
+                }
+                prev_wall = Some(wall);
+            }
+            if prev_wall == Some(false) {
+                stack.push(Row {
+                    depth: depth + 1,
+                    ..row
+                });
+            }
+        }
+    }
+    scanned
+}
+
+/// The cells of `map` seen from `origin` within `radius` (see the module's rule); cells outside
+/// `area` are opaque and never seen. The origin must be on the map (it is seen even when solid
+/// or outside the area).
+pub fn fov(
+    map: &Map,
+    area: Area<'_>,
+    origin: Point,
+    radius: i32,
+    meter: &mut dyn Meter,
+) -> Result<Mask, FieldError> {
+    let mut seen = Mask::new(map.width(), map.height(), false);
+    fov_into(&mut seen, map, area, origin, radius, meter)?;
+    Ok(seen)
+}
+
+/// [`fov`] into a mask of the map's size: the cells seen are set, the others left as they were
+/// (so a mask can gather what several viewers see).
+pub fn fov_into(
+    seen: &mut Mask,
+    map: &Map,
+    area: Area<'_>,
+    origin: Point,
+    radius: i32,
+    meter: &mut dyn Meter,
+) -> Result<(), FieldError> {
+    crate::gen::area::same_size((seen.width(), seen.height()), (map.width(), map.height()))?;
+    let scope = area.on(map)?;
+    let i0 = map.index(origin.x as i64, origin.y as i64)?;
+    let (w, h) = (map.width() as i64, map.height() as i64);
+    let flags = map.flag_cells();
+    let cells = seen.cells_mut();
+    cells[i0] = true;
+    let scanned = shadowcast(
+        origin,
+        radius,
+        |x, y| {
+            x < 0
+                || y < 0
+                || x >= w
+                || y >= h
+                || flags[(x + y * w) as usize] & FLAG_SOLID != 0
+                || !scope.contains(x as i32, y as i32)
+        },
+        |x, y| {
+            if x >= 0 && y >= 0 && x < w && y < h && scope.contains(x as i32, y as i32) {
+                cells[(x + y * w) as usize] = true;
+            }
+        },
+    );
+    meter.work(scanned)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{ascii_map, grid_map};
+    use crate::gen::meter::Unmetered;
+    use crate::rng::Rng;
+
+    fn seen_rows(map: &Map, origin: Point, radius: i32) -> Vec<String> {
+        let m = fov(map, Area::Map, origin, radius, &mut Unmetered).unwrap();
+        (0..map.height())
+            .map(|y| {
+                (0..map.width())
+                    .map(|x| if m.get(x, y) { 'v' } else { ' ' })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Over 1,000 seeds of random maps and radii: for every pair of transparent cells, B is seen
+    /// from A exactly when A is seen from B; every cell seen lies within the radius; the origin
+    /// and, on an open map, every cell within the radius is seen.
+    #[test]
+    fn fov_is_symmetric_between_transparent_cells() {
+        let mut rng = Rng::new(5);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(1, 14) as usize, rng.range(1, 11) as usize);
+            let percent = rng.range(0, 45);
+            let solid: Vec<bool> = (0..w * h).map(|_| rng.percent(percent)).collect();
+            let map = grid_map(w, h, &solid);
+            let radius = rng.range(0, 12) as i32;
+            let views: Vec<Mask> = (0..map.len())
+                .map(|i| fov(&map, Area::Map, map.point(i), radius, &mut Unmetered).unwrap())
+                .collect();
+            for a in 0..map.len() {
+                let pa = map.point(a);
+                assert!(views[a].get(pa.x, pa.y), "seed {seed}: origin unseen");
+                for b in 0..map.len() {
+                    let pb = map.point(b);
+                    if views[a].get(pb.x, pb.y) {
+                        assert!(pa.dist2(pb) <= (radius as i64).pow(2), "seed {seed}");
+                    }
+                    if solid[a] || solid[b] {
+                        continue;
+                    }
+                    assert_eq!(
+                        views[a].get(pb.x, pb.y),
+                        views[b].get(pa.x, pa.y),
+                        "seed {seed}: {pa:?} and {pb:?} on {w}×{h}, radius {radius}"
+                    );
+                }
+            }
+            if percent == 0 {
+                for (a, view) in views.iter().enumerate() {
+                    let want = (0..map.len())
+                        .filter(|&b| map.point(a).dist2(map.point(b)) <= (radius as i64).pow(2))
+                        .count();
+                    assert_eq!(view.count(), want, "seed {seed}: open map");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn walls_cast_shadows_and_show_themselves() {
+        let map = ascii_map(&[
+            "#########",
+            "#.......#",
+            "#...#...#",
+            "#.......#",
+            "#########",
+        ]);
+        assert_eq!(
+            seen_rows(&map, Point::new(4, 3), 10),
+            vec![
+                "vvv   vvv",
+                "vvvv vvvv",
+                "vvvvvvvvv",
+                "vvvvvvvvv",
+                "vvvvvvvvv",
+            ]
+        );
+        assert_eq!(
+            seen_rows(&map, Point::new(4, 3), 1),
+            vec![
+                "         ",
+                "         ",
+                "    v    ",
+                "   vvv   ",
+                "    v    "
+            ]
+        );
+    }
+
+    #[test]
+    fn areas_are_opaque_outside_and_origins_must_be_on_the_map() {
+        let map = ascii_map(&[".....", ".....", "....."]);
+        let r = crate::map::Rect::new(0, 0, 3, 3);
+        let m = fov(&map, Area::Rect(r), Point::new(1, 1), 9, &mut Unmetered).unwrap();
+        assert_eq!(m.count(), 9);
+        assert!(fov(&map, Area::Map, Point::new(5, 0), 3, &mut Unmetered).is_err());
+        let m = fov(&map, Area::Map, Point::new(0, 0), -4, &mut Unmetered).unwrap();
+        assert_eq!(m.count(), 1);
+    }
+}
