@@ -9,8 +9,8 @@
 //! when its count is in the survival set. All cells change at once.
 
 use super::area::{same_size, Area, Mask};
-use super::field::FieldError;
 use super::meter::Meter;
+use super::tool_error::ToolError;
 use crate::map::{Brush, Map};
 use crate::rng::Rng;
 use std::fmt;
@@ -92,7 +92,7 @@ pub fn run(
     rule: Rule,
     generations: u32,
     meter: &mut dyn Meter,
-) -> Result<(), FieldError> {
+) -> Result<(), ToolError> {
     let (w, h) = (alive.width(), alive.height());
     let scope = area.scope(w, h)?;
     let (wu, hu) = (w as usize, h as usize);
@@ -162,7 +162,7 @@ fn paint(
     alive: &Mask,
     brushes: Paint<'_>,
     only_changes: bool,
-) -> Result<usize, FieldError> {
+) -> Result<usize, ToolError> {
     let scope = area.on(map)?;
     let w = map.width() as usize;
     let mut written = 0;
@@ -189,7 +189,7 @@ pub fn cave(
     rng: &mut Rng,
     brushes: Paint<'_>,
     meter: &mut dyn Meter,
-) -> Result<usize, FieldError> {
+) -> Result<usize, ToolError> {
     let scope = area.on(map)?;
     let mut alive = Mask::solid(map);
     let w = map.width() as usize;
@@ -209,7 +209,7 @@ pub fn smooth(
     generations: u32,
     brushes: Paint<'_>,
     meter: &mut dyn Meter,
-) -> Result<usize, FieldError> {
+) -> Result<usize, ToolError> {
     let mut alive = Mask::solid(map);
     run(&mut alive, area, rule, generations, meter)?;
     paint(map, area, &alive, brushes, true)
@@ -223,7 +223,7 @@ pub fn smooth_mask(
     rule: Rule,
     generations: u32,
     meter: &mut dyn Meter,
-) -> Result<(), FieldError> {
+) -> Result<(), ToolError> {
     same_size((mask.width(), mask.height()), like)?;
     run(mask, Area::Map, rule, generations, meter)
 }

@@ -3,8 +3,9 @@
 
 use super::area::Area;
 use super::field::distance::{distance_map, search, CostGrid, MoveRules};
-use super::field::{Field, FieldError, UNREACHABLE};
+use super::field::{Field, UNREACHABLE};
 use super::meter::{Batched, Meter};
+use super::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Brush, Map, Point};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -21,7 +22,7 @@ pub fn shortest_path(
     to: Point,
     rules: &MoveRules,
     meter: &mut dyn Meter,
-) -> Result<Option<Vec<Point>>, FieldError> {
+) -> Result<Option<Vec<Point>>, ToolError> {
     map.index(from.x as i64, from.y as i64)?;
     map.index(to.x as i64, to.y as i64)?;
     let grid = CostGrid::new(map, area, rules, meter)?;
@@ -123,7 +124,7 @@ pub fn farthest_from(
     from: Point,
     rules: &MoveRules,
     meter: &mut dyn Meter,
-) -> Result<Point, FieldError> {
+) -> Result<Point, ToolError> {
     let f = distance_map(map, area, &[from], rules, meter)?;
     Ok(super::field::distance::farthest(&f).unwrap_or(from))
 }
@@ -139,9 +140,9 @@ pub fn cull_unreachable(
     adjacency: Adjacency,
     brush: &Brush,
     meter: &mut dyn Meter,
-) -> Result<usize, FieldError> {
+) -> Result<usize, ToolError> {
     if from.is_empty() {
-        return Err(FieldError::Rules(
+        return Err(ToolError::Rules(
             super::field::distance::RulesError::NoSources,
         ));
     }

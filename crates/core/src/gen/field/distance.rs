@@ -7,9 +7,10 @@
 //! every cost is 1. The grid is padded with a ring of blocked cells so that the inner loop needs
 //! no bounds checks.
 
-use super::{Field, FieldError, UNREACHABLE};
+use super::{Field, UNREACHABLE};
 use crate::gen::area::{same_size, Area};
 use crate::gen::meter::{Batched, Meter, Stopped};
+use crate::gen::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Map, Point, TerrainId};
 use thiserror::Error;
 
@@ -123,7 +124,7 @@ impl CostGrid {
         area: Area<'_>,
         rules: &MoveRules,
         meter: &mut dyn Meter,
-    ) -> Result<CostGrid, FieldError> {
+    ) -> Result<CostGrid, ToolError> {
         rules.check()?;
         let scope = area.on(map)?;
         let (width, height) = (map.width() as usize, map.height() as usize);
@@ -192,7 +193,7 @@ pub fn distance_map(
     sources: &[Point],
     rules: &MoveRules,
     meter: &mut dyn Meter,
-) -> Result<Field, FieldError> {
+) -> Result<Field, ToolError> {
     let mut field = Field::like(map, UNREACHABLE);
     distance_into(&mut field, map, area, sources, rules, meter)?;
     Ok(field)
@@ -206,10 +207,10 @@ pub fn distance_into(
     sources: &[Point],
     rules: &MoveRules,
     meter: &mut dyn Meter,
-) -> Result<(), FieldError> {
+) -> Result<(), ToolError> {
     same_size((field.width, field.height), (map.width(), map.height()))?;
     if sources.is_empty() {
-        return Err(FieldError::Rules(RulesError::NoSources));
+        return Err(ToolError::Rules(RulesError::NoSources));
     }
     for p in sources {
         map.index(p.x as i64, p.y as i64)?;
@@ -511,7 +512,7 @@ mod tests {
             "a distance map needs at least one source cell"
         );
         let e = distance_map(&map, Area::Map, &[Point::new(4, 0)], &rules, &mut Unmetered);
-        assert!(matches!(e, Err(FieldError::Map(_))));
+        assert!(matches!(e, Err(ToolError::Map(_))));
         let bad = rules.clone().with(0, Cost::Units(0));
         let e = distance_map(&map, Area::Map, &[Point::new(0, 0)], &bad, &mut Unmetered);
         assert_eq!(
@@ -520,7 +521,7 @@ mod tests {
         );
         let mut t = Tally::with_limit(3);
         let e = distance_map(&map, Area::Map, &[Point::new(0, 0)], &rules, &mut t);
-        assert!(matches!(e, Err(FieldError::Stopped(_))));
+        assert!(matches!(e, Err(ToolError::Stopped(_))));
     }
 
     #[test]

@@ -14,9 +14,9 @@
 //! cell that the wall, being opaque, "sees" nothing from.) Slopes are exact fractions of whole
 //! numbers, so the result is the same on every machine.
 
-use super::FieldError;
 use crate::gen::area::{Area, Mask};
 use crate::gen::meter::Meter;
+use crate::gen::tool_error::ToolError;
 use crate::map::{Map, Point, FLAG_SOLID};
 
 /// A slope `num / den` (den > 0): the column offset per row of depth.
@@ -133,7 +133,7 @@ pub fn fov(
     origin: Point,
     radius: i32,
     meter: &mut dyn Meter,
-) -> Result<Mask, FieldError> {
+) -> Result<Mask, ToolError> {
     let mut seen = Mask::new(map.width(), map.height(), false);
     fov_into(&mut seen, map, area, origin, radius, meter)?;
     Ok(seen)
@@ -148,7 +148,7 @@ pub fn fov_into(
     origin: Point,
     radius: i32,
     meter: &mut dyn Meter,
-) -> Result<(), FieldError> {
+) -> Result<(), ToolError> {
     crate::gen::area::same_size((seen.width(), seen.height()), (map.width(), map.height()))?;
     let scope = area.on(map)?;
     let i0 = map.index(origin.x as i64, origin.y as i64)?;

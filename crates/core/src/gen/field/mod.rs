@@ -12,10 +12,10 @@ pub mod distance;
 pub mod fov;
 pub mod noise;
 
-use super::area::{same_size, Area, AreaError, Mask, SizeMismatch};
-use super::meter::{Meter, Stopped};
+use super::area::{same_size, Area, Mask, SizeMismatch};
+use super::meter::Meter;
+use super::tool_error::ToolError;
 use crate::map::{Brush, Layer, Map, MapError, Point, Rgb};
-use thiserror::Error;
 
 /// The value of a cell no walker can reach, in a distance field.
 pub const UNREACHABLE: f32 = f32::INFINITY;
@@ -67,41 +67,6 @@ impl Combine {
             Combine::Mul => a * b,
             Combine::Min => a.min(b),
             Combine::Max => a.max(b),
-        }
-    }
-}
-
-/// Why a field operation failed.
-#[derive(Clone, Debug, Error, PartialEq)]
-pub enum FieldError {
-    /// Two grids of different sizes.
-    #[error(transparent)]
-    Size(#[from] SizeMismatch),
-    /// A cell off the map, or a bad rectangle.
-    #[error(transparent)]
-    Map(#[from] MapError),
-    /// A bound that is not a number.
-    #[error("{what} is not a number; give a finite value or ±infinity")]
-    NotANumber {
-        /// Which argument.
-        what: &'static str,
-    },
-    /// A bad move cost, or no sources.
-    #[error(transparent)]
-    Rules(#[from] distance::RulesError),
-    /// A noise option out of range.
-    #[error(transparent)]
-    Noise(#[from] noise::NoiseOptionError),
-    /// The meter refused more work.
-    #[error(transparent)]
-    Stopped(#[from] Stopped),
-}
-
-impl From<AreaError> for FieldError {
-    fn from(e: AreaError) -> Self {
-        match e {
-            AreaError::Map(e) => FieldError::Map(e),
-            AreaError::Size(e) => FieldError::Size(e),
         }
     }
 }
@@ -250,10 +215,10 @@ impl Field {
         (lo, hi): (f32, f32),
         brush: &Brush,
         meter: &mut dyn Meter,
-    ) -> Result<usize, FieldError> {
+    ) -> Result<usize, ToolError> {
         for (what, v) in [("the lower bound", lo), ("the upper bound", hi)] {
             if v.is_nan() {
-                return Err(FieldError::NotANumber { what });
+                return Err(ToolError::NotANumber { what });
             }
         }
         same_size((self.width, self.height), (map.width(), map.height()))?;
@@ -391,7 +356,7 @@ mod tests {
                 &mut Unmetered,
             )
             .unwrap_err();
-        assert!(matches!(e, FieldError::Size(_)));
+        assert!(matches!(e, ToolError::Size(_)));
     }
 
     #[test]

@@ -8,9 +8,10 @@
 //! noise is a few dozen lines that add no dependency to the lean core. Only `+ - × ÷` and
 //! `floor` touch the floats, so every machine computes the same bits.
 
-use super::{Field, FieldError};
+use super::Field;
 use crate::gen::area::Area;
 use crate::gen::meter::{Batched, Meter};
+use crate::gen::tool_error::ToolError;
 use crate::rng::Rng;
 
 /// Which noise to draw.
@@ -242,7 +243,7 @@ pub fn fill(
     options: &NoiseOptions,
     rng: &mut Rng,
     meter: &mut dyn Meter,
-) -> Result<(), FieldError> {
+) -> Result<(), ToolError> {
     options.check()?;
     let (w, h) = (field.width(), field.height());
     let scope = area.scope(w, h)?;

@@ -1,0 +1,527 @@
+//! Binary space partitioning: a rectangle is cut in two, and each half again, until the pieces
+//! are too small to cut. Two generators use the cuts:
+//! - [`rooms`] ("BSP rooms"): a room of random size inside each piece, and a corridor joining
+//!   the two halves of every cut, so the rooms never overlap and are all connected;
+//! - [`interior`] ("BSP interior"): every piece is a room, walls one cell thick stand on the
+//!   cuts, and one door through each cut joins its two halves (a building's floor plan).
+//!
+//! Both need a rectangular area (the whole map, a rectangle or a room): the cuts are lines
+//! across it.
+
+use super::area::Area;
+use super::meter::Meter;
+use super::tool_error::ToolError;
+use crate::map::{Brush, Corridor, DogLeg, Door, DoorState, Map, Point, Rect, Room};
+use crate::rng::Rng;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// A bad BSP option or area.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum BspError {
+    /// A size out of range.
+    #[error("bsp option {key} = {value} is out of range: {range}")]
+    Range {
+        /// The option.
+        key: &'static str,
+        /// Its value.
+        value: i64,
+        /// What it may be.
+        range: String,
+    },
+    /// A mask was given where a rectangle is needed.
+    #[error("{what} needs a rectangular area (the whole map, a rectangle or a room), not a mask")]
+    NotARectangle {
+        /// The generator.
+        what: &'static str,
+    },
+}
+
+/// The rectangle of `area` on `map`, or an error naming `what` for a mask.
+pub(crate) fn rectangle(map: &Map, area: Area<'_>, what: &'static str) -> Result<Rect, ToolError> {
+    if let Area::Mask(_) = area {
+        return Err(BspError::NotARectangle { what }.into());
+    }
+    Ok(area.on(map)?.bounds)
+}
+
+/// A node of the cut tree: a leaf piece, or a cut into two subtrees.
+enum Node {
+    Leaf(Rect),
+    Cut {
+        /// The cut's line: a column (`vertical`) or a row.
+        at: i32,
+        vertical: bool,
+        /// The whole rectangle cut.
+        rect: Rect,
+        halves: Box<(Node, Node)>,
+    },
+}
+
+/// Cuts `rect` until no side is at least `2 × min + gap` long; each cut leaves at least `min`
+/// cells on either side of a `gap`-cell line (`gap` 0: the halves touch; 1: a wall between).
+/// A piece longer one way than 5/4 of the other is cut across its length; otherwise the
+/// direction is drawn.
+fn cut(
+    rect: Rect,
+    min: i32,
+    gap: i32,
+    rng: &mut Rng,
+    meter: &mut dyn Meter,
+) -> Result<Node, ToolError> {
+    meter.work(1)?;
+    let can_x = rect.w >= 2 * min + gap;
+    let can_y = rect.h >= 2 * min + gap;
+    let vertical = match (can_x, can_y) {
+        (false, false) => return Ok(Node::Leaf(rect)),
+        (true, false) => true,
+        (false, true) => false,
+        (true, true) if rect.w * 4 > rect.h * 5 => true,
+        (true, true) if rect.h * 4 > rect.w * 5 => false,
+        (true, true) => rng.percent(50),
+    };
+    let (start, len) = if vertical {
+        (rect.x, rect.w)
+    } else {
+        (rect.y, rect.h)
+    };
+    // The first cell past the first half: `min..=len - min - gap` cells go first.
+    let at = start + rng.range(min as i64, (len - min - gap) as i64) as i32;
+    let (a, b) = if vertical {
+        (
+            Rect::new(rect.x, rect.y, at - rect.x, rect.h),
+            Rect::new(at + gap, rect.y, rect.x2() - at - gap + 1, rect.h),
+        )
+    } else {
+        (
+            Rect::new(rect.x, rect.y, rect.w, at - rect.y),
+            Rect::new(rect.x, at + gap, rect.w, rect.y2() - at - gap + 1),
+        )
+    };
+    let first = cut(a, min, gap, rng, meter)?;
+    let second = cut(b, min, gap, rng, meter)?;
+    Ok(Node::Cut {
+        at,
+        vertical,
+        rect,
+        halves: Box::new((first, second)),
+    })
+}
+
+/// Options of [`rooms`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BspRooms {
+    /// The smallest piece a cut may leave, `3..=256` (walls included: a room is at most the
+    /// piece less a cell on each side).
+    pub min_leaf: i32,
+    /// The smallest room side, `1..=min_leaf - 2`.
+    pub min_room: i32,
+}
+
+impl Default for BspRooms {
+    fn default() -> Self {
+        BspRooms {
+            min_leaf: 8,
+            min_room: 3,
+        }
+    }
+}
+
+/// What [`rooms`] writes with.
+#[derive(Clone, Copy, Debug)]
+pub struct RoomBrushes<'b> {
+    /// Room floors.
+    pub floor: &'b Brush,
+    /// Corridor floors.
+    pub corridor: &'b Brush,
+}
+
+/// BSP rooms: cuts the area's rectangle, puts a room in every piece (at least a cell from the
+/// piece's sides, so two rooms are always two cells apart), and joins the halves of every cut
+/// with a dog-leg corridor between the centres of a room drawn from each half. Rooms (kind
+/// `"bsp"`) and corridors are recorded on the map. Returns the rooms, in cut order (left or top
+/// first).
+pub fn rooms(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &BspRooms,
+    rng: &mut Rng,
+    brushes: RoomBrushes<'_>,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Rect>, ToolError> {
+    let o = options;
+    if !(3..=256).contains(&o.min_leaf) {
+        return Err(range("min_leaf", o.min_leaf, "3..=256".into()));
+    }
+    if !(1..=o.min_leaf - 2).contains(&o.min_room) {
+        return Err(range(
+            "min_room",
+            o.min_room,
+            format!("1..={}", o.min_leaf - 2),
+        ));
+    }
+    let rect = rectangle(map, area, "bsp rooms")?;
+    let tree = cut(rect, o.min_leaf, 0, rng, meter)?;
+    let mut placed = Vec::new();
+    place_rooms(&tree, o.min_room, rng, &mut placed);
+    let kind: Arc<str> = Arc::from("bsp");
+    for &r in &placed {
+        meter.work((r.w * r.h) as u64)?;
+        map.fill_rect(&r, brushes.floor)?;
+        map.notes.rooms.push(Room {
+            rect: r,
+            kind: kind.clone(),
+            doors: Vec::new(),
+        });
+    }
+    join(&tree, &placed, map, rng, brushes.corridor, meter)?;
+    Ok(placed)
+}
+
+fn range(key: &'static str, value: i32, range: String) -> ToolError {
+    BspError::Range {
+        key,
+        value: value as i64,
+        range,
+    }
+    .into()
+}
+
+/// A room inside each leaf, in leaf order.
+fn place_rooms(node: &Node, min_room: i32, rng: &mut Rng, out: &mut Vec<Rect>) {
+    match node {
+        Node::Leaf(leaf) => {
+            let inner = leaf.inset(1);
+            if inner.w < min_room || inner.h < min_room {
+                return;
+            }
+            let w = rng.range(min_room as i64, inner.w as i64) as i32;
+            let h = rng.range(min_room as i64, inner.h as i64) as i32;
+            let x = rng.range(inner.x as i64, (inner.x2() - w + 1) as i64) as i32;
+            let y = rng.range(inner.y as i64, (inner.y2() - h + 1) as i64) as i32;
+            out.push(Rect::new(x, y, w, h));
+        }
+        Node::Cut { halves, .. } => {
+            place_rooms(&halves.0, min_room, rng, out);
+            place_rooms(&halves.1, min_room, rng, out);
+        }
+    }
+}
+
+/// The rooms (indices into `rooms`) inside `rect`.
+fn rooms_in(rect: &Rect, rooms: &[Rect]) -> Vec<usize> {
+    (0..rooms.len())
+        .filter(|&i| rect.contains(rooms[i].center()))
+        .collect()
+}
+
+/// The rectangle a node covers.
+fn extent(node: &Node) -> Rect {
+    match node {
+        Node::Leaf(r) | Node::Cut { rect: r, .. } => *r,
+    }
+}
+
+/// Joins the halves of every cut, children first.
+fn join(
+    node: &Node,
+    rooms: &[Rect],
+    map: &mut Map,
+    rng: &mut Rng,
+    brush: &Brush,
+    meter: &mut dyn Meter,
+) -> Result<(), ToolError> {
+    let Node::Cut { halves, .. } = node else {
+        return Ok(());
+    };
+    join(&halves.0, rooms, map, rng, brush, meter)?;
+    join(&halves.1, rooms, map, rng, brush, meter)?;
+    let (a, b) = (
+        rooms_in(&extent(&halves.0), rooms),
+        rooms_in(&extent(&halves.1), rooms),
+    );
+    if a.is_empty() || b.is_empty() {
+        return Ok(());
+    }
+    let from = rooms[a[rng.below(a.len() as u64) as usize]].center();
+    let to = rooms[b[rng.below(b.len() as u64) as usize]].center();
+    let order = if rng.percent(50) {
+        DogLeg::HorizontalFirst
+    } else {
+        DogLeg::VerticalFirst
+    };
+    let mut cells = map.notes.corridor_cells(0);
+    map.carve_dogleg(from, to, order, brush, &mut cells)?;
+    meter.work((cells.len() + 1) as u64)?;
+    map.notes.corridors.push(Corridor {
+        cells,
+        region: None,
+    });
+    Ok(())
+}
+
+/// Options of [`interior`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BspInterior {
+    /// The smallest room side a cut may leave, `2..=256`.
+    pub min_room: i32,
+}
+
+impl Default for BspInterior {
+    fn default() -> Self {
+        BspInterior { min_room: 4 }
+    }
+}
+
+/// What [`interior`] writes with.
+#[derive(Clone, Copy, Debug)]
+pub struct InteriorBrushes<'b> {
+    /// Room floors.
+    pub floor: &'b Brush,
+    /// The walls on the cuts.
+    pub wall: &'b Brush,
+    /// The door through each cut; `None`: the floor brush, and no door is recorded.
+    pub door: Option<&'b Brush>,
+}
+
+/// BSP interior: cuts the area's rectangle with one-cell walls until no room side could be cut
+/// again, fills each piece with floor (a room of kind `"interior"`), and opens one door through
+/// each cut at a cell with floor on both sides, so every room is reached and there is exactly one
+/// way between any two (the doors form a tree). The area's own border is left alone: put the
+/// area inside walls. Returns the rooms in cut order.
+pub fn interior(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &BspInterior,
+    rng: &mut Rng,
+    brushes: InteriorBrushes<'_>,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Rect>, ToolError> {
+    if !(2..=256).contains(&options.min_room) {
+        return Err(range("min_room", options.min_room, "2..=256".into()));
+    }
+    let rect = rectangle(map, area, "bsp interior")?;
+    let tree = cut(rect, options.min_room, 1, rng, meter)?;
+    meter.work((rect.w * rect.h) as u64)?;
+    map.fill_rect(&rect, brushes.wall)?;
+    let mut leaves = Vec::new();
+    collect_leaves(&tree, &mut leaves);
+    let kind: Arc<str> = Arc::from("interior");
+    for &r in &leaves {
+        map.fill_rect(&r, brushes.floor)?;
+        map.notes.rooms.push(Room {
+            rect: r,
+            kind: kind.clone(),
+            doors: Vec::new(),
+        });
+    }
+    let mut floor = crate::gen::area::Mask::new(map.width(), map.height(), false);
+    for r in &leaves {
+        for p in r.cells() {
+            floor.set(p, true)?;
+        }
+    }
+    open_doors(&tree, &floor, map, rng, brushes, meter)?;
+    Ok(leaves)
+}
+
+fn collect_leaves(node: &Node, out: &mut Vec<Rect>) {
+    match node {
+        Node::Leaf(r) => out.push(*r),
+        Node::Cut { halves, .. } => {
+            collect_leaves(&halves.0, out);
+            collect_leaves(&halves.1, out);
+        }
+    }
+}
+
+/// One door through every cut's wall, where both sides are room floor.
+fn open_doors(
+    node: &Node,
+    floor: &crate::gen::area::Mask,
+    map: &mut Map,
+    rng: &mut Rng,
+    brushes: InteriorBrushes<'_>,
+    meter: &mut dyn Meter,
+) -> Result<(), ToolError> {
+    let Node::Cut {
+        at,
+        vertical,
+        rect,
+        halves,
+    } = node
+    else {
+        return Ok(());
+    };
+    let (at, vertical) = (*at, *vertical);
+    let candidates: Vec<Point> = if vertical {
+        (rect.y..=rect.y2())
+            .filter(|&y| floor.get(at - 1, y) && floor.get(at + 1, y))
+            .map(|y| Point::new(at, y))
+            .collect()
+    } else {
+        (rect.x..=rect.x2())
+            .filter(|&x| floor.get(x, at - 1) && floor.get(x, at + 1))
+            .map(|x| Point::new(x, at))
+            .collect()
+    };
+    meter.work(candidates.len() as u64 + 1)?;
+    // The cut's first row (or column) always qualifies: the walls of either half stand at least
+    // `min_room ≥ 2` cells from its sides, and no wall of a half lies beside the cut.
+    if let Some(&p) = candidates.get(rng.below(candidates.len() as u64) as usize) {
+        match brushes.door {
+            Some(door) => {
+                map.write(p, door)?;
+                map.add_door(Door::new(p, DoorState::Closed))?;
+            }
+            None => {
+                map.write(p, brushes.floor)?;
+            }
+        }
+    }
+    open_doors(&halves.0, floor, map, rng, brushes, meter)?;
+    open_doors(&halves.1, floor, map, rng, brushes, meter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{grid_map, DOOR, FLOOR, ROCK};
+    use crate::gen::connectivity::components;
+    use crate::gen::meter::Unmetered;
+    use crate::map::Adjacency;
+
+    /// Over 1,000 seeds and sizes: BSP rooms lie inside the area, never overlap or touch (two
+    /// cells apart at least), are all connected by the corridors, and the same seed gives the
+    /// same map.
+    #[test]
+    fn bsp_rooms_never_overlap_and_are_connected() {
+        let mut rng = Rng::new(31);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(6, 90) as usize, rng.range(6, 60) as usize);
+            let min_leaf = rng.range(3, 12) as i32;
+            let options = BspRooms {
+                min_leaf,
+                min_room: rng.range(1, (min_leaf - 2) as i64) as i32,
+            };
+            let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
+            let run = |seed| {
+                let mut map = grid_map(w, h, &vec![true; w * h]);
+                let floor = Brush::new(FLOOR);
+                let brushes = RoomBrushes {
+                    floor: &floor,
+                    corridor: &floor,
+                };
+                let placed = rooms(
+                    &mut map,
+                    Area::Rect(area),
+                    &options,
+                    &mut Rng::new(seed),
+                    brushes,
+                    &mut Unmetered,
+                )
+                .unwrap();
+                (map, placed)
+            };
+            let (map, placed) = run(seed);
+            assert_eq!(map.terrain_cells(), run(seed).0.terrain_cells());
+            assert_eq!(map.notes.rooms.len(), placed.len());
+            for (i, a) in placed.iter().enumerate() {
+                assert!(
+                    area.contains(Point::new(a.x, a.y))
+                        && area.contains(Point::new(a.x2(), a.y2()))
+                );
+                for b in &placed[i + 1..] {
+                    assert!(!a.intersects(b, 1), "seed {seed}: {a:?} and {b:?}");
+                }
+            }
+            if !placed.is_empty() {
+                assert_eq!(components(&map, Adjacency::Four).len(), 1, "seed {seed}");
+            }
+        }
+    }
+
+    /// Over 1,000 seeds: BSP interior rooms tile the area but for the walls on the cuts, every
+    /// room is reached, and the doors form a tree (as many as rooms less one, one area).
+    #[test]
+    fn bsp_interiors_tile_the_area_joined_by_a_tree_of_doors() {
+        let mut rng = Rng::new(37);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(4, 60) as usize, rng.range(4, 40) as usize);
+            let options = BspInterior {
+                min_room: rng.range(2, 8) as i32,
+            };
+            let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
+            let mut map = grid_map(w, h, &vec![true; w * h]);
+            let (floor, wall, door) = (Brush::new(FLOOR), Brush::new(ROCK), Brush::new(DOOR));
+            let brushes = InteriorBrushes {
+                floor: &floor,
+                wall: &wall,
+                door: Some(&door),
+            };
+            let placed = interior(
+                &mut map,
+                Area::Rect(area),
+                &options,
+                &mut Rng::new(seed),
+                brushes,
+                &mut Unmetered,
+            )
+            .unwrap();
+            assert_eq!(map.notes.doors.len() + 1, placed.len(), "seed {seed}");
+            assert_eq!(components(&map, Adjacency::Four).len(), 1, "seed {seed}");
+            for (i, a) in placed.iter().enumerate() {
+                assert!(a.w >= options.min_room.min(area.w) && a.h >= options.min_room.min(area.h));
+                for b in &placed[i + 1..] {
+                    assert!(!a.intersects(b, 0), "seed {seed}");
+                }
+            }
+            let floor_cells: i32 = placed.iter().map(|r| r.w * r.h).sum();
+            let open = map.passable_count() as i32;
+            assert_eq!(
+                open,
+                floor_cells + map.notes.doors.len() as i32,
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_and_areas_are_checked() {
+        let mut map = grid_map(20, 20, &[true; 400]);
+        let floor = Brush::new(FLOOR);
+        let b = RoomBrushes {
+            floor: &floor,
+            corridor: &floor,
+        };
+        let bad = BspRooms {
+            min_leaf: 8,
+            min_room: 7,
+        };
+        let e = rooms(
+            &mut map,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            b,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "bsp option min_room = 7 is out of range: 1..=6"
+        );
+        let mask = crate::gen::area::Mask::new(20, 20, true);
+        let e = rooms(
+            &mut map,
+            Area::Mask(&mask),
+            &BspRooms::default(),
+            &mut Rng::new(1),
+            b,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "bsp rooms needs a rectangular area (the whole map, a rectangle or a room), not a mask"
+        );
+    }
+}

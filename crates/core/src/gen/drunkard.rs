@@ -1,0 +1,398 @@
+//! Drunkard's walk: walkers stagger one orthogonal step at a time, carving as they go, until a
+//! share of the area is open. The variants of `mapgen` and the Rust roguelike tutorial are its
+//! options: where each walker starts ([`Spawn`]), how long it lives, how wide it carves, and
+//! whether its carving is mirrored ([`Symmetry`]).
+
+use super::area::Area;
+use super::meter::Meter;
+use super::tool_error::ToolError;
+use crate::map::{passable, Brush, Map, Point, Rect};
+use crate::rng::Rng;
+use thiserror::Error;
+
+/// Where each walker after the first starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spawn {
+    /// At the start cell, like the first ("open area").
+    Start,
+    /// On a random open cell of the area ("open halls", "winding passages"): the tutorial starts
+    /// them anywhere and culls later; starting on open ground keeps the cave in one piece.
+    Random,
+}
+
+/// Mirrors of every carved cell, about the centre of the area's bounding rectangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// No mirror.
+    None,
+    /// Mirrored left to right.
+    Horizontal,
+    /// Mirrored top to bottom.
+    Vertical,
+    /// Mirrored both ways (four copies).
+    Both,
+}
+
+impl Symmetry {
+    /// Every symmetry's name, as recipes spell it.
+    pub const NAMES: [&'static str; 4] = ["none", "horizontal", "vertical", "both"];
+
+    /// The symmetry named `name` (one of [`Symmetry::NAMES`]).
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        Some(match name {
+            "none" => Symmetry::None,
+            "horizontal" => Symmetry::Horizontal,
+            "vertical" => Symmetry::Vertical,
+            "both" => Symmetry::Both,
+            _ => return None,
+        })
+    }
+}
+
+/// How the walkers behave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Drunkard {
+    /// Where walkers after the first start.
+    pub spawn: Spawn,
+    /// Steps each walker takes, `1..=100_000`.
+    pub lifetime: u32,
+    /// Walkers keep coming until this percentage of the area is open, `1..=100`.
+    pub floor_percent: u32,
+    /// Side of the square each step carves, `1..=9` (centred on the walker; an even side
+    /// reaches one cell further right and down).
+    pub brush: u32,
+    /// Mirrors of the carving.
+    pub symmetry: Symmetry,
+    /// The first walker's cell; `None`: the centre of the area's bounding rectangle.
+    pub start: Option<Point>,
+}
+
+impl Default for Drunkard {
+    /// `mapgen`'s "open area": every walker from the centre, 400 steps, half the area open.
+    fn default() -> Self {
+        Drunkard {
+            spawn: Spawn::Start,
+            lifetime: 400,
+            floor_percent: 50,
+            brush: 1,
+            symmetry: Symmetry::None,
+            start: None,
+        }
+    }
+}
+
+/// A bad drunkard option.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum DrunkardError {
+    /// A number out of range.
+    #[error("drunkard option {key} = {value} is out of range: {range}")]
+    Range {
+        /// The option.
+        key: &'static str,
+        /// Its value.
+        value: i64,
+        /// What it may be.
+        range: &'static str,
+    },
+    /// The start cell is not in the area.
+    #[error("the drunkard's start ({x}, {y}) is not in its area")]
+    Start {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+}
+
+/// What a walk did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walked {
+    /// Walkers sent.
+    pub walkers: u32,
+    /// Open cells in the area at the end.
+    pub open: usize,
+    /// Open cells wanted.
+    pub wanted: usize,
+}
+
+/// Walks: carves `floor` (through the map's priority and edge rules) into `area` until
+/// `floor_percent` of it is open, or until the walkers have taken a hundred steps per cell of the
+/// area without getting there (writes that lose to higher priorities can make the share
+/// unreachable; [`Walked`] tells). Steps that would leave the area are not taken.
+pub fn walk(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &Drunkard,
+    rng: &mut Rng,
+    floor: &Brush,
+    meter: &mut dyn Meter,
+) -> Result<Walked, ToolError> {
+    let range = |key, value: i64, ok: bool, range| {
+        if ok {
+            Ok(())
+        } else {
+            Err(DrunkardError::Range { key, value, range })
+        }
+    };
+    let o = options;
+    range(
+        "lifetime",
+        o.lifetime as i64,
+        (1..=100_000).contains(&o.lifetime),
+        "1..=100000",
+    )?;
+    range(
+        "floor_percent",
+        o.floor_percent as i64,
+        (1..=100).contains(&o.floor_percent),
+        "1..=100",
+    )?;
+    range("brush", o.brush as i64, (1..=9).contains(&o.brush), "1..=9")?;
+    let scope = area.on(map)?;
+    let b = scope.bounds;
+    let start = o.start.unwrap_or_else(|| b.center());
+    if !scope.contains(start.x, start.y) {
+        return Err(DrunkardError::Start {
+            x: start.x,
+            y: start.y,
+        }
+        .into());
+    }
+    let w = map.width() as usize;
+    let cells = scope.cells().count();
+    let mut open: Vec<u32> = scope
+        .cells()
+        .map(|p| p.x as u32 + p.y as u32 * w as u32)
+        .filter(|&i| passable(map.flag_cells()[i as usize]))
+        .collect();
+    let wanted = (cells * o.floor_percent as usize).div_ceil(100);
+    let mut walker = Walker {
+        map,
+        scope,
+        floor,
+        bounds: b,
+        brush: o.brush as i32,
+        symmetry: o.symmetry,
+        open: &mut open,
+    };
+    let most_steps = 100 * cells as u64;
+    let (mut steps, mut walkers) = (0u64, 0u32);
+    while walker.open.len() < wanted && steps < most_steps {
+        let mut p = match (o.spawn, walkers) {
+            (Spawn::Random, 1..) if !walker.open.is_empty() => {
+                let i = walker.open[rng.below(walker.open.len() as u64) as usize] as usize;
+                Point::new((i % w) as i32, (i / w) as i32)
+            }
+            _ => start,
+        };
+        walkers += 1;
+        for _ in 0..o.lifetime {
+            walker.carve(p);
+            meter.work((o.brush * o.brush) as u64)?;
+            let (dx, dy) = [(-1, 0), (1, 0), (0, -1), (0, 1)][rng.below(4) as usize];
+            let q = Point::new(p.x + dx, p.y + dy);
+            if walker.scope.contains(q.x, q.y) {
+                p = q;
+            }
+        }
+        steps += o.lifetime as u64;
+    }
+    Ok(Walked {
+        walkers,
+        open: open.len(),
+        wanted,
+    })
+}
+
+/// A walk's carving state.
+struct Walker<'a, 's> {
+    map: &'a mut Map,
+    scope: crate::gen::area::Scope<'s>,
+    floor: &'a Brush,
+    bounds: Rect,
+    brush: i32,
+    symmetry: Symmetry,
+    /// The open cells of the area, by index.
+    open: &'a mut Vec<u32>,
+}
+
+impl Walker<'_, '_> {
+    /// Carves the brush square at `p` and its mirrors.
+    fn carve(&mut self, p: Point) {
+        let b = self.bounds;
+        let mirror_x = b.x + b.x2() - p.x;
+        let mirror_y = b.y + b.y2() - p.y;
+        let (xs, ys) = match self.symmetry {
+            Symmetry::None => ([p.x, p.x], [p.y, p.y]),
+            Symmetry::Horizontal => ([p.x, mirror_x], [p.y, p.y]),
+            Symmetry::Vertical => ([p.x, p.x], [p.y, mirror_y]),
+            Symmetry::Both => ([p.x, mirror_x], [p.y, mirror_y]),
+        };
+        for (k, &x) in xs.iter().enumerate() {
+            for (j, &y) in ys.iter().enumerate() {
+                let repeat = (k == 1 && xs[1] == xs[0]) || (j == 1 && ys[1] == ys[0]);
+                if !repeat {
+                    self.square(Point::new(x, y));
+                }
+            }
+        }
+    }
+
+    /// Carves the brush square centred on `p`, inside the area.
+    fn square(&mut self, p: Point) {
+        let lo = (self.brush - 1) / 2;
+        let w = self.map.width() as usize;
+        for y in p.y - lo..p.y - lo + self.brush {
+            for x in p.x - lo..p.x - lo + self.brush {
+                if !self.scope.contains(x, y) {
+                    continue;
+                }
+                let i = x as usize + y as usize * w;
+                let was = passable(self.map.flag_cells()[i]);
+                self.map.write_index(i, self.floor);
+                if !was && passable(self.map.flag_cells()[i]) {
+                    self.open.push(i as u32);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{grid_map, FLOOR};
+    use crate::gen::connectivity::components;
+    use crate::gen::meter::Unmetered;
+    use crate::map::Adjacency;
+
+    fn rock(w: usize, h: usize) -> Map {
+        grid_map(w, h, &vec![true; w * h])
+    }
+
+    /// Over 1,000 seeds and every variant: the walk opens at least the share asked for (every
+    /// write can succeed here), only inside its area, and without symmetry the open cells form
+    /// one 4-connected area; the same seed walks the same way.
+    #[test]
+    fn walks_reach_their_share_inside_their_area_in_one_piece() {
+        let mut rng = Rng::new(23);
+        let mut reached = 0;
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(5, 40) as usize, rng.range(5, 30) as usize);
+            let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
+            let options = Drunkard {
+                spawn: if rng.percent(50) {
+                    Spawn::Start
+                } else {
+                    Spawn::Random
+                },
+                lifetime: rng.range(1, 300) as u32,
+                floor_percent: rng.range(1, 70) as u32,
+                brush: rng.range(1, 3) as u32,
+                symmetry: [
+                    Symmetry::None,
+                    Symmetry::Horizontal,
+                    Symmetry::Vertical,
+                    Symmetry::Both,
+                ][rng.below(4) as usize],
+                start: None,
+            };
+            let run = |seed| {
+                let mut map = rock(w, h);
+                let walked = walk(
+                    &mut map,
+                    Area::Rect(area),
+                    &options,
+                    &mut Rng::new(seed),
+                    &Brush::new(FLOOR),
+                    &mut Unmetered,
+                )
+                .unwrap();
+                (map, walked)
+            };
+            let (map, walked) = run(seed);
+            assert_eq!(
+                map.terrain_cells(),
+                run(seed).0.terrain_cells(),
+                "seed {seed}"
+            );
+            // Walkers that all start at one cell and live briefly may never get far enough: then
+            // the walk stops at its step limit.
+            let cells = area.w as u64 * area.h as u64;
+            let gave_up = walked.walkers as u64 * options.lifetime as u64 >= 100 * cells;
+            assert!(
+                walked.open >= walked.wanted || gave_up,
+                "seed {seed}: {walked:?}"
+            );
+            reached += (walked.open >= walked.wanted) as u32;
+            assert_eq!(walked.open, map.open_count(), "seed {seed}");
+            for i in 0..map.len() {
+                let p = map.point(i);
+                assert!(area.contains(p) || map.is_solid(p).unwrap(), "seed {seed}");
+            }
+            if options.symmetry == Symmetry::None {
+                assert_eq!(components(&map, Adjacency::Four).len(), 1, "seed {seed}");
+            }
+        }
+        assert!(
+            reached >= 950,
+            "only {reached} of 1,000 walks reached their share"
+        );
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let mut map = rock(10, 10);
+        let bad = Drunkard {
+            brush: 0,
+            ..Drunkard::default()
+        };
+        let e = walk(
+            &mut map,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            &Brush::new(FLOOR),
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "drunkard option brush = 0 is out of range: 1..=9"
+        );
+        let outside = Drunkard {
+            start: Some(Point::new(0, 0)),
+            ..Drunkard::default()
+        };
+        let area = Area::Rect(Rect::new(2, 2, 3, 3));
+        let e = walk(
+            &mut map,
+            area,
+            &outside,
+            &mut Rng::new(1),
+            &Brush::new(FLOOR),
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "the drunkard's start (0, 0) is not in its area"
+        );
+        // A floor that loses every write: the walk gives up after its step limit (a hundred
+        // steps per cell: 10,000 steps, 25 walkers of 400).
+        let mut map = rock(10, 10);
+        map.fill(
+            &Brush::new(crate::gen::connectivity::ascii::ROCK)
+                .priority(100)
+                .forced(),
+        );
+        let lost = walk(
+            &mut map,
+            Area::Map,
+            &Drunkard::default(),
+            &mut Rng::new(1),
+            &Brush::new(FLOOR).priority(70),
+            &mut Unmetered,
+        );
+        let walked = lost.unwrap();
+        assert_eq!((walked.open, walked.wanted, walked.walkers), (0, 50, 25));
+    }
+}
