@@ -14,33 +14,11 @@ use super::tool_error::ToolError;
 use crate::map::{Brush, Corridor, DogLeg, Door, DoorState, Map, Point, Rect, Room};
 use crate::rng::Rng;
 use std::sync::Arc;
-use thiserror::Error;
-
-/// A bad BSP option or area.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum BspError {
-    /// A size out of range.
-    #[error("bsp option {key} = {value} is out of range: {range}")]
-    Range {
-        /// The option.
-        key: &'static str,
-        /// Its value.
-        value: i64,
-        /// What it may be.
-        range: String,
-    },
-    /// A mask was given where a rectangle is needed.
-    #[error("{what} needs a rectangular area (the whole map, a rectangle or a room), not a mask")]
-    NotARectangle {
-        /// The generator.
-        what: &'static str,
-    },
-}
 
 /// The rectangle of `area` on `map`, or an error naming `what` for a mask.
 pub(crate) fn rectangle(map: &Map, area: Area<'_>, what: &'static str) -> Result<Rect, ToolError> {
     if let Area::Mask(_) = area {
-        return Err(BspError::NotARectangle { what }.into());
+        return Err(ToolError::NotARectangle { what });
     }
     Ok(area.on(map)?.bounds)
 }
@@ -150,16 +128,9 @@ pub fn rooms(
     meter: &mut dyn Meter,
 ) -> Result<Vec<Rect>, ToolError> {
     let o = options;
-    if !(3..=256).contains(&o.min_leaf) {
-        return Err(range("min_leaf", o.min_leaf, "3..=256".into()));
-    }
-    if !(1..=o.min_leaf - 2).contains(&o.min_room) {
-        return Err(range(
-            "min_room",
-            o.min_room,
-            format!("1..={}", o.min_leaf - 2),
-        ));
-    }
+    ToolError::check_range("bsp", "min_leaf", o.min_leaf as i64, (3, 256))?;
+    let most = o.min_leaf as i64 - 2;
+    ToolError::check_range("bsp", "min_room", o.min_room as i64, (1, most))?;
     let rect = rectangle(map, area, "bsp rooms")?;
     let tree = cut(rect, o.min_leaf, 0, rng, meter)?;
     let mut placed = Vec::new();
@@ -176,15 +147,6 @@ pub fn rooms(
     }
     join(&tree, &placed, map, rng, brushes.corridor, meter)?;
     Ok(placed)
-}
-
-fn range(key: &'static str, value: i32, range: String) -> ToolError {
-    BspError::Range {
-        key,
-        value: value as i64,
-        range,
-    }
-    .into()
 }
 
 /// A room inside each leaf, in leaf order.
@@ -297,9 +259,12 @@ pub fn interior(
     brushes: InteriorBrushes<'_>,
     meter: &mut dyn Meter,
 ) -> Result<Vec<Rect>, ToolError> {
-    if !(2..=256).contains(&options.min_room) {
-        return Err(range("min_room", options.min_room, "2..=256".into()));
-    }
+    ToolError::check_range(
+        "bsp interior",
+        "min_room",
+        options.min_room as i64,
+        (2, 256),
+    )?;
     let rect = rectangle(map, area, "bsp interior")?;
     let tree = cut(rect, options.min_room, 1, rng, meter)?;
     meter.work((rect.w * rect.h) as u64)?;

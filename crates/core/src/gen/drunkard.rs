@@ -8,7 +8,6 @@ use super::meter::Meter;
 use super::tool_error::ToolError;
 use crate::map::{passable, Brush, Map, Point, Rect};
 use crate::rng::Rng;
-use thiserror::Error;
 
 /// Where each walker after the first starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,29 +80,6 @@ impl Default for Drunkard {
     }
 }
 
-/// A bad drunkard option.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum DrunkardError {
-    /// A number out of range.
-    #[error("drunkard option {key} = {value} is out of range: {range}")]
-    Range {
-        /// The option.
-        key: &'static str,
-        /// Its value.
-        value: i64,
-        /// What it may be.
-        range: &'static str,
-    },
-    /// The start cell is not in the area.
-    #[error("the drunkard's start ({x}, {y}) is not in its area")]
-    Start {
-        /// Column.
-        x: i32,
-        /// Row.
-        y: i32,
-    },
-}
-
 /// What a walk did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Walked {
@@ -127,36 +103,21 @@ pub fn walk(
     floor: &Brush,
     meter: &mut dyn Meter,
 ) -> Result<Walked, ToolError> {
-    let range = |key, value: i64, ok: bool, range| {
-        if ok {
-            Ok(())
-        } else {
-            Err(DrunkardError::Range { key, value, range })
-        }
-    };
     let o = options;
-    range(
-        "lifetime",
-        o.lifetime as i64,
-        (1..=100_000).contains(&o.lifetime),
-        "1..=100000",
-    )?;
-    range(
-        "floor_percent",
-        o.floor_percent as i64,
-        (1..=100).contains(&o.floor_percent),
-        "1..=100",
-    )?;
-    range("brush", o.brush as i64, (1..=9).contains(&o.brush), "1..=9")?;
+    let range =
+        |key, value: u32, bounds| ToolError::check_range("drunkard", key, value as i64, bounds);
+    range("lifetime", o.lifetime, (1, 100_000))?;
+    range("floor_percent", o.floor_percent, (1, 100))?;
+    range("brush", o.brush, (1, 9))?;
     let scope = area.on(map)?;
     let b = scope.bounds;
     let start = o.start.unwrap_or_else(|| b.center());
     if !scope.contains(start.x, start.y) {
-        return Err(DrunkardError::Start {
+        return Err(ToolError::NotInArea {
+            what: "the drunkard's start",
             x: start.x,
             y: start.y,
-        }
-        .into());
+        });
     }
     let w = map.width() as usize;
     let cells = scope.cells().count();
@@ -374,7 +335,7 @@ mod tests {
         );
         assert_eq!(
             e.unwrap_err().to_string(),
-            "the drunkard's start (0, 0) is not in its area"
+            "the drunkard's start (0, 0) is not in the area"
         );
         // A floor that loses every write: the walk gives up after its step limit (a hundred
         // steps per cell: 10,000 steps, 25 walkers of 400).

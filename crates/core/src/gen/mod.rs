@@ -7,6 +7,7 @@ pub mod doors;
 pub mod drunkard;
 pub mod dungeon;
 pub mod field;
+pub mod maze;
 pub mod meter;
 pub mod passage;
 pub mod path;

@@ -31,15 +31,58 @@ pub enum ToolError {
     /// A bad cellular automaton rule.
     #[error(transparent)]
     Rule(#[from] super::cellular::RuleError),
-    /// A bad drunkard's walk option.
-    #[error(transparent)]
-    Drunkard(#[from] super::drunkard::DrunkardError),
-    /// A bad BSP option or area.
-    #[error(transparent)]
-    Bsp(#[from] super::bsp::BspError),
+    /// An option out of range.
+    #[error("{what} option {key} = {value} is out of range: {range}")]
+    Range {
+        /// The primitive.
+        what: &'static str,
+        /// The option.
+        key: &'static str,
+        /// Its value.
+        value: i64,
+        /// What it may be.
+        range: String,
+    },
+    /// A mask was given where a rectangle is needed.
+    #[error("{what} needs a rectangular area (the whole map, a rectangle or a room), not a mask")]
+    NotARectangle {
+        /// The primitive.
+        what: &'static str,
+    },
+    /// A cell that must be in the area is not.
+    #[error("{what} ({x}, {y}) is not in the area")]
+    NotInArea {
+        /// Which cell.
+        what: &'static str,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
     /// The meter refused more work.
     #[error(transparent)]
     Stopped(#[from] Stopped),
+}
+
+impl ToolError {
+    /// Checks that `value` is in `lo..=hi`, or names `what`'s option `key` and its range.
+    pub fn check_range(
+        what: &'static str,
+        key: &'static str,
+        value: i64,
+        (lo, hi): (i64, i64),
+    ) -> Result<(), ToolError> {
+        if (lo..=hi).contains(&value) {
+            Ok(())
+        } else {
+            Err(ToolError::Range {
+                what,
+                key,
+                value,
+                range: format!("{lo}..={hi}"),
+            })
+        }
+    }
 }
 
 impl From<AreaError> for ToolError {
