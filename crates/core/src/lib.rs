@@ -3,7 +3,8 @@
 //! The part of warren a game can embed without Lua or a command line: the map model with
 //! Incursion's priority writes ([`map`]), every generation phase the Lua API offers as plain
 //! Rust ([`gen`]: tunnels, connectivity and fix-up, rooms and corridors, Incursion levels,
-//! TownMaze and status lists), the typed region registry ([`region`]), seeded randomness
+//! TownMaze and status lists, and the designer's toolbox: fields, noise, distance maps, field of
+//! view, paths, cellular automata, drunkard's walks, BSP and mazes), the typed region registry ([`region`]), seeded randomness
 //! ([`rng`]), text and JSON output ([`render`]) and per-map measurements ([`stats`]).
 //!
 //! Data flows one way: region files → [`region::Registry`] → phases ([`gen`]) →

@@ -14,7 +14,6 @@ use super::tool_error::ToolError;
 use crate::map::{Brush, Map};
 use crate::rng::Rng;
 use std::fmt;
-use thiserror::Error;
 
 /// A birth/survival rule: which neighbour counts (0–8) bring a dead cell to life and which keep
 /// a live cell alive.
@@ -26,14 +25,6 @@ pub struct Rule {
     pub survive: u16,
 }
 
-/// A rule that does not parse.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("cellular rule {rule:?} is not in birth/survival notation: write B then the counts 0-8 that bring a cell to life, a slash, S then the counts that keep it alive (e.g. \"B5678/S45678\")")]
-pub struct RuleError {
-    /// The text given.
-    pub rule: String,
-}
-
 impl Rule {
     /// The classic cave rule (rot.js's and RogueBasin's): a wall is born with 5 or more wall
     /// neighbours and survives with 4 or more.
@@ -43,13 +34,13 @@ impl Rule {
     };
 
     /// Parses `B…/S…` (case-insensitive; either part may be empty, e.g. `B3/S`).
-    pub fn parse(text: &str) -> Result<Rule, RuleError> {
-        let bad = || RuleError {
+    pub fn parse(text: &str) -> Result<Rule, ToolError> {
+        let bad = || ToolError::Rule {
             rule: text.to_string(),
         };
         let upper = text.trim().to_ascii_uppercase();
         let (b, s) = upper.split_once('/').ok_or_else(bad)?;
-        let digits = |part: &str, letter: char| -> Result<u16, RuleError> {
+        let digits = |part: &str, letter: char| -> Result<u16, ToolError> {
             let rest = part.strip_prefix(letter).ok_or_else(bad)?;
             rest.chars().try_fold(0u16, |bits, c| match c.to_digit(10) {
                 Some(n @ 0..=8) => Ok(bits | 1 << n),

@@ -1,4 +1,11 @@
 //! Pure generation primitives: no Lua, no files. Each module owns one algorithm.
+//!
+//! The designer's toolbox — [`field`] (float grids: [`field::noise`], [`field::distance`],
+//! [`field::fov`]), [`path`], [`cellular`], [`drunkard`], [`bsp`] and [`maze`] — shares one
+//! shape: each works on an [`area::Area`] (the whole map, a rectangle or room, or a mask),
+//! writes through priority writes with the brushes it is given, draws from the [`crate::rng::Rng`]
+//! it is given, reports its work to a [`meter::Meter`], and fails with a
+//! [`tool_error::ToolError`] that names the bad value and its range.
 pub mod area;
 pub mod bsp;
 pub mod cellular;

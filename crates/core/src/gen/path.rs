@@ -142,9 +142,9 @@ pub fn cull_unreachable(
     meter: &mut dyn Meter,
 ) -> Result<usize, ToolError> {
     if from.is_empty() {
-        return Err(ToolError::Rules(
-            super::field::distance::RulesError::NoSources,
-        ));
+        return Err(ToolError::NoSources {
+            what: "cull_unreachable",
+        });
     }
     for p in from {
         map.index(p.x as i64, p.y as i64)?;

@@ -22,15 +22,26 @@ pub enum ToolError {
         /// Which argument.
         what: &'static str,
     },
-    /// A bad move cost, or no sources.
-    #[error(transparent)]
-    Rules(#[from] super::field::distance::RulesError),
-    /// A noise option out of range.
-    #[error(transparent)]
-    Noise(#[from] super::field::noise::NoiseOptionError),
-    /// A bad cellular automaton rule.
-    #[error(transparent)]
-    Rule(#[from] super::cellular::RuleError),
+    /// A move cost outside `1..=MAX_COST`.
+    #[error("a move cost of {cost} is out of range: costs are whole numbers 1..={most}")]
+    Cost {
+        /// The cost given.
+        cost: i64,
+        /// The largest cost allowed.
+        most: u32,
+    },
+    /// A distance map or path with no source cell.
+    #[error("{what} needs at least one source cell")]
+    NoSources {
+        /// The primitive.
+        what: &'static str,
+    },
+    /// A cellular automaton rule that does not parse.
+    #[error("cellular rule {rule:?} is not in birth/survival notation: write B then the counts 0-8 that bring a cell to life, a slash, S then the counts that keep it alive (e.g. \"B5678/S45678\")")]
+    Rule {
+        /// The text given.
+        rule: String,
+    },
     /// An option out of range.
     #[error("{what} option {key} = {value} is out of range: {range}")]
     Range {
@@ -39,7 +50,7 @@ pub enum ToolError {
         /// The option.
         key: &'static str,
         /// Its value.
-        value: i64,
+        value: String,
         /// What it may be.
         range: String,
     },
@@ -78,7 +89,7 @@ impl ToolError {
             Err(ToolError::Range {
                 what,
                 key,
-                value,
+                value: value.to_string(),
                 range: format!("{lo}..={hi}"),
             })
         }

@@ -12,7 +12,6 @@ use crate::gen::area::{same_size, Area};
 use crate::gen::meter::{Batched, Meter, Stopped};
 use crate::gen::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Map, Point, TerrainId};
-use thiserror::Error;
 
 /// The most a single step may cost.
 pub const MAX_COST: u32 = 1000;
@@ -42,20 +41,6 @@ pub struct MoveRules {
     pub costs: Vec<Cost>,
 }
 
-/// A bad cost or source.
-#[derive(Clone, Debug, Error, PartialEq)]
-pub enum RulesError {
-    /// A cost outside `1..=MAX_COST`.
-    #[error("a move cost of {cost} is out of range: costs are whole numbers 1..={MAX_COST}")]
-    Cost {
-        /// The cost given.
-        cost: u32,
-    },
-    /// No source cell was given.
-    #[error("a distance map needs at least one source cell")]
-    NoSources,
-}
-
 impl MoveRules {
     /// The map's own rules in `adjacency`: every passable cell costs 1.
     pub fn new(adjacency: Adjacency) -> MoveRules {
@@ -76,11 +61,14 @@ impl MoveRules {
     }
 
     /// Checks every cost's range.
-    pub fn check(&self) -> Result<(), RulesError> {
+    pub fn check(&self) -> Result<(), ToolError> {
         for c in &self.costs {
             if let Cost::Units(cost) = *c {
                 if !(1..=MAX_COST).contains(&cost) {
-                    return Err(RulesError::Cost { cost });
+                    return Err(ToolError::Cost {
+                        cost: cost as i64,
+                        most: MAX_COST,
+                    });
                 }
             }
         }
@@ -210,7 +198,9 @@ pub fn distance_into(
 ) -> Result<(), ToolError> {
     same_size((field.width, field.height), (map.width(), map.height()))?;
     if sources.is_empty() {
-        return Err(ToolError::Rules(RulesError::NoSources));
+        return Err(ToolError::NoSources {
+            what: "a distance map",
+        });
     }
     for p in sources {
         map.index(p.x as i64, p.y as i64)?;

@@ -72,22 +72,17 @@ impl Default for NoiseOptions {
     }
 }
 
-/// A bad noise option.
-#[derive(Clone, Debug, thiserror::Error, PartialEq)]
-#[error("noise option {key} = {value} is out of range: {range}")]
-pub struct NoiseOptionError {
-    /// The option.
-    pub key: &'static str,
-    /// Its value.
-    pub value: f64,
-    /// What it may be.
-    pub range: &'static str,
-}
-
 impl NoiseOptions {
     /// Checks every option's range.
-    pub fn check(&self) -> Result<(), NoiseOptionError> {
-        let bad = |key, value: f64, range| Err(NoiseOptionError { key, value, range });
+    pub fn check(&self) -> Result<(), ToolError> {
+        let bad = |key, value: f64, range: &str| {
+            Err(ToolError::Range {
+                what: "noise",
+                key,
+                value: value.to_string(),
+                range: range.to_string(),
+            })
+        };
         if !(self.frequency.is_finite() && self.frequency > 0.0 && self.frequency <= 1024.0) {
             return bad("frequency", self.frequency, "greater than 0, at most 1024");
         }
