@@ -145,7 +145,7 @@ pub fn rooms(
             doors: Vec::new(),
         });
     }
-    join(&tree, &placed, map, rng, brushes.corridor, meter)?;
+    join(&tree, &placed, 0, map, rng, brushes.corridor, meter)?;
     Ok(placed)
 }
 
@@ -170,13 +170,6 @@ fn place_rooms(node: &Node, min_room: i32, rng: &mut Rng, out: &mut Vec<Rect>) {
     }
 }
 
-/// The rooms (indices into `rooms`) inside `rect`.
-fn rooms_in(rect: &Rect, rooms: &[Rect]) -> Vec<usize> {
-    (0..rooms.len())
-        .filter(|&i| rect.contains(rooms[i].center()))
-        .collect()
-}
-
 /// The rectangle a node covers.
 fn extent(node: &Node) -> Rect {
     match node {
@@ -184,29 +177,32 @@ fn extent(node: &Node) -> Rect {
     }
 }
 
-/// Joins the halves of every cut, children first.
+/// Joins the halves of every cut, children first. `next` is the index in `rooms` of the first
+/// room of this subtree (rooms were placed in leaf order, so a subtree's rooms are a run);
+/// returns the index past its last.
 fn join(
     node: &Node,
     rooms: &[Rect],
+    next: usize,
     map: &mut Map,
     rng: &mut Rng,
     brush: &Brush,
     meter: &mut dyn Meter,
-) -> Result<(), ToolError> {
+) -> Result<usize, ToolError> {
     let Node::Cut { halves, .. } = node else {
-        return Ok(());
+        // A leaf holds a room unless it was too small for one.
+        let holds = rooms
+            .get(next)
+            .is_some_and(|r| extent(node).contains(r.center()));
+        return Ok(next + holds as usize);
     };
-    join(&halves.0, rooms, map, rng, brush, meter)?;
-    join(&halves.1, rooms, map, rng, brush, meter)?;
-    let (a, b) = (
-        rooms_in(&extent(&halves.0), rooms),
-        rooms_in(&extent(&halves.1), rooms),
-    );
-    if a.is_empty() || b.is_empty() {
-        return Ok(());
+    let middle = join(&halves.0, rooms, next, map, rng, brush, meter)?;
+    let end = join(&halves.1, rooms, middle, map, rng, brush, meter)?;
+    if middle == next || end == middle {
+        return Ok(end);
     }
-    let from = rooms[a[rng.below(a.len() as u64) as usize]].center();
-    let to = rooms[b[rng.below(b.len() as u64) as usize]].center();
+    let from = rooms[rng.range(next as i64, middle as i64 - 1) as usize].center();
+    let to = rooms[rng.range(middle as i64, end as i64 - 1) as usize].center();
     let order = if rng.percent(50) {
         DogLeg::HorizontalFirst
     } else {
@@ -219,7 +215,7 @@ fn join(
         cells,
         region: None,
     });
-    Ok(())
+    Ok(end)
 }
 
 /// Options of [`interior`].
@@ -280,13 +276,7 @@ pub fn interior(
             doors: Vec::new(),
         });
     }
-    let mut floor = crate::gen::area::Mask::new(map.width(), map.height(), false);
-    for r in &leaves {
-        for p in r.cells() {
-            floor.set(p, true)?;
-        }
-    }
-    open_doors(&tree, &floor, map, rng, brushes, meter)?;
+    open_doors(&tree, map, rng, brushes, meter)?;
     Ok(leaves)
 }
 
@@ -300,10 +290,10 @@ fn collect_leaves(node: &Node, out: &mut Vec<Rect>) {
     }
 }
 
-/// One door through every cut's wall, where both sides are room floor.
+/// One door through every cut's wall, where both sides are room floor (cells the floor brush
+/// made passable).
 fn open_doors(
     node: &Node,
-    floor: &crate::gen::area::Mask,
     map: &mut Map,
     rng: &mut Rng,
     brushes: InteriorBrushes<'_>,
@@ -319,14 +309,15 @@ fn open_doors(
         return Ok(());
     };
     let (at, vertical) = (*at, *vertical);
+    let floor = |x: i32, y: i32| map.is_passable(Point::new(x, y)) == Ok(true);
     let candidates: Vec<Point> = if vertical {
         (rect.y..=rect.y2())
-            .filter(|&y| floor.get(at - 1, y) && floor.get(at + 1, y))
+            .filter(|&y| floor(at - 1, y) && floor(at + 1, y))
             .map(|y| Point::new(at, y))
             .collect()
     } else {
         (rect.x..=rect.x2())
-            .filter(|&x| floor.get(x, at - 1) && floor.get(x, at + 1))
+            .filter(|&x| floor(x, at - 1) && floor(x, at + 1))
             .map(|x| Point::new(x, at))
             .collect()
     };
@@ -344,8 +335,8 @@ fn open_doors(
             }
         }
     }
-    open_doors(&halves.0, floor, map, rng, brushes, meter)?;
-    open_doors(&halves.1, floor, map, rng, brushes, meter)
+    open_doors(&halves.0, map, rng, brushes, meter)?;
+    open_doors(&halves.1, map, rng, brushes, meter)
 }
 
 #[cfg(test)]

@@ -164,7 +164,7 @@ fn paint(
             continue;
         }
         let brush = if wall { brushes.wall } else { brushes.floor };
-        written += map.write_index(i, brush) as usize;
+        written += map.write(p, brush)? as usize;
     }
     Ok(written)
 }

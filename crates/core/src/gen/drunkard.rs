@@ -210,7 +210,8 @@ impl Walker<'_, '_> {
                 }
                 let i = x as usize + y as usize * w;
                 let was = passable(self.map.flag_cells()[i]);
-                self.map.write_index(i, self.floor);
+                // The cell is in the area, so on the map.
+                let _ = self.map.write(Point::new(x, y), self.floor);
                 if !was && passable(self.map.flag_cells()[i]) {
                     self.open.push(i as u32);
                 }

@@ -230,7 +230,7 @@ impl Field {
             let i = p.x as usize + p.y as usize * self.width as usize;
             let v = self.values[i];
             if v >= lo && v <= hi {
-                written += map.write_index(i, brush) as usize;
+                written += map.write(p, brush)? as usize;
             }
         }
         Ok(written)
