@@ -1,11 +1,13 @@
 //! Compiles the prelude (`src/prelude.lua`) to Lua bytecode at build time, with the same
-//! patched Lua the host links (`mlua-sys`, vendored): every state then loads it instead of
+//! patched Lua the host links (`mlua-sys` declares it, `warren-lua-src` links it): every state then loads it instead of
 //! parsing 10 KB of Lua, a tenth of what a process took to start. `sandbox::prelude` falls back
 //! to the source when a target's Lua cannot load it (another byte order).
 
 use mlua_sys as lua;
 use std::ffi::{c_int, c_void, CStr};
 use std::path::PathBuf;
+// The definitions of what mlua-sys declares: the patched Lua, linked into this script.
+use warren_lua_src as _;
 
 /// The prelude's chunk name, as tracebacks show it (`sandbox::PRELUDE_NAME`).
 const NAME: &CStr = c"=warren prelude";

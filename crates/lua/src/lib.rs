@@ -47,6 +47,10 @@ pub mod surface;
 pub mod traceback;
 pub mod watch;
 
+// mlua's Lua: mlua-sys only declares it (`external`); this crate's dependency on the patched
+// Lua's crate puts the library in every program that uses warren-lua.
+use warren_lua_src as _;
+
 pub use budget::{Limits, Usage};
 pub use error::{Error, Result};
 pub use host::*;

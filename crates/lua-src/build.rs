@@ -1,0 +1,125 @@
+//! Compiles Lua 5.4.8 with warren's patch (`LUA_WARREN`, see `WARREN.md`) into the static
+//! library `warren_lua54` and links it into this crate, for every target Lua builds on. The
+//! target switches follow the upstream `lua-src` crate this one replaces.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The patched sources, relative to this crate.
+const SOURCES: &str = "lua-5.4.8";
+/// The library's name: not `lua5.4`, so a system Lua on the search path can never stand in.
+const LIB: &str = "warren_lua54";
+/// The headers a C caller of the patched Lua includes.
+const HEADERS: [&str; 5] = ["lauxlib.h", "lua.h", "luaconf.h", "lualib.h", "lwarren.h"];
+
+fn main() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let target = env::var("TARGET").expect("cargo sets TARGET");
+    let mut sources = manifest.join(SOURCES);
+    println!("cargo:rerun-if-changed={SOURCES}");
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let mut config = cc::Build::new();
+    config.warnings(false).cargo_metadata(false);
+    match target.as_str() {
+        t if t.contains("linux") || t.ends_with("bsd") => {
+            config.define("LUA_USE_LINUX", None);
+        }
+        t if t.contains("apple-darwin") => {
+            config.define("LUA_USE_MACOSX", None);
+        }
+        t if t.contains("apple-ios") => {
+            config.define("LUA_USE_IOS", None);
+        }
+        t if t.contains("windows") => {
+            config.define("LUA_USE_WINDOWS", None);
+        }
+        t if t.ends_with("emscripten") => {
+            // Lua errors as C++ exceptions, so that they can unwind through Rust frames.
+            config
+                .define("LUA_USE_POSIX", None)
+                .cpp(true)
+                .flag("-fexceptions");
+            sources = as_cpp(&sources, &out.join("cpp_source"));
+        }
+        t if t.contains("wasi") => {
+            // WASI is posix-like; signals are emulated and setjmp/longjmp need the
+            // exception-handling proposal.
+            config
+                .define("LUA_USE_POSIX", None)
+                .define("_WASI_EMULATED_SIGNAL", None);
+            for flag in [
+                "-wasm-enable-eh",
+                "-wasm-use-legacy-eh=false",
+                "-wasm-enable-sjlj",
+            ] {
+                config.flag("-mllvm").flag(flag);
+            }
+            println!("cargo:rustc-link-lib=wasi-emulated-signal");
+            println!("cargo:rustc-link-lib=setjmp");
+        }
+        t => panic!("warren-lua-src does not know how to build Lua for {t}"),
+    }
+    config.define("LUA_COMPAT_5_3", None);
+    // Every change to the sources is guarded by this macro (see WARREN.md).
+    config.define("LUA_WARREN", None);
+    // Lua's API checks in builds with debug assertions, as mlua's vendored Lua has them.
+    if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some() {
+        config.define("LUA_USE_APICHECK", None);
+    }
+    config
+        .include(&sources)
+        .flag_if_supported("-fno-common")
+        .files(c_files(&sources))
+        .compile(LIB);
+    // Bundled into this crate's rlib, and linked whole: the linker then has every Lua function
+    // wherever this rlib falls on its command line. Rust orders crates dependents first, and
+    // mlua (which calls Lua) does not depend on this crate, so a single-pass linker (GNU ld)
+    // could meet this library before mlua asks for `luaopen_*`. Unused functions still go
+    // (`--gc-sections`: cc compiles one section per function).
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static:+whole-archive={LIB}");
+    // Dependents' build scripts get the headers.
+    let include = out.join("include");
+    fs::create_dir_all(&include).expect("creating the include directory");
+    for h in HEADERS {
+        fs::copy(sources.join(h), include.join(h)).expect("copying a Lua header");
+    }
+    println!("cargo:include={}", include.display());
+}
+
+/// The `.c` files of `dir`, sorted (the library's contents do not depend on directory order).
+fn c_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A copy of the sources in `to` whose public headers are wrapped in `extern "C"`, for a C++
+/// build: returns `to`.
+fn as_cpp(from: &Path, to: &Path) -> PathBuf {
+    if to.exists() {
+        fs::remove_dir_all(to).expect("clearing the C++ sources");
+    }
+    fs::create_dir_all(to).expect("creating the C++ sources");
+    for entry in fs::read_dir(from).expect("reading the Lua sources") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().expect("a file name").to_owned();
+        let mut content = fs::read(&path).expect("reading a Lua source");
+        if ["lauxlib.h", "lua.h", "lualib.h", "lwarren.h"]
+            .iter()
+            .any(|h| name == *h)
+        {
+            content.splice(0..0, b"extern \"C\" {\n".iter().copied());
+            content.extend_from_slice(b"\n}");
+        }
+        fs::write(to.join(&name), content).expect("writing a C++ source");
+    }
+    to.to_path_buf()
+}
