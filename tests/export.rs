@@ -1,21 +1,112 @@
 //! Maps that engines and tools load, through the real binary: the JSON document (format 2:
-//! every cell's exact terrain and region, rooms with their doors, exact seeds, one shape for
-//! one level or many) and the Tiled export, read back with the independent `tiled` crate and
-//! checked against the JSON of the same run.
+//! every cell's exact terrain and region, rooms with their region and every way in, an entry
+//! cell on every level, exact seeds, one shape for one level or many), every document checked
+//! against the format's JSON Schema (`crates/core/schema/warren-map-2.schema.json`, with the
+//! `jsonschema` crate), the Tiled export read back with the independent `tiled` crate and the
+//! LDtk export, both checked against the JSON of the same run. `tests/engines/check.py` reads
+//! the same exports with pytmx, Tiled itself, ldtkpy and two engines' loaders (run in CI).
 
 mod common;
 use common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::OnceLock;
 use tiled::{LayerType, ObjectShape, PropertyValue, TileLayer};
 
-/// The JSON document of a run.
+/// The format 2 schema, compiled once.
+fn schema() -> &'static jsonschema::Validator {
+    static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let path = root().join("crates/core/schema/warren-map-2.schema.json");
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("the schema: {e}"))
+    })
+}
+
+/// Checks `doc` against the schema and the rules a schema cannot state: rows and index rows
+/// have the level's size, indices fall in their tables, every glyph is in the legend, the
+/// start is a cell a walker may stand on, rooms' doors are doors of the map or open cells
+/// around them.
+fn check_document(doc: &Value, what: &str) {
+    let errors: Vec<String> = schema()
+        .iter_errors(doc)
+        .take(5)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}: not format 2: {errors:#?}");
+    for level in doc["levels"].as_array().unwrap() {
+        let (w, h) = (
+            level["width"].as_u64().unwrap() as usize,
+            level["height"].as_u64().unwrap() as usize,
+        );
+        let glyphs = level["rows"].as_array().unwrap();
+        assert_eq!(glyphs.len(), h, "{what}: rows");
+        for row in glyphs {
+            let row = row.as_str().unwrap();
+            assert_eq!(row.chars().count(), w, "{what}: a row's glyphs");
+            for g in row.chars() {
+                assert!(
+                    level["legend"].get(g.to_string()).is_some(),
+                    "{what}: '{g}'"
+                );
+            }
+        }
+        let terrains = level["terrains"].as_array().unwrap();
+        let regions = level["regions"].as_array().unwrap();
+        for (key, len) in [
+            ("terrain_rows", terrains.len()),
+            ("region_rows", regions.len()),
+        ] {
+            let table = rows(level, key);
+            assert_eq!(table.len(), h, "{what}: {key}");
+            assert!(
+                table
+                    .iter()
+                    .all(|r| r.len() == w && r.iter().all(|&i| i < len)),
+                "{what}: {key}"
+            );
+        }
+        let terrain = rows(level, "terrain_rows");
+        let doors: Vec<(i64, i64)> = level["doors"].as_array().unwrap().iter().map(xy).collect();
+        let open = |(x, y): (i64, i64)| {
+            let t = &terrains[terrain[y as usize][x as usize]];
+            doors.contains(&(x, y)) || !(t["solid"] == true || t["hazard"] == true)
+        };
+        let start = &level["start"];
+        assert!(
+            !start.is_null(),
+            "{what}: level {} has no start",
+            level["depth"]
+        );
+        assert!(
+            open(xy(start)),
+            "{what}: the start {start} is not standable"
+        );
+        for room in level["rooms"].as_array().unwrap() {
+            if let Some(region) = room["region"].as_str() {
+                assert!(regions.contains(&Value::from(region)), "{what}: {room}");
+            }
+            for d in room["doors"].as_array().unwrap() {
+                assert!(open(xy(d)), "{what}: the room door {d} is closed rock");
+            }
+        }
+    }
+}
+
+/// A cell's `(x, y)`.
+fn xy(v: &Value) -> (i64, i64) {
+    (v["x"].as_i64().unwrap(), v["y"].as_i64().unwrap())
+}
+
+/// The JSON document of a run, checked against the schema.
 fn json(args: &[&str]) -> Value {
     let mut all = vec!["run"];
     all.extend(args);
     all.extend(["--format", "json"]);
-    serde_json::from_slice(&stdout(&all)).unwrap()
+    let doc = serde_json::from_slice(&stdout(&all)).unwrap();
+    check_document(&doc, &args.join(" "));
+    doc
 }
 
 fn rows(level: &Value, key: &str) -> Vec<Vec<usize>> {
@@ -99,20 +190,21 @@ fn rooms_list_their_doors_statistics_are_integers_and_seeds_are_exact() {
     let doc = json(&["scripts/dungeon.lua", "--seed", "1", "--levels", "2"]);
     let levels = doc["levels"].as_array().unwrap();
     let level = &levels[0];
-    let doors: Vec<&Value> = level["doors"].as_array().unwrap().iter().collect();
-    let room_doors: Vec<&Value> = level["rooms"]
+    let doors: Vec<(i64, i64)> = level["doors"].as_array().unwrap().iter().map(xy).collect();
+    let room_doors: Vec<(i64, i64)> = level["rooms"]
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|r| r["doors"].as_array().unwrap())
+        .flat_map(|r| r["doors"].as_array().unwrap().iter().map(xy))
         .collect();
-    assert!(!room_doors.is_empty(), "dungeon rooms list their doors");
-    for d in &room_doors {
-        let of_map = doors.iter().any(|m| m["x"] == d["x"] && m["y"] == d["y"]);
-        assert!(of_map, "{d} is a door of the map");
-    }
+    let features = room_doors.iter().filter(|d| doors.contains(d)).count();
+    assert!(features > 0, "dungeon rooms list their doors");
+    assert!(
+        features < room_doors.len(),
+        "and the openings tunnels made without a door"
+    );
     // Every door of the map says its state.
-    for d in &doors {
+    for d in level["doors"].as_array().unwrap() {
         let state = d["state"].as_str().unwrap_or_default();
         assert!(
             ["closed", "open", "locked", "secret", "broken"].contains(&state),
@@ -131,6 +223,177 @@ fn rooms_list_their_doors_statistics_are_integers_and_seeds_are_exact() {
     let exact = warren_lua::run::level_seed(1, 2);
     assert_eq!(second, exact);
     assert!(exact > 1 << 53, "the case a JavaScript number would round");
+}
+
+/// The rooms of `level` that a corridor enters (a corridor cell, still open, in the ring
+/// around the room beside one of its sides) with no door listed within a cell of the way in.
+fn entered_without_a_door(level: &Value) -> Vec<String> {
+    let terrains = level["terrains"].as_array().unwrap();
+    let terrain = rows(level, "terrain_rows");
+    let doors: Vec<(i64, i64)> = level["doors"].as_array().unwrap().iter().map(xy).collect();
+    let open = |&(x, y): &(i64, i64)| {
+        let t = &terrains[terrain[y as usize][x as usize]];
+        doors.contains(&(x, y)) || (t["solid"] == false && t["hazard"] == false)
+    };
+    let corridor: std::collections::BTreeSet<(i64, i64)> = level["corridors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["cells"].as_array().unwrap().iter().map(xy))
+        .filter(open)
+        .collect();
+    let mut missing = Vec::new();
+    for room in level["rooms"].as_array().unwrap() {
+        let (x, y) = xy(room);
+        let (w, h) = (room["w"].as_i64().unwrap(), room["h"].as_i64().unwrap());
+        let ring = (x..x + w)
+            .flat_map(|cx| [(cx, y - 1), (cx, y + h)])
+            .chain((y..y + h).flat_map(|cy| [(x - 1, cy), (x + w, cy)]));
+        let doors: Vec<(i64, i64)> = room["doors"].as_array().unwrap().iter().map(xy).collect();
+        for cell in ring.filter(|c| corridor.contains(c)) {
+            // The opening it is part of: the open cells of the same side, next to each other.
+            let step = if cell.1 == y - 1 || cell.1 == y + h {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
+            let side = |c: &(i64, i64)| {
+                if step.0 == 1 {
+                    (x..x + w).contains(&c.0)
+                } else {
+                    (y..y + h).contains(&c.1)
+                }
+            };
+            let mut run = vec![cell];
+            for dir in [1, -1] {
+                let mut c = cell;
+                loop {
+                    c = (c.0 + dir * step.0, c.1 + dir * step.1);
+                    if !side(&c) || !open(&c) {
+                        break;
+                    }
+                    run.push(c);
+                }
+            }
+            // Some door of the room is in it or beside it.
+            let served = doors.iter().any(|d| {
+                run.iter()
+                    .any(|c| (d.0 - c.0).abs() <= 1 && (d.1 - c.1).abs() <= 1)
+            });
+            if !served {
+                missing.push(format!("{room} entered at {cell:?}"));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_room_a_corridor_enters_lists_a_door_there() {
+    for args in [
+        ["scripts/rooms.lua", "--seed", "7"],
+        ["scripts/rooms.lua", "--seed", "11"],
+        ["scripts/dungeon.lua", "--seed", "1"],
+        ["scripts/dungeon.lua", "--seed", "5"],
+    ] {
+        let doc = json(&args);
+        let level = &doc["levels"][0];
+        let missing = entered_without_a_door(level);
+        assert!(missing.is_empty(), "{args:?}: {missing:#?}");
+        // The tutorial's corridors make no door features: rooms list the openings.
+        if args[0] == "scripts/rooms.lua" {
+            for room in level["rooms"].as_array().unwrap() {
+                assert!(!room["doors"].as_array().unwrap().is_empty(), "{room}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_level_has_an_entry_cell_and_rooms_name_their_region() {
+    // The tutorial's start, tagged by start_and_stairs.
+    let doc = json(&["scripts/rooms.lua", "--seed", "7"]);
+    let level = &doc["levels"][0];
+    assert_eq!(
+        xy(&level["start"]),
+        (
+            level["tags"]["start_x"].as_i64().unwrap(),
+            level["tags"]["start_y"].as_i64().unwrap()
+        )
+    );
+    // A dungeon's first level has no up stairs: the start is in its first room; deeper
+    // levels start on their up stairs.
+    let doc = json(&["scripts/dungeon.lua", "--seed", "3", "--levels", "3"]);
+    let levels = doc["levels"].as_array().unwrap();
+    assert!(levels[0]["stairs"]["up"].as_array().unwrap().is_empty());
+    let first = &levels[0]["rooms"][0];
+    let (x, y) = xy(first);
+    let (sx, sy) = xy(&levels[0]["start"]);
+    assert!(
+        (x..x + first["w"].as_i64().unwrap()).contains(&sx)
+            && (y..y + first["h"].as_i64().unwrap()).contains(&sy),
+        "{first} holds the start ({sx}, {sy})"
+    );
+    for level in &levels[1..] {
+        assert_eq!(level["start"], level["stairs"]["up"][0]);
+    }
+    // Dungeon rooms are drawn in a room region; the cave's entrance too.
+    let named = levels[0]["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["region"].is_string())
+        .count();
+    assert!(
+        named * 2 > levels[0]["rooms"].as_array().unwrap().len(),
+        "{named}"
+    );
+}
+
+#[test]
+fn every_recipe_and_option_writes_format_2() {
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    for script in [
+        "scripts/rooms.lua",
+        "scripts/cave.lua",
+        "scripts/townmaze.lua",
+        "scripts/dungeon.lua",
+    ] {
+        for seed in ["1", "2", "9"] {
+            runs.push(vec![script, "--seed", seed]);
+        }
+    }
+    runs.extend([
+        vec!["scripts/dungeon.lua", "--seed", "4", "--levels", "4"],
+        vec!["scripts/dungeon.lua", "--seed", "2", "--layer", "region"],
+        vec!["scripts/rooms.lua", "--seed", "3", "--set", "corridors=bsp"],
+        vec![
+            "scripts/rooms.lua",
+            "--seed",
+            "3",
+            "--set",
+            "corridor_spawns=true",
+        ],
+        vec![
+            "scripts/cave.lua",
+            "--seed",
+            "5",
+            "--set",
+            "row_event=secret_exit",
+        ],
+        vec![
+            "scripts/rooms.lua",
+            "--seed",
+            "1",
+            "--set",
+            "width=16",
+            "--set",
+            "height=16",
+        ],
+    ]);
+    for args in runs {
+        json(&args);
+    }
 }
 
 #[test]
@@ -224,9 +487,23 @@ fn int(p: Option<&PropertyValue>) -> i64 {
     }
 }
 
-/// The object layers of a level group, by name: each object's type, name, position and
-/// properties as JSON values.
-fn object_layers(group: &tiled::GroupLayer) -> BTreeMap<String, Vec<(String, Value)>> {
+/// A property as a JSON value (object references as `{"object": id}`).
+fn prop(v: &PropertyValue) -> Value {
+    match v {
+        PropertyValue::IntValue(i) => Value::from(*i),
+        PropertyValue::BoolValue(b) => Value::from(*b),
+        PropertyValue::FloatValue(f) => Value::from(*f as f64),
+        PropertyValue::StringValue(s) => Value::from(s.clone()),
+        PropertyValue::ObjectValue(id) => serde_json::json!({ "object": id }),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// One object as the tests see it: id, type, properties.
+type Obj = (u32, String, serde_json::Map<String, Value>);
+
+/// The object layers of a level group, by name: each object's id, type and properties.
+fn object_layers(group: &tiled::GroupLayer) -> BTreeMap<String, Vec<Obj>> {
     let mut out = BTreeMap::new();
     for layer in group.layers() {
         let LayerType::Objects(objects) = layer.layer_type() else {
@@ -235,28 +512,29 @@ fn object_layers(group: &tiled::GroupLayer) -> BTreeMap<String, Vec<(String, Val
         let list = objects
             .objects()
             .map(|o| {
-                let props: serde_json::Map<String, Value> =
-                    o.properties
-                        .iter()
-                        .map(|(k, v)| {
-                            let v = match v {
-                                PropertyValue::IntValue(i) => Value::from(*i),
-                                PropertyValue::BoolValue(b) => Value::from(*b),
-                                PropertyValue::FloatValue(f) => Value::from(*f as f64),
-                                // Lists and objects are JSON text; plain strings stay strings.
-                                PropertyValue::StringValue(s) => serde_json::from_str(s)
-                                    .unwrap_or_else(|_| Value::from(s.clone())),
-                                other => panic!("{k}: {other:?}"),
-                            };
-                            (k.clone(), v)
-                        })
-                        .collect();
-                (o.user_type.clone(), Value::Object(props))
+                let props = o
+                    .properties
+                    .iter()
+                    .map(|(k, v)| (k.clone(), prop(v)))
+                    .collect();
+                (o.id(), o.user_type.clone(), props)
             })
             .collect();
         out.insert(layer.name.clone(), list);
     }
     out
+}
+
+/// `{"cell_x": x, "cell_y": y}` and `extra`, for a JSON cell.
+fn cell_props(cell: &Value, extra: &[(&str, &Value)]) -> serde_json::Map<String, Value> {
+    let mut p: serde_json::Map<String, Value> = extra
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.to_string(), (*v).clone()))
+        .collect();
+    p.insert("cell_x".into(), cell["x"].clone());
+    p.insert("cell_y".into(), cell["y"].clone());
+    p
 }
 
 #[test]
@@ -331,47 +609,94 @@ fn tiled_maps_load_with_the_tiled_crate_and_match_the_json() {
             }
         }
 
-        // Objects: every annotation, every field, in cells.
+        // Objects: every annotation, its cell in cell_x / cell_y, no JSON text anywhere.
         let layers = object_layers(&group);
-        let rooms = &layers["rooms"];
-        assert_eq!(rooms.len(), level["rooms"].as_array().unwrap().len());
-        for ((kind, props), room) in rooms.iter().zip(level["rooms"].as_array().unwrap()) {
+        let names: Vec<String> = group.layers().skip(1).map(|l| l.name.clone()).collect();
+        assert_eq!(
+            names,
+            [
+                "rooms",
+                "doors",
+                "entrances",
+                "corridors",
+                "stairs",
+                "spawns",
+                "start"
+            ]
+        );
+        let json_rooms = level["rooms"].as_array().unwrap();
+        assert_eq!(layers["rooms"].len(), json_rooms.len());
+        for ((_, kind, props), room) in layers["rooms"].iter().zip(json_rooms) {
             assert_eq!(kind, "room");
-            assert_eq!(props, room, "{args:?}");
+            let mut expected = cell_props(
+                room,
+                &[("kind", &room["kind"]), ("region", &room["region"])],
+            );
+            expected.insert("cell_w".into(), room["w"].clone());
+            expected.insert("cell_h".into(), room["h"].clone());
+            assert_eq!(props, &expected, "{args:?}");
+        }
+        let json_doors = level["doors"].as_array().unwrap();
+        let doors: Vec<_> = layers["doors"].iter().map(|(_, _, p)| p.clone()).collect();
+        let expected: Vec<_> = json_doors
+            .iter()
+            .map(|d| cell_props(d, &[("state", &d["state"]), ("kind", &d["kind"])]))
+            .collect();
+        assert_eq!(doors, expected);
+        // Entrances refer to their room (and door) by object id.
+        let room_of: BTreeMap<u32, usize> = layers["rooms"]
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _, _))| (*id, i))
+            .collect();
+        let door_at: BTreeMap<u32, &Value> = layers["doors"]
+            .iter()
+            .zip(json_doors)
+            .map(|((id, _, _), d)| (*id, d))
+            .collect();
+        let mut entrances = vec![Vec::new(); json_rooms.len()];
+        for (_, kind, p) in &layers["entrances"] {
+            assert_eq!(kind, "entrance");
+            let room = room_of[&(p["room"]["object"].as_u64().unwrap() as u32)];
+            let cell = serde_json::json!({"x": p["cell_x"], "y": p["cell_y"]});
+            if let Some(door) = p.get("door") {
+                let d = door_at[&(door["object"].as_u64().unwrap() as u32)];
+                assert_eq!(xy(d), xy(&cell));
+            }
+            entrances[room].push(cell);
+        }
+        for (room, cells) in json_rooms.iter().zip(&entrances) {
+            assert_eq!(&room["doors"].as_array().unwrap()[..], &cells[..]);
         }
         let corridors = &layers["corridors"];
-        for ((kind, props), c) in corridors.iter().zip(level["corridors"].as_array().unwrap()) {
-            assert_eq!(kind, "corridor");
-            assert_eq!(props, c);
-        }
         assert_eq!(
             corridors.len(),
             level["corridors"].as_array().unwrap().len()
         );
-        let doors: Vec<&Value> = layers["doors"].iter().map(|(_, p)| p).collect();
-        let json_doors: Vec<&Value> = level["doors"].as_array().unwrap().iter().collect();
-        assert_eq!(doors, json_doors);
-        let spawns: Vec<&Value> = layers["spawns"].iter().map(|(_, p)| p).collect();
-        let json_spawns: Vec<&Value> = level["spawns"].as_array().unwrap().iter().collect();
-        assert_eq!(spawns, json_spawns);
-        let stairs: Vec<(String, i64, i64)> = layers["stairs"]
+        for ((_, kind, props), c) in corridors.iter().zip(level["corridors"].as_array().unwrap()) {
+            assert_eq!(kind, "corridor");
+            let cells = c["cells"].as_array().unwrap();
+            assert_eq!(props["cells"], cells.len());
+            assert_eq!(props.get("region"), c.get("region"));
+        }
+        let spawns: Vec<_> = layers["spawns"].iter().map(|(_, _, p)| p.clone()).collect();
+        let expected: Vec<_> = level["spawns"]
+            .as_array()
+            .unwrap()
             .iter()
-            .map(|(_, p)| {
-                let dir = p["direction"].as_str().unwrap().to_string();
-                (dir, p["x"].as_i64().unwrap(), p["y"].as_i64().unwrap())
-            })
+            .map(|s| cell_props(s, &[("what", &s["what"])]))
             .collect();
-        let mut json_stairs = Vec::new();
+        assert_eq!(spawns, expected);
+        let stairs: Vec<_> = layers["stairs"].iter().map(|(_, _, p)| p.clone()).collect();
+        let mut expected = Vec::new();
         for dir in ["up", "down"] {
             for s in level["stairs"][dir].as_array().unwrap() {
-                json_stairs.push((
-                    dir.to_string(),
-                    s["x"].as_i64().unwrap(),
-                    s["y"].as_i64().unwrap(),
-                ));
+                expected.push(cell_props(s, &[("direction", &Value::from(dir))]));
             }
         }
-        assert_eq!(stairs, json_stairs);
+        assert_eq!(stairs, expected);
+        let start: Vec<_> = layers["start"].iter().map(|(_, _, p)| p.clone()).collect();
+        assert_eq!(start, [cell_props(&level["start"], &[])]);
     }
 }
 
@@ -390,12 +715,12 @@ fn tiled_objects_sit_on_their_cells() {
             continue;
         };
         for o in objects.objects() {
-            let (x, y) = (int(o.properties.get("x")), int(o.properties.get("y")));
+            let cell = |k: &str| int(o.properties.get(k));
+            let (x, y) = (cell("cell_x"), cell("cell_y"));
             match &o.shape {
                 ObjectShape::Rect { width, height } => {
                     assert_eq!((o.x, o.y), (x as f32 * px, y as f32 * px));
-                    let w = int(o.properties.get("w"));
-                    let h = int(o.properties.get("h"));
+                    let (w, h) = (cell("cell_w"), cell("cell_h"));
                     assert_eq!((*width, *height), (w as f32 * px, h as f32 * px));
                 }
                 ObjectShape::Point(..) => {
@@ -407,12 +732,20 @@ fn tiled_objects_sit_on_their_cells() {
         }
     }
     let stairs = &level["stairs"];
+    let entrances: usize = level["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["doors"].as_array().unwrap().len())
+        .sum();
     let expected = ["rooms", "doors", "spawns"]
         .iter()
         .map(|k| level[k].as_array().unwrap().len())
         .sum::<usize>()
         + stairs["up"].as_array().unwrap().len()
-        + stairs["down"].as_array().unwrap().len();
+        + stairs["down"].as_array().unwrap().len()
+        + entrances
+        + 1;
     assert_eq!(seen, expected);
     // Corridors are polylines through their cells' centres.
     let corridors = group
@@ -441,6 +774,13 @@ fn tiled_objects_sit_on_their_cells() {
             );
             assert_eq!((o.x + dx, o.y + dy), ((x + 0.5) * px, (y + 0.5) * px));
         }
+        assert_eq!(
+            (
+                int(o.properties.get("cell_x")),
+                int(o.properties.get("cell_y"))
+            ),
+            xy(&cells[0])
+        );
     }
 }
 
@@ -511,4 +851,107 @@ fn tiled_output_is_deterministic_and_needs_a_file() {
         err.contains("--format tiled writes a file: add --out FILE.tmx"),
         "{err}"
     );
+}
+
+/// A level's LDtk field values by identifier.
+fn ldtk_fields(instances: &Value) -> BTreeMap<String, Value> {
+    instances
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["__identifier"].as_str().unwrap().to_string(),
+                f["__value"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ldtk_projects_hold_the_json_s_cells_and_annotations() {
+    let args = ["scripts/dungeon.lua", "--seed", "6", "--levels", "2"];
+    let doc = json(&args);
+    let mut all = vec!["run"];
+    all.extend(args);
+    all.extend(["--format", "ldtk"]);
+    let text = stdout(&all);
+    assert_eq!(text, stdout(&all), "the same project every run");
+    let project: Value = serde_json::from_slice(&text).unwrap();
+    assert_eq!(
+        project["jsonVersion"],
+        warren_core::render::ldtk::JSON_VERSION
+    );
+    let layers: Vec<&str> = project["defs"]["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["identifier"].as_str().unwrap())
+        .collect();
+    assert_eq!(layers, ["Entities", "Regions", "Terrain"]);
+    let values = project["defs"]["layers"][2]["intGridValues"]
+        .as_array()
+        .unwrap();
+    assert_eq!(
+        values.len(),
+        doc["levels"][0]["terrains"].as_array().unwrap().len()
+    );
+    let levels = project["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 2);
+    for (ldtk, level) in levels.iter().zip(doc["levels"].as_array().unwrap()) {
+        let fields = ldtk_fields(&ldtk["fieldInstances"]);
+        assert_eq!(fields["seed"], level["seed"]);
+        assert_eq!(fields["depth"], level["depth"]);
+        assert_eq!(fields["recipe"], doc["recipe"]);
+        for (k, v) in doc["params"].as_object().unwrap() {
+            assert_eq!(&fields[&format!("param_{k}")], v, "{k}");
+        }
+        assert_eq!(ldtk["worldDepth"], level["depth"].as_i64().unwrap() - 1);
+        let instances = ldtk["layerInstances"].as_array().unwrap();
+        let terrain: Vec<usize> = instances[2]["intGridCsv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize - 1)
+            .collect();
+        let expected: Vec<usize> = rows(level, "terrain_rows").concat();
+        assert_eq!(terrain, expected, "every cell's terrain");
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for e in instances[0]["entityInstances"].as_array().unwrap() {
+            *counts
+                .entry(e["__identifier"].as_str().unwrap())
+                .or_default() += 1;
+        }
+        let len = |v: &Value| v.as_array().unwrap().len();
+        let stairs = len(&level["stairs"]["up"]) + len(&level["stairs"]["down"]);
+        let count = |k: &str| counts.get(k).copied().unwrap_or(0);
+        assert_eq!(count("Room"), len(&level["rooms"]));
+        assert_eq!(count("Door"), len(&level["doors"]));
+        assert_eq!(count("Stairs"), stairs);
+        assert_eq!(count("Spawn"), len(&level["spawns"]));
+        assert_eq!(count("Corridor"), len(&level["corridors"]));
+        assert_eq!(count("Start"), 1);
+        let start = instances[0]["entityInstances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["__identifier"] == "Start")
+            .unwrap();
+        let (x, y) = xy(&level["start"]);
+        assert_eq!(start["__grid"], serde_json::json!([x, y]));
+    }
+    // `--out NAME.ldtk` picks the format.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("map.ldtk");
+    stdout(&[
+        "run",
+        "scripts/dungeon.lua",
+        "--seed",
+        "6",
+        "--levels",
+        "2",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&path).unwrap(), text);
 }

@@ -140,7 +140,7 @@ fn usage_mistakes_exit_2_with_one_message_and_no_file() {
         ),
         (
             &["--out", bmp],
-            "cannot tell the format from the file name; use .txt or .map (ascii), .ans (ansi), .json, .png, .tmx (tiled)",
+            "cannot tell the format from the file name; use .txt or .map (ascii), .ans (ansi), .json, .png, .tmx (tiled), .ldtk",
         ),
     ];
     for (extra, expected) in cases {

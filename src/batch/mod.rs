@@ -692,6 +692,7 @@ fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String 
         Format::Json => "json",
         Format::Png => "png",
         Format::Tiled => "tmx",
+        Format::Ldtk => "ldtk",
     };
     format!("{stem}-{seed:0digits$}.{ext}")
 }

@@ -154,8 +154,9 @@ pub struct RunArgs {
     /// What to generate and how.
     #[command(flatten)]
     pub gen: GenArgs,
-    /// Output format: ascii, ansi, json, png or tiled (a Tiled .tmx map and its tileset
-    /// image). Default: with --out, from the extension (.txt/.map, .ans, .json, .png, .tmx);
+    /// Output format: ascii, ansi, json, png, tiled (a Tiled .tmx map and its tileset image)
+    /// or ldtk (an LDtk project). Default: with --out, from the extension (.txt/.map, .ans,
+    /// .json, .png, .tmx, .ldtk);
     /// else ansi on a terminal unless NO_COLOR is set to a non-empty value, else ascii.
     #[arg(long, value_parser = crate::render::Format::NAMES)]
     pub format: Option<String>,

@@ -1,12 +1,12 @@
-//! Renderers: turn a map (through a [`View`]) into text, ANSI colour, JSON or a Tiled map (from
-//! [`warren_core::render`]), PNG or an animated GIF.
+//! Renderers: turn a map (through a [`View`]) into text, ANSI colour, JSON, a Tiled map or an
+//! LDtk project (from [`warren_core::render`]), PNG or an animated GIF.
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
 pub mod gif;
 pub mod png;
 
-pub use warren_core::render::{json, layers, text, tiled, view, LayerChoice, View};
+pub use warren_core::render::{json, layers, ldtk, text, tiled, view, LayerChoice, View};
 
 use crate::output::{write_atomic, AtomicFile};
 use std::io::Write;
@@ -27,15 +27,17 @@ pub enum Format {
     Png,
     /// A Tiled map (TMX) and its tileset image beside it.
     Tiled,
+    /// An LDtk project (its JSON).
+    Ldtk,
 }
 
 impl Format {
     /// Every format's name.
-    pub const NAMES: [&'static str; 5] = ["ascii", "ansi", "json", "png", "tiled"];
+    pub const NAMES: [&'static str; 6] = ["ascii", "ansi", "json", "png", "tiled", "ldtk"];
 
     /// The file extensions `--out` recognises, as a list for messages.
     pub const EXTENSIONS: &'static str =
-        ".txt or .map (ascii), .ans (ansi), .json, .png, .tmx (tiled)";
+        ".txt or .map (ascii), .ans (ansi), .json, .png, .tmx (tiled), .ldtk";
 
     /// Parses a format name.
     pub fn from_name(name: &str) -> Option<Format> {
@@ -45,16 +47,19 @@ impl Format {
             "json" => Some(Format::Json),
             "png" => Some(Format::Png),
             "tiled" => Some(Format::Tiled),
+            "ldtk" => Some(Format::Ldtk),
             _ => None,
         }
     }
 
-    /// The format a file name suggests (`.png`, `.json`, `.tmx`, `.txt`, `.map`, `.ans`).
+    /// The format a file name suggests (`.png`, `.json`, `.tmx`, `.ldtk`, `.txt`, `.map`,
+    /// `.ans`).
     pub fn from_extension(path: &std::path::Path) -> Option<Format> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "png" => Some(Format::Png),
             "json" => Some(Format::Json),
             "tmx" => Some(Format::Tiled),
+            "ldtk" => Some(Format::Ldtk),
             "txt" | "map" => Some(Format::Ascii),
             "ans" => Some(Format::Ansi),
             _ => None,
@@ -99,7 +104,7 @@ impl Output<'_> {
 
     /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: the
     /// views of a debug layer or of a PNG (a glyph and a colour per cell) and the text of a
-    /// layer. Terrain text, JSON's terrain, PNG pixels and Tiled stream.
+    /// layer. Terrain text, JSON's terrain, PNG pixels, Tiled and LDtk stream.
     pub fn memory_needed(&self, format: Format) -> usize {
         let cells = self.levels.iter().map(|l| l.map.len());
         let terrain = *self.layer == LayerChoice::Terrain;
@@ -111,7 +116,7 @@ impl Output<'_> {
             // One level's layer at a time.
             Format::Json => return cells.max().unwrap_or(0) * VIEW_BYTES_PER_CELL,
             Format::Png => VIEW_BYTES_PER_CELL,
-            Format::Tiled => return 0,
+            Format::Tiled | Format::Ldtk => return 0,
         };
         cells.sum::<usize>().saturating_mul(per_cell)
     }
@@ -174,6 +179,15 @@ impl Output<'_> {
                 // A pixel row at a time: the image is never held whole.
                 png::write(&self.views()?, self.scale as usize, out).map_err(Error::Io)?;
             }
+            Format::Ldtk => {
+                let params = params_json(self.params);
+                let run = json::RunInfo {
+                    recipe: self.recipe,
+                    seed: self.levels.first().map_or(0, |l| l.seed),
+                    params: &params,
+                };
+                ldtk::write(&mut &mut *out, &run, &self.level_infos()).map_err(io)?;
+            }
             Format::Tiled => {
                 return Err(Error::Usage(
                     "Tiled output is a map and a tileset image: it needs --out FILE.tmx".into(),
@@ -225,8 +239,20 @@ impl Output<'_> {
             seed: first.seed,
             params: &params,
         };
-        let levels: Vec<_> = self
-            .levels
+        let levels = self.level_infos();
+        let tileset = tiled::TilesetImage {
+            source: image_source,
+            width: picture.width,
+            height: picture.height,
+        };
+        tiled::write(&mut &mut *out, &run, &levels, &tileset)
+            .map_err(|e| Error::Io(format!("writing the map: {e}")))?;
+        Ok(image)
+    }
+
+    /// Every level with what the exports say about it (no debug layer).
+    fn level_infos(&self) -> Vec<(&warren_core::map::Map, json::LevelInfo<'static>)> {
+        self.levels
             .iter()
             .map(|l| {
                 let info = json::LevelInfo {
@@ -236,15 +262,7 @@ impl Output<'_> {
                 };
                 (&l.map, info)
             })
-            .collect();
-        let tileset = tiled::TilesetImage {
-            source: image_source,
-            width: picture.width,
-            height: picture.height,
-        };
-        tiled::write(&mut &mut *out, &run, &levels, &tileset)
-            .map_err(|e| Error::Io(format!("writing the map: {e}")))?;
-        Ok(image)
+            .collect()
     }
 
     /// The legend of the chosen layer for people (`a  winding corridor`, wrapped to 80

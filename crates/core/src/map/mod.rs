@@ -7,6 +7,7 @@
 pub mod adjacency;
 pub mod annotations;
 pub mod door;
+mod entrances;
 pub mod geom;
 pub mod layer;
 pub mod priority;

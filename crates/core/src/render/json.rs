@@ -10,15 +10,22 @@
 //!                 "terrain_rows": [ [0, 0, 3, …], … ],
 //!                 "regions": [ "", "winding corridor", … ],
 //!                 "region_rows": [ [0, 1, 1, …], … ],
-//!                 "rooms", "corridors", "doors", "stairs", "spawns", "stats", "tags",
+//!                 "rooms", "corridors", "doors", "start", "stairs", "spawns", "stats", "tags",
 //!                 "layer"?: { "name", "rows", "legend"? } } ] }
 //! ```
 //!
 //! One level or many, the shape is the same: a run header and a `levels` array. Every glyph of
 //! `rows` appears in `legend`, `legend[g].solid` says whether such a cell blocks movement and
 //! `legend[g].hazard` whether a walker must not cross it (a chasm, magma). Each of `doors` is
-//! `{x, y, state, kind?}`, `state` one of closed, open, locked, secret, broken; a room's `doors`
-//! are the cells of its doors.
+//! `{x, y, state, kind?}`, `state` one of closed, open, locked, secret, broken. A room is
+//! `{x, y, w, h, kind, region, doors}`: `region` is the region most of its cells are in (or
+//! `null`), `doors` every cell it is entered through (its doors, and the middle of each opening
+//! a corridor or another room makes in the ring around it: [`Map::room_doors`]). `start` is
+//! the cell a player enters the level on ([`Map::entry`]: the recipe's start, the up stairs, or
+//! the first room), `null` only on a level with no standable cell.
+//!
+//! The schema is `crates/core/schema/warren-map-2.schema.json`; `docs/json-format.md` says
+//! how the format is versioned.
 //! `terrain_rows[y][x]` indexes `terrains` (the registry's whole table, so indices are the same
 //! on every level of a run) and `region_rows[y][x]` indexes `regions` (0, the empty name, is "no
 //! region"). Seeds are decimal strings: level seeds use all 64 bits, which a JavaScript number
@@ -134,13 +141,15 @@ struct TerrainEntry<'a> {
     color: String,
 }
 
-/// A room as exported: its rectangle, kind and doors (those recorded with it and those on
-/// its walls).
+/// A room as exported: its rectangle, kind, region ([`Map::room_region`], `null` for none) and
+/// doors ([`Map::room_doors`]: its door features and the openings corridors and other rooms
+/// make in its walls).
 #[derive(Serialize)]
 pub(crate) struct RoomEntry<'a> {
     #[serde(flatten)]
     rect: &'a crate::map::Rect,
     kind: &'a str,
+    region: Option<&'a str>,
     doors: Vec<Point>,
 }
 
@@ -150,7 +159,8 @@ impl<'a> RoomEntry<'a> {
         RoomEntry {
             rect: &room.rect,
             kind: &room.kind,
-            doors: map.notes.doors_of(room),
+            region: map.room_region(room),
+            doors: map.room_doors(room),
         }
     }
 }
@@ -238,6 +248,9 @@ fn write_level(out: &mut impl Write, map: &Map, info: &LevelInfo) -> io::Result<
     out.write_all(b",\n")?;
     key(out, "doors")?;
     list(out, notes.doors.iter())?;
+    out.write_all(b",\n")?;
+    key(out, "start")?;
+    compact(out, &map.entry())?;
     out.write_all(b",\n")?;
     key(out, "stairs")?;
     compact(out, &notes.stairs)?;

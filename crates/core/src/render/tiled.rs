@@ -8,22 +8,37 @@
 //!   colour on a dark ground.
 //! - One group layer per level (`level 1`, `level 2`, …; levels after the first start hidden),
 //!   with the level's `depth`, `seed`, statistics (`stat.NAME`) and tags (`tag.NAME`) as
-//!   properties. In each: the tile layer `terrain`, then the object layers `rooms`
-//!   (rectangles), `corridors` (polylines through the cell centres), `doors` (named by their
-//!   state, `locked door`, with `state` and `kind` properties), `stairs` and `spawns` (points at
-//!   the cell centre). A corridor that carved no cell is a hidden point at
-//!   the origin.
-//! - Every field of an annotation is an object property in cells (`x`, `y`, `w`, `h`, `kind`,
-//!   `what`, …), whatever fields annotations gain: lists (a room's `doors`, a corridor's
-//!   `cells`) are JSON text. Integers beyond 32 bits, like seeds, are strings.
-//! - The map's properties: `recipe`, `seed` and every parameter as `param.NAME`.
+//!   properties. In each, the tile layer `terrain`, then object layers, every object typed
+//!   (`type`) and placed in pixels, with its cell in the properties `cell_x` and `cell_y`:
+//!   - `rooms`: rectangles named by kind; `kind`, `region` (when the room has one), `cell_w`,
+//!     `cell_h`;
+//!   - `doors`: points named by state (`locked door`); `state`, `kind` (when made from region
+//!     data);
+//!   - `entrances`: a point for every cell a room is entered through (its doors and the
+//!     openings corridors and other rooms make: [`Map::room_doors`]); `room`, an object
+//!     property naming the room, and `door`, the door standing there, if any;
+//!   - `corridors`: polylines through the centres of their cells, one point per cell in carving
+//!     order; `region` (when drawn with one), `cells` (how many). A corridor that carved no cell
+//!     is a hidden point at the origin;
+//!   - `stairs` (`direction`: up or down), `spawns` (`what`) and `start` (the cell a player
+//!     enters the level on, [`Map::entry`]): points.
+//!
+//!   No property repeats an object's own attribute (`x`, `y`, `width`, `height`, `name`,
+//!   `type`), which loaders such as pytmx refuse, and none holds JSON text.
+//! - The map's properties: `recipe`, `seed` and every parameter as `param.NAME`. Integers beyond
+//!   32 bits, like seeds, are strings.
+//! - The file is TMX [`TMX_VERSION`], without a `tiledversion` (no Tiled release wrote it).
 
-use super::json::{level_stats, LevelInfo, RoomEntry, RunInfo};
+use super::json::{level_stats, LevelInfo, RunInfo};
 use super::View;
-use crate::map::{Map, Rgb, TerrainTable};
+use crate::map::{Map, Point, Rgb, TerrainTable};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+/// The TMX format version the map is written in (Tiled 1.8's; no `tiledversion`: no Tiled
+/// release wrote the file).
+pub const TMX_VERSION: &str = "1.8";
 /// Tile width and height in pixels.
 pub const TILE_PX: usize = 16;
 /// Tiles per row of the tileset image.
@@ -85,8 +100,8 @@ pub fn write(
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE_PX}" tileheight="{TILE_PX}" infinite="0" nextlayerid="{}" nextobjectid="{}">"#,
-        levels.len() * 7 + 1,
+        r#"<map version="{TMX_VERSION}" orientation="orthogonal" renderorder="right-down" width="{width}" height="{height}" tilewidth="{TILE_PX}" tileheight="{TILE_PX}" infinite="0" nextlayerid="{}" nextobjectid="{}">"#,
+        levels.len() * (2 + OBJECT_LAYERS) + 1,
         objects + 1
     )?;
     let mut props = vec![
@@ -125,17 +140,6 @@ impl Ids {
         self.object += 1;
         self.object
     }
-}
-
-/// How many objects a level's annotations make.
-fn object_count(map: &Map) -> usize {
-    let n = &map.notes;
-    n.rooms.len()
-        + n.corridors.len()
-        + n.doors.len()
-        + n.stairs.up.len()
-        + n.stairs.down.len()
-        + n.spawns.len()
 }
 
 fn tileset(out: &mut impl Write, table: &TerrainTable, image: &TilesetImage) -> io::Result<()> {
@@ -202,117 +206,175 @@ fn level(
     }));
     properties(out, "  ", &props)?;
     terrain_layer(out, map, ids.layer())?;
+    for (name, objects) in level_objects(map, ids.object) {
+        object_layer(out, ids, name, objects)?;
+    }
+    writeln!(out, " </group>")
+}
 
+/// How many objects a level makes (see [`level_objects`]).
+fn object_count(map: &Map) -> usize {
+    level_objects(map, 0).iter().map(|(_, o)| o.len()).sum()
+}
+
+/// A level's object layers, in order, their objects numbered from `last_id + 1` in that order:
+/// rooms, doors, entrances (each room's [`Map::room_doors`], referring to the room and, where
+/// one stands there, the door), corridors, stairs, spawns and the start.
+fn level_objects(map: &Map, last_id: usize) -> Vec<(&'static str, Vec<Object>)> {
+    let notes = &map.notes;
     let px = TILE_PX as i64;
-    let centre = |x: i32, y: i32| (x as i64 * px + px / 2, y as i64 * px + px / 2);
-    objects(
-        out,
-        ids,
-        "rooms",
-        notes.rooms.iter().map(|r| {
-            let entry = RoomEntry::new(map, r);
+    let centre = |p: Point| (p.x as i64 * px + px / 2, p.y as i64 * px + px / 2);
+    let cell = |p: Point| {
+        vec![
+            ("cell_x".to_string(), val(p.x)),
+            ("cell_y".to_string(), val(p.y)),
+        ]
+    };
+    let point = |p: Point, name: String, kind: &'static str, mut props: Vec<(String, Prop)>| {
+        let (x, y) = centre(p);
+        props.extend(cell(p));
+        Object {
+            name,
+            kind,
+            x,
+            y,
+            shape: Shape::Point,
+            props,
+        }
+    };
+
+    let room_id = |i: usize| last_id + 1 + i;
+    let rooms: Vec<Object> = notes
+        .rooms
+        .iter()
+        .map(|r| {
+            let mut props = vec![("kind".to_string(), val(&*r.kind))];
+            if let Some(region) = map.room_region(r) {
+                props.push(("region".into(), val(region)));
+            }
+            props.extend([
+                ("cell_x".to_string(), val(r.rect.x)),
+                ("cell_y".to_string(), val(r.rect.y)),
+                ("cell_w".to_string(), val(r.rect.w)),
+                ("cell_h".to_string(), val(r.rect.h)),
+            ]);
             Object {
                 name: r.kind.to_string(),
                 kind: "room",
                 x: r.rect.x as i64 * px,
                 y: r.rect.y as i64 * px,
                 shape: Shape::Rect(r.rect.w as i64 * px, r.rect.h as i64 * px),
-                fields: serde_json::to_value(entry).unwrap_or(Value::Null),
+                props,
             }
-        }),
-    )?;
-    objects(
-        out,
-        ids,
-        "corridors",
-        notes.corridors.iter().map(|c| {
-            if c.cells.is_empty() {
+        })
+        .collect();
+    let door_id = |i: usize| last_id + 1 + rooms.len() + i;
+    let doors: Vec<Object> = notes
+        .doors
+        .iter()
+        .map(|d| {
+            let mut props = vec![("state".to_string(), val(d.state.name()))];
+            if let Some(kind) = &d.kind {
+                props.push(("kind".into(), val(&**kind)));
+            }
+            point(d.at(), format!("{} door", d.state.name()), "door", props)
+        })
+        .collect();
+    let door_at: BTreeMap<Point, usize> = notes
+        .doors
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.at(), i))
+        .collect();
+    let entrances: Vec<Object> = notes
+        .rooms
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| map.room_doors(r).into_iter().map(move |p| (i, p)))
+        .map(|(i, p)| {
+            let mut props = vec![("room".to_string(), Prop::Object(room_id(i)))];
+            if let Some(&d) = door_at.get(&p) {
+                props.push(("door".into(), Prop::Object(door_id(d))));
+            }
+            point(p, "entrance".into(), "entrance", props)
+        })
+        .collect();
+    let corridors: Vec<Object> = notes
+        .corridors
+        .iter()
+        .map(|c| {
+            let name = c.region.clone().unwrap_or_else(|| "corridor".into());
+            let mut props = Vec::new();
+            if let Some(region) = &c.region {
+                props.push(("region".to_string(), val(region.as_str())));
+            }
+            props.push(("cells".into(), val(c.cells.len())));
+            let Some(&first) = c.cells.first() else {
                 // Nowhere to draw it: a hidden point at the origin keeps its fields and place.
                 return Object {
-                    name: c.region.clone().unwrap_or_else(|| "corridor".into()),
+                    name,
                     kind: "corridor",
                     x: 0,
                     y: 0,
                     shape: Shape::Hidden,
-                    fields: serde_json::to_value(c).unwrap_or(Value::Null),
+                    props,
                 };
-            }
-            let (x0, y0) = centre(c.cells[0].x, c.cells[0].y);
+            };
+            props.extend(cell(first));
+            let (x0, y0) = centre(first);
             let points = c
                 .cells
                 .iter()
-                .map(|p| {
-                    let (x, y) = centre(p.x, p.y);
+                .map(|&p| {
+                    let (x, y) = centre(p);
                     (x - x0, y - y0)
                 })
                 .collect();
             Object {
-                name: c.region.clone().unwrap_or_else(|| "corridor".into()),
+                name,
                 kind: "corridor",
                 x: x0,
                 y: y0,
                 shape: Shape::Polyline(points),
-                fields: serde_json::to_value(c).unwrap_or(Value::Null),
+                props,
             }
-        }),
-    )?;
-    objects(
-        out,
-        ids,
-        "doors",
-        notes.doors.iter().map(|d| {
-            let (x, y) = centre(d.x, d.y);
-            Object {
-                name: format!("{} door", d.state.name()),
-                kind: "door",
-                x,
-                y,
-                shape: Shape::Point,
-                fields: serde_json::to_value(d).unwrap_or(Value::Null),
-            }
-        }),
-    )?;
-    let stairs = [("up", &notes.stairs.up), ("down", &notes.stairs.down)];
-    objects(
-        out,
-        ids,
-        "stairs",
-        stairs.into_iter().flat_map(|(dir, list)| {
-            list.iter().map(move |s| {
-                let (x, y) = centre(s.x, s.y);
-                let mut fields = serde_json::to_value(s).unwrap_or(Value::Null);
-                if let Value::Object(f) = &mut fields {
-                    f.insert("direction".into(), Value::from(dir));
-                }
-                Object {
-                    name: format!("stairs {dir}"),
-                    kind: "stairs",
-                    x,
-                    y,
-                    shape: Shape::Point,
-                    fields,
-                }
-            })
-        }),
-    )?;
-    objects(
-        out,
-        ids,
-        "spawns",
-        notes.spawns.iter().map(|s| {
-            let (x, y) = centre(s.x, s.y);
-            Object {
-                name: s.what.clone(),
-                kind: "spawn",
-                x,
-                y,
-                shape: Shape::Point,
-                fields: serde_json::to_value(s).unwrap_or(Value::Null),
-            }
-        }),
-    )?;
-    writeln!(out, " </group>")
+        })
+        .collect();
+    let stairs = [("up", &notes.stairs.up), ("down", &notes.stairs.down)]
+        .into_iter()
+        .flat_map(|(dir, list)| list.iter().map(move |&s| (dir, s)))
+        .map(|(dir, s)| {
+            let props = vec![("direction".to_string(), val(dir))];
+            point(s, format!("stairs {dir}"), "stairs", props)
+        })
+        .collect();
+    let spawns = notes
+        .spawns
+        .iter()
+        .map(|s| {
+            let p = Point::new(s.x, s.y);
+            let props = vec![("what".to_string(), val(s.what.as_str()))];
+            point(p, s.what.clone(), "spawn", props)
+        })
+        .collect();
+    let start = map
+        .entry()
+        .map(|p| point(p, "start".into(), "start", Vec::new()))
+        .into_iter()
+        .collect();
+    vec![
+        ("rooms", rooms),
+        ("doors", doors),
+        ("entrances", entrances),
+        ("corridors", corridors),
+        ("stairs", stairs),
+        ("spawns", spawns),
+        ("start", start),
+    ]
 }
+
+/// The object layers of a level: see [`level_objects`].
+const OBJECT_LAYERS: usize = 7;
 
 /// The terrain tile layer, gid = terrain id + 1, as CSV.
 fn terrain_layer(out: &mut impl Write, map: &Map, id: usize) -> io::Result<()> {
@@ -349,21 +411,32 @@ enum Shape {
     Hidden,
 }
 
-/// One map object: where it is, what it is and every field of its annotation.
+/// One map object: where it is, what it is and its properties.
 struct Object {
     name: String,
     kind: &'static str,
     x: i64,
     y: i64,
     shape: Shape,
-    fields: Value,
+    props: Vec<(String, Prop)>,
 }
 
-fn objects(
+/// An object property: a plain value, or a reference to another object by id.
+enum Prop {
+    Value(Value),
+    Object(usize),
+}
+
+/// A plain property value.
+fn val(v: impl Into<Value>) -> Prop {
+    Prop::Value(v.into())
+}
+
+fn object_layer(
     out: &mut impl Write,
     ids: &mut Ids,
     name: &str,
-    items: impl Iterator<Item = Object>,
+    items: Vec<Object>,
 ) -> io::Result<()> {
     writeln!(out, r#"  <objectgroup id="{}" name="{name}">"#, ids.layer())?;
     for o in items {
@@ -381,11 +454,20 @@ fn objects(
             o.x,
             o.y
         )?;
-        let fields: Vec<(String, Value)> = match o.fields {
-            Value::Object(f) => f.into_iter().collect(),
-            _ => Vec::new(),
-        };
-        properties(out, "    ", &fields)?;
+        if !o.props.is_empty() {
+            writeln!(out, "    <properties>")?;
+            for (name, value) in &o.props {
+                match value {
+                    Prop::Value(v) => property(out, "     ", name, v)?,
+                    Prop::Object(id) => writeln!(
+                        out,
+                        r#"     <property name="{}" type="object" value="{id}"/>"#,
+                        escape(name)
+                    )?,
+                }
+            }
+            writeln!(out, "    </properties>")?;
+        }
         match &o.shape {
             Shape::Point | Shape::Hidden => writeln!(out, "    <point/>")?,
             Shape::Polyline(points) => {
