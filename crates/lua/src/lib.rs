@@ -19,6 +19,38 @@
 //! println!("{}×{}", map.width(), map.height());
 //! # Ok::<(), warren_lua::Error>(())
 //! ```
+//!
+//! ## As a dependency
+//!
+//! `warren-lua = { path = "…/crates/lua" }` (or `git = "…"`) is all a game's manifest needs:
+//! the patched Lua comes with it (the `warren-lua-src` crate, linked through mlua-sys's
+//! `external` feature). A crate that also asks mlua for its `vendored` Lua gets a build error
+//! rather than a second, stock Lua.
+//!
+//! ## Threads
+//!
+//! A [`Host`] is not `Send`: it owns a Lua state (a `*mut lua_State` and `Rc`s into it), so it
+//! lives and dies on the thread that made it. What it makes is `Send`: a
+//! [`Map`](warren_core::map::Map), a [`run::Level`], an [`Error`], and so are the inputs it is
+//! made from (an `Arc<`[`Registry`](warren_core::region::Registry)`>`, [`ParamValues`]). To
+//! generate off a game's main thread, start a worker that loads its own host and answer
+//! requests over channels, sending the maps back; for more throughput, one host per worker.
+//! The maps are the same on every thread: a seed's map depends on nothing else.
+//! `examples/background.rs` does this while a game loop keeps ticking.
+//!
+//! ```
+//! fn send<T: Send + 'static>() {}
+//! send::<warren_core::map::Map>();
+//! send::<warren_lua::run::Level>();
+//! send::<warren_lua::Error>();
+//! send::<warren_lua::ParamValues>();
+//! send::<std::sync::Arc<warren_core::region::Registry>>();
+//! ```
+//!
+//! ```compile_fail
+//! fn send<T: Send>() {}
+//! send::<warren_lua::Host>(); // a Host stays on its thread
+//! ```
 
 #![warn(missing_docs)]
 
