@@ -4,6 +4,7 @@
 use super::door::DoorState;
 use super::geom::{Point, Rect};
 use super::layer::Layer;
+use super::terrain::TerrainId;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -44,6 +45,11 @@ pub struct Door {
     /// the door was made from region data.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<Arc<str>>,
+    /// The terrain of the cell before the door was made on it (the wall a tunnel or a room put
+    /// it in): when the level's doors are finished, a door that must go and that no corridor
+    /// floored is drawn back with it. Not exported.
+    #[serde(skip)]
+    pub made_on: Option<TerrainId>,
 }
 
 impl Door {
@@ -54,6 +60,7 @@ impl Door {
             y: p.y,
             state,
             kind: None,
+            made_on: None,
         }
     }
 

@@ -5,8 +5,8 @@ use super::panels::Panels;
 use super::DungeonError;
 use crate::gen::meter::Meter;
 use crate::gen::tunnel::{
-    incursion_dist, tunnel_prechecked, TunnelConfig, TunnelFlags, TunnelLevel, TunnelOutcome,
-    TunnelRequest,
+    incursion_dist, tunnel_prechecked, within_reach, TunnelConfig, TunnelFlags, TunnelLevel,
+    TunnelOutcome, TunnelRequest,
 };
 use crate::map::{Map, Point, Rect, FLAG_SOLID};
 use crate::rng::Rng;
@@ -15,13 +15,21 @@ use crate::rng::Rng;
 /// panel (open cells with fewer than four open orthogonal neighbours) are found first, then for
 /// each pair the closest two by Incursion's `dist` (ties: the earliest cell of the panel, then of
 /// its neighbour, in row order) are joined by a tunnel with `flags` (Incursion uses direct and
-/// wander). Pairs where either panel has no open cell are skipped. Returns every tunnel dug.
+/// wander). The neighbour's cell, where the tunnel heads, is one a tunnel can stand on
+/// ([`within_reach`]). Pairs where either panel has no such cell are skipped. Returns every
+/// tunnel dug.
 ///
 /// `config` is checked once ([`TunnelConfig::validate`]). The work — every cell scanned for
 /// edges, every step and carved cell of each tunnel — is reported to `meter`, which may stop
 /// the phase between tunnels.
 // The original tests `px > 1 && py > 1` for the diagonal, skipping the first row and column of
 // diagonals; every panel with an upper-left neighbour is joined to it here.
+// The original also heads for cells no tunnel can stand on: a river or cave cell in the two
+// columns or rows by the map's edge, where the walk's edge clamp always turns it back. Such a
+// tunnel never arrives; it zigzags beside its destination for MAX_CORRIDOR_LENGTH steps, opening
+// a wide field of corridor and making a door each time it meets a room wall on the way (seed 159,
+// level 4: eighteen doors along a keep's south wall). Heading only for cells within reach keeps
+// the evident intent, a tunnel between the two panels.
 pub fn connect_panels(
     map: &mut Map,
     panels: &Panels,
@@ -38,6 +46,16 @@ pub fn connect_panels(
         .iter()
         .map(|&p| edge_cells(map, panels.rect(p)))
         .collect();
+    let (w, h) = (map.width(), map.height());
+    let targets: Vec<Vec<Point>> = tiles
+        .iter()
+        .map(|t| {
+            t.iter()
+                .copied()
+                .filter(|&q| within_reach(q, w, h))
+                .collect()
+        })
+        .collect();
     let mut dug = Vec::new();
     for &p in &order {
         let here = &tiles[panels.index(p)];
@@ -46,7 +64,7 @@ pub fn connect_panels(
             if n.x < 0 || n.y < 0 {
                 continue;
             }
-            let Some((from, to)) = closest(here, &tiles[panels.index(n)]) else {
+            let Some((from, to)) = closest(here, &targets[panels.index(n)]) else {
                 continue;
             };
             let req = TunnelRequest::new(from, to, flags);
@@ -138,9 +156,86 @@ fn gap(p: Point, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::dungeon::test_support::{blank, render, DOOR, FLOOR, WALL, WATER};
+    use crate::gen::meter::Unmetered;
+    use crate::gen::tunnel::{
+        ConstantOverrides, CorridorStyle, DoorTable, StopReason, TunnelConstants,
+    };
+    use crate::map::{priority, Brush};
     use proptest::prelude::*;
 
     const P: fn(i32, i32) -> Point = Point::new;
+
+    /// Seed 159's level 4 in small: a river runs down the last column inside the map's edge,
+    /// through both panels of a 32 × 64 level; the upper panel holds a walled room whose south
+    /// wall faces the lower panel. The closest open cells of the two panels are river cells in
+    /// that last column, where no tunnel can stand: the tunnel must head for a cell it can reach
+    /// and arrive, not walk beside the room's wall until its steps run out.
+    #[test]
+    fn panel_tunnels_head_for_cells_they_can_reach() {
+        for seed in 0..40 {
+            let mut map = blank(32, 64);
+            let panels = Panels::new(32, 64, 32, 32).unwrap();
+            let (river, room) = (map.region_id("river"), map.region_id("room"));
+            let water = Brush::new(WATER).priority(priority::RIVER_STREAMER);
+            map.fill_rect(&Rect::new(30, 1, 1, 62), &water.region(river))
+                .unwrap();
+            let wall = Brush::new(WALL).priority(priority::ROOM_WALL).region(room);
+            map.fill_rect(&Rect::new(6, 10, 20, 18), &wall).unwrap();
+            let floor = Brush::new(FLOOR)
+                .priority(priority::ROOM_FLOOR)
+                .region(room);
+            map.fill_rect(&Rect::new(7, 11, 18, 16), &floor).unwrap();
+            let config = TunnelConfig {
+                styles: vec![CorridorStyle {
+                    name: "passage".into(),
+                    weight: 1.0,
+                    staple: true,
+                    floor: FLOOR,
+                    walls: WALL,
+                    constants: ConstantOverrides::default(),
+                }],
+                default_style: 0,
+                constants: TunnelConstants {
+                    turn_chance: 10,
+                    stubborn_corridor: 30,
+                    segment_minlen: 4,
+                    segment_maxlen: 10,
+                },
+                panel_width: 32,
+                panel_height: 32,
+                doors: DoorTable::uniform(DOOR),
+            };
+            let dug = connect_panels(
+                &mut map,
+                &panels,
+                &config,
+                &mut TunnelLevel::default(),
+                &mut crate::rng::Rng::new(seed),
+                TunnelFlags {
+                    direct: true,
+                    wander: true,
+                    ..TunnelFlags::default()
+                },
+                &mut Unmetered,
+            )
+            .unwrap();
+            assert_eq!(dug.len(), 1, "seed {seed}");
+            let t = &dug[0];
+            assert_ne!(
+                t.stop,
+                StopReason::StepLimit,
+                "seed {seed}\n{}",
+                render(&map)
+            );
+            assert!(
+                t.doors.len() <= 2,
+                "seed {seed}: {:?}\n{}",
+                t.doors,
+                render(&map)
+            );
+        }
+    }
 
     #[test]
     fn closest_matches_a_plain_search() {

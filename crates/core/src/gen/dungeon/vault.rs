@@ -235,11 +235,13 @@ fn write(map: &mut Map, rng: &mut Rng, vault: &VaultGrid, rect: Rect) {
     }
     for (i, kind) in &vault.doors {
         let p = at(*i);
+        // The grid draws the door itself: there is no wall under it to remember.
         let door = Door {
             x: p.x,
             y: p.y,
             state: DoorState::Closed,
             kind: Some(kind.name.clone()),
+            made_on: None,
         };
         let _ = map.add_door(door);
     }

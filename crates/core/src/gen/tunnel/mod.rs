@@ -35,7 +35,7 @@ mod tests;
 pub use config::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConfig, TunnelConstants};
 pub use error::TunnelError;
 pub use request::{TunnelFlags, TunnelRequest};
-pub use steer::incursion_dist;
+pub use steer::{incursion_dist, within_reach};
 
 use crate::map::{Corridor, Map, Point};
 use crate::rng::Rng;

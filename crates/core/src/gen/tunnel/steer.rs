@@ -104,11 +104,37 @@ pub fn clamp_at_edge(pos: Point, dir: Dir, width: i32, height: i32) -> Dir {
     }
 }
 
+/// Whether a walk can stand on `p` on a map of `width × height`: the walk's edge clamp (the
+/// original's `if (x <= 2) CurrDir = EAST; …`) turns every walk back before it leaves column 2,
+/// row 2, column `width − 3` or row `height − 3`, so no walk stands in the two outermost columns
+/// or rows.
+pub fn within_reach(p: Point, width: i32, height: i32) -> bool {
+    (2..=width - 3).contains(&p.x) && (2..=height - 3).contains(&p.y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const P: fn(i32, i32) -> Point = Point::new;
+
+    #[test]
+    fn the_edge_clamp_keeps_every_walk_within_reach() {
+        // Wherever a walk stands and whichever way it heads, the clamp turns it so that its
+        // next step stays within reach (or moves it back towards the band).
+        let (w, h) = (12, 10);
+        for x in 2..=w - 3 {
+            for y in 2..=h - 3 {
+                for dir in [Dir::North, Dir::South, Dir::East, Dir::West] {
+                    let next = P(x, y).step(clamp_at_edge(P(x, y), dir, w, h));
+                    assert!(within_reach(next, w, h), "{x},{y} {dir:?} -> {next:?}");
+                }
+            }
+        }
+        assert!(within_reach(P(2, 2), w, h) && within_reach(P(9, 7), w, h));
+        assert!(!within_reach(P(1, 5), w, h) && !within_reach(P(10, 5), w, h));
+        assert!(!within_reach(P(5, 1), w, h) && !within_reach(P(5, 8), w, h));
+    }
 
     #[test]
     fn dist_is_long_axis_plus_half_short_axis() {

@@ -2,6 +2,7 @@
 //! is reachable from every other by exactly one path, with secret doors on deeper levels.
 
 use super::paint::{odd_at_most, place_within, Paint};
+use crate::gen::doors::door_may_stand;
 use crate::map::{DoorState, Map, Point, Rect};
 use crate::rng::Rng;
 
@@ -15,8 +16,9 @@ const SECRET_DOOR_TRIES: u32 = 500;
 /// A maze filling most of the panel, on a level at `depth`. Cells sit on odd offsets from the
 /// corner; the maze is carved by the original's walk (see [`carve`]). A maze deeper than level
 /// 3 then gets `min(7, depth − 3)` secret doors, each on a passage cell (open, with walls on
-/// two opposite sides and open cells on the other two). Returns its floor area (maze walls
-/// included).
+/// two opposite sides and open cells on the other two, as drawn on the map) that touches none
+/// of the others.
+/// Returns its floor area (maze walls included).
 pub fn maze(map: &mut Map, rng: &mut Rng, panel: Rect, paint: &Paint, depth: u32) -> Rect {
     let w = odd_at_most((panel.w / 2).max(panel.w - 2 - rng.below(8) as i32));
     let h = odd_at_most((panel.h / 2).max(panel.h - 2 - rng.below(8) as i32));
@@ -29,7 +31,7 @@ pub fn maze(map: &mut Map, rng: &mut Rng, panel: Rect, paint: &Paint, depth: u32
         .saturating_sub(SECRET_DOOR_DEPTH)
         .min(MOST_SECRET_DOORS);
     for _ in 0..doors {
-        if let Some(p) = passage_cell(r, &open, rng) {
+        if let Some(p) = passage_cell(map, r, rng) {
             paint.door(map, p, DoorState::Secret);
         }
     }
@@ -88,16 +90,25 @@ fn carve(r: Rect, rng: &mut Rng) -> Vec<bool> {
     open
 }
 
-/// A random passage cell of the maze: open, walls on two opposite sides and open cells on the
-/// other two. `None` after the original's 500 tries.
+/// A random passage cell of the maze as drawn on the map: open, walls on two opposite sides
+/// and open cells on the other two, a cell a door may stand on ([`door_may_stand`]: not a
+/// river's) and no door beside it (8-neighbour). `None` after the original's 500 tries.
 // The original's loop `continue`s past every open cell it finds and so only ever puts a secret
 // door on a wall cell, when its tries run out; the evident intent is a door in a passage.
-fn passage_cell(r: Rect, open: &[bool], rng: &mut Rng) -> Option<Point> {
-    let is_open = |x: i32, y: i32| open[((x - r.x) + (y - r.y) * r.w) as usize];
+// It may also choose a cell twice (`MakeSecretDoor` then makes nothing), a cell of a river
+// crossing the maze (where no door is made), or a cell next to a door it made (the level's door
+// pass then removes both as touching): one door in 35 to 40 at depths 6 to 9 went so. The
+// intent is `min(7, depth − 3)` doors, so such cells are tried again.
+fn passage_cell(map: &Map, r: Rect, rng: &mut Rng) -> Option<Point> {
+    let is_open = |x: i32, y: i32| map.is_solid(Point::new(x, y)) == Ok(false);
+    let near_door = |x: i32, y: i32| {
+        (-1..=1).any(|dy| (-1..=1).any(|dx| map.is_door(Point::new(x + dx, y + dy)) == Ok(true)))
+    };
     for _ in 0..SECRET_DOOR_TRIES {
         let x = r.x + 1 + rng.below((r.w - 3).max(1) as u64) as i32;
         let y = r.y + 1 + rng.below((r.h - 3).max(1) as u64) as i32;
-        if !is_open(x, y) {
+        let p = Point::new(x, y);
+        if !is_open(x, y) || !door_may_stand(map, p) || near_door(x, y) {
             continue;
         }
         let across = !is_open(x - 1, y) && !is_open(x + 1, y);

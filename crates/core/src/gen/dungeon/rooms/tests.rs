@@ -222,8 +222,7 @@ fn castle_walls_and_doors_keep_the_originals_distances_from_the_chamber_walls() 
 #[test]
 fn mazes_deeper_than_three_get_secret_doors_in_their_passages() {
     for depth in 1..=12u32 {
-        let mut most = 0;
-        for seed in 0..10 {
+        for seed in 0..40 {
             let (map, _) = draw_at_depth(RoomKind::Maze, seed, depth);
             let secret: Vec<_> = map
                 .notes
@@ -231,7 +230,18 @@ fn mazes_deeper_than_three_get_secret_doors_in_their_passages() {
                 .iter()
                 .filter(|d| d.state == DoorState::Secret)
                 .collect();
-            most = most.max(secret.len());
+            // Every maze gets all of them, and no two touch (the door pass would remove both).
+            assert_eq!(
+                secret.len(),
+                depth.saturating_sub(3).min(7) as usize,
+                "depth {depth} seed {seed}"
+            );
+            for (i, a) in secret.iter().enumerate() {
+                for b in &secret[i + 1..] {
+                    let (dx, dy) = ((a.x - b.x).abs(), (a.y - b.y).abs());
+                    assert!(dx.max(dy) > 1, "depth {depth} seed {seed}: {a:?} {b:?}");
+                }
+            }
             for d in secret {
                 let p = d.at();
                 let wall = |dx: i32, dy: i32| {
@@ -243,11 +253,44 @@ fn mazes_deeper_than_three_get_secret_doors_in_their_passages() {
                 assert_eq!(map.priority_at(p).unwrap(), priority::ROOM_FLOOR);
             }
         }
-        assert_eq!(
-            most,
-            depth.saturating_sub(3).min(7) as usize,
-            "depth {depth}"
-        );
+    }
+}
+
+/// A river crossing a maze (drawn before the rooms, above their priority) takes none of its
+/// secret doors: each still goes on a passage cell of the maze's own floor.
+#[test]
+fn a_river_through_a_maze_takes_none_of_its_secret_doors() {
+    use crate::gen::dungeon::test_support::WATER;
+    use crate::map::Brush;
+    for seed in 0..60 {
+        let mut map = blank(96, 64);
+        let river = Brush::new(WATER).priority(priority::RIVER_STREAMER);
+        for x in [38, 39, 47, 52, 53] {
+            map.fill_rect(&Rect::new(x, 10, 1, 44), &river).unwrap();
+        }
+        let limits = RoomLimits {
+            depth: 10,
+            ..LIMITS
+        };
+        draw_room(
+            &mut map,
+            &mut Rng::new(seed),
+            PANEL,
+            RoomKind::Maze,
+            &style(),
+            &limits,
+            &mut Unmetered,
+        )
+        .unwrap();
+        let secret: Vec<Point> = map.notes.doors.iter().map(|d| d.at()).collect();
+        assert_eq!(secret.len(), 7, "seed {seed}\n{}", render(&map));
+        for p in secret {
+            assert_eq!(
+                map.priority_at(p).unwrap(),
+                priority::ROOM_FLOOR,
+                "seed {seed} {p:?}"
+            );
+        }
     }
 }
 
