@@ -108,17 +108,18 @@ fn generate(registry: &Registry, seed: u64, depth: u32) -> Result<(), Box<dyn st
     }
 
     // 3. One room in every other panel, of a kind drawn by the room regions' weights.
+    //    On levels 1 to 3 ([dungeon] wooden_door_depth) their doors are wooden.
     let rooms: Vec<_> = regions
         .rooms
         .iter()
         .filter(|room| (room.min_depth..=room.max_depth).contains(&depth))
-        .map(|room| &room.choice)
+        .map(|room| room.choice_at(d, depth))
         .collect();
     let drawn = draw_rooms(
         &mut map,
         &mut rng.stream("rooms"),
         &level,
-        &rooms,
+        &rooms.iter().collect::<Vec<_>>(),
         &d.room_limits(depth),
         meter,
     )?;
@@ -128,7 +129,7 @@ fn generate(registry: &Registry, seed: u64, depth: u32) -> Result<(), Box<dyn st
 
     // 4. A tunnel between each pair of neighbouring panels, then the fix-up that joins every
     //    open area into one.
-    let config = regions.tunnel_config(d.panel_size(), None)?;
+    let config = regions.tunnel_config(d.panel_size(), None, depth)?;
     let mut tunnels = TunnelLevel::default();
     let flags = TunnelFlags {
         direct: true,

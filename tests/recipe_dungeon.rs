@@ -7,7 +7,8 @@
 mod common;
 use common::*;
 use std::sync::Arc;
-use warren_core::map::{Adjacency, Dir, DoorState, Map, Point};
+use warren_core::gen::connectivity::{components, map_adjacency};
+use warren_core::map::{Adjacency, Brush, Dir, DoorState, Map, Point, FLAG_DOOR};
 use warren_core::region::{Registry, Source};
 use warren_lua::{Host, Limits, ParamValues, Run};
 
@@ -220,11 +221,32 @@ fn a_thousand_small_levels_are_one_area_with_stairs_on_open_floor() {
     assert_eq!(kinds.into_iter().collect::<Vec<_>>(), want);
 }
 
+/// Whether walling up the door at `p` (a wall, no door) would cut `map` in two: the one case
+/// where the door pass leaves a door touching another.
+fn needed(map: &Map, p: Point) -> bool {
+    let adjacency = map_adjacency(map);
+    let before = components(map, adjacency).len();
+    let mut walled = map.clone();
+    let i = walled.index(p.x as i64, p.y as i64).unwrap();
+    walled.flag_cells_mut()[i] &= !FLAG_DOOR;
+    let rock = walled.terrains().id("rock wall").unwrap();
+    walled.write(p, &Brush::new(rock).forced()).unwrap();
+    components(&walled, adjacency).len() > before
+}
+
+/// A thousand five-level runs, as `warren run scripts/dungeon.lua --levels 5` makes them: every
+/// level keeps `check_level`'s promises (no three doors in a line anywhere, every door between
+/// two walls or broken, …), a door touches another only where walling it up would cut the
+/// level in two, up stairs sit under the down stairs above, and on levels 1 to 3 (`[dungeon]
+/// wooden_door_depth`) every door is wooden but a vault's (vaults keep the doors their grid
+/// names). Seed 159 once had three broken doors in a line on level 4.
 #[test]
-fn five_levels_have_up_stairs_under_the_down_stairs_above() {
+fn a_thousand_five_level_runs_keep_doors_apart_and_wooden_near_the_top() {
     let host = host("dungeon.lua");
     let p = params(&host, &[]);
-    for seed in 0..20 {
+    let terrains = host.registry().terrains().clone();
+    let (mut touching, mut vault_iron, mut deep_iron, mut shallow_doors) = (0, 0, 0, 0);
+    for seed in 0..1000 {
         let levels = warren_lua::run::generate_levels(&host, seed, &p, 5).unwrap();
         assert_eq!(levels.len(), 5);
         assert!(levels[0].map.notes.stairs.up.is_empty());
@@ -235,9 +257,80 @@ fn five_levels_have_up_stairs_under_the_down_stairs_above() {
                 below.notes.stairs.up, above.notes.stairs.down,
                 "seed {seed}"
             );
-            check_level(below, &format!("seed {seed} depth {}", pair[1].depth));
+        }
+        for l in &levels {
+            let (map, what) = (&l.map, format!("seed {seed} level {}", l.depth));
+            check_level(map, &what);
+            for d in &map.notes.doors {
+                let p = d.at();
+                if Dir::ALL
+                    .iter()
+                    .any(|&dir| map.is_door(p.step(dir)).unwrap_or(false))
+                {
+                    assert!(needed(map, p), "{what}: door {p:?} touches another");
+                    touching += 1;
+                }
+                let kind = terrains.door(d.kind.as_deref().unwrap()).unwrap();
+                if l.depth > 3 {
+                    deep_iron += !kind.wooden as usize;
+                    continue;
+                }
+                shallow_doors += 1;
+                if !kind.wooden {
+                    let in_vault = map
+                        .notes
+                        .rooms
+                        .iter()
+                        .any(|r| &*r.kind == "vault" && r.rect.contains(p));
+                    assert!(in_vault, "{what}: {} at {p:?}", kind.name);
+                    vault_iron += 1;
+                }
+            }
         }
     }
+    // The rule has doors to apply to, and the sweep would see iron doors where they stand.
+    assert!(
+        shallow_doors > 10_000 && deep_iron > 1_000,
+        "{shallow_doors} {deep_iron}"
+    );
+    assert!(vault_iron > 0);
+    eprintln!("touching doors the level needs: {touching}; iron doors in vaults on levels 1-3: {vault_iron}");
+}
+
+/// A region that keeps its doors (`keep_doors = true`) makes its iron-bound doors on levels
+/// 1 to 3 too, and `[dungeon] wooden_door_depth = 0` lets every region do so.
+#[test]
+fn regions_that_keep_their_doors_make_iron_doors_near_the_top() {
+    let iron_outside_vaults = |registry: Arc<Registry>| {
+        let host = host_with(registry);
+        let p = params(&host, &[]);
+        let mut n = 0;
+        for seed in 0..40 {
+            for l in warren_lua::run::generate_levels(&host, seed, &p, 3).unwrap() {
+                let map = &l.map;
+                for d in &map.notes.doors {
+                    let kind = map.terrains().door(d.kind.as_deref().unwrap()).unwrap();
+                    let in_vault = map
+                        .notes
+                        .rooms
+                        .iter()
+                        .any(|r| &*r.kind == "vault" && r.rect.contains(d.at()));
+                    n += (!kind.wooden && !in_vault) as usize;
+                }
+            }
+        }
+        n
+    };
+    assert_eq!(iron_outside_vaults(registry()), 0);
+    let kept = edited(|t| {
+        t.replace(
+            "door = \"iron-bound door\"\n",
+            "door = \"iron-bound door\"\nkeep_doors = true\n",
+        )
+    });
+    assert!(iron_outside_vaults(kept) > 20);
+    let never = edited(|t| set_all(t, "wooden_door_depth", "0"));
+    assert!(iron_outside_vaults(never) > 20);
 }
 
 /// The shipped region sources with `edit` applied to each file's text.

@@ -72,6 +72,17 @@ fn each_bad_dungeon_value_names_file_line_and_column() {
             "[[corridor]]\nname = \"x\"\nweight = 1\nfloor = \"rock\"\nwalls = \"rock\"\ndoor = \"floor\"\n".into(),
             "regions/bad.toml:4:9: corridor 'x': floor = 'rock' is a solid terrain",
         ),
+        ("[dungeon]\nwooden_door_depth = -1\n".into(), "regions/bad.toml:2:21: dungeon.wooden_door_depth = -1 is out of range (0..=1000)"),
+        ("[dungeon]\nwooden_door = \"iron\"\n[[door]]\nname = \"iron\"\nclosed = \"rock\"\nopen = \"floor\"\nwooden = false\n".into(), "regions/bad.toml:2:15: dungeon.wooden_door = 'iron' is not wooden; name a [[door]] kind with wooden = true"),
+        ("[dungeon]\nwooden_door = \"oak\"\n".into(), "regions/bad.toml:2:15: dungeon.wooden_door = 'oak' is neither a [[door]] kind (known: none) nor a terrain"),
+        (
+            format!("[[door]]\nname = \"iron\"\nclosed = \"rock\"\nopen = \"floor\"\nwooden = false\n\n{}", room("").replace("door = \"floor\"", "door = \"iron\"")),
+            "regions/bad.toml:13:8: room 'r': door = 'iron' is not wooden, and on levels 1..=3 ([dungeon] wooden_door_depth) doors must be, but no [[door]] kind is wooden",
+        ),
+        (
+            format!("[[door]]\nname = \"iron\"\nclosed = \"rock\"\nopen = \"floor\"\nwooden = false\n\n{}", vault("#+#", "\"#\" = \"rock\"\n\"+\" = \"iron\"\n").replace("grid =", "keep_doors = false\ngrid =")),
+            "regions/bad.toml:16:7: vault 'v': legend.\"+\" = 'iron' is not wooden",
+        ),
     ];
     for (bad, want) in &cases {
         let e = load_err(bad);
@@ -90,6 +101,8 @@ fn defaults_follow_incursion_and_the_shipped_data_keeps_them() {
         (d.secret_door_reveal_depth, d.secret_door_reveal_radius),
         (5, 17)
     );
+    // Doors are wooden on levels 1 to 3, as `MakeDoor` forces them.
+    assert_eq!(d.wooden_door_depth, 3);
     let w = warren_core::region::DoorWeightsDef::default();
     assert_eq!(
         (w.closed, w.open, w.locked, w.secret),
@@ -102,6 +115,17 @@ fn defaults_follow_incursion_and_the_shipped_data_keeps_them() {
         .door("oak door")
         .expect("a shipped door kind");
     assert_eq!(oak.weights, warren_core::map::DoorWeights::INCURSION);
+    assert!(oak.wooden && !shipped.terrains().door("iron-bound door").unwrap().wooden);
+    assert_eq!(shipped.data.dungeon.wooden_door_depth, 3);
+    assert_eq!(
+        shipped
+            .resolved
+            .dungeon
+            .wooden_door
+            .as_ref()
+            .map(|k| &*k.name),
+        Some("oak door")
+    );
     assert!(shipped.terrains().get(oak.closed).solid && !shipped.terrains().get(oak.open).solid);
     for name in ["chasm", "magma"] {
         assert!(

@@ -131,6 +131,7 @@
 ---@field panel_width? integer Panel width in cells (default `[dungeon] panel_width`). Range 1..=4096.
 ---@field panel_height? integer Panel height in cells (default `[dungeon] panel_height`). Range 1..=4096.
 ---@field corridor? string The level's own corridor region, used for short tunnels and the fix-up's paths (default `[dungeon] corridor`, else the first).
+---@field depth? integer The level's depth (default `ctx.depth`): on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors (unless they keep their doors). Range 1..=1000.
 
 ---Options of `tunnels:dig`.
 ---@class warren.DigOptions
@@ -200,6 +201,7 @@
 ---Options of `warren.dungeon.place_vault`.
 ---@class warren.VaultOptions
 ---@field above? warren.Map The level above (`ctx.above`): the vault never covers its down stairs.
+---@field depth? integer The level's depth (default `ctx.depth`): a vault with `keep_doors = false` makes wooden doors on levels at most `[dungeon] wooden_door_depth` deep. Range 1..=1000.
 
 ---A placed vault: its cells and the panels it took.
 ---@class warren.PlacedVault
@@ -216,7 +218,7 @@
 ---@field min_height? integer Shortest room (default `[dungeon] room_min_height`). Range 5..=254.
 ---@field max_height? integer Tallest room (default `[dungeon] room_max_height`). Range 5..=254.
 ---@field life_percent? integer Percent of a lifecave's cells that start as wall (default `[dungeon] life_percent`). Range 0..=100.
----@field depth? integer The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors. Range 1..=1000. Default 1.
+---@field depth? integer The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors, and on levels at most `[dungeon] wooden_door_depth` deep a room's door that is not wooden becomes `[dungeon] wooden_door` (unless the region keeps its doors). Range 1..=1000. Default 1.
 
 ---A room drawn in a panel: its floor's bounding box, kind and region.
 ---@class warren.DrawnRoom
@@ -326,6 +328,7 @@
 ---@field broken? warren.Terrain A broken door, an empty doorway (open; default: `open`).
 ---@field secret? warren.Terrain A secret door (solid; default: drawn as the wall beside it).
 ---@field weights? warren.DoorWeights How often a new door gets each state (default: Incursion's chances).
+---@field wooden? boolean Whether the door is wooden: on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors. Default true.
 
 ---`[door.weights]`: relative chances of a new door's states (Incursion's by default).
 ---@class warren.DoorWeights
@@ -365,6 +368,8 @@
 ---@field bridge? warren.Terrain Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none).
 ---@field secret_door_reveal_depth? integer On levels at most this deep no secret door stays near the up stairs. Range 0..=1000. Default 5.
 ---@field secret_door_reveal_radius? integer How near the up stairs `secret_door_reveal_depth` applies. Range 0..=1000. Default 17.
+---@field wooden_door_depth? integer On levels at most this deep, regions whose door is not wooden make `wooden_door` doors (0: never). Range 0..=1000. Default 3.
+---@field wooden_door? string The wooden `[[door]]` kind that stands in for the others there (default: the first wooden kind).
 
 ---A `[[corridor]]` region (a view of `ctx.regions.corridor[i]`, or a table made like one).
 ---@class warren.CorridorRegion
@@ -374,6 +379,7 @@
 ---@field walls warren.Terrain Walls around the floor.
 ---@field door string The door tunnels make into this region: a `[[door]]` kind, or a terrain drawn alike in every state.
 ---@field staple? boolean May be chosen again on the same level. Default false.
+---@field keep_doors? boolean Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden. Default false.
 ---@field constants? warren.CorridorConstants Overrides of `[dungeon]`'s corridor constants.
 
 ---A corridor region's overrides of `[dungeon]`'s corridor constants.
@@ -392,6 +398,7 @@
 ---@field wall warren.Terrain Walls.
 ---@field door string Doors into the room, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain drawn alike in every state.
 ---@field furnishing? warren.Terrain Pillars and rubble (default: `wall`).
+---@field keep_doors? boolean Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden. Default false.
 ---@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
 ---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
 
@@ -414,6 +421,7 @@
 ---@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
 ---@field grid string The vault, one row per line.
 ---@field legend table Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.
+---@field keep_doors? boolean Keep the legend's door kinds at every depth (Incursion's vaults); `false` follows `[dungeon] wooden_door_depth`. Default true.
 
 ---`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).
 ---@class warren.TownStyle

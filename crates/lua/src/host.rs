@@ -223,6 +223,7 @@ impl Env {
             rng: self.rng_ud.clone(),
             rng_cell: rng_cell.cast(),
             map: self.map_ud.clone(),
+            depth: std::cell::Cell::new(1),
         });
         Ok(())
     }
@@ -574,6 +575,7 @@ impl Host {
         let lua = &env.lua;
         *env.held.1.write_or_busy()? = Rng::new(run.seed);
         state::state(lua).running.set(true);
+        state::with_run(lua, |r| r.depth.set(run.depth));
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
         let params = Self::params_table(env, run.params)?;

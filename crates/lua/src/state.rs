@@ -147,6 +147,8 @@ pub struct RunData {
     pub rng_cell: *const std::ffi::c_void,
     /// The map being generated.
     pub map: AnyUserData,
+    /// `ctx.depth` of the generation in progress (bindings with a `depth` option default to it).
+    pub depth: std::cell::Cell<u32>,
 }
 
 /// Puts `lua`'s [`StateData`] (already in its app data, where it stays until the state is
@@ -211,6 +213,11 @@ pub unsafe fn data_of<'l>(l: *mut ffi::lua_State) -> Option<&'l StateData> {
 /// Whether a generation is running (userdata made outside one belong to the loaded recipe).
 pub fn in_run(lua: &Lua) -> bool {
     state(lua).running.get()
+}
+
+/// `ctx.depth` of the generation in progress; 1 when none is running.
+pub fn run_depth(lua: &Lua) -> u32 {
+    with_run(lua, |r| r.depth.get()).unwrap_or(1)
 }
 
 /// Runs `f` on the generation in progress; `None` when no generation is running.

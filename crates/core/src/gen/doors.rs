@@ -335,6 +335,7 @@ mod tests {
             broken: BROKEN,
             secret: None,
             weights: DoorWeights::INCURSION,
+            wooden: true,
         };
         Arc::new(
             TerrainTable::new(vec![

@@ -123,11 +123,14 @@ pub struct DoorKind {
     pub secret: Option<TerrainId>,
     /// How often a new door gets each state.
     pub weights: DoorWeights,
+    /// Whether the door is wooden (Incursion's door material): on shallow levels tunnels and
+    /// rooms make only wooden doors (see `[dungeon] wooden_door_depth`).
+    pub wooden: bool,
 }
 
 impl DoorKind {
-    /// A door drawn with one terrain in every state (a region that names a terrain as its
-    /// door), with Incursion's state chances.
+    /// A wooden door drawn with one terrain in every state (a region that names a terrain as
+    /// its door), with Incursion's state chances.
     pub fn uniform(name: &str, terrain: TerrainId) -> DoorKind {
         DoorKind {
             name: name.into(),
@@ -137,6 +140,7 @@ impl DoorKind {
             broken: terrain,
             secret: Some(terrain),
             weights: DoorWeights::INCURSION,
+            wooden: true,
         }
     }
 

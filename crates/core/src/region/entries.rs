@@ -39,6 +39,9 @@ pub struct Dungeon {
     pub down_stairs: Option<TerrainId>,
     /// What the fix-up lays across hazards that cut a level (`bridge`), if anything.
     pub bridge: Option<TerrainId>,
+    /// The wooden door that stands in for the others on shallow levels (`wooden_door`, else
+    /// the first wooden `[[door]]` kind), if there is one.
+    pub wooden_door: Option<DoorKind>,
 }
 
 impl Default for Dungeon {
@@ -55,6 +58,7 @@ impl Default for Dungeon {
             up_stairs: None,
             down_stairs: None,
             bridge: None,
+            wooden_door: None,
         }
     }
 }
@@ -87,6 +91,20 @@ impl Dungeon {
     pub fn fixup_trials(&self) -> u32 {
         self.def.fixup_trials as u32
     }
+
+    /// The kind of door a region whose door is `door` makes on a level `depth` deep (Incursion's
+    /// `MakeDoor`): on levels at most `wooden_door_depth` deep a door that is not wooden becomes
+    /// the wooden door, unless the region keeps its doors (`keep`) or there is no wooden door.
+    pub fn door_at<'a>(&'a self, door: &'a DoorKind, keep: bool, depth: u32) -> &'a DoorKind {
+        match &self.wooden_door {
+            Some(wood)
+                if !keep && !door.wooden && i64::from(depth) <= self.def.wooden_door_depth =>
+            {
+                wood
+            }
+            _ => door,
+        }
+    }
 }
 
 /// A `[[corridor]]`: a tunnel style and the door tunnels make into it.
@@ -96,6 +114,8 @@ pub struct Corridor {
     pub style: CorridorStyle,
     /// The kind of door tunnels make where they meet this region's cells.
     pub door: DoorKind,
+    /// Whether its doors keep their kind on shallow levels (see [`Dungeon::door_at`]).
+    pub keep_doors: bool,
 }
 
 /// A `[[room]]`: the kind and look of the room drawn in a panel.
@@ -107,6 +127,19 @@ pub struct RoomRegion {
     pub min_depth: u32,
     /// Deepest depth it appears at.
     pub max_depth: u32,
+    /// Whether its doors keep their kind on shallow levels (see [`Dungeon::door_at`]).
+    pub keep_doors: bool,
+}
+
+impl RoomRegion {
+    /// The room as drawn on a level `depth` deep: its door as [`Dungeon::door_at`] says.
+    pub fn choice_at(&self, dungeon: &Dungeon, depth: u32) -> RoomChoice {
+        let mut choice = self.choice.clone();
+        choice.style.door = dungeon
+            .door_at(&self.choice.style.door, self.keep_doors, depth)
+            .clone();
+        choice
+    }
 }
 
 /// A `[[streamer]]`.
@@ -133,6 +166,20 @@ pub struct VaultRegion {
     pub max_depth: u32,
     /// The grid, glyphs resolved to terrain ids.
     pub grid: VaultGrid,
+    /// Whether its doors keep their kind on shallow levels (see [`Dungeon::door_at`]).
+    pub keep_doors: bool,
+}
+
+impl VaultRegion {
+    /// The vault's grid as drawn on a level `depth` deep: each door's kind as
+    /// [`Dungeon::door_at`] says.
+    pub fn grid_at(&self, dungeon: &Dungeon, depth: u32) -> VaultGrid {
+        let mut grid = self.grid.clone();
+        for (_, kind) in &mut grid.doors {
+            *kind = dungeon.door_at(kind, self.keep_doors, depth).clone();
+        }
+        grid
+    }
 }
 
 /// `[town]`: the terrains a town is drawn with.
@@ -162,13 +209,15 @@ pub enum ConfigError {
 
 /// One level's tunnel settings from resolved regions: the corridor regions as styles (the
 /// level's own is `corridor`, else `[dungeon] corridor`, else the first), `[dungeon]`'s
-/// constants, the panel size, and the door of every corridor and room region.
+/// constants, the panel size, and the door of every corridor and room region on a level
+/// `depth` deep ([`Dungeon::door_at`]).
 pub fn tunnel_config(
     dungeon: &Dungeon,
     corridors: &[Corridor],
     rooms: &[RoomRegion],
     panel: (i32, i32),
     corridor: Option<&str>,
+    depth: u32,
 ) -> Result<TunnelConfig, ConfigError> {
     if corridors.is_empty() {
         return Err(ConfigError::NoCorridors);
@@ -188,13 +237,14 @@ pub fn tunnel_config(
                     .join(", "),
             })?,
     };
+    let door = |kind: &DoorKind, keep: bool| dungeon.door_at(kind, keep, depth).clone();
     let mut by_region = BTreeMap::new();
     for c in corridors {
-        by_region.insert(c.style.name.clone(), c.door.clone());
+        by_region.insert(c.style.name.clone(), door(&c.door, c.keep_doors));
     }
     for r in rooms {
         let style = &r.choice.style;
-        by_region.insert(style.name.clone(), style.door.clone());
+        by_region.insert(style.name.clone(), door(&style.door, r.keep_doors));
     }
     Ok(TunnelConfig {
         styles: corridors.iter().map(|c| c.style.clone()).collect(),
@@ -203,19 +253,30 @@ pub fn tunnel_config(
         panel_width: panel.0,
         panel_height: panel.1,
         doors: DoorTable {
-            default: corridors[default_style].door.clone(),
+            default: door(
+                &corridors[default_style].door,
+                corridors[default_style].keep_doors,
+            ),
             by_region,
         },
     })
 }
 
 impl Resolved {
-    /// [`tunnel_config`] of these regions.
+    /// [`tunnel_config`] of these regions, for a level `depth` deep.
     pub fn tunnel_config(
         &self,
         panel: (i32, i32),
         corridor: Option<&str>,
+        depth: u32,
     ) -> Result<TunnelConfig, ConfigError> {
-        tunnel_config(&self.dungeon, &self.corridors, &self.rooms, panel, corridor)
+        tunnel_config(
+            &self.dungeon,
+            &self.corridors,
+            &self.rooms,
+            panel,
+            corridor,
+            depth,
+        )
     }
 }

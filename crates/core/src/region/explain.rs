@@ -473,7 +473,7 @@ mod tests {
         );
         assert_eq!(
             explain("[[room]]\nname = \"x\"\nzzz = 1\n"),
-            "room 'x': unknown key 'zzz' (keys: name, weight, kind, floor, wall, door, furnishing, min_depth, max_depth)"
+            "room 'x': unknown key 'zzz' (keys: name, weight, kind, floor, wall, door, furnishing, keep_doors, min_depth, max_depth)"
         );
         assert_eq!(
             explain("[vaults]\nx = 1\n"),

@@ -413,6 +413,22 @@ pub fn dungeon(
     let up_stairs = safe("up_stairs", &d.up_stairs);
     let down_stairs = safe("down_stairs", &d.down_stairs);
     let bridge = safe("bridge", &d.bridge);
+    let wooden_door = match &d.wooden_door {
+        Some(name) => {
+            let kind = p.door(&["wooden_door"], name, terrains);
+            if kind.as_ref().is_some_and(|k| !k.wooden) {
+                let key = p.name(&["wooden_door"]);
+                p.report(
+                    &["wooden_door"],
+                    format!(
+                        "{key} = '{name}' is not wooden; name a [[door]] kind with wooden = true"
+                    ),
+                );
+            }
+            kind
+        }
+        None => terrains.door_kinds().iter().find(|k| k.wooden).cloned(),
+    };
     if let Some(name) = &d.corridor {
         if !corridors.contains(&name.as_str()) && !p.excused(name, corridors.iter().copied()) {
             let message = match did_you_mean(name, corridors.iter().copied()) {
@@ -446,7 +462,35 @@ pub fn dungeon(
         up_stairs,
         down_stairs,
         bridge,
+        wooden_door,
     })
+}
+
+/// Reports a region's door of kind `door` (at `keys`) that must become wooden on shallow levels
+/// when no wooden door can stand in for it: not wooden, not kept (`keep`), `wooden_door_depth`
+/// above 0, and neither `[dungeon] wooden_door` nor any wooden `[[door]]` kind.
+fn check_wooden(
+    p: &mut Problems,
+    keys: &[&str],
+    door: &DoorKind,
+    keep: bool,
+    dungeon: &DungeonDef,
+    terrains: &TerrainTable,
+) {
+    let stand_in = dungeon.wooden_door.is_some() || terrains.door_kinds().iter().any(|k| k.wooden);
+    if keep || door.wooden || dungeon.wooden_door_depth <= 0 || stand_in {
+        return;
+    }
+    let key = p.name(keys);
+    p.report(
+        keys,
+        format!(
+            "{key} = '{}' is not wooden, and on levels 1..={} ([dungeon] wooden_door_depth) \
+             doors must be, but no [[door]] kind is wooden; declare one (wooden = true), set \
+             keep_doors = true here, or set [dungeon] wooden_door_depth = 0",
+            door.name, dungeon.wooden_door_depth
+        ),
+    );
 }
 
 /// `[[door]]`: a non-empty name; the terrain of each state (closed, locked and secret solid;
@@ -514,6 +558,7 @@ pub fn door(d: &DoorDef, terrains: &TerrainTable, p: &mut Problems) -> Option<Do
             locked: w.locked,
             secret: w.secret,
         },
+        wooden: d.wooden,
     })
 }
 
@@ -529,6 +574,9 @@ pub fn corridor(
     let floor = p.open_terrain(&["floor"], &c.floor, terrains);
     let walls = p.terrain(&["walls"], &c.walls, terrains);
     let door = p.door(&["door"], &c.door, terrains);
+    if let Some(kind) = &door {
+        check_wooden(p, &["door"], kind, c.keep_doors, dungeon, terrains);
+    }
     p.weight(c.weight);
     let mut overrides = [None; 4];
     for ((spec, v), slot) in CORRIDOR_CONSTANTS
@@ -579,6 +627,7 @@ pub fn corridor(
             },
         },
         door: door?,
+        keep_doors: c.keep_doors,
     })
 }
 
@@ -589,12 +638,21 @@ fn depths(p: &mut Problems, lo: i64, hi: i64) {
     p.ordered("min_depth", ("min_depth", lo), ("max_depth", hi));
 }
 
-/// `[[room]]`: its terrains (the floor open), weight, kind and depths.
-pub fn room(r: &RoomDef, terrains: &TerrainTable, p: &mut Problems) -> Option<RoomRegion> {
+/// `[[room]]`: its terrains (the floor open), weight, kind, depths, and a door that can follow
+/// `dungeon`'s `wooden_door_depth`.
+pub fn room(
+    r: &RoomDef,
+    dungeon: &DungeonDef,
+    terrains: &TerrainTable,
+    p: &mut Problems,
+) -> Option<RoomRegion> {
     let before = p.found.len();
     let floor = p.open_terrain(&["floor"], &r.floor, terrains);
     let wall = p.terrain(&["wall"], &r.wall, terrains);
     let door = p.door(&["door"], &r.door, terrains);
+    if let Some(kind) = &door {
+        check_wooden(p, &["door"], kind, r.keep_doors, dungeon, terrains);
+    }
     let furnishing = r
         .furnishing
         .as_ref()
@@ -620,6 +678,7 @@ pub fn room(r: &RoomDef, terrains: &TerrainTable, p: &mut Problems) -> Option<Ro
         },
         min_depth: r.min_depth as u32,
         max_depth: r.max_depth as u32,
+        keep_doors: r.keep_doors,
     })
 }
 
@@ -686,6 +745,18 @@ pub fn vault(
 ) -> Option<VaultRegion> {
     let before = p.found.len();
     let grid = vault_grid(v, dungeon, terrains, p);
+    for (glyph, name) in &v.legend {
+        if let Some(kind) = terrains.door_kinds().iter().find(|k| &*k.name == name) {
+            check_wooden(
+                p,
+                &["legend", glyph.as_str()],
+                kind,
+                v.keep_doors,
+                dungeon,
+                terrains,
+            );
+        }
+    }
     p.weight(v.weight);
     depths(p, v.min_depth, v.max_depth);
     if p.found.len() > before {
@@ -697,6 +768,7 @@ pub fn vault(
         min_depth: v.min_depth as u32,
         max_depth: v.max_depth as u32,
         grid: grid?,
+        keep_doors: v.keep_doors,
     })
 }
 
@@ -858,6 +930,7 @@ mod tests {
             walls: "rock".into(),
             door: "door".into(),
             staple: false,
+            keep_doors: false,
             constants: CorridorConstants::default(),
         }
     }
@@ -903,6 +976,66 @@ mod tests {
             "{}",
             p.joined()
         );
+    }
+
+    /// A table with an oak (wooden) and an iron door kind, or the iron one alone.
+    fn doors(with_oak: bool) -> TerrainTable {
+        let kind = |name: &str, wooden| DoorKind {
+            wooden,
+            ..DoorKind::uniform(name, 0)
+        };
+        let mut kinds = vec![kind("iron", false)];
+        if with_oak {
+            kinds.insert(0, kind("oak", true));
+        }
+        table().with_doors(kinds)
+    }
+
+    #[test]
+    fn the_wooden_door_is_the_first_wooden_kind_unless_named() {
+        let mut p = Problems::default();
+        let d = dungeon(&DungeonDef::default(), &["c"], &doors(true), &mut p).unwrap();
+        assert_eq!(d.wooden_door.map(|k| k.name), Some("oak".into()));
+        let iron = DungeonDef {
+            wooden_door: Some("iron".into()),
+            ..DungeonDef::default()
+        };
+        assert!(dungeon(&iron, &["c"], &doors(true), &mut p).is_none());
+        assert_eq!(
+            p.joined(),
+            "wooden_door = 'iron' is not wooden; name a [[door]] kind with wooden = true"
+        );
+        let mut p = Problems::default();
+        let d = dungeon(&DungeonDef::default(), &["c"], &doors(false), &mut p).unwrap();
+        assert_eq!(d.wooden_door, None);
+    }
+
+    #[test]
+    fn a_region_whose_door_cannot_become_wooden_is_an_error_unless_it_keeps_its_doors() {
+        let mut c = corridor_def();
+        c.door = "iron".into();
+        let mut p = Problems::at(tpath!["corridor", 1]);
+        assert!(corridor(&c, &DungeonDef::default(), &doors(false), &mut p).is_none());
+        assert_eq!(
+            p.joined(),
+            "corridor[1].door = 'iron' is not wooden, and on levels 1..=3 ([dungeon] \
+             wooden_door_depth) doors must be, but no [[door]] kind is wooden; declare one \
+             (wooden = true), set keep_doors = true here, or set [dungeon] wooden_door_depth = 0"
+        );
+        let never = DungeonDef {
+            wooden_door_depth: 0,
+            ..DungeonDef::default()
+        };
+        let mut kept = c.clone();
+        kept.keep_doors = true;
+        for (c, d, t) in [
+            (&kept, &DungeonDef::default(), doors(false)),
+            (&c, &never, doors(false)),
+            (&c, &DungeonDef::default(), doors(true)),
+        ] {
+            let mut p = Problems::default();
+            assert!(corridor(c, d, &t, &mut p).is_some(), "{}", p.joined());
+        }
     }
 
     #[test]

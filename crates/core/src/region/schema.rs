@@ -142,6 +142,7 @@ pub struct TerrainDef {
 /// locked = "locked door"   # solid; default: closed
 /// broken = "broken door"   # open; default: open
 /// # secret = "..."         # solid; default: drawn as the wall beside it
+/// # wooden = false         # default true; see [dungeon] wooden_door_depth
 /// [door.weights]           # Incursion's chances (the defaults)
 /// closed = 27
 /// open = 6
@@ -170,6 +171,17 @@ pub struct DoorDef {
     /// How often a new door gets each state.
     #[serde(default)]
     pub weights: DoorWeightsDef,
+    /// Whether the door is wooden (Incursion's door material). On levels at most `[dungeon]
+    /// wooden_door_depth` deep, corridor and room regions whose door is not wooden make
+    /// `[dungeon] wooden_door` doors instead, unless they set `keep_doors` (Incursion's
+    /// `MakeDoor`: "some character types can't get through the other kinds of doors in the
+    /// early game"). Default true.
+    #[serde(default = "yes")]
+    pub wooden: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// `[door.weights]` — relative chances of the states a new door gets (finite, ≥ 0; all 0 makes
@@ -306,6 +318,18 @@ pub struct DungeonDef {
     /// Distance from the up stairs (Incursion's `dist`: the longer axis plus half the shorter)
     /// within which `secret_door_reveal_depth` applies. 0..=1000. Default 17.
     pub secret_door_reveal_radius: i64,
+    /// On levels at most this deep every door a corridor or room region makes is wooden: a
+    /// region whose `door` is a `[[door]]` kind with `wooden = false` makes `wooden_door` doors
+    /// there instead, unless the region sets `keep_doors = true` (Incursion's `MakeDoor`:
+    /// "some character types can't get through the other kinds of doors in the early game").
+    /// Vaults keep the doors their grid names unless they set `keep_doors = false`.
+    /// 0..=1000 (0: never). Default 3.
+    pub wooden_door_depth: i64,
+    /// The wooden door that stands in for the others on levels at most `wooden_door_depth`
+    /// deep: a `[[door]]` kind with `wooden = true`. Default: the first such `[[door]]`
+    /// (Incursion's "oak door"); with none, a region whose door is not wooden is an error
+    /// unless `wooden_door_depth` is 0 or the region keeps its doors.
+    pub wooden_door: Option<String>,
 }
 
 impl Default for DungeonDef {
@@ -340,6 +364,8 @@ impl Default for DungeonDef {
             bridge: None,
             secret_door_reveal_depth: SECRET_DOOR_REVEAL_DEPTH.default_value(),
             secret_door_reveal_radius: SECRET_DOOR_REVEAL_RADIUS.default_value(),
+            wooden_door_depth: WOODEN_DOOR_DEPTH.default_value(),
+            wooden_door: None,
         }
     }
 }
@@ -389,6 +415,11 @@ pub struct CorridorDef {
     /// once per level while other regions remain.
     #[serde(default)]
     pub staple: bool,
+    /// If `true` the region's doors are of its `door` kind at every depth, even a kind that is
+    /// not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a
+    /// gatehouse's iron doors on level 1). Default false.
+    #[serde(default)]
+    pub keep_doors: bool,
     /// Overrides of the dungeon's corridor constants, for this region's tunnels only.
     #[serde(default)]
     pub constants: CorridorConstants,
@@ -441,6 +472,11 @@ pub struct RoomDef {
     pub door: String,
     /// Terrain of a pillared room's pillars and a destroyed room's rubble. Default: `wall`.
     pub furnishing: Option<String>,
+    /// If `true` the region's doors are of its `door` kind at every depth, even a kind that is
+    /// not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a
+    /// jail's iron doors on level 1). Default false.
+    #[serde(default)]
+    pub keep_doors: bool,
     /// Shallowest depth the region appears at. 1..=1000. Default 1.
     #[serde(default = "first_depth")]
     pub min_depth: i64,
@@ -534,6 +570,11 @@ pub struct VaultDef {
     /// becomes a door of that kind (drawn closed until the level's doors are finished, and
     /// passable to the grid's sealed-cell check). Keys are single characters.
     pub legend: std::collections::BTreeMap<String, String>,
+    /// If `true` (the default) the vault's doors are the kinds its legend names at every depth,
+    /// as Incursion draws a vault's doors; `false` makes them follow `[dungeon]
+    /// wooden_door_depth` like the doors of corridors and rooms. Default true.
+    #[serde(default = "yes")]
+    pub keep_doors: bool,
 }
 
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).
@@ -789,6 +830,9 @@ pub const FIXUP_TRIALS: IntKey = IntKey::int("fixup_trials", 1, 1000, 26);
 pub const SECRET_DOOR_REVEAL_DEPTH: IntKey = IntKey::int("secret_door_reveal_depth", 0, 1000, 5);
 /// `[dungeon] secret_door_reveal_radius`.
 pub const SECRET_DOOR_REVEAL_RADIUS: IntKey = IntKey::int("secret_door_reveal_radius", 0, 1000, 17);
+/// `[dungeon] wooden_door_depth`.
+pub const WOODEN_DOOR_DEPTH: IntKey = IntKey::int("wooden_door_depth", 0, 1000, 3);
+
 /// `min_depth` of rooms, streamers and vaults.
 pub const MIN_DEPTH: IntKey = IntKey::int("min_depth", 1, 1000, 1);
 /// `max_depth` of rooms and vaults; also at least `min_depth`.
@@ -807,7 +851,7 @@ pub const CORRIDOR_CONSTANTS: [IntKey; 4] = [
 ];
 
 /// Every integer key of `[dungeon]`, in declaration order.
-pub const DUNGEON_KEYS: [IntKey; 25] = [
+pub const DUNGEON_KEYS: [IntKey; 26] = [
     TURN_CHANCE,
     STUBBORN_CORRIDOR,
     SEGMENT_MINLEN,
@@ -833,11 +877,12 @@ pub const DUNGEON_KEYS: [IntKey; 25] = [
     FIXUP_TRIALS,
     SECRET_DOOR_REVEAL_DEPTH,
     SECRET_DOOR_REVEAL_RADIUS,
+    WOODEN_DOOR_DEPTH,
 ];
 
 impl DungeonDef {
     /// The value of each of [`DUNGEON_KEYS`], in the same order.
-    pub fn int_values(&self) -> [i64; 25] {
+    pub fn int_values(&self) -> [i64; 26] {
         [
             self.turn_chance,
             self.stubborn_corridor,
@@ -864,6 +909,7 @@ impl DungeonDef {
             self.fixup_trials,
             self.secret_door_reveal_depth,
             self.secret_door_reveal_radius,
+            self.wooden_door_depth,
         ]
     }
 }

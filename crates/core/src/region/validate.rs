@@ -540,7 +540,8 @@ fn resolve_entries(ck: &mut Checker, m: &Merged, t: &TerrainTable) -> Resolved {
     }
     for e in &m.room {
         let mut p = ck.problems(e.file, tpath!["room", e.index]);
-        out.rooms.extend(resolve::room(&e.def, t, &mut p));
+        out.rooms
+            .extend(resolve::room(&e.def, &dungeon_def, t, &mut p));
         ck.absorb(e.file, p);
     }
     for e in &m.streamer {

@@ -102,11 +102,18 @@ const VAULT_OPTIONS: Class = Class {
     name: "warren.VaultOptions",
     parent: None,
     doc: "Options of `warren.dungeon.place_vault`.",
-    fields: &[key_opt(
-        "above",
-        Ty::Map,
-        "The level above (`ctx.above`): the vault never covers its down stairs.",
-    )],
+    fields: &[
+        key_opt(
+            "above",
+            Ty::Map,
+            "The level above (`ctx.above`): the vault never covers its down stairs.",
+        ),
+        key_opt(
+            "depth",
+            Ty::int(1, 1000),
+            "The level's depth (default `ctx.depth`): a vault with `keep_doors = false` makes wooden doors on levels at most `[dungeon] wooden_door_depth` deep.",
+        ),
+    ],
 };
 
 /// What `warren.dungeon.place_vault` returns.
@@ -158,7 +165,7 @@ const ROOM_LIMITS: Class = Class {
             "depth",
             Ty::int(1, 1000),
             Default::Int(1),
-            "The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors.",
+            "The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors, and on levels at most `[dungeon] wooden_door_depth` deep a room's door that is not wooden becomes `[dungeon] wooden_door` (unless the region keeps its doors).",
         ),
     ],
 };
@@ -696,22 +703,18 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
         Value::UserData(ud) if ud.is::<LuaMap>() => LuaMap::read_ud(ud)?.notes.stairs.down.clone(),
         _ => return Err(o.bad("above")),
     };
+    let depth = o
+        .opt_int("depth")?
+        .map_or_else(|| crate::state::run_depth(c.lua()), |d| d as u32);
     let mut m = LuaMap::write_ud(&map)?;
     let region = regions::vault(c, v, &regions::label(c, 3), &m)?;
+    let grid = region.grid_at(&regions::dungeon(c)?, depth);
     let mut l = LuaLevel::write_ud(&level)?;
     let Level { panels, used } = &mut l.0;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
-    let placed = place_vault(
-        &mut m,
-        &mut r,
-        panels,
-        used,
-        &region.grid,
-        &avoid,
-        &mut meter,
-    )
-    .map_err(|e| phase_error(c, &mut meter, e))?;
+    let placed = place_vault(&mut m, &mut r, panels, used, &grid, &avoid, &mut meter)
+        .map_err(|e| phase_error(c, &mut meter, e))?;
     let Some(placed) = placed else {
         return Ok(Value::Nil);
     };
@@ -781,7 +784,7 @@ fn one_room(c: &Call, [map, rng, panel, room, limits]: [&Value; 5]) -> mlua::Res
     let lim = room_limits(c, 4, limits)?;
     let mut m = LuaMap::write_ud(&map)?;
     let region = regions::room(c, room, &regions::label(c, 3), &m)?;
-    let choice = &region.choice;
+    let choice = &region.choice_at(&regions::dungeon(c)?, lim.depth);
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let floor = draw_room(
@@ -847,7 +850,12 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
     }) {
         return Err(c.fail(m));
     }
-    let refs: Vec<_> = choices.iter().map(|r| &r.choice).collect();
+    let dungeon = regions::dungeon(c)?;
+    let at_depth: Vec<_> = choices
+        .iter()
+        .map(|r| r.choice_at(&dungeon, lim.depth))
+        .collect();
+    let refs: Vec<_> = at_depth.iter().collect();
     let l = LuaLevel::read_ud(&level)?;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());

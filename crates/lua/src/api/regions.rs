@@ -263,7 +263,8 @@ pub fn room(c: &Call, v: &Value, what: &str, map: &Map) -> mlua::Result<RoomRegi
         return Ok(reg.resolved.rooms[i].clone());
     }
     let d: RoomDef = table_def(c, v, what)?;
-    resolved(c, what, |p| resolve::room(&d, map.terrains(), p))
+    let dungeon = run_dungeon(c)?;
+    resolved(c, what, |p| resolve::room(&d, &dungeon, map.terrains(), p))
 }
 
 /// A vault: a view of `ctx.regions.vault[i]`, or a hand-made `[[vault]]` (checked to fit a
@@ -509,6 +510,12 @@ pub const DOOR_ENTRY: Class = Class {
             Ty::Table(&DOOR_WEIGHTS),
             "How often a new door gets each state (default: Incursion's chances).",
         ),
+        key_or(
+            "wooden",
+            Ty::Bool,
+            Default::Bool(true),
+            "Whether the door is wooden: on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors.",
+        ),
     ],
 };
 
@@ -547,6 +554,8 @@ pub const DUNGEON_REGION: Class = Class {
         key_opt("bridge", Ty::Terrain, "Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none)."),
         int_key(SECRET_DOOR_REVEAL_DEPTH, "On levels at most this deep no secret door stays near the up stairs."),
         int_key(SECRET_DOOR_REVEAL_RADIUS, "How near the up stairs `secret_door_reveal_depth` applies."),
+        int_key(WOODEN_DOOR_DEPTH, "On levels at most this deep, regions whose door is not wooden make `wooden_door` doors (0: never)."),
+        key_opt("wooden_door", Ty::Str, "The wooden `[[door]]` kind that stands in for the others there (default: the first wooden kind)."),
     ],
 };
 
@@ -600,6 +609,12 @@ pub const CORRIDOR_REGION: Class = Class {
             Default::Bool(false),
             "May be chosen again on the same level.",
         ),
+        key_or(
+            "keep_doors",
+            Ty::Bool,
+            Default::Bool(false),
+            "Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden.",
+        ),
         key_opt(
             "constants",
             Ty::Table(&CORRIDOR_CONSTANTS_CLASS),
@@ -636,6 +651,12 @@ pub const ROOM_REGION: Class = Class {
             "furnishing",
             Ty::Terrain,
             "Pillars and rubble (default: `wall`).",
+        ),
+        key_or(
+            "keep_doors",
+            Ty::Bool,
+            Default::Bool(false),
+            "Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden.",
         ),
         int_key(MIN_DEPTH, "Shallowest depth it appears at."),
         int_key(
@@ -696,6 +717,12 @@ pub const VAULT_REGION: Class = Class {
             "legend",
             Ty::AnyTable,
             "Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.",
+        ),
+        key_or(
+            "keep_doors",
+            Ty::Bool,
+            Default::Bool(true),
+            "Keep the legend's door kinds at every depth (Incursion's vaults); `false` follows `[dungeon] wooden_door_depth`.",
         ),
     ],
 };

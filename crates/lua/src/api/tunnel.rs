@@ -158,6 +158,11 @@ const TUNNELS_OPTIONS: Class = Class {
             Ty::Str,
             "The level's own corridor region, used for short tunnels and the fix-up's paths (default `[dungeon] corridor`, else the first).",
         ),
+        key_opt(
+            "depth",
+            Ty::int(1, 1000),
+            "The level's depth (default `ctx.depth`): on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors (unless they keep their doors).",
+        ),
     ],
 };
 
@@ -384,12 +389,16 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
         o.opt_int("panel_height")?.map_or(ph, |v| v as i32),
     );
     let corridor = o.opt_str("corridor")?;
+    let depth = o
+        .opt_int("depth")?
+        .map_or_else(|| crate::state::run_depth(c.lua()), |d| d as u32);
     let config = tunnel_config(
         &r.dungeon,
         &r.corridors,
         &r.rooms,
         panel,
         corridor.as_deref(),
+        depth,
     )
     .map_err(|e| c.fail(e))?;
     config.validate(&m).map_err(|e| c.fail(e))?;
