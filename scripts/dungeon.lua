@@ -63,15 +63,24 @@ return {
     local tunnels = warren.tunnel.new(map)
 
     -- Step 2: streamers, by weight among those allowed at this depth; 4 in 10 repeat the one
-    -- before ("second streamer same"). Chasms of the level above continue here.
+    -- before ("second streamer same"). How many: drawn evenly from [dungeon] min_streamers to
+    -- max_streamers, or with streamer_chance as Incursion counts them (the minimum, then one
+    -- more for each success in a row). Chasms of the level above continue here.
     local rng = ctx.rng:stream("streamers")
     local streamers = allowed(regions.streamer, depth, function(s)
       if s.kind == "river" then return depth >= d.min_river_depth end
       if s.kind == "chasm" then return depth >= d.min_chasm_depth end
       return true
     end)
+    local count
+    if d.streamer_chance then
+      count = d.min_streamers
+      while count < d.max_streamers and rng:chance(d.streamer_chance) do count = count + 1 end
+    else
+      count = rng:int(d.min_streamers, d.max_streamers)
+    end
     local last
-    for _ = 1, rng:int(d.min_streamers, d.max_streamers) do
+    for _ = 1, count do
       local s = (last and rng:below(10) > 5) and last or rng:weighted(streamers)
       if not s then break end
       warren.dungeon.draw_streamer(map, rng, s)

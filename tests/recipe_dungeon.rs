@@ -498,3 +498,49 @@ fn sizes_that_do_not_fit_the_panels_are_clear_errors() {
         "{e}"
     );
 }
+
+/// `[dungeon] streamer_chance` counts streamers as Incursion does: `min_streamers`, then one
+/// more per success in a row. With 0 to 3 streamers and a chance of 50%, half the levels have
+/// none (a uniform count: a quarter); with 0% none has any, with 100% every level has some.
+#[test]
+fn streamer_chance_counts_streamers_as_incursion_does() {
+    let without_streamers = |chance: Option<&str>| {
+        let registry = edited(|t| {
+            let t = set_all(t, "max_streamers", "3");
+            match chance {
+                Some(c) => t.replace(
+                    "[dungeon]\n",
+                    &format!("[dungeon]\nstreamer_chance = {c}\n"),
+                ),
+                None => t,
+            }
+        });
+        let names: std::collections::BTreeSet<String> = registry
+            .data
+            .streamer
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let host = host_with(registry);
+        let p = params(&host, &[("width", "96"), ("height", "64")]);
+        (0..400)
+            .filter(|&seed| {
+                let map = level(&host, seed, &p, 1);
+                !map.region_cells()
+                    .iter()
+                    .any(|&r| names.contains(map.region_name(r)))
+            })
+            .count()
+    };
+    assert_eq!(without_streamers(Some("0")), 400);
+    assert_eq!(without_streamers(Some("100")), 0);
+    let (half, uniform) = (without_streamers(Some("50")), without_streamers(None));
+    assert!(
+        (170..=230).contains(&half),
+        "{half} of 400 without streamers"
+    );
+    assert!(
+        (70..=130).contains(&uniform),
+        "{uniform} of 400 without streamers"
+    );
+}

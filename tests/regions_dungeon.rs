@@ -73,6 +73,7 @@ fn each_bad_dungeon_value_names_file_line_and_column() {
             "regions/bad.toml:4:9: corridor 'x': floor = 'rock' is a solid terrain",
         ),
         ("[dungeon]\nwooden_door_depth = -1\n".into(), "regions/bad.toml:2:21: dungeon.wooden_door_depth = -1 is out of range (0..=1000)"),
+        ("[dungeon]\nstreamer_chance = 101\n".into(), "regions/bad.toml:2:19: dungeon.streamer_chance = 101 is not a percentage (0..=100)"),
         ("[dungeon]\nwooden_door = \"iron\"\n[[door]]\nname = \"iron\"\nclosed = \"rock\"\nopen = \"floor\"\nwooden = false\n".into(), "regions/bad.toml:2:15: dungeon.wooden_door = 'iron' is not wooden; name a [[door]] kind with wooden = true"),
         ("[dungeon]\nwooden_door = \"oak\"\n".into(), "regions/bad.toml:2:15: dungeon.wooden_door = 'oak' is neither a [[door]] kind (known: none) nor a terrain"),
         (
@@ -103,6 +104,7 @@ fn defaults_follow_incursion_and_the_shipped_data_keeps_them() {
     );
     // Doors are wooden on levels 1 to 3, as `MakeDoor` forces them.
     assert_eq!(d.wooden_door_depth, 3);
+    assert_eq!(d.streamer_chance, None);
     let w = warren_core::region::DoorWeightsDef::default();
     assert_eq!(
         (w.closed, w.open, w.locked, w.secret),

@@ -349,6 +349,7 @@
 ---@field panel_height? integer Panel height in cells. Range 8..=256. Default 32.
 ---@field min_streamers? integer Fewest streamers on a level; at most `max_streamers`. Range 0..=64. Default 0.
 ---@field max_streamers? integer Most streamers on a level. Range 0..=64. Default 2.
+---@field streamer_chance? integer Incursion's count: `min_streamers`, then one more per success in a row of this percent chance, up to `max_streamers` (default: none, a uniform count). Range 0..=100.
 ---@field min_river_depth? integer Shallowest depth with rivers. Range 1..=1000. Default 1.
 ---@field min_chasm_depth? integer Shallowest depth with new chasms. Range 1..=1000. Default 2.
 ---@field reduce_chasm_chance? integer Percent chance that chasms from above narrow. Range 0..=100. Default 50.

@@ -413,6 +413,9 @@ pub fn dungeon(
     let up_stairs = safe("up_stairs", &d.up_stairs);
     let down_stairs = safe("down_stairs", &d.down_stairs);
     let bridge = safe("bridge", &d.bridge);
+    if let Some(v) = d.streamer_chance {
+        p.int(&[STREAMER_CHANCE.key], &STREAMER_CHANCE, v);
+    }
     let wooden_door = match &d.wooden_door {
         Some(name) => {
             let kind = p.door(&["wooden_door"], name, terrains);

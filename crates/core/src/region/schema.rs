@@ -263,8 +263,13 @@ pub struct DungeonDef {
     /// Fewest streamers on a level (`MIN_STREAMERS`). 0..=64, ≤ `max_streamers`. Default 0.
     pub min_streamers: i64,
     /// Most streamers on a level (`MAX_STREAMERS`); the count is drawn uniformly from the
-    /// range. 0..=64. Default 2.
+    /// range unless `streamer_chance` is given. 0..=64. Default 2.
     pub max_streamers: i64,
+    /// Incursion's count of streamers (`STREAMER_CHANCE`): `min_streamers`, then one more
+    /// for each success in a row of this percent chance, up to `max_streamers`, so fewer
+    /// streamers are likelier than more (Incursion's own constants use 70). 0..=100. Default:
+    /// none, and the count is drawn uniformly from `min_streamers..=max_streamers`.
+    pub streamer_chance: Option<i64>,
     /// Shallowest depth (1 = the first level) with rivers (`MIN_RIVER_DEPTH`). 1..=1000.
     /// Default 1.
     pub min_river_depth: i64,
@@ -345,6 +350,7 @@ impl Default for DungeonDef {
             panel_height: PANEL_HEIGHT.default_value(),
             min_streamers: MIN_STREAMERS.default_value(),
             max_streamers: MAX_STREAMERS.default_value(),
+            streamer_chance: None,
             min_river_depth: MIN_RIVER_DEPTH.default_value(),
             min_chasm_depth: MIN_CHASM_DEPTH.default_value(),
             reduce_chasm_chance: REDUCE_CHASM_CHANCE.default_value(),
@@ -832,7 +838,14 @@ pub const SECRET_DOOR_REVEAL_DEPTH: IntKey = IntKey::int("secret_door_reveal_dep
 pub const SECRET_DOOR_REVEAL_RADIUS: IntKey = IntKey::int("secret_door_reveal_radius", 0, 1000, 17);
 /// `[dungeon] wooden_door_depth`.
 pub const WOODEN_DOOR_DEPTH: IntKey = IntKey::int("wooden_door_depth", 0, 1000, 3);
-
+/// `[dungeon] streamer_chance`: a percentage with no default (the key is optional).
+pub const STREAMER_CHANCE: IntKey = IntKey {
+    key: "streamer_chance",
+    min: 0,
+    max: 100,
+    default: None,
+    percent: true,
+};
 /// `min_depth` of rooms, streamers and vaults.
 pub const MIN_DEPTH: IntKey = IntKey::int("min_depth", 1, 1000, 1);
 /// `max_depth` of rooms and vaults; also at least `min_depth`.
@@ -985,6 +998,8 @@ mod tests {
             );
             assert!(doc.contains(&format!("..={}", k.max)), "{doc}");
         }
+        let doc = field_doc("DungeonDef", STREAMER_CHANCE.key);
+        assert!(doc.contains("0..=100. Default: none"), "{doc}");
         for k in [STREAMER_MIN_WIDTH, STREAMER_MAX_WIDTH] {
             let doc = field_doc("StreamerDef", k.key);
             assert!(doc.contains(&format!("..={}", k.max)), "{doc}");

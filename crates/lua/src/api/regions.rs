@@ -535,6 +535,7 @@ pub const DUNGEON_REGION: Class = Class {
         int_key(PANEL_HEIGHT, "Panel height in cells."),
         int_key(MIN_STREAMERS, "Fewest streamers on a level; at most `max_streamers`."),
         int_key(MAX_STREAMERS, "Most streamers on a level."),
+        key_opt("streamer_chance", Ty::int(STREAMER_CHANCE.min, STREAMER_CHANCE.max), "Incursion's count: `min_streamers`, then one more per success in a row of this percent chance, up to `max_streamers` (default: none, a uniform count)."),
         int_key(MIN_RIVER_DEPTH, "Shallowest depth with rivers."),
         int_key(MIN_CHASM_DEPTH, "Shallowest depth with new chasms."),
         int_key(REDUCE_CHASM_CHANCE, "Percent chance that chasms from above narrow."),
