@@ -243,7 +243,7 @@
 ---@field terrain? warren.Terrain Stairs terrain (default `[dungeon] down_stairs`).
 ---@field count? integer How many. Range 0..=1000. Default 1.
 ---@field avoid? string[] Terrain names stairs never stand on (water, chasms, lava).
----@field place? "rooms"|"anywhere" `rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule, which puts about a third outside rooms). Default "rooms".
+---@field place? "rooms"|"anywhere" `rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule). Default "rooms".
 
 ---Options of `warren.dungeon.finish_doors`.
 ---@class warren.FinishDoorsOptions

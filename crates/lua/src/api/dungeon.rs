@@ -233,7 +233,7 @@ const DOWN_STAIRS_OPTIONS: Class = Class {
             "place",
             Ty::Choice(&StairPlacement::NAMES),
             Default::Str("rooms"),
-            "`rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule, which puts about a third outside rooms).",
+            "`rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule).",
         ),
     ],
 };
