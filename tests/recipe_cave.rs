@@ -100,3 +100,64 @@ fn passes_are_joined_by_passages_that_look_like_cave() {
     assert!(joins > 10, "{joins} joins");
     assert!(wide * 10 >= joins * 9, "{wide} of {joins} joins are broad");
 }
+
+/// `pass_start = "entrance"` starts every pass at the entrance, as the seed runs the algorithm
+/// again on the same map; the default spreads later passes across a sixth of the map.
+#[test]
+fn passes_start_at_the_entrance_when_asked() {
+    let host = host("cave.lua");
+    let entrances = |sets: &[(&str, &str)], seed| {
+        let p = params(&host, sets);
+        let map = generate(&host, seed, &p);
+        let mut at: Vec<_> = map
+            .notes
+            .rooms
+            .iter()
+            .filter(|r| &*r.kind == "entrance")
+            .map(|r| r.rect)
+            .collect();
+        assert_eq!(at.len(), 3);
+        at.dedup();
+        (at.len(), map)
+    };
+    let mut spread = 0;
+    for seed in 0..200 {
+        let (n, map) = entrances(&[("complexity", "3"), ("pass_start", "entrance")], seed);
+        assert_eq!(n, 1, "seed {seed}");
+        let up = map.notes.stairs.up[0];
+        assert_eq!(unreached(&map, up, Adjacency::Eight), 0, "seed {seed}");
+        spread += (entrances(&[("complexity", "3")], seed).0 > 1) as usize;
+    }
+    assert!(spread > 150, "{spread} of 200 spread caves start apart");
+}
+
+/// `extra_length` lets each pass run past `length` (the seed's length that is "not fixed"),
+/// by 0 to `extra_length` rows and never past the map; without it every pass is `length` long.
+#[test]
+fn passes_may_run_past_their_length_when_asked() {
+    let host = host("cave.lua");
+    // Running down, the exit room's centre is on row length + 4 (entrance at row 2).
+    let exit_rows = |sets: &[(&str, &str)]| {
+        let p = params(&host, sets);
+        (0..200)
+            .map(|seed| generate(&host, seed, &p).notes.stairs.down[0].y)
+            .collect::<std::collections::BTreeSet<i32>>()
+    };
+    let fixed = exit_rows(&[("direction", "down"), ("length", "20")]);
+    assert_eq!(fixed.into_iter().collect::<Vec<_>>(), [24]);
+    let loose = exit_rows(&[
+        ("direction", "down"),
+        ("length", "20"),
+        ("extra_length", "10"),
+    ]);
+    assert_eq!(loose.first(), Some(&24));
+    assert_eq!(loose.last(), Some(&34));
+    assert_eq!(loose.len(), 11, "{loose:?}");
+    // On an 80×50 map a pass running down has room for 43 rows.
+    let capped = exit_rows(&[
+        ("direction", "down"),
+        ("length", "40"),
+        ("extra_length", "100"),
+    ]);
+    assert_eq!(capped.last(), Some(&47), "{capped:?}");
+}

@@ -52,8 +52,8 @@ local function carve_room(map, dir, style, along, across, kind)
   return to_map(dir, map, along, across)
 end
 
--- One pass of the basic algorithm. Returns the map cells of its start and end.
-local function carve_pass(map, ctx, rng, dir, jitter, hooks)
+-- One pass of the basic algorithm, `rows` long. Returns the map cells of its start and end.
+local function carve_pass(map, ctx, rng, dir, jitter, rows, hooks)
   local p, style = ctx.params, ctx.regions.cave
   local along_size, across_size = axes(dir, map)
   -- Open cells stay one cell inside the map edge (the edge belongs to the map).
@@ -66,7 +66,7 @@ local function carve_pass(map, ctx, rng, dir, jitter, hooks)
   local along = 2
   local start_x, start_y = carve_room(map, dir, style, along, centre, "entrance")
 
-  for step = 1, p.length do
+  for step = 1, rows do
     along = along + 1
     if rng:int(1, 100) <= p.roughness then
       width = math.max(3, math.min(width + nudge(rng), hi - lo + 1))
@@ -93,6 +93,10 @@ cave.params = {
   width = { default = 80, min = 16, max = 4096, doc = "Map width in cells." },
   height = { default = 50, min = 16, max = 4096, doc = "Map height in cells." },
   length = { default = 40, min = 3, max = 4000, doc = "Rows from entrance to exit, per pass." },
+  extra_length = {
+    default = 0, min = 0, max = 4000,
+    doc = "Rows a pass may run past length (the seed's length that is \"not fixed\"): each pass runs length plus a number drawn from 0..extra_length, as far as the map allows.",
+  },
   roughness = { default = 50, min = 1, max = 100, doc = "Percent chance per row that the width changes." },
   windyness = { default = 50, min = 1, max = 100, doc = "Percent chance per row that the cave shifts sideways." },
   complexity = { default = 1, min = 1, max = 16, doc = "Number of passes." },
@@ -100,6 +104,11 @@ cave.params = {
     default = "up",
     choices = { "up", "down", "left", "right", "omni" },
     doc = "Which way the cave runs; omni turns each pass a different way.",
+  },
+  pass_start = {
+    default = "spread",
+    choices = { "spread", "entrance" },
+    doc = "Where passes after the first start: spread (up to a sixth of the map across from the entrance, so they diverge and meet again) or entrance (every pass from the entrance, as the seed runs the algorithm again on the same map).",
   },
   connectivity = {
     default = "8", choices = { "8", "4" },
@@ -128,11 +137,19 @@ function cave.generate(map, ctx, hooks)
   local entrance_x, entrance_y, exit_x, exit_y
   for pass = 1, p.complexity do
     local dir = p.direction == "omni" and DIRECTIONS[(pass - 1) % 4 + 1] or p.direction
-    local _, across_size = axes(dir, map)
-    -- The seed starts every pass at the same point; later passes start off-centre so they can
-    -- diverge and meet again, which is what makes complexity interesting.
-    local jitter = pass == 1 and 0 or rng:int(-(across_size // 6), across_size // 6)
-    local sx, sy, ex, ey = carve_pass(map, ctx, rng, dir, jitter, hooks)
+    local along_size, across_size = axes(dir, map)
+    -- The seed starts every pass at the same point; by default later passes start off-centre
+    -- so they can diverge and meet again, which is what makes complexity interesting.
+    local jitter = 0
+    if pass > 1 and p.pass_start == "spread" then
+      jitter = rng:int(-(across_size // 6), across_size // 6)
+    end
+    -- A length that is "not fixed": the pass may run on, within the map.
+    local rows = p.length
+    if p.extra_length > 0 then
+      rows = math.min(p.length + rng:int(0, p.extra_length), along_size - 7)
+    end
+    local sx, sy, ex, ey = carve_pass(map, ctx, rng, dir, jitter, rows, hooks)
     if pass == 1 then entrance_x, entrance_y = sx, sy end
     exit_x, exit_y = ex, ey
   end
