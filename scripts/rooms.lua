@@ -4,6 +4,9 @@
 -- monsters and items inside them.
 local warren = require "warren"
 
+-- The tutorial's `random_room_builder` rolls its corridors with `rng.roll_dice(1, 4)`.
+local ROLLED = { "dogleg", "nearest", "lines", "bsp" }
+
 return {
   name = "rooms",
   description = "Random rooms joined by nearest-neighbour, straight-line, dog-leg or BSP corridors.",
@@ -15,8 +18,8 @@ return {
     max_size = { default = 10, min = 1, max = 100, doc = "Largest room side." },
     corridors = {
       default = "nearest",
-      choices = { "nearest", "lines", "dogleg", "bsp" },
-      doc = "Corridor strategy.",
+      choices = { "nearest", "lines", "dogleg", "bsp", "random" },
+      doc = "Corridor strategy; random rolls one of the four per map, evenly, as the tutorial's random builder does (the map's corridors tag says which).",
     },
     connectivity = {
       default = "8", choices = { "8", "4" },
@@ -50,8 +53,13 @@ return {
     -- 3. Corridors, each recorded as the cells it carved. Every room is joined to a later one
     --    (nearest pairing) or to the next (dog-leg, BSP), so the rooms form one area, in the
     --    chosen connectivity; the tag says which, for statistics and JSON.
+    local strategy = p.corridors
+    if strategy == "random" then
+      strategy = ROLLED[ctx.rng:stream("builder"):int(1, #ROLLED)]
+      map:tag("corridors", strategy)
+    end
     warren.gen.connect_rooms(map, ctx.rng:stream("corridors"), rooms, {
-      strategy = p.corridors, terrain = style.corridor, connectivity = p.connectivity,
+      strategy = strategy, terrain = style.corridor, connectivity = p.connectivity,
     })
     map:tag("connectivity", p.connectivity)
     map:snapshot("corridors")

@@ -103,3 +103,34 @@ fn corridor_spawner_places_spawns_only_in_corridors() {
     let off = params(&host, &[]);
     assert!(generate(&host, 1, &off).notes.spawns.is_empty());
 }
+
+/// `corridors = "random"` rolls one of the four strategies per map, evenly (the tutorial's
+/// `random_room_builder`), tags which, and keeps every map one area.
+#[test]
+fn random_corridors_roll_each_strategy_evenly() {
+    let host = host("rooms.lua");
+    let p = params(&host, &[("corridors", "random")]);
+    let mut rolled = std::collections::BTreeMap::new();
+    for seed in 0..400 {
+        let map = generate(&host, seed, &p);
+        let Some(warren_core::map::TagValue::Text(s)) = map.notes.tags.get("corridors") else {
+            panic!("seed {seed}: no corridors tag");
+        };
+        *rolled.entry(s.clone()).or_insert(0) += 1;
+        let start = first_open(&map);
+        assert_eq!(
+            unreached(&map, start, warren_core::map::Adjacency::Eight),
+            0,
+            "seed {seed}"
+        );
+        // The map is the one that strategy draws with the same seed.
+        let same = generate(&host, seed, &params(&host, &[("corridors", s.as_str())]));
+        assert_eq!(same.terrain_cells(), map.terrain_cells(), "seed {seed} {s}");
+    }
+    let names: Vec<&str> = rolled.keys().map(String::as_str).collect();
+    assert_eq!(names, ["bsp", "dogleg", "lines", "nearest"]);
+    assert!(
+        rolled.values().all(|&n| (70..=130).contains(&n)),
+        "{rolled:?}"
+    );
+}
