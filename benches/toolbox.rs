@@ -1,0 +1,613 @@
+//! The designer's toolbox side by side with its peers, in one run:
+//!
+//! - each generator (cellular automata, BSP rooms, BSP interior, drunkard's walk, maze, noise)
+//!   at 80×50 and 256×256 against the `mapgen` crate's own implementation (goal: warren ≤ 0.75×
+//!   the peer's time), with the output compared by open fraction and area count (4-way);
+//! - each against a pure-Lua implementation of the same algorithm run in warren
+//!   (`benches/toolbox_lua/`, written in the style of the rot.js port; goal: the primitive ≥ 20×
+//!   faster);
+//! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
+//!   (goal ≤ 20 µs).
+//!
+//! ```text
+//! cargo bench --bench toolbox            # criterion figures, then the side-by-side tables
+//! cargo bench --bench toolbox -- --quick # the tables with short criterion runs
+//! ```
+//!
+//! The tables time the two sides in alternating rounds (A B A B …, so a busy neighbour slows both
+//! alike) and print the median per map. Every warren figure includes writing the map (through
+//! priority writes) and resetting it; mapgen's includes building its map buffer.
+
+use criterion::Criterion;
+use mapgen::{
+    BspInterior, BspRooms, CellularAutomata, DrunkardsWalk, MapBuffer, MapBuilder, MazeBuilder,
+    NearestCorridors, NoiseGenerator,
+};
+use rand08::{rngs::StdRng, SeedableRng};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Instant;
+use warren_core::gen::area::{Area, Mask};
+use warren_core::gen::bsp::{self, BspInterior as WInterior, BspRooms as WRooms};
+use warren_core::gen::cellular::{self, Paint, Rule};
+use warren_core::gen::drunkard::{self, Drunkard};
+use warren_core::gen::field::distance::{distance_into, MoveRules};
+use warren_core::gen::field::fov::fov_into;
+use warren_core::gen::field::noise::{self, NoiseKind, NoiseOptions};
+use warren_core::gen::field::Field;
+use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
+use warren_core::gen::meter::Unmetered;
+use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
+use warren_core::rng::Rng;
+use warren_lua::{Host, ParamValues, Run};
+
+mod common;
+use common::median;
+
+// The allocator the warren binary uses, so figures match `warren batch`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Alternating rounds per comparison.
+const ROUNDS: usize = 5;
+/// Time one side of a round should take, about.
+const ROUND_SECONDS: f64 = 0.04;
+
+/// The shipped terrains' rock wall and floor, as brushes at room-floor priority.
+struct Terrains {
+    table: Arc<TerrainTable>,
+    wall: Brush,
+    floor: Brush,
+}
+
+impl Terrains {
+    fn shipped() -> Terrains {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let registry = match warren_core::region::Registry::load_dir(&root.join("regions")) {
+            Ok(r) => r,
+            Err(e) => panic!("the shipped regions load: {e}"),
+        };
+        let table = registry.terrains().clone();
+        let id = |name| match table.id(name) {
+            Some(id) => id,
+            None => panic!("the shipped terrains have {name}"),
+        };
+        Terrains {
+            wall: Brush::new(id("rock wall")),
+            floor: Brush::new(id("floor")).priority(70),
+            table,
+        }
+    }
+
+    fn map(&self, w: i64, h: i64) -> Map {
+        match Map::new(w, h, self.wall.terrain, self.table.clone()) {
+            Ok(m) => m,
+            Err(e) => panic!("{w}×{h}: {e}"),
+        }
+    }
+}
+
+/// Open cells as flags, from either side.
+fn open_of(map: &Map) -> Vec<bool> {
+    map.flag_cells()
+        .iter()
+        .map(|&f| warren_core::map::passable(f))
+        .collect()
+}
+
+fn open_of_peer(map: &MapBuffer) -> Vec<bool> {
+    map.walkables.clone()
+}
+
+/// The open fraction and the number of 4-connected open areas.
+fn shape(open: &[bool], w: usize) -> (f64, usize) {
+    let n = open.len();
+    let mut seen = vec![false; n];
+    let mut areas = 0;
+    let mut stack = Vec::new();
+    for first in 0..n {
+        if !open[first] || seen[first] {
+            continue;
+        }
+        areas += 1;
+        seen[first] = true;
+        stack.push(first);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            let mut go = |j: usize| {
+                if open[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                go(i - 1);
+            }
+            if x + 1 < w {
+                go(i + 1);
+            }
+            if y > 0 {
+                go(i - w);
+            }
+            if i + w < n {
+                go(i + w);
+            }
+        }
+    }
+    let fraction = open.iter().filter(|&&o| o).count() as f64 / n as f64;
+    (fraction, areas)
+}
+
+/// The value of a call that cannot fail on the bench's inputs; the reason if it does.
+fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// One generator on both sides at one size.
+struct Case<'a> {
+    name: &'static str,
+    w: usize,
+    h: usize,
+    warren: Box<dyn FnMut(u64) -> Vec<bool> + 'a>,
+    peer: Box<dyn FnMut(u64) -> Vec<bool> + 'a>,
+}
+
+/// Seconds per call of `f` over a round of `n` calls, seeds from `from`.
+fn round<T>(from: u64, n: u64, f: &mut dyn FnMut(u64) -> T) -> f64 {
+    let started = Instant::now();
+    for seed in from..from + n {
+        black_box(f(seed));
+    }
+    started.elapsed().as_secs_f64() / n as f64
+}
+
+/// Calls per round for `f`: about [`ROUND_SECONDS`] of work, at least 1.
+fn calls_per_round<T>(f: &mut dyn FnMut(u64) -> T) -> u64 {
+    let once = round(1, 3, f);
+    ((ROUND_SECONDS / once.max(1e-9)) as u64).clamp(1, 20_000)
+}
+
+/// Medians per call of `a` and `b` over alternating rounds.
+fn side_by_side<A, B>(a: &mut dyn FnMut(u64) -> A, b: &mut dyn FnMut(u64) -> B) -> (f64, f64) {
+    let (na, nb) = (calls_per_round(a), calls_per_round(b));
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for r in 0..ROUNDS as u64 {
+        ta.push(round(1_000 + r * na, na, a));
+        tb.push(round(1_000 + r * nb, nb, b));
+    }
+    (median(ta), median(tb))
+}
+
+/// The mean shape of 20 seeds' maps.
+fn mean_shape(f: &mut dyn FnMut(u64) -> Vec<bool>, w: usize) -> (f64, f64) {
+    let shapes: Vec<(f64, usize)> = (0..20).map(|s| shape(&f(s), w)).collect();
+    let n = shapes.len() as f64;
+    (
+        shapes.iter().map(|s| s.0).sum::<f64>() / n,
+        shapes.iter().map(|s| s.1 as f64).sum::<f64>() / n,
+    )
+}
+
+/// A mapgen filter.
+type Filter = Box<dyn mapgen::MapFilter>;
+
+fn peer(w: usize, h: usize, seed: u64, filters: Vec<Filter>) -> MapBuffer {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut b = MapBuilder::new(w, h);
+    for f in filters {
+        b.with(f);
+    }
+    b.build_with_rng(&mut rng)
+}
+
+/// mapgen's cellular rule (a cell is wall with no wall neighbour or five and more), 15
+/// generations after a 50% fill.
+const PEER_CAVE: &str = "B05678/S05678";
+
+/// Every generator case at `w × h`.
+fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
+    let (wi, hi) = (w as i64, h as i64);
+    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+    let cave_rule = must(Rule::parse(PEER_CAVE));
+    let mut maps: Vec<Map> = (0..6).map(|_| t.map(wi, hi)).collect();
+    let mut next = || maps.pop().unwrap_or_else(|| t.map(wi, hi));
+    let mut field = Field::new(w as i32, h as i32, 0.0);
+    let reset = move |m: &mut Map| must(m.reset(wi, hi, t.wall.terrain));
+    vec![
+        Case {
+            name: "cellular automata",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let paint = Paint {
+                        wall: &t.wall,
+                        floor: &t.floor,
+                    };
+                    let r = cellular::cave(
+                        &mut m,
+                        inner,
+                        50,
+                        (cave_rule, 15),
+                        &mut Rng::new(seed),
+                        paint,
+                        &mut Unmetered,
+                    );
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(
+                    w,
+                    h,
+                    seed,
+                    vec![NoiseGenerator::uniform() as Filter, CellularAutomata::new()],
+                ))
+            }),
+        },
+        Case {
+            name: "BSP rooms + corridors",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let brushes = bsp::RoomBrushes {
+                        floor: &t.floor,
+                        corridor: &t.floor,
+                    };
+                    let o = WRooms::default();
+                    let r = bsp::rooms(
+                        &mut m,
+                        inner,
+                        &o,
+                        &mut Rng::new(seed),
+                        brushes,
+                        &mut Unmetered,
+                    );
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(
+                    w,
+                    h,
+                    seed,
+                    vec![BspRooms::new() as Filter, NearestCorridors::new()],
+                ))
+            }),
+        },
+        Case {
+            name: "BSP interior",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let brushes = bsp::InteriorBrushes {
+                        floor: &t.floor,
+                        wall: &t.wall,
+                        door: None,
+                    };
+                    let o = WInterior { min_room: 6 };
+                    let r = bsp::interior(
+                        &mut m,
+                        inner,
+                        &o,
+                        &mut Rng::new(seed),
+                        brushes,
+                        &mut Unmetered,
+                    );
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(w, h, seed, vec![BspInterior::new() as Filter]))
+            }),
+        },
+        Case {
+            name: "drunkard's walk (open area)",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let o = Drunkard::default();
+                    let r = drunkard::walk(
+                        &mut m,
+                        inner,
+                        &o,
+                        &mut Rng::new(seed),
+                        &t.floor,
+                        &mut Unmetered,
+                    );
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(
+                    w,
+                    h,
+                    seed,
+                    vec![DrunkardsWalk::open_area() as Filter],
+                ))
+            }),
+        },
+        Case {
+            name: "maze (backtracker)",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let brushes = MazeBrushes {
+                        passage: &t.floor,
+                        wall: None,
+                    };
+                    let r = maze::maze(
+                        &mut m,
+                        Area::Map,
+                        Algorithm::Backtracker,
+                        0,
+                        &mut Rng::new(seed),
+                        brushes,
+                        &mut Unmetered,
+                    );
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(w, h, seed, vec![MazeBuilder::new() as Filter]))
+            }),
+        },
+        Case {
+            name: "noise (white, 50% floor)",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let o = NoiseOptions {
+                        kind: NoiseKind::White,
+                        ..NoiseOptions::default()
+                    };
+                    let mut rng = Rng::new(seed);
+                    must(noise::fill(&mut field, inner, &o, &mut rng, &mut Unmetered));
+                    let r = field.threshold(&mut m, inner, (0.5, 1.0), &t.floor, &mut Unmetered);
+                    must(r);
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(w, h, seed, vec![NoiseGenerator::uniform() as Filter]))
+            }),
+        },
+    ]
+}
+
+/// Perlin fBm (4 octaves at 1/16 cell) thresholded at one half: the noise the pure-Lua workload
+/// draws.
+fn perlin_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Box<dyn FnMut(u64) -> Vec<bool> + 'a> {
+    let mut m = t.map(w as i64, h as i64);
+    let mut field = Field::new(w as i32, h as i32, 0.0);
+    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+    Box::new(move |seed| {
+        must(m.reset(w as i64, h as i64, t.wall.terrain));
+        let o = NoiseOptions::default();
+        let mut rng = Rng::new(seed);
+        let drawn = noise::fill(&mut field, inner, &o, &mut rng, &mut Unmetered)
+            .and_then(|()| field.threshold(&mut m, inner, (0.5, 1.0), &t.floor, &mut Unmetered));
+        must(drawn);
+        open_of(&m)
+    })
+}
+
+/// A pure-Lua recipe from `benches/toolbox_lua/` at `w × h`, run in warren.
+struct LuaRecipe {
+    host: Host,
+    params: ParamValues,
+}
+
+impl LuaRecipe {
+    fn new(file: &str, w: usize, h: usize) -> LuaRecipe {
+        let host = common::host(&format!("benches/toolbox_lua/{file}"));
+        let sets = [("width", w), ("height", h)].map(|(k, v)| (k.to_string(), v.to_string()));
+        let params = match host.resolve_params(&sets) {
+            Ok(p) => p,
+            Err(e) => panic!("{file}: {e}"),
+        };
+        LuaRecipe { host, params }
+    }
+
+    fn map(&mut self, seed: u64) -> Vec<bool> {
+        let run = Run {
+            seed,
+            params: &self.params,
+            depth: 1,
+            above: None,
+        };
+        match self.host.generate(&run) {
+            Ok(map) => {
+                let open = open_of(&map);
+                self.host.recycle(map);
+                open
+            }
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+}
+
+/// A 1024² cave (cellular, 45% fill, the classic rule, 4 generations) and an open cell near
+/// its centre.
+fn big_cave(t: &Terrains) -> (Map, Point) {
+    let mut m = t.map(1024, 1024);
+    let paint = Paint {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    if let Err(e) = cellular::cave(
+        &mut m,
+        Area::Map,
+        45,
+        (Rule::CAVE, 4),
+        &mut Rng::new(1),
+        paint,
+        &mut Unmetered,
+    ) {
+        panic!("{e}");
+    }
+    let mut i = 512 + 512 * 1024;
+    while !warren_core::map::passable(m.flag_cells()[i]) {
+        i += 1;
+    }
+    let p = m.point(i);
+    (m, p)
+}
+
+fn main() {
+    let t = Terrains::shipped();
+    let mut c = Criterion::default().configure_from_args();
+
+    // Absolute figures.
+    let (cave, centre) = big_cave(&t);
+    let rules = MoveRules::new(Adjacency::Eight);
+    let mut distances = Field::like(&cave, 0.0);
+    let mut group = c.benchmark_group("toolbox absolute");
+    group.bench_function("dijkstra map, 1024² cave, 8-way", |b| {
+        b.iter(|| {
+            let r = distance_into(
+                &mut distances,
+                &cave,
+                Area::Map,
+                &[centre],
+                &rules,
+                &mut Unmetered,
+            );
+            black_box(r.is_ok())
+        })
+    });
+    let mut seen = Mask::new(1024, 1024, false);
+    group.bench_function("fov radius 20, 1024² cave", |b| {
+        b.iter(|| {
+            let r = fov_into(&mut seen, &cave, Area::Map, centre, 20, &mut Unmetered);
+            black_box(r.is_ok())
+        })
+    });
+    let open_map = t.map(80, 50);
+    let mut open = open_map.clone();
+    let _ = open.fill(&t.floor);
+    let mut seen_small = Mask::new(80, 50, false);
+    group.bench_function("fov radius 20, open 80×50", |b| {
+        b.iter(|| {
+            let r = fov_into(
+                &mut seen_small,
+                &open,
+                Area::Map,
+                Point::new(40, 25),
+                20,
+                &mut Unmetered,
+            );
+            black_box(r.is_ok())
+        })
+    });
+    group.finish();
+
+    let mut rows = Vec::new();
+    for (w, h) in [(80, 50), (256, 256)] {
+        let mut group = c.benchmark_group(format!("toolbox {w}x{h}"));
+        for mut case in cases(&t, w, h) {
+            let mut seed = 0;
+            group.bench_function(format!("warren {}", case.name), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    (case.warren)(seed)
+                })
+            });
+            group.bench_function(format!("mapgen {}", case.name), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    (case.peer)(seed)
+                })
+            });
+            let (tw, tp) = side_by_side(&mut case.warren, &mut case.peer);
+            let sw = mean_shape(&mut case.warren, case.w);
+            let sp = mean_shape(&mut case.peer, case.w);
+            rows.push(format!(
+                "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>6.3}   {:.2} / {:.2}   {:>6.1} / {:<6.1}",
+                case.name,
+                case.w,
+                case.h,
+                tw * 1e6,
+                tp * 1e6,
+                tw / tp,
+                sw.0,
+                sp.0,
+                sw.1,
+                sp.1
+            ));
+        }
+        group.finish();
+    }
+    c.final_summary();
+
+    println!("\nwarren against mapgen, {ROUNDS} alternating rounds, medians per map (goal: ratio ≤ 0.75):");
+    println!(
+        "  {:<28} {:>7} {:>12} {:>12} {:>6}   open warren/mapgen   areas warren/mapgen",
+        "generator", "size", "warren", "mapgen", "ratio"
+    );
+    for r in &rows {
+        println!("{r}");
+    }
+
+    println!("\nprimitive against pure Lua run in warren, medians per map (goal: ≥ 20× faster):");
+    println!(
+        "  {:<28} {:>7} {:>12} {:>12} {:>8}",
+        "algorithm", "size", "primitive", "pure Lua", "speed-up"
+    );
+    for (w, h) in [(80, 50), (256, 256)] {
+        let mut all: Vec<(&str, Box<dyn FnMut(u64) -> Vec<bool> + '_>)> = cases(&t, w, h)
+            .into_iter()
+            .map(|c| (c.name, c.warren))
+            .collect();
+        all.push(("noise (Perlin fBm, 4 octaves)", perlin_case(&t, w, h)));
+        for (file, index) in [
+            ("cellular.lua", 0),
+            ("bsp.lua", 1),
+            ("drunkard.lua", 3),
+            ("maze.lua", 4),
+            ("noise.lua", 6),
+        ] {
+            let (name, primitive) = &mut all[index];
+            let mut lua = LuaRecipe::new(file, w, h);
+            let (tw, tl) = side_by_side(&mut *primitive, &mut |s| lua.map(s));
+            let sw = mean_shape(&mut *primitive, w);
+            let sl = mean_shape(&mut |s| lua.map(s), w);
+            println!(
+                "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>7.1}×   open {:.2} / {:.2}",
+                name,
+                w,
+                h,
+                tw * 1e6,
+                tl * 1e6,
+                tl / tw,
+                sw.0,
+                sl.0
+            );
+        }
+    }
+}
