@@ -296,7 +296,7 @@
 ---@field statuses string[] The status names.
 ---@field initial? string The status every cell starts with (default the first).
 
----`ctx.regions`: read-only tables of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
+---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
 ---@field door warren.DoorEntry[] Every `[[door]]` kind.

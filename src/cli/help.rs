@@ -27,3 +27,20 @@ reloading it; a bad edit shows its file:line and keeps the last good map. Genera
 the same budgets as `warren run`.
 
 The server answers this machine only (127.0.0.1) unless --bind names another address.";
+
+/// `warren init --help` epilogue.
+pub const INIT: &str = "\
+Writes into DIR:
+  scripts/map.lua                   a minimal recipe to start from
+  regions/*.toml                    a copy of warren's default region files
+  scripts/types/warren.d.lua        the Lua API's type stubs, for autocompletion
+  schemas/regions.schema.json       the region files' JSON Schema, for TOML editors
+  .luarc.json, .taplo.toml          editor settings pointing at both
+
+Then, inside DIR:
+  warren run scripts/map.lua --seed 1
+  warren watch scripts/map.lua
+  warren serve scripts/map.lua
+  warren check
+
+An existing file is never overwritten: if any of these is already there, nothing is written.";

@@ -19,7 +19,9 @@ Examples:
   warren watch scripts/rooms.lua --seed 7               redraw on every save
   warren serve scripts/rooms.lua --open                 live preview in the browser
   warren check                                          every region file and recipe
+  warren init my-maps                                   a project of your own to start from
   warren stubs --out scripts/types/warren.d.lua         editor autocompletion
+  warren schema --out schemas/regions.schema.json       region files checked in the editor
   warren batch scripts/rooms.lua --count 10000          statistics of many seeds
 
 Exit codes: 0 success, 1 bad input (recipe, region file, parameter) or generation error,
@@ -46,9 +48,17 @@ pub enum Command {
     Watch(WatchArgs),
     /// Validate region files and recipes without generating; list every problem.
     Check(CheckArgs),
+    /// Start a project in DIR: a minimal recipe, a copy of the default region files, the Lua
+    /// type stubs, the region files' JSON Schema and editor settings that point at them.
+    #[command(after_help = help::INIT)]
+    Init(InitArgs),
     /// Write the LuaLS type stubs of the Lua API (scripts/types/warren.d.lua), or with
-    /// `--markdown` the README's API table.
+    /// `--markdown` the API reference's table (docs/lua-api.md).
     Stubs(StubsArgs),
+    /// Write the JSON Schema of region files (schemas/regions.schema.json), which TOML editors
+    /// read to complete and check keys, or with `--markdown` the region-file reference
+    /// (docs/region-reference.md).
+    Schema(SchemaArgs),
     /// Generate many seeds in parallel and print their statistics.
     #[command(after_help = batch::HELP)]
     Batch(batch::BatchArgs),
@@ -101,6 +111,29 @@ pub struct CheckArgs {
     pub deny_warnings: bool,
 }
 
+/// `warren init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The project directory: created if missing; an existing one may hold other files, but
+    /// none of those warren would write.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// `warren schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Where to write it (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Do not write; exit 1 if this file differs from the generated one.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub check: Option<PathBuf>,
+    /// The region-file reference (Markdown) instead of the JSON Schema.
+    #[arg(long)]
+    pub markdown: bool,
+}
+
 /// `warren stubs`.
 #[derive(Debug, Args)]
 pub struct StubsArgs {
@@ -110,8 +143,8 @@ pub struct StubsArgs {
     /// Do not write; exit 1 if this file differs from the generated stubs.
     #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub check: Option<PathBuf>,
-    /// The README's API table (Markdown) instead of the stubs. With `--out README.md` (or
-    /// `--check README.md`) only the part between its `<!-- api:begin … -->` and
+    /// The API reference's table (Markdown) instead of the stubs. With `--out docs/lua-api.md`
+    /// (or `--check docs/lua-api.md`) only the part between its `<!-- api:begin … -->` and
     /// `<!-- api:end -->` lines is replaced (or checked).
     #[arg(long)]
     pub markdown: bool,

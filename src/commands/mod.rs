@@ -2,7 +2,9 @@
 
 pub mod batch;
 mod check;
+mod init;
 mod run;
+mod schema;
 pub mod serve;
 pub mod stats;
 mod stubs;
@@ -29,7 +31,9 @@ pub fn dispatch(command: Command) -> Result<()> {
             watch::watch(args)
         }
         Command::Check(args) => check::run(args),
+        Command::Init(args) => init::run(args),
         Command::Stubs(args) => stubs::stubs(args),
+        Command::Schema(args) => schema::run(args),
         Command::Batch(mut args) => {
             args.script = relative(&args.script);
             args.regions = args.regions.as_deref().map(relative);

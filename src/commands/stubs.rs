@@ -1,12 +1,12 @@
-//! `warren stubs`: the LuaLS stubs of the Lua API (or, with `--markdown`, the README's API
-//! table), printed, written, or checked.
+//! `warren stubs`: the LuaLS stubs of the Lua API (or, with `--markdown`, the API reference's
+//! table, `docs/lua-api.md`), printed, written, or checked.
 
 use crate::cli::StubsArgs;
 use crate::output::write_atomic;
 use std::io::{Read, Write};
 use std::path::Path;
 use warren_lua::error::{Error, Result};
-use warren_lua::stubs::{markdown, readme_with_table, render};
+use warren_lua::stubs::{markdown, page_with_table, render};
 
 /// What `--out FILE` (or `--check FILE`) should hold: the stubs; with `--markdown`, FILE with
 /// its API table replaced (a new file gets the table alone; an existing file without the
@@ -20,7 +20,7 @@ fn wanted(args: &StubsArgs, file: Option<&Path>) -> Result<String> {
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::Io(format!("{}: cannot read: {e}", path.display())))?;
-    readme_with_table(&text).map_err(|e| Error::Param(format!("{}: {e}", path.display())))
+    page_with_table(&text).map_err(|e| Error::Param(format!("{}: {e}", path.display())))
 }
 
 /// Executes `warren stubs`.

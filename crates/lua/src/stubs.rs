@@ -1,6 +1,6 @@
-//! LuaLS (`lua-language-server`) stubs of the whole Lua API, and the README's API table, both
-//! written from the API declarations ([`crate::api::decl`]) so the editor's autocompletion, the
-//! documentation and the bindings cannot drift apart. `warren stubs` prints the stubs (the
+//! LuaLS (`lua-language-server`) stubs of the whole Lua API, and the API reference's table
+//! (`docs/lua-api.md`), both written from the API declarations ([`crate::api::decl`]) so the
+//! editor's autocompletion, the documentation and the bindings cannot drift apart. `warren stubs` prints the stubs (the
 //! checked-in copy is `scripts/types/warren.d.lua`); `warren stubs --markdown` prints the table.
 
 use crate::api::decl::{field_doc, Class, Decl, Kind, Owner};
@@ -145,32 +145,35 @@ pub fn render() -> String {
     out
 }
 
-/// The line before the generated API table in the README.
-pub const README_BEGIN: &str =
-    "<!-- api:begin (generated from the API declarations by `warren stubs --markdown --out README.md`; do not edit) -->";
-/// The line after it.
-pub const README_END: &str = "<!-- api:end -->";
+/// Where the generated API reference lives, relative to the workspace root.
+pub const API_PAGE: &str = "docs/lua-api.md";
 
-/// `readme` with the text between [`README_BEGIN`] and [`README_END`] replaced by the current
+/// The line before the generated API table in [`API_PAGE`].
+pub const TABLE_BEGIN: &str =
+    "<!-- api:begin (generated from the API declarations by `warren stubs --markdown --out docs/lua-api.md`; do not edit) -->";
+/// The line after it.
+pub const TABLE_END: &str = "<!-- api:end -->";
+
+/// `page` with the text between [`TABLE_BEGIN`] and [`TABLE_END`] replaced by the current
 /// [`markdown`] table; an error when the markers are missing.
-pub fn readme_with_table(readme: &str) -> Result<String, String> {
-    let begin = readme
-        .find(README_BEGIN)
-        .ok_or_else(|| format!("no line {README_BEGIN:?} marks where the API table goes"))?;
-    let after = begin + README_BEGIN.len();
-    let end = readme[after..]
-        .find(README_END)
+pub fn page_with_table(page: &str) -> Result<String, String> {
+    let begin = page
+        .find(TABLE_BEGIN)
+        .ok_or_else(|| format!("no line {TABLE_BEGIN:?} marks where the API table goes"))?;
+    let after = begin + TABLE_BEGIN.len();
+    let end = page[after..]
+        .find(TABLE_END)
         .map(|i| after + i)
-        .ok_or_else(|| format!("no line {README_END:?} after the API table's start"))?;
+        .ok_or_else(|| format!("no line {TABLE_END:?} after the API table's start"))?;
     Ok(format!(
         "{}\n\n{}{}",
-        &readme[..after],
+        &page[..after],
         markdown(),
-        &readme[end..]
+        &page[end..]
     ))
 }
 
-/// The README's API table (Markdown): one section per owner, one row per member.
+/// The API reference's table (Markdown): one section per owner, one row per member.
 pub fn markdown() -> String {
     let decls = crate::api::decls();
     let mut out = String::new();
@@ -217,7 +220,7 @@ pub fn markdown() -> String {
     out
 }
 
-/// A key as the README's table of tables shows it: `` `attempts?` (0..=20000, default 30) ``.
+/// A key as the reference's table of tables shows it: `` `attempts?` (0..=20000, default 30) ``.
 fn key_summary(f: &crate::api::decl::Field) -> String {
     let opt = if f.required { "" } else { "?" };
     let mut notes = Vec::new();
@@ -250,15 +253,17 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_api_table_is_the_generated_one() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
-        let readme = std::fs::read_to_string(&path).unwrap();
-        let expected = readme_with_table(&readme).unwrap();
+    fn the_api_reference_table_is_the_generated_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(API_PAGE);
+        let page = std::fs::read_to_string(&path).unwrap();
+        let expected = page_with_table(&page).unwrap();
         assert!(
-            readme == expected,
-            "README.md's API table is stale: run `cargo run -- stubs --markdown --out README.md`"
+            page == expected,
+            "{API_PAGE}'s API table is stale: run `cargo run -- stubs --markdown --out {API_PAGE}`"
         );
-        assert!(readme_with_table("no markers").is_err());
+        assert!(page_with_table("no markers").is_err());
     }
 
     #[test]

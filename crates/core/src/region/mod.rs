@@ -8,6 +8,7 @@ pub mod entries;
 pub mod error;
 pub mod explain;
 pub mod locate;
+pub mod reference;
 pub mod resolve;
 pub mod schema;
 mod validate;

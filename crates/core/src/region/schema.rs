@@ -13,11 +13,14 @@
 //! the end of this file (`TURN_CHANCE`, `PANEL_WIDTH`, …): loading checks them, the defaults
 //! below come from them, the Lua bindings read them, and a test holds the doc comments to them.
 
-use crate::gen::dungeon::{MAX_PANEL, MAX_STREAMER_WIDTH, MIN_PANEL, MIN_ROOM};
+use crate::gen::dungeon::{
+    RoomKind, StreamerKind, MAX_PANEL, MAX_STREAMER_WIDTH, MIN_PANEL, MIN_ROOM,
+};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// One region file.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegionFile {
     /// Terrain definitions (`[[terrain]]`).
@@ -69,7 +72,7 @@ pub struct RegionFile {
 /// max_memory_mib = 128
 /// max_seconds = 1.5
 /// ```
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsDef {
     /// Lua instructions one generation may run, counting the work of Rust primitives and
@@ -77,13 +80,16 @@ pub struct LimitsDef {
     /// seed and parameters use the same amount on every machine. An integer in
     /// 1_000_000..=100_000_000_000, at most what the user allows (default 400_000_000, about
     /// two to three seconds of a busy loop).
+    #[schemars(range(min = MAX_INSTRUCTIONS.min, max = MAX_INSTRUCTIONS.max))]
     pub max_instructions: Option<i64>,
     /// Memory one generation may hold, in MiB: the Lua state plus the annotations the recipe
     /// records (rooms, corridors, spawns, tags). An integer in 16..=16384, at most what the
     /// user allows (default 512).
+    #[schemars(range(min = MAX_MEMORY_MIB.min, max = MAX_MEMORY_MIB.max))]
     pub max_memory_mib: Option<i64>,
     /// Wall-clock seconds one generation may take: a backstop for work the instruction budget
     /// does not see. A number in 0.1..=600, at most what the user allows (default 4).
+    #[schemars(range(min = MAX_SECONDS.0, max = MAX_SECONDS.1))]
     pub max_seconds: Option<f64>,
 }
 
@@ -96,15 +102,18 @@ pub struct LimitsDef {
 /// color = "#8a8a8a"
 /// solid = true
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TerrainDef {
     /// Unique name, used by recipes and other region entries. Non-empty.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// The single character drawn for this terrain in text output. Terrains may share a glyph
     /// only if they agree on `solid` (JSON consumers read passability from the glyph).
+    #[schemars(length(equal = 1))]
     pub glyph: String,
     /// Colour for ANSI and PNG output, as `"#rrggbb"`.
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
     pub color: String,
     /// `true` if the terrain blocks movement (walls, rock, closed doors), `false` if it is open
     /// (floors, open doors, stairs, water). JSON's legend reports it as `solid`.
@@ -149,11 +158,12 @@ pub struct TerrainDef {
 /// locked = 27
 /// secret = 10
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DoorDef {
     /// Unique name among door kinds, used by `door = "…"` in corridor and room regions and by
     /// vault legends. Non-empty.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// Terrain of a closed door. Must be solid (a closed door blocks movement and sight).
     pub closed: String,
@@ -188,16 +198,20 @@ fn yes() -> bool {
 /// every door closed). Broken is not drawn: it follows from where a door stands. The defaults
 /// are Incursion's `Door` constructor (1 in 10 open, half of the rest locked, then 1 in 7
 /// secret), which as weights over 70 are closed 27, open 6, locked 27, secret 10.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DoorWeightsDef {
     /// Weight of a closed door. Default 27.
+    #[schemars(range(min = 0))]
     pub closed: f64,
     /// Weight of an open door. Default 6.
+    #[schemars(range(min = 0))]
     pub open: f64,
     /// Weight of a locked door. Default 27.
+    #[schemars(range(min = 0))]
     pub locked: f64,
     /// Weight of a secret door. Default 10.
+    #[schemars(range(min = 0))]
     pub secret: f64,
 }
 
@@ -214,7 +228,7 @@ impl Default for DoorWeightsDef {
 }
 
 /// `[map]` — how the host prepares a fresh map before the recipe runs.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapDef {
     /// Terrain every cell starts as. Default: the first `[[terrain]]` declared.
@@ -235,75 +249,99 @@ pub struct MapDef {
 /// max_streamers = 2
 /// fixup_trials = 26
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DungeonDef {
     /// Percent chance per step that a corridor turns once its segment is longer than
     /// `segment_minlen`. 0..=100. Default 10.
+    #[schemars(range(min = TURN_CHANCE.min, max = TURN_CHANCE.max))]
     pub turn_chance: i64,
     /// Percent chance that a turn ignores the destination and goes a random way. 0..=100.
     /// Default 30.
+    #[schemars(range(min = STUBBORN_CORRIDOR.min, max = STUBBORN_CORRIDOR.max))]
     pub stubborn_corridor: i64,
     /// Shortest corridor segment before a voluntary turn. 1..=1000, ≤ `segment_maxlen`.
     /// Default 4.
+    #[schemars(range(min = SEGMENT_MINLEN.min, max = SEGMENT_MINLEN.max))]
     pub segment_minlen: i64,
     /// Longest corridor segment before a forced turn. 1..=1000. Default 10.
+    #[schemars(range(min = SEGMENT_MAXLEN.min, max = SEGMENT_MAXLEN.max))]
     pub segment_maxlen: i64,
     /// Level width in cells (`LEVEL_SIZEX`), used when the recipe's `width` parameter is 0.
     /// 16..=4096, a multiple of `panel_width`, at most 32 panels across. Default 128.
+    #[schemars(range(min = LEVEL_WIDTH.min, max = LEVEL_WIDTH.max))]
     pub level_width: i64,
     /// Level height in cells (`LEVEL_SIZEY`). 16..=4096, a multiple of `panel_height`, at most
     /// 32 panels down. Default 128.
+    #[schemars(range(min = LEVEL_HEIGHT.min, max = LEVEL_HEIGHT.max))]
     pub level_height: i64,
     /// Panel width in cells (`PANEL_SIZEX`): each panel holds one room or part of a vault.
     /// 8..=256. Default 32.
+    #[schemars(range(min = PANEL_WIDTH.min, max = PANEL_WIDTH.max))]
     pub panel_width: i64,
     /// Panel height in cells (`PANEL_SIZEY`). 8..=256. Default 32.
+    #[schemars(range(min = PANEL_HEIGHT.min, max = PANEL_HEIGHT.max))]
     pub panel_height: i64,
     /// Fewest streamers on a level (`MIN_STREAMERS`). 0..=64, ≤ `max_streamers`. Default 0.
+    #[schemars(range(min = MIN_STREAMERS.min, max = MIN_STREAMERS.max))]
     pub min_streamers: i64,
     /// Most streamers on a level (`MAX_STREAMERS`); the count is drawn uniformly from the
     /// range unless `streamer_chance` is given. 0..=64. Default 2.
+    #[schemars(range(min = MAX_STREAMERS.min, max = MAX_STREAMERS.max))]
     pub max_streamers: i64,
     /// Incursion's count of streamers (`STREAMER_CHANCE`): `min_streamers`, then one more
     /// for each success in a row of this percent chance, up to `max_streamers`, so fewer
     /// streamers are likelier than more (Incursion's own constants use 70). 0..=100. Default:
     /// none, and the count is drawn uniformly from `min_streamers..=max_streamers`.
+    #[schemars(range(min = STREAMER_CHANCE.min, max = STREAMER_CHANCE.max))]
     pub streamer_chance: Option<i64>,
     /// Shallowest depth (1 = the first level) with rivers (`MIN_RIVER_DEPTH`). 1..=1000.
     /// Default 1.
+    #[schemars(range(min = MIN_RIVER_DEPTH.min, max = MIN_RIVER_DEPTH.max))]
     pub min_river_depth: i64,
     /// Shallowest depth with new chasms (`MIN_CHASM_DEPTH`). 1..=1000. Default 2.
+    #[schemars(range(min = MIN_CHASM_DEPTH.min, max = MIN_CHASM_DEPTH.max))]
     pub min_chasm_depth: i64,
     /// Percent chance that the chasms carried down from the level above narrow on this level
     /// (`REDUCE_CHASM_CHANCE`): only cells surrounded by chasm above are carried. 0..=100.
     /// Default 50.
+    #[schemars(range(min = REDUCE_CHASM_CHANCE.min, max = REDUCE_CHASM_CHANCE.max))]
     pub reduce_chasm_chance: i64,
     /// Percent chance of each vault attempt placing a vault. 0..=100. Default 50.
+    #[schemars(range(min = VAULT_CHANCE.min, max = VAULT_CHANCE.max))]
     pub vault_chance: i64,
     /// Vault attempts per level. 0..=32. Default 1.
+    #[schemars(range(min = MAX_VAULTS.min, max = MAX_VAULTS.max))]
     pub max_vaults: i64,
     /// Fewest down stairs (`MIN_STAIRS`). 0..=32, ≤ `max_stairs`. Default 1.
+    #[schemars(range(min = MIN_STAIRS.min, max = MIN_STAIRS.max))]
     pub min_stairs: i64,
     /// Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range, both ends
     /// included (Incursion's `MIN + random(MAX - MIN)` never reaches `MAX`; a range a designer
     /// writes here means what it says). 0..=32. Default 3.
+    #[schemars(range(min = MAX_STAIRS.min, max = MAX_STAIRS.max))]
     pub max_stairs: i64,
     /// Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6.
+    #[schemars(range(min = ROOM_MIN_WIDTH.min, max = ROOM_MIN_WIDTH.max))]
     pub room_min_width: i64,
     /// Widest room, walls included (`ROOM_MAXX`). 5..=`panel_width` − 2, at least
     /// `room_min_width`. Sizes are drawn from the range with both ends included. Default 16.
+    #[schemars(range(min = ROOM_MAX_WIDTH.min, max = ROOM_MAX_WIDTH.max))]
     pub room_max_width: i64,
     /// Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6.
+    #[schemars(range(min = ROOM_MIN_HEIGHT.min, max = ROOM_MIN_HEIGHT.max))]
     pub room_min_height: i64,
     /// Tallest room, walls included (`ROOM_MAXY`). 5..=`panel_height` − 2, at least
     /// `room_min_height`. Default 12.
+    #[schemars(range(min = ROOM_MAX_HEIGHT.min, max = ROOM_MAX_HEIGHT.max))]
     pub room_max_height: i64,
     /// Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller,
     /// more broken caves. 0..=100 (Incursion's default). Default 55.
+    #[schemars(range(min = LIFE_PERCENT.min, max = LIFE_PERCENT.max))]
     pub life_percent: i64,
     /// Fix-up trials before generation gives up with an error naming the seed (the original's
     /// 26). 1..=1000. Default 26.
+    #[schemars(range(min = FIXUP_TRIALS.min, max = FIXUP_TRIALS.max))]
     pub fixup_trials: i64,
     /// The level's own corridor region (`CORRIDOR_REGION`): used for short tunnels and the
     /// fix-up's carved paths. Must name a `[[corridor]]`. Default: the first corridor region.
@@ -319,9 +357,11 @@ pub struct DungeonDef {
     /// On levels at most this deep no secret door stays within `secret_door_reveal_radius` of
     /// the up stairs (Incursion's rule against boxing the player in); they become closed doors.
     /// 0..=1000 (0: never). Default 5.
+    #[schemars(range(min = SECRET_DOOR_REVEAL_DEPTH.min, max = SECRET_DOOR_REVEAL_DEPTH.max))]
     pub secret_door_reveal_depth: i64,
     /// Distance from the up stairs (Incursion's `dist`: the longer axis plus half the shorter)
     /// within which `secret_door_reveal_depth` applies. 0..=1000. Default 17.
+    #[schemars(range(min = SECRET_DOOR_REVEAL_RADIUS.min, max = SECRET_DOOR_REVEAL_RADIUS.max))]
     pub secret_door_reveal_radius: i64,
     /// On levels at most this deep every door a corridor or room region makes is wooden: a
     /// region whose `door` is a `[[door]]` kind with `wooden = false` makes `wooden_door` doors
@@ -329,6 +369,7 @@ pub struct DungeonDef {
     /// "some character types can't get through the other kinds of doors in the early game").
     /// Vaults keep the doors their grid names unless they set `keep_doors = false`.
     /// 0..=1000 (0: never). Default 3.
+    #[schemars(range(min = WOODEN_DOOR_DEPTH.min, max = WOODEN_DOOR_DEPTH.max))]
     pub wooden_door_depth: i64,
     /// The wooden door that stands in for the others on levels at most `wooden_door_depth`
     /// deep: a `[[door]]` kind with `wooden = true`. Default: the first such `[[door]]`
@@ -377,16 +418,20 @@ impl Default for DungeonDef {
 }
 
 /// The four corridor constants a corridor region may override (each optional).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CorridorConstants {
     /// Overrides `[dungeon] turn_chance` for this region's tunnels. 0..=100.
+    #[schemars(range(min = TURN_CHANCE.min, max = TURN_CHANCE.max))]
     pub turn_chance: Option<i64>,
     /// Overrides `[dungeon] stubborn_corridor`. 0..=100.
+    #[schemars(range(min = STUBBORN_CORRIDOR.min, max = STUBBORN_CORRIDOR.max))]
     pub stubborn_corridor: Option<i64>,
     /// Overrides `[dungeon] segment_minlen`. 1..=1000.
+    #[schemars(range(min = SEGMENT_MINLEN.min, max = SEGMENT_MINLEN.max))]
     pub segment_minlen: Option<i64>,
     /// Overrides `[dungeon] segment_maxlen`. 1..=1000.
+    #[schemars(range(min = SEGMENT_MAXLEN.min, max = SEGMENT_MAXLEN.max))]
     pub segment_maxlen: Option<i64>,
 }
 
@@ -403,12 +448,13 @@ pub struct CorridorConstants {
 /// [corridor.constants]
 /// turn_chance = 10
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CorridorDef {
     /// Unique name among corridor regions.
     pub name: String,
     /// Relative chance of being chosen for a tunnel. Finite, ≥ 0; 0 disables the region.
+    #[schemars(range(min = 0))]
     pub weight: f64,
     /// Terrain of the corridor floor.
     pub floor: String,
@@ -454,12 +500,13 @@ fn last_depth() -> i64 {
 /// furnishing = "pillar"
 /// min_depth = 2
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoomDef {
     /// Unique region name (stamped on the room's cells).
     pub name: String,
     /// Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region.
+    #[schemars(range(min = 0))]
     pub weight: f64,
     /// The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a
     /// cellular automaton over the panel), `"castle"` (a large rectangle split into chambers
@@ -468,6 +515,7 @@ pub struct RoomDef {
     /// rectangle with rubble in its walls and on its floor), `"pillared"` (a rectangle with a
     /// lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]`
     /// `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
+    #[schemars(extend("enum" = RoomKind::NAMES))]
     pub kind: String,
     /// Floor terrain. Must be open.
     pub floor: String,
@@ -484,9 +532,11 @@ pub struct RoomDef {
     #[serde(default)]
     pub keep_doors: bool,
     /// Shallowest depth the region appears at. 1..=1000. Default 1.
+    #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
     pub min_depth: i64,
     /// Deepest depth the region appears at. `min_depth`..=1000. Default 1000.
+    #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
     #[serde(default = "last_depth")]
     pub max_depth: i64,
 }
@@ -504,17 +554,19 @@ pub struct RoomDef {
 /// min_width = 2
 /// max_width = 4
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StreamerDef {
     /// Unique region name (stamped on the streamer's cells).
     pub name: String,
     /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the region.
+    #[schemars(range(min = 0))]
     pub weight: f64,
     /// `"river"` or `"lava"`: flows in from the top or left edge across the level at a
     /// constant width (rivers only from `[dungeon] min_river_depth`). `"chasm"`: starts
     /// anywhere, swells to its width and narrows again; carried down to the level below (only
     /// from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
+    #[schemars(extend("enum" = StreamerKind::NAMES))]
     pub kind: String,
     /// Terrain written. Rivers are usually open water (passable); chasms and lava are usually
     /// hazards (open, but connectivity treats them as walls and the fix-up bridges them); rock
@@ -522,10 +574,13 @@ pub struct StreamerDef {
     pub terrain: String,
     /// Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range
     /// once; chasms and veins swell to a width drawn from it.
+    #[schemars(range(min = STREAMER_MIN_WIDTH.min, max = STREAMER_MIN_WIDTH.max))]
     pub min_width: i64,
     /// Widest width in cells. `min_width`..=16.
+    #[schemars(range(min = STREAMER_MAX_WIDTH.min, max = STREAMER_MAX_WIDTH.max))]
     pub max_width: i64,
     /// Shallowest depth the region appears at. 1..=1000. Default 1.
+    #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
     pub min_depth: i64,
     /// Write priority by name (`"rock_streamer"`, `"river_streamer"`, …, as in
@@ -554,17 +609,20 @@ pub struct StreamerDef {
 /// "+" = "oak door"
 /// "_" = "altar"
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VaultDef {
     /// Unique region name (stamped on the vault's cells).
     pub name: String,
     /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault.
+    #[schemars(range(min = 0))]
     pub weight: f64,
     /// Shallowest depth the vault appears at. 1..=1000. Default 1.
+    #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
     pub min_depth: i64,
     /// Deepest depth the vault appears at. `min_depth`..=1000. Default 1000.
+    #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
     #[serde(default = "last_depth")]
     pub max_depth: i64,
     /// The vault, one row per line (a leading newline after `"""` is ignored). Rows must be
@@ -575,6 +633,7 @@ pub struct VaultDef {
     /// Glyph → terrain name for every glyph of `grid`, or → a `[[door]]` kind: such a cell
     /// becomes a door of that kind (drawn closed until the level's doors are finished, and
     /// passable to the grid's sealed-cell check). Keys are single characters.
+    #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
     pub legend: std::collections::BTreeMap<String, String>,
     /// If `true` (the default) the vault's doors are the kinds its legend names at every depth,
     /// as Incursion draws a vault's doors; `false` makes them follow `[dungeon]
@@ -584,7 +643,7 @@ pub struct VaultDef {
 }
 
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoomsDef {
     /// Room floor terrain.
@@ -596,7 +655,7 @@ pub struct RoomsDef {
 }
 
 /// `[cave]` — terrain for the directional-cave recipe (`scripts/cave.lua`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaveDef {
     /// Open cave floor.
@@ -626,8 +685,19 @@ pub struct CaveDef {
 /// street = "street"
 /// floor = "town floor"
 /// unused = "town block"
+///
+/// [town.debug]                          # optional: the debug view
+/// isolated = "debug isolated"
+/// live = "debug live"
+/// dead = "debug dead"
+/// unused = "debug unused"
+/// north = "debug north"
+/// east = "debug east"
+/// south = "debug south"
+/// west = "debug west"
+/// no_heading = "debug no heading"
 /// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TownDef {
     /// Walls between cells, the town wall, closed doors and closed gates (`#`).
@@ -653,21 +723,8 @@ pub struct TownDef {
 }
 
 /// `[town.debug]` — the debug view of a town: each cell centre shows the cell's status, or for
-/// a street the way it runs.
-///
-/// ```toml
-/// [town.debug]
-/// isolated = "debug isolated"
-/// live = "debug live"
-/// dead = "debug dead"
-/// unused = "debug unused"
-/// north = "debug north"
-/// east = "debug east"
-/// south = "debug south"
-/// west = "debug west"
-/// no_heading = "debug no heading"
-/// ```
-#[derive(Clone, Debug, Deserialize, Serialize)]
+/// a street the way it runs. The `[town]` example shows one.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TownDebugDef {
     /// A room with no street beside it (`I`).
@@ -691,12 +748,13 @@ pub struct TownDebugDef {
 }
 
 /// `[[spawn]]` — something that may be spawned, with its weight.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpawnDef {
     /// What spawns (a monster, item or feature name). Unique among spawns.
     pub name: String,
     /// Relative chance. Finite, ≥ 0.
+    #[schemars(range(min = 0))]
     pub weight: f64,
 }
 
@@ -779,6 +837,14 @@ impl IntKey {
         }
     }
 }
+
+/// `[limits] max_instructions`: at most what the user allows.
+pub const MAX_INSTRUCTIONS: IntKey =
+    IntKey::required("max_instructions", 1_000_000, 100_000_000_000);
+/// `[limits] max_memory_mib`: at most what the user allows.
+pub const MAX_MEMORY_MIB: IntKey = IntKey::required("max_memory_mib", 16, 16_384);
+/// `[limits] max_seconds`: the smallest and largest value, at most what the user allows.
+pub const MAX_SECONDS: (f64, f64) = (0.1, 600.0);
 
 /// `[dungeon] turn_chance` (and `[corridor.constants]`).
 pub const TURN_CHANCE: IntKey = IntKey::percent("turn_chance", 10);

@@ -573,19 +573,34 @@ fn check_limits(ck: &mut Checker, m: &Merged) {
     if let Some((f, l)) = &m.limits {
         let at = |k: &str| tpath!["limits", k];
         if let Some(v) = l.max_instructions {
-            ck.range(*f, at("max_instructions"), v, 1_000_000, 100_000_000_000);
+            ck.range(
+                *f,
+                at("max_instructions"),
+                v,
+                MAX_INSTRUCTIONS.min,
+                MAX_INSTRUCTIONS.max,
+            );
         }
         if let Some(v) = l.max_memory_mib {
-            ck.range(*f, at("max_memory_mib"), v, 16, 16_384);
+            ck.range(
+                *f,
+                at("max_memory_mib"),
+                v,
+                MAX_MEMORY_MIB.min,
+                MAX_MEMORY_MIB.max,
+            );
         }
         if let Some(v) = l.max_seconds {
-            if !(0.1..=600.0).contains(&v) {
+            let (min, max) = MAX_SECONDS;
+            if !(min..=max).contains(&v) {
                 ck.report(
                     *f,
                     at("max_seconds"),
                     format!(
-                        "limits.max_seconds = {} is out of range (0.1..=600)",
-                        number(v)
+                        "limits.max_seconds = {} is out of range ({}..={})",
+                        number(v),
+                        number(min),
+                        number(max)
                     ),
                 );
             }

@@ -3,8 +3,8 @@
 //! and range, each option key's type, default and range, the return values and a doc line — and
 //! is the only place that says it: the runtime argument checks ([`super::call`]) read their
 //! names, ranges and defaults from it, `warren stubs` writes the LuaLS stubs from it,
-//! `warren check` checks names, arity, option keys and receivers against it, and the README's
-//! API table is generated from it.
+//! `warren check` checks names, arity, option keys and receivers against it, and the API
+//! reference's table (`docs/lua-api.md`) is generated from it.
 //!
 //! Declarations are `const`s built with the `const fn` builders below, next to the function
 //! that implements them; each API module lists its declarations together with their
@@ -47,7 +47,7 @@ pub enum Owner {
 }
 
 impl Owner {
-    /// Every owner, in the order of the stubs and the README table.
+    /// Every owner, in the order of the stubs and the API reference.
     pub const ALL: [Owner; 14] = [
         Owner::Map,
         Owner::Rng,
@@ -602,7 +602,7 @@ impl Decl {
         s
     }
 
-    /// The doc with every argument's range and default appended, as the stubs and README show
+    /// The doc with every argument's range and default appended, as the stubs and the API reference show
     /// it.
     pub fn full_doc(&self) -> String {
         let mut doc = self.doc.to_string();

@@ -2,7 +2,7 @@
 //! next to its implementation, and registered from the same table (the `methods!` and `functions!` macros below).
 
 /// Declares a type's methods once: `DECL => function` pairs become the list of declarations
-/// (`$list`, read by stubs, `warren check` and the README table) and the function that
+/// (`$list`, read by stubs, `warren check` and the API reference) and the function that
 /// registers the methods on the userdata type; [`gate::install`] then puts each behind its gate.
 macro_rules! methods {
     ($(#[$doc:meta])* $vis:vis $list:ident, $register:ident for $ty:ty { $($decl:ident => $f:expr),* $(,)? }) => {

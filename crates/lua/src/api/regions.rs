@@ -809,7 +809,7 @@ pub const SPAWN_ENTRY: Class = Class {
 pub const REGIONS: Class = Class {
     name: "warren.Regions",
     parent: None,
-    doc: "`ctx.regions`: read-only tables of the region files' data, resolved once at load (see `crates/core/src/region/schema.rs`). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
+    doc: "`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
     fields: &[
         key("terrain", Ty::TableList(&TERRAIN_ENTRY), "Every `[[terrain]]`."),
         key("door", Ty::TableList(&DOOR_ENTRY), "Every `[[door]]` kind."),

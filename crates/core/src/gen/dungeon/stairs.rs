@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 /// Where down stairs may go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StairPlacement {
-    /// On the floor of recorded rooms (vaults excluded), as the README has always promised;
+    /// On the floor of recorded rooms (vaults excluded), as docs/recipes.md promises;
     /// anywhere when no room has a cell left.
     #[default]
     Rooms,
