@@ -1,7 +1,9 @@
 -- Incursion's level generator (Map::Generate, seed 003) as a recipe. Each phase below is one
 -- step of the original. The work on cells is done in Rust, one call per phase or per panel
 -- (warren.dungeon, warren.tunnel); the choices -- which streamer, vault or room, by weight and
--- depth -- are made here, from the region files (regions/dungeon.toml).
+-- depth -- are made here, from the region files (regions/dungeon.toml). A snapshot after each
+-- phase lets `warren run --frames` and `warren serve` replay the level as it is built (free
+-- otherwise: snapshots are only kept when asked for).
 local warren = require "warren"
 
 -- The entries of a region list allowed at `depth` (their min_depth..max_depth holds it) and
@@ -92,6 +94,7 @@ return {
         narrow = rng:chance(d.reduce_chasm_chance),
       })
     end
+    map:snapshot("streamers")
 
     -- Step 3: vaults, each in a block of panels of its own, never over the cells where the
     -- level above has its down stairs.
@@ -103,6 +106,7 @@ return {
         if vault then warren.dungeon.place_vault(map, rng, level, vault, { above = ctx.above }) end
       end
     end
+    map:snapshot("vaults")
 
     -- Step 4: a room in every panel no vault took, its region chosen by weight among those
     -- allowed at this depth, its size within [dungeon]'s room_* limits; mazes deeper than 3 get
@@ -110,6 +114,7 @@ return {
     -- by panel).
     warren.dungeon.draw_rooms(map, ctx.rng:stream("rooms"), level, allowed(regions.room, depth),
       { depth = depth })
+    map:snapshot("rooms")
 
     -- Step 5: a tunnel between the closest edge cells of every two neighbouring panels.
     warren.dungeon.connect_panels(map, ctx.rng:stream("tunnels"), level, tunnels, {
@@ -121,6 +126,7 @@ return {
     if ctx.above then
       warren.dungeon.place_up_stairs(map, ctx.above)
     end
+    map:snapshot("tunnels")
 
     -- Step 5b: flood fill from the first passable cell and tunnel to every area it missed, until
     -- the level is one area for a walker moving the chosen way (an error naming the seed after
@@ -131,6 +137,7 @@ return {
     })
     ctx.metric("areas_before_fixup", report.areas_before)
     ctx.metric("fixup_tunnels", #report.tunnels)
+    map:snapshot("fix-up")
 
     -- Step 6: down stairs on dry open floor (in rooms, or anywhere as Incursion does), no two
     -- in the same room while another is free.
@@ -141,6 +148,7 @@ return {
       avoid = streamer_field(regions.streamer, "terrain", { river = true, chasm = true, lava = true }),
       place = p.stairs,
     })
+    map:snapshot("stairs")
 
     -- Last, Incursion's door pass: doors not between two walls (or touching another door)
     -- become broken doorways, the rest are closed, open, locked or secret by the [[door]]

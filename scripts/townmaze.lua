@@ -92,9 +92,14 @@ return {
       -- 9) remove lone pillars left standing among streets.
       cleanup = function() town:cleanup_map() end,
     }
+    -- Each step before the last is a snapshot (`warren run --frames`, the steps of `warren
+    -- serve`), drawn as the town would be if it stopped there; the map itself is written once,
+    -- below.
+    local look = { view = p.show }
     for _, step in ipairs(STEPS) do
       steps[step]()
       if step == p.stop_after then break end
+      town:snapshot(map, step, look)
     end
 
     -- 10) show the town: terrain from [town] in the region files, rooms, gates and streets

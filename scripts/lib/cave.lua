@@ -152,6 +152,7 @@ function cave.generate(map, ctx, hooks)
     local sx, sy, ex, ey = carve_pass(map, ctx, rng, dir, jitter, rows, hooks)
     if pass == 1 then entrance_x, entrance_y = sx, sy end
     exit_x, exit_y = ex, ey
+    map:snapshot(("pass %d (%s)"):format(pass, dir))
   end
 
   ctx.phase("carve")
@@ -164,6 +165,7 @@ function cave.generate(map, ctx, hooks)
   ctx.metric("components_before", joined.areas_before)
   ctx.metric("fixup_tunnels", joined.tunnels)
   ctx.phase("join")
+  map:snapshot("join")
 
   map:set(entrance_x, entrance_y, style.entrance)
   map:add_stair(entrance_x, entrance_y, "up")

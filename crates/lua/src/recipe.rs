@@ -23,6 +23,10 @@ pub struct Recipe {
     pub path: PathBuf,
     /// Where each parameter is declared (`file:line`), for messages about its value.
     pub declared: BTreeMap<String, String>,
+    /// The parameter names in the order the recipe declares them: the order their declaration
+    /// tables were made in, which is the order they are written in, even across modules (a
+    /// recipe that copies a library's parameters and adds its own lists the library's first).
+    pub declaration_order: Vec<String>,
 }
 
 /// The keys a recipe table may have.
@@ -192,15 +196,21 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
         }
     };
     let mut specs = Vec::new();
+    let mut made = Vec::new();
     for pair in params.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| Error::Script(message(&e)))?;
         let Value::String(k) = k else {
             return Err(bad("params", "parameter names must be strings".into()));
         };
         let key = k.to_string_lossy();
+        if let Value::Table(t) = &v {
+            made.push((crate::state::creation_id(lua, t), key.clone()));
+        }
         specs.push(param_spec(&key, v).map_err(|m| bad(&key, format!("params.{key}: {m}")))?);
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
+    made.sort();
+    let declaration_order = made.into_iter().map(|(_, name)| name).collect();
     for required in ["width", "height"] {
         match specs.iter().find(|s| s.name == required) {
             Some(s) if matches!(s.default, ParamValue::Int(_)) => {}
@@ -229,6 +239,7 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
             params: specs,
             path: path.to_path_buf(),
             declared,
+            declaration_order,
         },
         generate,
     ))
@@ -323,4 +334,32 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
     spec.check(&spec.default)
         .map_err(|e| format!("default does not fit its own range: {e}"))?;
     Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parameters_keep_the_order_their_declarations_were_made_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.lua");
+        // `alpha`'s declaration is made first, before the recipe table: so it is declared
+        // first, whatever its name or place in the table.
+        std::fs::write(
+            &path,
+            "local alpha = { default = 1 }\n\
+             return { params = { width = { default = 8 }, height = { default = 4 },\n\
+               zeta = { default = 2 }, alpha = alpha, mid = { default = 3 } },\n\
+               generate = function() end }\n",
+        )
+        .unwrap();
+        let (lua, _) = crate::sandbox::new_state(vec![dir.path().to_path_buf()], Default::default())
+            .unwrap();
+        let (recipe, _) = super::load(&lua, &path).unwrap();
+        assert_eq!(
+            recipe.declaration_order,
+            ["alpha", "width", "height", "zeta", "mid"]
+        );
+        let sorted: Vec<&str> = recipe.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(sorted, ["alpha", "height", "mid", "width", "zeta"]);
+    }
 }

@@ -21,6 +21,25 @@ extern "C" {
     fn lua_warren_cleardirty(l: *mut ffi::lua_State);
     fn lua_warren_setidbase(l: *mut ffi::lua_State, base: u64);
     fn lua_warren_getidbase(l: *mut ffi::lua_State) -> u64;
+    fn lua_warren_id(l: *mut ffi::lua_State, idx: std::os::raw::c_int) -> u64;
+}
+
+/// The stable id a table was given when it was made (WARREN.md, change 2): ids rise in the
+/// order objects are made, so they tell which of two tables a script built first. `None` when
+/// the Lua stack has no room to look.
+pub fn creation_id(lua: &Lua, table: &mlua::Table) -> Option<u64> {
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: one slot is checked for, pushed and popped; reading an id cannot raise.
+        unsafe {
+            if ffi::lua_checkstack(l, 1) == 0 || raw.push(table).is_err() {
+                return None;
+            }
+            let id = lua_warren_id(l, -1);
+            ffi::lua_pop(l, 1);
+            Some(id)
+        }
+    })
 }
 
 /// Makes the next object the state creates take id `base` (see `lua_warren_setidbase`).

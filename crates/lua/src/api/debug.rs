@@ -62,38 +62,60 @@ methods! {
 fn snapshot(lua: &Lua, this: &LuaMap, label: Value) -> mlua::Result<()> {
     let c = Call::gated(lua, &SNAPSHOT);
     let mut m = c.write(this)?;
-    let map = &m;
     let Value::String(label) = label else {
         return Err(c.bad(0, &label));
     };
-    if !crate::state::state(lua).snapshots.get() {
+    if !recording(lua) {
         return Ok(());
     }
+    let (width, height) = (m.width(), m.height());
+    record(&c, width, height, label.to_string_lossy(), || {
+        // The copy leaves the layers out.
+        let layers = std::mem::take(&mut m.notes.layers);
+        let copy = m.clone();
+        m.notes.layers = layers;
+        Ok(copy)
+    })
+}
+
+/// Whether snapshots are kept now ([`Host::record_snapshots`](crate::Host::record_snapshots)):
+/// when not, a snapshot call only checks its arguments, so recipes can leave their snapshots
+/// in at no cost.
+pub fn recording(lua: &Lua) -> bool {
+    crate::state::state(lua).snapshots.get()
+}
+
+/// Keeps the `width × height` map that `make` returns (a copy without layers) as the next
+/// snapshot, labelled `label`, within [`MAX_SNAPSHOTS`] and [`MAX_SNAPSHOT_CELLS`]. Its memory
+/// is charged before it is made; the account holds it until the generation ends (the host then
+/// counts the snapshots it keeps).
+pub fn record(
+    c: &Call,
+    width: i32,
+    height: i32,
+    label: String,
+    make: impl FnOnce() -> mlua::Result<Map>,
+) -> mlua::Result<()> {
+    let lua = c.lua();
     let Some(shots) = lua.app_data_ref::<Snapshots>() else {
         return Ok(());
     };
     let cells: usize = shots.frames.iter().map(|s| s.map.len()).sum();
-    if shots.frames.len() >= MAX_SNAPSHOTS || cells + map.len() > MAX_SNAPSHOT_CELLS {
+    let more = width.max(0) as usize * height.max(0) as usize;
+    if shots.frames.len() >= MAX_SNAPSHOTS || cells + more > MAX_SNAPSHOT_CELLS {
         drop(shots);
         return Err(c.fail(format!(
             "too many snapshots (at most {MAX_SNAPSHOTS}, holding at most {MAX_SNAPSHOT_CELLS} cells together)"
         )));
     }
-    // The copy leaves the layers out; the memory account holds it until the generation ends
-    // (the host then counts the snapshots it keeps).
-    let bytes = Map::bytes_for(map.width().into(), map.height().into());
     drop(shots);
-    charge_bytes_for(lua, bytes, &SNAPSHOT.call_name())?;
-    let layers = std::mem::take(&mut m.notes.layers);
-    let copy = m.clone();
-    m.notes.layers = layers;
+    let bytes = Map::bytes_for(width.into(), height.into());
+    charge_bytes_for(lua, bytes, &c.decl().call_name())?;
+    let map = make()?;
     let Some(mut shots) = lua.app_data_mut::<Snapshots>() else {
         return Ok(());
     };
-    shots.frames.push(Snapshot {
-        label: label.to_string_lossy(),
-        map: copy,
-    });
+    shots.frames.push(Snapshot { label, map });
     Ok(())
 }
 

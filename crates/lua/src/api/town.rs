@@ -396,6 +396,17 @@ const WRITE: Decl = Decl::method(
 .args(&[arg("map", Ty::Map), opt("opts", Ty::Table(&WRITE_TOWN_OPTIONS))])
 .returns(&["warren.DrawnTown"]);
 
+const SNAPSHOT: Decl = Decl::method(
+    T,
+    "snapshot",
+    "Records the town as it is now, drawn as `town:write` would draw it onto a copy of the map, as a `map:snapshot` step (`warren run --frames DIR`, the steps of `warren serve`). The map itself is not touched; free when snapshots are not kept.",
+)
+.args(&[
+    arg("map", Ty::Map),
+    arg("label", Ty::Str),
+    opt("opts", Ty::Table(&WRITE_TOWN_OPTIONS)),
+]);
+
 methods! {
     /// A town's methods.
     pub METHODS, register_methods for LuaTown {
@@ -419,6 +430,7 @@ methods! {
         RENDER => render,
         RENDER_DEBUG => render_debug,
         WRITE => write,
+        SNAPSHOT => snapshot,
     }
 }
 
@@ -640,12 +652,51 @@ fn write(lua: &Lua, this: &LuaTown, (map, opts): (Value, Value)) -> mlua::Result
     let c = Call::gated(lua, &WRITE);
     let map = c.data::<LuaMap>(0, &map)?;
     let o = c.options(1, &opts)?;
-    let debug = o.choice("view")? == 1;
     let t = c.read(this)?;
     let mut m = LuaMap::write_ud(&map)?;
+    let drawn = draw(&c, &o, &t.town, &mut m)?;
+    let out = lua.create_table()?;
+    out.raw_set("rooms", drawn.rooms)?;
+    out.raw_set("gates", drawn.gates)?;
+    out.raw_set("street_cells", drawn.street_cells)?;
+    Ok(out)
+}
+
+/// `town:snapshot(map, label, { style, view })`: `town:write` onto a copy of the map, kept as
+/// a snapshot; only the arguments are checked while snapshots are not kept.
+fn snapshot(lua: &Lua, this: &LuaTown, (map, label, opts): (Value, Value, Value)) -> mlua::Result<()> {
+    let c = Call::gated(lua, &SNAPSHOT);
+    let map = c.data::<LuaMap>(0, &map)?;
+    let label = c.str(1, &label)?;
+    let o = c.options(2, &opts)?;
+    o.choice("view")?;
+    if !super::debug::recording(lua) {
+        return Ok(());
+    }
+    let t = c.read(this)?;
+    let mut m = LuaMap::write_ud(&map)?;
+    let (width, height) = (m.width(), m.height());
+    super::debug::record(&c, width, height, label, || {
+        // The copy leaves the layers out, as `map:snapshot`'s does.
+        let layers = std::mem::take(&mut m.notes.layers);
+        let mut copy = m.clone();
+        m.notes.layers = layers;
+        draw(&c, &o, &t.town, &mut copy)?;
+        Ok(copy)
+    })
+}
+
+/// Draws `town` onto `m` with the style and view the options of `write` or `snapshot` name.
+fn draw(
+    c: &Call,
+    o: &super::call::Opts<'_, '_>,
+    town: &Town,
+    m: &mut warren_core::map::Map,
+) -> mlua::Result<warren_core::gen::town::Drawn> {
+    let debug = o.choice("view")? == 1;
     let style = match &o.value("style") {
         Value::Nil => {
-            let reg = regions::registry(&c)?;
+            let reg = regions::registry(c)?;
             match reg.resolved.town {
                 Some(style) if std::sync::Arc::ptr_eq(reg.terrains(), m.terrains()) => style,
                 _ => {
@@ -655,7 +706,7 @@ fn write(lua: &Lua, this: &LuaTown, (map, opts): (Value, Value)) -> mlua::Result
                 }
             }
         }
-        v => regions::town(&c, v, "opts.style", &m)?,
+        v => regions::town(c, v, "opts.style", m)?,
     };
     let debug = match (debug, style.debug) {
         (false, _) => None,
@@ -666,21 +717,14 @@ fn write(lua: &Lua, this: &LuaTown, (map, opts): (Value, Value)) -> mlua::Result
             ))
         }
     };
-    let mut meter = LuaMeter::new(lua);
-    let drawn = t
-        .town
-        .draw(&mut m, &style.terrains, debug.as_ref(), &mut meter)
+    let mut meter = LuaMeter::new(c.lua());
+    town.draw(m, &style.terrains, debug.as_ref(), &mut meter)
         .map_err(|e| match e {
             TownError::Map(e) => c.fail(format!(
                 "the {}×{} town does not fit the map: {e}",
-                t.town.width(),
-                t.town.height()
+                town.width(),
+                town.height()
             )),
-            e => step_error(&c, &mut meter, e),
-        })?;
-    let out = lua.create_table()?;
-    out.raw_set("rooms", drawn.rooms)?;
-    out.raw_set("gates", drawn.gates)?;
-    out.raw_set("street_cells", drawn.street_cells)?;
-    Ok(out)
+            e => step_error(c, &mut meter, e),
+        })
 }
