@@ -1195,6 +1195,12 @@ function Town:render_debug() end
 ---@return warren.DrawnTown
 function Town:write(map, opts) end
 
+---Records the town as it is now, drawn as `town:write` would draw it onto a copy of the map, as a `map:snapshot` step (`warren run --frames DIR`, the steps of `warren serve`). The map itself is not touched; free when snapshots are not kept.
+---@param map warren.Map
+---@param label string
+---@param opts? warren.WriteTownOptions
+function Town:snapshot(map, label, opts) end
+
 ---Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.
 ---@class warren.StatusLists
 local StatusLists = {}
