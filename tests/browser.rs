@@ -206,8 +206,13 @@ impl Page<'_> {
 
     /// The canvas's top-left `width × height` pixels as RGB.
     async fn pixels(&self, width: u32, height: u32) -> Vec<u8> {
+        self.pixels_of("map", width, height).await
+    }
+
+    /// The top-left `width × height` pixels of canvas `id` (`map`, B; `map-a`, A) as RGB.
+    async fn pixels_of(&self, id: &str, width: u32, height: u32) -> Vec<u8> {
         let script = format!(
-            "const d = document.getElementById('map').getContext('2d').getImageData(0, 0, {width}, {height}).data;
+            "const d = document.getElementById('{id}').getContext('2d').getImageData(0, 0, {width}, {height}).data;
              let s = '';
              for (let i = 0; i < d.length; i += 4) s += String.fromCharCode(d[i], d[i + 1], d[i + 2]);
              return btoa(s);"
@@ -222,9 +227,14 @@ impl Page<'_> {
     /// Waits until the canvas shows `expected` at its top-left corner (the page's view must be
     /// `view=SCALE,0,0` with glyphs off).
     async fn until_pixels(&self, what: &str, expected: &Image) {
+        self.until_pixels_of("map", what, expected).await
+    }
+
+    /// [`Page::until_pixels`] on canvas `id`.
+    async fn until_pixels_of(&self, id: &str, what: &str, expected: &Image) {
         let deadline = Instant::now() + WAIT;
         loop {
-            let got = self.pixels(expected.width, expected.height).await;
+            let got = self.pixels_of(id, expected.width, expected.height).await;
             let differ = got
                 .chunks(3)
                 .zip(expected.rgb.chunks(3))
@@ -444,6 +454,9 @@ async fn a_parameter_and_the_seed_changed_through_the_controls_give_the_cli_map(
             .unwrap();
         width.clear().await.unwrap();
         width.send_keys("60\u{E007}").await.unwrap();
+        // A map of another size is fitted anew; back to 4 px per cell, through the address.
+        page.until("the narrower map", "return document.body.dataset.w === '60'").await;
+        page.js("location.hash = location.hash.replace(/view=[^&]*/, 'view=4,0,0'); return true").await;
         let expected = cli_png(&s, &["--seed", "8", "--set", "corridors=bsp", "--set", "width=60"]);
         page.until_pixels("width=60", &expected).await;
         assert_eq!(
@@ -462,7 +475,12 @@ async fn a_parameter_and_the_seed_changed_through_the_controls_give_the_cli_map(
         with_scale.extend(["--scale", "4"]);
         assert_eq!(Image::decode(&run_cli(&s, &with_scale, "copied.png")).rgb, expected.rgb);
 
-        // A value out of range is refused with the reason; the last good map stays.
+        // A value out of range is refused with the reason; the last good map stays. (The
+        // address edit above built the controls anew.)
+        let width = client
+            .find(Locator::Css(".param[data-param='width'] input[type='number']"))
+            .await
+            .unwrap();
         width.clear().await.unwrap();
         width.send_keys("3\u{E007}").await.unwrap();
         page.until(
@@ -731,7 +749,625 @@ async fn levels_layers_and_steps_show_what_the_cli_draws() {
         assert!(out.status.success());
         let first = Image::decode(&std::fs::read(frames.join("000-rooms.png")).unwrap());
         page.until_pixels("step 1 (rooms)", &first).await;
-        assert!(page.text("#frame-label").await.contains("step 1 of 3: rooms"));
+        assert!(page.text("#frame-label").await.contains("phase 1 of 3: rooms"));
+    })
+    .await;
+}
+
+/// The shipped recipes and the module they share.
+const SHIPPED: [&str; 5] = [
+    "scripts/rooms.lua",
+    "scripts/cave.lua",
+    "scripts/dungeon.lua",
+    "scripts/townmaze.lua",
+    "scripts/lib/cave.lua",
+];
+
+/// `warren serve RECIPE --seed 7 ARGS` over a private copy of every shipped recipe and the
+/// regions: one server, every recipe.
+fn serve_shipped(recipe: &str, args: &[&str]) -> Served {
+    let texts: Vec<(&str, String)> = SHIPPED
+        .iter()
+        .map(|f| (*f, std::fs::read_to_string(root().join(f)).unwrap()))
+        .collect();
+    let files: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let mut all = vec![recipe, "--seed", "7"];
+    all.extend_from_slice(args);
+    Served::start(&files, &all)
+}
+
+/// The first level of `warren run ARGS --format json` in the served tree.
+fn json_of(s: &Served, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let doc: Value = serde_json::from_slice(&run_cli(s, &all, "cli.json")).unwrap();
+    doc["levels"][0].clone()
+}
+
+/// The exact terrain name of every cell of a JSON map, row by row.
+fn terrain_names(json: &Value) -> Vec<String> {
+    let terrains = json["terrains"].as_array().unwrap();
+    json["terrain_rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter())
+        .map(|id| {
+            terrains[id.as_u64().unwrap() as usize]["name"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+/// `from → to: cells` for every change between two JSON maps of one size, and their total.
+fn cell_diff(before: &Value, after: &Value) -> (usize, std::collections::BTreeMap<String, usize>) {
+    let (a, b) = (terrain_names(before), terrain_names(after));
+    assert_eq!(a.len(), b.len(), "maps of one size");
+    let mut changes = std::collections::BTreeMap::new();
+    for (x, y) in a.iter().zip(&b) {
+        if x != y {
+            *changes.entry(format!("{x} → {y}")).or_insert(0) += 1;
+        }
+    }
+    (changes.values().sum(), changes)
+}
+
+/// What `warren batch` printed and recorded.
+struct BatchRun {
+    /// The table's metric rows by name: maps, min, median, p95, max, mean.
+    table: Vec<(String, Vec<String>)>,
+    /// The CSV records' column names.
+    head: Vec<String>,
+    /// The CSV records, one row per seed.
+    records: Vec<Vec<String>>,
+}
+
+/// `warren batch ARGS --records records.csv` in the served tree.
+fn batch(s: &Served, args: &[&str]) -> BatchRun {
+    let out = warren()
+        .current_dir(s.dir.path())
+        .arg("batch")
+        .args(args)
+        .args(["--records", "records.csv"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let table = printed
+        .lines()
+        .skip_while(|l| !l.starts_with("metric "))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let words: Vec<String> = l.split_whitespace().map(String::from).collect();
+            (words[0].clone(), words[1..7].to_vec())
+        })
+        .collect();
+    let csv = std::fs::read_to_string(s.path("records.csv")).unwrap();
+    let mut lines = csv.lines();
+    let head = lines.next().unwrap().split(',').map(String::from).collect();
+    let records = lines
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    BatchRun {
+        table,
+        head,
+        records,
+    }
+}
+
+/// Checks that the statistics panel shows exactly what `warren batch` makes of the same seeds:
+/// each metric's table row, and its histogram's counts (binned from the batch's records as the
+/// page bins them).
+async fn panel_equals_batch(page: &Page<'_>, s: &Served, args: &[&str]) {
+    let shown = page
+        .js("return [...document.querySelectorAll('#sweep-table tr.metric')].map(r => [r.dataset.metric, JSON.parse(r.dataset.table), JSON.parse(r.dataset.bins)])")
+        .await;
+    let BatchRun {
+        table,
+        head,
+        records,
+    } = batch(s, args);
+    let shown = shown.as_array().unwrap();
+    let names: Vec<&str> = shown.iter().map(|r| r[0].as_str().unwrap()).collect();
+    let expected: Vec<&str> = table.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, expected, "the metrics, in the table's order");
+    for (row, (name, cells)) in shown.iter().zip(&table) {
+        let on_page: Vec<String> = row[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            &on_page, cells,
+            "{name}: the page's row and `warren batch`'s"
+        );
+        let col = head.iter().position(|h| h == name).unwrap();
+        let bins = &row[2];
+        let (lo, hi) = (bins["lo"].as_f64().unwrap(), bins["hi"].as_f64().unwrap());
+        let counts: Vec<u64> = bins["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        let n = counts.len();
+        let mut expected = vec![0u64; n];
+        for r in &records {
+            if let Ok(v) = r[col].parse::<f64>() {
+                let i = if hi > lo {
+                    ((v - lo) / (hi - lo) * n as f64) as usize
+                } else {
+                    0
+                };
+                expected[i.min(n - 1)] += 1;
+            }
+        }
+        assert_eq!(counts, expected, "{name}: the histogram's counts");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_statistics_panel_follows_saves_and_shows_what_warren_batch_makes() {
+    with_browser(|client| async move {
+        let s = serve_rooms(&[]);
+        let page = Page { client: &client, served: &s };
+        page.open("").await;
+        page.until(
+            "the sweep of 1,000 seeds",
+            "return document.body.dataset.sweep === 'done' && document.body.dataset.sweepDone === '1000'",
+        )
+        .await;
+        assert_eq!(
+            page.js("return document.getElementById('sweep-command').value").await,
+            "warren batch scripts/rooms.lua --count 1000"
+        );
+        panel_equals_batch(&page, &s, &["scripts/rooms.lua", "--count", "1000"]).await;
+        let median = |name: &str| {
+            format!("return document.querySelector(\"#sweep-table tr.metric[data-metric='{name}'] td.median\").textContent")
+        };
+        assert_eq!(page.js(&median("rooms")).await, "14");
+
+        // A save re-runs it: the new distribution beside the previous one.
+        let recipe = s.path("scripts/rooms.lua");
+        let text = std::fs::read_to_string(&recipe).unwrap();
+        let id = page.number("return document.body.dataset.sweepId").await;
+        let saved_at = epoch_ms();
+        atomic_write(&recipe, &text.replace("max_rooms = { default = 30", "max_rooms = { default = 60"));
+        page.until(
+            "the new sweep",
+            &format!("return Number(document.body.dataset.sweepId) > {id} && document.body.dataset.sweep === 'done'"),
+        )
+        .await;
+        let first = page.number("return document.body.dataset.sweepFirstAt").await - saved_at;
+        let done = page.number("return document.body.dataset.sweepDoneAt").await - saved_at;
+        eprintln!("save to first histogram: {first:>6.1} ms; to 1,000 seeds: {done:>6.1} ms (rooms.lua, test build)");
+        panel_equals_batch(&page, &s, &["scripts/rooms.lua", "--count", "1000"]).await;
+        assert!(!page.js("return document.getElementById('sweep-legend').hidden").await.as_bool().unwrap());
+        let moved = page.js(&median("rooms")).await;
+        assert!(moved.as_str().unwrap().starts_with("14 → "), "{moved}");
+
+        // Fewer seeds, from elsewhere: the command says which, and the numbers follow.
+        page.js("const c = document.getElementById('sweep-count'); c.value = '300'; c.dispatchEvent(new Event('change')); const f = document.getElementById('sweep-start'); f.value = '500'; f.dispatchEvent(new Event('change')); return true").await;
+        page.until(
+            "300 seeds from 500",
+            "return document.body.dataset.sweep === 'done' && document.body.dataset.sweepDone === '300'",
+        )
+        .await;
+        assert_eq!(
+            page.js("return document.getElementById('sweep-command').value").await,
+            "warren batch scripts/rooms.lua --count 300 --seed-start 500"
+        );
+        panel_equals_batch(&page, &s, &["scripts/rooms.lua", "--count", "300", "--seed-start", "500"]).await;
+
+        // Failures are listed by seed, each a link to its map.
+        client
+            .find(Locator::Css(".param[data-param='min_size'] input[type='number']"))
+            .await
+            .unwrap()
+            .send_keys("\u{E003}\u{E003}12\u{E007}")
+            .await
+            .unwrap();
+        page.until(
+            "the failures",
+            "return document.body.dataset.sweep === 'done' && !document.getElementById('sweep-failures').hidden",
+        )
+        .await;
+        let title = page.text("#sweep-failures-title").await;
+        assert_eq!(title, "300 maps failed (the first 100 by seed)");
+        let seeds = page
+            .js("return [...document.querySelectorAll('#sweep-failure-list a')].map(a => a.dataset.seed)")
+            .await;
+        let expected: Vec<String> = (500..600).map(|n| n.to_string()).collect();
+        assert_eq!(seeds, json!(expected));
+        page.js("document.getElementById('sweep-failures').open = true; return true").await;
+        client.find(Locator::Css("#sweep-failure-list a[data-seed='503']")).await.unwrap().click().await.unwrap();
+        page.until("seed 503", "return warren.seed() === '503'").await;
+        page.until(
+            "its error",
+            "return document.getElementById('error-list').innerText.includes('min_size = 12 exceeds max_size = 10')",
+        )
+        .await;
+    })
+    .await;
+}
+
+/// `scripts/NAME.lua` → `NAME`, the frames' labels as `warren run --frames` names their files.
+fn frame_labels(s: &Served, recipe: &str, dir: &str) -> Vec<(String, Image)> {
+    let out = warren()
+        .current_dir(s.dir.path())
+        .args([
+            "run", recipe, "--seed", "7", "--scale", "2", "--format", "ascii", "--frames", dir,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(s.path(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".png"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|n| {
+            let label = n[4..n.len() - 4].to_string();
+            (
+                label,
+                Image::decode(&std::fs::read(s.path(dir).join(n)).unwrap()),
+            )
+        })
+        .collect()
+}
+
+/// A label as `--frames` writes it into a file name.
+fn slug(label: &str) -> String {
+    let mut out = String::new();
+    for c in label.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_steps_through_the_phases_of_every_shipped_recipe() {
+    with_browser(|client| async move {
+        let s = serve_shipped("scripts/rooms.lua", &[]);
+        let page = Page { client: &client, served: &s };
+        page.open("view=2,0,0&glyphs=off&steps=1").await;
+        // The marks of what a phase changed would colour the cells compared below; their count
+        // stays.
+        client.find(Locator::Id("step-changes")).await.unwrap().click().await.unwrap();
+        let recipes = page.js("return [...document.getElementById('recipe').options].map(o => o.value)").await;
+        assert_eq!(
+            recipes,
+            json!(["scripts/cave.lua", "scripts/dungeon.lua", "scripts/rooms.lua", "scripts/townmaze.lua"])
+        );
+        for (recipe, phases) in [
+            ("scripts/rooms.lua", 2),
+            ("scripts/cave.lua", 2),
+            ("scripts/dungeon.lua", 6),
+            ("scripts/townmaze.lua", 8),
+        ] {
+            // Through the recipe picker.
+            let select = client.find(Locator::Id("recipe")).await.unwrap();
+            select.select_by_value(recipe).await.unwrap();
+            page.until(
+                &format!("{recipe}'s phases"),
+                &format!("return document.body.dataset.recipe === '{recipe}' && document.body.dataset.state === 'ready' && warren.recipe() === '{recipe}' && !document.getElementById('scrubber').hidden"),
+            )
+            .await;
+            // A map of another size is fitted anew; back to 2 px per cell, through the address.
+            page.js("location.hash = location.hash.replace(/view=[^&]*/, 'view=2,0,0'); return true").await;
+            page.until("2 px per cell", "const v = warren.view(); return v.zoom === 2 && v.x === 0 && v.y === 0").await;
+            let dir = format!("frames-{}", slug(recipe));
+            let frames = frame_labels(&s, recipe, &dir);
+            assert_eq!(frames.len(), phases + 1, "{recipe}: {phases} phases and the final map");
+            client.find(Locator::Id("step-first")).await.unwrap().click().await.unwrap();
+            // The cells the phases changed, as the page counts them.
+            let mut changed = 0.0;
+            for (i, (label, image)) in frames.iter().enumerate() {
+                page.until(
+                    &format!("{recipe} phase {i}"),
+                    &format!("return document.getElementById('frame-label').dataset.step === '{i}'"),
+                )
+                .await;
+                let shown = page.js("return document.getElementById('frame-label').dataset.label").await;
+                assert_eq!(&slug(shown.as_str().unwrap()), label, "{recipe} phase {i}");
+                page.until_pixels(&format!("{recipe} phase {i} ({label})"), image).await;
+                if i > 0 {
+                    changed += page.number("return document.getElementById('step-changed').dataset.cells").await;
+                }
+                client.find(Locator::Id("step-next")).await.unwrap().click().await.unwrap();
+            }
+            assert_eq!(
+                page.js("return document.getElementById('frame-label').dataset.label").await,
+                "final"
+            );
+            assert!(changed > 0.0, "{recipe}: the phases changed nothing");
+        }
+
+        // Play runs through them on its own, and stops at the finished map.
+        client.find(Locator::Id("step-first")).await.unwrap().click().await.unwrap();
+        client.find(Locator::Id("step-play")).await.unwrap().click().await.unwrap();
+        page.until(
+            "the replay to end",
+            "return document.getElementById('frame-label').dataset.label === 'final' && document.getElementById('step-play').textContent === 'play'",
+        )
+        .await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_legend_matches_the_region_data_after_a_save_and_marks_an_entry() {
+    with_browser(|client| async move {
+        let s = serve_rooms(&[]);
+        let page = Page { client: &client, served: &s };
+        page.open("view=4,0,0&glyphs=off").await;
+        let legend = || async {
+            page.js("return [...document.querySelectorAll('#legend-table tr.legend-entry')].map(r => [r.dataset.name, r.dataset.glyph, r.dataset.color, Number(r.dataset.count)])")
+                .await
+        };
+        // The terrains the map holds, as the JSON has them (its terrains come from the region
+        // files): name, glyph, colour and cells.
+        let expected = |json: &Value| {
+            let names = terrain_names(json);
+            let mut rows = Vec::new();
+            for t in json["terrains"].as_array().unwrap() {
+                let n = names.iter().filter(|x| **x == t["name"]).count();
+                if n > 0 {
+                    rows.push(json!([t["name"], t["glyph"], t["color"], n]));
+                }
+            }
+            Value::Array(rows)
+        };
+        let before = json_of(&s, &["scripts/rooms.lua", "--seed", "7"]);
+        assert_eq!(legend().await, expected(&before));
+
+        // A save of the region files: the legend follows.
+        let terrain = s.path("regions/terrain.toml");
+        let text = std::fs::read_to_string(&terrain).unwrap();
+        let version = page.number("return document.body.dataset.version").await;
+        std::fs::write(&terrain, text.replace("#c8c8c8", "#30a040")).unwrap();
+        page.until("the save", &format!("return Number(document.body.dataset.version) > {version}")).await;
+        let after = json_of(&s, &["scripts/rooms.lua", "--seed", "7"]);
+        assert_eq!(legend().await, expected(&after));
+        assert!(legend().await.to_string().contains("\"floor\",\".\",\"#30a040\""));
+
+        // Clicking an entry marks its cells: the floor changes colour, the rock does not.
+        let floor = terrain_names(&after).iter().position(|n| n == "floor").unwrap();
+        let rock = terrain_names(&after).iter().position(|n| n == "rock").unwrap();
+        let at = |i: usize, px: &[u8]| {
+            let (x, y) = (i % 80, i / 80);
+            let p = ((y * 4 + 1) * 320 + x * 4 + 1) * 3;
+            px[p..p + 3].to_vec()
+        };
+        let plain = page.pixels(320, 200).await;
+        assert_eq!(at(floor, &plain), [0x30, 0xa0, 0x40]);
+        client.find(Locator::Css("#legend-table tr[data-name='floor']")).await.unwrap().click().await.unwrap();
+        page.until("the mark", "return document.querySelector(\"#legend-table tr[data-name='floor']\").classList.contains('on')").await;
+        let marked = page.pixels(320, 200).await;
+        assert_ne!(at(floor, &marked), at(floor, &plain), "floor cells are marked");
+        assert_eq!(at(rock, &marked), at(rock, &plain), "rock cells are not");
+
+        // Regions and priorities, as their layers draw them.
+        client.find(Locator::Id("layer")).await.unwrap().select_by_value("priority").await.unwrap();
+        page.until("the priority legend", "return document.body.dataset.legend === 'priority'").await;
+        let priorities = page
+            .js("return [...document.querySelectorAll('#legend-table tr.legend-entry')].map(r => [r.dataset.glyph, r.dataset.name, Number(r.dataset.count)])")
+            .await;
+        // rooms.lua writes without priorities: every cell is 0.
+        assert_eq!(priorities, json!([["", "never written with a priority", 4000]]));
+        client.find(Locator::Id("legend-kind")).await.unwrap().select_by_value("region").await.unwrap();
+        page.until("the region legend", "return document.body.dataset.legend === 'region'").await;
+        let regions = page
+            .js("return [...document.querySelectorAll('#legend-table tr.legend-entry')].map(r => [r.dataset.name, Number(r.dataset.count)])")
+            .await;
+        let region_cells: Vec<u64> = after["region_rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()))
+            .collect();
+        let mut expected = Vec::new();
+        for (id, name) in after["regions"].as_array().unwrap().iter().enumerate() {
+            let n = region_cells.iter().filter(|&&r| r == id as u64).count();
+            if n > 0 {
+                let name = if id == 0 { "no region" } else { name.as_str().unwrap() };
+                expected.push(json!([name, n]));
+            }
+        }
+        assert_eq!(regions, Value::Array(expected));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn back_and_forward_return_to_seeds_and_recipes_and_an_edited_address_is_followed() {
+    with_browser(|client| async move {
+        let s = serve_shipped("scripts/rooms.lua", &[]);
+        let page = Page { client: &client, served: &s };
+        page.open("view=4,0,0&glyphs=off").await;
+        let png = |args: &[&str]| cli_png(&s, args);
+        page.until_pixels("seed 7", &png(&["--seed", "7"])).await;
+        client.find(Locator::Id("seed-next")).await.unwrap().click().await.unwrap();
+        page.until_pixels("seed 8", &png(&["--seed", "8"])).await;
+        client
+            .find(Locator::Css(".param[data-param='corridors'] select"))
+            .await
+            .unwrap()
+            .select_by_value("bsp")
+            .await
+            .unwrap();
+        page.until_pixels("seed 8, bsp", &png(&["--seed", "8", "--set", "corridors=bsp"])).await;
+        client.find(Locator::Id("seed-random")).await.unwrap().click().await.unwrap();
+        page.until("a random seed", "return warren.seed() !== '8' && document.body.dataset.seed === warren.seed()").await;
+
+        client.back().await.unwrap();
+        page.until_pixels("back: seed 8, bsp", &png(&["--seed", "8", "--set", "corridors=bsp"])).await;
+        assert_eq!(page.js("return document.querySelector(\".param[data-param='corridors'] select\").value").await, "bsp");
+        client.back().await.unwrap();
+        page.until_pixels("back: seed 8", &png(&["--seed", "8"])).await;
+        assert_eq!(page.js("return document.getElementById('seed').value").await, "8");
+        client.back().await.unwrap();
+        page.until_pixels("back: seed 7", &png(&["--seed", "7"])).await;
+        client.forward().await.unwrap();
+        page.until_pixels("forward: seed 8", &png(&["--seed", "8"])).await;
+
+        // An address edited by hand is followed, without a reload.
+        page.js("window.unreloaded = 1; location.hash = 'seed=42&set=max_rooms=9&view=4,0,0&glyphs=off'; return true").await;
+        page.until_pixels("seed 42", &png(&["--seed", "42", "--set", "max_rooms=9"])).await;
+        assert_eq!(page.js("return window.unreloaded").await, 1);
+
+        // Recipes are history too.
+        client.find(Locator::Id("recipe")).await.unwrap().select_by_value("scripts/cave.lua").await.unwrap();
+        page.until("the cave", "return document.body.dataset.recipe === 'scripts/cave.lua' && document.body.dataset.state === 'ready'").await;
+        let cave = Image::decode(&run_cli(&s, &["scripts/cave.lua", "--seed", "42", "--scale", "4"], "cave.png"));
+        page.until_pixels("the cave, seed 42", &cave).await;
+        client.back().await.unwrap();
+        page.until("rooms again", "return document.body.dataset.recipe === 'scripts/rooms.lua'").await;
+        page.until_pixels("back: rooms seed 42", &png(&["--seed", "42", "--set", "max_rooms=9"])).await;
+        assert_eq!(page.js("return window.unreloaded").await, 1);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_diff_counts_what_a_save_changed_and_a_pinned_map_sits_beside_the_live_one() {
+    with_browser(|client| async move {
+        let s = serve_rooms(&[]);
+        let page = Page { client: &client, served: &s };
+        page.open("view=4,0,0&glyphs=off").await;
+        let before = json_of(&s, &["scripts/rooms.lua", "--seed", "7"]);
+        client.find(Locator::Id("diff")).await.unwrap().click().await.unwrap();
+        assert!(page.text("#diff-count").await.starts_with("No save has changed this map"));
+
+        let recipe = s.path("scripts/rooms.lua");
+        let text = std::fs::read_to_string(&recipe).unwrap();
+        let version = page.number("return document.body.dataset.version").await;
+        atomic_write(&recipe, &text.replace("max_rooms = { default = 30", "max_rooms = { default = 12"));
+        page.until("the save", &format!("return Number(document.body.dataset.version) > {version}")).await;
+        let after = json_of(&s, &["scripts/rooms.lua", "--seed", "7"]);
+        let (cells, changes) = cell_diff(&before, &after);
+        assert!(cells > 0, "the save changed the map");
+        page.until("the diff", "return document.getElementById('diff-count').dataset.cells !== ''").await;
+        assert_eq!(page.number("return document.getElementById('diff-count').dataset.cells").await, cells as f64);
+        let shown = page
+            .js("return Object.fromEntries([...document.querySelectorAll('#diff-table tr')].map(r => [r.dataset.change, Number(r.dataset.count)]))")
+            .await;
+        assert_eq!(shown, json!(changes));
+        // The marked cells are drawn: a changed cell is not its plain colour.
+        let changed = terrain_names(&before).iter().zip(terrain_names(&after)).position(|(a, b)| *a != b).unwrap();
+        let (x, y) = (changed % 80, changed / 80);
+        let px = page.pixels(320, 200).await;
+        let p = ((y * 4 + 1) * 320 + x * 4 + 1) * 3;
+        let plain = cli_png(&s, &["--seed", "7"]);
+        assert_ne!(px[p..p + 3], plain.rgb[p..p + 3], "the changed cell is marked");
+
+        // A pinned A beside the live B, and the diff against A.
+        client.find(Locator::Id("pin-a")).await.unwrap().click().await.unwrap();
+        client.find(Locator::Id("seed-next")).await.unwrap().click().await.unwrap();
+        page.until("seed 8 beside A", "return warren.seed() === '8' && document.body.dataset.seed === '8' && !document.getElementById('view-a').hidden").await;
+        page.js("document.getElementById('diff').click(); return true").await;
+        page.until_pixels("B, seed 8", &cli_png(&s, &["--seed", "8"])).await;
+        page.until_pixels_of("map-a", "A, seed 7", &plain).await;
+        page.js("document.getElementById('diff').click(); return true").await;
+        let eight = json_of(&s, &["scripts/rooms.lua", "--seed", "8"]);
+        let (cells, changes) = cell_diff(&after, &eight);
+        page.until("the diff against A", &format!("return document.getElementById('diff-count').dataset.cells === '{cells}'")).await;
+        let shown = page
+            .js("return Object.fromEntries([...document.querySelectorAll('#diff-table tr')].map(r => [r.dataset.change, Number(r.dataset.count)]))")
+            .await;
+        assert_eq!(shown, json!(changes));
+        client.find(Locator::Id("unpin-a")).await.unwrap().click().await.unwrap();
+        page.until("A gone", "return document.getElementById('view-a').hidden").await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_small_things_a_designer_notices() {
+    with_browser(|client| async move {
+        let s = serve_shipped("scripts/rooms.lua", &[]);
+        let page = Page { client: &client, served: &s };
+        page.open("").await;
+
+        // Parameters in the order the recipe declares them.
+        let order = page.js("return [...document.querySelectorAll('.param')].map(p => p.dataset.param)").await;
+        assert_eq!(
+            order,
+            json!(["width", "height", "max_rooms", "min_size", "max_size", "corridors", "connectivity", "corridor_spawns", "max_spawns"])
+        );
+
+        // A new size fits the map again.
+        let fits = "const c = document.getElementById('map'); const v = warren.view(); const f = [Number(document.body.dataset.w), Number(document.body.dataset.h)]; return v.x >= 0 && v.y >= 0 && v.x + f[0] * v.zoom <= c.clientWidth + 0.5 && v.y + f[1] * v.zoom <= c.clientHeight + 0.5 && (f[0] * v.zoom > c.clientWidth * 0.5 || f[1] * v.zoom > c.clientHeight * 0.5)";
+        page.until("the fitted map", fits).await;
+        let width = client.find(Locator::Css(".param[data-param='width'] input[type='number']")).await.unwrap();
+        width.clear().await.unwrap();
+        width.send_keys("200\u{E007}").await.unwrap();
+        page.until("the wider map", "return document.body.dataset.w === '200'").await;
+        page.until("the wider map fitted", fits).await;
+
+        // An error floats over the map: the map keeps its place and size.
+        let rect = "const r = document.getElementById('map').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]";
+        let before = page.js(rect).await;
+        let recipe = s.path("scripts/rooms.lua");
+        let text = std::fs::read_to_string(&recipe).unwrap();
+        std::fs::write(&recipe, text.replace("rooms:sort(\"leftmost\")", "rooms:sort(\"leftmost\"")).unwrap();
+        page.until("the error", "return !document.getElementById('errors').hidden").await;
+        assert_eq!(page.js(rect).await, before, "the map did not move");
+        let inside = page
+            .js("const e = document.getElementById('errors').getBoundingClientRect(); const s = document.getElementById('stage').getBoundingClientRect(); return e.top >= s.top && e.bottom <= s.bottom + 0.5")
+            .await;
+        assert_eq!(inside, true);
+        atomic_write(&recipe, &text);
+        page.until("the error gone", "return document.getElementById('errors').hidden").await;
+
+        // The inspector shows a door's state and kind.
+        page.open("recipe=scripts/dungeon.lua&seed=7&view=4,0,0").await;
+        let dungeon = json_of(&s, &["scripts/dungeon.lua", "--seed", "7"]);
+        let doors = dungeon["doors"].as_array().unwrap();
+        assert!(doors.len() > 3, "the test needs doors");
+        for door in doors.iter().take(4) {
+            let (x, y) = (door["x"].as_i64().unwrap(), door["y"].as_i64().unwrap());
+            page.hover(x, y).await;
+            page.until(&format!("the door at {x}, {y}"), &format!("return document.querySelector('[data-field=xy]').textContent === '{x}, {y}'")).await;
+            let shown = page
+                .js("const li = document.querySelector('#cell-notes li[data-kind=door]'); return li ? [li.dataset.state, li.dataset.doorKind, li.textContent] : null")
+                .await;
+            assert_eq!(shown[0], door["state"], "{door} {shown}");
+            assert_eq!(shown[1], door.get("kind").cloned().unwrap_or(json!("")), "{door} {shown}");
+            assert!(shown[2].as_str().unwrap().contains(door["state"].as_str().unwrap()));
+        }
+        // Its priorities, named: every cell once.
+        client.find(Locator::Id("legend-kind")).await.unwrap().select_by_value("priority").await.unwrap();
+        page.until("the priority legend", "return document.body.dataset.legend === 'priority'").await;
+        let priorities = page
+            .js("return [...document.querySelectorAll('#legend-table tr.legend-entry')].map(r => [r.dataset.glyph, r.dataset.name, Number(r.dataset.count)])")
+            .await;
+        let total: f64 = priorities.as_array().unwrap().iter().map(|r| r[2].as_f64().unwrap()).sum();
+        assert_eq!(total, 128.0 * 128.0, "{priorities}");
+        assert!(priorities.to_string().contains("\"70\",\"ROOM_FLOOR\""), "{priorities}");
+
+        // townmaze's debug view shows its letters at the fitted zoom; the plain town does not
+        // need them.
+        page.open("recipe=scripts/townmaze.lua&set=show=debug").await;
+        let zoom = page.number("return warren.view().zoom").await;
+        assert!(zoom < 16.0, "fitted below the usual glyph zoom: {zoom}");
+        assert_eq!(page.js("return warren.glyphsDrawn()").await, true);
+        page.open("recipe=scripts/townmaze.lua").await;
+        assert_eq!(page.js("return warren.glyphsDrawn()").await, false);
     })
     .await;
 }

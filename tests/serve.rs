@@ -23,8 +23,12 @@ return {
     mode = { default = "plain", choices = { "plain", "spotted" }, doc = "How to fill." },
     spots = { default = 2, min = 0, max = 10 },
     spin = { default = false, doc = "Run away, to test the budget." },
+    fail_every = { default = 0, min = 0, max = 100, doc = "Fail the seeds divisible by this." },
   },
   generate = function(map, ctx)
+    if ctx.params.fail_every > 0 and ctx.seed % ctx.params.fail_every == 0 then
+      error(("seed %d fails on purpose"):format(ctx.seed))
+    end
     map:fill(style.fill)
     if ctx.params.mode == "spotted" then
       for i = 1, ctx.params.spots do map:set(i, 1, "rock") end
@@ -138,6 +142,7 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
         .is_some_and(|c| c.contains("default-src 'self'")));
     for (asset, kind) in [
         ("/app.js", "text/javascript; charset=utf-8"),
+        ("/sweep.js", "text/javascript; charset=utf-8"),
         ("/style.css", "text/css; charset=utf-8"),
         ("/favicon.svg", "image/svg+xml"),
     ] {
@@ -150,7 +155,10 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
         assert!(!r.body.is_empty());
     }
     // Nothing on the page comes from another host.
-    let js = s.get("/app.js").text() + &page.text() + &s.get("/style.css").text();
+    let js = s.get("/app.js").text()
+        + &s.get("/sweep.js").text()
+        + &page.text()
+        + &s.get("/style.css").text();
     assert!(!js.contains("http://") && !js.contains("https://"));
 
     let png = s.get("/api/export.png?seed=9&set=mode=spotted&set=spots=3&scale=3");
@@ -193,27 +201,34 @@ fn the_page_is_embedded_and_exports_are_what_warren_run_writes() {
     );
     assert_eq!(json.text(), String::from_utf8(cli).unwrap());
 
-    // The Tiled pair: the map names its tileset by the name the tileset downloads under, and
-    // both are what `warren run --out NAME.tmx` writes.
-    let tmx = s.get("/api/export.tmx?seed=9&set=mode=spotted&levels=2");
-    assert_eq!(tmx.status, 200);
+    // The Tiled download: one zip holding the map and the tileset image it names, both what
+    // `warren run --out NAME.tmx` writes.
+    let tiled = s.get("/api/export.tiled.zip?seed=9&set=mode=spotted&levels=2");
+    assert_eq!(tiled.status, 200);
+    assert_eq!(tiled.header("content-type"), Some("application/zip"));
     assert_eq!(
-        tmx.header("content-disposition"),
-        Some("attachment; filename=\"served-9.tmx\"")
-    );
-    let tiles = s.get("/api/export.tiles.png?seed=9&set=mode=spotted&levels=2");
-    assert_eq!(
-        tiles.header("content-disposition"),
-        Some("attachment; filename=\"served-9.tiles.png\"")
+        tiled.header("content-disposition"),
+        Some("attachment; filename=\"served-9.tiled.zip\"")
     );
     run(&s, &[&SPOTTED_9[..], &["--out", "served-9.tmx"]].concat());
-    assert_eq!(tmx.body, std::fs::read(s.path("served-9.tmx")).unwrap());
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&tiled.body)).expect("a zip");
+    let mut names: Vec<String> = zip.file_names().map(String::from).collect();
+    names.sort();
+    assert_eq!(names, ["served-9.tiles.png", "served-9.tmx"]);
+    for name in names {
+        let mut inside = Vec::new();
+        std::io::Read::read_to_end(&mut zip.by_name(&name).unwrap(), &mut inside).unwrap();
+        assert_eq!(inside, std::fs::read(s.path(&name)).unwrap(), "{name}");
+    }
+    assert!(std::fs::read_to_string(s.path("served-9.tmx"))
+        .unwrap()
+        .contains("source=\"served-9.tiles.png\""));
+    let again = s.get("/api/export.tiled.zip?seed=9&set=mode=spotted&levels=2");
     assert_eq!(
-        tiles.body,
-        std::fs::read(s.path("served-9.tiles.png")).unwrap()
+        again.body, tiled.body,
+        "the same map zips to the same bytes"
     );
-    assert!(tmx.text().contains("source=\"served-9.tiles.png\""));
-    let refused = s.get("/api/export.tmx?layer=region");
+    let refused = s.get("/api/export.tiled.zip?layer=region");
     assert_eq!(refused.status, 400, "{}", refused.text());
 
     // The page's own copy: the same terrain as the CLI's JSON, and batch's measurements.
@@ -293,8 +308,8 @@ fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
         ("/api/map?seed=18446744073709551616", 400, "seed must be a whole number"),
         ("/api/map?seed=-3", 400, "seed must be a whole number"),
         ("/api/map?seed=1&seed=2", 400, "'seed' is given more than once"),
-        ("/api/map?colour=red", 400, "unknown query parameter 'colour' (valid: seed, set, levels, steps)"),
-        ("/api/map?set=widht=9", 400, "unknown parameter 'widht'; did you mean 'width'? (valid: height, mode, spin, spots, width)"),
+        ("/api/map?colour=red", 400, "unknown query parameter 'colour' (valid: recipe, seed, set, levels, steps)"),
+        ("/api/map?set=widht=9", 400, "unknown parameter 'widht'; did you mean 'width'? (valid: fail_every, height, mode, spin, spots, width)"),
         ("/api/map?set=width=3", 400, "width = 3 is out of range (4..=4096)"),
         ("/api/map?set=width=wide", 400, "width = \"wide\" is not an integer"),
         ("/api/map?set=mode=striped", 400, "mode = 'striped' is not one of its choices: 'plain', 'spotted'"),
@@ -350,7 +365,7 @@ fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
     let started = Instant::now();
     let r = s.get("/api/map?set=spin=true");
     assert_eq!(r.status, 422, "{}", r.text());
-    assert!(r.problems().contains("r.lua:16:"), "{}", r.problems());
+    assert!(r.problems().contains("r.lua:20:"), "{}", r.problems());
     assert!(r.problems().contains("budget"), "{}", r.problems());
     assert!(started.elapsed() < Duration::from_secs(30));
 
@@ -646,4 +661,297 @@ fn a_request_given_up_on_stops_its_generation() {
         "the next map took {:?}",
         started.elapsed()
     );
+}
+
+/// A second recipe, whose parameters are not declared in name order.
+const SECOND: &str = r#"return {
+  name = "second",
+  params = {
+    width = { default = 10, min = 4, max = 64 },
+    height = { default = 5, min = 4, max = 64 },
+    zeta = { default = 1, min = 0, max = 9 },
+    alpha = { default = 2, min = 0, max = 9 },
+  },
+  generate = function(map, ctx)
+    map:fill("floor")
+    for x = 1, ctx.params.zeta do map:set(x, 1, "rock") end
+  end }
+"#;
+
+#[test]
+fn every_recipe_beside_the_first_is_served_with_its_own_status() {
+    let r = recipe(1);
+    let s = Served::start(
+        &[
+            ("scripts/r.lua", r.as_str()),
+            ("scripts/lib/style.lua", "return { fill = \"floor\" }\n"),
+            ("scripts/second.lua", SECOND),
+            ("scripts/notes.txt", "not a recipe"),
+        ],
+        &["scripts/r.lua", "--seed", "5"],
+    );
+    let offered = s.get("/api/recipes").json();
+    assert_eq!(
+        offered,
+        serde_json::json!({
+            "recipes": ["scripts/r.lua", "scripts/second.lua"],
+            "start": "scripts/r.lua",
+        })
+    );
+    // Each recipe has its own status, parameters in the order it declares them.
+    let status = s.get("/api/status?recipe=scripts/second.lua").json();
+    assert_eq!(status["path"], "scripts/second.lua");
+    assert_eq!(status["recipes"], offered["recipes"]);
+    let names: Vec<&str> = status["recipe"]["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["width", "height", "zeta", "alpha"]);
+    let start = s.get("/api/status").json();
+    assert_eq!(start["path"], "scripts/r.lua");
+    let names: Vec<&str> = start["recipe"]["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["width", "height", "mode", "spots", "spin", "fail_every"]
+    );
+
+    // Its maps are what `warren run` makes of it.
+    let page = s
+        .get("/api/map?recipe=scripts/second.lua&seed=3&set=zeta=4")
+        .json();
+    assert_eq!(page["recipe"], "second");
+    let cli: serde_json::Value = serde_json::from_slice(&run(
+        &s,
+        &[
+            "scripts/second.lua",
+            "--seed",
+            "3",
+            "--set",
+            "zeta=4",
+            "--format",
+            "json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(page_rows(&page), json_rows(&cli));
+    let export = s.get("/api/export.json?recipe=scripts%2Fsecond.lua&seed=3&set=zeta=4");
+    assert_eq!(
+        export.text(),
+        String::from_utf8(run(
+            &s,
+            &[
+                "scripts/second.lua",
+                "--seed",
+                "3",
+                "--set",
+                "zeta=4",
+                "--format",
+                "json"
+            ]
+        ))
+        .unwrap()
+    );
+
+    // Nothing but the recipes listed: not a module, not a path out of the directory.
+    for bad in [
+        "scripts/lib/style.lua",
+        "scripts/notes.txt",
+        "scripts/../scripts/r.lua",
+        "/etc/passwd",
+        "second.lua",
+    ] {
+        let q = form_urlencoded::byte_serialize(bad.as_bytes()).collect::<String>();
+        for route in ["map", "status", "events", "sweep", "export.json"] {
+            let r = s.get(&format!("/api/{route}?recipe={q}"));
+            assert_eq!(r.status, 404, "{route} {bad}: {}", r.text());
+            assert!(
+                r.problems()
+                    .contains("this server offers: scripts/r.lua, scripts/second.lua"),
+                "{}",
+                r.problems()
+            );
+        }
+    }
+
+    // A save of one recipe is that recipe's news only.
+    let second = s.events_at("/api/events?recipe=scripts%2Fsecond.lua");
+    second.wait_for("the first status", |v| v["version"] == 0);
+    atomic_write(
+        &s.path("scripts/second.lua"),
+        &SECOND.replace("zeta = { default = 1", "zeta = { default = 3"),
+    );
+    let (_, after) = second.wait_for("the save", |v| v["version"] == 1);
+    assert_eq!(after["reason"], "script (second.lua)");
+    assert_eq!(after["recipe"]["params"][2]["default"], "3");
+    assert_eq!(
+        s.get("/api/status").json()["version"],
+        0,
+        "r.lua did not change"
+    );
+    // A recipe saved after the server started is offered.
+    std::fs::write(s.path("scripts/third.lua"), SECOND).unwrap();
+    assert_eq!(
+        s.get("/api/recipes").json()["recipes"],
+        serde_json::json!(["scripts/r.lua", "scripts/second.lua", "scripts/third.lua"])
+    );
+    assert_eq!(s.get("/api/map?recipe=scripts/third.lua").status, 200);
+}
+
+/// The final event of a sweep (its `state` is not `running`).
+fn sweep_end(s: &Served, query: &str) -> serde_json::Value {
+    let events = s.events_at(&format!("/api/sweep?{query}"));
+    assert!(events.refusal.is_none(), "{query}: {:?}", events.refusal);
+    events
+        .wait_for("the sweep's end", |v| v["state"] != "running")
+        .1
+}
+
+#[test]
+fn a_sweep_is_warren_batch_streamed_and_lists_failures_by_seed() {
+    let s = serve(&[]);
+    let events = s.events_at("/api/sweep?count=60&set=mode=spotted&set=fail_every=7");
+    let (_, last) = events.wait_for("the end", |v| v["state"] != "running");
+    assert_eq!(last["state"], "done", "{last}");
+    assert!(
+        last["first_ms"].as_f64() <= last["elapsed_ms"].as_f64(),
+        "{last}"
+    );
+    assert_eq!(
+        (last["done"].as_u64(), last["count"].as_u64()),
+        (Some(60), Some(60))
+    );
+    assert_eq!(last["start"], "0");
+    // Seeds 0, 7, …, 56 fail: listed by seed with their messages.
+    assert_eq!(last["failed"], 9);
+    let failures: Vec<(String, String)> = last["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["seed"].as_str().unwrap().into(),
+                f["message"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(failures.len(), 9);
+    for (i, (seed, message)) in failures.iter().enumerate() {
+        assert_eq!(seed, &(i * 7).to_string());
+        assert!(
+            message.contains(&format!("seed {seed} fails on purpose")),
+            "{message}"
+        );
+    }
+    // The numbers are `warren batch`'s for the same seeds.
+    let out = warren()
+        .current_dir(s.dir.path())
+        .args([
+            "batch",
+            "r.lua",
+            "--count",
+            "60",
+            "--set",
+            "mode=spotted",
+            "--set",
+            "fail_every=7",
+        ])
+        .args(["--records", "records.csv"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("9 of 60 maps failed"));
+    let csv = std::fs::read_to_string(s.path("records.csv")).unwrap();
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    for m in last["metrics"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        let col = head
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name} in {head:?}"));
+        let values: Vec<f64> = rows.iter().filter_map(|r| r[col].parse().ok()).collect();
+        assert_eq!(m["count"].as_u64(), Some(values.len() as u64), "{name}");
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(
+            (m["min"].as_f64(), m["max"].as_f64()),
+            (Some(min), Some(max)),
+            "{name}"
+        );
+        let listed: u64 = m["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v[1].as_u64().unwrap())
+            .sum();
+        assert_eq!(listed, values.len() as u64, "{name}");
+    }
+    // A second page asking for the same sweep is served its statistics again, not a new run.
+    let again = sweep_end(&s, "count=60&set=fail_every=7&set=mode=spotted");
+    assert_eq!(again["id"], last["id"]);
+
+    // Bad requests are refused before anything runs.
+    for (query, status, says) in [
+        (
+            "count=0",
+            400,
+            "count must be a whole number from 1 to 1000000",
+        ),
+        ("set=nope=1", 400, "unknown parameter 'nope'"),
+        ("set=spots=99", 400, "spots = 99 is out of range"),
+        ("start=1&start=2", 400, "'start' is given more than once"),
+    ] {
+        let r = s.get(&format!("/api/sweep?{query}"));
+        assert_eq!(r.status, status, "{query}: {}", r.text());
+        assert!(r.problems().contains(says), "{query}: {}", r.problems());
+    }
+}
+
+#[test]
+fn a_newer_save_or_sweep_stops_the_running_sweep() {
+    let s = serve(&[]);
+    // Far more maps than can run before the save.
+    let long = s.events_at("/api/sweep?count=1000000");
+    long.wait_for("the first statistics", |v| v["done"].as_u64() > Some(0));
+    atomic_write(&s.path("r.lua"), &recipe(2));
+    let (_, end) = long.wait_for("the sweep's end", |v| v["state"] != "running");
+    assert_eq!(end["state"], "cancelled", "{end}");
+    assert_eq!(end["reason"], "a newer version of the recipe was loaded");
+    assert!(end["done"].as_u64() < Some(1_000_000));
+    // The same sweep asked for again runs on the new version.
+    let next = s.events_at("/api/sweep?count=1000000");
+    let (_, running) = next.wait_for("the new sweep", |v| v["done"].as_u64() > Some(0));
+    assert_eq!(running["version"], 1);
+    assert_ne!(running["id"], end["id"]);
+    // Another sweep replaces it.
+    let other = s.events_at("/api/sweep?count=20");
+    let (_, replaced) = next.wait_for("the replaced sweep's end", |v| v["state"] != "running");
+    assert_eq!(replaced["state"], "cancelled");
+    assert_eq!(replaced["reason"], "a newer sweep replaced it");
+    assert_eq!(
+        other
+            .wait_for("the other's end", |v| v["state"] != "running")
+            .1["state"],
+        "done"
+    );
+
+    // A broken recipe cannot be swept: every problem, as for a map.
+    std::fs::write(s.path("r.lua"), "return { oops").unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let r = s.get("/api/sweep?count=5");
+        if r.status == 422 {
+            assert!(r.problems().contains("r.lua:1"), "{}", r.problems());
+            break;
+        }
+        assert!(Instant::now() < deadline, "never refused: {}", r.status);
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

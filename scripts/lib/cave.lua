@@ -116,6 +116,11 @@ cave.params = {
   },
 }
 
+-- The snapshot label of each pass ("pass 1", …), made once: a label formatted at every pass
+-- would cost every map, snapshots kept or not.
+local PASS_LABELS = {}
+for pass = 1, cave.params.complexity.max do PASS_LABELS[pass] = "pass " .. pass end
+
 -- Generates a directional cave. `hooks.on_row(map, ctx, row)` runs after every carved row.
 function cave.generate(map, ctx, hooks)
   hooks = hooks or {}
@@ -152,7 +157,7 @@ function cave.generate(map, ctx, hooks)
     local sx, sy, ex, ey = carve_pass(map, ctx, rng, dir, jitter, rows, hooks)
     if pass == 1 then entrance_x, entrance_y = sx, sy end
     exit_x, exit_y = ex, ey
-    map:snapshot(("pass %d (%s)"):format(pass, dir))
+    map:snapshot(PASS_LABELS[pass])
   end
 
   ctx.phase("carve")

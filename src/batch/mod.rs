@@ -80,6 +80,36 @@ pub struct Batch {
     /// The process exits once the batch returns: each worker then leaves its Lua state to the
     /// exit instead of closing it ([`Host::leave_to_exit`]), on the batch's critical path.
     pub exits_after: bool,
+    /// Receives the records of every chunk of seeds as it is committed, for a live view of a
+    /// batch in progress (`warren serve`'s statistics). Chunks arrive as workers commit them:
+    /// each holds consecutive seeds, and together they are every seed the report covers.
+    pub stream: Option<std::sync::mpsc::Sender<Streamed>>,
+    /// Run in the background: every worker thread, the calling one included, lowers its
+    /// scheduling priority ([`lower_priority`]) so that interactive work on the machine goes
+    /// first.
+    pub background: bool,
+}
+
+/// The records of one committed chunk of seeds (see [`Batch::stream`]).
+#[derive(Debug)]
+pub struct Streamed {
+    /// The seeds' records, in seed order.
+    pub records: Vec<Record>,
+    /// The names their ids stand for.
+    pub names: RecordNames,
+}
+
+/// Lowers the calling thread's scheduling priority to nice 10 (Linux; elsewhere nothing): the
+/// scheduler then runs it only when the machine's other work leaves it room. An unprivileged
+/// thread cannot raise it again, so call it only on threads that end with their work.
+pub fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid takes no arguments; setpriority with PRIO_PROCESS and a thread id sets
+    // that thread's nice value (Linux threads each have their own).
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
 }
 
 /// Why and where a batch stopped early.
@@ -255,6 +285,9 @@ impl Shared<'_> {
 /// and CPUs (`placement.rs`), and start as soon as the batch does.
 pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<Report> {
     let jobs = batch.jobs.max(1);
+    if batch.background {
+        lower_priority();
+    }
     let loading = Loading(AtomicUsize::new(jobs));
     if jobs == 1 {
         let host = loading.done(load_first())?;
@@ -271,6 +304,9 @@ pub fn run(batch: &Batch, load_first: impl FnOnce() -> Result<Host>) -> Result<R
         let _closing = CloseOnDrop(&gate);
         for i in 1..jobs {
             let worker = || {
+                if batch.background {
+                    lower_priority();
+                }
                 let claim = placement.settle();
                 let loaded = loading.done(Host::load(
                     &batch.script,
@@ -591,6 +627,13 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
         shared.commit(chunk, &mut done);
         for c in done.drain(..) {
             data.absorb(&c.records, &c.names);
+            if let Some(stream) = &batch.stream {
+                // A receiver that has gone away wants no more: the batch goes on regardless.
+                let _ = stream.send(Streamed {
+                    records: c.records,
+                    names: c.names,
+                });
+            }
         }
     }
 }
@@ -730,6 +773,8 @@ mod tests {
             progress: false,
             interrupt: Arc::new(AtomicUsize::new(0)),
             exits_after: false,
+            stream: None,
+            background: false,
         };
         let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)
             .expect("rooms.lua loads");

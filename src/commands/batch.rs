@@ -88,6 +88,8 @@ pub fn run(args: BatchArgs) -> Result<()> {
         progress: std::io::stderr().is_terminal(),
         interrupt,
         exits_after: true,
+        stream: None,
+        background: false,
     };
     // Records are written while the batch runs: outputs are checked first, against everything
     // the recipe reads once loaded (its region files and the modules it requires). The loaded

@@ -1,6 +1,7 @@
 //! `warren serve`: check the command line, then hand over to [`crate::serve`].
 
 use crate::cli::ServeArgs;
+use crate::serve::catalog::Catalog;
 use crate::serve::query::Defaults;
 use crate::serve::status::Session;
 use crate::serve::worker::Setup;
@@ -60,12 +61,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     };
     serve(Options {
         setup: Setup {
-            script: gen.script.clone(),
+            catalog: Catalog::beside(&gen.script),
             regions,
             limits,
             session,
         },
         defaults: Defaults {
+            recipe: gen.script.display().to_string(),
             seed,
             levels: gen.levels,
         },

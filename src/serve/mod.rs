@@ -1,16 +1,21 @@
-//! `warren serve`: a live preview in the browser. A local web server shows the map on a page
-//! (pan, zoom, layers, steps, a cell inspector, statistics, downloads) and follows every save
-//! of the recipe, the modules it requires and the region files, as `warren watch` does.
+//! `warren serve`: a designer's studio in the browser. A local web server shows the map on a
+//! page (pan, zoom, layers, a legend, phase replay, a cell inspector, history, comparison,
+//! downloads), runs live statistics over many seeds, and follows every save of the recipes,
+//! the modules they require and the region files, as `warren watch` does.
 //!
-//! - [`worker`]: the one thread that owns the Lua host, follows the files and generates;
+//! - [`catalog`]: the recipes one server offers (every recipe beside the start one);
+//! - [`worker`]: the one thread that owns the Lua hosts, follows the files and generates;
+//! - [`sweep`]: statistics over many seeds, with the batch engine, in the background;
 //! - [`routes`]: the HTTP routes (axum), the page's assets embedded in the binary;
 //! - [`query`]: requests read and checked; [`payload`]: maps encoded for the page;
 //! - [`status`]: what pages are told after each reload (server-sent events).
 
+pub mod catalog;
 pub mod payload;
 pub mod query;
 pub mod routes;
 pub mod status;
+pub mod sweep;
 pub mod worker;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
@@ -46,10 +51,13 @@ pub fn serve(options: Options) -> Result<()> {
             "warning: serving on {local}: anyone who can reach this machine there can use the page and read the maps of your recipe and region files (the default, 127.0.0.1, serves this machine only)"
         );
     }
-    let script = options.setup.script.display().to_string();
+    let script = options.setup.catalog.start().to_string();
+    let catalog = options.setup.catalog.clone();
     let worker = worker::Worker::start(options.setup)?;
     let app = routes::App {
         worker,
+        catalog,
+        sweeps: Default::default(),
         defaults: options.defaults,
         loopback,
     };

@@ -8,6 +8,7 @@ use base64::Engine;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use warren_core::map::{Corridor, Door, Map, Room, Spawn, Stairs, TagValue};
+use warren_core::render::layers::{label_style, priority_style};
 use warren_core::render::{LayerChoice, View};
 use warren_lua::run::params_json;
 
@@ -63,6 +64,12 @@ struct Frame<'a> {
     regions: &'a [String],
     /// Region id per cell.
     region: Cells,
+    /// How the `region` layer draws each region id: glyph and `#rrggbb` (empty for id 0, no
+    /// region), for the legend.
+    region_styles: Vec<(String, String)>,
+    /// Every priority the map holds with how the `priority` layer draws it (value, glyph,
+    /// `#rrggbb`; 0, never written with a priority, has no colour of its own), for the legend.
+    priority_styles: Vec<(u8, String, String)>,
     /// The layers this map can be drawn as.
     layers: Vec<&'a str>,
     rooms: &'a [Room],
@@ -150,6 +157,23 @@ fn frame<'a>(label: &'a str, map: &'a Map) -> Frame<'a> {
         })
         .collect::<Vec<_>>();
     let regions = map.region_names();
+    let region_styles = (0..regions.len() as u32)
+        .map(|id| match label_style(id) {
+            Some((g, c)) => (g.to_string(), c.to_hex()),
+            None => (String::new(), String::new()),
+        })
+        .collect();
+    let mut present = [false; 256];
+    for &p in map.priority_cells() {
+        present[p as usize] = true;
+    }
+    let priority_styles = (0..=255u8)
+        .filter(|&p| present[p as usize])
+        .map(|p| match priority_style(p) {
+            Some((g, c)) => (p, g.to_string(), c.to_hex()),
+            None => (p, String::new(), String::new()),
+        })
+        .collect();
     let mut layers: Vec<&str> = LayerChoice::BUILT_IN.to_vec();
     layers.extend(map.notes.layers.keys().map(String::as_str));
     Frame {
@@ -167,6 +191,8 @@ fn frame<'a>(label: &'a str, map: &'a Map) -> Frame<'a> {
             regions.len().saturating_sub(1) as u32,
         ),
         regions,
+        region_styles,
+        priority_styles,
         layers,
         rooms: &map.notes.rooms,
         corridors: &map.notes.corridors,

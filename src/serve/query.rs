@@ -9,6 +9,10 @@ use std::fmt;
 pub const MAX_LEVELS: u32 = 64;
 /// The largest PNG scale (as `--scale`).
 pub const MAX_SCALE: u32 = 64;
+/// The most seeds one statistics sweep may run.
+pub const MAX_SWEEP: u64 = 1_000_000;
+/// Seeds a sweep runs when the request does not say.
+pub const DEFAULT_SWEEP: u64 = 1000;
 
 /// A query that cannot be served: the message says why and what is valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,9 +24,11 @@ impl fmt::Display for BadQuery {
     }
 }
 
-/// One generation: the same inputs as `warren run --seed S --set … --levels N`.
+/// One generation: the same inputs as `warren run RECIPE --seed S --set … --levels N`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapRequest {
+    /// The recipe, as the server lists it ([`super::catalog::Catalog`]).
+    pub recipe: String,
     /// The run's seed.
     pub seed: u64,
     /// `key=value` parameter settings, in the order given.
@@ -59,18 +65,20 @@ pub enum Extras {
     Json,
     /// `/api/export.png`: `layer` and `scale`.
     Png,
-    /// `/api/export.tmx` and `/api/export.tiles.png`: the terrain only, so nothing else.
+    /// `/api/export.tiled.zip`: the terrain only, so nothing else.
     Tiled,
 }
 
 impl Extras {
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Extras::Page => &["seed", "set", "levels", "steps"],
-            Extras::Layer => &["seed", "set", "levels", "steps", "layer", "level", "frame"],
-            Extras::Json => &["seed", "set", "levels", "layer"],
-            Extras::Png => &["seed", "set", "levels", "layer", "scale"],
-            Extras::Tiled => &["seed", "set", "levels"],
+            Extras::Page => &["recipe", "seed", "set", "levels", "steps"],
+            Extras::Layer => &[
+                "recipe", "seed", "set", "levels", "steps", "layer", "level", "frame",
+            ],
+            Extras::Json => &["recipe", "seed", "set", "levels", "layer"],
+            Extras::Png => &["recipe", "seed", "set", "levels", "layer", "scale"],
+            Extras::Tiled => &["recipe", "seed", "set", "levels"],
         }
     }
 }
@@ -78,6 +86,8 @@ impl Extras {
 /// The defaults a query falls back on: the values `warren serve` was started with.
 #[derive(Clone, Debug)]
 pub struct Defaults {
+    /// The recipe it was started with.
+    pub recipe: String,
     /// `--seed` (or the one drawn at start-up).
     pub seed: u64,
     /// `--levels`.
@@ -92,6 +102,7 @@ pub fn parse(
     defaults: &Defaults,
 ) -> Result<Request, BadQuery> {
     let valid = extras.keys();
+    let mut recipe = None;
     let mut seed = None;
     let mut levels = None;
     let mut level = None;
@@ -108,6 +119,10 @@ pub fn parse(
             )));
         }
         match key.as_ref() {
+            "recipe" => {
+                once(&key, &recipe)?;
+                recipe = Some(value.into_owned());
+            }
             "seed" => {
                 once(&key, &seed)?;
                 seed = Some(parse_seed(&value)?);
@@ -154,6 +169,7 @@ pub fn parse(
     }
     Ok(Request {
         map: MapRequest {
+            recipe: recipe.unwrap_or_else(|| defaults.recipe.clone()),
             seed: seed.unwrap_or(defaults.seed),
             sets,
             levels,
@@ -163,6 +179,83 @@ pub fn parse(
         scale: scale.unwrap_or(4),
         level,
         frame,
+    })
+}
+
+/// A statistics sweep: the same inputs as `warren batch RECIPE --seed-start S --count N --set …`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SweepRequest {
+    /// The recipe, as the server lists it.
+    pub recipe: String,
+    /// `key=value` parameter settings, in the order given.
+    pub sets: Vec<(String, String)>,
+    /// The first seed.
+    pub start: u64,
+    /// How many seeds.
+    pub count: u64,
+}
+
+/// Reads a sweep's query string (`recipe=scripts/rooms.lua&set=width%3D40&count=1000&start=0`).
+pub fn parse_sweep(query: Option<&str>, defaults: &Defaults) -> Result<SweepRequest, BadQuery> {
+    const VALID: [&str; 4] = ["recipe", "set", "count", "start"];
+    let mut recipe = None;
+    let mut start = None;
+    let mut count = None;
+    let mut sets = Vec::new();
+    for (key, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        match key.as_ref() {
+            "recipe" => {
+                once(&key, &recipe)?;
+                recipe = Some(value.into_owned());
+            }
+            "start" => {
+                once(&key, &start)?;
+                start = Some(parse_seed(&value).map_err(|_| {
+                    BadQuery(format!(
+                        "start must be a whole number from 0 to {}, got {value:?}",
+                        u64::MAX
+                    ))
+                })?);
+            }
+            "count" => {
+                once(&key, &count)?;
+                count = Some(
+                    value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|n| (1..=MAX_SWEEP).contains(n))
+                        .ok_or_else(|| {
+                            BadQuery(format!(
+                                "count must be a whole number from 1 to {MAX_SWEEP}, got {value:?}"
+                            ))
+                        })?,
+                );
+            }
+            "set" => sets.push(
+                warren_lua::params::split_assignment(&value)
+                    .map_err(|_| BadQuery(format!("set expects key=value, got {value:?}")))?,
+            ),
+            _ => {
+                return Err(BadQuery(format!(
+                    "unknown query parameter '{key}' (valid: {})",
+                    VALID.join(", ")
+                )))
+            }
+        }
+    }
+    let start = start.unwrap_or(0);
+    let count = count.unwrap_or(DEFAULT_SWEEP);
+    if start.checked_add(count - 1).is_none() {
+        return Err(BadQuery(format!(
+            "start {start} + count {count} is past the largest seed {}",
+            u64::MAX
+        )));
+    }
+    Ok(SweepRequest {
+        recipe: recipe.unwrap_or_else(|| defaults.recipe.clone()),
+        sets,
+        start,
+        count,
     })
 }
 
@@ -204,10 +297,16 @@ fn parse_flag(key: &str, text: &str) -> Result<bool, BadQuery> {
 mod tests {
     use super::*;
 
-    const DEFAULTS: Defaults = Defaults { seed: 9, levels: 2 };
+    fn defaults() -> Defaults {
+        Defaults {
+            recipe: "scripts/r.lua".into(),
+            seed: 9,
+            levels: 2,
+        }
+    }
 
     fn page(q: &str) -> Result<Request, BadQuery> {
-        parse(Some(q), Extras::Page, &DEFAULTS)
+        parse(Some(q), Extras::Page, &defaults())
     }
 
     #[test]
@@ -223,8 +322,11 @@ mod tests {
             ]
         );
         assert_eq!((r.map.levels, r.map.steps), (3, true));
-        let r = parse(None, Extras::Png, &DEFAULTS).unwrap();
+        assert_eq!(r.map.recipe, "scripts/r.lua");
+        let r = parse(None, Extras::Png, &defaults()).unwrap();
         assert_eq!((r.map.seed, r.map.levels, r.map.steps), (9, 2, false));
+        let r = page("recipe=scripts%2Fcave.lua").unwrap();
+        assert_eq!(r.map.recipe, "scripts/cave.lua");
         assert_eq!((r.layer.as_str(), r.scale), ("terrain", 4));
     }
 
@@ -247,20 +349,49 @@ mod tests {
         assert_eq!(e("steps=yes"), "steps must be 1 or 0, got \"yes\"");
         assert_eq!(
             e("scale=2"),
-            "unknown query parameter 'scale' (valid: seed, set, levels, steps)"
+            "unknown query parameter 'scale' (valid: recipe, seed, set, levels, steps)"
         );
-        let png = |q: &str| parse(Some(q), Extras::Png, &DEFAULTS).unwrap_err().0;
+        let png = |q: &str| parse(Some(q), Extras::Png, &defaults()).unwrap_err().0;
         assert_eq!(
             png("scale=65"),
             "scale must be a whole number from 1 to 64, got \"65\""
         );
         assert_eq!(png("layer="), "layer must not be empty");
-        let layer = |q: &str| parse(Some(q), Extras::Layer, &DEFAULTS);
+        let layer = |q: &str| parse(Some(q), Extras::Layer, &defaults());
         let r = layer("level=2&frame=0&layer=region").unwrap();
         assert_eq!((r.level, r.frame, r.layer.as_str()), (2, Some(0), "region"));
         assert_eq!(
             layer("level=3").unwrap_err().0,
             "level 3 is past the last level generated (2)"
         );
+    }
+
+    #[test]
+    fn sweeps_read_their_seeds_and_refuse_bad_ones() {
+        let sweep = |q: &str| parse_sweep(Some(q), &defaults());
+        let r = sweep("count=20&start=5&set=width%3D40").unwrap();
+        assert_eq!(
+            (r.start, r.count, r.recipe.as_str()),
+            (5, 20, "scripts/r.lua")
+        );
+        assert_eq!(r.sets, vec![("width".to_string(), "40".to_string())]);
+        let r = parse_sweep(None, &defaults()).unwrap();
+        assert_eq!((r.start, r.count), (0, DEFAULT_SWEEP));
+        let e = |q: &str| sweep(q).unwrap_err().0;
+        assert_eq!(
+            e("count=0"),
+            "count must be a whole number from 1 to 1000000, got \"0\""
+        );
+        assert!(e("count=1000001").starts_with("count must be"));
+        assert!(e("start=-1").starts_with("start must be"));
+        assert_eq!(
+            e("start=18446744073709551615&count=2"),
+            "start 18446744073709551615 + count 2 is past the largest seed 18446744073709551615"
+        );
+        assert_eq!(
+            e("seed=3"),
+            "unknown query parameter 'seed' (valid: recipe, set, count, start)"
+        );
+        assert_eq!(e("count=1&count=2"), "'count' is given more than once");
     }
 }

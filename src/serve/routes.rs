@@ -2,25 +2,31 @@
 //! page's map and layers, and the downloads. Handlers only read queries and encode answers;
 //! generation happens on the worker thread, encoding on tokio's blocking pool.
 //!
+//! Every `/api` route takes `recipe=PATH`, one of the recipes the server lists (default: the
+//! one it was started with).
+//!
 //! | route | answers |
 //! |---|---|
-//! | `GET /` (`/app.js`, `/style.css`, `/favicon.svg`) | the page |
-//! | `GET /api/status` | the current [`Status`] as JSON |
-//! | `GET /api/events` | server-sent `status` events: the current status, then one per reload |
-//! | `GET /api/map?seed&set&levels&steps` | the generation, for the page |
+//! | `GET /` (`/app.js`, `/sweep.js`, `/style.css`, `/favicon.svg`) | the page |
+//! | `GET /api/recipes` | the recipes offered, and the start recipe |
+//! | `GET /api/status?recipe` | the recipe's current [`Status`] as JSON |
+//! | `GET /api/events?recipe` | server-sent `status` events: the current status, then one per reload |
+//! | `GET /api/map?recipe&seed&set&levels&steps` | the generation, for the page |
 //! | `GET /api/layer?…&layer&level&frame` | one layer of one level (or step) |
-//! | `GET /api/export.json?seed&set&levels&layer` | exactly `warren run --format json` |
-//! | `GET /api/export.png?seed&set&levels&layer&scale` | exactly `warren run --format png` |
-//! | `GET /api/export.tmx?seed&set&levels` | exactly the map `warren run --out NAME.tmx` writes |
-//! | `GET /api/export.tiles.png?seed&set&levels` | its tileset image, `NAME.tiles.png` |
+//! | `GET /api/sweep?recipe&set&count&start` | server-sent `progress` events: a statistics sweep as it runs ([`sweep`](super::sweep)) |
+//! | `GET /api/export.json?recipe&seed&set&levels&layer` | exactly `warren run --format json` |
+//! | `GET /api/export.png?recipe&seed&set&levels&layer&scale` | exactly `warren run --format png` |
+//! | `GET /api/export.tiled.zip?recipe&seed&set&levels` | the map and tileset `warren run --out NAME.tmx` writes, in one zip |
 //!
 //! Errors are JSON `{ "error": { "kind", "problems": [{ message, file, line, column }] } }` with
 //! 400 (malformed request), 404, 413 (too large), 422 (the recipe or its files are broken),
 //! 503 (busy) or 500 (a bug in warren).
 
+use super::catalog::Catalog;
 use super::payload;
 use super::query::{self, BadQuery, Defaults, Extras, Request};
 use super::status::{Problem, Status};
+use super::sweep::Sweeps;
 use super::worker::{Failure, Generation, Worker};
 use crate::render::{png::MAX_SIDE_PX, render_layer, Format, LayerChoice, Output};
 use axum::extract::{RawQuery, State};
@@ -34,12 +40,13 @@ use serde::Serialize;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_stream::wrappers::WatchStream;
+use tokio_stream::wrappers::{ReceiverStream, WatchStream};
 use tokio_stream::{Stream, StreamExt};
 
 /// The page's files, embedded at build time.
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const SWEEP_JS: &str = include_str!("assets/sweep.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
@@ -55,7 +62,11 @@ const WAIT: Duration = Duration::from_secs(120);
 pub struct App {
     /// The generation worker.
     pub worker: Worker,
-    /// The start-up seed and levels.
+    /// The recipes offered.
+    pub catalog: Catalog,
+    /// The statistics sweeps.
+    pub sweeps: Arc<Sweeps>,
+    /// The start-up recipe, seed and levels.
     pub defaults: Defaults,
     /// Whether only loopback host names may be used (the server is bound to loopback).
     pub loopback: bool,
@@ -70,18 +81,23 @@ pub fn router(app: App) -> Router {
             get(|| asset("text/javascript; charset=utf-8", APP_JS)),
         )
         .route(
+            "/sweep.js",
+            get(|| asset("text/javascript; charset=utf-8", SWEEP_JS)),
+        )
+        .route(
             "/style.css",
             get(|| asset("text/css; charset=utf-8", STYLE_CSS)),
         )
         .route("/favicon.svg", get(|| asset("image/svg+xml", FAVICON_SVG)))
+        .route("/api/recipes", get(recipes))
         .route("/api/status", get(status))
         .route("/api/events", get(events))
         .route("/api/map", get(map))
         .route("/api/layer", get(layer))
+        .route("/api/sweep", get(sweep))
         .route("/api/export.json", get(export_json))
         .route("/api/export.png", get(export_png))
-        .route("/api/export.tmx", get(export_tmx))
-        .route("/api/export.tiles.png", get(export_tileset))
+        .route("/api/export.tiled.zip", get(export_tiled))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -160,19 +176,111 @@ async fn not_found(uri: axum::http::Uri) -> Refusal {
     )
 }
 
-async fn status(State(app): State<App>) -> Response {
-    let s: Arc<Status> = app.worker.status().borrow().clone();
-    json(serde_json::to_vec(&*s).unwrap_or_default())
+async fn recipes(State(app): State<App>) -> Response {
+    #[derive(Serialize)]
+    struct Recipes<'a> {
+        recipes: Vec<String>,
+        start: &'a str,
+    }
+    let body = Recipes {
+        recipes: app.catalog.list(),
+        start: app.catalog.start(),
+    };
+    json(serde_json::to_vec(&body).unwrap_or_default())
 }
 
-async fn events(State(app): State<App>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = WatchStream::new(app.worker.status()).map(|s| {
+/// The `recipe=` of a status query (the only key it takes).
+fn recipe_of(app: &App, q: Option<String>) -> Result<String, Refusal> {
+    let mut recipe = None;
+    for (key, value) in form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes()) {
+        match key.as_ref() {
+            "recipe" if recipe.is_none() => recipe = Some(value.into_owned()),
+            "recipe" => return Err(Refusal::bad("'recipe' is given more than once".into())),
+            _ => {
+                return Err(Refusal::bad(format!(
+                    "unknown query parameter '{key}' (valid: recipe)"
+                )))
+            }
+        }
+    }
+    let recipe = recipe.unwrap_or_else(|| app.defaults.recipe.clone());
+    check_recipe(app, &recipe)?;
+    Ok(recipe)
+}
+
+/// Refuses a recipe the server does not offer.
+fn check_recipe(app: &App, recipe: &str) -> Result<(), Refusal> {
+    match app.catalog.find(recipe) {
+        Some(_) => Ok(()),
+        None => Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!(
+                "no recipe {recipe:?} here (this server offers: {})",
+                app.catalog.list().join(", ")
+            ),
+        )),
+    }
+}
+
+async fn status(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Response, Refusal> {
+    let recipe = recipe_of(&app, q)?;
+    let status = app.worker.status(&recipe).await?;
+    let s: Arc<Status> = status.borrow().clone();
+    Ok(json(serde_json::to_vec(&*s).unwrap_or_default()))
+}
+
+async fn events(
+    State(app): State<App>,
+    RawQuery(q): RawQuery,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refusal> {
+    let recipe = recipe_of(&app, q)?;
+    let status = app.worker.status(&recipe).await?;
+    let stream = WatchStream::new(status).map(|s| {
         Ok(Event::default()
             .event("status")
             .json_data(&*s)
             .unwrap_or_else(|_| Event::default().event("status")))
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// A statistics sweep as server-sent `progress` events: the statistics so far, a few times a
+/// second, the last one with a final `state`; then the stream ends. A page that closes the
+/// stream stops the sweep (unless another page watches it too).
+async fn sweep(
+    State(app): State<App>,
+    RawQuery(q): RawQuery,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refusal> {
+    let request =
+        query::parse_sweep(q.as_deref(), &app.defaults).map_err(|BadQuery(m)| Refusal::bad(m))?;
+    check_recipe(&app, &request.recipe)?;
+    let inputs = app
+        .worker
+        .sweep_inputs(&request.recipe, &request.sets)
+        .await?;
+    let watcher = app
+        .sweeps
+        .watch(&request, inputs)
+        .map_err(Refusal::internal)?;
+    let (tx, rx) = tokio::sync::mpsc::channel(2);
+    tokio::spawn(async move {
+        // The watcher lives as long as this task: it ends when the page closes the stream
+        // (the next send fails) or the sweep ends.
+        let mut watcher = watcher;
+        loop {
+            let progress = watcher.progress.borrow_and_update().clone();
+            if tx.send(progress.clone()).await.is_err() || progress.finished {
+                return;
+            }
+            if watcher.progress.changed().await.is_err() {
+                return;
+            }
+        }
+    });
+    let stream = ReceiverStream::new(rx)
+        .map(|p| Ok(Event::default().event("progress").data(p.json.as_str())));
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 async fn map(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Response, Refusal> {
@@ -242,37 +350,20 @@ async fn export_png(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Res
     .await
 }
 
-async fn export_tmx(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Response, Refusal> {
+async fn export_tiled(State(app): State<App>, RawQuery(q): RawQuery) -> Result<Response, Refusal> {
     let request = parse(&app, q, Extras::Tiled)?;
     let g = generate(&app, &request).await?;
     blocking(move || {
-        let (map, _) = tiled_export(&g, &request)?;
-        let name = file_name(&g, &request, "tmx");
-        Ok(download("application/x-tiled-tmx+xml", &name, map))
+        let bytes = tiled_zip(&g, &request)?;
+        let name = file_name(&g, &request, "tiled.zip");
+        Ok(download("application/zip", &name, bytes))
     })
     .await
 }
 
-async fn export_tileset(
-    State(app): State<App>,
-    RawQuery(q): RawQuery,
-) -> Result<Response, Refusal> {
-    let request = parse(&app, q, Extras::Tiled)?;
-    let g = generate(&app, &request).await?;
-    blocking(move || {
-        let (_, image) = tiled_export(&g, &request)?;
-        Ok(download(
-            "image/png",
-            &file_name(&g, &request, "tiles.png"),
-            image,
-        ))
-    })
-    .await
-}
-
-/// The Tiled map `warren run --out NAME.tmx` writes for this generation, and its tileset image
-/// (`NAME.tiles.png`, which the map names: download both into one directory).
-fn tiled_export(g: &Generation, request: &Request) -> Result<(Vec<u8>, Vec<u8>), Refusal> {
+/// The Tiled map `warren run --out NAME.tmx` writes for this generation and its tileset image
+/// (`NAME.tiles.png`, which the map names), together in one zip archive.
+fn tiled_zip(g: &Generation, request: &Request) -> Result<Vec<u8>, Refusal> {
     let levels = g.plain_levels();
     let output = Output {
         levels: &levels,
@@ -281,11 +372,27 @@ fn tiled_export(g: &Generation, request: &Request) -> Result<(Vec<u8>, Vec<u8>),
         scale: 1,
         layer: &LayerChoice::Terrain,
     };
+    let tileset = file_name(g, request, "tiles.png");
     let mut map = Vec::new();
     let image = output
-        .write_tiled(&file_name(g, request, "tiles.png"), &mut map)
+        .write_tiled(&tileset, &mut map)
         .map_err(|e| Refusal::internal(e.to_string()))?;
-    Ok((map, image))
+    archive(&[(&file_name(g, request, "tmx"), &map), (&tileset, &image)])
+        .map_err(|e| Refusal::internal(format!("writing the zip: {e}")))
+}
+
+/// A zip archive of `files` (name, bytes), stored uncompressed (PNG is compressed already, a
+/// map is small), with the format's fixed 1980 date: the same map gives the same bytes.
+fn archive(files: &[(&str, &[u8])]) -> zip::result::ZipResult<Vec<u8>> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, bytes) in files {
+        zip.start_file(*name, options)?;
+        zip.write_all(bytes)?;
+    }
+    Ok(zip.finish()?.into_inner())
 }
 
 /// The bytes `warren run` writes for this generation, layer and format.
@@ -316,7 +423,10 @@ fn file_name(g: &Generation, request: &Request, ext: &str) -> String {
 }
 
 fn parse(app: &App, q: Option<String>, extras: Extras) -> Result<Request, Refusal> {
-    query::parse(q.as_deref(), extras, &app.defaults).map_err(|BadQuery(m)| Refusal::bad(m))
+    let request =
+        query::parse(q.as_deref(), extras, &app.defaults).map_err(|BadQuery(m)| Refusal::bad(m))?;
+    check_recipe(app, &request.map.recipe)?;
+    Ok(request)
 }
 
 async fn generate(app: &App, request: &Request) -> Result<Arc<Generation>, Refusal> {

@@ -1,15 +1,21 @@
-//! What the page is told after every (re)load: the recipe and its parameters, what is broken
-//! (each problem with its file, line and column), and which files changed. It is pushed to
-//! every open page as a server-sent event and answered at `/api/status`.
+//! What the page is told after every (re)load of its recipe: the recipe and its parameters,
+//! what is broken (each problem with its file, line and column), which files changed, and the
+//! other recipes the server offers. It is pushed to every page open on that recipe as a
+//! server-sent event and answered at `/api/status`.
 
 use serde::Serialize;
 use warren_core::region::RegionError;
 use warren_lua::{Error, Host, ParamSpec};
 
-/// The state of the recipe and its files, after a load or a reload.
+/// The state of one recipe and its files, after a load or a reload.
 #[derive(Clone, Debug, Serialize)]
 pub struct Status {
-    /// Goes up by one at every reload; a page regenerates when it changes.
+    /// The recipe, as the server lists it (`scripts/rooms.lua`).
+    #[serde(rename = "path")]
+    pub recipe_path: String,
+    /// Every recipe the server offers (its recipe picker), as of this status.
+    pub recipes: Vec<String>,
+    /// Goes up by one at every reload of this recipe; a page regenerates when it changes.
     pub version: u64,
     /// What `warren serve` was started with.
     pub session: Session,
@@ -27,7 +33,7 @@ pub struct Status {
 /// "copy command".
 #[derive(Clone, Debug, Serialize)]
 pub struct Session {
-    /// The recipe path as given.
+    /// The recipe path as given (the recipe a page opens when its address names none).
     pub script: String,
     /// `--regions` as given, if it was.
     pub regions: Option<String>,
@@ -35,7 +41,7 @@ pub struct Session {
     pub seed: String,
     /// `--levels`.
     pub levels: u32,
-    /// The `--set` assignments given.
+    /// The `--set` assignments given (for the start recipe).
     pub sets: Vec<(String, String)>,
     /// Other flags that change maps (the budgets), to repeat in the command line.
     pub flags: Vec<String>,
@@ -48,7 +54,7 @@ pub struct RecipeInfo {
     pub name: String,
     /// `description`.
     pub description: String,
-    /// Declared parameters, sorted by name.
+    /// Declared parameters, in the order the recipe declares them.
     pub params: Vec<ParamInfo>,
 }
 
@@ -91,10 +97,16 @@ impl RecipeInfo {
     /// The recipe a host has loaded.
     pub fn of(host: &Host) -> RecipeInfo {
         let r = host.recipe();
+        let params = r
+            .declaration_order
+            .iter()
+            .filter_map(|name| r.params.iter().find(|p| &p.name == name))
+            .map(ParamInfo::of)
+            .collect();
         RecipeInfo {
             name: r.name.clone(),
             description: r.description.clone(),
-            params: r.params.iter().map(ParamInfo::of).collect(),
+            params,
         }
     }
 }

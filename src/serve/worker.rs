@@ -1,6 +1,8 @@
-//! The generation worker: one thread that owns the live recipe (its Lua state is not `Send`),
-//! follows the files with the same machinery as `warren watch` ([`LiveRecipe`], [`Changes`]),
-//! and generates maps for requests one at a time under the recipe's budgets.
+//! The generation worker: one thread that owns the live recipes (their Lua states are not
+//! `Send`), follows their files with the same machinery as `warren watch` ([`LiveRecipe`],
+//! [`Changes`]), and generates maps for requests one at a time under the recipes' budgets. The
+//! start recipe is loaded at start-up; each other recipe of the [`Catalog`] the first time a
+//! page asks for it, and kept (with its own status and version) from then on.
 //!
 //! Requests wait in a bounded queue: a full queue is refused at once ("busy"), never blocks the
 //! server. A request whose caller has gone away is dropped unrun, and one whose caller goes
@@ -10,16 +12,19 @@
 //! it again. After a reload the worker publishes a new [`Status`]; pages regenerate when its
 //! version changes.
 
+use super::catalog::Catalog;
 use super::query::MapRequest;
 use super::status::{problems_of, Problem, RecipeInfo, Session, Status};
+use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
 use warren_core::map::Map;
+use warren_core::region::Registry;
 use warren_core::stats::{Measurer, BUILTIN};
 use warren_lua::api::debug::Snapshot;
 use warren_lua::error::Error;
@@ -98,12 +103,47 @@ impl Generation {
 
 type Reply = oneshot::Sender<Result<Arc<Generation>, Failure>>;
 
-struct Job {
-    request: MapRequest,
-    reply: Reply,
-    /// Set when the caller stops waiting (the page moved on, the connection closed, the wait
-    /// timed out): the generation, if it is running, ends at its next budget checkpoint.
-    cancel: Arc<AtomicBool>,
+/// What the worker is asked to do.
+enum Job {
+    /// Generate a map.
+    Generate {
+        request: MapRequest,
+        reply: Reply,
+        /// Set when the caller stops waiting (the page moved on, the connection closed, the
+        /// wait timed out): the generation, if it is running, ends at its next budget
+        /// checkpoint.
+        cancel: Arc<AtomicBool>,
+    },
+    /// Load a recipe of the catalog (if it is not loaded yet), for its status.
+    Open {
+        recipe: String,
+        reply: oneshot::Sender<Result<watch::Receiver<Arc<Status>>, Failure>>,
+    },
+    /// What a statistics sweep of a recipe needs.
+    Sweep {
+        recipe: String,
+        sets: Vec<(String, String)>,
+        reply: oneshot::Sender<Result<SweepInputs, Failure>>,
+    },
+}
+
+/// What a statistics sweep runs: the recipe as the worker has it loaded now.
+#[derive(Clone)]
+pub struct SweepInputs {
+    /// The recipe file.
+    pub script: PathBuf,
+    /// The recipe's name.
+    pub name: String,
+    /// The region registry in force.
+    pub registry: Arc<Registry>,
+    /// Budgets.
+    pub limits: Limits,
+    /// The parameter values (defaults filled in).
+    pub params: ParamValues,
+    /// The recipe's status version these inputs belong to.
+    pub version: u64,
+    /// The recipe's status, to notice a newer version.
+    pub status: watch::Receiver<Arc<Status>>,
 }
 
 /// Cancels a job when the request that sent it is dropped before its answer came.
@@ -122,8 +162,8 @@ impl Drop for CancelOnDrop {
 
 /// What the worker needs to start.
 pub struct Setup {
-    /// The recipe.
-    pub script: PathBuf,
+    /// The recipes it may serve; the start recipe is loaded at once.
+    pub catalog: Catalog,
     /// The region directory.
     pub regions: PathBuf,
     /// Budgets.
@@ -132,31 +172,68 @@ pub struct Setup {
     pub session: Session,
 }
 
-/// The handle the server keeps: a queue into the worker and the latest status.
+/// The statuses of the recipes loaded so far, by name.
+type Statuses = Arc<Mutex<BTreeMap<String, watch::Receiver<Arc<Status>>>>>;
+
+/// The handle the server keeps: a queue into the worker and the recipes' latest statuses.
 #[derive(Clone)]
 pub struct Worker {
     jobs: SyncSender<Job>,
-    status: watch::Receiver<Arc<Status>>,
+    statuses: Statuses,
 }
 
 impl Worker {
-    /// Starts the worker thread; it loads the recipe and starts watching before this returns.
+    /// Starts the worker thread; it loads the start recipe and starts watching before this
+    /// returns.
     pub fn start(setup: Setup) -> Result<Worker, Error> {
         let (jobs, queue) = sync_channel(QUEUE);
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let statuses = Statuses::default();
+        let shared = statuses.clone();
         std::thread::Builder::new()
             .name("warren-serve-worker".into())
-            .spawn(move || run(setup, queue, ready_tx))
+            .spawn(move || run(setup, shared, queue, ready_tx))
             .map_err(|e| Error::Io(format!("cannot start the generation thread: {e}")))?;
-        let status = ready_rx
+        ready_rx
             .recv()
             .map_err(|_| Error::Internal("the generation thread stopped at start-up".into()))??;
-        Ok(Worker { jobs, status })
+        Ok(Worker { jobs, statuses })
     }
 
-    /// The latest status, and every later one.
-    pub fn status(&self) -> watch::Receiver<Arc<Status>> {
-        self.status.clone()
+    /// The latest status of `recipe`, and every later one; the recipe is loaded if it is not
+    /// yet. (The caller checks that the catalog lists it.)
+    pub async fn status(&self, recipe: &str) -> Result<watch::Receiver<Arc<Status>>, Failure> {
+        let known = self
+            .statuses
+            .lock()
+            .map_err(|_| stopped())?
+            .get(recipe)
+            .cloned();
+        if let Some(status) = known {
+            return Ok(status);
+        }
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Open {
+            recipe: recipe.to_string(),
+            reply,
+        })?;
+        answer.await.unwrap_or_else(|_| Err(stopped()))
+    }
+
+    /// What a statistics sweep of `recipe` with `sets` needs, or why it cannot run now (the
+    /// recipe is broken, a parameter is bad).
+    pub async fn sweep_inputs(
+        &self,
+        recipe: &str,
+        sets: &[(String, String)],
+    ) -> Result<SweepInputs, Failure> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Sweep {
+            recipe: recipe.to_string(),
+            sets: sets.to_vec(),
+            reply,
+        })?;
+        answer.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     /// Generates (or finds among the kept generations) the map `request` asks for.
@@ -168,49 +245,58 @@ impl Worker {
             flag: cancel.clone(),
             armed: true,
         };
-        match self.jobs.try_send(Job {
+        self.send(Job::Generate {
             request,
             reply,
             cancel,
-        }) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(Failure::Busy),
-            Err(TrySendError::Disconnected(_)) => {
-                return Err(Failure::Internal(
-                    "the generation thread has stopped".into(),
-                ))
-            }
-        }
+        })?;
         let answered = answer.await;
         abandoned.armed = false;
-        answered.unwrap_or_else(|_| {
-            Err(Failure::Internal(
-                "the generation thread has stopped".into(),
-            ))
-        })
+        answered.unwrap_or_else(|_| Err(stopped()))
     }
+
+    /// Queues a job, or refuses at once when the queue is full.
+    fn send(&self, job: Job) -> Result<(), Failure> {
+        match self.jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(Failure::Busy),
+            Err(TrySendError::Disconnected(_)) => Err(stopped()),
+        }
+    }
+}
+
+fn stopped() -> Failure {
+    Failure::Internal("the generation thread has stopped".into())
+}
+
+/// One loaded recipe: its live state, status and recent generations.
+struct Slot {
+    live: LiveRecipe,
+    version: u64,
+    status: watch::Sender<Arc<Status>>,
+    kept: Vec<Arc<Generation>>,
 }
 
 /// The worker's state.
 struct State {
-    live: LiveRecipe,
+    catalog: Catalog,
+    regions: PathBuf,
+    limits: Limits,
     changes: Changes,
-    version: u64,
     session: Session,
-    status: watch::Sender<Arc<Status>>,
-    kept: Vec<Arc<Generation>>,
+    slots: BTreeMap<String, Slot>,
+    statuses: Statuses,
     measurer: Measurer,
 }
 
-/// The worker thread: load, report ready, then serve jobs and follow the files until the
-/// server goes away.
+/// The worker thread: load the start recipe, report ready, then serve jobs and follow the
+/// files until the server goes away.
 fn run(
     setup: Setup,
+    statuses: Statuses,
     queue: Receiver<Job>,
-    ready: std::sync::mpsc::Sender<Result<watch::Receiver<Arc<Status>>, Error>>,
+    ready: std::sync::mpsc::Sender<Result<(), Error>>,
 ) {
-    let started = Instant::now();
-    let live = LiveRecipe::load(&setup.script, &setup.regions, Vec::new(), setup.limits);
     let changes = match Changes::new(QUIET) {
         Ok(c) => c,
         Err(e) => {
@@ -218,30 +304,22 @@ fn run(
             return;
         }
     };
-    let first = Arc::new(Status {
-        version: 0,
-        session: setup.session.clone(),
-        recipe: None,
-        problems: Vec::new(),
-        reason: String::new(),
-        reload_ms: 0.0,
-    });
-    let (status, receiver) = watch::channel(first);
     let mut state = State {
-        live,
+        catalog: setup.catalog,
+        regions: setup.regions,
+        limits: setup.limits,
         changes,
-        version: 0,
         session: setup.session,
-        status,
-        kept: Vec::new(),
+        slots: BTreeMap::new(),
+        statuses,
         measurer: Measurer::new(),
     };
-    if let Err(e) = state.live.watch(&mut state.changes) {
-        let _ = ready.send(Err(Error::Io(e)));
+    let start = state.catalog.start().to_string();
+    if let Err(e) = state.open(&start) {
+        let _ = ready.send(Err(e));
         return;
     }
-    state.publish("started", started.elapsed());
-    if ready.send(Ok(receiver)).is_err() {
+    if ready.send(Ok(())).is_err() {
         return;
     }
     loop {
@@ -258,7 +336,46 @@ fn run(
 }
 
 impl State {
-    /// Reloads what a batch of file changes touched, if anything, and publishes the result.
+    /// Loads `recipe` (a name the catalog lists) if it is not loaded yet, watching its files,
+    /// and publishes its first status.
+    fn open(&mut self, recipe: &str) -> Result<watch::Receiver<Arc<Status>>, Error> {
+        if let Some(slot) = self.slots.get(recipe) {
+            return Ok(slot.status.subscribe());
+        }
+        let started = Instant::now();
+        let live = LiveRecipe::load(
+            std::path::Path::new(recipe),
+            &self.regions,
+            Vec::new(),
+            self.limits,
+        );
+        live.watch(&mut self.changes).map_err(Error::Io)?;
+        let (status, receiver) = watch::channel(Arc::new(Status {
+            recipe_path: recipe.to_string(),
+            recipes: Vec::new(),
+            version: 0,
+            session: self.session.clone(),
+            recipe: None,
+            problems: Vec::new(),
+            reason: String::new(),
+            reload_ms: 0.0,
+        }));
+        let slot = Slot {
+            live,
+            version: 0,
+            status,
+            kept: Vec::new(),
+        };
+        self.slots.insert(recipe.to_string(), slot);
+        self.publish(recipe, "started", started.elapsed());
+        if let Ok(mut statuses) = self.statuses.lock() {
+            statuses.insert(recipe.to_string(), receiver.clone());
+        }
+        Ok(receiver)
+    }
+
+    /// Reloads what a batch of file changes touched, if anything, in every loaded recipe, and
+    /// publishes the result of each recipe that changed.
     fn follow_files(&mut self) {
         let Some(batch) = self.changes.next(Duration::ZERO) else {
             return;
@@ -266,34 +383,46 @@ impl State {
         for e in &batch.errors {
             eprintln!("serve: watcher problem: {e}");
         }
-        let changed = self.live.changed(&batch);
-        if changed.is_empty() {
-            return;
+        let names: Vec<String> = self.slots.keys().cloned().collect();
+        for name in names {
+            let Some(slot) = self.slots.get_mut(&name) else {
+                continue;
+            };
+            let changed = slot.live.changed(&batch);
+            if changed.is_empty() {
+                continue;
+            }
+            let started = Instant::now();
+            slot.live
+                .reload(!changed.regions.is_empty(), !changed.scripts.is_empty());
+            // Newly required modules may live in directories not watched yet.
+            if let Err(e) = slot.live.watch(&mut self.changes) {
+                eprintln!("serve: {e}");
+            }
+            slot.version += 1;
+            slot.kept.clear();
+            self.publish(&name, &changed.describe(), started.elapsed());
         }
-        let started = Instant::now();
-        self.live
-            .reload(!changed.regions.is_empty(), !changed.scripts.is_empty());
-        // Newly required modules may live in directories not watched yet.
-        if let Err(e) = self.live.watch(&mut self.changes) {
-            eprintln!("serve: {e}");
-        }
-        self.version += 1;
-        self.kept.clear();
-        self.publish(&changed.describe(), started.elapsed());
     }
 
-    /// Follows modules the recipe required while generating (a `require` inside `generate`).
-    fn follow_required(&mut self) {
-        if self.live.note_required() {
-            if let Err(e) = self.live.watch(&mut self.changes) {
+    /// Follows modules a recipe required while generating (a `require` inside `generate`).
+    fn follow_required(&mut self, recipe: &str) {
+        let Some(slot) = self.slots.get_mut(recipe) else {
+            return;
+        };
+        if slot.live.note_required() {
+            if let Err(e) = slot.live.watch(&mut self.changes) {
                 eprintln!("serve: {e}");
             }
         }
     }
 
-    /// Publishes the current status and prints one status line.
-    fn publish(&mut self, reason: &str, took: Duration) {
-        let found: Vec<_> = self
+    /// Publishes a recipe's current status and prints one status line.
+    fn publish(&mut self, recipe: &str, reason: &str, took: Duration) {
+        let Some(slot) = self.slots.get(recipe) else {
+            return;
+        };
+        let found: Vec<_> = slot
             .live
             .problems()
             .iter()
@@ -301,90 +430,182 @@ impl State {
             .collect();
         let ms = took.as_secs_f64() * 1e3;
         if found.is_empty() {
-            eprintln!("serve: ok · {reason} · {ms:.0} ms");
+            eprintln!("serve: ok · {recipe} · {reason} · {ms:.0} ms");
         } else {
             for p in &found {
                 eprintln!("error: {}", p.message);
             }
-            eprintln!("serve: error · {reason} · pages keep the last good map");
+            eprintln!("serve: error · {recipe} · {reason} · pages keep the last good map");
         }
-        self.status.send_replace(Arc::new(Status {
-            version: self.version,
+        slot.status.send_replace(Arc::new(Status {
+            recipe_path: recipe.to_string(),
+            recipes: self.catalog.list(),
+            version: slot.version,
             session: self.session.clone(),
-            recipe: self.live.host().map(RecipeInfo::of),
+            recipe: slot.live.host().map(RecipeInfo::of),
             problems: found,
             reason: reason.to_string(),
             reload_ms: ms,
         }));
     }
 
-    /// Answers one job, from the kept generations when it can.
+    /// Answers one job.
     fn serve(&mut self, job: Job) {
-        if job.reply.is_closed() {
-            return;
-        }
-        let kept = self
-            .kept
-            .iter()
-            .position(|g| g.version == self.version && g.request == job.request);
-        let answer = match kept {
-            Some(i) => {
-                let g = self.kept.remove(i);
-                self.kept.push(g.clone());
-                Ok(g)
-            }
-            None => {
-                // The generation stops early if its caller stops waiting.
-                self.live.set_cancel(job.cancel.clone());
-                let outcome =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| self.generate(&job.request)));
-                self.follow_required();
-                match outcome {
-                    Ok(Ok(g)) => {
-                        let g = Arc::new(g);
-                        if self.kept.len() == KEPT {
-                            self.kept.remove(0);
-                        }
-                        self.kept.push(g.clone());
-                        Ok(g)
-                    }
-                    Ok(Err(f)) => Err(f),
-                    Err(_) => Err(Failure::Internal(
-                        "a panic while generating (a bug in warren, please report it)".into(),
-                    )),
+        match job {
+            Job::Generate {
+                request,
+                reply,
+                cancel,
+            } => {
+                if reply.is_closed() {
+                    return;
                 }
+                let answer = self.answer(&request, cancel);
+                let _ = reply.send(answer);
             }
-        };
-        let _ = job.reply.send(answer);
+            Job::Open { recipe, reply } => {
+                let opened = self.opened(&recipe).map(|s| s.status.subscribe());
+                let _ = reply.send(opened);
+            }
+            Job::Sweep {
+                recipe,
+                sets,
+                reply,
+            } => {
+                let inputs = self.sweep_inputs(&recipe, &sets);
+                let _ = reply.send(inputs);
+            }
+        }
     }
 
-    /// Generates the levels a request asks for.
-    fn generate(&mut self, request: &MapRequest) -> Result<Generation, Failure> {
-        let broken: Vec<Problem> = self
-            .live
-            .problems()
-            .iter()
-            .flat_map(|e| problems_of(e))
-            .collect();
-        if !broken.is_empty() {
-            return Err(Failure::Recipe(broken));
+    /// The slot of `recipe`, loaded now if it is not yet.
+    fn opened(&mut self, recipe: &str) -> Result<&mut Slot, Failure> {
+        if self.catalog.find(recipe).is_none() && !self.slots.contains_key(recipe) {
+            return Err(Failure::BadRequest(unknown_recipe(recipe, &self.catalog)));
         }
-        let (host, _) = self.live.ready().map_err(failure)?;
-        let params = host.resolve_params(&request.sets).map_err(failure)?;
-        check_size(&params, request.levels)?;
-        host.record_snapshots(request.steps);
-        host.take_snapshots();
-        let levels = generate_levels(host, request, &params, &mut self.measurer);
-        host.take_snapshots();
-        host.record_snapshots(false);
-        Ok(Generation {
-            version: self.version,
-            request: request.clone(),
-            recipe: host.recipe().name.clone(),
+        self.open(recipe)
+            .map_err(|e| Failure::Internal(e.to_string()))?;
+        self.slots
+            .get_mut(recipe)
+            .ok_or_else(|| Failure::Internal(format!("{recipe} did not load")))
+    }
+
+    /// A map, from the kept generations when it can.
+    fn answer(
+        &mut self,
+        request: &MapRequest,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<Arc<Generation>, Failure> {
+        self.opened(&request.recipe)?;
+        let (Some(slot), measurer) = (self.slots.get_mut(&request.recipe), &mut self.measurer)
+        else {
+            return Err(Failure::Internal(format!(
+                "{} did not load",
+                request.recipe
+            )));
+        };
+        let kept = slot
+            .kept
+            .iter()
+            .position(|g| g.version == slot.version && g.request == *request);
+        if let Some(i) = kept {
+            let g = slot.kept.remove(i);
+            slot.kept.push(g.clone());
+            return Ok(g);
+        }
+        // The generation stops early if its caller stops waiting.
+        slot.live.set_cancel(cancel);
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            generate(&slot.live, slot.version, request, measurer)
+        }));
+        let answer = match outcome {
+            Ok(Ok(g)) => {
+                let g = Arc::new(g);
+                if slot.kept.len() == KEPT {
+                    slot.kept.remove(0);
+                }
+                slot.kept.push(g.clone());
+                Ok(g)
+            }
+            Ok(Err(f)) => Err(f),
+            Err(_) => Err(Failure::Internal(
+                "a panic while generating (a bug in warren, please report it)".into(),
+            )),
+        };
+        self.follow_required(&request.recipe);
+        answer
+    }
+
+    /// The inputs of a sweep of `recipe` with `sets`, as the recipe is loaded now.
+    fn sweep_inputs(
+        &mut self,
+        recipe: &str,
+        sets: &[(String, String)],
+    ) -> Result<SweepInputs, Failure> {
+        let limits = self.limits;
+        let slot = self.opened(recipe)?;
+        let (host, _) = ready(&slot.live)?;
+        let params = host.resolve_params(sets).map_err(failure)?;
+        let registry = slot
+            .live
+            .registry()
+            .cloned()
+            .ok_or_else(|| Failure::Internal("a loaded recipe without regions".into()))?;
+        Ok(SweepInputs {
+            script: PathBuf::from(recipe),
+            name: host.recipe().name.clone(),
+            registry,
+            limits,
             params,
-            levels: levels?,
+            version: slot.version,
+            status: slot.status.subscribe(),
         })
     }
+}
+
+/// The error for a recipe the catalog does not list.
+fn unknown_recipe(recipe: &str, catalog: &Catalog) -> String {
+    format!(
+        "no recipe {recipe:?} here (this server offers: {})",
+        catalog.list().join(", ")
+    )
+}
+
+/// The host of a live recipe, or every problem that keeps it from generating.
+fn ready(live: &LiveRecipe) -> Result<(&Host, ParamValues), Failure> {
+    let broken: Vec<Problem> = live
+        .problems()
+        .iter()
+        .flat_map(|e| problems_of(e))
+        .collect();
+    if !broken.is_empty() {
+        return Err(Failure::Recipe(broken));
+    }
+    live.ready().map_err(failure)
+}
+
+/// Generates the levels a request asks for, with the recipe as `live` has it loaded.
+fn generate(
+    live: &LiveRecipe,
+    version: u64,
+    request: &MapRequest,
+    measurer: &mut Measurer,
+) -> Result<Generation, Failure> {
+    let (host, _) = ready(live)?;
+    let params = host.resolve_params(&request.sets).map_err(failure)?;
+    check_size(&params, request.levels)?;
+    host.record_snapshots(request.steps);
+    host.take_snapshots();
+    let levels = generate_levels(host, request, &params, measurer);
+    host.take_snapshots();
+    host.record_snapshots(false);
+    Ok(Generation {
+        version,
+        request: request.clone(),
+        recipe: host.recipe().name.clone(),
+        params,
+        levels: levels?,
+    })
 }
 
 /// Generates levels 1..=N like `warren run`, timing and measuring each, keeping snapshots

@@ -322,6 +322,15 @@ impl ColumnStats {
         self.count
     }
 
+    /// The distinct values with their counts, ascending: exact while the column keeps them
+    /// exactly ([`Summary::exact`]), else the sketch's representatives (each within
+    /// [`RELATIVE_ACCURACY`] of the values it stands for, kept within `[min, max]`).
+    pub fn values(&self) -> impl Iterator<Item = (f64, u64)> + '_ {
+        self.values
+            .values()
+            .map(|(v, n)| (v.clamp(self.min, self.max), n))
+    }
+
     /// The `p`-th percentile by nearest rank (the ⌈n·p/100⌉-th smallest value), kept within
     /// `[min, max]`.
     fn percentile(&self, p: u64) -> f64 {

@@ -103,9 +103,14 @@ impl Served {
         request(self.addr, "GET", target, &self.addr.to_string())
     }
 
-    /// The status events the server pushes, from now on.
+    /// The status events the server pushes for the start recipe, from now on.
     pub fn events(&self) -> Events {
-        Events::open(self.addr)
+        Events::open(self.addr, "/api/events")
+    }
+
+    /// The server-sent events of `target` (`/api/events?recipe=…`, `/api/sweep?…`).
+    pub fn events_at(&self, target: &str) -> Events {
+        Events::open(self.addr, target)
     }
 
     /// Whether the process is still running.
@@ -199,18 +204,32 @@ pub fn request(addr: SocketAddr, method: &str, target: &str, host: &str) -> Repl
     }
 }
 
-/// Server-sent status events, parsed as they arrive.
+/// Server-sent events, their data parsed as JSON as they arrive.
 pub struct Events {
     rx: Receiver<(Instant, serde_json::Value)>,
+    /// The answer's status line (`HTTP/1.1 200 OK`).
+    pub status_line: String,
+    /// The body of an answer that is not an event stream.
+    pub refusal: Option<String>,
 }
 
 impl Events {
-    fn open(addr: SocketAddr) -> Events {
+    fn open(addr: SocketAddr, target: &str) -> Events {
         let mut stream = TcpStream::connect(addr).expect("the server accepts connections");
-        write!(stream, "GET /api/events HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+        write!(stream, "GET {target} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut status_line = String::new();
+        reader.read_line(&mut status_line).unwrap();
+        let status_line = status_line.trim().to_string();
+        let mut refusal = None;
+        if !status_line.contains(" 200 ") {
+            let mut rest = String::new();
+            let _ = reader.read_to_string(&mut rest);
+            refusal = Some(rest.split("\r\n\r\n").nth(1).unwrap_or("").to_string());
+        }
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            for line in reader.lines().map_while(Result::ok) {
                 if let Some(data) = line.strip_prefix("data:") {
                     let value = serde_json::from_str(data.trim()).expect("JSON event data");
                     if tx.send((Instant::now(), value)).is_err() {
@@ -219,10 +238,14 @@ impl Events {
                 }
             }
         });
-        Events { rx }
+        Events {
+            rx,
+            status_line,
+            refusal,
+        }
     }
 
-    /// The next status that satisfies `want`, and when it arrived; panics after `PATIENCE`.
+    /// The next event that satisfies `want`, and when it arrived; panics after `PATIENCE`.
     pub fn wait_for(
         &self,
         what: &str,
@@ -234,7 +257,7 @@ impl Events {
             match self.rx.recv_timeout(left) {
                 Ok((at, v)) if want(&v) => return (at, v),
                 Ok(_) => {}
-                Err(_) => panic!("no status event with {what} within {PATIENCE:?}"),
+                Err(_) => panic!("no event with {what} within {PATIENCE:?}"),
             }
         }
     }

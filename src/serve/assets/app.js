@@ -1,15 +1,21 @@
-// warren serve: the page. Plain JavaScript, no build step, no network beyond this server.
+// warren serve: the page. Plain JavaScript modules, no build step, no network beyond this
+// server.
 //
-// The server pushes a `status` event after every reload (recipe, parameters, problems); the
-// page then asks /api/map for its own seed and parameters, and draws the answer on a canvas.
-// The page's state (seed, parameters, level, layer, view) lives in the URL's #fragment, so a
-// reload or a shared link shows the same map.
-'use strict';
-(() => {
+// The server pushes a `status` event after every reload of the page's recipe (parameters,
+// problems); the page then asks /api/map for its own seed and parameters, and draws the answer
+// on a canvas. The page's state (recipe, seed, parameters, level, layer, view) lives in the
+// URL's #fragment: each recipe, seed and parameter set is a browser history entry (Back and
+// Forward return to it), an edited #fragment is followed, and a reload or a shared link shows
+// the same map. The live statistics panel lives in sweep.js.
+import { Sweep, number as tableNumber } from './sweep.js';
+
+{
   const $ = (id) => document.getElementById(id);
   const MAX_SEED = (1n << 64n) - 1n;
   /** CSS pixels per cell from which "when zoomed in" draws glyphs. */
   const GLYPH_ZOOM = 16;
+  /** The same, for pictures whose glyphs say what their colours do not (see glyphZoom). */
+  const GLYPH_ZOOM_WHEN_GLYPHS_MATTER = 6;
   const MIN_ZOOM = 0.05;
   const MAX_ZOOM = 128;
   const OVERLAYS = {
@@ -20,8 +26,19 @@
     spawns: '#ff40ff',
   };
 
+  /** Colours of the marks drawn over the map. */
+  const MARKS = {
+    highlight: [0, 230, 255], // the legend entry clicked
+    diff: [255, 40, 200], // cells that differ from the reference
+    step: [255, 230, 0], // cells the phase shown changed
+  };
+  /** Milliseconds between phases while replay plays. */
+  const PLAY_EVERY = 700;
+
   const state = {
     session: null, // what `warren serve` was started with
+    path: null, // the recipe shown, as the server lists it (`scripts/rooms.lua`)
+    recipes: [], // every recipe the server offers
     recipe: null, // name, description, params (the last recipe that loaded)
     paramSpec: '', // the params the controls were built from, as JSON
     version: null, // the status version the map was asked for
@@ -42,13 +59,23 @@
     layers: new Map(), // `level/frame/layer` -> drawn layer, or 'loading'
     hover: null,
     pinned: null,
+    before: null, // the generation the last save replaced (same query), for the diff
+    a: null, // the pinned map A: { data, level, frame, label }
+    sideBySide: true, // A drawn beside B while A is pinned
+    diff: false, // mark the cells B's map has that differ from the reference
+    stepChanges: true, // mark what the phase shown changed
+    highlight: null, // { kind: 'terrain' | 'region' | 'priority', key } from the legend
+    legendKind: 'terrain',
+    playing: 0, // the replay timer, while it plays
+    entry: '', // the history entry shown: recipe, seed and parameters
   };
 
-  // ---- the URL fragment -------------------------------------------------------------------
+  // ---- the URL fragment and history --------------------------------------------------------
 
   function readFragment() {
     const h = new URLSearchParams(location.hash.slice(1));
     const out = {};
+    if (h.has('recipe')) out.recipe = h.get('recipe');
     if (h.has('seed')) out.seed = h.get('seed');
     if (h.has('set')) out.sets = h.getAll('set').map(splitSet).filter(Boolean);
     if (h.has('level')) out.level = Math.max(1, parseInt(h.get('level'), 10) || 1);
@@ -56,6 +83,10 @@
     if (h.has('show')) out.overlays = h.get('show').split(',').filter((o) => o in OVERLAYS);
     if (['auto', 'on', 'off'].includes(h.get('glyphs'))) out.glyphs = h.get('glyphs');
     if (h.get('steps') === '1') out.steps = true;
+    if (h.has('step')) {
+      const step = parseInt(h.get('step'), 10);
+      if (step >= 0) out.frame = step;
+    }
     if (h.has('cell')) {
       const [x, y] = h.get('cell').split(',').map((n) => parseInt(n, 10));
       if (x >= 0 && y >= 0) out.pinned = { x, y };
@@ -69,25 +100,47 @@
     return out;
   }
 
+  /** The fragment of the page's state. */
+  function fragmentOf() {
+    const h = new URLSearchParams();
+    if (state.path !== null) h.set('recipe', state.path);
+    if (state.seed !== null) h.set('seed', state.seed);
+    for (const [k, v] of changedParams()) h.append('set', `${k}=${v}`);
+    if (state.level !== 1) h.set('level', String(state.level));
+    if (state.layer !== 'terrain') h.set('layer', state.layer);
+    if (state.overlays.size) h.set('show', [...state.overlays].join(','));
+    if (state.glyphs !== 'auto') h.set('glyphs', state.glyphs);
+    if (state.steps) h.set('steps', '1');
+    if (state.steps && state.frame !== null) h.set('step', String(state.frame));
+    if (state.pinned) h.set('cell', `${state.pinned.x},${state.pinned.y}`);
+    if (state.view) {
+      const v = state.view;
+      h.set('view', `${+v.zoom.toFixed(4)},${Math.round(v.x)},${Math.round(v.y)}`);
+    }
+    return '#' + h.toString();
+  }
+
+  /** What makes a history entry: the recipe, the seed and the parameters. */
+  function entryOf() {
+    return JSON.stringify([state.path, state.seed, changedParams()]);
+  }
+
   let fragmentTimer = 0;
+  /**
+   * Puts the page's state into the URL. A new recipe, seed or parameter set is a new history
+   * entry, at once; anything else (the view, the layer) replaces the entry's address a moment
+   * later.
+   */
   function writeFragment() {
     clearTimeout(fragmentTimer);
-    fragmentTimer = setTimeout(() => {
-      const h = new URLSearchParams();
-      if (state.seed !== null) h.set('seed', state.seed);
-      for (const [k, v] of changedParams()) h.append('set', `${k}=${v}`);
-      if (state.level !== 1) h.set('level', String(state.level));
-      if (state.layer !== 'terrain') h.set('layer', state.layer);
-      if (state.overlays.size) h.set('show', [...state.overlays].join(','));
-      if (state.glyphs !== 'auto') h.set('glyphs', state.glyphs);
-      if (state.steps) h.set('steps', '1');
-      if (state.pinned) h.set('cell', `${state.pinned.x},${state.pinned.y}`);
-      if (state.view) {
-        const v = state.view;
-        h.set('view', `${+v.zoom.toFixed(4)},${Math.round(v.x)},${Math.round(v.y)}`);
-      }
-      history.replaceState(null, '', '#' + h.toString());
-    }, 250);
+    const entry = entryOf();
+    if (state.entry && entry !== state.entry) {
+      state.entry = entry;
+      history.pushState(null, '', fragmentOf());
+      return;
+    }
+    state.entry = entry;
+    fragmentTimer = setTimeout(() => history.replaceState(null, '', fragmentOf()), 250);
   }
 
   function splitSet(text) {
@@ -95,23 +148,100 @@
     return i > 0 ? [text.slice(0, i), text.slice(i + 1)] : null;
   }
 
+  /**
+   * Back, Forward or an edited #fragment: shows what the address says. A fragment without a
+   * recipe means the start recipe; without a seed, the start seed.
+   */
+  function followFragment() {
+    if (!state.session || fragmentOf() === location.hash) return;
+    clearTimeout(fragmentTimer);
+    const f = readFragment();
+    const recipe = f.recipe ?? state.session.script;
+    const sameRecipe = recipe === state.path;
+    state.seed = validSeed(f.seed) ? BigInt(f.seed).toString() : state.session.seed;
+    $('seed').value = state.seed;
+    $('seed').classList.remove('invalid');
+    state.params = {};
+    for (const [k, v] of f.sets ?? (recipe === state.session.script && !f.recipe ? state.session.sets : [])) {
+      state.params[k] = v;
+    }
+    state.level = Math.min(f.level ?? 1, state.session.levels);
+    $('level').value = String(state.level);
+    state.layer = f.layer ?? 'terrain';
+    state.overlays = new Set(f.overlays ?? []);
+    for (const box of document.querySelectorAll('#overlays input')) box.checked = state.overlays.has(box.value);
+    state.glyphs = f.glyphs ?? state.glyphs;
+    $('glyphs').value = state.glyphs;
+    state.steps = f.steps ?? false;
+    $('steps').checked = state.steps;
+    state.frame = state.steps ? f.frame ?? null : null;
+    state.pinned = f.pinned ?? null;
+    if (f.view) state.view = f.view;
+    state.entry = entryOf();
+    if (sameRecipe) {
+      if (state.recipe) buildParams();
+      requestMap();
+    } else {
+      openRecipe(recipe);
+    }
+  }
+
   // ---- status from the server ---------------------------------------------------------------
 
-  let fragment = readFragment();
+  const fragment = readFragment();
+  let events = null;
 
-  function connect() {
-    const events = new EventSource('/api/events');
-    events.addEventListener('status', (e) => onStatus(JSON.parse(e.data)));
-    events.onerror = () => {
+  /**
+   * Follows the status of recipe `path` (null: the one the server started with): its events
+   * replace those of any recipe before.
+   */
+  function connect(path) {
+    if (events) events.close();
+    const q = path === null ? '' : '?' + new URLSearchParams({ recipe: path }).toString();
+    events = new EventSource('/api/events' + q);
+    const mine = events;
+    events.addEventListener('status', (e) => {
+      if (mine === events) onStatus(JSON.parse(e.data));
+    });
+    events.onerror = async () => {
+      if (mine !== events) return;
       state.refetch = true;
       setStatusLine('offline', 'disconnected from warren serve — retrying…');
-    };
+      if (state.version !== null) return;
+      // Never shown: a recipe this server does not offer? Say so, and show the start recipe.
+      const answer = await fetch('/api/status' + q, { cache: 'no-store' }).catch(() => null);
+      if (mine !== events || answer?.status !== 404) return;
+      const body = await answer.json();
+      mine.close();
+      state.requestProblems = body.error;
+      showErrors();
+      openRecipe(null);
+    }
+  }
+
+  /** Shows another recipe: its parameters, map and statistics follow its first status. */
+  function openRecipe(path) {
+    stopPlaying();
+    state.path = path;
+    state.recipe = null;
+    state.paramSpec = '';
+    state.version = null;
+    state.before = null;
+    state.highlight = null;
+    if (path !== null) $('recipe').value = path;
+    connect(path);
   }
 
   function onStatus(s) {
     const first = state.session === null;
     state.session = s.session;
     if (first) start(s.session);
+    if (state.path === null) {
+      state.path = s.path;
+      document.body.dataset.recipe = s.path;
+    }
+    if (s.path !== state.path) return;
+    updateRecipes(s.recipes);
     if (s.recipe) {
       state.recipe = s.recipe;
       $('recipe-name').textContent = s.recipe.name;
@@ -124,7 +254,6 @@
         buildParams();
       }
     }
-    $('recipe-path').textContent = s.session.script;
     state.statusProblems = s.problems;
     showErrors();
     const reason = s.reason === 'started' ? 'loaded' : `reloaded ${s.reason}`;
@@ -132,22 +261,35 @@
       s.problems.length ? 'error' : 'ok',
       `${reason} in ${s.reload_ms.toFixed(0)} ms${s.problems.length ? ' — broken, keeping the last good map' : ''}`,
     );
-    if (first || state.refetch || s.version !== state.version) {
+    if (state.refetch || s.version !== state.version) {
       state.refetch = false;
       state.version = s.version;
       requestMap();
     }
   }
 
+  /** The recipe picker's choices. */
+  function updateRecipes(recipes) {
+    if (recipes.join() === state.recipes.join()) return;
+    state.recipes = recipes;
+    const select = $('recipe');
+    select.textContent = '';
+    for (const r of recipes) select.add(new Option(r, r));
+    if (!recipes.includes(state.path)) select.add(new Option(state.path, state.path));
+    select.value = state.path;
+  }
+
   /** The first status: the start-up seed and parameters, unless the URL says otherwise. */
   function start(session) {
-    state.seed = fragment.seed ?? session.seed;
-    for (const [k, v] of fragment.sets ?? session.sets) state.params[k] = v;
+    state.seed = validSeed(fragment.seed) ? BigInt(fragment.seed).toString() : session.seed;
+    const startRecipe = (fragment.recipe ?? session.script) === session.script;
+    for (const [k, v] of fragment.sets ?? (startRecipe ? session.sets : [])) state.params[k] = v;
     state.level = fragment.level ?? 1;
     state.layer = fragment.layer ?? 'terrain';
     state.overlays = new Set(fragment.overlays ?? []);
     state.glyphs = fragment.glyphs ?? 'auto';
     state.steps = fragment.steps ?? false;
+    state.frame = state.steps ? fragment.frame ?? null : null;
     state.view = fragment.view ?? null;
     state.pinned = fragment.pinned ?? null;
     $('seed').value = state.seed;
@@ -173,8 +315,17 @@
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
+  /** The recipe and parameters: what a map and a sweep share. */
+  function recipeQuery() {
+    const q = new URLSearchParams();
+    q.set('recipe', state.path);
+    for (const [k, v] of changedParams()) q.append('set', `${k}=${v}`);
+    return q;
+  }
+
   function generationQuery() {
     const q = new URLSearchParams();
+    q.set('recipe', state.path);
     q.set('seed', state.seed);
     for (const [k, v] of changedParams()) q.append('set', `${k}=${v}`);
     q.set('levels', String(state.session.levels));
@@ -195,6 +346,7 @@
     if (inflight) inflight.abort();
     const control = new AbortController();
     inflight = control;
+    if (state.recipe) sweep.update(recipeQuery(), state.version);
     const query = generationQuery().toString();
     const mine = ++asked;
     clearTimeout(busyTimer);
@@ -258,19 +410,37 @@
     return out;
   }
 
-  /** A new good map: keep the view, the level, the layer and the step where they still exist. */
+  /** What identifies a map, whether its steps were kept or not. */
+  function mapKey(query) {
+    const q = new URLSearchParams(query);
+    q.delete('steps');
+    return q.toString();
+  }
+
+  /**
+   * A new good map: keep the view, the level, the layer and the step where they still exist;
+   * fit the map again when its size changed. A map that replaces the same map of an older
+   * version (a save) is kept as what the diff compares with.
+   */
   function accept(data, query) {
+    const old = state.data;
+    const sameMap = old && mapKey(state.dataQuery) === mapKey(query);
+    if (sameMap && old.version !== data.version) state.before = { data: old, level: state.level };
+    else if (!sameMap) state.before = null;
+    const oldSize = old ? sizeOf(old.levels[Math.min(state.level, old.levels.length) - 1].frames.at(-1)) : null;
     state.data = data;
     state.dataQuery = query;
     state.layers.clear();
     state.level = Math.min(state.level, data.levels.length);
     const frames = currentLevel().frames;
     if (state.frame !== null && (!state.steps || state.frame >= frames.length - 1)) state.frame = null;
-    if (!state.view) fit();
+    if (!state.view || (oldSize !== null && oldSize !== sizeOf(frames.at(-1)))) fit();
     updateLayerChoices();
     updateScrubber();
     updateStats();
     updateExports();
+    updateLegend();
+    updateCompare();
     showErrors();
     draw();
     inspect();
@@ -278,7 +448,14 @@
     document.body.dataset.drawnAt = String(Date.now());
     document.body.dataset.version = String(data.version);
     document.body.dataset.seed = data.seed;
+    document.body.dataset.recipe = state.path;
+    document.body.dataset.w = String(frames.at(-1).width);
+    document.body.dataset.h = String(frames.at(-1).height);
     writeFragment();
+  }
+
+  function sizeOf(frame) {
+    return `${frame.width}x${frame.height}`;
   }
 
   function currentLevel() {
@@ -489,18 +666,97 @@
 
   function updateScrubber() {
     const frames = currentLevel().frames;
-    const scrubber = $('scrubber');
-    scrubber.hidden = !state.steps;
+    $('scrubber').hidden = !state.steps;
     const slider = $('frame');
     slider.max = String(frames.length - 1);
     slider.value = String(frameIndex());
     const i = frameIndex();
     const dropped = currentLevel().steps_dropped;
     let text = frames.length > 1
-      ? `step ${i + 1} of ${frames.length}: ${frames[i].label}`
+      ? `phase ${i + 1} of ${frames.length}: ${frames[i].label}`
       : 'the recipe took no map:snapshot';
     if (dropped) text += ` (${dropped} more not kept: too many cells)`;
-    $('frame-label').textContent = text;
+    const label = $('frame-label');
+    label.textContent = text;
+    label.dataset.step = String(i);
+    label.dataset.steps = String(frames.length);
+    label.dataset.label = frames[i].label;
+    const changed = stepChanges();
+    $('step-changed').textContent = !changed ? ''
+      : changed.sizes ? 'the map changed size in this phase'
+      : `${changed.count} cell${changed.count === 1 ? '' : 's'} changed in this phase`;
+    $('step-changed').dataset.cells = changed && !changed.sizes ? String(changed.count) : '';
+    $('step-play').textContent = state.playing ? 'pause' : 'play';
+  }
+
+  /** Shows phase `i` of the current level (the finished map when past the last). */
+  function goToFrame(i) {
+    const n = currentLevel().frames.length;
+    const at = Math.max(0, Math.min(n - 1, i));
+    state.frame = at >= n - 1 ? null : at;
+    updateScrubber();
+    updateLegend();
+    updateCompare();
+    draw();
+    inspect();
+    writeFragment();
+  }
+
+  function stopPlaying() {
+    clearInterval(state.playing);
+    state.playing = 0;
+    if (state.data) updateScrubber();
+  }
+
+  /** Plays the phases from the first (or from the one shown) to the finished map. */
+  function togglePlay() {
+    if (state.playing) {
+      stopPlaying();
+      return;
+    }
+    if (!state.data || !state.steps) return;
+    const n = currentLevel().frames.length;
+    if (frameIndex() >= n - 1) goToFrame(0);
+    state.playing = setInterval(() => {
+      const next = frameIndex() + 1;
+      goToFrame(next);
+      if (next >= currentLevel().frames.length - 1) stopPlaying();
+    }, PLAY_EVERY);
+    updateScrubber();
+  }
+
+  /** The cells the phase shown changed (against the phase before), or null on the first. */
+  function stepChanges() {
+    if (!state.steps) return null;
+    const frames = currentLevel().frames;
+    const i = frameIndex();
+    return i > 0 ? cellDiff(frames[i - 1], frames[i]) : null;
+  }
+
+  /**
+   * The cells whose terrain differs between two maps of one size: a mask, the count, and the
+   * count of each change (`from → to`); `{ sizes: true }` when the sizes differ.
+   */
+  function cellDiff(from, to) {
+    if (from.width !== to.width || from.height !== to.height) return { sizes: true };
+    const cached = to.diffs?.get(from);
+    if (cached) return cached;
+    const mask = new Uint8Array(to.width * to.height);
+    const changes = new Map();
+    let count = 0;
+    for (let i = 0; i < mask.length; i++) {
+      const a = from.terrains[from.terrainIds[i]].name;
+      const b = to.terrains[to.terrainIds[i]].name;
+      if (a === b) continue;
+      mask[i] = 1;
+      count++;
+      const key = `${a} → ${b}`;
+      changes.set(key, (changes.get(key) ?? 0) + 1);
+    }
+    const out = { mask, count, changes };
+    to.diffs ??= new WeakMap();
+    to.diffs.set(from, out);
+    return out;
   }
 
   function updateStats() {
@@ -534,8 +790,7 @@
     const q = new URLSearchParams(state.dataQuery);
     q.delete('steps');
     // The Tiled map is the terrain: no layer, no scale.
-    $('download-tiled').href = '/api/export.tmx?' + q.toString();
-    $('download-tileset').href = '/api/export.tiles.png?' + q.toString();
+    $('download-tiled').href = '/api/export.tiled.zip?' + q.toString();
     if (state.layer !== 'terrain') q.set('layer', state.layer);
     $('download-json').href = '/api/export.json?' + q.toString();
     const scale = parseInt($('png-scale').value, 10);
@@ -547,11 +802,22 @@
   /** The `warren run` line that makes the map on screen. */
   function commandLine() {
     const s = state.session;
-    const parts = ['warren', 'run', s.script, '--seed', state.seed];
+    const parts = ['warren', 'run', state.path, '--seed', state.seed];
     for (const [k, v] of changedParams()) parts.push('--set', `${k}=${v}`);
     if (s.levels !== 1) parts.push('--levels', String(s.levels));
     if (s.regions) parts.push('--regions', s.regions);
     if (state.layer !== 'terrain') parts.push('--layer', state.layer);
+    parts.push(...s.flags);
+    return parts.map(quote).join(' ');
+  }
+
+  /** The `warren batch` line that makes the statistics of the sweep panel. */
+  function batchLine(seeds) {
+    const s = state.session;
+    const parts = ['warren', 'batch', state.path, '--count', String(seeds.count)];
+    if (seeds.start !== '0') parts.push('--seed-start', seeds.start);
+    for (const [k, v] of changedParams()) parts.push('--set', `${k}=${v}`);
+    if (s.regions) parts.push('--regions', s.regions);
     parts.push(...s.flags);
     return parts.map(quote).join(' ');
   }
@@ -573,6 +839,191 @@
     }
     button.textContent = copied ? 'copied' : 'select and copy it yourself';
     setTimeout(() => (button.textContent = 'copy command'), 1500);
+  }
+
+  // ---- the legend ---------------------------------------------------------------------------
+
+  /**
+   * The terrains, regions or priorities of the map shown (B), each with the colour the region
+   * data (or the layer) gives it and its number of cells; only those the map holds.
+   */
+  function legendEntries(f, kind) {
+    const n = f.width * f.height;
+    if (kind === 'terrain') {
+      const counts = new Array(f.terrains.length).fill(0);
+      for (let i = 0; i < n; i++) counts[f.terrainIds[i]]++;
+      return f.terrains
+        .map((t, id) => ({ key: id, name: t.name, glyph: t.glyph, color: t.color, count: counts[id], note: t.solid ? 'solid' : 'open' }))
+        .filter((e) => e.count > 0);
+    }
+    if (kind === 'region') {
+      const counts = new Array(f.regions.length).fill(0);
+      for (let i = 0; i < n; i++) counts[f.regionIds[i]]++;
+      return f.regions
+        .map((name, id) => ({
+          key: id,
+          name: id === 0 ? 'no region' : name,
+          glyph: f.region_styles[id][0],
+          color: f.region_styles[id][1] || null,
+          count: counts[id],
+          note: '',
+        }))
+        .filter((e) => e.count > 0);
+    }
+    const counts = new Map();
+    for (let i = 0; i < n; i++) counts.set(f.priorities[i], (counts.get(f.priorities[i]) ?? 0) + 1);
+    return f.priority_styles.map(([value, glyph, color]) => {
+      const named = state.data.priorities.find(([, v]) => v === value);
+      return {
+        key: value,
+        name: value === 0 ? 'never written with a priority' : named ? named[0] : '',
+        glyph: value === 0 ? '' : String(value),
+        color: color || null,
+        count: counts.get(value) ?? 0,
+        note: value === 0 ? '' : `drawn ${glyph}`,
+      };
+    });
+  }
+
+  /** Which cells of `f` the legend entry clicked stands for. */
+  function highlightMask(f) {
+    const { kind, key } = state.highlight;
+    const cells = kind === 'terrain' ? f.terrainIds : kind === 'region' ? f.regionIds : f.priorities;
+    const mask = new Uint8Array(cells.length);
+    if (kind === 'terrain') {
+      // By name: a map of another version may number its terrains differently.
+      const name = state.highlight.name;
+      for (let i = 0; i < cells.length; i++) mask[i] = f.terrains[cells[i]].name === name ? 1 : 0;
+    } else {
+      for (let i = 0; i < cells.length; i++) mask[i] = cells[i] === key ? 1 : 0;
+    }
+    return mask;
+  }
+
+  function updateLegend() {
+    if (!state.data) return;
+    const f = currentFrame();
+    const kind = state.legendKind;
+    $('legend-kind').value = kind;
+    const body = $('legend-table').tBodies[0];
+    body.textContent = '';
+    const entries = legendEntries(f, kind);
+    const total = f.width * f.height;
+    for (const e of entries) {
+      const tr = body.insertRow();
+      tr.className = 'legend-entry';
+      Object.assign(tr.dataset, { kind, key: String(e.key), name: e.name, glyph: e.glyph, color: e.color ?? '', count: String(e.count) });
+      const on = state.highlight && state.highlight.kind === kind &&
+        (kind === 'terrain' ? state.highlight.name === e.name : state.highlight.key === e.key);
+      tr.classList.toggle('on', Boolean(on));
+      tr.tabIndex = 0;
+      tr.title = 'Click to mark these cells on the map';
+      const look = tr.insertCell();
+      const swatch = document.createElement('span');
+      swatch.className = e.color ? 'swatch' : 'swatch none';
+      if (e.color) swatch.style.background = e.color;
+      const glyph = document.createElement('code');
+      glyph.textContent = e.glyph;
+      look.append(swatch, glyph);
+      const name = tr.insertCell();
+      name.textContent = e.name + (e.note ? ` · ${e.note}` : '');
+      const count = tr.insertCell();
+      count.textContent = `${e.count} · ${((100 * e.count) / total).toFixed(1)}%`;
+      const pick = () => {
+        state.highlight = on ? null : { kind, key: e.key, name: e.name };
+        updateLegend();
+        draw();
+      };
+      tr.addEventListener('click', pick);
+      tr.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          pick();
+        }
+      });
+    }
+    document.body.dataset.legend = kind;
+  }
+
+  // ---- comparison ---------------------------------------------------------------------------
+
+  /** Keeps the live map as A. */
+  function pinA() {
+    if (!state.data) return;
+    const params = changedParams().map(([k, v]) => `${k}=${v}`).join(' ');
+    state.a = {
+      data: state.data,
+      query: state.dataQuery,
+      level: state.level,
+      frame: state.frame,
+      label: `${state.path} · seed ${state.seed}${params ? ` · ${params}` : ''} · version ${state.data.version}`,
+    };
+    updateCompare();
+    requestAnimationFrame(() => {
+      draw();
+    });
+  }
+
+  function unpinA() {
+    state.a = null;
+    updateCompare();
+    requestAnimationFrame(() => draw());
+  }
+
+  /** A's frame: the level and phase pinned, or the finished map. */
+  function frameOfA() {
+    const a = state.a;
+    const level = Math.min(a.level, a.data.levels.length);
+    const frames = a.data.levels[level - 1].frames;
+    const index = a.frame === null ? frames.length - 1 : Math.min(a.frame, frames.length - 1);
+    return { level, index, frame: frames[index] };
+  }
+
+  /** What the diff compares B's map with: A when pinned, else the map the last save replaced. */
+  function referenceFrame() {
+    if (state.a) return frameOfA().frame;
+    const b = state.before;
+    if (!b) return null;
+    const level = Math.min(state.level, b.data.levels.length);
+    return b.data.levels[level - 1].frames.at(-1);
+  }
+
+  function updateCompare() {
+    const pinned = Boolean(state.a);
+    $('pin-a').textContent = pinned ? 'pin this map as A' : 'pin as A';
+    $('unpin-a').hidden = !pinned;
+    $('pinned-a').hidden = !pinned;
+    $('pinned-a').textContent = pinned ? `A: ${state.a.label}` : '';
+    $('side-by-side-label').hidden = !pinned;
+    $('diff-against').textContent = pinned ? 'A' : 'the map before the last save';
+    const box = $('diff-summary');
+    const count = $('diff-count');
+    box.hidden = !state.diff;
+    count.dataset.cells = '';
+    const tbody = $('diff-table').tBodies[0];
+    tbody.textContent = '';
+    if (!state.diff || !state.data) return;
+    const ref = referenceFrame();
+    if (!ref) {
+      count.textContent = 'No save has changed this map since it was shown: save a file, or pin a map as A.';
+      return;
+    }
+    const live = currentFrame();
+    const d = cellDiff(ref, live);
+    if (d.sizes) {
+      count.textContent = `The sizes differ: ${ref.width}×${ref.height} against ${live.width}×${live.height}.`;
+      return;
+    }
+    count.dataset.cells = String(d.count);
+    count.textContent = `${d.count} of ${live.width * live.height} cells differ`;
+    const changes = [...d.changes].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+    for (const [change, n] of changes) {
+      const tr = tbody.insertRow();
+      tr.dataset.change = change;
+      tr.dataset.count = String(n);
+      tr.insertCell().textContent = change;
+      tr.insertCell().textContent = String(n);
+    }
   }
 
   // ---- drawing ------------------------------------------------------------------------------
@@ -604,29 +1055,35 @@
     return frame.picture;
   }
 
-  /** The picture of the chosen layer: fetched once per map, level, step and layer. */
-  function layerPicture(frame) {
+  /**
+   * The picture of the chosen layer for frame `index` of `level` of generation `data`
+   * (answering `query`): fetched once per map, level, step and layer; the terrain meanwhile.
+   */
+  function layerPicture(data, query, level, index) {
+    const frame = data.levels[level - 1].frames[index];
     if (state.layer === 'terrain' || !frame.layers.includes(state.layer)) return terrainPicture(frame);
-    const index = frameIndex();
-    const key = `${state.level}/${index}/${state.layer}`;
+    const key = `${data.version}|${query}|${level}/${index}/${state.layer}`;
     const known = state.layers.get(key);
     if (known && known !== 'loading') return known;
-    if (!known) fetchLayer(key, index);
+    if (!known) fetchLayer(key, query, level, index, data.levels[level - 1].frames.length);
     return terrainPicture(frame);
   }
 
-  async function fetchLayer(key, index) {
+  /** Layers kept for the maps on screen (A and B, their steps). */
+  const LAYERS_KEPT = 32;
+
+  async function fetchLayer(key, query, level, index, frames) {
     state.layers.set(key, 'loading');
-    const q = new URLSearchParams(state.dataQuery);
+    while (state.layers.size > LAYERS_KEPT) state.layers.delete(state.layers.keys().next().value);
+    const q = new URLSearchParams(query);
     q.set('layer', state.layer);
-    q.set('level', String(state.level));
-    if (index < currentLevel().frames.length - 1) q.set('frame', String(index));
-    const data = state.data;
+    q.set('level', String(level));
+    if (index < frames - 1) q.set('frame', String(index));
     try {
       const answer = await fetch('/api/layer?' + q.toString(), { cache: 'no-store' });
       const body = await answer.json();
-      if (data !== state.data) return;
       if (!answer.ok) {
+        state.layers.delete(key);
         state.requestProblems = body.error;
         showErrors();
         return;
@@ -635,12 +1092,93 @@
       draw();
       inspect();
     } catch {
-      if (data === state.data) state.layers.delete(key);
+      state.layers.delete(key);
     }
   }
 
+  /** The layer picture of the map B shows (the live one). */
+  function livePicture() {
+    return layerPicture(state.data, state.dataQuery, state.level, frameIndex());
+  }
+
+  /** A picture with `rgb` on the cells `mask` marks, transparent elsewhere. */
+  function markPicture(width, height, mask, rgb) {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d');
+    const image = context.createImageData(width, height);
+    const d = image.data;
+    for (let i = 0; i < mask.length; i++) {
+      if (!mask[i]) continue;
+      d[4 * i] = rgb[0];
+      d[4 * i + 1] = rgb[1];
+      d[4 * i + 2] = rgb[2];
+      d[4 * i + 3] = 255;
+    }
+    context.putImageData(image, 0, 0);
+    return canvas;
+  }
+
+  /** The marks over a frame: the legend entry clicked, the diff, what the phase changed. */
+  function marksOf(frame, isLive) {
+    const marks = [];
+    if (state.highlight) {
+      const key = `highlight:${state.highlight.kind}:${state.highlight.key}`;
+      frame.marks ??= new Map();
+      if (!frame.marks.has(key)) {
+        frame.marks.set(key, markPicture(frame.width, frame.height, highlightMask(frame), MARKS.highlight));
+      }
+      marks.push(frame.marks.get(key));
+    }
+    const ref = state.diff ? referenceFrame() : null;
+    if (ref && isLive) {
+      const d = cellDiff(ref, frame);
+      if (!d.sizes) {
+        d.picture ??= markPicture(frame.width, frame.height, d.mask, MARKS.diff);
+        marks.push(d.picture);
+      }
+    }
+    if (ref && !isLive && state.a) {
+      const d = cellDiff(ref, liveFrame());
+      if (!d.sizes) {
+        d.picture ??= markPicture(frame.width, frame.height, d.mask, MARKS.diff);
+        marks.push(d.picture);
+      }
+    }
+    if (isLive && state.stepChanges) {
+      const d = stepChanges();
+      if (d && !d.sizes) {
+        d.picture ??= markPicture(frame.width, frame.height, d.mask, MARKS.step);
+        marks.push(d.picture);
+      }
+    }
+    return marks;
+  }
+
+  /** The live map's frame (B). */
+  function liveFrame() {
+    return currentFrame();
+  }
+
+  /** Draws both views: A (when pinned and shown beside) and B. */
   function draw() {
-    const canvas = $('map');
+    const showA = Boolean(state.a) && state.sideBySide;
+    $('view-a').hidden = !showA;
+    $('label-b').hidden = !showA;
+    drawView($('map'), state.data ? { frame: currentFrame(), pic: state.data && state.view ? livePicture() : null, live: true } : null);
+    if (showA) {
+      const a = frameOfA();
+      drawView($('map-a'), a ? { frame: a.frame, pic: layerPicture(state.a.data, state.a.query, a.level, a.index), live: false } : null);
+    }
+    if (state.view) $('zoom-level').textContent = `${+state.view.zoom.toFixed(2)} px/cell`;
+  }
+
+  /** Whether the last drawing of B drew glyphs. */
+  let glyphsDrawn = false;
+
+  /** Draws one map into one canvas, at the shared view. */
+  function drawView(canvas, shown) {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.round(canvas.clientWidth * dpr);
     const h = Math.round(canvas.clientHeight * dpr);
@@ -652,16 +1190,22 @@
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = '#0c0c0c';
     ctx.fillRect(0, 0, w, h);
-    if (!state.data || !state.view) return;
-    const frame = currentFrame();
-    const pic = layerPicture(frame);
+    if (!shown || !state.view) return;
+    const { frame, pic } = shown;
     const z = state.view.zoom * dpr;
     const ox = Math.round(state.view.x * dpr);
     const oy = Math.round(state.view.y * dpr);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(pic.canvas, ox, oy, pic.width * z, pic.height * z);
-    const glyphs = state.glyphs === 'on' || (state.glyphs === 'auto' && state.view.zoom >= GLYPH_ZOOM);
+    const glyphs = state.glyphs === 'on' || (state.glyphs === 'auto' && state.view.zoom >= glyphZoom(pic));
     if (glyphs) drawGlyphs(ctx, pic, z, ox, oy, w, h);
+    if (shown.live) glyphsDrawn = glyphs;
+    const marks = marksOf(frame, shown.live);
+    if (marks.length) {
+      ctx.globalAlpha = 0.6;
+      for (const m of marks) ctx.drawImage(m, ox, oy, frame.width * z, frame.height * z);
+      ctx.globalAlpha = 1;
+    }
     drawOverlays(ctx, frame, z, ox, oy);
     const marked = state.pinned ?? state.hover;
     if (marked) {
@@ -674,7 +1218,28 @@
       ctx.strokeStyle = state.pinned ? '#ffd966' : '#ffffff';
       ctx.strokeRect(x - 0.5 * dpr, y - 0.5 * dpr, side + dpr, side + dpr);
     }
-    $('zoom-level').textContent = `${+state.view.zoom.toFixed(2)} px/cell`;
+  }
+
+  /**
+   * The zoom from which "when zoomed in" draws glyphs: GLYPH_ZOOM, or a smaller one for a picture
+   * whose glyphs say what its colours do not (several glyphs share a colour, as in townmaze's
+   * debug view, whose status letters and street arrows are all near-white): there the glyphs
+   * are the information, and a fitted map must show them.
+   */
+  function glyphZoom(pic) {
+    if (pic.glyphsMatter === undefined) {
+      const used = new Uint8Array(pic.glyphs.length);
+      for (let i = 0; i < pic.ids.length; i++) used[pic.ids[i]] = 1;
+      const byColor = new Map();
+      for (let id = 0; id < pic.glyphs.length; id++) {
+        if (!used[id] || pic.glyphs[id] === ' ') continue;
+        const seen = byColor.get(pic.colors[id]) ?? new Set();
+        seen.add(pic.glyphs[id]);
+        byColor.set(pic.colors[id], seen);
+      }
+      pic.glyphsMatter = [...byColor.values()].some((glyphs) => glyphs.size >= 3);
+    }
+    return pic.glyphsMatter ? GLYPH_ZOOM_WHEN_GLYPHS_MATTER : GLYPH_ZOOM;
   }
 
   /** Glyphs over the dimmed cells, for the cells on screen only. */
@@ -837,7 +1402,11 @@
         add(p, ['corridor', `corridor ${n + 1}${region} · cell ${step + 1} of ${c.cells.length}`]);
       });
     });
-    for (const d of f.doors) add(d, ['door', 'door']);
+    for (const d of f.doors) {
+      // A door's state (closed, open, locked, secret, broken) and kind (its [[door]] name).
+      const kind = d.kind ? ` · kind “${d.kind}”` : '';
+      add(d, ['door', `door · ${d.state}${kind}`, undefined, { state: d.state, doorKind: d.kind ?? '' }]);
+    }
     for (const p of f.stairs.up) add(p, ['up stairs', 'up stairs']);
     for (const p of f.stairs.down) add(p, ['down stairs', 'down stairs']);
     for (const s of f.spawns) add(s, ['spawn', `spawn: ${s.what}`, s.what]);
@@ -883,10 +1452,11 @@
     dl.querySelector('[data-field="layer"]').hidden = !showLayer;
     if (showLayer) field('layer', `${state.layer}: “${layered.glyphs[layered.ids[i]]}”`);
     list.textContent = '';
-    const item = (kind, text, extra) => {
+    const item = (kind, text, extra, data = {}) => {
       const li = document.createElement('li');
       li.dataset.kind = kind;
       if (extra !== undefined) li.dataset.what = extra;
+      Object.assign(li.dataset, data);
       li.textContent = text;
       list.append(li);
     };
@@ -895,7 +1465,7 @@
         item('room', `room ${n + 1} · ${r.kind} · ${r.w}×${r.h} at ${r.x}, ${r.y}`);
       }
     });
-    for (const [kind, text, extra] of notesOf(f).get(i) ?? []) item(kind, text, extra);
+    for (const [kind, text, extra, data] of notesOf(f).get(i) ?? []) item(kind, text, extra, data);
     dl.hidden = false;
     $('inspector-empty').hidden = true;
   }
@@ -903,7 +1473,12 @@
   // ---- wiring -------------------------------------------------------------------------------
 
   function wire() {
-    const canvas = $('map');
+    for (const canvas of [$('map'), $('map-a')]) wireCanvas(canvas);
+    wireControls();
+  }
+
+  /** Pan, zoom, hover and pin on one of the two views (they share the view). */
+  function wireCanvas(canvas) {
     let drag = null;
     canvas.addEventListener('pointerdown', (e) => {
       if (!state.view) return;
@@ -953,6 +1528,10 @@
       const steps = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
       zoomAt(e.offsetX, e.offsetY, Math.exp(-steps * 0.0015));
     }, { passive: false });
+  }
+
+  function wireControls() {
+    const canvas = $('map');
     const centre = () => [canvas.clientWidth / 2, canvas.clientHeight / 2];
     $('zoom-in').addEventListener('click', () => zoomAt(...centre(), 1.25));
     $('zoom-out').addEventListener('click', () => zoomAt(...centre(), 0.8));
@@ -979,17 +1558,64 @@
       updateLayerChoices();
       updateScrubber();
       updateStats();
+      updateLegend();
+      updateCompare();
       draw();
       inspect();
       writeFragment();
     });
     $('layer').addEventListener('change', () => {
       state.layer = $('layer').value;
-      if (state.data) updateExports();
+      if (['terrain', 'region', 'priority'].includes(state.layer)) state.legendKind = state.layer;
+      if (state.data) {
+        updateExports();
+        updateLegend();
+      }
       draw();
       inspect();
       writeFragment();
     });
+    $('legend-kind').addEventListener('change', () => {
+      state.legendKind = $('legend-kind').value;
+      updateLegend();
+      draw();
+    });
+    $('recipe').addEventListener('change', () => {
+      const path = $('recipe').value;
+      if (path === state.path) return;
+      state.params = {};
+      state.frame = null;
+      openRecipe(path);
+    });
+    $('recipe').addEventListener('focus', refreshRecipes);
+    $('pin-a').addEventListener('click', pinA);
+    $('unpin-a').addEventListener('click', unpinA);
+    $('side-by-side').addEventListener('change', () => {
+      state.sideBySide = $('side-by-side').checked;
+      requestAnimationFrame(() => draw());
+    });
+    $('diff').addEventListener('change', () => {
+      state.diff = $('diff').checked;
+      updateCompare();
+      draw();
+    });
+    $('errors-fold').addEventListener('click', () => {
+      const list = $('error-list');
+      list.hidden = !list.hidden;
+      $('errors-fold').textContent = list.hidden ? 'show details' : 'hide details';
+      $('errors-fold').setAttribute('aria-expanded', String(!list.hidden));
+    });
+    $('step-first').addEventListener('click', () => { stopPlaying(); goToFrame(0); });
+    $('step-prev').addEventListener('click', () => { stopPlaying(); goToFrame(frameIndex() - 1); });
+    $('step-next').addEventListener('click', () => { stopPlaying(); goToFrame(frameIndex() + 1); });
+    $('step-last').addEventListener('click', () => { stopPlaying(); goToFrame(Infinity); });
+    $('step-play').addEventListener('click', togglePlay);
+    $('step-changes').addEventListener('change', () => {
+      state.stepChanges = $('step-changes').checked;
+      draw();
+    });
+    window.addEventListener('popstate', followFragment);
+    window.addEventListener('hashchange', followFragment);
     $('glyphs').addEventListener('change', () => {
       state.glyphs = $('glyphs').value;
       draw();
@@ -1008,16 +1634,14 @@
       });
     }
     $('steps').addEventListener('change', () => {
+      stopPlaying();
       state.steps = $('steps').checked;
-      state.frame = null;
+      state.frame = state.steps ? 0 : null;
       requestMap();
     });
     $('frame').addEventListener('input', () => {
-      const i = parseInt($('frame').value, 10);
-      state.frame = i >= currentLevel().frames.length - 1 ? null : i;
-      updateScrubber();
-      draw();
-      inspect();
+      stopPlaying();
+      goToFrame(parseInt($('frame').value, 10));
     });
     $('png-scale').addEventListener('change', () => state.data && updateExports());
     $('copy-command').addEventListener('click', copyCommand);
@@ -1032,6 +1656,11 @@
         ',': () => stepSeed(-1n),
         '.': () => stepSeed(1n),
         r: randomSeed,
+        p: togglePlay,
+        '[': () => state.steps && state.data && goToFrame(frameIndex() - 1),
+        ']': () => state.steps && state.data && goToFrame(frameIndex() + 1),
+        Home: () => state.steps && state.data && goToFrame(0),
+        End: () => state.steps && state.data && goToFrame(Infinity),
         Escape: () => { state.pinned = null; inspect(); draw(); writeFragment(); },
         ArrowLeft: () => pan(1, 0),
         ArrowRight: () => pan(-1, 0),
@@ -1045,13 +1674,34 @@
     });
   }
 
+  /** The recipe picker's choices, read again (a recipe saved since appears). */
+  async function refreshRecipes() {
+    const answer = await fetch('/api/recipes', { cache: 'no-store' }).catch(() => null);
+    if (answer?.ok) updateRecipes((await answer.json()).recipes);
+  }
+
+  /** The page address of seed `seed`'s map, with the recipe and parameters shown. */
+  function seedLink(seed) {
+    const h = new URLSearchParams();
+    h.set('recipe', state.path);
+    h.set('seed', seed);
+    for (const [k, v] of changedParams()) h.append('set', `${k}=${v}`);
+    return '#' + h.toString();
+  }
+
+  const sweep = new Sweep({ link: seedLink, command: batchLine });
+
   // A small read-only view of the page for scripts and tests: where the map is drawn.
   window.warren = Object.freeze({
     view: () => (state.view ? { ...state.view } : null),
     seed: () => state.seed,
+    recipe: () => state.path,
     params: () => ({ ...state.params }),
+    frame: () => (state.data ? frameIndex() : null),
+    glyphsDrawn: () => glyphsDrawn,
   });
 
   wire();
-  connect();
-})();
+  state.path = fragment.recipe ?? null;
+  connect(state.path);
+}

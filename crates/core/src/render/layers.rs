@@ -144,20 +144,36 @@ fn dimmed(map: &Map) -> View {
     view
 }
 
+/// How the `priority` layer draws a cell of priority `p`: a digit `0`–`9` from empty to
+/// [`crate::map::priority::MAX`] and a blue-to-red ramp; `None` for 0 (no prioritised write
+/// touched the cell: it shows the dimmed terrain).
+pub fn priority_style(p: u8) -> Option<(char, Rgb)> {
+    if p == 0 {
+        return None;
+    }
+    let max = crate::map::priority::MAX as u32;
+    let p = (p as u32).min(max);
+    let digit = char::from_digit(p * 9 / max, 10).unwrap_or('9');
+    let hot = (p * 255 / max) as u8;
+    Some((digit, Rgb(hot, 64, 255 - hot)))
+}
+
+/// How the `region` and `components` layers draw label `label` (a region id, a component
+/// number from 1): a letter and a colour of its own; `None` for 0 (no region: the dimmed
+/// terrain).
+pub fn label_style(label: u32) -> Option<(char, Rgb)> {
+    let k = label.checked_sub(1)? as usize;
+    Some((label_glyph(k), palette(k)))
+}
+
 /// Priority 0..=MAX as digits `0`–`9` and a blue-to-red ramp.
 fn priority(map: &Map) -> View {
-    let max = crate::map::priority::MAX as u32;
     let mut view = dimmed(map);
     for (i, &p) in map.priority_cells().iter().enumerate() {
-        // Cells no prioritised write has touched keep the dimmed terrain: they have no heat.
-        if p == 0 {
-            continue;
+        if let Some((glyph, color)) = priority_style(p) {
+            view.glyphs[i] = glyph;
+            view.colors[i] = color;
         }
-        let p = (p as u32).min(max);
-        let digit = p * 9 / max;
-        view.glyphs[i] = char::from_digit(digit, 10).unwrap_or('9');
-        let hot = (p * 255 / max) as u8;
-        view.colors[i] = Rgb(hot, 64, 255 - hot);
     }
     view
 }
@@ -166,12 +182,10 @@ fn priority(map: &Map) -> View {
 fn labelled(map: &Map, labels: impl Iterator<Item = u32>) -> View {
     let mut view = dimmed(map);
     for (i, label) in labels.enumerate() {
-        if label == 0 {
-            continue;
+        if let Some((glyph, color)) = label_style(label) {
+            view.glyphs[i] = glyph;
+            view.colors[i] = color;
         }
-        let k = (label - 1) as usize;
-        view.glyphs[i] = label_glyph(k);
-        view.colors[i] = palette(k);
     }
     view
 }

@@ -664,7 +664,11 @@ fn write(lua: &Lua, this: &LuaTown, (map, opts): (Value, Value)) -> mlua::Result
 
 /// `town:snapshot(map, label, { style, view })`: `town:write` onto a copy of the map, kept as
 /// a snapshot; only the arguments are checked while snapshots are not kept.
-fn snapshot(lua: &Lua, this: &LuaTown, (map, label, opts): (Value, Value, Value)) -> mlua::Result<()> {
+fn snapshot(
+    lua: &Lua,
+    this: &LuaTown,
+    (map, label, opts): (Value, Value, Value),
+) -> mlua::Result<()> {
     let c = Call::gated(lua, &SNAPSHOT);
     let map = c.data::<LuaMap>(0, &map)?;
     let label = c.str(1, &label)?;
