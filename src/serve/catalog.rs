@@ -80,7 +80,10 @@ mod tests {
         assert_eq!(catalog.list(), [shown("a.lua"), shown("b.lua")]);
         assert_eq!(catalog.start(), shown("b.lua"));
         assert_eq!(catalog.find(&shown("a.lua")), Some(scripts.join("a.lua")));
-        for refused in ["lib/m.lua", "notes.txt", "../b.lua", "a.lua", ""] {
+        // A bare name is not a listed path; modules, other files and paths out of the
+        // directory are refused however they are spelled.
+        assert_eq!(catalog.find("a.lua"), None);
+        for refused in ["lib/m.lua", "notes.txt", "../b.lua", ""] {
             assert_eq!(catalog.find(refused), None, "{refused}");
             assert_eq!(catalog.find(&shown(refused)), None, "{refused}");
         }
