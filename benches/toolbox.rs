@@ -151,9 +151,12 @@ struct Case<'a> {
     name: &'static str,
     w: usize,
     h: usize,
-    warren: Box<dyn FnMut(u64) -> Vec<bool> + 'a>,
-    peer: Box<dyn FnMut(u64) -> Vec<bool> + 'a>,
+    warren: Generator<'a>,
+    peer: Generator<'a>,
 }
+
+/// One generator under measurement: a seed in, the open cells of its map out.
+type Generator<'a> = Box<dyn FnMut(u64) -> Vec<bool> + 'a>;
 
 /// Seconds per call of `f` over a round of `n` calls, seeds from `from`.
 fn round<T>(from: u64, n: u64, f: &mut dyn FnMut(u64) -> T) -> f64 {
@@ -402,7 +405,7 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
 
 /// Perlin fBm (4 octaves at 1/16 cell) thresholded at one half: the noise the pure-Lua workload
 /// draws.
-fn perlin_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Box<dyn FnMut(u64) -> Vec<bool> + 'a> {
+fn perlin_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
     let mut m = t.map(w as i64, h as i64);
     let mut field = Field::new(w as i32, h as i32, 0.0);
     let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
@@ -580,7 +583,7 @@ fn main() {
         "algorithm", "size", "primitive", "pure Lua", "speed-up"
     );
     for (w, h) in [(80, 50), (256, 256)] {
-        let mut all: Vec<(&str, Box<dyn FnMut(u64) -> Vec<bool> + '_>)> = cases(&t, w, h)
+        let mut all: Vec<(&str, Generator<'_>)> = cases(&t, w, h)
             .into_iter()
             .map(|c| (c.name, c.warren))
             .collect();
