@@ -23,6 +23,12 @@
 //!
 //! A block may say `file=PATH` (`lua`: write the recipe there instead of running it alone) and
 //! `mistake` (`lua`, `toml`: the example is wrong on purpose, and the check must fail).
+//!
+//! A block marked `excerpt=PATH`, in any language, is a part of that file instead: its lines
+//! must appear there in the same order (blank lines and runs of spaces aside), and nothing else
+//! is run. It is how a page shows code that only CI builds: the Rust and the manifest of
+//! `examples/game-crate`, which `.ci/game-crate` builds outside the workspace and runs. A
+//! `rust` block must be such an excerpt.
 
 use crate::pages::{self, line_of, read, root};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -228,12 +234,23 @@ pub fn run_page_in(page: &Path, sandbox: &Sandbox) -> Vec<String> {
     let mut problems = Vec::new();
     for block in blocks(&text) {
         let at = format!("{}:{}", page.display(), block.line);
+        if let Some(file) = block.attrs.get("excerpt") {
+            if let Err(why) = check_excerpt(&block, file) {
+                problems.push(format!("{at}: {why}"));
+            }
+            continue;
+        }
         let result = match block.lang.as_str() {
             "sh" => run_sh(sandbox, &block),
             "console" => run_console(sandbox, &block),
             "lua" => run_lua(sandbox, &block),
             "toml" => run_toml(sandbox, &block),
             "text" | "json" => Ok(()),
+            "rust" => Err(
+                "a `rust` block must be an `excerpt=PATH` of a file CI builds (as \
+                 examples/game-crate/src/main.rs)"
+                    .to_string(),
+            ),
             "" => Err(
                 "a code block without a language: give it one this test knows (sh, console, \
                  lua, toml, text, json)"
@@ -249,6 +266,27 @@ pub fn run_page_in(page: &Path, sandbox: &Sandbox) -> Vec<String> {
         }
     }
     problems
+}
+
+/// `line` with its runs of spaces made one and its ends trimmed.
+fn squeezed(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A block marked `excerpt=PATH`: its non-blank lines appear in `PATH` (from the repository
+/// root) in the same order.
+fn check_excerpt(block: &Block, path: &str) -> Result<(), String> {
+    let file = std::fs::read_to_string(root().join(path))
+        .map_err(|e| format!("excerpt of {path}, which cannot be read: {e}"))?;
+    let mut lines = file.lines().map(squeezed);
+    for wanted in block.text.lines().map(squeezed).filter(|l| !l.is_empty()) {
+        if !lines.any(|l| l == wanted) {
+            return Err(format!(
+                "excerpt of {path}, but `{wanted}` is not there (after the lines before it)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Each command of an `sh` block succeeds.
@@ -677,7 +715,7 @@ fn the_gallery_pictures_are_what_its_commands_make() {
 
 #[test]
 fn a_wrong_example_fails() {
-    let page = "# T\n\n```sh\nwarren run scripts/nope.lua\n```\n\n```lua\nmap:sett(0, 0, \"floor\")\n```\n\n```toml\n[dungeon]\nturn_chanse = 3\n```\n\n```console\n$ warren check\nall good\n```\n\n```\nno language\n```\n\n```sh\ncargo test --test no_such_test\n```\n";
+    let page = "# T\n\n```sh\nwarren run scripts/nope.lua\n```\n\n```lua\nmap:sett(0, 0, \"floor\")\n```\n\n```toml\n[dungeon]\nturn_chanse = 3\n```\n\n```console\n$ warren check\nall good\n```\n\n```\nno language\n```\n\n```sh\ncargo test --test no_such_test\n```\n\n```rust\nlet x = 1;\n```\n\n```rust excerpt=examples/game-crate/src/main.rs\nuse std::sync::Arc;\nuse warren_lua::NoSuchThing;\n```\n\n```toml excerpt=examples/game-crate/Cargo.toml.in\n[dependencies]\n[package]\n```\n\n```rust excerpt=examples/none.rs\nfn main() {}\n```\n";
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("page.md");
     std::fs::write(&path, page).unwrap();
@@ -694,6 +732,10 @@ fn a_wrong_example_fails() {
         ":16: `warren check` shows",
         ":21: a code block without a language",
         ":25: `cargo test --test no_such_test`: there is no test target no_such_test",
+        ":29: a `rust` block must be an `excerpt=PATH`",
+        ":33: excerpt of examples/game-crate/src/main.rs, but `use warren_lua::NoSuchThing;`",
+        ":38: excerpt of examples/game-crate/Cargo.toml.in, but `[package]` is not there",
+        ":43: excerpt of examples/none.rs, which cannot be read",
     ];
     assert_eq!(problems.len(), expect.len(), "{problems:#?}");
     for (line, want) in lines.iter().zip(expect) {
