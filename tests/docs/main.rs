@@ -1,6 +1,7 @@
 //! The documentation: `README.md`, `docs/*.md`, `BENCHMARKS.md` and `CHANGELOG.md`.
 //!
 //! - `links`: every page is listed in the index, and every link between pages resolves;
+//! - `coverage`: every command and option of the command line is documented;
 //! - `paths`: every path the pages (and the shipped files' comments) name exists;
 //! - `region_schema`: the generated region-file schema and reference are current and agree
 //!   with loading;
@@ -8,6 +9,7 @@
 //!   commands make;
 //! - `init`: `warren init` starts a project where all of it works.
 
+mod coverage;
 mod examples;
 mod init;
 mod links;
