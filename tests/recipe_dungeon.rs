@@ -179,15 +179,16 @@ fn a_thousand_levels_keep_every_promise_in_both_connectivity_modes() {
     }
 }
 
-/// `stairs = "anywhere"` is Incursion's rule, open floor anywhere: over 200 six-level runs about
-/// 43% of level 1's down stairs lie outside every room, and 24% of levels 2 to 6's (the
-/// figures the recipe's parameter and the docs give).
+/// `stairs = "anywhere"` is Incursion's rule, open floor anywhere: over 500 six-level runs 43% of
+/// level 1's down stairs lie outside every room, and 24% of levels 2 to 6's, where keeps (from
+/// level 2) and labyrinths (from level 3) fill most of their panels and leave less corridor (the
+/// figures the recipe's parameter and docs/recipes.md give).
 #[test]
 fn stairs_anywhere_is_incursions_rule() {
     let host = host("dungeon.lua");
     let p = params(&host, &[("stairs", "anywhere")]);
     let (mut all, mut outside) = ([0usize; 2], [0usize; 2]);
-    for seed in 0..200 {
+    for seed in 0..500 {
         for l in warren_lua::run::generate_levels(&host, seed, &p, 6).unwrap() {
             let (map, deeper) = (&l.map, (l.depth > 1) as usize);
             for &s in &map.notes.stairs.down {
@@ -207,8 +208,8 @@ fn stairs_anywhere_is_incursions_rule() {
         all[1],
         share(1)
     );
-    assert!((0.37..0.49).contains(&share(0)), "level 1: {}", share(0));
-    assert!((0.20..0.28).contains(&share(1)), "levels 2-6: {}", share(1));
+    assert!((0.39..0.47).contains(&share(0)), "level 1: {}", share(0));
+    assert!((0.21..0.27).contains(&share(1)), "levels 2-6: {}", share(1));
 }
 
 #[test]
