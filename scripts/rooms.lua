@@ -64,7 +64,9 @@ return {
     map:tag("connectivity", p.connectivity)
     map:snapshot("corridors")
 
-    -- 4. CorridorSpawner: things that live in hallways.
+    -- 4. CorridorSpawner: things that live in hallways. The tutorial's chain also always runs a
+    --    RoomBasedSpawner, from earlier chapters whose code and spawn tables the source does not
+    --    give; the rooms are recorded for a game to fill (docs/departures.md).
     if p.corridor_spawns then
       warren.gen.spawn_in_corridors(map, ctx.rng:stream("spawns"), {
         table = ctx.regions.spawn, max_per_area = p.max_spawns, depth = ctx.depth,

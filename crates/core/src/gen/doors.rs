@@ -103,6 +103,10 @@ pub type StateCounts = [usize; 5];
 // Incursion's validation removes doors that fail rule 3 too (its SetImage marks them broken
 // when they are made). warren keeps them as broken doorways: as passable as the floor the
 // original leaves, and a game still knows a doorway is there.
+// Incursion also checks rule 3 before rule 2, one door at a time, starting over after each
+// removal, so a door in the open goes alone if it is reached before a door touching it. Kept
+// as a broken doorway, such a door would still touch its neighbour, so warren removes touching
+// pairs first and judges the doors left against the walls as the removals left them.
 pub fn finish_doors(map: &mut Map, rng: &mut Rng, opts: &FinishDoors) -> StateCounts {
     drop_doors_on_stairs(map);
     remove_touching_pairs(map);

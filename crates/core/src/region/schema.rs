@@ -137,9 +137,10 @@ pub struct TerrainDef {
 ///
 /// A door is a feature on a cell, as in Incursion: while a level is built it is drawn with its
 /// `closed` terrain and the cell keeps its wall's priority. When the level is finished
-/// (`warren.dungeon.finish_doors`), a door that does not stand between two walls, or that
-/// touches another door, becomes a broken doorway; a maze's secret doors stay secret; every
-/// other door draws its state by `weights`; and each door is drawn with its state's terrain.
+/// (`warren.dungeon.finish_doors`), doors that touch go in pairs (walled up again, unless a wall
+/// there would cut the level in two: then the door stays, broken); a door that does not stand
+/// between two walls becomes a broken doorway; a maze's secret doors stay secret; every other
+/// door draws its state by `weights`; and each door is drawn with its state's terrain.
 /// The state is in JSON's `doors` (`"state": "locked"`). Whatever its state, a walker can pass a
 /// door, so connectivity counts every door cell as passable.
 ///
