@@ -172,6 +172,10 @@ fn outputs_files_csv_and_plot() {
         "--timing",
     ]);
     assert!(out.contains("\ntiming: 3 maps in "), "{out}");
+    assert!(
+        out.contains("\nstate between maps: 0 resets (0 objects put back), 0 reloads\n"),
+        "{out}"
+    );
     for seed in 7..10 {
         let text = std::fs::read_to_string(maps.join(format!("cave-{seed}.txt"))).expect("map");
         let single = ok(&[

@@ -130,6 +130,20 @@ pub struct Report {
     pub elapsed: Duration,
     /// Set when the batch was interrupted before its last seed.
     pub stopped: Option<Stopped>,
+    /// How the workers' Lua states were brought back between maps.
+    pub states: StateReuse,
+}
+
+/// How the workers' Lua states were brought back to where every map starts (see
+/// [`warren_lua::Host`]), summed over the workers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateReuse {
+    /// Maps whose end put back objects the recipe's loading made and the map wrote to.
+    pub resets: u64,
+    /// How many objects those resets put back.
+    pub restored: u64,
+    /// Times a state was loaded again instead (a write no reset can put back).
+    pub reloads: u64,
 }
 
 /// One chunk of seeds, done (or, if interrupted, done up to some map).
@@ -178,6 +192,8 @@ struct Shared<'a> {
     advanced: Condvar,
     /// The progress bar, when one is drawn.
     progress: Option<ProgressBar>,
+    /// What the workers that have finished did to their states between maps.
+    states: Mutex<StateReuse>,
 }
 
 impl Shared<'_> {
@@ -458,6 +474,7 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
         }),
         advanced: Condvar::new(),
         progress: batch.progress.then(|| progress_bar(total)),
+        states: Mutex::default(),
     })
 }
 
@@ -492,6 +509,7 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
         data,
         elapsed,
         stopped,
+        states: shared.states.into_inner().unwrap_or_default(),
     })
 }
 
@@ -553,6 +571,12 @@ fn work(host: Host, shared: &Shared) {
     let mut data = Aggregate::new(shared.header.clone());
     generate_chunks(&host, shared, &mut data);
     shared.hand_in(data);
+    if let Ok(mut states) = shared.states.lock() {
+        let (resets, restored) = host.resets();
+        states.resets += resets;
+        states.restored += restored;
+        states.reloads += host.reloads();
+    }
     if shared.batch.exits_after {
         host.leave_to_exit();
     }

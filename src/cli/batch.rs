@@ -57,7 +57,8 @@ pub struct BatchArgs {
     /// PNG pixels per cell of saved maps.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
-    /// Print maps per second and µs per map after the table.
+    /// Print maps per second and µs per map after the table, and how the Lua states were
+    /// brought back between maps (resets, objects put back, reloads).
     #[arg(long)]
     pub timing: bool,
     /// Statistics outputs.

@@ -114,6 +114,11 @@ pub fn run(args: BatchArgs) -> Result<()> {
             maps / secs.max(1e-9),
             secs * 1e6 / maps,
         );
+        let states = report.states;
+        println!(
+            "state between maps: {} resets ({} objects put back), {} reloads",
+            states.resets, states.restored, states.reloads
+        );
     }
     write_plot(data, &args.output)?;
     if let Some(stopped) = report.stopped {

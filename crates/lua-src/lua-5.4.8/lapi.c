@@ -989,7 +989,7 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
     default: {
 #if defined(LUA_WARREN)
       /* warren: the metatable of a whole type is global state */
-      if (G(L)->wpristine && !G(L)->wdirty) G(L)->wdirty = LUA_WARREN_DIRTYOTHER;
+      if (G(L)->wpristine) lua_warren_markdirty(L);
 #endif
       G(L)->mt[ttype(obj)] = mt;
       break;

@@ -400,11 +400,69 @@ static void cleargraylists (global_State *g) {
 /*
 ** mark root set and reset all gray lists, to start a new collection
 */
+#if defined(LUA_WARREN)
+/*
+** warren: what 'lua_warren_reset' will put back is reachable: the objects
+** saved in this run and everything their copies hold (a value a run
+** removed from a pristine table may be referenced by the copy alone).
+** Empty entries of a copied node lose their keys, as in a live table
+** ('clearkey'), so that no dangling key is put back.
+*/
+static void marksaved (global_State *g) {
+  unsigned int i, j;
+  for (i = 0; i < g->wnsaved; i++) {
+    WSaved *s = &g->wsaved[i];
+    GCObject *o = s->o;
+    markobject(g, o);
+    switch (o->tt) {
+      case LUA_VTABLE: {
+        markobjectN(g, s->s.t.metatable);
+        for (j = 0; j < s->s.t.asize; j++)
+          markvalue(g, &s->s.t.array[j]);
+        if (s->s.t.lastfree >= 0) {  /* a copied node? */
+          Node *n = s->s.t.node;
+          Node *limit = n + twoto(s->s.t.lsizenode);
+          for (; n < limit; n++) {
+            if (isempty(gval(n)))
+              clearkey(n);
+            else {
+              markkey(g, n);
+              markvalue(g, gval(n));
+            }
+          }
+        }
+        break;
+      }
+      case LUA_VUSERDATA: {
+        markobjectN(g, s->s.u.metatable);
+        for (j = 0; j < gco2u(o)->nuvalue; j++)
+          markvalue(g, &s->s.u.uv[j]);
+        break;
+      }
+      case LUA_VCCL: {
+        for (j = 0; j < gco2ccl(o)->nupvalues; j++)
+          markvalue(g, &s->s.upvalues[j]);
+        break;
+      }
+      case LUA_VUPVAL: {
+        markvalue(g, &s->s.value);
+        break;
+      }
+      default: lua_assert(0);
+    }
+  }
+}
+#else
+#define marksaved(g)	((void)0)
+#endif
+
+
 static void restartcollection (global_State *g) {
   cleargraylists(g);
   markobject(g, g->mainthread);
   markvalue(g, &g->l_registry);
   markmt(g);
+  marksaved(g);  /* warren: what the run's end puts back */
   markbeingfnz(g);  /* mark any finalizing object left from previous cycle */
 }
 
@@ -925,6 +983,12 @@ static void GCTM (lua_State *L) {
     int status;
     lu_byte oldah = L->allowhook;
     int oldgcstp  = g->gcstp;
+#if defined(LUA_WARREN)
+    /* warren: finalizers are the host's (recipes cannot set '__gc'), and
+       they change only unreachable objects: nothing there is saved */
+    lu_byte oldhost = g->whost;
+    g->whost = 1;
+#endif
     g->gcstp |= GCSTPGC;  /* avoid GC steps */
     L->allowhook = 0;  /* stop debug hooks during GC metamethod */
     setobj2s(L, L->top.p++, tm);  /* push finalizer... */
@@ -934,6 +998,9 @@ static void GCTM (lua_State *L) {
     L->ci->callstatus &= ~CIST_FIN;  /* not running a finalizer anymore */
     L->allowhook = oldah;  /* restore hooks */
     g->gcstp = oldgcstp;  /* restore state */
+#if defined(LUA_WARREN)
+    g->whost = oldhost;
+#endif
     if (l_unlikely(status != LUA_OK)) {  /* error while running __gc? */
       luaE_warnerror(L, "__gc");
       L->top.p--;  /* pops error object */
@@ -1545,6 +1612,7 @@ static lu_mem atomic (lua_State *L) {
   /* registry and global metatables may be changed by API */
   markvalue(g, &g->l_registry);
   markmt(g);  /* mark global metatables */
+  marksaved(g);  /* warren: what the run's end puts back */
   work += propagateall(g);  /* empties 'gray' list */
   /* remark occasional upvalues of (maybe) dead threads */
   work += remarkupvals(g);

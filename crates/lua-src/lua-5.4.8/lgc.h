@@ -82,7 +82,9 @@
 #if defined(LUA_WARREN)
 /*
 ** warren: the pristine bit. 'lua_warren_markpristine' sets it on every live
-** object; writing to an object that has it sets 'g->wdirty'. It reuses the
+** object; the first write to an object that has it in a run saves what the
+** object holds and clears it ('lua_warren_reset' puts both back), or sets
+** 'g->wdirty' when the object cannot be saved. It reuses the
 ** bit of the test suite (ltests.c), which normal builds never touch: the
 ** collector only ever rewrites the color and age bits.
 */
@@ -91,10 +93,10 @@
 #endif
 #define PRISTINEBIT	TESTBIT
 #define ispristine(o)	testbit((o)->marked, PRISTINEBIT)
-/* marks the state dirty if GC object 'o' is pristine */
+/* the first write in a run to GC object 'o' when it is pristine: saves
+   what it holds (luaW_save, lwarren.c), which clears the bit */
 #define luaW_touch(L,o)  \
-	{ if (l_unlikely(ispristine(obj2gco(o))) && !G(L)->wdirty) \
-	    G(L)->wdirty = cast_byte(obj2gco(o)->tt + 1); }
+	{ if (l_unlikely(ispristine(obj2gco(o)))) luaW_save(L, obj2gco(o)); }
 #endif
 
 

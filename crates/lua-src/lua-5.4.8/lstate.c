@@ -274,6 +274,15 @@ static void preinit_thread (lua_State *L, global_State *g) {
 
 static void close_state (lua_State *L) {
   global_State *g = G(L);
+#if defined(LUA_WARREN)
+  /* warren: the copies of a run that did not end; nothing is saved from
+     here on (finalizers run) */
+  g->whost = 1;
+  luaW_freesaved(L);
+  luaM_freearray(L, g->wsaved, g->wsizesaved);
+  g->wsaved = NULL;
+  g->wsizesaved = 0;
+#endif
   if (!completestate(g))  /* closing a partially built state? */
     luaC_freeallobjects(L);  /* just collect its objects */
   else {  /* closing a fully built state */
@@ -395,8 +404,11 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wbudgetf = NULL;
   g->wbudgetud = NULL;
   g->wnextid = 1;
-  g->wfatal = g->wdirty = g->wpristine = 0;
+  g->wfatal = g->wdirty = g->wpristine = g->whost = 0;
   g->wresetmetas = 0;
+  g->wsaved = NULL;
+  g->wnsaved = g->wsizesaved = 0;
+  g->wsavedbytes = 0;
   L->wid = luaW_newid(L);  /* the main thread's id */
   /* the host's pointer to its per-state data: null until the host sets it */
   memset(lua_getextraspace(L), 0, LUA_EXTRASPACE);

@@ -313,7 +313,12 @@ typedef struct global_State {
   lu_byte wfatal;  /* fatal mode: errors cannot be caught */
   lu_byte wdirty;  /* a pristine object was written */
   lu_byte wpristine;  /* 'lua_warren_markpristine' was called */
+  lu_byte whost;  /* the host is writing: no write is saved or dirties */
   lua_Unsigned wresetmetas;  /* userdata given the metatable they had */
+  struct WSaved *wsaved;  /* pristine objects written in this run */
+  unsigned int wnsaved;  /* number of entries in use in 'wsaved' */
+  unsigned int wsizesaved;  /* size of 'wsaved' */
+  lua_Unsigned wsavedbytes;  /* bytes the entries of 'wsaved' copied */
 #endif
 } global_State;
 
@@ -417,6 +422,36 @@ LUAI_FUNC CallInfo *luaE_extendCI (lua_State *L);
 LUAI_FUNC void luaE_shrinkCI (lua_State *L);
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
+#if defined(LUA_WARREN)
+/*
+** warren: what a pristine object held before its first write in a run
+** (see 'luaW_save'), put back by 'lua_warren_reset'. The copies are the
+** collector's roots until then ('luaW_marksaved', lgc.c).
+*/
+typedef struct WSaved {
+  GCObject *o;  /* a table, full userdata, C closure or closed upvalue */
+  union {
+    struct {  /* a table: copies of its parts, and its fields */
+      TValue *array;  /* (NULL when 'asize' is 0) */
+      Node *node;  /* a copy, or the dummy node when 'lastfree' < 0 */
+      struct Table *metatable;
+      unsigned int alimit;
+      unsigned int asize;  /* the size of 'array' */
+      int lastfree;  /* offset of 'lastfree' in 'node'; -1: dummy node */
+      lu_byte flags;
+      lu_byte lsizenode;
+    } t;
+    struct {  /* a full userdata: its metatable and a copy of its user values */
+      struct Table *metatable;
+      TValue *uv;  /* (NULL when it has none) */
+    } u;
+    TValue *upvalues;  /* a C closure: a copy of its upvalues */
+    TValue value;  /* a closed upvalue: its value */
+  } s;
+} WSaved;
+#endif
+
+
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);
@@ -451,6 +486,16 @@ LUAI_FUNC const TValue *luaW_index2value (lua_State *L, int idx);
    'lua_warren_setreadonly'): calls its '__newindex', then raises if that
    returned */
 LUAI_FUNC l_noret luaW_refuse (lua_State *L, Table *t, const TValue *key);
+/* warren: the first write in a run to pristine object 'o': saves what it
+   holds, or marks the state dirty when that cannot be saved (see
+   'luaW_touch', lgc.h) */
+LUAI_FUNC void luaW_save (lua_State *L, GCObject *o);
+/* warren: a write to 'o' that cannot be saved (memory written by C, a
+   thread run): marks the state dirty if 'o' is pristine */
+LUAI_FUNC void luaW_unsaved (lua_State *L, GCObject *o);
+/* warren: frees the saved copies (closing the state, or marking it
+   pristine again) */
+LUAI_FUNC void luaW_freesaved (lua_State *L);
 
 /* warren: the stable id of a table, closure, full userdata or thread */
 l_sinline lua_Unsigned luaW_gcid (GCObject *o) {

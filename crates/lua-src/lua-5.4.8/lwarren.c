@@ -19,7 +19,9 @@
 #include "lapi.h"
 #include "ldebug.h"
 #include "ldo.h"
+#include "lfunc.h"
 #include "lgc.h"
+#include "lmem.h"
 #include "lobject.h"
 #include "lstate.h"
 #include "lstring.h"
@@ -192,6 +194,7 @@ static void markall (GCObject *o) {
 LUA_API void lua_warren_markpristine (lua_State *L) {
   global_State *g = G(L);
   lua_lock(L);
+  luaW_freesaved(L);  /* what the objects hold now is what they start from */
   /* every object is in one of these lists (short strings, which are in the
      string table, are immutable and need no mark) */
   markall(g->allgc);
@@ -207,6 +210,263 @@ LUA_API void lua_warren_markpristine (lua_State *L) {
 }
 
 
+/*
+** {======================================================
+** Saving pristine objects on their first write, and putting them back
+** =======================================================
+*/
+
+/*
+** Memory for a copy, straight from the state's allocator: no collection
+** runs and no error is raised (a write in the VM's fast path is no place
+** for either). NULL when the allocator refuses; the caller then gives up
+** saving (the state is dirty and will be reloaded).
+*/
+static void *rawalloc (global_State *g, size_t size) {
+  void *p = (*g->frealloc)(g->ud, NULL, 0, size);
+  if (p != NULL) {
+    g->GCdebt += size;
+    g->wsavedbytes += size;
+  }
+  return p;
+}
+
+
+/* a copy of 'n' values, or NULL (then '*ok' is 0 unless 'n' is 0) */
+static TValue *copyvalues (global_State *g, const TValue *v, size_t n,
+                           int *ok) {
+  TValue *copy;
+  if (n == 0) return NULL;
+  copy = cast(TValue *, rawalloc(g, n * sizeof(TValue)));
+  if (copy == NULL) *ok = 0;
+  else memcpy(copy, v, n * sizeof(TValue));
+  return copy;
+}
+
+
+static int savetable (global_State *g, Table *t, WSaved *s) {
+  int ok = 1;
+  s->s.t.asize = luaH_realasize(t);
+  s->s.t.array = copyvalues(g, t->array, s->s.t.asize, &ok);
+  if (!ok) return 0;
+  if (isdummy(t)) {
+    s->s.t.node = t->node;
+    s->s.t.lastfree = -1;
+  }
+  else {
+    size_t size = sizenode(t) * sizeof(Node);
+    s->s.t.node = cast(Node *, rawalloc(g, size));
+    if (s->s.t.node == NULL) {
+      luaM_freearray(g->mainthread, s->s.t.array, s->s.t.asize);
+      return 0;
+    }
+    memcpy(s->s.t.node, t->node, size);
+    s->s.t.lastfree = cast_int(t->lastfree - t->node);
+  }
+  s->s.t.metatable = t->metatable;
+  s->s.t.alimit = t->alimit;
+  s->s.t.flags = t->flags;
+  s->s.t.lsizenode = t->lsizenode;
+  return 1;
+}
+
+
+/* a free entry at the end of 'g->wsaved', or NULL */
+static WSaved *newsaved (global_State *g) {
+  if (g->wnsaved == g->wsizesaved) {
+    unsigned int size = g->wsizesaved ? 2 * g->wsizesaved : 16;
+    WSaved *grown;
+    if (size > MAX_INT / sizeof(WSaved)) return NULL;
+    grown = cast(WSaved *, (*g->frealloc)(g->ud, g->wsaved,
+                 g->wsizesaved * sizeof(WSaved), size * sizeof(WSaved)));
+    if (grown == NULL) return NULL;
+    g->GCdebt += (size - g->wsizesaved) * sizeof(WSaved);
+    g->wsaved = grown;
+    g->wsizesaved = size;
+  }
+  return &g->wsaved[g->wnsaved];
+}
+
+
+void luaW_unsaved (lua_State *L, GCObject *o) {
+  global_State *g = G(L);
+  if (!g->whost && !g->wdirty && ispristine(o))
+    g->wdirty = cast_byte(o->tt + 1);
+}
+
+
+void luaW_save (lua_State *L, GCObject *o) {
+  global_State *g = G(L);
+  WSaved *s;
+  int ok = 1;
+  if (g->whost || g->wdirty)  /* the host's write, or a reload comes anyway */
+    return;
+  s = newsaved(g);
+  if (s == NULL) {
+    luaW_unsaved(L, o);
+    return;
+  }
+  switch (o->tt) {
+    case LUA_VTABLE:
+      ok = savetable(g, gco2t(o), s);
+      break;
+    case LUA_VUSERDATA: {
+      Udata *u = gco2u(o);
+      s->s.u.metatable = u->metatable;
+      s->s.u.uv = NULL;
+      if (u->nuvalue > 0) {
+        /* user values are 'UValue's: copy them one by one */
+        unsigned short i;
+        s->s.u.uv = cast(TValue *, rawalloc(g, u->nuvalue * sizeof(TValue)));
+        if (s->s.u.uv == NULL) ok = 0;
+        else for (i = 0; i < u->nuvalue; i++)
+          setobj(L, &s->s.u.uv[i], &u->uv[i].uv);
+      }
+      break;
+    }
+    case LUA_VCCL: {
+      CClosure *cl = gco2ccl(o);
+      s->s.upvalues = copyvalues(g, cl->upvalue, cl->nupvalues, &ok);
+      break;
+    }
+    case LUA_VUPVAL: {
+      UpVal *uv = gco2upv(o);
+      if (upisopen(uv))  /* a suspended thread's variable: not saved */
+        ok = 0;
+      else
+        setobj(L, &s->s.value, uv->v.p);
+      break;
+    }
+    default:  /* a thread, a Lua closure's upvalue list */
+      ok = 0;
+  }
+  if (!ok) {
+    luaW_unsaved(L, o);
+    return;
+  }
+  s->o = o;
+  g->wnsaved++;
+  resetbit(o->marked, PRISTINEBIT);  /* later writes in this run are free */
+}
+
+
+/* frees what entry 's' copied */
+static void freecopies (lua_State *L, WSaved *s) {
+  switch (s->o->tt) {
+    case LUA_VTABLE:
+      luaM_freearray(L, s->s.t.array, s->s.t.asize);
+      if (s->s.t.lastfree >= 0)
+        luaM_freearray(L, s->s.t.node, twoto(s->s.t.lsizenode));
+      break;
+    case LUA_VUSERDATA:
+      luaM_freearray(L, s->s.u.uv, gco2u(s->o)->nuvalue);
+      break;
+    case LUA_VCCL:
+      luaM_freearray(L, s->s.upvalues, gco2ccl(s->o)->nupvalues);
+      break;
+    default:
+      break;
+  }
+}
+
+
+void luaW_freesaved (lua_State *L) {
+  global_State *g = G(L);
+  unsigned int i;
+  for (i = 0; i < g->wnsaved; i++)
+    freecopies(L, &g->wsaved[i]);
+  g->wnsaved = 0;
+  g->wsavedbytes = 0;
+}
+
+
+/* puts back what table 't' held (its copies become its parts) */
+static void restoretable (lua_State *L, Table *t, WSaved *s) {
+  luaM_freearray(L, t->array, luaH_realasize(t));
+  if (!isdummy(t))
+    luaM_freearray(L, t->node, cast_sizet(sizenode(t)));
+  t->array = s->s.t.array;
+  t->node = s->s.t.node;
+  t->lastfree = s->s.t.lastfree < 0 ? NULL : t->node + s->s.t.lastfree;
+  t->metatable = s->s.t.metatable;
+  t->alimit = s->s.t.alimit;
+  t->flags = s->s.t.flags;
+  t->lsizenode = s->s.t.lsizenode;
+  if (isblack(t))  /* it may now hold objects the collector has not seen */
+    luaC_barrierback_(L, obj2gco(t));
+}
+
+
+static void restore (lua_State *L, WSaved *s) {
+  GCObject *o = s->o;
+  switch (o->tt) {
+    case LUA_VTABLE:
+      restoretable(L, gco2t(o), s);
+      break;
+    case LUA_VUSERDATA: {
+      Udata *u = gco2u(o);
+      unsigned short i;
+      u->metatable = s->s.u.metatable;
+      if (u->metatable != NULL)
+        luaC_objbarrier(L, u, u->metatable);
+      for (i = 0; i < u->nuvalue; i++)
+        setobj(L, &u->uv[i].uv, &s->s.u.uv[i]);
+      if (u->nuvalue > 0 && isblack(u))
+        luaC_barrierback_(L, o);
+      luaM_freearray(L, s->s.u.uv, u->nuvalue);
+      break;
+    }
+    case LUA_VCCL: {
+      CClosure *cl = gco2ccl(o);
+      int i;
+      for (i = 0; i < cl->nupvalues; i++) {
+        setobj(L, &cl->upvalue[i], &s->s.upvalues[i]);
+        luaC_barrier(L, cl, &cl->upvalue[i]);
+      }
+      luaM_freearray(L, s->s.upvalues, cl->nupvalues);
+      break;
+    }
+    case LUA_VUPVAL: {
+      UpVal *uv = gco2upv(o);
+      setobj(L, uv->v.p, &s->s.value);
+      luaC_barrier(L, uv, uv->v.p);
+      break;
+    }
+    default: lua_assert(0);
+  }
+  l_setbit(o->marked, PRISTINEBIT);
+}
+
+
+LUA_API lua_Unsigned lua_warren_reset (lua_State *L) {
+  global_State *g = G(L);
+  unsigned int i, n;
+  lua_lock(L);
+  n = g->wnsaved;
+  for (i = 0; i < n; i++)
+    restore(L, &g->wsaved[i]);
+  g->wnsaved = 0;
+  g->wsavedbytes = 0;
+  lua_unlock(L);
+  return n;
+}
+
+
+LUA_API lua_Unsigned lua_warren_savedbytes (lua_State *L) {
+  return G(L)->wsavedbytes;
+}
+
+
+LUA_API int lua_warren_sethost (lua_State *L, int on) {
+  global_State *g = G(L);
+  int was = g->whost;
+  g->whost = cast_byte(on != 0);
+  return was;
+}
+
+/* }====================================================== */
+
+
 LUA_API int lua_warren_dirty (lua_State *L) {
   return G(L)->wdirty;
 }
@@ -218,8 +478,9 @@ LUA_API void lua_warren_cleardirty (lua_State *L) {
 
 
 LUA_API void lua_warren_markdirty (lua_State *L) {
-  if (!G(L)->wdirty)
-    G(L)->wdirty = LUA_WARREN_DIRTYOTHER;
+  global_State *g = G(L);
+  if (!g->wdirty && !g->whost)
+    g->wdirty = LUA_WARREN_DIRTYOTHER;
 }
 
 
@@ -239,7 +500,7 @@ LUA_API int lua_warren_ispristine (lua_State *L, int idx) {
 LUA_API void lua_warren_touch (lua_State *L, int idx) {
   const TValue *o = luaW_index2value(L, idx);
   if (iscollectable(o))
-    luaW_touch(L, gcvalue(o));
+    luaW_unsaved(L, gcvalue(o));
 }
 
 

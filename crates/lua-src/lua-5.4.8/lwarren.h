@@ -71,11 +71,26 @@ LUA_API uint64_t (lua_warren_id) (lua_State *L, int idx);
    any table: keys are placed by their ids. */
 LUA_API int (lua_warren_renumber) (lua_State *L, int idx);
 
-/* pristine tracking */
+/* pristine tracking, and the reset */
+/* Marks every live object pristine, as what runs start from (forgetting
+   anything saved and not put back), and the state clean. */
 LUA_API void (lua_warren_markpristine) (lua_State *L);
-/* 0 while clean; else what was written first: 1 + the type tag (with its
-   variant bits, as in lobject.h) of the pristine object, or
-   LUA_WARREN_DIRTYOTHER (lua_warren_markdirty, a basic type's metatable) */
+/* Puts back every pristine object written since the last reset (or
+   'lua_warren_markpristine') as it was before its first write, and marks it
+   pristine again; returns how many there were. Objects made since are left
+   to the collector. Only where no Lua code runs. */
+LUA_API lua_Unsigned (lua_warren_reset) (lua_State *L);
+/* Bytes the copies of the objects to put back take now. */
+LUA_API lua_Unsigned (lua_warren_savedbytes) (lua_State *L);
+/* While on, writes are the host's own bookkeeping: nothing is saved and
+   nothing marks the state dirty. Returns whether it was on. */
+LUA_API int (lua_warren_sethost) (lua_State *L, int on);
+/* 0 while every write since 'lua_warren_markpristine' can be put back by
+   'lua_warren_reset'; else what was written first that cannot: 1 + the type
+   tag (with its variant bits, as in lobject.h) of the pristine object (a
+   thread, memory written by C), or LUA_WARREN_DIRTYOTHER
+   (lua_warren_markdirty, a basic type's metatable). A dirty state must be
+   loaded again. */
 LUA_API int (lua_warren_dirty) (lua_State *L);
 LUA_API void (lua_warren_cleardirty) (lua_State *L);
 LUA_API void (lua_warren_markdirty) (lua_State *L);
@@ -84,7 +99,8 @@ LUA_API int (lua_warren_ispristine) (lua_State *L, int idx);
    (which is not a write: see lua_setmetatable), and starts counting again. */
 LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
 /* Marks the state dirty if the object at 'idx' is pristine (for C code that
-   changes an object's memory, as 'string.gmatch' does its state). */
+   changes an object's memory, as 'string.gmatch' does its state: memory is
+   never saved). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);
 
 /* table walks */

@@ -51,16 +51,21 @@ extern "C" {
     fn lua_warren_takeresetmetas(l: *mut mlua::ffi::lua_State) -> u64;
     fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
     fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    fn lua_warren_reset(l: *mut mlua::ffi::lua_State) -> u64;
 }
 
 /// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
 /// does not reload the recipe.
 ///
 /// Every map starts from the same state: after loading, every object in the state is marked
-/// pristine; a run that writes to one of them (a module-level counter, a replaced global, an
-/// extended `string` table, a resumed coroutine…) leaves the state dirty, and the host then
-/// loads the recipe again into a fresh state before the next run, exactly as a fresh process
-/// would. Runs that leave the state clean cost nothing extra.
+/// pristine. The first write of a run to one of them (a module-level counter, a replaced
+/// global, an extended `string` table, a class variable) saves what it held, and the run's end
+/// puts it back (a reset: its cost grows with what the run wrote, not with what was loaded);
+/// what the run made is left to the collector. A write that cannot be put back (a resumed
+/// coroutine made while loading, a Rust object made while loading and changed by a run) leaves
+/// the state dirty, and the host then loads the recipe again into a fresh state before the
+/// next run (a reload), exactly as a fresh process would. Runs that write no pristine object
+/// cost nothing extra.
 pub struct Host {
     env: RefCell<Env>,
     recipe: Recipe,
@@ -70,11 +75,13 @@ pub struct Host {
     spare: RefCell<Option<Map>>,
     /// Instructions and peak memory of the last generation (its time is the phase clock's).
     spent: std::cell::Cell<(u64, usize)>,
-    /// Whether `map:snapshot` calls are kept (survives rebuilds).
+    /// Whether `map:snapshot` calls are kept (survives reloads).
     snapshots: std::cell::Cell<bool>,
-    /// How many times a dirty state was rebuilt.
-    rebuilds: std::cell::Cell<u64>,
-    /// The last run left the state dirty: the next one rebuilds it first (after the caller
+    /// How many times a dirty state was loaded again.
+    reloads: std::cell::Cell<u64>,
+    /// How many runs ended putting back pristine objects they wrote, and how many objects.
+    resets: std::cell::Cell<(u64, u64)>,
+    /// The last run left the state dirty: the next one loads it again first (after the caller
     /// took the run's snapshots).
     stale: std::cell::Cell<bool>,
     /// The id the next error object put back into mlua's pool gets (see
@@ -106,7 +113,7 @@ impl Drop for Kept<'_> {
 /// one map, not two.
 type ParamList = Vec<(String, ParamValue)>;
 
-/// Everything tied to one Lua state: rebuilt whole when a run leaves the state dirty.
+/// Everything tied to one Lua state: loaded again whole when a run leaves the state dirty.
 struct Env {
     lua: sandbox::Sandbox,
     generate: Function,
@@ -278,7 +285,8 @@ impl Host {
             spare: RefCell::new(None),
             spent: Default::default(),
             snapshots: std::cell::Cell::new(false),
-            rebuilds: std::cell::Cell::new(0),
+            reloads: std::cell::Cell::new(0),
+            resets: std::cell::Cell::new((0, 0)),
             stale: std::cell::Cell::new(false),
             warm_ids: std::cell::Cell::new(RUN_WARM_ID_BASE),
             kept: std::cell::Cell::new(0),
@@ -317,9 +325,16 @@ impl Host {
         }
     }
 
-    /// How many times a run left the state dirty and the recipe was loaded again.
-    pub fn rebuilds(&self) -> u64 {
-        self.rebuilds.get()
+    /// How many times a run left the state dirty and the recipe was loaded again (the reset's
+    /// fallback, see [`Host`]).
+    pub fn reloads(&self) -> u64 {
+        self.reloads.get()
+    }
+
+    /// How many runs wrote to objects that existed before them and had them put back at their
+    /// end (see [`Host`]), and how many objects that put back in all.
+    pub fn resets(&self) -> (u64, u64) {
+        self.resets.get()
     }
 
     /// Lets another thread stop generations (a user quitting `warren watch`): once `flag` is
@@ -443,12 +458,11 @@ impl Host {
             .fresh_map(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
         if self.stale.replace(false) {
-            self.rebuild()?;
+            self.reload()?;
         }
 
         let env = self.env.borrow();
         let _running = env.lua.running();
-        let modules = state::state(&env.lua).modules.borrow().count();
         let budget = state::state(&env.lua).budget.clone();
         budget.set_cancel(self.cancel.borrow().clone());
         budget.begin_at(self.limits, started);
@@ -474,11 +488,9 @@ impl Host {
         {
             let _ = env.lua.gc_collect();
         }
-        // A module first required during the run was made after the state was marked: it is
-        // not pristine, yet the next run would get it from the module cache as it was left.
-        let required = state::state(&env.lua).modules.borrow().count() != modules;
+        // A run that panicked did not reach its reset (see `call_recipe`).
         let refilled = env.refill_error_pool(&self.warm_ids);
-        self.stale.set(env.dirty() || required || !refilled);
+        self.stale.set(env.dirty() || outcome.is_err() || !refilled);
         api::pool::end_run(&env.lua, !self.stale.get());
         drop(env);
         match outcome {
@@ -493,10 +505,10 @@ impl Host {
 
     /// Loads the recipe again into a fresh state (the last run left the old one dirty). Loading
     /// is what a fresh process does, so the next run starts from the same state as there.
-    fn rebuild(&self) -> Result<()> {
+    fn reload(&self) -> Result<()> {
         let (env, _) = Env::load(&self.recipe.path, &self.registry, self.limits, &self.clock)?;
         *self.env.borrow_mut() = env;
-        self.rebuilds.set(self.rebuilds.get() + 1);
+        self.reloads.set(self.reloads.get() + 1);
         if self.snapshots.get() {
             self.record_snapshots(true);
         }
@@ -603,11 +615,24 @@ impl Host {
         let entered: mlua::Result<(Value, Value)> =
             env.xpcall
                 .call((&env.generate, &env.traceback, &env.map_ud, ctx));
+        // Before the host's own writes after the run (`release`): they must stay.
+        self.reset(env);
         if above.is_some() {
             env.ctx.release(lua)?;
         }
         let (ok, error) = entered?;
         crate::traceback::outcome(lua, ok, error)
+    }
+
+    /// Puts back every object that existed before the run and that the run wrote to, as it was
+    /// before (see [`Host`]), and counts it.
+    fn reset(&self, env: &Env) {
+        // SAFETY: the state is live and no Lua code runs.
+        let restored = unsafe { lua_warren_reset(env.lua.raw_state()) };
+        if restored > 0 {
+            let (runs, objects) = self.resets.get();
+            self.resets.set((runs + 1, objects + restored));
+        }
     }
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.

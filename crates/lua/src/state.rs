@@ -17,8 +17,7 @@ use warren_core::map::TerrainId;
 
 extern "C" {
     fn lua_warren_markdirty(l: *mut ffi::lua_State);
-    fn lua_warren_dirty(l: *mut ffi::lua_State) -> std::os::raw::c_int;
-    fn lua_warren_cleardirty(l: *mut ffi::lua_State);
+    fn lua_warren_sethost(l: *mut ffi::lua_State, on: c_int) -> c_int;
     fn lua_warren_setidbase(l: *mut ffi::lua_State, base: u64);
     fn lua_warren_getidbase(l: *mut ffi::lua_State) -> u64;
     fn lua_warren_id(l: *mut ffi::lua_State, idx: std::os::raw::c_int) -> u64;
@@ -83,21 +82,24 @@ pub unsafe fn numbered_from<R>(
     }
 }
 
-/// Runs `write` and leaves the state's dirty flag as it was: for the host's own bookkeeping in
-/// objects a run sees (`ctx`, a map's field table), which is no write of the run's.
+/// Runs `write` as the host's own bookkeeping in objects a run sees (`ctx`, a map's field
+/// table): nothing it writes is saved for the reset at the run's end, and nothing marks the
+/// state dirty (see `lua_warren_sethost`).
 ///
 /// # Safety
-/// `state` is a live warren state (its patched Lua has the dirty flag).
+/// `state` is a live warren state (its patched Lua has the host flag).
 pub unsafe fn keeping_clean<R>(state: *mut ffi::lua_State, write: impl FnOnce() -> R) -> R {
-    // SAFETY: see the function's contract.
-    unsafe {
-        let dirty = lua_warren_dirty(state);
-        let result = write();
-        if dirty == 0 {
-            lua_warren_cleardirty(state);
+    /// Puts the flag back as it was, also when `write` unwinds.
+    struct Restore(*mut ffi::lua_State, c_int);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: the state is live for the whole of `keeping_clean`.
+            unsafe { lua_warren_sethost(self.0, self.1) };
         }
-        result
     }
+    // SAFETY: see the function's contract; the flag is plain global state.
+    let _restore = Restore(state, unsafe { lua_warren_sethost(state, 1) });
+    write()
 }
 
 /// The module files of one Lua state, and where they may come from.
@@ -115,11 +117,6 @@ impl Modules {
             roots,
             files: BTreeMap::new(),
         }
-    }
-
-    /// How many module files were compiled so far.
-    pub fn count(&self) -> usize {
-        self.files.len()
     }
 
     /// Files of every module compiled so far (for watching).

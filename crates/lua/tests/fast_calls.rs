@@ -181,7 +181,7 @@ fn fast_calls_leave_the_state_clean() {
     for seed in 0..5 {
         generate(&h, seed, &[("n", "1000")], None).unwrap();
     }
-    assert_eq!(h.rebuilds(), 0, "fast calls made the state dirty");
+    assert_eq!(h.reloads(), 0, "fast calls made the state dirty");
 }
 
 #[test]
@@ -300,7 +300,7 @@ fn fast_rng_calls_and_math_random_draw_what_the_generator_draws() {
             "seed {seed}"
         );
     }
-    assert_eq!(h.rebuilds(), 0, "fast rng calls made the state dirty");
+    assert_eq!(h.reloads(), 0, "fast rng calls made the state dirty");
 }
 
 /// `n` calls of `t.int(rng, 1, 6)` where `t.int` is `rng.int`, or a Lua function that calls

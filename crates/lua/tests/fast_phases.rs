@@ -397,7 +397,7 @@ fn fast_phases_leave_the_state_clean() {
     for seed in 0..4 {
         generate(&h, seed, &[("n", "3")], None).unwrap();
     }
-    assert_eq!(h.rebuilds(), 0, "fast phases made the state dirty");
+    assert_eq!(h.reloads(), 0, "fast phases made the state dirty");
 }
 
 /// Streams made by the fast `rng:stream` (a UTF-8 name, on the main thread) and by the declared

@@ -29,6 +29,9 @@ extern "C" {
     fn lua_warren_ispristine(l: *mut ffi::lua_State, idx: c_int) -> c_int;
     fn lua_warren_takeresetmetas(l: *mut ffi::lua_State) -> u64;
     fn lua_warren_setfields(l: *mut ffi::lua_State, idx: c_int) -> c_int;
+    fn lua_warren_reset(l: *mut ffi::lua_State) -> u64;
+    fn lua_warren_savedbytes(l: *mut ffi::lua_State) -> u64;
+    fn lua_warren_sethost(l: *mut ffi::lua_State, on: c_int) -> c_int;
 }
 
 /// Runs `f` on the raw state.
@@ -431,8 +434,46 @@ fn dirty(lua: &Lua) -> bool {
     raw(lua, |l| unsafe { lua_warren_dirty(l) != 0 })
 }
 
+/// What the objects `pristine` made hold, as a script sees them (every key and value, the
+/// metatables, the upvalue behind `peek`, the string metatable's `__index`).
+const DESCRIBE: &str = r#"
+local out = {}
+local function walk(name, t, depth)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local v = t[k]
+    if type(v) == "table" and depth < 2 and k ~= "_G" and k ~= "package" then
+      walk(name .. "." .. tostring(k), v, depth + 1)
+    else
+      out[#out + 1] = name .. "." .. tostring(k) .. "=" .. tostring(v)
+    end
+  end
+  out[#out + 1] = name .. " mt=" .. tostring(getmetatable(t)) .. " #=" .. #t
+end
+walk("T", T, 0)
+walk("MT", MT, 0)
+walk("string", string, 0)
+local g = {}
+for k in pairs(_G) do g[#g + 1] = tostring(k) end
+table.sort(g)
+out[#out + 1] = table.concat(g, ",")
+out[#out + 1] = "n=" .. peek() .. " index=" .. tostring(getmetatable("").__index)
+return table.concat(out, "\n")
+"#;
+
+fn describe(lua: &Lua) -> String {
+    lua.load(DESCRIBE).eval().unwrap()
+}
+
+fn reset(lua: &Lua) -> u64 {
+    raw(lua, |l| unsafe { lua_warren_reset(l) })
+}
+
 #[test]
-fn writes_to_pristine_objects_make_the_state_dirty() {
+fn writes_to_pristine_objects_are_saved_and_put_back() {
+    let before = describe(&pristine());
     for code in [
         "T.a = 2",
         "T.new = 1",
@@ -444,22 +485,128 @@ fn writes_to_pristine_objects_make_the_state_dirty() {
         "table.remove(T.list)",
         "table.sort(T.list, function(a, b) return a > b end)",
         "table.move({ 7 }, 1, 1, 1, T.list)",
+        "for i = 1, 1000 do T[i] = i end T.holes = nil",
         "setmetatable(T, MT)",
         "getmetatable('').__index = nil",
         "newglobal = 1",
         "print = nil",
         "bump()",
+        "local s = string s.x = 1",
+    ] {
+        let lua = pristine();
+        lua.load(code).exec().unwrap();
+        assert!(!dirty(&lua), "dirty after: {code}");
+        assert!(
+            raw(&lua, |l| unsafe { lua_warren_savedbytes(l) }) > 0 || code == "bump()",
+            "nothing copied for: {code}"
+        );
+        assert_ne!(describe(&lua), before, "no change seen after: {code}");
+        assert!(reset(&lua) > 0, "nothing saved after: {code}");
+        assert_eq!(describe(&lua), before, "not put back after: {code}");
+        assert_eq!(reset(&lua), 0, "a second reset has nothing to do");
+        // The state goes on: a second run's writes are saved and put back as well.
+        lua.load(code).exec().unwrap();
+        assert!(reset(&lua) > 0);
+        assert_eq!(
+            describe(&lua),
+            before,
+            "not put back after a second run of: {code}"
+        );
+    }
+}
+
+#[test]
+fn writes_that_cannot_be_saved_make_the_state_dirty() {
+    for code in [
         "coroutine.resume(CO)",
         "coroutine.close(CO2)",
         "coroutine.wrap(function() end)() coroutine.resume(CO)",
         "IT()",
         "math.random()",
-        "local s = string s.x = 1",
     ] {
         let lua = pristine();
         lua.load(code).exec().unwrap();
         assert!(dirty(&lua), "not dirty after: {code}");
     }
+}
+
+#[test]
+fn what_only_the_copies_hold_survives_full_collections_in_both_modes() {
+    // The run removes pre-run tables from the only tables that held them, churns through enough
+    // garbage and full collections (generational and incremental) to free anything unmarked,
+    // and then the reset puts them back: they must be whole, with their ids.
+    for mode in ["generational", "incremental"] {
+        let lua = Lua::new();
+        lua.load(format!(
+            r#"
+            collectgarbage("{mode}")
+            T = {{ kept = {{ deep = {{ "x", "y" }} }}, list = {{}} }}
+            for i = 1, 100 do T.list[i] = {{ i, tostring(i) .. "s" }} end
+            T.str = ("long string "):rep(10)
+            local n = {{ "upvalue's table" }}
+            function get() return n end
+            function set(v) n = v end
+            IDS = tostring(T.kept) .. tostring(T.kept.deep) .. tostring(get())
+            "#
+        ))
+        .exec()
+        .unwrap();
+        raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+        let before = lua
+            .load("return IDS .. T.kept.deep[2] .. #T.list .. T.list[50][2] .. T.str .. get()[1]")
+            .eval::<String>()
+            .unwrap();
+        lua.load(
+            r#"
+            local kept = T.kept
+            T.kept = nil
+            kept.deep = nil
+            T.list = nil
+            T.str = nil
+            set(nil)
+            for round = 1, 3 do
+              local junk = {}
+              for i = 1, 20000 do junk[i] = { i } end
+              collectgarbage("collect")
+              collectgarbage("step", 100)
+            end
+            "#,
+        )
+        .exec()
+        .unwrap();
+        assert!(!dirty(&lua));
+        assert_eq!(reset(&lua), 3, "{mode}: T, T.kept and the upvalue");
+        lua.load("collectgarbage('collect') collectgarbage('collect')")
+            .exec()
+            .unwrap();
+        let after = lua
+            .load("return IDS .. T.kept.deep[2] .. #T.list .. T.list[50][2] .. T.str .. get()[1]")
+            .eval::<String>()
+            .unwrap();
+        assert_eq!(after, before, "{mode}");
+        let ids: String = lua
+            .load("return tostring(T.kept) .. tostring(T.kept.deep) .. tostring(get())")
+            .eval()
+            .unwrap();
+        assert_eq!(ids, lua.load("return IDS").eval::<String>().unwrap());
+    }
+}
+
+#[test]
+fn the_hosts_own_writes_are_neither_saved_nor_dirty() {
+    let lua = pristine();
+    raw(&lua, |l| unsafe {
+        assert_eq!(lua_warren_sethost(l, 1), 0);
+        ffi::lua_getglobal(l, c"T".as_ptr());
+        ffi::lua_pushinteger(l, 9);
+        ffi::lua_setfield(l, -2, c"host".as_ptr());
+        ffi::lua_pop(l, 1);
+        lua_warren_markdirty(l);
+        assert_eq!(lua_warren_sethost(l, 0), 1);
+    });
+    assert!(!dirty(&lua));
+    assert_eq!(reset(&lua), 0);
+    assert_eq!(lua.load("return T.host").eval::<i64>().unwrap(), 9);
 }
 
 #[test]
@@ -485,6 +632,7 @@ fn reads_and_new_objects_leave_the_state_clean() {
     .exec()
     .unwrap();
     assert!(!dirty(&lua));
+    assert_eq!(reset(&lua), 0, "nothing to put back");
 }
 
 #[test]
@@ -508,12 +656,17 @@ fn reading_a_pristine_table_keeps_its_length() {
 }
 
 #[test]
-fn api_writes_mark_dirty_and_markdirty_is_explicit() {
+fn api_writes_are_saved_and_markdirty_is_explicit() {
     let lua = pristine();
     let ud = lua.create_any_userdata(0u8).unwrap();
     raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
     ud.set_nth_user_value(1, 5).unwrap();
-    assert!(dirty(&lua), "user value of a pristine userdata");
+    assert!(!dirty(&lua), "user value of a pristine userdata");
+    assert_eq!(reset(&lua), 1, "user value of a pristine userdata");
+    assert_eq!(
+        ud.nth_user_value::<mlua::Value>(1).unwrap(),
+        mlua::Value::Nil
+    );
 
     let lua = pristine();
     raw(&lua, |l| unsafe {
@@ -523,7 +676,9 @@ fn api_writes_mark_dirty_and_markdirty_is_explicit() {
         assert!(!ffi::lua_setupvalue(l, -2, 1).is_null());
         ffi::lua_pop(l, 1);
     });
-    assert!(dirty(&lua), "lua_setupvalue");
+    assert_eq!(lua.load("return peek()").eval::<i64>().unwrap(), 7);
+    assert_eq!(reset(&lua), 1, "lua_setupvalue");
+    assert_eq!(lua.load("return peek()").eval::<i64>().unwrap(), 0);
 
     let lua = pristine();
     raw(&lua, |l| unsafe {
@@ -570,7 +725,7 @@ fn setting_the_metatable_a_userdata_has_is_counted_not_a_write() {
         })
         .unwrap();
     }
-    assert!(dirty(&lua), "another metatable");
+    assert_eq!(reset(&lua), 1, "another metatable");
 }
 
 /// A userdata type with one method, for the field-table tests.

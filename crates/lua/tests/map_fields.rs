@@ -49,7 +49,7 @@ fn a_runs_map_answers_its_own_size_at_every_size() {
     let above = generate(&h, &[("width", "33"), ("height", "21")], 1, None);
     let map = generate(&h, &[], 2, Some(&above));
     assert_eq!(seen(&map), "Text(\"20x16 33x21\")");
-    assert_eq!(h.rebuilds(), 0, "keeping the size made the state dirty");
+    assert_eq!(h.reloads(), 0, "keeping the size made the state dirty");
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn a_map_resized_by_init_level_answers_its_new_size() {
         assert_eq!(seen(&map), "Text(\"1x1 96x64\")");
         assert_eq!((map.width(), map.height()), (96, 64));
     }
-    assert_eq!(h.rebuilds(), 0);
+    assert_eq!(h.reloads(), 0);
 }
 
 #[test]
@@ -131,12 +131,13 @@ fn every_run_gets_its_own_ctx_in_the_same_order() {
             )
         );
     }
-    assert_eq!(h.rebuilds(), 0, "refilling ctx made the state dirty");
+    assert_eq!(h.reloads(), 0, "refilling ctx made the state dirty");
     // A script's own write to ctx does not reach the next run.
     run(1, &[("mark", "true")], 1, None);
     assert_eq!(
         run(2, &[], 1, None),
         expected(plain, "seed=2 depth=1 width=20 above=- marked=nil")
     );
-    assert_eq!(h.rebuilds(), 1);
+    assert_eq!(h.reloads(), 0, "ctx was put back by a reload");
+    assert_eq!(h.resets(), (1, 1), "the run that wrote ctx put it back");
 }

@@ -63,13 +63,13 @@ fn streams_and_lists_a_run_hands_out_again_look_new() {
             "seed {seed}: a reused state's map differs from a fresh one's"
         );
     }
-    assert_eq!(reused.rebuilds(), 0, "the recipe keeps no state");
+    assert_eq!(reused.reloads(), 0, "the recipe keeps no state");
 }
 
 #[test]
 fn a_stream_kept_past_its_run_is_never_handed_out_again() {
-    // Keeping a stream writes to the recipe's own table, so the state is rebuilt before the
-    // next run: the kept stream's draws go on where they were in every run.
+    // Keeping a stream writes to the recipe's own table, which the run's end puts back as it
+    // was: no later run can reach the kept stream, and every run draws as a fresh state's.
     let keeper = r#"
 local kept = {}
 return {
@@ -91,8 +91,13 @@ return {
         assert_eq!(outcome(&reused, seed), outcome(&fresh, seed), "seed {seed}");
     }
     assert_eq!(
-        reused.rebuilds(),
-        3,
-        "every run after the first rebuilt the state"
+        reused.reloads(),
+        0,
+        "a table write was put back by a reload"
+    );
+    assert_eq!(
+        reused.resets(),
+        (4, 4),
+        "every run put the recipe's table back"
     );
 }

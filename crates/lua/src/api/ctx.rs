@@ -76,7 +76,7 @@ const PHASE: Decl = Decl::function(
 /// same keys, inserted in the same order into a table of the same size as the constructor
 /// `{ rng = …, seed = …, … }` did, so `pairs(ctx)` visits them in the same order in every run
 /// (a key set to nil and back could move once the collector cleared it). A run that writes to
-/// `ctx` leaves the state dirty, and the host rebuilds it, as for any other table.
+/// `ctx` has it put back at the run's end, as any other table the recipe's loading made.
 pub struct CtxTables {
     plain: Table,
     with_above: Table,
