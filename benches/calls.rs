@@ -1,6 +1,8 @@
 //! The fixed costs of the Lua host, against plain mlua in one run: entering a recipe, Lua→Rust
 //! method calls (two with a fast path, `map:priority` and `rng:int`, one without,
 //! `rng:seed`, an mlua method behind its gate, and `rect:center` on a `warren.rect` table),
+//! writing one cell (`map:set` without options, with one options table, with a new
+//! `{ force = true }` per call; plain mlua: a method reading `force` from the table),
 //! `math.random` (against stock Lua's own), and reading a map field (`map.width`) against a
 //! plain table field.
 //!
@@ -94,6 +96,26 @@ impl UserData for Grid {
         methods.add_method("priority", |_, g, (x, y): (i64, i64)| {
             Ok(g.cells[(y * g.width + x) as usize])
         });
+        // A write by terrain name, honouring `force` on the edge (row 0), as map:set does.
+        methods.add_method_mut(
+            "set",
+            |_, g, (x, y, t, opts): (i64, i64, mlua::String, Option<mlua::Table>)| {
+                let force = match opts {
+                    Some(o) => o.get::<Option<bool>>("force")?.unwrap_or(false),
+                    None => false,
+                };
+                let terrain = match &*t.as_bytes() {
+                    b"floor" => 1,
+                    b"rock wall" => 2,
+                    _ => return Err(mlua::Error::runtime("unknown terrain")),
+                };
+                if y == 0 && !force {
+                    return Ok(false);
+                }
+                g.cells[(y * g.width + x) as usize] = terrain;
+                Ok(true)
+            },
+        );
     }
 }
 
@@ -145,6 +167,11 @@ impl Plain {
                  function rng(n) for i = 1, n do r:int(1, 6) end end
                  function seed(n) for i = 1, n do r:seed() end end
                  function random(n) for i = 1, n do math.random(1, 6) end end
+                 function set(n) for i = 1, n do g:set(i & 7, 1, 'floor') end end
+                 function set_opts(n) local force = { force = true }
+                   for i = 1, n do g:set(i & 7, 0, 'floor', force) end end
+                 function set_new_opts(n)
+                   for i = 1, n do g:set(i & 7, 0, 'floor', { force = true }) end end
                  function loop(n) for i = 1, n do end end",
             )
             .exec()
@@ -181,7 +208,7 @@ fn main() {
     warren.time("method", N, 3);
     plain.time("method", N);
 
-    let mut rows: [Vec<f64>; 14] = Default::default();
+    let mut rows: [Vec<f64>; 20] = Default::default();
     for _ in 0..ROUNDS {
         rows[0].push(warren.time("loop", 0, MAPS) / MAPS as f64 * 1e9);
         rows[1].push(warren.per_op("method"));
@@ -197,8 +224,14 @@ fn main() {
         rows[11].push(plain.per_op("random"));
         rows[12].push(warren.per_op("rect"));
         rows[13].push(plain.per_op("rect"));
+        rows[14].push(warren.per_op("set"));
+        rows[15].push(plain.per_op("set"));
+        rows[16].push(warren.per_op("set_opts"));
+        rows[17].push(plain.per_op("set_opts"));
+        rows[18].push(warren.per_op("set_new_opts"));
+        rows[19].push(plain.per_op("set_new_opts"));
     }
-    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random, rect, plain_rect] =
+    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random, rect, plain_rect, set, plain_set, set_opts, plain_set_opts, set_new_opts, plain_set_new_opts] =
         rows.map(median);
     println!("fixed costs, medians of {ROUNDS} alternating rounds:");
     println!(
@@ -273,4 +306,22 @@ fn main() {
         "  t.width, a plain table in plain mlua:            {:8.1} ns per read",
         plain_table
     );
+    for (what, warren, plain) in [
+        ("map:set(x, y, t)", set, plain_set),
+        (
+            "map:set(x, y, t, opts), one options table",
+            set_opts,
+            plain_set_opts,
+        ),
+        (
+            "map:set(x, y, t, { force = true })",
+            set_new_opts,
+            plain_set_new_opts,
+        ),
+    ] {
+        println!(
+            "  {what:<47} {warren:8.1} ns per call (plain mlua {plain:.1}, ratio {:.2})",
+            warren / plain
+        );
+    }
 }

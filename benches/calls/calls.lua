@@ -8,8 +8,11 @@ return {
     height = { default = 16, min = 16, max = 16, doc = "Map height (the smallest map)." },
     mode = {
       default = "loop",
-      choices = { "loop", "method", "field", "table", "rng", "seed", "random", "rect" },
-      doc = "What to repeat: nothing, map:priority(1, 1), map.width, a plain table's field, rng:int(1, 6), rng:seed() (a method without a fast path), math.random(1, 6) or rect:center() (a method of a warren.rect table).",
+      choices = {
+        "loop", "method", "field", "table", "rng", "seed", "random", "rect", "set", "set_opts",
+        "set_new_opts",
+      },
+      doc = "What to repeat: nothing, map:priority(1, 1), map.width, a plain table's field, rng:int(1, 6), rng:seed() (a method without a fast path), math.random(1, 6), rect:center() (a method of a warren.rect table), map:set(x, y, t), map:set(x, y, t, opts) with one options table or with a new { force = true } each time.",
     },
     n = { default = 0, min = 0, max = 100000000, doc = "How many times." },
   },
@@ -33,6 +36,13 @@ return {
     elseif mode == "seed" then
       local r = ctx.rng:stream("bench")
       for _ = 1, n do r:seed() end
+    elseif mode == "set" then
+      for i = 1, n do map:set(i & 7, 1, "floor") end
+    elseif mode == "set_opts" then
+      local force = { force = true }
+      for i = 1, n do map:set(i & 7, 0, "floor", force) end
+    elseif mode == "set_new_opts" then
+      for i = 1, n do map:set(i & 7, 0, "floor", { force = true }) end
     elseif mode == "rect" then
       local r = warren.rect(1, 2, 5, 7)
       for _ = 1, n do r:center() end

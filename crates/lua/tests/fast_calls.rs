@@ -37,9 +37,23 @@ return {
     local fast, declared = {}, {}
     local rng = ctx.rng:stream("probe")
     local terrains = { style.wall, style.floor, "door", "nowhere" }
-    for _ = 1, 300 do
+    local inherit = setmetatable({}, { __index = { force = true } })
+    local options = {
+      false, "nil", { force = true }, { force = false }, { priority = 50 }, { priority = 250.0 },
+      { priority = "room_floor" }, { priority = 300 }, { priority = -1 }, { priority = "nope" },
+      { region = "vault" }, { region = "new" }, { force = "yes" }, { unknown = 1 }, { 1, 2 },
+      { force = true, priority = 10, region = "vault" }, inherit, {}, 5,
+    }
+    for _ = 1, 600 do
       local x, y = rng:int(-1, map.width) + f, rng:int(-1, map.height) + f
-      fast[#fast + 1], declared[#declared + 1] = both("set", x, y, terrains[rng:int(1, 4)])
+      local t, o = terrains[rng:int(1, 4)], options[rng:int(1, #options)]
+      if o == false then
+        fast[#fast + 1], declared[#declared + 1] = both("set", x, y, t)
+      elseif o == "nil" then
+        fast[#fast + 1], declared[#declared + 1] = both("set", x, y, t, nil)
+      else
+        fast[#fast + 1], declared[#declared + 1] = both("set", x, y, t, o)
+      end
     end
     for y = 0, map.height - 1 do
       for x = 0, map.width - 1 do
@@ -129,8 +143,11 @@ return {
       each:fill_rect({ x = 2, y = 2, w = 1, h = 1 }, "floor", { region = "vault" })
     end
     local only = ctx.params.only
+    local force, styled = { force = true }, { priority = "room_floor", region = "vault" }
     for _ = 1, ctx.params.n do
       if only == "set" then m:set(3, 4, "floor")
+      elseif only == "set_force" then m:set(0, 4, "floor", force)
+      elseif only == "set_styled" then m:set(3, 4, "floor", styled)
       elseif only == "region" then m:region(2, 2)
       elseif only == "fill" then m:fill("floor")
       elseif only == "snapshot" then m:snapshot("step")
@@ -149,6 +166,8 @@ fn a_fast_call_costs_the_budget_what_the_declared_binding_does() {
     let dir = tempfile::tempdir().unwrap();
     let methods = [
         "set",
+        "set_force",
+        "set_styled",
         "get",
         "priority",
         "region",

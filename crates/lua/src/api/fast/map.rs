@@ -1,7 +1,9 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes.
 
 use super::RECEIVER;
-use super::{answer, bytes_charged, charged, declared, install_closures, int_arg, string_at};
+use super::{
+    answer, bytes_at, bytes_charged, charged, declared, install_closures, int_arg, string_at,
+};
 use super::{Answer, FastMethod};
 use super::{CELL, FAST_ID_BASE};
 use crate::api::cost;
@@ -11,8 +13,12 @@ use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
-use std::ffi::c_int;
-use warren_core::map::{Brush, Map, Point, TagValue};
+use std::ffi::{c_int, c_uint};
+
+extern "C" {
+    fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
+}
+use warren_core::map::{priority, Brush, Map, Point, TagValue, TerrainId};
 
 /// The map methods with a fast path.
 static METHODS: [FastMethod<Map>; 12] = [
@@ -233,20 +239,113 @@ unsafe fn region(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     }
 }
 
-/// `map:set(x, y, terrain)` (options absent or nil): a priority write with the terrain's own
-/// brush, as the binding makes it without options.
+/// `map:set(x, y, terrain[, options])`: a priority write with the terrain's own brush, or with
+/// the options a plain write-options table gives ([`write_options`]), charged as the binding
+/// charges them.
 unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     unsafe {
-        let name = last_string(l, 4)?;
+        let top = ffi::lua_gettop(l);
+        if !(4..=5).contains(&top) {
+            return None;
+        }
+        let name = string_at(l, 4)?;
         let (x, y) = (int_arg(l, 2)?, int_arg(l, 3)?);
+        let (options, table) = WriteOptions::at(l, 5)?;
         cell.poke(|m| {
             m.index(x, y).ok()?;
             let terrain = terrain_names::id(m.terrains(), name)?;
-            let written = m
-                .write(Point::new(x as i32, y as i32), &Brush::new(terrain))
-                .ok()?;
+            let brush = options.brush(m, terrain)?;
+            // What the binding charges: one for an options table, the region names searched.
+            let work =
+                u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
+            if work > 0 && !charged(l, &crate::state::data_of(l)?.budget, work) {
+                return None;
+            }
+            let written = m.write(Point::new(x as i32, y as i32), &brush).ok()?;
             Some(Answer::Bool(written))
         })?
+    }
+}
+
+/// Write options (`warren.WriteOptions`) as a fast write takes them: `force` a boolean,
+/// `priority` an integer or a priority name, `region` a name.
+#[derive(Default)]
+struct WriteOptions<'l> {
+    force: bool,
+    priority: Option<u8>,
+    region: Option<&'l str>,
+}
+
+impl<'l> WriteOptions<'l> {
+    /// The options at stack index `i`: none when the argument is absent or nil; else a table
+    /// without a metatable whose keys are all write options with values of their types (a
+    /// priority in 0..=255 or a known name). `None` for anything else: the binding reads,
+    /// checks and reports it. Also whether a table was given.
+    ///
+    /// # Safety
+    /// `l` is running a fast closure; the strings live while the table stays on the stack
+    /// unchanged (a fast call runs no Lua code).
+    unsafe fn at(l: *mut lua_State, i: c_int) -> Option<(Self, bool)> {
+        let mut options = WriteOptions::default();
+        unsafe {
+            match ffi::lua_type(l, i) {
+                ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((options, false)),
+                ffi::LUA_TTABLE => {}
+                _ => return None,
+            }
+            if ffi::lua_getmetatable(l, i) != 0 {
+                ffi::lua_pop(l, 1);
+                return None;
+            }
+            // A walk by position (the table does not change: no Lua code runs meanwhile); a C
+            // function has LUA_MINSTACK (20) free slots, two are used at a time.
+            let mut cursor: c_uint = 0;
+            while lua_warren_next(l, i, &mut cursor) != 0 {
+                let read = options.read(l);
+                ffi::lua_pop(l, 2);
+                read?;
+            }
+        }
+        Some((options, true))
+    }
+
+    /// Reads the key and value on top of the stack into the options; `None` when they are not
+    /// a write option and a value of its type.
+    ///
+    /// # Safety
+    /// As [`WriteOptions::at`].
+    unsafe fn read(&mut self, l: *mut lua_State) -> Option<()> {
+        unsafe {
+            match bytes_at(l, -2)? {
+                b"force" if ffi::lua_type(l, -1) == ffi::LUA_TBOOLEAN => {
+                    self.force = ffi::lua_toboolean(l, -1) != 0;
+                }
+                b"priority" => {
+                    self.priority = Some(match string_at(l, -1) {
+                        Some(name) => priority::by_name(name)?,
+                        None => u8::try_from(int_arg(l, -1)?).ok()?,
+                    });
+                }
+                b"region" => self.region = Some(string_at(l, -1)?),
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// The brush writing `terrain` on `map` with these options; `None` for a region the map
+    /// has not got yet (the binding adds it, charging for its name).
+    fn brush(&self, map: &Map, terrain: TerrainId) -> Option<Brush> {
+        let region = match self.region {
+            Some(name) => Some(map.region_names().iter().position(|n| n == name)? as u16),
+            None => None,
+        };
+        Some(Brush {
+            terrain,
+            priority: self.priority,
+            region,
+            force: self.force,
+        })
     }
 }
 
