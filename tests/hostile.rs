@@ -23,8 +23,7 @@ fn limits() -> Limits {
 
 /// Work that is slow per step (C calls from Rust, Lua stack growth) may meet the clock or the
 /// memory limit before the instruction budget; any of them stops it.
-const DEEP: &str =
-    "instruction budget exceeded (5000000 instructions|memory limit exceeded (32 MiB";
+const DEEP: &str = "instruction budget exceeded (5000000 instructions|memory limit exceeded (32 MiB|time budget exceeded (0.5 s";
 
 /// (what it tries, recipe body, text the error must contain; `|` separates alternatives).
 const CORPUS: &[(&str, &str, &str)] = &[
@@ -275,4 +274,133 @@ fn runaway_top_level_code_is_a_budget_error_at_load() {
             .contains("t.lua:1: instruction budget exceeded"),
         "{e}"
     );
+}
+
+/// A recipe's module files: (name in `scripts/`, text).
+type Files = &'static [(&'static str, &'static str)];
+
+/// Recipes whose error, or the way it unwinds, goes deep through C boundaries or the Lua stack,
+/// each with the modules it requires: (what it tries, files, text its error must contain).
+const DEEP_ERRORS: &[(&str, Files, &str)] = &[
+    (
+        "require cycle of two",
+        &[("a.lua", "return require 'b'"), ("b.lua", "return require 'a'")],
+        "C stack overflow",
+    ),
+    (
+        "require cycle of three",
+        &[
+            ("a.lua", "local b = require 'b' return b"),
+            ("b.lua", "return require 'c'"),
+            ("c.lua", "return { require 'a' }"),
+        ],
+        "C stack overflow",
+    ),
+    (
+        "require cycle under pcall",
+        &[("a.lua", "local ok, e = pcall(require, 'a') if not ok then error(e, 0) end return e")],
+        "C stack overflow",
+    ),
+    (
+        "recursion through pcall",
+        &[("a.lua", "local function f() local ok, e = pcall(f) if not ok then error(e, 0) end end f()")],
+        "stack overflow",
+    ),
+    (
+        "recursion through xpcall handlers",
+        &[("a.lua", "local function f() local ok, e = xpcall(f, function(e) error(e, 0) end) if not ok then error(e, 0) end end f()")],
+        "stack overflow|error in error handling",
+    ),
+    (
+        "recursion in Lua",
+        &[("a.lua", "local function r(n) return r(n + 1) + 1 end r(1)")],
+        "stack overflow",
+    ),
+    (
+        "recursion through gsub",
+        &[("a.lua", "local function g(s) return (s:gsub('.', g)) end g('ab')")],
+        "stack overflow",
+    ),
+    (
+        "recursion through sort comparators",
+        &[("a.lua", "local function c(a, b) table.sort({ 3, 2, 1 }, c) return a < b end table.sort({ 3, 2, 1 }, c)")],
+        "stack overflow",
+    ),
+    (
+        "recursion through __index",
+        &[("a.lua", "local t = setmetatable({}, { __index = function(t, k) return t[k] end }) local _ = t.x")],
+        "stack overflow",
+    ),
+    (
+        "recursion in __tostring of the error",
+        &[("a.lua", "error(setmetatable({}, { __tostring = function(self) return tostring(self) end }))")],
+        "stack overflow|error in error handling",
+    ),
+    (
+        "__close running away while unwinding",
+        &[("a.lua", "do local x <close> = setmetatable({}, { __close = function() while true do end end }) error('x') end")],
+        "budget exceeded",
+    ),
+    (
+        "a huge error value",
+        &[("a.lua", "local t = {} for i = 1, 1e6 do t[i] = i end t.name = ('x'):rep(1e6) error(t)")],
+        // Described in the run (the table's first entries), named at load.
+        "a.lua:1: error({1, 2, 3, 4, 5, 6, 7, 8, … 999993 more})|a.lua:1: error object is a table value",
+    ),
+];
+
+#[test]
+fn every_path_after_an_error_ends_within_its_budget() {
+    // Through the real binary: each error ends, with its message located at the recipe's
+    // modules, within the time budget plus 100 ms (a bound on the whole process, start-up
+    // included, not a benchmark).
+    let budget = Duration::from_secs(2);
+    let mut failures = Vec::new();
+    let cases = DEEP_ERRORS
+        .iter()
+        .flat_map(|case| [(case, "loading"), (case, "generating")]);
+    for ((what, files, expected), when) in cases {
+        let what = format!("{what}, {when}");
+        let (at_load, in_run) = match when {
+            "loading" => ("require 'a'", ""),
+            _ => ("", "require 'a'"),
+        };
+        let recipe = format!(
+            "{at_load}\nreturn {{ params = {{ width = {{ default = 16 }}, height = {{ default = 16 }} }},\n\
+             generate = function(map) {in_run} end }}\n"
+        );
+        let mut tree: Vec<(String, &str)> = vec![("scripts/t.lua".into(), &recipe)];
+        tree.extend(
+            files
+                .iter()
+                .map(|(name, text)| (format!("scripts/{name}"), *text)),
+        );
+        let tree: Vec<(&str, &str)> = tree.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        let dir = temp_tree(&tree);
+        copy_regions(dir.path());
+        let started = Instant::now();
+        let out = warren()
+            .current_dir(dir.path())
+            .args(["run", "scripts/t.lua", "--seed", "1", "--max-seconds", "2"])
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(1) {
+            failures.push(format!("{what}: exit {:?}: {err}", out.status.code()));
+        }
+        if !expected.split('|').any(|x| err.contains(x)) {
+            failures.push(format!("{what}: expected '{expected}', got: {err}"));
+        }
+        if !err.contains("error: scripts/") {
+            failures.push(format!("{what}: not located at a recipe file: {err}"));
+        }
+        if took > budget + Duration::from_millis(100) {
+            failures.push(format!("{what}: took {took:?}"));
+        }
+        if err.len() > 8 << 10 {
+            failures.push(format!("{what}: {} bytes of error", err.len()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -113,10 +113,10 @@ fn deep_recursion_is_shortened() {
     let prelude = "local function down(n)\n  if n == 0 then local t = nil; return t.x end\n  local r = down(n - 1)\n  return r\nend";
     let (_, err) = fail(prelude, "    down(100)");
     let lines: Vec<&str> = err.lines().collect();
-    assert!(lines.len() <= 2 + 8 + 1 + 3, "{err}");
+    assert!(lines.len() <= 2 + 20 + 1 + 10, "{err}");
     assert!(
-        err.contains("\n  … 91 more\n"),
-        "102 frames (101 of `down`, generate), 11 shown: {err}"
+        err.contains("\n  … 72 more\n"),
+        "102 frames (101 of `down`, generate), the first 20 and last 10 shown: {err}"
     );
     assert!(lines
         .last()

@@ -75,6 +75,9 @@ typedef struct LexState {
   struct Dyndata *dyd;  /* dynamic structures used by the parser */
   TString *source;  /* current source name */
   TString *envn;  /* environment variable name */
+#if defined(LUA_WARREN)
+  l_uint32 warren_ccalls;  /* C calls when the parse began (see 'enterlevel') */
+#endif
 } LexState;
 
 

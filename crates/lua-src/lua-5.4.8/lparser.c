@@ -502,10 +502,13 @@ static void adjust_assign (LexState *ls, int nvars, int nexps, expdesc *e) {
 
 
 #if defined(LUA_WARREN)
-/* warren: a chunk nested past the C-call limit is a syntax error at its line (stock Lua says
-   only "C stack overflow", with no place) */
+/* warren: a chunk whose own nesting takes it past the C-call limit is a syntax error at its
+   line (stock Lua says only "C stack overflow", with no place). When the calls under way when
+   the parse began took most of the limit (a require cycle loading the next module), the chunk
+   is not to blame: that is stock Lua's "C stack overflow". */
 static void warren_enterlevel (LexState *ls) {
-  if (getCcalls(ls->L) + 1 >= LUAI_MAXCCALLS)
+  l_uint32 calls = getCcalls(ls->L);
+  if (calls + 1 >= LUAI_MAXCCALLS && calls - ls->warren_ccalls >= LUAI_MAXCCALLS / 2)
     luaX_syntaxerror(ls, "chunk has too many nested levels");
   luaE_incCstack(ls->L);
 }
@@ -1967,6 +1970,9 @@ LClosure *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff,
   lexstate.dyd = dyd;
   dyd->actvar.n = dyd->gt.n = dyd->label.n = 0;
   luaX_setinput(L, &lexstate, z, funcstate.f->source, firstchar);
+#if defined(LUA_WARREN)
+  lexstate.warren_ccalls = getCcalls(L);
+#endif
   mainfunc(&lexstate, &funcstate);
   lua_assert(!funcstate.prev && funcstate.nups == 1 && !lexstate.fs);
   /* all scopes should be correctly finished */

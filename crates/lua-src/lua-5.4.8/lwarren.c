@@ -535,6 +535,35 @@ LUA_API int lua_warren_next (lua_State *L, int idx, unsigned int *cursor) {
 }
 
 
+LUA_API int lua_warren_outermost (lua_State *L, lua_Debug *ar) {
+  if (L->ci == &L->base_ci || L->base_ci.next == NULL)
+    return 0;
+  ar->i_ci = L->base_ci.next;
+  return 1;
+}
+
+
+LUA_API int lua_warren_stepstack (lua_State *L, lua_Debug *ar, int older) {
+  CallInfo *ci = ar->i_ci;
+  if (older) {
+    if (ci->previous == NULL || ci->previous == &L->base_ci)
+      return 0;
+    ar->i_ci = ci->previous;
+  }
+  else {
+    if (ci == L->ci || ci->next == NULL)
+      return 0;
+    ar->i_ci = ci->next;
+  }
+  return 1;
+}
+
+
+LUA_API int lua_warren_samestack (const lua_Debug *a, const lua_Debug *b) {
+  return a->i_ci == b->i_ci;
+}
+
+
 LUA_API void *lua_warren_udcell (lua_State *L, int idx, const void *mt) {
   const TValue *o = luaW_index2value(L, idx);
   Udata *u;

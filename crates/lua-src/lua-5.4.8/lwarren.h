@@ -124,6 +124,18 @@ LUA_API void *(lua_warren_udcell) (lua_State *L, int idx, const void *mt);
    returns that function; NULL otherwise, and for any other closure. */
 LUA_API lua_CFunction (lua_warren_gate) (lua_State *L);
 
+/* stack walks in steps of one frame (lua_getstack walks from the top at every call, so a
+   walk by level is quadratic in the depth) */
+/* Fills 'ar' for 'lua_getinfo' with the outermost frame (the one 'lua_getstack' gives for the
+   deepest level); 0 if the stack has no frame. */
+LUA_API int (lua_warren_outermost) (lua_State *L, lua_Debug *ar);
+/* Moves 'ar' (from 'lua_getstack', 'lua_warren_outermost' or this function) one frame older
+   ('older' != 0) or newer; 0 (and 'ar' unchanged) past either end. The stack must not have
+   changed since 'ar' was filled. */
+LUA_API int (lua_warren_stepstack) (lua_State *L, lua_Debug *ar, int older);
+/* Whether 'a' and 'b' stand for the same frame. */
+LUA_API int (lua_warren_samestack) (const lua_Debug *a, const lua_Debug *b);
+
 /* read-only tables */
 /* Makes the table at 'idx' read-only (or writable again, when 'readonly' is
    0), with every other table that has its metatable (it must have one, with a

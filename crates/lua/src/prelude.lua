@@ -70,9 +70,9 @@ G.dofile, G.loadfile, G.collectgarbage, G.warn = nil, nil, nil, nil
 
 -- require, as in stock Lua, over the script directories only: package.loaded (modules may
 -- register themselves, `package.loaded[...] = M`), package.preload, the module name and file as
--- the loader's arguments; a cycle without self-registration recurses as in stock Lua. No
--- package.path, cpath, searchers or loadlib.
-local find_module = host.find_module
+-- the loader's arguments; a cycle without self-registration recurses as in stock Lua, to its
+-- C-stack limit. No package.path, cpath, searchers or loadlib.
+local find_module, call_loader = host.find_module, host.call_loader
 local package = { loaded = {}, preload = {} }
 local loaded = package.loaded
 for _, lib in ipairs { "string", "table", "math", "utf8" } do loaded[lib] = G[lib] end
@@ -87,7 +87,9 @@ G.require = function(name)
   if found then return found end
   local loader, extra = package.preload[name], ":preload:"
   if not loader then loader, extra = find_module(name) end
-  local result = loader(name, extra)
+  -- Called from C, as stock Lua's require calls it: a require cycle then ends at the C-stack
+  -- limit ("C stack overflow") within a few hundred levels.
+  local result = call_loader(loader, name, extra)
   if result ~= nil then
     loaded[name] = result
   elseif loaded[name] == nil then

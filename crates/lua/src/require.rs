@@ -3,7 +3,8 @@
 //! are followed.
 
 use crate::state::state;
-use mlua::{Function, Lua};
+use mlua::{ffi, Function, Lua};
+use std::ffi::c_int;
 use std::path::{Path, PathBuf};
 use warren_core::input::{read_regular, regular_file, ReadError};
 
@@ -115,6 +116,25 @@ pub fn find_module(lua: &Lua, name: String) -> mlua::Result<(Function, String)> 
     let file = path.display().to_string();
     state(lua).modules.borrow_mut().files.insert(name, path);
     Ok((loader, file))
+}
+
+/// `call_loader(loader, name, file)`: calls `loader(name, file)` from C and returns its first
+/// result, as stock Lua's `require` (a C function) calls a module's loader. Every nested
+/// `require` then takes a level of the C stack, so a require cycle meets Lua's C-stack limit
+/// (`LUAI_MAXCCALLS`, 200) and ends at once with stock Lua's "C stack overflow", where a
+/// `require` written in Lua would recurse until the Lua stack is full, loading the module
+/// again at every level.
+///
+/// # Safety
+/// A Lua C function: called by Lua only, with the loader and its arguments.
+pub unsafe extern "C-unwind" fn call_loader(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with its arguments on the stack; lua_call raises on error.
+    unsafe {
+        let args = ffi::lua_gettop(l) - 1;
+        ffi::luaL_checktype(l, 1, ffi::LUA_TFUNCTION);
+        ffi::lua_call(l, args, 1);
+    }
+    1
 }
 
 #[cfg(test)]

@@ -189,6 +189,10 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         "find_module",
         lua.create_function(super::require::find_module)?,
     )?;
+    // SAFETY: a C function for this state's Lua (a plain one: making it takes no object id).
+    host.set("call_loader", unsafe {
+        lua.create_c_function(super::require::call_loader)?
+    })?;
     let warren = api::module(lua)?;
     host.set("warren", &warren)?;
     api::install_indexes(lua)?;

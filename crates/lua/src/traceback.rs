@@ -13,13 +13,19 @@
 //! The host hooks in twice: it calls `generate` under Lua's own `xpcall` with [`handler`], and
 //! [`outcome`] turns what that `xpcall` returned into a result.
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{ffi, Function, Lua, Table, Value};
+use std::ffi::{c_int, CStr};
 use std::fmt::Write as _;
 
 /// The most recipe frames a traceback lists: the innermost ones and the outermost ones, with
-/// a count of those left out between them.
-const INNER_FRAMES: usize = 8;
-const OUTER_FRAMES: usize = 3;
+/// a count of the frames left out between them.
+const INNER_FRAMES: usize = 20;
+const OUTER_FRAMES: usize = 10;
+
+/// The most frames examined from each end of the stack for recipe frames: the frames between
+/// are only counted, so a traceback costs what it shows (and a walk over the rest, one pointer
+/// a frame), whatever the depth of a runaway recursion.
+const SCANNED_FRAMES: usize = 1000;
 
 /// An error already formatted by the handler: its message, then the traceback lines.
 #[derive(Debug)]
@@ -58,6 +64,9 @@ pub fn outcome(lua: &Lua, ok: Value, error: Value) -> mlua::Result<()> {
 /// The message handler: runs where the error happened, with its stack still there.
 fn handle(lua: &Lua, value: Value) -> mlua::Result<String> {
     let frames = recipe_frames(lua);
+    // The walk is charged (at a budget point: a budget that runs out trips, and the host
+    // reports it; the handler's text is then not used).
+    let _ = crate::state::charge(lua, frames.walked / 16 + 1);
     let mut text = match &value {
         Value::String(s) => s.to_string_lossy().to_string(),
         Value::Error(e) => crate::located::message(e),
@@ -65,28 +74,26 @@ fn handle(lua: &Lua, value: Value) -> mlua::Result<String> {
         other => format!("error({})", describe(lua, other)),
     };
     if !crate::located::starts_located(&text) {
-        if let Some(f) = frames.first() {
+        if let Some(f) = frames.inner.first().or(frames.outer.last()) {
             text = format!("{}:{}: {text}", f.file, f.line);
         }
     }
-    if frames.len() >= 2 {
+    if frames.inner.len() + frames.outer.len() >= 2 {
         text.push_str("\ntraceback (most recent call first):");
-        let n = frames.len();
-        let shown = |i: usize| i < INNER_FRAMES || i >= n.saturating_sub(OUTER_FRAMES);
-        let mut skipped = 0;
-        for (i, f) in frames.iter().enumerate() {
-            if !shown(i) {
-                skipped += 1;
-                continue;
-            }
-            if skipped > 0 {
-                let _ = write!(text, "\n  … {skipped} more");
-                skipped = 0;
-            }
+        let shown = |text: &mut String, f: &Frame| {
             let _ = write!(text, "\n  {}:{}: in {}", f.file, f.line, f.function);
             if f.tail {
                 text.push_str("\n  (… tail calls …)");
             }
+        };
+        for f in &frames.inner {
+            shown(&mut text, f);
+        }
+        if frames.between > 0 {
+            let _ = write!(text, "\n  … {} more", frames.between);
+        }
+        for f in frames.outer.iter().rev() {
+            shown(&mut text, f);
         }
     }
     Ok(text)
@@ -101,36 +108,123 @@ struct Frame {
     tail: bool,
 }
 
-/// The frames of recipe files on the stack, innermost first.
-fn recipe_frames(lua: &Lua) -> Vec<Frame> {
-    let mut frames = Vec::new();
+/// What a traceback shows of the stack: the innermost recipe frames (innermost first), the
+/// outermost ones (outermost first), how many frames lie between them, and how many frames
+/// the walk stepped over in all.
+#[derive(Default)]
+struct Frames {
+    inner: Vec<Frame>,
+    outer: Vec<Frame>,
+    between: usize,
+    walked: u64,
+}
+
+extern "C" {
+    fn lua_warren_outermost(l: *mut ffi::lua_State, ar: *mut ffi::lua_Debug) -> c_int;
+    fn lua_warren_stepstack(l: *mut ffi::lua_State, ar: *mut ffi::lua_Debug, older: c_int)
+        -> c_int;
+    fn lua_warren_samestack(a: *const ffi::lua_Debug, b: *const ffi::lua_Debug) -> c_int;
+}
+
+/// The recipe frames on the stack (files loaded from disk: the host's, the standard library's
+/// and `load`ed strings' frames are left out): up to [`INNER_FRAMES`] from the top and
+/// [`OUTER_FRAMES`] from the bottom, each end scanned for at most [`SCANNED_FRAMES`]; the
+/// frames between are counted. Every step moves one frame (`lua_warren_stepstack`), so the
+/// walk is linear in the depth.
+fn recipe_frames(lua: &Lua) -> Frames {
+    lua.exec_raw_lua(|raw| {
+        // SAFETY: `lua_Debug` is plain data the walk functions fill; the stack does not change
+        // during the walk (nothing here calls Lua).
+        unsafe { walk(raw.state()) }
+    })
+}
+
+/// [`recipe_frames`] on the running thread `l`.
+///
+/// # Safety
+/// `l` is the running thread; nothing may change its stack during the walk.
+unsafe fn walk(l: *mut ffi::lua_State) -> Frames {
+    let mut frames = Frames::default();
     // Level 0 is this handler.
-    for level in 1.. {
-        let Some(frame) = lua.inspect_stack(level, |d| {
-            let source = d.source();
-            let file = source.source.as_deref()?.strip_prefix('@')?.to_string();
-            let line = d.current_line()?;
-            let names = d.names();
-            let function = match (source.what, names.name, names.name_what) {
-                ("main", ..) => "the file's main chunk".to_string(),
-                (_, Some(name), Some(what)) if !what.is_empty() => {
-                    let what = if what == "global" { "function" } else { what };
-                    format!("{what} '{name}'")
-                }
-                _ => format!("function <{file}:{}>", source.line_defined.unwrap_or(0)),
-            };
-            Some(Frame {
-                file,
-                line,
-                function,
-                tail: d.is_tail_call(),
-            })
-        }) else {
-            break;
-        };
-        frames.extend(frame);
+    let mut top: ffi::lua_Debug = unsafe { std::mem::zeroed() };
+    if unsafe { ffi::lua_getstack(l, 1, &mut top) } == 0 {
+        return frames;
     }
+    // From the top, older and older.
+    let mut scanned = 0;
+    let reached_bottom = loop {
+        frames.inner.extend(unsafe { frame(l, &mut top) });
+        scanned += 1;
+        if frames.inner.len() == INNER_FRAMES || scanned == SCANNED_FRAMES {
+            break false;
+        }
+        if unsafe { lua_warren_stepstack(l, &mut top, 1) } == 0 {
+            break true;
+        }
+    };
+    frames.walked = scanned as u64;
+    if reached_bottom {
+        return frames;
+    }
+    // From the bottom, newer and newer, up to the frame the first walk stopped at.
+    let mut bottom: ffi::lua_Debug = unsafe { std::mem::zeroed() };
+    if unsafe { lua_warren_outermost(l, &mut bottom) } == 0 {
+        return frames;
+    }
+    let mut scanned = 0;
+    let met = loop {
+        if unsafe { lua_warren_samestack(&bottom, &top) } != 0 {
+            break true;
+        }
+        frames.outer.extend(unsafe { frame(l, &mut bottom) });
+        scanned += 1;
+        if frames.outer.len() == OUTER_FRAMES || scanned == SCANNED_FRAMES {
+            break false;
+        }
+        if unsafe { lua_warren_stepstack(l, &mut bottom, 0) } == 0 {
+            break true;
+        }
+    };
+    frames.walked += scanned as u64;
+    if met {
+        return frames;
+    }
+    // Count the frames strictly between the two walks' last frames.
+    while unsafe { lua_warren_stepstack(l, &mut top, 1) } != 0
+        && unsafe { lua_warren_samestack(&top, &bottom) } == 0
+    {
+        frames.between += 1;
+    }
+    frames.walked += frames.between as u64;
     frames
+}
+
+/// The frame `ar` stands for, when it runs recipe code (a file loaded from disk).
+///
+/// # Safety
+/// `ar` was filled by a stack walk of `l`, whose stack has not changed since.
+unsafe fn frame(l: *mut ffi::lua_State, ar: &mut ffi::lua_Debug) -> Option<Frame> {
+    let text = |p: *const std::ffi::c_char| {
+        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    };
+    if unsafe { ffi::lua_getinfo(l, c"Slnt".as_ptr(), ar) } == 0 || ar.currentline < 0 {
+        return None;
+    }
+    let file = text(ar.source)?.strip_prefix('@')?.to_string();
+    let function = match (text(ar.what).as_deref(), text(ar.name), text(ar.namewhat)) {
+        (Some("main"), ..) => "the file's main chunk".to_string(),
+        (_, Some(name), Some(what)) if !what.is_empty() => {
+            let what = if what == "global" { "function" } else { &what };
+            format!("{what} '{name}'")
+        }
+        _ => format!("function <{file}:{}>", ar.linedefined.max(0)),
+    };
+    Some(Frame {
+        file,
+        line: ar.currentline as usize,
+        function,
+        tail: ar.istailcall != 0,
+    })
 }
 
 /// A value written for people: strings quoted, tables as `{key = value, …}` (two levels deep,
@@ -145,7 +239,15 @@ fn write_value(lua: &Lua, value: &Value, depth: usize, out: &mut String) {
     match value {
         Value::Nil => out.push_str("nil"),
         Value::String(s) => {
-            let _ = write!(out, "{:?}", s.to_string_lossy());
+            let text = s.to_string_lossy();
+            match text.char_indices().nth(SHOWN_CHARS) {
+                Some((end, _)) => {
+                    let _ = write!(out, "{:?}…", &text[..end]);
+                }
+                None => {
+                    let _ = write!(out, "{text:?}");
+                }
+            }
         }
         Value::Table(t) => write_table(lua, t, depth, out),
         Value::Error(e) => out.push_str(&crate::located::message(e)),
@@ -164,27 +266,47 @@ fn has_tostring(t: &Table) -> bool {
 }
 
 fn write_table(lua: &Lua, t: &Table, depth: usize, out: &mut String) {
-    if has_tostring(t) {
-        if let Ok(s) = Value::Table(t.clone()).to_string() {
-            out.push_str(&s);
-            return;
+    let failed = if has_tostring(t) {
+        match Value::Table(t.clone()).to_string() {
+            Ok(s) => {
+                out.push_str(&s);
+                return;
+            }
+            Err(e) => Some(crate::located::message(&e)),
         }
+    } else {
+        None
+    };
+    write_entries(lua, t, depth, out);
+    if let Some(why) = failed {
+        // As long as a string shown.
+        let why: String = why.chars().take(SHOWN_CHARS).collect();
+        let _ = write!(out, " (its __tostring failed: {why})");
     }
+}
+
+/// A table's entries, `{key = value, …}`.
+fn write_entries(lua: &Lua, t: &Table, depth: usize, out: &mut String) {
     if depth >= 2 {
         out.push_str("{…}");
         return;
     }
-    let mut entries: Vec<(Value, Value)> = t.clone().pairs::<Value, Value>().flatten().collect();
-    entries.sort_by(|(a, _), (b, _)| key_order(a, b));
+    // The first entries in key order, kept as the walk goes: a huge table costs one walk.
+    let mut entries: Vec<(Value, Value)> = Vec::with_capacity(SHOWN_ENTRIES + 1);
+    let mut count = 0;
+    for (k, v) in t.clone().pairs::<Value, Value>().flatten() {
+        count += 1;
+        let at = entries.partition_point(|(e, _)| key_order(e, &k).is_le());
+        if at < SHOWN_ENTRIES {
+            entries.insert(at, (k, v));
+            entries.truncate(SHOWN_ENTRIES);
+        }
+    }
     out.push('{');
     let len = t.raw_len();
     for (i, (k, v)) in entries.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
-        }
-        if i == 8 {
-            let _ = write!(out, "… {} more", entries.len() - 8);
-            break;
         }
         match k {
             // The array part reads as a list.
@@ -200,8 +322,17 @@ fn write_table(lua: &Lua, t: &Table, depth: usize, out: &mut String) {
         }
         write_value(lua, v, depth + 1, out);
     }
+    if count > SHOWN_ENTRIES {
+        let _ = write!(out, ", … {} more", count - SHOWN_ENTRIES);
+    }
     out.push('}');
 }
+
+/// The most entries of a table a description shows.
+const SHOWN_ENTRIES: usize = 8;
+
+/// The most characters of a string a description shows.
+const SHOWN_CHARS: usize = 200;
 
 /// Array keys first in order, then strings sorted, then anything else.
 fn key_order(a: &Value, b: &Value) -> std::cmp::Ordering {
