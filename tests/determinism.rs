@@ -1,8 +1,8 @@
 //! Every map starts from the same state, and nothing a recipe sees depends on the process: through
 //! the real binary, the k-th map of `warren batch` (one job or two) equals `warren run --seed k`
 //! in a fresh process, for recipes that keep module-level state, replace globals, mutate module
-//! tables, extend `string`, keep a coroutine or a town or status lists made at load, or look at
-//! `next` order, table-keyed `pairs`, `tostring({})` and weak tables.
+//! tables, extend `string`, keep a coroutine or a town or status lists made at load, look at
+//! `next` order, table-keyed `pairs`, `tostring({})` and weak tables, or read the clocks.
 
 mod common;
 use common::*;
@@ -72,6 +72,11 @@ const CASES: &[(&str, &str, &str)] = &[
         ctx.rng:stream('x')
         tag('after', tostring({}))
         "#,
+    ),
+    (
+        "clock",
+        "local loaded_at = os.time()",
+        "tag('clock', os.clock()) tag('time', os.time()) tag('loaded', loaded_at) tag('date', os.date('!%Y-%m-%d %H:%M:%S')) local n = 0 repeat n = n + 1 until os.clock() > 0.001 tag('turns', n)",
     ),
     (
         "order",
@@ -148,6 +153,20 @@ fn batch_maps_equal_fresh_runs_whatever_the_recipe_keeps() {
                     "{name}: map {seed} of batch --jobs {jobs} differs from a fresh run"
                 );
             }
+        }
+        if *name == "clock" {
+            // os.time() starts from the seed (and from seed 0 while the recipe loads); a loop
+            // limited by os.clock() does the same turns in every process and path.
+            for (seed, map) in fresh.iter().enumerate() {
+                let time = 946_684_800 + seed;
+                assert!(map.contains(&format!("\"time\": \"{time}\"")), "{map}");
+                assert!(map.contains("\"loaded\": \"946684800\""), "{map}");
+            }
+            assert!(
+                fresh[1].contains("\"date\": \"2000-01-01 00:00:01\""),
+                "{}",
+                fresh[1]
+            );
         }
         if *name == "order" {
             // Ids (tostring, and the order of table keys) are the same in every fresh process.

@@ -26,6 +26,7 @@ return {
     fail_every = { default = 0, min = 0, max = 100, doc = "Fail the seeds divisible by this." },
   },
   generate = function(map, ctx)
+    local started = os.clock()
     if ctx.params.fail_every > 0 and ctx.seed % ctx.params.fail_every == 0 then
       error(("seed %d fails on purpose"):format(ctx.seed))
     end
@@ -41,6 +42,9 @@ return {
     end
     map:add_layer("marks", { rows = marks, colors = { ["!"] = "#ff0000" } })
     map:tag("version", VERSION)
+    -- The clocks as generate starts: the same as in `warren run`.
+    map:tag("clock", started)
+    map:tag("time", os.time())
   end }
 "##;
 
@@ -365,7 +369,7 @@ fn malformed_requests_get_clear_4xx_errors_and_the_server_carries_on() {
     let started = Instant::now();
     let r = s.get("/api/map?set=spin=true");
     assert_eq!(r.status, 422, "{}", r.text());
-    assert!(r.problems().contains("r.lua:20:"), "{}", r.problems());
+    assert!(r.problems().contains("r.lua:21:"), "{}", r.problems());
     assert!(r.problems().contains("budget"), "{}", r.problems());
     assert!(started.elapsed() < Duration::from_secs(30));
 

@@ -462,6 +462,8 @@ return { name = "stateful", params = { width = { default = 16 }, height = { defa
     map:tag("had", tostring(string.shout ~= nil))
     function string.shout(s) return s .. "!" end
     map:tag("id", tostring({}))
+    map:tag("clock", os.clock())
+    map:tag("time", os.time())
   end }
 "#;
     let mut w = Watch::spawn(&[], stateful);

@@ -34,9 +34,6 @@ pub unsafe fn refund_call(l: *mut ffi::lua_State) {
     unsafe { lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST)) }
 }
 
-/// Instructions per second of `os.clock()`'s virtual time.
-pub const VIRTUAL_HZ: f64 = 1e8;
-
 /// Instructions the Lua counter gets at a time: the clock is read once per chunk (a busy loop
 /// runs one in well under a millisecond).
 pub const CHUNK: u64 = 100_000;

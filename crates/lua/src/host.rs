@@ -612,6 +612,8 @@ impl Host {
         // The run's objects are numbered from here: calling `xpcall` and `generate` makes none.
         // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
         unsafe { state::set_id_base(lua.raw_state(), RUN_ID_BASE) };
+        // So are its clocks: whatever the host ran before (a new `ctx.params`) is not counted.
+        crate::clock::start(lua, run.seed);
         let entered: mlua::Result<(Value, Value)> =
             env.xpcall
                 .call((&env.generate, &env.traceback, &env.map_ud, ctx));

@@ -58,6 +58,7 @@ mod alloc;
 pub mod api;
 pub mod budget;
 pub mod check;
+pub mod clock;
 pub mod error;
 mod host;
 mod lex;

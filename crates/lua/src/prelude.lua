@@ -98,10 +98,12 @@ G.require = function(name)
   return loaded[name], extra
 end
 
--- os: deterministic. os.time() is the fixed epoch 2000-01-01 00:00:00 UTC; tables given to
--- os.time and os.date are UTC; os.clock() is virtual time, the instructions the run has used so
--- far at 100 000 000 per second, so time-limited loops end the same way on every machine.
-local EPOCH = 946684800
+-- os: deterministic (crates/lua/src/clock.rs). os.clock() is virtual time, the instructions the
+-- run has used since generate was entered at 300 000 000 per second, so time-limited loops end
+-- the same way on every machine; os.time() is 2000-01-01 00:00:00 UTC plus the map's seed in
+-- seconds (modulo thirty years) plus os.clock()'s whole seconds; tables given to os.time and
+-- os.date are UTC.
+local now = host.now
 local function days_from_civil(y, m, d)
   y = m <= 2 and y - 1 or y
   local era = (y >= 0 and y or y - 399) // 400
@@ -135,7 +137,7 @@ local function field(t, k, default)
   return v
 end
 local function os_time(t)
-  if t == nil then return EPOCH end
+  if t == nil then return now() end
   local y, m = field(t, "year"), field(t, "month") - 1
   y, m = y + m // 12, m % 12 + 1
   local days = days_from_civil(y, m, 1) + field(t, "day") - 1
@@ -155,7 +157,7 @@ end
 local function os_date(fmt, time)
   fmt = fmt == nil and "%c" or fmt
   if type(fmt) ~= "string" then error("bad argument #1 to 'date' (string expected)", 2) end
-  time = time == nil and EPOCH or math.tointeger(time)
+  time = time == nil and now() or math.tointeger(time)
   if not time then error("bad argument #2 to 'date' (number has no integer representation)", 2) end
   if fmt:sub(1, 1) == "!" then fmt = fmt:sub(2) end
   local t = date_table(time)

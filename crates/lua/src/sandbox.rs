@@ -131,6 +131,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         snapshots: std::cell::Cell::new(false),
         rng_metatable: std::cell::Cell::new(std::ptr::null()),
         rects_metatable: std::cell::Cell::new(std::ptr::null()),
+        clock_start: Cell::new(0),
+        seed: Cell::new(0),
     });
     lua.set_app_data(crate::api::pool::Pools::default());
     crate::state::publish(&lua);
@@ -170,9 +172,11 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     host.set("write", lua.create_function(api::log::write)?)?;
     host.set(
         "clock",
-        lua.create_function(|lua, ()| {
-            Ok(state(lua).budget.used() as f64 / super::budget::VIRTUAL_HZ)
-        })?,
+        lua.create_function(|lua, ()| Ok(super::clock::seconds(lua)))?,
+    )?;
+    host.set(
+        "now",
+        lua.create_function(|lua, ()| Ok(super::clock::now(lua)))?,
     )?;
     host.set("print", lua.create_function(api::log::print)?)?;
     // SAFETY: C functions for this state's patched Lua (plain ones: making them takes no

@@ -146,6 +146,10 @@ pub struct StateData {
     pub rng_metatable: std::cell::Cell<*const std::ffi::c_void>,
     /// The metatable of rectangle lists, as [`StateData::rng_metatable`].
     pub rects_metatable: std::cell::Cell<*const std::ffi::c_void>,
+    /// The budget's instructions when the run's clocks started (see `clock`).
+    pub clock_start: std::cell::Cell<u64>,
+    /// The seed of the run (0 while the recipe loads), from which `os.time()` starts.
+    pub seed: std::cell::Cell<u64>,
 }
 
 /// What the API needs to know about the generation in progress.
