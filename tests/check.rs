@@ -65,7 +65,7 @@ const STATIC_PROBLEMS: [(&str, &str); 14] = [
     ),
     (
         "scripts/globals.lua:5:10",
-        "undefined global 'dofile': warren's sandbox does not provide it",
+        "undefined global 'debug': warren's sandbox does not provide it",
     ),
     ("scripts/globals.lua:11:26", "string.splt does not exist"),
     (

@@ -137,8 +137,10 @@ const CORPUS: &[(&str, &str, &str)] = &[
     ("os.getenv", "os.getenv('HOME')", "attempt to call a nil value (field 'getenv')"),
     ("debug", "debug.sethook()", "attempt to index a nil value (global 'debug')"),
     ("package.loadlib", "package.loadlib('x', 'y')", "attempt to call a nil value (field 'loadlib')"),
-    ("package.path", "assert(package.path == nil and package.searchers == nil) error('done')", "t.lua:3: done"),
-    ("collectgarbage", "collectgarbage()", "attempt to call a nil value (global 'collectgarbage')"),
+    ("package.path", "assert(package.cpath == nil and package.searchers == nil) error('done')", "t.lua:3: done"),
+    ("collectgarbage", "collectgarbage('setmemorylimit')", "t.lua:3: bad argument #1 to 'collectgarbage' (invalid option 'setmemorylimit')"),
+    ("loadfile outside", "assert(dofile('../../../../../../../../../../etc/passwd'))", "outside the script directory"),
+    ("loadfile absolute", "dofile('/etc/passwd')", "outside the script directory"),
     ("string.dump", "string.dump(print)", "attempt to call a nil value (field 'dump')"),
     ("rawset on warren", "rawset(warren, 'gen', nil)", "t.lua:3: cannot modify read-only table 'warren' (key gen)"),
     // `ctx.params` outlives a run (it is rebuilt only when the values change): a raw write

@@ -39,9 +39,6 @@ fn err(body: &str) -> String {
 fn forbidden_globals_are_absent() {
     for expr in [
         "debug",
-        "dofile",
-        "loadfile",
-        "collectgarbage",
         "warn",
         "string.dump",
         "math.randomseed",
@@ -55,7 +52,6 @@ fn forbidden_globals_are_absent() {
         "os.rename",
         "os.tmpname",
         "os.setlocale",
-        "package.path",
         "package.cpath",
         "package.searchers",
         "package.searchpath",
@@ -108,7 +104,13 @@ fn require_is_confined_to_the_script_directory() {
         Limits::default(),
     )
     .unwrap();
-    for name in ["../secret", "/etc/passwd", "..secret", "lib/helper"] {
+    run_body(
+        "assert(require('lib/helper').answer == 42)",
+        &lib,
+        Limits::default(),
+    )
+    .unwrap();
+    for name in ["../secret", "/etc/passwd", "..secret", "lib/../secret"] {
         let e = run_body(&format!("require('{name}')"), &lib, Limits::default()).unwrap_err();
         assert!(e.contains("is not a module name"), "{name}: {e}");
         assert!(e.contains("t.lua:2:"), "located: {e}");

@@ -171,6 +171,8 @@ impl Env {
         // C function) names the start of the chunk.
         budget.note_location(&format!("{}:1", script.display()));
         let loaded = recipe::load(&lua, script);
+        api::log::finish(&lua);
+        data.loaded_bytes.set(lua.used_memory());
         let exceeded = budget.message(&script.display().to_string());
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
@@ -471,6 +473,7 @@ impl Host {
         let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
+        api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.spent.set((budget.used(), budget.peak_bytes()));

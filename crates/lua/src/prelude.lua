@@ -57,23 +57,86 @@ G.load = function(chunk, name, mode, ...)
   return rawload(chunk, name, "t")
 end
 
--- Output, randomness and time belong to the host.
+-- Output, randomness and time belong to the host. print, io.write and the standard files'
+-- write go to the run's log (io.write's pieces joined until a newline, as on stdout); flush
+-- logs an unfinished line; setvbuf is accepted. No file is ever opened.
 G.print = host.print
-local write = host.write
-local stdout = {}
-function stdout:write(...) write(...) return self end
-G.io = { write = function(...) write(...) return stdout end, stdout = stdout }
+local write, flush = host.write, host.flush
+local file = {}
+file.__index = file
+file.__name = "FILE*"
+function file:write(...) write(...) return self end
+function file:flush() flush() return true end
+function file:setvbuf(mode)
+  if mode ~= "no" and mode ~= "full" and mode ~= "line" then
+    error("bad argument #1 to 'setvbuf' (invalid option '" .. tostring(mode) .. "')", 2)
+  end
+  return true
+end
+local stdout, stderr = setmetatable({}, file), setmetatable({}, file)
+G.io = {
+  write = function(...) write(...) return stdout end,
+  flush = function() flush() return true end,
+  output = function() return stdout end,
+  type = function(f) if f == stdout or f == stderr then return "file" end return nil end,
+  stdout = stdout,
+  stderr = stderr,
+}
 math.random = host.random
 math.randomseed = nil
 string.dump = nil
-G.dofile, G.loadfile, G.collectgarbage, G.warn = nil, nil, nil, nil
+G.warn = nil
+
+-- loadfile and dofile: text chunks of files inside the script directory (names are relative
+-- to it), as load takes them.
+local read_chunk = host.read_chunk
+local function loadfile(name, mode, ...)
+  if type(name) ~= "string" then
+    return nil, "loadfile: a file name is needed (standard input is not available)"
+  end
+  local text, chunkname = read_chunk(name)
+  if not text then return nil, chunkname end
+  if mode ~= nil and type(mode) == "string" and not mode:find("t", 1, true) then
+    return nil, "attempt to load a text chunk (mode is '" .. mode .. "')"
+  end
+  if select("#", ...) > 0 then return rawload(text, chunkname, "t", (...)) end
+  return rawload(text, chunkname, "t")
+end
+G.loadfile = loadfile
+G.dofile = function(name)
+  if type(name) ~= "string" then
+    error("bad argument #1 to 'dofile' (string expected, got " .. type(name) .. ")", 2)
+  end
+  local f, e = loadfile(name)
+  if not f then error(e, 0) end
+  return f()
+end
+
+-- collectgarbage: the collector is the host's. "count" answers the memory the recipe held
+-- once loaded (the same figure in every run, so it never makes two maps differ); the other
+-- options do nothing.
+local loaded_kb = host.loaded_kb
+G.collectgarbage = function(opt, ...)
+  if opt == nil or opt == "collect" or opt == "stop" or opt == "restart" then return 0 end
+  if opt == "count" then return loaded_kb() end
+  if opt == "step" or opt == "isrunning" then return true end
+  if opt == "incremental" or opt == "generational" then return "incremental" end
+  if opt == "setpause" then return 200 end
+  if opt == "setstepmul" then return 100 end
+  error("bad argument #1 to 'collectgarbage' (invalid option '" .. tostring(opt) .. "')", 2)
+end
 
 -- require, as in stock Lua, over the script directories only: package.loaded (modules may
 -- register themselves, `package.loaded[...] = M`), package.preload, the module name and file as
 -- the loader's arguments; a cycle without self-registration recurses as in stock Lua, to its
--- C-stack limit. No package.path, cpath, searchers or loadlib.
+-- C-stack limit.
+-- package.path describes where require looks (`DIR/?.lua;DIR/?/init.lua`, the script
+-- directory); require never reads it back, so setting it changes nothing. No cpath, searchers
+-- or loadlib.
 local find_module, call_loader = host.find_module, host.call_loader
-local package = { loaded = {}, preload = {} }
+local package = {
+  loaded = {}, preload = {}, path = host.search_path, config = "/\n;\n?\n!\n-\n",
+}
 local loaded = package.loaded
 for _, lib in ipairs { "string", "table", "math", "utf8" } do loaded[lib] = G[lib] end
 loaded._G = G

@@ -1,6 +1,8 @@
-//! `require`, confined to the script directories: module names are dotted identifiers
-//! (`lib.cave`), never paths, and the resolved file must lie inside a root even after symlinks
-//! are followed.
+//! `require`, confined to the script directories: a module name is segments separated by dots
+//! or slashes (`lib.cave`, `lib/cave`, as stock Lua's searcher takes both), never `..` or an
+//! absolute path; it is looked for as `ROOT/lib/cave.lua`, then `ROOT/lib/cave/init.lua` (stock
+//! Lua's `./?.lua;./?/init.lua`), and the file found must lie inside its root even after
+//! symlinks are followed.
 
 use crate::state::state;
 use mlua::{ffi, Function, Lua};
@@ -11,12 +13,38 @@ use warren_core::input::{read_regular, regular_file, ReadError};
 /// The largest script file warren loads, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
-/// Whether `name` is a dotted module name made of `[A-Za-z0-9_]` segments.
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('.').all(|seg| {
-            !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+/// The segments of module name `name` (separated by `.` or `/`), when each is made of
+/// `[A-Za-z0-9_-]`: no empty segment, so no `..`, no absolute path.
+fn segments(name: &str) -> Option<Vec<&str>> {
+    let segments: Vec<&str> = name.split(['.', '/']).collect();
+    segments
+        .iter()
+        .all(|seg| {
+            !seg.is_empty()
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         })
+        .then_some(segments)
+}
+
+/// The file templates tried in each root, in order, as in stock Lua's `package.path`.
+const TEMPLATES: [&str; 2] = ["?.lua", "?/init.lua"];
+
+/// `package.path` for scripts: the templates in every root, `;`-separated (a description of
+/// where `require` looks; `require` never reads it back).
+pub fn search_path(roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .flat_map(|root| {
+            TEMPLATES.iter().map(move |t| {
+                let root = root.display().to_string();
+                let root = root.trim_end_matches('/');
+                format!("{root}/{t}")
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 /// Reads a script file with the size cap, as UTF-8 text. Only regular files are read: a FIFO
@@ -43,42 +71,56 @@ pub fn read_script(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{}: script is not valid UTF-8", path.display()))
 }
 
-/// Finds the file for a module name inside the roots.
-fn resolve(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
-    let rel: PathBuf = name.split('.').collect::<PathBuf>().with_extension("lua");
+/// Why `require` finds no file for a module name.
+#[derive(Debug, PartialEq)]
+pub enum NotFound {
+    /// The name is not a module name: segments of `[A-Za-z0-9_-]` separated by `.` or `/`.
+    NotAName,
+    /// No file has the name: the paths looked at, `, `-separated.
+    Missing(String),
+    /// A file has the name but may not be loaded (not a regular file, or outside its root once
+    /// symlinks are followed): why.
+    Refused(String),
+}
+
+/// The file of module `name` inside the roots, as `require` finds it: each root's
+/// `ROOT/a/b.lua`, then `ROOT/a/b/init.lua`, in order.
+pub fn module_file(roots: &[PathBuf], name: &str) -> Result<PathBuf, NotFound> {
+    let segments = segments(name).ok_or(NotFound::NotAName)?;
+    let stem: PathBuf = segments.iter().collect();
+    let candidates = [stem.with_extension("lua"), stem.join("init.lua")];
     let mut tried = Vec::new();
-    for root in roots {
-        let candidate = root.join(&rel);
+    for (root, rel) in roots
+        .iter()
+        .flat_map(|r| candidates.iter().map(move |c| (r, c)))
+    {
+        let candidate = root.join(rel);
         tried.push(candidate.display().to_string());
         match regular_file(&candidate) {
             Ok(_) => {}
             Err(ReadError::NotRegular(kind)) => {
-                return Err(format!(
+                return Err(NotFound::Refused(format!(
                     "module '{name}': {} is {kind}, not a regular file",
                     candidate.display()
-                ))
+                )))
             }
             Err(_) => continue,
         }
-        let real_root = root
-            .canonicalize()
-            .map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
-        let real = candidate
-            .canonicalize()
-            .map_err(|e| format!("cannot resolve {}: {e}", candidate.display()))?;
-        if !real.starts_with(&real_root) {
-            return Err(format!(
+        let resolved = |p: &Path| {
+            p.canonicalize()
+                .map_err(|e| NotFound::Refused(format!("cannot resolve {}: {e}", p.display())))
+        };
+        let real = resolved(&candidate)?;
+        if !real.starts_with(resolved(root)?) {
+            return Err(NotFound::Refused(format!(
                 "module '{name}' resolves to {} outside the script directory {}",
                 real.display(),
                 root.display()
-            ));
+            )));
         }
         return Ok(candidate);
     }
-    Err(format!(
-        "module '{name}' not found (looked for {})",
-        tried.join(", ")
-    ))
+    Err(NotFound::Missing(tried.join(", ")))
 }
 
 /// An error located at the script line that called `require` (past the prelude's `require`).
@@ -93,20 +135,18 @@ fn require_error(lua: &Lua, msg: String) -> mlua::Error {
 /// directories, compiled (text only) into its loader, and the file name, which `require` passes
 /// to the loader as its second argument (the first is the module name, so `...` works).
 pub fn find_module(lua: &Lua, name: String) -> mlua::Result<(Function, String)> {
-    if !valid_name(&name) {
-        return Err(require_error(
-            lua,
-            format!(
-                "'{name}' is not a module name; use dotted names such as \"lib.cave\" \
-                 (no paths, no '..')"
+    let found = module_file(&state(lua).modules.borrow().roots, &name);
+    let path = found.map_err(|e| {
+        let msg = match e {
+            NotFound::NotAName => format!(
+                "'{name}' is not a module name; use names such as \"lib.cave\" or \
+                 \"lib/cave\", inside the script directory (no '..', no absolute paths)"
             ),
-        ));
-    }
-    let path = {
-        let data = state(lua);
-        let modules = data.modules.borrow();
-        resolve(&modules.roots, &name).map_err(|e| require_error(lua, e))?
-    };
+            NotFound::Missing(looked) => format!("module '{name}' not found (looked for {looked})"),
+            NotFound::Refused(why) => why,
+        };
+        require_error(lua, msg)
+    })?;
     let text = read_script(&path).map_err(|e| require_error(lua, e))?;
     let loader = lua
         .load(text)
@@ -137,16 +177,77 @@ pub unsafe extern "C-unwind" fn call_loader(l: *mut ffi::lua_State) -> c_int {
     1
 }
 
+/// The file `name` names for `loadfile`/`dofile`: relative to the first script directory, and
+/// inside one of them once symlinks are followed; an error message (stock Lua's `cannot open
+/// NAME` where it has one) otherwise.
+fn chunk_file(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
+    let root = roots.first().ok_or_else(|| format!("cannot open {name}"))?;
+    let path = root.join(name);
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let inside = roots
+        .iter()
+        .filter_map(|r| r.canonicalize().ok())
+        .any(|r| real.starts_with(r));
+    if !inside {
+        return Err(format!(
+            "cannot open {}: outside the script directory {}",
+            path.display(),
+            root.display()
+        ));
+    }
+    Ok(path)
+}
+
+/// The host's reader behind `loadfile` and `dofile`: the text of the file `name` names inside
+/// the script directory and its chunk name (`@path`), or nothing and the error message.
+pub fn read_chunk(lua: &Lua, name: String) -> mlua::Result<(Option<String>, String)> {
+    let path = {
+        let modules = state(lua).modules.borrow();
+        chunk_file(&modules.roots, &name)
+    };
+    let read = path.and_then(|p| read_script(&p).map(|text| (text, p)));
+    crate::state::charge(lua, 1)?;
+    Ok(match read {
+        Ok((text, path)) => {
+            crate::state::charge(lua, text.len() as u64 / 16)?;
+            (Some(text), format!("@{}", path.display()))
+        }
+        Err(e) => (None, e),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn module_names_are_identifiers_only() {
-        assert!(valid_name("lib.cave"));
-        assert!(valid_name("x_1"));
-        for bad in ["", "../x", "/etc/passwd", "a..b", "a/b", "a.", ".a", "a-b"] {
-            assert!(!valid_name(bad), "{bad}");
+    fn module_names_are_segments_inside_the_root() {
+        assert_eq!(segments("lib.cave"), Some(vec!["lib", "cave"]));
+        assert_eq!(segments("spec/helper"), Some(vec!["spec", "helper"]));
+        assert_eq!(segments("lua-utils.x_1"), Some(vec!["lua-utils", "x_1"]));
+        for bad in [
+            "",
+            "../x",
+            "/etc/passwd",
+            "a..b",
+            "a.",
+            ".a",
+            "a//b",
+            "a b",
+            "a\\b",
+        ] {
+            assert_eq!(segments(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_search_path_names_both_templates_in_every_root() {
+        let roots = [PathBuf::from("scripts"), PathBuf::from("/abs/lib/")];
+        assert_eq!(
+            search_path(&roots),
+            "scripts/?.lua;scripts/?/init.lua;/abs/lib/?.lua;/abs/lib/?/init.lua"
+        );
     }
 }

@@ -116,6 +116,7 @@ impl Drop for Sandbox {
 /// A fresh sandboxed state whose `require` looks in `roots`. Also returns the prelude's helper
 /// table (`freeze`).
 pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, Table)> {
+    let search_path = super::require::search_path(&roots);
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     // Lua's own pcall and xpcall stay (mlua's replacements would not know fatal mode): a Rust
     // panic sets fatal mode before it unwinds, so no script can catch it.
@@ -131,6 +132,8 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         snapshots: std::cell::Cell::new(false),
         rng_metatable: std::cell::Cell::new(std::ptr::null()),
         rects_metatable: std::cell::Cell::new(std::ptr::null()),
+        output: RefCell::new(String::new()),
+        loaded_bytes: Cell::new(0),
         clock_start: Cell::new(0),
         seed: Cell::new(0),
     });
@@ -170,6 +173,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
     host.set("write", lua.create_function(api::log::write)?)?;
+    host.set("flush", lua.create_function(api::log::flush)?)?;
     host.set(
         "clock",
         lua.create_function(|lua, ()| Ok(super::clock::seconds(lua)))?,
@@ -193,10 +197,19 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         "find_module",
         lua.create_function(super::require::find_module)?,
     )?;
+    host.set("search_path", search_path)?;
     // SAFETY: a C function for this state's Lua (a plain one: making it takes no object id).
     host.set("call_loader", unsafe {
         lua.create_c_function(super::require::call_loader)?
     })?;
+    host.set(
+        "read_chunk",
+        lua.create_function(super::require::read_chunk)?,
+    )?;
+    host.set(
+        "loaded_kb",
+        lua.create_function(|lua, ()| Ok(state(lua).loaded_bytes.get() as f64 / 1024.0))?,
+    )?;
     let warren = api::module(lua)?;
     host.set("warren", &warren)?;
     api::install_indexes(lua)?;

@@ -146,6 +146,11 @@ pub struct StateData {
     pub rng_metatable: std::cell::Cell<*const std::ffi::c_void>,
     /// The metatable of rectangle lists, as [`StateData::rng_metatable`].
     pub rects_metatable: std::cell::Cell<*const std::ffi::c_void>,
+    /// What `io.write` wrote of a line not yet ended (see `api::log`).
+    pub output: RefCell<String>,
+    /// The memory the state held once the recipe file had run (before the regions were
+    /// loaded, so that it depends on the recipe alone): `collectgarbage("count")`.
+    pub loaded_bytes: std::cell::Cell<usize>,
     /// The budget's instructions when the run's clocks started (see `clock`).
     pub clock_start: std::cell::Cell<u64>,
     /// The seed of the run (0 while the recipe loads), from which `os.time()` starts.

@@ -24,7 +24,7 @@ pub mod value;
 pub mod walk;
 
 use crate::error::Error;
-use crate::require::read_script;
+use crate::require::{module_file, read_script, NotFound};
 use crate::{Host, Limits};
 use declared::Declared;
 use full_moon::tokenizer::TokenType;
@@ -316,24 +316,14 @@ fn literal_requires(text: &str) -> Vec<(String, Pos)> {
 }
 
 /// The file of module `name` in `dir`, as `require` finds it: `Ok(None)` for what `require`
-/// would refuse when it runs (no module name, a file outside `dir`), `Err` with the path looked
+/// would refuse when it runs (no module name, a file outside `dir`), `Err` with the paths looked
 /// for when there is no such file.
 fn resolve(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
-    let valid = name
-        .split('.')
-        .all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
-    if !valid {
-        return Ok(None);
+    match module_file(&[dir.to_path_buf()], name) {
+        Ok(path) => Ok(Some(path)),
+        Err(NotFound::Missing(looked)) => Err(looked),
+        Err(NotFound::NotAName | NotFound::Refused(_)) => Ok(None),
     }
-    let candidate = dir.join(name.split('.').collect::<PathBuf>().with_extension("lua"));
-    if !candidate.is_file() {
-        return Err(candidate.display().to_string());
-    }
-    let inside = match (dir.canonicalize(), candidate.canonicalize()) {
-        (Ok(d), Ok(c)) => c.starts_with(d),
-        _ => false,
-    };
-    Ok(inside.then_some(candidate))
 }
 
 /// A load error as one problem line starting with the file.
