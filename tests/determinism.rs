@@ -190,3 +190,55 @@ fn batch_maps_equal_fresh_runs_whatever_the_recipe_keeps() {
         }
     }
 }
+
+#[test]
+fn a_library_that_writes_its_module_tables_is_reset_not_reloaded() {
+    // benches/rotlike: a rot.js-style library whose default generator keeps its state in its
+    // module table, so every map writes a table the loading made. Every map of a batch must be
+    // the fresh run's, and the state is reset after each, never loaded again.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("benches/rotlike"), dir.path());
+    copy_regions(dir.path());
+    let script = dir.path().join("rotmaps.lua");
+    let script = script.to_str().unwrap();
+    for gen in ["digger", "rogue", "icey", "cellular"] {
+        let sets = ["--set", &format!("gen={gen}"), "--set", "width=40"];
+        let fresh: Vec<String> = (0..3)
+            .map(|seed| {
+                let seed = seed.to_string();
+                let mut args = vec!["run", script, "--seed", &seed, "--format", "json"];
+                args.extend(sets);
+                String::from_utf8(stdout(&args)).unwrap()
+            })
+            .collect();
+        for jobs in ["1", "2"] {
+            let out = dir.path().join(format!("out-{gen}-{jobs}"));
+            let out_s = out.to_str().unwrap();
+            let mut args = vec![
+                "batch",
+                script,
+                "--count",
+                "3",
+                "--jobs",
+                jobs,
+                "--out-dir",
+                out_s,
+                "--format",
+                "json",
+                "--timing",
+            ];
+            args.extend(sets);
+            let table = String::from_utf8(stdout(&args)).unwrap();
+            assert!(
+                table.contains("\nstate between maps: 3 resets (")
+                    && table.contains(", 0 reloads\n"),
+                "{gen}, --jobs {jobs}: {table}"
+            );
+            for (seed, want) in fresh.iter().enumerate() {
+                let got =
+                    std::fs::read_to_string(out.join(format!("rotmaps-{seed}.json"))).unwrap();
+                assert_eq!(&got, want, "{gen}: map {seed} of batch --jobs {jobs}");
+            }
+        }
+    }
+}

@@ -55,6 +55,11 @@ impl Watch {
     fn spawn_tree(files: &[(&str, &str)], script: &str, extra: &[&str]) -> Watch {
         let dir = temp_tree(files);
         copy_regions(dir.path());
+        Watch::spawn_in(dir, script, extra)
+    }
+
+    /// Starts watching `script` in `dir`.
+    fn spawn_in(dir: tempfile::TempDir, script: &str, extra: &[&str]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_warren"))
             .current_dir(dir.path())
             .args(["watch", script, "--seed", "5", "--out", "out.json"])
@@ -312,19 +317,6 @@ fn watch_takes_the_run_options() {
     assert!(list("watch").contains("width"));
 }
 
-/// Copies every file of `from` into `to` (created), like `cp -r` of a flat directory tree.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(p.file_name().unwrap()));
-        } else {
-            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_regions_directory_removed_and_created_again_is_followed() {
     let w = Watch::start(&[]);
@@ -482,6 +474,33 @@ return { name = "stateful", params = { width = { default = 16 }, height = { defa
         .unwrap();
     let fresh: serde_json::Value = serde_json::from_slice(&fresh.stdout).unwrap();
     assert_eq!(fresh["levels"][0]["tags"], first["tags"]);
+}
+
+#[test]
+fn regenerations_of_a_library_that_writes_its_module_table_equal_fresh_runs() {
+    // The rot library's default generator keeps its state in its module table: every map
+    // writes it, and the reset after each puts it back.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("benches/rotlike"), dir.path());
+    copy_regions(dir.path());
+    // Watch::spawn_in watches seed 5.
+    let args = ["--set", "gen=digger", "--set", "width=40"];
+    let mut w = Watch::spawn_in(dir, "rotmaps.lua", &args);
+    w.wait_for_status("ok", 1);
+    let first = w.out();
+    for i in 2..=3 {
+        w.type_line("");
+        w.wait_for_status("ok", i);
+        assert_eq!(w.out(), first, "regeneration {i}");
+    }
+    let fresh = Command::new(env!("CARGO_BIN_EXE_warren"))
+        .current_dir(w.dir.path())
+        .args(["run", "rotmaps.lua", "--seed", "5", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let fresh: serde_json::Value = serde_json::from_slice(&fresh.stdout).unwrap();
+    assert_eq!(fresh["levels"][0], first);
 }
 
 #[test]

@@ -14,34 +14,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPEAT=${1:-11}
 ROUNDS=${2:-3}
-SRC=crates/lua-src/lua-5.4.8
-STOCK=target/pure_lua_stock
-mkdir -p target
+# shellcheck source=benches/pure_lua/interpreters.sh
+source benches/pure_lua/interpreters.sh
 PATCHED=target/pure_lua_patched
 UNCOUNTED=target/pure_lua_uncounted
-# interpreter OUT FLAGS... : builds benches/pure_lua/stock_main.c with the Lua sources (stock
-# Lua, without flags, leaves warren's own lwarren.c out).
-interpreter() {
-  local out=$1 sources
-  shift
-  sources=$(ls "$SRC"/*.c)
-  if [ $# -eq 0 ]; then sources=$(grep -v lwarren.c <<< "$sources"); fi
-  if [ ! -x "$out" ] || [ -n "$(find benches/pure_lua/stock_main.c "$SRC" -newer "$out")" ]; then
-    # shellcheck disable=SC2086
-    ${CC:-cc} ${CFLAGS:--O3} -DLUA_USE_LINUX -DLUA_COMPAT_5_3 "$@" -I"$SRC" -o "$out" \
-      benches/pure_lua/stock_main.c $sources -lm
-  fi
-}
 interpreter "$STOCK"
 interpreter "$PATCHED" -DLUA_WARREN
 interpreter "$UNCOUNTED" -DLUA_WARREN -DLUA_WARREN_NOCOUNT
 cargo build --release --quiet
-
-# CPU seconds (user + system) of one command.
-cpu() {
-  local TIMEFORMAT='%U %S'
-  { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
-}
 
 printf '%-8s %9s %9s %9s %9s %6s %6s\n' workload stock_ms patched uncounted warren_ms warren budget
 for w in ca digger maze strings; do
@@ -52,10 +32,10 @@ for w in ca digger maze strings; do
     u=$(cpu "$UNCOUNTED" "benches/pure_lua/$w.lua" "$REPEAT")
     t=$(cpu target/release/warren batch benches/pure_lua/bench.lua --count "$REPEAT" --jobs 1 \
       --set work="$w")
-    best_s=$(awk -v a="$s" -v b="${best_s:-$s}" 'BEGIN { print (a < b ? a : b) }')
-    best_p=$(awk -v a="$p" -v b="${best_p:-$p}" 'BEGIN { print (a < b ? a : b) }')
-    best_u=$(awk -v a="$u" -v b="${best_u:-$u}" 'BEGIN { print (a < b ? a : b) }')
-    best_w=$(awk -v a="$t" -v b="${best_w:-$t}" 'BEGIN { print (a < b ? a : b) }')
+    best_s=$(least "$s" "$best_s")
+    best_p=$(least "$p" "$best_p")
+    best_u=$(least "$u" "$best_u")
+    best_w=$(least "$t" "$best_w")
   done
   awk -v w="$w" -v s="$best_s" -v p="$best_p" -v u="$best_u" -v t="$best_w" -v n="$REPEAT" \
     'BEGIN { printf "%-8s %9.2f %9.2f %9.2f %9.2f %6.2f %6.2f\n", w, s / n * 1000, p / n * 1000,

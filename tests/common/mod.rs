@@ -122,6 +122,19 @@ pub fn copy_regions(dir: &Path) {
     }
 }
 
+/// Copies directory `from` into `to`, recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(p.file_name().unwrap()));
+        } else {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
 /// The real `warren` binary, run from the repository root without colour.
 pub fn warren() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("warren").unwrap();
