@@ -33,6 +33,44 @@ pub fn temp_path(path: &Path, tag: &str) -> PathBuf {
     dir.join(format!(".{name}.warren-{}{tag}.tmp", std::process::id()))
 }
 
+/// Removes the temporary files in `dir` whose names start with `prefix` (`.NAME.warren-` for an
+/// output `NAME`, `.rooms-` for the maps of `rooms.lua`) that processes now gone left behind
+/// ([`temp_path`]'s `.NAME.warren-PID….tmp`, after `kill -9` or a crash). Files of running
+/// processes stay.
+pub fn remove_dead_temps(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(prefix) || !name.ends_with(".tmp") {
+            continue;
+        }
+        let pid = name
+            .rsplit_once(".warren-")
+            .and_then(|(_, tail)| tail.split('.').next()?.parse::<u32>().ok());
+        if pid.is_some_and(|pid| pid != std::process::id() && !alive(pid)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process `pid` exists (another user's counts).
+#[cfg(unix)]
+fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+    let found = unsafe { libc::kill(pid, 0) } == 0;
+    found || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn alive(_pid: u32) -> bool {
+    true
+}
+
 /// A file written as a stream and put in place only by [`AtomicFile::commit`]; dropped
 /// uncommitted, it leaves nothing behind.
 pub struct AtomicFile {

@@ -15,15 +15,18 @@
 //!
 //! A batch that is told to stop (a signal) finishes the map each worker is on, commits every
 //! chunk up to the first unfinished one, and reports where to resume; the records and
-//! statistics then cover exactly the seeds before that point.
+//! statistics then cover exactly the seeds before that point. A batch that saves anything keeps
+//! its committed records in a journal (`journal.rs`), so that however it stops, even by
+//! `kill -9`, the same batch run again continues after the last committed seed.
 
 use crate::output::write_atomic;
 use crate::render::render;
 use crate::render::Format;
-use crate::stats::records::{write_record, RecordFile};
+use crate::stats::records::write_record;
 use crate::stats::{Aggregate, Header, Measurer, Outcome, Record, RecordNames, SeedPlan, BUILTIN};
 use chunks::Chunks;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use journal::{Fingerprint, Journal};
 use placement::Placement;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -38,6 +41,7 @@ use warren_lua::run::{params_json, Level};
 use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod chunks;
+mod journal;
 mod placement;
 
 /// Where and how to save every generated map.
@@ -113,12 +117,15 @@ pub fn lower_priority() {
 }
 
 /// Why and where a batch stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stopped {
     /// The value [`Batch::interrupt`] was set to.
     pub signal: usize,
     /// The first seed not generated: the statistics and records cover the seeds before it.
     pub next_seed: u64,
+    /// The journal holding the records so far, which the same batch run again continues
+    /// (only for a batch that saves records or maps).
+    pub journal: Option<PathBuf>,
 }
 
 /// What a batch produced.
@@ -130,6 +137,9 @@ pub struct Report {
     pub elapsed: Duration,
     /// Set when the batch was interrupted before its last seed.
     pub stopped: Option<Stopped>,
+    /// Seeds an earlier, interrupted run of the same batch had finished: this run took their
+    /// records from its journal and started after them.
+    pub resumed: u64,
     /// How the workers' Lua states were brought back between maps.
     pub states: StateReuse,
 }
@@ -167,7 +177,8 @@ struct Committed {
     /// The aggregates of the workers that have finished, merged (the first one handed in is
     /// moved here, not copied).
     data: Option<Aggregate>,
-    records: Option<RecordFile>,
+    /// The journal the records are committed to, when the batch saves anything.
+    journal: Option<Journal>,
     seeds_done: u64,
     /// An unfinished chunk was committed: nothing after it may be.
     ended: bool,
@@ -181,6 +192,15 @@ struct Shared<'a> {
     params: ParamValues,
     /// Digits of the largest seed of the whole plan, for file names.
     seed_digits: usize,
+    /// The first seed this run generates: the plan's first, or the one after those an
+    /// earlier run finished.
+    first: u64,
+    /// Seeds this run generates (from `first` to the plan's end).
+    remaining: u64,
+    /// Seeds an earlier run finished.
+    resumed: u64,
+    /// Whether records are committed to a journal (so each map's record line is written).
+    journaled: bool,
     chunks: Chunks,
     /// [`Committed::next`], readable without the lock.
     next_to_commit: AtomicU64,
@@ -266,8 +286,8 @@ impl Shared<'_> {
             let Some(c) = state.waiting.remove(&state.next) else {
                 break;
             };
-            if let Some(file) = &mut state.records {
-                if let Err(e) = file.write(&c.lines) {
+            if let Some(journal) = &mut state.journal {
+                if let Err(e) = journal.write(&c.lines) {
                     self.fail(Error::Io(e));
                 }
             }
@@ -440,24 +460,39 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
         plan: Some(batch.plan),
     };
     let seeds = batch.plan.seeds();
-    let total = seeds.end - seeds.start;
     check_metrics(host, &params, seeds.start, &batch.metrics)?;
     if let Some(files) = &batch.files {
         std::fs::create_dir_all(&files.dir)
             .map_err(|e| Error::Io(format!("{}: cannot create: {e}", files.dir.display())))?;
+        let stem = script_stem(&batch.script);
+        crate::output::remove_dead_temps(&files.dir, &format!(".{stem}-"));
     }
-    let records = match &batch.records {
-        Some(path) => Some(RecordFile::create(path, &header).map_err(Error::Io)?),
-        None => None,
+    let (journal, resumed, data) = match open_journal(batch, host, &header)? {
+        Some(r) => (Some(r.journal), r.done, (r.done > 0).then_some(r.data)),
+        None => (None, 0, None),
     };
+    if resumed > 0 {
+        eprintln!(
+            "warren: continuing an interrupted batch: seeds {}..={} are done (their records are in {})",
+            seeds.start,
+            seeds.start + resumed - 1,
+            journal.as_ref().map_or(Path::new("?"), |j| j.path()).display()
+        );
+    }
+    let first = seeds.start + resumed;
+    let remaining = seeds.end - first;
     let last_seed = batch.plan.whole().end.saturating_sub(1);
-    let chunks = Chunks::new(total, jobs);
+    let chunks = Chunks::new(remaining, jobs);
     let window = 4 * jobs as u64 * chunks.full();
     Ok(Shared {
         batch,
         header,
         params,
         seed_digits: last_seed.to_string().len(),
+        first,
+        remaining,
+        resumed,
+        journaled: journal.is_some(),
         chunks,
         next_to_commit: AtomicU64::new(0),
         window,
@@ -467,15 +502,45 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
             next: 0,
             waiting: BTreeMap::new(),
             window_waiters: 0,
-            data: None,
-            records,
+            data,
+            journal,
             seeds_done: 0,
             ended: false,
         }),
         advanced: Condvar::new(),
-        progress: batch.progress.then(|| progress_bar(total)),
+        progress: batch.progress.then(|| progress_bar(remaining)),
         states: Mutex::default(),
     })
+}
+
+/// The journal of a batch that saves records or maps (see `journal.rs`), with what an earlier
+/// run of the same batch left in it; none for a batch that saves nothing.
+fn open_journal(batch: &Batch, host: &Host, header: &Header) -> Result<Option<journal::Resumed>> {
+    let anchor = match (&batch.records, &batch.files) {
+        (Some(records), _) => records.clone(),
+        (None, Some(files)) => files.dir.join(script_stem(&batch.script)),
+        (None, None) => return Ok(None),
+    };
+    let mut print = Fingerprint::default();
+    print
+        .add(env!("CARGO_PKG_VERSION").as_bytes())
+        .add(crate::stats::records::header_line(header).as_bytes())
+        .add(format!("{:?}", batch.limits).as_bytes());
+    for file in host.script_files().iter().chain(&batch.registry.files) {
+        print.add_file(file);
+    }
+    if let Some(records) = &batch.records {
+        print.add(records.as_os_str().as_encoded_bytes());
+    }
+    if let Some(files) = &batch.files {
+        print
+            .add(files.dir.as_os_str().as_encoded_bytes())
+            .add(format!("{:?} {}", files.format, files.scale).as_bytes());
+    }
+    let first = batch.plan.seeds().start;
+    Journal::open(&anchor, print, header, first, batch.records.clone())
+        .map(Some)
+        .map_err(Error::Io)
 }
 
 /// The report of a batch whose workers have all returned, which started at `started`.
@@ -488,8 +553,6 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
         return Err(e);
     }
     let batch = shared.batch;
-    let seeds = batch.plan.seeds();
-    let total = seeds.end - seeds.start;
     let committed = shared
         .committed
         .into_inner()
@@ -497,19 +560,22 @@ fn finish(shared: Shared, started: Instant) -> Result<Report> {
     let data = committed
         .data
         .unwrap_or_else(|| Aggregate::new(shared.header.clone()));
-    if let Some(file) = committed.records {
-        file.finish(&data).map_err(Error::Io)?;
-    }
     let signal = batch.interrupt.load(Ordering::Relaxed);
-    let stopped = (committed.seeds_done < total).then(|| Stopped {
+    let stopped = (committed.seeds_done < shared.remaining).then(|| Stopped {
         signal,
-        next_seed: seeds.start + committed.seeds_done,
+        next_seed: shared.first + committed.seeds_done,
+        journal: committed.journal.as_ref().map(|j| j.path().to_path_buf()),
     });
+    // An interrupted batch keeps its journal (flushed at every commit) for the next run.
+    if let (Some(journal), None) = (committed.journal, &stopped) {
+        journal.finish(&data).map_err(Error::Io)?;
+    }
     Ok(Report {
         data,
         elapsed,
         stopped,
         states: shared.states.into_inner().unwrap_or_default(),
+        resumed: shared.resumed,
     })
 }
 
@@ -603,7 +669,6 @@ impl Drop for StopOnPanic<'_, '_> {
 /// [`work`]'s loop: folds every chunk this worker commits into `data`.
 fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
     let batch = shared.batch;
-    let seeds = batch.plan.seeds();
     let mut measurer = Measurer::new();
     let mut names = RecordNames::default();
     let mut done = Vec::new();
@@ -626,14 +691,14 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
                 chunk.complete = false;
                 break;
             }
-            let seed = seeds.start + offset;
+            let seed = shared.first + offset;
             let save = |map: warren_core::map::Map| match &batch.files {
                 Some(files) => save(files, shared, seed, map),
                 None => Ok(map),
             };
             match measure(host, &shared.params, &mut measurer, &mut names, seed, save) {
                 Ok(record) => {
-                    if batch.records.is_some() {
+                    if shared.journaled {
                         write_record(&mut chunk.lines, &record, &names);
                     }
                     chunk.records.push(record);
@@ -746,13 +811,18 @@ fn save(
     Ok(level.map)
 }
 
+/// `rooms` for `scripts/rooms.lua`: what the batch's files are named after.
+fn script_stem(script: &Path) -> String {
+    script
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".into())
+}
+
 /// `rooms-0042.json` for seed 42 of `scripts/rooms.lua` in JSON, the seed zero-padded to
 /// `digits` so that the files of a batch sort in seed order.
 fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String {
-    let stem = script
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "map".into());
+    let stem = script_stem(script);
     let ext = match format {
         Format::Ascii => "txt",
         Format::Ansi => "ans",

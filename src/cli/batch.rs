@@ -19,9 +19,10 @@ Seeds run from --seed-start to --seed-start + --count - 1. --shard I/N (0 <= I <
 I-th of N contiguous blocks of that range, so a scheduler can run the N shards anywhere.
 
 Memory does not grow with --count: statistics are folded in as maps finish and records stream to
-their file. Ctrl-C (SIGINT) or SIGTERM stops after the maps in progress, writes the records and
-statistics of the maps done, prints how to resume, and exits 130 (143 for SIGTERM); a second
-Ctrl-C quits at once.";
+their file. Ctrl-C (SIGINT) or SIGTERM stops after the maps in progress, prints the statistics of
+the maps done and how to resume, and exits 130 (143 for SIGTERM); a second Ctrl-C quits at once.
+A batch with --records or --out-dir, however it stopped (even kill -9), continues where it
+stopped when the same command runs again.";
 
 /// `warren batch`.
 #[derive(Debug, Args)]

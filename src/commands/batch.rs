@@ -152,7 +152,9 @@ fn catch_signals() -> Result<Arc<AtomicUsize>> {
     Ok(which)
 }
 
-/// What to tell the user when a batch stopped early: what was kept and how to do the rest.
+/// What to tell the user when a batch stopped early: what was kept and how to do the rest. A
+/// batch that saves records or maps continues where it stopped when the same command runs
+/// again (its journal holds the records so far); one that saves nothing starts over.
 fn resume_message(args: &BatchArgs, plan: &SeedPlan, stopped: &Stopped, done: u64) -> String {
     let name = match stopped.signal as i32 {
         signal_hook::consts::SIGINT => "SIGINT".to_string(),
@@ -160,67 +162,41 @@ fn resume_message(args: &BatchArgs, plan: &SeedPlan, stopped: &Stopped, done: u6
         other => format!("signal {other}"),
     };
     let seeds = plan.seeds();
-    let kept = if done == 0 {
-        "no map was finished".to_string()
-    } else {
-        format!(
-            "the statistics{} cover seeds {}..={}",
-            if args.output.records.is_some() {
-                " and records"
-            } else {
-                ""
-            },
+    let kept = match (done, &stopped.journal) {
+        (0, _) => "no map was finished".to_string(),
+        (_, None) => format!(
+            "the statistics above cover seeds {}..={}",
             seeds.start,
             stopped.next_seed - 1
-        )
+        ),
+        (_, Some(journal)) => format!(
+            "the statistics above, and the {} of seeds {}..={}, are kept in {} until the batch completes",
+            match (&args.output.records, &args.out_dir) {
+                (Some(_), Some(_)) => "maps and records",
+                (Some(_), None) => "records",
+                _ => "maps",
+            },
+            seeds.start,
+            stopped.next_seed - 1,
+            journal.display()
+        ),
     };
-    let mut command = vec![
-        "warren".to_string(),
-        "batch".into(),
-        args.script.display().to_string(),
-        "--seed-start".into(),
-        stopped.next_seed.to_string(),
-        "--count".into(),
-        (seeds.end - stopped.next_seed).to_string(),
-    ];
-    for set in &args.sets {
-        command.extend(["--set".to_string(), set.clone()]);
-    }
-    if let Some(dir) = &args.regions {
-        command.extend(["--regions".to_string(), dir.display().to_string()]);
-    }
-    let mut text = format!(
-        "warren: interrupted by {name} after {done} of {} maps; {kept}.\nresume with: ",
-        seeds.end - seeds.start
+    let again = match &stopped.journal {
+        Some(_) => format!("it continues from seed {}", stopped.next_seed),
+        None => "it starts over: nothing was saved; with --records or --out-dir, an interrupted batch continues where it stopped".to_string(),
+    };
+    // The same command, every flag as given: whatever shaped the output shapes the rest.
+    let mut command = vec!["warren".to_string()];
+    command.extend(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
     );
-    match &args.output.records {
-        Some(records) => {
-            let rest = records.with_file_name(format!(
-                "{}-from-{}.jsonl",
-                records
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                stopped.next_seed
-            ));
-            command.extend(["--records".to_string(), rest.display().to_string()]);
-            text.push_str(&shell_words(&command));
-            if records.extension().is_none_or(|e| e != "csv") {
-                text.push_str(&format!(
-                    "\nthen join them: {}",
-                    shell_words(&[
-                        "warren".into(),
-                        "stats".into(),
-                        "merge".into(),
-                        records.display().to_string(),
-                        rest.display().to_string()
-                    ])
-                ));
-            }
-        }
-        None => text.push_str(&shell_words(&command)),
-    }
-    text
+    format!(
+        "warren: interrupted by {name} after {done} of {} maps; {kept}.\nresume with: {}\n({again})",
+        seeds.end - seeds.start,
+        shell_words(&command)
+    )
 }
 
 /// Words joined into a command line, single-quoted where the shell would split or expand them.

@@ -207,7 +207,7 @@ fn parse_header(line: &str) -> Result<Header, String> {
 }
 
 /// One record line, its names interned in `names`.
-fn parse_record(line: &str, names: &mut RecordNames) -> Result<Record, String> {
+pub fn parse_record(line: &str, names: &mut RecordNames) -> Result<Record, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let seed = v
         .get("seed")
@@ -296,7 +296,7 @@ impl RecordFile {
 
 /// The records of `reader` as CSV: `seed`, every metric of `data`, every time as
 /// `time_us.NAME`, and `error`. Failed seeds have only `seed` and `error`.
-fn write_csv<R: BufRead>(
+pub fn write_csv<R: BufRead>(
     reader: &mut Reader<R>,
     data: &Aggregate,
     out: &mut impl Write,
