@@ -2,6 +2,7 @@
 //! rename over the target. A file being written and never committed (an error, an interrupted
 //! batch) is removed. No output lands on an input ([`Inputs`]).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -147,8 +148,9 @@ impl Drop for AtomicFile {
 /// the recipe it runs. Paths are compared after resolving symlinks.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
-    /// Each input's canonical path, the path as given, and what it is (`the recipe`, …).
-    files: Vec<(PathBuf, PathBuf, &'static str)>,
+    /// Each input by its canonical path: the path as given, and what it is (`the recipe`, …).
+    /// A map, so that ten thousand region files are added in linear time, not quadratic.
+    files: BTreeMap<PathBuf, (PathBuf, &'static str)>,
     /// The canonical regions directory: a new `*.toml` file in it would become a region file.
     regions: Option<PathBuf>,
 }
@@ -161,10 +163,9 @@ impl Inputs {
 
     /// Adds the file at `path`, described as `what` (`"the recipe"`, `"a region file"`, …).
     pub fn add(&mut self, path: &Path, what: &'static str) {
-        let canonical = resolved(path);
-        if !self.files.iter().any(|(c, _, _)| *c == canonical) {
-            self.files.push((canonical, path.to_path_buf(), what));
-        }
+        self.files
+            .entry(resolved(path))
+            .or_insert_with(|| (path.to_path_buf(), what));
     }
 
     /// Adds every file of `paths` as `what`.
@@ -187,7 +188,7 @@ impl Inputs {
     /// the inputs, or a new `*.toml` file the next run would load as a region file.
     pub fn check(&self, flag: &str, path: &Path) -> Result<(), Error> {
         let target = resolved(path);
-        if let Some((_, given, what)) = self.files.iter().find(|(c, _, _)| *c == target) {
+        if let Some((given, what)) = self.files.get(&target) {
             return Err(Error::Param(format!(
                 "{flag} {}: refusing to write onto {what} {} (an input of this run); choose \
                  another file",
