@@ -634,3 +634,49 @@ fn errors_caused_by_a_recipe_name_its_line() {
         fails_with(&out, &format!("error: {expected}"));
     }
 }
+
+/// `--out` on a disk that fills up: the error names the file, and nothing is left behind.
+/// (A full disk is simulated with a file-size limit, `ulimit -f`, whose writes fail as a full
+/// disk's do; SIGXFSZ is ignored so that the write fails instead of the process.)
+#[cfg(unix)]
+#[test]
+fn a_full_disk_names_the_file_and_leaves_nothing() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_warren"));
+    command
+        .current_dir(root())
+        .args([
+            "run",
+            "scripts/rooms.lua",
+            "--seed",
+            "1",
+            "--set",
+            "width=300",
+        ])
+        .args(["--set", "height=300", "--out"])
+        .arg(dir.path().join("big.json"));
+    // SAFETY: between fork and exec only async-signal-safe calls: signal and setrlimit.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 16 * 1024,
+                rlim_max: 16 * 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("big.json: cannot write: File too large"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -132,3 +132,46 @@ fn cli_reports_region_errors_with_exit_1() {
         "{err}"
     );
 }
+
+/// `warren run scripts/rooms.lua` with the shipped regions plus `regions/bad.toml` = `bad`:
+/// its stderr (the run must fail).
+fn run_with_bad_region(bad: &str) -> String {
+    let dir = temp_tree(&[("regions/bad.toml", bad)]);
+    copy_regions(dir.path());
+    let out = warren()
+        .args(["run", "scripts/rooms.lua", "--seed", "1", "--regions"])
+        .arg(dir.path().join("regions"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn a_header_nested_forty_thousand_deep_is_placed_at_its_line() {
+    let deep = format!("# deep\n\n[{}]\nx = 1\n", vec!["a"; 40_000].join("."));
+    let err = run_with_bad_region(&deep);
+    assert!(
+        err.contains("bad.toml:3:1: tables, keys or arrays nested too deeply"),
+        "{err}"
+    );
+    assert!(err.len() < 2000, "{} bytes", err.len());
+}
+
+#[test]
+fn every_wrong_limits_key_is_reported() {
+    let err =
+        run_with_bad_region("[limits]\nmax_secnds = 1\nmax_memry_mib = 3\nmax_instructons = 5\n");
+    for (line, key, meant) in [
+        (2, "max_secnds", "max_seconds"),
+        (3, "max_memry_mib", "max_memory_mib"),
+        (4, "max_instructons", "max_instructions"),
+    ] {
+        let place = format!("bad.toml:{line}:");
+        let want = format!(": limits: unknown key '{key}'; did you mean '{meant}'?");
+        let found = err
+            .lines()
+            .any(|l| l.contains(&place) && l.ends_with(&want));
+        assert!(found, "{place}…{want}\n{err}");
+    }
+}

@@ -996,3 +996,29 @@ fn a_newer_save_or_sweep_stops_the_running_sweep() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn sigint_and_sigterm_stop_the_server_cleanly_even_with_an_event_stream_open() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut s = serve(&[]);
+        assert_eq!(s.get("/").status, 200);
+        let _stream = s.events();
+        let started = Instant::now();
+        assert_eq!(s.stop(signal), 0, "signal {signal}: {}", s.stderr());
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        // The reader thread may still be draining the last line.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !s.stderr().contains("warren serve: stopped") && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            s.stderr().contains("warren serve: stopped"),
+            "{}",
+            s.stderr()
+        );
+    }
+}

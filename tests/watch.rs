@@ -534,3 +534,31 @@ fn q_quits_while_a_long_generation_runs() {
     assert!(status.success(), "{}", w.stderr());
     assert_eq!(w.statuses("error"), 0, "{}", w.stderr());
 }
+
+#[test]
+fn renaming_the_terrains_away_prints_a_few_lines_not_one_per_broken_reference() {
+    let w = Watch::start(&[]);
+    std::fs::rename(w.path("regions/terrain.toml"), w.path("terrain.toml.bak")).unwrap();
+    w.wait_for_status("error", 1);
+    let err = w.stderr();
+    let errors = err.lines().filter(|l| l.starts_with("error: ")).count();
+    assert!(errors <= 6, "{errors} error lines:\n{err}");
+    assert!(err.contains("more (warren check lists them all)"), "{err}");
+    assert!(err.len() < 4000, "{} bytes:\n{err}", err.len());
+}
+
+#[test]
+fn regions_replaced_by_a_file_is_reported() {
+    let w = Watch::start(&[]);
+    std::fs::remove_dir_all(w.path("regions")).unwrap();
+    std::fs::write(w.path("regions"), "not a directory\n").unwrap();
+    let start = Instant::now();
+    while !w
+        .stderr()
+        .contains("is a file, not a directory of region files")
+    {
+        assert!(start.elapsed() < PATIENCE, "{}", w.stderr());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(w.rows().contains('.'), "the last good map stays");
+}

@@ -95,6 +95,27 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     }
 }
 
+/// Errors shown for one change: at most [`SHOWN_ERRORS`], then how many more there are. A
+/// single edit (renaming `terrain.toml` away) can break a hundred references; the first few
+/// say what happened, and `warren check` lists them all.
+const SHOWN_ERRORS: usize = 5;
+
+/// The `error:` lines for `errors` (each already capped in length where it was made), the
+/// rest counted.
+fn shown_errors(errors: &[String]) -> String {
+    let mut text = String::new();
+    for e in errors.iter().take(SHOWN_ERRORS) {
+        text.push_str(&format!("error: {e}\n"));
+    }
+    if errors.len() > SHOWN_ERRORS {
+        text.push_str(&format!(
+            "error: … and {} more (warren check lists them all)\n",
+            errors.len() - SHOWN_ERRORS
+        ));
+    }
+    text
+}
+
 /// Where maps are shown: `--out` (rewritten atomically) or standard output (cleared first on
 /// a terminal).
 struct Screen<'a> {
@@ -146,9 +167,7 @@ impl<'a> Screen<'a> {
                         let _ = self.show(&last);
                     }
                 }
-                for e in errors {
-                    eprintln!("error: {e}");
-                }
+                eprint!("{}", shown_errors(&errors));
                 let kept = if self.shown.is_some() {
                     "keeping the last good map"
                 } else {
@@ -168,7 +187,15 @@ impl<'a> Screen<'a> {
     ) -> std::result::Result<(Vec<u8>, Option<String>), Vec<String>> {
         let problems = live.problems();
         if !problems.is_empty() {
-            return Err(problems.iter().map(|e| e.to_string()).collect());
+            // Every region problem on its own line, so that they are counted one by one.
+            let mut each = Vec::new();
+            for e in problems {
+                match e {
+                    Error::Region(errors) => each.extend(errors.0.iter().map(|e| e.to_string())),
+                    other => each.push(other.to_string()),
+                }
+            }
+            return Err(each);
         }
         let one = |e: Error| vec![e.to_string()];
         let levels = self.run.gen.levels;

@@ -206,7 +206,7 @@ impl Output<'_> {
             return self.save_tiled(path);
         }
         let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
-        self.write(format, &mut file)?;
+        self.write(format, &mut file).map_err(|e| naming(path, e))?;
         file.commit().map_err(|e| fail(path, e))
     }
 
@@ -219,7 +219,9 @@ impl Output<'_> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut file = AtomicFile::create(path).map_err(|e| fail(path, e))?;
-        let image = self.write_tiled(&source, &mut file)?;
+        let image = self
+            .write_tiled(&source, &mut file)
+            .map_err(|e| naming(path, e))?;
         write_atomic(&image_path, &image).map_err(|e| fail(&image_path, e))?;
         file.commit().map_err(|e| fail(path, e))
     }
@@ -357,4 +359,18 @@ pub fn write_terrain_text<W: std::io::Write + ?Sized>(
         text::write_terrain(&level.map, color, out)?;
     }
     Ok(())
+}
+
+/// A write error while saving to `path` (a full disk, say), naming the file.
+fn naming(path: &Path, e: Error) -> Error {
+    match e {
+        Error::Io(message) => Error::Io(format!(
+            "{}: cannot write: {}",
+            path.display(),
+            message
+                .strip_prefix("writing the map: ")
+                .unwrap_or(&message)
+        )),
+        other => other,
+    }
 }

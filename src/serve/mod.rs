@@ -18,7 +18,10 @@ pub mod status;
 pub mod sweep;
 pub mod worker;
 
+use std::future::IntoFuture;
 use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use warren_lua::error::{Error, Result};
 
 /// Where to listen and what to serve.
@@ -35,7 +38,8 @@ pub struct Options {
     pub open: bool,
 }
 
-/// Serves until the process is stopped. Prints the page's URL on stdout once it answers.
+/// Serves until SIGINT (Ctrl-C) or SIGTERM, then stops cleanly. Prints the page's URL on
+/// stdout once it answers.
 pub fn serve(options: Options) -> Result<()> {
     let addr = SocketAddr::new(options.bind, options.port);
     let listener = TcpListener::bind(addr).map_err(|e| bind_error(addr, e))?;
@@ -76,10 +80,52 @@ pub fn serve(options: Options) -> Result<()> {
         if options.open {
             open_browser(&url);
         }
-        axum::serve(listener, routes::router(app))
-            .await
-            .map_err(|e| Error::Io(format!("{local}: the server stopped: {e}")))
+        let stop = stop_requested()?;
+        let mut server = tokio::spawn(
+            axum::serve(listener, routes::router(app))
+                .with_graceful_shutdown(raised(stop.clone()))
+                .into_future(),
+        );
+        while !stop.load(Ordering::Relaxed) && !server.is_finished() {
+            tokio::time::sleep(STOP_POLL).await;
+        }
+        // Requests in progress finish; event streams, which never do, end with the process.
+        match tokio::time::timeout(STOP_GRACE, &mut server).await {
+            Ok(Ok(served)) => {
+                served.map_err(|e| Error::Io(format!("{local}: the server stopped: {e}")))?
+            }
+            Ok(Err(e)) => return Err(Error::Internal(format!("the server failed: {e}"))),
+            Err(_) => {}
+        }
+        eprintln!("warren serve: stopped");
+        Ok(())
     })
+}
+
+/// How often the server looks whether it was asked to stop.
+const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// How long requests in progress may take to finish once the server is asked to stop.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A flag raised by SIGINT (Ctrl-C) or SIGTERM: the server then stops taking connections,
+/// lets the requests in progress finish, and returns. A second signal ends the process at once.
+fn stop_requested() -> Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let raised = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, raised.clone())
+            .and_then(|_| signal_hook::flag::register(signal, raised.clone()))
+            .map_err(|e| Error::Internal(format!("catching signal {signal}: {e}")))?;
+    }
+    Ok(raised)
+}
+
+/// Resolves once `flag` is raised.
+async fn raised(flag: Arc<AtomicBool>) {
+    while !flag.load(Ordering::Relaxed) {
+        tokio::time::sleep(STOP_POLL).await;
+    }
 }
 
 /// The page's address: loopback when listening on every interface.

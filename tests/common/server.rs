@@ -117,6 +117,25 @@ impl Served {
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
+
+    /// Sends `signal` and waits (at most [`PATIENCE`]) for the process to end: its exit code,
+    /// or 128 + the signal that ended it.
+    pub fn stop(&mut self, signal: i32) -> i32 {
+        use std::os::unix::process::ExitStatusExt;
+        // SAFETY: sends a signal to our own child, which has not been waited for.
+        let sent = unsafe { libc::kill(self.child.id() as libc::pid_t, signal) };
+        assert_eq!(sent, 0, "kill failed");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status
+                    .code()
+                    .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+            }
+            assert!(Instant::now() < deadline, "warren serve did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Served {

@@ -116,6 +116,11 @@ impl Registry {
                 message,
             }])
         };
+        if dir.exists() && !dir.is_dir() {
+            return Err(whole(
+                "is a file, not a directory of region files (*.toml)".into(),
+            ));
+        }
         let mut paths = Vec::new();
         collect_toml(dir, &mut paths).map_err(|e| whole(format!("cannot read directory: {e}")))?;
         if paths.is_empty() {

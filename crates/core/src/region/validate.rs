@@ -100,6 +100,70 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The keys `[limits]` takes.
+const LIMIT_KEYS: [&str; 3] = ["max_instructions", "max_memory_mib", "max_seconds"];
+
+/// Every unknown key of `src`'s `[limits]` that is not on line `reported` (where the reader's
+/// own error already points), each at its place, when the file's syntax is sound.
+fn other_unknown_limits(src: &Source, reported: usize) -> Vec<RegionError> {
+    let Ok(table) = src.text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(limits) = table.get("limits").and_then(toml::Value::as_table) else {
+        return Vec::new();
+    };
+    let locator = Locator::new(&src.text);
+    limits
+        .keys()
+        .filter(|k| !LIMIT_KEYS.contains(&k.as_str()))
+        .filter_map(|key| {
+            let (line, col) = locator
+                .span(&[Seg::from("limits"), Seg::from(key.as_str())])
+                .map_or((0, 0), |s| line_col(&src.text, s.start));
+            let message = match did_you_mean(key, LIMIT_KEYS) {
+                Some(k) => format!("limits: unknown key '{key}'; did you mean '{k}'?"),
+                None => format!(
+                    "limits: unknown key '{key}' (keys: {})",
+                    LIMIT_KEYS.join(", ")
+                ),
+            };
+            (line != reported).then(|| RegionError {
+                file: src.path.clone(),
+                line,
+                col,
+                message,
+            })
+        })
+        .collect()
+}
+
+/// Where a TOML error without a place most likely is: the reader's only such error is
+/// nesting too deep (a header of thousands of dotted keys, arrays in arrays), so the line that
+/// nests deepest (dots, brackets and braces), at its first character.
+fn deepest_line(text: &str) -> (usize, usize) {
+    let depth = |l: &str| l.bytes().filter(|b| b".[{".contains(b)).count();
+    text.lines()
+        .enumerate()
+        .max_by_key(|&(i, l)| (depth(l), std::cmp::Reverse(i)))
+        .map_or((1, 1), |(i, l)| {
+            (
+                i + 1,
+                l.chars().take_while(|c| c.is_whitespace()).count() + 1,
+            )
+        })
+}
+
+/// The TOML reader's message for nesting too deep, in a modder's words; others as they are.
+fn unplaced(message: String) -> String {
+    if message == "recursion limit" {
+        "tables, keys or arrays nested too deeply here (the TOML reader's recursion limit); \
+         region files need only a few levels"
+            .to_string()
+    } else {
+        message
+    }
+}
+
 /// Parses, merges and validates `sources` into a registry. A file that cannot be read as a
 /// region file is reported once, in plain words: the names it declares (as far as it is TOML)
 /// are kept, so the other files' references to them do not become errors of their own.
@@ -111,13 +175,19 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
         match toml::from_str::<RegionFile>(&src.text) {
             Ok(f) => files.push((i, f)),
             Err(e) => {
-                let (line, col) = e.span().map_or((0, 0), |s| line_col(&src.text, s.start));
+                let (line, col) = match e.span() {
+                    Some(s) => line_col(&src.text, s.start),
+                    None => deepest_line(&src.text),
+                };
                 errors.push(RegionError {
                     file: src.path.clone(),
                     line,
                     col,
-                    message: parse_error(&src.text, e.message(), e.span()),
+                    message: unplaced(parse_error(&src.text, e.message(), e.span())),
                 });
+                // The reader stops at its first error: every other wrong `[limits]` key (the
+                // section that sets budgets) is reported too.
+                errors.extend(other_unknown_limits(src, line));
                 declare_names(&src.text, &mut excused);
             }
         }

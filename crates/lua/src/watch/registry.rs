@@ -96,12 +96,14 @@ pub fn touches_regions(dir: &Path, batch: &Batch) -> bool {
     batch.paths.iter().any(|p| is_region_path(dir, p))
 }
 
-/// Whether a changed path concerns the region files under `dir`: a `*.toml` below it, or a
-/// directory below it (removing or renaming one takes its files along).
+/// Whether a changed path concerns the region files under `dir`: `dir` itself (removed, or
+/// replaced by a file), a `*.toml` below it, or a directory below it (removing or renaming one
+/// takes its files along).
 pub fn is_region_path(dir: &Path, p: &Path) -> bool {
-    p.starts_with(dir)
-        && (p.extension().is_some_and(|e| e == "toml") || p.is_dir() || !p.exists())
-        && !is_hidden_temp(p)
+    p == dir
+        || p.starts_with(dir)
+            && (p.extension().is_some_and(|e| e == "toml") || p.is_dir() || !p.exists())
+            && !is_hidden_temp(p)
 }
 
 /// Editor and warren temporaries (`.name.swp`, `.x.warren-1.tmp`, `name~`) never hold regions.
