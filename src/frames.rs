@@ -5,7 +5,7 @@
 use crate::output::{write_atomic, AtomicFile, Inputs};
 use crate::render::{gif, png, LayerChoice, View, VIEW_BYTES_PER_CELL};
 use std::path::{Path, PathBuf};
-use warren_lua::api::debug::Snapshot;
+use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{level_seed, Level};
 use warren_lua::{Host, ParamValues, Run};

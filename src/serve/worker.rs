@@ -26,7 +26,7 @@ use tokio::sync::{oneshot, watch};
 use warren_core::map::Map;
 use warren_core::region::Registry;
 use warren_core::stats::{Measurer, BUILTIN};
-use warren_lua::api::debug::Snapshot;
+use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::Error;
 use warren_lua::run::{level_seed, Level};
 use warren_lua::watch::changes::Changes;

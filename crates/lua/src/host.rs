@@ -186,11 +186,11 @@ impl Env {
         let placeholder = Map::new(1, 1, registry.map_fill, registry.terrains().clone())
             .map_err(|e| Error::Internal(e.to_string()))?;
         let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
-        api::fast::install_map(&lua, &map_ud).map_err(internal_lua)?;
+        api::map::install_fast(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng::new(Rng::new(0)))
             .map_err(internal_lua)?;
-        api::fast::install_rng(&lua, &rng_ud).map_err(internal_lua)?;
+        api::rng::install_fast(&lua, &rng_ud).map_err(internal_lua)?;
         let ctx = api::ctx::CtxTables::new(&lua, &rng_ud, &functions).map_err(internal_lua)?;
         let held = (
             map_ud.borrow::<LuaMap>().map_err(internal_lua)?.clone(),

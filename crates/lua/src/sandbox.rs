@@ -191,8 +191,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     host.set("freeze", unsafe {
         lua.create_c_function(readonly::freeze)?
     })?;
-    let random = lua.create_function(api::rng::math_random)?;
-    host.set("random", api::fast::random(lua, &random)?)?;
+    host.set("random", api::rng::random::function(lua)?)?;
     host.set(
         "find_module",
         lua.create_function(super::require::find_module)?,

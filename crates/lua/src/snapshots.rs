@@ -1,6 +1,6 @@
 //! Turning `map:snapshot` on for a [`Host`] and collecting what it recorded.
 
-use super::api::debug::{Snapshot, Snapshots};
+use super::api::map::debug::{Snapshot, Snapshots};
 use super::Host;
 
 impl Host {

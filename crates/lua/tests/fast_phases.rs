@@ -1,4 +1,4 @@
-//! The fast rooms phases (`api::fast::phases`): `map:carve_rooms`, `warren.gen.connect_rooms`
+//! The fast rooms phases (`api::map::phases`): `map:carve_rooms`, `warren.gen.connect_rooms`
 //! and `warren.gen.start_and_stairs` on the run's map must do exactly what their declared
 //! bindings do. At depth 2 a recipe runs each call on the run's map (fast) and on `ctx.above`
 //! (declared), with equal rngs and equal room lists: same answers, same errors, same cells and

@@ -22,11 +22,12 @@
 //! ([`Call::new`]).
 
 pub use super::decl::quoted;
-use super::decl::{Arg, Class, Decl, Default, Field, Kind, Ty};
+use super::decl::{Arg, Class, Decl, Default, Field, Kind, Owner, Ty};
 use super::shared::{ReadGuard, Shared, WriteGuard};
 use crate::state::fail;
 use mlua::{
-    AnyUserData, Either, FromLuaMulti, Lua, MultiValue, Table, UserData, UserDataRef, Value,
+    AnyUserData, Either, FromLuaMulti, Lua, MetaMethod, MultiValue, Table, UserData, UserDataRef,
+    Value,
 };
 use warren_core::map::{priority, Map, TerrainId};
 
@@ -70,18 +71,18 @@ pub fn shown(v: &Value) -> String {
     }
 }
 
-/// What a userdata is, in the API's words (`a map`, `a warren.Rng`).
+/// What a userdata is, in the API's words (`a map`, `a warren.Rng`), told by the `__name` its
+/// metatable carries (see [`Owner::type_name`]).
 fn userdata_name(ud: &AnyUserData) -> String {
-    use super::{map::LuaMap, rects::LuaRects, rng::LuaRng};
-    if ud.is::<LuaMap>() {
-        "a map".into()
-    } else if ud.is::<LuaRng>() {
-        "a warren.Rng".into()
-    } else if ud.is::<LuaRects>() {
-        "a warren.RectList".into()
-    } else {
-        "a warren object".into()
-    }
+    let name = ud
+        .metatable()
+        .and_then(|mt| mt.get::<Option<String>>(MetaMethod::Type.name()))
+        .ok()
+        .flatten();
+    Owner::ALL
+        .into_iter()
+        .find(|o| name.is_some() && o.type_name() == name.as_deref())
+        .map_or_else(|| "a warren object".into(), Owner::shown)
 }
 
 /// Whether a value is nil (an absent argument or option).
@@ -422,7 +423,7 @@ impl<'a> Call<'a> {
                 // An empty table whose `__index` is a table (options inheriting every key)
                 // reads that table's keys.
                 if !opts.load(t)? {
-                    let inner = super::regions::target(t)?;
+                    let inner = target(t)?;
                     if inner != *t {
                         opts.load(&inner)?;
                     }
@@ -433,6 +434,24 @@ impl<'a> Call<'a> {
         }
         Ok(opts)
     }
+}
+
+/// The table holding `t`'s fields: `t` itself, or, when `t` is an empty table whose
+/// metatable's `__index` is a table (one that inherits every key), that table, resolved again.
+pub fn target(t: &Table) -> mlua::Result<Table> {
+    let mut t = t.clone();
+    // Lua itself gives up on `__index` chains after 2000 steps.
+    for _ in 0..2000 {
+        if !t.is_empty() {
+            break;
+        }
+        let Some(meta) = t.metatable() else { break };
+        match meta.raw_get::<Value>("__index")? {
+            Value::Table(inner) => t = inner,
+            _ => break,
+        }
+    }
+    Ok(t)
 }
 
 /// A string argument or option as a binding reads it: the Lua string itself (no copy), its
@@ -910,7 +929,7 @@ fn field_of(class: &'static Class, key: &[u8]) -> Option<(usize, &'static Field)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::decl::{arg, key, key_opt, Owner};
+    use crate::api::decl::{arg, key, key_opt};
 
     const PROBE_OPTIONS: Class = Class {
         name: "warren.ProbeOptions",

@@ -1,7 +1,10 @@
-//! Tables shared by many calls: rectangles, cells, write options, and what a recipe file is.
-//! Tables particular to one call are declared beside it.
+//! Tables shared by many calls: rectangles, cells, write options, and what a recipe file is;
+//! and the options of the rooms phases, which their bindings and their fast paths
+//! (`map/phases.rs`) both read. Tables particular to one call are declared beside it.
 
 use super::decl::{key, key_opt, key_or, Class, Default, Ty};
+use warren_core::gen::rooms::Strategy;
+use warren_core::map::Adjacency;
 
 /// A rectangle as a table.
 pub const RECT_LIKE: Class = Class {
@@ -86,6 +89,73 @@ pub const CARVE_OPTIONS: Class = Class {
         Default::Str("room"),
         "Kind recorded for each room.",
     )],
+};
+
+/// Options of `warren.gen.scatter_rooms`, read by its binding and its fast path
+/// (`map/phases.rs`).
+pub const SCATTER_OPTIONS: Class = Class {
+    name: "warren.ScatterOptions",
+    parent: None,
+    doc: "Options of `warren.gen.scatter_rooms`.",
+    fields: &[
+        // Each attempt is checked against every room placed so far; 20000 attempts keep one
+        // call under a second even when tiny rooms fill a large map.
+        key_or(
+            "attempts",
+            Ty::int(0, 20_000),
+            Default::Int(30),
+            "Placement attempts (the tutorial's MAX_ROOMS).",
+        ),
+        key_or(
+            "min_size",
+            Ty::int(1, 4096),
+            Default::Int(6),
+            "Smallest room side, in floor cells.",
+        ),
+        key_or(
+            "max_size",
+            Ty::int(1, 4096),
+            Default::Int(10),
+            "Largest room side, in floor cells.",
+        ),
+    ],
+};
+
+/// Options of `warren.gen.connect_rooms`, read by its binding and its fast path.
+pub const CONNECT_OPTIONS: Class = Class {
+    name: "warren.ConnectOptions",
+    parent: Some(&WRITE_OPTIONS),
+    doc: "Options of `warren.gen.connect_rooms`.",
+    fields: &[
+        key("terrain", Ty::Terrain, "Corridor floor terrain."),
+        key_or("strategy", Ty::Choice(&Strategy::NAMES), Default::Str("nearest"), "How rooms are paired: each to its nearest (`nearest`, drawn as dog-legs; `lines`, drawn as Bresenham lines), or consecutive rooms (`dogleg`, a random bend; `bsp`, between random cells)."),
+        key_or("connectivity", Ty::Choice(&Adjacency::NAMES), Default::Str("8"), "How a walker moves: with \"4\", straight-line corridors step orthogonally, so they join their rooms for a walker that cannot step diagonally."),
+    ],
+};
+
+/// Options of `warren.gen.start_and_stairs`, read by its binding and its fast path.
+pub const STAIRS_OPTIONS: Class = Class {
+    name: "warren.StairsOptions",
+    parent: None,
+    doc: "Options of `warren.gen.start_and_stairs`.",
+    fields: &[
+        key_opt(
+            "start",
+            Ty::int(1, i64::MAX),
+            "Index of the room the player starts in (default 1).",
+        ),
+        key_opt(
+            "down",
+            Ty::int(1, i64::MAX),
+            "Index of the room with the stairs down (default the last).",
+        ),
+        key_or(
+            "terrain",
+            Ty::Terrain,
+            Default::Str("down stairs"),
+            "Terrain written under the stairs.",
+        ),
+    ],
 };
 
 /// Options of the bulk writes (`map:set_row`, `map:blit`).

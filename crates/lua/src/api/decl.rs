@@ -115,6 +115,38 @@ impl Owner {
         )
     }
 
+    /// The `__name` the metatable of the owner's userdata carries, what `tostring` shows
+    /// (`LuaMap: 0x…`) and how a message tells the userdata apart ([`Owner::shown`]); `None`
+    /// for module tables, `ctx` and `warren.rect` tables, which are no userdata.
+    pub const fn type_name(self) -> Option<&'static str> {
+        match self {
+            Owner::Map => Some("LuaMap"),
+            Owner::Rng => Some("LuaRng"),
+            Owner::Rects => Some("LuaRects"),
+            Owner::Tunnels => Some("LuaTunnels"),
+            Owner::Level => Some("LuaLevel"),
+            Owner::TownMap => Some("LuaTown"),
+            Owner::StatusLists => Some("LuaStatusLists"),
+            Owner::Warren
+            | Owner::Gen
+            | Owner::Tunnel
+            | Owner::Dungeon
+            | Owner::Town
+            | Owner::Ctx
+            | Owner::Rect => None,
+        }
+    }
+
+    /// A value of the owner's type as messages name it when it is passed where it does not
+    /// belong (`a map`, `a warren.Rng`).
+    pub fn shown(self) -> String {
+        match self {
+            Owner::Map => "a map".into(),
+            Owner::Rng | Owner::Rects => format!("a {}", self.class()),
+            _ => "a warren object".into(),
+        }
+    }
+
     /// What the owner is, for its class comment.
     pub const fn doc(self) -> &'static str {
         match self {

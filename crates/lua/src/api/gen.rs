@@ -3,12 +3,12 @@
 //! through a [`LuaMeter`].
 
 use super::call::{Call, Extra, This};
-use super::classes::WRITE_OPTIONS;
+use super::classes::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS, WRITE_OPTIONS};
 use super::cost;
-use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner::Gen as G, Ty};
+use super::decl::{arg, key, key_or, opt, Class, Decl, Default, Owner::Gen as G, Ty};
 use super::map::LuaMap;
 use super::meter::LuaMeter;
-use super::rects::LuaRects;
+use super::rects::{self, LuaRects};
 use super::rng::LuaRng;
 use super::shapes::{self, brush};
 use crate::state::charge_bytes;
@@ -16,45 +16,6 @@ use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::gen::connectivity::{self, JoinError, JoinStyle};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};
 use warren_core::map::{Adjacency, Brush};
-
-pub(crate) const SCATTER_OPTIONS: Class = Class {
-    name: "warren.ScatterOptions",
-    parent: None,
-    doc: "Options of `warren.gen.scatter_rooms`.",
-    fields: &[
-        // Each attempt is checked against every room placed so far; 20000 attempts keep one
-        // call under a second even when tiny rooms fill a large map.
-        key_or(
-            "attempts",
-            Ty::int(0, 20_000),
-            Default::Int(30),
-            "Placement attempts (the tutorial's MAX_ROOMS).",
-        ),
-        key_or(
-            "min_size",
-            Ty::int(1, 4096),
-            Default::Int(6),
-            "Smallest room side, in floor cells.",
-        ),
-        key_or(
-            "max_size",
-            Ty::int(1, 4096),
-            Default::Int(10),
-            "Largest room side, in floor cells.",
-        ),
-    ],
-};
-
-pub(crate) const CONNECT_OPTIONS: Class = Class {
-    name: "warren.ConnectOptions",
-    parent: Some(&WRITE_OPTIONS),
-    doc: "Options of `warren.gen.connect_rooms`.",
-    fields: &[
-        key("terrain", Ty::Terrain, "Corridor floor terrain."),
-        key_or("strategy", Ty::Choice(&Strategy::NAMES), Default::Str("nearest"), "How rooms are paired: each to its nearest (`nearest`, drawn as dog-legs; `lines`, drawn as Bresenham lines), or consecutive rooms (`dogleg`, a random bend; `bsp`, between random cells)."),
-        key_or("connectivity", Ty::Choice(&Adjacency::NAMES), Default::Str("8"), "How a walker moves: with \"4\", straight-line corridors step orthogonally, so they join their rooms for a walker that cannot step diagonally."),
-    ],
-};
 
 const SPAWN_OPTIONS: Class = Class {
     name: "warren.SpawnOptions",
@@ -73,30 +34,6 @@ const SPAWN_OPTIONS: Class = Class {
             "The spawner's MAX_MONSTERS.",
         ),
         key_or("depth", Ty::int(1, 1000), Default::Int(1), "Level depth."),
-    ],
-};
-
-pub(crate) const STAIRS_OPTIONS: Class = Class {
-    name: "warren.StairsOptions",
-    parent: None,
-    doc: "Options of `warren.gen.start_and_stairs`.",
-    fields: &[
-        key_opt(
-            "start",
-            Ty::int(1, i64::MAX),
-            "Index of the room the player starts in (default 1).",
-        ),
-        key_opt(
-            "down",
-            Ty::int(1, i64::MAX),
-            "Index of the room with the stairs down (default the last).",
-        ),
-        key_or(
-            "terrain",
-            Ty::Terrain,
-            Default::Str("down stairs"),
-            "Terrain written under the stairs.",
-        ),
     ],
 };
 
@@ -258,7 +195,7 @@ fn connect_rooms(
     let c = Call::new(lua, &CONNECT_ROOMS, &extra)?;
     let mut m = c.arg_held_mut(0, map)?;
     let mut r = c.arg_held_mut(1, rng)?;
-    let rects = shapes::rects(&c, 2, list)?;
+    let rects = rects::read_arg(&c, 2, list)?;
     let o = c.options(3, &opts)?;
     let strategy = Strategy::from_name(Strategy::NAMES[o.choice("strategy")?])
         .expect("declared choices are strategy names");
@@ -341,7 +278,7 @@ fn start_and_stairs(
 ) -> mlua::Result<(i32, i32, i32, i32)> {
     let c = Call::new(lua, &START_AND_STAIRS, &extra)?;
     let mut m = c.arg_held_mut(0, map)?;
-    let rects = shapes::rects(&c, 1, list)?;
+    let rects = rects::read_arg(&c, 1, list)?;
     let o = c.options(2, &opts)?;
     let n = rects.len();
     let start = o.opt_int("start")?.unwrap_or(1) as usize;

@@ -1,5 +1,43 @@
-//! The `warren` Lua module, one file per API area. Every binding is declared once ([`decl`]),
-//! next to its implementation, and registered from the same table (the `methods!` and `functions!` macros below).
+//! The `warren` Lua module: every function, method and field a recipe can call, each declared
+//! once ([`decl`]) beside its implementation and registered from the same table (the
+//! `methods!` and `functions!` macros below), so the runtime checks, the stubs, `warren check`
+//! and the API reference all come from one declaration.
+//!
+//! # Floor plan
+//!
+//! The files of `api/` stand on four floors. A file may use files on its own floor and on the
+//! floors below it, never a floor above, and no files may use each other in a circle; a folder
+//! (`map/`, `dungeon/`, `rng/`) is one entry of its floor, its `mod.rs` assembles its children
+//! and no child uses its `mod.rs`. `tests/architecture.rs` reads this table and checks both
+//! rules on every file.
+//!
+//! | floor | files | what they hold |
+//! |---|---|---|
+//! | 1 | `mod.rs` | the assembly: the `warren` table ([`module`]), the objects' types met once per state ([`register_types`]), and every declaration and class ([`decls`], [`classes()`]) |
+//! | 2 | `gen`, `dungeon/`, `tunnel`, `town`, `status`, `ctx`, `regions`, `log` | the Lua-visible modules: `warren.gen`, `warren.dungeon`, `warren.tunnel`, `warren.town`, `warren.status_lists`, `ctx`, `ctx.regions`, `print`; each with the objects only it makes (a level, a tunnel context, a town, status lists) |
+//! | 3 | `map/`, `rng/`, `rect`, `rects/` | the objects every module passes around, with their methods and, for the per-cell and per-draw ones, their fast paths |
+//! | 4 | `call`, `decl`, `shapes`, `classes`, `gate`, `fast/`, `shared`, `pool`, `index`, `keys`, `meter`, `cost`, `terrain_names` | the calling layer: declarations, argument checks and messages, shapes and option classes several bindings share, gates, the fast calls' machinery, value cells, reused userdata, budget charges |
+//!
+//! # Where a new binding goes
+//!
+//! - **A function of a module** (`warren.gen.caves`): in that module's file (for `warren.dungeon`,
+//!   its declaration in `dungeon/decls.rs` and its body in `dungeon/functions.rs`). Declare a
+//!   [`decl::Decl`] beside the function, add the pair to the module's `functions!` table and
+//!   its option classes to the module's `CLASSES`; stubs, `warren check` and the API table pick
+//!   it up from there.
+//! - **A new module** (`warren.noise`): a new file on floor 2, listed in the table above; set its
+//!   table in [`module`] and add its declarations to [`decls`] and its classes to [`classes()`].
+//!   It converts arguments only: the work is a function of `warren_core`.
+//! - **A method of an object**: in the object's file; for the map, in the `map/` child that owns
+//!   that kind of method (or a new child, its list appended to `map::METHOD_LISTS`: the gates
+//!   are numbered in that order). A method called once per cell may get a fast path beside its
+//!   binding (`map/fast.rs`, `rng/fast.rs`) when `cargo bench --bench calls` shows the difference.
+//! - **A new object type**: on floor 3 when several modules pass it around, else in the module
+//!   that makes it; give it an [`decl::Owner`] (its `__name`), a range of gate ids
+//!   ([`gate`]) and one sample in [`register_types`].
+//! - **A shape or options table several bindings share** (a cell list, write options): floor 4,
+//!   `shapes` or `classes`. Nothing on floor 4 names an object: a rectangle list is read in
+//!   `rects`, a map's cells in `map/`.
 
 /// Declares a type's methods once: `DECL => function` pairs become the list of declarations
 /// (`$list`, read by stubs, `warren check` and the API reference) and the function that
@@ -32,37 +70,39 @@ macro_rules! functions {
     };
 }
 
-pub mod bulk;
-pub mod call;
-pub mod classes;
-pub mod connectivity;
-pub mod cost;
-#[cfg(test)]
-mod coverage;
+// Floor 2: the Lua-visible modules.
 pub mod ctx;
-pub mod debug;
-pub mod decl;
 pub mod dungeon;
-pub mod fast;
-pub mod gate;
 pub mod gen;
-pub mod index;
-pub mod keys;
 pub mod log;
-pub mod map;
-pub mod meter;
-pub mod notes;
-pub mod pool;
-pub mod rect;
-pub mod rects;
 pub mod regions;
-pub mod rng;
-pub mod shapes;
-pub mod shared;
 pub mod status;
-mod terrain_names;
 pub mod town;
 pub mod tunnel;
+
+// Floor 3: the objects.
+pub mod map;
+pub mod rect;
+pub mod rects;
+pub mod rng;
+
+// Floor 4: the calling layer.
+pub mod call;
+pub mod classes;
+pub mod cost;
+pub mod decl;
+pub mod fast;
+pub mod gate;
+pub mod index;
+pub mod keys;
+pub mod meter;
+pub mod pool;
+pub mod shapes;
+pub mod shared;
+mod terrain_names;
+
+#[cfg(test)]
+mod coverage;
 
 use decl::{Class, Decl, Owner};
 use mlua::{AnyUserData, Lua, Table};

@@ -12,7 +12,7 @@
 //! entry classes), with the ranges and defaults of [`warren_core::region::schema`]; the stubs
 //! and `warren check` read it, and a test holds it to the schema.
 
-use super::call::{shown, Call};
+use super::call::{shown, target, Call};
 use super::decl::{key, key_opt, key_or, Class, Default, Ty};
 use mlua::{AnyUserData, Lua, Table, UserData, Value};
 use serde::de::DeserializeOwned;
@@ -91,24 +91,6 @@ pub fn install(lua: &Lua, root: &Table, registry: &Arc<Registry>) -> mlua::Resul
     }
     lua.set_app_data(RunRegistry(registry.clone()));
     Ok(())
-}
-
-/// The table holding `t`'s fields: `t` itself, or, when `t` is an empty table whose
-/// metatable's `__index` is a table (one that inherits every key), that table, resolved again.
-pub fn target(t: &Table) -> mlua::Result<Table> {
-    let mut t = t.clone();
-    // Lua itself gives up on `__index` chains after 2000 steps.
-    for _ in 0..2000 {
-        if !t.is_empty() {
-            break;
-        }
-        let Some(meta) = t.metatable() else { break };
-        match meta.raw_get::<Value>("__index")? {
-            Value::Table(inner) => t = inner,
-            _ => break,
-        }
-    }
-    Ok(t)
 }
 
 /// The registry maps of this host are made with.

@@ -1,15 +1,13 @@
-//! Converting the shapes the API shares — rectangles, rectangle lists, cells, cell lists and
-//! write options — from Lua values, through a [`Call`] so errors name the argument.
+//! Converting the shapes the API shares — rectangles, cells, cell lists, lists and write
+//! options — from Lua values, through a [`Call`] so errors name the argument. (A rectangle
+//! list, which may be a `warren.RectList`, is read where that object lives: `rects`.)
 
-use super::call::{as_int, shown, Call, Opts, This};
+use super::call::{as_int, shown, Call, Opts};
 use super::cost;
 use super::keys::keys;
-use super::rects::LuaRects;
-use super::shared::ReadGuard;
 use crate::state::{charge, charge_bytes};
-use mlua::{ffi, Either, Table, Value};
+use mlua::{ffi, Table, Value};
 use std::fmt::{self, Display};
-use std::ops::Deref;
 use warren_core::map::{Brush, Map, Point, Rect, TerrainId};
 
 /// Clamps a coordinate or size into the range the map model works in: far outside any map, so
@@ -98,7 +96,7 @@ pub fn rect(c: &Call, i: usize, v: &Value) -> mlua::Result<Rect> {
 }
 
 /// `argument 1 (rect)`, written only when a message needs it.
-struct ArgLabel<'c, 'a> {
+pub struct ArgLabel<'c, 'a> {
     c: &'c Call<'a>,
     i: usize,
 }
@@ -111,64 +109,8 @@ impl Display for ArgLabel<'_, '_> {
 }
 
 /// Argument `i`'s label, as [`ArgLabel`].
-fn arg_label<'c, 'a>(c: &'c Call<'a>, i: usize) -> ArgLabel<'c, 'a> {
+pub fn arg_label<'c, 'a>(c: &'c Call<'a>, i: usize) -> ArgLabel<'c, 'a> {
     ArgLabel { c, i }
-}
-
-/// The rectangles a list argument gave (see [`rects`]).
-pub enum RectsArg {
-    /// A `warren.RectList`, borrowed from its cell (not copied).
-    Held(ReadGuard<Vec<Rect>>),
-    /// Rectangles read from a Lua list of tables (or copied from a list in use).
-    Read(Vec<Rect>),
-}
-
-impl Deref for RectsArg {
-    type Target = [Rect];
-
-    fn deref(&self) -> &[Rect] {
-        match self {
-            RectsArg::Held(r) => r,
-            RectsArg::Read(v) => v,
-        }
-    }
-}
-
-/// Argument `i` as a list of rectangles: a `warren.RectList` (borrowed, not copied) or a Lua
-/// list of rectangle tables.
-pub fn rects(c: &Call, i: usize, v: This<LuaRects>) -> mlua::Result<RectsArg> {
-    let v = match v {
-        Either::Left(held) => return held.read().map(RectsArg::Held).ok_or_else(|| c.busy()),
-        Either::Right(v) => v,
-    };
-    match &v {
-        Value::UserData(ud) if ud.is::<LuaRects>() => {
-            // A list mlua could not lend: its error.
-            Ok(RectsArg::Read(LuaRects::read_ud(ud)?.clone()))
-        }
-        Value::Table(t) => {
-            let label = arg_label(c, i);
-            let items = list(c, t, &label)?;
-            let mut out = Vec::with_capacity(items.len());
-            for (n, item) in items.iter().enumerate() {
-                let item = item?;
-                let Value::Table(item) = item else {
-                    return Err(c.fail(format!(
-                        "item {} of {label} must be a rectangle {{x=, y=, w=, h=}}, got {}",
-                        n + 1,
-                        shown(&item)
-                    )));
-                };
-                out.push(rect_from(
-                    c,
-                    &item,
-                    format_args!("item {} of {label}", n + 1),
-                )?);
-            }
-            Ok(RectsArg::Read(out))
-        }
-        _ => Err(c.bad(i, &v)),
-    }
 }
 
 /// A Lua list argument, read like `ipairs`: its items up to the first nil. However long it

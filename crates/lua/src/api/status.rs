@@ -189,7 +189,7 @@ impl Lists {
 impl UserData for LuaStatusLists {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         // What `tostring(lists)` shows (mlua would name the Rust type, `Shared<Lists>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaStatusLists");
+        fields.add_meta_field(MetaMethod::Type, Owner::StatusLists.type_name());
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {

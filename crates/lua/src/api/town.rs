@@ -437,7 +437,7 @@ methods! {
 impl UserData for LuaTown {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         // What `tostring(town)` shows (mlua would name the Rust type, `Shared<TownState>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaTown");
+        fields.add_meta_field(MetaMethod::Type, Owner::TownMap.type_name());
         fields.add_field_method_get(HEIGHT.name, |_, t| Ok(t.read_or_busy()?.town.height()));
         fields.add_field_method_get(WIDTH.name, |_, t| Ok(t.read_or_busy()?.town.width()));
         fields.add_field_method_get(ROWS.name, |_, t| Ok(t.read_or_busy()?.town.rows()));
@@ -674,7 +674,7 @@ fn snapshot(
     let Value::String(label) = label else {
         return Err(c.bad(1, &label));
     };
-    if !super::debug::recording(lua) {
+    if !super::map::debug::recording(lua) {
         // Called at every step of every town: while snapshots are not kept, only the kinds
         // of the arguments are checked (reading the options costs more than the rest).
         return match opts {
@@ -687,7 +687,7 @@ fn snapshot(
     let t = c.read(this)?;
     let mut m = LuaMap::write_ud(&map)?;
     let (width, height) = (m.width(), m.height());
-    super::debug::record(&c, width, height, label, || {
+    super::map::debug::record(&c, width, height, label, || {
         // The copy leaves the layers out, as `map:snapshot`'s does.
         let layers = std::mem::take(&mut m.notes.layers);
         let mut copy = m.clone();

@@ -14,9 +14,9 @@
 use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
+use super::map::notes::point_list;
 use super::map::LuaMap;
 use super::meter::LuaMeter;
-use super::notes::point_list;
 use super::regions::{self, REGIONS};
 use super::rng::LuaRng;
 use super::shapes::{cell_from, list};
@@ -416,7 +416,7 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
 impl UserData for LuaTunnels {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         // What `tostring(tunnels)` shows (mlua would name the Rust type, `Shared<TunnelState>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaTunnels");
+        fields.add_meta_field(MetaMethod::Type, Owner::Tunnels.type_name());
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {

@@ -2,7 +2,7 @@
 //! integer values, read straight from the Lua stack, with the declared option class's defaults
 //! and ranges; any other table is the declared binding's to read.
 
-use super::{bytes_at, int_arg, string_at};
+use super::closures::{bytes_at, int_arg, string_at};
 use crate::api::decl::{Class, Default, Ty};
 use mlua::ffi::{self, lua_State};
 use std::ffi::{c_int, c_uint};
@@ -23,7 +23,7 @@ enum Plain<'l> {
 /// Options a fast phase reads: the value of each of `keys` (`None` when absent), read as
 /// options of `class` (its defaults and ranges). Every key of the table must be one of them,
 /// with a string or integer value.
-pub(super) struct PlainOptions<'l, const N: usize> {
+pub(in crate::api) struct PlainOptions<'l, const N: usize> {
     class: &'static Class,
     keys: [&'static str; N],
     given: [Option<Plain<'l>>; N],
@@ -38,7 +38,7 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
     /// # Safety
     /// `l` is running a fast closure; the strings live while the table stays on the stack
     /// unchanged (a fast phase runs no Lua code).
-    pub(super) unsafe fn at(
+    pub(in crate::api) unsafe fn at(
         l: *mut lua_State,
         i: c_int,
         class: &'static Class,
@@ -80,7 +80,7 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
     }
 
     /// String option `slot`, or its declared default; `None` for anything else.
-    pub(super) fn text(&self, slot: usize) -> Option<&'l str> {
+    pub(in crate::api) fn text(&self, slot: usize) -> Option<&'l str> {
         match self.given[slot] {
             Some(Plain::Text(s)) => Some(s),
             Some(Plain::Int(_)) => None,
@@ -90,7 +90,7 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
 
     /// Integer option `slot` within its declared range, or its declared default; `None` for
     /// anything else.
-    pub(super) fn int(&self, slot: usize) -> Option<i64> {
+    pub(in crate::api) fn int(&self, slot: usize) -> Option<i64> {
         let field = self.class.field(self.keys[slot])?;
         let n = match (self.given[slot], field.default) {
             (Some(Plain::Int(n)), _) => n,
@@ -106,7 +106,7 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
 
 /// The declared default of the string option `key` of `class` (what the binding reads when
 /// the key is absent).
-pub(super) fn default_text(class: &'static Class, key: &str) -> Option<&'static str> {
+pub(in crate::api) fn default_text(class: &'static Class, key: &str) -> Option<&'static str> {
     match class.field(key)?.default {
         Default::Str(d) => Some(d),
         _ => None,

@@ -13,11 +13,11 @@
 //! is passed on, and the declared binding's call, in fatal mode, raises the budget error at
 //! once: the map is left as the binding would have left it.
 
-use super::options::{default_text, PlainOptions};
-use super::{bytes_charged, cell_at, charged, push_new_shared, string_at, Answer, FastMethod};
-use crate::api::classes::CARVE_OPTIONS;
+use crate::api::classes::{CARVE_OPTIONS, CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::cost;
-use crate::api::gen::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
+use crate::api::fast::options::{default_text, PlainOptions};
+use crate::api::fast::{bytes_charged, cell_at, charged, push_new_shared, string_at};
+use crate::api::fast::{Answer, FastMethod};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;

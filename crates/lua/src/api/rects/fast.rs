@@ -1,9 +1,9 @@
 //! Fast calls on rectangle lists: `rooms:sort(order)` and `#rooms`, which a rooms recipe makes
 //! once a map each.
 
-use super::FAST_ID_BASE;
-use super::{answer, bytes_at, cell_at, declared, install_closures, Answer, FastMethod};
-use crate::api::rects::{sort_rects, SORT_ORDERS};
+use super::sort::{sort_rects, SORT_ORDERS};
+use crate::api::fast::FAST_ID_BASE;
+use crate::api::fast::{answer, bytes_at, cell_at, declared, install_closures, Answer, FastMethod};
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
@@ -28,7 +28,7 @@ const RECTS_ID_BASE: u64 = FAST_ID_BASE + 96;
 
 /// Replaces `sort` in the lists' methods table and `__len` in their metatable (found through
 /// `sample`, a list) with fast closures. Lists point at their cells from birth
-/// (`fast::new_pointing`); others take the declared bindings.
+/// (`crate::api::fast::new_pointing`); others take the declared bindings.
 pub fn install(lua: &Lua, sample: &AnyUserData) -> mlua::Result<()> {
     let methods = |l| {
         // SAFETY: `l` runs protected with the list in slot 1; every type relied on is checked

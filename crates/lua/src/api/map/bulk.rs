@@ -9,12 +9,12 @@
 //! local rows = map:get_rect { x = 0, y = 0, w = map.width, h = map.height }
 //! ```
 
-use super::call::{Call, Opts};
-use super::classes::{BLIT_OPTIONS, RECT_LIKE};
-use super::cost;
-use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
-use super::map::LuaMap;
-use super::shapes::{brush, rect};
+use crate::api::call::{Call, Opts};
+use crate::api::classes::{BLIT_OPTIONS, RECT_LIKE};
+use crate::api::cost;
+use crate::api::decl::{arg, opt, Decl, Owner::Map as M, Ty};
+use crate::api::shapes::{brush, rect};
+use crate::api::shared::Shared;
 use crate::state::charge;
 use mlua::{ffi, Lua, Table, Value};
 use std::collections::BTreeMap;
@@ -55,7 +55,7 @@ const GET_RECT: Decl = Decl::method(
 
 methods! {
     /// Bulk reads and writes.
-    pub METHODS, register for LuaMap {
+    pub METHODS, register for Shared<Map> {
         SET_ROW => set_row,
         BLIT => blit,
         GET_RECT => get_rect,
@@ -249,7 +249,10 @@ fn legend(c: &Call, o: &Opts, map: &Map) -> mlua::Result<BTreeMap<char, TerrainI
                 "opts.legend key '{key}' must be a single character"
             )));
         };
-        out.insert(g, super::call::terrain_id(c, map, &v.to_string_lossy())?);
+        out.insert(
+            g,
+            crate::api::call::terrain_id(c, map, &v.to_string_lossy())?,
+        );
     }
     Ok(out)
 }
@@ -269,14 +272,14 @@ fn row_source<'t>(
         ))),
         other => Err(c.fail(format!(
             "{what} must be a list of terrain names or a string, got {}",
-            super::call::shown(other)
+            crate::api::call::shown(other)
         ))),
     }
 }
 
 fn set_row(
     lua: &Lua,
-    this: &LuaMap,
+    this: &Shared<Map>,
     (x, y, cells, opts): (Value, Value, Value, Value),
 ) -> mlua::Result<usize> {
     let c = Call::gated(lua, &SET_ROW);
@@ -303,7 +306,7 @@ fn set_row(
 
 fn blit(
     lua: &Lua,
-    this: &LuaMap,
+    this: &Shared<Map>,
     (x, y, rows, opts): (Value, Value, Value, Value),
 ) -> mlua::Result<usize> {
     let c = Call::gated(lua, &BLIT);
@@ -335,7 +338,7 @@ fn blit(
     Ok(w.written)
 }
 
-fn get_rect(lua: &Lua, this: &LuaMap, r: Value) -> mlua::Result<Table> {
+fn get_rect(lua: &Lua, this: &Shared<Map>, r: Value) -> mlua::Result<Table> {
     let c = Call::gated(lua, &GET_RECT);
     let m = c.read(this)?;
     let r = rect(&c, 0, &r)?;

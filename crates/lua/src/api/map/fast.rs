@@ -1,15 +1,13 @@
-//! Fast calls on the run's map: its per-cell reads and plain writes.
+//! Fast calls on the run's map: its per-cell reads and plain writes, `map:fill`, `map:snapshot`
+//! and `map:tag`, and (from [`phases`]) the rooms phases that take the map first.
 
-use super::RECEIVER;
-use super::{
-    answer, bytes_at, bytes_charged, charged, declared, install_closures, int_arg, string_at,
-};
-use super::{Answer, FastMethod};
-use super::{CELL, FAST_ID_BASE};
+use super::notes::tag_charges;
+use super::phases;
 use crate::api::cost;
-use crate::api::map::LuaMap;
-use crate::api::notes::tag_charges;
-use crate::api::shared::SharedCell;
+use crate::api::fast::{answer, bytes_at, bytes_charged, charged, declared, install_closures};
+use crate::api::fast::{int_arg, string_at, Answer, FastMethod};
+use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
@@ -64,7 +62,7 @@ static METHODS: [FastMethod<Map>; 12] = [
     },
     FastMethod {
         name: "carve_rooms",
-        body: super::phases::carve_rooms,
+        body: phases::carve_rooms,
     },
     FastMethod {
         name: "tag",
@@ -76,9 +74,9 @@ static METHODS: [FastMethod<Map>; 12] = [
 const GEN_ID_BASE: u64 = FAST_ID_BASE + 32;
 
 /// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
-/// by [`crate::api::map::new_userdata`], whose methods table holds every declared binding).
+/// by [`super::new_userdata`], whose methods table holds every declared binding).
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    let cell = ud.borrow::<LuaMap>()?.cell();
+    let cell = ud.borrow::<Shared<Map>>()?.cell();
     let locate = |l| {
         // SAFETY: `l` runs protected with the userdata in slot 1; every type relied on is
         // checked first.
@@ -118,7 +116,7 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
     install_closures(
         lua,
         ud,
-        &super::phases::GEN_FUNCTIONS,
+        &phases::GEN_FUNCTIONS,
         locate_gen,
         (map_call, GEN_ID_BASE),
         "no warren.gen table in the warren module",

@@ -6,16 +6,16 @@
 //! if map:is_connected(x2, y2) then … end
 //! ```
 
-use super::call::Call;
-use super::classes::CONNECTIVITY_OPTIONS;
-use super::cost;
-use super::decl::{arg, opt, Decl, Owner::Map as M, Ty};
-use super::map::LuaMap;
-use super::shapes::cell;
+use crate::api::call::Call;
+use crate::api::classes::CONNECTIVITY_OPTIONS;
+use crate::api::cost;
+use crate::api::decl::{arg, opt, Decl, Owner::Map as M, Ty};
+use crate::api::shapes::cell;
+use crate::api::shared::Shared;
 use crate::state::charge;
 use mlua::{Lua, Table, Value};
 use warren_core::gen::connectivity::{components as areas, Connectivity};
-use warren_core::map::Adjacency;
+use warren_core::map::{Adjacency, Map};
 
 const COMPONENTS: Decl = Decl::method(
     M,
@@ -41,7 +41,7 @@ const IS_CONNECTED: Decl = Decl::method(
 
 methods! {
     /// Connectivity.
-    pub METHODS, register for LuaMap {
+    pub METHODS, register for Shared<Map> {
         COMPONENTS => components,
         MARK_CONNECTED => mark_connected,
         IS_CONNECTED => is_connected,
@@ -55,7 +55,7 @@ fn adjacency(c: &Call, i: usize, opts: &Value) -> mlua::Result<Adjacency> {
     Ok(Adjacency::from_name(name).expect("declared choices are adjacency names"))
 }
 
-fn components(lua: &Lua, this: &LuaMap, opts: Value) -> mlua::Result<Table> {
+fn components(lua: &Lua, this: &Shared<Map>, opts: Value) -> mlua::Result<Table> {
     let c = Call::gated(lua, &COMPONENTS);
     let m = c.read(this)?;
     let adjacency = adjacency(&c, 0, &opts)?;
@@ -74,7 +74,7 @@ fn components(lua: &Lua, this: &LuaMap, opts: Value) -> mlua::Result<Table> {
 
 fn mark_connected(
     lua: &Lua,
-    this: &LuaMap,
+    this: &Shared<Map>,
     (x, y, opts): (Value, Value, Value),
 ) -> mlua::Result<usize> {
     let c = Call::gated(lua, &MARK_CONNECTED);
@@ -87,7 +87,7 @@ fn mark_connected(
         .map_err(|e| c.fail(e))
 }
 
-fn is_connected(lua: &Lua, this: &LuaMap, (x, y): (Value, Value)) -> mlua::Result<bool> {
+fn is_connected(lua: &Lua, this: &Shared<Map>, (x, y): (Value, Value)) -> mlua::Result<bool> {
     let c = Call::gated(lua, &IS_CONNECTED);
     let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;

@@ -1,436 +1,28 @@
-//! `warren.dungeon`: the phases of Incursion's level generator (seed 003), one Rust call each
-//! ([`warren_core::gen::dungeon`]); the recipe chooses region data by weight and depth and
-//! calls them in order. Region entries are views of `ctx.regions` (used as resolved at load) or
-//! tables made like them (resolved on the spot); sizes default to `[dungeon]`.
-//!
-//! ```lua
-//! local level = warren.dungeon.init_level(map)      -- [dungeon] level and panel sizes
-//! warren.dungeon.draw_streamer(map, rng, ctx.regions.streamer[1])
-//! warren.dungeon.place_vault(map, rng, level, ctx.regions.vault[1], { above = ctx.above })
-//! warren.dungeon.draw_rooms(map, rng, level, ctx.regions.room)
-//! warren.dungeon.connect_panels(map, rng, level, tunnels, { flags = { "direct", "wander" } })
-//! ```
+//! The functions of `warren.dungeon`: each converts its arguments, runs its phase of
+//! [`warren_core::gen::dungeon`] and turns the result into Lua values.
 
-use super::call::{shown, Call, Extra, Opts};
-use super::cost;
-use super::decl::{arg, key, key_opt, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
-use super::map::LuaMap;
-use super::meter::LuaMeter;
-use super::notes::point_list;
-use super::regions::{self, ROOM_REGION, STREAMER_REGION, VAULT_REGION};
-use super::rng::LuaRng;
-use super::shapes::{self, list};
-use super::shared::Shared;
-use super::tunnel::{flags, LuaTunnels, TunnelState};
+use super::decls::*;
+use super::level::{panel_table, DungeonLevel, LuaLevel};
+use crate::api::call::{shown, Call, Extra, Opts};
+use crate::api::cost;
+use crate::api::map::notes::point_list;
+use crate::api::map::{publish_size, LuaMap};
+use crate::api::meter::LuaMeter;
+use crate::api::regions;
+use crate::api::rng::{weight_problem, LuaRng};
+use crate::api::shapes::{self, list};
+use crate::api::shared::Shared;
+use crate::api::tunnel::{flags, LuaTunnels, TunnelState};
 use crate::state::{charge_bytes, charge_bytes_for};
-use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, draw_rooms, init_level, place_vault,
-    up_stairs, write_streamer, DungeonError, Level, Panels, RoomLimits, StairPlacement,
+    up_stairs, write_streamer, DungeonError, Level, RoomLimits, StairPlacement,
 };
 use warren_core::gen::meter::Meter;
-use warren_core::map::{priority, Brush, DoorState, Map, Point, Rect};
-use warren_core::region::schema::{
-    LEVEL_HEIGHT, LEVEL_WIDTH, LIFE_PERCENT, PANEL_HEIGHT, PANEL_WIDTH, ROOM_MAX_HEIGHT,
-    ROOM_MAX_WIDTH, ROOM_MIN_HEIGHT, ROOM_MIN_WIDTH, SECRET_DOOR_REVEAL_DEPTH,
-    SECRET_DOOR_REVEAL_RADIUS,
-};
+use warren_core::map::{priority, Brush, DoorState, Map, Rect};
 use warren_core::region::RoomRegion;
-
-/// One level's panel grid and which panels are taken, as a Lua userdata.
-pub struct DungeonLevel(pub Level);
-
-/// A dungeon level's panel grid as a Lua userdata: a [`DungeonLevel`] in a cell of warren's
-/// own.
-pub type LuaLevel = Shared<DungeonLevel>;
-
-const D: Owner = Owner::Dungeon;
-const L: Owner = Owner::Level;
-
-/// A panel as recipes see it.
-const PANEL: Class = Class {
-    name: "warren.Panel",
-    parent: None,
-    doc: "A panel of a level: its cells (`x, y, w, h`) and its place in the panel grid (`px, py`, 0-based).",
-    fields: &[
-        key("x", Ty::INT, "Left column."),
-        key("y", Ty::INT, "Top row."),
-        key("w", Ty::INT, "Width in cells."),
-        key("h", Ty::INT, "Height in cells."),
-        key("px", Ty::INT, "Panel column."),
-        key("py", Ty::INT, "Panel row."),
-        key_opt("used", Ty::Bool, "Whether it is taken (from `level:panels()` only)."),
-    ],
-};
-
-/// What `warren.dungeon.init_level` takes.
-const LEVEL_OPTIONS: Class = Class {
-    name: "warren.LevelOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.init_level`: the level's size and panel size (each default from `[dungeon]`). The level must divide evenly into at most 32×32 panels.",
-    fields: &[
-        key_opt("width", Ty::int(LEVEL_WIDTH.min, LEVEL_WIDTH.max), "Level width (default `[dungeon] level_width`)."),
-        key_opt("height", Ty::int(LEVEL_HEIGHT.min, LEVEL_HEIGHT.max), "Level height (default `[dungeon] level_height`)."),
-        key_opt("panel_width", Ty::int(PANEL_WIDTH.min, PANEL_WIDTH.max), "Panel width (default `[dungeon] panel_width`)."),
-        key_opt("panel_height", Ty::int(PANEL_HEIGHT.min, PANEL_HEIGHT.max), "Panel height (default `[dungeon] panel_height`)."),
-    ],
-};
-
-/// What `warren.dungeon.carry_chasms` takes.
-const CHASM_OPTIONS: Class = Class {
-    name: "warren.ChasmOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.carry_chasms`.",
-    fields: &[
-        key(
-            "chasms",
-            Ty::Strings,
-            "The region names of the chasms to carry down.",
-        ),
-        key_or(
-            "narrow",
-            Ty::Bool,
-            Default::Bool(false),
-            "Carry only cells surrounded by chasm above, so chasms narrow.",
-        ),
-    ],
-};
-
-/// What `warren.dungeon.place_vault` takes.
-const VAULT_OPTIONS: Class = Class {
-    name: "warren.VaultOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.place_vault`.",
-    fields: &[
-        key_opt(
-            "above",
-            Ty::Map,
-            "The level above (`ctx.above`): the vault never covers its down stairs.",
-        ),
-        key_opt(
-            "depth",
-            Ty::int(1, 1000),
-            "The level's depth (default `ctx.depth`): a vault with `keep_doors = false` makes wooden doors on levels at most `[dungeon] wooden_door_depth` deep.",
-        ),
-    ],
-};
-
-/// What `warren.dungeon.place_vault` returns.
-const PLACED_VAULT: Class = Class {
-    name: "warren.PlacedVault",
-    parent: None,
-    doc: "A placed vault: its cells and the panels it took.",
-    fields: &[
-        key("x", Ty::INT, "Left column."),
-        key("y", Ty::INT, "Top row."),
-        key("w", Ty::INT, "Width."),
-        key("h", Ty::INT, "Height."),
-        key("panels", Ty::TableList(&PANEL), "The panels it took."),
-    ],
-};
-
-/// Room sizes.
-const ROOM_LIMITS: Class = Class {
-    name: "warren.RoomLimits",
-    parent: None,
-    doc: "Room sizes, walls included, and the lifecave fill (each default from `[dungeon]`), and the level's depth.",
-    fields: &[
-        key_opt(
-            "min_width",
-            Ty::int(ROOM_MIN_WIDTH.min, ROOM_MIN_WIDTH.max),
-            "Narrowest room (default `[dungeon] room_min_width`); at most the panel width less 2.",
-        ),
-        key_opt(
-            "max_width",
-            Ty::int(ROOM_MAX_WIDTH.min, ROOM_MAX_WIDTH.max),
-            "Widest room (default `[dungeon] room_max_width`).",
-        ),
-        key_opt(
-            "min_height",
-            Ty::int(ROOM_MIN_HEIGHT.min, ROOM_MIN_HEIGHT.max),
-            "Shortest room (default `[dungeon] room_min_height`).",
-        ),
-        key_opt(
-            "max_height",
-            Ty::int(ROOM_MAX_HEIGHT.min, ROOM_MAX_HEIGHT.max),
-            "Tallest room (default `[dungeon] room_max_height`).",
-        ),
-        key_opt(
-            "life_percent",
-            Ty::int(LIFE_PERCENT.min, LIFE_PERCENT.max),
-            "Percent of a lifecave's cells that start as wall (default `[dungeon] life_percent`).",
-        ),
-        key_or(
-            "depth",
-            Ty::int(1, 1000),
-            Default::Int(1),
-            "The level's depth: a maze deeper than 3 gets `min(7, depth - 3)` secret doors, and on levels at most `[dungeon] wooden_door_depth` deep a room's door that is not wooden becomes `[dungeon] wooden_door` (unless the region keeps its doors).",
-        ),
-    ],
-};
-
-/// A room the rooms phases drew.
-const DRAWN_ROOM: Class = Class {
-    name: "warren.DrawnRoom",
-    parent: None,
-    doc: "A room drawn in a panel: its floor's bounding box, kind and region.",
-    fields: &[
-        key("x", Ty::INT, "Left column of the floor."),
-        key("y", Ty::INT, "Top row of the floor."),
-        key("w", Ty::INT, "Floor width."),
-        key("h", Ty::INT, "Floor height."),
-        key(
-            "kind",
-            Ty::Str,
-            "The kind drawn (a lifecave that grew no floor is drawn as `normal`).",
-        ),
-        key("region", Ty::Str, "The room region's name."),
-    ],
-};
-
-/// What `warren.dungeon.connect_panels` takes.
-const CONNECT_PANELS_OPTIONS: Class = Class {
-    name: "warren.ConnectPanelsOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.connect_panels`.",
-    fields: &[key_opt(
-        "flags",
-        Ty::Strings,
-        "Tunnel flags (Incursion uses `direct` and `wander`).",
-    )],
-};
-
-/// What `warren.dungeon.place_up_stairs` takes.
-const UP_STAIRS_OPTIONS: Class = Class {
-    name: "warren.UpStairsOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.place_up_stairs`.",
-    fields: &[
-        key_opt("terrain", Ty::Terrain, "Stairs terrain (default `[dungeon] up_stairs`)."),
-        key_opt("walls", Ty::Terrain, "Walls around stairs cut into rock (default: the walls of the level's corridor region)."),
-    ],
-};
-
-/// What `warren.dungeon.place_down_stairs` takes.
-const DOWN_STAIRS_OPTIONS: Class = Class {
-    name: "warren.DownStairsOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.place_down_stairs`.",
-    fields: &[
-        key_opt(
-            "terrain",
-            Ty::Terrain,
-            "Stairs terrain (default `[dungeon] down_stairs`).",
-        ),
-        key_or("count", Ty::int(0, 1000), Default::Int(1), "How many."),
-        key_opt(
-            "avoid",
-            Ty::Strings,
-            "Terrain names stairs never stand on (water, chasms, lava).",
-        ),
-        key_or(
-            "place",
-            Ty::Choice(&StairPlacement::NAMES),
-            Default::Str("rooms"),
-            "`rooms`: on the floor of recorded rooms (vaults aside) while any is left; `anywhere`: on any open floor, corridors included (Incursion's rule).",
-        ),
-    ],
-};
-
-/// What `warren.dungeon.finish_doors` takes.
-const FINISH_DOORS_OPTIONS: Class = Class {
-    name: "warren.FinishDoorsOptions",
-    parent: None,
-    doc: "Options of `warren.dungeon.finish_doors`.",
-    fields: &[
-        key_or("depth", Ty::int(1, 1000), Default::Int(1), "The level's depth."),
-        key_opt(
-            "reveal_depth",
-            Ty::int(SECRET_DOOR_REVEAL_DEPTH.min, SECRET_DOOR_REVEAL_DEPTH.max),
-            "On levels at most this deep no secret door stays within `reveal_radius` of the up stairs; they become closed doors (default `[dungeon] secret_door_reveal_depth`).",
-        ),
-        key_opt(
-            "reveal_radius",
-            Ty::int(SECRET_DOOR_REVEAL_RADIUS.min, SECRET_DOOR_REVEAL_RADIUS.max),
-            "Distance from the up stairs (the longer axis plus half the shorter) of `reveal_depth` (default `[dungeon] secret_door_reveal_radius`).",
-        ),
-    ],
-};
-
-/// What `warren.dungeon.finish_doors` returns.
-const DOOR_COUNTS: Class = Class {
-    name: "warren.DoorCounts",
-    parent: None,
-    doc: "How many doors ended in each state.",
-    fields: &[
-        key("closed", Ty::INT, "Closed doors."),
-        key("open", Ty::INT, "Open doors."),
-        key("locked", Ty::INT, "Locked doors."),
-        key("secret", Ty::INT, "Secret doors."),
-        key("broken", Ty::INT, "Broken doors (empty doorways)."),
-    ],
-};
-
-/// The classes of `warren.dungeon` (for the stubs).
-pub const CLASSES: &[&Class] = &[
-    &PANEL,
-    &LEVEL_OPTIONS,
-    &CHASM_OPTIONS,
-    &VAULT_OPTIONS,
-    &PLACED_VAULT,
-    &ROOM_LIMITS,
-    &DRAWN_ROOM,
-    &CONNECT_PANELS_OPTIONS,
-    &UP_STAIRS_OPTIONS,
-    &DOWN_STAIRS_OPTIONS,
-    &FINISH_DOORS_OPTIONS,
-    &DOOR_COUNTS,
-];
-
-const MAP: Arg = arg("map", Ty::Map);
-const RNG: Arg = arg("rng", Ty::Rng);
-const ABOVE: Arg = arg("above", Ty::Map);
-const LEVEL: Arg = arg("level", Ty::Object(Owner::Level));
-
-const INIT_ARGS: &[Arg] = &[MAP, opt("opts", Ty::Table(&LEVEL_OPTIONS))];
-const INIT_LEVEL: Decl = Decl::function(
-    D,
-    "init_level",
-    "Step 1: makes the map a fresh level of rock (the regions' `[map] fill`) inside an edge that nothing overwrites, cut into panels; returns the level's panel grid.",
-)
-.args(INIT_ARGS)
-.returns(&["warren.Level"]);
-const INIT: Decl = Decl::function(D, "init", "Step 1: a fresh level of rock.")
-    .args(INIT_ARGS)
-    .returns(&["warren.Level"])
-    .alias("warren.dungeon.init_level");
-
-const STREAMER_ARGS: &[Arg] = &[MAP, RNG, arg("streamer", Ty::Table(&STREAMER_REGION))];
-const DRAW_STREAMER: Decl = Decl::function(
-    D,
-    "draw_streamer",
-    "Step 2: draws one river, chasm, lava flow or rock vein across the level; returns the cells given its terrain.",
-)
-.args(STREAMER_ARGS)
-.returns(&["integer"]);
-const STREAMER: Decl = Decl::function(D, "streamer", "Step 2: draws one streamer.")
-    .args(STREAMER_ARGS)
-    .returns(&["integer"])
-    .alias("warren.dungeon.draw_streamer");
-
-const CARRY_CHASMS: Decl = Decl::function(
-    D,
-    "carry_chasms",
-    "Step 2: continues the chasms of the level above on this level (levels of different sizes are centred); returns the cells written.",
-)
-.args(&[MAP, ABOVE, arg("opts", Ty::Table(&CHASM_OPTIONS))])
-.returns(&["integer"]);
-
-const VAULT_ARGS: &[Arg] = &[
-    MAP,
-    RNG,
-    LEVEL,
-    arg("vault", Ty::Table(&VAULT_REGION)),
-    opt("opts", Ty::Table(&VAULT_OPTIONS)),
-];
-const PLACE_VAULT: Decl = Decl::function(
-    D,
-    "place_vault",
-    "Step 3: places a vault in a block of free panels (taking them), at VAULT priority, flipped at random; returns where, or nil when it does not fit.",
-)
-.args(VAULT_ARGS)
-.returns(&["warren.PlacedVault?"]);
-const VAULT: Decl = Decl::function(D, "vault", "Step 3: places a vault.")
-    .args(VAULT_ARGS)
-    .returns(&["warren.PlacedVault?"])
-    .alias("warren.dungeon.place_vault");
-
-const ROOM_ARGS: &[Arg] = &[
-    MAP,
-    RNG,
-    arg("panel", Ty::Rect),
-    arg("room", Ty::Table(&ROOM_REGION)),
-    opt("limits", Ty::Table(&ROOM_LIMITS)),
-];
-const DRAW_ROOM: Decl = Decl::function(
-    D,
-    "draw_room",
-    "Step 4 for one panel: draws a room of the region's kind inside `panel` and records it.",
-)
-.args(ROOM_ARGS)
-.returns(&["warren.DrawnRoom"]);
-const ROOM: Decl = Decl::function(D, "room", "Step 4 for one panel.")
-    .args(ROOM_ARGS)
-    .returns(&["warren.DrawnRoom"])
-    .alias("warren.dungeon.draw_room");
-
-const ROOMS_ARGS: &[Arg] = &[
-    MAP,
-    RNG,
-    LEVEL,
-    arg("rooms", Ty::TableList(&ROOM_REGION)),
-    opt("limits", Ty::Table(&ROOM_LIMITS)),
-];
-const DRAW_ROOMS: Decl = Decl::function(
-    D,
-    "draw_rooms",
-    "Step 4: a room in every free panel, each of a region drawn by weight from `rooms`, none again while another with a weight is unused on the level (Incursion's `usedInThisLevel`); returns the rooms in order.",
-)
-.args(ROOMS_ARGS)
-.returns(&["warren.DrawnRoom[]"]);
-const ROOMS: Decl = Decl::function(D, "rooms", "Step 4: a room in every free panel.")
-    .args(ROOMS_ARGS)
-    .returns(&["warren.DrawnRoom[]"])
-    .alias("warren.dungeon.draw_rooms");
-
-const CONNECT_PANELS: Decl = Decl::function(
-    D,
-    "connect_panels",
-    "Step 5: a tunnel between the closest edge cells of every two neighbouring panels; returns how many were dug.",
-)
-.args(&[
-    MAP,
-    RNG,
-    LEVEL,
-    arg("tunnels", Ty::Object(Owner::Tunnels)),
-    opt("opts", Ty::Table(&CONNECT_PANELS_OPTIONS)),
-])
-.returns(&["integer"]);
-
-const UP_ARGS: &[Arg] = &[MAP, ABOVE, opt("opts", Ty::Table(&UP_STAIRS_OPTIONS))];
-const PLACE_UP_STAIRS: Decl = Decl::function(
-    D,
-    "place_up_stairs",
-    "Step 6: up stairs exactly under the level above's down stairs (a pocket in rock gets walls; the fix-up joins it); returns the cells.",
-)
-.args(UP_ARGS)
-.returns(&["warren.Cell[]"]);
-const UP_STAIRS: Decl = Decl::function(D, "up_stairs", "Step 6: up stairs.")
-    .args(UP_ARGS)
-    .returns(&["warren.Cell[]"])
-    .alias("warren.dungeon.place_up_stairs");
-
-const DOWN_ARGS: &[Arg] = &[MAP, RNG, opt("opts", Ty::Table(&DOWN_STAIRS_OPTIONS))];
-const PLACE_DOWN_STAIRS: Decl = Decl::function(
-    D,
-    "place_down_stairs",
-    "Step 6: down stairs on open floor of priority at most ROOM_FLOOR (no door, no hazard), in rooms unless `opts.place` is `anywhere`, not two in one room or region while another is free; returns the cells.",
-)
-.args(DOWN_ARGS)
-.returns(&["warren.Cell[]"]);
-const DOWN_STAIRS: Decl = Decl::function(D, "down_stairs", "Step 6: down stairs.")
-    .args(DOWN_ARGS)
-    .returns(&["warren.Cell[]"])
-    .alias("warren.dungeon.place_down_stairs");
-
-const FINISH_DOORS: Decl = Decl::function(
-    D,
-    "finish_doors",
-    "Step 7, Incursion's last door pass: a door on stairs is dropped, touching doors go in pairs, a door not between two walls is broken, the rest closed, open, locked or secret by their kind's weights (a maze's secret doors stay secret; near shallow up stairs none does), and each is drawn in its state; returns how many of each state.",
-)
-.args(&[MAP, RNG, opt("opts", Ty::Table(&FINISH_DOORS_OPTIONS))])
-.returns(&["warren.DoorCounts"]);
 
 functions! {
     /// `warren.dungeon`'s functions.
@@ -455,101 +47,10 @@ functions! {
     }
 }
 
-const PANELS: Decl = Decl::method(L, "panels", "Every panel, column by column, with `used`.")
-    .returns(&["warren.Panel[]"]);
-const FREE_PANELS: Decl = Decl::method(L, "free_panels", "The panels not taken, column by column.")
-    .returns(&["warren.Panel[]"]);
-const USE_PANEL: Decl = Decl::method(
-    L,
-    "use_panel",
-    "Marks panel (`px`, `py`) taken (0-based panel column and row), so no room is drawn there.",
-)
-.args(&[
-    arg("px", Ty::int(0, i64::MAX)),
-    arg("py", Ty::int(0, i64::MAX)),
-]);
-
-methods! {
-    /// A level's methods.
-    pub METHODS, register_methods for LuaLevel {
-        PANELS => panels,
-        FREE_PANELS => free_panels,
-        USE_PANEL => use_panel,
-    }
-}
-
-impl UserData for LuaLevel {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        // What `tostring(level)` shows (mlua would name the Rust type, `Shared<DungeonLevel>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaLevel");
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        register_methods(methods);
-    }
-}
-
-/// The `warren.dungeon` table.
-pub fn table(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    register(lua, &t)?;
-    Ok(t)
-}
-
-/// A panel as a Lua table `{ x, y, w, h, px, py }`.
-fn panel_table(lua: &Lua, panels: &Panels, p: Point) -> mlua::Result<Table> {
-    let r = panels.rect(p);
-    let t = lua.create_table_with_capacity(0, 7)?;
-    t.raw_set("x", r.x)?;
-    t.raw_set("y", r.y)?;
-    t.raw_set("w", r.w)?;
-    t.raw_set("h", r.h)?;
-    t.raw_set("px", p.x)?;
-    t.raw_set("py", p.y)?;
-    Ok(t)
-}
-
 /// A rectangle as a Lua table `{ x, y, w, h }`.
 fn rect_table(lua: &Lua, r: Rect) -> mlua::Result<Table> {
     // Room for two more keys: a room's `kind` and `region`, a vault's `panels`.
-    super::rects::rect_table_with_room(lua, &r, 2)
-}
-
-fn panels(lua: &Lua, this: &LuaLevel, (): ()) -> mlua::Result<Table> {
-    let c = Call::gated(lua, &PANELS);
-    let l = c.read(this)?;
-    let all = l.0.panels.all();
-    crate::state::charge(lua, all.len() as u64)?;
-    let out = lua.create_table_with_capacity(all.len(), 0)?;
-    for (i, &p) in all.iter().enumerate() {
-        let t = panel_table(lua, &l.0.panels, p)?;
-        t.raw_set("used", l.0.used[i])?;
-        out.raw_set(i + 1, t)?;
-    }
-    Ok(out)
-}
-
-fn free_panels(lua: &Lua, this: &LuaLevel, (): ()) -> mlua::Result<Table> {
-    let c = Call::gated(lua, &FREE_PANELS);
-    let l = c.read(this)?;
-    let free = l.0.free_panels();
-    crate::state::charge(lua, free.len() as u64)?;
-    let out = lua.create_table_with_capacity(free.len(), 0)?;
-    for (i, &p) in free.iter().enumerate() {
-        out.raw_set(i + 1, panel_table(lua, &l.0.panels, p)?)?;
-    }
-    Ok(out)
-}
-
-fn use_panel(lua: &Lua, this: &LuaLevel, (px, py): (Value, Value)) -> mlua::Result<()> {
-    let c = Call::gated(lua, &USE_PANEL);
-    let (px, py) = (c.int(0, &px)?, c.int(1, &py)?);
-    let mut l = c.write(this)?;
-    let p = Point::new(
-        px.min(i32::MAX as i64) as i32,
-        py.min(i32::MAX as i64) as i32,
-    );
-    l.0.use_panel(p).map_err(|e| c.fail(e))
+    crate::api::rects::rect_table_with_room(lua, &r, 2)
 }
 
 /// A dungeon phase's error: a budget that ran out, or the phase's own message.
@@ -599,7 +100,7 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
     let panels = init_level(&mut m, w, h, panel, rock, edge, &mut meter)
         .map_err(|e| phase_error(c, &mut meter, e))?;
     drop(m);
-    super::map::publish_size(c.lua(), &map)?;
+    publish_size(c.lua(), &map)?;
     Ok(Shared::new(DungeonLevel(Level::new(panels))))
 }
 
@@ -845,7 +346,7 @@ fn all_rooms(c: &Call, [map, rng, level, rooms, limits]: [&Value; 5]) -> mlua::R
         )?);
     }
     let weights: Vec<f64> = choices.iter().map(|r| r.choice.weight).collect();
-    if let Some(m) = super::rng::weight_problem(&weights, |i| {
+    if let Some(m) = weight_problem(&weights, |i| {
         format!("room '{}'", choices[i].choice.style.name)
     }) {
         return Err(c.fail(m));
@@ -982,7 +483,7 @@ fn down(c: &Call, [map, rng, opts]: [&Value; 3]) -> mlua::Result<Table> {
     let stair = terrain_or(&o, "terrain", &m, d.down_stairs)?;
     let mut avoid = Vec::new();
     for name in strings(&o, "avoid")? {
-        avoid.push(super::call::terrain_id(c, &m, &name)?);
+        avoid.push(crate::api::call::terrain_id(c, &m, &name)?);
     }
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());

@@ -1,18 +1,16 @@
 //! The map's annotations from Lua: rooms, doors, stairs, spawns, corridors and tags that a recipe
 //! records (exported in JSON), and reading back what was recorded.
 
-use super::call::Call;
-use super::classes::RECT_LIKE;
-use super::cost;
-use super::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
-use super::map::LuaMap;
-use super::shapes::{self, cell};
+use super::reads::{X, Y};
+use crate::api::call::Call;
+use crate::api::classes::RECT_LIKE;
+use crate::api::cost;
+use crate::api::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
+use crate::api::shapes::{self, cell};
+use crate::api::shared::Shared;
 use crate::state::{charge, charge_bytes};
 use mlua::{Lua, Table, Value};
 use warren_core::map::{Corridor, Door, DoorState, Map, Point, Room, Spawn, TagValue};
-
-const X: super::decl::Arg = arg("x", Ty::INT);
-const Y: super::decl::Arg = arg("y", Ty::INT);
 
 const ADD_ROOM: Decl = Decl::method(M, "add_room", "Records a room; returns its 1-based index.")
     .args(&[
@@ -58,7 +56,7 @@ const CORRIDORS: Decl = Decl::method(
 
 methods! {
     /// Annotations.
-    pub METHODS, register for LuaMap {
+    pub METHODS, register for Shared<Map> {
         ADD_ROOM => add_room,
         ADD_DOOR => add_door,
         ADD_STAIR => add_stair,
@@ -70,7 +68,7 @@ methods! {
     }
 }
 
-fn add_room(lua: &Lua, this: &LuaMap, (r, kind): (Value, Value)) -> mlua::Result<usize> {
+fn add_room(lua: &Lua, this: &Shared<Map>, (r, kind): (Value, Value)) -> mlua::Result<usize> {
     let c = Call::gated(lua, &ADD_ROOM);
     let r = shapes::rect(&c, 0, &r)?;
     let kind = c.str(1, &kind)?;
@@ -88,7 +86,7 @@ fn add_room(lua: &Lua, this: &LuaMap, (r, kind): (Value, Value)) -> mlua::Result
 
 fn add_door(
     lua: &Lua,
-    this: &LuaMap,
+    this: &Shared<Map>,
     (x, y, room, state): (Value, Value, Value, Value),
 ) -> mlua::Result<()> {
     let c = Call::gated(lua, &ADD_DOOR);
@@ -109,7 +107,11 @@ fn add_door(
     Ok(())
 }
 
-fn add_stair(lua: &Lua, this: &LuaMap, (x, y, dir): (Value, Value, Value)) -> mlua::Result<()> {
+fn add_stair(
+    lua: &Lua,
+    this: &Shared<Map>,
+    (x, y, dir): (Value, Value, Value),
+) -> mlua::Result<()> {
     let c = Call::gated(lua, &ADD_STAIR);
     let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
@@ -124,7 +126,11 @@ fn add_stair(lua: &Lua, this: &LuaMap, (x, y, dir): (Value, Value, Value)) -> ml
     Ok(())
 }
 
-fn add_spawn(lua: &Lua, this: &LuaMap, (x, y, what): (Value, Value, Value)) -> mlua::Result<()> {
+fn add_spawn(
+    lua: &Lua,
+    this: &Shared<Map>,
+    (x, y, what): (Value, Value, Value),
+) -> mlua::Result<()> {
     let c = Call::gated(lua, &ADD_SPAWN);
     let mut m = c.write(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
@@ -138,7 +144,11 @@ fn add_spawn(lua: &Lua, this: &LuaMap, (x, y, what): (Value, Value, Value)) -> m
     Ok(())
 }
 
-fn add_corridor(lua: &Lua, this: &LuaMap, (cells, region): (Value, Value)) -> mlua::Result<usize> {
+fn add_corridor(
+    lua: &Lua,
+    this: &Shared<Map>,
+    (cells, region): (Value, Value),
+) -> mlua::Result<usize> {
     let c = Call::gated(lua, &ADD_CORRIDOR);
     let mut m = c.write(this)?;
     let cells = shapes::cells(&c, &m, 0, &cells)?;
@@ -151,7 +161,7 @@ fn add_corridor(lua: &Lua, this: &LuaMap, (cells, region): (Value, Value)) -> ml
     Ok(m.notes.corridors.len())
 }
 
-fn tag(lua: &Lua, this: &LuaMap, (key, value): (Value, Value)) -> mlua::Result<()> {
+fn tag(lua: &Lua, this: &Shared<Map>, (key, value): (Value, Value)) -> mlua::Result<()> {
     let c = Call::gated(lua, &TAG);
     let key = c.str(0, &key)?;
     let v = match value {
@@ -162,7 +172,7 @@ fn tag(lua: &Lua, this: &LuaMap, (key, value): (Value, Value)) -> mlua::Result<(
         other => {
             return Err(c.fail(format!(
                 "argument 2 (value) for tag '{key}' must be a boolean, a finite number or a string, got {}",
-                super::call::shown(&other)
+                crate::api::call::shown(&other)
             )))
         }
     };
@@ -171,7 +181,7 @@ fn tag(lua: &Lua, this: &LuaMap, (key, value): (Value, Value)) -> mlua::Result<(
 }
 
 /// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
-pub fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
+fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
     for bytes in tag_charges(map, &key, &v).into_iter().flatten() {
         charge_bytes(lua, bytes)?;
     }
@@ -180,7 +190,7 @@ pub fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::R
 }
 
 /// The memory charges setting tag `key` to `v` on `map` makes, in order: a new key, a text
-/// value (`None`: no such charge).
+/// value (`None`: no such charge). The fast `map:tag` (`fast.rs`) makes the same.
 pub fn tag_charges(map: &Map, key: &str, v: &TagValue) -> [Option<usize>; 2] {
     [
         (!map.notes.tags.contains_key(key)).then(|| cost::text(key) + 16),
@@ -204,7 +214,7 @@ pub fn point_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn rooms(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<Table> {
+fn rooms(lua: &Lua, this: &Shared<Map>, (): ()) -> mlua::Result<Table> {
     let c = Call::gated(lua, &ROOMS);
     let m = c.read(this)?;
     charge(lua, m.notes.rooms.len() as u64)?;
@@ -222,7 +232,7 @@ fn rooms(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn corridors(lua: &Lua, this: &LuaMap, (): ()) -> mlua::Result<Table> {
+fn corridors(lua: &Lua, this: &Shared<Map>, (): ()) -> mlua::Result<Table> {
     let c = Call::gated(lua, &CORRIDORS);
     let m = c.read(this)?;
     let t = lua.create_table_with_capacity(m.notes.corridors.len(), 0)?;

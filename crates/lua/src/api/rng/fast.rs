@@ -1,12 +1,12 @@
 //! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance`, `float` and
 //! `stream`.
 
-use super::{answer, declared, install_closures, int_arg, numbered_from, refund_call};
-use super::{push_new_shared, string_at};
-use super::{Answer, FastMethod};
-use super::{CELL, FAST_ID_BASE, RECEIVER};
-use crate::api::rng::LuaRng;
-use crate::api::shared::SharedCell;
+use crate::api::fast::{answer, declared, install_closures, int_arg, numbered_from};
+use crate::api::fast::{push_new_shared, string_at};
+use crate::api::fast::{Answer, FastMethod};
+use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::shared::{Shared, SharedCell};
+use crate::budget::refund_call;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, LightUserData, Lua, Value};
 use std::ffi::c_int;
@@ -51,10 +51,10 @@ extern "C" {
 /// point at its cell now (the recipe's state is pristine after loading, and pointing later
 /// would write to it). Other rngs point at their cells from their first fast call on.
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
-    super::keep_cell::<Rng>(lua, ud)?;
+    crate::api::fast::keep_cell::<Rng>(lua, ud)?;
     crate::state::state(lua)
         .rng_metatable
-        .set(super::metatable_of(lua, ud));
+        .set(crate::api::fast::metatable_of(lua, ud));
     let tell = numbered_from(lua, TELL_ID_BASE, || lua.create_function(tell_cell))?;
     let locate = |l| {
         // SAFETY: `l` runs protected with the userdata in slot 1 and the function in slot 2;
@@ -80,7 +80,7 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
 /// the first time it meets an rng that does not point at its cell yet.
 fn tell_cell(_: &Lua, v: Value) -> mlua::Result<Value> {
     Ok(match v {
-        Value::UserData(ud) => ud.borrow::<LuaRng>().map_or(Value::Nil, |r| {
+        Value::UserData(ud) => ud.borrow::<Shared<Rng>>().map_or(Value::Nil, |r| {
             Value::LightUserData(LightUserData(r.cell().cast_mut().cast()))
         }),
         _ => Value::Nil,
@@ -108,7 +108,7 @@ unsafe extern "C-unwind" fn rng_call(l: *mut lua_State) -> c_int {
 unsafe fn receiver_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
     unsafe {
         let receiver = ffi::lua_topointer(l, RECEIVER);
-        if let Some(cell) = super::cell_at::<Rng>(l, 1, receiver) {
+        if let Some(cell) = crate::api::fast::cell_at::<Rng>(l, 1, receiver) {
             return Some(cell);
         }
         // Not an rng, or one that does not point at its cell yet.

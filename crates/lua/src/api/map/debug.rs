@@ -2,12 +2,12 @@
 //! by `warren run --frames DIR`), `map:add_layer(name, {rows=, colors=})` attaches a debug layer
 //! (shown with `--layer NAME`).
 
-use super::call::Call;
-use super::classes::LAYER_SPEC;
-use super::decl::{arg, Decl, Owner::Map as M, Ty};
-use super::map::LuaMap;
+use crate::api::call::Call;
+use crate::api::classes::LAYER_SPEC;
+use crate::api::decl::{arg, Decl, Owner::Map as M, Ty};
+use crate::api::shared::Shared;
 
-use super::shapes::list;
+use crate::api::shapes::list;
 use crate::state::{charge_bytes_for, release_bytes};
 use mlua::{Lua, Table, Value};
 use std::collections::BTreeMap;
@@ -52,14 +52,14 @@ const ADD_LAYER: Decl = Decl::method(
 
 methods! {
     /// Seeing generation.
-    pub METHODS, register for LuaMap {
+    pub METHODS, register for Shared<Map> {
         SNAPSHOT => snapshot,
         ADD_LAYER => add_layer,
     }
 }
 
 /// `map:snapshot(label)`.
-fn snapshot(lua: &Lua, this: &LuaMap, label: Value) -> mlua::Result<()> {
+fn snapshot(lua: &Lua, this: &Shared<Map>, label: Value) -> mlua::Result<()> {
     let c = Call::gated(lua, &SNAPSHOT);
     let mut m = c.write(this)?;
     let Value::String(label) = label else {
@@ -120,7 +120,7 @@ pub fn record(
 }
 
 /// `map:add_layer(name, { rows = {…}, colors = { [glyph] = "#rrggbb" } })`.
-fn add_layer(lua: &Lua, this: &LuaMap, (name, spec): (Value, Value)) -> mlua::Result<()> {
+fn add_layer(lua: &Lua, this: &Shared<Map>, (name, spec): (Value, Value)) -> mlua::Result<()> {
     let c = Call::gated(lua, &ADD_LAYER);
     let name = c.str(0, &name)?;
     let o = c.options(1, &spec)?;
@@ -161,7 +161,7 @@ fn add_layer(lua: &Lua, this: &LuaMap, (name, spec): (Value, Value)) -> mlua::Re
 /// The layer `add_layer`'s options describe, for a `width × height` map.
 fn make_layer(
     c: &Call,
-    o: &super::call::Opts<'_, '_>,
+    o: &crate::api::call::Opts<'_, '_>,
     width: i32,
     height: i32,
 ) -> mlua::Result<Layer> {
@@ -173,7 +173,7 @@ fn make_layer(
             other => Err(c.fail(format!(
                 "layer.rows[{}] must be a string (one per map row), got {}",
                 i + 1,
-                super::call::shown(&other)
+                crate::api::call::shown(&other)
             ))),
         })
         .collect::<mlua::Result<Vec<String>>>()?;

@@ -1,16 +1,12 @@
-//! `ctx.rng` and `math.random`: the run's seeded generators.
+//! The methods of an rng: draws of integers, chances, floats, picks from lists, shuffles,
+//! and named streams.
 
-use super::call::{shown, Call};
-use super::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
-use super::shapes;
-use crate::state::{fail, with_run};
-use mlua::{
-    AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value, Variadic,
-};
+use crate::api::call::{shown, Call};
+use crate::api::decl::{arg, opt_or, Decl, Default, Owner::Rng as R, Ty};
+use crate::api::shapes;
+use crate::api::shared::Shared;
+use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
-
-/// A random number generator as a Lua userdata.
-pub type LuaRng = super::shared::Shared<Rng>;
 
 const RNG_INT: Decl = Decl::method(R, "int", "A uniform integer in lo..=hi.")
     .args(&[arg("lo", Ty::INT), arg("hi", Ty::INT)])
@@ -54,7 +50,7 @@ const SEED: Decl = Decl::method(R, "seed", "This generator's seed.").returns(&["
 
 methods! {
     /// The generator's methods.
-    pub METHODS, register for LuaRng {
+    pub METHODS, register for Shared<Rng> {
         RNG_INT => int,
         BELOW => below,
         CHANCE => chance,
@@ -67,18 +63,7 @@ methods! {
     }
 }
 
-impl UserData for super::shared::Shared<Rng> {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        // What `tostring(rng)` shows (mlua would name the Rust type, `Shared<Rng>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaRng");
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        register(methods);
-    }
-}
-
-fn int(lua: &Lua, this: &LuaRng, (lo, hi): (Value, Value)) -> mlua::Result<i64> {
+fn int(lua: &Lua, this: &Shared<Rng>, (lo, hi): (Value, Value)) -> mlua::Result<i64> {
     let c = Call::gated(lua, &RNG_INT);
     let mut rng = c.write(this)?;
     let (lo, hi) = (c.int(0, &lo)?, c.int(1, &hi)?);
@@ -88,26 +73,26 @@ fn int(lua: &Lua, this: &LuaRng, (lo, hi): (Value, Value)) -> mlua::Result<i64> 
     Ok(rng.range(lo, hi))
 }
 
-fn below(lua: &Lua, this: &LuaRng, n: Value) -> mlua::Result<i64> {
+fn below(lua: &Lua, this: &Shared<Rng>, n: Value) -> mlua::Result<i64> {
     let c = Call::gated(lua, &BELOW);
     let mut rng = c.write(this)?;
     let n = c.int(0, &n)?;
     Ok(rng.below(n as u64) as i64)
 }
 
-fn chance(lua: &Lua, this: &LuaRng, pct: Value) -> mlua::Result<bool> {
+fn chance(lua: &Lua, this: &Shared<Rng>, pct: Value) -> mlua::Result<bool> {
     let c = Call::gated(lua, &CHANCE);
     let mut rng = c.write(this)?;
     let p = c.int(0, &pct)?;
     Ok(rng.percent(p))
 }
 
-fn float(lua: &Lua, this: &LuaRng, (): ()) -> mlua::Result<f64> {
+fn float(lua: &Lua, this: &Shared<Rng>, (): ()) -> mlua::Result<f64> {
     let c = Call::gated(lua, &FLOAT);
     Ok(c.write(this)?.float())
 }
 
-fn pick(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<(Value, usize)> {
+fn pick(lua: &Lua, this: &Shared<Rng>, list: Value) -> mlua::Result<(Value, usize)> {
     let c = Call::gated(lua, &PICK);
     let items = shapes::list(&c, &c.table(0, &list)?, "argument 1 (list)")?;
     if items.is_empty() {
@@ -119,7 +104,7 @@ fn pick(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<(Value, usize)> {
 
 fn weighted(
     lua: &Lua,
-    this: &LuaRng,
+    this: &Shared<Rng>,
     (list, key): (Value, Value),
 ) -> mlua::Result<(Value, Option<usize>)> {
     let c = Call::gated(lua, &WEIGHTED);
@@ -162,7 +147,7 @@ fn entry_weight(c: &Call, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
     Ok(w)
 }
 
-fn shuffle(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<Table> {
+fn shuffle(lua: &Lua, this: &Shared<Rng>, list: Value) -> mlua::Result<Table> {
     let c = Call::gated(lua, &SHUFFLE);
     let t = c.table(0, &list)?;
     let items = shapes::list(&c, &t, "argument 1 (list)")?;
@@ -182,61 +167,17 @@ fn shuffle(lua: &Lua, this: &LuaRng, list: Value) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn stream(lua: &Lua, this: &LuaRng, name: Value) -> mlua::Result<AnyUserData> {
+fn stream(lua: &Lua, this: &Shared<Rng>, name: Value) -> mlua::Result<AnyUserData> {
     let c = Call::gated(lua, &STREAM);
     let name = c.text(0, &name)?;
     let stream = c.read(this)?.stream(&name);
-    // Made pointing at its cell, so the fast calls that take an rng (the phases' and its own)
-    // find it without asking.
-    super::fast::new_pointing(lua, stream)
+    // Made pointing at its cell, so the fast rng calls find it without asking.
+    crate::api::fast::new_pointing(lua, stream)
 }
 
-fn seed(lua: &Lua, this: &LuaRng, (): ()) -> mlua::Result<i64> {
+fn seed(lua: &Lua, this: &Shared<Rng>, (): ()) -> mlua::Result<i64> {
     let c = Call::gated(lua, &SEED);
     Ok(c.read(this)?.seed() as i64)
-}
-
-/// `math.random` with Lua's signature, drawing from the running generation's `ctx.rng`.
-pub fn math_random(lua: &Lua, args: Variadic<Value>) -> mlua::Result<Value> {
-    let ud = with_run(lua, |r| r.rng.clone())
-        .ok_or_else(|| fail(lua, "math.random: no generation is running"))?;
-    let mut rng = LuaRng::write_ud(&ud)?;
-    let r = &mut rng;
-    let range = |lo: i64, hi: i64, r: &mut Rng| -> mlua::Result<Value> {
-        if hi < lo {
-            return Err(fail(lua, "bad argument to 'random' (interval is empty)"));
-        }
-        Ok(Value::Integer(r.range(lo, hi)))
-    };
-    match args.len() {
-        0 => Ok(Value::Number(r.float())),
-        1 => {
-            let m = math_int(lua, &args[0], 1)?;
-            if m == 0 {
-                return Ok(Value::Integer(r.next_u64() as i64));
-            }
-            range(1, m, r)
-        }
-        2 => {
-            let lo = math_int(lua, &args[0], 1)?;
-            let hi = math_int(lua, &args[1], 2)?;
-            range(lo, hi, r)
-        }
-        _ => Err(fail(lua, "wrong number of arguments to 'random'")),
-    }
-}
-
-/// Argument `n` of `math.random` as an integer, with Lua's own message otherwise.
-fn math_int(lua: &Lua, v: &Value, n: usize) -> mlua::Result<i64> {
-    super::call::as_int(v).ok_or_else(|| {
-        fail(
-            lua,
-            format!(
-                "bad argument #{n} to 'random' (number has no integer representation, got {})",
-                shown(v)
-            ),
-        )
-    })
 }
 
 /// The problem with a list of weights, naming the bad item with `item` (its label from its

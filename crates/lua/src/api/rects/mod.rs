@@ -1,19 +1,28 @@
 //! A list of rectangles held in Rust (`warren.gen.scatter_rooms` returns one). Phases pass it
 //! from one Rust primitive to the next without converting every rectangle to a Lua table and
 //! back; Lua still reads it like a list: `#rooms`, `rooms[1].x`, `ipairs(rooms:list())`, and
-//! `rooms:center(i)` gives a room's centre without building a table.
+//! `rooms:center(i)` gives a room's centre without building a table. A binding reads a list
+//! argument, held in Rust or a Lua list of rectangles, with [`read_arg`].
 
-use super::call::Call;
-use super::decl::{arg, Decl, Owner::Rects as O, Ty};
+mod fast;
+mod sort;
+
+use super::call::{shown, Call, This};
+use super::decl::{arg, Decl, Owner, Owner::Rects as O, Ty};
 use super::keys::keys;
+use super::shapes::{self, arg_label, rect_from};
+use super::shared::{ReadGuard, Shared};
+use sort::{sort_rects, SORT_ORDERS};
+use std::ops::Deref;
 
 use mlua::{
-    ffi, AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value,
+    ffi, AnyUserData, Either, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods,
+    Value,
 };
 use warren_core::map::Rect;
 
-/// Rectangles as a Lua userdata, in a cell the fast calls share (see [`super::shared`]).
-pub type LuaRects = super::shared::Shared<Vec<Rect>>;
+/// Rectangles as a Lua userdata, in a cell of warren's own (see [`super::shared`]).
+pub type LuaRects = Shared<Vec<Rect>>;
 
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
@@ -49,13 +58,70 @@ pub fn rect_table_with_room(lua: &Lua, r: &Rect, more: usize) -> mlua::Result<Ta
     Ok(t)
 }
 
+/// The rectangles a list argument gave (see [`read_arg`]).
+pub enum RectsArg {
+    /// A `warren.RectList`, borrowed from its cell (not copied).
+    Held(ReadGuard<Vec<Rect>>),
+    /// Rectangles read from a Lua list of tables (or copied from a list in use).
+    Read(Vec<Rect>),
+}
+
+impl Deref for RectsArg {
+    type Target = [Rect];
+
+    fn deref(&self) -> &[Rect] {
+        match self {
+            RectsArg::Held(r) => r,
+            RectsArg::Read(v) => v,
+        }
+    }
+}
+
+/// Argument `i` as a list of rectangles: a `warren.RectList` (borrowed, not copied) or a Lua
+/// list of rectangle tables.
+pub fn read_arg(c: &Call, i: usize, v: This<LuaRects>) -> mlua::Result<RectsArg> {
+    let v = match v {
+        Either::Left(held) => return held.read().map(RectsArg::Held).ok_or_else(|| c.busy()),
+        Either::Right(v) => v,
+    };
+    match &v {
+        Value::UserData(ud) if ud.is::<LuaRects>() => {
+            // A list mlua could not lend: its error.
+            Ok(RectsArg::Read(LuaRects::read_ud(ud)?.clone()))
+        }
+        Value::Table(t) => {
+            let label = arg_label(c, i);
+            let items = shapes::list(c, t, &label)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (n, item) in items.iter().enumerate() {
+                let item = item?;
+                let Value::Table(item) = item else {
+                    return Err(c.fail(format!(
+                        "item {} of {label} must be a rectangle {{x=, y=, w=, h=}}, got {}",
+                        n + 1,
+                        shown(&item)
+                    )));
+                };
+                out.push(rect_from(
+                    c,
+                    &item,
+                    format_args!("item {} of {label}", n + 1),
+                )?);
+            }
+            Ok(RectsArg::Read(out))
+        }
+        _ => Err(c.bad(i, &v)),
+    }
+}
+
 /// Makes `rooms[i]` read rectangle `i` as a table (see [`super::index`]: method lookups on
-/// the list stay a single table lookup), and installs the lists' fast calls.
+/// the list stay a single table lookup), puts the lists' methods behind their gates, and
+/// installs their fast calls (`fast.rs`).
 pub fn install_items(lua: &Lua) -> mlua::Result<()> {
     let sample = lua.create_userdata(LuaRects::new(Vec::new()))?;
     crate::state::state(lua)
         .rects_metatable
-        .set(super::fast::metatable_of(lua, &sample));
+        .set(crate::api::fast::metatable_of(lua, &sample));
     let fallback = lua.create_function(|lua, (list, i): (AnyUserData, Value)| {
         let r = LuaRects::read_ud(&list)?;
         match i {
@@ -67,7 +133,7 @@ pub fn install_items(lua: &Lua) -> mlua::Result<()> {
     })?;
     super::index::install(lua, &sample, fallback)?;
     super::gate::install(lua, &sample, &[METHODS], super::gate::RECTS_GATES)?;
-    super::fast::install_rects(lua, &sample)
+    fast::install(lua, &sample)
 }
 
 const LIST: Decl = Decl::method(
@@ -83,9 +149,6 @@ const CENTER: Decl = Decl::method(
 )
 .args(&[arg("i", Ty::int(1, i64::MAX))])
 .returns(&["integer", "integer"]);
-/// The orders `rooms:sort` takes, by index (see [`sort_rects`]).
-pub const SORT_ORDERS: [&str; 3] = ["leftmost", "topmost", "largest"];
-
 const SORT: Decl = Decl::method(
     O,
     "sort",
@@ -105,7 +168,7 @@ methods! {
 impl UserData for LuaRects {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         // What `tostring(rooms)` shows (mlua would name the Rust type, `Shared<Vec<Rect>>`).
-        fields.add_meta_field(MetaMethod::Type, "LuaRects");
+        fields.add_meta_field(MetaMethod::Type, Owner::Rects.type_name());
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -133,7 +196,7 @@ fn center(lua: &Lua, this: &LuaRects, i: Value) -> mlua::Result<(i32, i32)> {
         other => {
             return Err(c.fail(format!(
                 "argument 1 (i) = {} is not a rectangle of the list (1..={n})",
-                super::call::shown(other)
+                shown(other)
             )))
         }
     };
@@ -146,13 +209,4 @@ fn sort(lua: &Lua, this: &LuaRects, order: Value) -> mlua::Result<()> {
     let order = c.choice(0, &order)?;
     sort_rects(&mut c.write(this)?, order);
     Ok(())
-}
-
-/// Sorts `rects` in order `order` of [`SORT_ORDERS`].
-pub fn sort_rects(rects: &mut [Rect], order: usize) {
-    match order {
-        0 => rects.sort_by_key(|a| (a.x, a.y)),
-        1 => rects.sort_by_key(|a| (a.y, a.x)),
-        _ => rects.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
-    }
 }
