@@ -4,7 +4,9 @@
 //! writing one cell (`map:set` without options, with one options table, with a new
 //! `{ force = true }` per call; plain mlua: a method reading `force` from the table),
 //! `math.random` (against stock Lua's own), and reading a map field (`map.width`) against a
-//! plain table field.
+//! plain table field. And what the map's fast calls save: `map:priority`, `map:get` and
+//! `map:set` on the run's map (their fast calls) against the same calls on `ctx.above` (their
+//! declared bindings, behind their gates).
 //!
 //! ```text
 //! cargo bench --bench calls
@@ -35,22 +37,41 @@ const N: i64 = 20_000;
 const MAPS: u64 = 20_000;
 const ROUNDS: usize = 9;
 
-/// The calls recipe on one reused Lua state.
+/// The calls recipe on one reused Lua state, and a map to pass as the level above.
 struct Warren {
     host: Host,
+    above: warren_core::map::Map,
 }
 
 impl Warren {
     fn new() -> Warren {
-        Warren {
-            host: common::host("benches/calls/calls.lua"),
-        }
+        let host = common::host("benches/calls/calls.lua");
+        let params = match host.resolve_params(&[]) {
+            Ok(p) => p,
+            Err(e) => panic!("calls.lua params: {e}"),
+        };
+        let run = Run {
+            seed: 0,
+            params: &params,
+            depth: 1,
+            above: None,
+        };
+        let above = match host.generate(&run) {
+            Ok(map) => map,
+            Err(e) => panic!("calls.lua: {e}"),
+        };
+        Warren { host, above }
     }
 
     fn params(&self, mode: &str, n: i64) -> ParamValues {
+        let (mode, on) = match mode.strip_suffix("_above") {
+            Some(mode) => (mode, "above"),
+            None => (mode, "map"),
+        };
         let sets = [
             ("mode".to_string(), mode.to_string()),
             ("n".to_string(), n.to_string()),
+            ("on".to_string(), on.to_string()),
         ];
         match self.host.resolve_params(&sets) {
             Ok(p) => p,
@@ -58,16 +79,18 @@ impl Warren {
         }
     }
 
-    /// Seconds for `maps` generations of `mode` with `n` repetitions each.
+    /// Seconds for `maps` generations of `mode` with `n` repetitions each (a mode ending in
+    /// `_above` calls the map methods on `ctx.above`).
     fn time(&self, mode: &str, n: i64, maps: u64) -> f64 {
         let params = self.params(mode, n);
+        let above = mode.ends_with("_above").then_some(&self.above);
         let started = Instant::now();
         for seed in 0..maps {
             let run = Run {
                 seed,
                 params: &params,
                 depth: 1,
-                above: None,
+                above,
             };
             match self.host.generate(&run) {
                 Ok(map) => self.host.recycle(map),
@@ -80,7 +103,12 @@ impl Warren {
     /// Nanoseconds per operation of `mode`, the empty loop subtracted.
     fn per_op(&self, mode: &str) -> f64 {
         let op = self.time(mode, N, 5);
-        let empty = self.time("loop", N, 5);
+        let loop_ = if mode.ends_with("_above") {
+            "loop_above"
+        } else {
+            "loop"
+        };
+        let empty = self.time(loop_, N, 5);
         (op - empty) / (5 * N) as f64 * 1e9
     }
 }
@@ -208,7 +236,7 @@ fn main() {
     warren.time("method", N, 3);
     plain.time("method", N);
 
-    let mut rows: [Vec<f64>; 20] = Default::default();
+    let mut rows: [Vec<f64>; 24] = Default::default();
     for _ in 0..ROUNDS {
         rows[0].push(warren.time("loop", 0, MAPS) / MAPS as f64 * 1e9);
         rows[1].push(warren.per_op("method"));
@@ -230,8 +258,12 @@ fn main() {
         rows[17].push(plain.per_op("set_opts"));
         rows[18].push(warren.per_op("set_new_opts"));
         rows[19].push(plain.per_op("set_new_opts"));
+        rows[20].push(warren.per_op("method_above"));
+        rows[21].push(warren.per_op("get"));
+        rows[22].push(warren.per_op("get_above"));
+        rows[23].push(warren.per_op("set_above"));
     }
-    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random, rect, plain_rect, set, plain_set, set_opts, plain_set_opts, set_new_opts, plain_set_new_opts] =
+    let [enter, method, plain_method, field, table, plain_table, rng, plain_rng, seed, plain_seed, random, plain_random, rect, plain_rect, set, plain_set, set_opts, plain_set_opts, set_new_opts, plain_set_new_opts, method_above, get, get_above, set_above] =
         rows.map(median);
     println!("fixed costs, medians of {ROUNDS} alternating rounds:");
     println!(
@@ -322,6 +354,17 @@ fn main() {
         println!(
             "  {what:<47} {warren:8.1} ns per call (plain mlua {plain:.1}, ratio {:.2})",
             warren / plain
+        );
+    }
+    println!("the map's fast calls against their declared bindings (the same call on ctx.above):");
+    for (call, fast, declared) in [
+        ("map:priority(1, 1)", method, method_above),
+        ("map:get(1, 1)", get, get_above),
+        ("map:set(x, y, \"floor\")", set, set_above),
+    ] {
+        println!(
+            "  {call:<26} fast {fast:6.1} ns, declared {declared:6.1} ns per call ({:.2}x)",
+            declared / fast
         );
     }
 }
