@@ -68,7 +68,7 @@ const CASES: &[(&str, &str, &str)] = &[
         map:tag('before', tostring({}))
         warren.town.new {}
         warren.status_lists { cells = 2, statuses = { 'a' }, initial = 'a' }
-        warren.tunnel.context(map, ctx.regions)
+        warren.tunnel.new(map, ctx.regions)
         ctx.rng:stream('x')
         tag('after', tostring({}))
         "#,

@@ -616,8 +616,8 @@ fn errors_caused_by_a_recipe_name_its_line() {
             "x.lua:3: map size 100000×10 is not allowed",
         ),
         (
-            body("warren.dungeon.init(5)"),
-            "x.lua:3: warren.dungeon.init: argument 1 (map) must be a map, got 5",
+            body("warren.dungeon.init_level(5)"),
+            "x.lua:3: warren.dungeon.init_level: argument 1 (map) must be a map, got 5",
         ),
         (body("error({})"), "x.lua:3: error({})"),
         (body("error('why', 0)"), "x.lua:3: why"),

@@ -1,6 +1,6 @@
 //! The `warren.tunnel`, `warren.dungeon` and map connectivity bindings as recipes use them:
-//! results, region entries given as views of `ctx.regions` or made by hand, the deprecated
-//! spellings, and errors that name the bad value, the valid range and the recipe's line.
+//! results, region entries given as views of `ctx.regions` or made by hand, the old spellings
+//! gone, and errors that name the bad value, the valid range and the recipe's line.
 
 mod common;
 use common::*;
@@ -266,7 +266,7 @@ fn walkers_doors_and_hazards_from_lua() {
   map:fill_rect({ x = 44, y = 4, w = 2, h = 3 }, "chasm", { priority = "river_streamer" })
   assert(not map:is_solid(44, 5))
   assert(#map:components() == 4)
-  local tunnels = warren.tunnel.context(map, ctx.regions, { panel_width = 16, panel_height = 16 })
+  local tunnels = warren.tunnel.new(map, ctx.regions, { panel_width = 16, panel_height = 16 })
   local report = tunnels:fixup(map, ctx.rng, { connectivity = "4", bridge = "bridge" })
   assert(report.areas_before == 5, report.areas_before)
   assert(#map:components({ connectivity = "4" }) == 1)
@@ -350,25 +350,18 @@ fn defaults_come_from_the_dungeon_section() {
 }
 
 #[test]
-fn the_old_spellings_still_work() {
+fn the_old_spellings_are_gone() {
+    // Pre-1.0, the deprecated aliases were deleted rather than kept for a release.
     let body = r#"
-  local level = warren.dungeon.init(map, { width = 64, height = 64, panel_width = 32, panel_height = 32 })
-  local tunnels = warren.tunnel.context(map, ctx.regions)
-  warren.dungeon.streamer(map, ctx.rng, ctx.regions.streamer[1])
-  warren.dungeon.vault(map, ctx.rng, level, ctx.regions.vault[1])
-  warren.dungeon.rooms(map, ctx.rng, level, ctx.regions.room, { min_width = 6, max_width = 9, min_height = 6, max_height = 9 })
-  warren.dungeon.room(map, ctx.rng, { x = 0, y = 0, w = 32, h = 32 }, ctx.regions.room[1], { min_width = 6, max_width = 9, min_height = 6, max_height = 9 })
-  warren.dungeon.connect_panels(map, ctx.rng, level, tunnels, { flags = { "direct", "wander" } })
-  tunnels:fixup(map, ctx.rng, { trials = 26 })
-  warren.dungeon.down_stairs(map, ctx.rng, { terrain = "down stairs", count = 2 })
-  warren.dungeon.up_stairs(map, map, { terrain = "up stairs", walls = "rock" })
+  for _, name in ipairs { "init", "streamer", "vault", "room", "rooms", "up_stairs", "down_stairs" } do
+    assert(warren.dungeon[name] == nil, name)
+  end
+  assert(warren.tunnel.context == nil)
+  warren.dungeon.init(map)
 "#;
-    let e = run(body, 3).unwrap_err();
-    // The last call passes the map as its own level above: the alias names itself.
+    let e = run(body, 1).unwrap_err();
     assert!(
-        e.contains(
-            "t.lua:14: warren.dungeon.up_stairs: argument 2 (above) must not be the map itself"
-        ),
+        e.contains("t.lua:9: attempt to call a nil value (field 'init')"),
         "{e}"
     );
 }

@@ -871,14 +871,6 @@ warren.tunnel = {}
 ---@return warren.Tunnels
 function warren.tunnel.new(map, regions, opts) end
 
----One level's tunnel context. **Deprecated** old spelling, kept for one release: use `warren.tunnel.new`.
----@param map warren.Map
----@param regions? warren.Regions
----@param opts? warren.TunnelsOptions
----@return warren.Tunnels
----@deprecated
-function warren.tunnel.context(map, regions, opts) end
-
 ---A level's tunnel context, from `warren.tunnel.new`: its corridor regions, constants, panel size and doors, and the rooms touched and regions used so far on the level.
 ---@class warren.Tunnels
 local Tunnels = {}
@@ -978,67 +970,6 @@ function warren.dungeon.place_down_stairs(map, rng, opts) end
 ---@return warren.DoorCounts
 function warren.dungeon.finish_doors(map, rng, opts) end
 
----Step 1: a fresh level of rock. **Deprecated** old spelling, kept for one release: use `warren.dungeon.init_level`.
----@param map warren.Map
----@param opts? warren.LevelOptions
----@return warren.Level
----@deprecated
-function warren.dungeon.init(map, opts) end
-
----Step 2: draws one streamer. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_streamer`.
----@param map warren.Map
----@param rng warren.Rng
----@param streamer warren.StreamerRegion
----@return integer
----@deprecated
-function warren.dungeon.streamer(map, rng, streamer) end
-
----Step 3: places a vault. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_vault`.
----@param map warren.Map
----@param rng warren.Rng
----@param level warren.Level
----@param vault warren.VaultRegion
----@param opts? warren.VaultOptions
----@return warren.PlacedVault?
----@deprecated
-function warren.dungeon.vault(map, rng, level, vault, opts) end
-
----Step 4 for one panel. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_room`.
----@param map warren.Map
----@param rng warren.Rng
----@param panel warren.RectLike
----@param room warren.RoomRegion
----@param limits? warren.RoomLimits
----@return warren.DrawnRoom
----@deprecated
-function warren.dungeon.room(map, rng, panel, room, limits) end
-
----Step 4: a room in every free panel. **Deprecated** old spelling, kept for one release: use `warren.dungeon.draw_rooms`.
----@param map warren.Map
----@param rng warren.Rng
----@param level warren.Level
----@param rooms warren.RoomRegion[]
----@param limits? warren.RoomLimits
----@return warren.DrawnRoom[]
----@deprecated
-function warren.dungeon.rooms(map, rng, level, rooms, limits) end
-
----Step 6: up stairs. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_up_stairs`.
----@param map warren.Map
----@param above warren.Map
----@param opts? warren.UpStairsOptions
----@return warren.Cell[]
----@deprecated
-function warren.dungeon.up_stairs(map, above, opts) end
-
----Step 6: down stairs. **Deprecated** old spelling, kept for one release: use `warren.dungeon.place_down_stairs`.
----@param map warren.Map
----@param rng warren.Rng
----@param opts? warren.DownStairsOptions
----@return warren.Cell[]
----@deprecated
-function warren.dungeon.down_stairs(map, rng, opts) end
-
 ---A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.
 ---@class warren.Level
 local Level = {}
@@ -1073,13 +1004,6 @@ function warren.town.new(opts) end
 ---@param height integer
 ---@return warren.TownCapacity
 function warren.town.capacity(width, height) end
-
----The most gates, courtyards and unused blocks of a town of `height` × `width` (height first). `height`: 11..=4095. `width`: 11..=4095. **Deprecated** old spelling, kept for one release: use `warren.town.capacity(width, height)`.
----@param height integer
----@param width integer
----@return warren.TownCapacity
----@deprecated
-function warren.town.limits(height, width) end
 
 ---A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).
 ---@class warren.Town
@@ -1137,40 +1061,17 @@ function Town:cleanup_map() end
 ---@return boolean
 function Town:lay_street(rng, x, y, heading) end
 
----Makes cell (row, col) a street (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:lay_street(rng, x, y, heading)`.
----@param rng warren.Rng
----@param row integer
----@param col integer
----@param heading? "north"|"east"|"south"|"west"
----@return boolean
----@deprecated
-function Town:make_street(rng, row, col, heading) end
-
 ---Cell (x, y)'s status: `isolated`, `live`, `dead`, `street` or `unused`. `x`: ≥ 0. `y`: ≥ 0.
 ---@param x integer
 ---@param y integer
 ---@return string
 function Town:cell_status(x, y) end
 
----Cell (row, col)'s status (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:cell_status(x, y)`.
----@param row integer
----@param col integer
----@return string
----@deprecated
-function Town:status(row, col) end
-
 ---The way the street at (x, y) runs, or nil for other cells. `x`: ≥ 0. `y`: ≥ 0.
 ---@param x integer
 ---@param y integer
 ---@return string?
 function Town:street_heading(x, y) end
-
----The way the street at (row, col) runs (row first). `row`: ≥ 0. `col`: ≥ 0. **Deprecated** old spelling, kept for one release: use `town:street_heading(x, y)`.
----@param row integer
----@param col integer
----@return string?
----@deprecated
-function Town:heading(row, col) end
 
 ---How many cells have a status.
 ---@param status "isolated"|"live"|"dead"|"street"|"unused"

@@ -105,8 +105,8 @@ pub struct CheckArgs {
     pub regions: Option<PathBuf>,
     /// Recipes to check (default: every *.lua in the scripts/ beside the regions directory).
     pub scripts: Vec<PathBuf>,
-    /// Exit 1 on warnings too (deprecated calls, globals assigned but never read, files the
-    /// static checks could not analyse).
+    /// Exit 1 on warnings too (globals assigned but never read, files the static checks could
+    /// not analyse).
     #[arg(long)]
     pub deny_warnings: bool,
 }

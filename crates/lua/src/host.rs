@@ -426,7 +426,7 @@ impl Host {
         let mut width = int_param(run.params, "width");
         let mut height = int_param(run.params, "height");
         // A width or height of 0 means the recipe sizes the map itself (from region data, as
-        // `warren.dungeon.init` does); it starts as one cell.
+        // `warren.dungeon.init_level` does); it starts as one cell.
         if width == 0 || height == 0 {
             (width, height) = (1, 1);
         }

@@ -75,9 +75,6 @@ fn member(out: &mut String, d: &Decl) {
     for r in d.returns {
         let _ = writeln!(out, "---@return {r}");
     }
-    if d.alias_of.is_some() {
-        out.push_str("---@deprecated\n");
-    }
     let sep = if d.kind == Kind::Method { ':' } else { '.' };
     let _ = writeln!(
         out,

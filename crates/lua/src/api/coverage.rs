@@ -287,19 +287,3 @@ fn every_owner_is_covered() {
         );
     }
 }
-
-#[test]
-fn aliases_name_a_declared_member() {
-    let decls = super::decls();
-    for d in decls.iter().filter(|d| d.alias_of.is_some()) {
-        let new = d.alias_of.unwrap();
-        let name = new.split('(').next().unwrap();
-        assert!(
-            decls
-                .iter()
-                .any(|n| n.alias_of.is_none() && n.call_name() == name),
-            "{} is an alias of {new}, which is not declared",
-            d.call_name()
-        );
-    }
-}

@@ -523,8 +523,6 @@ pub struct Decl {
     pub returns: &'static [&'static str],
     /// What it does (one or more sentences).
     pub doc: &'static str,
-    /// For an old spelling kept for compatibility: the member to use instead.
-    pub alias_of: Option<&'static str>,
 }
 
 impl Decl {
@@ -538,7 +536,6 @@ impl Decl {
             variadic: false,
             returns: &[],
             doc,
-            alias_of: None,
         }
     }
 
@@ -580,14 +577,6 @@ impl Decl {
     /// With return types.
     pub const fn returns(self, returns: &'static [&'static str]) -> Decl {
         Decl { returns, ..self }
-    }
-
-    /// An old spelling of `new`, kept as a documented alias for one release.
-    pub const fn alias(self, new: &'static str) -> Decl {
-        Decl {
-            alias_of: Some(new),
-            ..self
-        }
     }
 
     /// How the member is written in messages: `map:set`, `warren.gen.scatter_rooms`.
@@ -652,12 +641,6 @@ impl Decl {
                 let _ = write!(doc, " (default {d})");
             }
             doc.push('.');
-        }
-        if let Some(new) = self.alias_of {
-            let _ = write!(
-                doc,
-                " **Deprecated** old spelling, kept for one release: use `{new}`."
-            );
         }
         doc
     }

@@ -148,14 +148,6 @@ const CAPACITY: Decl = Decl::function(
 )
 .args(&[arg("width", SIDE), arg("height", SIDE)])
 .returns(&["warren.TownCapacity"]);
-const LIMITS: Decl = Decl::function(
-    M,
-    "limits",
-    "The most gates, courtyards and unused blocks of a town of `height` × `width` (height first).",
-)
-.args(&[arg("height", SIDE), arg("width", SIDE)])
-.returns(&["warren.TownCapacity"])
-.alias("warren.town.capacity(width, height)");
 const MIN_SIDE_FIELD: Decl = Decl::field(
     M,
     "MIN_SIDE",
@@ -180,7 +172,6 @@ functions! {
     pub FUNCTIONS, register {
         NEW => new,
         CAPACITY => capacity,
-        LIMITS => limits,
     }
 }
 
@@ -244,17 +235,9 @@ fn capacity(lua: &Lua, (width, height, extra): (Value, Value, Extra)) -> mlua::R
     capacity_table(lua, c.int(0, &width)?, c.int(1, &height)?)
 }
 
-fn limits(lua: &Lua, (height, width, extra): (Value, Value, Extra)) -> mlua::Result<Table> {
-    let c = Call::new(lua, &LIMITS, &extra)?;
-    let height = c.int(0, &height)?;
-    capacity_table(lua, c.int(1, &width)?, height)
-}
-
 const RNG: Arg = arg("rng", Ty::Rng);
 const X: Arg = arg("x", Ty::int(0, i64::MAX));
 const Y: Arg = arg("y", Ty::int(0, i64::MAX));
-const ROW: Arg = arg("row", Ty::int(0, i64::MAX));
-const COL: Arg = arg("col", Ty::int(0, i64::MAX));
 const HEADING: Arg = opt("heading", Ty::Choice(&HEADINGS));
 
 const HEIGHT: Decl = Decl::field(T, "height", &["integer"], "Height in characters.");
@@ -337,14 +320,6 @@ const LAY_STREET: Decl = Decl::method(
 )
 .args(&[RNG, X, Y, HEADING])
 .returns(&["boolean"]);
-const MAKE_STREET: Decl = Decl::method(
-    T,
-    "make_street",
-    "Makes cell (row, col) a street (row first).",
-)
-.args(&[RNG, ROW, COL, HEADING])
-.returns(&["boolean"])
-.alias("town:lay_street(rng, x, y, heading)");
 const CELL_STATUS: Decl = Decl::method(
     T,
     "cell_status",
@@ -352,10 +327,6 @@ const CELL_STATUS: Decl = Decl::method(
 )
 .args(&[X, Y])
 .returns(&["string"]);
-const STATUS: Decl = Decl::method(T, "status", "Cell (row, col)'s status (row first).")
-    .args(&[ROW, COL])
-    .returns(&["string"])
-    .alias("town:cell_status(x, y)");
 const STREET_HEADING: Decl = Decl::method(
     T,
     "street_heading",
@@ -363,14 +334,6 @@ const STREET_HEADING: Decl = Decl::method(
 )
 .args(&[X, Y])
 .returns(&["string?"]);
-const HEADING_OF: Decl = Decl::method(
-    T,
-    "heading",
-    "The way the street at (row, col) runs (row first).",
-)
-.args(&[ROW, COL])
-.returns(&["string?"])
-.alias("town:street_heading(x, y)");
 const COUNT: Decl = Decl::method(T, "count", "How many cells have a status.")
     .args(&[arg("status", Ty::Choice(&CellStatus::NAMES))])
     .returns(&["integer"]);
@@ -420,11 +383,8 @@ methods! {
         CLOSE_GATES => close_gates,
         CLEANUP_MAP => cleanup_map,
         LAY_STREET => lay_street,
-        MAKE_STREET => make_street,
         CELL_STATUS => cell_status,
-        STATUS => status,
         STREET_HEADING => street_heading,
-        HEADING_OF => heading,
         COUNT => count,
         DISTINCT_STREETS => distinct_streets,
         RENDER => render,
@@ -566,36 +526,12 @@ fn lay_street(lua: &Lua, this: &LuaTown, (rng, x, y, heading): StreetArgs) -> ml
         })
 }
 
-fn make_street(
-    lua: &Lua,
-    this: &LuaTown,
-    (rng, row, col, heading): StreetArgs,
-) -> mlua::Result<bool> {
-    let c = Call::gated(lua, &MAKE_STREET);
-    let rng = c.data::<LuaRng>(0, &rng)?;
-    let (row, col) = (c.int(1, &row)? as usize, c.int(2, &col)? as usize);
-    let heading = heading_arg(&c, 3, &heading)?;
-    let mut t = c.write(this)?;
-    let mut r = LuaRng::write_ud(&rng)?;
-    t.town_mut(lua)
-        .make_street(&mut r, row, col, heading)
-        .map_err(|e| c.fail(e))
-}
-
 type CellArgs = (Value, Value);
 
 fn cell_status(lua: &Lua, this: &LuaTown, (x, y): CellArgs) -> mlua::Result<&'static str> {
     let c = Call::gated(lua, &CELL_STATUS);
     let t = c.read(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
-    let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
-    Ok(CellStatus::NAMES[s.index()])
-}
-
-fn status(lua: &Lua, this: &LuaTown, (row, col): CellArgs) -> mlua::Result<&'static str> {
-    let c = Call::gated(lua, &STATUS);
-    let t = c.read(this)?;
-    let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let s = t.town.status(row, col).map_err(|e| c.fail(e))?;
     Ok(CellStatus::NAMES[s.index()])
 }
@@ -608,14 +544,6 @@ fn street_heading(
     let c = Call::gated(lua, &STREET_HEADING);
     let t = c.read(this)?;
     let (row, col) = cell(&c, &t.town, (0, &x), &y)?;
-    let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
-    Ok(h.map(|h| HEADINGS[h as usize]))
-}
-
-fn heading(lua: &Lua, this: &LuaTown, (row, col): CellArgs) -> mlua::Result<Option<&'static str>> {
-    let c = Call::gated(lua, &HEADING_OF);
-    let t = c.read(this)?;
-    let (row, col) = (c.int(0, &row)? as usize, c.int(1, &col)? as usize);
     let h = t.town.heading(row, col).map_err(|e| c.fail(e))?;
     Ok(h.map(|h| HEADINGS[h as usize]))
 }

@@ -308,29 +308,22 @@ pub const CLASSES: &[&Class] = &[
 
 const MAP: super::decl::Arg = arg("map", Ty::Map);
 const RNG: super::decl::Arg = arg("rng", Ty::Rng);
-const NEW_ARGS: &[super::decl::Arg] = &[
-    MAP,
-    opt("regions", Ty::Table(&REGIONS)),
-    opt("opts", Ty::Table(&TUNNELS_OPTIONS)),
-];
-
 const NEW: Decl = Decl::function(
     Owner::Tunnel,
     "new",
     "One level's tunnel context: the corridor regions (by weight), `[dungeon]`'s corridor constants, the panel size and the door of every corridor and room region, from `regions` (default `ctx.regions`; or a table `{ dungeon =, corridor =, room = }` of views and hand-made entries). Keeps the rooms touched and regions used on the level.",
 )
-.args(NEW_ARGS)
+.args(&[
+    MAP,
+    opt("regions", Ty::Table(&REGIONS)),
+    opt("opts", Ty::Table(&TUNNELS_OPTIONS)),
+])
 .returns(&["warren.Tunnels"]);
-const CONTEXT: Decl = Decl::function(Owner::Tunnel, "context", "One level's tunnel context.")
-    .args(NEW_ARGS)
-    .returns(&["warren.Tunnels"])
-    .alias("warren.tunnel.new");
 
 functions! {
     /// `warren.tunnel`'s functions.
     pub FUNCTIONS, register {
         NEW => new,
-        CONTEXT => context,
     }
 }
 
@@ -368,10 +361,6 @@ type NewArgs = (Value, Value, Value, Extra);
 
 fn new(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaTunnels> {
     make(&Call::new(lua, &NEW, &extra)?, (map, regions, opts))
-}
-
-fn context(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaTunnels> {
-    make(&Call::new(lua, &CONTEXT, &extra)?, (map, regions, opts))
 }
 
 /// `warren.tunnel.new(map, regions?, opts?)`.

@@ -1,8 +1,7 @@
 //! A call of a declared function or method checked against its declaration, as the runtime
 //! would check it, with the runtime's words: the number of arguments, literal values of the
 //! wrong type or out of the declared range or choices, terrain names no region file declares,
-//! and the keys and values of a literal options table (with did-you-mean). A call of a
-//! deprecated alias is a warning naming the new spelling.
+//! and the keys and values of a literal options table (with did-you-mean).
 //!
 //! Only what is certain is reported: a value the checker cannot see (a variable, a call's
 //! result) passes, and so does a table whose keys are computed.
@@ -63,12 +62,6 @@ impl CallCheck<'_> {
     /// Checks a call of `decl` at `at` (the member's name) with `args`.
     pub fn call(&mut self, decl: &'static Decl, at: Pos, args: &Args) {
         let call = decl.call_name();
-        if let Some(new) = decl.alias_of {
-            self.out.push(Finding::warning(
-                at,
-                format!("{call} is deprecated, kept for one release: use `{new}`"),
-            ));
-        }
         let n = args.passed.len();
         // A call or `...` last may stand for no value at all.
         let certain = if args.open { n - 1 } else { n };

@@ -321,27 +321,6 @@ fn methods_called_with_a_dot_and_functions_with_a_colon() {
     );
 }
 
-#[test]
-fn deprecated_aliases_warn_with_the_new_spelling() {
-    use super::calls::{Args, CallCheck};
-    use super::syntax::Pos;
-    const OLD: Decl = Decl::method(Owner::Map, "old_fill", "Old.").alias("map:fill");
-    let mut out = Vec::new();
-    let fields = Default::default();
-    CallCheck {
-        known: &known(),
-        fields: &fields,
-        out: &mut out,
-    }
-    .call(&OLD, Pos { line: 3, col: 7 }, &Args::default());
-    assert_eq!(out.len(), 1);
-    assert!(out[0].warning);
-    assert_eq!(
-        out[0].message,
-        "map:old_fill is deprecated, kept for one release: use `map:fill`"
-    );
-}
-
 /// An expression of `owner`'s type, made from what the declarations return (`map`, `ctx.rng`,
 /// `warren.gen.scatter_rooms(v, v)`), with `v` standing for any argument.
 fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<String> {
@@ -355,11 +334,9 @@ fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<Strin
     decls
         .iter()
         .filter(|d| {
-            // A deprecated alias would draw its warning in every call built on it.
-            d.alias_of.is_none()
-                && d.returns
-                    .first()
-                    .is_some_and(|r| r.trim_end_matches('?') == owner.class())
+            d.returns
+                .first()
+                .is_some_and(|r| r.trim_end_matches('?') == owner.class())
         })
         .find_map(|d| {
             let base = producer(d.owner, decls, depth - 1)?;
@@ -417,10 +394,6 @@ fn every_declared_call_is_checked_for_arity() {
     let mut checked = 0;
     let mut unreached = Vec::new();
     for d in &decls {
-        if d.alias_of.is_some() {
-            // An alias shares its target's arguments; its warning has its own test above.
-            continue;
-        }
         let Some(base) = producer(d.owner, &decls, 3) else {
             unreached.push(d.call_name());
             continue;
@@ -475,8 +448,7 @@ fn every_declared_call_is_checked_for_arity() {
     }
     // Every declared owner can be reached from what the declarations return.
     assert_eq!(unreached, Vec::<String>::new());
-    let aliases = decls.iter().filter(|d| d.alias_of.is_some()).count();
-    assert_eq!(checked + aliases, decls.len());
+    assert_eq!(checked, decls.len());
 }
 
 // Receivers.

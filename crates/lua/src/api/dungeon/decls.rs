@@ -257,31 +257,21 @@ const RNG: Arg = arg("rng", Ty::Rng);
 const ABOVE: Arg = arg("above", Ty::Map);
 const LEVEL: Arg = arg("level", Ty::Object(Owner::Level));
 
-const INIT_ARGS: &[Arg] = &[MAP, opt("opts", Ty::Table(&LEVEL_OPTIONS))];
 pub(super) const INIT_LEVEL: Decl = Decl::function(
     D,
     "init_level",
     "Step 1: makes the map a fresh level of rock (the regions' `[map] fill`) inside an edge that nothing overwrites, cut into panels; returns the level's panel grid.",
 )
-.args(INIT_ARGS)
+.args(&[MAP, opt("opts", Ty::Table(&LEVEL_OPTIONS))])
 .returns(&["warren.Level"]);
-pub(super) const INIT: Decl = Decl::function(D, "init", "Step 1: a fresh level of rock.")
-    .args(INIT_ARGS)
-    .returns(&["warren.Level"])
-    .alias("warren.dungeon.init_level");
 
-const STREAMER_ARGS: &[Arg] = &[MAP, RNG, arg("streamer", Ty::Table(&STREAMER_REGION))];
 pub(super) const DRAW_STREAMER: Decl = Decl::function(
     D,
     "draw_streamer",
     "Step 2: draws one river, chasm, lava flow or rock vein across the level; returns the cells given its terrain.",
 )
-.args(STREAMER_ARGS)
+.args(&[MAP, RNG, arg("streamer", Ty::Table(&STREAMER_REGION))])
 .returns(&["integer"]);
-pub(super) const STREAMER: Decl = Decl::function(D, "streamer", "Step 2: draws one streamer.")
-    .args(STREAMER_ARGS)
-    .returns(&["integer"])
-    .alias("warren.dungeon.draw_streamer");
 
 pub(super) const CARRY_CHASMS: Decl = Decl::function(
     D,
@@ -291,62 +281,47 @@ pub(super) const CARRY_CHASMS: Decl = Decl::function(
 .args(&[MAP, ABOVE, arg("opts", Ty::Table(&CHASM_OPTIONS))])
 .returns(&["integer"]);
 
-const VAULT_ARGS: &[Arg] = &[
-    MAP,
-    RNG,
-    LEVEL,
-    arg("vault", Ty::Table(&VAULT_REGION)),
-    opt("opts", Ty::Table(&VAULT_OPTIONS)),
-];
 pub(super) const PLACE_VAULT: Decl = Decl::function(
     D,
     "place_vault",
     "Step 3: places a vault in a block of free panels (taking them), at VAULT priority, flipped at random; returns where, or nil when it does not fit.",
 )
-.args(VAULT_ARGS)
-.returns(&["warren.PlacedVault?"]);
-pub(super) const VAULT: Decl = Decl::function(D, "vault", "Step 3: places a vault.")
-    .args(VAULT_ARGS)
-    .returns(&["warren.PlacedVault?"])
-    .alias("warren.dungeon.place_vault");
-
-const ROOM_ARGS: &[Arg] = &[
+.args(&[
     MAP,
     RNG,
-    arg("panel", Ty::Rect),
-    arg("room", Ty::Table(&ROOM_REGION)),
-    opt("limits", Ty::Table(&ROOM_LIMITS)),
-];
+    LEVEL,
+    arg("vault", Ty::Table(&VAULT_REGION)),
+    opt("opts", Ty::Table(&VAULT_OPTIONS)),
+])
+.returns(&["warren.PlacedVault?"]);
+
 pub(super) const DRAW_ROOM: Decl = Decl::function(
     D,
     "draw_room",
     "Step 4 for one panel: draws a room of the region's kind inside `panel` and records it.",
 )
-.args(ROOM_ARGS)
-.returns(&["warren.DrawnRoom"]);
-pub(super) const ROOM: Decl = Decl::function(D, "room", "Step 4 for one panel.")
-    .args(ROOM_ARGS)
-    .returns(&["warren.DrawnRoom"])
-    .alias("warren.dungeon.draw_room");
-
-const ROOMS_ARGS: &[Arg] = &[
+.args(&[
     MAP,
     RNG,
-    LEVEL,
-    arg("rooms", Ty::TableList(&ROOM_REGION)),
+    arg("panel", Ty::Rect),
+    arg("room", Ty::Table(&ROOM_REGION)),
     opt("limits", Ty::Table(&ROOM_LIMITS)),
-];
+])
+.returns(&["warren.DrawnRoom"]);
+
 pub(super) const DRAW_ROOMS: Decl = Decl::function(
     D,
     "draw_rooms",
     "Step 4: a room in every free panel, each of a region drawn by weight from `rooms`, none again while another with a weight is unused on the level (Incursion's `usedInThisLevel`); returns the rooms in order.",
 )
-.args(ROOMS_ARGS)
+.args(&[
+    MAP,
+    RNG,
+    LEVEL,
+    arg("rooms", Ty::TableList(&ROOM_REGION)),
+    opt("limits", Ty::Table(&ROOM_LIMITS)),
+])
 .returns(&["warren.DrawnRoom[]"]);
-pub(super) const ROOMS: Decl = Decl::function(D, "rooms", "Step 4: a room in every free panel.")
-    .args(ROOMS_ARGS)
-    .returns(&["warren.DrawnRoom[]"])
-    .alias("warren.dungeon.draw_rooms");
 
 pub(super) const CONNECT_PANELS: Decl = Decl::function(
     D,
@@ -362,31 +337,21 @@ pub(super) const CONNECT_PANELS: Decl = Decl::function(
 ])
 .returns(&["integer"]);
 
-const UP_ARGS: &[Arg] = &[MAP, ABOVE, opt("opts", Ty::Table(&UP_STAIRS_OPTIONS))];
 pub(super) const PLACE_UP_STAIRS: Decl = Decl::function(
     D,
     "place_up_stairs",
     "Step 6: up stairs exactly under the level above's down stairs (a pocket in rock gets walls; the fix-up joins it); returns the cells.",
 )
-.args(UP_ARGS)
+.args(&[MAP, ABOVE, opt("opts", Ty::Table(&UP_STAIRS_OPTIONS))])
 .returns(&["warren.Cell[]"]);
-pub(super) const UP_STAIRS: Decl = Decl::function(D, "up_stairs", "Step 6: up stairs.")
-    .args(UP_ARGS)
-    .returns(&["warren.Cell[]"])
-    .alias("warren.dungeon.place_up_stairs");
 
-const DOWN_ARGS: &[Arg] = &[MAP, RNG, opt("opts", Ty::Table(&DOWN_STAIRS_OPTIONS))];
 pub(super) const PLACE_DOWN_STAIRS: Decl = Decl::function(
     D,
     "place_down_stairs",
     "Step 6: down stairs on open floor of priority at most ROOM_FLOOR (no door, no hazard), in rooms unless `opts.place` is `anywhere`, not two in one room or region while another is free; returns the cells.",
 )
-.args(DOWN_ARGS)
+.args(&[MAP, RNG, opt("opts", Ty::Table(&DOWN_STAIRS_OPTIONS))])
 .returns(&["warren.Cell[]"]);
-pub(super) const DOWN_STAIRS: Decl = Decl::function(D, "down_stairs", "Step 6: down stairs.")
-    .args(DOWN_ARGS)
-    .returns(&["warren.Cell[]"])
-    .alias("warren.dungeon.place_down_stairs");
 
 pub(super) const FINISH_DOORS: Decl = Decl::function(
     D,

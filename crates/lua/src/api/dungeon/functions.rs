@@ -37,13 +37,6 @@ functions! {
         PLACE_UP_STAIRS => place_up_stairs,
         PLACE_DOWN_STAIRS => place_down_stairs,
         FINISH_DOORS => finish_doors_fn,
-        INIT => init_alias,
-        STREAMER => streamer_alias,
-        VAULT => vault_alias,
-        ROOM => room_alias,
-        ROOMS => rooms_alias,
-        UP_STAIRS => up_stairs_alias,
-        DOWN_STAIRS => down_stairs_alias,
     }
 }
 
@@ -69,10 +62,6 @@ fn run_terrain(c: &Call) -> mlua::Result<(u16, u16)> {
 
 fn init_level_fn(lua: &Lua, (map, opts, extra): (Value, Value, Extra)) -> mlua::Result<LuaLevel> {
     init(&Call::new(lua, &INIT_LEVEL, &extra)?, &map, &opts)
-}
-
-fn init_alias(lua: &Lua, (map, opts, extra): (Value, Value, Extra)) -> mlua::Result<LuaLevel> {
-    init(&Call::new(lua, &INIT, &extra)?, &map, &opts)
 }
 
 /// `warren.dungeon.init_level(map, { width =, height =, panel_width =, panel_height = })`.
@@ -108,10 +97,6 @@ type StreamerArgs = (Value, Value, Value, Extra);
 
 fn draw_streamer(lua: &Lua, (map, rng, s, extra): StreamerArgs) -> mlua::Result<usize> {
     streamer(&Call::new(lua, &DRAW_STREAMER, &extra)?, (&map, &rng, &s))
-}
-
-fn streamer_alias(lua: &Lua, (map, rng, s, extra): StreamerArgs) -> mlua::Result<usize> {
-    streamer(&Call::new(lua, &STREAMER, &extra)?, (&map, &rng, &s))
 }
 
 /// `warren.dungeon.draw_streamer(map, rng, streamer)` → cells written.
@@ -178,13 +163,6 @@ type VaultArgs = (Value, Value, Value, Value, Value, Extra);
 fn place_vault_fn(lua: &Lua, (map, rng, level, v, opts, extra): VaultArgs) -> mlua::Result<Value> {
     vault(
         &Call::new(lua, &PLACE_VAULT, &extra)?,
-        [&map, &rng, &level, &v, &opts],
-    )
-}
-
-fn vault_alias(lua: &Lua, (map, rng, level, v, opts, extra): VaultArgs) -> mlua::Result<Value> {
-    vault(
-        &Call::new(lua, &VAULT, &extra)?,
         [&map, &rng, &level, &v, &opts],
     )
 }
@@ -270,13 +248,6 @@ fn draw_room_fn(
     )
 }
 
-fn room_alias(lua: &Lua, (map, rng, panel, room, limits, extra): RoomArgs) -> mlua::Result<Table> {
-    one_room(
-        &Call::new(lua, &ROOM, &extra)?,
-        [&map, &rng, &panel, &room, &limits],
-    )
-}
-
 /// `warren.dungeon.draw_room(map, rng, panel, room, limits?)` → the room.
 fn one_room(c: &Call, [map, rng, panel, room, limits]: [&Value; 5]) -> mlua::Result<Table> {
     let map = c.data::<LuaMap>(0, map)?;
@@ -309,16 +280,6 @@ fn draw_rooms_fn(
 ) -> mlua::Result<Table> {
     all_rooms(
         &Call::new(lua, &DRAW_ROOMS, &extra)?,
-        [&map, &rng, &level, &rooms, &limits],
-    )
-}
-
-fn rooms_alias(
-    lua: &Lua,
-    (map, rng, level, rooms, limits, extra): RoomArgs,
-) -> mlua::Result<Table> {
-    all_rooms(
-        &Call::new(lua, &ROOMS, &extra)?,
         [&map, &rng, &level, &rooms, &limits],
     )
 }
@@ -429,10 +390,6 @@ fn place_up_stairs(lua: &Lua, (map, above, opts, extra): UpArgs) -> mlua::Result
     )
 }
 
-fn up_stairs_alias(lua: &Lua, (map, above, opts, extra): UpArgs) -> mlua::Result<Table> {
-    up(&Call::new(lua, &UP_STAIRS, &extra)?, [&map, &above, &opts])
-}
-
 /// `warren.dungeon.place_up_stairs(map, above, { terrain =, walls = })` → cells.
 fn up(c: &Call, [map, above, opts]: [&Value; 3]) -> mlua::Result<Table> {
     let (map, above) = map_and_above(c, map, above)?;
@@ -464,10 +421,6 @@ fn place_down_stairs(lua: &Lua, (map, rng, opts, extra): DownArgs) -> mlua::Resu
         &Call::new(lua, &PLACE_DOWN_STAIRS, &extra)?,
         [&map, &rng, &opts],
     )
-}
-
-fn down_stairs_alias(lua: &Lua, (map, rng, opts, extra): DownArgs) -> mlua::Result<Table> {
-    down(&Call::new(lua, &DOWN_STAIRS, &extra)?, [&map, &rng, &opts])
 }
 
 /// `warren.dungeon.place_down_stairs(map, rng, { terrain =, count =, avoid = })` → cells.
