@@ -8,21 +8,13 @@
 //! charged at backward jumps, calls and C-library loops. When it runs out, [`on_counter`] brings
 //! [`Budget::used`] up to date, looks at the clock, and hands out the next chunk or trips.
 
+use crate::ffi::{lua_warren_getcounter, lua_warren_setcounter, lua_warren_setfatal, CALL_COST};
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-extern "C" {
-    fn lua_warren_getcounter(l: *mut ffi::lua_State) -> i64;
-    fn lua_warren_setcounter(l: *mut ffi::lua_State, n: i64);
-    fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
-}
-
-/// What the patched VM charges for a call (`LUA_WARREN_CALLCOST`).
-const CALL_COST: i64 = 5;
 
 /// Gives back the charge of one call, for a nested call a C function makes on a script's
 /// behalf (the script's own call was charged already; the fast calls use it).

@@ -4,6 +4,9 @@
 use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
+use crate::ffi::{
+    lua_warren_dirty, lua_warren_markpristine, lua_warren_reset, lua_warren_takeresetmetas,
+};
 use crate::phases::PhaseClock;
 use crate::state::{self, RunData};
 use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
@@ -46,13 +49,6 @@ const RUN_WARM_ID_BASE: u64 = (1 << 39) + (1 << 33);
 /// Rust objects owned by the Lua state (towns, status lists) holding more than this after a run
 /// make the host collect garbage before the next (see `Host::generate`).
 const COLLECT_AFTER_RESERVED: usize = 1 << 20;
-
-extern "C" {
-    fn lua_warren_takeresetmetas(l: *mut mlua::ffi::lua_State) -> u64;
-    fn lua_warren_markpristine(l: *mut mlua::ffi::lua_State);
-    fn lua_warren_dirty(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-    fn lua_warren_reset(l: *mut mlua::ffi::lua_State) -> u64;
-}
 
 /// A sandboxed Lua state with one recipe loaded, ready to generate maps. Reuse it: generating
 /// does not reload the recipe.

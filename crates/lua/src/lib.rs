@@ -60,6 +60,7 @@ pub mod budget;
 pub mod check;
 pub mod clock;
 pub mod error;
+pub mod ffi;
 mod host;
 mod lex;
 pub mod limits;

@@ -12,12 +12,9 @@
 //! tables, then its metatable and its `__newindex` closure), and fill each copy key by key in
 //! `next` order, as the Lua walk did: object ids, and so `pairs` order, stay as they were.
 
+use crate::ffi::lua_warren_setreadonly;
 use mlua::ffi;
 use std::ffi::c_int;
-
-extern "C" {
-    fn lua_warren_setreadonly(l: *mut ffi::lua_State, idx: c_int, readonly: c_int) -> c_int;
-}
 
 /// How deep [`freeze`] follows nested tables: far past any region file or module, and short
 /// of the C stack (a table that contains itself would otherwise recurse until it ran out).

@@ -17,20 +17,14 @@ use super::alloc::AllocGuard;
 use super::api;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
+use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal};
 use crate::state::{self, state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
-use std::ffi::{c_int, c_void};
+use std::ffi::c_void;
 use std::ops::Deref;
 use std::path::PathBuf;
 use std::rc::Rc;
-
-type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const std::ffi::c_char;
-
-extern "C" {
-    fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
-    fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
-}
 
 thread_local! {
     /// The state running a recipe on this thread (null when none): a Rust panic puts it in fatal

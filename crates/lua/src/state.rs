@@ -7,6 +7,10 @@
 //! without reaching each other.
 
 use crate::budget::{caller_location, Budget, Reservation};
+use crate::ffi::{
+    lua_warren_getidbase, lua_warren_id, lua_warren_markdirty, lua_warren_sethost,
+    lua_warren_setidbase,
+};
 use mlua::{ffi, AnyUserData, Lua};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -14,14 +18,6 @@ use std::ffi::c_int;
 use std::path::PathBuf;
 use std::rc::Rc;
 use warren_core::map::TerrainId;
-
-extern "C" {
-    fn lua_warren_markdirty(l: *mut ffi::lua_State);
-    fn lua_warren_sethost(l: *mut ffi::lua_State, on: c_int) -> c_int;
-    fn lua_warren_setidbase(l: *mut ffi::lua_State, base: u64);
-    fn lua_warren_getidbase(l: *mut ffi::lua_State) -> u64;
-    fn lua_warren_id(l: *mut ffi::lua_State, idx: std::os::raw::c_int) -> u64;
-}
 
 /// The stable id a table was given when it was made (WARREN.md, change 2): ids rise in the
 /// order objects are made, so they tell which of two tables a script built first. `None` when

@@ -13,8 +13,9 @@
 //! The host hooks in twice: it calls `generate` under Lua's own `xpcall` with [`handler`], and
 //! [`outcome`] turns what that `xpcall` returned into a result.
 
+use crate::ffi::{lua_warren_outermost, lua_warren_samestack, lua_warren_stepstack};
 use mlua::{ffi, Function, Lua, Table, Value};
-use std::ffi::{c_int, CStr};
+use std::ffi::CStr;
 use std::fmt::Write as _;
 
 /// The most recipe frames a traceback lists: the innermost ones and the outermost ones, with
@@ -117,13 +118,6 @@ struct Frames {
     outer: Vec<Frame>,
     between: usize,
     walked: u64,
-}
-
-extern "C" {
-    fn lua_warren_outermost(l: *mut ffi::lua_State, ar: *mut ffi::lua_Debug) -> c_int;
-    fn lua_warren_stepstack(l: *mut ffi::lua_State, ar: *mut ffi::lua_Debug, older: c_int)
-        -> c_int;
-    fn lua_warren_samestack(a: *const ffi::lua_Debug, b: *const ffi::lua_Debug) -> c_int;
 }
 
 /// The recipe frames on the stack (files loaded from disk: the host's, the standard library's

@@ -4,35 +4,10 @@
 
 use mlua::{ffi, Lua};
 use std::cell::Cell;
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::{c_char, c_void, CString};
 use std::process::Command;
 use std::time::{Duration, Instant};
-// The patched Lua itself: mlua only declares the C API, and this test names no warren-lua item
-// that would bring it in.
-use warren_lua_src as _;
-
-type BudgetF = unsafe extern "C" fn(*mut ffi::lua_State, *mut c_void) -> *const c_char;
-
-extern "C" {
-    fn lua_warren_setbudget(l: *mut ffi::lua_State, f: Option<BudgetF>, ud: *mut c_void);
-    fn lua_warren_getcounter(l: *mut ffi::lua_State) -> i64;
-    fn lua_warren_setcounter(l: *mut ffi::lua_State, n: i64);
-    fn lua_warren_charge(l: *mut ffi::lua_State, n: i64) -> c_int;
-    fn lua_warren_setfatal(l: *mut ffi::lua_State, fatal: c_int);
-    fn lua_warren_getfatal(l: *mut ffi::lua_State) -> c_int;
-    fn lua_warren_setidbase(l: *mut ffi::lua_State, base: u64);
-    fn lua_warren_id(l: *mut ffi::lua_State, idx: c_int) -> u64;
-    fn lua_warren_markpristine(l: *mut ffi::lua_State);
-    fn lua_warren_dirty(l: *mut ffi::lua_State) -> c_int;
-    fn lua_warren_cleardirty(l: *mut ffi::lua_State);
-    fn lua_warren_markdirty(l: *mut ffi::lua_State);
-    fn lua_warren_ispristine(l: *mut ffi::lua_State, idx: c_int) -> c_int;
-    fn lua_warren_takeresetmetas(l: *mut ffi::lua_State) -> u64;
-    fn lua_warren_setfields(l: *mut ffi::lua_State, idx: c_int) -> c_int;
-    fn lua_warren_reset(l: *mut ffi::lua_State) -> u64;
-    fn lua_warren_savedbytes(l: *mut ffi::lua_State) -> u64;
-    fn lua_warren_sethost(l: *mut ffi::lua_State, on: c_int) -> c_int;
-}
+use warren_lua::ffi::*;
 
 /// Runs `f` on the raw state.
 fn raw<R>(lua: &Lua, f: impl FnOnce(*mut ffi::lua_State) -> R) -> R {

@@ -17,14 +17,11 @@
 use super::call::Call;
 use super::decl::Decl;
 use crate::budget::refund_call;
+use crate::ffi::lua_warren_gate;
 use crate::state::{numbered_from, PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, LightUserData, Lua, Value, Variadic};
 use std::ffi::c_int;
-
-extern "C" {
-    fn lua_warren_gate(l: *mut lua_State) -> Option<ffi::lua_CFunction>;
-}
 
 /// The gate's upvalue holding its method's declaration (a light userdata).
 const DECL: c_int = ffi::lua_upvalueindex(6);

@@ -12,15 +12,12 @@
 //! (`lua_warren_renumber`). A dirty run's state is rebuilt, pools and all.
 
 use super::shared::Shared;
+use crate::ffi::lua_warren_renumber;
 use crate::state;
 use mlua::{ffi, AnyUserData, Lua, UserData};
 use std::cell::RefCell;
 use warren_core::map::geom::Rect;
 use warren_core::rng::Rng;
-
-extern "C" {
-    fn lua_warren_renumber(l: *mut ffi::lua_State, idx: std::ffi::c_int) -> std::ffi::c_int;
-}
 
 /// How many userdata of one type a run keeps for the next: more than any shipped recipe makes
 /// in a run; a recipe that makes more gets the rest made anew, as before.
@@ -197,12 +194,9 @@ mod tests {
 
     /// The pointer and the stable id of `ud`, and the seed of the rng it holds.
     fn seen(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> (*const std::ffi::c_void, u64, u64) {
-        extern "C" {
-            fn lua_warren_id(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> u64;
-        }
         let id = lua.exec_raw_lua(|raw| unsafe {
             raw.push(ud).unwrap();
-            let id = lua_warren_id(raw.state(), -1);
+            let id = crate::ffi::lua_warren_id(raw.state(), -1);
             mlua::ffi::lua_pop(raw.state(), 1);
             id
         });

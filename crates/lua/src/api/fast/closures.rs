@@ -7,6 +7,7 @@ use crate::api::call::float_as_int;
 use crate::api::pool::Pooled;
 use crate::api::shared::{Shared, SharedCell};
 use crate::budget::refund_call;
+use crate::ffi::{lua_warren_charge, lua_warren_setreadonly, lua_warren_udcell, CALL_COST};
 use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
@@ -33,19 +34,6 @@ pub(in crate::api) const CELL: c_int = ffi::lua_upvalueindex(4);
 /// what loading a recipe numbers (below) and what runs number (`RUN_ID_BASE`, above), so that
 /// installing them moves no other object's id, hence no table order a recipe could see.
 pub(in crate::api) const FAST_ID_BASE: u64 = 1 << 39;
-
-/// What the budget charges for a call (`LUA_WARREN_CALLCOST`).
-const CALL_COST: i64 = 5;
-
-extern "C" {
-    fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
-    fn lua_warren_setreadonly(l: *mut lua_State, idx: c_int, readonly: c_int) -> c_int;
-    fn lua_warren_udcell(
-        l: *mut lua_State,
-        idx: c_int,
-        metatable: *const std::ffi::c_void,
-    ) -> *mut std::ffi::c_void;
-}
 
 /// Makes the userdata `ud` (a `Shared<T>`) point at its cell, as its first user value (a light
 /// userdata), where the fast calls find it.

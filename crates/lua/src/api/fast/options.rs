@@ -4,12 +4,9 @@
 
 use super::closures::{bytes_at, int_arg, string_at};
 use crate::api::decl::{Class, Default, Ty};
+use crate::ffi::lua_warren_next;
 use mlua::ffi::{self, lua_State};
 use std::ffi::{c_int, c_uint};
-
-extern "C" {
-    fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
-}
 
 /// An option's value as a fast phase takes it.
 #[derive(Clone, Copy)]

@@ -13,9 +13,7 @@ use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::{c_int, c_uint};
 
-extern "C" {
-    fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
-}
+use crate::ffi::lua_warren_next;
 use warren_core::map::{priority, Brush, Map, Point, TagValue, TerrainId};
 
 /// The map methods with a fast path.

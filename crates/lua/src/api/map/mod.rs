@@ -18,6 +18,7 @@ pub use fast::install as install_fast;
 
 use crate::api::decl::{Decl, Owner, Owner::Map as M};
 use crate::api::shared::Shared;
+use crate::ffi::lua_warren_setfields;
 use mlua::{AnyUserData, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods};
 use warren_core::map::Map;
 
@@ -30,13 +31,6 @@ pub const FIELDS: &[&Decl] = &[&WIDTH, &HEIGHT];
 
 const WIDTH: Decl = Decl::field(M, "width", &["integer"], "Map width in cells.");
 const HEIGHT: Decl = Decl::field(M, "height", &["integer"], "Map height in cells.");
-
-extern "C" {
-    fn lua_warren_setfields(
-        l: *mut mlua::ffi::lua_State,
-        idx: std::os::raw::c_int,
-    ) -> std::os::raw::c_int;
-}
 
 /// A map userdata, the only way one is made: its field table (`lua_warren_setfields`, see
 /// `crates/lua-src/WARREN.md`) answers `map.width` and `map.height` inside the VM, at the speed

@@ -7,6 +7,7 @@ use crate::api::fast::{Answer, FastMethod};
 use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::shared::{Shared, SharedCell};
 use crate::budget::refund_call;
+use crate::ffi::lua_warren_ispristine;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, LightUserData, Lua, Value};
 use std::ffi::c_int;
@@ -41,10 +42,6 @@ const RNG_ID_BASE: u64 = FAST_ID_BASE + 64;
 
 /// Where `tell_cell`'s objects are numbered: after the rng closures.
 const TELL_ID_BASE: u64 = RNG_ID_BASE + 16;
-
-extern "C" {
-    fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
-}
 
 /// Replaces the declared rng methods that have a fast path with fast closures, in the methods
 /// table that every rng of the state shares (found through `ud`, `ctx.rng`), and makes `ud`

@@ -1,0 +1,116 @@
+//! The C API of warren's patched Lua (`crates/lua-src/lua-5.4.8/lwarren.h`, explained feature by
+//! feature in `crates/lua-src/WARREN.md`): every `lua_warren_*` function this crate calls,
+//! declared once, and the constants the header defines that Rust needs. The rest of the Lua C
+//! API is `mlua::ffi`'s. Public for embedders and tests that drive the patched state directly.
+
+use mlua::ffi::{lua_CFunction, lua_Debug, lua_State};
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+/// What the budget charges for every function call, Lua or C (`LUA_WARREN_CALLCOST`): about
+/// the instructions a call and its return execute besides the callee's body.
+pub const CALL_COST: i64 = 5;
+
+/// The budget callback (`lua_WarrenBudgetF`): called at a safe point when the counter has run
+/// down; refills it and returns null to go on, or returns an error message to raise.
+pub type BudgetF = unsafe extern "C" fn(*mut lua_State, *mut c_void) -> *const c_char;
+
+extern "C" {
+    // The instruction budget.
+    /// Registers the budget callback and its data (none: `None`).
+    pub fn lua_warren_setbudget(l: *mut lua_State, f: Option<BudgetF>, ud: *mut c_void);
+    /// The budget counter.
+    pub fn lua_warren_getcounter(l: *mut lua_State) -> i64;
+    /// Sets the budget counter.
+    pub fn lua_warren_setcounter(l: *mut lua_State, n: i64);
+    /// Charges `n`, running the callback when the counter runs out; 1 when that raised (or
+    /// fatal mode is on), 0 to go on. Never raises.
+    pub fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
+
+    // Fatal mode.
+    /// Turns fatal mode on or off: on, no Lua mechanism can catch the error in flight.
+    pub fn lua_warren_setfatal(l: *mut lua_State, fatal: c_int);
+    /// Whether fatal mode is on.
+    pub fn lua_warren_getfatal(l: *mut lua_State) -> c_int;
+
+    // Object ids.
+    /// Where the ids of the objects made from now on start.
+    pub fn lua_warren_setidbase(l: *mut lua_State, base: u64);
+    /// The id the next object made gets.
+    pub fn lua_warren_getidbase(l: *mut lua_State) -> u64;
+    /// The id of the object at `idx` (0 for a value without one).
+    pub fn lua_warren_id(l: *mut lua_State, idx: c_int) -> u64;
+    /// Gives the full userdata at `idx` the next id, as if it were made now; 0 when the value
+    /// is not a full userdata.
+    pub fn lua_warren_renumber(l: *mut lua_State, idx: c_int) -> c_int;
+
+    // Pristine tracking and the reset.
+    /// Marks every live object pristine and the state clean.
+    pub fn lua_warren_markpristine(l: *mut lua_State);
+    /// Puts back every pristine object written since the last reset; returns how many.
+    pub fn lua_warren_reset(l: *mut lua_State) -> u64;
+    /// Bytes the copies of the objects to put back take now.
+    pub fn lua_warren_savedbytes(l: *mut lua_State) -> u64;
+    /// While on, writes are the host's own bookkeeping (nothing saved, nothing dirty); returns
+    /// whether it was on.
+    pub fn lua_warren_sethost(l: *mut lua_State, on: c_int) -> c_int;
+    /// 0 while every write since the last mark can be put back; else what could not be.
+    pub fn lua_warren_dirty(l: *mut lua_State) -> c_int;
+    /// Marks the state clean again (the host has put back what made it dirty).
+    pub fn lua_warren_cleardirty(l: *mut lua_State);
+    /// Marks the state dirty: it must be loaded again.
+    pub fn lua_warren_markdirty(l: *mut lua_State);
+    /// Whether the object at `idx` is pristine.
+    pub fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
+    /// How many times a userdata was given the metatable it had since the last call.
+    pub fn lua_warren_takeresetmetas(l: *mut lua_State) -> u64;
+    /// Marks the state dirty if the object at `idx` is pristine (for C code that changes an
+    /// object's memory, which is never saved).
+    pub fn lua_warren_touch(l: *mut lua_State, idx: c_int);
+
+    // Table walks and userdata cells.
+    /// Pushes the key and value of the first entry of the table at `idx` at or after
+    /// `*cursor` and moves the cursor past it (1); 0, pushing nothing, after the last.
+    pub fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
+    /// The first user value (a light userdata) of the full userdata at `idx` when its
+    /// metatable is `mt`; null otherwise. Pushes nothing.
+    pub fn lua_warren_udcell(l: *mut lua_State, idx: c_int, mt: *const c_void) -> *mut c_void;
+    /// For a gate closure whose call passes its checks, the C function it passes calls to.
+    pub fn lua_warren_gate(l: *mut lua_State) -> Option<lua_CFunction>;
+
+    // Stack walks one frame at a time.
+    /// Fills `ar` with the outermost frame; 0 when the stack has none.
+    pub fn lua_warren_outermost(l: *mut lua_State, ar: *mut lua_Debug) -> c_int;
+    /// Moves `ar` one frame older (`older` ≠ 0) or newer; 0 past either end.
+    pub fn lua_warren_stepstack(l: *mut lua_State, ar: *mut lua_Debug, older: c_int) -> c_int;
+    /// Whether `a` and `b` stand for the same frame.
+    pub fn lua_warren_samestack(a: *const lua_Debug, b: *const lua_Debug) -> c_int;
+
+    // Read-only tables and userdata fields.
+    /// Makes the table at `idx` read-only (or writable); whether it was read-only before, -1
+    /// when it is not a table with a metatable.
+    pub fn lua_warren_setreadonly(l: *mut lua_State, idx: c_int, readonly: c_int) -> c_int;
+    /// Pops the table on top and makes it the field table of the full userdata at `idx`; 0
+    /// when the userdata has no user value.
+    pub fn lua_warren_setfields(l: *mut lua_State, idx: c_int) -> c_int;
+}
+
+#[cfg(test)]
+mod tests {
+    /// The header's `#define name value`, as written.
+    fn defined(name: &str) -> String {
+        let header = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../lua-src/lua-5.4.8/lwarren.h"
+        );
+        let text = std::fs::read_to_string(header).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("#define ")?.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("{name} is not defined in lwarren.h"))
+    }
+
+    #[test]
+    fn the_call_cost_is_the_headers() {
+        assert_eq!(defined("LUA_WARREN_CALLCOST"), super::CALL_COST.to_string());
+    }
+}
