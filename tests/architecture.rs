@@ -149,6 +149,22 @@ fn no_crate_has_a_cycle_between_its_modules() {
     }
 }
 
+/// The security layer knows nothing of the domain API: `sandbox::new_state` makes a bare, safe
+/// state and the host installs the API through `api::install`.
+#[test]
+fn the_sandbox_does_not_install_the_api() {
+    let edges = graph(&common::root().join("crates/lua/src"));
+    let used = &edges["sandbox"];
+    assert!(
+        used.contains("budget"),
+        "the sandbox's modules were not found"
+    );
+    assert!(
+        !used.contains("api"),
+        "sandbox.rs uses the api module: {used:?}"
+    );
+}
+
 #[test]
 fn the_checker_finds_a_cycle_when_there_is_one() {
     let dir = tempfile::tempdir().unwrap();

@@ -153,7 +153,8 @@ impl Env {
             .map(Path::to_path_buf)
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or_else(|| PathBuf::from("."));
-        let (lua, helpers) = sandbox::new_state(vec![dir], limits).map_err(internal_lua)?;
+        let (lua, helpers) =
+            sandbox::new_state(vec![dir], limits, api::install).map_err(internal_lua)?;
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
         let xpcall: Function = helpers.get("xpcall").map_err(internal_lua)?;

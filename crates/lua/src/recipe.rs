@@ -352,8 +352,12 @@ mod tests {
                generate = function() end }\n",
         )
         .unwrap();
-        let (lua, _) =
-            crate::sandbox::new_state(vec![dir.path().to_path_buf()], Default::default()).unwrap();
+        let (lua, _) = crate::sandbox::new_state(
+            vec![dir.path().to_path_buf()],
+            Default::default(),
+            crate::api::install,
+        )
+        .unwrap();
         let (recipe, _) = super::load(&lua, &path).unwrap();
         assert_eq!(
             recipe.declaration_order,

@@ -14,7 +14,6 @@
 //!   every later budget point raises it again.
 
 use super::alloc::AllocGuard;
-use super::api;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
 use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal};
@@ -107,9 +106,20 @@ impl Drop for Sandbox {
     }
 }
 
-/// A fresh sandboxed state whose `require` looks in `roots`. Also returns the prelude's helper
-/// table (`freeze`).
-pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, Table)> {
+/// A fresh sandboxed state whose `require` looks in `roots`, with what the host provides added
+/// by `install`. Also returns the prelude's helper table (`freeze`).
+///
+/// The sandbox makes a bare, safe state: the safe standard libraries, the budgets, the confined
+/// `require`, read-only tables and tracebacks. Everything a script may call beyond that comes
+/// from `install`, which gets the state and the table the prelude reads (`host`) before any
+/// script runs, and must set there the output functions (`write`, `flush`, `print`), the
+/// replacement for `math.random` (`random`) and the module scripts see as `warren` (`warren`,
+/// frozen by the prelude). warren's host passes [`crate::api::install`].
+pub fn new_state(
+    roots: Vec<PathBuf>,
+    limits: Limits,
+    install: impl FnOnce(&Lua, &Table) -> mlua::Result<()>,
+) -> mlua::Result<(Sandbox, Table)> {
     let search_path = super::require::search_path(&roots);
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     // Lua's own pcall and xpcall stay (mlua's replacements would not know fatal mode): a Rust
@@ -131,7 +141,6 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         clock_start: Cell::new(0),
         seed: Cell::new(0),
     });
-    lua.set_app_data(crate::api::pool::Pools::default());
     crate::state::publish(&lua);
     let alloc = AllocGuard::install(&lua, budget.clone())?;
     let mut raw = std::ptr::null_mut();
@@ -159,15 +168,11 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     // incremental collection would mark over and over. Measured: rooms.lua batches ~7% faster.
     lua.gc_gen(0, 0);
 
-    lua.set_app_data(api::keys::Keys::new(lua)?);
-
     let host = lua.create_table()?;
     // The host calls recipes under Lua's own `xpcall` with this handler.
     host.set("traceback", super::traceback::handler(lua)?)?;
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
-    host.set("write", lua.create_function(api::log::write)?)?;
-    host.set("flush", lua.create_function(api::log::flush)?)?;
     host.set(
         "clock",
         lua.create_function(|lua, ()| Ok(super::clock::seconds(lua)))?,
@@ -176,7 +181,6 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         "now",
         lua.create_function(|lua, ()| Ok(super::clock::now(lua)))?,
     )?;
-    host.set("print", lua.create_function(api::log::print)?)?;
     // SAFETY: C functions for this state's patched Lua (plain ones: making them takes no
     // object id).
     host.set("readonly", unsafe {
@@ -185,7 +189,6 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
     host.set("freeze", unsafe {
         lua.create_c_function(readonly::freeze)?
     })?;
-    host.set("random", api::rng::random::function(lua)?)?;
     host.set(
         "find_module",
         lua.create_function(super::require::find_module)?,
@@ -203,10 +206,7 @@ pub fn new_state(roots: Vec<PathBuf>, limits: Limits) -> mlua::Result<(Sandbox, 
         "loaded_kb",
         lua.create_function(|lua, ()| Ok(state(lua).loaded_bytes.get() as f64 / 1024.0))?,
     )?;
-    let warren = api::module(lua)?;
-    host.set("warren", &warren)?;
-    api::install_indexes(lua)?;
-    api::register_types(lua, &warren)?;
+    install(lua, &host)?;
     warm_error_pool(lua)?;
     let helpers: Table = prelude(lua, sandbox.state, PRELUDE_BYTECODE)?.call(host)?;
     Ok((sandbox, helpers))

@@ -952,7 +952,12 @@ mod tests {
     /// itself on the call's stack.
     #[test]
     fn a_string_option_outlives_its_removal_from_the_table() {
-        let (lua, _) = crate::sandbox::new_state(vec![], std::default::Default::default()).unwrap();
+        let (lua, _) = crate::sandbox::new_state(
+            vec![],
+            std::default::Default::default(),
+            crate::api::install,
+        )
+        .unwrap();
         let probe = lua
             .create_function(|lua, (opts, extra): (Value, Extra)| {
                 let c = Call::new(lua, &PROBE, &extra)?;

@@ -129,7 +129,7 @@ fn userdata_names<T: UserData>() -> BTreeSet<String> {
 
 /// A rectangle's fields and methods. Its metatable is hidden from Lua, so it is read from Rust.
 fn rect_keys() -> BTreeSet<String> {
-    let (lua, _) = sandbox::new_state(vec![], Default::default()).unwrap();
+    let (lua, _) = sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
     let rect: mlua::Table = lua.load("return warren.rect(0, 0, 1, 1)").eval().unwrap();
     let mut keys = BTreeSet::new();
     let mut add = |t: &mlua::Table| {
@@ -153,7 +153,7 @@ fn rect_keys() -> BTreeSet<String> {
 /// The keys of the table `expr` evaluates to in a fresh sandbox. Read-only proxies (which
 /// hide their metatable from Lua) are looked through to the table they guard.
 fn lua_keys(expr: &str) -> BTreeSet<String> {
-    let (lua, _) = sandbox::new_state(vec![], Default::default()).unwrap();
+    let (lua, _) = sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
     let table: mlua::Table = lua.load(format!("return {expr}")).eval().unwrap();
     let guarded = table
         .metatable()

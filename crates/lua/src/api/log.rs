@@ -6,7 +6,15 @@
 use crate::budget::MAX_OUTPUT_BYTES;
 use crate::state::charge;
 use crate::state::state;
-use mlua::{Lua, Value, Variadic};
+use mlua::{Lua, Table, Value, Variadic};
+
+/// Sets the output functions in the prelude's `host` table: `write` and `flush` (behind
+/// `io.write`, `io.flush` and the standard files) and `print`.
+pub fn install(lua: &Lua, host: &Table) -> mlua::Result<()> {
+    host.set("write", lua.create_function(write)?)?;
+    host.set("flush", lua.create_function(flush)?)?;
+    host.set("print", lua.create_function(print)?)
+}
 
 /// Writes its arguments, tab-separated, and ends the line; at most [`MAX_OUTPUT_BYTES`] per
 /// generation (a note says when the rest is dropped).

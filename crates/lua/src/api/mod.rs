@@ -108,6 +108,36 @@ use decl::{Class, Decl, Owner};
 use mlua::{AnyUserData, Lua, Table};
 use warren_core::map::priority;
 
+/// One step of [`install`]: adds a part of the API to a fresh state, setting what the prelude
+/// reads in its `host` table.
+type Setup = fn(&Lua, &Table) -> mlua::Result<()>;
+
+/// The steps of [`install`], in order: the objects they make take their ids in this order, so
+/// a new step goes last.
+const SETUP: &[Setup] = &[state_data, log::install, rng::random::install, warren];
+
+/// Installs warren's API in a fresh sandboxed state (`sandbox::new_state` calls it with the
+/// prelude's `host` table before any script runs): the bindings' per-state data, output
+/// (`print`, `io.write`), `math.random`, and the `warren` module with its object types.
+pub fn install(lua: &Lua, host: &Table) -> mlua::Result<()> {
+    SETUP.iter().try_for_each(|setup| setup(lua, host))
+}
+
+/// The bindings' per-state data: the pools of reused userdata and the interned keys.
+fn state_data(lua: &Lua, _: &Table) -> mlua::Result<()> {
+    lua.set_app_data(pool::Pools::default());
+    lua.set_app_data(keys::Keys::new(lua)?);
+    Ok(())
+}
+
+/// The `warren` module (`host.warren`), the rectangles' fast indexes and every object type.
+fn warren(lua: &Lua, host: &Table) -> mlua::Result<()> {
+    let warren = module(lua)?;
+    host.set("warren", &warren)?;
+    install_indexes(lua)?;
+    register_types(lua, &warren)
+}
+
 /// Gives the rectangle-list userdata their fast `__index` (see [`index`]) and makes the shared
 /// rectangle metatable. Called once per state, before any script runs.
 pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {

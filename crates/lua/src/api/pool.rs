@@ -205,7 +205,8 @@ mod tests {
 
     #[test]
     fn a_clean_run_hands_what_it_made_to_the_next_as_new() {
-        let (lua, _) = crate::sandbox::new_state(vec![], Default::default()).unwrap();
+        let (lua, _) =
+            crate::sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
         let data = state::state(&lua);
         let free = || {
             lua.app_data_ref::<Pools>()

@@ -7,7 +7,7 @@ use crate::api::fast::{answer, declared, int_arg, push_closure, Answer, FastMeth
 use crate::api::shared::{Shared, SharedCell};
 use crate::state::{fail, running_rng_cell, with_run};
 use mlua::ffi::{self, lua_State};
-use mlua::{Function, Lua, Value, Variadic};
+use mlua::{Function, Lua, Table, Value, Variadic};
 use std::ffi::c_int;
 use warren_core::rng::Rng;
 
@@ -20,10 +20,11 @@ static RANDOM: FastMethod<Rng> = FastMethod {
 /// Where the closure is numbered: after the map's and the rngs'.
 const RANDOM_ID: u64 = FAST_ID_BASE + 128;
 
-/// `math.random` for a state: its binding (`math_random`) behind its fast call.
-pub fn function(lua: &Lua) -> mlua::Result<Function> {
+/// Sets `math.random` for a state in the prelude's `host` table (`host.random`): its binding
+/// (`math_random`) behind its fast call.
+pub fn install(lua: &Lua, host: &Table) -> mlua::Result<()> {
     let declared = lua.create_function(math_random)?;
-    fast(lua, &declared)
+    host.set("random", fast(lua, &declared)?)
 }
 
 /// The fast `math.random`, passing what it does not answer to `declared`.
