@@ -2,6 +2,18 @@
 
 use super::syntax::Pos;
 
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The code fails when it runs there.
+    Error,
+    /// The code runs, but likely not as meant.
+    Warning,
+    /// The code may fail, but only in ways the checks cannot prove: a call on a value of
+    /// unknown type, a use of something the sandbox lacks that is guarded or never called.
+    Note,
+}
+
 /// A problem at a place in a file.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Finding {
@@ -9,8 +21,8 @@ pub struct Finding {
     pub at: Pos,
     /// What is wrong.
     pub message: String,
-    /// A warning (the code runs, but likely not as meant) rather than an error.
-    pub warning: bool,
+    /// How much it matters.
+    pub severity: Severity,
 }
 
 impl Finding {
@@ -19,7 +31,7 @@ impl Finding {
         Finding {
             at,
             message: message.into(),
-            warning: false,
+            severity: Severity::Error,
         }
     }
 
@@ -28,7 +40,16 @@ impl Finding {
         Finding {
             at,
             message: message.into(),
-            warning: true,
+            severity: Severity::Warning,
+        }
+    }
+
+    /// A note.
+    pub fn note(at: Pos, message: impl Into<String>) -> Finding {
+        Finding {
+            at,
+            message: message.into(),
+            severity: Severity::Note,
         }
     }
 }

@@ -27,11 +27,12 @@ use crate::error::Error;
 use crate::require::{module_file, read_script, NotFound};
 use crate::{Host, Limits};
 use declared::Declared;
+use finding::Severity;
 use full_moon::tokenizer::TokenType;
 pub use known::Known;
 use program::{Outcome, Source};
 use std::borrow::Cow;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use syntax::Pos;
@@ -46,7 +47,8 @@ pub struct Report {
     pub problems: Vec<String>,
     /// Every warning (code that runs, but likely not as meant), one line each.
     pub warnings: Vec<String>,
-    /// What could not be checked because of those problems (not problems themselves).
+    /// What could not be checked because of those problems, and uses the checks cannot prove
+    /// wrong (on a value of unknown type, guarded, or never called): not problems.
     pub notes: Vec<String>,
     /// Region files read.
     pub region_files: usize,
@@ -58,6 +60,12 @@ impl Report {
     fn problem(&mut self, line: String) {
         if !self.problems.contains(&line) {
             self.problems.push(line);
+        }
+    }
+
+    fn note(&mut self, line: String) {
+        if !self.notes.contains(&line) {
+            self.notes.push(line);
         }
     }
 
@@ -99,7 +107,16 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
     }
     let registry = registry.or_else(placeholder_registry).map(Arc::new);
     let declared = Declared::new();
+    let modules = required_scripts(scripts);
     for script in scripts {
+        if let Some(by) = modules.get(script) {
+            report.note(format!(
+                "{}: checked as a module ({} requires it), not as a recipe",
+                script.display(),
+                by.display()
+            ));
+            continue;
+        }
         report.recipes += 1;
         check_recipe(script, registry.as_ref(), &known, &declared, &mut report);
     }
@@ -184,11 +201,7 @@ fn check_recipe(
         }
         None => load_failed = true,
     }
-    let dir = script
-        .parent()
-        .map(Path::to_path_buf)
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| PathBuf::from("."));
+    let dir = script_dir(script);
     let mut sources = Vec::new();
     let mut seen = BTreeSet::new();
     let mut queue: VecDeque<PathBuf> = loaded.iter().cloned().collect();
@@ -236,10 +249,14 @@ fn check_recipe(
             Outcome::Checked(findings) => {
                 for f in findings {
                     let (l, c) = (f.at.line, f.at.col);
-                    if f.warning {
-                        report.warning(format!("{path}:{l}:{c}: warning: {}", f.message));
-                    } else {
-                        report.problem(format!("{path}:{l}:{c}: {}", f.message));
+                    match f.severity {
+                        Severity::Error => {
+                            report.problem(format!("{path}:{l}:{c}: {}", f.message))
+                        }
+                        Severity::Warning => {
+                            report.warning(format!("{path}:{l}:{c}: warning: {}", f.message))
+                        }
+                        Severity::Note => report.note(format!("{path}:{l}:{c}: {}", f.message)),
                     }
                 }
             }
@@ -257,6 +274,48 @@ fn check_recipe(
             }
         }
     }
+}
+
+/// The directory `require` searches for `script`'s modules.
+fn script_dir(script: &Path) -> PathBuf {
+    script
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The scripts among `scripts` that another of them requires by a literal name, directly or
+/// through the modules it requires (a library beside the recipes, such as `scripts/json.lua`),
+/// each with a script that requires it: they are checked as modules, with the recipes that
+/// require them, not as recipes.
+fn required_scripts(scripts: &[PathBuf]) -> BTreeMap<PathBuf, PathBuf> {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let mut required = BTreeMap::new();
+    for script in scripts {
+        let dir = script_dir(script);
+        let mut seen = BTreeSet::from([canonical(script)]);
+        let mut queue = VecDeque::from([script.clone()]);
+        while let Some(file) = queue.pop_front() {
+            let Ok(text) = read_script(&file) else {
+                continue;
+            };
+            for (name, _) in literal_requires(&text) {
+                if let Ok(Some(path)) = resolve(&dir, &name) {
+                    if seen.insert(canonical(&path)) {
+                        required
+                            .entry(canonical(&path))
+                            .or_insert_with(|| script.clone());
+                        queue.push_back(path);
+                    }
+                }
+            }
+        }
+    }
+    scripts
+        .iter()
+        .filter_map(|s| Some((s.clone(), required.get(&canonical(s))?.clone())))
+        .collect()
 }
 
 /// Lua's own verdict on a file's syntax: its error message, if it does not compile.

@@ -2,6 +2,7 @@
 //! and on every shipped recipe and module; every declaration walked.
 
 use super::declared::Declared;
+use super::finding::Severity;
 use super::known::Known;
 use super::names;
 use super::program::{analyse, Outcome, Source};
@@ -23,7 +24,7 @@ fn known() -> Known {
 }
 
 /// Every finding in `files` (checked together, the first as the recipe), as
-/// `file:line:col: message` (`warning: ` before a warning's message).
+/// `file:line:col: message` (`warning: ` or `note: ` before a warning's or a note's message).
 fn run_with(files: &[(&str, &str)], declared: &Declared) -> Vec<String> {
     let sources: Vec<Source> = files
         .iter()
@@ -46,7 +47,11 @@ fn run_with(files: &[(&str, &str)], declared: &Declared) -> Vec<String> {
                     source.path.display(),
                     f.at.line,
                     f.at.col,
-                    if f.warning { "warning: " } else { "" },
+                    match f.severity {
+                        Severity::Error => "",
+                        Severity::Warning => "warning: ",
+                        Severity::Note => "note: ",
+                    },
                     f.message
                 )
             })),
@@ -73,11 +78,17 @@ fn found(src: &str) -> Vec<String> {
 #[track_caller]
 fn assert_found(src: &str, expected: &[(&str, &str)]) {
     let got = found(src);
+    // A warning's or a note's text starts with `warning: ` or `note: `; an error's with neither.
+    let kind = |t: &str| {
+        ["warning: ", "note: "]
+            .into_iter()
+            .find(|k| t.starts_with(k))
+    };
     let ok = got.len() == expected.len()
-        && got
-            .iter()
-            .zip(expected)
-            .all(|(g, (at, text))| g.starts_with(&format!("{at}: ")) && g.contains(text));
+        && got.iter().zip(expected).all(|(g, (at, text))| {
+            g.strip_prefix(&format!("{at}: "))
+                .is_some_and(|rest| kind(rest) == kind(text) && rest.contains(text))
+        });
     assert!(ok, "expected {expected:#?}\ngot {got:#?}");
 }
 
@@ -95,7 +106,11 @@ fn undefined_globals_are_found_in_every_function_run_or_not() {
         &[
             ("2:10", "undefined global 'pirnt' (did you mean 'print'?)"),
             ("2:16", "undefined global 'x_1'"),
-            ("4:15", "undefined global 'io2'"),
+            // A branch that never runs: noted, not an error.
+            (
+                "4:15",
+                "note: undefined global 'io2' (did you mean 'io'?) (in a branch that never runs)",
+            ),
         ],
     );
     assert_found(
@@ -123,14 +138,50 @@ fn what_the_sandbox_leaves_out_is_named_as_such() {
             Some((lib, *m))
         })
         .expect("the sandbox leaves some library member out");
+    // Read, it is nil, which fails nowhere by itself: a note. Called, it fails: an error.
     let at = format!("1:{}", 11 + lib.len() + 1);
-    let message = format!("{lib}.{member} is not available in warren's sandbox");
+    let read = format!("note: {lib}.{member} is not available in warren's sandbox: it is nil here");
+    let called_at = format!("4:{}", lib.len() + 2);
+    let called = format!("{lib}.{member} is not available in warren's sandbox");
     assert_found(
-        &format!("local d = {lib}.{member}\nlocal s = string.splt(',')\nlocal m = math.sqr(2)"),
+        &format!("local d = {lib}.{member}\nlocal s = string.splt(',')\nlocal m = math.sqr(2)\n{lib}.{member}()"),
         &[
-            (&at, &message),
+            (&at, &read),
             ("2:18", "string.splt does not exist"),
             ("3:16", "math.sqr does not exist (did you mean 'sqrt'?)"),
+            (&called_at, &called),
+        ],
+    );
+}
+
+#[test]
+fn guarded_uses_of_what_the_sandbox_lacks_are_notes_and_calls_errors() {
+    // A library's pcall-guarded string.dump runs (pcall returns false); a debug print in a
+    // rarely taken branch does not.
+    let src = recipe(
+        "local ok, bytes = pcall(string.dump, function() end)\nif ctx.params.width > 1000 then io.read() end",
+    );
+    assert_found(
+        &src,
+        &[
+            (
+                "3:32",
+                "note: string.dump is not available in warren's sandbox: it is nil here",
+            ),
+            ("4:36", "io.read is not available in warren's sandbox"),
+        ],
+    );
+}
+
+#[test]
+fn seeding_a_generator_from_the_clock_is_a_warning() {
+    let src = "local RNG = {}\nfunction RNG:setSeed(s) self.s = s end\nRNG:setSeed(os.time())\nlocal function seed(n) return n end\nseed(os.clock() * 1000)\nRNG.setSeed(RNG, 7)\nlocal started = os.time()\nreturn RNG";
+    let why = "is seeded from the clock: in warren os.time() starts from the map's seed";
+    assert_found(
+        src,
+        &[
+            ("3:13", &format!("warning: setSeed {why}")),
+            ("5:6", &format!("warning: seed {why}")),
         ],
     );
 }
@@ -512,7 +563,7 @@ twice({})"#,
 }
 
 #[test]
-fn unknown_receivers_are_checked_only_where_the_api_is_unambiguous() {
+fn unknown_receivers_are_checked_only_where_the_api_is_unambiguous_and_only_noted() {
     let src = r#"
 local M = {}
 function M.stamp(target, lists, thing)
@@ -525,12 +576,23 @@ return M"#;
     assert_found(
         src,
         &[
-            ("4:20", "map:set: unknown terrain 'obsidian'"),
+            (
+                "4:20",
+                "note: map:set: unknown terrain 'obsidian' (known: 'floor', 'rock') (if the receiver is a warren.Map: the checks cannot tell what it is)",
+            ),
             (
                 "6:9",
-                ":count called with 3 arguments, which no method of that name takes",
+                "note: :count called with 3 arguments, which no method of that name takes",
             ),
         ],
+    );
+    // A library's own getter on an untyped value is not taken for map:get.
+    assert_found(
+        "local M = {}\nfunction M.show(x) return x:get() end\nreturn M",
+        &[(
+            "2:29",
+            "note: map:get: argument 1 (x) is missing: expected an integer (map:get(x, y)) (if the receiver is a warren.Map",
+        )],
     );
     // A method the recipe defines itself is the recipe's business.
     let own = "local C = {}\nfunction C:count(a, b, c) end\nlocal function f(x) return x:count(1, 2, 3) end\nreturn f";

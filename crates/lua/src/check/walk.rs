@@ -15,14 +15,23 @@
 //!   parameter named `ctx` of unknown type is taken to be `ctx`, as every recipe names it;
 //! - a method call on a value of unknown type is checked against the API's methods of that
 //!   name only when one owner declares it (with every declaring owner's arity otherwise), and
-//!   not at all when the recipe defines a method of that name itself.
+//!   not at all when the recipe defines a method of that name itself; what it finds is an error
+//!   only when the receiver bears the name recipes give such a value (`map`, `rng`), a note
+//!   otherwise;
+//! - a stock library member the sandbox leaves out is an error where it is called or indexed,
+//!   and a note where it is only read (`pcall(string.dump, f)` runs: the value is nil);
+//! - a call of a seeding function (`randomseed`, `setSeed`) with `os.time()` or `os.clock()`
+//!   is a warning: warren's clocks start from the map's seed;
+//! - what is wrong in a branch that never runs (`if false then`, a local that is always nil)
+//!   is a note.
 
 use super::calls::{self, Args, CallCheck, Passed};
 use super::data;
 use super::declared::Declared;
-use super::finding::Finding;
+use super::finding::{Finding, Severity};
 use super::known::Known;
 use super::names::{self, Defs};
+use super::stock;
 use super::syntax::{self, Pos};
 use super::value::{join, DeclRef, Val};
 use crate::api::decl::{Decl, Kind, Owner, Ty};
@@ -56,6 +65,17 @@ pub struct Facts {
     args: HashMap<usize, Vec<Val>>,
     /// Local functions used other than by calling them.
     escaped: HashSet<usize>,
+}
+
+/// How a member that is read is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    /// Tested for existence (`if string.pack then`, `table.unpack or unpack`).
+    Tested,
+    /// Taken as a value (`local f = string.dump`, `pcall(string.dump, f)`).
+    Read,
+    /// Called or indexed at once (`string.dump(f)`, `string.x.y`).
+    Used,
 }
 
 /// How a function's parameters get their types.
@@ -157,6 +177,26 @@ impl<'a> Walker<'a> {
         if self.pass == Pass::Check {
             self.findings.push(Finding::warning(at, message));
         }
+    }
+
+    fn note(&mut self, at: Pos, message: String) {
+        if self.pass == Pass::Check {
+            self.findings.push(Finding::note(at, message));
+        }
+    }
+
+    /// Runs `f`, turning the errors it finds into notes ending with `why`: what it checks
+    /// cannot be proved to fail.
+    fn uncertain<T>(&mut self, why: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let from = self.findings.len();
+        let out = f(self);
+        for finding in &mut self.findings[from..] {
+            if finding.severity == Severity::Error {
+                finding.severity = Severity::Note;
+                finding.message.push_str(why);
+            }
+        }
+        out
     }
 
     // Scopes.
@@ -267,8 +307,13 @@ impl<'a> Walker<'a> {
                 w.expr(r.until(), true);
             }),
             Stmt::If(i) => {
-                self.expr(i.condition(), true);
-                self.block(i.block());
+                let condition = self.expr(i.condition(), true);
+                if matches!(condition, Val::Nil | Val::Bool(Some(false))) {
+                    // `if false then … end`: what is wrong there never fails.
+                    self.uncertain(" (in a branch that never runs)", |w| w.block(i.block()));
+                } else {
+                    self.block(i.block());
+                }
                 for e in i.else_if().into_iter().flatten() {
                     self.expr(e.condition(), true);
                     self.block(e.block());
@@ -464,7 +509,7 @@ impl<'a> Walker<'a> {
                 };
                 let mut base = self.name_read(first, false, false);
                 for n in path {
-                    base = self.member(&base, &syntax::text(n), syntax::pos(n), false);
+                    base = self.member(&base, &syntax::text(n), syntax::pos(n), Use::Used);
                 }
                 let is_method = method.is_some() || body_takes_self(body);
                 self.define_member(&base, &member, is_method);
@@ -631,19 +676,31 @@ impl<'a> Walker<'a> {
         };
         let mut at = syntax::start(prefix);
         let mut out = (vec![cur.clone()], false);
+        // The name the next call calls, as written (`setSeed` in `RNG.setSeed(…)`).
+        let mut callee = match prefix {
+            Prefix::Name(tok) => Some(syntax::text(tok)),
+            _ => None,
+        };
         for (i, s) in suffixes.iter().enumerate() {
             let last = i + 1 == suffixes.len();
+            let how = match (last, test) {
+                (false, _) => Use::Used,
+                (true, true) => Use::Tested,
+                (true, false) => Use::Read,
+            };
             match s {
                 Suffix::Index(Index::Dot { name, .. }) => {
+                    callee = Some(syntax::text(name));
                     at = syntax::pos(name);
-                    cur = self.member(&cur, &syntax::text(name), at, test && last);
+                    cur = self.member(&cur, &syntax::text(name), at, how);
                     out = (vec![cur.clone()], false);
                 }
                 Suffix::Index(Index::Brackets { expression, .. }) => {
+                    callee = None;
                     cur = match self.expr(expression, false) {
                         Val::Str(Some(key)) => {
                             at = syntax::start(&**expression);
-                            self.member(&cur, &key, at, test && last)
+                            self.member(&cur, &key, at, how)
                         }
                         _ if cur == Val::Undeclared => Val::Undeclared,
                         _ if cur == Val::Api(Owner::Rects) => Val::Table,
@@ -652,9 +709,24 @@ impl<'a> Walker<'a> {
                     out = (vec![cur.clone()], false);
                 }
                 Suffix::Call(call) => {
+                    let (called, passed): (Option<String>, Option<&FunctionArgs>) = match call {
+                        Call::AnonymousCall(args) => (callee.take(), Some(&**args)),
+                        Call::MethodCall(m) => (Some(syntax::text(m.name())), Some(m.args())),
+                        _ => (None, None),
+                    };
+                    if let (Some(called), Some(passed)) = (called, passed) {
+                        self.seeded_from_the_clock(&called, passed);
+                    }
                     let values = match call {
                         Call::AnonymousCall(args) => self.call(cur, at, args),
-                        Call::MethodCall(m) => self.method_call(cur, m),
+                        Call::MethodCall(m) => {
+                            // The receiver's name, when it is a plain name (`map:set(…)`).
+                            let named = match prefix {
+                                Prefix::Name(tok) if i == 0 => Some(syntax::text(tok)),
+                                _ => None,
+                            };
+                            self.method_call(cur, m, named.as_deref())
+                        }
                         _ => Vec::new(),
                     };
                     cur = first(values.clone());
@@ -666,13 +738,35 @@ impl<'a> Walker<'a> {
         out
     }
 
+    /// A warning when `name` looks like a seeding function (`randomseed`, `setSeed`) and an
+    /// argument reads the clock: the library would make one map for every seed in stock Lua's
+    /// eyes, and in warren the clock starts from the map's seed.
+    fn seeded_from_the_clock(&mut self, name: &str, args: &FunctionArgs) {
+        if !name.to_ascii_lowercase().contains("seed") {
+            return;
+        }
+        let FunctionArgs::Parentheses { arguments, .. } = args else {
+            return;
+        };
+        if let Some(e) = arguments.iter().find(|e| reads_clock(e)) {
+            self.warning(
+                syntax::start(e),
+                format!(
+                    "{name} is seeded from the clock: in warren os.time() starts from the map's \
+                     seed and os.clock() from 0, so this gives the same map for a seed every \
+                     time and a different one for every seed; pass ctx.seed to say so"
+                ),
+            );
+        }
+    }
+
     fn function_call(&mut self, c: &FunctionCall) -> (Vec<Val>, bool) {
         let suffixes: Vec<&Suffix> = c.suffixes().collect();
         self.chain(c.prefix(), &suffixes, false)
     }
 
-    /// Reads member `name` of `base` (at `at`).
-    fn member(&mut self, base: &Val, name: &str, at: Pos, test: bool) -> Val {
+    /// Reads member `name` of `base` (at `at`), used as `how` says.
+    fn member(&mut self, base: &Val, name: &str, at: Pos, how: Use) -> Val {
         match base {
             Val::Api(owner) => self.api_member(*owner, name, at),
             Val::Undeclared => Val::Undeclared,
@@ -691,14 +785,21 @@ impl<'a> Walker<'a> {
                 Val::Num(None)
             }
             Val::Lib(lib) => {
-                if self.pass == Pass::Learn && test {
+                if self.pass == Pass::Learn && how == Use::Tested {
                     self.learned
                         .tested_members
                         .insert((lib.to_string(), name.to_string()));
                 }
-                if !test && !self.defs.member_ok(lib, name) {
+                if how != Use::Tested && !self.defs.member_ok(lib, name) {
                     let message = names::missing_member(lib, name, self.defs);
-                    self.error(at, message);
+                    if how == Use::Read && stock::has_member(lib, name) {
+                        // Stock Lua has it, so the code is right elsewhere; here it is nil,
+                        // which fails only where it is called (`pcall(string.dump, f)` does
+                        // not fail).
+                        self.note(at, format!("{message}: it is nil here"));
+                    } else {
+                        self.error(at, message);
+                    }
                 }
                 names::member_val(lib, name)
             }
@@ -943,7 +1044,8 @@ impl<'a> Walker<'a> {
     }
 
     /// `recv:name(args)`.
-    fn method_call(&mut self, recv: Val, m: &MethodCall) -> Vec<Val> {
+    /// `recv:name(args)`; `named` is the receiver's name when it is a plain name.
+    fn method_call(&mut self, recv: Val, m: &MethodCall, named: Option<&str>) -> Vec<Val> {
         let name = syntax::text(m.name());
         let at = syntax::pos(m.name());
         match &recv {
@@ -985,7 +1087,7 @@ impl<'a> Walker<'a> {
                 Vec::new()
             }
             Val::Unknown | Val::Nil | Val::Num(_) | Val::Bool(_) => {
-                self.unknown_method(&name, at, m)
+                self.unknown_method(&name, at, m, named)
             }
             Val::Undeclared => {
                 self.args(m.args(), None, false);
@@ -999,17 +1101,37 @@ impl<'a> Walker<'a> {
     }
 
     /// `x:name(args)` on a value of unknown type: checked only against the API's methods of
-    /// that name, and only when the recipe defines no method of that name.
-    fn unknown_method(&mut self, name: &str, at: Pos, m: &MethodCall) -> Vec<Val> {
+    /// that name, and only when the recipe defines no method of that name. What it finds is an
+    /// error when the receiver has the name every recipe gives such a value (`map`, `rng`,
+    /// `rects`: a helper module's `function M.carve(map, rng)`), and a note otherwise (a
+    /// library's `x:get()` may be anything).
+    fn unknown_method(
+        &mut self,
+        name: &str,
+        at: Pos,
+        m: &MethodCall,
+        named: Option<&str>,
+    ) -> Vec<Val> {
         let candidates = self.declared.methods_named(name);
         if candidates.is_empty() || self.defs.methods.contains(name) {
             self.args(m.args(), None, false);
             return Vec::new();
         }
+        let conventional = |d: &&Decl| named == Some(d.owner.prefix());
         if let [only] = candidates {
-            let args = self.args(m.args(), Some(only), false);
-            self.check_call(only, at, &args);
-            return returned(only);
+            let check = |w: &mut Self| {
+                let args = w.args(m.args(), Some(only), false);
+                w.check_call(only, at, &args);
+                returned(only)
+            };
+            if conventional(only) {
+                return check(self);
+            }
+            let why = format!(
+                " (if the receiver is a {}: the checks cannot tell what it is)",
+                only.owner.class()
+            );
+            return self.uncertain(&why, check);
         }
         let args = self.args(m.args(), None, false);
         let n = args.passed.len();
@@ -1020,13 +1142,21 @@ impl<'a> Walker<'a> {
         if !candidates.iter().any(fits) {
             let s = if n == 1 { "" } else { "s" };
             let list: Vec<String> = candidates.iter().map(|d| d.synopsis()).collect();
-            self.error(
-                at,
-                format!(
-                    ":{name} called with {n} argument{s}, which no method of that name takes ({})",
-                    list.join(", ")
-                ),
+            let message = format!(
+                ":{name} called with {n} argument{s}, which no method of that name takes ({})",
+                list.join(", ")
             );
+            if candidates.iter().any(conventional) {
+                self.error(at, message);
+            } else {
+                self.note(
+                    at,
+                    format!(
+                        "{message} (if the receiver is a warren object: the checks cannot tell \
+                         what it is)"
+                    ),
+                );
+            }
         }
         Vec::new()
     }
@@ -1125,6 +1255,25 @@ fn builtin(name: &str, args: &Args) -> Vec<Val> {
 }
 
 /// Whether `e` is the literal `nil`.
+/// Whether `e` reads the clock: `os.time()` or `os.clock()`, maybe inside arithmetic.
+fn reads_clock(e: &Expression) -> bool {
+    match e {
+        Expression::FunctionCall(c) => {
+            let suffixes: Vec<&Suffix> = c.suffixes().collect();
+            matches!(c.prefix(), Prefix::Name(os) if syntax::text(os) == "os")
+                && matches!(
+                    suffixes.as_slice(),
+                    [Suffix::Index(Index::Dot { name, .. }), Suffix::Call(Call::AnonymousCall(_))]
+                        if matches!(syntax::text(name).as_str(), "time" | "clock")
+                )
+        }
+        Expression::BinaryOperator { lhs, rhs, .. } => reads_clock(lhs) || reads_clock(rhs),
+        Expression::UnaryOperator { expression, .. }
+        | Expression::Parentheses { expression, .. } => reads_clock(expression),
+        _ => false,
+    }
+}
+
 fn is_nil(e: &Expression) -> bool {
     matches!(e, Expression::Symbol(t) if syntax::text(t) == "nil")
 }
