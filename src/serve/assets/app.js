@@ -1586,6 +1586,9 @@ import { Sweep, number as tableNumber } from './sweep.js';
       state.params = {};
       state.frame = null;
       openRecipe(path);
+      // The new entry is pushed now, while the choice is a user action: pushed only when the
+      // map arrives (seconds later on a busy machine), Chromium may skip it on Back.
+      writeFragment();
     });
     $('recipe').addEventListener('focus', refreshRecipes);
     $('pin-a').addEventListener('click', pinA);
