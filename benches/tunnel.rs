@@ -21,6 +21,7 @@ fn terrain(name: &str, glyph: char, solid: bool) -> Terrain {
         color: Rgb(128, 128, 128),
         solid,
         hazard: false,
+        move_cost: None,
     }
 }
 

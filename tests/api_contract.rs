@@ -33,6 +33,8 @@ fn receiver(owner: Owner) -> Option<&'static str> {
         Owner::Tunnels => "warren.tunnel.new(map)",
         Owner::Level => LEVEL,
         Owner::TownMap => "warren.town.new()",
+        Owner::Toolbox => "warren.toolbox",
+        Owner::Field => "warren.toolbox.field(map)",
     })
 }
 

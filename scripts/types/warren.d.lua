@@ -296,6 +296,101 @@
 ---@field statuses string[] The status names.
 ---@field initial? string The status every cell starts with (default the first).
 
+---Where a toolbox call works: the whole map, or only inside `rect` or on the cells of `mask` (not both).
+---@class warren.AreaOptions
+---@field rect? warren.RectLike Work only inside this rectangle (a `warren.rect`, a room record, `{x=, y=, w=, h=}`); it must lie on the map.
+---@field mask? warren.Field Work only on the cells where this field is finite and above 0 (such as `field:mask(lo, hi)` makes).
+
+---Where a toolbox call writes (the whole map, or only inside `rect` or on the cells of `mask`) and how.
+---@class warren.AreaWriteOptions : warren.WriteOptions
+---@field rect? warren.RectLike Work only inside this rectangle (a `warren.rect`, a room record, `{x=, y=, w=, h=}`); it must lie on the map.
+---@field mask? warren.Field Work only on the cells where this field is finite and above 0 (such as `field:mask(lo, hi)` makes).
+
+---Options of `field:threshold`.
+---@class warren.ThresholdOptions : warren.AreaWriteOptions
+---@field terrain warren.Terrain The terrain written.
+
+---Options of `warren.toolbox.noise`: the kind of noise and its fractal Brownian motion.
+---@class warren.NoiseOptions : warren.AreaOptions
+---@field kind? "white"|"value"|"perlin" "white": an independent value per cell; "value": random lattice values smoothly interpolated; "perlin": Perlin gradient noise. Default "perlin".
+---@field frequency? number Lattice cells per map cell of the first octave (1/16: features about 16 cells across). Range 0.000001..=1024. Default 0.0625.
+---@field octaves? integer Octaves summed (fractal Brownian motion). Range 1..=12. Default 4.
+---@field lacunarity? number Each octave's frequency over the one before. Range 1..=16. Default 2.
+---@field gain? number Each octave's amplitude over the one before. Range 0.000001..=1. Default 0.5.
+
+---Options of `warren.toolbox.distance`.
+---@class warren.DistanceOptions : warren.MoveOptions
+---@field source_mask? warren.Field More sources: every cell where this field is finite and above 0 (the sea, say, as `height:mask(-math.huge, sea_level)`).
+
+---How a walker moves: its steps, and what entering each terrain costs.
+---@class warren.MoveOptions : warren.AreaOptions
+---@field connectivity? "4"|"8" "8": the eight neighbours, a diagonal step costing what a straight one does (Chebyshev distances); "4": north, south, east and west only. Default "8".
+---@field costs? table What entering a terrain costs, by terrain name: a whole number 1..=1000 (even for solid terrain), "blocked" or "default" (1 where a walker may stand, blocked elsewhere). Overrides the terrains' `move_cost` from region data.
+
+---Options of `warren.toolbox.cull`.
+---@class warren.CullOptions : warren.AreaWriteOptions
+---@field terrain warren.Terrain What unreachable open cells become (a wall).
+---@field connectivity? "4"|"8" How a walker moves: what is left is one area stepping 8 or 4 ways. Default "8".
+
+---Options of `warren.toolbox.cave`.
+---@class warren.CaveOptions : warren.AreaWriteOptions
+---@field wall warren.Terrain What live cells become.
+---@field floor warren.Terrain What dead cells become.
+---@field fill? integer Percent of cells that start as wall. Range 0..=100. Default 45.
+---@field rule? string Birth/survival rule: B then the live-neighbour counts that make a cell wall, / S then those that keep it wall (RogueBasin's cave rule by default). Default "B5678/S45678".
+---@field generations? integer How many times the rule runs. Range 0..=1000. Default 4.
+
+---Options of `warren.toolbox.smooth`.
+---@class warren.SmoothOptions : warren.AreaWriteOptions
+---@field wall warren.Terrain What live cells become.
+---@field floor warren.Terrain What dead cells become.
+---@field rule? string Birth/survival rule: B then the live-neighbour counts that make a cell wall, / S then those that keep it wall (RogueBasin's cave rule by default). Default "B5678/S45678".
+---@field generations? integer How many times the rule runs. Range 0..=1000. Default 1.
+
+---Options of `warren.toolbox.drunkard`: a variant, and any of its settings changed.
+---@class warren.DrunkardOptions : warren.AreaWriteOptions
+---@field terrain warren.Terrain What the walkers carve.
+---@field variant? "open_area"|"open_halls"|"winding_passages"|"fat_passages"|"fearful_symmetry" The `mapgen` variant whose settings are the defaults: open_area (every walker from the start, half open), open_halls (later walkers from a random open cell), winding_passages (random, 40% open), fat_passages (random, 40%, 2-wide), fearful_symmetry (random, 40%, mirrored both ways). Default "open_area".
+---@field spawn? "start"|"random" Where each later walker starts: the start cell, or a random open cell (so the cave stays in one piece).
+---@field lifetime? integer Steps each walker takes. Range 1..=100000.
+---@field floor_percent? integer Walk until this percent of the area is open. Range 1..=100.
+---@field brush? integer Side of the square each step carves. Range 1..=9.
+---@field symmetry? "none"|"horizontal"|"vertical"|"both" Mirror every carved cell about the area's centre.
+---@field start? warren.Cell The first walker's cell (default the centre of the area's bounding rectangle).
+
+---What a drunkard's walk did.
+---@class warren.Walked
+---@field walkers integer Walkers sent.
+---@field open integer Open cells in the area at the end.
+---@field wanted integer Open cells wanted (more than `open` when writes lost to higher priorities).
+
+---Options of `warren.toolbox.bsp_rooms`.
+---@class warren.BspRoomsOptions : warren.AreaWriteOptions
+---@field floor warren.Terrain Room floors.
+---@field corridor warren.Terrain Corridor floors.
+---@field min_leaf? integer The smallest piece a cut may leave (walls included). Range 3..=256. Default 8.
+---@field min_room? integer The smallest room side (at most min_leaf - 2). Range 1..=254. Default 3.
+
+---Options of `warren.toolbox.bsp_interior`.
+---@class warren.BspInteriorOptions : warren.AreaWriteOptions
+---@field floor warren.Terrain Room floors.
+---@field wall warren.Terrain The walls on the cuts.
+---@field door? warren.Terrain The doors through the cuts (default: the floor, an opening).
+---@field min_room? integer The smallest room side a cut may leave. Range 2..=256. Default 4.
+
+---Options of `warren.toolbox.maze`.
+---@class warren.MazeOptions : warren.AreaWriteOptions
+---@field passage warren.Terrain The maze's passages.
+---@field wall? warren.Terrain Its walls (default: the walls are left as the map holds them).
+---@field algorithm? "backtracker"|"prim"|"kruskal"|"eller"|"division" backtracker (long winding corridors), prim (many short dead ends), kruskal (even texture), eller (row by row; a rectangle only), division (recursive division, long straight walls; a rectangle only). Default "backtracker".
+---@field braid? integer Percent of dead ends opened into loops (0: a perfect maze, 100: none left). Range 0..=100. Default 0.
+
+---What a maze carved.
+---@class warren.Carved
+---@field cells integer Maze cells (junctions two map cells apart).
+---@field passages integer Passages between them.
+---@field braided integer Dead ends opened into loops.
+
 ---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
@@ -802,6 +897,7 @@ function Ctx.phase(name) end
 ---@field town warren.town TownMaze as phases (seed 002).
 ---@field tunnel warren.tunnel Incursion's tunnel (seed 000) and fix-up.
 ---@field dungeon warren.dungeon Incursion's level phases (seed 003).
+---@field toolbox warren.toolbox The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP and mazes.
 warren = {}
 
 ---A rectangle with helper methods, from four integers or a `{x=, y=, w=, h=}` table.
@@ -1139,5 +1235,176 @@ function StatusLists:reset(status) end
 ---The status names, in order.
 ---@return string[]
 function StatusLists:statuses() end
+
+---The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP and mazes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.
+---@class warren.toolbox
+warren.toolbox = {}
+
+---A new field of the map's size, every cell `value` (default 0). `value` (default 0).
+---@param map warren.Map
+---@param value? number
+---@return warren.Field
+function warren.toolbox.field(map, value) end
+
+---A new field of noise in 0..1 over the area (0 elsewhere), its tables drawn from `rng`: white, value or Perlin, summed over octaves.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts? warren.NoiseOptions
+---@return warren.Field
+function warren.toolbox.noise(map, rng, opts) end
+
+---A distance (Dijkstra) map: for every cell of the area, the cheapest cost of walking there from the nearest source (a source holds 0 whatever its terrain); cells no walk reaches hold `math.huge`.
+---@param map warren.Map
+---@param sources? warren.Cell[]
+---@param opts? warren.DistanceOptions
+---@return warren.Field
+function warren.toolbox.distance(map, sources, opts) end
+
+---The field of view from a cell within `radius` (symmetric shadowcasting): 1 on the cells seen, 0 elsewhere. Solid terrain and cells outside the area are opaque; a wall is seen when any part of it is lit, an open cell when its centre is (docs/toolbox.md gives the rule). `radius`: 0..=4096.
+---@param map warren.Map
+---@param x integer
+---@param y integer
+---@param radius integer
+---@param opts? warren.AreaOptions
+---@return warren.Field
+function warren.toolbox.fov(map, x, y, radius, opts) end
+
+---The cheapest path (A*) from one cell to another inside the area under the move rules, both ends included, or nil when no walk reaches `to`.
+---@param map warren.Map
+---@param from warren.Cell
+---@param to warren.Cell
+---@param opts? warren.MoveOptions
+---@return warren.Cell[]?
+function warren.toolbox.path(map, from, to, opts) end
+
+---The distant exit: the cell of the area farthest (by walking cost) from `from`, the first in row order among equals; `from` itself when nothing else is reached.
+---@param map warren.Map
+---@param from warren.Cell
+---@param opts? warren.MoveOptions
+---@return integer
+---@return integer
+function warren.toolbox.farthest(map, from, opts) end
+
+---Walks down a distance map from a cell to its nearest source, each step to the neighbour with the smallest value (the first in direction order among equals): a river running downhill, a monster closing in. Returns the cells, both ends included, or nil when the cell is unreachable.
+---@param field warren.Field
+---@param from warren.Cell
+---@param opts? warren.ConnectivityOptions
+---@return warren.Cell[]?
+function warren.toolbox.descend(field, from, opts) end
+
+---Writes `opts.terrain` on every open cell of the area that no walk from the `from` cells reaches, leaving one area; returns the cells written.
+---@param map warren.Map
+---@param from warren.Cell[]
+---@param opts warren.CullOptions
+---@return integer
+function warren.toolbox.cull(map, from, opts) end
+
+---Cellular automaton cave: each cell of the area starts as wall with `fill` percent chance, the rule runs `generations` times (neighbours off the map count as wall), and the result is written; returns the cells written.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.CaveOptions
+---@return integer
+function warren.toolbox.cave(map, rng, opts) end
+
+---Smooths what the map holds with a cellular rule (solid cells are alive) and writes the cells whose solidity changed; returns how many.
+---@param map warren.Map
+---@param opts warren.SmoothOptions
+---@return integer
+function warren.toolbox.smooth(map, opts) end
+
+---Drunkard's walk: walkers stagger one orthogonal step at a time, carving, until `floor_percent` of the area is open (or a hundred steps per cell were taken).
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.DrunkardOptions
+---@return warren.Walked
+function warren.toolbox.drunkard(map, rng, opts) end
+
+---BSP rooms: cuts the area's rectangle, puts a room in every piece (rooms never touch), joins the halves of every cut with a dog-leg corridor, and records rooms (kind `bsp`) and corridors; returns the rooms.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.BspRoomsOptions
+---@return warren.RectList
+function warren.toolbox.bsp_rooms(map, rng, opts) end
+
+---BSP interior: cuts the area's rectangle with one-cell walls, every piece a room (kind `interior`), and opens one door through each cut (the doors form a tree); returns the rooms.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.BspInteriorOptions
+---@return warren.RectList
+function warren.toolbox.bsp_interior(map, rng, opts) end
+
+---A perfect maze in the area (cells two map cells apart inside its bounding rectangle; its outer ring stays wall), then `braid` percent of its dead ends opened into loops.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.MazeOptions
+---@return warren.Carved
+function warren.toolbox.maze(map, rng, opts) end
+
+---A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.
+---@class warren.Field
+local Field = {}
+
+---The value at a cell (`math.huge` where a distance map never reached).
+---@param x integer
+---@param y integer
+---@return number
+function Field:value(x, y) end
+
+---Sets the value at a cell.
+---@param x integer
+---@param y integer
+---@param value number
+function Field:set_value(x, y, value) end
+
+---Combines another field of the same size into this one, cell by cell: `add`, `sub`, `mul`, `min` or `max`.
+---@param other warren.Field
+---@param op "add"|"sub"|"mul"|"min"|"max"
+function Field:combine(other, op) end
+
+---Every value `v` becomes `v * k + offset`. `offset` (default 0).
+---@param k number
+---@param offset? number
+function Field:scale(k, offset) end
+
+---Clamps every value to `lo..=hi`.
+---@param lo number
+---@param hi number
+function Field:clamp(lo, hi) end
+
+---Maps the finite values onto 0..1 (smallest to 0, largest to 1; all 0 when they are equal); infinite values stay.
+function Field:normalize() end
+
+---The smallest and the largest finite value, or nothing when no value is finite.
+---@return number?
+---@return number?
+function Field:range() end
+
+---A new field holding 1 where this one lies in `lo..=hi` and 0 elsewhere: a mask for the toolbox's `mask` option.
+---@param lo number
+---@param hi number
+---@return warren.Field
+function Field:mask(lo, hi) end
+
+---A new field with the same values.
+---@return warren.Field
+function Field:copy() end
+
+---Writes `terrain` (through priority writes) on every cell of the area whose value lies in `lo..=hi`; returns the cells written.
+---@param map warren.Map
+---@param lo number
+---@param hi number
+---@param opts warren.ThresholdOptions
+---@return integer
+function Field:threshold(map, lo, hi, opts) end
+
+---Smooths the field as a mask: cells above 0 are alive, `rule` (birth/survival, e.g. "B5678/S45678") runs `generations` times (cells off the field count as alive), and every cell becomes 1 (alive) or 0. `generations`: 0..=1000.
+---@param rule string
+---@param generations integer
+function Field:smooth(rule, generations) end
+
+---Attaches the field to `map` as a debug layer named `name` (digits 0-9 on a blue-to-red ramp, unreached cells left clear): `--layer NAME`, PNG, `serve`, Tiled and JSON draw it.
+---@param map warren.Map
+---@param name string
+function Field:show(map, name) end
 
 return warren

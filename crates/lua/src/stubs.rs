@@ -27,6 +27,8 @@ fn holder(owner: Owner) -> &'static str {
         Owner::Level => "Level",
         Owner::TownMap => "Town",
         Owner::StatusLists => "StatusLists",
+        Owner::Toolbox => "warren.toolbox",
+        Owner::Field => "Field",
     }
 }
 

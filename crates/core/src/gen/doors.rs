@@ -330,6 +330,7 @@ mod tests {
             color: Rgb(0, 0, 0),
             solid,
             hazard: false,
+            move_cost: None,
         };
         let oak = DoorKind {
             name: "oak".into(),

@@ -932,6 +932,7 @@ mod tests {
                 color: Rgb(1, 1, 1),
                 solid: true,
                 hazard: false,
+                move_cost: None,
             },
             Terrain {
                 name: "floor".into(),
@@ -939,6 +940,7 @@ mod tests {
                 color: Rgb(2, 2, 2),
                 solid: false,
                 hazard: false,
+                move_cost: None,
             },
         ]))
     }

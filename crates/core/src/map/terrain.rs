@@ -44,6 +44,10 @@ pub struct Terrain {
     /// Whether it is open but a walker must not cross it (a chasm to fall down, magma that
     /// burns). Connectivity treats hazards as walls, and the fix-ups bridge them.
     pub hazard: bool,
+    /// What entering it costs a walker in the toolbox's distance maps and paths
+    /// (`gen::field::distance`), `1..=1000`, from region data; `None`: 1 where a walker may
+    /// stand, blocked elsewhere.
+    pub move_cost: Option<u32>,
 }
 
 /// All terrains known to a registry, addressed by id or name, and the kinds of door drawn with
@@ -98,6 +102,7 @@ impl TerrainTable {
                     color: Rgb(0, 0, 0),
                     solid,
                     hazard,
+                    move_cost: None,
                 })
                 .collect(),
         )

@@ -126,6 +126,12 @@ pub struct TerrainDef {
     /// can be waded or swum, so the shipped water is no hazard).
     #[serde(default)]
     pub hazard: bool,
+    /// What entering this terrain costs a walker in the toolbox's distance maps and paths
+    /// (`warren.toolbox.distance`, `path`, `farthest`): a whole number 1..=1000, even for a
+    /// solid terrain (a river finder may cross rock at a price). A recipe's `costs` option
+    /// overrides it. Without it, an open terrain costs 1 and a solid one is never entered.
+    #[schemars(range(min = 1, max = 1000))]
+    pub move_cost: Option<u32>,
     /// Optional note for modders; not used by generation.
     #[serde(default)]
     pub description: String,

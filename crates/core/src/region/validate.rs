@@ -8,6 +8,7 @@ use super::locate::{Locator, Path, Seg};
 use super::resolve::{self, number, Excused, FileNames, Problems};
 use super::schema::*;
 use super::{Place, Registry, RegistryData, Source};
+use crate::gen::field::distance::MAX_COST;
 use crate::map::{Rgb, Terrain, TerrainTable};
 use crate::rng::{check_weights, WeightProblem};
 use crate::tpath;
@@ -471,6 +472,17 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             );
             Rgb(255, 0, 255)
         });
+        if let Some(cost) = d.move_cost.filter(|c| !(1..=MAX_COST).contains(c)) {
+            ck.report(
+                e.file,
+                at("move_cost"),
+                format!(
+                    "terrain '{}' has move_cost = {cost}; a move cost is a whole number \
+                     1..={MAX_COST}",
+                    d.name
+                ),
+            );
+        }
         if d.hazard && d.solid {
             ck.report(
                 e.file,
@@ -518,6 +530,7 @@ fn check_terrains(ck: &mut Checker, m: &Merged, broken: bool) -> TerrainTable {
             color,
             solid: d.solid,
             hazard: d.hazard,
+            move_cost: d.move_cost.filter(|c| (1..=MAX_COST).contains(c)),
         });
     }
     if let Some(e) = m.terrain.get(u16::MAX as usize) {

@@ -221,6 +221,7 @@ mod tests {
                 color: Rgb(90, 90, 90),
                 solid: true,
                 hazard: false,
+                move_cost: None,
             },
             Terrain {
                 name: "floor".into(),
@@ -228,6 +229,7 @@ mod tests {
                 color: Rgb(200, 200, 200),
                 solid: false,
                 hazard: false,
+                move_cost: None,
             },
         ]);
         let mut m = Map::new(7, 3, 0, Arc::new(table)).unwrap();

@@ -578,6 +578,7 @@ mod tests {
                 color: Rgb(200, 200, 200),
                 solid: true,
                 hazard: false,
+                move_cost: None,
             },
             crate::map::Terrain {
                 name: "floor".into(),
@@ -585,6 +586,7 @@ mod tests {
                 color: Rgb(100, 40, 8),
                 solid: false,
                 hazard: false,
+                move_cost: None,
             },
         ]);
         let v = tileset_view(&table);

@@ -222,6 +222,8 @@ fn every_binding_is_declared_and_every_declaration_bound() {
             k
         }),
         (Owner::Gen, lua_keys("warren.gen")),
+        (Owner::Toolbox, lua_keys("warren.toolbox")),
+        (Owner::Field, userdata_names::<super::toolbox::LuaField>()),
         (Owner::Tunnel, lua_keys("warren.tunnel")),
         (Owner::Dungeon, lua_keys("warren.dungeon")),
         (Owner::Town, lua_keys("warren.town")),

@@ -44,11 +44,15 @@ pub enum Owner {
     TownMap,
     /// Status lists (from `warren.status_lists`).
     StatusLists,
+    /// `warren.toolbox`: the designer's toolbox (fields, paths, generators and filters).
+    Toolbox,
+    /// A float grid the map's size (from `warren.toolbox.field` and the toolbox's fields).
+    Field,
 }
 
 impl Owner {
     /// Every owner, in the order of the stubs and the API reference.
-    pub const ALL: [Owner; 14] = [
+    pub const ALL: [Owner; 16] = [
         Owner::Map,
         Owner::Rng,
         Owner::Rect,
@@ -63,6 +67,8 @@ impl Owner {
         Owner::Town,
         Owner::TownMap,
         Owner::StatusLists,
+        Owner::Toolbox,
+        Owner::Field,
     ];
 
     /// The LuaLS class that describes the owner.
@@ -82,6 +88,8 @@ impl Owner {
             Owner::Level => "warren.Level",
             Owner::TownMap => "warren.Town",
             Owner::StatusLists => "warren.StatusLists",
+            Owner::Toolbox => "warren.toolbox",
+            Owner::Field => "warren.Field",
         }
     }
 
@@ -103,6 +111,8 @@ impl Owner {
             Owner::Level => "level",
             Owner::TownMap => "town",
             Owner::StatusLists => "lists",
+            Owner::Toolbox => "warren.toolbox",
+            Owner::Field => "field",
         }
     }
 
@@ -111,7 +121,13 @@ impl Owner {
     pub const fn is_module(self) -> bool {
         matches!(
             self,
-            Owner::Warren | Owner::Gen | Owner::Tunnel | Owner::Dungeon | Owner::Town | Owner::Ctx
+            Owner::Warren
+                | Owner::Gen
+                | Owner::Tunnel
+                | Owner::Dungeon
+                | Owner::Town
+                | Owner::Toolbox
+                | Owner::Ctx
         )
     }
 
@@ -127,7 +143,9 @@ impl Owner {
             Owner::Level => Some("LuaLevel"),
             Owner::TownMap => Some("LuaTown"),
             Owner::StatusLists => Some("LuaStatusLists"),
+            Owner::Field => Some("LuaField"),
             Owner::Warren
+            | Owner::Toolbox
             | Owner::Gen
             | Owner::Tunnel
             | Owner::Dungeon
@@ -142,7 +160,7 @@ impl Owner {
     pub fn shown(self) -> String {
         match self {
             Owner::Map => "a map".into(),
-            Owner::Rng | Owner::Rects => format!("a {}", self.class()),
+            Owner::Rng | Owner::Rects | Owner::Field => format!("a {}", self.class()),
             _ => "a warren object".into(),
         }
     }
@@ -164,6 +182,8 @@ impl Owner {
             Owner::Level => "A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.",
             Owner::TownMap => "A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).",
             Owner::StatusLists => "Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.",
+            Owner::Toolbox => "The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP and mazes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.",
+            Owner::Field => "A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.",
         }
     }
 }
@@ -290,7 +310,9 @@ impl Ty {
                 (min, max) => format!("an integer in {min}..={max}"),
             },
             Ty::Num { min, max } => {
-                if *min == f64::MIN && *max == f64::MAX {
+                if *min == f64::NEG_INFINITY && *max == f64::INFINITY {
+                    "a number (math.huge and -math.huge included)".into()
+                } else if *min == f64::MIN && *max == f64::MAX {
                     "a finite number".into()
                 } else {
                     format!("a number in {min}..={max}")
@@ -327,7 +349,10 @@ impl Ty {
                 (i64::MIN, max) => Some(format!("≤ {max}")),
                 (min, max) => Some(format!("{min}..={max}")),
             },
-            Ty::Num { min, max } if *min != f64::MIN || *max != f64::MAX => {
+            Ty::Num { min, max }
+                if (*min != f64::MIN || *max != f64::MAX)
+                    && (min.is_finite() || max.is_finite()) =>
+            {
                 Some(format!("{min}..={max}"))
             }
             _ => None,

@@ -49,6 +49,8 @@ pub const TUNNELS_GATES: u64 = LEVEL_GATES + 16;
 pub const TOWN_GATES: u64 = TUNNELS_GATES + 16;
 /// See [`MAP_GATES`].
 pub const LISTS_GATES: u64 = TOWN_GATES + 32;
+/// See [`MAP_GATES`].
+pub const FIELD_GATES: u64 = LISTS_GATES + 16;
 
 // `refuse`'s function and its callback come before the first gate.
 const _: () = assert!(REFUSE_ID + 2 <= MAP_GATES);
@@ -219,7 +221,7 @@ fn refuse(lua: &Lua, (decl, args): (LightUserData, Variadic<Value>)) -> mlua::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{dungeon, map, rects, rng, status, town, tunnel};
+    use crate::api::{dungeon, map, rects, rng, status, toolbox, town, tunnel};
 
     #[test]
     fn each_type_has_room_for_its_gates_and_the_ranges_stay_apart() {
@@ -232,6 +234,7 @@ mod tests {
             (TUNNELS_GATES, count(&[tunnel::METHODS])),
             (TOWN_GATES, count(&[town::METHODS])),
             (LISTS_GATES, count(&[status::METHODS])),
+            (FIELD_GATES, count(&[toolbox::field::METHODS])),
         ];
         for pair in types.windows(2) {
             let ((first, n), (next, _)) = (pair[0], pair[1]);

@@ -14,7 +14,7 @@
 //! | floor | files | what they hold |
 //! |---|---|---|
 //! | 1 | `mod.rs` | the assembly: the `warren` table ([`module`]), the objects' types met once per state ([`register_types`]), and every declaration and class ([`decls`], [`classes()`]) |
-//! | 2 | `gen`, `dungeon/`, `tunnel`, `town`, `status`, `ctx`, `regions`, `log` | the Lua-visible modules: `warren.gen`, `warren.dungeon`, `warren.tunnel`, `warren.town`, `warren.status_lists`, `ctx`, `ctx.regions`, `print`; each with the objects only it makes (a level, a tunnel context, a town, status lists) |
+//! | 2 | `gen`, `dungeon/`, `tunnel`, `town`, `status`, `toolbox/`, `ctx`, `regions`, `log` | the Lua-visible modules: `warren.gen`, `warren.dungeon`, `warren.tunnel`, `warren.town`, `warren.status_lists`, `warren.toolbox`, `ctx`, `ctx.regions`, `print`; each with the objects only it makes (a level, a tunnel context, a town, status lists, a field) |
 //! | 3 | `map/`, `rng/`, `rect`, `rects/` | the objects every module passes around, with their methods and, for the per-cell and per-draw ones, their fast paths |
 //! | 4 | `call`, `decl`, `shapes`, `classes`, `gate`, `fast/`, `shared`, `pool`, `index`, `keys`, `meter`, `cost`, `terrain_names` | the calling layer: declarations, argument checks and messages, shapes and option classes several bindings share, gates, the fast calls' machinery, value cells, reused userdata, budget charges |
 //!
@@ -77,6 +77,7 @@ pub mod gen;
 pub mod log;
 pub mod regions;
 pub mod status;
+pub mod toolbox;
 pub mod town;
 pub mod tunnel;
 
@@ -175,7 +176,12 @@ pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
         .set_name("=warren prelude")
         .call::<(AnyUserData, AnyUserData)>(warren)?;
     gate::install(lua, &town, &[town::METHODS], gate::TOWN_GATES)?;
-    gate::install(lua, &lists, &[status::METHODS], gate::LISTS_GATES)
+    gate::install(lua, &lists, &[status::METHODS], gate::LISTS_GATES)?;
+    let field = lua.create_userdata(shared::Shared::new(toolbox::grid::wrap(
+        warren_core::gen::field::Field::new(1, 1, 0.0),
+        crate::state::reserve(lua, 0, "a sample field")?,
+    )))?;
+    gate::install(lua, &field, &[toolbox::field::METHODS], gate::FIELD_GATES)
 }
 
 const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
@@ -203,6 +209,12 @@ const TUNNEL: Decl = Decl::field(
     &["warren.tunnel"],
     "Incursion's tunnel (seed 000) and fix-up.",
 );
+const TOOLBOX: Decl = Decl::field(
+    Owner::Warren,
+    "toolbox",
+    &["warren.toolbox"],
+    "The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP and mazes.",
+);
 const DUNGEON: Decl = Decl::field(
     Owner::Warren,
     "dungeon",
@@ -218,6 +230,7 @@ const WARREN: &[&Decl] = &[
     &TOWN,
     &TUNNEL,
     &DUNGEON,
+    &TOOLBOX,
     &rect::RECT,
     &status::STATUS_LISTS,
 ];
@@ -242,6 +255,8 @@ pub fn decls() -> Vec<&'static Decl> {
         town::TOWN_FIELDS,
         town::METHODS,
         status::METHODS,
+        toolbox::functions().as_slice(),
+        toolbox::field::METHODS,
     ]
     .concat()
 }
@@ -268,6 +283,7 @@ pub fn classes() -> Vec<&'static Class> {
     out.extend(dungeon::CLASSES);
     out.extend(town::CLASSES);
     out.push(&status::STATUS_LISTS_OPTIONS);
+    out.extend(toolbox::classes());
     out
 }
 
@@ -291,6 +307,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     w.set(status::STATUS_LISTS.name, status::constructor(lua)?)?;
     w.set(TUNNEL.name, tunnel::table(lua)?)?;
     w.set(DUNGEON.name, dungeon::table(lua)?)?;
+    w.set(TOOLBOX.name, toolbox::table(lua)?)?;
     w.set(rect::RECT.name, lua.create_function(rect::rect)?)?;
     // A Rust panic on demand, to test that panics become internal errors that scripts cannot
     // catch. Debug builds only: release builds have no way to make warren panic on purpose.

@@ -258,6 +258,7 @@ mod tests {
                 color: Rgb(0, 0, 0),
                 solid: matches!(glyph, '#' | '@' | 'U'),
                 hazard: false,
+                move_cost: None,
             })
             .collect();
         Map::new(
