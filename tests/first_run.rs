@@ -229,7 +229,7 @@ fn check_finds_the_regions_from_any_directory_like_run() {
         };
         let err = stderr(&out);
         assert!(
-            err.contains(&format!("region file(s) in {regions}, 4 recipe(s)")),
+            err.contains(&format!("region file(s) in {regions}, 9 recipe(s)")),
             "from {sub:?}: {err}"
         );
     }

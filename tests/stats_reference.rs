@@ -135,6 +135,7 @@ fn table() -> Arc<TerrainTable> {
         color: Rgb(9, 9, 9),
         solid,
         hazard,
+        move_cost: None,
     };
     Arc::new(TerrainTable::new(vec![
         t("rock", '#', true, false),

@@ -11,9 +11,13 @@ use warren_lua::error::{Error, Result};
 use warren_lua::stubs::{render, STUBS_PATH};
 
 /// warren's default region files, as shipped in `regions/`.
-pub const DEFAULT_REGIONS: [(&str, &str); 5] = [
+pub const DEFAULT_REGIONS: [(&str, &str); 6] = [
     ("cave.toml", include_str!("../../regions/cave.toml")),
     ("dungeon.toml", include_str!("../../regions/dungeon.toml")),
+    (
+        "overworld.toml",
+        include_str!("../../regions/overworld.toml"),
+    ),
     ("rooms.toml", include_str!("../../regions/rooms.toml")),
     ("terrain.toml", include_str!("../../regions/terrain.toml")),
     ("town.toml", include_str!("../../regions/town.toml")),

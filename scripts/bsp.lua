@@ -1,0 +1,40 @@
+-- Binary space partition, as the `mapgen` crate and RogueBasin describe it: cut the map in two,
+-- and each half again, until the pieces are small; then either put a room in every piece and
+-- join the halves of every cut with a corridor ("rooms"), or make every piece a room walled off
+-- from its sibling with one door through each wall ("interior").
+local warren = require "warren"
+
+return {
+  name = "bsp",
+  description = "BSP rooms joined along the cuts, or a BSP interior of walls and doors.",
+  params = {
+    width = { default = 80, min = 8, max = 4096, doc = "Map width in cells." },
+    height = { default = 50, min = 8, max = 4096, doc = "Map height in cells." },
+    style = { default = "rooms", choices = { "rooms", "interior" }, doc = "Rooms with corridors, or a building's interior." },
+    min_leaf = { default = 8, min = 3, max = 256, doc = "rooms: the smallest piece a cut may leave." },
+    min_room = { default = 3, min = 1, max = 256, doc = "The smallest room side." },
+  },
+
+  generate = function(map, ctx)
+    local p, style = ctx.params, ctx.regions.rooms
+    map:fill(style.wall)
+    local inside = warren.rect(1, 1, map.width - 2, map.height - 2)
+    local rooms
+    if p.style == "rooms" then
+      rooms = warren.toolbox.bsp_rooms(map, ctx.rng:stream("bsp"), {
+        floor = style.floor, corridor = style.corridor,
+        min_leaf = p.min_leaf, min_room = p.min_room, rect = inside,
+      })
+    else
+      rooms = warren.toolbox.bsp_interior(map, ctx.rng:stream("bsp"), {
+        floor = style.floor, wall = style.wall, min_room = p.min_room, rect = inside,
+      })
+    end
+    -- Stairs up in the first room, down in the last.
+    local first, last = rooms[1], rooms[#rooms]
+    local ux, uy = first.x + first.w // 2, first.y + first.h // 2
+    local dx, dy = last.x + last.w // 2, last.y + last.h // 2
+    map:add_stair(ux, uy, "up")
+    map:add_stair(dx, dy, "down")
+  end,
+}

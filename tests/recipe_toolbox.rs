@@ -1,0 +1,225 @@
+//! The toolbox recipes (`scripts/cellular.lua`, `bsp.lua`, `maze.lua`, `drunkard.lua`,
+//! `overworld.lua`), run through the Lua bindings: a golden map per recipe for a fixed seed
+//! (`WARREN_BLESS=1` rewrites them when a change is intended), and invariants over 1,000 seeds
+//! at small sizes: every level is one connected area, stays inside its edge, and has its stairs
+//! on open ground; BSP rooms never overlap; a perfect maze is a spanning tree.
+
+mod common;
+use common::*;
+use warren_core::map::{Adjacency, Map, Point};
+
+/// Recipe, seed, `--set` values, golden file.
+type Case = (
+    &'static str,
+    u64,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+const GOLDEN: [Case; 7] = [
+    ("cellular.lua", 5, &[], "cellular-5.txt"),
+    ("bsp.lua", 5, &[], "bsp-5.txt"),
+    ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
+    ("maze.lua", 5, &[("braid", "30")], "maze-5-braid30.txt"),
+    (
+        "maze.lua",
+        5,
+        &[("algorithm", "division")],
+        "maze-5-division.txt",
+    ),
+    (
+        "drunkard.lua",
+        5,
+        &[("variant", "winding_passages")],
+        "drunkard-5-winding.txt",
+    ),
+    ("overworld.lua", 5, &[], "overworld-5.txt"),
+];
+
+#[test]
+fn each_recipe_keeps_its_golden_map() {
+    let bless = std::env::var_os("WARREN_BLESS").is_some();
+    for (script, seed, sets, file) in GOLDEN {
+        let host = host(script);
+        let map = generate(&host, seed, &params(&host, sets));
+        let text = warren_core::render::text::ascii(&warren_core::render::View::terrain(&map));
+        let path = root().join("tests/golden").join(file);
+        if bless {
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (WARREN_BLESS=1 creates it)", path.display()));
+        assert!(
+            text == expected,
+            "{script} seed {seed} {sets:?} no longer matches {file}:\n{text}"
+        );
+    }
+}
+
+/// The open cells of `map`.
+fn open_cells(map: &Map) -> usize {
+    (0..map.height())
+        .flat_map(|y| (0..map.width()).map(move |x| Point::new(x, y)))
+        .filter(|&p| map.is_passable(p).unwrap())
+        .count()
+}
+
+/// One connected area in `adjacency`, the edge ring solid, and the stairs (one up, one down)
+/// on open cells of it.
+fn assert_level(map: &Map, adjacency: Adjacency, what: &str) {
+    let start = first_open(map);
+    assert_eq!(
+        unreached(map, start, adjacency),
+        0,
+        "{what}: open cells unreachable"
+    );
+    for x in 0..map.width() {
+        for y in [0, map.height() - 1] {
+            assert!(
+                !map.is_passable(Point::new(x, y)).unwrap(),
+                "{what}: edge open at ({x}, {y})"
+            );
+        }
+    }
+    for y in 0..map.height() {
+        for x in [0, map.width() - 1] {
+            assert!(
+                !map.is_passable(Point::new(x, y)).unwrap(),
+                "{what}: edge open at ({x}, {y})"
+            );
+        }
+    }
+    let stairs = &map.notes.stairs;
+    assert_eq!(
+        (stairs.up.len(), stairs.down.len()),
+        (1, 1),
+        "{what}: stairs"
+    );
+    for &p in stairs.up.iter().chain(&stairs.down) {
+        assert!(
+            map.is_passable(p).unwrap(),
+            "{what}: stairs on rock at {p:?}"
+        );
+    }
+}
+
+#[test]
+fn cellular_caves_are_one_cavern_over_1000_seeds() {
+    let host = host("cellular.lua");
+    let p = params(&host, &[("width", "40"), ("height", "30")]);
+    for seed in 0..1000 {
+        let map = generate(&host, seed, &p);
+        if open_cells(&map) == 0 {
+            continue;
+        }
+        assert_level(&map, Adjacency::Eight, &format!("seed {seed}"));
+    }
+}
+
+#[test]
+fn bsp_levels_are_connected_and_rooms_never_overlap_over_1000_seeds() {
+    let host = host("bsp.lua");
+    for style in ["rooms", "interior"] {
+        let p = params(
+            &host,
+            &[("style", style), ("width", "48"), ("height", "32")],
+        );
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            let what = format!("{style} seed {seed}");
+            assert_level(&map, Adjacency::Four, &what);
+            let rooms = &map.notes.rooms;
+            assert!(rooms.len() >= 2, "{what}: {} rooms", rooms.len());
+            for (i, a) in rooms.iter().enumerate() {
+                for b in &rooms[i + 1..] {
+                    assert!(!a.rect.intersects(&b.rect, 0), "{what}: rooms overlap");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn perfect_mazes_are_spanning_trees_over_1000_seeds() {
+    let host = host("maze.lua");
+    for algorithm in ["backtracker", "prim", "kruskal", "eller", "division"] {
+        let p = params(
+            &host,
+            &[("algorithm", algorithm), ("width", "21"), ("height", "15")],
+        );
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            let what = format!("{algorithm} seed {seed}");
+            assert_level(&map, Adjacency::Four, &what);
+            // A tree: one fewer side-by-side open pair than open cells.
+            let open = |x, y| map.is_passable(Point::new(x, y)).unwrap();
+            let mut pairs = 0;
+            for y in 0..map.height() {
+                for x in 0..map.width() {
+                    if open(x, y) {
+                        pairs += (x + 1 < map.width() && open(x + 1, y)) as usize;
+                        pairs += (y + 1 < map.height() && open(x, y + 1)) as usize;
+                    }
+                }
+            }
+            assert_eq!(pairs + 1, open_cells(&map), "{what}: not a tree");
+        }
+    }
+}
+
+#[test]
+fn drunkard_caves_are_connected_over_1000_seeds() {
+    let host = host("drunkard.lua");
+    for variant in [
+        "open_area",
+        "open_halls",
+        "winding_passages",
+        "fat_passages",
+    ] {
+        let p = params(
+            &host,
+            &[("variant", variant), ("width", "32"), ("height", "24")],
+        );
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            assert_level(&map, Adjacency::Four, &format!("{variant} seed {seed}"));
+        }
+    }
+}
+
+#[test]
+fn overworld_rivers_reach_the_sea_over_1000_seeds() {
+    let host = host("overworld.lua");
+    let p = params(&host, &[("width", "32"), ("height", "24"), ("rivers", "4")]);
+    for seed in 0..1000 {
+        let map = generate(&host, seed, &p);
+        let water = map.terrains().id("water").unwrap();
+        let hills = map.terrains().id("hills").unwrap();
+        let mountain = map.terrains().id("mountain").unwrap();
+        let count = |t| {
+            (0..map.height())
+                .flat_map(|y| (0..map.width()).map(move |x| Point::new(x, y)))
+                .filter(|&p| map.terrain_at(p).unwrap() == t)
+                .count()
+        };
+        let grass = map.terrains().id("grass").unwrap();
+        let (sea, high) = (count(water), count(hills) + count(mountain));
+        // Heights are normalized to 0..1, so the lowest cell is sea and the highest mountain.
+        assert!(
+            sea > 0 && count(mountain) > 0,
+            "seed {seed}: sea {sea}, high ground {high}"
+        );
+        // The bands cover the whole map, edge included.
+        assert_eq!(
+            sea + high + count(grass),
+            map.len(),
+            "seed {seed}: a cell in no band"
+        );
+        let rivers = match map.notes.tags.get("rivers") {
+            Some(warren_core::map::TagValue::Int(n)) => *n,
+            other => panic!("seed {seed}: rivers tag {other:?}"),
+        };
+        assert!((0..=4).contains(&rivers), "seed {seed}: {rivers} rivers");
+    }
+}
