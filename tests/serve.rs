@@ -1022,3 +1022,50 @@ fn sigint_and_sigterm_stop_the_server_cleanly_even_with_an_event_stream_open() {
         );
     }
 }
+
+/// A server started with absolute paths names its files relatively in everything a client
+/// can read (the recipe list, statuses with the page's command line, error messages), whether
+/// the tree lies below the current directory or beside it (issue 38).
+#[test]
+fn no_answer_names_the_servers_tree_absolutely() {
+    const BROKEN: &str = "return { name = 'broken', params = { width = { default = 8 }, height = { default = 8 } },\ngenerate = function(map, ctx)\n  error('boom')\nend }\n";
+    let tree = temp_tree(&[("scripts/broken.lua", BROKEN)]);
+    copy_regions(tree.path());
+    let root = tree.path().canonicalize().unwrap();
+    let script = root.join("scripts/broken.lua");
+    let regions = root.join("regions");
+    let abs = [
+        script.to_str().unwrap(),
+        "--regions",
+        regions.to_str().unwrap(),
+    ];
+    let check = |s: &Served, shown: &str| {
+        let answers = [
+            s.get("/api/recipes").text(),
+            s.get("/api/status").text(),
+            s.get(&format!("/api/map?recipe={shown}&seed=3")).text(),
+        ];
+        assert!(answers[2].contains(&format!("{shown}:3")), "{}", answers[2]);
+        assert!(answers[2].contains("boom"), "{}", answers[2]);
+        for a in &answers {
+            assert!(
+                !a.contains(root.to_str().unwrap()),
+                "an absolute path in {a}"
+            );
+        }
+    };
+    // Beside the current directory: through `..`.
+    let s = Served::start_in(tempfile::tempdir().unwrap(), &abs);
+    let shown = s.get("/api/status").json()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        shown.starts_with("../") && shown.ends_with("scripts/broken.lua"),
+        "{shown}"
+    );
+    check(&s, &shown);
+    // Below it: the tree's own names.
+    let s = Served::start_in(tree, &abs);
+    check(&s, "scripts/broken.lua");
+}

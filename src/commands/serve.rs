@@ -13,7 +13,10 @@ use warren_lua::run::find_regions;
 use warren_lua::Host;
 
 /// Executes `warren serve`.
-pub fn run(args: ServeArgs) -> Result<()> {
+pub fn run(mut args: ServeArgs) -> Result<()> {
+    if args.gen.script.is_absolute() {
+        args.gen.script = relative_to_current_dir(args.gen.script);
+    }
     let gen = &args.gen;
     if !gen.script.is_file() {
         return Err(Error::Io(format!(
@@ -53,7 +56,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let seed = super::seed(gen);
     let session = Session {
         script: gen.script.display().to_string(),
-        regions: gen.regions.as_ref().map(|d| d.display().to_string()),
+        regions: gen.regions.as_ref().map(|_| regions.display().to_string()),
         seed: seed.to_string(),
         levels: gen.levels,
         sets,
@@ -77,18 +80,35 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })
 }
 
-/// `dir` relative to the current directory when it lies below it, so that messages name
-/// `regions/terrain.toml:8:11` rather than an absolute path.
-fn relative_to_current_dir(dir: PathBuf) -> PathBuf {
+/// `path` as the page's messages name it, never absolutely: below the current directory, the
+/// rest (`regions/terrain.toml:8:11`); an absolute path elsewhere, through `..` from the
+/// common ancestor, so that no client learns where the server's tree lies. A relative path
+/// outside the current directory stays as given.
+fn relative_to_current_dir(path: PathBuf) -> PathBuf {
     let here = std::env::current_dir().and_then(|d| d.canonicalize());
-    let dir_abs = dir.canonicalize();
-    match (here, dir_abs) {
-        (Ok(here), Ok(abs)) => match abs.strip_prefix(&here) {
-            Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
-            _ => dir,
-        },
-        _ => dir,
+    let (Ok(here), Ok(abs)) = (here, path.canonicalize()) else {
+        return path;
+    };
+    match abs.strip_prefix(&here) {
+        Ok(rel) if !rel.as_os_str().is_empty() => return rel.to_path_buf(),
+        _ if path.is_relative() => return path,
+        _ => {}
     }
+    let common = here
+        .components()
+        .zip(abs.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut rel = PathBuf::new();
+    for _ in here.components().skip(common) {
+        rel.push("..");
+    }
+    // Nothing in common (another drive on Windows): the path stays absolute, as there is no
+    // relative way to name it.
+    for part in abs.components().skip(common) {
+        rel.push(part);
+    }
+    rel
 }
 
 /// The budget flags given, to repeat in the page's `warren run` command line.
