@@ -42,38 +42,19 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
         keys: [&'static str; N],
     ) -> Option<(Self, bool)> {
         let mut given = [None; N];
-        unsafe {
-            match ffi::lua_type(l, i) {
-                ffi::LUA_TNONE | ffi::LUA_TNIL => {
-                    return Some((PlainOptions { class, keys, given }, false))
-                }
-                ffi::LUA_TTABLE => {}
-                _ => return None,
-            }
-            if ffi::lua_checkstack(l, 3) == 0 {
-                return None;
-            }
-            if ffi::lua_getmetatable(l, i) != 0 {
-                ffi::lua_pop(l, 1);
-                return None;
-            }
-            // A walk by position (the table does not change: no Lua code runs meanwhile).
-            let mut cursor: c_uint = 0;
-            while lua_warren_next(l, i, &mut cursor) != 0 {
+        // SAFETY: see the function's contract.
+        let table = unsafe {
+            walk(l, i, |l| {
                 let key = bytes_at(l, -2);
-                let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k));
-                let value = match string_at(l, -1) {
-                    Some(s) => Some(Plain::Text(s)),
-                    None => int_arg(l, -1).map(Plain::Int),
-                };
-                ffi::lua_pop(l, 2);
-                match (slot, value) {
-                    (Some(slot), Some(v)) => given[slot] = Some(v),
-                    _ => return None,
-                }
-            }
-        }
-        Some((PlainOptions { class, keys, given }, true))
+                let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k))?;
+                given[slot] = Some(match string_at(l, -1) {
+                    Some(s) => Plain::Text(s),
+                    None => Plain::Int(int_arg(l, -1)?),
+                });
+                Some(())
+            })
+        }?;
+        Some((PlainOptions { class, keys, given }, table))
     }
 
     /// String option `slot`, or its declared default; `None` for anything else.
@@ -99,6 +80,43 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
             _ => None,
         }
     }
+}
+
+/// Reads the options table at stack index `i` entry by entry: `read` gets each key at stack
+/// index -2 and its value at -1 (it pushes nothing, or pops what it pushes). Some(false) when
+/// the argument is absent or nil, Some(true) when a table without a metatable was read to the
+/// end; `None` for anything else, and as soon as `read` declines an entry (a frozen table, an
+/// unknown key, a value of another type: the declared binding reads and reports those). The
+/// one options reader of the fast calls.
+///
+/// # Safety
+/// `l` is running a fast closure; the strings `read` keeps live while the table stays on the
+/// stack unchanged (a fast call runs no Lua code).
+pub(in crate::api) unsafe fn walk(
+    l: *mut lua_State,
+    i: c_int,
+    mut read: impl FnMut(*mut lua_State) -> Option<()>,
+) -> Option<bool> {
+    unsafe {
+        match ffi::lua_type(l, i) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => return Some(false),
+            ffi::LUA_TTABLE => {}
+            _ => return None,
+        }
+        if ffi::lua_getmetatable(l, i) != 0 {
+            ffi::lua_pop(l, 1);
+            return None;
+        }
+        // A walk by position (the table does not change: no Lua code runs meanwhile); a C
+        // function has LUA_MINSTACK (20) free slots, two are used at a time.
+        let mut cursor: c_uint = 0;
+        while lua_warren_next(l, i, &mut cursor) != 0 {
+            let read = read(l);
+            ffi::lua_pop(l, 2);
+            read?;
+        }
+    }
+    Some(true)
 }
 
 /// The declared default of the string option `key` of `class` (what the binding reads when

@@ -6,14 +6,12 @@ use super::phases;
 use crate::api::cost;
 use crate::api::fast::{answer, bytes_at, bytes_charged, charged, declared, install_closures};
 use crate::api::fast::{int_arg, string_at, Answer, FastMethod};
-use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::fast::{options, CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
-use std::ffi::{c_int, c_uint};
-
-use crate::ffi::lua_warren_next;
+use std::ffi::c_int;
 use warren_core::map::{priority, Brush, Map, Point, TagValue, TerrainId};
 
 /// The map methods with a fast path.
@@ -283,26 +281,9 @@ impl<'l> WriteOptions<'l> {
     /// unchanged (a fast call runs no Lua code).
     unsafe fn at(l: *mut lua_State, i: c_int) -> Option<(Self, bool)> {
         let mut options = WriteOptions::default();
-        unsafe {
-            match ffi::lua_type(l, i) {
-                ffi::LUA_TNONE | ffi::LUA_TNIL => return Some((options, false)),
-                ffi::LUA_TTABLE => {}
-                _ => return None,
-            }
-            if ffi::lua_getmetatable(l, i) != 0 {
-                ffi::lua_pop(l, 1);
-                return None;
-            }
-            // A walk by position (the table does not change: no Lua code runs meanwhile); a C
-            // function has LUA_MINSTACK (20) free slots, two are used at a time.
-            let mut cursor: c_uint = 0;
-            while lua_warren_next(l, i, &mut cursor) != 0 {
-                let read = options.read(l);
-                ffi::lua_pop(l, 2);
-                read?;
-            }
-        }
-        Some((options, true))
+        // SAFETY: see the function's contract.
+        let table = unsafe { options::walk(l, i, |l| options.read(l))? };
+        Some((options, table))
     }
 
     /// Reads the key and value on top of the stack into the options; `None` when they are not
