@@ -41,7 +41,7 @@ fn rows_follow_roughness_and_windyness_within_the_map() {
         let map = generate(&host, seed, &p);
         for y in 0..map.height() {
             for x in 0..map.width() {
-                if map.is_edge(x, y) {
+                if map.is_edge(warren_core::map::Point::new(x, y)) {
                     assert!(
                         map.is_solid(warren_core::map::Point::new(x, y)).unwrap(),
                         "open edge at ({x},{y})"

@@ -243,7 +243,7 @@ fn needed(map: &Map, p: Point) -> bool {
     let adjacency = map_adjacency(map);
     let before = components(map, adjacency).len();
     let mut walled = map.clone();
-    let i = walled.index(p.x as i64, p.y as i64).unwrap();
+    let i = walled.index(p).unwrap();
     walled.flag_cells_mut()[i] &= !FLAG_DOOR;
     let rock = walled.terrains().id("rock wall").unwrap();
     walled.write(p, &Brush::new(rock).forced()).unwrap();

@@ -27,7 +27,7 @@ pub fn make_door(map: &mut Map, at: Point, kind: &DoorKind, state: DoorState) ->
     if !door_may_stand(map, at) {
         return false;
     }
-    let Ok(i) = map.index(at.x as i64, at.y as i64) else {
+    let Ok(i) = map.index(at) else {
         return false;
     };
     let made_on = map.terrain_at(at).ok();
@@ -45,8 +45,8 @@ pub fn make_door(map: &mut Map, at: Point, kind: &DoorKind, state: DoorState) ->
 /// Whether [`make_door`] may make a door at `at`: on the map but not its edge, where no door
 /// stands, on a cell of at most room-furniture priority.
 pub fn door_may_stand(map: &Map, at: Point) -> bool {
-    map.index(at.x as i64, at.y as i64).is_ok_and(|i| {
-        !map.is_edge(at.x, at.y)
+    map.index(at).is_ok_and(|i| {
+        !map.is_edge(at)
             && map.flag_cells()[i] & FLAG_DOOR == 0
             && map.priority_cells()[i] <= priority::ROOM_FURNITURE
     })
@@ -159,7 +159,7 @@ fn drop_doors_on_stairs(map: &mut Map) {
         .into_iter()
         .partition(|d| stairs.contains(&d.at()));
     for d in on_stairs {
-        if let Ok(i) = map.index(d.x as i64, d.y as i64) {
+        if let Ok(i) = map.index(d.at()) {
             map.flag_cells_mut()[i] &= !FLAG_DOOR;
         }
     }
@@ -221,7 +221,7 @@ fn remove_touching_pairs(map: &mut Map) {
         return;
     }
     let set_door = |map: &mut Map, p: Point, on: bool| {
-        if let Ok(c) = map.index(p.x as i64, p.y as i64) {
+        if let Ok(c) = map.index(p) {
             let f = &mut map.flag_cells_mut()[c];
             *f = if on { *f | FLAG_DOOR } else { *f & !FLAG_DOOR };
         }
@@ -292,7 +292,7 @@ fn wall_beside(map: &Map, p: Point) -> Option<TerrainId> {
 
 /// Whether `p` is a wall: on the map, solid, and no door.
 fn wall(map: &Map, p: Point) -> bool {
-    map.index(p.x as i64, p.y as i64)
+    map.index(p)
         .is_ok_and(|i| map.flag_cells()[i] & (FLAG_SOLID | FLAG_DOOR) == FLAG_SOLID)
 }
 

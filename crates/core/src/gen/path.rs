@@ -23,8 +23,8 @@ pub fn shortest_path(
     rules: &MoveRules,
     meter: &mut dyn Meter,
 ) -> Result<Option<Vec<Point>>, ToolError> {
-    map.index(from.x as i64, from.y as i64)?;
-    map.index(to.x as i64, to.y as i64)?;
+    map.index(from)?;
+    map.index(to)?;
     let grid = CostGrid::new(map, area, rules, meter)?;
     if from == to {
         return Ok(Some(vec![from]));
@@ -147,7 +147,7 @@ pub fn cull_unreachable(
         });
     }
     for p in from {
-        map.index(p.x as i64, p.y as i64)?;
+        map.index(*p)?;
     }
     let grid = CostGrid::new(map, area, &MoveRules::new(adjacency), meter)?;
     let dist = search(&grid, from, meter)?;

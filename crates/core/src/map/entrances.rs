@@ -75,7 +75,7 @@ impl Map {
             _ => None,
         };
         if let (Some(x), Some(y)) = (tag("start_x"), tag("start_y")) {
-            if self.in_bounds(x.into(), y.into()) {
+            if self.in_bounds(Point::new(x, y)) {
                 return Some(Point::new(x, y));
             }
         }

@@ -383,30 +383,47 @@ impl Map {
         &self.terrains
     }
 
-    /// Whether `(x, y)` lies on the map.
+    /// Whether `p` lies on the map.
     #[inline]
-    pub fn in_bounds(&self, x: i64, y: i64) -> bool {
-        x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64
+    pub fn in_bounds(&self, p: Point) -> bool {
+        p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
     }
 
-    /// Whether `(x, y)` lies on the map's outermost ring.
+    /// Whether `p` lies on the map's outermost ring.
     #[inline]
-    pub fn is_edge(&self, x: i32, y: i32) -> bool {
-        x == 0 || y == 0 || x == self.width - 1 || y == self.height - 1
+    pub fn is_edge(&self, p: Point) -> bool {
+        p.x == 0 || p.y == 0 || p.x == self.width - 1 || p.y == self.height - 1
     }
 
-    /// The cell index of `(x, y)`, or an out-of-bounds error.
+    /// The cell index of `p`, or an out-of-bounds error.
     #[inline]
-    pub fn index(&self, x: i64, y: i64) -> Result<usize, MapError> {
-        if self.in_bounds(x, y) {
-            Ok(x as usize + y as usize * self.width as usize)
+    pub fn index(&self, p: Point) -> Result<usize, MapError> {
+        if self.in_bounds(p) {
+            Ok(p.x as usize + p.y as usize * self.width as usize)
         } else {
-            Err(MapError::OutOfBounds {
-                x,
-                y,
-                width: self.width,
-                height: self.height,
-            })
+            Err(self.out_of_bounds(p.x.into(), p.y.into()))
+        }
+    }
+
+    /// The cell at column `x`, row `y` given as any integers (a script's, say): its point when
+    /// it lies on the map, else the out-of-bounds error naming `(x, y)` as given. Every other
+    /// method takes its cells as [`Point`]s.
+    #[inline]
+    pub fn locate(&self, x: i64, y: i64) -> Result<Point, MapError> {
+        match (i32::try_from(x), i32::try_from(y)) {
+            (Ok(px), Ok(py)) if self.in_bounds(Point::new(px, py)) => Ok(Point::new(px, py)),
+            _ => Err(self.out_of_bounds(x, y)),
+        }
+    }
+
+    /// The error for a cell `(x, y)` off the map.
+    #[cold]
+    fn out_of_bounds(&self, x: i64, y: i64) -> MapError {
+        MapError::OutOfBounds {
+            x,
+            y,
+            width: self.width,
+            height: self.height,
         }
     }
 
@@ -421,44 +438,44 @@ impl Map {
 
     /// Terrain id at a cell.
     pub fn terrain_at(&self, p: Point) -> Result<TerrainId, MapError> {
-        Ok(self.terrain[self.index(p.x as i64, p.y as i64)?])
+        Ok(self.terrain[self.index(p)?])
     }
 
     /// Priority at a cell.
     pub fn priority_at(&self, p: Point) -> Result<u8, MapError> {
-        Ok(self.priority[self.index(p.x as i64, p.y as i64)?])
+        Ok(self.priority[self.index(p)?])
     }
 
     /// Region id at a cell (0 = none).
     pub fn region_at(&self, p: Point) -> Result<u16, MapError> {
-        Ok(self.region[self.index(p.x as i64, p.y as i64)?])
+        Ok(self.region[self.index(p)?])
     }
 
     /// Whether the cell blocks movement.
     pub fn is_solid(&self, p: Point) -> Result<bool, MapError> {
-        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_SOLID != 0)
+        Ok(self.flags[self.index(p)?] & FLAG_SOLID != 0)
     }
 
     /// Whether the cell's terrain is a hazard (open, but not to be crossed).
     pub fn is_hazard(&self, p: Point) -> Result<bool, MapError> {
-        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_HAZARD != 0)
+        Ok(self.flags[self.index(p)?] & FLAG_HAZARD != 0)
     }
 
     /// Whether a door stands on the cell.
     pub fn is_door(&self, p: Point) -> Result<bool, MapError> {
-        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_DOOR != 0)
+        Ok(self.flags[self.index(p)?] & FLAG_DOOR != 0)
     }
 
     /// Whether a walker may stand on the cell: see [`passable`].
     pub fn is_passable(&self, p: Point) -> Result<bool, MapError> {
-        Ok(passable(self.flags[self.index(p.x as i64, p.y as i64)?]))
+        Ok(passable(self.flags[self.index(p)?]))
     }
 
     /// Records a door on its cell ([`FLAG_DOOR`] and `notes.doors`). Returns `false`, changing
     /// nothing, when a door already stands there; a cell off the map is an error. The cell's
     /// terrain and priority are left alone: drawing the door is the caller's business.
     pub fn add_door(&mut self, door: Door) -> Result<bool, MapError> {
-        let i = self.index(door.x as i64, door.y as i64)?;
+        let i = self.index(door.at())?;
         if self.flags[i] & FLAG_DOOR != 0 {
             return Ok(false);
         }
@@ -469,12 +486,12 @@ impl Map {
 
     /// Whether the cell is marked connected.
     pub fn is_connected(&self, p: Point) -> Result<bool, MapError> {
-        Ok(self.flags[self.index(p.x as i64, p.y as i64)?] & FLAG_CONNECTED != 0)
+        Ok(self.flags[self.index(p)?] & FLAG_CONNECTED != 0)
     }
 
     /// Marks or clears the connected flag of a cell.
     pub fn set_connected(&mut self, p: Point, on: bool) -> Result<(), MapError> {
-        let i = self.index(p.x as i64, p.y as i64)?;
+        let i = self.index(p)?;
         if on {
             self.flags[i] |= FLAG_CONNECTED;
         } else {
@@ -555,7 +572,7 @@ impl Map {
     /// unforced map edge returns `Ok(false)`.
     #[inline]
     pub fn write(&mut self, p: Point, brush: &Brush) -> Result<bool, MapError> {
-        let i = self.index(p.x as i64, p.y as i64)?;
+        let i = self.index(p)?;
         Ok(self.write_cell(p.x, p.y, i, brush))
     }
 
@@ -576,7 +593,7 @@ impl Map {
     /// [`Map::write_cell`] with the brush terrain's flag bits already looked up.
     #[inline(always)]
     fn write_cell_as(&mut self, x: i32, y: i32, i: usize, brush: &Brush, terrain_bits: u8) -> bool {
-        if !brush.force && self.is_edge(x, y) {
+        if !brush.force && self.is_edge(Point::new(x, y)) {
             return false;
         }
         self.forget(brush);
@@ -612,8 +629,8 @@ impl Map {
                 h: rect.h,
             });
         }
-        self.index(rect.x as i64, rect.y as i64)?;
-        self.index(rect.x2() as i64, rect.y2() as i64)?;
+        self.index(Point::new(rect.x, rect.y))?;
+        self.index(Point::new(rect.x2(), rect.y2()))?;
         Ok(())
     }
 
@@ -707,7 +724,7 @@ impl Map {
     /// written). Returns the number written.
     pub fn write_all(&mut self, cells: &[Point], brush: &Brush) -> Result<usize, MapError> {
         for p in cells {
-            self.index(p.x as i64, p.y as i64)?;
+            self.index(*p)?;
         }
         Ok(cells
             .iter()
@@ -721,7 +738,7 @@ impl Map {
     /// order (the tutorial's corridor record). All cells must be on the map.
     pub fn carve_path(&mut self, cells: &[Point], brush: &Brush) -> Result<Vec<Point>, MapError> {
         for p in cells {
-            self.index(p.x as i64, p.y as i64)?;
+            self.index(*p)?;
         }
         let mut carved = self.notes.corridor_cells(cells.len());
         self.carve_into(cells.iter().copied(), brush, &mut carved)?;
@@ -738,7 +755,7 @@ impl Map {
     ) -> Result<(), MapError> {
         let terrain_bits = self.terrain_bits(brush.terrain);
         cells.into_iter().try_for_each(|p| {
-            let i = self.index(p.x as i64, p.y as i64)?;
+            let i = self.index(p)?;
             self.carve_cell(p, i, brush, terrain_bits, carved);
             Ok(())
         })
@@ -772,8 +789,8 @@ impl Map {
         brush: &Brush,
         carved: &mut Vec<Point>,
     ) -> Result<(), MapError> {
-        self.index(a.x as i64, a.y as i64)?;
-        self.index(b.x as i64, b.y as i64)?;
+        self.index(a)?;
+        self.index(b)?;
         let corner = match order {
             DogLeg::HorizontalFirst => Point::new(b.x, a.y),
             DogLeg::VerticalFirst => Point::new(a.x, b.y),

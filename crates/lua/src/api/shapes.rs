@@ -232,8 +232,7 @@ pub fn list(c: &Call, t: &Table, what: impl Display) -> mlua::Result<List> {
 /// Argument `i` (x) and `i + 1` (y) as a cell on `map`.
 pub fn cell(c: &Call, map: &Map, i: usize, x: &Value, y: &Value) -> mlua::Result<Point> {
     let (x, y) = (c.int(i, x)?, c.int(i + 1, y)?);
-    map.index(x, y).map_err(|e| c.fail(e))?;
-    Ok(Point::new(x as i32, y as i32))
+    map.locate(x, y).map_err(|e| c.fail(e))
 }
 
 /// A cell from a `{x=, y=}` table (or the deprecated positional `{x, y}`), on `map`.
@@ -246,9 +245,7 @@ pub fn cell_from(c: &Call, map: &Map, v: &Value, what: impl Display) -> mlua::Re
     };
     let k = keys(c.lua());
     if let [Some(x), Some(y)] = held_ints(c, t, [&k.x, &k.y])? {
-        map.index(x, y)
-            .map_err(|e| c.fail(format!("{what}: {e}")))?;
-        return Ok(Point::new(x as i32, y as i32));
+        return map.locate(x, y).map_err(|e| c.fail(format!("{what}: {e}")));
     }
     let coord = |key: &mlua::String, name: &str, pos: i64| -> mlua::Result<i64> {
         let mut v = named(t, key)?;
@@ -263,9 +260,7 @@ pub fn cell_from(c: &Call, map: &Map, v: &Value, what: impl Display) -> mlua::Re
         })
     };
     let (x, y) = (coord(&k.x, "x", 1)?, coord(&k.y, "y", 2)?);
-    map.index(x, y)
-        .map_err(|e| c.fail(format!("{what}: {e}")))?;
-    Ok(Point::new(x as i32, y as i32))
+    map.locate(x, y).map_err(|e| c.fail(format!("{what}: {e}")))
 }
 
 /// Argument `i` as a list of cells on `map`.

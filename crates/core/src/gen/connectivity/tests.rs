@@ -351,7 +351,8 @@ fn fixup_stops_at_the_trial_limit_with_an_error_that_says_so() {
 #[test]
 fn fixup_passes_connector_errors_on() {
     let mut map = ascii_map(&[".#.", "###"]);
-    let failing = |m: &mut Map, _: &mut Rng, _: Point, _: Point| m.index(9, 9).map(|_| ());
+    let failing =
+        |m: &mut Map, _: &mut Rng, _: Point, _: Point| m.index(Point::new(9, 9)).map(|_| ());
     let err = fixup(&mut map, &mut Rng::new(1), 5, Adjacency::Eight, failing).unwrap_err();
     assert_eq!(
         err.to_string(),

@@ -173,7 +173,7 @@ fn spread_connected(
     let (w, h) = (map.width(), map.height());
     let mut stack: Vec<Point> = Vec::new();
     for p in seeds {
-        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+        if let Ok(i) = map.index(p) {
             let f = &mut map.flag_cells_mut()[i];
             if passable(*f) {
                 *f |= FLAG_CONNECTED;

@@ -47,12 +47,12 @@ pub fn carve_path(
     adjacency: Adjacency,
     meter: &mut dyn Meter,
 ) -> Result<Vec<Point>, DungeonError> {
-    let start = map.index(from.x as i64, from.y as i64)?;
-    let goal = map.index(to.x as i64, to.y as i64)?;
+    let start = map.index(from)?;
+    let goal = map.index(to)?;
     let limit = brushes.floor.priority.unwrap_or(u8::MAX);
     let (w, h) = (map.width(), map.height());
     let step = |map: &Map, p: Point| -> Option<Step> {
-        let i = map.index(p.x as i64, p.y as i64).ok()?;
+        let i = map.index(p).ok()?;
         if map.is_passable(p).ok()? {
             return Some(Step::Walk);
         }
@@ -179,7 +179,7 @@ mod tests {
         for p in Rect::new(10, 1, 5, 17).cells() {
             assert_eq!(map.terrain_at(p).unwrap(), VAULT_WALL);
         }
-        assert!(carved.iter().all(|p| !map.is_edge(p.x, p.y)));
+        assert!(carved.iter().all(|p| !map.is_edge(*p)));
     }
 
     #[test]

@@ -56,7 +56,7 @@ impl Places {
         let rooms = map.notes.rooms.iter().enumerate().rev();
         for (k, r) in rooms.filter(|(_, r)| &*r.kind != "vault") {
             for p in r.rect.cells() {
-                if map.in_bounds(p.x as i64, p.y as i64) {
+                if map.in_bounds(p) {
                     room[p.x as usize + p.y as usize * width] = k as u32 + 1;
                 }
             }
@@ -93,7 +93,7 @@ pub fn up_stairs(
     let mut placed = Vec::new();
     for p in &above.notes.stairs.down {
         let q = Point::new(p.x + shift.x, p.y + shift.y);
-        if !map.in_bounds(q.x as i64, q.y as i64) || map.is_edge(q.x, q.y) {
+        if !map.in_bounds(q) || map.is_edge(q) {
             continue;
         }
         let was_solid = map.is_solid(q).unwrap_or(false);
@@ -171,7 +171,7 @@ pub fn down_stairs(
         .up
         .iter()
         .chain(&map.notes.stairs.down)
-        .filter(|p| map.in_bounds(p.x as i64, p.y as i64))
+        .filter(|p| map.in_bounds(**p))
         .map(|&p| places.of(map, p))
         .collect();
     let mut placed = Vec::new();

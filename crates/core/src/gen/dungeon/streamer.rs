@@ -156,7 +156,7 @@ pub fn write_streamer(
     let mut swelling = true;
     let mut written = 0;
     let mut visited = 0u64;
-    while width > 0 && map.in_bounds(pos.x as i64, pos.y as i64) {
+    while width > 0 && map.in_bounds(pos) {
         if !flows && rng.below(13) == 0 {
             width += if swelling { 1 } else { -1 };
         }
@@ -172,7 +172,7 @@ pub fn write_streamer(
         let (x0, y0) = (pos.x - width / 2, pos.y - width / 2);
         for y in y0..y0 + width {
             for x in x0..x0 + width {
-                if let Ok(i) = map.index(x as i64, y as i64) {
+                if let Ok(i) = map.index(Point::new(x, y)) {
                     let fresh = map.terrain_cells()[i] != style.terrain;
                     written += (map.write_index(i, &brush) && fresh) as usize;
                 }
@@ -224,7 +224,7 @@ pub fn carry_chasms(
             continue;
         }
         let q = Point::new(p.x + shift.x, p.y + shift.y);
-        let Ok(j) = map.index(q.x as i64, q.y as i64) else {
+        let Ok(j) = map.index(q) else {
             continue;
         };
         let t = above.terrain_cells()[i];
@@ -282,7 +282,7 @@ mod tests {
                 cells.iter().any(|p| p.x <= 2 || p.y <= 2),
                 "seed {seed}: starts inside"
             );
-            assert!(cells.iter().all(|p| !map.is_edge(p.x, p.y)));
+            assert!(cells.iter().all(|p| !map.is_edge(*p)));
             for p in cells {
                 assert_eq!(map.priority_at(p).unwrap(), priority::RIVER_STREAMER);
                 assert_eq!(map.region_name(map.region_at(p).unwrap()), "stream");

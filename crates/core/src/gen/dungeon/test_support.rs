@@ -53,7 +53,7 @@ pub fn reach(map: &Map, start: Point) -> usize {
     let mut stack = vec![start];
     let mut n = 0;
     while let Some(p) = stack.pop() {
-        let Ok(i) = map.index(p.x as i64, p.y as i64) else {
+        let Ok(i) = map.index(p) else {
             continue;
         };
         if seen[i] || !map.is_passable(p).unwrap_or(false) {

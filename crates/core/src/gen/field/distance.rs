@@ -203,7 +203,7 @@ pub fn distance_into(
         });
     }
     for p in sources {
-        map.index(p.x as i64, p.y as i64)?;
+        map.index(*p)?;
     }
     let grid = CostGrid::new(map, area, rules, meter)?;
     let dist = search(&grid, sources, meter)?;
@@ -329,7 +329,7 @@ mod tests {
             .dirs()
             .iter()
             .map(|&d| p.step(d))
-            .filter(|q| map.in_bounds(q.x as i64, q.y as i64))
+            .filter(|q| map.in_bounds(*q))
             .collect()
     }
 
@@ -338,13 +338,13 @@ mod tests {
         let mut dist = vec![UNREACHABLE; map.len()];
         let mut queue = VecDeque::new();
         for &s in sources {
-            dist[map.index(s.x as i64, s.y as i64).unwrap()] = 0.0;
+            dist[map.index(s).unwrap()] = 0.0;
             queue.push_back(s);
         }
         while let Some(p) = queue.pop_front() {
-            let d = dist[map.index(p.x as i64, p.y as i64).unwrap()];
+            let d = dist[map.index(p).unwrap()];
             for q in neighbours(map, p, adjacency) {
-                let j = map.index(q.x as i64, q.y as i64).unwrap();
+                let j = map.index(q).unwrap();
                 if map.is_passable(q).unwrap() && dist[j] == UNREACHABLE {
                     dist[j] = d + 1.0;
                     queue.push_back(q);
@@ -364,16 +364,16 @@ mod tests {
         let mut dist = vec![u32::MAX; map.len()];
         let mut heap = BinaryHeap::new();
         for &s in sources {
-            dist[map.index(s.x as i64, s.y as i64).unwrap()] = 0;
+            dist[map.index(s).unwrap()] = 0;
             heap.push(std::cmp::Reverse((0u32, s.x, s.y)));
         }
         while let Some(std::cmp::Reverse((d, x, y))) = heap.pop() {
             let p = Point::new(x, y);
-            if d > dist[map.index(x as i64, y as i64).unwrap()] {
+            if d > dist[map.index(p).unwrap()] {
                 continue;
             }
             for q in neighbours(map, p, adjacency) {
-                let j = map.index(q.x as i64, q.y as i64).unwrap();
+                let j = map.index(q).unwrap();
                 if let Some(c) = cost(q) {
                     if d + c < dist[j] {
                         dist[j] = d + c;

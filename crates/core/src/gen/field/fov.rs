@@ -151,7 +151,7 @@ pub fn fov_into(
 ) -> Result<(), ToolError> {
     crate::gen::area::same_size((seen.width(), seen.height()), (map.width(), map.height()))?;
     let scope = area.on(map)?;
-    let i0 = map.index(origin.x as i64, origin.y as i64)?;
+    let i0 = map.index(origin)?;
     let (w, h) = (map.width() as i64, map.height() as i64);
     let flags = map.flag_cells();
     let cells = seen.cells_mut();

@@ -89,7 +89,7 @@ impl Town {
         meter: &mut dyn Meter,
     ) -> Result<Drawn, TownError> {
         let (width, height) = (self.grid.width(), self.grid.height());
-        map.index(width as i64 - 1, height as i64 - 1)?;
+        map.locate(width as i64 - 1, height as i64 - 1)?;
         meter.work(2 * (width * height) as u64)?;
         let mut street = Vec::new();
         let mut row = Vec::with_capacity(width);

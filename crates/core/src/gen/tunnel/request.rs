@@ -111,7 +111,7 @@ impl TunnelRequest {
     /// Checks the request against `map`.
     pub fn validate(&self, map: &Map) -> Result<(), TunnelError> {
         for (which, p) in [("start", self.start), ("destination", self.dest)] {
-            map.index(p.x as i64, p.y as i64)
+            map.index(p)
                 .map_err(|source| TunnelError::OutOfBounds { which, source })?;
         }
         if let Some(d) = self.start_dir {

@@ -107,7 +107,7 @@ pub fn walk(
             return out;
         }
         pos = next;
-        if !map.in_bounds(pos.x as i64, pos.y as i64) {
+        if !map.in_bounds(pos) {
             // `goto RestartTunnel`: start over from the start; doors and touched rooms stay.
             pos = start;
             heading = start_dir;

@@ -36,7 +36,7 @@ pub fn write_corridor(
         .region(region);
     let mut carved = Vec::new();
     for &p in path {
-        let Ok(i) = map.index(p.x as i64, p.y as i64) else {
+        let Ok(i) = map.index(p) else {
             continue;
         };
         if map.flag_cells()[i] & FLAG_SOLID != 0 {
@@ -45,7 +45,7 @@ pub fn write_corridor(
             }
             for d in Dir::ALL {
                 let q = p.step(d);
-                if let Ok(j) = map.index(q.x as i64, q.y as i64) {
+                if let Ok(j) = map.index(q) {
                     map.write_index(j, &walls);
                 }
             }

@@ -94,9 +94,11 @@ impl Writer<'_> {
                     return Ok(());
                 }
                 let n = chars.len() as i64;
-                let start = self.map.index(x, y).map_err(|e| c.fail(e))?;
+                let start = (self.map.locate(x, y))
+                    .and_then(|p| self.map.index(p))
+                    .map_err(|e| c.fail(e))?;
                 self.map
-                    .index(x + n - 1, y)
+                    .locate(x + n - 1, y)
                     .map_err(|e| c.fail(format!("{what} has {n} cells from ({x}, {y}): {e}")))?;
                 for (i, ch) in chars.iter().enumerate() {
                     if let Some(&t) = self.legend.get(ch) {
@@ -111,9 +113,11 @@ impl Writer<'_> {
                 if n == 0 {
                     return Ok(());
                 }
-                let start = self.map.index(x, y).map_err(|e| c.fail(e))?;
+                let start = (self.map.locate(x, y))
+                    .and_then(|p| self.map.index(p))
+                    .map_err(|e| c.fail(e))?;
                 self.map
-                    .index(x + n - 1, y)
+                    .locate(x + n - 1, y)
                     .map_err(|e| c.fail(format!("{what} has {n} cells from ({x}, {y}): {e}")))?;
                 let map = &mut *self.map;
                 let names = map.terrains().clone();

@@ -156,8 +156,7 @@ unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
 /// `l` is running a fast closure.
 unsafe fn cell_at(l: *mut lua_State, map: &Map) -> Option<Point> {
     let (x, y) = unsafe { xy(l)? };
-    map.index(x, y).ok()?;
-    Some(Point::new(x as i32, y as i32))
+    map.locate(x, y).ok()
 }
 
 /// Arguments 2 and 3, when the call passed exactly those after its receiver and both are
@@ -188,11 +187,11 @@ unsafe fn at_cell(
 
 unsafe fn in_bounds(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
     let (x, y) = unsafe { xy(l)? };
-    cell.peek(|m| Answer::Bool(m.in_bounds(x, y)))
+    cell.peek(|m| Answer::Bool(m.locate(x, y).is_ok()))
 }
 
 unsafe fn is_edge(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe { at_cell(l, cell, |m, p| Some(Answer::Bool(m.is_edge(p.x, p.y)))) }
+    unsafe { at_cell(l, cell, |m, p| Some(Answer::Bool(m.is_edge(p)))) }
 }
 
 unsafe fn is_solid(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
@@ -246,7 +245,7 @@ unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
         let (x, y) = (int_arg(l, 2)?, int_arg(l, 3)?);
         let (options, table) = WriteOptions::at(l, 5)?;
         cell.poke(|m| {
-            m.index(x, y).ok()?;
+            let p = m.locate(x, y).ok()?;
             let terrain = terrain_names::id(m.terrains(), name)?;
             let brush = options.brush(m, terrain)?;
             // What the binding charges: one for an options table, the region names searched.
@@ -255,7 +254,7 @@ unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
             if work > 0 && !charged(l, &crate::state::data_of(l)?.budget, work) {
                 return None;
             }
-            let written = m.write(Point::new(x as i32, y as i32), &brush).ok()?;
+            let written = m.write(p, &brush).ok()?;
             Some(Answer::Bool(written))
         })?
     }

@@ -69,14 +69,14 @@ type CellArgs = (Value, Value);
 fn in_bounds(lua: &Lua, this: &Shared<Map>, (x, y): CellArgs) -> mlua::Result<bool> {
     let c = Call::gated(lua, &IN_BOUNDS);
     let m = c.read(this)?;
-    Ok(m.in_bounds(c.int(0, &x)?, c.int(1, &y)?))
+    Ok(m.locate(c.int(0, &x)?, c.int(1, &y)?).is_ok())
 }
 
 fn is_edge(lua: &Lua, this: &Shared<Map>, (x, y): CellArgs) -> mlua::Result<bool> {
     let c = Call::gated(lua, &IS_EDGE);
     let m = c.read(this)?;
     let p = cell(&c, &m, 0, &x, &y)?;
-    Ok(m.is_edge(p.x, p.y))
+    Ok(m.is_edge(p))
 }
 
 fn get(lua: &Lua, this: &Shared<Map>, (x, y): CellArgs) -> mlua::Result<String> {

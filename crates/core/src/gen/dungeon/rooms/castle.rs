@@ -29,7 +29,7 @@ fn split(map: &mut Map, rng: &mut Rng, r: Rect, paint: &Paint) {
     let vertical = rng.below(10) == 0 || (sx > sy && rng.below(9) != 0);
     let solid = |map: &Map, x, y| {
         let flags = map
-            .index(x as i64, y as i64)
+            .index(Point::new(x, y))
             .map_or(0, |i| map.flag_cells()[i]);
         flags & (FLAG_SOLID | FLAG_DOOR) == FLAG_SOLID
     };

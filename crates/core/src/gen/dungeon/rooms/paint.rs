@@ -37,7 +37,7 @@ impl Paint {
 
     /// Writes one cell with `brush` (cells off the map are skipped).
     pub fn put(map: &mut Map, p: Point, brush: &Brush) {
-        if let Ok(i) = map.index(p.x as i64, p.y as i64) {
+        if let Ok(i) = map.index(p) {
             map.write_index(i, brush);
         }
     }

@@ -122,7 +122,7 @@ fn check_room(kind: RoomKind, seed: u64) {
     let diggable = open.iter().any(|&p| {
         crate::map::Dir::CARDINAL.iter().any(|&d| {
             let n = p.step(d);
-            map.flag_cells()[map.index(n.x as i64, n.y as i64).unwrap()] & FLAG_SOLID != 0
+            map.flag_cells()[map.index(n).unwrap()] & FLAG_SOLID != 0
                 && map.priority_at(n).unwrap() <= priority::ROOM_FLOOR
         })
     });

@@ -115,9 +115,9 @@ proptest! {
                     prop_assert!(out.steps <= MAX_CORRIDOR_LENGTH);
                     prop_assert!(out.path.len() <= MAX_CORRIDOR_LENGTH as usize);
                     for p in out.path.iter().chain(&out.carved).chain(&out.doors) {
-                        prop_assert!(map.in_bounds(p.x as i64, p.y as i64), "{:?}", p);
+                        prop_assert!(map.in_bounds(*p), "{:?}", p);
                     }
-                    prop_assert!(map.in_bounds(out.end.x as i64, out.end.y as i64));
+                    prop_assert!(map.in_bounds(out.end));
                     prop_assert!(out.carved.iter().all(|p| out.path.contains(p)));
                     for &d in &out.doors {
                         prop_assert!(before.is_solid(d) == Ok(true), "door on open {:?}", d);
