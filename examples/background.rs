@@ -1,6 +1,6 @@
 //! Generating levels on a background thread while the game loop keeps ticking (`warren-lua`
 //! only). A [`Host`] is not `Send` (it owns a Lua state), so it is made on the worker thread
-//! and stays there; requests go in and finished levels ([`Level`], holding a `Map`, is `Send`)
+//! and stays there; requests go in and finished levels ([`GeneratedLevel`], holding a `Map`, is `Send`)
 //! come back over channels. The loop never waits for a map: it polls once per frame.
 //!
 //! ```sh
@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
-use warren_lua::run::{self, Level};
+use warren_lua::run::{self, GeneratedLevel};
 use warren_lua::{Host, Limits};
 
 /// What the game asks the worker for: a run of `levels` levels from `seed`.
@@ -26,7 +26,7 @@ struct Request {
 }
 
 /// What comes back: the request's seed and its levels, or why there are none.
-type Reply = (u64, warren_lua::Result<Vec<Level>>);
+type Reply = (u64, warren_lua::Result<Vec<GeneratedLevel>>);
 
 /// One frame of the game loop.
 const FRAME: Duration = Duration::from_millis(2);

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use warren_core::render::{text, View};
-use warren_lua::run::Level;
+use warren_lua::run::GeneratedLevel;
 use warren_lua::watch::{HotRegistry, RegistryUpdate};
 use warren_lua::{run, Host, Limits, ParamValues};
 
@@ -49,7 +49,7 @@ fn follow(
     regions: &Path,
     script: &Path,
     time: Duration,
-    mut after_reload: impl FnMut(&[Level]) -> bool,
+    mut after_reload: impl FnMut(&[GeneratedLevel]) -> bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut hot = HotRegistry::open(regions)?;
     let mut host = Host::load(script, hot.current(), Limits::default())?;
@@ -85,12 +85,12 @@ fn follow(
     Ok(())
 }
 
-fn generate(host: &Host, params: &ParamValues) -> warren_lua::Result<Vec<Level>> {
+fn generate(host: &Host, params: &ParamValues) -> warren_lua::Result<Vec<GeneratedLevel>> {
     run::generate_levels(host, SEED, params, LEVELS)
 }
 
 /// The levels as text, one after the other.
-fn show(levels: &[Level]) -> String {
+fn show(levels: &[GeneratedLevel]) -> String {
     levels
         .iter()
         .map(|l| {

@@ -16,7 +16,7 @@ use warren_core::gen::connectivity::components;
 use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     connect_panels, down_stairs, draw_rooms, fixup_level, init_level, write_streamer, FixupOptions,
-    Level, StairPlacement,
+    LevelPanels, StairPlacement,
 };
 use warren_core::gen::meter::Unmetered;
 use warren_core::gen::tunnel::{TunnelFlags, TunnelLevel};
@@ -90,7 +90,7 @@ fn generate(registry: &Registry, seed: u64, depth: u32) -> Result<(), Box<dyn st
         registry.map_edge,
         meter,
     )?;
-    let mut level = Level::new(panels);
+    let mut level = LevelPanels::new(panels);
 
     // 2. Streamers (rivers, chasms, veins) chosen by weight among those allowed this deep.
     let mut r = rng.stream("streamers");

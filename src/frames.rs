@@ -7,14 +7,14 @@ use crate::render::{gif, png, LayerChoice, View, VIEW_BYTES_PER_CELL};
 use std::path::{Path, PathBuf};
 use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::{level_seed, Level};
+use warren_lua::run::{level_seed, GeneratedLevel};
 use warren_lua::{Host, ParamValues, Run};
 
 /// A level and the snapshots its recipe took on the way.
 #[derive(Clone, Debug)]
 pub struct Steps {
     /// The finished level.
-    pub level: Level,
+    pub level: GeneratedLevel,
     /// Snapshots, oldest first.
     pub snapshots: Vec<Snapshot>,
 }
@@ -42,7 +42,7 @@ pub fn generate_steps(
         let bytes = snapshots.iter().map(|s| s.map.bytes()).sum::<usize>();
         kept.push(host.keep(bytes.saturating_add(map.bytes())));
         out.push(Steps {
-            level: Level {
+            level: GeneratedLevel {
                 map,
                 seed: s,
                 depth,

@@ -1,8 +1,7 @@
 //! The `warren` binary: parse arguments, run, map the outcome to an exit code.
 //!
-//! The libraries report typed errors (`warren_lua::Error`, made with thiserror); here, at the
-//! top, they travel as `anyhow::Error` with everything else that can go wrong, and the exit code
-//! comes from the typed error when there is one.
+//! Every command reports a typed error (`warren_lua::Error`, made with thiserror); here, at the
+//! top, it is printed once and gives the exit code.
 
 use clap::Parser;
 use std::io::Write;
@@ -34,29 +33,26 @@ fn main() {
     let code = match std::panic::catch_unwind(|| run(cli)) {
         Ok(Ok(())) => 0,
         Ok(Err(e)) => report(&e),
-        Err(p) => report(&anyhow::Error::new(warren_lua::Error::Internal(
+        Err(p) => report(&warren_lua::Error::Internal(
             p.downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into()),
-        ))),
+        )),
     };
     exit(code)
 }
 
 /// Runs the command line's command.
-fn run(cli: Cli) -> anyhow::Result<()> {
-    warren::commands::dispatch(cli.command)?;
-    Ok(())
+fn run(cli: Cli) -> warren_lua::Result<()> {
+    warren::commands::dispatch(cli.command)
 }
 
-/// Prints `error` once, on stderr, and gives its exit code: a warren error's own (1 bad input
-/// or a failed generation, 2 a usage mistake, 3 a bug in warren), else 1.
-fn report(error: &anyhow::Error) -> i32 {
-    eprintln!("error: {error:#}");
-    error
-        .downcast_ref::<warren_lua::Error>()
-        .map_or(1, warren_lua::Error::exit_code)
+/// Prints `error` once, on stderr, and gives its exit code (1 bad input or a failed
+/// generation, 2 a usage mistake, 3 a bug in warren).
+fn report(error: &warren_lua::Error) -> i32 {
+    eprintln!("error: {error}");
+    error.exit_code()
 }
 
 /// mimalloc's `mi_option_show_stats` and `mi_option_verbose` (`mimalloc.h`, v3): statistics

@@ -34,10 +34,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use warren_core::region::explain::edit_distance;
+use warren_core::region::explain::{nearest, Reach};
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::{params_json, Level};
+use warren_lua::run::{params_json, GeneratedLevel};
 use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod chunks;
@@ -597,7 +597,7 @@ fn check_metrics(host: &Host, params: &ParamValues, seed: u64, metrics: &[String
     match metrics.iter().find(|n| !known.contains(n)) {
         None => Ok(()),
         Some(name) => {
-            let hint = closest(name, &known)
+            let hint = nearest(name, known.iter().map(String::as_str), Reach::Quarter)
                 .map(|k| format!("did you mean '{k}'? "))
                 .unwrap_or_default();
             Err(Error::Param(format!(
@@ -606,16 +606,6 @@ fn check_metrics(host: &Host, params: &ParamValues, seed: u64, metrics: &[String
             )))
         }
     }
-}
-
-/// The known name nearest to `name` by edit distance, if it is near enough to be a typo.
-fn closest<'a>(name: &str, known: &'a [String]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (edit_distance(name, k), k.as_str()))
-        .filter(|&(d, k)| d <= 2.max(k.len() / 4))
-        .min()
-        .map(|(_, k)| k)
 }
 
 /// The progress bar, drawn on stderr.
@@ -791,7 +781,7 @@ fn save(
     seed: u64,
     map: warren_core::map::Map,
 ) -> Result<warren_core::map::Map> {
-    let level = [Level {
+    let level = [GeneratedLevel {
         map,
         seed,
         depth: 1,
@@ -900,8 +890,9 @@ mod tests {
         let known: Vec<String> = ["floor_fraction", "dead_ends", "time_us.total"]
             .map(String::from)
             .to_vec();
-        assert_eq!(closest("floor_fracton", &known), Some("floor_fraction"));
-        assert_eq!(closest("time_us.totl", &known), Some("time_us.total"));
-        assert_eq!(closest("rooms", &known), None);
+        let closest = |name| nearest(name, known.iter().map(String::as_str), Reach::Quarter);
+        assert_eq!(closest("floor_fracton"), Some("floor_fraction"));
+        assert_eq!(closest("time_us.totl"), Some("time_us.total"));
+        assert_eq!(closest("rooms"), None);
     }
 }

@@ -8,7 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::{display_path, generate_levels, load_registry, Level};
+use warren_lua::run::{display_path, generate_levels, load_registry, GeneratedLevel};
 use warren_lua::{Host, ParamValue};
 
 /// Executes `warren run`.
@@ -181,7 +181,7 @@ fn terminal_columns() -> Option<usize> {
 }
 
 /// A note for maps wider than the terminal they were printed on.
-fn too_wide(levels: &[Level], columns: Option<usize>) -> Option<String> {
+fn too_wide(levels: &[GeneratedLevel], columns: Option<usize>) -> Option<String> {
     let columns = columns?;
     let width = levels.iter().map(|l| l.map.width()).max()? as usize;
     (width > columns).then(|| {

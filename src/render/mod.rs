@@ -11,7 +11,7 @@ pub use warren_core::render::{json, layers, ldtk, text, tiled, view, LayerChoice
 use crate::output::{write_atomic, AtomicFile};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use warren_lua::run::{params_json, Level};
+use warren_lua::run::{params_json, GeneratedLevel};
 use warren_lua::{Error, ParamValues, Result};
 
 /// An output format.
@@ -82,7 +82,7 @@ const ANSI_BYTES_PER_CELL: usize = 24;
 /// A run's levels and how to draw them.
 pub struct Output<'a> {
     /// The levels, in depth order.
-    pub levels: &'a [Level],
+    pub levels: &'a [GeneratedLevel],
     /// The recipe's name.
     pub recipe: &'a str,
     /// The parameter values the levels were made with.
@@ -314,7 +314,7 @@ pub fn tileset_path(map: &Path) -> PathBuf {
 /// Renders levels in `format` (not [`Format::Tiled`], which needs a file): see
 /// [`Output::write`].
 pub fn render(
-    levels: &[Level],
+    levels: &[GeneratedLevel],
     recipe: &str,
     params: &ParamValues,
     format: Format,
@@ -326,7 +326,7 @@ pub fn render(
 /// Like [`render()`], drawing `layer` instead of the terrain. JSON keeps `rows`/`legend` as the
 /// terrain and adds the layer beside them.
 pub fn render_layer(
-    levels: &[Level],
+    levels: &[GeneratedLevel],
     recipe: &str,
     params: &ParamValues,
     format: Format,
@@ -348,7 +348,7 @@ pub fn render_layer(
 /// Writes levels' terrain as text (`ascii`, or `ansi` with `color`) one row at a time,
 /// levels separated by a blank line: the bytes [`render()`] gives, without holding them.
 pub fn write_terrain_text<W: std::io::Write + ?Sized>(
-    levels: &[Level],
+    levels: &[GeneratedLevel],
     color: bool,
     out: &mut W,
 ) -> std::io::Result<()> {

@@ -28,7 +28,7 @@ use warren_core::region::Registry;
 use warren_core::stats::{Measurer, BUILTIN};
 use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::Error;
-use warren_lua::run::{level_seed, Level};
+use warren_lua::run::{level_seed, GeneratedLevel};
 use warren_lua::watch::changes::Changes;
 use warren_lua::watch::live::LiveRecipe;
 use warren_lua::{Host, Limits, ParamValue, ParamValues, Run};
@@ -66,7 +66,7 @@ pub enum Failure {
 #[derive(Debug)]
 pub struct LevelResult {
     /// The level.
-    pub level: Level,
+    pub level: GeneratedLevel,
     /// Its `map:snapshot` steps (when asked for), oldest first.
     pub snapshots: Vec<Snapshot>,
     /// Steps left out to keep the page's copy within [`MAX_PAGE_CELLS`].
@@ -96,7 +96,7 @@ pub struct Generation {
 
 impl Generation {
     /// The levels as `warren run` renders them.
-    pub fn plain_levels(&self) -> Vec<Level> {
+    pub fn plain_levels(&self) -> Vec<GeneratedLevel> {
         self.levels.iter().map(|l| l.level.clone()).collect()
     }
 }
@@ -652,7 +652,7 @@ fn generate_levels(
         cells += snapshots.iter().map(|s| s.map.len()).sum::<usize>();
         let metrics = measure(measurer, &map);
         out.push(LevelResult {
-            level: Level { map, seed, depth },
+            level: GeneratedLevel { map, seed, depth },
             snapshots,
             snapshots_dropped,
             time,

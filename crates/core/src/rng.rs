@@ -143,12 +143,17 @@ pub enum WeightProblem {
     Overflow(usize),
 }
 
+/// Whether `w` can be a weight: finite and ≥ 0.
+pub fn valid_weight(w: f64) -> bool {
+    w.is_finite() && w >= 0.0
+}
+
 /// Checks that every weight is finite and ≥ 0 and that they add up to a finite total; returns
 /// the total.
 pub fn check_weights(weights: &[f64]) -> Result<f64, WeightProblem> {
     let mut total = 0.0f64;
     for (i, &w) in weights.iter().enumerate() {
-        if !w.is_finite() || w < 0.0 {
+        if !valid_weight(w) {
             return Err(WeightProblem::Invalid(i));
         }
         total += w;

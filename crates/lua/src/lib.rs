@@ -31,7 +31,7 @@
 //!
 //! A [`Host`] is not `Send`: it owns a Lua state (a `*mut lua_State` and `Rc`s into it), so it
 //! lives and dies on the thread that made it. What it makes is `Send`: a
-//! [`Map`](warren_core::map::Map), a [`run::Level`], an [`Error`], and so are the inputs it is
+//! [`Map`](warren_core::map::Map), a [`run::GeneratedLevel`], an [`Error`], and so are the inputs it is
 //! made from (an `Arc<`[`Registry`](warren_core::region::Registry)`>`, [`ParamValues`]). To
 //! generate off a game's main thread, start a worker that loads its own host and answer
 //! requests over channels, sending the maps back; for more throughput, one host per worker.
@@ -41,7 +41,7 @@
 //! ```
 //! fn send<T: Send + 'static>() {}
 //! send::<warren_core::map::Map>();
-//! send::<warren_lua::run::Level>();
+//! send::<warren_lua::run::GeneratedLevel>();
 //! send::<warren_lua::Error>();
 //! send::<warren_lua::ParamValues>();
 //! send::<std::sync::Arc<warren_core::region::Registry>>();

@@ -93,7 +93,7 @@ pub fn level_seed(seed: u64, depth: u32) -> u64 {
 
 /// One generated level and what made it.
 #[derive(Clone, Debug)]
-pub struct Level {
+pub struct GeneratedLevel {
     /// The map.
     pub map: Map,
     /// Its seed.
@@ -109,8 +109,8 @@ pub fn generate_levels(
     seed: u64,
     params: &ParamValues,
     count: u32,
-) -> Result<Vec<Level>> {
-    let mut levels: Vec<Level> = Vec::with_capacity(count as usize);
+) -> Result<Vec<GeneratedLevel>> {
+    let mut levels: Vec<GeneratedLevel> = Vec::with_capacity(count as usize);
     // Every level made so far stays in the memory account of the ones below it.
     let mut kept = Vec::with_capacity(count as usize);
     for depth in 1..=count {
@@ -122,7 +122,7 @@ pub fn generate_levels(
             above: levels.last().map(|l| &l.map),
         })?;
         kept.push(host.keep(map.bytes()));
-        levels.push(Level {
+        levels.push(GeneratedLevel {
             map,
             seed: s,
             depth,

@@ -5,9 +5,62 @@
 
 use super::locate::{Locator, Seg};
 
-/// The closest of `known` to `name`, when it is close enough to be a likely typo (a few
-/// letters off, ignoring case).
+/// How far from a known name a typo may be: each kind of message keeps its own reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A third of the name's letters (at least one), case ignored; the name itself is no
+    /// suggestion. Region files.
+    Third,
+    /// Two edits, or a quarter of the known name's length when that is more. The CLI's names
+    /// (metrics).
+    Quarter,
+    /// As [`Reach::Quarter`], and a name of three or more letters that begins a known one
+    /// abbreviates it (one edit); never a known name that differs in every letter. The Lua
+    /// API's names (arguments, options, choices, globals).
+    QuarterOrPrefix,
+}
+
+/// The closest of `known` to `name`, when it is close enough (`reach`) to be a likely typo:
+/// the one "did you mean" of region files, the Lua API and the CLI.
+pub fn nearest<'a>(
+    name: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    reach: Reach,
+) -> Option<&'a str> {
+    if reach == Reach::Third {
+        return nearest_ignoring_case(name, known);
+    }
+    let length = name.chars().count();
+    known
+        .into_iter()
+        .filter_map(|k| {
+            let most = 2.max(k.len() / 4);
+            if reach == Reach::QuarterOrPrefix && name.len() >= 3 && k.starts_with(name) {
+                return Some((1, k));
+            }
+            // The distance is at least the difference in length: a name far longer than any
+            // candidate (a megabyte of text, say) is never compared character by character.
+            if length.abs_diff(k.chars().count()) > most {
+                return None;
+            }
+            Some((edit_distance(name, k), k)).filter(|&(d, _)| d <= most)
+        })
+        .filter(|&(d, k)| reach == Reach::Quarter || d < k.len())
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// The closest of `known` to `name` within [`Reach::Third`] (region files): see
+/// [`nearest`].
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    nearest(name, known, Reach::Third)
+}
+
+/// [`nearest`] for [`Reach::Third`]: the first of the closest, in `known`'s order.
+fn nearest_ignoring_case<'a>(
+    name: &str,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let wanted: Vec<char> = name.to_lowercase().chars().collect();
     let limit = (wanted.len() / 3).max(1);
     known
@@ -29,7 +82,7 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
 
 /// Edit distance between two names, a swap of neighbouring letters counting as one edit
 /// (optimal string alignment): how far a typo is from what was meant.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     distance(&a, &b)
 }
@@ -410,6 +463,28 @@ mod tests {
     fn explain(text: &str) -> String {
         let e = toml::from_str::<RegionFile>(text).unwrap_err();
         parse_error(text, e.message(), e.span())
+    }
+
+    #[test]
+    fn each_reach_keeps_its_rule() {
+        assert_eq!(edit_distance("flor", "floor"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        let known = ["attempts", "min_size", "ab"];
+        // Abbreviations: the API's reach only.
+        assert_eq!(
+            nearest("atte", known, Reach::QuarterOrPrefix),
+            Some("attempts")
+        );
+        assert_eq!(nearest("atte", known, Reach::Quarter), None);
+        // A known name that differs in every letter: the CLI's reach only.
+        assert_eq!(nearest("xy", known, Reach::Quarter), Some("ab"));
+        assert_eq!(nearest("xy", known, Reach::QuarterOrPrefix), None);
+        // Case: region files' reach only; ties go to the first (regions) or the least name.
+        assert_eq!(nearest("MIN_SIZE", known, Reach::Third), Some("min_size"));
+        assert_eq!(nearest("MIN_SIZE", known, Reach::Quarter), None);
+        assert_eq!(nearest("bb", ["cb", "ab"], Reach::Third), Some("cb"));
+        assert_eq!(nearest("bb", ["cb", "ab"], Reach::Quarter), Some("ab"));
     }
 
     #[test]

@@ -164,7 +164,9 @@ pub fn unknown_terrain(name: &str, table: &TerrainTable) -> String {
     explain::unknown("terrain", name, &table.names())
 }
 
-fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Adds every `*.toml` file below `dir` (subdirectories included, in the order the file system
+/// lists them) to `out`: the region files a directory holds.
+pub fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {

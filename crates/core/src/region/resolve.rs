@@ -191,23 +191,14 @@ impl<'a> Problems<'a> {
         }
     }
 
-    /// A weight: finite and ≥ 0.
+    /// The entry's `weight`: finite and ≥ 0.
     fn weight(&mut self, v: f64) {
-        if !v.is_finite() || v < 0.0 {
-            let name = self.name(&["weight"]);
-            self.report(
-                &["weight"],
-                format!(
-                    "{name} = {} is not a valid weight (a finite number ≥ 0)",
-                    number(v)
-                ),
-            );
-        }
+        self.weight_at(&["weight"], v);
     }
 
-    /// A weight at `keys`: finite and ≥ 0.
+    /// A weight at `keys`: finite and ≥ 0 ([`crate::rng::valid_weight`]).
     fn weight_at(&mut self, keys: &[&str], v: f64) {
-        if !v.is_finite() || v < 0.0 {
+        if !crate::rng::valid_weight(v) {
             let name = self.name(keys);
             self.report(
                 keys,

@@ -218,7 +218,7 @@ pub fn write(out: &mut impl Write, run: &RunInfo, levels: &[(&Map, LevelInfo)]) 
             if i > 0 {
                 out.write_all(b",\n")?;
             }
-            let level = Level {
+            let level = LdtkLevel {
                 map,
                 info,
                 uid: LEVELS + i as i64,
@@ -525,7 +525,7 @@ impl Iids {
 }
 
 /// One level being written.
-struct Level<'a> {
+struct LdtkLevel<'a> {
     map: &'a Map,
     info: &'a LevelInfo<'a>,
     uid: i64,
@@ -533,7 +533,7 @@ struct Level<'a> {
     fields: &'a [LevelField],
 }
 
-impl Level<'_> {
+impl LdtkLevel<'_> {
     fn write(&self, out: &mut dyn Write, iids: &mut Iids) -> io::Result<()> {
         let (map, info) = (self.map, self.info);
         let (w, h) = (map.width() as i64, map.height() as i64);

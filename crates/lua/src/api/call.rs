@@ -524,27 +524,9 @@ fn check_num(ty: &Ty, v: &Value) -> Option<f64> {
 /// ` (did you mean 'x'?)` when one of `names` is close to `s` (a few edits away, or `s`
 /// abbreviates it), else nothing.
 pub fn did_you_mean(s: &str, names: &[&str]) -> String {
-    let length = s.chars().count();
-    let best = names
-        .iter()
-        .filter_map(|n| {
-            let most = 2.max(n.len() / 4);
-            let abbreviates = s.len() >= 3 && n.starts_with(s);
-            if abbreviates {
-                return Some((1, *n));
-            }
-            // The distance is at least the difference in length: a name far longer than any
-            // candidate (a megabyte of text, say) is never compared character by character.
-            if length.abs_diff(n.chars().count()) > most {
-                return None;
-            }
-            Some((warren_core::region::explain::edit_distance(s, n), *n))
-                .filter(|(d, _)| *d <= most)
-        })
-        .filter(|(d, n)| *d < n.len())
-        .min();
-    match best {
-        Some((_, n)) => format!(" (did you mean '{n}'?)"),
+    let reach = warren_core::region::explain::Reach::QuarterOrPrefix;
+    match warren_core::region::explain::nearest(s, names.iter().copied(), reach) {
+        Some(n) => format!(" (did you mean '{n}'?)"),
         None => String::new(),
     }
 }
@@ -993,11 +975,6 @@ mod tests {
 
     #[test]
     fn suggestions_find_close_names_only() {
-        assert_eq!(
-            warren_core::region::explain::edit_distance("flor", "floor"),
-            1
-        );
-        assert_eq!(warren_core::region::explain::edit_distance("", "abc"), 3);
         assert_eq!(
             did_you_mean("atempts", &["attempts", "min_size"]),
             " (did you mean 'attempts'?)"

@@ -246,7 +246,7 @@ fn spawn_in_corridors(
             .get::<Option<String>>("name")?
             .ok_or_else(|| c.fail(format!("opts.table[{}] has no name", i + 1)))?;
         let weight: f64 = e.get::<Option<f64>>("weight")?.unwrap_or(1.0);
-        if !weight.is_finite() || weight < 0.0 {
+        if !warren_core::rng::valid_weight(weight) {
             return Err(c.fail(format!(
                 "opts.table entry '{name}' has weight {weight}; weights must be finite and ≥ 0"
             )));

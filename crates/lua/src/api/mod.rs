@@ -151,16 +151,16 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
 /// ids, and that run would number its own objects differently from the same run in a state
 /// that had already met the type. Puts each type's methods behind their gates ([`gate`]).
 pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
-    use warren_core::gen::dungeon::{Level, Panels};
+    use warren_core::gen::dungeon::{LevelPanels, Panels};
     use warren_core::map::{Map, TerrainTable};
     let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
     let sample = Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?;
     let map = map::new_userdata(lua, sample)?;
     gate::install(lua, &map, &map::METHOD_LISTS, gate::MAP_GATES)?;
     let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
-    let level = lua.create_userdata(shared::Shared::new(dungeon::DungeonLevel(Level::new(
-        panels,
-    ))))?;
+    let level = lua.create_userdata(shared::Shared::new(dungeon::DungeonLevel(
+        LevelPanels::new(panels),
+    )))?;
     gate::install(lua, &level, &[dungeon::METHODS], gate::LEVEL_GATES)?;
     let tunnels = lua.create_userdata(shared::Shared::new(tunnel::TunnelState::empty()))?;
     gate::install(lua, &tunnels, &[tunnel::METHODS], gate::TUNNELS_GATES)?;

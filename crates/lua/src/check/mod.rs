@@ -132,7 +132,7 @@ pub fn check(regions: &Path, scripts: &[PathBuf]) -> Report {
 /// Region problems go into the report; the registry is returned when there are none.
 fn check_regions(dir: &Path, report: &mut Report) -> Option<Registry> {
     let mut paths = Vec::new();
-    if let Err(e) = collect_toml(dir, &mut paths) {
+    if let Err(e) = warren_core::region::collect_toml(dir, &mut paths) {
         report
             .problems
             .push(format!("{}: cannot read directory: {e}", dir.display()));
@@ -393,19 +393,6 @@ fn load_problem(script: &Path, e: Error) -> String {
     } else {
         format!("{}: {text}", script.display())
     }
-}
-
-/// Every `*.toml` below `dir`.
-fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_toml(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// The recipes `warren check` looks at by default: every `*.lua` directly in `dir`, sorted.

@@ -1,44 +1,12 @@
 //! What stock Lua 5.4 has, to tell "does not exist" from "not in warren's sandbox" in messages.
 //! (What the sandbox has is [`crate::surface`]; this is only Lua's manual.)
 
-/// Stock Lua 5.4's global names.
-pub const GLOBALS: &[&str] = &[
-    "_G",
-    "_VERSION",
-    "assert",
-    "collectgarbage",
-    "coroutine",
-    "debug",
-    "dofile",
-    "error",
-    "getmetatable",
-    "io",
-    "ipairs",
-    "load",
-    "loadfile",
-    "math",
-    "next",
-    "os",
-    "package",
-    "pairs",
-    "pcall",
-    "print",
-    "rawequal",
-    "rawget",
-    "rawlen",
-    "rawset",
-    "require",
-    "select",
-    "setmetatable",
-    "string",
-    "table",
-    "tonumber",
-    "tostring",
-    "type",
-    "utf8",
-    "warn",
-    "xpcall",
-];
+/// Stock Lua 5.4's globals the sandbox leaves out. Stock Lua's other globals are the
+/// sandbox's ([`crate::surface::GLOBALS`]) but for [`WARREN_GLOBALS`].
+pub const LEFT_OUT: &[&str] = &["debug", "warn"];
+
+/// The sandbox's globals stock Lua has not got.
+pub const WARREN_GLOBALS: &[&str] = &["warren"];
 
 /// Members of stock Lua 5.4's libraries that are easy to reach for (the rest of `io`, `os`,
 /// `debug` and `package` included).
@@ -106,7 +74,8 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
 
 /// Whether stock Lua has the global `name`.
 pub fn has_global(name: &str) -> bool {
-    GLOBALS.contains(&name)
+    LEFT_OUT.contains(&name)
+        || crate::surface::GLOBALS.contains(&name) && !WARREN_GLOBALS.contains(&name)
 }
 
 /// Whether stock Lua's library `lib` has `member`.

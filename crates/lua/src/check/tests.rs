@@ -121,7 +121,7 @@ fn undefined_globals_are_found_in_every_function_run_or_not() {
 
 #[test]
 fn what_the_sandbox_leaves_out_is_named_as_such() {
-    let missing = stock::GLOBALS
+    let missing = stock::LEFT_OUT
         .iter()
         .find(|g| !surface::GLOBALS.contains(g))
         .expect("the sandbox leaves some stock global out");
@@ -671,4 +671,26 @@ fn every_shipped_recipe_and_module_passes() {
     assert_eq!(report.problems, Vec::<String>::new());
     assert_eq!(report.warnings, Vec::<String>::new());
     assert_eq!(report.recipes, scripts.len());
+}
+
+#[test]
+fn stock_luas_globals_are_the_sandboxs_but_for_what_each_has_alone() {
+    // SAFETY: a plain state with every standard library, only read.
+    let lua = unsafe { mlua::Lua::unsafe_new() };
+    let mut real: Vec<String> = lua
+        .globals()
+        .pairs::<String, mlua::Value>()
+        .map(|pair| pair.unwrap().0)
+        .collect();
+    real.sort();
+    let mut known: Vec<&str> = surface::GLOBALS
+        .iter()
+        .chain(stock::LEFT_OUT)
+        .filter(|g| !stock::WARREN_GLOBALS.contains(g))
+        .copied()
+        .collect();
+    known.sort();
+    assert_eq!(real, known);
+    assert!(known.iter().all(|g| stock::has_global(g)));
+    assert!(!stock::has_global("warren") && !stock::has_global("conut"));
 }

@@ -6,7 +6,7 @@
 use super::changes::{canonical_dir, canonical_file, Batch, Changes};
 use super::registry::is_region_path;
 use crate::error::{Error, Result};
-use crate::run::{generate_levels, Level};
+use crate::run::{generate_levels, GeneratedLevel};
 use crate::{Host, Limits, ParamValues};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ impl Changed {
 #[derive(Clone, Debug)]
 pub struct Generated {
     /// The levels.
-    pub levels: Vec<Level>,
+    pub levels: Vec<GeneratedLevel>,
     /// The parameter values used.
     pub params: ParamValues,
     /// The recipe's name.

@@ -32,7 +32,7 @@ pub(crate) mod test_support;
 pub use connect::{closest, connect_panels, edge_cells};
 pub use error::DungeonError;
 pub use fixup::{fixup_level, FixupOptions, Join};
-pub use panels::{init_level, Level, Panels, MAX_PANEL, MAX_PANELS, MIN_PANEL};
+pub use panels::{init_level, LevelPanels, Panels, MAX_PANEL, MAX_PANELS, MIN_PANEL};
 pub use path::{carve_path, PathBrushes};
 pub use rooms::{
     draw_room, draw_rooms, DrawnRoom, RegionPicker, RoomChoice, RoomKind, RoomLimits, RoomStyle,

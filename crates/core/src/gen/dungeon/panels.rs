@@ -114,17 +114,17 @@ impl Panels {
 /// A level's panel grid and which panels are taken (by a vault, or by the recipe), as the
 /// phases after [`init_level`] share it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Level {
+pub struct LevelPanels {
     /// The panel grid.
     pub panels: Panels,
     /// Whether each panel is taken, by [`Panels::index`].
     pub used: Vec<bool>,
 }
 
-impl Level {
+impl LevelPanels {
     /// A level with every panel free.
-    pub fn new(panels: Panels) -> Level {
-        Level {
+    pub fn new(panels: Panels) -> LevelPanels {
+        LevelPanels {
             used: vec![false; panels.len()],
             panels,
         }

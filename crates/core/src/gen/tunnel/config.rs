@@ -154,7 +154,7 @@ impl TunnelConfig {
         };
         for (i, s) in self.styles.iter().enumerate() {
             let what = || format!("styles[{i}] ({:?})", s.name);
-            if !(s.weight.is_finite() && s.weight >= 0.0) {
+            if !crate::rng::valid_weight(s.weight) {
                 return Err(TunnelError::bad(
                     format!("{}.weight", what()),
                     s.weight,

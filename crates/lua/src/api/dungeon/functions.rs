@@ -18,7 +18,7 @@ use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::gen::doors::{finish_doors, FinishDoors};
 use warren_core::gen::dungeon::{
     carry_chasms, connect_panels, down_stairs, draw_room, draw_rooms, init_level, place_vault,
-    up_stairs, write_streamer, DungeonError, Level, RoomLimits, StairPlacement,
+    up_stairs, write_streamer, DungeonError, LevelPanels, RoomLimits, StairPlacement,
 };
 use warren_core::gen::meter::Meter;
 use warren_core::map::{priority, Brush, DoorState, Map, Rect};
@@ -90,7 +90,7 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
         .map_err(|e| phase_error(c, &mut meter, e))?;
     drop(m);
     publish_size(c.lua(), &map)?;
-    Ok(Shared::new(DungeonLevel(Level::new(panels))))
+    Ok(Shared::new(DungeonLevel(LevelPanels::new(panels))))
 }
 
 type StreamerArgs = (Value, Value, Value, Extra);
@@ -189,7 +189,7 @@ fn vault(c: &Call, [map, rng, level, v, opts]: [&Value; 5]) -> mlua::Result<Valu
     let region = regions::vault(c, v, &regions::label(c, 3), &m)?;
     let grid = region.grid_at(&regions::dungeon(c)?, depth);
     let mut l = LuaLevel::write_ud(&level)?;
-    let Level { panels, used } = &mut l.0;
+    let LevelPanels { panels, used } = &mut l.0;
     let mut r = LuaRng::write_ud(&rng)?;
     let mut meter = LuaMeter::new(c.lua());
     let placed = place_vault(&mut m, &mut r, panels, used, &grid, &avoid, &mut meter)

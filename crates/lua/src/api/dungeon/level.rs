@@ -5,11 +5,11 @@ use crate::api::call::Call;
 use crate::api::decl::{arg, Decl, Owner, Ty};
 use crate::api::shared::Shared;
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
-use warren_core::gen::dungeon::{Level, Panels};
+use warren_core::gen::dungeon::{LevelPanels, Panels};
 use warren_core::map::Point;
 
 /// One level's panel grid and which panels are taken, as a Lua userdata.
-pub struct DungeonLevel(pub Level);
+pub struct DungeonLevel(pub LevelPanels);
 
 /// A dungeon level's panel grid as a Lua userdata: a [`DungeonLevel`] in a cell of warren's
 /// own.

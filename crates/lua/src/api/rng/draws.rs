@@ -139,7 +139,7 @@ fn entry_weight(c: &Call, v: &Value, key: &str, i: usize) -> mlua::Result<f64> {
             )))
         }
     };
-    if !w.is_finite() || w < 0.0 {
+    if !warren_core::rng::valid_weight(w) {
         return Err(c.fail(format!(
             "item {i} has {key} = {w}; weights must be finite and ≥ 0"
         )));

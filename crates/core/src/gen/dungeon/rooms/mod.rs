@@ -14,7 +14,7 @@ mod rect;
 #[cfg(test)]
 mod tests;
 
-use super::panels::Level;
+use super::panels::LevelPanels;
 use super::DungeonError;
 use crate::gen::meter::Meter;
 use crate::map::{DoorKind, Map, Rect, Room, TerrainId};
@@ -254,7 +254,7 @@ pub struct DrawnRoom {
 pub fn draw_rooms(
     map: &mut Map,
     rng: &mut Rng,
-    level: &Level,
+    level: &LevelPanels,
     choices: &[&RoomChoice],
     limits: &RoomLimits,
     meter: &mut dyn Meter,
