@@ -257,6 +257,12 @@ impl Scope<'_> {
         self.contains((i % w) as i32, (i / w) as i32)
     }
 
+    /// Whether the area is every cell of its bounding rectangle (the whole map or a rectangle,
+    /// not a mask).
+    pub fn is_rectangular(&self) -> bool {
+        self.mask.is_none()
+    }
+
     /// Every cell of the area, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Point> + '_ {
         self.bounds.cells().filter(|p| self.contains(p.x, p.y))

@@ -98,7 +98,8 @@ pub fn run(
     }
     let mut next = grid.clone();
     let b = scope.bounds;
-    let whole = b.w == w && b.h == h;
+    // A mask whose bounds span the map still leaves cells out.
+    let whole = scope.is_rectangular() && b.w == w && b.h == h;
     // The rule as a table over (alive, count): one lookup per cell.
     let mut table = [0u8; 18];
     for (k, t) in table.iter_mut().enumerate() {
@@ -225,6 +226,21 @@ mod tests {
     use crate::gen::connectivity::ascii::{grid_map, FLOOR, ROCK};
     use crate::gen::meter::{Tally, Unmetered};
     use crate::map::{Point, Rect};
+
+    /// A mask whose bounding rectangle is the whole grid still keeps its holes: the cell it
+    /// leaves out never changes (the whole-grid shortcut is for rectangles only).
+    #[test]
+    fn a_mask_spanning_the_grid_keeps_its_holes() {
+        let mut area = Mask::new(5, 5, true);
+        area.set(Point::new(2, 2), false).unwrap();
+        let mut alive = Mask::new(5, 5, false);
+        // B0: every dead cell with no live neighbour comes alive.
+        let rule = Rule::parse("B0/S").unwrap();
+        run(&mut alive, Area::Mask(&area), rule, 1, &mut Unmetered).unwrap();
+        assert!(!alive.get(2, 2));
+        // (1, 1) has no live neighbour (off-grid cells count as alive, so the edge does).
+        assert!(alive.get(1, 1));
+    }
 
     /// One generation by the rule's definition, cell by cell, over the whole grid.
     fn reference_step(alive: &Mask, rule: Rule) -> Mask {

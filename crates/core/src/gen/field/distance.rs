@@ -128,7 +128,8 @@ impl CostGrid {
             .collect();
         let (terrain, flags) = (map.terrain_cells(), map.flag_cells());
         let b = scope.bounds;
-        let whole = b.w as usize == width && b.h as usize == height;
+        // A mask whose bounds span the map still leaves cells out.
+        let whole = scope.is_rectangular() && b.w as usize == width && b.h as usize == height;
         for y in b.y.max(0) as usize..(b.y + b.h).max(0) as usize {
             let row = &mut cost[(y + 1) * stride + 1..(y + 1) * stride + 1 + width];
             let (x0, x1) = (b.x as usize, (b.x + b.w) as usize);
@@ -316,6 +317,26 @@ mod tests {
     use crate::map::Rect;
     use crate::rng::Rng;
     use std::collections::{BinaryHeap, VecDeque};
+
+    /// A mask whose bounding rectangle is the whole map still keeps its holes: a search never
+    /// enters a cell the mask leaves out (the whole-map shortcut is for rectangles only).
+    #[test]
+    fn a_mask_spanning_the_map_keeps_its_holes() {
+        let map = grid_map(5, 5, &[false; 25]);
+        let mut mask = Mask::new(5, 5, true);
+        mask.set(Point::new(2, 2), false).unwrap();
+        let rules = MoveRules::new(Adjacency::Four);
+        let f = distance_map(
+            &map,
+            Area::Mask(&mask),
+            &[Point::new(0, 0)],
+            &rules,
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(f.get(Point::new(2, 2)).unwrap(), UNREACHABLE);
+        assert_eq!(f.get(Point::new(4, 4)).unwrap(), 8.0);
+    }
 
     /// A random `w × h` map, `percent` of it rock.
     fn random_map(rng: &mut Rng, w: usize, h: usize, percent: i64) -> Map {

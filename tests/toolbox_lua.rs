@@ -1,0 +1,205 @@
+//! `warren.toolbox` through Lua, where the core's own tests cannot reach: over 1,000 seeds each
+//! writing call leaves every cell outside its `rect` or `mask` as it was and the same seed makes
+//! the same map in a fresh host; the budgets stop a call that does too much with the budget's
+//! message at the recipe's line; bad options fail with messages that name them.
+
+mod common;
+use common::*;
+use warren_lua::{Host, Limits, Run};
+
+/// A recipe whose `generate` runs `body` on a 24×18 map filled with rock, with `area` (a Lua
+/// expression for the options' area keys) in scope.
+fn recipe(body: &str) -> String {
+    format!(
+        r#"local warren = require "warren"
+local T = warren.toolbox
+return {{
+  params = {{
+    width = {{ default = 24 }}, height = {{ default = 18 }},
+    call = {{ default = "cave" }}, shape = {{ default = "rect" }},
+  }},
+  generate = function(map, ctx)
+{body}
+  end,
+}}"#
+    )
+}
+
+/// The body that checks one call's area: snapshot, call inside a random rect or noise mask,
+/// then every cell outside must hold what it held.
+const AREA_BODY: &str = r#"
+    local p, rng = ctx.params, ctx.rng:stream("area")
+    map:fill("rock")
+    local base = T.noise(map, rng, { kind = "white" })
+    base:threshold(map, 0, 0.4, { terrain = "floor" })
+    local w, h = rng:int(3, map.width - 2), rng:int(3, map.height - 2)
+    local r = warren.rect(rng:int(1, map.width - 1 - w), rng:int(1, map.height - 1 - h), w, h)
+    local opts = {}
+    local inside
+    if p.shape == "rect" then
+      opts.rect = r
+      inside = function(x, y) return x >= r.x and x < r.x + r.w and y >= r.y and y < r.y + r.h end
+    else
+      local m = T.noise(map, rng, { frequency = 0.2 }):mask(0.45, 1)
+      opts.mask = m
+      inside = function(x, y) return m:value(x, y) > 0 end
+    end
+    local before = {}
+    for y = 0, map.height - 1 do for x = 0, map.width - 1 do before[#before + 1] = map:get(x, y) end end
+    local s = ctx.rng:stream("call")
+    local function with(t) for k, v in pairs(opts) do t[k] = v end return t end
+    local c = p.call
+    if c == "cave" then T.cave(map, s, with { wall = "rock wall", floor = "worn floor" })
+    elseif c == "smooth" then T.smooth(map, with { wall = "rock wall", floor = "worn floor", generations = 2 })
+    elseif c == "drunkard" then
+      local sx, sy
+      for y = 0, map.height - 1 do for x = 0, map.width - 1 do
+        if not sx and inside(x, y) then sx, sy = x, y end
+      end end
+      if not sx then return end
+      T.drunkard(map, s, with { terrain = "worn floor", variant = "open_halls", start = { x = sx, y = sy } })
+    elseif c == "maze" then T.maze(map, s, with { passage = "worn floor", wall = "rock wall", algorithm = "prim", braid = 40 })
+    elseif c == "threshold" then T.noise(map, s):threshold(map, 0.3, 0.7, with { terrain = "worn floor" })
+    elseif c == "cull" then
+      local from
+      for y = 0, map.height - 1 do for x = 0, map.width - 1 do
+        if not from and map:get(x, y) == "floor" then from = { x = x, y = y } end
+      end end
+      if not from then return end
+      T.cull(map, { from }, with { terrain = "rock wall" })
+    elseif c == "bsp_rooms" then T.bsp_rooms(map, s, with { floor = "worn floor", corridor = "worn floor", min_leaf = 5, min_room = 2 })
+    elseif c == "bsp_interior" then T.bsp_interior(map, s, with { floor = "worn floor", wall = "rock wall", door = "door", min_room = 2 })
+    end
+    local i = 0
+    for y = 0, map.height - 1 do for x = 0, map.width - 1 do
+      i = i + 1
+      if not inside(x, y) and map:get(x, y) ~= before[i] then
+        error(("%s (%s) changed (%d, %d) outside its area: %s -> %s"):format(c, p.shape, x, y, before[i], map:get(x, y)))
+      end
+    end end
+"#;
+
+fn host_for(dir: &tempfile::TempDir, limits: Limits) -> Host {
+    Host::load(&dir.path().join("scripts/t.lua"), registry(), limits).expect("the recipe loads")
+}
+
+#[test]
+fn every_writing_call_keeps_to_its_area_and_its_seed_over_1000_seeds() {
+    let dir = temp_tree(&[("scripts/t.lua", &recipe(AREA_BODY))]);
+    let (host, again) = (
+        host_for(&dir, Limits::default()),
+        host_for(&dir, Limits::default()),
+    );
+    let calls = ["cave", "smooth", "drunkard", "maze", "threshold", "cull"];
+    let rectangular = ["bsp_rooms", "bsp_interior"];
+    for call in calls.iter().chain(&rectangular) {
+        for shape in ["rect", "mask"] {
+            if shape == "mask" && rectangular.contains(call) {
+                continue;
+            }
+            let p = params(&host, &[("call", call), ("shape", shape)]);
+            for seed in 0..1000 {
+                let map = generate(&host, seed, &p);
+                if seed % 100 == 0 {
+                    // A second host, never used for this seed before, makes the same map.
+                    let other = generate(&again, seed, &p);
+                    let text = |m| {
+                        warren_core::render::text::ascii(&warren_core::render::View::terrain(m))
+                    };
+                    assert_eq!(text(&map), text(&other), "{call} {shape} seed {seed}");
+                }
+            }
+        }
+    }
+}
+
+/// The error `body` raises under `limits`.
+fn failure(body: &str, limits: Limits) -> String {
+    let dir = temp_tree(&[("scripts/t.lua", &recipe(body))]);
+    let host = host_for(&dir, limits);
+    let p = host.resolve_params(&[]).unwrap();
+    match host.generate(&Run {
+        seed: 1,
+        params: &p,
+        depth: 1,
+        above: None,
+    }) {
+        Ok(_) => panic!("`{body}` did not fail"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_call_that_does_too_much_stops_at_the_budget_with_the_recipe_line() {
+    let limits = Limits {
+        instructions: 2_000_000,
+        ..Limits::default()
+    };
+    // The loop alone runs about 200,000 instructions; each distance map's Rust work on the
+    // 24×18 map is charged a few hundred more, which exceed the limit.
+    let e = failure(
+        "    for _ = 1, 20000 do T.distance(map, { { x = 1, y = 1 } }) end",
+        limits,
+    );
+    assert!(e.contains("t.lua:9:"), "{e}");
+    assert!(e.contains("instruction"), "{e}");
+}
+
+#[test]
+fn fields_are_charged_to_the_memory_budget() {
+    let limits = Limits {
+        memory: 8 << 20,
+        ..Limits::default()
+    };
+    // Fields kept alive (each 24×18 field holds 1,728 bytes outside the Lua state).
+    let e = failure(
+        "    local keep = {}\n    for i = 1, 1000000 do keep[i] = T.field(map) end",
+        limits,
+    );
+    assert!(e.contains("t.lua:10:"), "{e}");
+    assert!(e.contains("warren.toolbox.field needs"), "{e}");
+    assert!(e.to_lowercase().contains("memory"), "{e}");
+}
+
+#[test]
+fn bad_options_name_themselves() {
+    let cases = [
+        (
+            "    T.distance(map, { { x = 1, y = 1 } }, { costs = { lava = 3 } })",
+            "unknown terrain 'lava'",
+        ),
+        (
+            "    T.distance(map, { { x = 1, y = 1 } }, { costs = { rock = 0 } })",
+            "opts.costs['rock'] must be a whole number 1..=1000, \"blocked\" or \"default\", got 0",
+        ),
+        (
+            "    T.noise(map, ctx.rng, { rect = warren.rect(1, 1, 2, 2), mask = T.field(map) })",
+            "`rect` or `mask`, not both",
+        ),
+        (
+            "    T.cave(map, ctx.rng, { wall = 'rock', floor = 'floor', rule = 'B9' })",
+            "cellular rule \"B9\" is not in birth/survival notation",
+        ),
+        (
+            "    T.bsp_interior(map, ctx.rng, { floor = 'floor', wall = 'rock', mask = T.field(map, 1) })",
+            "needs a rectangular area",
+        ),
+        (
+            "    T.maze(map, ctx.rng, { passage = 'floor', rect = warren.rect(20, 10, 10, 10) })",
+            "(29, 19) is outside the 24×18 map",
+        ),
+        (
+            "    T.field(map):value(24, 0)",
+            "cell (24, 0) is off the field (0..24 × 0..18)",
+        ),
+        (
+            "    T.field(map):clamp(1, 0)",
+            "lo = 1 exceeds hi = 0",
+        ),
+    ];
+    for (body, wanted) in cases {
+        let e = failure(body, Limits::default());
+        assert!(e.contains("t.lua:9:"), "{body}: {e}");
+        assert!(e.contains(wanted), "{body}: expected '{wanted}' in: {e}");
+    }
+}
