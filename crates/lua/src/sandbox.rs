@@ -285,7 +285,7 @@ pub(crate) fn refill_error_pool(lua: &Lua) -> mlua::Result<()> {
 /// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for: as deep as a run can nest
 /// them. Every way from a binding back into Lua takes two of Lua's C levels (mlua's protected
 /// call, then the metamethod or function it calls), and Lua stops at 200 (`LUAI_MAXCCALLS`),
-/// so no run nests more than about 98 (`crates/lua/tests/reset.rs` nests 90). A shallower pool
+/// so no run nests more than about 98 (`crates/lua/tests/lua/reset.rs` nests 90). A shallower pool
 /// would grow in a deep run, and a state reused after it would number its objects differently
 /// from a fresh one.
 const WARM_DEPTH: i64 = 100;

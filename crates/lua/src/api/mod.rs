@@ -8,7 +8,7 @@
 //! The files of `api/` stand on four floors. A file may use files on its own floor and on the
 //! floors below it, never a floor above, and no files may use each other in a circle; a folder
 //! (`map/`, `dungeon/`, `rng/`) is one entry of its floor, its `mod.rs` assembles its children
-//! and no child uses its `mod.rs`. `tests/architecture.rs` reads this table and checks both
+//! and no child uses its `mod.rs`. `tests/cli/architecture.rs` reads this table and checks both
 //! rules on every file.
 //!
 //! | floor | files | what they hold |

@@ -18,7 +18,7 @@ pub enum StairPlacement {
     /// On any open floor of the level, corridors included: Incursion's rule (`random(sizeX)`,
     /// `random(sizeY)` until the cell fits). In `scripts/dungeon.lua` it puts 43% of level 1's
     /// down stairs outside rooms and 24% of deeper levels' (measured by
-    /// `tests/recipe_dungeon.rs`).
+    /// `crates/lua/tests/lua/recipe_dungeon.rs`).
     Anywhere,
 }
 

@@ -1,0 +1,13 @@
+//! warren-core's tests, one binary (`cargo test --test core`): what a game that
+//! depends on the core alone sees, with no Lua and no `warren` binary. Tests of the Lua host
+//! live in `crates/lua/tests/lua/`, of the binary in the root `tests/cli/`; `tests/README.md`
+//! says where a new test goes. (Unit tests of private code stay beside it in `src/`.)
+
+mod common;
+
+/// Malformed region files generated from the schema, each refused at file:line:col.
+mod region_corpus;
+/// Region files: loading, and every validation error at file:line:col.
+mod regions;
+/// The dungeon's region keys: every knob used, every bad value located.
+mod regions_dungeon;

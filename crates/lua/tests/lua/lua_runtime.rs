@@ -1,0 +1,758 @@
+//! The patched Lua 5.4 in `crates/lua-src` (see its WARREN.md), tested through mlua and the raw
+//! `lua_warren_*` API: deterministic iteration and ids across processes, no weak tables, the
+//! hookless instruction budget, fatal mode, pristine tracking, and userdata field tables.
+
+use mlua::{ffi, Lua};
+use std::cell::Cell;
+use std::ffi::{c_char, c_void, CString};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use warren_lua::ffi::*;
+
+/// Runs `f` on the raw state.
+fn raw<R>(lua: &Lua, f: impl FnOnce(*mut ffi::lua_State) -> R) -> R {
+    let mut out = None;
+    // SAFETY: the closures below only use the `lua_warren_*` API and balanced stack operations.
+    unsafe { lua.exec_raw::<()>((), |l| out = Some(f(l))).unwrap() };
+    out.unwrap()
+}
+
+/// A budget: `limit` instructions in chunks of `CHUNK`; past the limit, fatal mode and an error.
+struct Budget {
+    limit: i64,
+    used: Cell<i64>,
+    given: Cell<i64>,
+    calls: Cell<u64>,
+    /// The current line of the running function when the budget ran out.
+    line: Cell<i32>,
+    msg: CString,
+}
+
+const CHUNK: i64 = 10_000;
+
+unsafe extern "C" fn on_budget(l: *mut ffi::lua_State, ud: *mut c_void) -> *const c_char {
+    let b = &*(ud as *const Budget);
+    b.calls.set(b.calls.get() + 1);
+    let counter = lua_warren_getcounter(l);
+    b.used.set(b.used.get() + b.given.get() - counter);
+    b.given.set(0);
+    if b.used.get() >= b.limit || lua_warren_getfatal(l) != 0 {
+        let mut ar: ffi::lua_Debug = std::mem::zeroed();
+        if b.line.get() == 0 && ffi::lua_getstack(l, 0, &mut ar) != 0 {
+            ffi::lua_getinfo(l, c"l".as_ptr(), &mut ar);
+            b.line.set(ar.currentline);
+        }
+        lua_warren_setfatal(l, 1);
+        return b.msg.as_ptr();
+    }
+    b.given.set(CHUNK);
+    lua_warren_setcounter(l, CHUNK);
+    std::ptr::null()
+}
+
+/// A state, the budget its callback reads (kept alive here) and the raw state: the callback is
+/// unregistered before the budget goes.
+struct Budgeted(Lua, #[allow(dead_code)] Box<Budget>, *mut ffi::lua_State);
+
+impl Drop for Budgeted {
+    fn drop(&mut self) {
+        // Straight on the pointer: calling through mlua would be a Lua call, which fatal mode
+        // refuses.
+        unsafe {
+            lua_warren_setbudget(self.2, None, std::ptr::null_mut());
+            lua_warren_setfatal(self.2, 0);
+        }
+    }
+}
+
+impl std::ops::Deref for Budgeted {
+    type Target = Lua;
+    fn deref(&self) -> &Lua {
+        &self.0
+    }
+}
+
+/// A fresh state with `limit` instructions of budget.
+fn budgeted(limit: i64) -> (Budgeted, &'static Budget) {
+    let lua = Lua::new();
+    let b = Box::new(Budget {
+        limit,
+        used: Cell::new(0),
+        given: Cell::new(CHUNK),
+        calls: Cell::new(0),
+        line: Cell::new(0),
+        msg: CString::new("budget exceeded").unwrap(),
+    });
+    let ud = &*b as *const Budget as *mut c_void;
+    let state = raw(&lua, |l| unsafe {
+        lua_warren_setbudget(l, Some(on_budget), ud);
+        lua_warren_setcounter(l, CHUNK);
+        l
+    });
+    // SAFETY: the box lives in `Budgeted`, which unregisters the callback before it goes; the
+    // reference handed out is only used while the state lives.
+    let r = unsafe { &*(&*b as *const Budget) };
+    (Budgeted(lua, b, state), r)
+}
+
+/// Runs `code` under a budget of `limit`; the error message (if any) and the time it took.
+fn run_budgeted(
+    limit: i64,
+    code: &str,
+) -> (Result<(), String>, Duration, Budgeted, &'static Budget) {
+    let (lua, b) = budgeted(limit);
+    let start = Instant::now();
+    let r = lua.load(code).exec().map_err(|e| e.to_string());
+    (r, start.elapsed(), lua, b)
+}
+
+fn assert_stopped(code: &str) {
+    let (r, took, _lua, b) = run_budgeted(5_000_000, code);
+    let err = r.expect_err(&format!("not stopped: {code}"));
+    assert!(err.contains("budget exceeded"), "{code}: {err}");
+    assert!(b.used.get() >= 5_000_000, "{code}: used {}", b.used.get());
+    assert!(took < Duration::from_secs(2), "{code}: {took:?}");
+}
+
+// ---- determinism across processes ------------------------------------------------------------
+
+/// What a child process prints: iteration orders and ids that stock Lua varies per process.
+const DUMP: &str = r#"
+local out = {}
+local t = {}
+for i = 1, 40 do t["key" .. i] = i end
+local ks = {}
+for k in pairs(t) do ks[#ks + 1] = k end
+out[#out + 1] = table.concat(ks, ",")
+local k, n = next(t), 0
+out[#out + 1] = "next " .. k
+local keys = {}
+for i = 1, 30 do keys[i] = {} end
+local tk = {}
+for i, key in ipairs(keys) do tk[key] = i end
+for i = 1, 5 do tk[function() return i end] = -i end
+tk[print] = "print"; tk[string.rep] = "rep"; tk[coroutine.create(print)] = "co"
+local vs = {}
+for _, v in pairs(tk) do vs[#vs + 1] = tostring(v) end
+out[#out + 1] = table.concat(vs, ",")
+out[#out + 1] = tostring({}) .. " " .. tostring(print) .. " " .. string.format("%p", {})
+return table.concat(out, "\n")
+"#;
+
+#[test]
+fn child_dump() {
+    if std::env::var_os("WARREN_LUA_RUNTIME_CHILD").is_none() {
+        return;
+    }
+    let lua = Lua::new();
+    raw(&lua, |l| unsafe { lua_warren_setidbase(l, 1000) });
+    let s: String = lua.load(DUMP).eval().unwrap();
+    println!("<<<\n{s}\n>>>");
+}
+
+fn dump_in_child() -> String {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "lua_runtime::child_dump",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env("WARREN_LUA_RUNTIME_CHILD", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let start = text.find("<<<\n").expect("child printed its dump") + 4;
+    let end = text.find("\n>>>").unwrap();
+    text[start..end].to_string()
+}
+
+#[test]
+fn iteration_order_and_ids_are_the_same_in_every_process() {
+    let a = dump_in_child();
+    let b = dump_in_child();
+    assert_eq!(a, b);
+    let lines: Vec<&str> = a.lines().collect();
+    assert_eq!(lines.len(), 4, "{a}");
+    assert!(
+        lines[3].starts_with("table: 0x000000000"),
+        "ids, not addresses: {}",
+        lines[3]
+    );
+    // The same run in this process, with the same id base, agrees too.
+    let lua = Lua::new();
+    raw(&lua, |l| unsafe { lua_warren_setidbase(l, 1000) });
+    let here: String = lua.load(DUMP).eval().unwrap();
+    assert_eq!(here, a);
+}
+
+#[test]
+fn ids_count_from_the_base_and_tostring_shows_them() {
+    let lua = Lua::new();
+    let show = || {
+        raw(&lua, |l| unsafe { lua_warren_setidbase(l, 0x17) });
+        lua.load("return tostring({})").eval::<String>().unwrap()
+    };
+    let s = show();
+    let id = u64::from_str_radix(s.strip_prefix("table: 0x").unwrap(), 16).unwrap();
+    assert!((0x18..0x30).contains(&id), "{s}");
+    assert_eq!(s.len(), "table: 0x".len() + 14);
+    assert_eq!(show(), s, "the same base numbers objects the same way");
+    let t = lua.create_table().unwrap();
+    lua.globals().set("t", &t).unwrap();
+    let id = raw(&lua, |l| unsafe {
+        ffi::lua_getglobal(l, c"t".as_ptr());
+        let id = lua_warren_id(l, -1);
+        ffi::lua_pop(l, 1);
+        id
+    });
+    let shown: String = lua
+        .load("return string.format('%p|%20p', t, 1)")
+        .eval()
+        .unwrap();
+    assert_eq!(shown, format!("0x{id:014x}|{:>20}", "(null)"));
+}
+
+// ---- weak tables -------------------------------------------------------------------------------
+
+#[test]
+fn weak_tables_are_strong() {
+    let lua = Lua::new();
+    let n: i64 = lua
+        .load(
+            r#"
+            local wk = setmetatable({}, { __mode = "k" })
+            local wv = setmetatable({}, { __mode = "v" })
+            local kv = setmetatable({}, { __mode = "kv" })
+            for i = 1, 100 do wk[{}] = i; wv[i] = {}; kv[{}] = {} end
+            collectgarbage(); collectgarbage()
+            local n = 0
+            for _ in pairs(wk) do n = n + 1 end
+            for _ in pairs(wv) do n = n + 1 end
+            for _ in pairs(kv) do n = n + 1 end
+            return n
+        "#,
+        )
+        .eval()
+        .unwrap();
+    assert_eq!(n, 300);
+}
+
+// ---- the budget --------------------------------------------------------------------------------
+
+#[test]
+fn the_budget_stops_runaway_code() {
+    for code in [
+        "while true do end",
+        "repeat until false",
+        "::top:: goto top",
+        "local x = 0 while x >= 0 do x = x + 1 end",
+        "for i = 1, math.maxinteger do end",
+        "for i = 1, math.huge do end",
+        "for i = 1.0, 1e300 do local x = i * 2 end",
+        "local t = setmetatable({}, { __index = function(t, k) return k end }) for k, v in next, t do end while true do local _ = t.x end",
+        "local function f() return f() end f()",
+        "local function f(n) if n > 0 then return f(n - 1) + 1 end return 0 end while true do f(100) end",
+        "while true do coroutine.wrap(function() end)() end",
+        "local co = coroutine.wrap(function() while true do end end) co()",
+        "while true do pcall(function() while true do end end) end",
+        "while true do pcall(error) end",
+        "for _ in function() return 1 end do end",
+        "local s = ('x'):rep(100) while true do s:upper() end",
+    ] {
+        assert_stopped(code);
+    }
+}
+
+#[test]
+fn c_library_bombs_are_charged() {
+    for code in [
+        "string.find(('a'):rep(30000), '.-.-.-.-.-b')",
+        "string.match(('a'):rep(30000), '(.-)%1(.-)%2b')",
+        "string.find(('a'):rep(5000000), ('a'):rep(100000) .. 'b', 1, true)",
+        "string.find(('('):rep(100000), '%b()')",
+        "local _ = (''):rep(1e15)",
+        "local _ = (''):rep(1e15, '')",
+        "table.move({}, 1, math.maxinteger // 2, 2)",
+        "local t = setmetatable({}, { __len = function() return math.maxinteger // 2 end }) table.insert(t, 1, 'x')",
+        "local t = setmetatable({}, { __len = function() return math.maxinteger // 2 end }) table.remove(t, 1)",
+        "local t = setmetatable({}, { __len = function() return math.maxinteger // 2 end }) table.concat(t)",
+        "table.concat({}, '', 1, math.maxinteger)",
+        "local s = ('x'):rep(16000000) while true do s:reverse() end",
+        "local a, b = ('x'):rep(1 << 20), ('x'):rep(1 << 20) while true do local _ = a == b end",
+        "local a, b = ('x'):rep(1 << 20), ('x'):rep(1 << 20) local t = { [a] = 1 } while true do local _ = t[b] end",
+        "local a, b = ('x'):rep(1 << 20), ('x'):rep(1 << 20) while true do local _ = a < b end",
+        "local s = ('é'):rep(1 << 20) while true do utf8.len(s) end",
+        "local t = {} for i = 1, 1000 do t[i] = 1000 - i end while true do table.sort(t) end",
+    ] {
+        assert_stopped(code);
+    }
+}
+
+#[test]
+fn budget_errors_name_the_running_line() {
+    for (code, line) in [
+        ("local x = 1\nlocal y = 2\nwhile true do\n  x = x + 1\nend", 4),
+        ("local x = 1\nfor i = 1, math.maxinteger do\n  x = x + i\nend", 2),
+        ("local x = 1\nrepeat\n  x = x + 1\nuntil x < 0", 4),
+        ("local function f()\n  return 1\nend\nwhile true do f() end", 4),
+        ("local t = {}\nfor i = 1, 10 do t[i] = i end\n\nfor k, v in pairs(t) do\n  t[k] = v\n  if k == 10 then while true do end end\nend", 6),
+    ] {
+        let (lua, b) = budgeted(100_000);
+        let err = lua.load(code).exec().unwrap_err().to_string();
+        assert!(err.contains("budget exceeded"), "{err}");
+        assert_eq!(b.line.get(), line, "{code}");
+    }
+}
+
+#[test]
+fn the_budget_counts_about_one_per_instruction_in_loops() {
+    // An empty numeric loop of 1e6 turns costs its jump length (1) per turn.
+    let (r, _, lua, b) = run_budgeted(i64::MAX / 4, "for i = 1, 1000000 do end");
+    r.unwrap();
+    let used = b.used.get() + b.given.get() - raw(&lua, |l| unsafe { lua_warren_getcounter(l) });
+    assert!((1_000_000..1_100_000).contains(&used), "{used}");
+    // A call costs a small constant.
+    let (r, _, lua, b) = run_budgeted(
+        i64::MAX / 4,
+        "local function f() end for i = 1, 100000 do f() end",
+    );
+    r.unwrap();
+    let used = b.used.get() + b.given.get() - raw(&lua, |l| unsafe { lua_warren_getcounter(l) });
+    assert!((500_000..1_000_000).contains(&used), "{used}");
+}
+
+#[test]
+fn charges_from_rust_run_the_callback_without_raising() {
+    let (lua, b) = budgeted(50_000);
+    let stopped = raw(&lua, |l| unsafe {
+        (0..100)
+            .map(|_| lua_warren_charge(l, 1000))
+            .position(|r| r != 0)
+    });
+    assert_eq!(stopped, Some(49));
+    assert!(b.calls.get() >= 5);
+    // Fatal mode refuses Lua calls, mlua's `exec_raw` among them: straight on the pointer.
+    assert_eq!(unsafe { lua_warren_getfatal(lua.2) }, 1);
+}
+
+// ---- fatal mode --------------------------------------------------------------------------------
+
+#[test]
+fn fatal_errors_cannot_be_caught() {
+    for code in [
+        "local ok = pcall(function() while true do end end) swallowed = true",
+        "local ok = xpcall(function() while true do end end, function(e) handled = true return e end) swallowed = true",
+        "for i = 1, 10 do pcall(pcall, pcall, function() while true do end end) end swallowed = true",
+        "local co = coroutine.create(function() while true do end end) local ok = coroutine.resume(co) swallowed = true",
+        "local co = coroutine.wrap(function() while true do end end) pcall(co) swallowed = true",
+        "local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() while true do end end }) coroutine.yield() end) coroutine.resume(co) local ok = coroutine.close(co) swallowed = true",
+        "do local x <close> = setmetatable({}, { __close = function() handled = true error('replaced') end }) while true do end end",
+        "local ok = pcall(function() local x <close> = setmetatable({}, { __close = function() handled = true return 'nothing' end }) while true do end end) swallowed = true",
+        "local ok, e = pcall(string.gsub, ('a'):rep(30000), '.-.-.-.-.-b', '') swallowed = true",
+        "local ok, e = pcall(table.sort, {3, 2, 1}, function(a, b) while true do end end) swallowed = true",
+    ] {
+        let (r, _, lua, _b) = run_budgeted(1_000_000, code);
+        let err = r.expect_err(code);
+        assert!(err.contains("budget exceeded"), "{code}: {err}");
+        let g = lua.globals();
+        assert_eq!(g.get::<Option<bool>>("swallowed").unwrap(), None, "{code}");
+        assert_eq!(g.get::<Option<bool>>("handled").unwrap(), None, "{code}");
+    }
+}
+
+#[test]
+fn clearing_fatal_mode_gives_a_usable_state() {
+    let (lua, b) = budgeted(1_000_000);
+    assert!(lua.load("while true do end").exec().is_err());
+    unsafe { lua_warren_setfatal(lua.2, 0) };
+    b.used.set(0);
+    let ok: bool = lua
+        .load("return select(1, pcall(error, 'x')) == false")
+        .eval()
+        .unwrap();
+    assert!(ok, "pcall catches ordinary errors again");
+    let s: String = lua
+        .load("local r do local x <close> = setmetatable({}, { __close = function() r = 'closed' end }) end return r")
+        .eval()
+        .unwrap();
+    assert_eq!(s, "closed", "<close> works as in stock Lua");
+}
+
+// ---- pristine tracking -------------------------------------------------------------------------
+
+/// A state with module-level objects made before marking: returns it marked pristine.
+fn pristine() -> Lua {
+    let lua = Lua::new();
+    lua.load(
+        r#"
+        T = { a = 1, list = { 1, 2, 3 }, holes = { 1, 2, nil, 4, nil, nil, nil, 8 } }
+        MT = {}
+        local n = 0
+        function bump() n = n + 1 return n end
+        function peek() return n end
+        CO = coroutine.create(function() coroutine.yield(1) coroutine.yield(2) end)
+        CO2 = coroutine.create(function() coroutine.yield(1) end)
+        coroutine.resume(CO2)
+        IT = ("a b c"):gmatch("%a")
+        "#,
+    )
+    .exec()
+    .unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    assert!(!dirty(&lua));
+    lua
+}
+
+fn dirty(lua: &Lua) -> bool {
+    raw(lua, |l| unsafe { lua_warren_dirty(l) != 0 })
+}
+
+/// What the objects `pristine` made hold, as a script sees them (every key and value, the
+/// metatables, the upvalue behind `peek`, the string metatable's `__index`).
+const DESCRIBE: &str = r#"
+local out = {}
+local function walk(name, t, depth)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local v = t[k]
+    if type(v) == "table" and depth < 2 and k ~= "_G" and k ~= "package" then
+      walk(name .. "." .. tostring(k), v, depth + 1)
+    else
+      out[#out + 1] = name .. "." .. tostring(k) .. "=" .. tostring(v)
+    end
+  end
+  out[#out + 1] = name .. " mt=" .. tostring(getmetatable(t)) .. " #=" .. #t
+end
+walk("T", T, 0)
+walk("MT", MT, 0)
+walk("string", string, 0)
+local g = {}
+for k in pairs(_G) do g[#g + 1] = tostring(k) end
+table.sort(g)
+out[#out + 1] = table.concat(g, ",")
+out[#out + 1] = "n=" .. peek() .. " index=" .. tostring(getmetatable("").__index)
+return table.concat(out, "\n")
+"#;
+
+fn describe(lua: &Lua) -> String {
+    lua.load(DESCRIBE).eval().unwrap()
+}
+
+fn reset(lua: &Lua) -> u64 {
+    raw(lua, |l| unsafe { lua_warren_reset(l) })
+}
+
+#[test]
+fn writes_to_pristine_objects_are_saved_and_put_back() {
+    let before = describe(&pristine());
+    for code in [
+        "T.a = 2",
+        "T.new = 1",
+        "T.list[2] = 5",
+        "T.list[4] = 4",
+        "T[1.5] = 1",
+        "rawset(T, 'a', 3)",
+        "table.insert(T.list, 9)",
+        "table.remove(T.list)",
+        "table.sort(T.list, function(a, b) return a > b end)",
+        "table.move({ 7 }, 1, 1, 1, T.list)",
+        "for i = 1, 1000 do T[i] = i end T.holes = nil",
+        "setmetatable(T, MT)",
+        "getmetatable('').__index = nil",
+        "newglobal = 1",
+        "print = nil",
+        "bump()",
+        "local s = string s.x = 1",
+    ] {
+        let lua = pristine();
+        lua.load(code).exec().unwrap();
+        assert!(!dirty(&lua), "dirty after: {code}");
+        assert!(
+            raw(&lua, |l| unsafe { lua_warren_savedbytes(l) }) > 0 || code == "bump()",
+            "nothing copied for: {code}"
+        );
+        assert_ne!(describe(&lua), before, "no change seen after: {code}");
+        assert!(reset(&lua) > 0, "nothing saved after: {code}");
+        assert_eq!(describe(&lua), before, "not put back after: {code}");
+        assert_eq!(reset(&lua), 0, "a second reset has nothing to do");
+        // The state goes on: a second run's writes are saved and put back as well.
+        lua.load(code).exec().unwrap();
+        assert!(reset(&lua) > 0);
+        assert_eq!(
+            describe(&lua),
+            before,
+            "not put back after a second run of: {code}"
+        );
+    }
+}
+
+#[test]
+fn writes_that_cannot_be_saved_make_the_state_dirty() {
+    for code in [
+        "coroutine.resume(CO)",
+        "coroutine.close(CO2)",
+        "coroutine.wrap(function() end)() coroutine.resume(CO)",
+        "IT()",
+        "math.random()",
+    ] {
+        let lua = pristine();
+        lua.load(code).exec().unwrap();
+        assert!(dirty(&lua), "not dirty after: {code}");
+    }
+}
+
+#[test]
+fn what_only_the_copies_hold_survives_full_collections_in_both_modes() {
+    // The run removes pre-run tables from the only tables that held them, churns through enough
+    // garbage and full collections (generational and incremental) to free anything unmarked,
+    // and then the reset puts them back: they must be whole, with their ids.
+    for mode in ["generational", "incremental"] {
+        let lua = Lua::new();
+        lua.load(format!(
+            r#"
+            collectgarbage("{mode}")
+            T = {{ kept = {{ deep = {{ "x", "y" }} }}, list = {{}} }}
+            for i = 1, 100 do T.list[i] = {{ i, tostring(i) .. "s" }} end
+            T.str = ("long string "):rep(10)
+            local n = {{ "upvalue's table" }}
+            function get() return n end
+            function set(v) n = v end
+            IDS = tostring(T.kept) .. tostring(T.kept.deep) .. tostring(get())
+            "#
+        ))
+        .exec()
+        .unwrap();
+        raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+        let before = lua
+            .load("return IDS .. T.kept.deep[2] .. #T.list .. T.list[50][2] .. T.str .. get()[1]")
+            .eval::<String>()
+            .unwrap();
+        lua.load(
+            r#"
+            local kept = T.kept
+            T.kept = nil
+            kept.deep = nil
+            T.list = nil
+            T.str = nil
+            set(nil)
+            for round = 1, 3 do
+              local junk = {}
+              for i = 1, 20000 do junk[i] = { i } end
+              collectgarbage("collect")
+              collectgarbage("step", 100)
+            end
+            "#,
+        )
+        .exec()
+        .unwrap();
+        assert!(!dirty(&lua));
+        assert_eq!(reset(&lua), 3, "{mode}: T, T.kept and the upvalue");
+        lua.load("collectgarbage('collect') collectgarbage('collect')")
+            .exec()
+            .unwrap();
+        let after = lua
+            .load("return IDS .. T.kept.deep[2] .. #T.list .. T.list[50][2] .. T.str .. get()[1]")
+            .eval::<String>()
+            .unwrap();
+        assert_eq!(after, before, "{mode}");
+        let ids: String = lua
+            .load("return tostring(T.kept) .. tostring(T.kept.deep) .. tostring(get())")
+            .eval()
+            .unwrap();
+        assert_eq!(ids, lua.load("return IDS").eval::<String>().unwrap());
+    }
+}
+
+#[test]
+fn the_hosts_own_writes_are_neither_saved_nor_dirty() {
+    let lua = pristine();
+    raw(&lua, |l| unsafe {
+        assert_eq!(lua_warren_sethost(l, 1), 0);
+        ffi::lua_getglobal(l, c"T".as_ptr());
+        ffi::lua_pushinteger(l, 9);
+        ffi::lua_setfield(l, -2, c"host".as_ptr());
+        ffi::lua_pop(l, 1);
+        lua_warren_markdirty(l);
+        assert_eq!(lua_warren_sethost(l, 0), 1);
+    });
+    assert!(!dirty(&lua));
+    assert_eq!(reset(&lua), 0);
+    assert_eq!(lua.load("return T.host").eval::<i64>().unwrap(), 9);
+}
+
+#[test]
+fn reads_and_new_objects_leave_the_state_clean() {
+    let lua = pristine();
+    lua.load(
+        r#"
+        local t = { 1, 2, 3 }
+        t.x = T.a; t[4] = #T.list; t[5] = #T.holes; t[6] = T.holes[8]
+        setmetatable(t, MT)
+        for k, v in pairs(T) do t[#t + 1] = k end
+        for i, v in ipairs(T.list) do t[#t + 1] = v end
+        table.insert(t, 1, 0) table.remove(t, 1) table.sort(t, function(a, b) return tostring(a) < tostring(b) end)
+        local n = 0
+        local function f() n = n + 1 end
+        f()
+        local co = coroutine.wrap(function() coroutine.yield() end) co() co()
+        for w in ("x y"):gmatch("%a") do t[#t + 1] = w end
+        local _ = peek(), tostring(T), string.format("%p", T), coroutine.status(CO)
+        local s = ("abc"):upper() .. ("x"):rep(10)
+        "#,
+    )
+    .exec()
+    .unwrap();
+    assert!(!dirty(&lua));
+    assert_eq!(reset(&lua), 0, "nothing to put back");
+}
+
+#[test]
+fn reading_a_pristine_table_keeps_its_length() {
+    // `#t` on a table with holes may pick any border; reads of a pristine table must not move
+    // the hint that chooses it.
+    let fresh: Vec<i64> = {
+        let lua = pristine();
+        lua.load("return #T.holes, #T.holes")
+            .eval::<(i64, i64)>()
+            .map(|(a, b)| vec![a, b])
+            .unwrap()
+    };
+    let lua = pristine();
+    let after: (i64, i64) = lua
+        .load("local _ = T.holes[8], T.holes[7], T.holes[5] return #T.holes, #T.holes")
+        .eval()
+        .unwrap();
+    assert_eq!(vec![after.0, after.1], fresh);
+    assert!(!dirty(&lua));
+}
+
+#[test]
+fn api_writes_are_saved_and_markdirty_is_explicit() {
+    let lua = pristine();
+    let ud = lua.create_any_userdata(0u8).unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    ud.set_nth_user_value(1, 5).unwrap();
+    assert!(!dirty(&lua), "user value of a pristine userdata");
+    assert_eq!(reset(&lua), 1, "user value of a pristine userdata");
+    assert_eq!(
+        ud.nth_user_value::<mlua::Value>(1).unwrap(),
+        mlua::Value::Nil
+    );
+
+    let lua = pristine();
+    raw(&lua, |l| unsafe {
+        ffi::lua_getglobal(l, c"bump".as_ptr());
+        assert_eq!(lua_warren_ispristine(l, -1), 1);
+        ffi::lua_pushinteger(l, 7);
+        assert!(!ffi::lua_setupvalue(l, -2, 1).is_null());
+        ffi::lua_pop(l, 1);
+    });
+    assert_eq!(lua.load("return peek()").eval::<i64>().unwrap(), 7);
+    assert_eq!(reset(&lua), 1, "lua_setupvalue");
+    assert_eq!(lua.load("return peek()").eval::<i64>().unwrap(), 0);
+
+    let lua = pristine();
+    raw(&lua, |l| unsafe {
+        lua_warren_markdirty(l);
+    });
+    assert!(dirty(&lua));
+    raw(&lua, |l| unsafe { lua_warren_cleardirty(l) });
+    assert!(!dirty(&lua));
+}
+
+#[test]
+fn setting_the_metatable_a_userdata_has_is_counted_not_a_write() {
+    // mlua does it to each error object it preallocated when it raises one; the host refills
+    // its pool when the count says errors were raised.
+    let lua = pristine();
+    let ud = lua.create_any_userdata(0u8).unwrap();
+    let other = lua.create_table().unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    let set_again = |l| unsafe {
+        ffi::lua_getmetatable(l, -1);
+        ffi::lua_setmetatable(l, -2);
+    };
+    // SAFETY: `exec_raw` pushes the userdata (slot 1); the closures pop what they push.
+    unsafe {
+        lua.exec_raw::<()>(&ud, |l| {
+            lua_warren_takeresetmetas(l);
+            set_again(l);
+            set_again(l);
+            assert_eq!(lua_warren_takeresetmetas(l), 2);
+            assert_eq!(
+                lua_warren_takeresetmetas(l),
+                0,
+                "taking counts again from 0"
+            );
+        })
+        .unwrap();
+    }
+    assert!(!dirty(&lua), "the metatable it had");
+    // SAFETY: as above, with the table in slot 2.
+    unsafe {
+        lua.exec_raw::<()>((&ud, &other), |l| {
+            ffi::lua_setmetatable(l, 1);
+            assert_eq!(lua_warren_takeresetmetas(l), 0);
+        })
+        .unwrap();
+    }
+    assert_eq!(reset(&lua), 1, "another metatable");
+}
+
+/// A userdata type with one method, for the field-table tests.
+struct Probe;
+
+impl mlua::UserData for Probe {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("kind", |_, _, ()| Ok("method"));
+    }
+}
+
+#[test]
+fn a_field_table_answers_reads_before_the_methods() {
+    let lua = Lua::new();
+    let marked = lua.create_userdata(Probe).unwrap();
+    let fields = lua.create_table().unwrap();
+    fields.raw_set("width", 80).unwrap();
+    fields.raw_set("kind", "field").unwrap();
+    // SAFETY: `exec_raw` pushed the userdata and the table; setfields pops the table.
+    let set = unsafe {
+        let mut set = 0;
+        lua.exec_raw::<()>((&marked, &fields), |l| {
+            set = lua_warren_setfields(l, 1);
+            ffi::lua_settop(l, 0);
+        })
+        .unwrap();
+        set
+    };
+    assert_eq!(set, 1);
+    // mlua's own user values are tables too (`set_named_user_value` keeps a table of them):
+    // without the mark they are never read as fields.
+    let plain = lua.create_userdata(Probe).unwrap();
+    plain.set_named_user_value("width", 7).unwrap();
+    lua.globals().set("marked", &marked).unwrap();
+    lua.globals().set("plain", &plain).unwrap();
+    // `u.k` (OP_GETFIELD's own path) and `u[k]` (luaV_finishget) alike.
+    let seen: (i64, String, Option<i64>, String, Option<i64>, i64) = lua
+        .load(
+            "local k = 'width'\n\
+             return marked.width, marked.kind, plain.width, plain:kind(), marked.height, marked[k]",
+        )
+        .eval()
+        .unwrap();
+    assert_eq!(seen, (80, "field".into(), None, "method".into(), None, 80));
+    // The owner's later writes show at once; a field set to nil falls back to the methods.
+    fields.raw_set("width", 96).unwrap();
+    fields.raw_set("kind", mlua::Value::Nil).unwrap();
+    let seen: (i64, String) = lua
+        .load("return marked.width, marked:kind()")
+        .eval()
+        .unwrap();
+    assert_eq!(seen, (96, "method".into()));
+    // Only reads: a write still goes to the metatable, which has no `__newindex`.
+    assert!(lua.load("marked.width = 1").exec().is_err());
+}

@@ -1,0 +1,246 @@
+//! Every map starts from the same state: the shipped recipes never leave their state dirty (so
+//! reuse costs nothing), and a recipe that does is loaded again before the next run, so its maps
+//! equal those of a fresh host.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use warren_lua::{run, Host, Limits, Run};
+
+use crate::common;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn host(script: &Path) -> Host {
+    let registry = Arc::new(run::load_registry(None, script).unwrap());
+    Host::load(script, registry, Limits::default()).unwrap()
+}
+
+fn rows(host: &Host, seed: u64) -> String {
+    let params = host.resolve_params(&[]).unwrap();
+    let map = host
+        .generate(&Run {
+            seed,
+            params: &params,
+            depth: 1,
+            above: None,
+        })
+        .unwrap();
+    let view = warren_core::render::layers::LayerChoice::from_name("terrain")
+        .view(&map)
+        .unwrap();
+    format!(
+        "{}{:?}",
+        warren_core::render::text::ascii(&view),
+        map.notes.tags
+    )
+}
+
+#[test]
+fn shipped_recipes_leave_their_state_clean() {
+    for name in ["rooms", "cave", "dungeon", "townmaze"] {
+        let script = root().join("scripts").join(format!("{name}.lua"));
+        let h = host(&script);
+        for seed in 1..=3 {
+            rows(&h, seed);
+        }
+        assert_eq!(h.reloads(), 0, "{name} left its state dirty");
+    }
+}
+
+#[test]
+fn a_stateful_recipe_is_reset_and_gives_the_fresh_maps() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::create_dir_all(dir.path().join("regions")).unwrap();
+    for f in std::fs::read_dir(root().join("regions")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.path().join("regions").join(f.file_name().unwrap())).unwrap();
+    }
+    let script = dir.path().join("scripts/counter.lua");
+    std::fs::write(
+        &script,
+        r#"
+local n = 0
+local seen = {}
+return {
+  name = "counter",
+  params = { width = { default = 24, min = 16 }, height = { default = 16, min = 16 } },
+  generate = function(map, ctx)
+    n = n + 1
+    seen[#seen + 1] = tostring({})
+    map:fill("rock wall")
+    for i = 1, n do map:set(i, 1, "floor") end
+    map:tag("ids", table.concat(seen, ","))
+  end,
+}
+"#,
+    )
+    .unwrap();
+    let h = host(&script);
+    let reused: Vec<String> = (1..=3).map(|s| rows(&h, s)).collect();
+    assert_eq!(
+        h.reloads(),
+        0,
+        "an upvalue and a table were put back by a reload"
+    );
+    assert_eq!(h.resets(), (3, 6), "each run put back `n` and `seen`");
+    for (i, m) in reused.iter().enumerate() {
+        assert_eq!(m, &rows(&host(&script), i as u64 + 1));
+    }
+}
+
+#[test]
+fn a_recipe_that_catches_rust_errors_keeps_its_state_and_gives_the_fresh_maps() {
+    // Catching an error a Rust function raised (while loading too) used to leave the state
+    // dirty (mlua sets the metatable its preallocated error object already has), so such
+    // recipes reloaded before every map. The state stays clean now, and the host puts the error object back into
+    // mlua's pool, so a later run that nests Rust calls deep (here 90 levels of `map:get_rect`
+    // calling an `__index` that calls it again, near Lua's C-stack limit) numbers its objects as
+    // a fresh state's run does.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+local loaded = select(2, pcall(function() return require("warren").rect(1, 2, 3) end))
+local function deep(map, n)
+  if n == 0 then return tostring({}) end
+  local found
+  local rect = setmetatable({}, { __index = function(_, k)
+    if k == "x" then found = deep(map, n - 1) end
+    return ({ x = 0, y = 0, w = 1, h = 1 })[k]
+  end })
+  map:get_rect(rect)
+  return found
+end
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local caught = {}
+    for i = 1, 3 do
+      local ok, e = pcall(function() return map:get(-1, i) end)
+      caught[#caught + 1] = tostring(ok) .. " " .. e
+    end
+    local t = {}
+    for i = 1, 20 do t[{}] = i end
+    local order = {}
+    for _, v in pairs(t) do order[#order + 1] = v end
+    map:tag("caught", table.concat(caught, "; "))
+    map:tag("order", table.concat(order, ","))
+    map:tag("deep", deep(map, 90))
+    map:tag("loaded", loaded)
+  end,
+}
+"#;
+    let h = common::host_for(dir.path(), "catcher", recipe, Limits::default());
+    let reused: Vec<String> = (1..=4).map(|s| rows(&h, s)).collect();
+    assert_eq!(h.reloads(), 0, "catching Rust errors made the state dirty");
+    assert!(reused[0].contains("false "), "{}", reused[0]);
+    assert!(reused[0].contains("warren.rect"), "{}", reused[0]);
+    for (i, m) in reused.iter().enumerate() {
+        let fresh = common::host_for(dir.path(), "catcher", recipe, Limits::default());
+        assert_eq!(m, &rows(&fresh, i as u64 + 1), "seed {}", i + 1);
+    }
+}
+
+/// A recipe that writes to what its loading made in every way a library does, while the
+/// collector runs: each map must equal a fresh host's, with no reload.
+const WRITER: &str = r#"
+local M = require "lib.state"
+local n = 0
+local big = {}
+for i = 1, 200 do big[i] = { i } end
+local sub = { hello = "world" }
+M.sub = sub
+local plain = {}
+local mt = { __index = function(_, k) return k .. "!" end }
+local Point = setmetatable({ made = 0 }, { __call = function(cls, x)
+  cls.made = cls.made + 1
+  return setmetatable({ x = x }, cls)
+end })
+Point.__index = Point
+local co_free = coroutine.wrap(function() end)
+return {
+  params = { width = { default = 24, min = 16 }, height = { default = 16, min = 16 } },
+  generate = function(map, ctx)
+    local seen = {}
+    local function see(v) seen[#seen + 1] = tostring(v) end
+    see(n) see(M.seed) see(M.sub) see(sub.hello) see(#big) see(big[5][1])
+    see(getmetatable(plain)) see(plain.x) see(rawget(_G, "newglobal")) see(string.shout)
+    see(Point.made) see(package.loaded["lib.late"]) see(Point.extra)
+    n = n + 1
+    M.seed = ctx.seed
+    M.sub = nil
+    sub.hello = "changed " .. n
+    big[5][1] = n
+    for i = 1, 300 do big[#big + 1] = { i } end
+    big[3] = nil
+    setmetatable(plain, mt)
+    string.shout = function(s) return s:upper() end
+    newglobal = n
+    local p = Point(ctx.seed)
+    Point.extra = p
+    local late = require "lib.late"
+    late.count = (late.count or 0) + 1
+    see(late.count)
+    -- Garbage enough for several collections while the copies are the only way to what the
+    -- run removed.
+    local junk = {}
+    for i = 1, 10000 do junk[i] = { i, tostring(i) } end
+    local order = {}
+    for k in pairs(M) do order[#order + 1] = tostring(k) end
+    table.sort(order)
+    see(table.concat(order, ","))
+    see(tostring({}))
+    map:fill("rock wall")
+    map:tag("seen", table.concat(seen, " "))
+  end,
+}
+"#;
+
+#[test]
+fn every_kind_of_write_is_put_back_while_the_collector_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts/lib")).unwrap();
+    std::fs::write(
+        dir.path().join("scripts/lib/state.lua"),
+        "local M = { a = 1, b = 2 } return M",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("scripts/lib/late.lua"), "return {}").unwrap();
+    let h = common::host_for(dir.path(), "writer", WRITER, Limits::default());
+    let reused: Vec<String> = (1..=4).map(|s| rows(&h, s)).collect();
+    assert_eq!(h.reloads(), 0, "a write was put back by a reload");
+    assert_eq!(h.resets().0, 4, "every run put its writes back");
+    assert!(reused[0].contains("0 nil table:"), "{}", reused[0]);
+    for (i, m) in reused.iter().enumerate() {
+        let fresh = common::host_for(dir.path(), "writer", WRITER, Limits::default());
+        assert_eq!(m, &rows(&fresh, i as u64 + 1), "seed {}", i + 1);
+    }
+}
+
+#[test]
+fn a_write_that_cannot_be_put_back_reloads_the_state() {
+    // A coroutine made while loading and resumed by a run: its stack is not saved.
+    let recipe = r#"
+local next_id = coroutine.wrap(function() for i = 1, 1000 do coroutine.yield(i) end end)
+local seen = {}
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    seen[#seen + 1] = next_id()
+    map:tag("ids", table.concat(seen, ","))
+  end,
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let h = common::host_for(dir.path(), "resumer", recipe, Limits::default());
+    let reused: Vec<String> = (1..=3).map(|s| rows(&h, s)).collect();
+    assert_eq!(
+        h.reloads(),
+        2,
+        "every run after the first reloaded the state"
+    );
+    for m in &reused {
+        assert!(m.contains("Text(\"1\")"), "{m}");
+    }
+}

@@ -1,0 +1,264 @@
+//! The real binary: formats, determinism across processes, exit codes, atomic output.
+
+use crate::common::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn readme_command_prints_a_map() {
+    let out = String::from_utf8(stdout(&["run", "scripts/rooms.lua", "--seed", "7"])).unwrap();
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 50);
+    assert!(rows.iter().all(|r| r.chars().count() == 80));
+    assert!(out.contains('.') && out.contains('#') && out.contains('>'));
+}
+
+#[test]
+fn same_seed_is_byte_identical_across_processes_for_every_format() {
+    for script in ["scripts/rooms.lua", "scripts/cave.lua"] {
+        for format in ["ascii", "ansi", "json"] {
+            let args = ["run", script, "--seed", "42", "--format", format];
+            assert_eq!(stdout(&args), stdout(&args), "{script} {format}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.png"), dir.path().join("b.png"));
+        for p in [&a, &b] {
+            stdout(&["run", script, "--seed", "42", "--out", p.to_str().unwrap()]);
+        }
+        let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
+    }
+}
+
+#[test]
+fn different_seeds_give_different_maps() {
+    for script in ["scripts/rooms.lua", "scripts/cave.lua"] {
+        let maps: BTreeSet<Vec<u8>> = (1..=5)
+            .map(|s| stdout(&["run", script, "--seed", &s.to_string()]))
+            .collect();
+        assert_eq!(maps.len(), 5, "{script}");
+    }
+}
+
+#[test]
+fn json_follows_the_output_contract() {
+    for script in ["scripts/rooms.lua", "scripts/cave.lua"] {
+        let out = stdout(&[
+            "run", script, "--seed", "3", "--format", "json", "--set", "width=70",
+        ]);
+        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(doc["format"], 2);
+        assert_eq!(doc["seed"], "3");
+        let v = &doc["levels"][0];
+        assert_eq!(v["width"], 70);
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len() as u64, v["height"].as_u64().unwrap());
+        let legend = v["legend"].as_object().unwrap();
+        for row in rows {
+            let row = row.as_str().unwrap();
+            assert_eq!(row.chars().count(), 70);
+            for g in row.chars() {
+                let entry = &legend[&g.to_string()];
+                assert!(
+                    entry["solid"].is_boolean(),
+                    "glyph {g:?} missing from legend"
+                );
+            }
+        }
+        for key in ["rooms", "corridors", "doors", "spawns"] {
+            assert!(v[key].is_array(), "{key}");
+        }
+        assert!(v["stairs"]["up"].is_array() && v["stairs"]["down"].is_array());
+        assert!(v["stats"].is_object());
+    }
+}
+
+#[test]
+fn json_levels_wrap_multi_level_runs() {
+    let out = stdout(&[
+        "run",
+        "scripts/rooms.lua",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--levels",
+        "3",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["format"], 2);
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 3);
+    assert_eq!(levels[0]["seed"], "3", "level 1 keeps the run's seed");
+    assert_eq!(levels[2]["depth"], 3);
+}
+
+#[test]
+fn missing_seed_is_drawn_and_announced() {
+    let out = warren()
+        .args(["run", "scripts/rooms.lua"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    let seed: u64 = err
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {err:?}"));
+    assert_eq!(
+        out.stdout,
+        stdout(&["run", "scripts/rooms.lua", "--seed", &seed.to_string()])
+    );
+}
+
+#[test]
+fn bad_parameters_exit_1_with_one_message() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--set", "widht=3"], "unknown parameter 'widht'; did you mean 'width'? (valid: connectivity, corridor_spawns, corridors, height, max_rooms, max_size, max_spawns, min_size, width)"),
+        (&["--set", "connectivity=6"], "connectivity = '6' is not one of its choices: '8', '4'"),
+        (&["--set", "width=3"], "width = 3 is out of range (16..=4096)"),
+        (&["--set", "width=wide"], "width = \"wide\" is not an integer"),
+        (&["--set", "corridors=zigzag"], "corridors = 'zigzag' is not one of its choices: 'nearest', 'lines', 'dogleg', 'bsp'"),
+    ];
+    for (extra, expected) in cases {
+        let out = warren()
+            .args(["run", "scripts/rooms.lua", "--seed", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn absurd_sizes_are_refused_before_allocating() {
+    let dir = temp_tree(&[(
+        "big.lua",
+        "return { params = { width = { default = 10 }, height = { default = 10 } }, generate = function() end }",
+    )]);
+    copy_regions(dir.path());
+    let out = warren()
+        .args([
+            "run",
+            dir.path().join("big.lua").to_str().unwrap(),
+            "--seed",
+            "1",
+            "--set",
+            "width=100000000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("map size 100000000×10 is not allowed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = warren().args(["run"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = warren()
+        .args(["run", "scripts/rooms.lua", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = warren().args(["frobnicate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn png_needs_a_file_and_output_files_are_all_or_nothing() {
+    let out = warren()
+        .args(["run", "scripts/rooms.lua", "--format", "png"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--format png writes a file: add --out FILE.png"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("map.json");
+    let out = warren()
+        .args([
+            "run",
+            "scripts/rooms.lua",
+            "--seed",
+            "1",
+            "--set",
+            "width=2",
+            "--out",
+            target.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no partial file"
+    );
+
+    stdout(&[
+        "run",
+        "scripts/rooms.lua",
+        "--seed",
+        "1",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&target).unwrap()).unwrap();
+    assert_eq!(v["recipe"], "rooms", "format guessed from .json");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temp file left"
+    );
+}
+
+#[test]
+fn list_params_shows_defaults_ranges_and_docs() {
+    let out = String::from_utf8(stdout(&["run", "scripts/cave.lua", "--list-params"])).unwrap();
+    assert!(out.contains("roughness"));
+    assert!(out.contains("1..=100"));
+    assert!(out.contains("one of up, down, left, right, omni"));
+    assert!(out.contains("Percent chance per row that the width changes."));
+}
+
+#[test]
+fn help_has_examples() {
+    let out = String::from_utf8(stdout(&["--help"])).unwrap();
+    assert!(out.contains("Examples:") && out.contains("warren run scripts/rooms.lua"));
+}
+
+/// `warren.debug_panic` exists in debug builds only.
+#[cfg(debug_assertions)]
+#[test]
+fn the_cli_reports_a_panic_as_an_internal_error_with_exit_code_3() {
+    let dir = temp_tree(&[(
+        "scripts/t.lua",
+        "return { params = { width = { default = 8 }, height = { default = 8 } },\n\
+         generate = function() pcall(warren.debug_panic, 'kaboom') end }",
+    )]);
+    copy_regions(dir.path());
+    let out = assert_cmd::Command::cargo_bin("warren")
+        .unwrap()
+        .args(["run", dir.path().join("scripts/t.lua").to_str().unwrap()])
+        .args(["--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("internal error (a bug in warren, please report it): kaboom"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

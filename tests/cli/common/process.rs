@@ -1,0 +1,86 @@
+//! Running the real binary as a child process and observing it from outside: its peak
+//! resident memory and page faults (from `wait4`: this child's alone, whatever else the tests
+//! run meanwhile), and signals sent to it while it runs.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The `warren` binary as a plain `std` command, run from `dir`, output captured.
+pub fn warren_in(dir: &Path) -> Command {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin("warren"));
+    c.current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// What a finished child left: exit code (or `128 + signal`), stdout, stderr, and its peak
+/// resident set size in KiB as the kernel counted it.
+pub struct Finished {
+    /// Exit code, or 128 + the signal that ended it.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Peak resident memory, KiB.
+    pub peak_kib: u64,
+    /// Minor page faults (memory the kernel handed it, zeroed, without reading a disk).
+    pub minor_faults: u64,
+}
+
+/// Waits for `child` (reading its pipes meanwhile) and reports how it ended.
+pub fn finish(mut child: Child) -> Finished {
+    use std::io::Read;
+    let mut out = child.stdout.take().expect("stdout piped");
+    let mut err = child.stderr.take().expect("stderr piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let mut stderr = String::new();
+    let _ = err.read_to_string(&mut stderr);
+    let stdout = reader.join().expect("stdout reader");
+    let mut status = 0;
+    // SAFETY: a plain rusage struct filled in by the kernel for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for our own child, which has not been waited for yet.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        128 + libc::WTERMSIG(status)
+    };
+    Finished {
+        code,
+        stdout,
+        stderr,
+        peak_kib: usage.ru_maxrss as u64,
+        minor_faults: usage.ru_minflt as u64,
+    }
+}
+
+/// Runs `cmd` to the end.
+pub fn run(cmd: &mut Command) -> Finished {
+    finish(cmd.spawn().expect("warren starts"))
+}
+
+/// Waits until `ready()` holds (at most 60 s) and then `delay` more, then sends `signal` to
+/// `child`.
+pub fn signal_when(child: &Child, signal: i32, delay: Duration, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready() {
+        assert!(Instant::now() < deadline, "the child never got ready");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(delay);
+    // SAFETY: sends a signal to our own child, which has not been waited for.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    assert_eq!(sent, 0, "kill failed");
+}
