@@ -6,6 +6,7 @@
 
 pub mod adjacency;
 pub mod annotations;
+mod ascii;
 pub mod door;
 mod entrances;
 pub mod geom;
@@ -15,6 +16,7 @@ pub mod terrain;
 
 pub use adjacency::Adjacency;
 pub use annotations::{Annotations, Corridor, Door, Room, Spawn, Stairs, TagValue};
+pub use ascii::{AsciiCell, AsciiLegend};
 pub use door::{DoorKind, DoorState, DoorWeights};
 pub use geom::{
     bresenham, bresenham_cells, dogleg, dogleg_cells, Bresenham, Dir, DogLeg, Point, Rect,
@@ -75,6 +77,16 @@ pub enum MapError {
         height: i64,
         /// Bytes the map's cells need.
         bytes: usize,
+    },
+    /// A map drawn as text (`Map::from_ascii`) that cannot be read.
+    #[error("ASCII map, row {row}, column {column}: {problem}")]
+    Ascii {
+        /// The row, from 1.
+        row: usize,
+        /// The column, from 1 (in characters).
+        column: usize,
+        /// What is wrong there.
+        problem: String,
     },
     /// A rectangle with no cells.
     #[error("rectangle {w}×{h} at ({x}, {y}) is empty: width and height must be at least 1")]

@@ -113,23 +113,13 @@ impl Measurer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{Brush, Corridor, Point, TerrainTable};
+    use crate::map::{Corridor, Point, TerrainTable};
     use std::sync::Arc;
 
     /// A map drawn as rows of `#` (rock) and `.` (floor).
     fn map_from(rows: &[&str]) -> Map {
         let table = TerrainTable::plain(&[("rock", '#', true), ("floor", '.', false)]);
-        let (w, h) = (rows[0].len() as i64, rows.len() as i64);
-        let mut map = Map::new(w, h, 0, Arc::new(table)).expect("size");
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c == '.' {
-                    let p = Point::new(x as i32, y as i32);
-                    map.write(p, &Brush::new(1).forced()).expect("on map");
-                }
-            }
-        }
-        map
+        Map::from_ascii(rows, Arc::new(table)).expect("a map drawn with # and .")
     }
 
     fn value(m: &[f64; BUILTIN.len()], name: &str) -> f64 {

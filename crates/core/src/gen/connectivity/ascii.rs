@@ -2,7 +2,7 @@
 //! ones against.
 
 use super::Component;
-use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point};
+use crate::map::{passable, Adjacency, AsciiCell, AsciiLegend, Brush, Door, DoorState, Map, Point};
 use crate::map::{TerrainId, TerrainTable};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -35,26 +35,9 @@ pub(crate) fn put_door(map: &mut Map, i: usize) {
 
 /// A map from rows like `"#..+~#"` (`#` rock, `.` floor, `+` door, `~` chasm).
 pub(crate) fn ascii_map(rows: &[&str]) -> Map {
-    let width = rows[0].chars().count();
-    let mut map = Map::new(width as i64, rows.len() as i64, ROCK, terrains()).unwrap();
-    for (y, row) in rows.iter().enumerate() {
-        assert_eq!(row.chars().count(), width, "ragged row {y}");
-        for (x, c) in row.chars().enumerate() {
-            let terrain = match c {
-                '#' => ROCK,
-                '.' => FLOOR,
-                '+' => DOOR,
-                '~' => CHASM,
-                _ => panic!("unknown glyph {c:?}"),
-            };
-            let i = x + y * width;
-            map.write_index(i, &Brush::new(terrain).forced());
-            if terrain == DOOR {
-                put_door(&mut map, i);
-            }
-        }
-    }
-    map
+    let legend =
+        AsciiLegend::new(terrains()).with('+', AsciiCell::terrain(DOOR).door(DoorState::Closed));
+    Map::from_ascii_with(rows, &legend).unwrap_or_else(|e| panic!("test map: {e}"))
 }
 
 /// A `width × height` map whose cell `i` is rock when `solid[i]`, floor otherwise.

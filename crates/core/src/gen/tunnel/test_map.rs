@@ -18,10 +18,9 @@
 //! Tunnels dug with [`config`] use `tunnel floor` (`:`) and `tunnel wall` (`%`).
 
 use super::*;
-use crate::map::{priority as prio, Brush, Door, DoorState, TerrainId, TerrainTable};
+use crate::map::{priority as prio, AsciiCell, AsciiLegend, DoorState, TerrainId, TerrainTable};
 use std::sync::Arc;
 
-pub const ROCK: TerrainId = 0;
 pub const FLOOR: TerrainId = 1;
 pub const DOOR: TerrainId = 6;
 pub const TUNNEL_FLOOR: TerrainId = 7;
@@ -42,52 +41,30 @@ fn table() -> Arc<TerrainTable> {
     ]))
 }
 
-/// A map from rows of glyphs (see the module table). All rows must have the same length.
-pub fn map_from(rows: &[&str]) -> Map {
-    let (w, h) = (rows[0].chars().count(), rows.len());
-    let mut map = Map::new(w as i64, h as i64, ROCK, table()).expect("test map size");
-    for (y, row) in rows.iter().enumerate() {
-        assert_eq!(row.chars().count(), w, "row {y} has the wrong length");
-        for (x, glyph) in row.chars().enumerate() {
-            let (terrain, priority, region) = match glyph {
-                '#' => continue,
-                '.' => (FLOOR, prio::ROOM_FLOOR, "room"),
-                'o' => (FLOOR, prio::ROOM_FLOOR, "hall"),
-                'W' => (2, prio::ROOM_WALL, "room"),
-                'c' => (3, prio::CORRIDOR_WALL, "old corridor"),
-                ',' => (9, prio::ROOM_FLOOR, "old corridor"),
-                'V' => (4, prio::VAULT, "vault"),
-                'X' => (5, prio::MAX, ""),
-                '+' => (DOOR, prio::ROOM_WALL, "room"),
-                other => panic!("unknown glyph {other:?}"),
-            };
-            let region = map.region_id(region);
-            let brush = Brush::new(terrain)
-                .priority(priority)
-                .region(region)
-                .forced();
-            let p = Point::new(x as i32, y as i32);
-            map.write(p, &brush).expect("cell on map");
-            if glyph == '+' {
-                map.add_door(Door::new(p, DoorState::Closed))
-                    .expect("cell on map");
-            }
-        }
-    }
-    map
+/// What each glyph of the module table stands for.
+fn legend() -> AsciiLegend {
+    let cell = |terrain, priority, region| {
+        AsciiCell::terrain(terrain)
+            .priority(priority)
+            .region(region)
+    };
+    AsciiLegend::new(table())
+        .with('.', cell(FLOOR, prio::ROOM_FLOOR, "room"))
+        .with('o', cell(FLOOR, prio::ROOM_FLOOR, "hall"))
+        .with('W', cell(2, prio::ROOM_WALL, "room"))
+        .with('c', cell(3, prio::CORRIDOR_WALL, "old corridor"))
+        .with(',', cell(9, prio::ROOM_FLOOR, "old corridor"))
+        .with('V', cell(4, prio::VAULT, "vault"))
+        .with('X', AsciiCell::terrain(5).priority(prio::MAX))
+        .with(
+            '+',
+            cell(DOOR, prio::ROOM_WALL, "room").door(DoorState::Closed),
+        )
 }
 
-/// The map as rows of glyphs (for failure messages).
-pub fn render(map: &Map) -> String {
-    let mut out = String::new();
-    for y in 0..map.height() {
-        for x in 0..map.width() {
-            let t = map.terrain_at(Point::new(x, y)).unwrap_or(ROCK);
-            out.push(map.terrains().get(t).glyph);
-        }
-        out.push('\n');
-    }
-    out
+/// A map from rows of glyphs (see the module table). All rows must have the same length.
+pub fn map_from(rows: &[&str]) -> Map {
+    Map::from_ascii_with(rows, &legend()).unwrap_or_else(|e| panic!("test map: {e}"))
 }
 
 /// A corridor style drawing tunnel floor and tunnel walls.

@@ -14,7 +14,7 @@ fn a_door_is_made_before_cutting_another_corridors_wall() {
         &request((2, 5), (12, 5), flags(&["direct"])),
         7,
     );
-    assert_eq!(out.doors[0], P(5, 5), "{}", render(&map));
+    assert_eq!(out.doors[0], P(5, 5), "{}", map.to_ascii());
     let door = &map.notes.doors[0];
     assert_eq!((door.at(), door.state), (P(5, 5), DoorState::Closed));
     assert_eq!(door.kind.as_deref(), Some("door"));
@@ -39,7 +39,7 @@ fn a_door_meets_a_room_wall_on_the_current_or_the_next_cell_evenly() {
             &request((2, 5), (12, 5), flags(&["direct"])),
             seed,
         );
-        assert_eq!(out.doors.len(), 2, "{}", render(&map));
+        assert_eq!(out.doors.len(), 2, "{}", map.to_ascii());
         let cells: Vec<_> = map.notes.doors.iter().map(|d| d.at()).collect();
         assert_eq!(cells, out.doors);
         match out.doors[1] {

@@ -228,7 +228,7 @@ fn natural_tunnels_curve_but_stay_connected_and_arrive() {
         let req = request((6, 6), (57, 40), flags(&["natural", "direct"]));
         let mut map = base.clone();
         let out = dig(&mut map, &config(), &req, seed);
-        assert_eq!(out.stop, StopReason::Arrived, "{}", render(&map));
+        assert_eq!(out.stop, StopReason::Arrived, "{}", map.to_ascii());
         for w in out.path.windows(2) {
             let manhattan = (w[0].x - w[1].x).abs() + (w[0].y - w[1].y).abs();
             assert_eq!(

@@ -104,9 +104,9 @@ fn a_direct_tunnel_turns_on_reaching_the_destination_column() {
         &request((3, 4), (15, 13), flags(&["direct"])),
         1,
     );
-    assert_eq!(out.stop, StopReason::Arrived, "{}", render(&map));
+    assert_eq!(out.stop, StopReason::Arrived, "{}", map.to_ascii());
     let corner = out.path.iter().position(|&p| p == P(15, 4));
-    let corner = corner.unwrap_or_else(|| panic!("no corner at (15, 4):\n{}", render(&map)));
+    let corner = corner.unwrap_or_else(|| panic!("no corner at (15, 4):\n{}", map.to_ascii()));
     assert!(out.path[..corner].iter().all(|p| p.y == 4));
     assert!(out.path[corner..].iter().all(|p| p.x == 15));
 }
