@@ -4,8 +4,7 @@
 //! at small sizes: every level is one connected area, stays inside its edge, and has its stairs
 //! on open ground; BSP rooms never overlap; a perfect maze is a spanning tree.
 
-mod common;
-use common::*;
+use crate::common::*;
 use warren_core::map::{Adjacency, Map, Point};
 
 /// Recipe, seed, `--set` values, golden file.
