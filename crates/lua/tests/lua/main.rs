@@ -49,5 +49,7 @@ mod sandbox;
 mod stats_reference;
 /// Exactly the documented globals and library members.
 mod surface;
+/// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options.
+mod toolbox_lua;
 /// `warren.town` and `warren.status_lists`.
 mod town_api;

@@ -3,8 +3,7 @@
 //! the same map in a fresh host; the budgets stop a call that does too much with the budget's
 //! message at the recipe's line; bad options fail with messages that name them.
 
-mod common;
-use common::*;
+use crate::common::*;
 use warren_lua::{Host, Limits, Run};
 
 /// A recipe whose `generate` runs `body` on a 24×18 map filled with rock, with `area` (a Lua
