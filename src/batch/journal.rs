@@ -11,15 +11,15 @@
 //! is JSON Lines, exactly what `--records FILE.jsonl` holds: the header line, then one line per
 //! seed from the first. Read back, it ends at its last whole, well-formed line in seed order (a
 //! line torn by `kill -9` is cut off). When the batch completes, the journal becomes the records
-//! file (renamed, or converted to CSV) or, without `--records`, is removed.
+//! file (renamed, or converted to CSV or Parquet) or, without `--records`, is removed.
 //!
 //! A journal is locked (`flock`) while a batch uses it, so two copies of one command cannot
 //! write it at once; the lock goes with the process, however it ends. Journals of the same
 //! output with another fingerprint (a recipe edited since) are removed, as are temporary files
 //! of that output left by processes that are gone.
 
-use crate::output::{remove_dead_temps, AtomicFile};
-use crate::stats::records::{header_line, parse_record, write_csv, Reader};
+use crate::output::remove_dead_temps;
+use crate::stats::records::{convert, header_line, parse_record, Layout};
 use crate::stats::{Aggregate, Header, Record, RecordNames};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
@@ -139,7 +139,8 @@ impl Journal {
     }
 
     /// The batch is complete: the journal becomes the records file (as it is, or converted to
-    /// CSV with `data`'s columns when the name ends in `.csv`), or is removed.
+    /// CSV or Parquet with `data`'s columns when the name ends in `.csv` or `.parquet`), or is
+    /// removed.
     pub fn finish(mut self, data: &Aggregate) -> Result<(), String> {
         let Some(target) = self.target.take() else {
             return std::fs::remove_file(&self.path)
@@ -148,13 +149,10 @@ impl Journal {
         let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", target.display());
         let file = self.out.into_inner().map_err(|e| cannot(e.into_error()))?;
         file.sync_all().map_err(cannot)?;
-        if target.extension().is_none_or(|e| e != "csv") {
+        if Layout::of(&target) == Layout::Jsonl {
             return std::fs::rename(&self.path, &target).map_err(cannot);
         }
-        let (_, mut reader) = Reader::open(&self.path)?;
-        let mut csv = AtomicFile::create(&target).map_err(cannot)?;
-        write_csv(&mut reader, data, &mut csv).map_err(cannot)?;
-        csv.commit().map_err(cannot)?;
+        convert(&self.path, &target, data)?;
         std::fs::remove_file(&self.path)
             .map_err(|e| format!("{}: cannot remove: {e}", self.path.display()))
     }

@@ -72,7 +72,8 @@ pub struct Batch {
     pub jobs: usize,
     /// Save each map, if wanted.
     pub files: Option<MapFiles>,
-    /// Write every map's record to this file (CSV when it ends in `.csv`, else JSON Lines).
+    /// Write every map's record to this file (CSV when it ends in `.csv`, Parquet when it ends in
+    /// `.parquet`, else JSON Lines).
     pub records: Option<PathBuf>,
     /// Column names that must exist (`--metrics`): checked on the first map, before the rest
     /// are generated.

@@ -12,8 +12,8 @@ Examples:
   warren batch scripts/rooms.lua --count 1000 --records r.csv --plot r.png
   warren batch scripts/cave.lua --count 50 --out-dir maps --format png
   warren batch scripts/rooms.lua --count 100000 --jobs 1 --timing   µs per map, one state reused
-  warren batch scripts/rooms.lua --count 1000000 --shard 3/8 --records shard-3.jsonl
-  warren stats merge shard-*.jsonl                              the statistics of all shards
+  warren batch scripts/rooms.lua --count 1000000 --shard 3/8 --records shard-3.parquet
+  warren stats merge shard-*.parquet                            the statistics of all shards
 
 Seeds run from --seed-start to --seed-start + --count - 1. --shard I/N (0 <= I < N) keeps the
 I-th of N contiguous blocks of that range, so a scheduler can run the N shards anywhere.

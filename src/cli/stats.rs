@@ -6,8 +6,9 @@ use std::path::PathBuf;
 /// Where statistics go besides the table on stdout.
 #[derive(Debug, Args, Clone)]
 pub struct OutputArgs {
-    /// Write every map's measurements to FILE: CSV when it ends in .csv, else JSON Lines
-    /// (the shard summary `warren stats merge` reads).
+    /// Write every map's measurements to FILE: CSV when it ends in .csv, Apache Parquet when it
+    /// ends in .parquet (typed columns, for DuckDB, polars or pandas), else JSON Lines.
+    /// `warren stats merge` reads JSON Lines and Parquet.
     #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
     /// Draw histograms of the metrics into FILE.png.
@@ -29,14 +30,15 @@ pub struct StatsArgs {
 /// `warren stats` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum StatsAction {
-    /// Combine the JSON Lines records of shards into the statistics one run would give.
+    /// Combine the records of shards (JSON Lines or Parquet) into the statistics one run would
+    /// give.
     Merge(MergeArgs),
 }
 
 /// `warren stats merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Records written by `warren batch --records FILE.jsonl`.
+    /// Records written by `warren batch --records FILE.jsonl` or `--records FILE.parquet`.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Merge even when seeds of the planned range are missing (a shard not run yet, an

@@ -3,7 +3,7 @@
 use crate::cli::stats::{OutputArgs, StatsAction, StatsArgs};
 use crate::output::{write_atomic, Inputs};
 use crate::stats::plan::{gaps, seed_range_text};
-use crate::stats::records::{Reader, RecordFile};
+use crate::stats::records::{RecordFile, Source};
 use crate::stats::{plot, table, Aggregate, Header, SeedPlan};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -37,9 +37,9 @@ pub fn merge(files: &[PathBuf], allow_partial: bool, records: Option<&Path>) -> 
     // Read in seed order, so merged records come out in seed order too.
     let mut parts = Vec::with_capacity(files.len());
     for file in files {
-        let (header, mut reader) = Reader::open(file).map_err(Error::Param)?;
-        let first = match reader.next_record() {
-            Some(r) => Some(r.map_err(Error::Param)?.0.seed),
+        let (header, mut reader) = Source::open(file).map_err(Error::Param)?;
+        let first = match reader.next_record(None) {
+            Some(r) => Some(r.map_err(Error::Param)?.seed),
             None => None,
         };
         parts.push((first.unwrap_or(u64::MAX), file.as_path(), header));
@@ -88,18 +88,18 @@ fn read_part(
     data: &mut Aggregate,
     mut out: Option<&mut RecordFile>,
 ) -> Result<Option<Range<u64>>> {
-    let (_, mut reader) = Reader::open(file).map_err(Error::Param)?;
+    let (_, mut reader) = Source::open(file).map_err(Error::Param)?;
     let mut covers: Option<Range<u64>> = None;
-    while let Some(next) = reader.next_record() {
-        let (record, line) = next.map_err(Error::Param)?;
+    let mut line = Vec::new();
+    while let Some(next) = reader.next_record(out.is_some().then_some(&mut line)) {
+        let record = next.map_err(Error::Param)?;
         covers = match covers {
             None => Some(record.seed..record.seed + 1),
             Some(r) if record.seed == r.end => Some(r.start..r.end + 1),
             Some(r) => {
                 return Err(Error::Param(format!(
-                    "{}:{}: seed {} follows seed {}: records must list every seed in ascending order, as warren batch writes them",
-                    file.display(),
-                    reader.line(),
+                    "{}: seed {} follows seed {}: records must list every seed in ascending order, as warren batch writes them",
+                    reader.location(),
                     record.seed,
                     r.end - 1
                 )))
@@ -107,8 +107,8 @@ fn read_part(
         };
         data.absorb(std::slice::from_ref(&record), reader.names());
         if let Some(out) = out.as_deref_mut() {
-            out.write(format!("{line}\n").as_bytes())
-                .map_err(Error::Io)?;
+            out.write(&line).map_err(Error::Io)?;
+            line.clear();
         }
     }
     Ok(covers)

@@ -317,6 +317,11 @@ impl ColumnStats {
         self.values.merge(&other.values);
     }
 
+    /// Whether every value is a whole number (true for no values).
+    pub fn is_integral(&self) -> bool {
+        self.integral || self.count == 0
+    }
+
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.count

@@ -1,6 +1,6 @@
 //! Statistics of many generated maps: per-map records folded as they stream into aggregates
-//! whose size does not depend on the number of maps, the readable table, JSON Lines / CSV
-//! records and PNG histogram plots. The per-map measurements themselves live in
+//! whose size does not depend on the number of maps, the readable table, JSON Lines / CSV /
+//! Parquet records and PNG histogram plots. The per-map measurements themselves live in
 //! [`warren_core::stats`].
 //!
 //! Wall-clock times are kept apart from measurements so that comparisons between runs never see
@@ -9,6 +9,7 @@
 pub mod aggregate;
 pub mod column;
 mod font;
+pub mod parquet_file;
 pub mod plan;
 pub mod plot;
 pub mod records;

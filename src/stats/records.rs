@@ -1,6 +1,8 @@
-//! Per-map records on disk: JSON Lines (the shard summary that `warren stats merge` reads back)
-//! and CSV (for spreadsheets and plotting tools). Both are written as the maps are made and
-//! read back one line at a time, so no file is ever held in memory.
+//! Per-map records on disk: JSON Lines (the shard summary that `warren stats merge` reads back),
+//! CSV (for spreadsheets and plotting tools) and Parquet (for analysis tools, and read back by
+//! `warren stats merge` too: [`super::parquet_file`]). JSON Lines are written as the maps are
+//! made; CSV and Parquet are converted from them at the end. Files are read back one record at a
+//! time, so no file is ever held in memory.
 //!
 //! A JSON Lines file starts with a header line (the recipe, its parameters and the seeds the run
 //! was asked for: `seed_start`, `seed_count` and, for a shard, `shard` as `"I/N"`), then has one
@@ -152,13 +154,13 @@ impl<R: BufRead> Reader<R> {
 }
 
 /// The header line.
-fn parse_header(line: &str) -> Result<Header, String> {
+pub(crate) fn parse_header(line: &str) -> Result<Header, String> {
     let not_jsonl = || {
         "not a warren stats file: the first line needs \"warren_stats\": 1 (write one with warren batch --records FILE.jsonl)"
             .to_string()
     };
     if line.starts_with("seed,") {
-        return Err("this is a CSV records file; warren stats merge reads the JSON Lines records: run the batch with --records FILE.jsonl (CSV is for spreadsheets)".into());
+        return Err("this is a CSV records file; warren stats merge reads the JSON Lines or Parquet records: run the batch with --records FILE.jsonl or FILE.parquet (CSV is for spreadsheets)".into());
     }
     let v: Value = serde_json::from_str(line).map_err(|_| not_jsonl())?;
     match v.get("warren_stats").and_then(Value::as_u64) {
@@ -248,25 +250,118 @@ pub fn parse_record(line: &str, names: &mut RecordNames) -> Result<Record, Strin
     })
 }
 
+/// The layouts a records file can have, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// JSON Lines (any name but the two below).
+    Jsonl,
+    /// CSV (`.csv`).
+    Csv,
+    /// Apache Parquet (`.parquet`).
+    Parquet,
+}
+
+impl Layout {
+    /// The layout a file called `path` gets.
+    pub fn of(path: &Path) -> Layout {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => Layout::Csv,
+            Some("parquet") => Layout::Parquet,
+            _ => Layout::Jsonl,
+        }
+    }
+}
+
+/// Writes `target` (CSV or Parquet, by its name) from the JSON Lines records in `jsonl`, with
+/// `data`'s columns (the aggregate of the same records). The file appears whole or not at all.
+pub fn convert(jsonl: &Path, target: &Path, data: &Aggregate) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", target.display());
+    let (header, mut reader) = Reader::open(jsonl)?;
+    let mut out = AtomicFile::create(target).map_err(cannot)?;
+    match Layout::of(target) {
+        Layout::Csv => write_csv(&mut reader, data, &mut out).map_err(cannot)?,
+        Layout::Parquet => super::parquet_file::write(&mut reader, &header, data, &mut out)
+            .map_err(|e| format!("{}: cannot write: {e}", target.display()))?,
+        Layout::Jsonl => {
+            std::io::copy(&mut std::fs::File::open(jsonl).map_err(cannot)?, &mut out)
+                .map_err(cannot)?;
+        }
+    }
+    out.commit().map_err(cannot)
+}
+
+/// A records file being read: JSON Lines or Parquet, told apart by their first bytes.
+pub enum Source {
+    /// JSON Lines.
+    Jsonl(Reader<BufReader<std::fs::File>>),
+    /// Parquet.
+    Parquet(super::parquet_file::Rows),
+}
+
+impl Source {
+    /// Opens `path` and reads its header.
+    pub fn open(path: &Path) -> Result<(Header, Source), String> {
+        if super::parquet_file::is_parquet(path) {
+            let (header, rows) = super::parquet_file::Rows::open(path)?;
+            Ok((header, Source::Parquet(rows)))
+        } else {
+            let (header, reader) = Reader::open(path)?;
+            Ok((header, Source::Jsonl(reader)))
+        }
+    }
+
+    /// The next record, or `None` at the end. With `line`, its JSON Lines line (with its
+    /// newline) is appended there: as read, or as written for it.
+    pub fn next_record(&mut self, line: Option<&mut Vec<u8>>) -> Option<Result<Record, String>> {
+        match self {
+            Source::Jsonl(reader) => Some(reader.next_record()?.map(|(record, text)| {
+                if let Some(out) = line {
+                    out.extend_from_slice(text.as_bytes());
+                    out.push(b'\n');
+                }
+                record
+            })),
+            Source::Parquet(rows) => Some(rows.next_record()?.inspect(|record| {
+                if let Some(out) = line {
+                    write_record(out, record, rows.names());
+                }
+            })),
+        }
+    }
+
+    /// The names the records read so far use.
+    pub fn names(&self) -> &RecordNames {
+        match self {
+            Source::Jsonl(reader) => reader.names(),
+            Source::Parquet(rows) => rows.names(),
+        }
+    }
+
+    /// Where the record read last is, for messages (`FILE:LINE`, or `FILE: row N`).
+    pub fn location(&self) -> String {
+        match self {
+            Source::Jsonl(reader) => format!("{}:{}", reader.file, reader.line),
+            Source::Parquet(rows) => rows.location(),
+        }
+    }
+}
+
 /// Records on their way to a file: JSON Lines appended as maps are finished, into a temporary
-/// file that [`RecordFile::finish`] puts in place (converted to CSV when the name ends in
-/// `.csv`). Dropped unfinished, it leaves nothing behind.
+/// file that [`RecordFile::finish`] puts in place (converted to CSV or Parquet by the name).
+/// Dropped unfinished, it leaves nothing behind.
 pub struct RecordFile {
     jsonl: AtomicFile,
-    csv: bool,
     target: std::path::PathBuf,
 }
 
 impl RecordFile {
     /// Starts the records of `path`, writing the header line.
     pub fn create(path: &Path, header: &Header) -> Result<RecordFile, String> {
-        let csv = path.extension().is_some_and(|e| e == "csv");
         let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", path.display());
         let mut jsonl = AtomicFile::create_tagged(path, "records").map_err(cannot)?;
         writeln!(jsonl, "{}", header_line(header)).map_err(cannot)?;
         Ok(RecordFile {
             jsonl,
-            csv,
             target: path.to_path_buf(),
         })
     }
@@ -278,18 +373,15 @@ impl RecordFile {
             .map_err(|e| format!("{}: cannot write: {e}", self.target.display()))
     }
 
-    /// Puts the file in place: the JSON Lines as written, or converted to CSV with `data`'s
-    /// columns.
+    /// Puts the file in place: the JSON Lines as written, or converted to CSV or Parquet with
+    /// `data`'s columns.
     pub fn finish(mut self, data: &Aggregate) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("{}: cannot write: {e}", self.target.display());
-        if !self.csv {
+        if Layout::of(&self.target) == Layout::Jsonl {
             return self.jsonl.commit().map_err(cannot);
         }
         self.jsonl.flush().map_err(cannot)?;
-        let (_, mut reader) = Reader::open(self.jsonl.temp())?;
-        let mut csv = AtomicFile::create(&self.target).map_err(cannot)?;
-        write_csv(&mut reader, data, &mut csv).map_err(cannot)?;
-        csv.commit().map_err(cannot)
+        convert(self.jsonl.temp(), &self.target, data)
         // The JSON Lines temporary file is removed as `self` drops.
     }
 }

@@ -595,3 +595,64 @@ fn with_several_jobs_a_first_load_that_fails_is_one_error_and_the_others_stop() 
     let err = fails_once(&[]);
     assert!(err.contains("r.lua:1"), "{err}");
 }
+
+#[test]
+fn parquet_shards_merge_to_the_statistics_and_records_of_one_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let single = dir.path().join("one.jsonl");
+    let whole = ok(&[&ROOMS[..], &["--records", single.to_str().unwrap()]].concat());
+    let mut files = Vec::new();
+    for i in 0..3 {
+        // Parquet and JSON Lines shards merge together.
+        let ext = if i == 1 { "jsonl" } else { "parquet" };
+        let f = dir.path().join(format!("shard-{i}.{ext}"));
+        let shard = format!("{i}/3");
+        ok(&[
+            &ROOMS[..],
+            &["--shard", &shard, "--records", f.to_str().unwrap()],
+        ]
+        .concat());
+        files.push(f);
+    }
+    let bytes = std::fs::read(&files[0]).expect("Parquet written");
+    assert_eq!(
+        (&bytes[..4], &bytes[bytes.len() - 4..]),
+        (&b"PAR1"[..], &b"PAR1"[..])
+    );
+    let names: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+    let merged_records = dir.path().join("merged.jsonl");
+    let merged = ok(&[
+        &["stats", "merge"][..],
+        &names,
+        &["--records", merged_records.to_str().unwrap()],
+    ]
+    .concat());
+    assert_eq!(statistics(&merged), statistics(&whole));
+    // Record by record, the same measurements as one run's (timings aside).
+    let (mut got, want) = (records(&merged_records), records(&single));
+    assert_eq!(got.len(), 61);
+    assert_eq!(got.split_off(1), want[1..].to_vec());
+
+    // A merged Parquet file reads back to the same statistics.
+    let again = dir.path().join("all.parquet");
+    ok(&[
+        &["stats", "merge"][..],
+        &names,
+        &["--records", again.to_str().unwrap()],
+    ]
+    .concat());
+    let reread = ok(&["stats", "merge", again.to_str().unwrap()]);
+    assert_eq!(statistics(&reread), statistics(&whole));
+}
+
+#[test]
+fn merge_explains_parquet_files_it_cannot_use() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let torn = dir.path().join("torn.parquet");
+    std::fs::write(&torn, b"PAR1 and then nothing").expect("write");
+    let err = fails(&["stats", "merge", torn.to_str().unwrap()], 1);
+    assert!(
+        err.contains("torn.parquet: not a readable Parquet file"),
+        "{err}"
+    );
+}

@@ -413,3 +413,63 @@ fn a_batch_killed_at_random_points_and_run_again_equals_an_uninterrupted_one() {
         );
     }
 }
+
+#[test]
+fn an_interrupted_batch_with_parquet_records_resumes_into_one_whole_file() {
+    let dir = tree();
+    let args = [
+        "batch",
+        "slow.lua",
+        "--count",
+        "300",
+        "--jobs",
+        "1",
+        "--records",
+        "r.parquet",
+    ];
+    let journal = || {
+        std::fs::read_dir(dir.path())
+            .expect("dir")
+            .map(|e| e.expect("entry").path())
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(".r.parquet.warren-resume-"))
+            })
+    };
+    let child = warren_in(dir.path()).args(args).spawn().expect("starts");
+    signal_when(
+        &child,
+        libc::SIGTERM,
+        std::time::Duration::from_millis(400),
+        || journal().is_some(),
+    );
+    let done = finish(child);
+    assert_eq!(done.code, 143, "{}", done.stderr);
+    let parquet = dir.path().join("r.parquet");
+    assert!(
+        !parquet.exists(),
+        "no Parquet file before the batch completes"
+    );
+    let kept = seeds(&journal().expect("the journal is kept")).len();
+    assert!(kept > 0 && kept < 300, "{kept} maps kept");
+    let rest = run(warren_in(dir.path()).args(args));
+    assert_eq!(rest.code, 0, "{}", rest.stderr);
+    assert!(
+        rest.stderr.contains("continuing an interrupted batch"),
+        "{}",
+        rest.stderr
+    );
+    assert_eq!(journal(), None, "the journal became the Parquet file");
+    let merged = run(warren_in(dir.path()).args(["stats", "merge", "r.parquet"]));
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let whole = run(warren_in(dir.path()).args(["batch", "slow.lua", "--count", "300"]));
+    let statistics = |t: &str| t[..t.find("time µs").expect("times")].to_string();
+    assert_eq!(statistics(&merged.stdout), statistics(&whole.stdout));
+    assert!(
+        merged
+            .stdout
+            .starts_with("slow: 300 maps (seeds 0..=299), 0 failed"),
+        "{}",
+        merged.stdout
+    );
+}
