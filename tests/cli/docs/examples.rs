@@ -20,6 +20,8 @@
 //!   `file=PATH` it is written into that file (replacing the file's section of the same header,
 //!   or added at its end, or as a new file) and `warren check` must then pass.
 //! - `text`, `json`: shown only (diagrams, excerpts with `…`).
+//! - `sql`: a DuckDB query over records; not run here (it needs DuckDB): `.ci/sweeps` runs the
+//!   one of docs/sweeps.md (tests/sweeps/check.py).
 //!
 //! A block may say `file=PATH` (`lua`: write the recipe there instead of running it alone) and
 //! `mistake` (`lua`, `toml`: the example is wrong on purpose, and the check must fail).
@@ -232,7 +234,7 @@ pub fn run_page_in(page: &Path, sandbox: &Sandbox) -> Vec<String> {
             "console" => run_console(sandbox, &block),
             "lua" => run_lua(sandbox, &block),
             "toml" => run_toml(sandbox, &block),
-            "text" | "json" => Ok(()),
+            "text" | "json" | "sql" => Ok(()),
             "rust" => Err(
                 "a `rust` block must be an `excerpt=PATH` of a file CI builds (as \
                  examples/game-crate/src/main.rs)"
@@ -240,12 +242,12 @@ pub fn run_page_in(page: &Path, sandbox: &Sandbox) -> Vec<String> {
             ),
             "" => Err(
                 "a code block without a language: give it one this test knows (sh, console, \
-                 lua, toml, text, json)"
+                 lua, toml, text, json, sql)"
                     .to_string(),
             ),
             other => Err(format!(
                 "a code block in `{other}`: give it a language this test knows (sh, console, \
-                 lua, toml, text, json)"
+                 lua, toml, text, json, sql)"
             )),
         };
         if let Err(why) = result {
