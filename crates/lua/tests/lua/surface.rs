@@ -84,6 +84,7 @@ fn the_warren_module_holds_only_its_own_functions_and_constants() {
                     "warren.town.",
                     "warren.tunnel.",
                     "warren.dungeon.",
+                    "warren.toolbox.",
                 ]
                 .iter()
                 .any(|m| path.starts_with(m))
