@@ -17,7 +17,8 @@ use warren_core::gen::bsp::{self, BspInterior, BspRooms, InteriorBrushes, RoomBr
 use warren_core::gen::cellular::{self, Paint, Rule, MAX_GENERATIONS};
 use warren_core::gen::drunkard::{self, Drunkard, Spawn, Symmetry};
 use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
-use warren_core::map::{Brush, Map};
+use warren_core::gen::tool_error::ToolError;
+use warren_core::map::{Brush, Map, Rect};
 
 const RULE: crate::api::decl::Field = key_or(
     "rule",
@@ -301,6 +302,13 @@ fn brush_of(o: &Opts, map: &mut Map, key: &str) -> mlua::Result<Brush> {
     brush(o, map, terrain)
 }
 
+/// A brush of the terrain option `key` when the options name one.
+fn opt_brush_of(o: &Opts, map: &mut Map, key: &str) -> mlua::Result<Option<Brush>> {
+    o.opt_terrain(key, map)?
+        .map(|terrain| brush(o, map, terrain))
+        .transpose()
+}
+
 /// The rule and generations of cellular options.
 fn rule(c: &Call, o: &Opts) -> mlua::Result<(Rule, u32)> {
     let rule = Rule::parse(&o.str("rule")?).map_err(|e| c.fail(e))?;
@@ -418,6 +426,22 @@ fn drunkard_walk(
     Ok(out)
 }
 
+/// Runs `place`, a generator that lays out rooms on `map`, charges what it recorded and the
+/// rectangles it returns to the memory budget, and hands the rectangles to Lua as a rect list.
+fn place_rooms(
+    lua: &Lua,
+    c: &Call,
+    map: &mut Map,
+    place: impl FnOnce(&mut Map, &mut LuaMeter) -> Result<Vec<Rect>, ToolError>,
+) -> mlua::Result<AnyUserData> {
+    let (rooms, corridors) = (map.notes.rooms.len(), map.notes.corridors.len());
+    let mut meter = LuaMeter::new(lua);
+    let placed = place(map, &mut meter).map_err(|e| area::error(c, &mut meter, e))?;
+    charge_notes(lua, map, rooms, corridors)?;
+    charge_bytes(lua, placed.len() * std::mem::size_of::<Rect>())?;
+    crate::api::fast::new_pointing(lua, placed)
+}
+
 /// Charges the rooms and corridors `map` recorded past `rooms` and `corridors`.
 fn charge_notes(lua: &Lua, map: &Map, rooms: usize, corridors: usize) -> mlua::Result<()> {
     let added: usize = map.notes.rooms[rooms..]
@@ -446,20 +470,13 @@ fn bsp_rooms(
         min_room: o.int("min_room")? as i32,
     };
     let at = area::read(&o)?;
-    let (rooms, corridors) = (m.notes.rooms.len(), m.notes.corridors.len());
-    let mut meter = LuaMeter::new(lua);
     let brushes = RoomBrushes {
         floor: &floor,
         corridor: &corridor,
     };
-    let placed = bsp::rooms(&mut m, at.area(), &options, &mut r, brushes, &mut meter)
-        .map_err(|e| area::error(&c, &mut meter, e))?;
-    charge_notes(lua, &m, rooms, corridors)?;
-    charge_bytes(
-        lua,
-        placed.len() * std::mem::size_of::<warren_core::map::Rect>(),
-    )?;
-    crate::api::fast::new_pointing(lua, placed)
+    place_rooms(lua, &c, &mut m, |m, meter| {
+        bsp::rooms(m, at.area(), &options, &mut r, brushes, meter)
+    })
 }
 
 fn bsp_interior(
@@ -472,29 +489,19 @@ fn bsp_interior(
     let o = c.options(2, &opts)?;
     let floor = brush_of(&o, &mut m, "floor")?;
     let wall = brush_of(&o, &mut m, "wall")?;
-    let door = match o.opt_terrain("door", &m)? {
-        Some(t) => Some(brush(&o, &mut m, t)?),
-        None => None,
-    };
+    let door = opt_brush_of(&o, &mut m, "door")?;
     let options = BspInterior {
         min_room: o.int("min_room")? as i32,
     };
     let at = area::read(&o)?;
-    let (rooms, corridors) = (m.notes.rooms.len(), m.notes.corridors.len());
-    let mut meter = LuaMeter::new(lua);
     let brushes = InteriorBrushes {
         floor: &floor,
         wall: &wall,
         door: door.as_ref(),
     };
-    let placed = bsp::interior(&mut m, at.area(), &options, &mut r, brushes, &mut meter)
-        .map_err(|e| area::error(&c, &mut meter, e))?;
-    charge_notes(lua, &m, rooms, corridors)?;
-    charge_bytes(
-        lua,
-        placed.len() * std::mem::size_of::<warren_core::map::Rect>(),
-    )?;
-    crate::api::fast::new_pointing(lua, placed)
+    place_rooms(lua, &c, &mut m, |m, meter| {
+        bsp::interior(m, at.area(), &options, &mut r, brushes, meter)
+    })
 }
 
 fn maze_carve(
@@ -506,10 +513,7 @@ fn maze_carve(
     let mut r = c.arg_held_mut(1, rng)?;
     let o = c.options(2, &opts)?;
     let passage = brush_of(&o, &mut m, "passage")?;
-    let wall = match o.opt_terrain("wall", &m)? {
-        Some(t) => Some(brush(&o, &mut m, t)?),
-        None => None,
-    };
+    let wall = opt_brush_of(&o, &mut m, "wall")?;
     let algorithm = Algorithm::from_name(Algorithm::NAMES[o.choice("algorithm")?])
         .expect("declared choices are maze algorithms");
     let braid = o.int("braid")? as u32;
