@@ -141,6 +141,12 @@ fn default_budgets_let_a_big_pure_lua_automaton_finish_and_stop_a_runaway_loop()
         })
         .unwrap_err()
         .to_string();
-    assert!(e.contains("loop.lua:2: instruction budget exceeded"), "{e}");
+    // The instruction budget stops it on an idle machine; on a loaded one the 4 s clock may
+    // come first. Either is the default budgets doing their job, at the loop's line.
+    assert!(
+        e.contains("loop.lua:2: instruction budget exceeded")
+            || e.contains("loop.lua:2: time budget exceeded (4 s"),
+        "{e}"
+    );
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 }
