@@ -32,8 +32,9 @@
 //! `examples/game-crate`, which `.ci/game-crate` builds outside the workspace and runs. A
 //! `rust` block must be such an excerpt.
 
-use super::pages::{self, line_of, read, root};
+use super::pages::{self, line_of, read};
 use crate::common::copy_dir;
+use crate::common::root;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};

@@ -2,7 +2,7 @@
 //! the real binary, `run`, `watch`, `serve` and `check` then work inside DIR at once, and the
 //! editor settings point at files that are there.
 
-use super::pages::root;
+use crate::common::root;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,8 @@
 //! The pages hang together: the index lists every page, every link between pages (and into the
 //! repository) resolves, anchors included, and the README stays short.
 
-use super::pages::{self, anchors, links, read, root};
+use super::pages::{self, anchors, links, read};
+use crate::common::root;
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 

@@ -1,13 +1,9 @@
 //! Reading the documentation's Markdown: which pages there are, their links and headings.
 
+use crate::common::root;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Every page of the documentation, relative to the root: the README, every `docs/*.md`,
 /// `BENCHMARKS.md` and `CHANGELOG.md`, in name order.

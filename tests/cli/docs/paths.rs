@@ -2,7 +2,8 @@
 //! `examples`), in the comments of the shipped region files and recipes, and in the manifests'
 //! comments. A region file's header pointing at a file that moved then fails the build.
 
-use super::pages::{self, read, root};
+use super::pages::{self, read};
+use crate::common::root;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::path::{Path, PathBuf};
 

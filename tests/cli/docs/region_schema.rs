@@ -3,7 +3,7 @@
 //! current, and agree with loading: a maintained validator (the `jsonschema` crate) accepts the
 //! shipped region files and refuses what loading refuses.
 
-use super::pages::root;
+use crate::common::root;
 use serde_json::Value;
 use warren_core::region::reference::{
     json_schema, json_schema_text, markdown, REFERENCE_PATH, SCHEMA_PATH,

@@ -2,52 +2,14 @@
 //! copy of the shipped regions, generations with parameters set by name, and reference flood
 //! fills to check maps against.
 
+pub mod host;
+
+pub use host::*;
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use warren_core::map::{passable, Adjacency, Map, Point};
-use warren_core::region::Registry;
-use warren_lua::{run, Host, Limits, ParamValues, Run};
-
-/// The repository's root.
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The shipped registry.
-pub fn registry() -> Arc<Registry> {
-    Arc::new(Registry::load_dir(&root().join("regions")).expect("shipped regions load"))
-}
-
-/// A host for a shipped recipe.
-pub fn host(script: &str) -> Host {
-    Host::load(
-        &root().join("scripts").join(script),
-        registry(),
-        Limits::default(),
-    )
-    .expect("recipe loads")
-}
-
-/// Parameters with `--set`-style overrides.
-pub fn params(host: &Host, sets: &[(&str, &str)]) -> ParamValues {
-    let sets: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    host.resolve_params(&sets).expect("params resolve")
-}
-
-/// Generates one level.
-pub fn generate(host: &Host, seed: u64, params: &ParamValues) -> Map {
-    host.generate(&Run {
-        seed,
-        params,
-        depth: 1,
-        above: None,
-    })
-    .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
-}
+use warren_lua::{run, Host, Limits, Run};
 
 /// Reference flood fill over passable cells (terrain neither solid nor a hazard, or a door)
 /// from `start`, stepping as `adjacency` allows; returns a reached mask.
@@ -98,30 +60,6 @@ pub fn first_open(map: &Map) -> Point {
         .expect("a passable cell");
     map.point(i)
 }
-
-/// Writes files into a fresh temporary directory.
-pub fn temp_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let p = dir.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
-}
-
-/// Copies the shipped regions into `dir/regions`.
-pub fn copy_regions(dir: &Path) {
-    let to = dir.join("regions");
-    std::fs::create_dir_all(&to).unwrap();
-    for e in std::fs::read_dir(root().join("regions")).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
-    }
-}
-
-/// Two terrains (solid rock, open floor) for region-file tests; its first line is a comment.
-pub const TEST_TERRAIN: &str = include_str!("../../../../tests/fixtures/two_terrains.toml");
 
 /// A host for `recipe`, written as `scripts/<name>.lua` under `dir` next to a copy of the
 /// shipped regions, with `limits`.
