@@ -3,8 +3,10 @@
 //! all.
 
 use crate::output::{write_atomic, AtomicFile, Inputs};
-use crate::render::{gif, png, LayerChoice, View, VIEW_BYTES_PER_CELL};
+use crate::render::{gif, png, LayerChoice, Picture, VIEW_BYTES_PER_CELL};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use warren_core::map::Map;
 use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{level_seed, GeneratedLevel};
@@ -56,26 +58,35 @@ pub fn generate_steps(
     steps
 }
 
-/// Bytes writing the frames of `steps` at `scale` holds at once: one level's views (a glyph and
-/// a colour per cell of every frame, kept for the animation) and one animation frame's pixels
-/// (RGB, RGBA and palette indices while it is quantised). The PNG frames stream.
-pub fn memory_needed(steps: &[Steps], scale: u32) -> usize {
+/// Bytes writing the frames of `steps` in `layer` at `scale` holds at once: one animation
+/// frame's palette indices, and for a layer other than the terrain one frame's view (a glyph
+/// and a colour per cell) and, should a frame have more than 256 colours, its pixels while they
+/// are quantised. The PNG frames stream.
+pub fn memory_needed(steps: &[Steps], layer: &LayerChoice, scale: u32) -> usize {
     let scale = scale.max(1) as usize;
     steps
         .iter()
         .map(|step| {
-            let cells = step.level.map.len();
-            let frames = step.snapshots.len() + 1;
-            let pixels = cells.saturating_mul(scale).saturating_mul(scale);
-            let views = cells.saturating_mul(frames) * VIEW_BYTES_PER_CELL;
-            views.saturating_add(pixels.saturating_mul(GIF_BYTES_PER_PIXEL))
+            let map = &step.level.map;
+            let pixels = map.len().saturating_mul(scale).saturating_mul(scale);
+            let few_colours = || {
+                map.terrains()
+                    .iter()
+                    .map(|t| t.color)
+                    .collect::<HashSet<_>>()
+                    .len()
+                    <= 256
+            };
+            if *layer == LayerChoice::Terrain && few_colours() {
+                pixels.saturating_mul(gif::BYTES_PER_PIXEL)
+            } else {
+                let view = map.len().saturating_mul(VIEW_BYTES_PER_CELL);
+                view.saturating_add(pixels.saturating_mul(gif::QUANTISED_BYTES_PER_PIXEL))
+            }
         })
         .max()
         .unwrap_or(0)
 }
-
-/// Bytes per pixel of an animation frame while it is encoded: RGB, RGBA, a palette index.
-const GIF_BYTES_PER_PIXEL: usize = 3 + 4 + 1;
 
 /// Bytes the levels and snapshots of `steps` hold.
 pub fn held(steps: &[Steps]) -> usize {
@@ -105,25 +116,38 @@ pub fn write_frames(
     let mut written = Vec::new();
     for step in steps {
         let names = frame_names(step);
-        let maps = step
+        let maps: Vec<&Map> = step
             .snapshots
             .iter()
             .map(|s| &s.map)
-            .chain([&step.level.map]);
-        let mut views = Vec::new();
-        for (map, name) in maps.zip(&names) {
-            let view = match layer {
+            .chain([&step.level.map])
+            .collect();
+        let final_map = &step.level.map;
+        let mut animation = gif::Animation::new(
+            final_map.width() as usize,
+            final_map.height() as usize,
+            scale as usize,
+        )
+        .map_err(Error::Io)?;
+        for (i, (map, name)) in maps.iter().zip(&names).enumerate() {
+            let layer = match layer {
                 // A recipe layer added after a snapshot is not in it: show such frames as terrain.
                 LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
-                    LayerChoice::Terrain.view(map)
+                    &LayerChoice::Terrain
                 }
-                _ => layer.view(map),
-            }
-            .map_err(Error::Param)?;
-            written.push(write_png(dir, name, &view, scale)?);
-            views.push(view);
+                _ => layer,
+            };
+            let view = match layer {
+                LayerChoice::Terrain => None,
+                _ => Some(layer.view(map).map_err(Error::Param)?),
+            };
+            let picture = view.as_ref().map_or(Picture::Terrain(map), Picture::View);
+            written.push(write_png(dir, name, picture, scale)?);
+            animation
+                .add(picture, i + 1 == maps.len())
+                .map_err(Error::Io)?;
         }
-        let gif = gif::animate(&views, scale as usize).map_err(Error::Io)?;
+        let gif = animation.finish().map_err(Error::Io)?;
         let animation = names.last().map_or("animation.gif", String::as_str);
         written.push(write(dir, animation, &gif)?);
     }
@@ -148,11 +172,11 @@ fn frame_names(step: &Steps) -> Vec<String> {
 }
 
 /// Writes one PNG frame atomically, a pixel row at a time.
-fn write_png(dir: &Path, name: &str, view: &View, scale: u32) -> Result<PathBuf> {
+fn write_png(dir: &Path, name: &str, picture: Picture, scale: u32) -> Result<PathBuf> {
     let path = dir.join(name);
     let fail = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
     let mut file = AtomicFile::create(&path).map_err(fail)?;
-    png::write(std::slice::from_ref(view), scale as usize, &mut file).map_err(Error::Io)?;
+    png::write(&[picture], scale as usize, &mut file).map_err(Error::Io)?;
     file.commit().map_err(fail)?;
     Ok(path)
 }

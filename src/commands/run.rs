@@ -33,7 +33,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         Some(dir) => {
             let steps = generate_steps(&host, seed, &params, gen.levels)?;
             check_outputs(&args, format, &inputs())?;
-            check_frames(&host, &steps, args.scale)?;
+            check_frames(&host, &steps, &layer, args.scale)?;
             write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
@@ -83,9 +83,14 @@ pub fn run(args: RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// Checks, before anything is written, that writing the frames of `steps` at `scale` fits in
-/// the memory limit beside the levels and snapshots.
-pub(super) fn check_frames(host: &Host, steps: &[Steps], scale: u32) -> Result<()> {
+/// Checks, before anything is written, that writing the frames of `steps` in `layer` at `scale`
+/// fits in the memory limit beside the levels and snapshots.
+pub(super) fn check_frames(
+    host: &Host,
+    steps: &[Steps],
+    layer: &LayerChoice,
+    scale: u32,
+) -> Result<()> {
     let what = match steps.iter().map(|s| &s.level.map).max_by_key(|m| m.len()) {
         Some(m) => format!(
             "--frames at --scale {0}: a {1}×{2}-pixel animation frame",
@@ -95,7 +100,7 @@ pub(super) fn check_frames(host: &Host, steps: &[Steps], scale: u32) -> Result<(
         ),
         None => format!("--frames at --scale {scale}"),
     };
-    host.check_memory(memory_needed(steps, scale), held(steps), &what)
+    host.check_memory(memory_needed(steps, layer, scale), held(steps), &what)
 }
 
 /// Checks, before anything is written, that drawing `output` in `format` (to `out`, or standard

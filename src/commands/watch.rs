@@ -204,7 +204,7 @@ impl<'a> Screen<'a> {
                 let (host, params) = live.ready().map_err(one)?;
                 let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
                 let inputs = inputs(live, &self.run.gen.script, self.regions);
-                super::run::check_frames(host, &steps, self.run.scale).map_err(one)?;
+                super::run::check_frames(host, &steps, &self.layer, self.run.scale).map_err(one)?;
                 write_frames(dir, &steps, &self.layer, self.run.scale, &inputs).map_err(one)?;
                 Generated {
                     levels: steps.into_iter().map(|s| s.level).collect(),

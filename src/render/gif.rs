@@ -1,52 +1,122 @@
-//! Animated GIF: one frame per view, looping, the last frame held longer.
+//! Animated GIF: one frame per picture, looping, the last frame held longer. Frames are added
+//! one at a time and each is indexed into a palette of its own colours, so encoding holds one
+//! byte per pixel of one frame.
 
-use super::{png, View};
+use super::png::{self, Picture};
+use std::collections::HashMap;
+use warren_core::map::Rgb;
 
 /// Hundredths of a second each frame shows.
 pub const FRAME_DELAY: u16 = 80;
 /// Hundredths of a second the last frame shows.
 pub const LAST_FRAME_DELAY: u16 = 300;
 
-/// Encodes `views` (all the same size) as a looping animation, `scale × scale` pixels per cell.
-pub fn animate(views: &[View], scale: usize) -> Result<Vec<u8>, String> {
-    let Some(first) = views.first() else {
-        return Err("an animation needs at least one frame".into());
-    };
-    if let Some(v) = views
-        .iter()
-        .find(|v| (v.width, v.height) != (first.width, first.height))
-    {
-        return Err(format!(
-            "frames differ in size ({}×{} and {}×{})",
-            first.width, first.height, v.width, v.height
-        ));
-    }
-    let mut out = Vec::new();
-    let (w, h, _) = png::pixels(first, scale)?;
-    let side =
-        |n: usize| u16::try_from(n).map_err(|_| format!("{n} pixels is too large for a GIF"));
-    let (w, h) = (side(w)?, side(h)?);
-    {
-        let mut enc = gif::Encoder::new(&mut out, w, h, &[]).map_err(|e| e.to_string())?;
-        enc.set_repeat(gif::Repeat::Infinite)
+/// Bytes per pixel a frame holds while it is encoded: its palette index; a frame of more than
+/// 256 colours is quantised instead, holding RGB, RGBA and the index.
+pub const BYTES_PER_PIXEL: usize = 1;
+
+/// Bytes per pixel of a frame of more than 256 colours while it is quantised.
+pub const QUANTISED_BYTES_PER_PIXEL: usize = 3 + 4 + 1;
+
+/// A looping animation being encoded, a frame at a time, into memory.
+pub struct Animation {
+    encoder: gif::Encoder<Vec<u8>>,
+    /// Its size in cells.
+    cells: (usize, usize),
+    /// Its size in pixels.
+    pixels: (u16, u16),
+    scale: usize,
+}
+
+impl Animation {
+    /// An animation of `width × height` cells at `scale × scale` pixels per cell.
+    pub fn new(width: usize, height: usize, scale: usize) -> Result<Animation, String> {
+        let scale = scale.max(1);
+        let (w, h) = png::pixel_size(width, height, scale)?;
+        let side =
+            |n: usize| u16::try_from(n).map_err(|_| format!("{n} pixels is too large for a GIF"));
+        let pixels = (side(w)?, side(h)?);
+        let mut encoder =
+            gif::Encoder::new(Vec::new(), pixels.0, pixels.1, &[]).map_err(|e| e.to_string())?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
             .map_err(|e| e.to_string())?;
-        for (i, view) in views.iter().enumerate() {
-            let (_, _, rgb) = png::pixels(view, scale)?;
-            let mut frame = gif::Frame::from_rgb_speed(w, h, &rgb, 10);
-            frame.delay = if i + 1 == views.len() {
-                LAST_FRAME_DELAY
-            } else {
-                FRAME_DELAY
-            };
-            enc.write_frame(&frame).map_err(|e| e.to_string())?;
-        }
+        Ok(Animation {
+            encoder,
+            cells: (width, height),
+            pixels,
+            scale,
+        })
     }
-    Ok(out)
+
+    /// Adds `picture` as the next frame (`last`: the frame shown longest, before the loop
+    /// starts again); it must be the animation's size.
+    pub fn add(&mut self, picture: Picture, last: bool) -> Result<(), String> {
+        let size = (picture.width(), picture.height());
+        if size != self.cells {
+            return Err(format!(
+                "frames differ in size ({}×{} and {}×{})",
+                self.cells.0, self.cells.1, size.0, size.1
+            ));
+        }
+        let (w, h) = self.pixels;
+        let mut frame = match indexed(picture, self.scale, usize::from(w) * usize::from(h)) {
+            Some((indices, palette)) => {
+                gif::Frame::from_palette_pixels(w, h, indices, palette, None)
+            }
+            // More colours than a GIF palette holds: quantised, as image tools do.
+            None => {
+                let mut rgb = Vec::with_capacity(usize::from(w) * usize::from(h) * 3);
+                png::write_rows(&[picture], self.scale, |row| {
+                    rgb.extend_from_slice(row);
+                    Ok(())
+                })?;
+                gif::Frame::from_rgb_speed(w, h, &rgb, 10)
+            }
+        };
+        frame.delay = if last { LAST_FRAME_DELAY } else { FRAME_DELAY };
+        self.encoder.write_frame(&frame).map_err(|e| e.to_string())
+    }
+
+    /// The finished file's bytes.
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        self.encoder.into_inner().map_err(|e| e.to_string())
+    }
+}
+
+/// The picture's pixels (`scale × scale` per cell) as indices into a palette of its colours,
+/// in the order they first appear, or `None` when it has more than 256.
+fn indexed(picture: Picture, scale: usize, pixels: usize) -> Option<(Vec<u8>, Vec<u8>)> {
+    /// Stops the walk: a colour beyond the 256 a palette holds.
+    struct TooManyColours;
+    let mut index_of: HashMap<Rgb, u8> = HashMap::new();
+    let mut palette = Vec::new();
+    let mut indices = Vec::with_capacity(pixels);
+    let mut line = Vec::new();
+    let walked = picture.for_each_color_row(|row| {
+        line.clear();
+        for &c in row {
+            let i = match index_of.get(&c) {
+                Some(&i) => i,
+                None => {
+                    let i = u8::try_from(index_of.len()).map_err(|_| TooManyColours)?;
+                    index_of.insert(c, i);
+                    palette.extend_from_slice(&[c.0, c.1, c.2]);
+                    i
+                }
+            };
+            line.extend(std::iter::repeat_n(i, scale));
+        }
+        (0..scale).for_each(|_| indices.extend_from_slice(&line));
+        Ok::<(), TooManyColours>(())
+    });
+    walked.ok().map(|()| (indices, palette))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::View;
     use warren_core::map::Rgb;
 
     fn view(c: Rgb) -> View {
@@ -56,6 +126,14 @@ mod tests {
             glyphs: vec!['#', '.'],
             colors: vec![c, Rgb(0, 0, 0)],
         }
+    }
+
+    fn animate(views: &[View], scale: usize) -> Result<Vec<u8>, String> {
+        let mut animation = Animation::new(views[0].width, views[0].height, scale)?;
+        for (i, v) in views.iter().enumerate() {
+            animation.add(Picture::View(v), i + 1 == views.len())?;
+        }
+        animation.finish()
     }
 
     #[test]
@@ -80,12 +158,31 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_of_more_than_256_colours_is_quantised() {
+        let colors: Vec<Rgb> = (0..300u32)
+            .map(|i| Rgb(i as u8, (i / 256) as u8 * 200, 7))
+            .collect();
+        let many = View {
+            width: 300,
+            height: 1,
+            glyphs: vec!['#'; 300],
+            colors,
+        };
+        let bytes = animate(&[many], 1).unwrap();
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::RGBA);
+        let mut dec = opts.read_info(bytes.as_slice()).unwrap();
+        let frame = dec.read_next_frame().unwrap().unwrap();
+        assert_eq!((frame.width, frame.height), (300, 1));
+        assert!(frame.palette.as_ref().is_some_and(|p| p.len() <= 256 * 3));
+    }
+
+    #[test]
     fn frames_must_agree_in_size() {
         let mut small = view(Rgb(1, 1, 1));
         small.width = 1;
         small.glyphs.pop();
         small.colors.pop();
         assert!(animate(&[view(Rgb(1, 1, 1)), small], 1).is_err());
-        assert!(animate(&[], 1).is_err());
     }
 }

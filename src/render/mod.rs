@@ -6,6 +6,8 @@
 pub mod gif;
 pub mod png;
 
+pub use png::Picture;
+
 pub use warren_core::render::{json, layers, ldtk, text, tiled, view, LayerChoice, View};
 
 use crate::output::{write_atomic, AtomicFile};
@@ -103,8 +105,7 @@ impl Output<'_> {
     }
 
     /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: the
-    /// views of a debug layer or of a PNG (a glyph and a colour per cell) and the text of a
-    /// layer. Terrain text, JSON's terrain, PNG pixels, Tiled and LDtk stream.
+    /// views of a debug layer (a glyph and a colour per cell) and the text of a layer. Terrain text, JSON's terrain, the terrain's PNG, PNG pixels, Tiled and LDtk stream.
     pub fn memory_needed(&self, format: Format) -> usize {
         let cells = self.levels.iter().map(|l| l.map.len());
         let terrain = *self.layer == LayerChoice::Terrain;
@@ -115,6 +116,7 @@ impl Output<'_> {
             Format::Json if terrain => return 0,
             // One level's layer at a time.
             Format::Json => return cells.max().unwrap_or(0) * VIEW_BYTES_PER_CELL,
+            Format::Png if terrain => return 0,
             Format::Png => VIEW_BYTES_PER_CELL,
             Format::Tiled | Format::Ldtk => return 0,
         };
@@ -176,8 +178,21 @@ impl Output<'_> {
                 doc.finish().map_err(io)?;
             }
             Format::Png => {
-                // A pixel row at a time: the image is never held whole.
-                png::write(&self.views()?, self.scale as usize, out).map_err(Error::Io)?;
+                // A pixel row at a time: the image is never held whole, and the terrain layer
+                // is coloured from the map itself.
+                let views = match self.layer {
+                    LayerChoice::Terrain => Vec::new(),
+                    _ => self.views()?,
+                };
+                let pictures: Vec<Picture> = match self.layer {
+                    LayerChoice::Terrain => self
+                        .levels
+                        .iter()
+                        .map(|l| Picture::Terrain(&l.map))
+                        .collect(),
+                    _ => views.iter().map(Picture::View).collect(),
+                };
+                png::write(&pictures, self.scale as usize, out).map_err(Error::Io)?;
             }
             Format::Ldtk => {
                 let params = params_json(self.params);
@@ -234,7 +249,7 @@ impl Output<'_> {
             return Err(Error::Param("nothing to write: no levels".into()));
         };
         let picture = tiled::tileset_view(first.map.terrains());
-        let image = png::encode(&picture, 1).map_err(Error::Io)?;
+        let image = png::encode(Picture::View(&picture), 1).map_err(Error::Io)?;
         let params = params_json(self.params);
         let run = json::RunInfo {
             recipe: self.recipe,

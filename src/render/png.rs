@@ -1,19 +1,77 @@
 //! PNG: one coloured square per cell, written one pixel row at a time (an image larger than
-//! memory is never held whole).
+//! memory is never held whole). The terrain layer is coloured straight from the map a row at a
+//! time, so a PNG holds nothing per cell beyond the map itself; other layers draw a [`View`]
+//! first.
 
 use super::View;
 use std::io::Write;
-use warren_core::map::Rgb;
+use warren_core::map::{Map, Rgb};
 
 /// The largest image side warren writes, in pixels.
 pub const MAX_SIDE_PX: usize = 32_768;
 
-/// The size in pixels of `views` stacked top to bottom with a one-cell gap between them, at
+/// What one image (or animation frame) draws.
+#[derive(Clone, Copy)]
+pub enum Picture<'a> {
+    /// A map's terrain layer, coloured from its terrain table a row at a time.
+    Terrain(&'a Map),
+    /// Any other layer, drawn whole first.
+    View(&'a View),
+}
+
+impl Picture<'_> {
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        match self {
+            Picture::Terrain(map) => map.width() as usize,
+            Picture::View(view) => view.width,
+        }
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        match self {
+            Picture::Terrain(map) => map.height() as usize,
+            Picture::View(view) => view.height,
+        }
+    }
+
+    /// Calls `f` with the colours of every row, top to bottom, until it fails.
+    pub fn for_each_color_row<E>(
+        &self,
+        mut f: impl FnMut(&[Rgb]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let width = self.width().max(1);
+        match self {
+            Picture::Terrain(map) => {
+                let table = map.terrains();
+                let colors: Vec<Rgb> = table.iter().map(|t| t.color).collect();
+                let mut row = Vec::with_capacity(width);
+                for cells in map.terrain_cells().chunks(width) {
+                    row.clear();
+                    row.extend(cells.iter().map(|&t| colors[t as usize]));
+                    f(&row)?;
+                }
+                Ok(())
+            }
+            Picture::View(view) => view.colors.chunks(width).try_for_each(f),
+        }
+    }
+}
+
+/// The size in pixels of `pictures` stacked top to bottom with a one-cell gap between them, at
 /// `scale × scale` pixels per cell; an error names the limit when a side is too long.
-pub fn size(views: &[View], scale: usize) -> Result<(usize, usize), String> {
+pub fn size(pictures: &[Picture], scale: usize) -> Result<(usize, usize), String> {
+    let cols = pictures.iter().map(Picture::width).max().unwrap_or(0);
+    let rows =
+        pictures.iter().map(Picture::height).sum::<usize>() + pictures.len().saturating_sub(1);
+    pixel_size(cols, rows, scale)
+}
+
+/// The size in pixels of `cols × rows` cells at `scale × scale` pixels per cell; an error names
+/// the limit when a side is too long.
+pub fn pixel_size(cols: usize, rows: usize, scale: usize) -> Result<(usize, usize), String> {
     let scale = scale.max(1);
-    let cols = views.iter().map(|v| v.width).max().unwrap_or(0);
-    let rows = views.iter().map(|v| v.height).sum::<usize>() + views.len().saturating_sub(1);
     let (w, h) = (cols.saturating_mul(scale), rows.saturating_mul(scale));
     if w > MAX_SIDE_PX || h > MAX_SIDE_PX {
         return Err(format!(
@@ -23,36 +81,24 @@ pub fn size(views: &[View], scale: usize) -> Result<(usize, usize), String> {
     Ok((w, h))
 }
 
-/// The view as RGB pixels with `scale × scale` pixels per cell: `(width, height, rgb bytes)`.
-/// Holds the whole image: for one animation frame (see [`super::gif`]).
-pub fn pixels(view: &View, scale: usize) -> Result<(usize, usize, Vec<u8>), String> {
-    let (w, h) = size(std::slice::from_ref(view), scale)?;
-    let mut pixels = Vec::with_capacity(w * h * 3);
-    for_each_row(std::slice::from_ref(view), scale, |row| {
-        pixels.extend_from_slice(row);
-        Ok(())
-    })?;
-    Ok((w, h, pixels))
-}
-
-/// Calls `f` with every pixel row (RGB) of `views` stacked as [`size`] describes: narrower views
-/// and the gaps between views are black.
-fn for_each_row(
-    views: &[View],
+/// Calls `f` with every pixel row (RGB) of `pictures` stacked as [`size`] describes: narrower
+/// pictures and the gaps between them are black.
+pub fn write_rows(
+    pictures: &[Picture],
     scale: usize,
     mut f: impl FnMut(&[u8]) -> Result<(), String>,
 ) -> Result<(), String> {
     let scale = scale.max(1);
-    let cols = views.iter().map(|v| v.width).max().unwrap_or(0);
+    let cols = pictures.iter().map(Picture::width).max().unwrap_or(0);
     let mut line = Vec::with_capacity(cols * scale * 3);
     let gap = vec![0; cols * scale * 3];
-    for (i, view) in views.iter().enumerate() {
+    for (i, picture) in pictures.iter().enumerate() {
         if i > 0 {
             for _ in 0..scale {
                 f(&gap)?;
             }
         }
-        for row in view.colors.chunks(view.width.max(1)) {
+        picture.for_each_color_row(|row| {
             line.clear();
             let black = std::iter::repeat_n(&Rgb(0, 0, 0), cols - row.len());
             for c in row.iter().chain(black) {
@@ -60,40 +106,40 @@ fn for_each_row(
                     line.extend_from_slice(&[c.0, c.1, c.2]);
                 }
             }
-            for _ in 0..scale {
-                f(&line)?;
-            }
-        }
+            (0..scale).try_for_each(|_| f(&line))
+        })?;
     }
     Ok(())
 }
 
-/// Writes `views` stacked top to bottom (see [`size`]) to `out` as an RGB PNG with
+/// Writes `pictures` stacked top to bottom (see [`size`]) to `out` as an RGB PNG with
 /// `scale × scale` pixels per cell, a pixel row at a time.
-pub fn write(views: &[View], scale: usize, out: &mut dyn Write) -> Result<(), String> {
-    let (w, h) = size(views, scale)?;
+pub fn write(pictures: &[Picture], scale: usize, out: &mut dyn Write) -> Result<(), String> {
+    let (w, h) = size(pictures, scale)?;
     let mut enc = png::Encoder::new(out, w as u32, h as u32);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
     let mut writer = enc.write_header().map_err(|e| e.to_string())?;
     let mut stream = writer.stream_writer().map_err(|e| e.to_string())?;
-    for_each_row(views, scale, |row| {
+    write_rows(pictures, scale, |row| {
         stream.write_all(row).map_err(|e| e.to_string())
     })?;
     stream.finish().map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())
 }
 
-/// Encodes the view as an RGB PNG with `scale × scale` pixels per cell.
-pub fn encode(view: &View, scale: usize) -> Result<Vec<u8>, String> {
+/// Encodes the picture as an RGB PNG with `scale × scale` pixels per cell.
+pub fn encode(picture: Picture, scale: usize) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    write(std::slice::from_ref(view), scale, &mut out)?;
+    write(&[picture], scale, &mut out)?;
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+    use warren_core::map::{Terrain, TerrainTable};
 
     fn view(width: usize, height: usize, c: Rgb) -> View {
         View {
@@ -118,7 +164,8 @@ mod tests {
     fn stacked_views_are_padded_and_separated_in_black() {
         let mut out = Vec::new();
         let views = [view(2, 1, Rgb(9, 9, 9)), view(1, 1, Rgb(7, 7, 7))];
-        write(&views, 2, &mut out).unwrap();
+        let pictures: Vec<Picture> = views.iter().map(Picture::View).collect();
+        write(&pictures, 2, &mut out).unwrap();
         let (w, h, px) = decode(&out);
         assert_eq!((w, h), (4, 6));
         let row = |y: usize| px[y * 12..(y + 1) * 12].to_vec();
@@ -132,9 +179,33 @@ mod tests {
     #[test]
     fn one_view_encodes_as_its_pixels() {
         let v = view(3, 2, Rgb(1, 2, 3));
-        let (w, h, px) = decode(&encode(&v, 3).unwrap());
+        let (w, h, px) = decode(&encode(Picture::View(&v), 3).unwrap());
         assert_eq!((w, h), (9, 6));
-        assert_eq!(px, pixels(&v, 3).unwrap().2);
-        assert!(size(&[view(4097, 1, Rgb(0, 0, 0))], 8).is_err());
+        assert_eq!(px, [1, 2, 3].repeat(9 * 6));
+        assert!(size(&[Picture::View(&view(4097, 1, Rgb(0, 0, 0)))], 8).is_err());
+    }
+
+    #[test]
+    fn the_terrain_read_from_the_map_draws_as_its_view_does() {
+        let terrain = |name: &str, glyph, color, solid| Terrain {
+            name: name.into(),
+            glyph,
+            color,
+            solid,
+            hazard: false,
+            move_cost: None,
+        };
+        let terrains = TerrainTable::new(vec![
+            terrain("rock", '#', Rgb(10, 20, 30), true),
+            terrain("floor", '.', Rgb(200, 100, 50), false),
+        ]);
+        let map = Map::from_ascii(["#####", "#..##", "#...#"], Arc::new(terrains)).unwrap();
+        let view = View::terrain(&map);
+        let from_map = encode(Picture::Terrain(&map), 2).unwrap();
+        assert_eq!(from_map, encode(Picture::View(&view), 2).unwrap());
+        let (w, _, px) = decode(&from_map);
+        let at = |x: usize, y: usize| &px[(y * w as usize + x) * 3..][..3];
+        assert_eq!(at(2, 2), [200, 100, 50], "cell (1, 1) is floor");
+        assert_eq!(at(0, 0), [10, 20, 30], "cell (0, 0) is rock");
     }
 }

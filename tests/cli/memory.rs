@@ -196,7 +196,8 @@ fn map_sizes_are_checked_against_the_memory_limit_before_allocating() {
 #[test]
 fn scale_is_checked_against_the_memory_limit_before_any_frame_is_written() {
     let dir = tree();
-    // Animation frames are held whole while they are encoded: 8192² pixels at --scale 32.
+    // An animation frame is held while it is encoded, a palette index per pixel: 12288² pixels
+    // at --scale 48.
     let out = run(
         dir.path(),
         &[
@@ -205,6 +206,30 @@ fn scale_is_checked_against_the_memory_limit_before_any_frame_is_written() {
             "width=256",
             "--set",
             "height=256",
+            "--frames",
+            "frames",
+            "--scale",
+            "48",
+        ],
+    );
+    refused(
+        dir.path(),
+        &out,
+        "--frames at --scale 48: a 12288×12288-pixel animation frame needs 144 MiB with ",
+        &["over the 64 MiB memory limit (raise it with --max-memory)"],
+    );
+    // A debug layer's frame may have more colours than a GIF palette: counted as quantised
+    // (RGB, RGBA and an index per pixel), 8192² pixels at --scale 32.
+    let out = run(
+        dir.path(),
+        &[
+            "levels.lua",
+            "--set",
+            "width=256",
+            "--set",
+            "height=256",
+            "--layer",
+            "priority",
             "--frames",
             "frames",
             "--scale",
