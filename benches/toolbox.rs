@@ -1,13 +1,15 @@
 //! The designer's toolbox side by side with its peers, in one run:
 //!
-//! - each generator (cellular automata, BSP rooms, BSP interior, drunkard's walk, maze, noise)
-//!   at 80×50 and 256×256 against the `mapgen` crate's own implementation (goal: warren ≤ 0.75×
-//!   the peer's time), with the output compared by open fraction and area count (4-way);
+//! - each generator (cellular automata, BSP rooms, BSP interior, drunkard's walk, maze, noise,
+//!   Voronoi hive) at 80×50 and 256×256 against the `mapgen` crate's own implementation (goal:
+//!   warren ≤ 0.75× the peer's time), with the output compared by open fraction and area count
+//!   (4-way);
 //! - each against a pure-Lua implementation of the same algorithm run in warren
 //!   (`benches/toolbox_lua/`, written in the style of the rot.js port; goal: the primitive ≥ 20×
 //!   faster);
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
-//!   (goal ≤ 20 µs).
+//!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
+//!   and lakes at 80×50 and 256×256.
 //!
 //! ```text
 //! cargo bench --bench toolbox            # criterion figures, then the side-by-side tables
@@ -21,7 +23,7 @@
 use criterion::Criterion;
 use mapgen::{
     BspInterior, BspRooms, CellularAutomata, DrunkardsWalk, MapBuffer, MapBuilder, MazeBuilder,
-    NearestCorridors, NoiseGenerator,
+    NearestCorridors, NoiseGenerator, VoronoiHive,
 };
 use rand08::{rngs::StdRng, SeedableRng};
 use std::hint::black_box;
@@ -30,13 +32,17 @@ use std::time::Instant;
 use warren_core::gen::area::{Area, Mask};
 use warren_core::gen::bsp::{self, BspInterior as WInterior, BspRooms as WRooms};
 use warren_core::gen::cellular::{self, Paint, Rule};
+use warren_core::gen::dla::{self, Dla, DlaMode};
 use warren_core::gen::drunkard::{self, Drunkard};
 use warren_core::gen::field::distance::{distance_into, MoveRules};
 use warren_core::gen::field::fov::fov_into;
 use warren_core::gen::field::noise::{self, NoiseKind, NoiseOptions};
 use warren_core::gen::field::Field;
+use warren_core::gen::lakes::{self, LakeBrushes, Lakes};
+use warren_core::gen::loops::{self, Loops};
 use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
 use warren_core::gen::meter::Unmetered;
+use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
 use warren_core::rng::Rng;
 use warren_lua::{Host, ParamValues, Run};
@@ -400,7 +406,95 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                 open_of_peer(&peer(w, h, seed, vec![NoiseGenerator::uniform() as Filter]))
             }),
         },
+        Case {
+            name: "Voronoi hive (64 seeds)",
+            w,
+            h,
+            warren: Box::new({
+                let mut m = next();
+                move |seed| {
+                    reset(&mut m);
+                    let mut rng = Rng::new(seed);
+                    let seeds = must(voronoi::scatter(&m, inner, 64, &mut rng));
+                    let ids = must(voronoi::regions(
+                        &m,
+                        Area::Map,
+                        &seeds,
+                        Metric::Euclidean,
+                        &mut Unmetered,
+                    ));
+                    let brushes = HiveBrushes {
+                        wall: &t.wall,
+                        floor: &t.floor,
+                    };
+                    let rule = HiveRule {
+                        border: 2,
+                        thin: false,
+                    };
+                    must(voronoi::hive(
+                        &mut m,
+                        Area::Map,
+                        &ids,
+                        rule,
+                        brushes,
+                        &mut Unmetered,
+                    ));
+                    open_of(&m)
+                }
+            }),
+            peer: Box::new(move |seed| {
+                open_of_peer(&peer(w, h, seed, vec![VoronoiHive::new() as Filter]))
+            }),
+        },
     ]
+}
+
+/// A level for Brogue's passes at `w × h`: a Voronoi hive of one-cell walls (a cell per 100
+/// map cells), for loops; and a cellular cave, for lakes.
+fn brogue_levels(t: &Terrains, w: i64, h: i64) -> (Map, Map) {
+    let mut hive = t.map(w, h);
+    let mut rng = Rng::new(7);
+    let cells = (w * h / 100).max(2) as u32;
+    let seeds = must(voronoi::scatter(&hive, Area::Map, cells, &mut rng));
+    let ids = must(voronoi::regions(
+        &hive,
+        Area::Map,
+        &seeds,
+        Metric::Euclidean,
+        &mut Unmetered,
+    ));
+    let brushes = HiveBrushes {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    let rule = HiveRule {
+        border: 1,
+        thin: true,
+    };
+    must(voronoi::hive(
+        &mut hive,
+        Area::Map,
+        &ids,
+        rule,
+        brushes,
+        &mut Unmetered,
+    ));
+    let mut cave = t.map(w, h);
+    let paint = Paint {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+    must(cellular::cave(
+        &mut cave,
+        inner,
+        45,
+        (Rule::CAVE, 4),
+        &mut rng,
+        paint,
+        &mut Unmetered,
+    ));
+    (hive, cave)
 }
 
 /// Perlin fBm (4 octaves at 1/16 cell) thresholded at one half: the noise the pure-Lua workload
@@ -528,6 +622,118 @@ fn main() {
             black_box(r.is_ok())
         })
     });
+    for (w, h) in [(80, 50), (256, 256)] {
+        let blank = t.map(w, h);
+        let dla_options = Dla {
+            mode: DlaMode::WalkInwards,
+            ..Dla::default()
+        };
+        let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+        let mut seed = 0;
+        group.bench_function(format!("dla walk inwards 25%, {w}×{h}"), |b| {
+            b.iter_batched_ref(
+                || blank.clone(),
+                |m| {
+                    seed += 1;
+                    let r = dla::grow(
+                        m,
+                        inner,
+                        &dla_options,
+                        &mut Rng::new(seed),
+                        &t.floor,
+                        &mut Unmetered,
+                    );
+                    black_box(must(r))
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+        let attractor = Dla {
+            mode: DlaMode::CentralAttractor,
+            ..Dla::default()
+        };
+        group.bench_function(format!("dla central attractor 25%, {w}×{h}"), |b| {
+            b.iter_batched_ref(
+                || blank.clone(),
+                |m| {
+                    seed += 1;
+                    let r = dla::grow(
+                        m,
+                        inner,
+                        &attractor,
+                        &mut Rng::new(seed),
+                        &t.floor,
+                        &mut Unmetered,
+                    );
+                    black_box(must(r))
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+        let (hive, cave) = brogue_levels(&t, w, h);
+        let door = Brush::new(must(t.table.id("door").ok_or("no door terrain")));
+        let loop_options = Loops {
+            min_distance: 20,
+            max_count: 1000,
+            adjacency: Adjacency::Four,
+        };
+        group.bench_function(
+            format!("loops (min distance 20) on a hive, {w}×{h}"),
+            |b| {
+                b.iter_batched_ref(
+                    || hive.clone(),
+                    |m| {
+                        seed += 1;
+                        let r = loops::add_loops(
+                            m,
+                            Area::Map,
+                            &loop_options,
+                            &mut Rng::new(seed),
+                            &door,
+                            &mut Unmetered,
+                        );
+                        black_box(must(r))
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
+            },
+        );
+        let water = Brush::new(must(t.table.id("water").ok_or("no water terrain")));
+        let shallows = Brush::new(must(t.table.id("shallow water").ok_or("no shallows")));
+        let lake_options = Lakes {
+            count: 4,
+            min_size: 10,
+            max_size: 60,
+            tries: 20,
+            wreath: 1,
+            adjacency: Adjacency::Eight,
+        };
+        group.bench_function(
+            format!("lakes (4 of 10-60 cells) in a cave, {w}×{h}"),
+            |b| {
+                b.iter_batched_ref(
+                    || cave.clone(),
+                    |m| {
+                        seed += 1;
+                        let brushes = LakeBrushes {
+                            lake: &water,
+                            wreath: Some(&shallows),
+                        };
+                        let r = lakes::lakes(
+                            m,
+                            Area::Map,
+                            &lake_options,
+                            &mut Rng::new(seed),
+                            brushes,
+                            &mut Unmetered,
+                        );
+                        black_box(must(r))
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
+            },
+        );
+    }
     group.finish();
 
     let mut rows = Vec::new();
@@ -593,7 +799,7 @@ fn main() {
             ("bsp.lua", 1),
             ("drunkard.lua", 3),
             ("maze.lua", 4),
-            ("noise.lua", 6),
+            ("noise.lua", 7),
         ] {
             let (name, primitive) = &mut all[index];
             let mut lua = LuaRecipe::new(file, w, h);

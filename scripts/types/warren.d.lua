@@ -391,6 +391,57 @@
 ---@field passages integer Passages between them.
 ---@field braided integer Dead ends opened into loops.
 
+---Options of `warren.toolbox.dla`.
+---@class warren.DlaOptions : warren.AreaWriteOptions
+---@field terrain warren.Terrain What the particles carve.
+---@field mode? "walk_inwards"|"walk_outwards"|"central_attractor" walk_inwards: particles stagger in from random cells and stick where they touch the open cells; walk_outwards: they stagger out from the seed over the open cells and stick where they step off; central_attractor: they walk straight from random cells towards the seed. Default "walk_inwards".
+---@field floor_percent? integer Grow until this percent of the area is open. Range 1..=100. Default 25.
+---@field brush? integer Side of the square each particle carves. Range 1..=9. Default 1.
+---@field symmetry? "none"|"horizontal"|"vertical"|"both" Mirror every carved cell about the area's centre. Default "none".
+---@field start? warren.Cell The seed's centre (default the centre of the area's bounding rectangle).
+
+---What a diffusion-limited aggregation did.
+---@class warren.Grown
+---@field particles integer Particles that stuck.
+---@field open integer Open cells in the area at the end.
+---@field wanted integer Open cells wanted (more than `open` when writes lost to higher priorities or the step limit was reached).
+
+---Options of `warren.toolbox.voronoi`.
+---@class warren.VoronoiOptions : warren.AreaOptions
+---@field seeds? integer Seeds scattered over the area (distinct cells; fewer when the area has fewer cells). Range 1..=4096. Default 64.
+---@field metric? "euclidean"|"manhattan"|"chebyshev" How the nearest seed is measured: euclidean (round regions), manhattan (diamonds), chebyshev (squares). Default "euclidean".
+
+---Options of `warren.toolbox.hive`.
+---@class warren.HiveOptions : warren.AreaWriteOptions
+---@field wall warren.Terrain Written where regions meet.
+---@field floor warren.Terrain Written inside the regions.
+---@field border? integer A cell becomes wall when at least this many of its four neighbours lie in another region (or off the area): 2 is the `mapgen` hive (regions open into each other), 1 walls every region in. Range 1..=4. Default 2.
+---@field thin? boolean Count only the neighbours in a region of a larger id, so each border is walled from one side: one-cell walls, which `loops` can open into doors. Default false.
+
+---Options of `warren.toolbox.loops`.
+---@class warren.LoopsOptions : warren.AreaWriteOptions
+---@field door warren.Terrain What each opening becomes: a floor, or a door terrain (a solid one is recorded as a closed door, which walkers pass).
+---@field min_distance? integer The shortest walk, in steps, between the two sides of a wall that earns it an opening (sides no walk joins are infinitely far). Range 2..=100000. Default 20.
+---@field max_count? integer The most openings made. Range 0..=100000. Default 1000.
+---@field connectivity? "4"|"8" How a walker steps when distances and areas are measured: "8" or "4" ways. Default "8".
+
+---Options of `warren.toolbox.lakes`.
+---@class warren.LakesOptions : warren.AreaWriteOptions
+---@field terrain warren.Terrain The lakes' terrain: water, magma, a chasm…
+---@field count? integer Lakes wanted. Range 0..=1000. Default 4.
+---@field min_size? integer The fewest cells of a lake. Range 1..=65536. Default 10.
+---@field max_size? integer The most cells of a lake (at least `min_size`). Range 1..=65536. Default 60.
+---@field tries? integer Positions tried per lake before it is given up. Range 1..=1000. Default 20.
+---@field wreath? warren.Terrain A passable terrain written on the open cells round each lake (Brogue's shallows).
+---@field wreath_width? integer How far the wreath reaches from the lake (Chebyshev distance). Range 1..=10. Default 1.
+---@field connectivity? "4"|"8" How a walker steps when distances and areas are measured: "8" or "4" ways. Default "8".
+
+---What `warren.toolbox.lakes` placed.
+---@class warren.LakesPlaced
+---@field lakes integer Lakes placed.
+---@field cells integer Cells under the lakes.
+---@field wreath integer Wreath cells written.
+
 ---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
@@ -1269,6 +1320,14 @@ function warren.toolbox.distance(map, sources, opts) end
 ---@return warren.Field
 function warren.toolbox.fov(map, x, y, radius, opts) end
 
+---What several viewers see together: 1 on every cell seen (by `fov`'s rule) from any of the `viewers` within `radius`, 0 elsewhere. `radius`: 0..=4096.
+---@param map warren.Map
+---@param viewers warren.Cell[]
+---@param radius integer
+---@param opts? warren.AreaOptions
+---@return warren.Field
+function warren.toolbox.fov_union(map, viewers, radius, opts) end
+
 ---The cheapest path (A*) from one cell to another inside the area under the move rules, both ends included, or nil when no walk reaches `to`.
 ---@param map warren.Map
 ---@param from warren.Cell
@@ -1339,6 +1398,42 @@ function warren.toolbox.bsp_interior(map, rng, opts) end
 ---@param opts warren.MazeOptions
 ---@return warren.Carved
 function warren.toolbox.maze(map, rng, opts) end
+
+---Diffusion-limited aggregation: from a seed (a plus around `start`), particles wander until they touch the open cells and stick, carving, until `floor_percent` of the area is open (or 2,000 steps per cell were taken). Without mirrors the open cells stay one 4-connected area.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.DlaOptions
+---@return warren.Grown
+function warren.toolbox.dla(map, rng, opts) end
+
+---Voronoi regions: scatters `seeds` distinct cells of the area (drawn from `rng`) and returns a field holding, on every cell of the area, the number (0, 1, …) of its nearest seed under `metric` (a tie goes to the smaller number), -1 elsewhere; and the seeds, seed 0 first.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.VoronoiOptions
+---@return warren.Field
+---@return warren.Cell[]
+function warren.toolbox.voronoi(map, rng, opts) end
+
+---Draws a Voronoi hive from a field of region ids (such as `voronoi` returns): `wall` where regions meet (see `border`), `floor` inside; returns the cells written.
+---@param map warren.Map
+---@param ids warren.Field
+---@param opts warren.HiveOptions
+---@return integer
+function warren.toolbox.hive(map, ids, opts) end
+
+---Brogue's loops: tries the one-cell walls of the area with open cells on two opposite sides, in a random order, and opens (writes `door` on) each whose sides are at least `min_distance` steps apart by path, up to `max_count`; returns the openings in the order made.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.LoopsOptions
+---@return warren.Cell[]
+function warren.toolbox.loops(map, rng, opts) end
+
+---Brogue's lakes: cellular blobs of `min_size..max_size` cells, each tried at up to `tries` random places in the area and dropped only where it covers open ground and splits no area of the level (a connected level stays connected); an optional `wreath` round each.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.LakesOptions
+---@return warren.LakesPlaced
+function warren.toolbox.lakes(map, rng, opts) end
 
 ---A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.
 ---@class warren.Field

@@ -165,21 +165,22 @@ pub fn walk(
     })
 }
 
-/// A walk's carving state.
-struct Walker<'a, 's> {
-    map: &'a mut Map,
-    scope: crate::gen::area::Scope<'s>,
-    floor: &'a Brush,
-    bounds: Rect,
-    brush: i32,
-    symmetry: Symmetry,
+/// A walk's carving state (the diffusion-limited aggregation of [`super::dla`] carves with it
+/// too).
+pub(super) struct Walker<'a, 's> {
+    pub(super) map: &'a mut Map,
+    pub(super) scope: crate::gen::area::Scope<'s>,
+    pub(super) floor: &'a Brush,
+    pub(super) bounds: Rect,
+    pub(super) brush: i32,
+    pub(super) symmetry: Symmetry,
     /// The open cells of the area, by index.
-    open: &'a mut Vec<u32>,
+    pub(super) open: &'a mut Vec<u32>,
 }
 
 impl Walker<'_, '_> {
     /// Carves the brush square at `p` and its mirrors.
-    fn carve(&mut self, p: Point) {
+    pub(super) fn carve(&mut self, p: Point) {
         let b = self.bounds;
         let mirror_x = b.x + b.x2() - p.x;
         let mirror_y = b.y + b.y2() - p.y;

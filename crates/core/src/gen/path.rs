@@ -6,7 +6,7 @@ use super::field::distance::{distance_map, search, CostGrid, MoveRules};
 use super::field::{Field, UNREACHABLE};
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
-use crate::map::{passable, Adjacency, Brush, Map, Point};
+use crate::map::{passable, Adjacency, Brush, Map, Point, FLAG_TERRAIN};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -132,7 +132,8 @@ pub fn farthest_from(
 /// Writes `brush` on every passable cell of `area` that a walker in `adjacency` cannot reach
 /// from any of `from` (through passable cells of the area), leaving one connected area (in that
 /// adjacency) where the writes succeed: a write that loses to a higher priority leaves its cell
-/// as it was. Returns the number of cells written.
+/// as it was. A door on a cell walled this way is taken away with it. Returns the number of
+/// cells written.
 pub fn cull_unreachable(
     map: &mut Map,
     area: Area<'_>,
@@ -156,7 +157,12 @@ pub fn cull_unreachable(
     for i in 0..map.len() {
         let padded = (i % w + 1) + (i / w + 1) * grid.stride;
         if grid.cost[padded] != 0 && dist[padded] == u32::MAX && passable(map.flag_cells()[i]) {
-            written += map.write_index(i, brush) as usize;
+            let wrote = map.write_index(i, brush);
+            // A door standing there would keep the walled cell open: it goes with the wall.
+            if wrote && map.flag_cells()[i] & FLAG_TERRAIN != 0 {
+                map.remove_door(map.point(i))?;
+            }
+            written += wrote as usize;
         }
     }
     Ok(written)
@@ -280,6 +286,20 @@ mod tests {
         assert_eq!(culled, 1, "only (4, 1) is in the area and cut off");
         assert!(map.is_solid(Point::new(4, 1)).unwrap());
         assert!(!map.is_solid(Point::new(5, 1)).unwrap());
+        // A door cut off with its room goes with it when the room is walled.
+        let mut map = ascii_map(&["#######", "#..#+.#", "#######"]);
+        let culled = cull_unreachable(
+            &mut map,
+            Area::Map,
+            &[Point::new(1, 1)],
+            Adjacency::Four,
+            &Brush::new(ROCK),
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(culled, 2);
+        assert!(!map.is_passable(Point::new(4, 1)).unwrap());
+        assert!(map.notes.doors.is_empty());
         let map = ascii_map(&["#####", "#...#", "#.#.#", "#####"]);
         let rules = MoveRules::new(Adjacency::Four);
         let far = farthest_from(&map, Area::Map, Point::new(1, 2), &rules, &mut Unmetered);

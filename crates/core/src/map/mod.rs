@@ -496,6 +496,19 @@ impl Map {
         Ok(true)
     }
 
+    /// Takes away the door standing on `p` ([`FLAG_DOOR`] and its `notes.doors` entry). Returns
+    /// `false` when no door stands there; a cell off the map is an error. The cell's terrain is
+    /// left alone.
+    pub fn remove_door(&mut self, p: Point) -> Result<bool, MapError> {
+        let i = self.index(p)?;
+        if self.flags[i] & FLAG_DOOR == 0 {
+            return Ok(false);
+        }
+        self.flags[i] &= !FLAG_DOOR;
+        self.notes.doors.retain(|d| d.at() != p);
+        Ok(true)
+    }
+
     /// Whether the cell is marked connected.
     pub fn is_connected(&self, p: Point) -> Result<bool, MapError> {
         Ok(self.flags[self.index(p)?] & FLAG_CONNECTED != 0)

@@ -120,6 +120,19 @@ const FOV: Decl = Decl::function(
 ])
 .returns(&["warren.Field"]);
 
+const FOV_UNION: Decl = Decl::function(
+    T,
+    "fov_union",
+    "What several viewers see together: 1 on every cell seen (by `fov`'s rule) from any of the `viewers` within `radius`, 0 elsewhere.",
+)
+.args(&[
+    MAP,
+    arg("viewers", Ty::Cells),
+    arg("radius", Ty::int(0, 4096)),
+    opt("opts", Ty::Table(&AREA_OPTIONS)),
+])
+.returns(&["warren.Field"]);
+
 functions! {
     /// The calls that make fields.
     pub DECLS, register {
@@ -127,6 +140,7 @@ functions! {
         NOISE => noise_field,
         DISTANCE => distance_field,
         FOV => fov,
+        FOV_UNION => fov_union,
     }
 }
 
@@ -228,5 +242,30 @@ fn fov(
     let mut meter = LuaMeter::new(lua);
     let seen = sight::fov(&m, at.area(), origin, radius, &mut meter)
         .map_err(|e| area::error(&c, &mut meter, e))?;
+    Ok(Shared::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
+}
+
+fn fov_union(
+    lua: &Lua,
+    (map, viewers, radius, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
+) -> mlua::Result<LuaField> {
+    let c = Call::new(lua, &FOV_UNION, &extra)?;
+    let m = c.arg_held(0, map)?;
+    let viewers = shapes::cells(&c, &m, 1, &viewers)?;
+    let radius = c.int(2, &radius)? as i32;
+    let o = c.options(3, &opts)?;
+    let at = area::read(&o)?;
+    let held = reserve_for(&c, &m)?;
+    let _seen = crate::state::reserve(
+        lua,
+        warren_core::gen::area::Mask::bytes_for(m.width(), m.height()),
+        &FOV_UNION.call_name(),
+    )?;
+    let mut meter = LuaMeter::new(lua);
+    let mut seen = warren_core::gen::area::Mask::new(m.width(), m.height(), false);
+    for &p in &viewers {
+        sight::fov_into(&mut seen, &m, at.area(), p, radius, &mut meter)
+            .map_err(|e| area::error(&c, &mut meter, e))?;
+    }
     Ok(Shared::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
 }

@@ -1,15 +1,18 @@
 //! `warren.toolbox`: the designer's toolbox (docs/toolbox.md) — fields (noise, distance maps,
 //! field of view) as `warren.Field` objects, paths, cellular automata, drunkard's walks, BSP
-//! rooms and interiors, and mazes. Each call converts its arguments and runs one primitive of
+//! rooms and interiors, mazes, diffusion-limited aggregation, Voronoi regions and Brogue's loops
+//! and lakes. Each call converts its arguments and runs one primitive of
 //! [`warren_core::gen`]: on the whole map or inside a rectangle, room or mask, writing
 //! terrains named in region data through priority writes, drawing from the `rng` stream it is
 //! given, its work charged to the instruction budget and its grids to the memory budget.
 
 pub mod area;
+pub mod brogue;
 pub mod field;
 pub mod fields;
 pub mod generators;
 pub mod grid;
+pub mod growth;
 pub mod paths;
 
 pub use grid::LuaField;
@@ -19,7 +22,14 @@ use mlua::{Lua, Table};
 
 /// Every function of `warren.toolbox`.
 pub fn functions() -> Vec<&'static Decl> {
-    [fields::DECLS, paths::DECLS, generators::DECLS].concat()
+    [
+        fields::DECLS,
+        paths::DECLS,
+        generators::DECLS,
+        growth::DECLS,
+        brogue::DECLS,
+    ]
+    .concat()
 }
 
 /// The option and report classes of `warren.toolbox` and of the field's methods.
@@ -32,6 +42,8 @@ pub fn classes() -> Vec<&'static Class> {
     out.extend(fields::CLASSES);
     out.extend(paths::CLASSES);
     out.extend(generators::CLASSES);
+    out.extend(growth::CLASSES);
+    out.extend(brogue::CLASSES);
     out
 }
 
@@ -41,5 +53,7 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     fields::register(lua, &t)?;
     paths::register(lua, &t)?;
     generators::register(lua, &t)?;
+    growth::register(lua, &t)?;
+    brogue::register(lua, &t)?;
     Ok(t)
 }

@@ -121,7 +121,7 @@ fn shortest(
 }
 
 /// `cells` as a Lua list of `{x=, y=}` tables (charged a unit a cell).
-fn cell_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
+pub(super) fn cell_list(lua: &Lua, cells: &[Point]) -> mlua::Result<Table> {
     charge(lua, cells.len() as u64)?;
     let out = lua.create_table_with_capacity(cells.len(), 0)?;
     for (i, p) in cells.iter().enumerate() {

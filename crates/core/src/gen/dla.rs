@@ -1,0 +1,374 @@
+//! Diffusion-limited aggregation: particles wander until they touch the open cells, and stick
+//! there, so the open cells grow like frost or coral from a seed. The variants are those of
+//! bracket-lib's tutorial (and the Rust roguelike tutorial's DLA chapter), as [`Dla::mode`]:
+//!
+//! - [`DlaMode::WalkInwards`]: a particle starts on a random cell of the area and staggers one
+//!   orthogonal step at a time; when its next step would enter an open cell, the cell it stands
+//!   on is carved.
+//! - [`DlaMode::WalkOutwards`]: a particle starts at the seed and staggers over the open cells;
+//!   the first closed cell it steps onto is carved.
+//! - [`DlaMode::CentralAttractor`]: a particle starts on a random cell of the area and walks a
+//!   straight line towards the seed (a diagonal step taken as two orthogonal ones); the cell
+//!   before the first open one is carved.
+//!
+//! The seed is a plus of five cells around the start (the area's centre by default). Carving
+//! uses the drunkard's brush square and mirrors ([`Symmetry`]), through priority writes. Every
+//! carved cell touches an open cell orthogonally, so without mirrors the open cells stay one
+//! 4-connected area (tested); mirrors keep it one area as long as every write succeeds and the
+//! mirrored cells lie in the area (a rectangle, or the whole map).
+
+use super::area::Area;
+use super::drunkard::{Symmetry, Walker};
+use super::meter::{Batched, Meter};
+use super::tool_error::ToolError;
+use crate::map::{bresenham_cells, passable, Brush, Map, Point};
+use crate::rng::Rng;
+
+/// How particles move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DlaMode {
+    /// From a random cell, staggering until they touch the open cells.
+    WalkInwards,
+    /// From the seed, staggering over the open cells until they step off them.
+    WalkOutwards,
+    /// From a random cell, straight towards the seed.
+    CentralAttractor,
+}
+
+impl DlaMode {
+    /// Every mode's name, as recipes spell it.
+    pub const NAMES: [&'static str; 3] = ["walk_inwards", "walk_outwards", "central_attractor"];
+
+    /// The mode named `name` (one of [`DlaMode::NAMES`]).
+    pub fn from_name(name: &str) -> Option<DlaMode> {
+        Some(match name {
+            "walk_inwards" => DlaMode::WalkInwards,
+            "walk_outwards" => DlaMode::WalkOutwards,
+            "central_attractor" => DlaMode::CentralAttractor,
+            _ => return None,
+        })
+    }
+}
+
+/// How an aggregation grows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dla {
+    /// How particles move.
+    pub mode: DlaMode,
+    /// Particles keep coming until this percentage of the area is open, `1..=100`.
+    pub floor_percent: u32,
+    /// Side of the square each particle carves, `1..=9` (centred on the cell; an even side
+    /// reaches one cell further right and down).
+    pub brush: u32,
+    /// Mirrors of the carving.
+    pub symmetry: Symmetry,
+    /// The seed's centre; `None`: the centre of the area's bounding rectangle.
+    pub start: Option<Point>,
+}
+
+impl Default for Dla {
+    /// The tutorial's "walk inwards": a quarter of the area open, a one-cell brush, no mirror.
+    fn default() -> Self {
+        Dla {
+            mode: DlaMode::WalkInwards,
+            floor_percent: 25,
+            brush: 1,
+            symmetry: Symmetry::None,
+            start: None,
+        }
+    }
+}
+
+/// What an aggregation did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grown {
+    /// Particles that stuck.
+    pub particles: u32,
+    /// Open cells in the area at the end.
+    pub open: usize,
+    /// Open cells wanted.
+    pub wanted: usize,
+}
+
+/// The most steps all particles together may take, per cell of the area: a random walk over a
+/// large, mostly closed area can take long to touch the aggregate, and a share that writes lose
+/// to higher priorities can never be reached.
+pub const STEPS_PER_CELL: u64 = 2000;
+
+/// Grows an aggregate of `floor` (through the map's priority and edge rules) in `area` until
+/// `floor_percent` of it is open, or until the particles have taken [`STEPS_PER_CELL`] steps
+/// per cell of the area ([`Grown`] tells how far it got). Steps that would leave the area are
+/// not taken. Open cells already in the area count as part of the aggregate.
+pub fn grow(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &Dla,
+    rng: &mut Rng,
+    floor: &Brush,
+    meter: &mut dyn Meter,
+) -> Result<Grown, ToolError> {
+    let o = options;
+    let range = |key, value: u32, bounds| ToolError::check_range("dla", key, value as i64, bounds);
+    range("floor_percent", o.floor_percent, (1, 100))?;
+    range("brush", o.brush, (1, 9))?;
+    let scope = area.on(map)?;
+    let b = scope.bounds;
+    let start = o.start.unwrap_or_else(|| b.center());
+    if !scope.contains(start.x, start.y) {
+        return Err(ToolError::NotInArea {
+            what: "the aggregation's start",
+            x: start.x,
+            y: start.y,
+        });
+    }
+    let w = map.width() as usize;
+    let cells: Vec<u32> = scope
+        .cells()
+        .map(|p| p.x as u32 + p.y as u32 * w as u32)
+        .collect();
+    let mut open: Vec<u32> = cells
+        .iter()
+        .copied()
+        .filter(|&i| passable(map.flag_cells()[i as usize]))
+        .collect();
+    let wanted = (cells.len() * o.floor_percent as usize).div_ceil(100);
+    let mut walker = Walker {
+        map,
+        scope,
+        floor,
+        bounds: b,
+        brush: o.brush as i32,
+        symmetry: o.symmetry,
+        open: &mut open,
+    };
+    // The seed: a plus around the start (its arms only where they are in the area).
+    walker.carve(start);
+    for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+        let p = Point::new(start.x + dx, start.y + dy);
+        if scope.contains(p.x, p.y) {
+            walker.carve(p);
+        }
+    }
+    let is_open = |walker: &Walker, p: Point| {
+        walker.scope.contains(p.x, p.y)
+            && passable(walker.map.flag_cells()[p.x as usize + p.y as usize * w])
+    };
+    let random_cell = |rng: &mut Rng| {
+        let i = cells[rng.below(cells.len() as u64) as usize] as usize;
+        Point::new((i % w) as i32, (i / w) as i32)
+    };
+    let step = |rng: &mut Rng, p: Point| {
+        let (dx, dy) = [(-1, 0), (1, 0), (0, -1), (0, 1)][rng.below(4) as usize];
+        Point::new(p.x + dx, p.y + dy)
+    };
+    let most_steps = STEPS_PER_CELL * cells.len() as u64;
+    let (mut steps, mut particles) = (0u64, 0u32);
+    let mut work = Batched::new(meter);
+    while walker.open.len() < wanted && steps < most_steps {
+        let stuck_at = match o.mode {
+            DlaMode::WalkInwards => {
+                let mut p = random_cell(rng);
+                if is_open(&walker, p) {
+                    steps += 1;
+                    continue;
+                }
+                loop {
+                    if steps >= most_steps {
+                        break None;
+                    }
+                    steps += 1;
+                    work.work(1)?;
+                    let q = step(rng, p);
+                    if !walker.scope.contains(q.x, q.y) {
+                        continue;
+                    }
+                    if is_open(&walker, q) {
+                        break Some(p);
+                    }
+                    p = q;
+                }
+            }
+            DlaMode::WalkOutwards => {
+                let mut p = start;
+                loop {
+                    if steps >= most_steps {
+                        break None;
+                    }
+                    steps += 1;
+                    work.work(1)?;
+                    let q = step(rng, p);
+                    if !walker.scope.contains(q.x, q.y) {
+                        continue;
+                    }
+                    if !is_open(&walker, q) {
+                        break Some(q);
+                    }
+                    p = q;
+                }
+            }
+            DlaMode::CentralAttractor => {
+                let from = random_cell(rng);
+                let mut last: Option<Point> = None;
+                let mut prev: Option<Point> = None;
+                let mut stuck = None;
+                // The line, a diagonal step made two orthogonal ones (across first), so the
+                // particle sticks orthogonally.
+                let line = bresenham_cells(from, start).flat_map(|p| {
+                    let corner = prev_cell(&mut last, p);
+                    corner.into_iter().chain(std::iter::once(p))
+                });
+                for p in line {
+                    steps += 1;
+                    work.work(1)?;
+                    if is_open(&walker, p) {
+                        stuck = prev;
+                        break;
+                    }
+                    // A line across a mask may leave it: the particle is lost.
+                    if !walker.scope.contains(p.x, p.y) {
+                        break;
+                    }
+                    prev = Some(p);
+                }
+                stuck
+            }
+        };
+        if let Some(p) = stuck_at {
+            walker.carve(p);
+            work.work((o.brush * o.brush) as u64)?;
+            particles += 1;
+        }
+    }
+    work.finish()?;
+    Ok(Grown {
+        particles,
+        open: open.len(),
+        wanted,
+    })
+}
+
+/// The corner cell between `*last` and `p` when they touch diagonally (the cell across from
+/// `*last` in `p`'s column); remembers `p` as the last cell.
+fn prev_cell(last: &mut Option<Point>, p: Point) -> Option<Point> {
+    let corner = last
+        .filter(|l| l.x != p.x && l.y != p.y)
+        .map(|l| Point::new(p.x, l.y));
+    *last = Some(p);
+    corner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{grid_map, FLOOR};
+    use crate::gen::connectivity::components;
+    use crate::gen::meter::{Tally, Unmetered};
+    use crate::map::{Adjacency, Rect};
+
+    fn rock(w: usize, h: usize) -> Map {
+        grid_map(w, h, &vec![true; w * h])
+    }
+
+    const MODES: [DlaMode; 3] = [
+        DlaMode::WalkInwards,
+        DlaMode::WalkOutwards,
+        DlaMode::CentralAttractor,
+    ];
+    const MIRRORS: [Symmetry; 4] = [
+        Symmetry::None,
+        Symmetry::Horizontal,
+        Symmetry::Vertical,
+        Symmetry::Both,
+    ];
+
+    /// Over 1,000 seeds, every mode, brush and mirror: the aggregate reaches its share, stays
+    /// inside its rectangle, is one 4-connected area, and the same seed grows the same way.
+    #[test]
+    fn aggregates_are_one_area_inside_their_rectangle() {
+        let mut rng = Rng::new(31);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(5, 36) as usize, rng.range(5, 26) as usize);
+            let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
+            let options = Dla {
+                mode: MODES[seed as usize % 3],
+                floor_percent: rng.range(1, 60) as u32,
+                brush: rng.range(1, 3) as u32,
+                symmetry: MIRRORS[rng.below(4) as usize],
+                start: None,
+            };
+            let run = |seed| {
+                let mut map = rock(w, h);
+                let grown = grow(
+                    &mut map,
+                    Area::Rect(area),
+                    &options,
+                    &mut Rng::new(seed),
+                    &Brush::new(FLOOR),
+                    &mut Unmetered,
+                )
+                .unwrap();
+                (map, grown)
+            };
+            let (map, grown) = run(seed);
+            let what = format!("seed {seed}: {options:?} {grown:?}");
+            assert_eq!(map.terrain_cells(), run(seed).0.terrain_cells(), "{what}");
+            assert!(grown.open >= grown.wanted, "{what}");
+            assert_eq!(grown.open, map.open_count(), "{what}");
+            for i in 0..map.len() {
+                let p = map.point(i);
+                assert!(area.contains(p) || map.is_solid(p).unwrap(), "{what}");
+            }
+            assert_eq!(components(&map, Adjacency::Four).len(), 1, "{what}");
+        }
+    }
+
+    #[test]
+    fn options_are_checked_and_work_is_metered() {
+        let mut map = rock(10, 10);
+        let floor = Brush::new(FLOOR);
+        let bad = Dla {
+            floor_percent: 0,
+            ..Dla::default()
+        };
+        let e = grow(
+            &mut map,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            &floor,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "dla option floor_percent = 0 is out of range: 1..=100"
+        );
+        let outside = Dla {
+            start: Some(Point::new(0, 0)),
+            ..Dla::default()
+        };
+        let area = Area::Rect(Rect::new(2, 2, 3, 3));
+        let e = grow(
+            &mut map,
+            area,
+            &outside,
+            &mut Rng::new(1),
+            &floor,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "the aggregation's start (0, 0) is not in the area"
+        );
+        let mut big = rock(60, 60);
+        let mut t = Tally::with_limit(100);
+        let e = grow(
+            &mut big,
+            Area::Map,
+            &Dla::default(),
+            &mut Rng::new(1),
+            &floor,
+            &mut t,
+        );
+        assert!(matches!(e, Err(ToolError::Stopped(_))));
+    }
+}

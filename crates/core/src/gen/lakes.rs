@@ -1,0 +1,507 @@
+//! Brogue's lakes (`designLakes` and `lakeDisruptsPassability` in Architect.c): blobs of water,
+//! lava or chasm dropped on a finished level only where they leave it in one piece.
+//!
+//! **The rule.** Each lake is a blob: a square grid filled at random and smoothed by the cave
+//! rule ([`crate::gen::cellular`]), its largest 4-connected hole kept and cut to at most
+//! `max_size` cells (in breadth-first order, so it stays in one piece); a blob under `min_size`
+//! is drawn again (ten times at most, then the lake is given up). Up to `tries` positions inside
+//! the area's bounding rectangle are drawn for it; a position is taken when the lake, counted as
+//! blocking, covers at least one open cell (a lake lies in the level, not buried in rock) and
+//! splits no area of the open cells left around it (in the chosen adjacency): a connected level
+//! stays connected (and no area is covered whole). The lake's cells of the area are then written
+//! (a door on them is taken away); a `wreath` of the given width (Chebyshev distance) is written
+//! on the open cells around it (Brogue's shallow water round deep water). The wreath's terrain must be passable, so it never cuts a way.
+
+use super::area::{Area, Mask};
+use super::cellular::{self, Rule};
+use super::meter::{Batched, Meter};
+use super::tool_error::ToolError;
+use crate::map::{passable, Adjacency, Brush, Map, Point};
+use crate::rng::Rng;
+
+/// How lakes are made and placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lakes {
+    /// Lakes wanted, `0..=1000`.
+    pub count: u32,
+    /// The fewest cells of a lake, `1..=65_536`.
+    pub min_size: u32,
+    /// The most cells of a lake, `min_size..=65_536`.
+    pub max_size: u32,
+    /// Positions tried per lake, `1..=1000`.
+    pub tries: u32,
+    /// Width of the wreath round each lake, `0..=10` (0: none).
+    pub wreath: u32,
+    /// How a walker steps when the level's areas are counted.
+    pub adjacency: Adjacency,
+}
+
+impl Default for Lakes {
+    fn default() -> Self {
+        Lakes {
+            count: 4,
+            min_size: 10,
+            max_size: 60,
+            tries: 20,
+            wreath: 1,
+            adjacency: Adjacency::Eight,
+        }
+    }
+}
+
+/// What [`lakes`] writes.
+#[derive(Clone, Copy, Debug)]
+pub struct LakeBrushes<'b> {
+    /// The lake itself.
+    pub lake: &'b Brush,
+    /// Its wreath (a passable terrain), if any.
+    pub wreath: Option<&'b Brush>,
+}
+
+/// What [`lakes`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// Each lake placed: its cells in the area (written or not, a higher priority may keep a
+    /// cell), row by row.
+    pub lakes: Vec<Vec<Point>>,
+    /// Wreath cells written.
+    pub wreath: usize,
+}
+
+/// Places lakes on `map` inside `area` (see the module's rule).
+pub fn lakes(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &Lakes,
+    rng: &mut Rng,
+    brushes: LakeBrushes<'_>,
+    meter: &mut dyn Meter,
+) -> Result<Placed, ToolError> {
+    let o = options;
+    let range =
+        |key, value: u32, bounds| ToolError::check_range("lakes", key, value as i64, bounds);
+    range("count", o.count, (0, 1000))?;
+    range("min_size", o.min_size, (1, 65_536))?;
+    range("max_size", o.max_size, (o.min_size as i64, 65_536))?;
+    range("tries", o.tries, (1, 1000))?;
+    range("wreath", o.wreath, (0, 10))?;
+    if let Some(wreath) = brushes.wreath {
+        let t = map.terrains().get(wreath.terrain);
+        if t.solid || t.hazard {
+            return Err(ToolError::Range {
+                what: "lakes",
+                key: "wreath terrain",
+                value: t.name.to_string(),
+                range: "a passable terrain (neither solid nor a hazard)".into(),
+            });
+        }
+    }
+    let scope = area.on(map)?;
+    let b = scope.bounds;
+    let mut work = Batched::new(meter);
+    let mut areas = Areas::new(map.len());
+    let mut placed = Placed {
+        lakes: Vec::new(),
+        wreath: 0,
+    };
+    for _ in 0..o.count {
+        let Some(blob) = blob(o.min_size, o.max_size, rng, &mut work)? else {
+            continue;
+        };
+        if blob.side > b.w || blob.side > b.h {
+            continue;
+        }
+        areas.label(map, None, o.adjacency, &mut work)?;
+        for _ in 0..o.tries {
+            let ox = b.x + rng.below((b.w - blob.side + 1) as u64) as i32;
+            let oy = b.y + rng.below((b.h - blob.side + 1) as u64) as i32;
+            let cells: Vec<Point> = blob
+                .cells
+                .iter()
+                .map(|p| Point::new(p.x + ox, p.y + oy))
+                .filter(|p| scope.contains(p.x, p.y))
+                .collect();
+            if cells.is_empty() || !cells.iter().any(|&p| open(map, p)) {
+                continue;
+            }
+            if areas.split_by(map, &cells, o.adjacency, &mut work)? {
+                continue;
+            }
+            for &p in &cells {
+                // A door the lake covers goes under with it (else a door in lava stays open).
+                if map.write(p, brushes.lake)? && map.is_door(p)? {
+                    map.remove_door(p)?;
+                }
+            }
+            work.work(cells.len() as u64)?;
+            if let Some(wreath) = brushes.wreath {
+                placed.wreath += ring(map, &scope, &cells, o.wreath as i32, wreath, &mut work)?;
+            }
+            placed.lakes.push(cells);
+            break;
+        }
+    }
+    work.finish()?;
+    Ok(placed)
+}
+
+/// Whether a walker may stand on `p` (on the map).
+fn open(map: &Map, p: Point) -> bool {
+    passable(map.flag_cells()[p.x as usize + p.y as usize * map.width() as usize])
+}
+
+/// Writes `brush` on the open cells of the area within `width` of `lake` that are not in it;
+/// returns the cells written.
+fn ring(
+    map: &mut Map,
+    scope: &super::area::Scope<'_>,
+    lake: &[Point],
+    width: i32,
+    brush: &Brush,
+    work: &mut Batched<'_>,
+) -> Result<usize, ToolError> {
+    let w = map.width() as usize;
+    let mut mark = vec![false; map.len()];
+    for p in lake {
+        mark[p.x as usize + p.y as usize * w] = true;
+    }
+    let mut written = 0;
+    let mut seen = vec![false; map.len()];
+    for p in lake {
+        work.work(((2 * width + 1) * (2 * width + 1)) as u64)?;
+        for y in p.y - width..=p.y + width {
+            for x in p.x - width..=p.x + width {
+                if !scope.contains(x, y) {
+                    continue;
+                }
+                let i = x as usize + y as usize * w;
+                if mark[i] || seen[i] {
+                    continue;
+                }
+                seen[i] = true;
+                let q = Point::new(x, y);
+                if open(map, q) {
+                    written += map.write(q, brush)? as usize;
+                }
+            }
+        }
+    }
+    Ok(written)
+}
+
+/// A lake's shape: its cells on a `side × side` grid.
+struct Blob {
+    side: i32,
+    cells: Vec<Point>,
+}
+
+/// Draws a blob of `min..=max` cells, or `None` after ten blobs too small.
+fn blob(
+    min: u32,
+    max: u32,
+    rng: &mut Rng,
+    work: &mut Batched<'_>,
+) -> Result<Option<Blob>, ToolError> {
+    // A grid twice the largest lake: the cave rule leaves about half of it open, in a few holes.
+    let side = ((2.0 * max as f64).sqrt().ceil() as i32).max(3);
+    for _ in 0..10 {
+        let mut rock = Mask::new(side, side, false);
+        for c in rock.cells_mut() {
+            *c = rng.percent(45);
+        }
+        work.work((side * side) as u64)?;
+        cellular::smooth_mask(&mut rock, (side, side), Rule::CAVE, 4, &mut Unbatched(work))?;
+        let cells = largest_hole(&rock, max as usize);
+        if cells.len() >= min as usize {
+            return Ok(Some(Blob { side, cells }));
+        }
+    }
+    Ok(None)
+}
+
+/// A meter that passes its work to a batch.
+struct Unbatched<'a, 'm>(&'a mut Batched<'m>);
+
+impl Meter for Unbatched<'_, '_> {
+    fn work(&mut self, cells: u64) -> Result<(), super::meter::Stopped> {
+        self.0.work(cells)
+    }
+}
+
+/// The largest 4-connected set of clear cells of `rock`, cut to its first `max` cells in
+/// breadth-first order from its first cell, sorted row by row.
+fn largest_hole(rock: &Mask, max: usize) -> Vec<Point> {
+    let (w, h) = (rock.width(), rock.height());
+    let mut seen = vec![false; (w * h) as usize];
+    let mut best: Vec<Point> = Vec::new();
+    for i in 0..(w * h) as usize {
+        if seen[i] || rock.cells()[i] {
+            continue;
+        }
+        seen[i] = true;
+        let mut hole = vec![Point::new(i as i32 % w, i as i32 / w)];
+        let mut k = 0;
+        while k < hole.len() {
+            let p = hole[k];
+            k += 1;
+            for (dx, dy) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+                let (x, y) = (p.x + dx, p.y + dy);
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    continue;
+                }
+                let j = (x + y * w) as usize;
+                if !seen[j] && !rock.cells()[j] {
+                    seen[j] = true;
+                    hole.push(Point::new(x, y));
+                }
+            }
+        }
+        if hole.len() > best.len() {
+            best = hole;
+        }
+    }
+    best.truncate(max);
+    best.sort_by_key(|p| (p.y, p.x));
+    best
+}
+
+/// The areas of the open cells, and a check that a lake splits none of them.
+struct Areas {
+    /// Areas of the last [`Areas::label`] into `label`.
+    count: usize,
+    label: Vec<u32>,
+    after: Vec<u32>,
+    blocked: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Areas {
+    fn new(cells: usize) -> Areas {
+        Areas {
+            count: 0,
+            label: vec![NONE; cells],
+            after: vec![NONE; cells],
+            blocked: vec![false; cells],
+            stack: Vec::new(),
+        }
+    }
+
+    /// Labels the open cells not blocked (into `self.label`, or into `into`) by area; returns
+    /// how many areas there are and, for each, the `self.label` of its first cell.
+    fn label(
+        &mut self,
+        map: &Map,
+        into: Option<()>,
+        adjacency: Adjacency,
+        work: &mut Batched<'_>,
+    ) -> Result<Vec<u32>, ToolError> {
+        let (w, h) = (map.width(), map.height());
+        let flags = map.flag_cells();
+        work.work(map.len() as u64)?;
+        let before = into.is_none();
+        let out = if before {
+            &mut self.label
+        } else {
+            &mut self.after
+        };
+        out.fill(NONE);
+        let mut firsts = Vec::new();
+        for i in 0..map.len() {
+            if out[i] != NONE || !passable(flags[i]) || (!before && self.blocked[i]) {
+                continue;
+            }
+            let id = firsts.len() as u32;
+            firsts.push(i as u32);
+            out[i] = id;
+            self.stack.push(i as u32);
+            while let Some(c) = self.stack.pop() {
+                let p = Point::new((c % w as u32) as i32, (c / w as u32) as i32);
+                for d in adjacency.dirs() {
+                    let q = p.step(*d);
+                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h {
+                        continue;
+                    }
+                    let j = (q.x + q.y * w) as usize;
+                    if out[j] == NONE && passable(flags[j]) && (before || !self.blocked[j]) {
+                        out[j] = id;
+                        self.stack.push(j as u32);
+                    }
+                }
+            }
+        }
+        if before {
+            self.count = firsts.len();
+        }
+        Ok(firsts)
+    }
+
+    /// Whether blocking `cells` leaves some area of the last [`Areas::label`] in two or more
+    /// pieces, or covers one whole.
+    fn split_by(
+        &mut self,
+        map: &Map,
+        cells: &[Point],
+        adjacency: Adjacency,
+        work: &mut Batched<'_>,
+    ) -> Result<bool, ToolError> {
+        let w = map.width() as usize;
+        for p in cells {
+            self.blocked[p.x as usize + p.y as usize * w] = true;
+        }
+        let firsts = self.label(map, Some(()), adjacency, work);
+        for p in cells {
+            self.blocked[p.x as usize + p.y as usize * w] = false;
+        }
+        let mut owners: Vec<u32> = firsts?.iter().map(|&i| self.label[i as usize]).collect();
+        owners.sort_unstable();
+        let pieces = owners.len();
+        owners.dedup();
+        Ok(owners.len() < pieces || owners.len() < self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{grid_map, CHASM, FLOOR, ROCK};
+    use crate::gen::connectivity::components;
+    use crate::gen::meter::{Tally, Unmetered};
+    use crate::map::Rect;
+
+    /// Over 1,000 seeds of random connected caves: lakes (a hazard or open water, with or
+    /// without a wreath) leave the open cells one area, stay in their rectangle, respect their
+    /// sizes, and the same seed places the same lakes.
+    #[test]
+    fn lakes_keep_the_level_in_one_piece() {
+        let mut rng = Rng::new(61);
+        let mut placed_some = 0;
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(8, 40) as usize, rng.range(8, 26) as usize);
+            let solid: Vec<bool> = (0..w * h).map(|_| rng.percent(40)).collect();
+            let mut level = grid_map(w, h, &solid);
+            // One area: keep the largest, fill the rest with rock.
+            let comps = components(&level, Adjacency::Eight);
+            let Some(big) = (0..comps.len()).max_by_key(|&c| comps.list()[c].size) else {
+                continue;
+            };
+            let labels = comps.labels();
+            let rock = Brush::new(ROCK).forced();
+            for (i, &label) in labels.iter().enumerate() {
+                if label != big as u32 && !level.is_solid(level.point(i)).unwrap() {
+                    level.write_index(i, &rock);
+                }
+            }
+            let adjacency = if seed % 2 == 0 {
+                Adjacency::Four
+            } else {
+                Adjacency::Eight
+            };
+            let before = components(&level, adjacency).len();
+            let min_size = rng.range(1, 20) as u32;
+            let options = Lakes {
+                count: rng.range(0, 6) as u32,
+                min_size,
+                max_size: min_size + rng.range(0, 30) as u32,
+                tries: 20,
+                wreath: rng.range(0, 2) as u32,
+                adjacency,
+            };
+            // A hazard (a chasm), or an open terrain that opens the rock it covers.
+            let lake = Brush::new(if seed % 3 == 0 { FLOOR } else { CHASM });
+            let shallows = Brush::new(FLOOR);
+            let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
+            let run = |seed| {
+                let mut map = level.clone();
+                let brushes = LakeBrushes {
+                    lake: &lake,
+                    wreath: (options.wreath > 0).then_some(&shallows),
+                };
+                let placed = lakes(
+                    &mut map,
+                    Area::Rect(area),
+                    &options,
+                    &mut Rng::new(seed),
+                    brushes,
+                    &mut Unmetered,
+                )
+                .unwrap();
+                (map, placed)
+            };
+            let (map, placed) = run(seed);
+            let what = format!("seed {seed}: {options:?}");
+            assert_eq!(placed, run(seed).1, "{what}");
+            placed_some += !placed.lakes.is_empty() as u32;
+            assert!(placed.lakes.len() <= options.count as usize, "{what}");
+            for cells in &placed.lakes {
+                let n = cells.len() as u32;
+                assert!(n <= options.max_size, "{what}: {n} cells");
+                assert!(cells.iter().all(|&p| area.contains(p)), "{what}");
+            }
+            let after = components(&map, adjacency).len();
+            assert!(
+                after <= before.max(1),
+                "{what}: {before} areas became {after}"
+            );
+            if before == 1 {
+                assert!(after == 1, "{what}");
+            }
+        }
+        assert!(placed_some > 300, "only {placed_some} maps got a lake");
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let mut map = grid_map(10, 10, &[]);
+        let lake = Brush::new(CHASM);
+        let rock = Brush::new(ROCK);
+        let brushes = LakeBrushes {
+            lake: &lake,
+            wreath: None,
+        };
+        let bad = Lakes {
+            min_size: 10,
+            max_size: 5,
+            ..Lakes::default()
+        };
+        let e = lakes(
+            &mut map,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            brushes,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "lakes option max_size = 5 is out of range: 10..=65536"
+        );
+        let walled = LakeBrushes {
+            lake: &lake,
+            wreath: Some(&rock),
+        };
+        let e = lakes(
+            &mut map,
+            Area::Map,
+            &Lakes::default(),
+            &mut Rng::new(1),
+            walled,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "lakes option wreath terrain = rock is out of range: a passable terrain (neither solid nor a hazard)"
+        );
+        let mut t = Tally::with_limit(10);
+        let e = lakes(
+            &mut map,
+            Area::Map,
+            &Lakes::default(),
+            &mut Rng::new(1),
+            brushes,
+            &mut t,
+        );
+        assert!(matches!(e, Err(ToolError::Stopped(_))));
+    }
+}

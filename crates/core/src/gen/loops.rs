@@ -1,0 +1,321 @@
+//! Brogue's loops (`addLoops` in Architect.c): a level grown as a tree of rooms has one way
+//! between any two places; a door knocked through a wall where two open cells are close in space
+//! but far apart by path makes a loop, so a walker has a choice.
+//!
+//! **The rule.** A candidate is a closed cell of the area, off the map's edge, with open cells on
+//! two opposite sides (west and east, or north and south) and closed cells on the other two: a
+//! one-cell wall between two places. Candidates are tried in a random order (drawn from the
+//! rng); a candidate becomes an opening when the walking distance between its two sides, over
+//! the open cells in the chosen adjacency, is at least `min_distance` steps (sides that no walk
+//! joins are infinitely far, so a loop may also join two separate areas). Each opening changes
+//! the distances the next candidates see. The search from one side stops at `min_distance`
+//! steps, so a candidate costs at most the cells within that distance.
+
+use super::area::Area;
+use super::meter::{Batched, Meter};
+use super::tool_error::ToolError;
+use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point};
+use crate::rng::Rng;
+
+/// How loops are added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loops {
+    /// The shortest walk, in steps, between the two sides of a wall that earns it an opening,
+    /// `2..=100_000` (Brogue: 20 on an 79×29 level).
+    pub min_distance: u32,
+    /// The most openings made, `0..=100_000`.
+    pub max_count: u32,
+    /// How a walker steps when distances are measured.
+    pub adjacency: Adjacency,
+}
+
+impl Default for Loops {
+    fn default() -> Self {
+        Loops {
+            min_distance: 20,
+            max_count: 1000,
+            adjacency: Adjacency::Eight,
+        }
+    }
+}
+
+/// Adds loops to `map` inside `area` (see the module's rule): each opening is written with
+/// `door` through the map's priority rules (a candidate whose write loses is skipped); when the
+/// door's terrain is not passable (a closed door) a closed door is recorded there, so walkers
+/// pass. Returns the openings in the order they were made.
+pub fn add_loops(
+    map: &mut Map,
+    area: Area<'_>,
+    options: &Loops,
+    rng: &mut Rng,
+    door: &Brush,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Point>, ToolError> {
+    let o = options;
+    let range =
+        |key, value: u32, bounds| ToolError::check_range("loops", key, value as i64, bounds);
+    range("min_distance", o.min_distance, (2, 100_000))?;
+    range("max_count", o.max_count, (0, 100_000))?;
+    let scope = area.on(map)?;
+    let (w, h) = (map.width(), map.height());
+    let open_at = |map: &Map, x: i32, y: i32| {
+        x >= 0 && y >= 0 && x < w && y < h && passable(map.flag_cells()[(x + y * w) as usize])
+    };
+    let mut candidates: Vec<Point> = scope
+        .cells()
+        .filter(|p| p.x > 0 && p.y > 0 && p.x < w - 1 && p.y < h - 1)
+        .filter(|p| !open_at(map, p.x, p.y) && sides(map, *p, &open_at).is_some())
+        .collect();
+    rng.shuffle(&mut candidates);
+    let mut search = Search::new(map.len());
+    let mut work = Batched::new(meter);
+    let mut made = Vec::new();
+    for p in candidates {
+        if made.len() >= o.max_count as usize {
+            break;
+        }
+        work.work(1)?;
+        // Earlier openings may have changed this cell's sides.
+        let Some((a, b)) = sides(map, p, &open_at) else {
+            continue;
+        };
+        let near = search.within(map, a, b, o.min_distance, o.adjacency, &mut work)?;
+        if near || !map.write(p, door)? {
+            continue;
+        }
+        if !open_at(map, p.x, p.y) {
+            map.add_door(Door::new(p, DoorState::Closed))?;
+        }
+        made.push(p);
+    }
+    work.finish()?;
+    Ok(made)
+}
+
+/// The two open cells on opposite sides of `p` when the other two sides are closed.
+fn sides(map: &Map, p: Point, open_at: &dyn Fn(&Map, i32, i32) -> bool) -> Option<(Point, Point)> {
+    let open = |dx: i32, dy: i32| open_at(map, p.x + dx, p.y + dy);
+    let (w, e, n, s) = (open(-1, 0), open(1, 0), open(0, -1), open(0, 1));
+    match (w && e && !n && !s, n && s && !w && !e) {
+        (true, _) => Some((Point::new(p.x - 1, p.y), Point::new(p.x + 1, p.y))),
+        (_, true) => Some((Point::new(p.x, p.y - 1), Point::new(p.x, p.y + 1))),
+        _ => None,
+    }
+}
+
+/// A breadth-first search bounded by a number of steps, its visited marks stamped with a
+/// generation so that no search clears them.
+struct Search {
+    stamp: Vec<u32>,
+    generation: u32,
+    frontier: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Search {
+    fn new(cells: usize) -> Search {
+        Search {
+            stamp: vec![0; cells],
+            generation: 0,
+            frontier: Vec::new(),
+            next: Vec::new(),
+        }
+    }
+
+    /// Whether a walk over open cells reaches `to` from `from` in fewer than `limit` steps.
+    fn within(
+        &mut self,
+        map: &Map,
+        from: Point,
+        to: Point,
+        limit: u32,
+        adjacency: Adjacency,
+        work: &mut Batched<'_>,
+    ) -> Result<bool, ToolError> {
+        self.generation += 1;
+        let g = self.generation;
+        let (w, h) = (map.width(), map.height());
+        let flags = map.flag_cells();
+        let target = (to.x + to.y * w) as u32;
+        self.frontier.clear();
+        let start = (from.x + from.y * w) as u32;
+        self.stamp[start as usize] = g;
+        self.frontier.push(start);
+        for _ in 1..limit {
+            self.next.clear();
+            work.work(self.frontier.len() as u64)?;
+            for &i in &self.frontier {
+                let (x, y) = ((i % w as u32) as i32, (i / w as u32) as i32);
+                for d in adjacency.dirs() {
+                    let q = Point::new(x, y).step(*d);
+                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h {
+                        continue;
+                    }
+                    let j = (q.x + q.y * w) as u32;
+                    if self.stamp[j as usize] == g || !passable(flags[j as usize]) {
+                        continue;
+                    }
+                    if j == target {
+                        return Ok(true);
+                    }
+                    self.stamp[j as usize] = g;
+                    self.next.push(j);
+                }
+            }
+            if self.next.is_empty() {
+                return Ok(false);
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
+        }
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::connectivity::ascii::{ascii_map, grid_map, FLOOR, ROCK};
+    use crate::gen::connectivity::components;
+    use crate::gen::field::distance::{distance_map, MoveRules};
+    use crate::gen::meter::{Tally, Unmetered};
+
+    /// The walking distance between `a` and `b` on `map` (infinite when no walk joins them).
+    fn walk(map: &Map, a: Point, b: Point, adjacency: Adjacency) -> f32 {
+        let rules = MoveRules::new(adjacency);
+        let d = distance_map(map, Area::Map, &[a], &rules, &mut Unmetered).unwrap();
+        d.get(b).unwrap()
+    }
+
+    /// Over 1,000 random maps: every opening was a one-cell wall whose sides were at least
+    /// `min_distance` apart just before it was made (replayed in order, measured by an
+    /// independent distance map), no more than `max_count` are made, areas never split, and the
+    /// same seed opens the same cells.
+    #[test]
+    fn loops_open_only_walls_between_far_places() {
+        let mut rng = Rng::new(53);
+        for seed in 0..1000 {
+            let (w, h) = (rng.range(3, 24) as usize, rng.range(3, 16) as usize);
+            let solid: Vec<bool> = (0..w * h)
+                .map(|i| {
+                    let (x, y) = (i % w, i / w);
+                    x == 0 || y == 0 || x == w - 1 || y == h - 1 || rng.percent(45)
+                })
+                .collect();
+            let adjacency = if seed % 2 == 0 {
+                Adjacency::Four
+            } else {
+                Adjacency::Eight
+            };
+            let options = Loops {
+                min_distance: rng.range(2, 30) as u32,
+                max_count: rng.range(0, 12) as u32,
+                adjacency,
+            };
+            let run = |seed| {
+                let mut map = grid_map(w, h, &solid);
+                let made = add_loops(
+                    &mut map,
+                    Area::Map,
+                    &options,
+                    &mut Rng::new(seed),
+                    &Brush::new(FLOOR),
+                    &mut Unmetered,
+                )
+                .unwrap();
+                (map, made)
+            };
+            let (map, made) = run(seed);
+            assert_eq!(made, run(seed).1, "seed {seed}");
+            assert!(made.len() <= options.max_count as usize, "seed {seed}");
+            let mut replay = grid_map(w, h, &solid);
+            let before = components(&replay, adjacency).len();
+            for &p in &made {
+                let open =
+                    |dx: i32, dy: i32| !replay.is_solid(Point::new(p.x + dx, p.y + dy)).unwrap();
+                assert!(replay.is_solid(p).unwrap(), "seed {seed}: {p:?} was open");
+                let (a, b) = if open(-1, 0) && open(1, 0) && !open(0, -1) && !open(0, 1) {
+                    (Point::new(p.x - 1, p.y), Point::new(p.x + 1, p.y))
+                } else {
+                    assert!(open(0, -1) && open(0, 1) && !open(-1, 0) && !open(1, 0));
+                    (Point::new(p.x, p.y - 1), Point::new(p.x, p.y + 1))
+                };
+                let d = walk(&replay, a, b, adjacency);
+                assert!(
+                    d >= options.min_distance as f32,
+                    "seed {seed}: opened {p:?} where the sides were {d} apart"
+                );
+                replay.write(p, &Brush::new(FLOOR)).unwrap();
+            }
+            assert_eq!(replay.terrain_cells(), map.terrain_cells(), "seed {seed}");
+            assert!(components(&map, adjacency).len() <= before, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_closed_door_is_recorded_and_near_walls_stay() {
+        // Two rooms joined at the bottom: across the wall at row 1 the walk is 10 steps, at
+        // row 2 8 steps, at row 3 6 steps (row 4's wall touches the passage below).
+        let map_rows = [
+            "#######", "#..#..#", "#..#..#", "#..#..#", "#..#..#", "#.....#", "#######",
+        ];
+        let mut map = ascii_map(&map_rows);
+        let options = Loops {
+            min_distance: 9,
+            max_count: 10,
+            adjacency: Adjacency::Four,
+        };
+        let door = Brush::new(ROCK);
+        let made = add_loops(
+            &mut map,
+            Area::Map,
+            &options,
+            &mut Rng::new(1),
+            &door,
+            &mut Unmetered,
+        )
+        .unwrap();
+        assert_eq!(made, [Point::new(3, 1)]);
+        assert!(map.is_door(Point::new(3, 1)).unwrap());
+        assert!(map.is_passable(Point::new(3, 1)).unwrap());
+        let mut again = ascii_map(&map_rows);
+        let strict = Loops {
+            min_distance: 11,
+            ..options
+        };
+        let none = add_loops(
+            &mut again,
+            Area::Map,
+            &strict,
+            &mut Rng::new(1),
+            &door,
+            &mut Unmetered,
+        );
+        assert_eq!(none.unwrap(), []);
+        let bad = Loops {
+            min_distance: 1,
+            ..options
+        };
+        let e = add_loops(
+            &mut again,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            &door,
+            &mut Unmetered,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "loops option min_distance = 1 is out of range: 2..=100000"
+        );
+        let mut t = Tally::with_limit(3);
+        let e = add_loops(
+            &mut again,
+            Area::Map,
+            &options,
+            &mut Rng::new(1),
+            &door,
+            &mut t,
+        );
+        assert!(matches!(e, Err(ToolError::Stopped(_))));
+    }
+}
