@@ -30,11 +30,14 @@ return {
         floor = style.floor, wall = style.wall, min_room = p.min_room, rect = inside,
       })
     end
-    -- Stairs up in the first room, down in the last.
-    local first, last = rooms[1], rooms[#rooms]
+    -- The entrance in the middle of the first room, the exit at the cell a walker from it
+    -- reaches last (the distant exit).
+    local first = rooms[1]
     local ux, uy = first.x + first.w // 2, first.y + first.h // 2
-    local dx, dy = last.x + last.w // 2, last.y + last.h // 2
+    local dx, dy = warren.toolbox.farthest(map, { x = ux, y = uy }, { connectivity = "4" })
+    map:set(ux, uy, "up stairs")
     map:add_stair(ux, uy, "up")
+    map:set(dx, dy, "down stairs")
     map:add_stair(dx, dy, "down")
   end,
 }

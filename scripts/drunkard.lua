@@ -27,7 +27,9 @@ return {
     local cx, cy = inside:center()
     local ex, ey = warren.toolbox.farthest(map, { x = cx, y = cy }, { connectivity = "4" })
     local sx, sy = warren.toolbox.farthest(map, { x = ex, y = ey }, { connectivity = "4" })
+    map:set(sx, sy, cave.entrance)
     map:add_stair(sx, sy, "up")
+    map:set(ex, ey, cave.exit)
     map:add_stair(ex, ey, "down")
   end,
 }

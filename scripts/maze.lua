@@ -26,7 +26,9 @@ return {
     map:tag("loops", carved.braided)
     -- In at the top-left cell, out at the cell farthest from it.
     local ex, ey = warren.toolbox.farthest(map, { x = 1, y = 1 }, { connectivity = "4" })
+    map:set(1, 1, "up stairs")
     map:add_stair(1, 1, "up")
+    map:set(ex, ey, "down stairs")
     map:add_stair(ex, ey, "down")
   end,
 }

@@ -1,8 +1,9 @@
 //! The toolbox recipes (`scripts/cellular.lua`, `bsp.lua`, `maze.lua`, `drunkard.lua`,
-//! `overworld.lua`), run through the Lua bindings: a golden map per recipe for a fixed seed
-//! (`WARREN_BLESS=1` rewrites them when a change is intended), and invariants over 1,000 seeds
-//! at small sizes: every level is one connected area, stays inside its edge, and has its stairs
-//! on open ground; BSP rooms never overlap; a perfect maze is a spanning tree.
+//! `overworld.lua`, `dla.lua`, `hive.lua`), run through the Lua bindings: a golden map per
+//! recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a change is intended), and
+//! invariants over 1,000 seeds at small sizes: every level is one connected area, stays inside
+//! its edge, and has its stairs drawn on open ground; BSP rooms never overlap; a perfect maze is
+//! a spanning tree; a hive's lakes never hold its stairs.
 
 use crate::common::*;
 use warren_core::map::{Adjacency, Map, Point};
@@ -15,7 +16,7 @@ type Case = (
     &'static str,
 );
 
-const GOLDEN: [Case; 7] = [
+const GOLDEN: [Case; 10] = [
     ("cellular.lua", 5, &[], "cellular-5.txt"),
     ("bsp.lua", 5, &[], "bsp-5.txt"),
     ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
@@ -33,6 +34,14 @@ const GOLDEN: [Case; 7] = [
         "drunkard-5-winding.txt",
     ),
     ("overworld.lua", 5, &[], "overworld-5.txt"),
+    ("dla.lua", 5, &[], "dla-5.txt"),
+    (
+        "dla.lua",
+        5,
+        &[("mode", "central_attractor"), ("symmetry", "both")],
+        "dla-5-attractor-both.txt",
+    ),
+    ("hive.lua", 5, &[], "hive-5.txt"),
 ];
 
 #[test]
@@ -101,6 +110,10 @@ fn assert_level(map: &Map, adjacency: Adjacency, what: &str) {
             "{what}: stairs on rock at {p:?}"
         );
     }
+    // The stairs are drawn.
+    let terrain = |p| map.terrains().get(map.terrain_at(p).unwrap()).name.clone();
+    assert_eq!(terrain(stairs.up[0]), "up stairs", "{what}");
+    assert_eq!(terrain(stairs.down[0]), "down stairs", "{what}");
 }
 
 #[test]
@@ -220,5 +233,68 @@ fn overworld_rivers_reach_the_sea_over_1000_seeds() {
             other => panic!("seed {seed}: rivers tag {other:?}"),
         };
         assert!((0..=4).contains(&rivers), "seed {seed}: {rivers} rivers");
+    }
+}
+
+#[test]
+fn dla_caves_are_one_area_over_1000_seeds() {
+    let host = host("dla.lua");
+    for (mode, symmetry) in [
+        ("walk_inwards", "none"),
+        ("walk_outwards", "horizontal"),
+        ("central_attractor", "both"),
+    ] {
+        let p = params(
+            &host,
+            &[
+                ("mode", mode),
+                ("symmetry", symmetry),
+                ("width", "32"),
+                ("height", "24"),
+            ],
+        );
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            let what = format!("{mode} {symmetry} seed {seed}");
+            assert_level(&map, Adjacency::Four, &what);
+            let open = open_cells(&map) as f64 / (30.0 * 22.0);
+            assert!(open >= 0.25, "{what}: only {open:.2} open");
+        }
+    }
+}
+
+#[test]
+fn hives_are_one_area_with_dry_stairs_over_1000_seeds() {
+    let host = host("hive.lua");
+    for (lake, metric) in [
+        ("water", "euclidean"),
+        ("magma", "manhattan"),
+        ("chasm", "chebyshev"),
+    ] {
+        let p = params(
+            &host,
+            &[
+                ("lake", lake),
+                ("metric", metric),
+                ("width", "40"),
+                ("height", "28"),
+                ("cells", "12"),
+                ("lake_size", "20"),
+                ("loop_distance", "12"),
+            ],
+        );
+        let mut lakes = 0;
+        for seed in 0..1000 {
+            let map = generate(&host, seed, &p);
+            let what = format!("{lake} {metric} seed {seed}");
+            assert_level(&map, Adjacency::Four, &what);
+            let tag = |name| match map.notes.tags.get(name) {
+                Some(warren_core::map::TagValue::Int(n)) => *n,
+                other => panic!("{what}: {name} tag {other:?}"),
+            };
+            assert!(tag("doors") >= 1, "{what}: no door");
+            lakes += tag("lakes");
+        }
+        assert!(lakes >= 1000, "{lake}: only {lakes} lakes in 1,000 levels");
     }
 }
