@@ -948,7 +948,7 @@ function Ctx.phase(name) end
 ---@field town warren.town TownMaze as phases (seed 002).
 ---@field tunnel warren.tunnel Incursion's tunnel (seed 000) and fix-up.
 ---@field dungeon warren.dungeon Incursion's level phases (seed 003).
----@field toolbox warren.toolbox The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP and mazes.
+---@field toolbox warren.toolbox The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP, mazes, diffusion-limited aggregation, Voronoi regions, Brogue's loops and lakes.
 warren = {}
 
 ---A rectangle with helper methods, from four integers or a `{x=, y=, w=, h=}` table.
@@ -1287,7 +1287,7 @@ function StatusLists:reset(status) end
 ---@return string[]
 function StatusLists:statuses() end
 
----The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP and mazes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.
+---The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP, mazes, diffusion-limited aggregation, Voronoi regions and Brogue's loops and lakes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.
 ---@class warren.toolbox
 warren.toolbox = {}
 

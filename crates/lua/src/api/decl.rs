@@ -182,7 +182,7 @@ impl Owner {
             Owner::Level => "A dungeon level's panel grid, from `warren.dungeon.init_level`: which panels are used.",
             Owner::TownMap => "A TownMaze town held in Rust; one method per step of the original. Cells are addressed `x, y` (0-based cell column and row).",
             Owner::StatusLists => "Cells (numbered 0..cells-1) each on exactly one named status list, with O(1) move, count and uniform pick.",
-            Owner::Toolbox => "The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP and mazes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.",
+            Owner::Toolbox => "The designer's toolbox (docs/toolbox.md): fields (noise, distance maps, field of view), paths, cellular automata, drunkard's walks, BSP, mazes, diffusion-limited aggregation, Voronoi regions and Brogue's loops and lakes, each a fast Rust primitive working on the whole map or inside a rectangle or mask.",
             Owner::Field => "A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.",
         }
     }

@@ -213,7 +213,7 @@ const TOOLBOX: Decl = Decl::field(
     Owner::Warren,
     "toolbox",
     &["warren.toolbox"],
-    "The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP and mazes.",
+    "The designer's toolbox: fields, paths, cellular automata, drunkard's walks, BSP, mazes, diffusion-limited aggregation, Voronoi regions, Brogue's loops and lakes.",
 );
 const DUNGEON: Decl = Decl::field(
     Owner::Warren,
