@@ -114,10 +114,16 @@ fn distance(a: &[char], b: &[char]) -> usize {
 /// "unknown WHAT 'name'; did you mean 'x'?" when one of `known` is close, else the list of
 /// the known names.
 pub fn unknown(what: &str, name: &str, known: &[&str]) -> String {
+    format!("unknown {what} '{name}'{}", suggestion(name, known))
+}
+
+/// How a message about an unknown `name` ends: "; did you mean 'x'?" when one of `known` is
+/// close, else " (known: 'a', 'b', …)".
+pub fn suggestion(name: &str, known: &[&str]) -> String {
     match did_you_mean(name, known.iter().copied()) {
-        Some(s) => format!("unknown {what} '{name}'; did you mean '{s}'?"),
+        Some(s) => format!("; did you mean '{s}'?"),
         None => format!(
-            "unknown {what} '{name}' (known: {})",
+            " (known: {})",
             known
                 .iter()
                 .map(|n| format!("'{n}'"))

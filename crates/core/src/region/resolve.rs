@@ -9,7 +9,7 @@
 //! `corridor[2].weight = -1 is not a valid weight`; for a hand-made table it is empty.
 
 use super::entries::{Corridor, Dungeon, RoomRegion, StreamerRegion, TownStyle, VaultRegion};
-use super::explain::{describe, did_you_mean};
+use super::explain::{describe, did_you_mean, suggestion};
 use super::locate::{display, Locator, Path, Seg};
 use super::schema::*;
 use super::unknown_terrain;
@@ -291,17 +291,10 @@ impl<'a> Problems<'a> {
 /// `key = 'name' is not a terrain`, with a suggestion when `name` is a likely typo of one of
 /// the terrains `names`, else the list of them.
 pub fn not_a_terrain(key: &str, name: &str, names: &[&str]) -> String {
-    match did_you_mean(name, names.iter().copied()) {
-        Some(s) => format!("{key} = '{name}' is not a terrain; did you mean '{s}'?"),
-        None => format!(
-            "{key} = '{name}' is not a terrain (known: {})",
-            names
-                .iter()
-                .map(|n| format!("'{n}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
+    format!(
+        "{key} = '{name}' is not a terrain{}",
+        suggestion(name, names)
+    )
 }
 
 /// A number as a modder wrote it: `-2`, `0.5`, `1e300` (not three hundred digits), `NaN`.
