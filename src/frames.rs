@@ -28,6 +28,7 @@ pub fn generate_steps(
     params: &ParamValues,
     count: u32,
 ) -> Result<Vec<Steps>> {
+    warren_lua::run::check_levels(host, params, count)?;
     host.record_snapshots(true);
     host.take_snapshots();
     // Every level made so far, and its snapshots, stay in the memory account of the ones below.

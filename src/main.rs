@@ -8,9 +8,11 @@ use std::io::Write;
 use warren::cli::{Cli, Command};
 
 // Generation allocates many small, short-lived objects (Lua tables, annotations); mimalloc
-// serves them several times faster than the system allocator. See `warren::memory`.
+// serves them several times faster than the system allocator. See `warren::memory`. Counted per
+// thread: a generation's `--max-memory` account is what its thread holds (`warren_lua::account`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: warren_lua::account::Counting<warren::memory::Huge<mimalloc::MiMalloc>> =
+    warren_lua::account::Counting(warren::memory::Huge(mimalloc::MiMalloc));
 
 /// Holds transparent huge pages back from the start: an ELF constructor runs before Rust's
 /// runtime allocates anything. See `warren::memory`.
@@ -67,6 +69,7 @@ const MI_OPTION_VERBOSE: libmimalloc_sys::mi_option_t = 2;
 /// warren writes is closed, and its Lua states are left to the exit on purpose
 /// (`Host::leave_to_exit`).
 fn exit(code: i32) -> ! {
+    warren::memory::report_peak();
     // Errors are ignored, as the standard library's own flush at exit ignores them.
     let _ = std::io::stdout().flush();
     #[cfg(unix)]

@@ -594,6 +594,7 @@ fn generate(
     let (host, _) = ready(live)?;
     let params = host.resolve_params(&request.sets).map_err(failure)?;
     check_size(&params, request.levels)?;
+    warren_lua::run::check_levels(host, &params, request.levels).map_err(failure)?;
     host.record_snapshots(request.steps);
     host.take_snapshots();
     let levels = generate_levels(host, request, &params, measurer);

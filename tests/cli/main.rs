@@ -45,6 +45,8 @@ mod layout;
 mod lua_errors;
 /// One memory account per generation (`--max-memory`).
 mod memory;
+/// `--max-memory` against the process's peak resident memory, hostile recipes.
+mod memory_rss;
 /// A modder's mistakes in region files: one error each, located, in plain words.
 mod modders;
 /// Memory a map frees is kept for the next (page faults of a batch).

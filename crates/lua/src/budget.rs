@@ -8,6 +8,7 @@
 //! charged at backward jumps, calls and C-library loops. When it runs out, [`on_counter`] brings
 //! [`Budget::used`] up to date, looks at the clock, and hands out the next chunk or trips.
 
+use crate::account;
 use crate::ffi::{lua_warren_getcounter, lua_warren_setcounter, lua_warren_setfatal, CALL_COST};
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
@@ -133,6 +134,15 @@ pub struct Budget {
     held_bytes: Cell<usize>,
     /// Highest total of the account seen during the generation.
     peak_bytes: Cell<usize>,
+    /// Whether the allocator keeps the account ([`account::is_counting`]): then the generation
+    /// holds `base` plus what its thread took since `mark`, and the bindings' byte charges only
+    /// check that what they are about to allocate fits.
+    counting: bool,
+    /// [`account::live`] when the generation began.
+    mark: Cell<isize>,
+    /// What the account held when the generation began, besides what its thread takes from then
+    /// on: the Lua heap, the objects' reservations, the map and the levels kept above it.
+    base: Cell<usize>,
     /// What asked for the memory that ran out, and how much (for the message).
     memory_detail: RefCell<String>,
     /// Bytes allocated since the allocator last looked at the clock.
@@ -167,6 +177,9 @@ impl Budget {
             rust_bytes: Cell::new(0),
             held_bytes: Cell::new(0),
             peak_bytes: Cell::new(0),
+            counting: account::is_counting(),
+            mark: Cell::new(0),
+            base: Cell::new(0),
             memory_detail: RefCell::new(String::new()),
             since_clock: Cell::new(0),
             clock_due: Cell::new(0),
@@ -245,6 +258,8 @@ impl Budget {
         self.exceeded.set(None);
         self.rust_bytes.set(0);
         self.peak_bytes.set(self.held());
+        self.base.set(self.held());
+        self.mark.set(account::begin());
         self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
         self.clock_due.set(self.used.get());
@@ -260,6 +275,7 @@ impl Budget {
     /// leaves fatal mode.
     pub fn end(&self) {
         self.sync();
+        self.peak_bytes.set(self.peak_bytes());
         self.active.set(false);
         self.exceeded.set(None);
         self.rust_bytes.set(0);
@@ -302,7 +318,70 @@ impl Budget {
 
     /// The most memory (everything in the account) held during this generation.
     pub fn peak_bytes(&self) -> usize {
-        self.peak_bytes.get()
+        let stored = self.peak_bytes.get();
+        if self.counting && self.active.get() {
+            stored.max(self.account().1)
+        } else {
+            stored
+        }
+    }
+
+    /// What the account holds now and the most it held since the generation began. With a
+    /// [`account::Counting`] allocator: the base plus the thread's bytes since the mark; else
+    /// the Lua heap, the charged Rust-side data and the reservations.
+    fn account(&self) -> (usize, usize) {
+        if self.counting {
+            let base = self.base.get() as isize;
+            let since = |v: isize| base.saturating_add(v - self.mark.get()).max(0) as usize;
+            (since(account::live()), since(account::peak()))
+        } else {
+            (self.held(), self.peak_bytes.get())
+        }
+    }
+
+    /// Whether the thread held more than the limit at some point of an active generation (with
+    /// a counting allocator; Rust code allocates between two checkpoints). Notes the detail for
+    /// the message.
+    fn over_memory(&self) -> bool {
+        if !self.counting || !self.active.get() {
+            return false;
+        }
+        let (_, peak) = self.account();
+        if peak <= self.limits.get().memory {
+            return false;
+        }
+        self.note_heap(peak);
+        true
+    }
+
+    /// Remembers, for the message, that the account held `total` bytes, the Lua heap among them.
+    fn note_heap(&self, total: usize) {
+        if self.exceeded.get().is_some() {
+            return;
+        }
+        let lua = self.lua_bytes.get();
+        let outside = if self.counting {
+            total.saturating_sub(lua)
+        } else {
+            self.rust_bytes.get().saturating_add(self.held_bytes.get())
+        };
+        // Formatting allocates from Rust's allocator, never from Lua's.
+        if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
+            *detail = format!(
+                "the Lua heap holds {} beside {} of maps, layers and objects",
+                mib(lua),
+                mib(outside)
+            );
+        }
+    }
+
+    /// Trips the memory limit if the generation's thread held more than the limit since it
+    /// began (with a counting allocator): the host calls it when the recipe's code returns, so
+    /// memory a last primitive took is not missed.
+    pub fn check_memory_peak(&self) {
+        if self.exceeded.get().is_none() && self.over_memory() {
+            self.trip(Exceeded::Memory, None);
+        }
     }
 
     /// The limits in force.
@@ -381,6 +460,8 @@ impl Budget {
     fn exceeds(&self, used: u64) -> Option<Exceeded> {
         if used > self.limits.get().instructions {
             Some(Exceeded::Instructions)
+        } else if self.over_memory() {
+            Some(Exceeded::Memory)
         } else if used < self.clock_due.get() {
             None
         } else if self.started.get().elapsed() > self.limits.get().time {
@@ -426,6 +507,23 @@ impl Budget {
         if let Some(e) = self.exceeded.get() {
             return Err(e);
         }
+        if self.counting {
+            // The allocator counts the bytes once they are taken: here they only must fit.
+            if !self.active.get() {
+                return Ok(());
+            }
+            let (now, peak) = self.account();
+            let limit = self.limits.get().memory;
+            if now.saturating_add(bytes) <= limit && peak <= limit {
+                return Ok(());
+            }
+            if now.saturating_add(bytes) > limit {
+                self.note_memory(what, bytes, now);
+            } else {
+                self.note_heap(peak);
+            }
+            return Err(self.trip(Exceeded::Memory, location().as_deref()));
+        }
         let before = self.held();
         self.rust_bytes
             .set(self.rust_bytes.get().saturating_add(bytes));
@@ -438,6 +536,16 @@ impl Budget {
         Ok(())
     }
 
+    /// Puts `bytes` of Rust-side data that exist already (the generation's map, the levels kept
+    /// above it) in the account of the generation that just began, without a check: the caller
+    /// checked that they fit before allocating them.
+    pub fn hold_bytes(&self, bytes: usize) {
+        self.rust_bytes
+            .set(self.rust_bytes.get().saturating_add(bytes));
+        self.base.set(self.base.get().saturating_add(bytes));
+        self.peak_bytes.set(self.peak_bytes.get().max(self.held()));
+    }
+
     /// Reserves `bytes` for a Rust object the Lua state will own (a town, status lists) until
     /// [`Self::unreserve`]; `false` (and nothing reserved) if the account cannot hold them. Unlike
     /// the other charges this does not trip the budget: the caller may collect garbage (which
@@ -446,7 +554,14 @@ impl Budget {
         if self.exceeded.get().is_some() {
             return false;
         }
-        let total = self.held().saturating_add(bytes);
+        let total = if self.counting && self.active.get() {
+            // The object is in the thread's count once allocated; the reservation carries it
+            // into the base of later generations.
+            let (now, peak) = self.account();
+            now.saturating_add(bytes).max(peak)
+        } else {
+            self.held().saturating_add(bytes)
+        };
         if total > self.limits.get().memory {
             return false;
         }
@@ -472,7 +587,7 @@ impl Budget {
         if let Some(e) = self.exceeded.get() {
             return e;
         }
-        self.note_memory(what, bytes, self.held());
+        self.note_memory(what, bytes, self.account().0);
         self.trip(Exceeded::Memory, location().as_deref())
     }
 
@@ -507,6 +622,10 @@ impl Budget {
 
     /// Stops counting `bytes` of Rust-side data (a temporary buffer was freed).
     pub fn release_bytes(&self, bytes: usize) {
+        if self.counting {
+            // The allocator saw the free.
+            return;
+        }
         self.rust_bytes
             .set(self.rust_bytes.get().saturating_sub(bytes));
     }
@@ -544,18 +663,11 @@ impl Budget {
         }
         let limits = self.limits.get();
         let total = self.lua_bytes.get().saturating_add(grow);
-        let outside = self.rust_bytes.get().saturating_add(self.held_bytes.get());
-        if total.saturating_add(outside) > limits.memory {
-            if self.exceeded.get().is_none() {
-                // Formatting allocates from Rust's allocator, never from this one.
-                if let Ok(mut detail) = self.memory_detail.try_borrow_mut() {
-                    *detail = format!(
-                        "the Lua heap holds {} beside {} of maps, layers and objects",
-                        mib(self.lua_bytes.get()),
-                        mib(outside)
-                    );
-                }
-            }
+        // Only what is held now decides here: a peak Rust code reached between checkpoints and
+        // gave back is found by the next checkpoint, which knows the script's line.
+        let (now, _) = self.account();
+        if now.saturating_add(grow) > limits.memory {
+            self.note_heap(now);
             self.trip(Exceeded::Memory, None);
             return false;
         }
@@ -574,9 +686,11 @@ impl Budget {
             self.since_clock.set(since);
         }
         self.lua_bytes.set(total);
-        let held = total.saturating_add(outside);
-        if held > self.peak_bytes.get() {
-            self.peak_bytes.set(held);
+        if !self.counting {
+            let held = now.saturating_add(grow);
+            if held > self.peak_bytes.get() {
+                self.peak_bytes.set(held);
+            }
         }
         true
     }
@@ -672,6 +786,8 @@ pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> 
         let limits = budget.limits.get();
         let what = if budget.used.get() > limits.instructions {
             Some(Exceeded::Instructions)
+        } else if budget.over_memory() {
+            Some(Exceeded::Memory)
         } else if budget.started.get().elapsed() > limits.time {
             Some(Exceeded::Time)
         } else if budget.cancelled() {

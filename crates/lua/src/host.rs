@@ -168,6 +168,7 @@ impl Env {
         // C function) names the start of the chunk.
         budget.note_location(&format!("{}:1", script.display()));
         let loaded = recipe::load(&lua, script);
+        budget.check_memory_peak();
         api::log::finish(&lua);
         data.loaded_bytes.set(lua.used_memory());
         let exceeded = budget.message(&script.display().to_string());
@@ -467,9 +468,10 @@ impl Host {
         budget.begin_at(self.limits, started);
         budget.note_location(&env.generate_at);
         // Checked above: this only puts the map and the kept levels in the account.
-        let _ = budget.charge_bytes_for(map_bytes + self.kept.get(), "the map", || None);
+        budget.hold_bytes(map_bytes + self.kept.get());
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
+        budget.check_memory_peak();
         api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());

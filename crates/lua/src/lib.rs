@@ -54,6 +54,7 @@
 
 #![warn(missing_docs)]
 
+pub mod account;
 mod alloc;
 pub mod api;
 pub mod budget;

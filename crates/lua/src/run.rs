@@ -102,14 +102,42 @@ pub struct GeneratedLevel {
     pub depth: u32,
 }
 
+/// Refuses, before any level is made, `--levels count` whose maps cannot all be held at once:
+/// every level is kept until the last is made, and each sees a copy of the one above
+/// (`ctx.above`). Only maps of a size the parameters give are checked ahead; a recipe that
+/// sizes its map itself meets the same limit level by level.
+pub fn check_levels(host: &Host, params: &ParamValues, count: u32) -> Result<()> {
+    let side = |name| match params.get(name) {
+        Some(ParamValue::Int(v)) if *v > 0 => Some(*v),
+        _ => None,
+    };
+    let (Some(width), Some(height)) = (side("width"), side("height")) else {
+        return Ok(());
+    };
+    if count <= 1 {
+        return Ok(());
+    }
+    let maps = count as usize + 1;
+    host.check_memory(
+        Map::bytes_for(width, height).saturating_mul(maps),
+        0,
+        &format!(
+            "--levels {count}: {count} levels of {width}×{height} kept together (and the copy of \
+             the level above that each one sees)"
+        ),
+    )
+}
+
 /// Generates levels 1..=`count`, each seeing the one above. The levels already made count in
-/// the memory account of each later one (see [`Host::keep`]).
+/// the memory account of each later one (see [`Host::keep`]); [`check_levels`] refuses a
+/// `count` whose maps cannot all fit before the first is made.
 pub fn generate_levels(
     host: &Host,
     seed: u64,
     params: &ParamValues,
     count: u32,
 ) -> Result<Vec<GeneratedLevel>> {
+    check_levels(host, params, count)?;
     let mut levels: Vec<GeneratedLevel> = Vec::with_capacity(count as usize);
     // Every level made so far stays in the memory account of the ones below it.
     let mut kept = Vec::with_capacity(count as usize);

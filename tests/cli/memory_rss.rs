@@ -1,0 +1,195 @@
+//! `--max-memory` held to what the process takes: hostile recipes, each run through the real
+//! binary, must end in the located memory-limit error (exit 1, nothing written) with the peak
+//! resident memory the kernel measured (`VmHWM`, reported by the binary) at most the limit plus [`OVERHEAD_MIB`], the
+//! figure docs/limits.md promises. Rust-side data a binding returns (rectangle lists, streams),
+//! strings C builds (`string.rep`, `table.concat`, `string.pack`) and kept levels are
+//! all in the one account.
+#![cfg(unix)]
+
+use crate::common::process::{run, warren_in, Finished};
+use crate::common::{copy_regions, temp_tree};
+use std::path::Path;
+
+/// What the process may hold beyond `--max-memory`: the binary, the allocator's own structures,
+/// the region data and the output being drawn (docs/limits.md, "One memory account").
+const OVERHEAD_MIB: u64 = 48;
+
+/// Recipes that each try to take more than the limit another way.
+const RECIPES: &[(&str, &str)] = &[
+    (
+        "rects.lua",
+        "return { params = { width = { default = 80 }, height = { default = 50 } },\n\
+         generate = function(map, ctx)\n\
+         local keep = {}\n\
+         for i = 1, 100000 do\n\
+         keep[i] = warren.gen.scatter_rooms(map, ctx.rng:stream('r'), { attempts = 30 })\n\
+         end\n\
+         end }\n",
+    ),
+    (
+        "pack.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local keep = {}\n\
+         for i = 1, 1000 do keep[i] = string.pack('i1' .. ('x'):rep(4096) .. 'c15000000', i, '') end\n\
+         end }\n",
+    ),
+    (
+        "streams.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local keep, r = {}, ctx.rng\n\
+         for i = 1, 10000000 do keep[i] = r:stream('s') end\n\
+         end }\n",
+    ),
+    (
+        "rep.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local keep = {}\n\
+         for i = 1, 10000 do keep[i] = ('ab'):rep(4000000 + i) end\n\
+         end }\n",
+    ),
+    (
+        "concat.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local parts, keep = {}, {}\n\
+         for i = 1, 1000 do parts[i] = ('x'):rep(10000) .. i end for i = 1, 10000 do keep[i] = table.concat(parts) end\n\
+         end }\n",
+    ),
+    (
+        "levels.lua",
+        "return { params = { width = { default = 1024 }, height = { default = 1024 } },\n\
+         generate = function(map, ctx) map:fill('floor') end }\n",
+    ),
+];
+
+/// The recipes with a private copy of the shipped regions.
+fn tree() -> tempfile::TempDir {
+    let dir = temp_tree(RECIPES);
+    copy_regions(dir.path());
+    dir
+}
+
+/// `warren run RECIPE --seed 1 --max-memory LIMIT --out o.txt ARGS` in `dir`, with room on the
+/// other budgets so that only memory can stop it.
+fn run_with(dir: &Path, recipe: &str, limit: u64, args: &[&str]) -> Finished {
+    let limit = limit.to_string();
+    run(warren_in(dir)
+        .env("WARREN_PEAK_MEMORY", "1")
+        .args(["run", recipe, "--seed", "1", "--max-memory", &limit])
+        .args(["--max-instructions", "100000000000", "--max-seconds", "120"])
+        .args(["--out", "o.txt"])
+        .args(args))
+}
+
+/// Asserts the peak resident memory stayed within `limit` MiB plus the overhead: the figure
+/// the binary reports for itself (`WARREN_PEAK_MEMORY`, the kernel's `VmHWM`; `wait4`'s
+/// `ru_maxrss` would count the test process it was forked from).
+fn within(done: &Finished, limit: u64, case: &str) {
+    let peak: u64 = done
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak resident memory: "))
+        .and_then(|l| l.strip_suffix(" KiB"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{case}: no peak reported in:\n{}", done.stderr));
+    let most = (limit + OVERHEAD_MIB) * 1024;
+    assert!(
+        peak <= most,
+        "{case}: peak RSS {peak} KiB over --max-memory {limit} + {OVERHEAD_MIB} MiB ({most} KiB)"
+    );
+}
+
+/// Runs `recipe` under `limit` MiB and asserts it ended in the memory error at `line` of the
+/// recipe, wrote nothing, and held at most the limit plus the overhead.
+fn stopped(dir: &Path, recipe: &str, line: u32, limit: u64) {
+    let done = run_with(dir, recipe, limit, &[]);
+    assert_eq!(done.code, 1, "{recipe}: {}", done.stderr);
+    let expected = format!(
+        "error: {recipe}:{line}: memory limit exceeded ({limit} MiB; raise it with --max-memory)"
+    );
+    assert!(
+        done.stderr.starts_with(&expected),
+        "{recipe}: expected '{expected}…', got:\n{}",
+        done.stderr
+    );
+    assert!(done.stdout.is_empty(), "{recipe}: {}", done.stdout);
+    assert!(
+        !dir.join("o.txt").exists(),
+        "{recipe}: an output was written"
+    );
+    within(&done, limit, recipe);
+}
+
+#[test]
+fn kept_rectangle_lists_stop_at_the_limit() {
+    // 100,000 lists from warren.gen.scatter_rooms, each held in Rust, under 16 MiB.
+    stopped(tree().path(), "rects.lua", 5, 16);
+}
+
+#[test]
+fn string_pack_padding_stops_at_the_limit() {
+    stopped(tree().path(), "pack.lua", 4, 512);
+}
+
+#[test]
+fn kept_rng_streams_stop_at_the_limit() {
+    // Up to 10 million rng:stream calls, every stream kept.
+    stopped(tree().path(), "streams.lua", 4, 64);
+}
+
+#[test]
+fn strings_from_string_rep_stop_at_the_limit() {
+    stopped(tree().path(), "rep.lua", 4, 256);
+}
+
+#[test]
+fn strings_from_table_concat_stop_at_the_limit() {
+    // table.concat's buffer doubles as it grows: the freed halves must not pile up unseen. (The
+    // loops share a line: the account runs out before the next instruction checkpoint, so the
+    // error names the line of the last one.)
+    stopped(tree().path(), "concat.lua", 4, 256);
+}
+
+#[test]
+fn kept_levels_stay_within_the_limit_or_are_refused_naming_the_flag() {
+    let dir = tree();
+    // 64 levels of 1024² (6 MiB each) fit in 512 MiB and are written…
+    let done = run_with(dir.path(), "levels.lua", 512, &["--levels", "64"]);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    within(&done, 512, "--levels 64");
+    std::fs::remove_file(dir.path().join("o.txt")).unwrap();
+    // …64 of 1448² (12 MiB each) do not: refused before the first is made, naming --levels.
+    let done = run_with(
+        dir.path(),
+        "levels.lua",
+        512,
+        &[
+            "--levels",
+            "64",
+            "--set",
+            "width=1448",
+            "--set",
+            "height=1448",
+        ],
+    );
+    assert_eq!(done.code, 1, "{}", done.stderr);
+    assert!(
+        done.stderr.starts_with(
+            "error: --levels 64: 64 levels of 1448×1448 kept together (and the copy of the \
+             level above that each one sees) needs 780 MiB with "
+        ),
+        "{}",
+        done.stderr
+    );
+    assert!(
+        done.stderr
+            .contains("over the 512 MiB memory limit (raise it with --max-memory)"),
+        "{}",
+        done.stderr
+    );
+    assert!(!dir.path().join("o.txt").exists());
+    within(&done, 512, "--levels 64 at 1448²");
+}
