@@ -9,7 +9,9 @@
 //!   faster);
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
 //!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
-//!   and lakes at 80×50 and 256×256.
+//!   and lakes at 80×50 and 256×256;
+//! - vault placement: the shipped `[[prefab]]` templates (regions/vaults.toml) placed into the
+//!   rock of a BSP dungeon, 4 at 80×50 and 16 at 256×256 (no peer; the figure is the cost).
 //!
 //! ```text
 //! cargo bench --bench toolbox            # criterion figures, then the side-by-side tables
@@ -42,6 +44,7 @@ use warren_core::gen::lakes::{self, LakeBrushes, Lakes};
 use warren_core::gen::loops::{self, Loops};
 use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
 use warren_core::gen::meter::Unmetered;
+use warren_core::gen::prefab::{self, Fit, PlaceRequest, PrefabBrushes};
 use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
 use warren_core::rng::Rng;
@@ -576,9 +579,79 @@ fn big_cave(t: &Terrains) -> (Map, Point) {
     (m, p)
 }
 
+/// Vault placement: `count` of the shipped templates (decorations aside) fitted into the rock
+/// of a `w × h` BSP dungeon and joined to it, the dungeon restored before each placement.
+fn bench_vaults(c: &mut Criterion, t: &Terrains) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let registry = must(warren_core::region::Registry::load_dir(
+        &root.join("regions"),
+    ));
+    let prefabs = &registry.resolved.prefabs;
+    let mut group = c.benchmark_group("toolbox vaults");
+    for (w, h, count) in [(80, 50, 4), (256, 256, 16)] {
+        let mut dungeon = t.map(w, h);
+        let options = WRooms {
+            min_leaf: 12,
+            min_room: 4,
+        };
+        let brushes = bsp::RoomBrushes {
+            floor: &t.floor,
+            corridor: &t.floor,
+        };
+        let inside = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+        must(bsp::rooms(
+            &mut dungeon,
+            inside,
+            &options,
+            &mut Rng::new(1),
+            brushes,
+            &mut Unmetered,
+        ));
+        let exclude = vec!["decor".to_string()];
+        let req = PlaceRequest {
+            depth: 9,
+            include: &[],
+            exclude: &exclude,
+            count,
+            tries: 20,
+            unique: false,
+            fit: Fit::Free,
+            adjacency: Adjacency::Eight,
+        };
+        let vault = t.floor.priority(100);
+        let wall = t.wall.priority(100);
+        let brushes = PrefabBrushes {
+            floor: &vault,
+            wall: &wall,
+            door: &vault,
+            corridor: &t.floor,
+        };
+        let mut map = dungeon.clone();
+        let mut seed = 0;
+        group.bench_function(format!("place {count} vaults, {w}x{h}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                map.clone_from(&dungeon);
+                let placed = prefab::place(
+                    &mut map,
+                    Area::Map,
+                    prefabs,
+                    &req,
+                    brushes,
+                    &mut Rng::new(seed),
+                    &mut Unmetered,
+                );
+                black_box(must(placed).len())
+            })
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     let t = Terrains::shipped();
     let mut c = Criterion::default().configure_from_args();
+    bench_vaults(&mut c, &t);
 
     // Absolute figures.
     let (cave, centre) = big_cave(&t);

@@ -442,6 +442,28 @@
 ---@field cells integer Cells under the lakes.
 ---@field wreath integer Wreath cells written.
 
+---Options of `warren.toolbox.place_vaults`. `priority` is the vaults' (default VAULT, 100); the corridors dug to them are written at ROOM_FLOOR (70) and stamped with `region`.
+---@class warren.PlaceVaultsOptions : warren.AreaWriteOptions
+---@field floor warren.Terrain What the built-in glyph `.` draws (and the corridors dug to vaults in free space).
+---@field wall warren.Terrain What the built-in glyph `#` draws.
+---@field door? warren.Terrain What the built-in glyph `+` draws, recorded as a closed door (default: the floor).
+---@field depth integer The level's depth (`ctx.depth`): only templates whose `min_depth..=max_depth` holds it are picked. Range 1..=1000.
+---@field tags? string[] Only templates with every one of these tags are picked.
+---@field exclude? string[] Templates with any of these tags are not picked.
+---@field count? integer How many vaults to place. Range 1..=1000. Default 1.
+---@field tries? integer Attempts per template (an orientation, its substitutions and a spot each) before the next is drawn; a template that never fits is not drawn again. Range 1..=1000. Default 20.
+---@field unique? boolean Place each template at most once per call. Default true.
+---@field fit? "free"|"inside" free: into solid rock of the area (the vault and a ring of one cell round it), then a corridor dug from its entrance to the nearest open cell; inside: inside the area's rectangle (a room), over what is there. Default "free".
+---@field connectivity? "4"|"8" How a walker moves when the level's pieces are counted (default: the map's `connectivity` tag, else "8").
+
+---A vault `warren.toolbox.place_vaults` placed: the cells its map covers (a rectangle: pass it as `rect`, or to `map:add_room`) and its template's name.
+---@class warren.PlacedPrefab
+---@field x integer Left column.
+---@field y integer Top row.
+---@field w integer Width.
+---@field h integer Height.
+---@field name string The `[[prefab]]` placed.
+
 ---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
@@ -451,6 +473,7 @@
 ---@field room warren.RoomRegion[] Every `[[room]]` region.
 ---@field streamer warren.StreamerRegion[] Every `[[streamer]]` region.
 ---@field vault warren.VaultRegion[] Every `[[vault]]`.
+---@field prefab warren.PrefabEntry[] Every `[[prefab]]` vault template.
 ---@field rooms? warren.RoomsTerrains `[rooms]`, if a file has it.
 ---@field cave? warren.CaveTerrains `[cave]`, if a file has it.
 ---@field town? warren.TownStyle `[town]`, if a file has it.
@@ -569,6 +592,29 @@
 ---@field grid string The vault, one row per line.
 ---@field legend table Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.
 ---@field keep_doors? boolean Keep the legend's door kinds at every depth (Incursion's vaults); `false` follows `[dungeon] wooden_door_depth`. Default true.
+
+---A `[[prefab]]` vault template (a view of `ctx.regions.prefab[i]`); `warren.toolbox.place_vaults` places them.
+---@class warren.PrefabEntry
+---@field name string Unique name, stamped as the region of its cells.
+---@field map string The template, one row per line.
+---@field legend table Glyph → terrain name or `[[door]]` kind.
+---@field subst warren.PrefabSubst[] Substitutions, in order.
+---@field rotate? boolean May be turned by quarter turns. Default true.
+---@field mirror? boolean May be mirrored. Default true.
+---@field weight? number Relative chance of being picked; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 1.
+---@field min_depth? integer Shallowest depth it is picked for. Range 1..=1000. Default 1.
+---@field max_depth? integer Deepest depth it is picked for; at least `min_depth`. Range 1..=1000. Default 1000.
+---@field tags string[] Tags a placement picks it by.
+---@field connect? string Its entrance glyphs, written together ("+"). Default "".
+
+---One substitution of a `[[prefab]]`: `one_of` or `count` (docs/vaults.md).
+---@class warren.PrefabSubst
+---@field glyph string The glyph whose cells change.
+---@field one_of? string Glyphs to choose from, written together ("T..").
+---@field per? "cell"|"placement" With one_of: a draw per cell (default) or one per placement.
+---@field count? integer Exactly this many of the glyph's cells become `becomes`. Range ≥ 0.
+---@field becomes? string With count: what those cells become.
+---@field rest? string With count: what the other cells become (default: they keep the glyph).
 
 ---`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).
 ---@class warren.TownStyle
@@ -1434,6 +1480,13 @@ function warren.toolbox.loops(map, rng, opts) end
 ---@param opts warren.LakesOptions
 ---@return warren.LakesPlaced
 function warren.toolbox.lakes(map, rng, opts) end
+
+---Places up to `count` `[[prefab]]` vault templates, each picked by weight among those whose depth range holds `depth`, with every tag of `tags` and none of `exclude`; turned and mirrored as the template allows, its substitutions drawn; fitted into solid rock (then joined to the level by a corridor) or inside the area's rectangle. A placement that would leave the level's open cells in more pieces than before, or an entrance (`connect`) facing no open cell, is taken back and another tried. Returns the vaults placed, in order: an empty list when none fits.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.PlaceVaultsOptions
+---@return warren.PlacedPrefab[]
+function warren.toolbox.place_vaults(map, rng, opts) end
 
 ---A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.
 ---@class warren.Field

@@ -11,7 +11,7 @@ use warren_lua::error::{Error, Result};
 use warren_lua::stubs::{render, STUBS_PATH};
 
 /// warren's default region files, as shipped in `regions/`.
-pub const DEFAULT_REGIONS: [(&str, &str); 6] = [
+pub const DEFAULT_REGIONS: [(&str, &str); 7] = [
     ("cave.toml", include_str!("../../regions/cave.toml")),
     ("dungeon.toml", include_str!("../../regions/dungeon.toml")),
     (
@@ -21,6 +21,7 @@ pub const DEFAULT_REGIONS: [(&str, &str); 6] = [
     ("rooms.toml", include_str!("../../regions/rooms.toml")),
     ("terrain.toml", include_str!("../../regions/terrain.toml")),
     ("town.toml", include_str!("../../regions/town.toml")),
+    ("vaults.toml", include_str!("../../regions/vaults.toml")),
 ];
 
 /// The recipe a new project starts with.

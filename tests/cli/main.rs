@@ -55,5 +55,7 @@ mod page_reuse;
 mod recipe_townmaze;
 /// `warren serve` over plain HTTP: exports, bad requests, live reloads.
 mod serve;
+/// Vault templates through the binary: the recipe, located `[[prefab]]` mistakes, bad tags.
+mod vaults;
 /// `warren watch` driven through real file edits.
 mod watch;

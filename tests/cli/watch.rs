@@ -562,3 +562,53 @@ fn regions_replaced_by_a_file_is_reported() {
     }
     assert!(w.rows().contains('.'), "the last good map stays");
 }
+
+#[test]
+fn an_edited_vault_template_is_picked_up_and_a_broken_one_keeps_the_last_map() {
+    let recipe = r#"local warren = require "warren"
+return { params = { width = { default = 16 }, height = { default = 10 } },
+  generate = function(map, ctx)
+    map:fill("rock")
+    local placed = warren.toolbox.place_vaults(map, ctx.rng:stream("v"), {
+      floor = "floor", wall = "rock wall", depth = 1, tags = { "watched" } })
+    map:tag("placed", #placed)
+  end }
+"#;
+    let vault = |fill: &str| {
+        format!(
+            "[[prefab]]\nname = \"watched\"\ntags = [\"watched\"]\nmap = \"\"\"\n###\n#X#\n#.#\n\"\"\"\n[prefab.legend]\nX = \"{fill}\"\n"
+        )
+    };
+    let altar = vault("altar");
+    let mut w = Watch::spawn_tree(
+        &[("r.lua", recipe), ("regions/watched.toml", &altar)],
+        "r.lua",
+        &[],
+    );
+    w.wait_for_status("ok", 1);
+    assert!(w.rows().contains('_'), "{}", w.rows());
+    assert_eq!(w.out()["tags"]["placed"], 1);
+
+    // The template edited: its altar becomes water.
+    std::fs::write(w.path("regions/watched.toml"), vault("water")).unwrap();
+    w.wait_for_status("ok", 2);
+    assert!(
+        w.rows().contains('~') && !w.rows().contains('_'),
+        "{}",
+        w.rows()
+    );
+
+    // A ragged row: the error names the cell, and the last good map stays.
+    let good = std::fs::read(w.path("out.json")).unwrap();
+    let ragged = vault("water").replace("#.#\n", "#.\n");
+    std::fs::write(w.path("regions/watched.toml"), ragged).unwrap();
+    w.wait_for_status("error", 1);
+    assert!(
+        w.stderr()
+            .contains("watched.toml:7:3: prefab 'watched': map: row 3 is 2 glyphs long"),
+        "{}",
+        w.stderr()
+    );
+    assert_eq!(std::fs::read(w.path("out.json")).unwrap(), good);
+    w.type_line("q");
+}

@@ -2,7 +2,7 @@
 //!
 //! The designer's toolbox — [`field`] (float grids: [`field::noise`], [`field::distance`],
 //! [`field::fov`]), [`path`], [`cellular`], [`drunkard`], [`bsp`], [`maze`], [`dla`],
-//! [`voronoi`], [`loops`] and [`lakes`] — shares one
+//! [`voronoi`], [`loops`], [`lakes`] and [`prefab`] (vault templates) — shares one
 //! shape: each works on an [`area::Area`] (the whole map, a rectangle or room, or a mask),
 //! writes through priority writes with the brushes it is given, draws from the [`crate::rng::Rng`]
 //! it is given, reports its work to a [`meter::Meter`], and fails with a
@@ -22,6 +22,7 @@ pub mod maze;
 pub mod meter;
 pub mod passage;
 pub mod path;
+pub mod prefab;
 pub mod rooms;
 pub mod tool_error;
 pub mod town;

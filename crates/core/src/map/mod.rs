@@ -7,6 +7,7 @@
 pub mod adjacency;
 pub mod annotations;
 mod ascii;
+mod backup;
 pub mod door;
 mod entrances;
 pub mod geom;
@@ -17,6 +18,7 @@ pub mod terrain;
 pub use adjacency::Adjacency;
 pub use annotations::{Annotations, Corridor, Door, Room, Spawn, Stairs, TagValue};
 pub use ascii::{AsciiCell, AsciiLegend};
+pub use backup::Backup;
 pub use door::{DoorKind, DoorState, DoorWeights};
 pub use geom::{
     bresenham, bresenham_cells, dogleg, dogleg_cells, Bresenham, Dir, DogLeg, Point, Rect,

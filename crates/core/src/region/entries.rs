@@ -22,6 +22,8 @@ pub struct Resolved {
     pub streamers: Vec<StreamerRegion>,
     /// Every `[[vault]]`.
     pub vaults: Vec<VaultRegion>,
+    /// Every `[[prefab]]`.
+    pub prefabs: Vec<crate::gen::prefab::Prefab>,
     /// `[town]`, if a file has it.
     pub town: Option<TownStyle>,
 }

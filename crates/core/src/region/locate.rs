@@ -56,6 +56,7 @@ pub fn display(path: &[Seg]) -> String {
 
 /// A parsed document that remembers spans.
 pub struct Locator<'a> {
+    text: &'a str,
     root: Option<DeTable<'a>>,
 }
 
@@ -63,12 +64,15 @@ impl<'a> Locator<'a> {
     /// Parses `text`; a document that does not parse locates nothing.
     pub fn new(text: &'a str) -> Self {
         Locator {
+            text,
             root: DeTable::parse(text).ok().map(|t| t.into_inner()),
         }
     }
 
     /// The byte span of the value at `path`, or of the deepest existing ancestor (so an error
-    /// about a missing key points at its table).
+    /// about a missing key points at its table). An index into a text value is its character
+    /// of that number (0-based, as the value reads once the TOML quoting is undone): a
+    /// prefab's map names the very cell that is wrong.
     pub fn span(&self, path: &[Seg]) -> Option<Range<usize>> {
         let root = self.root.as_ref()?;
         let mut best = None;
@@ -78,6 +82,12 @@ impl<'a> Locator<'a> {
             let next = match (seg, table, value) {
                 (Seg::Key(k), Some(t), _) => t.get(k.as_str()),
                 (Seg::Index(i), _, Some(DeValue::Array(a))) => a.get(*i),
+                (Seg::Index(i), _, Some(DeValue::String(_))) => {
+                    let whole: Range<usize> = best.clone()?;
+                    let at = char_offset(&self.text[whole.clone()], *i)
+                        .map_or(whole.start, |o| whole.start + o);
+                    return Some(at..at + 1);
+                }
                 _ => None,
             };
             let Some(next) = next else { break };
@@ -115,6 +125,48 @@ impl<'a> Locator<'a> {
         }
         path
     }
+}
+
+/// The byte offset, in `raw` (a TOML string as written, quotes included), of character `n`
+/// of the string's value; `None` when `raw` is no string or too short. Multi-line strings
+/// drop the newline right after their opening quotes; a basic string's escapes (`\n`,
+/// `\u00e9`, a line-ending backslash) are read as TOML reads them.
+fn char_offset(raw: &str, n: usize) -> Option<usize> {
+    let (quote, basic) = [("\"\"\"", true), ("'''", false), ("\"", true), ("'", false)]
+        .into_iter()
+        .find(|(q, _)| raw.starts_with(q))?;
+    let mut start = quote.len();
+    if quote.len() == 3 {
+        if raw[start..].starts_with("\r\n") {
+            start += 2;
+        } else if raw[start..].starts_with('\n') {
+            start += 1;
+        }
+    }
+    let mut chars = raw[start..].char_indices().peekable();
+    let mut seen = 0;
+    while let Some((at, c)) = chars.next() {
+        if basic && c == '\\' {
+            match chars.next() {
+                Some((_, 'u')) => {
+                    chars.nth(3);
+                }
+                Some((_, 'U')) => {
+                    chars.nth(7);
+                }
+                Some((_, w)) if w.is_whitespace() => {
+                    while chars.next_if(|(_, w)| w.is_whitespace()).is_some() {}
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if seen == n {
+            return Some(start + at);
+        }
+        seen += 1;
+    }
+    None
 }
 
 /// Pushes onto `path` the way to what covers `offset` in `table`; whether something does.

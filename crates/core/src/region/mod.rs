@@ -69,6 +69,8 @@ pub struct RegistryData {
     pub streamer: Vec<StreamerDef>,
     /// Vaults.
     pub vault: Vec<VaultDef>,
+    /// Vault templates.
+    pub prefab: Vec<PrefabDef>,
     /// `[rooms]`, if any file has it.
     pub rooms: Option<RoomsDef>,
     /// `[cave]`, if any file has it.

@@ -8,6 +8,10 @@
 //! the prefix is the entry's place in its file (`corridor[2]`), so messages read
 //! `corridor[2].weight = -1 is not a valid weight`; for a hand-made table it is empty.
 
+mod prefab;
+
+pub use prefab::prefab;
+
 use super::entries::{Corridor, Dungeon, RoomRegion, StreamerRegion, TownStyle, VaultRegion};
 use super::explain::{describe, did_you_mean, suggestion};
 use super::locate::{display, Locator, Path, Seg};
@@ -144,6 +148,28 @@ impl<'a> Problems<'a> {
             }
             None => display(&path),
         }
+    }
+
+    /// The name of the key at `segs` below the prefix (for paths with indices:
+    /// `prefab 'crypt': subst #2.count`).
+    fn name_of(&self, segs: &[Seg]) -> String {
+        let mut path = self.prefix.clone();
+        path.extend_from_slice(segs);
+        match &self.file {
+            Some(f) => {
+                let locator = Locator::new(f.text);
+                describe(&path, |p| locator.string(p))
+            }
+            None => display(&path),
+        }
+    }
+
+    /// Reports `message` at `segs` below the prefix; an index after a text key is a
+    /// character of the text (see [`Locator::span`]).
+    fn report_at(&mut self, segs: &[Seg], message: impl Into<String>) {
+        let mut path = self.prefix.clone();
+        path.extend_from_slice(segs);
+        self.found.push((path, message.into()));
     }
 
     /// Reports `message` at `keys`.

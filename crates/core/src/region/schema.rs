@@ -4,10 +4,10 @@
 //!
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
 //! form one registry. List sections (`[[terrain]]`, `[[door]]`, `[[corridor]]`, `[[room]]`,
-//! `[[streamer]]`, `[[vault]]`, `[[spawn]]`) are concatenated in file-name order; single sections (`[map]`,
-//! `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear in only one file. Corridor,
-//! room, streamer and vault regions share one namespace: their names are stamped on the map's
-//! cells, so each name may be used once.
+//! `[[streamer]]`, `[[vault]]`, `[[prefab]]`, `[[spawn]]`) are concatenated in file-name order;
+//! single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear
+//! in only one file. Corridor, room, streamer, vault and prefab regions share one namespace:
+//! their names are stamped on the map's cells, so each name may be used once.
 //!
 //! Every integer key's valid range and default is stated once, in the [`IntKey`] constants at
 //! the end of this file (`TURN_CHANCE`, `PANEL_WIDTH`, …): loading checks them, the defaults
@@ -45,6 +45,9 @@ pub struct RegionFile {
     /// Vaults: predefined rooms drawn from a grid of glyphs (`[[vault]]`).
     #[serde(default)]
     pub vault: Vec<VaultDef>,
+    /// Vault templates for the toolbox's placement (`[[prefab]]`).
+    #[serde(default)]
+    pub prefab: Vec<PrefabDef>,
     /// Terrain used by the rooms-and-corridors recipe (`[rooms]`).
     pub rooms: Option<RoomsDef>,
     /// Terrain used by the directional-cave recipe (`[cave]`).
@@ -199,6 +202,10 @@ pub struct DoorDef {
 
 fn yes() -> bool {
     true
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 /// `[door.weights]` — relative chances of the states a new door gets (finite, ≥ 0; all 0 makes
@@ -647,6 +654,123 @@ pub struct VaultDef {
     /// wooden_door_depth` like the doors of corridors and rooms. Default true.
     #[serde(default = "yes")]
     pub keep_doors: bool,
+}
+
+/// `[[prefab]]` — a vault template, in the spirit of Dungeon Crawl's vaults: a map of
+/// glyphs that `warren.toolbox.place_vaults` picks by tags, depth and weight, turns and
+/// mirrors, varies with its substitutions, and fits into solid rock (digging a corridor to
+/// it) or inside a room, never leaving the level in more pieces than it was (docs/vaults.md).
+///
+/// Four glyphs need no legend entry: `.` is the floor and `#` the wall the placement is given,
+/// `+` its door (recorded as a closed door), and a space leaves the map's cell as it is (for
+/// templates that are not rectangles). A legend entry for one of them overrides it.
+///
+/// ```toml
+/// [[prefab]]
+/// name = "altar room"
+/// tags = ["treasure"]
+/// weight = 5
+/// min_depth = 3
+/// connect = "+"
+/// map = """
+/// ###+###
+/// #..$..#
+/// #.$_$.#
+/// #######
+/// """
+/// [prefab.legend]
+/// "_" = "altar"
+/// "*" = "statue"
+/// [[prefab.subst]]          # two of the three `$` become statues, the third floor
+/// glyph = "$"
+/// count = 2
+/// becomes = "*"
+/// rest = "."
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrefabDef {
+    /// Unique name among prefabs, stamped as the region of the cells a placement writes.
+    pub name: String,
+    /// The template, one row per line; a newline right after the opening `"""` and one
+    /// before the closing `"""` are not rows. Every row must be as long as the first (pad with
+    /// spaces), and every glyph must be built in (`.` `#` `+` and space), in `legend`, or
+    /// replaced by a substitution.
+    pub map: String,
+    /// Glyph → a terrain name, or a `[[door]]` kind (such a cell is drawn with the kind's
+    /// closed terrain and recorded as a closed door of that kind). Keys are single characters.
+    /// Default: none (the built-in glyphs only).
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
+    pub legend: std::collections::BTreeMap<String, String>,
+    /// Substitutions, run in the order written on every placement (`[[prefab.subst]]`).
+    /// Default: none.
+    #[serde(default)]
+    pub subst: Vec<SubstDef>,
+    /// Whether a placement may turn the template by quarter turns. Default true.
+    #[serde(default = "yes")]
+    pub rotate: bool,
+    /// Whether a placement may mirror the template. Default true.
+    #[serde(default = "yes")]
+    pub mirror: bool,
+    /// Relative chance of being picked among the templates a placement may pick. Finite,
+    /// ≥ 0; 0 disables the template. Default 1.
+    #[schemars(range(min = 0))]
+    #[serde(default = "one")]
+    pub weight: f64,
+    /// Shallowest level depth the template is picked for (the recipe passes its depth).
+    /// 1..=1000. Default 1.
+    #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
+    #[serde(default = "first_depth")]
+    pub min_depth: i64,
+    /// Deepest level depth the template is picked for. `min_depth`..=1000. Default 1000.
+    #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
+    #[serde(default = "last_depth")]
+    pub max_depth: i64,
+    /// Tags a recipe picks templates by (`tags` and `exclude` of the placement). Each
+    /// non-empty. Default: none.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The glyphs of the template's entrances, written together (`"+"`, `"+="`): every cell of
+    /// these glyphs must lie on the map's border and be one a walker may stand on, and a
+    /// placement is kept only if each of them opens onto the level (in free space a corridor
+    /// is dug from each). Default: none — any open cell of the border may be the entrance.
+    #[serde(default)]
+    pub connect: String,
+}
+
+/// `[[prefab.subst]]` — one substitution of a template's glyph: either `one_of` (each cell of
+/// the glyph becomes one of several glyphs) or `count` (exactly that many of its cells become
+/// `becomes`, the others `rest`). What a substitution produces is not substituted again, and
+/// a glyph is substituted at most once.
+///
+/// ```toml
+/// [[prefab.subst]]
+/// glyph = "?"
+/// one_of = "T.."      # a statue one time in three
+/// per = "cell"
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubstDef {
+    /// The glyph of the map whose cells change. One character.
+    #[schemars(length(equal = 1))]
+    pub glyph: String,
+    /// The glyphs to choose from, written together; each is equally likely, so write a glyph
+    /// twice to make it twice as likely (`"T.."`). Each must be built in or in the legend.
+    pub one_of: Option<String>,
+    /// With `one_of`: `"cell"` (each cell draws its own glyph) or `"placement"` (one draw for
+    /// every cell of the glyph). Default "cell".
+    pub per: Option<String>,
+    /// How many of the glyph's cells become `becomes`: exactly this many, at most the glyph's
+    /// cells in `map`. An integer ≥ 0.
+    #[schemars(range(min = 0))]
+    pub count: Option<i64>,
+    /// With `count`: the glyph those cells become. One character, built in or in the legend.
+    pub becomes: Option<String>,
+    /// With `count`: the glyph the glyph's other cells become. One character, built in or in
+    /// the legend. Default: they keep the glyph (which must then be in the legend).
+    pub rest: Option<String>,
 }
 
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).

@@ -242,6 +242,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             room: merged.room.into_iter().map(|e| e.def).collect(),
             streamer: merged.streamer.into_iter().map(|e| e.def).collect(),
             vault: merged.vault.into_iter().map(|e| e.def).collect(),
+            prefab: merged.prefab.into_iter().map(|e| e.def).collect(),
             rooms: merged.rooms.map(|(_, r)| r),
             cave: merged.cave.map(|(_, c)| c),
             town: merged.town.map(|(_, t)| t),
@@ -298,6 +299,7 @@ struct Merged {
     room: Vec<Entry<RoomDef>>,
     streamer: Vec<Entry<StreamerDef>>,
     vault: Vec<Entry<VaultDef>>,
+    prefab: Vec<Entry<PrefabDef>>,
     spawn: Vec<Entry<SpawnDef>>,
     map: Option<(usize, MapDef)>,
     dungeon: Option<(usize, DungeonDef)>,
@@ -342,6 +344,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         list(&mut m.room, file, f.room);
         list(&mut m.streamer, file, f.streamer);
         list(&mut m.vault, file, f.vault);
+        list(&mut m.prefab, file, f.prefab);
         list(&mut m.spawn, file, f.spawn);
         single(ck, &mut m.map, file, f.map, "map");
         single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
@@ -356,6 +359,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     dupes(ck, &m.room, "room", |d| &d.name);
     dupes(ck, &m.streamer, "streamer", |d| &d.name);
     dupes(ck, &m.vault, "vault", |d| &d.name);
+    dupes(ck, &m.prefab, "prefab", |d| &d.name);
     dupes(ck, &m.spawn, "spawn", |d| &d.name);
     shared_region_names(ck, &m);
     m
@@ -375,8 +379,8 @@ fn origins<'a, T>(
         .collect()
 }
 
-/// Reports a room, streamer or vault region named like a region of an earlier kind (corridor,
-/// room, streamer, vault): they share the map's region names.
+/// Reports a room, streamer, vault or prefab region named like a region of an earlier kind
+/// (corridor, room, streamer, vault, prefab): they share the map's region names.
 fn shared_region_names(ck: &mut Checker, m: &Merged) {
     let mut seen: BTreeMap<&str, Origin> = BTreeMap::new();
     let lists = [
@@ -384,6 +388,7 @@ fn shared_region_names(ck: &mut Checker, m: &Merged) {
         origins("room", &m.room, |d| &d.name),
         origins("streamer", &m.streamer, |d| &d.name),
         origins("vault", &m.vault, |d| &d.name),
+        origins("prefab", &m.prefab, |d| &d.name),
     ];
     for entries in &lists {
         for &((kind, file, index), name) in entries {
@@ -395,7 +400,7 @@ fn shared_region_names(ck: &mut Checker, m: &Merged) {
                         tpath![kind, index, "name"],
                         format!(
                             "{kind} '{name}' has the name of {other} #{} ({where_}); corridor, \
-                             room, streamer and vault regions share one namespace",
+                             room, streamer, vault and prefab regions share one namespace",
                             oindex + 1
                         ),
                     );
@@ -638,6 +643,11 @@ fn resolve_entries(ck: &mut Checker, m: &Merged, t: &TerrainTable) -> Resolved {
             .extend(resolve::vault(&e.def, &dungeon_def, t, &mut p));
         ck.absorb(e.file, p);
     }
+    for e in &m.prefab {
+        let mut p = ck.problems(e.file, tpath!["prefab", e.index]);
+        out.prefabs.extend(resolve::prefab(&e.def, t, &mut p));
+        ck.absorb(e.file, p);
+    }
     for e in &m.spawn {
         let mut p = ck.problems(e.file, tpath!["spawn", e.index]);
         resolve::spawn(&e.def, &mut p);
@@ -716,6 +726,7 @@ fn check_weight_totals(ck: &mut Checker, m: &Merged) {
     list(ck, "room", &m.room, |d| d.weight);
     list(ck, "streamer", &m.streamer, |d| d.weight);
     list(ck, "vault", &m.vault, |d| d.weight);
+    list(ck, "prefab", &m.prefab, |d| d.weight);
     list(ck, "spawn", &m.spawn, |d| d.weight);
 }
 
@@ -739,7 +750,9 @@ fn declare_names(text: &str, excused: &mut Excused) {
 fn declare_entry_names(text: &str, excused: &mut Excused) {
     let (doc, _) = toml::de::DeTable::parse_recoverable(text);
     let doc = doc.into_inner();
-    for section in ["terrain", "corridor", "room", "streamer", "vault", "spawn"] {
+    for section in [
+        "terrain", "corridor", "room", "streamer", "vault", "prefab", "spawn",
+    ] {
         let Some(entries) = doc.get(section).and_then(|v| v.get_ref().as_array()) else {
             continue;
         };

@@ -5,6 +5,8 @@
 
 mod common;
 
+/// Vault templates: every bad input located, placement's invariants over many seeds.
+mod prefabs;
 /// Malformed region files generated from the schema, each refused at file:line:col.
 mod region_corpus;
 /// Region files: loading, and every validation error at file:line:col.

@@ -710,6 +710,57 @@ pub const VAULT_REGION: Class = Class {
     ],
 };
 
+/// `[[prefab.subst]]`.
+pub const PREFAB_SUBST: Class = Class {
+    name: "warren.PrefabSubst",
+    parent: None,
+    doc: "One substitution of a `[[prefab]]`: `one_of` or `count` (docs/vaults.md).",
+    fields: &[
+        key("glyph", Ty::Str, "The glyph whose cells change."),
+        key_opt(
+            "one_of",
+            Ty::Str,
+            "Glyphs to choose from, written together (\"T..\").",
+        ),
+        key_opt(
+            "per",
+            Ty::Choice(&["cell", "placement"]),
+            "With one_of: a draw per cell (default) or one per placement.",
+        ),
+        key_opt(
+            "count",
+            Ty::int(0, i64::MAX),
+            "Exactly this many of the glyph's cells become `becomes`.",
+        ),
+        key_opt("becomes", Ty::Str, "With count: what those cells become."),
+        key_opt(
+            "rest",
+            Ty::Str,
+            "With count: what the other cells become (default: they keep the glyph).",
+        ),
+    ],
+};
+
+/// `[[prefab]]`.
+pub const PREFAB_ENTRY: Class = Class {
+    name: "warren.PrefabEntry",
+    parent: None,
+    doc: "A `[[prefab]]` vault template (a view of `ctx.regions.prefab[i]`); `warren.toolbox.place_vaults` places them.",
+    fields: &[
+        key("name", Ty::Str, "Unique name, stamped as the region of its cells."),
+        key("map", Ty::Str, "The template, one row per line."),
+        key("legend", Ty::AnyTable, "Glyph → terrain name or `[[door]]` kind."),
+        key("subst", Ty::TableList(&PREFAB_SUBST), "Substitutions, in order."),
+        key_or("rotate", Ty::Bool, Default::Bool(true), "May be turned by quarter turns."),
+        key_or("mirror", Ty::Bool, Default::Bool(true), "May be mirrored."),
+        key_or("weight", WEIGHT, Default::Num(1.0), "Relative chance of being picked; 0 disables it."),
+        int_key(MIN_DEPTH, "Shallowest depth it is picked for."),
+        int_key(MAX_DEPTH, "Deepest depth it is picked for; at least `min_depth`."),
+        key("tags", Ty::Strings, "Tags a placement picks it by."),
+        key_or("connect", Ty::Str, Default::Str(""), "Its entrance glyphs, written together (\"+\")."),
+    ],
+};
+
 /// `[town.debug]`.
 pub const TOWN_DEBUG_STYLE: Class = Class {
     name: "warren.TownDebugStyle",
@@ -800,6 +851,7 @@ pub const REGIONS: Class = Class {
         key("room", Ty::TableList(&ROOM_REGION), "Every `[[room]]` region."),
         key("streamer", Ty::TableList(&STREAMER_REGION), "Every `[[streamer]]` region."),
         key("vault", Ty::TableList(&VAULT_REGION), "Every `[[vault]]`."),
+        key("prefab", Ty::TableList(&PREFAB_ENTRY), "Every `[[prefab]]` vault template."),
         key_opt("rooms", Ty::Table(&ROOMS_TERRAINS), "`[rooms]`, if a file has it."),
         key_opt("cave", Ty::Table(&CAVE_TERRAINS), "`[cave]`, if a file has it."),
         key_opt("town", Ty::Table(&TOWN_STYLE), "`[town]`, if a file has it."),
@@ -819,6 +871,8 @@ pub const CLASSES: &[&Class] = &[
     &ROOM_REGION,
     &STREAMER_REGION,
     &VAULT_REGION,
+    &PREFAB_ENTRY,
+    &PREFAB_SUBST,
     &TOWN_STYLE,
     &TOWN_DEBUG_STYLE,
     &ROOMS_TERRAINS,
@@ -872,6 +926,14 @@ mod tests {
         .unwrap();
         let file: RegionFile = toml::from_str(&text).unwrap();
         let town = serde_json::to_value(file.town.unwrap()).unwrap();
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/vaults.toml"),
+        )
+        .unwrap();
+        let vaults = serde_json::to_value(toml::from_str::<RegionFile>(&text).unwrap()).unwrap();
+        assert_eq!(keys(&PREFAB_ENTRY), first(vaults["prefab"].clone()));
+        let subst = vaults["prefab"][1]["subst"][0].clone();
+        assert_eq!(keys(&PREFAB_SUBST), json_keys(subst));
         assert_eq!(keys(&TOWN_DEBUG_STYLE), json_keys(town["debug"].clone()));
         assert_eq!(keys(&TOWN_STYLE), json_keys(town));
     }

@@ -1,9 +1,9 @@
 //! The toolbox recipes (`scripts/cellular.lua`, `bsp.lua`, `maze.lua`, `drunkard.lua`,
-//! `overworld.lua`, `dla.lua`, `hive.lua`), run through the Lua bindings: a golden map per
-//! recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a change is intended), and
-//! invariants over 1,000 seeds at small sizes: every level is one connected area, stays inside
-//! its edge, and has its stairs drawn on open ground; BSP rooms never overlap; a perfect maze is
-//! a spanning tree; a hive's lakes never hold its stairs.
+//! `overworld.lua`, `dla.lua`, `hive.lua`, `vaults.lua`), run through the Lua bindings: a golden
+//! map per recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a change is intended),
+//! and invariants over 1,000 seeds at small sizes: every level is one connected area, stays
+//! inside its edge, and has its stairs drawn on open ground; BSP rooms never overlap; a perfect
+//! maze is a spanning tree; a hive's lakes never hold its stairs; vaults stay out of rooms.
 
 use crate::common::*;
 use warren_core::map::{Adjacency, Map, Point};
@@ -16,7 +16,7 @@ type Case = (
     &'static str,
 );
 
-const GOLDEN: [Case; 10] = [
+const GOLDEN: [Case; 11] = [
     ("cellular.lua", 5, &[], "cellular-5.txt"),
     ("bsp.lua", 5, &[], "bsp-5.txt"),
     ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
@@ -42,6 +42,7 @@ const GOLDEN: [Case; 10] = [
         "dla-5-attractor-both.txt",
     ),
     ("hive.lua", 5, &[], "hive-5.txt"),
+    ("vaults.lua", 5, &[], "vaults-5.txt"),
 ];
 
 #[test]
@@ -297,4 +298,33 @@ fn hives_are_one_area_with_dry_stairs_over_1000_seeds() {
         }
         assert!(lakes >= 1000, "{lake}: only {lakes} lakes in 1,000 levels");
     }
+}
+
+#[test]
+fn vault_studded_levels_are_connected_and_vaults_stay_out_of_rooms_over_1000_seeds() {
+    let host = host("vaults.lua");
+    let p = params(&host, &[("width", "48"), ("height", "32"), ("vaults", "3")]);
+    let mut vaults = 0;
+    for seed in 0..1000 {
+        let map = generate(&host, seed, &p);
+        let what = format!("seed {seed}");
+        assert_eq!(
+            unreached(&map, first_open(&map), Adjacency::Eight),
+            0,
+            "{what}: open cells unreachable"
+        );
+        let rooms = &map.notes.rooms;
+        for v in rooms.iter().filter(|r| &*r.kind == "vault") {
+            vaults += 1;
+            for r in rooms.iter().filter(|r| &*r.kind == "room") {
+                assert!(
+                    !v.rect.intersects(&r.rect, 0),
+                    "{what}: vault {:?} over room {:?}",
+                    v.rect,
+                    r.rect
+                );
+            }
+        }
+    }
+    assert!(vaults > 1000, "vaults are placed: {vaults}");
 }

@@ -1,7 +1,8 @@
 //! `warren.toolbox`: the designer's toolbox (docs/toolbox.md) — fields (noise, distance maps,
 //! field of view) as `warren.Field` objects, paths, cellular automata, drunkard's walks, BSP
-//! rooms and interiors, mazes, diffusion-limited aggregation, Voronoi regions and Brogue's loops
-//! and lakes. Each call converts its arguments and runs one primitive of
+//! rooms and interiors, mazes, diffusion-limited aggregation, Voronoi regions, Brogue's loops
+//! and lakes, and vault templates placed from region data. Each call converts its arguments
+//! and runs one primitive of
 //! [`warren_core::gen`]: on the whole map or inside a rectangle, room or mask, writing
 //! terrains named in region data through priority writes, drawing from the `rng` stream it is
 //! given, its work charged to the instruction budget and its grids to the memory budget.
@@ -14,6 +15,7 @@ pub mod generators;
 pub mod grid;
 pub mod growth;
 pub mod paths;
+pub mod vaults;
 
 pub use grid::LuaField;
 
@@ -28,6 +30,7 @@ pub fn functions() -> Vec<&'static Decl> {
         generators::DECLS,
         growth::DECLS,
         brogue::DECLS,
+        vaults::DECLS,
     ]
     .concat()
 }
@@ -44,6 +47,7 @@ pub fn classes() -> Vec<&'static Class> {
     out.extend(generators::CLASSES);
     out.extend(growth::CLASSES);
     out.extend(brogue::CLASSES);
+    out.extend(vaults::CLASSES);
     out
 }
 
@@ -55,5 +59,6 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     generators::register(lua, &t)?;
     growth::register(lua, &t)?;
     brogue::register(lua, &t)?;
+    vaults::register(lua, &t)?;
     Ok(t)
 }
