@@ -464,6 +464,20 @@
 ---@field h integer Height.
 ---@field name string The `[[prefab]]` placed.
 
+---Options of `warren.toolbox.wfc`.
+---@class warren.WfcOptions : warren.AreaWriteOptions
+---@field sample string The name of a `[[sample]]` of the region files: the map whose windows the output is made of.
+---@field n? integer The side of a window: 2 copies less of the sample's structure and contradicts less, 3 copies more. Range 2..=3. Default 3.
+---@field rotate? boolean Also use each window turned by a quarter, a half and three quarters. Default false.
+---@field reflect? boolean Also use each window (and its turns) mirrored. Default false.
+---@field retries? integer Attempts after the first when one meets a contradiction (a cell no window fits); then the call fails naming the sample. Range 0..=1000. Default 10.
+
+---What a wave function collapse did.
+---@class warren.Collapsed
+---@field attempts integer Attempts made (1: the first succeeded).
+---@field patterns integer Distinct windows the sample gave.
+---@field written integer Cells written.
+
 ---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
 ---@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
@@ -478,6 +492,7 @@
 ---@field cave? warren.CaveTerrains `[cave]`, if a file has it.
 ---@field town? warren.TownStyle `[town]`, if a file has it.
 ---@field spawn warren.SpawnEntry[] Every `[[spawn]]`.
+---@field sample warren.SampleEntry[] Every `[[sample]]`.
 
 ---A `[[terrain]]` of the region files.
 ---@class warren.TerrainEntry
@@ -658,6 +673,13 @@
 ---@class warren.SpawnEntry
 ---@field name string What spawns.
 ---@field weight number Relative chance. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+
+---A `[[sample]]`: a small map for wave function collapse (`warren.toolbox.wfc` takes its name).
+---@class warren.SampleEntry
+---@field name string Unique name among samples.
+---@field grid string The map, one row per line.
+---@field legend table Glyph → terrain name for every glyph of `grid`.
+---@field periodic? boolean Whether the map tiles, so its windows wrap round its edges. Default false.
 
 ---The map a recipe's `generate(map, ctx)` builds. Coordinates are 0-based; x grows to the right, y downwards. Off-map coordinates are errors.
 ---@class warren.Map
@@ -1487,6 +1509,13 @@ function warren.toolbox.lakes(map, rng, opts) end
 ---@param opts warren.PlaceVaultsOptions
 ---@return warren.PlacedPrefab[]
 function warren.toolbox.place_vaults(map, rng, opts) end
+
+---Wave function collapse, the overlapping model: fills the area's bounding rectangle so that every n×n window is a window of the sample (with its turns and mirrors when asked), writing the cells inside the area with the sample's terrains; retries a contradiction up to `retries` times, drawing on from `rng`. Nothing is written unless an attempt succeeds.
+---@param map warren.Map
+---@param rng warren.Rng
+---@param opts warren.WfcOptions
+---@return warren.Collapsed
+function warren.toolbox.wfc(map, rng, opts) end
 
 ---A number per cell, the map's size (from `warren.toolbox`): read, combine, threshold into terrain, show as a layer. Unreachable cells of a distance map hold `math.huge`.
 ---@class warren.Field

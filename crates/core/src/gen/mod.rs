@@ -2,7 +2,7 @@
 //!
 //! The designer's toolbox — [`field`] (float grids: [`field::noise`], [`field::distance`],
 //! [`field::fov`]), [`path`], [`cellular`], [`drunkard`], [`bsp`], [`maze`], [`dla`],
-//! [`voronoi`], [`loops`], [`lakes`] and [`prefab`] (vault templates) — shares one
+//! [`voronoi`], [`loops`], [`lakes`], [`prefab`] (vault templates) and [`wfc`] — shares one
 //! shape: each works on an [`area::Area`] (the whole map, a rectangle or room, or a mask),
 //! writes through priority writes with the brushes it is given, draws from the [`crate::rng::Rng`]
 //! it is given, reports its work to a [`meter::Meter`], and fails with a
@@ -28,3 +28,4 @@ pub mod tool_error;
 pub mod town;
 pub mod tunnel;
 pub mod voronoi;
+pub mod wfc;

@@ -1,5 +1,5 @@
-//! Why a toolbox primitive (fields, paths, cellular automata, drunkard's walks, BSP, mazes)
-//! failed: one error type for all of them, so a binding maps one type to its messages. Each
+//! Why a toolbox primitive (fields, paths, cellular automata, drunkard's walks, BSP, mazes,
+//! wave function collapse) failed: one error type for all of them, so a binding maps one type to its messages. Each
 //! message names the bad value and the valid range.
 
 use super::area::{AreaError, SizeMismatch};
@@ -69,6 +69,28 @@ pub enum ToolError {
         x: i32,
         /// Row.
         y: i32,
+    },
+    /// A wave function collapse sample or area smaller than its patterns.
+    #[error(
+        "{what} is {width}×{height}; wave function collapse with n = {n} needs at least {n}×{n}"
+    )]
+    TooSmall {
+        /// The sample (named) or the area.
+        what: String,
+        /// Its columns.
+        width: i32,
+        /// Its rows.
+        height: i32,
+        /// The pattern side.
+        n: usize,
+    },
+    /// Every attempt of a wave function collapse met a position no pattern fits.
+    #[error("wave function collapse from sample '{sample}' met a contradiction on each of its {attempts} attempts; more retries, a larger or more varied sample, a smaller n, or rotations and reflections give it more ways to succeed")]
+    Contradiction {
+        /// The sample's name.
+        sample: String,
+        /// Attempts made.
+        attempts: u32,
     },
     /// The meter refused more work.
     #[error(transparent)]

@@ -5,6 +5,7 @@ use super::schema::DungeonDef;
 use crate::gen::dungeon::{RoomChoice, RoomLimits, StreamerStyle, VaultGrid};
 use crate::gen::town::{DebugTerrains, TownTerrains};
 use crate::gen::tunnel::{CorridorStyle, DoorTable, TunnelConfig, TunnelConstants};
+use crate::gen::wfc::Sample;
 use crate::map::{DoorKind, TerrainId};
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -26,6 +27,8 @@ pub struct Resolved {
     pub prefabs: Vec<crate::gen::prefab::Prefab>,
     /// `[town]`, if a file has it.
     pub town: Option<TownStyle>,
+    /// Every `[[sample]]`, its grid parsed.
+    pub samples: Vec<Sample>,
 }
 
 /// `[dungeon]`, resolved: its values, checked, and the typed values the phases take.

@@ -79,6 +79,8 @@ pub struct RegistryData {
     pub town: Option<TownDef>,
     /// Spawn table.
     pub spawn: Vec<SpawnDef>,
+    /// Wave function collapse samples.
+    pub sample: Vec<SampleDef>,
 }
 
 /// A place in a region file, for messages about what is written there.

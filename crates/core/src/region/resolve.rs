@@ -23,6 +23,7 @@ use crate::gen::dungeon::{
 };
 use crate::gen::town::{DebugTerrains, TownTerrains};
 use crate::gen::tunnel::{ConstantOverrides, CorridorStyle, TunnelConstants};
+use crate::gen::wfc::Sample;
 use crate::map::{priority, DoorKind, DoorWeights, TerrainId, TerrainTable};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -850,6 +851,65 @@ fn vault_grid(
         ok = false;
     }
     ok.then_some(grid)
+}
+
+/// `[[sample]]`: single-character legend glyphs naming known terrains, and a rectangular grid
+/// of at most [`crate::gen::wfc::MAX_SAMPLE_SIDE`] each way using only those glyphs.
+pub fn sample(s: &SampleDef, terrains: &TerrainTable, p: &mut Problems) -> Option<Sample> {
+    let mut legend: BTreeMap<char, TerrainId> = BTreeMap::new();
+    let mut complete = true;
+    for (glyph, name) in &s.legend {
+        let at = ["legend", glyph.as_str()];
+        let mut chars = glyph.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            p.report(
+                &at,
+                format!("legend key {glyph:?} must be exactly one character"),
+            );
+            complete = false;
+            continue;
+        };
+        match p.terrain(&at, name, terrains) {
+            Some(t) => {
+                legend.insert(c, t);
+            }
+            None => complete = false,
+        }
+    }
+    let rows = s.grid.strip_prefix('\n').unwrap_or(&s.grid).lines();
+    let mut cells: Vec<Vec<TerrainId>> = Vec::new();
+    for (y, row) in rows.enumerate() {
+        let mut out = Vec::with_capacity(row.len());
+        for (x, c) in row.chars().enumerate() {
+            match legend.get(&c) {
+                Some(&t) => out.push(t),
+                None if complete => {
+                    let known: String = legend.keys().collect();
+                    p.report(
+                        &["grid"],
+                        format!(
+                            "sample '{}' grid row {}, column {}: {c:?} is not in the legend \
+                             (its glyphs: {known:?})",
+                            s.name,
+                            y + 1,
+                            x + 1
+                        ),
+                    );
+                    return None;
+                }
+                None => return None,
+            }
+        }
+        cells.push(out);
+    }
+    match Sample::from_rows(&s.name, &cells, s.periodic) {
+        Ok(sample) if complete => Some(sample),
+        Ok(_) => None,
+        Err(message) => {
+            p.report(&["grid"], message);
+            None
+        }
+    }
 }
 
 /// `[town]` (and its optional `[town.debug]`): every terrain known.

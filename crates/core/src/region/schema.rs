@@ -4,8 +4,8 @@
 //!
 //! Every `*.toml` file under the regions directory may hold any of these sections; together they
 //! form one registry. List sections (`[[terrain]]`, `[[door]]`, `[[corridor]]`, `[[room]]`,
-//! `[[streamer]]`, `[[vault]]`, `[[prefab]]`, `[[spawn]]`) are concatenated in file-name order;
-//! single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear
+//! `[[streamer]]`, `[[vault]]`, `[[prefab]]`, `[[spawn]]`, `[[sample]]`) are concatenated in
+//! file-name order; single sections (`[map]`, `[dungeon]`, `[rooms]`, `[cave]`, `[town]`, `[limits]`) may appear
 //! in only one file. Corridor, room, streamer, vault and prefab regions share one namespace:
 //! their names are stamped on the map's cells, so each name may be used once.
 //!
@@ -57,6 +57,9 @@ pub struct RegionFile {
     /// What may spawn, with weights (`[[spawn]]`).
     #[serde(default)]
     pub spawn: Vec<SpawnDef>,
+    /// Sample maps for wave function collapse (`[[sample]]`).
+    #[serde(default)]
+    pub sample: Vec<SampleDef>,
     /// Budgets for generating with these regions (`[limits]`).
     pub limits: Option<LimitsDef>,
 }
@@ -771,6 +774,45 @@ pub struct SubstDef {
     /// With `count`: the glyph the glyph's other cells become. One character, built in or in
     /// the legend. Default: they keep the glyph (which must then be in the legend).
     pub rest: Option<String>,
+}
+
+/// `[[sample]]` — a small sample map for wave function collapse (`warren.toolbox.wfc`): the
+/// output is made only of the `n × n` windows of this map (and, when the recipe asks, their
+/// rotations and reflections), each about as often as here. A few rows are enough: 8×8 gives a
+/// town block its streets, walls and yards.
+///
+/// ```toml
+/// [[sample]]
+/// name = "courtyards"
+/// periodic = true
+/// grid = """
+/// ,,#,,
+/// ,,#,,
+/// ##+##
+/// ,,#,,
+/// """
+/// [sample.legend]
+/// "," = "street"
+/// "#" = "brick wall"
+/// "+" = "open door"
+/// ```
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleDef {
+    /// Unique name among samples; recipes pick the sample by it (`sample = "town block"`).
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The map, one row per line (a leading newline after `"""` is ignored). Rows must be
+    /// equally long, at most 64 glyphs each and at most 64 of them, and every glyph must be in
+    /// `legend`.
+    pub grid: String,
+    /// Glyph → terrain name for every glyph of `grid`. Keys are single characters.
+    #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
+    pub legend: std::collections::BTreeMap<String, String>,
+    /// `true` if the map tiles (its right edge continues at its left, its bottom at its top), so
+    /// windows wrap round its edges: more patterns from the same few rows. Default false.
+    #[serde(default)]
+    pub periodic: bool,
 }
 
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).

@@ -247,6 +247,7 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             cave: merged.cave.map(|(_, c)| c),
             town: merged.town.map(|(_, t)| t),
             spawn: merged.spawn.into_iter().map(|e| e.def).collect(),
+            sample: merged.sample.into_iter().map(|e| e.def).collect(),
         },
         limits_at: merged
             .limits
@@ -301,6 +302,7 @@ struct Merged {
     vault: Vec<Entry<VaultDef>>,
     prefab: Vec<Entry<PrefabDef>>,
     spawn: Vec<Entry<SpawnDef>>,
+    sample: Vec<Entry<SampleDef>>,
     map: Option<(usize, MapDef)>,
     dungeon: Option<(usize, DungeonDef)>,
     rooms: Option<(usize, RoomsDef)>,
@@ -346,6 +348,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         list(&mut m.vault, file, f.vault);
         list(&mut m.prefab, file, f.prefab);
         list(&mut m.spawn, file, f.spawn);
+        list(&mut m.sample, file, f.sample);
         single(ck, &mut m.map, file, f.map, "map");
         single(ck, &mut m.dungeon, file, f.dungeon, "dungeon");
         single(ck, &mut m.rooms, file, f.rooms, "rooms");
@@ -361,6 +364,7 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
     dupes(ck, &m.vault, "vault", |d| &d.name);
     dupes(ck, &m.prefab, "prefab", |d| &d.name);
     dupes(ck, &m.spawn, "spawn", |d| &d.name);
+    dupes(ck, &m.sample, "sample", |d| &d.name);
     shared_region_names(ck, &m);
     m
 }
@@ -653,6 +657,11 @@ fn resolve_entries(ck: &mut Checker, m: &Merged, t: &TerrainTable) -> Resolved {
         resolve::spawn(&e.def, &mut p);
         ck.absorb(e.file, p);
     }
+    for e in &m.sample {
+        let mut p = ck.problems(e.file, tpath!["sample", e.index]);
+        out.samples.extend(resolve::sample(&e.def, t, &mut p));
+        ck.absorb(e.file, p);
+    }
     if let Some((f, town)) = &m.town {
         let mut p = ck.problems(*f, tpath!["town"]);
         out.town = resolve::town(town, t, &mut p);
@@ -751,7 +760,7 @@ fn declare_entry_names(text: &str, excused: &mut Excused) {
     let (doc, _) = toml::de::DeTable::parse_recoverable(text);
     let doc = doc.into_inner();
     for section in [
-        "terrain", "corridor", "room", "streamer", "vault", "prefab", "spawn",
+        "terrain", "corridor", "room", "streamer", "vault", "prefab", "spawn", "sample",
     ] {
         let Some(entries) = doc.get(section).and_then(|v| v.get_ref().as_array()) else {
             continue;

@@ -107,3 +107,41 @@ fn directories_need_region_files_and_cap_their_size() {
     let e = Registry::load_dir(bin.path()).err().unwrap().to_string();
     assert!(e.contains("x.toml:1:9: file is not valid UTF-8"), "{e}");
 }
+
+/// `[[sample]]`: the shipped sample loads as a palette of its terrains, and every bad grid or
+/// legend is an error at file:line:col that names the sample.
+#[test]
+fn samples_load_and_each_bad_one_names_file_line_and_column() {
+    let r = registry();
+    let houses = r
+        .resolved
+        .samples
+        .iter()
+        .find(|s| s.name == "town houses")
+        .expect("regions/samples.toml has the town houses");
+    assert_eq!(
+        (houses.width, houses.height, houses.periodic),
+        (12, 12, true)
+    );
+    assert_eq!(houses.terrains.len(), 4);
+    let sample = |grid: &str, legend: &str| {
+        format!(
+            "[[sample]]\nname = \"s\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n[sample.legend]\n{legend}"
+        )
+    };
+    let legend = "\"#\" = \"rock\"\n\".\" = \"floor\"\n";
+    let cases: Vec<(String, &str)> = vec![
+        (sample("##\n#", legend), "regions/bad.toml:3:8: sample 's' row 2 is 1 cells long; every row must be 2 long, like row 1"),
+        (sample("##\n#Z", legend), "regions/bad.toml:3:8: sample 's' grid row 2, column 2: 'Z' is not in the legend (its glyphs: \"#.\")"),
+        (sample(&"#".repeat(65), legend), "regions/bad.toml:3:8: sample 's' is 65×1; samples are at most 64×64"),
+        (sample("", legend), "regions/bad.toml:3:8: sample 's' is empty"),
+        (sample("#.", "\"#\" = \"rock\"\n\".\" = \"flor\"\n"), "regions/bad.toml:8:7: sample 's': legend.\".\" = 'flor' is not a terrain; did you mean 'floor'?"),
+        (sample("#.", "\"#\" = \"rock\"\n\"..\" = \"floor\"\n"), "regions/bad.toml:8:8: legend key \"..\" must be exactly one character"),
+        (format!("{}\n{}", sample("#.", legend), sample("#.", legend)), "regions/bad.toml:11:8: sample 's' is already defined"),
+        ("[[sample]]\nname = \"s\"\ngrid = \"#\"\n".into(), "regions/bad.toml:1:1: sample 's' has no 'legend', which is required"),
+    ];
+    for (bad, want) in &cases {
+        let e = load_err(bad);
+        assert!(e.contains(want), "{bad}\n  got  {e}\n  want {want}");
+    }
+}

@@ -741,6 +741,28 @@ pub const PREFAB_SUBST: Class = Class {
     ],
 };
 
+/// `[[sample]]`.
+pub const SAMPLE_ENTRY: Class = Class {
+    name: "warren.SampleEntry",
+    parent: None,
+    doc: "A `[[sample]]`: a small map for wave function collapse (`warren.toolbox.wfc` takes its name).",
+    fields: &[
+        key("name", Ty::Str, "Unique name among samples."),
+        key("grid", Ty::Str, "The map, one row per line."),
+        key(
+            "legend",
+            Ty::AnyTable,
+            "Glyph → terrain name for every glyph of `grid`.",
+        ),
+        key_or(
+            "periodic",
+            Ty::Bool,
+            Default::Bool(false),
+            "Whether the map tiles, so its windows wrap round its edges.",
+        ),
+    ],
+};
+
 /// `[[prefab]]`.
 pub const PREFAB_ENTRY: Class = Class {
     name: "warren.PrefabEntry",
@@ -856,6 +878,7 @@ pub const REGIONS: Class = Class {
         key_opt("cave", Ty::Table(&CAVE_TERRAINS), "`[cave]`, if a file has it."),
         key_opt("town", Ty::Table(&TOWN_STYLE), "`[town]`, if a file has it."),
         key("spawn", Ty::TableList(&SPAWN_ENTRY), "Every `[[spawn]]`."),
+        key("sample", Ty::TableList(&SAMPLE_ENTRY), "Every `[[sample]]`."),
     ],
 };
 
@@ -878,6 +901,7 @@ pub const CLASSES: &[&Class] = &[
     &ROOMS_TERRAINS,
     &CAVE_TERRAINS,
     &SPAWN_ENTRY,
+    &SAMPLE_ENTRY,
 ];
 
 #[cfg(test)]
@@ -936,5 +960,12 @@ mod tests {
         assert_eq!(keys(&PREFAB_SUBST), json_keys(subst));
         assert_eq!(keys(&TOWN_DEBUG_STYLE), json_keys(town["debug"].clone()));
         assert_eq!(keys(&TOWN_STYLE), json_keys(town));
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/samples.toml"),
+        )
+        .unwrap();
+        let file: RegionFile = toml::from_str(&text).unwrap();
+        let all = serde_json::to_value(&file).unwrap();
+        assert_eq!(keys(&SAMPLE_ENTRY), first(all["sample"].clone()));
     }
 }

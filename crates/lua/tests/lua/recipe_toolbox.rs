@@ -1,9 +1,10 @@
 //! The toolbox recipes (`scripts/cellular.lua`, `bsp.lua`, `maze.lua`, `drunkard.lua`,
-//! `overworld.lua`, `dla.lua`, `hive.lua`, `vaults.lua`), run through the Lua bindings: a golden
-//! map per recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a change is intended),
-//! and invariants over 1,000 seeds at small sizes: every level is one connected area, stays
-//! inside its edge, and has its stairs drawn on open ground; BSP rooms never overlap; a perfect
-//! maze is a spanning tree; a hive's lakes never hold its stairs; vaults stay out of rooms.
+//! `overworld.lua`, `dla.lua`, `hive.lua`, `vaults.lua`, `wfc_town.lua`), run through the Lua
+//! bindings: a golden map per recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a
+//! change is intended), and invariants over 1,000 seeds at small sizes: every level is one
+//! connected area, stays inside its edge, and has its stairs drawn on open ground; BSP rooms
+//! never overlap; a perfect maze is a spanning tree; a hive's lakes never hold its stairs; vaults
+//! stay out of rooms; a WFC town is made of its sample's windows.
 
 use crate::common::*;
 use warren_core::map::{Adjacency, Map, Point};
@@ -43,6 +44,7 @@ const GOLDEN: [Case; 11] = [
     ),
     ("hive.lua", 5, &[], "hive-5.txt"),
     ("vaults.lua", 5, &[], "vaults-5.txt"),
+    ("wfc_town.lua", 5, &[], "wfc_town-5.txt"),
 ];
 
 #[test]
@@ -327,4 +329,47 @@ fn vault_studded_levels_are_connected_and_vaults_stay_out_of_rooms_over_1000_see
         }
     }
     assert!(vaults > 1000, "vaults are placed: {vaults}");
+}
+
+/// Over 1,000 seeds of small towns, every 3×3 window inside the map's edge is a window of the
+/// sample or its mirror image.
+#[test]
+fn wfc_towns_are_made_of_the_samples_windows_over_1000_seeds() {
+    use warren_core::gen::wfc::{patterns, Symmetry};
+    let reg = registry();
+    let sample = reg
+        .resolved
+        .samples
+        .iter()
+        .find(|s| s.name == "town houses")
+        .unwrap();
+    let mirrored = Symmetry {
+        rotate: false,
+        reflect: true,
+    };
+    let windows = patterns(sample, 3, mirrored).unwrap();
+    let host = host("wfc_town.lua");
+    let p = params(&host, &[("width", "16"), ("height", "12")]);
+    for seed in 0..1000 {
+        let map = generate(&host, seed, &p);
+        let palette = |x: i32, y: i32| {
+            let t = map.terrain_at(Point::new(x, y)).unwrap();
+            sample
+                .terrains
+                .iter()
+                .position(|&u| u == t)
+                .map(|i| i as u8)
+        };
+        for y in 1..map.height() - 3 {
+            for x in 1..map.width() - 3 {
+                let window: Vec<u8> = (0..9)
+                    .map(|k| palette(x + k % 3, y + k / 3).expect("a sample terrain"))
+                    .collect();
+                assert!(
+                    windows.contains(&window),
+                    "seed {seed}: window at ({x}, {y})"
+                );
+            }
+        }
+    }
 }

@@ -81,6 +81,7 @@ const AREA_BODY: &str = r#"
     elseif c == "lakes" then
       T.lakes(map, s, with { terrain = "water", wreath = "worn floor", count = 3, min_size = 3, max_size = 12 })
     elseif c == "bsp_interior" then T.bsp_interior(map, s, with { floor = "worn floor", wall = "rock wall", door = "door", min_room = 2 })
+    elseif c == "wfc" then T.wfc(map, s, with { sample = "town houses", reflect = true, retries = 100 })
     end
     local i = 0
     for y = 0, map.height - 1 do for x = 0, map.width - 1 do
@@ -113,6 +114,7 @@ fn every_writing_call_keeps_to_its_area_and_its_seed_over_1000_seeds() {
         "hive",
         "loops",
         "lakes",
+        "wfc",
     ];
     let rectangular = ["bsp_rooms", "bsp_interior"];
     for call in calls.iter().chain(&rectangular) {
@@ -173,7 +175,11 @@ fn fov_union_is_every_viewer_s_view_combined_over_1000_seeds() {
 /// The error `body` raises under `limits`.
 fn failure(body: &str, limits: Limits) -> String {
     let dir = temp_tree(&[("scripts/t.lua", &recipe(body))]);
-    let host = host_for(&dir, limits);
+    run_err(&host_for(&dir, limits))
+}
+
+/// The error of one generation with seed 1.
+fn run_err(host: &Host) -> String {
     let p = host.resolve_params(&[]).unwrap();
     match host.generate(&Run {
         seed: 1,
@@ -181,7 +187,7 @@ fn failure(body: &str, limits: Limits) -> String {
         depth: 1,
         above: None,
     }) {
-        Ok(_) => panic!("`{body}` did not fail"),
+        Ok(_) => panic!("the recipe did not fail"),
         Err(e) => e.to_string(),
     }
 }
@@ -294,10 +300,69 @@ fn bad_options_name_themselves() {
             "    T.fov_union(map, { { x = 1, y = 1 }, { x = 30, y = 1 } }, 5)",
             "(30, 1)",
         ),
+        (
+            "    T.wfc(map, ctx.rng, { sample = 'town house' })",
+            "warren.toolbox.wfc: unknown sample 'town house'; did you mean 'town houses'?",
+        ),
+        (
+            "    T.wfc(map, ctx.rng, { sample = 'town houses', n = 4 })",
+            "opts.n",
+        ),
+        (
+            "    T.wfc(map, ctx.rng, { sample = 'town houses', rect = warren.rect(1, 1, 2, 9) })",
+            "the area is 2×9; wave function collapse with n = 3 needs at least 3×3",
+        ),
     ];
     for (body, wanted) in cases {
         let e = failure(body, Limits::default());
         assert!(e.contains("t.lua:9:"), "{body}: {e}");
         assert!(e.contains(wanted), "{body}: expected '{wanted}' in: {e}");
     }
+}
+
+/// A sample that can never be tiled fails after its retries with a message naming it, at the
+/// recipe's line, and leaves the map as it was; the instruction budget stops a collapse too big
+/// for it, and the memory budget one whose wave does not fit.
+#[test]
+fn wfc_contradictions_and_budgets_fail_with_the_sample_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("regions")).unwrap();
+    std::fs::write(
+        dir.path().join("regions/zz_bad_sample.toml"),
+        "[[sample]]\nname = \"stripes\"\ngrid = \"\"\"\n#.\n#.\n\"\"\"\n[sample.legend]\n\"#\" = \"rock\"\n\".\" = \"floor\"\n",
+    )
+    .unwrap();
+    let body = recipe(
+        "    map:fill('rock wall')\n    local ok, e = pcall(T.wfc, map, ctx.rng, { sample = 'stripes', n = 2, retries = 7 })\n    assert(map:get(3, 3) == 'rock wall')\n    error(e, 0)",
+    );
+    let host = host_for_dir(dir.path(), &body, Limits::default());
+    let e = run_err(&host);
+    assert!(
+        e.contains("t.lua:10:")
+            && e.contains("sample 'stripes' met a contradiction on each of its 8 attempts"),
+        "{e}"
+    );
+    let big = recipe("    T.wfc(map, ctx.rng, { sample = 'town houses' })");
+    let tight = Limits {
+        instructions: 1_000_000,
+        ..Limits::default()
+    };
+    let big = big
+        .replace("default = 24", "default = 400")
+        .replace("default = 18", "default = 300");
+    let host = host_for_dir(dir.path(), &big, tight);
+    let e = run_err(&host);
+    assert!(e.contains("t.lua:9:") && e.contains("instruction"), "{e}");
+    let small = Limits {
+        memory: 16 << 20,
+        ..Limits::default()
+    };
+    let host = host_for_dir(dir.path(), &big, small);
+    let e = run_err(&host);
+    assert!(e.contains("warren.toolbox.wfc needs"), "{e}");
+}
+
+/// A host for the recipe `text` with the shipped regions and whatever `dir/regions` holds.
+fn host_for_dir(dir: &std::path::Path, text: &str, limits: Limits) -> Host {
+    crate::common::host_for(dir, "t", text, limits)
 }

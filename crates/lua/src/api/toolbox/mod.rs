@@ -1,8 +1,8 @@
 //! `warren.toolbox`: the designer's toolbox (docs/toolbox.md) — fields (noise, distance maps,
 //! field of view) as `warren.Field` objects, paths, cellular automata, drunkard's walks, BSP
 //! rooms and interiors, mazes, diffusion-limited aggregation, Voronoi regions, Brogue's loops
-//! and lakes, and vault templates placed from region data. Each call converts its arguments
-//! and runs one primitive of
+//! and lakes, vault templates placed from region data, and wave function collapse from a
+//! `[[sample]]`. Each call converts its arguments and runs one primitive of
 //! [`warren_core::gen`]: on the whole map or inside a rectangle, room or mask, writing
 //! terrains named in region data through priority writes, drawing from the `rng` stream it is
 //! given, its work charged to the instruction budget and its grids to the memory budget.
@@ -16,6 +16,7 @@ pub mod grid;
 pub mod growth;
 pub mod paths;
 pub mod vaults;
+pub mod wfc;
 
 pub use grid::LuaField;
 
@@ -31,6 +32,7 @@ pub fn functions() -> Vec<&'static Decl> {
         growth::DECLS,
         brogue::DECLS,
         vaults::DECLS,
+        wfc::DECLS,
     ]
     .concat()
 }
@@ -48,6 +50,7 @@ pub fn classes() -> Vec<&'static Class> {
     out.extend(growth::CLASSES);
     out.extend(brogue::CLASSES);
     out.extend(vaults::CLASSES);
+    out.extend(wfc::CLASSES);
     out
 }
 
@@ -60,5 +63,6 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     growth::register(lua, &t)?;
     brogue::register(lua, &t)?;
     vaults::register(lua, &t)?;
+    wfc::register(lua, &t)?;
     Ok(t)
 }
