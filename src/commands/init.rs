@@ -11,7 +11,7 @@ use warren_lua::error::{Error, Result};
 use warren_lua::stubs::{render, STUBS_PATH};
 
 /// warren's default region files, as shipped in `regions/`.
-pub const DEFAULT_REGIONS: [(&str, &str); 7] = [
+pub const DEFAULT_REGIONS: [(&str, &str); 8] = [
     ("cave.toml", include_str!("../../regions/cave.toml")),
     ("dungeon.toml", include_str!("../../regions/dungeon.toml")),
     (
@@ -19,6 +19,7 @@ pub const DEFAULT_REGIONS: [(&str, &str); 7] = [
         include_str!("../../regions/overworld.toml"),
     ),
     ("rooms.toml", include_str!("../../regions/rooms.toml")),
+    ("samples.toml", include_str!("../../regions/samples.toml")),
     ("terrain.toml", include_str!("../../regions/terrain.toml")),
     ("town.toml", include_str!("../../regions/town.toml")),
     ("vaults.toml", include_str!("../../regions/vaults.toml")),

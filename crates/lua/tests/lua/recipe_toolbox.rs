@@ -17,7 +17,7 @@ type Case = (
     &'static str,
 );
 
-const GOLDEN: [Case; 11] = [
+const GOLDEN: [Case; 12] = [
     ("cellular.lua", 5, &[], "cellular-5.txt"),
     ("bsp.lua", 5, &[], "bsp-5.txt"),
     ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
