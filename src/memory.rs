@@ -1,37 +1,39 @@
 //! How the `warren` binary takes memory from the system: mimalloc (its global allocator), tuned
-//! for making map after map ([`keep_freed_memory`]), with transparent huge pages held back
-//! through a batch's start-up ([`hold_huge_pages`], [`release_huge_pages`]).
+//! for making map after map ([`keep_freed_memory`]), in 4 KiB pages, with the blocks of
+//! [`Huge::THRESHOLD`] and more mapped one by one in transparent huge pages ([`Huge`],
+//! [`hold_huge_pages`], [`release_huge_pages`]).
 //!
-//! mimalloc asks the kernel for huge pages on its whole arena (`MADV_HUGEPAGE`). The first byte
-//! written in each 2 MiB of the heap then makes the kernel find (compacting memory, on a
-//! fragmented machine) and zero a whole huge page: a one-job rooms batch zeroed four while it
-//! started, for about a megabyte of data, and two workers loading their recipes at once waited
-//! on each other's. Maps gain from huge pages once they are big (a 4096² cave's grids are
-//! hundreds of them; faulting them in 4 KiB at a time made it 45% slower) or many (a batch of
-//! 399² towns runs 3.5% slower in 4 KiB pages).
+//! What the process holds must follow the `--max-memory` account (the bytes allocated and not
+//! yet freed, `warren_lua::account`), up to a fixed overhead: docs/limits.md promises peak
+//! resident memory within the limit plus 48 MiB. Two things made it hold more:
 //!
-//! So the process starts with huge pages held back (an ELF constructor, before Rust's runtime
-//! allocates), every command but `warren batch` lets them go once its arguments are read, and a
-//! batch once its workers have loaded their recipes: only the batch's start-up heap stays in
-//! 4 KiB pages. A single map keeps huge pages from its start: memory it takes beside a start-up
-//! heap in 4 KiB pages would stay in 4 KiB pages too (a 1024² cave 1 ms slower, when tried).
+//! - **Huge pages in mimalloc's arena.** mimalloc commits its arena ahead of use and asks the
+//!   kernel for huge pages on all of it (`MADV_HUGEPAGE`): the first byte written in each 2 MiB
+//!   then makes the whole 2 MiB resident, the unused ends of the slices around a block with it.
+//!   Thousands of blocks of 256 KiB–8 MiB held at once (fields) took up to 1.4 times their size
+//!   resident: 2,000 fields of 256² 700 MiB under `--max-memory 512`. So the arena stays in 4 KiB
+//!   pages (mimalloc's `allow_thp` off, set by [`hold_huge_pages`] before anything is
+//!   allocated): what is resident there is what was written. Measured against the arena in huge
+//!   pages, alternated whole batches of rooms 80×50, towns 399² and caves 1024² were as fast
+//!   (BENCHMARKS.md).
+//! - **Freed blocks that no later size fits.** Blocks mimalloc frees stay committed for reuse
+//!   ([`keep_freed_memory`]), and freed large blocks are not always reusable for the next sizes
+//!   asked for: `table.concat` growing its buffer to 16 MiB again and again held 509 MiB and took
+//!   594 MiB. So blocks of [`Huge::THRESHOLD`] and more bypass mimalloc ([`Huge`]): each is its
+//!   own mapping, grown in place by `mremap`, given back to the system when freed, and in huge
+//!   pages once they are let go ([`release_huge_pages`]): a 4096² cave's grids are hundreds of
+//!   them, and faulting them in 4 KiB at a time made it 45% slower.
+//!
+//! Huge pages are held back through a batch's start-up: the process starts with them disabled
+//! (an ELF constructor, before Rust's runtime allocates), every command but `warren batch` lets
+//! them go once its arguments are read, and a batch once its workers have loaded their recipes.
+//! Where the kernel gives huge pages to every mapping (`always` in
+//! `/sys/kernel/mm/transparent_hugepage/enabled`, not the `madvise` most distributions ship),
+//! letting them go would put mimalloc's arena in huge pages too, so they stay held back.
 //!
 //! Linux only (`prctl(PR_SET_THP_DISABLE)`); elsewhere nothing is held back. A process started
 //! with huge pages disabled (by its parent, say) keeps them disabled, and `MIMALLOC_ALLOW_THP`
 //! in the environment leaves the choice to mimalloc.
-//!
-//! What the process holds must follow the `--max-memory` account (the bytes allocated and not
-//! yet freed, `warren_lua::account`), up to a fixed overhead: docs/limits.md promises peak
-//! resident memory within the limit plus 48 MiB for the cases it lists. Blocks mimalloc frees
-//! stay committed for reuse, and freed large blocks are not always reusable for the next sizes
-//! asked for: `table.concat` growing its buffer to 16 MiB again and again held 509 MiB and took
-//! 594 MiB. So blocks of [`Huge::THRESHOLD`] and more bypass it ([`Huge`]): each is its own
-//! mapping, grown in place by `mremap` and given back to the system when freed. Maps, grids and
-//! buffers below that size (a 399² town's) keep the reuse of freed memory [`keep_freed_memory`]
-//! is for. Not solved: thousands of blocks of 256 KiB–8 MiB held at once (fields) take up to
-//! 1.35 times their size resident, as mimalloc's arena is committed ahead and backed by huge
-//! pages; committing on demand (`MIMALLOC_ARENA_EAGER_COMMIT=0`) removes that but made deep
-//! recursion 2.5 times slower.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -181,17 +183,27 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Huge<A> {
 /// True while huge pages are held back.
 static HELD: AtomicBool = AtomicBool::new(false);
 
-/// Holds huge pages back for this process, unless they are disabled already or
-/// `MIMALLOC_ALLOW_THP` is set. Meant to run before anything is allocated: the binary registers
-/// it as an ELF constructor, so it uses nothing of Rust's standard library but an atomic.
+/// mimalloc's `mi_option_allow_thp` (`mimalloc.h`, v3: the 44th option): whether its arena
+/// asks for transparent huge pages.
+const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
+
+/// Keeps mimalloc's arena in 4 KiB pages and holds huge pages back for this process, unless
+/// `MIMALLOC_ALLOW_THP` is set (then both are mimalloc's choice) or they are disabled already.
+/// Meant to run before anything is allocated: the binary registers it as an ELF constructor, so
+/// it uses nothing of Rust's standard library but an atomic.
 pub extern "C" fn hold_huge_pages() {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: getenv with a NUL-terminated name; prctl with PR_GET/SET_THP_DISABLE's
-        // documented arguments.
+        // SAFETY: getenv with a NUL-terminated name.
+        if !unsafe { libc::getenv(c"MIMALLOC_ALLOW_THP".as_ptr()) }.is_null() {
+            return;
+        }
+        // SAFETY: sets an option before any thread or allocation exists (mimalloc reads it when
+        // it maps memory); the index is mimalloc v3's, which this crate builds.
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ALLOW_THP, 0) };
+        // SAFETY: prctl with PR_GET/SET_THP_DISABLE's documented arguments.
         let held = unsafe {
-            libc::getenv(c"MIMALLOC_ALLOW_THP".as_ptr()).is_null()
-                && libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 0
+            libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 0
                 && libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0
         };
         HELD.store(held, Ordering::Relaxed);
@@ -199,15 +211,24 @@ pub extern "C" fn hold_huge_pages() {
 }
 
 /// Lets held-back huge pages go, for good (once, whichever thread gets here first); nothing
-/// when they are not held back.
+/// when they are not held back, or when the kernel would give them to every mapping (`always`
+/// in `/sys/kernel/mm/transparent_hugepage/enabled`): mimalloc's arena would be in huge pages
+/// too.
 pub fn release_huge_pages() {
-    if HELD.swap(false, Ordering::Relaxed) {
+    if HELD.swap(false, Ordering::Relaxed) && !huge_pages_everywhere() {
         #[cfg(target_os = "linux")]
         // SAFETY: PR_SET_THP_DISABLE's documented arguments.
         unsafe {
             libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0);
         }
     }
+}
+
+/// Whether the kernel backs every mapping with transparent huge pages, asked for or not
+/// (`[always]` in `/sys/kernel/mm/transparent_hugepage/enabled`).
+fn huge_pages_everywhere() -> bool {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .is_ok_and(|mode| mode.contains("[always]"))
 }
 
 /// The variable that makes the binary print its peak resident memory when it ends.
@@ -264,7 +285,8 @@ mod tests {
         unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1 }
     }
 
-    /// One test, as the setting is the whole process's: held back, then let go, once.
+    /// One test, as the setting is the whole process's: held back, then let go, once; mimalloc
+    /// told to keep its arena in 4 KiB pages.
     #[test]
     fn huge_pages_are_held_back_until_released() {
         if std::env::var_os("MIMALLOC_ALLOW_THP").is_some() || disabled() {
@@ -275,9 +297,15 @@ mod tests {
         }
         hold_huge_pages();
         assert!(HELD.load(Ordering::Relaxed) && disabled());
+        // SAFETY: reads an option.
+        let arena = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ALLOW_THP) };
+        assert_eq!(arena, 0, "mimalloc's arena stays in 4 KiB pages");
+        // Let go, unless the kernel would put every mapping in huge pages.
+        let everywhere = huge_pages_everywhere();
         release_huge_pages();
-        assert!(!HELD.load(Ordering::Relaxed) && !disabled());
+        assert!(!HELD.load(Ordering::Relaxed));
+        assert_eq!(disabled(), everywhere);
         release_huge_pages();
-        assert!(!disabled(), "releasing twice is harmless");
+        assert_eq!(disabled(), everywhere, "releasing twice is harmless");
     }
 }
