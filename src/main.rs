@@ -10,9 +10,17 @@ use warren::cli::{Cli, Command};
 // Generation allocates many small, short-lived objects (Lua tables, annotations); mimalloc
 // serves them several times faster than the system allocator. See `warren::memory`. Counted per
 // thread: a generation's `--max-memory` account is what its thread holds (`warren_lua::account`).
+#[cfg(not(feature = "uncounted-bench"))]
 #[global_allocator]
 static ALLOCATOR: warren_lua::account::Counting<warren::memory::Huge<mimalloc::MiMalloc>> =
     warren_lua::account::Counting(warren::memory::Huge(mimalloc::MiMalloc));
+
+/// The same without the account, for measuring what it costs (the `uncounted-bench` feature,
+/// benches/pure_lua/run.sh).
+#[cfg(feature = "uncounted-bench")]
+#[global_allocator]
+static ALLOCATOR: warren::memory::Huge<mimalloc::MiMalloc> =
+    warren::memory::Huge(mimalloc::MiMalloc);
 
 /// Holds transparent huge pages back from the start: an ELF constructor runs before Rust's
 /// runtime allocates anything. See `warren::memory`.
