@@ -7,6 +7,7 @@ use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
+use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{display_path, generate_levels, load_registry, GeneratedLevel};
 use warren_lua::{Host, ParamValue};
@@ -18,26 +19,37 @@ pub fn run(args: RunArgs) -> Result<()> {
     let registry = Arc::new(load_registry(gen.regions.as_deref(), &gen.script)?);
     let limits = super::limits(gen, Some(&registry))?;
     let host = Host::load(&gen.script, registry.clone(), limits)?;
+    let done = run_loaded(&args, format, &registry, &host);
+    // The process exits next, whether the run made its map or failed: closing the Lua state
+    // would only delay it (freeing, one by one, the millions of objects a runaway recipe may
+    // have made when its budget stopped it).
+    host.leave_to_exit();
+    done
+}
+
+/// `warren run` once the recipe is loaded.
+fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &Host) -> Result<()> {
+    let gen = &args.gen;
     if args.list_params {
-        print!("{}", list_params(&host));
+        print!("{}", list_params(host));
         return Ok(());
     }
     // Refused before generating, and again before writing (the recipe may require more
     // modules while it runs).
-    let inputs = || super::inputs(&host, &registry, gen.regions.as_deref());
-    check_outputs(&args, format, &inputs())?;
+    let inputs = || super::inputs(host, registry, gen.regions.as_deref());
+    check_outputs(args, format, &inputs())?;
     let params = host.resolve_params(&super::assignments(gen)?)?;
     let seed = super::seed(gen);
     let layer = LayerChoice::from_name(&args.layer);
     let levels = match &args.frames {
         Some(dir) => {
-            let steps = generate_steps(&host, seed, &params, gen.levels)?;
-            check_outputs(&args, format, &inputs())?;
-            check_frames(&host, &steps, &layer, args.scale)?;
+            let steps = generate_steps(host, seed, &params, gen.levels)?;
+            check_outputs(args, format, &inputs())?;
+            check_frames(host, &steps, &layer, args.scale)?;
             write_frames(dir, &steps, &layer, args.scale, &inputs())?;
             steps.into_iter().map(|s| s.level).collect()
         }
-        None => generate_levels(&host, seed, &params, gen.levels)?,
+        None => generate_levels(host, seed, &params, gen.levels)?,
     };
     let output = Output {
         levels: &levels,
@@ -50,8 +62,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(level) = levels.first() {
         layer.check(&level.map).map_err(Error::Param)?;
     }
-    check_outputs(&args, format, &inputs())?;
-    check_drawing(&host, &output, format, args.out.as_deref())?;
+    check_outputs(args, format, &inputs())?;
+    check_drawing(host, &output, format, args.out.as_deref())?;
     match &args.out {
         Some(path) => {
             output.save(format, path)?;
@@ -78,8 +90,6 @@ pub fn run(args: RunArgs) -> Result<()> {
             eprintln!("{legend}");
         }
     }
-    // The process exits next: closing the Lua state would only delay it.
-    host.leave_to_exit();
     Ok(())
 }
 

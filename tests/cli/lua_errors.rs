@@ -366,3 +366,39 @@ fn every_path_after_an_error_ends_within_its_budget() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_runaway_recipe_stops_within_its_budget_whatever_garbage_it_made() {
+    // Found by the recipes fuzzer (docs/fuzzing.md): the millions of closures a recipe made
+    // before its clock ran out were collected, then freed again when the host closed, before the
+    // error showed — 0.5 s past a 2 s budget. Now the collection waits for the next run and
+    // `warren run` leaves the state to the exit (a bound on the whole process, start-up
+    // included, not a benchmark).
+    let dir = temp_tree(&[(
+        "scripts/t.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map)\n\
+         local t = {} for i = 1, 1e9 do t[i] = function() return i end end\n\
+         end }\n",
+    )]);
+    copy_regions(dir.path());
+    let budget = Duration::from_secs(2);
+    let started = Instant::now();
+    let out = warren()
+        .current_dir(dir.path())
+        .args(["run", "scripts/t.lua", "--seed", "1", "--max-seconds", "2"])
+        .args(["--max-memory", "4096", "--max-instructions", "100000000000"])
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("scripts/t.lua:3: time budget exceeded (2 s"),
+        "{err}"
+    );
+    assert!(
+        took <= budget + Duration::from_millis(100),
+        "stopped after {took:?}"
+    );
+}

@@ -55,7 +55,18 @@
 ** 'gcstopem' is true, because then the interpreter is in the middle of
 ** a collection step.
 */
+#if defined(LUA_WARREN)
+/*
+** warren: not in fatal mode either. A budget that ran out set it and
+** refuses every allocation from then on, so the retry after an emergency
+** collection would fail all the same; a full collection of the millions
+** of objects a runaway recipe made would only keep the run going hundreds
+** of milliseconds past its budget.
+*/
+#define cantryagain(g)	(completestate(g) && !g->gcstopem && !g->wfatal)
+#else
 #define cantryagain(g)	(completestate(g) && !g->gcstopem)
+#endif
 
 
 

@@ -75,6 +75,9 @@ pub struct Host {
     snapshots: std::cell::Cell<bool>,
     /// How many times a dirty state was loaded again.
     reloads: std::cell::Cell<u64>,
+    /// The last run left garbage the next one must not inherit: collected before the next run's
+    /// clock starts (see [`Host::generate`]).
+    garbage: std::cell::Cell<bool>,
     /// How many runs ended putting back pristine objects they wrote, and how many objects.
     resets: std::cell::Cell<(u64, u64)>,
     /// The last run left the state dirty: the next one loads it again first (after the caller
@@ -286,6 +289,7 @@ impl Host {
             spent: Default::default(),
             snapshots: std::cell::Cell::new(false),
             reloads: std::cell::Cell::new(0),
+            garbage: std::cell::Cell::new(false),
             resets: std::cell::Cell::new((0, 0)),
             stale: std::cell::Cell::new(false),
             warm_ids: std::cell::Cell::new(RUN_WARM_ID_BASE),
@@ -354,6 +358,7 @@ impl Host {
     /// What the memory account holds between generations: the Lua state (the loaded recipe and
     /// what its objects reserved) and what the caller keeps ([`Host::keep`]).
     pub fn memory_held(&self) -> usize {
+        self.collect_garbage_left();
         let env = self.env.borrow();
         let budget = state::state(&env.lua).budget.clone();
         budget.held().saturating_add(self.kept.get())
@@ -413,6 +418,7 @@ impl Host {
     /// Generates one map. Its wall-clock time, and the phases it marked, are then in
     /// [`Self::phases`].
     pub fn generate(&self, run: &Run) -> Result<Map> {
+        self.collect_garbage_left();
         let started = self.clock.borrow_mut().start();
         let map = self.generate_timed(run, started);
         self.clock.borrow_mut().stop();
@@ -478,18 +484,20 @@ impl Host {
         self.spent.set((budget.used(), budget.peak_bytes()));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not
-        // inherit: collect it. So does a run whose Rust objects (towns, status lists) hold more
-        // than a little: Lua's collector does not see their size, so dead ones would pile up
-        // over many maps, each new one taking fresh memory from the system (which zeroes it)
-        // instead of the memory the last one freed. Light runs skip the full collection (it
-        // costs more than a small map).
+        // inherit: it is collected before the next run (or the next look at the memory held).
+        // So does a run whose Rust objects (towns, status lists) hold more than a little: Lua's
+        // collector does not see their size, so dead ones would pile up over many maps, each new
+        // one taking fresh memory from the system (which zeroes it) instead of the memory the
+        // last one freed. Light runs skip the full collection (it costs more than a small map).
+        // Not now: collecting millions of objects a runaway run made takes longer than the
+        // 100 ms a run may go past its clock budget, and a run that fails is over when its
+        // budget says so.
         let failed = !matches!(outcome, Ok(Ok(_))) || exceeded.is_some();
-        if failed
-            || env.lua.used_memory() > self.limits.memory / 4
-            || budget.reserved() > COLLECT_AFTER_RESERVED
-        {
-            let _ = env.lua.gc_collect();
-        }
+        self.garbage.set(
+            failed
+                || env.lua.used_memory() > self.limits.memory / 4
+                || budget.reserved() > COLLECT_AFTER_RESERVED,
+        );
         // A run that panicked did not reach its reset (see `call_recipe`).
         let refilled = env.refill_error_pool(&self.warm_ids);
         self.stale.set(env.dirty() || outcome.is_err() || !refilled);
@@ -502,6 +510,14 @@ impl Host {
             )),
             Ok(Err(e)) => Err(self.script_error(e)),
             Ok(Ok(())) => Ok(map),
+        }
+    }
+
+    /// Collects the garbage the last run left, when it left some worth collecting (see
+    /// [`Host::generate`]); a state about to be loaded again is dropped whole instead.
+    fn collect_garbage_left(&self) {
+        if self.garbage.replace(false) && !self.stale.get() {
+            let _ = self.env.borrow().lua.gc_collect();
         }
     }
 
