@@ -1,11 +1,17 @@
-//! Target `regions`: the input is one region file, loaded beside the shipped terrain file as
-//! `regions/fuzz.toml`. Whatever it holds, loading must give a registry or errors that each name
-//! their file, line and column; never a panic, never a hang.
+//! Target `regions`: the input is one region file, loaded and resolved as `regions/fuzz.toml`
+//! beside the shipped terrain file by the real loader ([`Registry::from_sources`], which
+//! `Registry::load_dir` calls once it has read the files). Whatever it holds, loading must give a
+//! registry or errors that each name their file, line and column, the same on a second load;
+//! never a panic.
 
-use crate::Outcome;
+use crate::{Checked, Finding, Outcome};
 use std::path::Path;
+use warren_core::message::MAX_MESSAGE_BYTES;
 use warren_core::region::{Registry, Source};
 use warren_lua::Limits;
+
+/// Where the input is said to be, in messages.
+const INPUT: &str = "regions/fuzz.toml";
 
 /// The region target: the shipped terrain file every input is loaded beside.
 pub struct Regions {
@@ -26,13 +32,31 @@ impl Regions {
         })
     }
 
-    /// Loads `input` and checks what came out.
-    pub fn run(&self, input: &str) -> Outcome {
+    /// Loads `input` (bytes that are not UTF-8 replaced, as the file reader refuses them before
+    /// the loader sees them) and checks what came out.
+    pub fn run(&self, input: &[u8]) -> Checked {
+        let text = String::from_utf8_lossy(input);
+        let first = self.load(&text)?;
+        // Loading is a function of the files: the same text gives the same registry or errors.
+        let again = self.load(&text)?;
+        if first != again {
+            return Err(Finding(format!(
+                "two loads of the same files differ:\n{first:?}\n{again:?}"
+            )));
+        }
+        Ok(match first {
+            Loaded::Registry(_) => Outcome::Accepted,
+            Loaded::Refused(shown) => Outcome::Refused(shown),
+        })
+    }
+
+    /// One load of `text` beside the terrain file, checked.
+    fn load(&self, text: &str) -> Result<Loaded, Finding> {
         let sources = vec![
             self.terrain.clone(),
             Source {
-                path: "regions/fuzz.toml".into(),
-                text: input.into(),
+                path: INPUT.into(),
+                text: text.into(),
             },
         ];
         match Registry::from_sources(sources) {
@@ -40,32 +64,74 @@ impl Regions {
                 // What a run does next with a registry: limits, then `ctx.regions` as data.
                 let resolved = Limits::default().lowered_by(&registry);
                 for w in &resolved.warnings {
-                    if !w.starts_with("regions/fuzz.toml:") {
-                        return Outcome::Finding(format!(
+                    if !w.starts_with(&format!("{INPUT}:")) {
+                        return Err(Finding(format!(
                             "a [limits] warning without its place: {w}"
-                        ));
+                        )));
                     }
                 }
-                if let Err(e) = serde_json::to_value(&registry.data) {
-                    return Outcome::Finding(format!("registry data does not serialise: {e}"));
-                }
-                Outcome::Accepted
+                let data = serde_json::to_string(&registry.data)
+                    .map_err(|e| Finding(format!("registry data does not serialise: {e}")))?;
+                Ok(Loaded::Registry(format!("{data}{:?}", resolved.limits)))
             }
             Err(errors) => {
                 if errors.0.is_empty() {
-                    return Outcome::Finding("refused without a reason".into());
+                    return Err(Finding("refused without a reason".into()));
                 }
                 for e in &errors.0 {
-                    if e.line == 0 {
-                        return Outcome::Finding(format!("an error without a line: {e}"));
+                    if e.line == 0 || e.col == 0 {
+                        return Err(Finding(format!(
+                            "an error without its line and column: {e}"
+                        )));
+                    }
+                    if e.file != Path::new(INPUT) && e.file != Path::new("regions/terrain.toml") {
+                        return Err(Finding(format!("an error naming another file: {e}")));
+                    }
+                    if e.to_string().len() > MAX_MESSAGE_BYTES + 256 {
+                        return Err(Finding(format!(
+                            "an error of {} bytes",
+                            e.to_string().len()
+                        )));
                     }
                 }
-                let shown = errors.to_string();
-                if shown.len() > 101 * (warren_core::message::MAX_MESSAGE_BYTES + 64) {
-                    return Outcome::Finding(format!("{} bytes of errors", shown.len()));
-                }
-                Outcome::Refused(crate::class(&errors.0[0].message))
+                Ok(Loaded::Refused(errors.to_string()))
             }
         }
+    }
+}
+
+/// What one load gave, to compare two loads.
+#[derive(Debug, PartialEq)]
+enum Loaded {
+    /// The registry's data and the limits it sets.
+    Registry(String),
+    /// Every error, as shown.
+    Refused(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target() -> Regions {
+        Regions::new(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap()
+    }
+
+    #[test]
+    fn a_shipped_region_file_is_accepted() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let dungeon = std::fs::read(root.join("regions/dungeon.toml")).unwrap();
+        assert_eq!(target().run(&dungeon), Ok(Outcome::Accepted));
+    }
+
+    #[test]
+    fn a_broken_file_is_refused_at_its_line_and_column() {
+        let out = target()
+            .run(b"[[terrain]]\nname = \"x\"\nglyph = 5\n")
+            .unwrap();
+        let Outcome::Refused(shown) = out else {
+            panic!("accepted: {out:?}")
+        };
+        assert!(shown.starts_with("regions/fuzz.toml:3:"), "{shown}");
     }
 }

@@ -353,7 +353,7 @@ fn check_cargo(words: &[&str]) -> Result<(), String> {
     }
     for w in words {
         let looks_like_file = w.contains('/') && !w.starts_with('-') && w.contains('.');
-        if looks_like_file && !root().join(w).exists() && !w.contains("/findings/") {
+        if looks_like_file && !root().join(w).exists() && !w.contains("/artifacts/") {
             return Err(format!("`{line}`: {w} does not exist"));
         }
     }

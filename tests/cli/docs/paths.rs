@@ -81,7 +81,7 @@ fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 fn missing(file: &str, text: &str) -> Vec<String> {
     named_paths(text)
         .into_iter()
-        .filter(|p| !root().join(p).exists() && !p.contains("/findings/"))
+        .filter(|p| !root().join(p).exists() && !p.contains("/artifacts/"))
         .map(|p| format!("{file}: {p}"))
         .collect()
 }
