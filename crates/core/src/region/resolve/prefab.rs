@@ -133,8 +133,9 @@ fn glyph_key(
     legend: &BTreeMap<char, Cell>,
     produced: bool,
 ) -> Option<char> {
-    let key = p.name_of(at);
+    // Naming the key parses the file again: only for a key that is wrong.
     let Some(glyph) = single(text) else {
+        let key = p.name_of(at);
         p.report_at(
             at,
             format!("{key} = {text:?} must be exactly one character"),
@@ -142,6 +143,7 @@ fn glyph_key(
         return None;
     };
     if produced && !legend.contains_key(&glyph) {
+        let key = p.name_of(at);
         p.report_at(
             at,
             format!(
@@ -218,7 +220,8 @@ fn subst_kind(
     p: &mut Problems,
 ) -> Option<SubstKind> {
     let at = |k: &str| tpath!["subst", i, k];
-    let entry = p.name_of(&pair("subst", i));
+    // Naming a key parses the file again: names are made only for keys that are wrong.
+    let entry = |p: &Problems| p.name_of(&pair("subst", i));
     let stray = |p: &mut Problems, key: &str, with: &str| {
         let name = p.name_of(&at(key));
         p.report_at(&at(key), format!("{name} goes only with {with}"));
@@ -227,7 +230,7 @@ fn subst_kind(
         (Some(_), Some(_)) => {
             p.report_at(
                 &at("count"),
-                format!("{entry} has both one_of and count; give one"),
+                format!("{} has both one_of and count; give one", entry(p)),
             );
             None
         }
@@ -235,8 +238,9 @@ fn subst_kind(
             p.report_at(
                 &pair("subst", i),
                 format!(
-                    "{entry} has neither one_of (each cell becomes one of several glyphs) nor \
-                     count (exactly that many cells become `becomes`); give one"
+                    "{} has neither one_of (each cell becomes one of several glyphs) nor \
+                     count (exactly that many cells become `becomes`); give one",
+                    entry(p)
                 ),
             );
             None
@@ -252,8 +256,9 @@ fn subst_kind(
                     stray(p, key, "count");
                 }
             }
-            let key = p.name_of(&at("one_of"));
+            let key = |p: &Problems| p.name_of(&at("one_of"));
             if choices.is_empty() {
+                let key = key(p);
                 p.report_at(
                     &at("one_of"),
                     format!("{key} is empty; list the glyphs to choose from"),
@@ -265,6 +270,7 @@ fn subst_kind(
                     produced.push((c, at("one_of"), i));
                 } else {
                     ok = false;
+                    let key = key(p);
                     p.report_at(
                         &at("one_of"),
                         format!(
@@ -302,13 +308,14 @@ fn subst_kind(
             if s.per.is_some() {
                 stray(p, "per", "one_of");
             }
-            let key = p.name_of(&at("count"));
+            let key = |p: &Problems| p.name_of(&at("count"));
             let cells = match (glyph, glyphs) {
                 (Some(g), Some(map)) => Some(map.count(g)),
                 _ => None,
             };
             let mut ok = true;
             if count < 0 {
+                let key = key(p);
                 p.report_at(
                     &at("count"),
                     format!("{key} = {count} is negative; give a count ≥ 0"),
@@ -316,6 +323,7 @@ fn subst_kind(
                 ok = false;
             } else if let (Some(cells), Some(g)) = (cells, glyph) {
                 if count as usize > cells {
+                    let key = key(p);
                     p.report_at(
                         &at("count"),
                         format!(
@@ -329,6 +337,7 @@ fn subst_kind(
             let becomes = match &s.becomes {
                 Some(b) => glyph_key(p, &at("becomes"), b, legend, true),
                 None => {
+                    let entry = entry(p);
                     p.report_at(
                         &pair("subst", i),
                         format!("{entry} has count but no becomes; say what the cells become"),
@@ -340,6 +349,7 @@ fn subst_kind(
                 Some(r) => glyph_key(p, &at("rest"), r, legend, true).map(Some),
                 None => {
                     if let Some(g) = glyph.filter(|g| !legend.contains_key(g)) {
+                        let entry = entry(p);
                         p.report_at(
                             &pair("subst", i),
                             format!(
@@ -378,13 +388,14 @@ fn unknown_glyphs(
     substituted: &BTreeSet<char>,
     p: &mut Problems,
 ) {
-    let key = p.name(&["map"]);
+    let key = |p: &Problems| p.name(&["map"]);
     let mut seen = BTreeSet::new();
     for (i, &c) in glyphs.cells.iter().enumerate() {
         if legend.contains_key(&c) || substituted.contains(&c) || !seen.insert(c) {
             continue;
         }
         let (x, y) = (i as i32 % glyphs.width, i as i32 / glyphs.width);
+        let key = key(p);
         p.report_at(
             &pair("map", at[i]),
             format!(
@@ -409,7 +420,7 @@ fn entrances(
     terrains: &TerrainTable,
     p: &mut Problems,
 ) -> Vec<char> {
-    let key = p.name(&["connect"]);
+    let key = |p: &Problems| p.name(&["connect"]);
     let mut out: Vec<char> = Vec::new();
     for c in d.connect.chars() {
         if out.contains(&c) {
@@ -418,6 +429,7 @@ fn entrances(
         out.push(c);
         let Some((glyphs, at)) = map else { continue };
         if glyphs.count(c) == 0 {
+            let key = key(p);
             p.report(
                 &["connect"],
                 format!("{key}: glyph {} is not in the map", shown(c)),
@@ -425,6 +437,7 @@ fn entrances(
             continue;
         }
         if substituted.contains(&c) {
+            let key = key(p);
             p.report(
                 &["connect"],
                 format!(
@@ -446,6 +459,7 @@ fn entrances(
             _ => false,
         };
         if !open {
+            let key = key(p);
             p.report(
                 &["connect"],
                 format!(
