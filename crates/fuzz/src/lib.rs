@@ -81,13 +81,27 @@ pub fn root() -> std::path::PathBuf {
 
 /// A scratch directory for this process (`$TMPDIR/warren-fuzz-PID`), removed when the process
 /// exits: libFuzzer ends with `exit`, which runs no destructors, so the removal is an `atexit`
-/// handler.
+/// handler. A process that aborts on a finding (or is killed) runs none, so the scratch
+/// directories of processes that are gone are removed here first.
 pub fn scratch() -> std::path::PathBuf {
     extern "C" fn remove() {
         let _ = std::fs::remove_dir_all(scratch_path());
     }
     fn scratch_path() -> std::path::PathBuf {
         std::env::temp_dir().join(format!("warren-fuzz-{}", std::process::id()))
+    }
+    for entry in std::fs::read_dir(std::env::temp_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix("warren-fuzz-"));
+        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok()) {
+            if !std::path::Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
     // SAFETY: `remove` is a plain function that only removes the directory.
     unsafe { libc::atexit(remove) };
