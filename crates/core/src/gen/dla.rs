@@ -133,6 +133,7 @@ pub fn grow(
         .collect();
     let wanted = (cells.len() * o.floor_percent as usize).div_ceil(100);
     let mut walker = Walker {
+        tried: vec![false; map.len()],
         map,
         scope,
         floor,

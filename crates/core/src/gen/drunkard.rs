@@ -4,7 +4,7 @@
 //! whether its carving is mirrored ([`Symmetry`]).
 
 use super::area::Area;
-use super::meter::Meter;
+use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{passable, Brush, Map, Point, Rect};
 use crate::rng::Rng;
@@ -120,6 +120,7 @@ pub fn walk(
         });
     }
     let w = map.width() as usize;
+    let map_len = map.len();
     let cells = scope.cells().count();
     let mut open: Vec<u32> = scope
         .cells()
@@ -135,9 +136,11 @@ pub fn walk(
         brush: o.brush as i32,
         symmetry: o.symmetry,
         open: &mut open,
+        tried: vec![false; map_len],
     };
     let most_steps = 100 * cells as u64;
     let (mut steps, mut walkers) = (0u64, 0u32);
+    let mut meter = Batched::new(meter);
     while walker.open.len() < wanted && steps < most_steps {
         let mut p = match (o.spawn, walkers) {
             (Spawn::Random, 1..) if !walker.open.is_empty() => {
@@ -158,6 +161,7 @@ pub fn walk(
         }
         steps += o.lifetime as u64;
     }
+    meter.finish()?;
     Ok(Walked {
         walkers,
         open: open.len(),
@@ -176,11 +180,18 @@ pub(super) struct Walker<'a, 's> {
     pub(super) symmetry: Symmetry,
     /// The open cells of the area, by index.
     pub(super) open: &'a mut Vec<u32>,
+    /// The cells already written, by index: the map changes only through the walker, so
+    /// writing one again with the same brush would change nothing, and is skipped.
+    pub(super) tried: Vec<bool>,
 }
 
 impl Walker<'_, '_> {
     /// Carves the brush square at `p` and its mirrors.
     pub(super) fn carve(&mut self, p: Point) {
+        if self.symmetry == Symmetry::None {
+            self.square(p);
+            return;
+        }
         let b = self.bounds;
         let mirror_x = b.x + b.x2() - p.x;
         let mirror_y = b.y + b.y2() - p.y;
@@ -202,21 +213,33 @@ impl Walker<'_, '_> {
 
     /// Carves the brush square centred on `p`, inside the area.
     fn square(&mut self, p: Point) {
+        if self.brush == 1 {
+            self.cell(p.x, p.y);
+            return;
+        }
         let lo = (self.brush - 1) / 2;
-        let w = self.map.width() as usize;
         for y in p.y - lo..p.y - lo + self.brush {
             for x in p.x - lo..p.x - lo + self.brush {
-                if !self.scope.contains(x, y) {
-                    continue;
-                }
-                let i = x as usize + y as usize * w;
-                let was = passable(self.map.flag_cells()[i]);
-                // The cell is in the area, so on the map.
-                let _ = self.map.write(Point::new(x, y), self.floor);
-                if !was && passable(self.map.flag_cells()[i]) {
-                    self.open.push(i as u32);
-                }
+                self.cell(x, y);
             }
+        }
+    }
+
+    /// Carves cell `(x, y)` if it is in the area and not carved yet.
+    #[inline]
+    fn cell(&mut self, x: i32, y: i32) {
+        if !self.scope.contains(x, y) {
+            return;
+        }
+        let i = x as usize + y as usize * self.map.width() as usize;
+        if std::mem::replace(&mut self.tried[i], true) {
+            return;
+        }
+        let was = passable(self.map.flag_cells()[i]);
+        // The cell is in the area, so on the map.
+        let _ = self.map.write(Point::new(x, y), self.floor);
+        if !was && passable(self.map.flag_cells()[i]) {
+            self.open.push(i as u32);
         }
     }
 }

@@ -126,7 +126,10 @@ impl CostGrid {
             stride,
             cost,
             max_cost,
-            steps: padded_steps(rules.adjacency, stride).into_iter().map(|s| s.0).collect(),
+            steps: padded_steps(rules.adjacency, stride)
+                .into_iter()
+                .map(|s| s.0)
+                .collect(),
         })
     }
 
@@ -162,7 +165,10 @@ fn fill_padded<T: Copy>(map: &Map, scope: &Scope<'_>, table: &[[T; 2]], out: &mu
     let (terrain, flags) = (map.terrain_cells(), map.flag_cells());
     let b = scope.bounds;
     let (x0, x1) = (b.x.max(0) as usize, (b.x + b.w).max(0) as usize);
-    let (y0, y1) = (b.y.max(0) as usize, ((b.y + b.h).max(0) as usize).min(height));
+    let (y0, y1) = (
+        b.y.max(0) as usize,
+        ((b.y + b.h).max(0) as usize).min(height),
+    );
     for y in y0..y1 {
         let row = &mut out[(y + 1) * stride + 1..(y + 1) * stride + 1 + width];
         let (terrain, flags) = (&terrain[y * width..], &flags[y * width..]);

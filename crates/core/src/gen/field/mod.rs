@@ -225,11 +225,19 @@ impl Field {
         let scope = area.on(map)?;
         let b = scope.bounds;
         meter.work(b.w.max(0) as u64 * b.h.max(0) as u64)?;
+        let within = |i: usize| {
+            let v = self.values[i];
+            v >= lo && v <= hi
+        };
+        if scope.is_rectangular() {
+            if b.is_empty() {
+                return Ok(0);
+            }
+            return Ok(map.write_rect_where(&b, brush, within)?);
+        }
         let mut written = 0;
         for p in scope.cells() {
-            let i = p.x as usize + p.y as usize * self.width as usize;
-            let v = self.values[i];
-            if v >= lo && v <= hi {
+            if within(p.x as usize + p.y as usize * self.width as usize) {
                 written += map.write(p, brush)? as usize;
             }
         }

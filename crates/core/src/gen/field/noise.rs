@@ -244,9 +244,18 @@ pub fn fill(
     let scope = area.scope(w, h)?;
     let mut meter = Batched::new(meter);
     if options.kind == NoiseKind::White {
-        for p in scope.cells() {
-            field.values[p.x as usize + p.y as usize * w as usize] = rng.float() as f32;
-            meter.work(1)?;
+        let b = scope.bounds;
+        // Row by row, as `scope.cells()` visits them, so a mask draws in the same order.
+        for y in b.y..b.y + b.h {
+            let row = y as usize * w as usize;
+            let mut drawn = 0;
+            for x in b.x..b.x + b.w {
+                if scope.is_rectangular() || scope.contains(x, y) {
+                    field.values[row + x as usize] = rng.float() as f32;
+                    drawn += 1;
+                }
+            }
+            meter.work(drawn)?;
         }
         return Ok(meter.finish()?);
     }
