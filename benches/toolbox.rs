@@ -16,6 +16,7 @@
 //! ```text
 //! cargo bench --bench toolbox            # criterion figures, then the side-by-side tables
 //! cargo bench --bench toolbox -- --quick # the tables with short criterion runs
+//! TOOLBOX_TABLES=0 cargo bench --bench toolbox -- dijkstra  # criterion figures only
 //! ```
 //!
 //! The tables time the two sides in alternating rounds (A B A B …, so a busy neighbour slows both
@@ -46,6 +47,7 @@ use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
 use warren_core::gen::meter::Unmetered;
 use warren_core::gen::prefab::{self, Fit, PlaceRequest, PrefabBrushes};
 use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
+use warren_core::gen::wfc::{self, Sample, Symmetry as WfcSymmetry};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
 use warren_core::rng::Rng;
 use warren_lua::{Host, ParamValues, Run};
@@ -648,10 +650,62 @@ fn bench_vaults(c: &mut Criterion, t: &Terrains) {
     group.finish();
 }
 
+/// Wave function collapse: a 64×64 map from an 8×8 periodic sample of houses and streets (3×3
+/// windows, mirrored as `scripts/wfc_town.lua` does by default; up to 100 retries).
+fn bench_wfc(c: &mut Criterion, t: &Terrains) {
+    let id = |name| must(t.table.id(name).ok_or(name));
+    let palette = [
+        id("street"),
+        id("brick wall"),
+        id("worn floor"),
+        id("open door"),
+    ];
+    let rows: Vec<Vec<u16>> = [
+        ",,,,,,,,", ",#####,,", ",#...#,,", ",#...+,,", ",#...#,,", ",##+##,,", ",,,,,,,,",
+        ",,,,,,,,",
+    ]
+    .iter()
+    .map(|row| {
+        row.chars()
+            .map(|ch| palette[",#.+".find(ch).unwrap_or(0)])
+            .collect()
+    })
+    .collect();
+    let sample = must(Sample::from_rows("bench houses", &rows, true));
+    let symmetry = WfcSymmetry {
+        rotate: false,
+        reflect: true,
+    };
+    let patterns = must(wfc::patterns(&sample, 3, symmetry));
+    let brushes: Vec<Brush> = sample.terrains.iter().map(|&t| Brush::new(t)).collect();
+    let blank = t.map(64, 64);
+    let mut map = blank.clone();
+    let mut seed = 0;
+    let mut group = c.benchmark_group("toolbox absolute");
+    group.bench_function("wfc 64×64 from an 8×8 sample (n 3, mirrored)", |b| {
+        b.iter(|| {
+            seed += 1;
+            map.clone_from(&blank);
+            let r = wfc::collapse(
+                &mut map,
+                Area::Map,
+                &patterns,
+                100,
+                &mut Rng::new(seed),
+                &brushes,
+                &mut Unmetered,
+            );
+            black_box(must(r).attempts)
+        })
+    });
+    group.finish();
+}
+
 fn main() {
     let t = Terrains::shipped();
     let mut c = Criterion::default().configure_from_args();
     bench_vaults(&mut c, &t);
+    bench_wfc(&mut c, &t);
 
     // Absolute figures.
     let (cave, centre) = big_cave(&t);
@@ -809,6 +863,11 @@ fn main() {
     }
     group.finish();
 
+    // The tables time every case again: a filtered run (`TOOLBOX_TABLES=0`) skips them.
+    if std::env::var_os("TOOLBOX_TABLES").is_some_and(|v| v == "0") {
+        c.final_summary();
+        return;
+    }
     let mut rows = Vec::new();
     for (w, h) in [(80, 50), (256, 256)] {
         let mut group = c.benchmark_group(format!("toolbox {w}x{h}"));
@@ -870,8 +929,10 @@ fn main() {
         for (file, index) in [
             ("cellular.lua", 0),
             ("bsp.lua", 1),
+            ("bsp_interior.lua", 2),
             ("drunkard.lua", 3),
             ("maze.lua", 4),
+            ("voronoi.lua", 6),
             ("noise.lua", 7),
         ] {
             let (name, primitive) = &mut all[index];
