@@ -10,7 +10,8 @@ use std::ffi::c_void;
 use std::ptr;
 use std::rc::Rc;
 
-/// What the wrapper needs: the allocator it forwards to and the budget it reports to.
+/// What the wrapper needs: the allocator it replaces (put back by [`AllocGuard::uninstall`]) and
+/// the budget it reports to.
 struct Watch {
     inner: ffi::lua_Alloc,
     inner_ud: *mut c_void,
@@ -38,12 +39,53 @@ unsafe extern "C" fn watched(
     if !watch.budget.allocate(old, nsize, string) {
         return ptr::null_mut();
     }
-    // SAFETY: forwarding the exact arguments to the allocator Lua was created with.
-    let out = unsafe { (watch.inner)(watch.inner_ud, ptr, osize, nsize) };
+    // SAFETY: Lua's own arguments: `ptr` is null or a block of `osize` bytes it holds.
+    let out = unsafe { forward(ptr, osize, nsize) };
     if out.is_null() && nsize > old {
         watch.budget.allocate(nsize, old, false);
     }
     out
+}
+
+/// What `lua_Alloc` asks for, done with the program's global allocator exactly as mlua's
+/// allocator (the one every `Lua` is created with) does it, in the same layout, so that either
+/// frees or resizes the other's blocks: null for a free, else the new or resized block, or null
+/// when there is no memory (Lua then raises its memory error; mlua's would abort).
+///
+/// Called directly rather than through mlua's allocator: that adds a layer and a count of its
+/// own (`Lua::used_memory`, which nothing reads while this wrapper is installed: mlua then asks
+/// Lua's collector instead), 18 instructions on each of Lua's allocations — 2% of a
+/// metatable-heavy workload (BENCHMARKS.md).
+///
+/// # Safety
+/// `ptr` is null or a block of `osize` bytes from this allocator or mlua's.
+#[inline(always)]
+unsafe fn forward(ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
+    use std::alloc::{alloc, dealloc, realloc, Layout};
+    const ALIGN: usize = ffi::SYS_MIN_ALIGN;
+    if nsize == 0 {
+        if !ptr.is_null() {
+            // SAFETY: a block of `osize` bytes allocated with this layout (the caller's promise).
+            unsafe { dealloc(ptr.cast(), Layout::from_size_align_unchecked(osize, ALIGN)) };
+        }
+        return ptr::null_mut();
+    }
+    if nsize > isize::MAX as usize - (ALIGN - 1) {
+        return ptr::null_mut();
+    }
+    if ptr.is_null() {
+        // SAFETY: a non-zero size that rounds up to its power-of-two alignment within isize.
+        return unsafe { alloc(Layout::from_size_align_unchecked(nsize, ALIGN)) }.cast();
+    }
+    // SAFETY: as for `dealloc`; the new size is non-zero and rounds up within isize.
+    unsafe {
+        realloc(
+            ptr.cast(),
+            Layout::from_size_align_unchecked(osize, ALIGN),
+            nsize,
+        )
+    }
+    .cast()
 }
 
 /// The allocator and its userdata currently installed in `lua`.
@@ -68,7 +110,8 @@ fn set(lua: &Lua, f: ffi::lua_Alloc, ud: *mut c_void) -> mlua::Result<()> {
 
 impl AllocGuard {
     /// Wraps the allocator of `lua` so that `budget` sees every allocation. Memory the state
-    /// already holds is counted from now on.
+    /// already holds is counted from now on. `lua` must have mlua's own allocator, as every
+    /// `Lua` mlua creates does: the wrapper takes and frees blocks as it does ([`forward`]).
     pub fn install(lua: &Lua, budget: Rc<Budget>) -> mlua::Result<AllocGuard> {
         let (inner, inner_ud) = current(lua)?;
         budget.start_counting(lua.used_memory());
