@@ -10,9 +10,8 @@
 //! `cargo test --test cli browser:: -- --nocapture` also prints the measured save-to-update latency.
 
 use crate::common::server::*;
+use crate::common::webdriver::{Client, Locator, PointerAction, MOUSE_BUTTON_LEFT};
 use crate::common::*;
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -123,14 +122,7 @@ impl Browser {
                 ],
             },
         });
-        let mut builder =
-            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-        let Value::Object(caps) = capabilities else {
-            unreachable!()
-        };
-        builder.capabilities(caps);
-        let client = builder
-            .connect(&format!("http://127.0.0.1:{port}"))
+        let client = Client::connect(&format!("http://127.0.0.1:{port}"), capabilities)
             .await
             .expect("a Chromium session");
         Browser {
@@ -278,23 +270,23 @@ impl Page<'_> {
                  return [r.left + v.x + ({x} + 0.5) * v.zoom, r.top + v.y + ({y} + 0.5) * v.zoom];"
             ))
             .await;
-        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
-            duration: None,
+        let mouse = vec![PointerAction::MoveTo {
             x: at[0].as_f64().unwrap().floor(),
             y: at[1].as_f64().unwrap().floor(),
-        });
+        }];
         self.client.perform_actions(mouse).await.unwrap();
     }
 
     /// Clicks where the mouse is.
     async fn click_here(&self) {
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::Down {
+        let mouse = vec![
+            PointerAction::Down {
                 button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::Up {
+            },
+            PointerAction::Up {
                 button: MOUSE_BUTTON_LEFT,
-            });
+            },
+        ];
         self.client.perform_actions(mouse).await.unwrap();
     }
 }

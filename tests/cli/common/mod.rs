@@ -4,6 +4,7 @@
 #[cfg(unix)]
 pub mod process;
 pub mod server;
+pub mod webdriver;
 
 use std::path::Path;
 
