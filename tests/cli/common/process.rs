@@ -30,6 +30,9 @@ pub struct Finished {
     pub peak_kib: u64,
     /// Minor page faults (memory the kernel handed it, zeroed, without reading a disk).
     pub minor_faults: u64,
+    /// CPU time it used (user and system): unlike its wall time, not stretched by other work
+    /// on the machine.
+    pub cpu: Duration,
 }
 
 /// Waits for `child` (reading its pipes meanwhile) and reports how it ended.
@@ -63,10 +66,16 @@ pub fn finish(mut child: Child) -> Finished {
         stderr,
         peak_kib: usage.ru_maxrss as u64,
         minor_faults: usage.ru_minflt as u64,
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
     }
 }
 
 /// Runs `cmd` to the end.
+/// A `timeval` as a duration.
+fn seconds(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+}
+
 pub fn run(cmd: &mut Command) -> Finished {
     finish(cmd.spawn().expect("warren starts"))
 }
