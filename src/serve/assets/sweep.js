@@ -84,6 +84,7 @@ export class Sweep {
     this.now = null; // the latest progress
     this.before = null; // the previous finished sweep of the same recipe, seeds and count
     this.firstShownAt = null; // when the current sweep's first histogram was drawn (ms)
+    this.inputsPending = false; // a change of the seeds waits for the end of its task
     $('sweep-run').addEventListener('click', () => this.restart());
     $('sweep-live').addEventListener('change', () => {
       if ($('sweep-live').checked) this.restart();
@@ -105,8 +106,19 @@ export class Sweep {
     return okCount && okStart ? { count, start: BigInt(start).toString() } : null;
   }
 
+  /**
+   * The seeds changed: one new sweep for all the changes made in one go (both fields set by a
+   * script, say). Asked once per change, each request would abort the one before, and an
+   * aborted request the network had already sent could reach the server after its successor
+   * and replace the sweep the page then waits for.
+   */
   onInputs() {
-    if (this.base) this.update(this.base, this.version, true);
+    if (this.inputsPending) return;
+    this.inputsPending = true;
+    setTimeout(() => {
+      this.inputsPending = false;
+      if (this.base) this.update(this.base, this.version, true);
+    }, 0);
   }
 
   /**
