@@ -680,19 +680,35 @@ impl Map {
         self.write_block(0, 0, self.width - 1, self.height - 1, brush)
     }
 
+    /// The part of the block `x0..=x1` × `y0..=y1` (all on the map) that `brush` may write: all
+    /// of it when forced, else its cells off the map's edge; `None` when that is nothing.
+    fn writable(
+        &self,
+        x0: i32,
+        y0: i32,
+        x1: i32,
+        y1: i32,
+        brush: &Brush,
+    ) -> Option<(i32, i32, i32, i32)> {
+        let (x0, y0, x1, y1) = if brush.force {
+            (x0, y0, x1, y1)
+        } else {
+            (
+                x0.max(1),
+                y0.max(1),
+                x1.min(self.width - 2),
+                y1.min(self.height - 2),
+            )
+        };
+        (x0 <= x1 && y0 <= y1).then_some((x0, y0, x1, y1))
+    }
+
     /// Writes the cells `x0..=x1` × `y0..=y1` (all on the map), applying the edge and priority
     /// rules a row at a time. Returns the number written.
     fn write_block(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, brush: &Brush) -> usize {
-        let (mut x0, mut y0, mut x1, mut y1) = (x0, y0, x1, y1);
-        if !brush.force {
-            x0 = x0.max(1);
-            y0 = y0.max(1);
-            x1 = x1.min(self.width - 2);
-            y1 = y1.min(self.height - 2);
-        }
-        if x1 < x0 || y1 < y0 {
+        let Some((x0, y0, x1, y1)) = self.writable(x0, y0, x1, y1, brush) else {
             return 0;
-        }
+        };
         let plain = brush.priority.is_none() && brush.region.is_none();
         let cells = (x1 - x0 + 1) as usize * (y1 - y0 + 1) as usize;
         if plain && self.known.uniform == Some(brush.terrain) {
@@ -757,16 +773,10 @@ impl Map {
         mut keep: impl FnMut(usize) -> bool,
     ) -> Result<usize, MapError> {
         self.check_rect(rect)?;
-        let (mut x0, mut y0, mut x1, mut y1) = (rect.x, rect.y, rect.x2(), rect.y2());
-        if !brush.force {
-            x0 = x0.max(1);
-            y0 = y0.max(1);
-            x1 = x1.min(self.width - 2);
-            y1 = y1.min(self.height - 2);
-        }
-        if x1 < x0 || y1 < y0 {
+        let Some((x0, y0, x1, y1)) = self.writable(rect.x, rect.y, rect.x2(), rect.y2(), brush)
+        else {
             return Ok(0);
-        }
+        };
         self.forget(brush);
         let terrain_bits = self.terrain_bits(brush.terrain);
         let width = self.width as usize;

@@ -193,6 +193,18 @@ impl<'a> Problems<'a> {
             .join("; ")
     }
 
+    /// A legend key's glyph: its one character, or `None` after reporting the key.
+    fn legend_glyph(&mut self, key: &str) -> Option<char> {
+        let glyph = single(key);
+        if glyph.is_none() {
+            self.report(
+                &["legend", key],
+                format!("legend key {key:?} must be exactly one character"),
+            );
+        }
+        glyph
+    }
+
     /// Checks an integer key against its declared range.
     fn int(&mut self, keys: &[&str], spec: &IntKey, v: i64) -> bool {
         // Naming the key may parse the file again: only for a value that is wrong.
@@ -797,12 +809,7 @@ fn vault_grid(
     let mut complete = true;
     for (glyph, name) in &v.legend {
         let at = ["legend", glyph.as_str()];
-        let mut chars = glyph.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            p.report(
-                &at,
-                format!("legend key {glyph:?} must be exactly one character"),
-            );
+        let Some(c) = p.legend_glyph(glyph) else {
             complete = false;
             continue;
         };
@@ -860,12 +867,7 @@ pub fn sample(s: &SampleDef, terrains: &TerrainTable, p: &mut Problems) -> Optio
     let mut complete = true;
     for (glyph, name) in &s.legend {
         let at = ["legend", glyph.as_str()];
-        let mut chars = glyph.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            p.report(
-                &at,
-                format!("legend key {glyph:?} must be exactly one character"),
-            );
+        let Some(c) = p.legend_glyph(glyph) else {
             complete = false;
             continue;
         };
@@ -980,6 +982,15 @@ pub fn town(t: &TownDef, terrains: &TerrainTable, p: &mut Problems) -> Option<To
 /// `[[spawn]]`: its weight.
 pub fn spawn(s: &SpawnDef, p: &mut Problems) {
     p.weight(s.weight);
+}
+
+/// The one character of `text`, if it has exactly one.
+fn single(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::super::locate::Seg;
 use super::super::schema::{PrefabDef, SubstDef};
-use super::{depths, Problems};
+use super::{depths, single, Problems};
 use crate::gen::dungeon::VaultGlyph;
 use crate::gen::prefab::{Cell, Glyphs, GridProblem, Per, Prefab, Subst, SubstKind};
 use crate::map::TerrainTable;
@@ -13,15 +13,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The path of item `i` of `key` (or character `i` of its text).
 fn pair(key: &str, i: usize) -> [Seg; 2] {
     [Seg::from(key), Seg::from(i)]
-}
-
-/// The single character of `text`, if it is one.
-fn single(text: &str) -> Option<char> {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Some(c),
-        _ => None,
-    }
 }
 
 /// `'x'`, or `' ' (space)` for a space.
