@@ -140,7 +140,10 @@ import { Sweep, number as tableNumber } from './sweep.js';
       return;
     }
     state.entry = entry;
-    fragmentTimer = setTimeout(() => history.replaceState(null, '', fragmentOf()), 250);
+    // The address as it is now: by the time the timer fires, a new seed or recipe may already be
+    // in `state` (its entry is pushed when its map arrives), and must not overwrite this entry.
+    const fragment = fragmentOf();
+    fragmentTimer = setTimeout(() => history.replaceState(null, '', fragment), 250);
   }
 
   function splitSet(text) {
