@@ -3,8 +3,9 @@
 //! `NearestCorridors` at the same size, and [`floor`], the same algorithm hand-written with no
 //! allocation and one byte a cell (what a C programmer would write: the physical reference),
 //! generation only. Criterion times each; then they are timed again in alternating rounds
-//! (A B C D A B C D …, so a busy neighbour slows all alike) and the ratios printed, with warren
-//! both alone and with the statistics `warren batch` adds:
+//! (A B C D A B C D …, so a busy neighbour slows all alike), each round by the CPU time of this
+//! thread (time spent waiting for a core on a loaded machine is not counted), and the medians
+//! and ratios printed, with warren both alone and with the statistics `warren batch` adds:
 //!
 //! ```text
 //! cargo bench --bench peers
@@ -14,7 +15,6 @@ use criterion::Criterion;
 use mapgen::{MapBuilder, NearestCorridors, SimpleRooms};
 use rand08::{rngs::StdRng, SeedableRng};
 use std::hint::black_box;
-use std::time::Instant;
 use warren_core::map::{Map, Point, TagValue};
 use warren_core::stats::Measurer;
 use warren_lua::{Host, ParamValues, Run};
@@ -28,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Maps per alternating round, and rounds.
 const ROUND: u64 = 2_000;
-const ROUNDS: usize = 9;
+const ROUNDS: usize = 25;
 
 /// The rooms recipe on one reused Lua state, at 80×50.
 struct Warren {
@@ -348,13 +348,25 @@ fn mapgen_map(seed: u64) {
     black_box(map);
 }
 
-/// Seconds per map of `ROUND` maps of `f`, seeds from `from`.
+/// This thread's CPU time so far, in seconds.
+fn thread_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(status, 0, "the thread's CPU clock reads");
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// CPU seconds per map of `ROUND` maps of `f`, seeds from `from`.
 fn round(from: u64, mut f: impl FnMut(u64)) -> f64 {
-    let started = Instant::now();
+    let started = thread_cpu();
     for seed in from..from + ROUND {
         f(seed);
     }
-    started.elapsed().as_secs_f64() / ROUND as f64
+    (thread_cpu() - started) / ROUND as f64
 }
 
 fn main() {
@@ -403,7 +415,9 @@ fn main() {
         bare.push(round(from, |s| floor::generate(s, black_box(&mut floor))));
     }
     let (alone, whole, peer, bare) = (median(alone), median(whole), median(peer), median(bare));
-    println!("\nside by side, {ROUNDS} alternating rounds of {ROUND} maps, medians per map:");
+    println!(
+        "\nside by side, {ROUNDS} alternating rounds of {ROUND} maps, medians of CPU time per map:"
+    );
     println!(
         "  warren rooms.lua 80x50, generation:              {:7.2} µs",
         alone * 1e6
