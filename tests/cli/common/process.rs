@@ -70,12 +70,12 @@ pub fn finish(mut child: Child) -> Finished {
     }
 }
 
-/// Runs `cmd` to the end.
 /// A `timeval` as a duration.
 fn seconds(t: libc::timeval) -> Duration {
     Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
 }
 
+/// Runs `cmd` to the end.
 pub fn run(cmd: &mut Command) -> Finished {
     finish(cmd.spawn().expect("warren starts"))
 }
