@@ -11,7 +11,7 @@ use warren_core::region::Registry;
 use warren_lua::{Host, Limits, Run};
 
 fn host() -> Host {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let registry = Registry::load_dir(&root.join("regions")).expect("shipped regions load");
     Host::load(
         &root.join("scripts/dungeon.lua"),

@@ -123,7 +123,7 @@ fn cave(w: i64, h: i64, seed: u64) -> Map {
 /// 80×50 maps of scripts/rooms.lua with its default parameters (seeds `0..count`): rooms joined
 /// by one-wide corridors, the maps `warren batch scripts/rooms.lua` measures.
 fn rooms(count: u64) -> Vec<Map> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let Ok(registry) = Registry::load_dir(&root.join("regions")) else {
         panic!("the shipped regions load");
     };

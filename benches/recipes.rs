@@ -21,7 +21,7 @@ const CASES: &[(&str, &[(u32, u32)])] = &[
 ];
 
 fn recipes(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let Ok(registry) = Registry::load_dir(&root.join("regions")) else {
         panic!("the shipped regions load");
     };

@@ -73,7 +73,7 @@ struct Terrains {
 
 impl Terrains {
     fn shipped() -> Terrains {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
         let registry = match warren_core::region::Registry::load_dir(&root.join("regions")) {
             Ok(r) => r,
             Err(e) => panic!("the shipped regions load: {e}"),
@@ -584,7 +584,7 @@ fn big_cave(t: &Terrains) -> (Map, Point) {
 /// Vault placement: `count` of the shipped templates (decorations aside) fitted into the rock
 /// of a `w × h` BSP dungeon and joined to it, the dungeon restored before each placement.
 fn bench_vaults(c: &mut Criterion, t: &Terrains) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let registry = must(warren_core::region::Registry::load_dir(
         &root.join("regions"),
     ));

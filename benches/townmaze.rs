@@ -9,7 +9,7 @@ use warren_core::region::Registry;
 use warren_lua::{Host, Limits, Run};
 
 fn townmaze(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let Ok(registry) = Registry::load_dir(&root.join("regions")) else {
         panic!("the shipped regions load");
     };

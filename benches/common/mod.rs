@@ -1,5 +1,6 @@
 //! What the benches share: loading a shipped recipe as `warren batch` would, and the median
-//! of a bench's rounds. (Each bench includes this module and uses part of it.)
+//! of a bench's rounds. (Each bench includes this module and uses part of it, in the root
+//! package and in `warren-benches`, whose manifest is `benches/Cargo.toml`.)
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -11,7 +12,7 @@ use warren_lua::{Host, Limits};
 /// default limits. Panics with the reason if they do not load: a bench has nothing to measure
 /// then.
 pub fn host(script: &str) -> Host {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root();
     let registry = match Registry::load_dir(&root.join("regions")) {
         Ok(r) => Arc::new(r),
         Err(e) => panic!("the shipped regions load: {e}"),
@@ -19,6 +20,16 @@ pub fn host(script: &str) -> Host {
     match Host::load(&root.join(script), registry, Limits::default()) {
         Ok(h) => h,
         Err(e) => panic!("{script} loads: {e}"),
+    }
+}
+
+/// The repository's root: the root package's directory, or the parent of `benches/` when
+/// this module is compiled into a bench of `warren-benches`.
+pub fn root() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match manifest.file_name() {
+        Some(name) if name == "benches" => manifest.parent().unwrap_or(manifest),
+        _ => manifest,
     }
 }
 

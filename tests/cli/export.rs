@@ -2,10 +2,11 @@
 //! every cell's exact terrain and region, rooms with their region and every way in, an entry
 //! cell on every level, exact seeds, one shape for one level or many), every document checked
 //! against the format's JSON Schema (`crates/core/schema/warren-map-2.schema.json`, with the
-//! `jsonschema` crate), the Tiled export read back with the independent `tiled` crate and the
+//! `boon` crate), the Tiled export read back with the independent `tiled` crate and the
 //! LDtk export, both checked against the JSON of the same run. `tests/engines/check.py` reads
 //! the same exports with pytmx, Tiled itself, ldtkpy and two engines' loaders (run in CI).
 
+use crate::common::schema::Schema;
 use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -14,12 +15,12 @@ use std::sync::OnceLock;
 use tiled::{LayerType, ObjectShape, PropertyValue, TileLayer};
 
 /// The format 2 schema, compiled once.
-fn schema() -> &'static jsonschema::Validator {
-    static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+fn schema() -> &'static Schema {
+    static SCHEMA: OnceLock<Schema> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         let path = root().join("crates/core/schema/warren-map-2.schema.json");
-        let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("the schema: {e}"))
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        Schema::compile(&path.display().to_string(), schema)
     })
 }
 
@@ -28,11 +29,7 @@ fn schema() -> &'static jsonschema::Validator {
 /// start is a cell a walker may stand on, rooms' doors are doors of the map or open cells
 /// around them.
 fn check_document(doc: &Value, what: &str) {
-    let errors: Vec<String> = schema()
-        .iter_errors(doc)
-        .take(5)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
+    let errors = schema().errors(doc);
     assert!(errors.is_empty(), "{what}: not format 2: {errors:#?}");
     for level in doc["levels"].as_array().unwrap() {
         let (w, h) = (

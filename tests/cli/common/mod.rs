@@ -3,6 +3,7 @@
 
 #[cfg(unix)]
 pub mod process;
+pub mod schema;
 pub mod server;
 pub mod webdriver;
 

@@ -1,18 +1,18 @@
 //! The region-file schema for editors (`schemas/regions.schema.json`) and the modder's
 //! reference (`docs/region-reference.md`) are generated from the schema loading checks, are
-//! current, and agree with loading: a maintained validator (the `jsonschema` crate) accepts the
+//! current, and agree with loading: a maintained validator (the `boon` crate) accepts the
 //! shipped region files and refuses what loading refuses.
 
 use crate::common::root;
+use crate::common::schema::Schema;
 use serde_json::Value;
 use warren_core::region::reference::{
     json_schema, json_schema_text, markdown, REFERENCE_PATH, SCHEMA_PATH,
 };
 use warren_core::region::Registry;
 
-fn validator() -> jsonschema::Validator {
-    jsonschema::validator_for(&json_schema()).expect("the generated schema is a valid JSON Schema")
-}
+/// Where the generated schema is registered with the validator (it is compiled from memory).
+const SCHEMA_LOCATION: &str = "file:///warren/regions.schema.json";
 
 /// A region file's TOML as the JSON value a schema validator (and an editor) checks.
 fn as_json(toml_text: &str) -> Value {
@@ -22,11 +22,7 @@ fn as_json(toml_text: &str) -> Value {
 
 /// The validator's complaints about a region file, one line each.
 pub fn complaints(toml_text: &str) -> Vec<String> {
-    let instance = as_json(toml_text);
-    validator()
-        .iter_errors(&instance)
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect()
+    Schema::compile(SCHEMA_LOCATION, json_schema()).errors(&as_json(toml_text))
 }
 
 #[test]
