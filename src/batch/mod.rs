@@ -32,12 +32,13 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 use warren_core::region::explain::{nearest, Reach};
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{params_json, GeneratedLevel};
+use warren_lua::shared_limit::SharedLimit;
 use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod chunks;
@@ -215,6 +216,20 @@ struct Shared<'a> {
     progress: Option<ProgressBar>,
     /// What the workers that have finished did to their states between maps.
     states: Mutex<StateReuse>,
+    /// With more than one job: the memory limit their generations share (see [`Turns`]).
+    turns: Option<Turns>,
+}
+
+/// `--max-memory` is the process's, not each job's: the generations running at once share it
+/// ([`SharedLimit`]) besides each keeping its own, as in `warren run`. A generation stopped only
+/// by what the others held ([`Host::crowded`]) runs again alone: the others finish the map they
+/// are on and wait, their garbage collected, until it is done. So no map's outcome depends on
+/// the jobs beside it, and the maps are those of `warren run`.
+struct Turns {
+    limit: Arc<SharedLimit>,
+    /// Held for reading while a generation runs beside others, for writing while one runs
+    /// alone.
+    alone: RwLock<()>,
 }
 
 impl Shared<'_> {
@@ -511,6 +526,10 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
         advanced: Condvar::new(),
         progress: batch.progress.then(|| progress_bar(remaining)),
         states: Mutex::default(),
+        turns: (jobs > 1).then(|| Turns {
+            limit: SharedLimit::new(batch.limits.memory),
+            alone: RwLock::new(()),
+        }),
     })
 }
 
@@ -625,6 +644,9 @@ fn progress_bar(total: u64) -> ProgressBar {
 /// `host`: dropped, or left to the process's exit ([`Batch::exits_after`]).
 fn work(host: Host, shared: &Shared) {
     let _stop = StopOnPanic(shared);
+    if let Some(turns) = &shared.turns {
+        host.set_shared_limit(Some(turns.limit.clone()));
+    }
     let mut data = Aggregate::new(shared.header.clone());
     generate_chunks(&host, shared, &mut data);
     shared.hand_in(data);
@@ -687,7 +709,7 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
                 Some(files) => save(files, shared, seed, map),
                 None => Ok(map),
             };
-            match measure(host, &shared.params, &mut measurer, &mut names, seed, save) {
+            match measure_in_turn(host, shared, &mut measurer, &mut names, seed, &save) {
                 Ok(record) => {
                     if shared.journaled {
                         write_record(&mut chunk.lines, &record, &names);
@@ -716,6 +738,38 @@ fn generate_chunks(host: &Host, shared: &Shared, data: &mut Aggregate) {
             }
         }
     }
+}
+
+/// [`measure`] beside the other jobs, or alone if what they held stopped it (see [`Turns`]).
+fn measure_in_turn(
+    host: &Host,
+    shared: &Shared,
+    measurer: &mut Measurer,
+    names: &mut RecordNames,
+    seed: u64,
+    save: &impl Fn(warren_core::map::Map) -> Result<warren_core::map::Map>,
+) -> Result<Record> {
+    let params = &shared.params;
+    let Some(turns) = &shared.turns else {
+        return measure(host, params, measurer, names, seed, save);
+    };
+    // Each generation's garbage goes as soon as it ends, not when the job's next one begins:
+    // the other jobs may need the memory meanwhile, and a job that waits for its turn, or has
+    // no seeds left, then holds only what it needs.
+    {
+        let _beside = turns.alone.read().unwrap_or_else(|e| e.into_inner());
+        let record = measure(host, params, measurer, names, seed, save);
+        host.tidy();
+        if !host.crowded() {
+            return record;
+        }
+    }
+    let _alone = turns.alone.write().unwrap_or_else(|e| e.into_inner());
+    host.set_shared_limit(None);
+    let record = measure(host, params, measurer, names, seed, save);
+    host.tidy();
+    host.set_shared_limit(Some(turns.limit.clone()));
+    record
 }
 
 /// Generates and measures one map, handing it to `save` before it is recycled. A generation

@@ -69,7 +69,8 @@ pub struct BatchArgs {
     /// `[limits] max_instructions` may lower it, never raise it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_instructions: Option<u64>,
-    /// Memory one generation may use, in MiB [default: 512]. Region files' `[limits]
+    /// Memory one generation may use, in MiB [default: 512]; the jobs share it, so the
+    /// process holds about this much however many run. Region files' `[limits]
     /// max_memory_mib` may lower it, never raise it.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,

@@ -238,3 +238,46 @@ fn kept_levels_fit_the_limit_or_are_refused_naming_the_flag() {
     assert!(!dir.path().join("o.txt").exists());
     within(&done, 512, "--levels 64 at 1448²");
 }
+
+/// `warren batch RECIPE --count COUNT --jobs 2` under `limit` MiB, with room on the other
+/// budgets, every record kept in `r.jsonl`.
+fn batch_with(dir: &Path, recipe: &str, count: u64, limit: u64) -> Finished {
+    let (count, limit) = (count.to_string(), limit.to_string());
+    run(warren_in(dir)
+        .env("WARREN_PEAK_MEMORY", "1")
+        .args(["batch", recipe, "--count", &count, "--jobs", "2"])
+        .args(["--max-memory", &limit, "--records", "r.jsonl"])
+        .args(["--max-instructions", "100000000000", "--max-seconds", "120"]))
+}
+
+#[test]
+fn a_batch_holds_one_limit_for_all_its_jobs() {
+    // Two jobs each filling their generation's account would hold twice the limit: the limit
+    // is the process's, shared by the jobs, and every map still fails exactly as `warren run`
+    // fails it (a generation stopped by what the other job holds runs again on its own).
+    let dir = tree();
+    for (recipe, line, limit) in [("tables.lua", 4, 256), ("rects.lua", 5, 16)] {
+        let done = batch_with(dir.path(), recipe, 4, limit);
+        assert_eq!(done.code, 1, "{recipe}: {}", done.stderr);
+        let expected = format!(
+            "4 of 4 maps failed; the first, seed 0: {recipe}:{line}: memory limit exceeded \
+             ({limit} MiB; raise it with --max-memory)"
+        );
+        assert!(
+            done.stderr.contains(&expected),
+            "{recipe}: expected '{expected}…', got:\n{}",
+            done.stderr
+        );
+        let records = std::fs::read_to_string(dir.path().join("r.jsonl")).unwrap();
+        let failed = records
+            .lines()
+            .filter(|l| l.contains(&format!("{recipe}:{line}: memory limit exceeded")))
+            .count();
+        assert_eq!(
+            failed, 4,
+            "{recipe}: every map fails at the limit:\n{records}"
+        );
+        std::fs::remove_file(dir.path().join("r.jsonl")).unwrap();
+        within(&done, limit, &format!("{recipe} in a batch of 2 jobs"));
+    }
+}

@@ -10,6 +10,7 @@
 
 use crate::account;
 use crate::ffi::{lua_warren_getcounter, lua_warren_setcounter, lua_warren_setfatal, CALL_COST};
+use crate::shared_limit::{Share, SharedLimit};
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -92,6 +93,10 @@ pub enum Exceeded {
     String,
     /// The caller cancelled the generation (see [`Budget::set_cancel`]).
     Cancelled,
+    /// The generation's own account was within the memory limit, but not beside what the
+    /// generations sharing the limit with it held ([`Budget::set_shared_limit`]): the caller
+    /// runs it again alone.
+    Crowded,
 }
 
 /// The largest string a script may create. Some VM instructions scan whole strings (`==`, `<`,
@@ -162,6 +167,10 @@ pub struct Budget {
     given: Cell<u64>,
     /// Set by another thread to stop the generation at its next checkpoint.
     cancel: RefCell<Option<Arc<AtomicBool>>>,
+    /// This budget's part of a memory limit shared with generations on other threads.
+    share: RefCell<Option<Share>>,
+    /// Whether [`Budget::share`] is set (read on the allocator's path without borrowing).
+    sharing: Cell<bool>,
 }
 
 impl Budget {
@@ -189,6 +198,8 @@ impl Budget {
             state: Cell::new(std::ptr::null_mut()),
             given: Cell::new(0),
             cancel: RefCell::new(None),
+            share: RefCell::new(None),
+            sharing: Cell::new(false),
         }
     }
 
@@ -260,6 +271,14 @@ impl Budget {
         self.peak_bytes.set(self.held());
         self.base.set(self.held());
         self.mark.set(account::begin());
+        if self.sharing.get() {
+            let now = self.account().0;
+            if let Ok(mut share) = self.share.try_borrow_mut() {
+                if let Some(s) = share.as_mut() {
+                    s.restart(now);
+                }
+            }
+        }
         self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
         self.clock_due.set(self.used.get());
@@ -379,8 +398,12 @@ impl Budget {
     /// began (with a counting allocator): the host calls it when the recipe's code returns, so
     /// memory a last primitive took is not missed.
     pub fn check_memory_peak(&self) {
-        if self.exceeded.get().is_none() && self.over_memory() {
-            self.trip(Exceeded::Memory, None);
+        if self.exceeded.get().is_none() {
+            if self.over_memory() {
+                self.trip(Exceeded::Memory, None);
+            } else if self.over_shared() {
+                self.trip(Exceeded::Crowded, None);
+            }
         }
     }
 
@@ -414,6 +437,62 @@ impl Budget {
         self.cancel
             .try_borrow()
             .is_ok_and(|c| c.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+    }
+
+    /// Shares the memory limit with the budgets of generations running on other threads
+    /// (`warren batch`'s jobs): from the next generation on, what this one holds must also fit
+    /// beside what they hold, or it ends with [`Exceeded::Crowded`]. `None` takes this budget
+    /// out of the shared limit (what it said it holds is taken back).
+    pub fn set_shared_limit(&self, limit: Option<&Arc<SharedLimit>>) {
+        let Ok(mut share) = self.share.try_borrow_mut() else {
+            return;
+        };
+        match (&*share, limit) {
+            (Some(s), Some(l)) if s.of(l) => {}
+            (_, limit) => *share = limit.map(|l| Share::new(l.clone())),
+        }
+        self.sharing.set(share.is_some());
+    }
+
+    /// Tells the shared limit what this budget holds now (after the garbage of its last
+    /// generation was collected, between generations).
+    pub fn settle_shared(&self) {
+        if !self.sharing.get() {
+            return;
+        }
+        let now = self.account().0;
+        if let Ok(mut share) = self.share.try_borrow_mut() {
+            if let Some(s) = share.as_mut() {
+                s.settle(now);
+            }
+        }
+    }
+
+    /// Whether holding `now` bytes (at most `peak` since the generation began) and `more` about
+    /// to be taken is over the shared limit beside what the other generations hold. With
+    /// `more` 0 it looks only when the holdings moved by a step ([`Share::over`]).
+    #[inline]
+    fn crowded(&self, now: usize, peak: usize, more: usize) -> bool {
+        if !self.sharing.get() || !self.active.get() {
+            return false;
+        }
+        let Ok(mut share) = self.share.try_borrow_mut() else {
+            return false;
+        };
+        match share.as_mut() {
+            Some(s) if more == 0 => s.over(now, peak),
+            Some(s) => s.check(now, peak, more),
+            None => false,
+        }
+    }
+
+    /// [`Self::crowded`] with what the account holds now.
+    fn over_shared(&self) -> bool {
+        if !self.sharing.get() {
+            return false;
+        }
+        let (now, peak) = self.account();
+        self.crowded(now, peak, 0)
     }
 
     /// Marks `what` as exceeded (the first cause wins) and remembers where, if known. Called
@@ -462,6 +541,8 @@ impl Budget {
             Some(Exceeded::Instructions)
         } else if self.over_memory() {
             Some(Exceeded::Memory)
+        } else if self.over_shared() {
+            Some(Exceeded::Crowded)
         } else if used < self.clock_due.get() {
             None
         } else if self.started.get().elapsed() > self.limits.get().time {
@@ -515,6 +596,9 @@ impl Budget {
             let (now, peak) = self.account();
             let limit = self.limits.get().memory;
             if now.saturating_add(bytes) <= limit && peak <= limit {
+                if self.crowded(now, peak, bytes) {
+                    return Err(self.trip(Exceeded::Crowded, location().as_deref()));
+                }
                 return Ok(());
             }
             if now.saturating_add(bytes) > limit {
@@ -532,6 +616,9 @@ impl Budget {
         if total > self.limits.get().memory {
             self.note_memory(what, bytes, before);
             return Err(self.trip(Exceeded::Memory, location().as_deref()));
+        }
+        if self.crowded(before, self.peak_bytes.get(), bytes) {
+            return Err(self.trip(Exceeded::Crowded, location().as_deref()));
         }
         Ok(())
     }
@@ -563,6 +650,12 @@ impl Budget {
             self.held().saturating_add(bytes)
         };
         if total > self.limits.get().memory {
+            return false;
+        }
+        let now = self.account().0;
+        if self.crowded(now, now, bytes) {
+            // Not this object's fault: the generation runs again alone.
+            self.trip(Exceeded::Crowded, None);
             return false;
         }
         self.held_bytes
@@ -665,10 +758,14 @@ impl Budget {
         let total = self.lua_bytes.get().saturating_add(grow);
         // Only what is held now decides here: a peak Rust code reached between checkpoints and
         // gave back is found by the next checkpoint, which knows the script's line.
-        let (now, _) = self.account();
+        let (now, peak) = self.account();
         if now.saturating_add(grow) > limits.memory {
             self.note_heap(now);
             self.trip(Exceeded::Memory, None);
+            return false;
+        }
+        if self.sharing.get() && self.crowded(now.saturating_add(grow), peak, 0) {
+            self.trip(Exceeded::Crowded, None);
             return false;
         }
         let since = self.since_clock.get().saturating_add(grow);
@@ -725,6 +822,11 @@ impl Budget {
                 MAX_STRING_BYTES >> 20
             ),
             Exceeded::Cancelled => "generation cancelled".into(),
+            Exceeded::Crowded => format!(
+                "memory limit exceeded ({} MiB, shared with the generations running beside \
+                 this one; raise it with --max-memory)",
+                limits.memory >> 20
+            ),
         };
         let loc = self.location.borrow();
         Some(match (loc.is_empty(), loc.starts_with(recipe)) {
@@ -788,6 +890,8 @@ pub unsafe extern "C" fn on_counter(l: *mut ffi::lua_State, ud: *mut c_void) -> 
             Some(Exceeded::Instructions)
         } else if budget.over_memory() {
             Some(Exceeded::Memory)
+        } else if budget.over_shared() {
+            Some(Exceeded::Crowded)
         } else if budget.started.get().elapsed() > limits.time {
             Some(Exceeded::Time)
         } else if budget.cancelled() {

@@ -91,6 +91,12 @@ pub struct Host {
     kept: std::cell::Cell<usize>,
     /// Set by another thread to stop the generation in progress (see [`Host::set_cancel`]).
     cancel: RefCell<Option<Arc<std::sync::atomic::AtomicBool>>>,
+    /// The memory limit this host's generations share with other hosts' (see
+    /// [`Host::set_shared_limit`]).
+    shared_limit: RefCell<Option<Arc<crate::shared_limit::SharedLimit>>>,
+    /// The last generation ended because of what the generations beside it held
+    /// ([`Host::crowded`]).
+    crowded: std::cell::Cell<bool>,
 }
 
 /// Bytes a caller keeps from a generation (a finished level, its snapshots) while it makes more:
@@ -295,6 +301,8 @@ impl Host {
             warm_ids: std::cell::Cell::new(RUN_WARM_ID_BASE),
             kept: std::cell::Cell::new(0),
             cancel: RefCell::new(None),
+            shared_limit: RefCell::new(None),
+            crowded: std::cell::Cell::new(false),
         })
     }
 
@@ -346,6 +354,43 @@ impl Host {
     /// "generation cancelled", and later ones end at once until it is cleared.
     pub fn set_cancel(&self, flag: Option<Arc<std::sync::atomic::AtomicBool>>) {
         *self.cancel.borrow_mut() = flag;
+    }
+
+    /// Shares the memory limit of this host's generations with other hosts' generations running
+    /// at once on other threads (`warren batch`'s jobs): each generation must then fit both its
+    /// own limit, as alone, and `limit` beside what the others hold. One stopped only by the
+    /// latter fails with [`Host::crowded`] set; run it again with `None` here (and no other
+    /// generation beside it) to get the outcome it has alone.
+    pub fn set_shared_limit(&self, limit: Option<Arc<crate::shared_limit::SharedLimit>>) {
+        self.env_budget().set_shared_limit(limit.as_ref());
+        *self.shared_limit.borrow_mut() = limit;
+    }
+
+    /// Whether the last generation ended only because the generations sharing its memory limit
+    /// held the rest ([`Host::set_shared_limit`]): its error says nothing about the recipe.
+    pub fn crowded(&self) -> bool {
+        self.crowded.get()
+    }
+
+    /// Collects the garbage the last generation left (or loads the recipe again, when the last
+    /// generation left the state dirty) now rather than when the next generation starts, and
+    /// tells the shared memory limit what is left: a host that waits for its turn then holds
+    /// no more than it needs.
+    pub fn tidy(&self) {
+        if self.stale.get() {
+            // A reload that fails is tried again, and reported, by the next generation.
+            if self.reload().is_ok() {
+                self.stale.set(false);
+            }
+        } else {
+            self.collect_garbage_left();
+        }
+        self.env_budget().settle_shared();
+    }
+
+    /// The budget of the current Lua state.
+    fn env_budget(&self) -> std::rc::Rc<crate::budget::Budget> {
+        state::state(&self.env.borrow().lua).budget.clone()
     }
 
     /// Counts `bytes` the caller keeps from a generation (see [`Map::bytes`]) in the memory
@@ -471,6 +516,7 @@ impl Host {
         let _running = env.lua.running();
         let budget = state::state(&env.lua).budget.clone();
         budget.set_cancel(self.cancel.borrow().clone());
+        budget.set_shared_limit(self.shared_limit.borrow().as_ref());
         budget.begin_at(self.limits, started);
         budget.note_location(&env.generate_at);
         // Checked above: this only puts the map and the kept levels in the account.
@@ -481,6 +527,8 @@ impl Host {
         api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
+        self.crowded
+            .set(budget.exceeded() == Some(crate::budget::Exceeded::Crowded));
         self.spent.set((budget.used(), budget.peak_bytes()));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not

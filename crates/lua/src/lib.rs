@@ -73,6 +73,7 @@ mod recipe;
 pub mod require;
 pub mod run;
 pub mod sandbox;
+pub mod shared_limit;
 mod snapshots;
 pub mod source;
 mod stack_ser;
