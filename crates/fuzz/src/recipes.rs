@@ -218,6 +218,9 @@ fn generate(
         Err(e) => format!("with: {e}"),
     };
     watch.check(limits, &format!("generating seed {seed} (ended {ended})"))?;
+    // What the generation left (garbage, a deep recursion's call records) goes now, outside
+    // the next one's watch, as `warren batch` tidies between maps.
+    host.tidy();
     Ok(map)
 }
 

@@ -329,6 +329,14 @@ void luaD_shrinkstack (lua_State *L) {
   }
   else  /* don't change stack */
     condmovestack(L,{},{});  /* (change only for debugging) */
+#if defined(LUA_WARREN)
+  /* warren: in fatal mode a run is over and unwinding, maybe from a stack
+     overflow hundreds of thousands of calls deep: its CallInfo list is left
+     as it is (one free each would keep the run going long past its budget)
+     and the host frees it between runs (lua_warren_freeci). */
+  if (G(L)->wfatal)
+    return;
+#endif
   luaE_shrinkCI(L);  /* shrink CI list */
 }
 

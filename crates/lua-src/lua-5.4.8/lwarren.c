@@ -149,6 +149,21 @@ LUA_API int lua_warren_getfatal (lua_State *L) {
 }
 
 
+LUA_API int lua_warren_freeci (lua_State *L) {
+  CallInfo *ci = L->ci->next;
+  int freed = 0;
+  L->ci->next = NULL;
+  while (ci != NULL) {
+    CallInfo *next = ci->next;
+    luaM_free(L, ci);
+    L->nci--;
+    freed++;
+    ci = next;
+  }
+  return freed;
+}
+
+
 LUA_API void lua_warren_setidbase (lua_State *L, uint64_t base) {
   G(L)->wnextid = (lua_Unsigned)base;
 }

@@ -60,6 +60,9 @@ LUA_API int (lua_warren_charge) (lua_State *L, lua_Integer n);
 /* fatal mode */
 LUA_API void (lua_warren_setfatal) (lua_State *L, int fatal);
 LUA_API int (lua_warren_getfatal) (lua_State *L);
+/* Frees the thread's CallInfo records past the one in use (what fatal mode's
+   unwinding leaves); returns how many. */
+LUA_API int (lua_warren_freeci) (lua_State *L);
 
 /* object ids */
 LUA_API void (lua_warren_setidbase) (lua_State *L, uint64_t base);

@@ -31,6 +31,9 @@ extern "C" {
     pub fn lua_warren_setfatal(l: *mut lua_State, fatal: c_int);
     /// Whether fatal mode is on.
     pub fn lua_warren_getfatal(l: *mut lua_State) -> c_int;
+    /// Frees the thread's call records past the one in use (fatal mode's unwinding leaves
+    /// them); how many.
+    pub fn lua_warren_freeci(l: *mut lua_State) -> c_int;
 
     // Object ids.
     /// Where the ids of the objects made from now on start.

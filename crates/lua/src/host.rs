@@ -565,7 +565,12 @@ impl Host {
     /// [`Host::generate`]); a state about to be loaded again is dropped whole instead.
     fn collect_garbage_left(&self) {
         if self.garbage.replace(false) && !self.stale.get() {
-            let _ = self.env.borrow().lua.gc_collect();
+            let env = self.env.borrow();
+            // Fatal mode's unwinding leaves the call records of a deep recursion (see
+            // crates/lua-src/WARREN.md): freed here, between runs, all at once.
+            // SAFETY: the main thread of a live state, with no Lua code running on it.
+            unsafe { crate::ffi::lua_warren_freeci(env.lua.raw_state()) };
+            let _ = env.lua.gc_collect();
         }
     }
 

@@ -380,6 +380,26 @@ fn clearing_fatal_mode_gives_a_usable_state() {
     assert_eq!(s, "closed", "<close> works as in stock Lua");
 }
 
+#[test]
+fn fatal_unwinding_leaves_the_call_records_for_the_host() {
+    // A recursion that runs out of budget a hundred thousand calls deep: unwinding in fatal
+    // mode frees none of its call records (one free each kept the run going past its clock),
+    // and lua_warren_freeci frees them all at once afterwards.
+    let code = "local function r(n) if n > 100000 then while true do end end return r(n + 1) + 1 end pcall(r, 1)";
+    let (r, _, lua, _b) = run_budgeted(5_000_000, code);
+    assert!(r.expect_err(code).contains("budget exceeded"));
+    let freed = unsafe { lua_warren_freeci(lua.2) };
+    assert!(freed > 100_000, "the records were left: {freed}");
+    assert_eq!(unsafe { lua_warren_freeci(lua.2) }, 0, "and are gone");
+    // Outside fatal mode, unwinding gives them back as in stock Lua: half of the free ones at
+    // the protected call.
+    let (lua, _b) = budgeted(i64::MAX);
+    let deep = "local function r(n) if n > 100000 then error('deep') end return r(n + 1) + 1 end pcall(r, 1)";
+    lua.load(deep).exec().unwrap();
+    let left = unsafe { lua_warren_freeci(lua.2) };
+    assert!((40_000..60_000).contains(&left), "{left}");
+}
+
 // ---- pristine tracking -------------------------------------------------------------------------
 
 /// A state with module-level objects made before marking: returns it marked pristine.
