@@ -16,8 +16,8 @@
 //!   allocated): what is resident there is what was written. Measured against the arena in huge
 //!   pages, alternated whole batches of rooms 80×50, towns 399² and caves 1024² were as fast
 //!   (BENCHMARKS.md).
-//! - **Freed blocks that no later size fits.** Blocks mimalloc frees stay committed for reuse
-//!   ([`keep_freed_memory`]), and freed large blocks are not always reusable for the next sizes
+//! - **Freed blocks that no later size fits.** Blocks mimalloc frees stay committed a moment for
+//!   reuse ([`keep_freed_memory`]), and freed large blocks are not always reusable for the next sizes
 //!   asked for: `table.concat` growing its buffer to 16 MiB again and again held 509 MiB and took
 //!   594 MiB. So blocks of [`Huge::THRESHOLD`] and more bypass mimalloc ([`Huge`]): each is its
 //!   own mapping, grown in place by `mremap`, given back to the system when freed, and in huge
@@ -254,14 +254,20 @@ pub fn report_peak() {
 }
 
 /// mimalloc's `mi_option_purge_delay` (`mimalloc.h`, v3: the 16th option): how long freed
-/// memory waits before it goes back to the system; -1 keeps it.
+/// memory waits before it goes back to the system, in milliseconds; -1 keeps it.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// warren makes map after map of about the same size: memory one map frees is kept for the
-/// next, instead of being handed back to the system and faulted in again, zeroed, a page at a
-/// time (a 399×399 town spent 15% of its time zeroing pages it had just freed). The peak is
-/// what one generation may use (its memory budget), so keeping it costs nothing a map could not
-/// take anyway. `MIMALLOC_PURGE_DELAY` in the environment still decides, when it is set.
+/// How long memory a map freed waits for the next map before it goes back to the system.
+const PURGE_DELAY_MS: std::ffi::c_long = 100;
+
+/// warren makes map after map of about the same size: memory one map frees waits
+/// [`PURGE_DELAY_MS`] for the next, instead of being handed back to the system at once and
+/// faulted in again, zeroed, a page at a time (a 399×399 town spent 15% of its time zeroing
+/// pages it had just freed). Memory no map takes again within that time goes back: kept for
+/// good (mimalloc's -1), a batch whose maps fail at `--max-memory` held 319 MiB under 256
+/// (the freed pages the next map did not reuse, beside those it did); with the delay 287 MiB,
+/// and towns of 399² as fast (0.76–0.77 s of CPU for 60 either way, test-profile build).
+/// `MIMALLOC_PURGE_DELAY` in the environment still decides, when it is set.
 ///
 /// # Safety
 /// No other thread may exist (mimalloc's options are not thread safe): call it first thing in
@@ -272,7 +278,7 @@ pub unsafe fn keep_freed_memory() {
     }
     // SAFETY: no other thread exists (the caller's promise); the option index is mimalloc
     // v3's, which this crate builds.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
 }
 
 #[cfg(all(test, target_os = "linux"))]
