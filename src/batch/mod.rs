@@ -32,13 +32,13 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use warren_core::region::explain::{nearest, Reach};
 use warren_core::region::Registry;
 use warren_lua::error::{Error, Result};
 use warren_lua::run::{params_json, GeneratedLevel};
-use warren_lua::shared_limit::SharedLimit;
+use warren_lua::turns::Turns;
 use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod chunks;
@@ -94,6 +94,10 @@ pub struct Batch {
     /// scheduling priority ([`lower_priority`]) so that interactive work on the machine goes
     /// first.
     pub background: bool,
+    /// A memory limit this batch's generations share with others outside it (`warren serve`'s
+    /// page beside its sweeps), taking turns when they crowd each other out. `None`: with more
+    /// than one job, the jobs share `limits.memory` among themselves; one job keeps it alone.
+    pub turns: Option<Arc<Turns>>,
 }
 
 /// The records of one committed chunk of seeds (see [`Batch::stream`]).
@@ -216,20 +220,9 @@ struct Shared<'a> {
     progress: Option<ProgressBar>,
     /// What the workers that have finished did to their states between maps.
     states: Mutex<StateReuse>,
-    /// With more than one job: the memory limit their generations share (see [`Turns`]).
-    turns: Option<Turns>,
-}
-
-/// `--max-memory` is the process's, not each job's: the generations running at once share it
-/// ([`SharedLimit`]) besides each keeping its own, as in `warren run`. A generation stopped only
-/// by what the others held ([`Host::crowded`]) runs again alone: the others finish the map they
-/// are on and wait, their garbage collected, until it is done. So no map's outcome depends on
-/// the jobs beside it, and the maps are those of `warren run`.
-struct Turns {
-    limit: Arc<SharedLimit>,
-    /// Held for reading while a generation runs beside others, for writing while one runs
-    /// alone.
-    alone: RwLock<()>,
+    /// The memory limit the generations share: [`Batch::turns`], else with more than one job
+    /// the jobs' own.
+    turns: Option<Arc<Turns>>,
 }
 
 impl Shared<'_> {
@@ -526,10 +519,10 @@ fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>>
         advanced: Condvar::new(),
         progress: batch.progress.then(|| progress_bar(remaining)),
         states: Mutex::default(),
-        turns: (jobs > 1).then(|| Turns {
-            limit: SharedLimit::new(batch.limits.memory),
-            alone: RwLock::new(()),
-        }),
+        turns: batch
+            .turns
+            .clone()
+            .or_else(|| (jobs > 1).then(|| Turns::new(batch.limits.memory))),
     })
 }
 
@@ -645,7 +638,7 @@ fn progress_bar(total: u64) -> ProgressBar {
 fn work(host: Host, shared: &Shared) {
     let _stop = StopOnPanic(shared);
     if let Some(turns) = &shared.turns {
-        host.set_shared_limit(Some(turns.limit.clone()));
+        turns.join(&host);
     }
     let mut data = Aggregate::new(shared.header.clone());
     generate_chunks(&host, shared, &mut data);
@@ -756,20 +749,7 @@ fn measure_in_turn(
     // Each generation's garbage goes as soon as it ends, not when the job's next one begins:
     // the other jobs may need the memory meanwhile, and a job that waits for its turn, or has
     // no seeds left, then holds only what it needs.
-    {
-        let _beside = turns.alone.read().unwrap_or_else(|e| e.into_inner());
-        let record = measure(host, params, measurer, names, seed, save);
-        host.tidy();
-        if !host.crowded() {
-            return record;
-        }
-    }
-    let _alone = turns.alone.write().unwrap_or_else(|e| e.into_inner());
-    host.set_shared_limit(None);
-    let record = measure(host, params, measurer, names, seed, save);
-    host.tidy();
-    host.set_shared_limit(Some(turns.limit.clone()));
-    record
+    turns.take(host, || measure(host, params, measurer, names, seed, save))
 }
 
 /// Generates and measures one map, handing it to `save` before it is recycled. A generation
@@ -914,6 +894,7 @@ mod tests {
             exits_after: false,
             stream: None,
             background: false,
+            turns: None,
         };
         let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)
             .expect("rooms.lua loads");

@@ -90,6 +90,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         exits_after: true,
         stream: None,
         background: false,
+        turns: None,
     };
     // Records are written while the batch runs: outputs are checked first, against everything
     // the recipe reads once loaded (its region files and the modules it requires). The loaded

@@ -205,6 +205,7 @@ fn start(
                 exits_after: false,
                 stream: Some(tx),
                 background: true,
+                turns: Some(inputs.turns.clone()),
             };
             let mut status = inputs.status;
             std::thread::scope(|scope| {

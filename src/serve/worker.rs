@@ -29,6 +29,7 @@ use warren_core::stats::{Measurer, BUILTIN};
 use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::Error;
 use warren_lua::run::{level_seed, GeneratedLevel};
+use warren_lua::turns::Turns;
 use warren_lua::watch::changes::Changes;
 use warren_lua::watch::live::LiveRecipe;
 use warren_lua::{Host, Limits, ParamValue, ParamValues, Run};
@@ -144,6 +145,8 @@ pub struct SweepInputs {
     pub version: u64,
     /// The recipe's status, to notice a newer version.
     pub status: watch::Receiver<Arc<Status>>,
+    /// The memory limit the sweep's generations share with the page's.
+    pub turns: Arc<Turns>,
 }
 
 /// Cancels a job when the request that sent it is dropped before its answer came.
@@ -282,6 +285,8 @@ struct State {
     catalog: Catalog,
     regions: PathBuf,
     limits: Limits,
+    /// `--max-memory` is the server's: the page's generations and every sweep's share it.
+    turns: Arc<Turns>,
     changes: Changes,
     session: Session,
     slots: BTreeMap<String, Slot>,
@@ -308,6 +313,7 @@ fn run(
         catalog: setup.catalog,
         regions: setup.regions,
         limits: setup.limits,
+        turns: Turns::new(setup.limits.memory),
         changes,
         session: setup.session,
         slots: BTreeMap::new(),
@@ -343,12 +349,13 @@ impl State {
             return Ok(slot.status.subscribe());
         }
         let started = Instant::now();
-        let live = LiveRecipe::load(
+        let mut live = LiveRecipe::load(
             std::path::Path::new(recipe),
             &self.regions,
             Vec::new(),
             self.limits,
         );
+        live.share_memory(self.turns.clone());
         live.watch(&mut self.changes).map_err(Error::Io)?;
         let (status, receiver) = watch::channel(Arc::new(Status {
             recipe_path: recipe.to_string(),
@@ -559,6 +566,7 @@ impl State {
             params,
             version: slot.version,
             status: slot.status.subscribe(),
+            turns: self.turns.clone(),
         })
     }
 }
@@ -597,7 +605,7 @@ fn generate(
     warren_lua::run::check_levels(host, &params, request.levels).map_err(failure)?;
     host.record_snapshots(request.steps);
     host.take_snapshots();
-    let levels = generate_levels(host, request, &params, measurer);
+    let levels = generate_levels(host, live.turns(), request, &params, measurer);
     host.take_snapshots();
     host.record_snapshots(false);
     Ok(Generation {
@@ -610,36 +618,49 @@ fn generate(
 }
 
 /// Generates levels 1..=N like `warren run`, timing and measuring each, keeping snapshots
-/// within the page's cell limit.
+/// within the page's cell limit. With `turns`, each level takes its turn beside the sweeps'
+/// generations ([`Turns::take`]); the levels made so far count in the memory account of the
+/// next, as in `warren run`.
 fn generate_levels(
     host: &Host,
+    turns: Option<&Arc<Turns>>,
     request: &MapRequest,
     params: &ParamValues,
     measurer: &mut Measurer,
 ) -> Result<Vec<LevelResult>, Failure> {
     let mut out: Vec<LevelResult> = Vec::with_capacity(request.levels as usize);
+    let mut kept = Vec::with_capacity(request.levels as usize);
     let mut cells = 0usize;
     for depth in 1..=request.levels {
         let seed = level_seed(request.seed, depth);
-        let map = host
-            .generate(&Run {
+        let above = out.last().map(|l| &l.level.map);
+        // What the page shows of a generation is taken before its turn ends: a turn's end may
+        // rebuild the Lua state, snapshots and all. A generation run again alone starts with
+        // no snapshots of the first try.
+        let generation = || {
+            drop(host.take_snapshots());
+            let map = host.generate(&Run {
                 seed,
                 params,
                 depth,
-                above: out.last().map(|l| &l.level.map),
-            })
-            .map_err(failure)?;
+                above,
+            });
+            let phases: Vec<(String, Duration)> = host
+                .phases()
+                .iter()
+                .map(|(n, t)| (n.to_string(), t))
+                .collect();
+            (map, host.phases().total(), phases, host.take_snapshots())
+        };
+        let (map, time, phases, mut snapshots) = match turns {
+            Some(turns) => turns.take(host, generation),
+            None => generation(),
+        };
+        let map = map.map_err(failure)?;
         cells += map.len();
         if cells > MAX_PAGE_CELLS {
             return Err(too_large(cells));
         }
-        let time = host.phases().total();
-        let phases = host
-            .phases()
-            .iter()
-            .map(|(n, t)| (n.to_string(), t))
-            .collect();
-        let mut snapshots = host.take_snapshots();
         let mut kept_cells = 0;
         let keep = snapshots
             .iter()
@@ -651,6 +672,7 @@ fn generate_levels(
         let snapshots_dropped = snapshots.len() - keep;
         snapshots.truncate(keep);
         cells += snapshots.iter().map(|s| s.map.len()).sum::<usize>();
+        kept.push(host.keep(map.bytes()));
         let metrics = measure(measurer, &map);
         out.push(LevelResult {
             level: GeneratedLevel { map, seed, depth },

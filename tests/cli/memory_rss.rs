@@ -8,6 +8,7 @@
 #![cfg(unix)]
 
 use crate::common::process::{run, warren_in, Finished};
+use crate::common::server::Served;
 use crate::common::{copy_regions, temp_tree};
 use std::path::Path;
 
@@ -237,6 +238,57 @@ fn kept_levels_fit_the_limit_or_are_refused_naming_the_flag() {
     );
     assert!(!dir.path().join("o.txt").exists());
     within(&done, 512, "--levels 64 at 1448²");
+}
+
+#[test]
+fn a_server_holds_one_limit_for_its_page_and_its_sweeps() {
+    // The page's generations and a sweep's jobs, each filling its generation's account, would
+    // hold the limit several times over: `warren serve`'s --max-memory is the process's, shared
+    // by all of them, and every map still fails exactly as `warren run` fails it.
+    let limit = 128;
+    let mut s = Served::start_in(
+        tree(),
+        &[
+            "tables.lua",
+            "--max-memory",
+            &limit.to_string(),
+            "--max-instructions",
+            "100000000000",
+            "--max-seconds",
+            "120",
+        ],
+    );
+    let expected =
+        format!("tables.lua:4: memory limit exceeded ({limit} MiB; raise it with --max-memory)");
+    let sweep = s.events_at("/api/sweep?count=6");
+    assert!(sweep.refusal.is_none(), "{:?}", sweep.refusal);
+    sweep.wait_for("the sweep's start", |v| v["state"] == "running");
+    // The page asks for maps while the sweep runs.
+    for seed in 1..=3 {
+        let page = s.get(&format!("/api/map?seed={seed}"));
+        assert_ne!(page.status, 200, "seed {seed}");
+        assert!(page.problems().contains(&expected), "{}", page.problems());
+    }
+    let (_, end) = sweep.wait_for("the sweep's end", |v| v["state"] != "running");
+    assert_eq!(end["state"], "done", "{end}");
+    assert_eq!(
+        (end["done"].as_u64(), end["failed"].as_u64()),
+        (Some(6), Some(6)),
+        "{end}"
+    );
+    for failure in end["failures"].as_array().unwrap() {
+        assert!(
+            failure["message"].as_str().unwrap().contains(&expected),
+            "{failure}"
+        );
+    }
+    let peak = s.peak_kib();
+    let most = (limit + OVERHEAD_MIB) * 1024;
+    assert!(
+        peak <= most,
+        "warren serve: peak RSS {peak} KiB over --max-memory {limit} + {OVERHEAD_MIB} MiB ({most} KiB)"
+    );
+    assert_eq!(s.stop(libc::SIGINT), 0, "{}", s.stderr());
 }
 
 /// `warren batch RECIPE --count COUNT --jobs 2` under `limit` MiB, with room on the other

@@ -81,6 +81,7 @@ mod state;
 pub mod stubs;
 pub mod surface;
 pub mod traceback;
+pub mod turns;
 pub mod watch;
 
 // mlua's Lua: mlua-sys only declares it (`external`); this crate's dependency on the patched

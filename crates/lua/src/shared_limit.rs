@@ -1,7 +1,8 @@
 //! One memory limit for generations that run at once on several threads (the jobs of
-//! `warren batch --jobs N`): each generation keeps its own account and its own limit, as in
-//! `warren run`, and they also share a [`SharedLimit`], which the bytes all of them hold together
-//! must fit. So the process holds about what one generation may hold, not N times that.
+//! `warren batch --jobs N`; `warren serve`'s page and sweeps): each generation keeps its own
+//! account and its own limit, as in `warren run`, and they also share a [`SharedLimit`], which
+//! the bytes all of them hold together must fit. So the process holds about what one generation
+//! may hold, not N times that. [`crate::turns::Turns`] runs generations under it.
 //!
 //! Each budget tells the shared limit what its account holds in steps of [`STEP`] bytes
 //! (a [`Share`]): an atomic add when its holdings moved by a step, a comparison otherwise, so the
@@ -9,8 +10,9 @@
 //! within a step per budget.
 //!
 //! A generation stopped because the others held the rest ([`crate::budget::Exceeded::Crowded`])
-//! did nothing wrong: its caller runs it again with no other generation beside it and without
-//! the shared limit, so that it ends (and its map comes out) as in `warren run`.
+//! did nothing wrong: it runs again with no other generation beside it and without the shared
+//! limit ([`crate::turns::Turns::take`]), so that it ends (and its map comes out) as in
+//! `warren run`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -112,6 +112,18 @@ impl Served {
         Events::open(self.addr, target)
     }
 
+    /// The server's peak resident memory so far, in KiB: the kernel's high-water mark
+    /// (`VmHWM` in `/proc/PID/status`, Linux), as `WARREN_PEAK_MEMORY` reports it at exit.
+    pub fn peak_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("no VmHWM in:\n{status}"))
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))

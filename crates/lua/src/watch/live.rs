@@ -7,6 +7,7 @@ use super::changes::{canonical_dir, canonical_file, Batch, Changes};
 use super::registry::is_region_path;
 use crate::error::{Error, Result};
 use crate::run::{generate_levels, GeneratedLevel};
+use crate::turns::Turns;
 use crate::{Host, Limits, ParamValues};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,7 @@ pub struct LiveRecipe {
     host_error: Option<Error>,
     files: BTreeSet<PathBuf>,
     cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+    turns: Option<Arc<Turns>>,
 }
 
 impl LiveRecipe {
@@ -88,6 +90,7 @@ impl LiveRecipe {
             host_error: None,
             files: BTreeSet::from([canonical_file(script)]),
             cancel: None,
+            turns: None,
         };
         live.reload(true, true);
         live
@@ -99,6 +102,20 @@ impl LiveRecipe {
             host.set_cancel(Some(flag.clone()));
         }
         self.cancel = Some(flag);
+    }
+
+    /// Makes this recipe's hosts, the one loaded and those later reloads build, share their
+    /// memory limit with other generations through `turns` ([`Turns::join`]).
+    pub fn share_memory(&mut self, turns: Arc<Turns>) {
+        if let Some(host) = &self.host {
+            turns.join(host);
+        }
+        self.turns = Some(turns);
+    }
+
+    /// The turns this recipe's hosts share their memory limit through, if any.
+    pub fn turns(&self) -> Option<&Arc<Turns>> {
+        self.turns.as_ref()
     }
 
     /// Watches the region directory (recursively) and the directory of every script file.
@@ -159,6 +176,9 @@ impl LiveRecipe {
             match Host::load(&self.script, registry, self.limits) {
                 Ok(h) => {
                     h.set_cancel(self.cancel.clone());
+                    if let Some(turns) = &self.turns {
+                        turns.join(&h);
+                    }
                     self.files
                         .extend(h.script_files().iter().map(|f| canonical_file(f)));
                     self.host = Some(h);
