@@ -261,7 +261,7 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const PURGE_DELAY_MS: std::ffi::c_long = 100;
 
 /// warren makes map after map of about the same size: memory one map frees waits
-/// [`PURGE_DELAY_MS`] for the next, instead of being handed back to the system at once and
+/// `PURGE_DELAY_MS` (100 ms) for the next, instead of being handed back to the system at once and
 /// faulted in again, zeroed, a page at a time (a 399×399 town spent 15% of its time zeroing
 /// pages it had just freed). Memory no map takes again within that time goes back: kept for
 /// good (mimalloc's -1), a batch whose maps fail at `--max-memory` held 319 MiB under 256
