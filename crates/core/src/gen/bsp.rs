@@ -11,7 +11,7 @@
 use super::area::Area;
 use super::meter::Meter;
 use super::tool_error::ToolError;
-use crate::map::{Brush, Corridor, DogLeg, Door, DoorState, Map, Point, Rect, Room};
+use crate::map::{passable, Brush, Corridor, DogLeg, Door, DoorState, Map, Point, Rect, Room};
 use crate::rng::Rng;
 use std::sync::Arc;
 
@@ -23,35 +23,47 @@ pub(crate) fn rectangle(map: &Map, area: Area<'_>, what: &'static str) -> Result
     Ok(area.on(map)?.bounds)
 }
 
-/// A node of the cut tree: a leaf piece, or a cut into two subtrees.
-enum Node {
-    Leaf(Rect),
-    Cut {
-        /// The cut's line: a column (`vertical`) or a row.
-        at: i32,
-        vertical: bool,
-        /// The whole rectangle cut.
-        rect: Rect,
-        halves: Box<(Node, Node)>,
-    },
+/// A piece of the cut tree: a leaf, or a rectangle cut in two.
+struct Piece {
+    /// The rectangle the piece covers.
+    rect: Rect,
+    /// How it is cut; `None` for a leaf.
+    cut: Option<Cut>,
 }
 
-/// Cuts `rect` until no side is at least `2 × min + gap` long; each cut leaves at least `min`
-/// cells on either side of a `gap`-cell line (`gap` 0: the halves touch; 1: a wall between).
-/// A piece longer one way than 5/4 of the other is cut across its length; otherwise the
-/// direction is drawn.
+/// The cut of a [`Piece`].
+#[derive(Clone, Copy)]
+struct Cut {
+    /// The cut's line: a column (`vertical`) or a row.
+    at: i32,
+    vertical: bool,
+    /// The index of the second half's piece. The first half's is the next index: the tree is
+    /// kept in one vector in preorder (a cut, its first half's subtree, its second half's), so
+    /// it is built without an allocation per node, and walking the vector in order visits
+    /// pieces in the order the recursion over the tree did.
+    second: usize,
+}
+
+/// Cuts `rect` until no side is at least `2 × min + gap` long, appending the pieces to `tree`
+/// in preorder; each cut leaves at least `min` cells on either side of a `gap`-cell line (`gap`
+/// 0: the halves touch; 1: a wall between). A piece longer one way than 5/4 of the other is cut
+/// across its length; otherwise the direction is drawn.
 fn cut(
     rect: Rect,
     min: i32,
     gap: i32,
     rng: &mut Rng,
     meter: &mut dyn Meter,
-) -> Result<Node, ToolError> {
+    tree: &mut Vec<Piece>,
+) -> Result<(), ToolError> {
     meter.work(1)?;
     let can_x = rect.w >= 2 * min + gap;
     let can_y = rect.h >= 2 * min + gap;
     let vertical = match (can_x, can_y) {
-        (false, false) => return Ok(Node::Leaf(rect)),
+        (false, false) => {
+            tree.push(Piece { rect, cut: None });
+            return Ok(());
+        }
         (true, false) => true,
         (false, true) => false,
         (true, true) if rect.w * 4 > rect.h * 5 => true,
@@ -76,14 +88,26 @@ fn cut(
             Rect::new(rect.x, at + gap, rect.w, rect.y2() - at - gap + 1),
         )
     };
-    let first = cut(a, min, gap, rng, meter)?;
-    let second = cut(b, min, gap, rng, meter)?;
-    Ok(Node::Cut {
-        at,
-        vertical,
+    let me = tree.len();
+    tree.push(Piece {
         rect,
-        halves: Box::new((first, second)),
-    })
+        cut: Some(Cut {
+            at,
+            vertical,
+            second: 0,
+        }),
+    });
+    cut(a, min, gap, rng, meter, tree)?;
+    let second = tree.len();
+    if let Some(c) = &mut tree[me].cut {
+        c.second = second;
+    }
+    cut(b, min, gap, rng, meter, tree)
+}
+
+/// The leaves of a cut tree, in order.
+fn leaves(tree: &[Piece]) -> impl Iterator<Item = Rect> + '_ {
+    tree.iter().filter(|p| p.cut.is_none()).map(|p| p.rect)
 }
 
 /// Options of [`rooms`].
@@ -132,10 +156,11 @@ pub fn rooms(
     let most = o.min_leaf as i64 - 2;
     ToolError::check_range("bsp", "min_room", o.min_room as i64, (1, most))?;
     let rect = rectangle(map, area, "bsp rooms")?;
-    let tree = cut(rect, o.min_leaf, 0, rng, meter)?;
-    let mut placed = Vec::new();
-    place_rooms(&tree, o.min_room, rng, &mut placed);
+    let mut tree = Vec::new();
+    cut(rect, o.min_leaf, 0, rng, meter, &mut tree)?;
+    let placed = place_rooms(&tree, o.min_room, rng);
     let kind: Arc<str> = Arc::from("bsp");
+    map.notes.rooms.reserve(placed.len());
     for &r in &placed {
         meter.work((r.w * r.h) as u64)?;
         map.fill_rect(&r, brushes.floor)?;
@@ -145,43 +170,34 @@ pub fn rooms(
             doors: Vec::new(),
         });
     }
-    join(&tree, &placed, 0, map, rng, brushes.corridor, meter)?;
+    join(&tree, 0, &placed, 0, map, rng, brushes.corridor, meter)?;
     Ok(placed)
 }
 
 /// A room inside each leaf, in leaf order.
-fn place_rooms(node: &Node, min_room: i32, rng: &mut Rng, out: &mut Vec<Rect>) {
-    match node {
-        Node::Leaf(leaf) => {
-            let inner = leaf.inset(1);
-            if inner.w < min_room || inner.h < min_room {
-                return;
-            }
-            let w = rng.range(min_room as i64, inner.w as i64) as i32;
-            let h = rng.range(min_room as i64, inner.h as i64) as i32;
-            let x = rng.range(inner.x as i64, (inner.x2() - w + 1) as i64) as i32;
-            let y = rng.range(inner.y as i64, (inner.y2() - h + 1) as i64) as i32;
-            out.push(Rect::new(x, y, w, h));
+fn place_rooms(tree: &[Piece], min_room: i32, rng: &mut Rng) -> Vec<Rect> {
+    let mut out = Vec::new();
+    for leaf in leaves(tree) {
+        let inner = leaf.inset(1);
+        if inner.w < min_room || inner.h < min_room {
+            continue;
         }
-        Node::Cut { halves, .. } => {
-            place_rooms(&halves.0, min_room, rng, out);
-            place_rooms(&halves.1, min_room, rng, out);
-        }
+        let w = rng.range(min_room as i64, inner.w as i64) as i32;
+        let h = rng.range(min_room as i64, inner.h as i64) as i32;
+        let x = rng.range(inner.x as i64, (inner.x2() - w + 1) as i64) as i32;
+        let y = rng.range(inner.y as i64, (inner.y2() - h + 1) as i64) as i32;
+        out.push(Rect::new(x, y, w, h));
     }
+    out
 }
 
-/// The rectangle a node covers.
-fn extent(node: &Node) -> Rect {
-    match node {
-        Node::Leaf(r) | Node::Cut { rect: r, .. } => *r,
-    }
-}
-
-/// Joins the halves of every cut, children first. `next` is the index in `rooms` of the first
-/// room of this subtree (rooms were placed in leaf order, so a subtree's rooms are a run);
-/// returns the index past its last.
+/// Joins the halves of every cut in the subtree of piece `node`, children first. `next` is
+/// the index in `rooms` of the first room of this subtree (rooms were placed in leaf order, so a
+/// subtree's rooms are a run); returns the index past its last.
+#[allow(clippy::too_many_arguments)]
 fn join(
-    node: &Node,
+    tree: &[Piece],
+    node: usize,
     rooms: &[Rect],
     next: usize,
     map: &mut Map,
@@ -189,15 +205,16 @@ fn join(
     brush: &Brush,
     meter: &mut dyn Meter,
 ) -> Result<usize, ToolError> {
-    let Node::Cut { halves, .. } = node else {
+    let piece = &tree[node];
+    let Some(c) = piece.cut else {
         // A leaf holds a room unless it was too small for one.
         let holds = rooms
             .get(next)
-            .is_some_and(|r| extent(node).contains(r.center()));
+            .is_some_and(|r| piece.rect.contains(r.center()));
         return Ok(next + holds as usize);
     };
-    let middle = join(&halves.0, rooms, next, map, rng, brush, meter)?;
-    let end = join(&halves.1, rooms, middle, map, rng, brush, meter)?;
+    let middle = join(tree, node + 1, rooms, next, map, rng, brush, meter)?;
+    let end = join(tree, c.second, rooms, middle, map, rng, brush, meter)?;
     if middle == next || end == middle {
         return Ok(end);
     }
@@ -262,13 +279,14 @@ pub fn interior(
         (2, 256),
     )?;
     let rect = rectangle(map, area, "bsp interior")?;
-    let tree = cut(rect, options.min_room, 1, rng, meter)?;
+    let mut tree = Vec::new();
+    cut(rect, options.min_room, 1, rng, meter, &mut tree)?;
     meter.work((rect.w * rect.h) as u64)?;
     map.fill_rect(&rect, brushes.wall)?;
-    let mut leaves = Vec::new();
-    collect_leaves(&tree, &mut leaves);
+    let rooms: Vec<Rect> = leaves(&tree).collect();
     let kind: Arc<str> = Arc::from("interior");
-    for &r in &leaves {
+    map.notes.rooms.reserve(rooms.len());
+    for &r in &rooms {
         map.fill_rect(&r, brushes.floor)?;
         map.notes.rooms.push(Room {
             rect: r,
@@ -276,67 +294,65 @@ pub fn interior(
             doors: Vec::new(),
         });
     }
-    open_doors(&tree, map, rng, brushes, meter)?;
-    Ok(leaves)
-}
-
-fn collect_leaves(node: &Node, out: &mut Vec<Rect>) {
-    match node {
-        Node::Leaf(r) => out.push(*r),
-        Node::Cut { halves, .. } => {
-            collect_leaves(&halves.0, out);
-            collect_leaves(&halves.1, out);
+    // Parents before children, as the pieces are stored.
+    for piece in &tree {
+        if let Some(c) = piece.cut {
+            open_door(piece.rect, c, map, rng, brushes, meter)?;
         }
     }
+    Ok(rooms)
 }
 
-/// One door through every cut's wall, where both sides are room floor (cells the floor brush
-/// made passable).
-fn open_doors(
-    node: &Node,
+/// One door through the wall of cut `c` of `rect`, at a cell with room floor (a cell the floor
+/// brush made passable) on both sides, drawn among all such cells.
+fn open_door(
+    rect: Rect,
+    c: Cut,
     map: &mut Map,
     rng: &mut Rng,
     brushes: InteriorBrushes<'_>,
     meter: &mut dyn Meter,
 ) -> Result<(), ToolError> {
-    let Node::Cut {
-        at,
-        vertical,
-        rect,
-        halves,
-    } = node
-    else {
-        return Ok(());
-    };
-    let (at, vertical) = (*at, *vertical);
-    let floor = |x: i32, y: i32| map.is_passable(Point::new(x, y)) == Ok(true);
-    let candidates: Vec<Point> = if vertical {
-        (rect.y..=rect.y2())
-            .filter(|&y| floor(at - 1, y) && floor(at + 1, y))
-            .map(|y| Point::new(at, y))
-            .collect()
+    // The wall's cells are `first + k × step` for `k` in `0..len`, with the cells `side` before
+    // and after each on either side of it, all inside `rect` (so on the map). The flags are read
+    // directly: the wall is walked twice, to count the candidates and then to find the one
+    // drawn, with no list of them and no check per cell.
+    let width = map.width() as usize;
+    let (origin, len, step, side) = if c.vertical {
+        (Point::new(c.at, rect.y), rect.h, width, 1)
     } else {
-        (rect.x..=rect.x2())
-            .filter(|&x| floor(x, at - 1) && floor(x, at + 1))
-            .map(|x| Point::new(x, at))
-            .collect()
+        (Point::new(rect.x, c.at), rect.w, 1, width)
     };
-    meter.work(candidates.len() as u64 + 1)?;
+    let first = origin.x as usize + origin.y as usize * width;
+    let flags = map.flag_cells();
+    let door_at = |k: usize| {
+        let i = first + k * step;
+        passable(flags[i - side]) & passable(flags[i + side])
+    };
+    let count = (0..len as usize).map(|k| door_at(k) as u64).sum::<u64>();
+    meter.work(count + 1)?;
     // The cut's first row (or column) always qualifies: the walls of either half stand at least
     // `min_room ≥ 2` cells from its sides, and no wall of a half lies beside the cut.
-    if let Some(&p) = candidates.get(rng.below(candidates.len() as u64) as usize) {
-        match brushes.door {
-            Some(door) => {
-                map.write(p, door)?;
-                map.add_door(Door::new(p, DoorState::Closed))?;
-            }
-            None => {
-                map.write(p, brushes.floor)?;
-            }
+    let drawn = rng.below(count) as usize;
+    let Some(k) = (0..len as usize).filter(|&k| door_at(k)).nth(drawn) else {
+        return Ok(());
+    };
+    let k = k as i32;
+    let p = if c.vertical {
+        Point::new(origin.x, origin.y + k)
+    } else {
+        Point::new(origin.x + k, origin.y)
+    };
+    match brushes.door {
+        Some(door) => {
+            map.write(p, door)?;
+            map.add_door(Door::new(p, DoorState::Closed))?;
+        }
+        None => {
+            map.write(p, brushes.floor)?;
         }
     }
-    open_doors(&halves.0, map, rng, brushes, meter)?;
-    open_doors(&halves.1, map, rng, brushes, meter)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -192,7 +192,8 @@ pub fn terrain_flags(t: &Terrain) -> u8 {
 /// door stands on it.
 #[inline]
 pub fn passable(flags: u8) -> bool {
-    flags & FLAG_TERRAIN == 0 || flags & FLAG_DOOR != 0
+    // `|`, not `||`: no branch, so a loop over cells can count or select without one.
+    (flags & FLAG_TERRAIN == 0) | (flags & FLAG_DOOR != 0)
 }
 
 /// `n` zeros, allocated as zeroed memory, which the system hands out untouched: a plane that no
@@ -735,29 +736,32 @@ impl Map {
             }
             return cells;
         }
-        let rows = rows
-            .zip(self.priority[block.clone()].chunks_mut(width))
-            .zip(self.region[block].chunks_mut(width));
+        let rows = rows.zip(self.priority[block.clone()].chunks_mut(width));
+        let stroke = Stroke::new(brush, terrain_bits);
         let mut written = 0;
-        for (((terrain, flags), priorities), regions) in rows {
+        if brush.region.is_none() {
+            // The region plane is left alone: three planes a cell, not four.
+            for ((terrain, flags), priorities) in rows {
+                let row = terrain[..cols]
+                    .iter_mut()
+                    .zip(&mut flags[..cols])
+                    .zip(&mut priorities[..cols]);
+                for ((t, f), prio) in row {
+                    written += stroke.apply(true, t, f, prio, &mut 0) as usize;
+                }
+            }
+            return written;
+        }
+        for (((terrain, flags), priorities), regions) in
+            rows.zip(self.region[block].chunks_mut(width))
+        {
             let row = terrain[..cols]
                 .iter_mut()
                 .zip(&mut flags[..cols])
                 .zip(&mut priorities[..cols])
                 .zip(&mut regions[..cols]);
             for (((t, f), prio), region) in row {
-                if let Some(p) = brush.priority {
-                    if !brush.force && !priority::wins(p, *prio) {
-                        continue;
-                    }
-                    *prio = p;
-                }
-                *t = brush.terrain;
-                if let Some(r) = brush.region {
-                    *region = r;
-                }
-                *f = (*f & !FLAG_TERRAIN) | terrain_bits;
-                written += 1;
+                written += stroke.apply(true, t, f, prio, region) as usize;
             }
         }
         written
@@ -778,26 +782,50 @@ impl Map {
             return Ok(0);
         };
         self.forget(brush);
-        let terrain_bits = self.terrain_bits(brush.terrain);
+        let stroke = Stroke::new(brush, self.terrain_bits(brush.terrain));
         let width = self.width as usize;
+        let (x0, x1) = (x0 as usize, x1 as usize);
         let mut written = 0;
+        // `keep` is asked cell by cell into a chunk of flags, then the chunk is written without
+        // a branch on the cells (`keep` is often a coin toss, a noise threshold, and a
+        // mispredicted branch per cell cost more than the write) in a loop the compiler can
+        // vectorise.
+        const CHUNK: usize = 32;
+        let mut kept = [false; CHUNK];
         for y in y0 as usize..=y1 as usize {
-            for i in y * width + x0 as usize..=y * width + x1 as usize {
-                if !keep(i) {
-                    continue;
+            let row = y * width + x0..y * width + x1 + 1;
+            let mut start = row.start;
+            while start < row.end {
+                let end = (start + CHUNK).min(row.end);
+                let kept = &mut kept[..end - start];
+                for (k, i) in kept.iter_mut().zip(start..end) {
+                    *k = keep(i);
                 }
-                if let Some(p) = brush.priority {
-                    if !brush.force && !priority::wins(p, self.priority[i]) {
-                        continue;
-                    }
-                    self.priority[i] = p;
+                let n = end - start;
+                let terrain = &mut self.terrain[start..end];
+                let flags = &mut self.flags[start..end];
+                let priority = &mut self.priority[start..end];
+                let region = &mut self.region[start..end];
+                let stamped = brush.region.is_some();
+                // Each cell's new planes go to a local chunk, copied back whole: written in
+                // place, the compiler made `*t = if win { .. } else { *t }` a store under a
+                // branch again. A count per chunk in a byte, as wide as the flags.
+                let mut out = ([0; CHUNK], [0u8; CHUNK], [0u8; CHUNK], [0u16; CHUNK]);
+                let mut chunk_written = 0u8;
+                for j in 0..n {
+                    let (mut t, mut f, mut prio) = (terrain[j], flags[j], priority[j]);
+                    let mut r = if stamped { region[j] } else { 0 };
+                    chunk_written += stroke.apply(kept[j], &mut t, &mut f, &mut prio, &mut r) as u8;
+                    (out.0[j], out.1[j], out.2[j], out.3[j]) = (t, f, prio, r);
                 }
-                self.terrain[i] = brush.terrain;
-                if let Some(r) = brush.region {
-                    self.region[i] = r;
+                terrain.copy_from_slice(&out.0[..n]);
+                flags.copy_from_slice(&out.1[..n]);
+                priority.copy_from_slice(&out.2[..n]);
+                if stamped {
+                    region.copy_from_slice(&out.3[..n]);
                 }
-                self.flags[i] = (self.flags[i] & !FLAG_TERRAIN) | terrain_bits;
-                written += 1;
+                written += chunk_written as usize;
+                start = end;
             }
         }
         Ok(written)
@@ -900,44 +928,41 @@ impl Map {
         let w = self.width as isize;
         let step = sx as isize + sy as isize * w;
         let start = a.x as isize + a.y as isize * w;
+        // Only the edge rule and priorities can skip a cell, and a straight run meets the edge
+        // only at its ends (or runs along it), so the cells off the edge are one range of steps.
+        let (lo, hi) = if brush.force {
+            (from, n)
+        } else {
+            let (x0, x1) = steps_within(a.x, sx, 1, self.width - 2);
+            let (y0, y1) = steps_within(a.y, sy, 1, self.height - 2);
+            (from.max(x0).max(y0), n.min(x1).min(y1))
+        };
         if brush.priority.is_none() && brush.region.is_none() {
             self.known.uniform = None;
-            // A plain brush writes every cell it may: only the edge rule can skip one, and a
-            // straight run meets the edge only at its ends (or runs along it), so the cells
-            // off the edge are one range of steps.
-            let (lo, hi) = if brush.force {
-                (from, n)
-            } else {
-                let (x0, x1) = steps_within(a.x, sx, 1, self.width - 2);
-                let (y0, y1) = steps_within(a.y, sy, 1, self.height - 2);
-                (from.max(x0).max(y0), n.min(x1).min(y1))
-            };
-            if hi < lo {
-                return;
-            }
-            let run = Run {
-                origin: Point::new(a.x + sx * lo, a.y + sy * lo),
-                step: Point::new(sx, sy),
-                len: (hi - lo + 1) as usize,
-                terrain: brush.terrain,
-                terrain_bits,
-            };
-            run.paint(
-                (start + step * lo as isize) as usize,
+        }
+        if hi < lo {
+            return;
+        }
+        self.forget(brush);
+        let run = Run {
+            origin: Point::new(a.x + sx * lo, a.y + sy * lo),
+            step: Point::new(sx, sy),
+            len: (hi - lo + 1) as usize,
+            stroke: Stroke::new(brush, terrain_bits),
+        };
+        let first = (start + step * lo as isize) as usize;
+        if brush.priority.is_none() && brush.region.is_none() {
+            // A plain brush writes every cell of the range: the priority and region planes
+            // are not touched.
+            run.paint(first, step, &mut self.terrain, &mut self.flags, carved);
+        } else {
+            let planes = (&mut self.priority[..], &mut self.region[..]);
+            run.paint_ranked(
+                first,
                 step,
                 &mut self.terrain,
                 &mut self.flags,
-                carved,
-            );
-            return;
-        }
-        for k in from..=n {
-            let p = Point::new(a.x + sx * k, a.y + sy * k);
-            self.carve_cell(
-                p,
-                (start + step * k as isize) as usize,
-                brush,
-                terrain_bits,
+                planes,
                 carved,
             );
         }
@@ -954,7 +979,7 @@ impl Map {
     }
 }
 
-/// A straight run of cells a plain brush carves, all of them written.
+/// A straight run of cells off the map's edge (or forced), which a brush carves.
 struct Run {
     /// The first cell.
     origin: Point,
@@ -962,17 +987,16 @@ struct Run {
     step: Point,
     /// Number of cells.
     len: usize,
-    /// Terrain written.
-    terrain: TerrainId,
-    /// Its [`FLAG_TERRAIN`] bits.
-    terrain_bits: u8,
+    /// The brush's rule.
+    stroke: Stroke,
 }
 
 impl Run {
-    /// Writes the run's cells, the first at index `first` and each `step` from the one
-    /// before, and appends to `carved` those whose terrain changed. Each cell is stored in the
-    /// next free slot unconditionally, and the slot kept only if the cell changed: no branch on
-    /// the map's contents.
+    /// Writes the run's cells with a plain brush (no priority, no region: every cell is
+    /// written), the first at index `first` and each `step` from the one before, and appends to
+    /// `carved` those whose terrain changed. Each cell is stored in the next free slot
+    /// unconditionally, and the slot kept only if the cell changed: no branch on the map's
+    /// contents.
     #[inline(always)]
     fn paint(
         &self,
@@ -982,13 +1006,14 @@ impl Run {
         flags: &mut [u8],
         carved: &mut Vec<Point>,
     ) {
+        let (to, bits) = (self.stroke.terrain, self.stroke.terrain_bits);
         carved.reserve(self.len);
         let slots = &mut carved.spare_capacity_mut()[..self.len];
         let (mut n, mut i, mut p) = (0, first, self.origin);
         for _ in 0..self.len {
-            let changed = terrain[i] != self.terrain;
-            terrain[i] = self.terrain;
-            flags[i] = (flags[i] & !FLAG_TERRAIN) | self.terrain_bits;
+            let changed = terrain[i] != to;
+            terrain[i] = to;
+            flags[i] = (flags[i] & !FLAG_TERRAIN) | bits;
             slots[n].write(p);
             n += changed as usize;
             i = i.wrapping_add_signed(step);
@@ -997,6 +1022,93 @@ impl Run {
         // SAFETY: `n` slots past the length were reserved, and each of them written (slot
         // `n` is written before `n` moves past it).
         unsafe { carved.set_len(carved.len() + n) };
+    }
+
+    /// [`Run::paint`] for any brush: each cell goes through the priority rule
+    /// ([`Stroke::apply`]), without a branch either, and the priority and region `planes` are
+    /// written as the brush says.
+    #[inline(always)]
+    fn paint_ranked(
+        &self,
+        first: usize,
+        step: isize,
+        terrain: &mut [TerrainId],
+        flags: &mut [u8],
+        (priority, region): (&mut [u8], &mut [u16]),
+        carved: &mut Vec<Point>,
+    ) {
+        carved.reserve(self.len);
+        let slots = &mut carved.spare_capacity_mut()[..self.len];
+        let (mut n, mut i, mut p) = (0, first, self.origin);
+        for _ in 0..self.len {
+            let before = terrain[i];
+            let (t, f) = (&mut terrain[i], &mut flags[i]);
+            let written = self
+                .stroke
+                .apply(true, t, f, &mut priority[i], &mut region[i]);
+            slots[n].write(p);
+            n += (written & (before != self.stroke.terrain)) as usize;
+            i = i.wrapping_add_signed(step);
+            p = Point::new(p.x + self.step.x, p.y + self.step.y);
+        }
+        // SAFETY: as in `paint`.
+        unsafe { carved.set_len(carved.len() + n) };
+    }
+}
+
+/// A brush's write rule with its options looked up once, for loops over many cells.
+#[derive(Clone, Copy)]
+struct Stroke {
+    /// Terrain written.
+    terrain: TerrainId,
+    /// Its [`FLAG_TERRAIN`] bits.
+    terrain_bits: u8,
+    /// The brush's priority, if it has one.
+    priority: Option<u8>,
+    /// The region stamped, if any.
+    region: Option<u16>,
+    /// Whether the write ignores priorities.
+    force: bool,
+}
+
+impl Stroke {
+    /// The rule of `brush`, whose terrain has the flag bits `terrain_bits`.
+    #[inline(always)]
+    fn new(brush: &Brush, terrain_bits: u8) -> Stroke {
+        Stroke {
+            terrain: brush.terrain,
+            terrain_bits,
+            priority: brush.priority,
+            region: brush.region,
+            force: brush.force,
+        }
+    }
+
+    /// Writes one cell (off the map's edge, or forced) if `keep` and the priority rule allow,
+    /// as [`Map::write`] does; returns whether it did. Every plane is stored whichever way it
+    /// goes (its old value when the write loses), so a loop over cells has no branch on their
+    /// contents and can be vectorised.
+    #[inline(always)]
+    fn apply(
+        &self,
+        keep: bool,
+        t: &mut TerrainId,
+        f: &mut u8,
+        prio: &mut u8,
+        region: &mut u16,
+    ) -> bool {
+        let (p, ranked) = (self.priority.unwrap_or(0), self.priority.is_some());
+        let win = keep & (self.force | !ranked | priority::wins(p, *prio));
+        *prio = if win & ranked { p } else { *prio };
+        *t = if win { self.terrain } else { *t };
+        let (r, stamped) = (self.region.unwrap_or(0), self.region.is_some());
+        *region = if win & stamped { r } else { *region };
+        *f = if win {
+            (*f & !FLAG_TERRAIN) | self.terrain_bits
+        } else {
+            *f
+        };
+        win
     }
 }
 
@@ -1046,12 +1158,13 @@ mod tests {
     }
 
     /// Over 1,000 seeds, writing the cells of a rectangle a test accepts is the same as
-    /// writing each of them in turn, whatever the priorities, the force and the map edge.
+    /// writing each of them in turn, whatever the priorities, the region, the force and the map
+    /// edge (rows up to 80 cells: more than one of the chunks the write takes a row in).
     #[test]
     fn rect_writes_where_a_test_accepts_equal_writes_one_by_one() {
         let mut rng = crate::rng::Rng::new(5);
         for seed in 0..1000 {
-            let (w, h) = (rng.range(1, 12) as i32, rng.range(1, 12) as i32);
+            let (w, h) = (rng.range(1, 80) as i32, rng.range(1, 12) as i32);
             let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
             for i in 0..a.len() {
                 let p = rng.below(4) as u8 * 40;
@@ -1070,6 +1183,9 @@ mod tests {
             if rng.percent(30) {
                 brush = brush.forced();
             }
+            if rng.percent(30) {
+                brush.region = Some(3);
+            }
             let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
             let width = w as usize;
             let mut one_by_one = 0;
@@ -1083,6 +1199,7 @@ mod tests {
             assert_eq!(a.terrain_cells(), b.terrain_cells(), "seed {seed}");
             assert_eq!(a.flag_cells(), b.flag_cells(), "seed {seed}");
             assert_eq!(a.priority, b.priority, "seed {seed}");
+            assert_eq!(a.region, b.region, "seed {seed}");
         }
         let mut m = Map::new(4, 4, 0, table()).unwrap();
         let off = Rect::new(2, 2, 3, 3);
