@@ -312,7 +312,12 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                         wall: &t.wall,
                         door: None,
                     };
-                    let o = WInterior { min_room: 6 };
+                    // mapgen's rule as near as the options go: it cuts a piece again while
+                    // the side it just halved is over 8 cells, so sides of 9 or more are cut
+                    // and sides of 3 to 8 are left; `min_room: 4` cuts every side of 9 or more
+                    // (4, the wall, 4) and leaves sides of 4 to 8 (BENCHMARKS.md says what
+                    // still differs).
+                    let o = WInterior { min_room: 4 };
                     let r = bsp::interior(
                         &mut m,
                         inner,
