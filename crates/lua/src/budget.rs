@@ -271,14 +271,7 @@ impl Budget {
         self.peak_bytes.set(self.held());
         self.base.set(self.held());
         self.mark.set(account::begin());
-        if self.sharing.get() {
-            let now = self.account().0;
-            if let Ok(mut share) = self.share.try_borrow_mut() {
-                if let Some(s) = share.as_mut() {
-                    s.restart(now);
-                }
-            }
-        }
+        self.tell_share(Share::restart);
         self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
         self.clock_due.set(self.used.get());
@@ -440,7 +433,7 @@ impl Budget {
     }
 
     /// Shares the memory limit with the budgets of generations running on other threads
-    /// (`warren batch`'s jobs): from the next generation on, what this one holds must also fit
+    /// (`warren batch`'s jobs, `warren serve`'s page and sweeps): from the next generation on, what this one holds must also fit
     /// beside what they hold, or it ends with [`Exceeded::Crowded`]. `None` takes this budget
     /// out of the shared limit (what it said it holds is taken back).
     pub fn set_shared_limit(&self, limit: Option<&Arc<SharedLimit>>) {
@@ -457,13 +450,18 @@ impl Budget {
     /// Tells the shared limit what this budget holds now (after the garbage of its last
     /// generation was collected, between generations).
     pub fn settle_shared(&self) {
+        self.tell_share(Share::settle);
+    }
+
+    /// Hands what the account holds now to `tell` on this budget's share, if it has one.
+    fn tell_share(&self, tell: fn(&mut Share, usize)) {
         if !self.sharing.get() {
             return;
         }
         let now = self.account().0;
         if let Ok(mut share) = self.share.try_borrow_mut() {
             if let Some(s) = share.as_mut() {
-                s.settle(now);
+                tell(s, now);
             }
         }
     }

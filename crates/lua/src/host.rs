@@ -357,7 +357,8 @@ impl Host {
     }
 
     /// Shares the memory limit of this host's generations with other hosts' generations running
-    /// at once on other threads (`warren batch`'s jobs): each generation must then fit both its
+    /// at once on other threads (`warren batch`'s jobs, `warren serve`'s page and sweeps; see
+    /// [`crate::turns::Turns`]): each generation must then fit both its
     /// own limit, as alone, and `limit` beside what the others hold. One stopped only by the
     /// latter fails with [`Host::crowded`] set; run it again with `None` here (and no other
     /// generation beside it) to get the outcome it has alone.
