@@ -603,10 +603,9 @@ fn generate(
     let params = host.resolve_params(&request.sets).map_err(failure)?;
     check_size(&params, request.levels)?;
     warren_lua::run::check_levels(host, &params, request.levels).map_err(failure)?;
+    // Each level takes its own snapshots, and drops any an earlier try left (generate_levels).
     host.record_snapshots(request.steps);
-    host.take_snapshots();
     let levels = generate_levels(host, live.turns(), request, &params, measurer);
-    host.take_snapshots();
     host.record_snapshots(false);
     Ok(Generation {
         version,
