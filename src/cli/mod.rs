@@ -171,8 +171,9 @@ pub struct GenArgs {
     /// `[limits] max_instructions` may lower it, never raise it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_instructions: Option<u64>,
-    /// Memory one generation may use, in MiB [default: 512]. Region files' `[limits]
-    /// max_memory_mib` may lower it, never raise it.
+    /// Memory one generation may use, in MiB [default: 512]; in `serve` the page's maps and
+    /// the statistics sweeps share it. Region files' `[limits] max_memory_mib` may lower it,
+    /// never raise it.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_memory: Option<u64>,
     /// Wall-clock seconds one generation may take [default: 4]. Region files' `[limits]
