@@ -245,7 +245,9 @@ fn a_server_holds_one_limit_for_its_page_and_its_sweeps() {
     // The page's generations and a sweep's jobs, each filling its generation's account, would
     // hold the limit several times over: `warren serve`'s --max-memory is the process's, shared
     // by all of them, and every map still fails exactly as `warren run` fails it.
-    let limit = 128;
+    // 64 MiB: every map fills it, some twice (crowded, then alone), so the test's time grows
+    // with it (at 128 a page's map waited over a minute behind the sweep at load 10).
+    let limit = 64;
     let mut s = Served::start_in(
         tree(),
         &[
