@@ -29,6 +29,13 @@ static ALLOCATOR: warren::memory::Huge<mimalloc::MiMalloc> =
 #[link_section = ".init_array"]
 static HOLD_HUGE_PAGES: extern "C" fn() = warren::memory::hold_huge_pages;
 
+/// Makes mimalloc's arenas small enough to start fast: an ELF constructor, as above. See
+/// `warren::memory::reserve_small_arenas`.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static SMALL_ARENAS: extern "C" fn() = warren::memory::reserve_small_arenas;
+
 fn main() {
     // SAFETY: no other thread exists yet.
     unsafe { warren::memory::keep_freed_memory() };
