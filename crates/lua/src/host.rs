@@ -487,7 +487,7 @@ impl Host {
             } else {
                 "height"
             };
-            let at = self.recipe.declared.get(side).cloned();
+            let at = self.recipe.declared_at(side);
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Param(format!("{at}: {e} (params.{side})"))
         })?;
@@ -502,7 +502,7 @@ impl Host {
             format!("params.width × params.height: a {width}×{height} map{level}")
         };
         self.check_memory_for(map_bytes, 0, what).map_err(|e| {
-            let at = self.recipe.declared.get("width").cloned();
+            let at = self.recipe.declared_at("width");
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Budget(format!("{at}: {e}"))
         })?;

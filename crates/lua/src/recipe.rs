@@ -7,7 +7,6 @@ use super::params::{ParamSpec, ParamValue};
 use super::require::read_script;
 use super::{Error, Result};
 use mlua::{Function, Lua, Value};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a recipe declares about itself.
@@ -21,12 +20,32 @@ pub struct Recipe {
     pub params: Vec<ParamSpec>,
     /// The file it was loaded from.
     pub path: PathBuf,
-    /// Where each parameter is declared (`file:line`), for messages about its value.
-    pub declared: BTreeMap<String, String>,
+    /// The recipe file's text as it was loaded, where [`Recipe::declared_at`] finds the
+    /// declarations: only messages need them, so the text is tokenized only for a message.
+    source: String,
     /// The parameter names in the order the recipe declares them: the order their declaration
     /// tables were made in, which is the order they are written in, even across modules (a
     /// recipe that copies a library's parameters and adds its own lists the library's first).
     pub declaration_order: Vec<String>,
+}
+
+impl Recipe {
+    /// Where parameter `name` is declared (`file:line`), for messages about its value; `None`
+    /// when the recipe declares no such parameter.
+    pub fn declared_at(&self, name: &str) -> Option<String> {
+        self.params
+            .iter()
+            .any(|p| p.name == name)
+            .then(|| places(&self.path, &self.source).key(name))
+    }
+}
+
+/// The places of the recipe at `path`, whose text is `source`.
+fn places<'a>(path: &'a Path, source: &str) -> Places<'a> {
+    Places {
+        path,
+        tokens: tokens(source),
+    }
 }
 
 /// The keys a recipe table may have.
@@ -108,12 +127,12 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
                 format!("{}: {msg}", path.display())
             })
         })?;
-    let places = Places {
-        path,
-        tokens: tokens(&source),
+    // Tokenized only for a message: a recipe that loads needs no places.
+    let bad = |key: &str, msg: String| {
+        Error::Script(format!("{}: {msg}", places(path, &source).key(key)))
     };
-    let bad = |key: &str, msg: String| Error::Script(format!("{}: {msg}", places.key(key)));
-    let at_return = |msg: String| Error::Script(format!("{}: {msg}", places.returned()));
+    let at_return =
+        |msg: String| Error::Script(format!("{}: {msg}", places(path, &source).returned()));
     let Value::Table(t) = value else {
         return Err(at_return(format!(
             "a recipe must return a table {{ name = …, params = …, generate = function(map, ctx) … end }}, got {}",
@@ -228,17 +247,13 @@ pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
             }
         }
     }
-    let declared = specs
-        .iter()
-        .map(|p| (p.name.clone(), places.key(&p.name)))
-        .collect();
     Ok((
         Recipe {
             name,
             description,
             params: specs,
             path: path.to_path_buf(),
-            declared,
+            source,
             declaration_order,
         },
         generate,
