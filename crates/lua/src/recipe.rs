@@ -381,4 +381,33 @@ mod tests {
         let sorted: Vec<&str> = recipe.params.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(sorted, ["alpha", "height", "mid", "width", "zeta"]);
     }
+
+    #[test]
+    fn a_parameter_is_declared_at_its_first_key_in_the_params_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.lua");
+        // `width` is also a name before `params`: the declaration is the one inside it.
+        std::fs::write(
+            &path,
+            "local width = 3\n\
+             return {\n\
+               params = {\n\
+                 height = { default = 4 },\n\
+                 [\"width\"] = { default = 8 },\n\
+               },\n\
+               generate = function() end }\n",
+        )
+        .unwrap();
+        let (lua, _) = crate::sandbox::new_state(
+            vec![dir.path().to_path_buf()],
+            Default::default(),
+            crate::api::install,
+        )
+        .unwrap();
+        let (recipe, _) = super::load(&lua, &path).unwrap();
+        let at = |line: usize| Some(format!("{}:{line}", path.display()));
+        assert_eq!(recipe.declared_at("height"), at(4));
+        assert_eq!(recipe.declared_at("width"), at(5));
+        assert_eq!(recipe.declared_at("depth"), None);
+    }
 }
