@@ -353,20 +353,15 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn parameters_keep_the_order_their_declarations_were_made_in() {
+    use super::Recipe;
+    use std::path::PathBuf;
+
+    /// Loads a recipe whose file holds `text`: the recipe, its path, and the directory that
+    /// keeps the file.
+    fn load_text(text: &str) -> (Recipe, PathBuf, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.lua");
-        // `alpha`'s declaration is made first, before the recipe table: so it is declared
-        // first, whatever its name or place in the table.
-        std::fs::write(
-            &path,
-            "local alpha = { default = 1 }\n\
-             return { params = { width = { default = 8 }, height = { default = 4 },\n\
-               zeta = { default = 2 }, alpha = alpha, mid = { default = 3 } },\n\
-               generate = function() end }\n",
-        )
-        .unwrap();
+        std::fs::write(&path, text).unwrap();
         let (lua, _) = crate::sandbox::new_state(
             vec![dir.path().to_path_buf()],
             Default::default(),
@@ -374,6 +369,19 @@ mod tests {
         )
         .unwrap();
         let (recipe, _) = super::load(&lua, &path).unwrap();
+        (recipe, path, dir)
+    }
+
+    #[test]
+    fn parameters_keep_the_order_their_declarations_were_made_in() {
+        // `alpha`'s declaration is made first, before the recipe table: so it is declared
+        // first, whatever its name or place in the table.
+        let (recipe, _, _dir) = load_text(
+            "local alpha = { default = 1 }\n\
+             return { params = { width = { default = 8 }, height = { default = 4 },\n\
+               zeta = { default = 2 }, alpha = alpha, mid = { default = 3 } },\n\
+               generate = function() end }\n",
+        );
         assert_eq!(
             recipe.declaration_order,
             ["alpha", "width", "height", "zeta", "mid"]
@@ -384,11 +392,8 @@ mod tests {
 
     #[test]
     fn a_parameter_is_declared_at_its_first_key_in_the_params_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.lua");
         // `width` is also a name before `params`: the declaration is the one inside it.
-        std::fs::write(
-            &path,
+        let (recipe, path, _dir) = load_text(
             "local width = 3\n\
              return {\n\
                params = {\n\
@@ -396,15 +401,7 @@ mod tests {
                  [\"width\"] = { default = 8 },\n\
                },\n\
                generate = function() end }\n",
-        )
-        .unwrap();
-        let (lua, _) = crate::sandbox::new_state(
-            vec![dir.path().to_path_buf()],
-            Default::default(),
-            crate::api::install,
-        )
-        .unwrap();
-        let (recipe, _) = super::load(&lua, &path).unwrap();
+        );
         let at = |line: usize| Some(format!("{}:{line}", path.display()));
         assert_eq!(recipe.declared_at("height"), at(4));
         assert_eq!(recipe.declared_at("width"), at(5));
