@@ -126,10 +126,7 @@ impl CostGrid {
             stride,
             cost,
             max_cost,
-            steps: padded_steps(rules.adjacency, stride)
-                .into_iter()
-                .map(|s| s.0)
-                .collect(),
+            steps: padded_steps(rules.adjacency, stride),
         })
     }
 
@@ -180,10 +177,10 @@ fn fill_padded<T: Copy>(map: &Map, scope: &Scope<'_>, table: &[[T; 2]], out: &mu
     }
 }
 
-/// The steps to the neighbours in `adjacency` on a grid padded to `stride` cells a row, each
-/// as `(padded offset, offset on the unpadded map of width stride − 2)`.
-fn padded_steps(adjacency: Adjacency, stride: usize) -> Vec<(isize, isize)> {
-    let (s, w) = (stride as isize, stride as isize - 2);
+/// The index offsets of the steps to the neighbours in `adjacency` on a grid padded to
+/// `stride` cells a row.
+fn padded_steps(adjacency: Adjacency, stride: usize) -> Vec<isize> {
+    let s = stride as isize;
     let dirs: &[(isize, isize)] = match adjacency {
         Adjacency::Four => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
         Adjacency::Eight => &[
@@ -197,9 +194,7 @@ fn padded_steps(adjacency: Adjacency, stride: usize) -> Vec<(isize, isize)> {
             (1, 1),
         ],
     };
-    dirs.iter()
-        .map(|&(dx, dy)| (dx + dy * s, dx + dy * w))
-        .collect()
+    dirs.iter().map(|&(dx, dy)| dx + dy * s).collect()
 }
 
 /// A distance not yet found.
