@@ -480,206 +480,399 @@
 
 ---`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.
 ---@class warren.Regions
----@field terrain warren.TerrainEntry[] Every `[[terrain]]`.
----@field door warren.DoorEntry[] Every `[[door]]` kind.
----@field dungeon warren.DungeonRegion `[dungeon]` (defaults when no file has it).
----@field corridor warren.CorridorRegion[] Every `[[corridor]]` region.
----@field room warren.RoomRegion[] Every `[[room]]` region.
----@field streamer warren.StreamerRegion[] Every `[[streamer]]` region.
----@field vault warren.VaultRegion[] Every `[[vault]]`.
----@field prefab warren.PrefabEntry[] Every `[[prefab]]` vault template.
----@field rooms? warren.RoomsTerrains `[rooms]`, if a file has it.
----@field cave? warren.CaveTerrains `[cave]`, if a file has it.
----@field town? warren.TownStyle `[town]`, if a file has it.
----@field spawn warren.SpawnEntry[] Every `[[spawn]]`.
----@field sample warren.SampleEntry[] Every `[[sample]]`.
+---@field terrain warren.TerrainEntry[] Every terrain.
+---@field door warren.DoorEntry[] Every kind of door.
+---@field dungeon warren.DungeonRegion Dungeon constants (defaults when no file has `[dungeon]`).
+---@field corridor warren.CorridorRegion[] Corridor regions.
+---@field room warren.RoomRegion[] Room regions.
+---@field streamer warren.StreamerRegion[] Streamer regions.
+---@field vault warren.VaultRegion[] Vaults.
+---@field prefab warren.PrefabEntry[] Vault templates.
+---@field rooms? warren.RoomsTerrains `[rooms]`, if any file has it.
+---@field cave? warren.CaveTerrains `[cave]`, if any file has it.
+---@field town? warren.TownStyle `[town]`, if any file has it.
+---@field spawn warren.SpawnEntry[] Spawn table.
+---@field sample warren.SampleEntry[] Wave function collapse samples.
 
----A `[[terrain]]` of the region files.
+---`[[terrain]]` — one kind of terrain.
+---
+---```toml
+---[[terrain]]
+---name = "rock wall"
+---glyph = "#"
+---color = "#8a8a8a"
+---solid = true
+---```
 ---@class warren.TerrainEntry
----@field name string Unique name.
----@field glyph string The character drawn for it.
----@field color string Colour, `"#rrggbb"`.
----@field solid boolean Whether it blocks movement.
----@field hazard? boolean Whether it is open but a walker must not cross it (a chasm, magma): connectivity treats it as a wall. Default false.
----@field description? string A note for modders. Default "".
+---@field name string Unique name, used by recipes and other region entries. Non-empty.
+---@field glyph string The single character drawn for this terrain in text output. Terrains may share a glyph only if they agree on `solid` (JSON consumers read passability from the glyph).
+---@field color string Colour for ANSI and PNG output, as `"#rrggbb"`.
+---@field solid boolean `true` if the terrain blocks movement (walls, rock, closed doors), `false` if it is open (floors, open doors, stairs, water). JSON's legend reports it as `solid`.
+---@field hazard? boolean `true` for an open terrain a walker must not cross: a chasm to fall down, magma that burns. Flood fill, components and the fix-ups treat hazards as walls (the dungeon's fix-up lays `[dungeon] bridge` across them where a level would otherwise fall apart), stairs never go on them, and JSON's legend reports them as `hazard`. Only open terrain may be a hazard; terrains that share a glyph must agree on it. Default `false` (water can be waded or swum, so the shipped water is no hazard). Default false.
+---@field move_cost? integer What entering this terrain costs a walker in the toolbox's distance maps and paths (`warren.toolbox.distance`, `path`, `farthest`): a whole number 1..=1000, even for a solid terrain (a river finder may cross rock at a price). A recipe's `costs` option overrides it. Without it, an open terrain costs 1 and a solid one is never entered.
+---@field description? string Optional note for modders; not used by generation. Default "".
 
----A `[[door]]` kind: the terrain each door state is drawn with, and the states' chances.
+---`[[door]]` — a kind of door: the terrain each of its states is drawn with, and how often a
+---new door gets each state. Corridor and room regions name a kind as their `door`, and a
+---vault legend may map a glyph to one.
+---
+---A door is a feature on a cell, as in Incursion: while a level is built it is drawn with its
+---`closed` terrain and the cell keeps its wall's priority. When the level is finished
+---(`warren.dungeon.finish_doors`), doors that touch go in pairs (walled up again, unless a wall
+---there would cut the level in two: then the door stays, broken); a door that does not stand
+---between two walls becomes a broken doorway; a maze's secret doors stay secret; every other
+---door draws its state by `weights`; and each door is drawn with its state's terrain.
+---The state is in JSON's `doors` (`"state": "locked"`). Whatever its state, a walker can pass a
+---door, so connectivity counts every door cell as passable.
+---
+---```toml
+---[[door]]
+---name = "oak door"
+---closed = "door"          # solid
+---open = "open door"       # open
+---locked = "locked door"   # solid; default: closed
+---broken = "broken door"   # open; default: open
+---# secret = "..."         # solid; default: drawn as the wall beside it
+---# wooden = false         # default true; see [dungeon] wooden_door_depth
+---[door.weights]           # Incursion's chances (the defaults)
+---closed = 27
+---open = 6
+---locked = 27
+---secret = 10
+---```
 ---@class warren.DoorEntry
----@field name string Unique name, used by regions' `door` and vault legends.
----@field closed warren.Terrain A closed door (solid).
----@field open warren.Terrain An open door (open, no hazard).
----@field locked? warren.Terrain A locked door (solid; default: `closed`).
----@field broken? warren.Terrain A broken door, an empty doorway (open; default: `open`).
----@field secret? warren.Terrain A secret door (solid; default: drawn as the wall beside it).
----@field weights? warren.DoorWeights How often a new door gets each state (default: Incursion's chances).
----@field wooden? boolean Whether the door is wooden: on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors. Default true.
+---@field name string Unique name among door kinds, used by `door = "…"` in corridor and room regions and by vault legends. Non-empty.
+---@field closed warren.Terrain Terrain of a closed door. Must be solid (a closed door blocks movement and sight).
+---@field open warren.Terrain Terrain of an open door. Must be open and not a hazard.
+---@field locked? warren.Terrain Terrain of a locked door. Must be solid. Default: `closed`.
+---@field broken? warren.Terrain Terrain of a broken door, an empty doorway. Must be open and not a hazard. Default: `open`.
+---@field secret? warren.Terrain Terrain of a secret door. Must be solid. Default: none, and a secret door is drawn as the wall beside it (the one below a door between north and south walls, the one to the right of a door between west and east walls), as Incursion draws it.
+---@field weights? warren.DoorWeights How often a new door gets each state.
+---@field wooden? boolean Whether the door is wooden (Incursion's door material). On levels at most `[dungeon] wooden_door_depth` deep, corridor and room regions whose door is not wooden make `[dungeon] wooden_door` doors instead, unless they set `keep_doors` (Incursion's `MakeDoor`: "some character types can't get through the other kinds of doors in the early game"). Default true.
 
----`[door.weights]`: relative chances of a new door's states (Incursion's by default).
+---`[door.weights]` — relative chances of the states a new door gets (finite, ≥ 0; all 0 makes
+---every door closed). Broken is not drawn: it follows from where a door stands. The defaults
+---are Incursion's `Door` constructor (1 in 10 open, half of the rest locked, then 1 in 7
+---secret), which as weights over 70 are closed 27, open 6, locked 27, secret 10.
 ---@class warren.DoorWeights
----@field closed? number Weight of a closed door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 27.
----@field open? number Weight of an open door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 6.
----@field locked? number Weight of a locked door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 27.
----@field secret? number Weight of a secret door. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 10.
+---@field closed? number Weight of a closed door. Default 27. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field open? number Weight of an open door. Default 6. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field locked? number Weight of a locked door. Default 27. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field secret? number Weight of a secret door. Default 10. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
 
----`[dungeon]`: the constants of Incursion-style levels (every key has a default).
+---`[dungeon]` — constants of Incursion-style levels (`scripts/dungeon.lua`). Every key is
+---optional; the defaults are shown. Corridor regions may override the four corridor constants
+---for the tunnels they draw.
+---
+---```toml
+---[dungeon]
+---level_width = 128        # a multiple of panel_width, at most 32 panels
+---panel_width = 32
+---min_streamers = 0
+---max_streamers = 2
+---fixup_trials = 26
+---```
 ---@class warren.DungeonRegion
----@field turn_chance? integer Percent chance per step that a corridor turns once its segment is longer than `segment_minlen`. Range 0..=100. Default 10.
----@field stubborn_corridor? integer Percent chance that a turn ignores the destination. Range 0..=100. Default 30.
----@field segment_minlen? integer Shortest segment before a voluntary turn; at most `segment_maxlen`. Range 1..=1000. Default 4.
----@field segment_maxlen? integer Longest segment before a forced turn. Range 1..=1000. Default 10.
----@field level_width? integer Level width in cells; a multiple of `panel_width`, at most 32 panels. Range 16..=4096. Default 128.
----@field level_height? integer Level height in cells; a multiple of `panel_height`, at most 32 panels. Range 16..=4096. Default 128.
----@field panel_width? integer Panel width in cells. Range 8..=256. Default 32.
----@field panel_height? integer Panel height in cells. Range 8..=256. Default 32.
----@field min_streamers? integer Fewest streamers on a level; at most `max_streamers`. Range 0..=64. Default 0.
----@field max_streamers? integer Most streamers on a level. Range 0..=64. Default 2.
----@field streamer_chance? integer Incursion's count: `min_streamers`, then one more per success in a row of this percent chance, up to `max_streamers` (default: none, a uniform count). Range 0..=100.
----@field min_river_depth? integer Shallowest depth with rivers. Range 1..=1000. Default 1.
----@field min_chasm_depth? integer Shallowest depth with new chasms. Range 1..=1000. Default 2.
----@field reduce_chasm_chance? integer Percent chance that chasms from above narrow. Range 0..=100. Default 50.
----@field vault_chance? integer Percent chance of each vault attempt placing a vault. Range 0..=100. Default 50.
----@field max_vaults? integer Vault attempts per level. Range 0..=32. Default 1.
----@field min_stairs? integer Fewest down stairs; at most `max_stairs`. Range 0..=32. Default 1.
----@field max_stairs? integer Most down stairs. Range 0..=32. Default 3.
----@field room_min_width? integer Narrowest room, walls included; at most the panel width less 2. Range 5..=254. Default 6.
----@field room_max_width? integer Widest room, walls included; at most the panel width less 2. Range 5..=254. Default 16.
----@field room_min_height? integer Shortest room, walls included; at most the panel height less 2. Range 5..=254. Default 6.
----@field room_max_height? integer Tallest room, walls included; at most the panel height less 2. Range 5..=254. Default 12.
----@field life_percent? integer Percent of a lifecave's cells that start as wall. Range 0..=100. Default 55.
----@field fixup_trials? integer Fix-up trials before generation gives up. Range 1..=1000. Default 26.
----@field corridor? string The level's own corridor region (default: the first).
----@field up_stairs? warren.Terrain Up stairs terrain (default: "up stairs").
----@field down_stairs? warren.Terrain Down stairs terrain (default: "down stairs").
----@field bridge? warren.Terrain Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none).
----@field secret_door_reveal_depth? integer On levels at most this deep no secret door stays near the up stairs. Range 0..=1000. Default 5.
----@field secret_door_reveal_radius? integer How near the up stairs `secret_door_reveal_depth` applies. Range 0..=1000. Default 17.
----@field wooden_door_depth? integer On levels at most this deep, regions whose door is not wooden make `wooden_door` doors (0: never). Range 0..=1000. Default 3.
----@field wooden_door? string The wooden `[[door]]` kind that stands in for the others there (default: the first wooden kind).
+---@field turn_chance? integer Percent chance per step that a corridor turns once its segment is longer than `segment_minlen`. 0..=100. Default 10.
+---@field stubborn_corridor? integer Percent chance that a turn ignores the destination and goes a random way. 0..=100. Default 30.
+---@field segment_minlen? integer Shortest corridor segment before a voluntary turn. 1..=1000, ≤ `segment_maxlen`. Default 4.
+---@field segment_maxlen? integer Longest corridor segment before a forced turn. 1..=1000. Default 10.
+---@field level_width? integer Level width in cells (`LEVEL_SIZEX`), used when the recipe's `width` parameter is 0. 16..=4096, a multiple of `panel_width`, at most 32 panels across. Default 128.
+---@field level_height? integer Level height in cells (`LEVEL_SIZEY`). 16..=4096, a multiple of `panel_height`, at most 32 panels down. Default 128.
+---@field panel_width? integer Panel width in cells (`PANEL_SIZEX`): each panel holds one room or part of a vault. 8..=256. Default 32.
+---@field panel_height? integer Panel height in cells (`PANEL_SIZEY`). 8..=256. Default 32.
+---@field min_streamers? integer Fewest streamers on a level (`MIN_STREAMERS`). 0..=64, ≤ `max_streamers`. Default 0.
+---@field max_streamers? integer Most streamers on a level (`MAX_STREAMERS`); the count is drawn uniformly from the range unless `streamer_chance` is given. 0..=64. Default 2.
+---@field streamer_chance? integer Incursion's count of streamers (`STREAMER_CHANCE`): `min_streamers`, then one more for each success in a row of this percent chance, up to `max_streamers`, so fewer streamers are likelier than more (Incursion's own constants use 70). 0..=100. Default: none, and the count is drawn uniformly from `min_streamers..=max_streamers`.
+---@field min_river_depth? integer Shallowest depth (1 = the first level) with rivers (`MIN_RIVER_DEPTH`). 1..=1000. Default 1.
+---@field min_chasm_depth? integer Shallowest depth with new chasms (`MIN_CHASM_DEPTH`). 1..=1000. Default 2.
+---@field reduce_chasm_chance? integer Percent chance that the chasms carried down from the level above narrow on this level (`REDUCE_CHASM_CHANCE`): only cells surrounded by chasm above are carried. 0..=100. Default 50.
+---@field vault_chance? integer Percent chance of each vault attempt placing a vault. 0..=100. Default 50.
+---@field max_vaults? integer Vault attempts per level. 0..=32. Default 1.
+---@field min_stairs? integer Fewest down stairs (`MIN_STAIRS`). 0..=32, ≤ `max_stairs`. Default 1.
+---@field max_stairs? integer Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range, both ends included (Incursion's `MIN + random(MAX - MIN)` never reaches `MAX`; a range a designer writes here means what it says). 0..=32. Default 3.
+---@field room_min_width? integer Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6. Range 5..=254.
+---@field room_max_width? integer Widest room, walls included (`ROOM_MAXX`). 5..=`panel_width` − 2, at least `room_min_width`. Sizes are drawn from the range with both ends included. Default 16. Range 5..=254.
+---@field room_min_height? integer Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6. Range 5..=254.
+---@field room_max_height? integer Tallest room, walls included (`ROOM_MAXY`). 5..=`panel_height` − 2, at least `room_min_height`. Default 12. Range 5..=254.
+---@field life_percent? integer Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller, more broken caves. 0..=100 (Incursion's default). Default 55.
+---@field fixup_trials? integer Fix-up trials before generation gives up with an error naming the seed (the original's 26). 1..=1000. Default 26.
+---@field corridor? string The level's own corridor region (`CORRIDOR_REGION`): used for short tunnels and the fix-up's carved paths. Must name a `[[corridor]]`. Default: the first corridor region.
+---@field up_stairs? warren.Terrain Terrain of up stairs. Must be open. Default: the terrain named "up stairs".
+---@field down_stairs? warren.Terrain Terrain of down stairs. Must be open. Default: the terrain named "down stairs".
+---@field bridge? warren.Terrain Terrain the fix-up lays across hazards (chasms, magma) where they cut a level in two. Must be open and not a hazard. Default: none, and a level that only a hazard could join is an error naming its seed.
+---@field secret_door_reveal_depth? integer On levels at most this deep no secret door stays within `secret_door_reveal_radius` of the up stairs (Incursion's rule against boxing the player in); they become closed doors. 0..=1000 (0: never). Default 5.
+---@field secret_door_reveal_radius? integer Distance from the up stairs (Incursion's `dist`: the longer axis plus half the shorter) within which `secret_door_reveal_depth` applies. 0..=1000. Default 17.
+---@field wooden_door_depth? integer On levels at most this deep every door a corridor or room region makes is wooden: a region whose `door` is a `[[door]]` kind with `wooden = false` makes `wooden_door` doors there instead, unless the region sets `keep_doors = true` (Incursion's `MakeDoor`: "some character types can't get through the other kinds of doors in the early game"). Vaults keep the doors their grid names unless they set `keep_doors = false`. 0..=1000 (0: never). Default 3.
+---@field wooden_door? string The wooden door that stands in for the others on levels at most `wooden_door_depth` deep: a `[[door]]` kind with `wooden = true`. Default: the first such `[[door]]` (Incursion's "oak door"); with none, a region whose door is not wooden is an error unless `wooden_door_depth` is 0 or the region keeps its doors.
 
----A `[[corridor]]` region (a view of `ctx.regions.corridor[i]`, or a table made like one).
+---`[[corridor]]` — a corridor region: the look and the wandering habits of a tunnel.
+---
+---```toml
+---[[corridor]]
+---name = "winding corridor"
+---weight = 3
+---floor = "floor"
+---walls = "rock wall"
+---door = "oak door"
+---staple = true
+---[corridor.constants]
+---turn_chance = 10
+---```
 ---@class warren.CorridorRegion
----@field name string Unique region name.
----@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field floor warren.Terrain Corridor floor (open).
----@field walls warren.Terrain Walls around the floor.
----@field door string The door tunnels make into this region: a `[[door]]` kind, or a terrain drawn alike in every state.
----@field staple? boolean May be chosen again on the same level. Default false.
----@field keep_doors? boolean Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden. Default false.
----@field constants? warren.CorridorConstants Overrides of `[dungeon]`'s corridor constants.
+---@field name string Unique name among corridor regions.
+---@field weight number Relative chance of being chosen for a tunnel. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field floor warren.Terrain Terrain of the corridor floor.
+---@field walls warren.Terrain Terrain of the walls written around the floor.
+---@field door string The door tunnels make where they meet this region's cells: a `[[door]]` kind, or a terrain, which then draws every door state alike.
+---@field staple? boolean If `true` the region may be chosen again on the same level; otherwise it is used at most once per level while other regions remain. Default false.
+---@field keep_doors? boolean If `true` the region's doors are of its `door` kind at every depth, even a kind that is not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a gatehouse's iron doors on level 1). Default false.
+---@field constants? warren.CorridorConstants Overrides of the dungeon's corridor constants, for this region's tunnels only.
 
----A corridor region's overrides of `[dungeon]`'s corridor constants.
+---The four corridor constants a corridor region may override (each optional).
 ---@class warren.CorridorConstants
----@field turn_chance? integer Overrides `[dungeon] turn_chance`. Range 0..=100.
----@field stubborn_corridor? integer Overrides `[dungeon] stubborn_corridor`. Range 0..=100.
----@field segment_minlen? integer Overrides `[dungeon] segment_minlen`. Range 1..=1000.
----@field segment_maxlen? integer Overrides `[dungeon] segment_maxlen`. Range 1..=1000.
+---@field turn_chance? integer Overrides `[dungeon] turn_chance` for this region's tunnels. 0..=100.
+---@field stubborn_corridor? integer Overrides `[dungeon] stubborn_corridor`. 0..=100.
+---@field segment_minlen? integer Overrides `[dungeon] segment_minlen`. 1..=1000.
+---@field segment_maxlen? integer Overrides `[dungeon] segment_maxlen`. 1..=1000.
 
----A `[[room]]` region (a view of `ctx.regions.room[i]`, or a table made like one).
+---`[[room]]` — a room region: what kind of room a panel gets and what it is made of. Each
+---panel not taken by a vault gets one room region, chosen by weight among those whose depth
+---range holds the level.
+---
+---```toml
+---[[room]]
+---name = "pillared hall"
+---weight = 2
+---kind = "pillared"
+---floor = "floor"
+---wall = "room wall"
+---door = "oak door"
+---furnishing = "pillar"
+---min_depth = 2
+---```
 ---@class warren.RoomRegion
----@field name string Unique region name.
----@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field kind "normal"|"lifecave"|"castle"|"maze"|"destroyed"|"pillared"|"circular" The room's shape.
----@field floor warren.Terrain Floor (open).
----@field wall warren.Terrain Walls.
----@field door string Doors into the room, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain drawn alike in every state.
----@field furnishing? warren.Terrain Pillars and rubble (default: `wall`).
----@field keep_doors? boolean Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden. Default false.
----@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
----@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
+---@field name string Unique region name (stamped on the room's cells).
+---@field weight number Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field kind "normal"|"lifecave"|"castle"|"maze"|"destroyed"|"pillared"|"circular" The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a cellular automaton over the panel), `"castle"` (a large rectangle split into chambers by inner walls with doors), `"maze"` (a walled perfect maze, with `min(7, depth − 3)` secret doors on levels deeper than 3), `"destroyed"` (a ruined rectangle with rubble in its walls and on its floor), `"pillared"` (a rectangle with a lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]` `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
+---@field floor warren.Terrain Floor terrain. Must be open.
+---@field wall warren.Terrain Wall terrain (also a castle's inner walls).
+---@field door string The door corridors make in this room's walls, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain, which then draws every door state alike.
+---@field furnishing? warren.Terrain Terrain of a pillared room's pillars and a destroyed room's rubble. Default: `wall`.
+---@field keep_doors? boolean If `true` the region's doors are of its `door` kind at every depth, even a kind that is not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a jail's iron doors on level 1). Default false.
+---@field min_depth? integer Shallowest depth the region appears at. 1..=1000. Default 1.
+---@field max_depth? integer Deepest depth the region appears at. `min_depth`..=1000. Default 1000. Range 1..=1000.
 
----A `[[streamer]]` region (a view of `ctx.regions.streamer[i]`, or a table made like one).
+---`[[streamer]]` — a streamer region: a river, chasm, lava flow or vein of rock drawn across
+---the level before the rooms. The number per level comes from `[dungeon]` `min_streamers`
+---and `max_streamers`; each is chosen by weight among those allowed at the depth.
+---
+---```toml
+---[[streamer]]
+---name = "underground river"
+---weight = 3
+---kind = "river"
+---terrain = "water"
+---min_width = 2
+---max_width = 4
+---```
 ---@class warren.StreamerRegion
----@field name string Unique region name.
----@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field kind "river"|"chasm"|"lava"|"rock" River, chasm, lava or rock vein.
----@field terrain warren.Terrain Terrain written.
----@field min_width integer Narrowest width; at most `max_width`. Range 1..=16.
----@field max_width integer Widest width. Range 1..=16.
----@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
----@field priority? string Write priority by name (default: the kind's).
+---@field name string Unique region name (stamped on the streamer's cells).
+---@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field kind "river"|"chasm"|"lava"|"rock" `"river"` or `"lava"`: flows in from the top or left edge across the level at a constant width (rivers only from `[dungeon] min_river_depth`). `"chasm"`: starts anywhere, swells to its width and narrows again; carried down to the level below (only from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
+---@field terrain warren.Terrain Terrain written. Rivers are usually open water (passable); chasms and lava are usually hazards (open, but connectivity treats them as walls and the fix-up bridges them); rock veins are usually solid. Stairs never go on rivers, chasms or lava.
+---@field min_width integer Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range once; chasms and veins swell to a width drawn from it.
+---@field max_width integer Widest width in cells. `min_width`..=16. Range 1..=16.
+---@field min_depth? integer Shallowest depth the region appears at. 1..=1000. Default 1.
+---@field priority? string Write priority by name (`"rock_streamer"`, `"river_streamer"`, …, as in `warren.prio`). Default: RIVER_STREAMER for rivers, chasms and lava (rooms and corridors go round them), ROCK_STREAMER for rock (they cut through it).
 
----A `[[vault]]` (a view of `ctx.regions.vault[i]`, or a table made like one).
+---`[[vault]]` — a vault: a predefined room drawn from a grid of glyphs, placed in a block of
+---panels at VAULT priority so that nothing later writes inside it. Each of `[dungeon]`
+---`max_vaults` attempts places one with chance `vault_chance`, chosen by weight among those
+---whose depth range holds the level. Vaults are flipped at random.
+---
+---```toml
+---[[vault]]
+---name = "shrine"
+---weight = 1
+---grid = """
+---###+###
+---#.._..#
+---###.###
+---"""
+---[vault.legend]
+---"#" = "vault wall"
+---"." = "vault floor"
+---"+" = "oak door"
+---"_" = "altar"
+---```
 ---@class warren.VaultRegion
----@field name string Unique region name.
----@field weight number Relative chance of being chosen; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field min_depth? integer Shallowest depth it appears at. Range 1..=1000. Default 1.
----@field max_depth? integer Deepest depth it appears at; at least `min_depth`. Range 1..=1000. Default 1000.
----@field grid string The vault, one row per line.
----@field legend table Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.
----@field keep_doors? boolean Keep the legend's door kinds at every depth (Incursion's vaults); `false` follows `[dungeon] wooden_door_depth`. Default true.
+---@field name string Unique region name (stamped on the vault's cells).
+---@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field min_depth? integer Shallowest depth the vault appears at. 1..=1000. Default 1.
+---@field max_depth? integer Deepest depth the vault appears at. `min_depth`..=1000. Default 1000. Range 1..=1000.
+---@field grid string The vault, one row per line (a leading newline after `"""` is ignored). Rows must be equally long, every glyph must be in `legend`, the grid plus a 2-cell margin on each side must fit the level, and every open cell must be reachable from the grid's border through open cells (8-neighbour), or corridors could never enter it.
+---@field legend table Glyph → terrain name for every glyph of `grid`, or → a `[[door]]` kind: such a cell becomes a door of that kind (drawn closed until the level's doors are finished, and passable to the grid's sealed-cell check). Keys are single characters.
+---@field keep_doors? boolean If `true` (the default) the vault's doors are the kinds its legend names at every depth, as Incursion draws a vault's doors; `false` makes them follow `[dungeon] wooden_door_depth` like the doors of corridors and rooms. Default true.
 
----A `[[prefab]]` vault template (a view of `ctx.regions.prefab[i]`); `warren.toolbox.place_vaults` places them.
+---`[[prefab]]` — a vault template, in the spirit of Dungeon Crawl's vaults: a map of
+---glyphs that `warren.toolbox.place_vaults` picks by tags, depth and weight, turns and
+---mirrors, varies with its substitutions, and fits into solid rock (digging a corridor to
+---it) or inside a room, never leaving the level in more pieces than it was (docs/vaults.md).
+---
+---Four glyphs need no legend entry: `.` is the floor and `#` the wall the placement is given,
+---`+` its door (recorded as a closed door), and a space leaves the map's cell as it is (for
+---templates that are not rectangles). A legend entry for one of them overrides it.
+---
+---```toml
+---[[prefab]]
+---name = "altar room"
+---tags = ["treasure"]
+---weight = 5
+---min_depth = 3
+---connect = "+"
+---map = """
+---###+###
+---#..$..#
+---#.$_$.#
+---#######
+---"""
+---[prefab.legend]
+---"_" = "altar"
+---"*" = "statue"
+---[[prefab.subst]]          # two of the three `$` become statues, the third floor
+---glyph = "$"
+---count = 2
+---becomes = "*"
+---rest = "."
+---```
 ---@class warren.PrefabEntry
----@field name string Unique name, stamped as the region of its cells.
----@field map string The template, one row per line.
----@field legend table Glyph → terrain name or `[[door]]` kind.
----@field subst warren.PrefabSubst[] Substitutions, in order.
----@field rotate? boolean May be turned by quarter turns. Default true.
----@field mirror? boolean May be mirrored. Default true.
----@field weight? number Relative chance of being picked; 0 disables it. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000. Default 1.
----@field min_depth? integer Shallowest depth it is picked for. Range 1..=1000. Default 1.
----@field max_depth? integer Deepest depth it is picked for; at least `min_depth`. Range 1..=1000. Default 1000.
----@field tags string[] Tags a placement picks it by.
----@field connect? string Its entrance glyphs, written together ("+"). Default "".
+---@field name string Unique name among prefabs, stamped as the region of the cells a placement writes.
+---@field map string The template, one row per line; a newline right after the opening `"""` and one before the closing `"""` are not rows. Every row must be as long as the first (pad with spaces), and every glyph must be built in (`.` `#` `+` and space), in `legend`, or replaced by a substitution.
+---@field legend? table Glyph → a terrain name, or a `[[door]]` kind (such a cell is drawn with the kind's closed terrain and recorded as a closed door of that kind). Keys are single characters. Default: none (the built-in glyphs only).
+---@field subst? warren.PrefabSubst[] Substitutions, run in the order written on every placement (`[[prefab.subst]]`). Default: none.
+---@field rotate? boolean Whether a placement may turn the template by quarter turns. Default true.
+---@field mirror? boolean Whether a placement may mirror the template. Default true.
+---@field weight? number Relative chance of being picked among the templates a placement may pick. Finite, ≥ 0; 0 disables the template. Default 1. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field min_depth? integer Shallowest level depth the template is picked for (the recipe passes its depth). 1..=1000. Default 1.
+---@field max_depth? integer Deepest level depth the template is picked for. `min_depth`..=1000. Default 1000. Range 1..=1000.
+---@field tags? string[] Tags a recipe picks templates by (`tags` and `exclude` of the placement). Each non-empty. Default: none.
+---@field connect? string The glyphs of the template's entrances, written together (`"+"`, `"+="`): every cell of these glyphs must lie on the map's border and be one a walker may stand on, and a placement is kept only if each of them opens onto the level (in free space a corridor is dug from each). Default: none — any open cell of the border may be the entrance. Default "".
 
----One substitution of a `[[prefab]]`: `one_of` or `count` (docs/vaults.md).
+---`[[prefab.subst]]` — one substitution of a template's glyph: either `one_of` (each cell of
+---the glyph becomes one of several glyphs) or `count` (exactly that many of its cells become
+---`becomes`, the others `rest`). What a substitution produces is not substituted again, and
+---a glyph is substituted at most once.
+---
+---```toml
+---[[prefab.subst]]
+---glyph = "?"
+---one_of = "T.."      # a statue one time in three
+---per = "cell"
+---```
 ---@class warren.PrefabSubst
----@field glyph string The glyph whose cells change.
----@field one_of? string Glyphs to choose from, written together ("T..").
----@field per? "cell"|"placement" With one_of: a draw per cell (default) or one per placement.
----@field count? integer Exactly this many of the glyph's cells become `becomes`. Range ≥ 0.
----@field becomes? string With count: what those cells become.
----@field rest? string With count: what the other cells become (default: they keep the glyph).
+---@field glyph string The glyph of the map whose cells change. One character.
+---@field one_of? string The glyphs to choose from, written together; each is equally likely, so write a glyph twice to make it twice as likely (`"T.."`). Each must be built in or in the legend.
+---@field per? "cell"|"placement" With `one_of`: `"cell"` (each cell draws its own glyph) or `"placement"` (one draw for every cell of the glyph). Default "cell".
+---@field count? integer How many of the glyph's cells become `becomes`: exactly this many, at most the glyph's cells in `map`. An integer ≥ 0.
+---@field becomes? string With `count`: the glyph those cells become. One character, built in or in the legend.
+---@field rest? string With `count`: the glyph the glyph's other cells become. One character, built in or in the legend. Default: they keep the glyph (which must then be in the legend).
 
----`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).
+---`[town]` — terrain for the TownMaze recipe (`scripts/townmaze.lua`). The town is drawn
+---character for character as TownMaze printed it: walls on even rows and columns, one cell
+---(a room, a street or an unused block) at each odd row and column. TownMaze's own characters
+---are given in brackets; terrains drawn alike must agree on `solid`.
+---
+---```toml
+---[town]
+---wall = "town wall"
+---vertical_door = "town door |"
+---horizontal_door = "town door -"
+---vertical_gate = "town gate |"
+---horizontal_gate = "town gate -"
+---street = "street"
+---floor = "town floor"
+---unused = "town block"
+---
+---[town.debug]                          # optional: the debug view
+---isolated = "debug isolated"
+---live = "debug live"
+---dead = "debug dead"
+---unused = "debug unused"
+---north = "debug north"
+---east = "debug east"
+---south = "debug south"
+---west = "debug west"
+---no_heading = "debug no heading"
+---```
 ---@class warren.TownStyle
----@field wall warren.Terrain Walls, closed doors and closed gates.
----@field vertical_door warren.Terrain A door in a vertical wall.
----@field horizontal_door warren.Terrain A door in a horizontal wall.
----@field vertical_gate warren.Terrain An open gate in the west or east wall.
----@field horizontal_gate warren.Terrain An open gate in the north or south wall.
----@field street warren.Terrain Streets and the open walls between them.
----@field floor warren.Terrain A room's floor.
----@field unused warren.Terrain The centre of an unused block.
----@field debug? warren.TownDebugStyle The debug view's terrains.
+---@field wall warren.Terrain Walls between cells, the town wall, closed doors and closed gates (`#`).
+---@field vertical_door warren.Terrain An open door in a vertical wall, leading east or west from a room to a street (`|`).
+---@field horizontal_door warren.Terrain An open door in a horizontal wall, leading north or south from a room (`-`).
+---@field vertical_gate warren.Terrain An open gate in the west or east town wall (`|`).
+---@field horizontal_gate warren.Terrain An open gate in the north or south town wall (`-`).
+---@field street warren.Terrain Street cells, the open walls between them and removed pillars (a space).
+---@field floor warren.Terrain The floor of a room: the centre of a room cell (a space).
+---@field unused warren.Terrain The centre of an UNUSED cell, a solid block that is neither room nor street; the four corners are always unused (`#`).
+---@field debug? warren.TownDebugStyle Terrains of the debug view (`showdebugmaze`), drawn at cell centres instead of `floor`, `street` and `unused`. Optional; needed only to show a town with `view = "debug"`.
 
----`[town.debug]`: the terrains of a town's debug view.
+---`[town.debug]` — the debug view of a town: each cell centre shows the cell's status, or for
+---a street the way it runs. The `[town]` example shows one.
 ---@class warren.TownDebugStyle
----@field isolated warren.Terrain A room with no street beside it.
----@field live warren.Terrain A room that may still become a street.
----@field dead warren.Terrain A room with its door on a street.
----@field unused warren.Terrain An unused block.
----@field north warren.Terrain A street running north.
----@field east warren.Terrain A street running east.
----@field south warren.Terrain A street running south.
----@field west warren.Terrain A street running west.
----@field no_heading warren.Terrain A street with no direction.
+---@field isolated warren.Terrain A room with no street beside it (`I`).
+---@field live warren.Terrain A room beside a street and beside an isolated room: it may still become a street (`L`).
+---@field dead warren.Terrain A room beside a street and beside no isolated room (`D`).
+---@field unused warren.Terrain An unused block (`U`).
+---@field north warren.Terrain A street running north (`^`).
+---@field east warren.Terrain A street running east (`>`).
+---@field south warren.Terrain A street running south (`v`).
+---@field west warren.Terrain A street running west (`<`).
+---@field no_heading warren.Terrain A street with no direction (`X`).
 
----`[rooms]`: terrains of the rooms-and-corridors recipe.
+---`[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).
 ---@class warren.RoomsTerrains
----@field floor warren.Terrain Room floor.
----@field corridor warren.Terrain Corridor floor.
----@field wall warren.Terrain Around rooms and corridors.
+---@field floor warren.Terrain Room floor terrain.
+---@field corridor warren.Terrain Corridor floor terrain.
+---@field wall warren.Terrain Terrain around rooms and corridors (usually what the map is filled with).
 
----`[cave]`: terrains of the directional-cave recipe.
+---`[cave]` — terrain for the directional-cave recipe (`scripts/cave.lua`).
 ---@class warren.CaveTerrains
----@field floor warren.Terrain Cave floor.
----@field wall warren.Terrain Cave wall.
----@field entrance warren.Terrain The entrance cell.
----@field exit warren.Terrain The exit cell.
----@field pillar warren.Terrain Pillars.
+---@field floor warren.Terrain Open cave floor.
+---@field wall warren.Terrain Solid cave wall (what the map is filled with).
+---@field entrance warren.Terrain Marks the entrance cell.
+---@field exit warren.Terrain Marks the exit cell.
+---@field pillar warren.Terrain Pillars placed by the `pillars` row event.
 
----A `[[spawn]]`: something that may be spawned, with its weight.
+---`[[spawn]]` — something that may be spawned, with its weight.
 ---@class warren.SpawnEntry
----@field name string What spawns.
----@field weight number Relative chance. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field name string What spawns (a monster, item or feature name). Unique among spawns.
+---@field weight number Relative chance. Finite, ≥ 0. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
 
----A `[[sample]]`: a small map for wave function collapse (`warren.toolbox.wfc` takes its name).
+---`[[sample]]` — a small sample map for wave function collapse (`warren.toolbox.wfc`): the
+---output is made only of the `n × n` windows of this map (and, when the recipe asks, their
+---rotations and reflections), each about as often as here. A few rows are enough: 8×8 gives a
+---town block its streets, walls and yards.
+---
+---```toml
+---[[sample]]
+---name = "courtyards"
+---periodic = true
+---grid = """
+---,,#,,
+---,,#,,
+---##+##
+---,,#,,
+---"""
+---[sample.legend]
+---"," = "street"
+---"#" = "brick wall"
+---"+" = "open door"
+---```
 ---@class warren.SampleEntry
----@field name string Unique name among samples.
----@field grid string The map, one row per line.
----@field legend table Glyph → terrain name for every glyph of `grid`.
----@field periodic? boolean Whether the map tiles, so its windows wrap round its edges. Default false.
+---@field name string Unique name among samples; recipes pick the sample by it (`sample = "town block"`).
+---@field grid string The map, one row per line (a leading newline after `"""` is ignored). Rows must be equally long, at most 64 glyphs each and at most 64 of them, and every glyph must be in `legend`.
+---@field legend table Glyph → terrain name for every glyph of `grid`. Keys are single characters.
+---@field periodic? boolean `true` if the map tiles (its right edge continues at its left, its bottom at its top), so windows wrap round its edges: more patterns from the same few rows. Default false.
 
 ---The map a recipe's `generate(map, ctx)` builds. Coordinates are 0-based; x grows to the right, y downwards. Off-map coordinates are errors.
 ---@class warren.Map

@@ -32,9 +32,11 @@ fn holder(owner: Owner) -> &'static str {
     }
 }
 
-/// `---text` lines for a doc string.
+/// `---text` lines for a doc string; a line's first space is dropped (a doc comment's lines,
+/// as the region classes carry them, start with one).
 fn doc_lines(out: &mut String, doc: &str) {
     for line in doc.lines() {
+        let line = line.strip_prefix(' ').unwrap_or(line);
         let _ = writeln!(out, "---{line}");
     }
 }

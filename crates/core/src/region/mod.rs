@@ -11,6 +11,7 @@ pub mod locate;
 pub mod reference;
 pub mod resolve;
 pub mod schema;
+pub mod shape;
 mod validate;
 
 pub use entries::{
@@ -52,35 +53,37 @@ pub struct Registry {
     pub files: Vec<PathBuf>,
 }
 
+shape::section! {
 /// The merged contents of all region files, as recipes see them in `ctx.regions`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RegistryData {
     /// Every terrain.
-    pub terrain: Vec<TerrainDef>,
+    pub terrain: Vec<TerrainDef> => required(KeyKind::List(&TerrainDef::SHAPE)),
     /// Every kind of door.
-    pub door: Vec<DoorDef>,
+    pub door: Vec<DoorDef> => required(KeyKind::List(&DoorDef::SHAPE)),
     /// Dungeon constants (defaults when no file has `[dungeon]`).
-    pub dungeon: DungeonDef,
+    pub dungeon: DungeonDef => required(KeyKind::Table(&DungeonDef::SHAPE)),
     /// Corridor regions.
-    pub corridor: Vec<CorridorDef>,
+    pub corridor: Vec<CorridorDef> => required(KeyKind::List(&CorridorDef::SHAPE)),
     /// Room regions.
-    pub room: Vec<RoomDef>,
+    pub room: Vec<RoomDef> => required(KeyKind::List(&RoomDef::SHAPE)),
     /// Streamer regions.
-    pub streamer: Vec<StreamerDef>,
+    pub streamer: Vec<StreamerDef> => required(KeyKind::List(&StreamerDef::SHAPE)),
     /// Vaults.
-    pub vault: Vec<VaultDef>,
+    pub vault: Vec<VaultDef> => required(KeyKind::List(&VaultDef::SHAPE)),
     /// Vault templates.
-    pub prefab: Vec<PrefabDef>,
+    pub prefab: Vec<PrefabDef> => required(KeyKind::List(&PrefabDef::SHAPE)),
     /// `[rooms]`, if any file has it.
-    pub rooms: Option<RoomsDef>,
+    pub rooms: Option<RoomsDef> => optional(KeyKind::Table(&RoomsDef::SHAPE)),
     /// `[cave]`, if any file has it.
-    pub cave: Option<CaveDef>,
+    pub cave: Option<CaveDef> => optional(KeyKind::Table(&CaveDef::SHAPE)),
     /// `[town]`, if any file has it.
-    pub town: Option<TownDef>,
+    pub town: Option<TownDef> => optional(KeyKind::Table(&TownDef::SHAPE)),
     /// Spawn table.
-    pub spawn: Vec<SpawnDef>,
+    pub spawn: Vec<SpawnDef> => required(KeyKind::List(&SpawnDef::SHAPE)),
     /// Wave function collapse samples.
-    pub sample: Vec<SampleDef>,
+    pub sample: Vec<SampleDef> => required(KeyKind::List(&SampleDef::SHAPE)),
+}
 }
 
 /// A place in a region file, for messages about what is written there.

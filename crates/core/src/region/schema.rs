@@ -12,10 +12,17 @@
 //! Every integer key's valid range and default is stated once, in the [`IntKey`] constants at
 //! the end of this file (`TURN_CHANCE`, `PANEL_WIDTH`, …): loading checks them, the defaults
 //! below come from them, the Lua bindings read them, and a test holds the doc comments to them.
+//!
+//! The sections recipes see are written with [`section!`](super::shape::section): each field
+//! ends with its [`Spec`](super::shape::Spec) (`=> int(TURN_CHANCE)`), and the struct gets a
+//! `SHAPE` constant — its doc comment and keys as data — from which the Lua API's classes of
+//! `ctx.regions` are made.
 
+use super::shape::section;
 use crate::gen::dungeon::{
     RoomKind, StreamerKind, MAX_PANEL, MAX_STREAMER_WIDTH, MIN_PANEL, MIN_ROOM,
 };
+use crate::map::DoorWeights;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +106,7 @@ pub struct LimitsDef {
     pub max_seconds: Option<f64>,
 }
 
+section! {
 /// `[[terrain]]` — one kind of terrain.
 ///
 /// ```toml
@@ -113,17 +121,17 @@ pub struct LimitsDef {
 pub struct TerrainDef {
     /// Unique name, used by recipes and other region entries. Non-empty.
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub name: String => text(),
     /// The single character drawn for this terrain in text output. Terrains may share a glyph
     /// only if they agree on `solid` (JSON consumers read passability from the glyph).
     #[schemars(length(equal = 1))]
-    pub glyph: String,
+    pub glyph: String => text(),
     /// Colour for ANSI and PNG output, as `"#rrggbb"`.
     #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
-    pub color: String,
+    pub color: String => text(),
     /// `true` if the terrain blocks movement (walls, rock, closed doors), `false` if it is open
     /// (floors, open doors, stairs, water). JSON's legend reports it as `solid`.
-    pub solid: bool,
+    pub solid: bool => required(KeyKind::Bool),
     /// `true` for an open terrain a walker must not cross: a chasm to fall down, magma that
     /// burns. Flood fill, components and the fix-ups treat hazards as walls (the dungeon's
     /// fix-up lays `[dungeon] bridge` across them where a level would otherwise fall apart),
@@ -131,18 +139,20 @@ pub struct TerrainDef {
     /// may be a hazard; terrains that share a glyph must agree on it. Default `false` (water
     /// can be waded or swum, so the shipped water is no hazard).
     #[serde(default)]
-    pub hazard: bool,
+    pub hazard: bool => flag(false),
     /// What entering this terrain costs a walker in the toolbox's distance maps and paths
     /// (`warren.toolbox.distance`, `path`, `farthest`): a whole number 1..=1000, even for a
     /// solid terrain (a river finder may cross rock at a price). A recipe's `costs` option
     /// overrides it. Without it, an open terrain costs 1 and a solid one is never entered.
     #[schemars(range(min = 1, max = 1000))]
-    pub move_cost: Option<u32>,
+    pub move_cost: Option<u32> => optional(KeyKind::Int { min: 1, max: 1000 }),
     /// Optional note for modders; not used by generation.
     #[serde(default)]
-    pub description: String,
+    pub description: String => or(KeyKind::Text, Value::Text("")),
+}
 }
 
+section! {
 /// `[[door]]` — a kind of door: the terrain each of its states is drawn with, and how often a
 /// new door gets each state. Corridor and room regions name a kind as their `door`, and a
 /// vault legend may map a glyph to one.
@@ -177,30 +187,31 @@ pub struct DoorDef {
     /// Unique name among door kinds, used by `door = "…"` in corridor and room regions and by
     /// vault legends. Non-empty.
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub name: String => text(),
     /// Terrain of a closed door. Must be solid (a closed door blocks movement and sight).
-    pub closed: String,
+    pub closed: String => terrain(),
     /// Terrain of an open door. Must be open and not a hazard.
-    pub open: String,
+    pub open: String => terrain(),
     /// Terrain of a locked door. Must be solid. Default: `closed`.
-    pub locked: Option<String>,
+    pub locked: Option<String> => optional(KeyKind::Terrain),
     /// Terrain of a broken door, an empty doorway. Must be open and not a hazard. Default:
     /// `open`.
-    pub broken: Option<String>,
+    pub broken: Option<String> => optional(KeyKind::Terrain),
     /// Terrain of a secret door. Must be solid. Default: none, and a secret door is drawn as
     /// the wall beside it (the one below a door between north and south walls, the one to the
     /// right of a door between west and east walls), as Incursion draws it.
-    pub secret: Option<String>,
+    pub secret: Option<String> => optional(KeyKind::Terrain),
     /// How often a new door gets each state.
     #[serde(default)]
-    pub weights: DoorWeightsDef,
+    pub weights: DoorWeightsDef => optional(KeyKind::Table(&DoorWeightsDef::SHAPE)),
     /// Whether the door is wooden (Incursion's door material). On levels at most `[dungeon]
     /// wooden_door_depth` deep, corridor and room regions whose door is not wooden make
     /// `[dungeon] wooden_door` doors instead, unless they set `keep_doors` (Incursion's
     /// `MakeDoor`: "some character types can't get through the other kinds of doors in the
     /// early game"). Default true.
     #[serde(default = "yes")]
-    pub wooden: bool,
+    pub wooden: bool => flag(true),
+}
 }
 
 fn yes() -> bool {
@@ -211,6 +222,7 @@ fn one() -> f64 {
     1.0
 }
 
+section! {
 /// `[door.weights]` — relative chances of the states a new door gets (finite, ≥ 0; all 0 makes
 /// every door closed). Broken is not drawn: it follows from where a door stands. The defaults
 /// are Incursion's `Door` constructor (1 in 10 open, half of the rest locked, then 1 in 7
@@ -220,16 +232,17 @@ fn one() -> f64 {
 pub struct DoorWeightsDef {
     /// Weight of a closed door. Default 27.
     #[schemars(range(min = 0))]
-    pub closed: f64,
+    pub closed: f64 => or(KeyKind::Weight, Value::Num(DoorWeights::INCURSION.closed)),
     /// Weight of an open door. Default 6.
     #[schemars(range(min = 0))]
-    pub open: f64,
+    pub open: f64 => or(KeyKind::Weight, Value::Num(DoorWeights::INCURSION.open)),
     /// Weight of a locked door. Default 27.
     #[schemars(range(min = 0))]
-    pub locked: f64,
+    pub locked: f64 => or(KeyKind::Weight, Value::Num(DoorWeights::INCURSION.locked)),
     /// Weight of a secret door. Default 10.
     #[schemars(range(min = 0))]
-    pub secret: f64,
+    pub secret: f64 => or(KeyKind::Weight, Value::Num(DoorWeights::INCURSION.secret)),
+}
 }
 
 impl Default for DoorWeightsDef {
@@ -254,6 +267,7 @@ pub struct MapDef {
     pub edge: Option<String>,
 }
 
+section! {
 /// `[dungeon]` — constants of Incursion-style levels (`scripts/dungeon.lua`). Every key is
 /// optional; the defaults are shown. Corridor regions may override the four corridor constants
 /// for the tunnels they draw.
@@ -272,114 +286,114 @@ pub struct DungeonDef {
     /// Percent chance per step that a corridor turns once its segment is longer than
     /// `segment_minlen`. 0..=100. Default 10.
     #[schemars(range(min = TURN_CHANCE.min, max = TURN_CHANCE.max))]
-    pub turn_chance: i64,
+    pub turn_chance: i64 => int(TURN_CHANCE),
     /// Percent chance that a turn ignores the destination and goes a random way. 0..=100.
     /// Default 30.
     #[schemars(range(min = STUBBORN_CORRIDOR.min, max = STUBBORN_CORRIDOR.max))]
-    pub stubborn_corridor: i64,
+    pub stubborn_corridor: i64 => int(STUBBORN_CORRIDOR),
     /// Shortest corridor segment before a voluntary turn. 1..=1000, ≤ `segment_maxlen`.
     /// Default 4.
     #[schemars(range(min = SEGMENT_MINLEN.min, max = SEGMENT_MINLEN.max))]
-    pub segment_minlen: i64,
+    pub segment_minlen: i64 => int(SEGMENT_MINLEN),
     /// Longest corridor segment before a forced turn. 1..=1000. Default 10.
     #[schemars(range(min = SEGMENT_MAXLEN.min, max = SEGMENT_MAXLEN.max))]
-    pub segment_maxlen: i64,
+    pub segment_maxlen: i64 => int(SEGMENT_MAXLEN),
     /// Level width in cells (`LEVEL_SIZEX`), used when the recipe's `width` parameter is 0.
     /// 16..=4096, a multiple of `panel_width`, at most 32 panels across. Default 128.
     #[schemars(range(min = LEVEL_WIDTH.min, max = LEVEL_WIDTH.max))]
-    pub level_width: i64,
+    pub level_width: i64 => int(LEVEL_WIDTH),
     /// Level height in cells (`LEVEL_SIZEY`). 16..=4096, a multiple of `panel_height`, at most
     /// 32 panels down. Default 128.
     #[schemars(range(min = LEVEL_HEIGHT.min, max = LEVEL_HEIGHT.max))]
-    pub level_height: i64,
+    pub level_height: i64 => int(LEVEL_HEIGHT),
     /// Panel width in cells (`PANEL_SIZEX`): each panel holds one room or part of a vault.
     /// 8..=256. Default 32.
     #[schemars(range(min = PANEL_WIDTH.min, max = PANEL_WIDTH.max))]
-    pub panel_width: i64,
+    pub panel_width: i64 => int(PANEL_WIDTH),
     /// Panel height in cells (`PANEL_SIZEY`). 8..=256. Default 32.
     #[schemars(range(min = PANEL_HEIGHT.min, max = PANEL_HEIGHT.max))]
-    pub panel_height: i64,
+    pub panel_height: i64 => int(PANEL_HEIGHT),
     /// Fewest streamers on a level (`MIN_STREAMERS`). 0..=64, ≤ `max_streamers`. Default 0.
     #[schemars(range(min = MIN_STREAMERS.min, max = MIN_STREAMERS.max))]
-    pub min_streamers: i64,
+    pub min_streamers: i64 => int(MIN_STREAMERS),
     /// Most streamers on a level (`MAX_STREAMERS`); the count is drawn uniformly from the
     /// range unless `streamer_chance` is given. 0..=64. Default 2.
     #[schemars(range(min = MAX_STREAMERS.min, max = MAX_STREAMERS.max))]
-    pub max_streamers: i64,
+    pub max_streamers: i64 => int(MAX_STREAMERS),
     /// Incursion's count of streamers (`STREAMER_CHANCE`): `min_streamers`, then one more
     /// for each success in a row of this percent chance, up to `max_streamers`, so fewer
     /// streamers are likelier than more (Incursion's own constants use 70). 0..=100. Default:
     /// none, and the count is drawn uniformly from `min_streamers..=max_streamers`.
     #[schemars(range(min = STREAMER_CHANCE.min, max = STREAMER_CHANCE.max))]
-    pub streamer_chance: Option<i64>,
+    pub streamer_chance: Option<i64> => opt_int(STREAMER_CHANCE),
     /// Shallowest depth (1 = the first level) with rivers (`MIN_RIVER_DEPTH`). 1..=1000.
     /// Default 1.
     #[schemars(range(min = MIN_RIVER_DEPTH.min, max = MIN_RIVER_DEPTH.max))]
-    pub min_river_depth: i64,
+    pub min_river_depth: i64 => int(MIN_RIVER_DEPTH),
     /// Shallowest depth with new chasms (`MIN_CHASM_DEPTH`). 1..=1000. Default 2.
     #[schemars(range(min = MIN_CHASM_DEPTH.min, max = MIN_CHASM_DEPTH.max))]
-    pub min_chasm_depth: i64,
+    pub min_chasm_depth: i64 => int(MIN_CHASM_DEPTH),
     /// Percent chance that the chasms carried down from the level above narrow on this level
     /// (`REDUCE_CHASM_CHANCE`): only cells surrounded by chasm above are carried. 0..=100.
     /// Default 50.
     #[schemars(range(min = REDUCE_CHASM_CHANCE.min, max = REDUCE_CHASM_CHANCE.max))]
-    pub reduce_chasm_chance: i64,
+    pub reduce_chasm_chance: i64 => int(REDUCE_CHASM_CHANCE),
     /// Percent chance of each vault attempt placing a vault. 0..=100. Default 50.
     #[schemars(range(min = VAULT_CHANCE.min, max = VAULT_CHANCE.max))]
-    pub vault_chance: i64,
+    pub vault_chance: i64 => int(VAULT_CHANCE),
     /// Vault attempts per level. 0..=32. Default 1.
     #[schemars(range(min = MAX_VAULTS.min, max = MAX_VAULTS.max))]
-    pub max_vaults: i64,
+    pub max_vaults: i64 => int(MAX_VAULTS),
     /// Fewest down stairs (`MIN_STAIRS`). 0..=32, ≤ `max_stairs`. Default 1.
     #[schemars(range(min = MIN_STAIRS.min, max = MIN_STAIRS.max))]
-    pub min_stairs: i64,
+    pub min_stairs: i64 => int(MIN_STAIRS),
     /// Most down stairs (`MAX_STAIRS`); the count is drawn uniformly from the range, both ends
     /// included (Incursion's `MIN + random(MAX - MIN)` never reaches `MAX`; a range a designer
     /// writes here means what it says). 0..=32. Default 3.
     #[schemars(range(min = MAX_STAIRS.min, max = MAX_STAIRS.max))]
-    pub max_stairs: i64,
+    pub max_stairs: i64 => int(MAX_STAIRS),
     /// Narrowest room, walls included (`ROOM_MINX`). 5..=`panel_width` − 2. Default 6.
     #[schemars(range(min = ROOM_MIN_WIDTH.min, max = ROOM_MIN_WIDTH.max))]
-    pub room_min_width: i64,
+    pub room_min_width: i64 => int(ROOM_MIN_WIDTH),
     /// Widest room, walls included (`ROOM_MAXX`). 5..=`panel_width` − 2, at least
     /// `room_min_width`. Sizes are drawn from the range with both ends included. Default 16.
     #[schemars(range(min = ROOM_MAX_WIDTH.min, max = ROOM_MAX_WIDTH.max))]
-    pub room_max_width: i64,
+    pub room_max_width: i64 => int(ROOM_MAX_WIDTH),
     /// Shortest room, walls included (`ROOM_MINY`). 5..=`panel_height` − 2. Default 6.
     #[schemars(range(min = ROOM_MIN_HEIGHT.min, max = ROOM_MIN_HEIGHT.max))]
-    pub room_min_height: i64,
+    pub room_min_height: i64 => int(ROOM_MIN_HEIGHT),
     /// Tallest room, walls included (`ROOM_MAXY`). 5..=`panel_height` − 2, at least
     /// `room_min_height`. Default 12.
     #[schemars(range(min = ROOM_MAX_HEIGHT.min, max = ROOM_MAX_HEIGHT.max))]
-    pub room_max_height: i64,
+    pub room_max_height: i64 => int(ROOM_MAX_HEIGHT),
     /// Percent of a lifecave's cells that start as wall (`LIFE_PERCENT`); higher gives smaller,
     /// more broken caves. 0..=100 (Incursion's default). Default 55.
     #[schemars(range(min = LIFE_PERCENT.min, max = LIFE_PERCENT.max))]
-    pub life_percent: i64,
+    pub life_percent: i64 => int(LIFE_PERCENT),
     /// Fix-up trials before generation gives up with an error naming the seed (the original's
     /// 26). 1..=1000. Default 26.
     #[schemars(range(min = FIXUP_TRIALS.min, max = FIXUP_TRIALS.max))]
-    pub fixup_trials: i64,
+    pub fixup_trials: i64 => int(FIXUP_TRIALS),
     /// The level's own corridor region (`CORRIDOR_REGION`): used for short tunnels and the
     /// fix-up's carved paths. Must name a `[[corridor]]`. Default: the first corridor region.
-    pub corridor: Option<String>,
+    pub corridor: Option<String> => optional(KeyKind::Text),
     /// Terrain of up stairs. Must be open. Default: the terrain named "up stairs".
-    pub up_stairs: Option<String>,
+    pub up_stairs: Option<String> => optional(KeyKind::Terrain),
     /// Terrain of down stairs. Must be open. Default: the terrain named "down stairs".
-    pub down_stairs: Option<String>,
+    pub down_stairs: Option<String> => optional(KeyKind::Terrain),
     /// Terrain the fix-up lays across hazards (chasms, magma) where they cut a level in two. Must
     /// be open and not a hazard. Default: none, and a level that only a hazard could join is an
     /// error naming its seed.
-    pub bridge: Option<String>,
+    pub bridge: Option<String> => optional(KeyKind::Terrain),
     /// On levels at most this deep no secret door stays within `secret_door_reveal_radius` of
     /// the up stairs (Incursion's rule against boxing the player in); they become closed doors.
     /// 0..=1000 (0: never). Default 5.
     #[schemars(range(min = SECRET_DOOR_REVEAL_DEPTH.min, max = SECRET_DOOR_REVEAL_DEPTH.max))]
-    pub secret_door_reveal_depth: i64,
+    pub secret_door_reveal_depth: i64 => int(SECRET_DOOR_REVEAL_DEPTH),
     /// Distance from the up stairs (Incursion's `dist`: the longer axis plus half the shorter)
     /// within which `secret_door_reveal_depth` applies. 0..=1000. Default 17.
     #[schemars(range(min = SECRET_DOOR_REVEAL_RADIUS.min, max = SECRET_DOOR_REVEAL_RADIUS.max))]
-    pub secret_door_reveal_radius: i64,
+    pub secret_door_reveal_radius: i64 => int(SECRET_DOOR_REVEAL_RADIUS),
     /// On levels at most this deep every door a corridor or room region makes is wooden: a
     /// region whose `door` is a `[[door]]` kind with `wooden = false` makes `wooden_door` doors
     /// there instead, unless the region sets `keep_doors = true` (Incursion's `MakeDoor`:
@@ -387,12 +401,13 @@ pub struct DungeonDef {
     /// Vaults keep the doors their grid names unless they set `keep_doors = false`.
     /// 0..=1000 (0: never). Default 3.
     #[schemars(range(min = WOODEN_DOOR_DEPTH.min, max = WOODEN_DOOR_DEPTH.max))]
-    pub wooden_door_depth: i64,
+    pub wooden_door_depth: i64 => int(WOODEN_DOOR_DEPTH),
     /// The wooden door that stands in for the others on levels at most `wooden_door_depth`
     /// deep: a `[[door]]` kind with `wooden = true`. Default: the first such `[[door]]`
     /// (Incursion's "oak door"); with none, a region whose door is not wooden is an error
     /// unless `wooden_door_depth` is 0 or the region keeps its doors.
-    pub wooden_door: Option<String>,
+    pub wooden_door: Option<String> => optional(KeyKind::Text),
+}
 }
 
 impl Default for DungeonDef {
@@ -434,24 +449,27 @@ impl Default for DungeonDef {
     }
 }
 
+section! {
 /// The four corridor constants a corridor region may override (each optional).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CorridorConstants {
     /// Overrides `[dungeon] turn_chance` for this region's tunnels. 0..=100.
     #[schemars(range(min = TURN_CHANCE.min, max = TURN_CHANCE.max))]
-    pub turn_chance: Option<i64>,
+    pub turn_chance: Option<i64> => opt_int(TURN_CHANCE),
     /// Overrides `[dungeon] stubborn_corridor`. 0..=100.
     #[schemars(range(min = STUBBORN_CORRIDOR.min, max = STUBBORN_CORRIDOR.max))]
-    pub stubborn_corridor: Option<i64>,
+    pub stubborn_corridor: Option<i64> => opt_int(STUBBORN_CORRIDOR),
     /// Overrides `[dungeon] segment_minlen`. 1..=1000.
     #[schemars(range(min = SEGMENT_MINLEN.min, max = SEGMENT_MINLEN.max))]
-    pub segment_minlen: Option<i64>,
+    pub segment_minlen: Option<i64> => opt_int(SEGMENT_MINLEN),
     /// Overrides `[dungeon] segment_maxlen`. 1..=1000.
     #[schemars(range(min = SEGMENT_MAXLEN.min, max = SEGMENT_MAXLEN.max))]
-    pub segment_maxlen: Option<i64>,
+    pub segment_maxlen: Option<i64> => opt_int(SEGMENT_MAXLEN),
+}
 }
 
+section! {
 /// `[[corridor]]` — a corridor region: the look and the wandering habits of a tunnel.
 ///
 /// ```toml
@@ -469,29 +487,30 @@ pub struct CorridorConstants {
 #[serde(deny_unknown_fields)]
 pub struct CorridorDef {
     /// Unique name among corridor regions.
-    pub name: String,
+    pub name: String => text(),
     /// Relative chance of being chosen for a tunnel. Finite, ≥ 0; 0 disables the region.
     #[schemars(range(min = 0))]
-    pub weight: f64,
+    pub weight: f64 => weight(),
     /// Terrain of the corridor floor.
-    pub floor: String,
+    pub floor: String => terrain(),
     /// Terrain of the walls written around the floor.
-    pub walls: String,
+    pub walls: String => terrain(),
     /// The door tunnels make where they meet this region's cells: a `[[door]]` kind, or a
     /// terrain, which then draws every door state alike.
-    pub door: String,
+    pub door: String => text(),
     /// If `true` the region may be chosen again on the same level; otherwise it is used at most
     /// once per level while other regions remain.
     #[serde(default)]
-    pub staple: bool,
+    pub staple: bool => flag(false),
     /// If `true` the region's doors are of its `door` kind at every depth, even a kind that is
     /// not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a
     /// gatehouse's iron doors on level 1). Default false.
     #[serde(default)]
-    pub keep_doors: bool,
+    pub keep_doors: bool => flag(false),
     /// Overrides of the dungeon's corridor constants, for this region's tunnels only.
     #[serde(default)]
-    pub constants: CorridorConstants,
+    pub constants: CorridorConstants => optional(KeyKind::Table(&CorridorConstants::SHAPE)),
+}
 }
 
 fn first_depth() -> i64 {
@@ -502,6 +521,7 @@ fn last_depth() -> i64 {
     MAX_DEPTH.default_value()
 }
 
+section! {
 /// `[[room]]` — a room region: what kind of room a panel gets and what it is made of. Each
 /// panel not taken by a vault gets one room region, chosen by weight among those whose depth
 /// range holds the level.
@@ -521,10 +541,10 @@ fn last_depth() -> i64 {
 #[serde(deny_unknown_fields)]
 pub struct RoomDef {
     /// Unique region name (stamped on the room's cells).
-    pub name: String,
+    pub name: String => text(),
     /// Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region.
     #[schemars(range(min = 0))]
-    pub weight: f64,
+    pub weight: f64 => weight(),
     /// The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a
     /// cellular automaton over the panel), `"castle"` (a large rectangle split into chambers
     /// by inner walls with doors), `"maze"` (a walled perfect maze, with `min(7, depth − 3)`
@@ -533,31 +553,33 @@ pub struct RoomDef {
     /// lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]`
     /// `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
     #[schemars(extend("enum" = RoomKind::NAMES))]
-    pub kind: String,
+    pub kind: String => required(KeyKind::Choice(&RoomKind::NAMES)),
     /// Floor terrain. Must be open.
-    pub floor: String,
+    pub floor: String => terrain(),
     /// Wall terrain (also a castle's inner walls).
-    pub wall: String,
+    pub wall: String => terrain(),
     /// The door corridors make in this room's walls, a castle's inner doors and a maze's
     /// secret doors: a `[[door]]` kind, or a terrain, which then draws every door state alike.
-    pub door: String,
+    pub door: String => text(),
     /// Terrain of a pillared room's pillars and a destroyed room's rubble. Default: `wall`.
-    pub furnishing: Option<String>,
+    pub furnishing: Option<String> => optional(KeyKind::Terrain),
     /// If `true` the region's doors are of its `door` kind at every depth, even a kind that is
     /// not wooden on the levels where `[dungeon] wooden_door_depth` makes doors wooden (a
     /// jail's iron doors on level 1). Default false.
     #[serde(default)]
-    pub keep_doors: bool,
+    pub keep_doors: bool => flag(false),
     /// Shallowest depth the region appears at. 1..=1000. Default 1.
     #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
-    pub min_depth: i64,
+    pub min_depth: i64 => int(MIN_DEPTH),
     /// Deepest depth the region appears at. `min_depth`..=1000. Default 1000.
     #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
     #[serde(default = "last_depth")]
-    pub max_depth: i64,
+    pub max_depth: i64 => int(MAX_DEPTH),
+}
 }
 
+section! {
 /// `[[streamer]]` — a streamer region: a river, chasm, lava flow or vein of rock drawn across
 /// the level before the rooms. The number per level comes from `[dungeon]` `min_streamers`
 /// and `max_streamers`; each is chosen by weight among those allowed at the depth.
@@ -575,37 +597,39 @@ pub struct RoomDef {
 #[serde(deny_unknown_fields)]
 pub struct StreamerDef {
     /// Unique region name (stamped on the streamer's cells).
-    pub name: String,
+    pub name: String => text(),
     /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the region.
     #[schemars(range(min = 0))]
-    pub weight: f64,
+    pub weight: f64 => weight(),
     /// `"river"` or `"lava"`: flows in from the top or left edge across the level at a
     /// constant width (rivers only from `[dungeon] min_river_depth`). `"chasm"`: starts
     /// anywhere, swells to its width and narrows again; carried down to the level below (only
     /// from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
     #[schemars(extend("enum" = StreamerKind::NAMES))]
-    pub kind: String,
+    pub kind: String => required(KeyKind::Choice(&StreamerKind::NAMES)),
     /// Terrain written. Rivers are usually open water (passable); chasms and lava are usually
     /// hazards (open, but connectivity treats them as walls and the fix-up bridges them); rock
     /// veins are usually solid. Stairs never go on rivers, chasms or lava.
-    pub terrain: String,
+    pub terrain: String => terrain(),
     /// Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range
     /// once; chasms and veins swell to a width drawn from it.
     #[schemars(range(min = STREAMER_MIN_WIDTH.min, max = STREAMER_MIN_WIDTH.max))]
-    pub min_width: i64,
+    pub min_width: i64 => int(STREAMER_MIN_WIDTH),
     /// Widest width in cells. `min_width`..=16.
     #[schemars(range(min = STREAMER_MAX_WIDTH.min, max = STREAMER_MAX_WIDTH.max))]
-    pub max_width: i64,
+    pub max_width: i64 => int(STREAMER_MAX_WIDTH),
     /// Shallowest depth the region appears at. 1..=1000. Default 1.
     #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
-    pub min_depth: i64,
+    pub min_depth: i64 => int(MIN_DEPTH),
     /// Write priority by name (`"rock_streamer"`, `"river_streamer"`, …, as in
     /// `warren.prio`). Default: RIVER_STREAMER for rivers, chasms and lava (rooms and corridors
     /// go round them), ROCK_STREAMER for rock (they cut through it).
-    pub priority: Option<String>,
+    pub priority: Option<String> => optional(KeyKind::Text),
+}
 }
 
+section! {
 /// `[[vault]]` — a vault: a predefined room drawn from a grid of glyphs, placed in a block of
 /// panels at VAULT priority so that nothing later writes inside it. Each of `[dungeon]`
 /// `max_vaults` attempts places one with chance `vault_chance`, chosen by weight among those
@@ -630,35 +654,37 @@ pub struct StreamerDef {
 #[serde(deny_unknown_fields)]
 pub struct VaultDef {
     /// Unique region name (stamped on the vault's cells).
-    pub name: String,
+    pub name: String => text(),
     /// Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault.
     #[schemars(range(min = 0))]
-    pub weight: f64,
+    pub weight: f64 => weight(),
     /// Shallowest depth the vault appears at. 1..=1000. Default 1.
     #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
-    pub min_depth: i64,
+    pub min_depth: i64 => int(MIN_DEPTH),
     /// Deepest depth the vault appears at. `min_depth`..=1000. Default 1000.
     #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
     #[serde(default = "last_depth")]
-    pub max_depth: i64,
+    pub max_depth: i64 => int(MAX_DEPTH),
     /// The vault, one row per line (a leading newline after `"""` is ignored). Rows must be
     /// equally long, every glyph must be in `legend`, the grid plus a 2-cell margin on each
     /// side must fit the level, and every open cell must be reachable from the grid's border
     /// through open cells (8-neighbour), or corridors could never enter it.
-    pub grid: String,
+    pub grid: String => text(),
     /// Glyph → terrain name for every glyph of `grid`, or → a `[[door]]` kind: such a cell
     /// becomes a door of that kind (drawn closed until the level's doors are finished, and
     /// passable to the grid's sealed-cell check). Keys are single characters.
     #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
-    pub legend: std::collections::BTreeMap<String, String>,
+    pub legend: std::collections::BTreeMap<String, String> => required(KeyKind::Legend),
     /// If `true` (the default) the vault's doors are the kinds its legend names at every depth,
     /// as Incursion draws a vault's doors; `false` makes them follow `[dungeon]
     /// wooden_door_depth` like the doors of corridors and rooms. Default true.
     #[serde(default = "yes")]
-    pub keep_doors: bool,
+    pub keep_doors: bool => flag(true),
+}
 }
 
+section! {
 /// `[[prefab]]` — a vault template, in the spirit of Dungeon Crawl's vaults: a map of
 /// glyphs that `warren.toolbox.place_vaults` picks by tags, depth and weight, turns and
 /// mirrors, varies with its substitutions, and fits into solid rock (digging a corridor to
@@ -694,54 +720,56 @@ pub struct VaultDef {
 #[serde(deny_unknown_fields)]
 pub struct PrefabDef {
     /// Unique name among prefabs, stamped as the region of the cells a placement writes.
-    pub name: String,
+    pub name: String => text(),
     /// The template, one row per line; a newline right after the opening `"""` and one
     /// before the closing `"""` are not rows. Every row must be as long as the first (pad with
     /// spaces), and every glyph must be built in (`.` `#` `+` and space), in `legend`, or
     /// replaced by a substitution.
-    pub map: String,
+    pub map: String => text(),
     /// Glyph → a terrain name, or a `[[door]]` kind (such a cell is drawn with the kind's
     /// closed terrain and recorded as a closed door of that kind). Keys are single characters.
     /// Default: none (the built-in glyphs only).
     #[serde(default)]
     #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
-    pub legend: std::collections::BTreeMap<String, String>,
+    pub legend: std::collections::BTreeMap<String, String> => optional(KeyKind::Legend),
     /// Substitutions, run in the order written on every placement (`[[prefab.subst]]`).
     /// Default: none.
     #[serde(default)]
-    pub subst: Vec<SubstDef>,
+    pub subst: Vec<SubstDef> => optional(KeyKind::List(&SubstDef::SHAPE)),
     /// Whether a placement may turn the template by quarter turns. Default true.
     #[serde(default = "yes")]
-    pub rotate: bool,
+    pub rotate: bool => flag(true),
     /// Whether a placement may mirror the template. Default true.
     #[serde(default = "yes")]
-    pub mirror: bool,
+    pub mirror: bool => flag(true),
     /// Relative chance of being picked among the templates a placement may pick. Finite,
     /// ≥ 0; 0 disables the template. Default 1.
     #[schemars(range(min = 0))]
     #[serde(default = "one")]
-    pub weight: f64,
+    pub weight: f64 => or(KeyKind::Weight, Value::Num(1.0)),
     /// Shallowest level depth the template is picked for (the recipe passes its depth).
     /// 1..=1000. Default 1.
     #[schemars(range(min = MIN_DEPTH.min, max = MIN_DEPTH.max))]
     #[serde(default = "first_depth")]
-    pub min_depth: i64,
+    pub min_depth: i64 => int(MIN_DEPTH),
     /// Deepest level depth the template is picked for. `min_depth`..=1000. Default 1000.
     #[schemars(range(min = MAX_DEPTH.min, max = MAX_DEPTH.max))]
     #[serde(default = "last_depth")]
-    pub max_depth: i64,
+    pub max_depth: i64 => int(MAX_DEPTH),
     /// Tags a recipe picks templates by (`tags` and `exclude` of the placement). Each
     /// non-empty. Default: none.
     #[serde(default)]
-    pub tags: Vec<String>,
+    pub tags: Vec<String> => optional(KeyKind::Texts),
     /// The glyphs of the template's entrances, written together (`"+"`, `"+="`): every cell of
     /// these glyphs must lie on the map's border and be one a walker may stand on, and a
     /// placement is kept only if each of them opens onto the level (in free space a corridor
     /// is dug from each). Default: none — any open cell of the border may be the entrance.
     #[serde(default)]
-    pub connect: String,
+    pub connect: String => or(KeyKind::Text, Value::Text("")),
+}
 }
 
+section! {
 /// `[[prefab.subst]]` — one substitution of a template's glyph: either `one_of` (each cell of
 /// the glyph becomes one of several glyphs) or `count` (exactly that many of its cells become
 /// `becomes`, the others `rest`). What a substitution produces is not substituted again, and
@@ -758,24 +786,26 @@ pub struct PrefabDef {
 pub struct SubstDef {
     /// The glyph of the map whose cells change. One character.
     #[schemars(length(equal = 1))]
-    pub glyph: String,
+    pub glyph: String => text(),
     /// The glyphs to choose from, written together; each is equally likely, so write a glyph
     /// twice to make it twice as likely (`"T.."`). Each must be built in or in the legend.
-    pub one_of: Option<String>,
+    pub one_of: Option<String> => optional(KeyKind::Text),
     /// With `one_of`: `"cell"` (each cell draws its own glyph) or `"placement"` (one draw for
     /// every cell of the glyph). Default "cell".
-    pub per: Option<String>,
+    pub per: Option<String> => optional(KeyKind::Choice(&["cell", "placement"])),
     /// How many of the glyph's cells become `becomes`: exactly this many, at most the glyph's
     /// cells in `map`. An integer ≥ 0.
     #[schemars(range(min = 0))]
-    pub count: Option<i64>,
+    pub count: Option<i64> => optional(KeyKind::Int { min: 0, max: i64::MAX }),
     /// With `count`: the glyph those cells become. One character, built in or in the legend.
-    pub becomes: Option<String>,
+    pub becomes: Option<String> => optional(KeyKind::Text),
     /// With `count`: the glyph the glyph's other cells become. One character, built in or in
     /// the legend. Default: they keep the glyph (which must then be in the legend).
-    pub rest: Option<String>,
+    pub rest: Option<String> => optional(KeyKind::Text),
+}
 }
 
+section! {
 /// `[[sample]]` — a small sample map for wave function collapse (`warren.toolbox.wfc`): the
 /// output is made only of the `n × n` windows of this map (and, when the recipe asks, their
 /// rotations and reflections), each about as often as here. A few rows are enough: 8×8 gives a
@@ -801,48 +831,54 @@ pub struct SubstDef {
 pub struct SampleDef {
     /// Unique name among samples; recipes pick the sample by it (`sample = "town block"`).
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub name: String => text(),
     /// The map, one row per line (a leading newline after `"""` is ignored). Rows must be
     /// equally long, at most 64 glyphs each and at most 64 of them, and every glyph must be in
     /// `legend`.
-    pub grid: String,
+    pub grid: String => text(),
     /// Glyph → terrain name for every glyph of `grid`. Keys are single characters.
     #[schemars(extend("propertyNames" = { "minLength": 1, "maxLength": 1 }))]
-    pub legend: std::collections::BTreeMap<String, String>,
+    pub legend: std::collections::BTreeMap<String, String> => required(KeyKind::Legend),
     /// `true` if the map tiles (its right edge continues at its left, its bottom at its top), so
     /// windows wrap round its edges: more patterns from the same few rows. Default false.
     #[serde(default)]
-    pub periodic: bool,
+    pub periodic: bool => flag(false),
+}
 }
 
+section! {
 /// `[rooms]` — terrain for the rooms-and-corridors recipe (`scripts/rooms.lua`).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RoomsDef {
     /// Room floor terrain.
-    pub floor: String,
+    pub floor: String => terrain(),
     /// Corridor floor terrain.
-    pub corridor: String,
+    pub corridor: String => terrain(),
     /// Terrain around rooms and corridors (usually what the map is filled with).
-    pub wall: String,
+    pub wall: String => terrain(),
+}
 }
 
+section! {
 /// `[cave]` — terrain for the directional-cave recipe (`scripts/cave.lua`).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaveDef {
     /// Open cave floor.
-    pub floor: String,
+    pub floor: String => terrain(),
     /// Solid cave wall (what the map is filled with).
-    pub wall: String,
+    pub wall: String => terrain(),
     /// Marks the entrance cell.
-    pub entrance: String,
+    pub entrance: String => terrain(),
     /// Marks the exit cell.
-    pub exit: String,
+    pub exit: String => terrain(),
     /// Pillars placed by the `pillars` row event.
-    pub pillar: String,
+    pub pillar: String => terrain(),
+}
 }
 
+section! {
 /// `[town]` — terrain for the TownMaze recipe (`scripts/townmaze.lua`). The town is drawn
 /// character for character as TownMaze printed it: walls on even rows and columns, one cell
 /// (a room, a street or an unused block) at each odd row and column. TownMaze's own characters
@@ -874,61 +910,66 @@ pub struct CaveDef {
 #[serde(deny_unknown_fields)]
 pub struct TownDef {
     /// Walls between cells, the town wall, closed doors and closed gates (`#`).
-    pub wall: String,
+    pub wall: String => terrain(),
     /// An open door in a vertical wall, leading east or west from a room to a street (`|`).
-    pub vertical_door: String,
+    pub vertical_door: String => terrain(),
     /// An open door in a horizontal wall, leading north or south from a room (`-`).
-    pub horizontal_door: String,
+    pub horizontal_door: String => terrain(),
     /// An open gate in the west or east town wall (`|`).
-    pub vertical_gate: String,
+    pub vertical_gate: String => terrain(),
     /// An open gate in the north or south town wall (`-`).
-    pub horizontal_gate: String,
+    pub horizontal_gate: String => terrain(),
     /// Street cells, the open walls between them and removed pillars (a space).
-    pub street: String,
+    pub street: String => terrain(),
     /// The floor of a room: the centre of a room cell (a space).
-    pub floor: String,
+    pub floor: String => terrain(),
     /// The centre of an UNUSED cell, a solid block that is neither room nor street; the four
     /// corners are always unused (`#`).
-    pub unused: String,
+    pub unused: String => terrain(),
     /// Terrains of the debug view (`showdebugmaze`), drawn at cell centres instead of `floor`,
     /// `street` and `unused`. Optional; needed only to show a town with `view = "debug"`.
-    pub debug: Option<TownDebugDef>,
+    pub debug: Option<TownDebugDef> => optional(KeyKind::Table(&TownDebugDef::SHAPE)),
+}
 }
 
+section! {
 /// `[town.debug]` — the debug view of a town: each cell centre shows the cell's status, or for
 /// a street the way it runs. The `[town]` example shows one.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TownDebugDef {
     /// A room with no street beside it (`I`).
-    pub isolated: String,
+    pub isolated: String => terrain(),
     /// A room beside a street and beside an isolated room: it may still become a street (`L`).
-    pub live: String,
+    pub live: String => terrain(),
     /// A room beside a street and beside no isolated room (`D`).
-    pub dead: String,
+    pub dead: String => terrain(),
     /// An unused block (`U`).
-    pub unused: String,
+    pub unused: String => terrain(),
     /// A street running north (`^`).
-    pub north: String,
+    pub north: String => terrain(),
     /// A street running east (`>`).
-    pub east: String,
+    pub east: String => terrain(),
     /// A street running south (`v`).
-    pub south: String,
+    pub south: String => terrain(),
     /// A street running west (`<`).
-    pub west: String,
+    pub west: String => terrain(),
     /// A street with no direction (`X`).
-    pub no_heading: String,
+    pub no_heading: String => terrain(),
+}
 }
 
+section! {
 /// `[[spawn]]` — something that may be spawned, with its weight.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpawnDef {
     /// What spawns (a monster, item or feature name). Unique among spawns.
-    pub name: String,
+    pub name: String => text(),
     /// Relative chance. Finite, ≥ 0.
     #[schemars(range(min = 0))]
-    pub weight: f64,
+    pub weight: f64 => weight(),
+}
 }
 
 /// The valid range and the default of an integer key: the one place they are stated. Loading
@@ -1182,32 +1223,18 @@ impl CorridorConstants {
 mod tests {
     use super::*;
 
-    /// The doc comment of field `key` of struct `of` in this file's source.
-    fn field_doc(of: &str, key: &str) -> String {
-        let src = include_str!("schema.rs");
-        let body = &src[src.find(&format!("pub struct {of} {{")).expect("struct")..];
-        let body = &body[..body.find("\n}\n").expect("end of struct")];
-        let lines: Vec<&str> = body.lines().collect();
-        let at = lines
-            .iter()
-            .position(|l| l.trim_start().starts_with(&format!("pub {key}: ")))
-            .unwrap_or_else(|| panic!("{of} has no field {key}"));
-        let mut doc = Vec::new();
-        for l in lines[..at].iter().rev() {
-            match l.trim_start().strip_prefix("///") {
-                Some(text) => doc.push(text.trim()),
-                None if l.trim_start().starts_with("#[") => {}
-                None => break,
-            }
-        }
-        doc.reverse();
-        doc.join(" ")
+    /// The doc comment of field `key` of a section.
+    fn field_doc(of: &super::super::shape::Section, key: &str) -> String {
+        of.key(key)
+            .unwrap_or_else(|| panic!("no field {key}"))
+            .doc
+            .to_string()
     }
 
     #[test]
     fn the_dungeon_docs_state_each_keys_range_and_default_as_declared() {
         for k in DUNGEON_KEYS {
-            let doc = field_doc("DungeonDef", k.key);
+            let doc = field_doc(&DungeonDef::SHAPE, k.key);
             let default = format!("Default {}.", k.default_value());
             assert!(
                 doc.contains(&default),
@@ -1230,21 +1257,21 @@ mod tests {
             }
         }
         for k in [MIN_DEPTH, MAX_DEPTH] {
-            let doc = field_doc("RoomDef", k.key);
+            let doc = field_doc(&RoomDef::SHAPE, k.key);
             assert!(
                 doc.contains(&format!("Default {}.", k.default_value())),
                 "{doc}"
             );
             assert!(doc.contains(&format!("..={}", k.max)), "{doc}");
         }
-        let doc = field_doc("DungeonDef", STREAMER_CHANCE.key);
+        let doc = field_doc(&DungeonDef::SHAPE, STREAMER_CHANCE.key);
         assert!(doc.contains("0..=100. Default: none"), "{doc}");
         for k in [STREAMER_MIN_WIDTH, STREAMER_MAX_WIDTH] {
-            let doc = field_doc("StreamerDef", k.key);
+            let doc = field_doc(&StreamerDef::SHAPE, k.key);
             assert!(doc.contains(&format!("..={}", k.max)), "{doc}");
         }
         for k in CORRIDOR_CONSTANTS {
-            let doc = field_doc("CorridorConstants", k.key);
+            let doc = field_doc(&CorridorConstants::SHAPE, k.key);
             assert!(doc.contains(&format!("{}..={}", k.min, k.max)), "{doc}");
         }
         assert_eq!(

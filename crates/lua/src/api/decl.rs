@@ -671,14 +671,17 @@ impl Decl {
     }
 }
 
-/// The doc of a field with its range and default appended.
+/// The doc of a field with its range and default appended, unless the doc states them already
+/// (as the region schema's doc comments do: `0..=100. Default 10.`).
 pub fn field_doc(f: &Field) -> String {
     let mut doc = f.doc.to_string();
-    if let Some(r) = f.ty.range() {
+    if let Some(r) = f.ty.range().filter(|r| !f.doc.contains(r.as_str())) {
         let _ = write!(doc, " Range {r}.");
     }
     if let Some(d) = f.default.lua() {
-        let _ = write!(doc, " Default {d}.");
+        if !f.doc.contains(&format!("Default {d}")) {
+            let _ = write!(doc, " Default {d}.");
+        }
     }
     doc
 }

@@ -8,20 +8,24 @@
 //! goes through the same resolver as a region file: the same defaults, ranges and messages,
 //! located at the recipe line.
 //!
-//! The shape of `ctx.regions` — every section and key — is declared here ([`REGIONS`] and the
-//! entry classes), with the ranges and defaults of [`warren_core::region::schema`]; the stubs
-//! and `warren check` read it, and a test holds it to the schema.
+//! The shape of `ctx.regions` — every section and key — is the region schema's: [`REGIONS`]
+//! and the entry classes are made at compile time from the `SHAPE` of each schema struct
+//! ([`warren_core::region::shape`]: keys, kinds, ranges, defaults and the modder's doc
+//! comments), so the stubs, `warren check` and the API reference read the schema itself. Only
+//! the classes' LuaLS names, which class stands for each nested table, and the doc of
+//! `ctx.regions` are stated here.
 
 use super::call::{shown, target, Call};
-use super::decl::{key, key_opt, key_or, Class, Default, Ty};
+use super::decl::{key, key_opt, key_or, Class, Default, Field, Ty};
 use mlua::{AnyUserData, Lua, Table, UserData, Value};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use warren_core::map::{Map, TerrainTable};
 use warren_core::region::resolve::{self, Problems};
 use warren_core::region::schema::*;
+use warren_core::region::shape::{self, Key, KeyKind, Presence, Section};
 use warren_core::region::{
-    Corridor, Dungeon, Registry, RoomRegion, StreamerRegion, TownStyle, VaultRegion,
+    Corridor, Dungeon, Registry, RegistryData, RoomRegion, StreamerRegion, TownStyle, VaultRegion,
 };
 
 /// The metatable key under which a view keeps its tag. Scripts cannot reach a view's
@@ -392,494 +396,186 @@ pub fn dungeon(c: &Call) -> mlua::Result<Dungeon> {
     Ok(registry(c)?.resolved.dungeon.clone())
 }
 
-// The shape of `ctx.regions`, declared from the schema (a test holds the keys to it).
+// The shape of `ctx.regions`: every class below is made, at compile time, from the `SHAPE` of
+// a schema struct (its doc comment, keys, kinds, ranges, defaults and key docs); only the
+// LuaLS names, and which class stands for each nested table, are stated here.
 
-const fn int_key(k: IntKey, doc: &'static str) -> super::decl::Field {
-    match k.default {
-        Some(d) => key_or(k.key, Ty::int(k.min, k.max), Default::Int(d), doc),
-        None => key(k.key, Ty::int(k.min, k.max), doc),
+/// The type of a key of `kind`; `nested` names the class of each key that holds tables.
+const fn ty(key: &str, kind: KeyKind, nested: &[(&str, &'static Class)]) -> Ty {
+    match kind {
+        KeyKind::Text => Ty::Str,
+        KeyKind::Terrain => Ty::Terrain,
+        KeyKind::Bool => Ty::Bool,
+        KeyKind::Int { min, max } => Ty::int(min, max),
+        KeyKind::Weight => Ty::Num {
+            min: 0.0,
+            max: f64::MAX,
+        },
+        KeyKind::Choice(names) => Ty::Choice(names),
+        KeyKind::Texts => Ty::Strings,
+        KeyKind::Legend => Ty::AnyTable,
+        KeyKind::Table(_) => Ty::Table(nested_class(key, nested)),
+        KeyKind::List(_) => Ty::TableList(nested_class(key, nested)),
     }
 }
 
-const WEIGHT: Ty = Ty::Num {
-    min: 0.0,
-    max: f64::MAX,
-};
+/// The class `nested` gives for `key` (a compile error when it gives none).
+const fn nested_class(key: &str, nested: &[(&str, &'static Class)]) -> &'static Class {
+    let mut i = 0;
+    while i < nested.len() {
+        if same(nested[i].0, key) {
+            return nested[i].1;
+        }
+        i += 1;
+    }
+    panic!("a key holding tables has no class")
+}
+
+/// Whether `a` and `b` are the same text (`==` is not `const`).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The field declaring schema key `k`.
+const fn field(k: &Key, nested: &[(&str, &'static Class)]) -> Field {
+    let ty = ty(k.name, k.spec.kind, nested);
+    match k.spec.presence {
+        Presence::Required => key(k.name, ty, k.doc),
+        Presence::Optional => key_opt(k.name, ty, k.doc),
+        Presence::Default(v) => key_or(
+            k.name,
+            ty,
+            match v {
+                shape::Value::Int(i) => Default::Int(i),
+                shape::Value::Num(n) => Default::Num(n),
+                shape::Value::Bool(b) => Default::Bool(b),
+                shape::Value::Text(s) => Default::Str(s),
+            },
+            k.doc,
+        ),
+    }
+}
+
+/// The fields declaring every key of `section`, in its order (`N` is its number of keys).
+const fn fields<const N: usize>(
+    section: &Section,
+    nested: &[(&str, &'static Class)],
+) -> [Field; N] {
+    assert!(section.keys.len() == N);
+    let mut out = [key("", Ty::Any, ""); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = field(&section.keys[i], nested);
+        i += 1;
+    }
+    out
+}
+
+/// The class `name` of the schema struct `$def`: its doc comment and its keys; each
+/// `"key" => CLASS` names the class of a key holding tables.
+macro_rules! region_class {
+    ($name:literal, $def:ty $(, $key:literal => $class:expr)* $(,)?) => {
+        Class {
+            name: $name,
+            parent: None,
+            doc: <$def>::SHAPE.doc,
+            fields: &fields::<{ <$def>::SHAPE.keys.len() }>(
+                &<$def>::SHAPE,
+                &[$(($key, &$class)),*],
+            ),
+        }
+    };
+}
 
 /// `[[terrain]]`.
-pub const TERRAIN_ENTRY: Class = Class {
-    name: "warren.TerrainEntry",
-    parent: None,
-    doc: "A `[[terrain]]` of the region files.",
-    fields: &[
-        key("name", Ty::Str, "Unique name."),
-        key("glyph", Ty::Str, "The character drawn for it."),
-        key("color", Ty::Str, "Colour, `\"#rrggbb\"`."),
-        key("solid", Ty::Bool, "Whether it blocks movement."),
-        key_or(
-            "hazard",
-            Ty::Bool,
-            Default::Bool(false),
-            "Whether it is open but a walker must not cross it (a chasm, magma): connectivity treats it as a wall.",
-        ),
-        key_or(
-            "description",
-            Ty::Str,
-            Default::Str(""),
-            "A note for modders.",
-        ),
-    ],
-};
+pub const TERRAIN_ENTRY: Class = region_class!("warren.TerrainEntry", TerrainDef);
 
 /// `[door.weights]`.
-pub const DOOR_WEIGHTS: Class = Class {
-    name: "warren.DoorWeights",
-    parent: None,
-    doc: "`[door.weights]`: relative chances of a new door's states (Incursion's by default).",
-    fields: &[
-        key_or(
-            "closed",
-            WEIGHT,
-            Default::Num(27.0),
-            "Weight of a closed door.",
-        ),
-        key_or("open", WEIGHT, Default::Num(6.0), "Weight of an open door."),
-        key_or(
-            "locked",
-            WEIGHT,
-            Default::Num(27.0),
-            "Weight of a locked door.",
-        ),
-        key_or(
-            "secret",
-            WEIGHT,
-            Default::Num(10.0),
-            "Weight of a secret door.",
-        ),
-    ],
-};
+pub const DOOR_WEIGHTS: Class = region_class!("warren.DoorWeights", DoorWeightsDef);
 
 /// `[[door]]`.
-pub const DOOR_ENTRY: Class = Class {
-    name: "warren.DoorEntry",
-    parent: None,
-    doc: "A `[[door]]` kind: the terrain each door state is drawn with, and the states' chances.",
-    fields: &[
-        key(
-            "name",
-            Ty::Str,
-            "Unique name, used by regions' `door` and vault legends.",
-        ),
-        key("closed", Ty::Terrain, "A closed door (solid)."),
-        key("open", Ty::Terrain, "An open door (open, no hazard)."),
-        key_opt(
-            "locked",
-            Ty::Terrain,
-            "A locked door (solid; default: `closed`).",
-        ),
-        key_opt(
-            "broken",
-            Ty::Terrain,
-            "A broken door, an empty doorway (open; default: `open`).",
-        ),
-        key_opt(
-            "secret",
-            Ty::Terrain,
-            "A secret door (solid; default: drawn as the wall beside it).",
-        ),
-        key_opt(
-            "weights",
-            Ty::Table(&DOOR_WEIGHTS),
-            "How often a new door gets each state (default: Incursion's chances).",
-        ),
-        key_or(
-            "wooden",
-            Ty::Bool,
-            Default::Bool(true),
-            "Whether the door is wooden: on levels at most `[dungeon] wooden_door_depth` deep, regions whose door is not wooden make `[dungeon] wooden_door` doors.",
-        ),
-    ],
-};
+pub const DOOR_ENTRY: Class = region_class!("warren.DoorEntry", DoorDef, "weights" => DOOR_WEIGHTS);
 
 /// `[dungeon]`.
-pub const DUNGEON_REGION: Class = Class {
-    name: "warren.DungeonRegion",
-    parent: None,
-    doc: "`[dungeon]`: the constants of Incursion-style levels (every key has a default).",
-    fields: &[
-        int_key(TURN_CHANCE, "Percent chance per step that a corridor turns once its segment is longer than `segment_minlen`."),
-        int_key(STUBBORN_CORRIDOR, "Percent chance that a turn ignores the destination."),
-        int_key(SEGMENT_MINLEN, "Shortest segment before a voluntary turn; at most `segment_maxlen`."),
-        int_key(SEGMENT_MAXLEN, "Longest segment before a forced turn."),
-        int_key(LEVEL_WIDTH, "Level width in cells; a multiple of `panel_width`, at most 32 panels."),
-        int_key(LEVEL_HEIGHT, "Level height in cells; a multiple of `panel_height`, at most 32 panels."),
-        int_key(PANEL_WIDTH, "Panel width in cells."),
-        int_key(PANEL_HEIGHT, "Panel height in cells."),
-        int_key(MIN_STREAMERS, "Fewest streamers on a level; at most `max_streamers`."),
-        int_key(MAX_STREAMERS, "Most streamers on a level."),
-        key_opt("streamer_chance", Ty::int(STREAMER_CHANCE.min, STREAMER_CHANCE.max), "Incursion's count: `min_streamers`, then one more per success in a row of this percent chance, up to `max_streamers` (default: none, a uniform count)."),
-        int_key(MIN_RIVER_DEPTH, "Shallowest depth with rivers."),
-        int_key(MIN_CHASM_DEPTH, "Shallowest depth with new chasms."),
-        int_key(REDUCE_CHASM_CHANCE, "Percent chance that chasms from above narrow."),
-        int_key(VAULT_CHANCE, "Percent chance of each vault attempt placing a vault."),
-        int_key(MAX_VAULTS, "Vault attempts per level."),
-        int_key(MIN_STAIRS, "Fewest down stairs; at most `max_stairs`."),
-        int_key(MAX_STAIRS, "Most down stairs."),
-        int_key(ROOM_MIN_WIDTH, "Narrowest room, walls included; at most the panel width less 2."),
-        int_key(ROOM_MAX_WIDTH, "Widest room, walls included; at most the panel width less 2."),
-        int_key(ROOM_MIN_HEIGHT, "Shortest room, walls included; at most the panel height less 2."),
-        int_key(ROOM_MAX_HEIGHT, "Tallest room, walls included; at most the panel height less 2."),
-        int_key(LIFE_PERCENT, "Percent of a lifecave's cells that start as wall."),
-        int_key(FIXUP_TRIALS, "Fix-up trials before generation gives up."),
-        key_opt("corridor", Ty::Str, "The level's own corridor region (default: the first)."),
-        key_opt("up_stairs", Ty::Terrain, "Up stairs terrain (default: \"up stairs\")."),
-        key_opt("down_stairs", Ty::Terrain, "Down stairs terrain (default: \"down stairs\")."),
-        key_opt("bridge", Ty::Terrain, "Terrain the fix-up lays across hazards that cut a level (open, no hazard; default: none)."),
-        int_key(SECRET_DOOR_REVEAL_DEPTH, "On levels at most this deep no secret door stays near the up stairs."),
-        int_key(SECRET_DOOR_REVEAL_RADIUS, "How near the up stairs `secret_door_reveal_depth` applies."),
-        int_key(WOODEN_DOOR_DEPTH, "On levels at most this deep, regions whose door is not wooden make `wooden_door` doors (0: never)."),
-        key_opt("wooden_door", Ty::Str, "The wooden `[[door]]` kind that stands in for the others there (default: the first wooden kind)."),
-    ],
-};
+pub const DUNGEON_REGION: Class = region_class!("warren.DungeonRegion", DungeonDef);
 
 /// `[corridor.constants]`.
-pub const CORRIDOR_CONSTANTS_CLASS: Class = Class {
-    name: "warren.CorridorConstants",
-    parent: None,
-    doc: "A corridor region's overrides of `[dungeon]`'s corridor constants.",
-    fields: &[
-        key_opt(
-            "turn_chance",
-            Ty::int(TURN_CHANCE.min, TURN_CHANCE.max),
-            "Overrides `[dungeon] turn_chance`.",
-        ),
-        key_opt(
-            "stubborn_corridor",
-            Ty::int(STUBBORN_CORRIDOR.min, STUBBORN_CORRIDOR.max),
-            "Overrides `[dungeon] stubborn_corridor`.",
-        ),
-        key_opt(
-            "segment_minlen",
-            Ty::int(SEGMENT_MINLEN.min, SEGMENT_MINLEN.max),
-            "Overrides `[dungeon] segment_minlen`.",
-        ),
-        key_opt(
-            "segment_maxlen",
-            Ty::int(SEGMENT_MAXLEN.min, SEGMENT_MAXLEN.max),
-            "Overrides `[dungeon] segment_maxlen`.",
-        ),
-    ],
-};
+pub const CORRIDOR_CONSTANTS_CLASS: Class =
+    region_class!("warren.CorridorConstants", CorridorConstants);
 
 /// `[[corridor]]`.
-pub const CORRIDOR_REGION: Class = Class {
-    name: "warren.CorridorRegion",
-    parent: None,
-    doc: "A `[[corridor]]` region (a view of `ctx.regions.corridor[i]`, or a table made like one).",
-    fields: &[
-        key("name", Ty::Str, "Unique region name."),
-        key(
-            "weight",
-            WEIGHT,
-            "Relative chance of being chosen; 0 disables it.",
-        ),
-        key("floor", Ty::Terrain, "Corridor floor (open)."),
-        key("walls", Ty::Terrain, "Walls around the floor."),
-        key("door", Ty::Str, "The door tunnels make into this region: a `[[door]]` kind, or a terrain drawn alike in every state."),
-        key_or(
-            "staple",
-            Ty::Bool,
-            Default::Bool(false),
-            "May be chosen again on the same level.",
-        ),
-        key_or(
-            "keep_doors",
-            Ty::Bool,
-            Default::Bool(false),
-            "Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden.",
-        ),
-        key_opt(
-            "constants",
-            Ty::Table(&CORRIDOR_CONSTANTS_CLASS),
-            "Overrides of `[dungeon]`'s corridor constants.",
-        ),
-    ],
-};
+pub const CORRIDOR_REGION: Class = region_class!(
+    "warren.CorridorRegion",
+    CorridorDef,
+    "constants" => CORRIDOR_CONSTANTS_CLASS,
+);
 
 /// `[[room]]`.
-pub const ROOM_REGION: Class = Class {
-    name: "warren.RoomRegion",
-    parent: None,
-    doc: "A `[[room]]` region (a view of `ctx.regions.room[i]`, or a table made like one).",
-    fields: &[
-        key("name", Ty::Str, "Unique region name."),
-        key(
-            "weight",
-            WEIGHT,
-            "Relative chance of being chosen; 0 disables it.",
-        ),
-        key(
-            "kind",
-            Ty::Choice(&warren_core::gen::dungeon::RoomKind::NAMES),
-            "The room's shape.",
-        ),
-        key("floor", Ty::Terrain, "Floor (open)."),
-        key("wall", Ty::Terrain, "Walls."),
-        key(
-            "door",
-            Ty::Str,
-            "Doors into the room, a castle's inner doors and a maze's secret doors: a `[[door]]` kind, or a terrain drawn alike in every state.",
-        ),
-        key_opt(
-            "furnishing",
-            Ty::Terrain,
-            "Pillars and rubble (default: `wall`).",
-        ),
-        key_or(
-            "keep_doors",
-            Ty::Bool,
-            Default::Bool(false),
-            "Keep `door` at every depth, even where `[dungeon] wooden_door_depth` makes doors wooden.",
-        ),
-        int_key(MIN_DEPTH, "Shallowest depth it appears at."),
-        int_key(
-            MAX_DEPTH,
-            "Deepest depth it appears at; at least `min_depth`.",
-        ),
-    ],
-};
+pub const ROOM_REGION: Class = region_class!("warren.RoomRegion", RoomDef);
 
 /// `[[streamer]]`.
-pub const STREAMER_REGION: Class = Class {
-    name: "warren.StreamerRegion",
-    parent: None,
-    doc: "A `[[streamer]]` region (a view of `ctx.regions.streamer[i]`, or a table made like one).",
-    fields: &[
-        key("name", Ty::Str, "Unique region name."),
-        key(
-            "weight",
-            WEIGHT,
-            "Relative chance of being chosen; 0 disables it.",
-        ),
-        key(
-            "kind",
-            Ty::Choice(&warren_core::gen::dungeon::StreamerKind::NAMES),
-            "River, chasm, lava or rock vein.",
-        ),
-        key("terrain", Ty::Terrain, "Terrain written."),
-        int_key(STREAMER_MIN_WIDTH, "Narrowest width; at most `max_width`."),
-        int_key(STREAMER_MAX_WIDTH, "Widest width."),
-        int_key(MIN_DEPTH, "Shallowest depth it appears at."),
-        key_opt(
-            "priority",
-            Ty::Str,
-            "Write priority by name (default: the kind's).",
-        ),
-    ],
-};
+pub const STREAMER_REGION: Class = region_class!("warren.StreamerRegion", StreamerDef);
 
 /// `[[vault]]`.
-pub const VAULT_REGION: Class = Class {
-    name: "warren.VaultRegion",
-    parent: None,
-    doc: "A `[[vault]]` (a view of `ctx.regions.vault[i]`, or a table made like one).",
-    fields: &[
-        key("name", Ty::Str, "Unique region name."),
-        key(
-            "weight",
-            WEIGHT,
-            "Relative chance of being chosen; 0 disables it.",
-        ),
-        int_key(MIN_DEPTH, "Shallowest depth it appears at."),
-        int_key(
-            MAX_DEPTH,
-            "Deepest depth it appears at; at least `min_depth`.",
-        ),
-        key("grid", Ty::Str, "The vault, one row per line."),
-        key(
-            "legend",
-            Ty::AnyTable,
-            "Glyph → terrain name, or `[[door]]` kind, for every glyph of `grid`.",
-        ),
-        key_or(
-            "keep_doors",
-            Ty::Bool,
-            Default::Bool(true),
-            "Keep the legend's door kinds at every depth (Incursion's vaults); `false` follows `[dungeon] wooden_door_depth`.",
-        ),
-    ],
-};
+pub const VAULT_REGION: Class = region_class!("warren.VaultRegion", VaultDef);
 
 /// `[[prefab.subst]]`.
-pub const PREFAB_SUBST: Class = Class {
-    name: "warren.PrefabSubst",
-    parent: None,
-    doc: "One substitution of a `[[prefab]]`: `one_of` or `count` (docs/vaults.md).",
-    fields: &[
-        key("glyph", Ty::Str, "The glyph whose cells change."),
-        key_opt(
-            "one_of",
-            Ty::Str,
-            "Glyphs to choose from, written together (\"T..\").",
-        ),
-        key_opt(
-            "per",
-            Ty::Choice(&["cell", "placement"]),
-            "With one_of: a draw per cell (default) or one per placement.",
-        ),
-        key_opt(
-            "count",
-            Ty::int(0, i64::MAX),
-            "Exactly this many of the glyph's cells become `becomes`.",
-        ),
-        key_opt("becomes", Ty::Str, "With count: what those cells become."),
-        key_opt(
-            "rest",
-            Ty::Str,
-            "With count: what the other cells become (default: they keep the glyph).",
-        ),
-    ],
-};
+pub const PREFAB_SUBST: Class = region_class!("warren.PrefabSubst", SubstDef);
 
 /// `[[sample]]`.
-pub const SAMPLE_ENTRY: Class = Class {
-    name: "warren.SampleEntry",
-    parent: None,
-    doc: "A `[[sample]]`: a small map for wave function collapse (`warren.toolbox.wfc` takes its name).",
-    fields: &[
-        key("name", Ty::Str, "Unique name among samples."),
-        key("grid", Ty::Str, "The map, one row per line."),
-        key(
-            "legend",
-            Ty::AnyTable,
-            "Glyph → terrain name for every glyph of `grid`.",
-        ),
-        key_or(
-            "periodic",
-            Ty::Bool,
-            Default::Bool(false),
-            "Whether the map tiles, so its windows wrap round its edges.",
-        ),
-    ],
-};
+pub const SAMPLE_ENTRY: Class = region_class!("warren.SampleEntry", SampleDef);
 
 /// `[[prefab]]`.
-pub const PREFAB_ENTRY: Class = Class {
-    name: "warren.PrefabEntry",
-    parent: None,
-    doc: "A `[[prefab]]` vault template (a view of `ctx.regions.prefab[i]`); `warren.toolbox.place_vaults` places them.",
-    fields: &[
-        key("name", Ty::Str, "Unique name, stamped as the region of its cells."),
-        key("map", Ty::Str, "The template, one row per line."),
-        key("legend", Ty::AnyTable, "Glyph → terrain name or `[[door]]` kind."),
-        key("subst", Ty::TableList(&PREFAB_SUBST), "Substitutions, in order."),
-        key_or("rotate", Ty::Bool, Default::Bool(true), "May be turned by quarter turns."),
-        key_or("mirror", Ty::Bool, Default::Bool(true), "May be mirrored."),
-        key_or("weight", WEIGHT, Default::Num(1.0), "Relative chance of being picked; 0 disables it."),
-        int_key(MIN_DEPTH, "Shallowest depth it is picked for."),
-        int_key(MAX_DEPTH, "Deepest depth it is picked for; at least `min_depth`."),
-        key("tags", Ty::Strings, "Tags a placement picks it by."),
-        key_or("connect", Ty::Str, Default::Str(""), "Its entrance glyphs, written together (\"+\")."),
-    ],
-};
+pub const PREFAB_ENTRY: Class =
+    region_class!("warren.PrefabEntry", PrefabDef, "subst" => PREFAB_SUBST);
 
 /// `[town.debug]`.
-pub const TOWN_DEBUG_STYLE: Class = Class {
-    name: "warren.TownDebugStyle",
-    parent: None,
-    doc: "`[town.debug]`: the terrains of a town's debug view.",
-    fields: &[
-        key("isolated", Ty::Terrain, "A room with no street beside it."),
-        key(
-            "live",
-            Ty::Terrain,
-            "A room that may still become a street.",
-        ),
-        key("dead", Ty::Terrain, "A room with its door on a street."),
-        key("unused", Ty::Terrain, "An unused block."),
-        key("north", Ty::Terrain, "A street running north."),
-        key("east", Ty::Terrain, "A street running east."),
-        key("south", Ty::Terrain, "A street running south."),
-        key("west", Ty::Terrain, "A street running west."),
-        key("no_heading", Ty::Terrain, "A street with no direction."),
-    ],
-};
+pub const TOWN_DEBUG_STYLE: Class = region_class!("warren.TownDebugStyle", TownDebugDef);
 
 /// `[town]`.
-pub const TOWN_STYLE: Class = Class {
-    name: "warren.TownStyle",
-    parent: None,
-    doc: "`[town]`: the terrains a town is drawn with (a view of `ctx.regions.town`, or a table made like it).",
-    fields: &[
-        key("wall", Ty::Terrain, "Walls, closed doors and closed gates."),
-        key("vertical_door", Ty::Terrain, "A door in a vertical wall."),
-        key("horizontal_door", Ty::Terrain, "A door in a horizontal wall."),
-        key("vertical_gate", Ty::Terrain, "An open gate in the west or east wall."),
-        key("horizontal_gate", Ty::Terrain, "An open gate in the north or south wall."),
-        key("street", Ty::Terrain, "Streets and the open walls between them."),
-        key("floor", Ty::Terrain, "A room's floor."),
-        key("unused", Ty::Terrain, "The centre of an unused block."),
-        key_opt("debug", Ty::Table(&TOWN_DEBUG_STYLE), "The debug view's terrains."),
-    ],
-};
+pub const TOWN_STYLE: Class =
+    region_class!("warren.TownStyle", TownDef, "debug" => TOWN_DEBUG_STYLE);
 
 /// `[rooms]`.
-pub const ROOMS_TERRAINS: Class = Class {
-    name: "warren.RoomsTerrains",
-    parent: None,
-    doc: "`[rooms]`: terrains of the rooms-and-corridors recipe.",
-    fields: &[
-        key("floor", Ty::Terrain, "Room floor."),
-        key("corridor", Ty::Terrain, "Corridor floor."),
-        key("wall", Ty::Terrain, "Around rooms and corridors."),
-    ],
-};
+pub const ROOMS_TERRAINS: Class = region_class!("warren.RoomsTerrains", RoomsDef);
 
 /// `[cave]`.
-pub const CAVE_TERRAINS: Class = Class {
-    name: "warren.CaveTerrains",
-    parent: None,
-    doc: "`[cave]`: terrains of the directional-cave recipe.",
-    fields: &[
-        key("floor", Ty::Terrain, "Cave floor."),
-        key("wall", Ty::Terrain, "Cave wall."),
-        key("entrance", Ty::Terrain, "The entrance cell."),
-        key("exit", Ty::Terrain, "The exit cell."),
-        key("pillar", Ty::Terrain, "Pillars."),
-    ],
-};
+pub const CAVE_TERRAINS: Class = region_class!("warren.CaveTerrains", CaveDef);
 
 /// `[[spawn]]`.
-pub const SPAWN_ENTRY: Class = Class {
-    name: "warren.SpawnEntry",
-    parent: None,
-    doc: "A `[[spawn]]`: something that may be spawned, with its weight.",
-    fields: &[
-        key("name", Ty::Str, "What spawns."),
-        key("weight", WEIGHT, "Relative chance."),
-    ],
-};
+pub const SPAWN_ENTRY: Class = region_class!("warren.SpawnEntry", SpawnDef);
 
-/// `ctx.regions`.
+/// `ctx.regions`: the keys of [`RegistryData`]; the doc says what the Lua tables are.
 pub const REGIONS: Class = Class {
-    name: "warren.Regions",
-    parent: None,
     doc: "`ctx.regions`: read-only tables of the region files' data, resolved once at load (see docs/region-reference.md). Calls given one of these tables use the resolved entry directly; a table made like one is resolved with the same defaults, ranges and messages.",
-    fields: &[
-        key("terrain", Ty::TableList(&TERRAIN_ENTRY), "Every `[[terrain]]`."),
-        key("door", Ty::TableList(&DOOR_ENTRY), "Every `[[door]]` kind."),
-        key("dungeon", Ty::Table(&DUNGEON_REGION), "`[dungeon]` (defaults when no file has it)."),
-        key("corridor", Ty::TableList(&CORRIDOR_REGION), "Every `[[corridor]]` region."),
-        key("room", Ty::TableList(&ROOM_REGION), "Every `[[room]]` region."),
-        key("streamer", Ty::TableList(&STREAMER_REGION), "Every `[[streamer]]` region."),
-        key("vault", Ty::TableList(&VAULT_REGION), "Every `[[vault]]`."),
-        key("prefab", Ty::TableList(&PREFAB_ENTRY), "Every `[[prefab]]` vault template."),
-        key_opt("rooms", Ty::Table(&ROOMS_TERRAINS), "`[rooms]`, if a file has it."),
-        key_opt("cave", Ty::Table(&CAVE_TERRAINS), "`[cave]`, if a file has it."),
-        key_opt("town", Ty::Table(&TOWN_STYLE), "`[town]`, if a file has it."),
-        key("spawn", Ty::TableList(&SPAWN_ENTRY), "Every `[[spawn]]`."),
-        key("sample", Ty::TableList(&SAMPLE_ENTRY), "Every `[[sample]]`."),
-    ],
+    ..region_class!(
+        "warren.Regions",
+        RegistryData,
+        "terrain" => TERRAIN_ENTRY,
+        "door" => DOOR_ENTRY,
+        "dungeon" => DUNGEON_REGION,
+        "corridor" => CORRIDOR_REGION,
+        "room" => ROOM_REGION,
+        "streamer" => STREAMER_REGION,
+        "vault" => VAULT_REGION,
+        "prefab" => PREFAB_ENTRY,
+        "rooms" => ROOMS_TERRAINS,
+        "cave" => CAVE_TERRAINS,
+        "town" => TOWN_STYLE,
+        "spawn" => SPAWN_ENTRY,
+        "sample" => SAMPLE_ENTRY,
+    )
 };
 
 /// The classes of `ctx.regions` and its entries.
@@ -907,65 +603,47 @@ pub const CLASSES: &[&Class] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
 
-    fn keys(c: &Class) -> BTreeSet<String> {
-        c.fields.iter().map(|f| f.key.to_string()).collect()
+    /// Checks that `class` declares `section`'s keys, and that each class it names for a nested
+    /// table is the one declaring that table's section; returns the classes reached.
+    fn walk(class: &'static Class, section: &Section, seen: &mut Vec<&'static str>) {
+        seen.push(class.name);
+        if class.name != REGIONS.name {
+            assert_eq!(class.doc, section.doc, "{}", class.name);
+        }
+        assert_eq!(class.fields.len(), section.keys.len(), "{}", class.name);
+        for (f, k) in class.fields.iter().zip(section.keys) {
+            assert_eq!((f.key, f.doc), (k.name, k.doc), "{}", class.name);
+            match (f.ty, k.spec.kind) {
+                (Ty::Table(c), KeyKind::Table(s)) | (Ty::TableList(c), KeyKind::List(s)) => {
+                    walk(c, s, seen)
+                }
+                (Ty::Table(_) | Ty::TableList(_), _)
+                | (_, KeyKind::Table(_) | KeyKind::List(_)) => {
+                    panic!(
+                        "{}.{}: the class and the schema disagree on its table",
+                        class.name, f.key
+                    )
+                }
+                _ => {}
+            }
+        }
     }
 
-    fn json_keys(v: serde_json::Value) -> BTreeSet<String> {
-        v.as_object().unwrap().keys().cloned().collect()
-    }
-
-    /// Every section and key of the schema is declared, and nothing else.
+    /// Every class is the schema's section it names, down to the nested tables, and every
+    /// class of `ctx.regions` is reached from it.
     #[test]
-    fn the_declared_shape_is_the_schemas() {
-        let data = serde_json::to_value(warren_core::region::RegistryData::default()).unwrap();
-        assert_eq!(keys(&REGIONS), json_keys(data));
-        let d = serde_json::to_value(DungeonDef::default()).unwrap();
-        assert_eq!(keys(&DUNGEON_REGION), json_keys(d));
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/dungeon.toml"),
-        )
-        .unwrap();
-        let file: RegionFile = toml::from_str(&text).unwrap();
-        let first = |v: serde_json::Value| json_keys(v.as_array().unwrap()[0].clone());
-        let all = serde_json::to_value(&file).unwrap();
-        assert_eq!(keys(&CORRIDOR_REGION), first(all["corridor"].clone()));
-        assert_eq!(keys(&ROOM_REGION), first(all["room"].clone()));
-        assert_eq!(keys(&STREAMER_REGION), first(all["streamer"].clone()));
-        assert_eq!(keys(&VAULT_REGION), first(all["vault"].clone()));
-        assert_eq!(keys(&DOOR_ENTRY), first(all["door"].clone()));
-        assert_eq!(
-            keys(&DOOR_WEIGHTS),
-            json_keys(all["door"][0]["weights"].clone())
-        );
-        assert_eq!(
-            keys(&CORRIDOR_CONSTANTS_CLASS),
-            json_keys(serde_json::to_value(CorridorConstants::default()).unwrap())
-        );
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/town.toml"),
-        )
-        .unwrap();
-        let file: RegionFile = toml::from_str(&text).unwrap();
-        let town = serde_json::to_value(file.town.unwrap()).unwrap();
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/vaults.toml"),
-        )
-        .unwrap();
-        let vaults = serde_json::to_value(toml::from_str::<RegionFile>(&text).unwrap()).unwrap();
-        assert_eq!(keys(&PREFAB_ENTRY), first(vaults["prefab"].clone()));
-        let subst = vaults["prefab"][1]["subst"][0].clone();
-        assert_eq!(keys(&PREFAB_SUBST), json_keys(subst));
-        assert_eq!(keys(&TOWN_DEBUG_STYLE), json_keys(town["debug"].clone()));
-        assert_eq!(keys(&TOWN_STYLE), json_keys(town));
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../regions/samples.toml"),
-        )
-        .unwrap();
-        let file: RegionFile = toml::from_str(&text).unwrap();
-        let all = serde_json::to_value(&file).unwrap();
-        assert_eq!(keys(&SAMPLE_ENTRY), first(all["sample"].clone()));
+    fn the_classes_are_the_schemas_sections() {
+        let mut seen = Vec::new();
+        walk(&REGIONS, &RegistryData::SHAPE, &mut seen);
+        let mut all: Vec<&str> = CLASSES.iter().map(|c| c.name).collect();
+        all.sort_unstable();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(all, seen);
+        let room = ROOM_REGION.field("min_depth").unwrap();
+        assert_eq!(room.default, Default::Int(MIN_DEPTH.default_value()));
+        assert!(matches!(room.ty, Ty::Int { min: 1, max: 1000 }));
+        assert!(!room.required && ROOM_REGION.field("kind").unwrap().required);
     }
 }
