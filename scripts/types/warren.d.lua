@@ -555,10 +555,10 @@
 ---are Incursion's `Door` constructor (1 in 10 open, half of the rest locked, then 1 in 7
 ---secret), which as weights over 70 are closed 27, open 6, locked 27, secret 10.
 ---@class warren.DoorWeights
----@field closed? number Weight of a closed door. Default 27. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field open? number Weight of an open door. Default 6. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field locked? number Weight of a locked door. Default 27. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
----@field secret? number Weight of a secret door. Default 10. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field closed? number Weight of a closed door. Default 27. Range ≥ 0.
+---@field open? number Weight of an open door. Default 6. Range ≥ 0.
+---@field locked? number Weight of a locked door. Default 27. Range ≥ 0.
+---@field secret? number Weight of a secret door. Default 10. Range ≥ 0.
 
 ---`[dungeon]` — constants of Incursion-style levels (`scripts/dungeon.lua`). Every key is
 ---optional; the defaults are shown. Corridor regions may override the four corridor constants
@@ -621,7 +621,7 @@
 ---```
 ---@class warren.CorridorRegion
 ---@field name string Unique name among corridor regions.
----@field weight number Relative chance of being chosen for a tunnel. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight number Relative chance of being chosen for a tunnel. Finite, ≥ 0; 0 disables the region.
 ---@field floor warren.Terrain Terrain of the corridor floor.
 ---@field walls warren.Terrain Terrain of the walls written around the floor.
 ---@field door string The door tunnels make where they meet this region's cells: a `[[door]]` kind, or a terrain, which then draws every door state alike.
@@ -653,7 +653,7 @@
 ---```
 ---@class warren.RoomRegion
 ---@field name string Unique region name (stamped on the room's cells).
----@field weight number Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight number Relative chance of being chosen for a panel. Finite, ≥ 0; 0 disables the region.
 ---@field kind "normal"|"lifecave"|"castle"|"maze"|"destroyed"|"pillared"|"circular" The room's shape: `"normal"` (a walled rectangle), `"lifecave"` (a cave grown by a cellular automaton over the panel), `"castle"` (a large rectangle split into chambers by inner walls with doors), `"maze"` (a walled perfect maze, with `min(7, depth − 3)` secret doors on levels deeper than 3), `"destroyed"` (a ruined rectangle with rubble in its walls and on its floor), `"pillared"` (a rectangle with a lattice of pillars) or `"circular"` (a round chamber). Sizes come from `[dungeon]` `room_min_width` … `room_max_height`; castles and mazes fill most of the panel.
 ---@field floor warren.Terrain Floor terrain. Must be open.
 ---@field wall warren.Terrain Wall terrain (also a castle's inner walls).
@@ -678,7 +678,7 @@
 ---```
 ---@class warren.StreamerRegion
 ---@field name string Unique region name (stamped on the streamer's cells).
----@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the region. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the region.
 ---@field kind "river"|"chasm"|"lava"|"rock" `"river"` or `"lava"`: flows in from the top or left edge across the level at a constant width (rivers only from `[dungeon] min_river_depth`). `"chasm"`: starts anywhere, swells to its width and narrows again; carried down to the level below (only from `[dungeon] min_chasm_depth`). `"rock"`: a vein shaped like a chasm.
 ---@field terrain warren.Terrain Terrain written. Rivers are usually open water (passable); chasms and lava are usually hazards (open, but connectivity treats them as walls and the fix-up bridges them); rock veins are usually solid. Stairs never go on rivers, chasms or lava.
 ---@field min_width integer Narrowest width in cells. 1..=16. For rivers and lava the width is drawn from the range once; chasms and veins swell to a width drawn from it.
@@ -708,7 +708,7 @@
 ---```
 ---@class warren.VaultRegion
 ---@field name string Unique region name (stamped on the vault's cells).
----@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight number Relative chance of being chosen. Finite, ≥ 0; 0 disables the vault.
 ---@field min_depth? integer Shallowest depth the vault appears at. 1..=1000. Default 1.
 ---@field max_depth? integer Deepest depth the vault appears at. `min_depth`..=1000. Default 1000. Range 1..=1000.
 ---@field grid string The vault, one row per line (a leading newline after `"""` is ignored). Rows must be equally long, every glyph must be in `legend`, the grid plus a 2-cell margin on each side must fit the level, and every open cell must be reachable from the grid's border through open cells (8-neighbour), or corridors could never enter it.
@@ -753,7 +753,7 @@
 ---@field subst? warren.PrefabSubst[] Substitutions, run in the order written on every placement (`[[prefab.subst]]`). Default: none.
 ---@field rotate? boolean Whether a placement may turn the template by quarter turns. Default true.
 ---@field mirror? boolean Whether a placement may mirror the template. Default true.
----@field weight? number Relative chance of being picked among the templates a placement may pick. Finite, ≥ 0; 0 disables the template. Default 1. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight? number Relative chance of being picked among the templates a placement may pick. Finite, ≥ 0; 0 disables the template. Default 1.
 ---@field min_depth? integer Shallowest level depth the template is picked for (the recipe passes its depth). 1..=1000. Default 1.
 ---@field max_depth? integer Deepest level depth the template is picked for. `min_depth`..=1000. Default 1000. Range 1..=1000.
 ---@field tags? string[] Tags a recipe picks templates by (`tags` and `exclude` of the placement). Each non-empty. Default: none.
@@ -846,7 +846,7 @@
 ---`[[spawn]]` — something that may be spawned, with its weight.
 ---@class warren.SpawnEntry
 ---@field name string What spawns (a monster, item or feature name). Unique among spawns.
----@field weight number Relative chance. Finite, ≥ 0. Range 0..=179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.
+---@field weight number Relative chance. Finite, ≥ 0.
 
 ---`[[sample]]` — a small sample map for wave function collapse (`warren.toolbox.wfc`): the
 ---output is made only of the `n × n` windows of this map (and, when the recipe asks, their

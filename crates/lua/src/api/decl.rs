@@ -314,6 +314,10 @@ impl Ty {
                     "a number (math.huge and -math.huge included)".into()
                 } else if *min == f64::MIN && *max == f64::MAX {
                     "a finite number".into()
+                } else if *max == f64::MAX {
+                    format!("a finite number ≥ {min}")
+                } else if *min == f64::MIN {
+                    format!("a finite number ≤ {max}")
                 } else {
                     format!("a number in {min}..={max}")
                 }
@@ -353,7 +357,12 @@ impl Ty {
                 if (*min != f64::MIN || *max != f64::MAX)
                     && (min.is_finite() || max.is_finite()) =>
             {
-                Some(format!("{min}..={max}"))
+                // The largest finite number stands for "no bound" (a weight's `0..=f64::MAX`).
+                Some(match (*min, *max) {
+                    (min, f64::MAX) => format!("≥ {min}"),
+                    (f64::MIN, max) => format!("≤ {max}"),
+                    (min, max) => format!("{min}..={max}"),
+                })
             }
             _ => None,
         }
@@ -724,5 +733,18 @@ mod tests {
         assert_eq!(D.full_doc(), "Writes. `n`: 1..=5.");
         assert_eq!(Ty::int(0, 100).describe(), "an integer in 0..=100");
         assert_eq!(Ty::Choice(&["a", "b"]).lua_type(), "\"a\"|\"b\"");
+    }
+
+    #[test]
+    fn a_number_bounded_on_one_side_says_so_instead_of_printing_the_largest_float() {
+        let weight = Ty::Num {
+            min: 0.0,
+            max: f64::MAX,
+        };
+        assert_eq!(weight.range().as_deref(), Some("≥ 0"));
+        assert_eq!(weight.describe(), "a finite number ≥ 0");
+        let share = Ty::Num { min: 0.0, max: 1.0 };
+        assert_eq!(share.range().as_deref(), Some("0..=1"));
+        assert_eq!(share.describe(), "a number in 0..=1");
     }
 }
