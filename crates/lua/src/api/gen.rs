@@ -92,14 +92,14 @@ pub const CLASSES: &[&Class] = &[
 const MAP: super::decl::Arg = arg("map", Ty::Map);
 const RNG: super::decl::Arg = arg("rng", Ty::Rng);
 
-const SCATTER_ROOMS: Decl = Decl::function(
+pub(in crate::api) const SCATTER_ROOMS: Decl = Decl::function(
     G,
     "scatter_rooms",
     "Random room floors that neither overlap nor touch (nothing is written), as a rectangle list held in Rust.",
 )
 .args(&[MAP, RNG, opt("opts", Ty::Table(&SCATTER_OPTIONS))])
 .returns(&["warren.RectList"]);
-const CONNECT_ROOMS: Decl = Decl::function(
+pub(in crate::api) const CONNECT_ROOMS: Decl = Decl::function(
     G,
     "connect_rooms",
     "Joins rooms with corridors by a strategy and records each corridor; returns how many were drawn.",
@@ -113,7 +113,7 @@ const SPAWN_IN_CORRIDORS: Decl = Decl::function(
 )
 .args(&[MAP, RNG, arg("opts", Ty::Table(&SPAWN_OPTIONS))])
 .returns(&["integer"]);
-const START_AND_STAIRS: Decl = Decl::function(
+pub(in crate::api) const START_AND_STAIRS: Decl = Decl::function(
     G,
     "start_and_stairs",
     "The tutorial's room-based start and stairs: tags `start_x`/`start_y` at the centre of room `start` and writes and records the stairs down at the centre of room `down`; returns the start and the stairs (`x, y, x, y`).",

@@ -16,6 +16,18 @@ pub mod writes;
 
 pub use fast::install as install_fast;
 
+/// The declarations and argument readers of the map's fast methods and phases, for the test
+/// that keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [crate::api::fast::args::Read])>
+{
+    fast::METHODS
+        .iter()
+        .chain(&phases::GEN_FUNCTIONS)
+        .map(|m| (m.decl, m.reads))
+        .collect()
+}
+
 use crate::api::decl::{Decl, Owner, Owner::Map as M};
 use crate::api::shared::Shared;
 use crate::ffi::lua_warren_setfields;

@@ -24,6 +24,17 @@ use warren_core::map::Rect;
 /// Rectangles as a Lua userdata, in a cell of warren's own (see [`super::shared`]).
 pub type LuaRects = Shared<Vec<Rect>>;
 
+/// The declarations and argument readers of the lists' fast methods and `#`, for the test that
+/// keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
+    fast::METHODS
+        .iter()
+        .chain(&fast::METAMETHODS)
+        .map(|m| (m.decl, m.reads))
+        .collect()
+}
+
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
     rect_table_with_room(lua, r, 0)
