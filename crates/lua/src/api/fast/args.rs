@@ -13,122 +13,13 @@
 //! readers before them).
 
 use super::closures::{bytes_at, cell_at, int_arg, string_at};
-use super::options::walk;
-use crate::api::decl::{Arg, Class, Decl, Kind, Ty};
+pub(in crate::api) use super::read::{agree, Read};
+use crate::api::decl::{Arg, Decl, Kind, Ty};
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
 use warren_core::map::{Rect, TagValue};
 use warren_core::rng::Rng;
-
-/// What a fast reader reads an argument as, and so which declared types it may stand for.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::api) enum Read {
-    /// An integer as the bindings read one ([`int_arg`]), in its declared range: `Ty::Int`.
-    Int,
-    /// A string, without converting numbers: `Ty::Str` and `Ty::Terrain` (also `Ty::Choice`,
-    /// read as its bytes).
-    Text,
-    /// One of the declared choices, as its index: `Ty::Choice`.
-    Choice,
-    /// The run's map, which the closure has checked is its receiver: `Ty::Map`.
-    Map,
-    /// An rng that points at its cell: `Ty::Rng`.
-    Rng,
-    /// A rectangle list that points at its cell: `Ty::Rects`.
-    Rects,
-    /// A plain options table of `class` with only `keys` (absent or nil: none): a
-    /// `Ty::Table` of that class, whose keys `keys` are.
-    Options {
-        /// The declared class.
-        class: &'static Class,
-        /// The keys the reader reads (any other key: the declared binding's).
-        keys: &'static [&'static str],
-    },
-    /// A boolean, an integer, a finite float or a UTF-8 string: `Ty::Any`.
-    Any,
-}
-
-impl Read {
-    /// Whether this reader reads arguments of the declared type `ty` (what a binding with
-    /// that declaration accepts it reads as the binding does, or declines). A `const fn`:
-    /// [`fast_method!`](crate::api::fast::fast_method) checks every reader at compile time.
-    pub(in crate::api) const fn reads(&self, ty: &Ty) -> bool {
-        match (self, ty) {
-            (Read::Int, Ty::Int { .. })
-            | (Read::Text, Ty::Str | Ty::Terrain | Ty::Choice(_))
-            | (Read::Choice, Ty::Choice(_))
-            | (Read::Map, Ty::Map)
-            | (Read::Rng, Ty::Rng)
-            | (Read::Rects, Ty::Rects)
-            | (Read::Any, Ty::Any) => true,
-            (Read::Options { class, keys }, Ty::Table(declared)) => {
-                same(class.name, declared.name) && declares_all(class, keys)
-            }
-            _ => false,
-        }
-    }
-}
-
-/// Whether `reads` are the readers of `decl`'s arguments: one per declared argument, each
-/// reading its declared type ([`Read::reads`]).
-pub(in crate::api) const fn agree(decl: &Decl, reads: &[Read]) -> bool {
-    if reads.len() != decl.args.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < reads.len() {
-        if !reads[i].reads(&decl.args[i].ty) {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Whether `class` (or a parent) declares every one of `keys`.
-const fn declares_all(class: &Class, keys: &[&str]) -> bool {
-    let mut i = 0;
-    while i < keys.len() {
-        if !declares(class, keys[i]) {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Whether `class` (or a parent) declares `key`.
-const fn declares(class: &Class, key: &str) -> bool {
-    let mut class = Some(class);
-    while let Some(c) = class {
-        let mut i = 0;
-        while i < c.fields.len() {
-            if same(c.fields[i].key, key) {
-                return true;
-            }
-            i += 1;
-        }
-        class = c.parent;
-    }
-    false
-}
-
-/// `a == b`, in a `const fn`.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// One argument as a fast body takes it.
 pub(in crate::api) trait FastArg<'l>: Sized {
@@ -318,45 +209,7 @@ impl<'l> FastArg<'l> for TagValue {
     }
 }
 
-/// The entries of an options table a fast body reads, one at a time ([`Options`]).
-pub(in crate::api) trait OptionEntries: Default {
-    /// The declared class of the table.
-    const CLASS: &'static Class;
-    /// The keys read; a table with any other key is the binding's to read.
-    const KEYS: &'static [&'static str];
-
-    /// Reads the key at stack index -2 and its value at -1; `None` when they are not one of
-    /// [`Self::KEYS`] with a value the reader takes.
-    ///
-    /// # Safety
-    /// As [`walk`]'s `read`.
-    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()>;
-}
-
-/// An options argument: the entries read (none when the argument is absent or nil) and
-/// whether a table was given (the bindings charge one for it).
-pub(in crate::api) struct Options<O> {
-    /// What the table gave.
-    pub entries: O,
-    /// Whether a table was given.
-    pub table: bool,
-}
-
-impl<'l, O: OptionEntries> FastArg<'l> for Options<O> {
-    const READ: Read = Read::Options {
-        class: O::CLASS,
-        keys: O::KEYS,
-    };
-
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
-        let mut entries = O::default();
-        // SAFETY: see the trait's contract.
-        let table = unsafe { walk(l, i, |l| entries.entry(l))? };
-        Some(Options { entries, table })
-    }
-}
-
-/// A [`FastMethod`](super::FastMethod) on values of type `$t` answering for the declaration
+/// A [`FastMethod`](super::closures::FastMethod) on values of type `$t` answering for the declaration
 /// `$decl` (the `const` its binding uses) with `$body`, which takes the call's arguments as
 /// the tuple of `$arg`s, one per declared argument: the reader
 /// ([`FastArgs::read`]) is generated for these types and that declaration, and a reader that
@@ -375,7 +228,7 @@ macro_rules! fast_method {
         unsafe fn read_then_answer(
             l: *mut ::mlua::ffi::lua_State,
             cell: &$crate::api::shared::SharedCell<$t>,
-        ) -> Option<$crate::api::fast::Answer> {
+        ) -> Option<$crate::api::fast::closures::Answer> {
             const DECL: &$crate::api::decl::Decl = &$decl;
             // SAFETY: the closure answering for `$decl` runs this body.
             unsafe {
@@ -384,7 +237,7 @@ macro_rules! fast_method {
                 $body(l, cell, args)
             }
         }
-        $crate::api::fast::FastMethod {
+        $crate::api::fast::closures::FastMethod {
             decl: &$decl,
             #[cfg(test)]
             reads: <($($arg,)*) as $crate::api::fast::args::FastArgs>::READS,
@@ -398,7 +251,7 @@ pub(in crate::api) use fast_method;
 mod tests {
     use super::*;
     use crate::api::decl::{arg, opt, Owner};
-    use crate::api::{decls, map, rects, rng};
+    use crate::api::{decls, gen, map, rects, rng};
 
     /// The fast methods that answer for no declaration of warren's API, but for Lua's own
     /// signature: `math.random` and the lists' `#`.
@@ -408,6 +261,7 @@ mod tests {
     fn every_fast_method_reads_the_arguments_its_binding_declares() {
         let fast = [
             map::fast_readers(),
+            gen::fast_readers(),
             rng::fast_readers(),
             rects::fast_readers(),
         ]

@@ -4,7 +4,7 @@
 //! and pushing the answer.
 
 #[cfg(test)]
-use super::args::Read;
+use super::read::Read;
 use crate::api::call::float_as_int;
 use crate::api::decl::Decl;
 use crate::api::pool::Pooled;

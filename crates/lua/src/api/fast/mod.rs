@@ -37,6 +37,7 @@
 pub mod args;
 pub mod closures;
 pub mod options;
+pub mod read;
 
 pub(in crate::api) use args::fast_method;
 

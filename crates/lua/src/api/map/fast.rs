@@ -1,5 +1,6 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes, `map:fill`, `map:snapshot`
-//! and `map:tag`, and (from [`phases`]) the rooms phases that take the map first.
+//! and `map:tag`, and (from [`phases`]) `map:carve_rooms`; `warren.gen`'s rooms phases, which
+//! take the map first, are installed from `gen.rs` with [`map_call`] too.
 
 use super::notes::tag_charges;
 use super::phases::{self, carve_rooms};
@@ -7,8 +8,7 @@ use super::{connectivity, debug, notes, reads, writes};
 use crate::api::classes::WRITE_OPTIONS;
 use crate::api::cost;
 use crate::api::decl::Class;
-use crate::api::fast::args::{OptionEntries, Options};
-use crate::api::fast::options::PlainOptions;
+use crate::api::fast::options::{OptionEntries, Options, PlainOptions};
 use crate::api::fast::{answer, bytes_at, bytes_charged, charged, declared, install_closures};
 use crate::api::fast::{fast_method, int_arg, string_at, Answer, FastMethod};
 use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
@@ -39,9 +39,6 @@ pub(super) static METHODS: [FastMethod<Map>; 12] = [
     fast_method!(notes::TAG => tag(&str, TagValue) on Map),
 ];
 
-/// Where the `warren.gen` closures are numbered: after the map methods', before the rngs'.
-const GEN_ID_BASE: u64 = FAST_ID_BASE + 32;
-
 /// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
 /// by [`super::new_userdata`], whose methods table holds every declared binding).
 pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
@@ -69,47 +66,12 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         locate,
         (map_call, FAST_ID_BASE),
         "a map userdata without its field table or methods (made outside new_userdata)",
-    )?;
-    let locate_gen = |l| {
-        // SAFETY: `l` runs protected with the map in slot 1; every type relied on is checked
-        // first.
-        unsafe {
-            ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
-            let found = table_field(l, c"warren") && table_field(l, c"gen");
-            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
-            // Stack: 1 the map, 2 the globals, 3 the `warren` table, 4 the `warren.gen` table
-            // (both read-only), 5 the map's cell.
-            found.then_some((4, 4, 1, 5))
-        }
-    };
-    install_closures(
-        lua,
-        ud,
-        &phases::GEN_FUNCTIONS,
-        locate_gen,
-        (map_call, GEN_ID_BASE),
-        "no warren.gen table in the warren module",
     )
-}
-
-/// Pushes `t[name]` (raw), `t` the value on top of the stack; whether both are tables.
-///
-/// # Safety
-/// `l` runs protected with room for two more slots.
-unsafe fn table_field(l: *mut lua_State, name: &std::ffi::CStr) -> bool {
-    unsafe {
-        if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
-            ffi::lua_pushnil(l);
-            return false;
-        }
-        ffi::lua_pushstring(l, name.as_ptr());
-        ffi::lua_rawget(l, -2) == ffi::LUA_TTABLE
-    }
 }
 
 /// A fast map method: its fast path when the call is on the closure's own map, else the
 /// declared binding.
-unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
+pub(in crate::api) unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
     // SAFETY: `install` made this closure with these upvalues; the cell lives as long as the
     // map userdata in the receiver upvalue.
     unsafe {

@@ -1,5 +1,6 @@
 //! Fast calls for the rooms phases on the run's map: `map:carve_rooms`,
-//! `warren.gen.scatter_rooms`, `connect_rooms` and `start_and_stairs`, called once or twice a
+//! `warren.gen.scatter_rooms`, `connect_rooms` and `start_and_stairs` (the bodies; `warren.gen`'s
+//! table of them is in `gen.rs`), called once or twice a
 //! map, where mlua's callback path (converting every argument and option to a handle, borrowing
 //! each userdata through its type check) cost more than a small map's phase itself.
 //!
@@ -16,11 +17,9 @@
 use crate::api::classes::{CARVE_OPTIONS, CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::cost;
 use crate::api::decl::Class;
-use crate::api::fast::args::{Options, TheMap};
-use crate::api::fast::options::{default_text, PlainKeys, PlainOptions};
-use crate::api::fast::{bytes_charged, charged, fast_method, push_new_shared};
-use crate::api::fast::{Answer, FastMethod};
-use crate::api::gen;
+use crate::api::fast::args::TheMap;
+use crate::api::fast::options::{default_text, Options, PlainKeys, PlainOptions};
+use crate::api::fast::{bytes_charged, charged, push_new_shared, Answer};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
@@ -29,26 +28,6 @@ use std::sync::Arc;
 use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
 use warren_core::map::{Adjacency, Brush, Map, Rect, TerrainId};
 use warren_core::rng::Rng;
-
-/// `warren.gen`'s functions with a fast path (the map is their first argument).
-pub static GEN_FUNCTIONS: [FastMethod<Map>; 3] = [
-    fast_method!(gen::CONNECT_ROOMS => connect_rooms(
-        TheMap,
-        &SharedCell<Rng>,
-        &SharedCell<Vec<Rect>>,
-        Options<PlainOptions<ConnectKeys>>,
-    ) on Map),
-    fast_method!(gen::START_AND_STAIRS => start_and_stairs(
-        TheMap,
-        &SharedCell<Vec<Rect>>,
-        Options<PlainOptions<NoKeys>>,
-    ) on Map),
-    fast_method!(gen::SCATTER_ROOMS => scatter_rooms(
-        TheMap,
-        &SharedCell<Rng>,
-        Options<PlainOptions<ScatterKeys>>,
-    ) on Map),
-];
 
 /// `map:carve_rooms`' options its fast path reads: `kind`.
 pub(super) struct CarveKeys;
@@ -59,7 +38,7 @@ impl PlainKeys for CarveKeys {
 }
 
 /// `connect_rooms`' options its fast path reads.
-pub(super) struct ConnectKeys;
+pub(in crate::api) struct ConnectKeys;
 
 impl PlainKeys for ConnectKeys {
     const CLASS: &'static Class = &CONNECT_OPTIONS;
@@ -67,7 +46,7 @@ impl PlainKeys for ConnectKeys {
 }
 
 /// `scatter_rooms`' options its fast path reads.
-pub(super) struct ScatterKeys;
+pub(in crate::api) struct ScatterKeys;
 
 impl PlainKeys for ScatterKeys {
     const CLASS: &'static Class = &SCATTER_OPTIONS;
@@ -75,7 +54,7 @@ impl PlainKeys for ScatterKeys {
 }
 
 /// `start_and_stairs`' options: its fast path reads none (an empty table is still a table).
-pub(super) struct NoKeys;
+pub(in crate::api) struct NoKeys;
 
 impl PlainKeys for NoKeys {
     const CLASS: &'static Class = &STAIRS_OPTIONS;
@@ -144,7 +123,7 @@ type ConnectArgs<'l> = (
 
 /// `warren.gen.connect_rooms(map, rng, rooms, opts)` with `opts` a plain table of `terrain`,
 /// `strategy` and `connectivity`.
-unsafe fn connect_rooms(
+pub(in crate::api) unsafe fn connect_rooms(
     l: *mut lua_State,
     cell: &SharedCell<Map>,
     (_, rng, rects, options): ConnectArgs,
@@ -189,7 +168,7 @@ unsafe fn connect_rooms(
 
 /// `warren.gen.start_and_stairs(map, rooms)` (no options: the first and last rooms, the
 /// stairs in `down stairs`).
-unsafe fn start_and_stairs(
+pub(in crate::api) unsafe fn start_and_stairs(
     l: *mut lua_State,
     cell: &SharedCell<Map>,
     (_, rects, options): (
@@ -225,7 +204,7 @@ unsafe fn start_and_stairs(
 /// `warren.gen.scatter_rooms(map, rng, opts)` with `opts` absent or a plain table of integer
 /// `attempts`, `min_size` and `max_size`: the list is made through mlua, as the binding makes
 /// it (see [`push_new_shared`]).
-unsafe fn scatter_rooms(
+pub(in crate::api) unsafe fn scatter_rooms(
     l: *mut lua_State,
     cell: &SharedCell<Map>,
     (_, rng, options): (TheMap, &SharedCell<Rng>, Options<PlainOptions<ScatterKeys>>),

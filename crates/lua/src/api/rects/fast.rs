@@ -14,7 +14,7 @@ use warren_core::map::Rect;
 
 /// The list methods with a fast path (in the methods table every list shares).
 pub(super) static METHODS: [FastMethod<Vec<Rect>>; 1] =
-    [fast_method!(super::SORT => sort(Choice) on Vec<Rect>)];
+    [fast_method!(super::sort::SORT => sort(Choice) on Vec<Rect>)];
 
 /// `#rooms`, the length operator of lists: not a declared method (the API reference says it
 /// in the lists' description), Lua's own metamethod, to which Lua passes the list twice.

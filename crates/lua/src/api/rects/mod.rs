@@ -12,7 +12,7 @@ use super::decl::{arg, Decl, Owner, Owner::Rects as O, Ty};
 use super::keys::keys;
 use super::shapes::{self, arg_label, rect_from};
 use super::shared::{ReadGuard, Shared};
-use sort::{sort_rects, SORT_ORDERS};
+use sort::{sort_rects, SORT};
 use std::ops::Deref;
 
 use mlua::{
@@ -160,12 +160,6 @@ const CENTER: Decl = Decl::method(
 )
 .args(&[arg("i", Ty::int(1, i64::MAX))])
 .returns(&["integer", "integer"]);
-const SORT: Decl = Decl::method(
-    O,
-    "sort",
-    "Sorts the list in place: by left column, by top row, or largest area first (ties by position).",
-)
-.args(&[arg("order", Ty::Choice(&SORT_ORDERS))]);
 
 methods! {
     /// The list's methods.
