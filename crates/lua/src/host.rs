@@ -194,6 +194,7 @@ impl Env {
             .map_err(|e| Error::Internal(e.to_string()))?;
         let map_ud = api::map::new_userdata(&lua, placeholder).map_err(internal_lua)?;
         api::map::install_fast(&lua, &map_ud).map_err(internal_lua)?;
+        api::gen::install_fast(&lua, &map_ud).map_err(internal_lua)?;
         let rng_ud = lua
             .create_userdata(LuaRng::new(Rng::new(0)))
             .map_err(internal_lua)?;

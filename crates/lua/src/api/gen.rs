@@ -6,16 +6,24 @@ use super::call::{Call, Extra, This};
 use super::classes::{CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS, WRITE_OPTIONS};
 use super::cost;
 use super::decl::{arg, key, key_or, opt, Class, Decl, Default, Owner::Gen as G, Ty};
-use super::map::LuaMap;
+use super::fast::options::{Options, PlainOptions};
+use super::fast::{args::TheMap, fast_method, install_closures, FastMethod, FAST_ID_BASE};
+use super::map::phases::connect_rooms as fast_connect_rooms;
+use super::map::phases::scatter_rooms as fast_scatter_rooms;
+use super::map::phases::start_and_stairs as fast_start_and_stairs;
+use super::map::phases::{ConnectKeys, NoKeys, ScatterKeys};
+use super::map::{map_call, LuaMap};
 use super::meter::LuaMeter;
 use super::rects::{self, LuaRects};
 use super::rng::LuaRng;
 use super::shapes::{self, brush};
+use super::shared::SharedCell;
 use crate::state::charge_bytes;
-use mlua::{AnyUserData, Lua, Table, Value};
+use mlua::{ffi, AnyUserData, Lua, Table, Value};
 use warren_core::gen::connectivity::{self, JoinError, JoinStyle};
 use warren_core::gen::rooms::{self, RoomsError, ScatterOptions, SpawnEntry, Strategy};
-use warren_core::map::{Adjacency, Brush};
+use warren_core::map::{Adjacency, Brush, Map, Rect};
+use warren_core::rng::Rng;
 
 const SPAWN_OPTIONS: Class = Class {
     name: "warren.SpawnOptions",
@@ -92,14 +100,14 @@ pub const CLASSES: &[&Class] = &[
 const MAP: super::decl::Arg = arg("map", Ty::Map);
 const RNG: super::decl::Arg = arg("rng", Ty::Rng);
 
-const SCATTER_ROOMS: Decl = Decl::function(
+pub(in crate::api) const SCATTER_ROOMS: Decl = Decl::function(
     G,
     "scatter_rooms",
     "Random room floors that neither overlap nor touch (nothing is written), as a rectangle list held in Rust.",
 )
 .args(&[MAP, RNG, opt("opts", Ty::Table(&SCATTER_OPTIONS))])
 .returns(&["warren.RectList"]);
-const CONNECT_ROOMS: Decl = Decl::function(
+pub(in crate::api) const CONNECT_ROOMS: Decl = Decl::function(
     G,
     "connect_rooms",
     "Joins rooms with corridors by a strategy and records each corridor; returns how many were drawn.",
@@ -113,7 +121,7 @@ const SPAWN_IN_CORRIDORS: Decl = Decl::function(
 )
 .args(&[MAP, RNG, arg("opts", Ty::Table(&SPAWN_OPTIONS))])
 .returns(&["integer"]);
-const START_AND_STAIRS: Decl = Decl::function(
+pub(in crate::api) const START_AND_STAIRS: Decl = Decl::function(
     G,
     "start_and_stairs",
     "The tutorial's room-based start and stairs: tags `start_x`/`start_y` at the centre of room `start` and writes and records the stairs down at the centre of room `down`; returns the start and the stairs (`x, y, x, y`).",
@@ -127,6 +135,79 @@ const JOIN_AREAS: Decl = Decl::function(
 )
 .args(&[MAP, RNG, arg("opts", Ty::Table(&JOIN_OPTIONS))])
 .returns(&["warren.JoinReport"]);
+
+/// `warren.gen`'s functions with a fast path on the run's map, their first argument (the
+/// bodies are in `map/phases.rs`).
+static FAST: [FastMethod<Map>; 3] = [
+    fast_method!(CONNECT_ROOMS => fast_connect_rooms(
+        TheMap,
+        &SharedCell<Rng>,
+        &SharedCell<Vec<Rect>>,
+        Options<PlainOptions<ConnectKeys>>,
+    ) on Map),
+    fast_method!(START_AND_STAIRS => fast_start_and_stairs(
+        TheMap,
+        &SharedCell<Vec<Rect>>,
+        Options<PlainOptions<NoKeys>>,
+    ) on Map),
+    fast_method!(SCATTER_ROOMS => fast_scatter_rooms(
+        TheMap,
+        &SharedCell<Rng>,
+        Options<PlainOptions<ScatterKeys>>,
+    ) on Map),
+];
+
+/// Where the `warren.gen` closures are numbered: after the map methods', before the rngs'.
+const GEN_ID_BASE: u64 = FAST_ID_BASE + 32;
+
+/// Puts the fast `warren.gen` functions into `warren.gen`'s table (read-only, unsealed for
+/// it): they answer calls on `ud`, the run's map; installed right after the map's own
+/// (`map::install_fast`), so their closures are numbered as before.
+pub fn install_fast(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
+    let cell = ud.borrow::<LuaMap>()?.cell();
+    let locate = |l| {
+        // SAFETY: `l` runs protected with the map in slot 1; every type relied on is checked
+        // first.
+        unsafe {
+            ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
+            let found = table_field(l, c"warren") && table_field(l, c"gen");
+            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
+            // Stack: 1 the map, 2 the globals, 3 the `warren` table, 4 the `warren.gen` table
+            // (both read-only), 5 the map's cell.
+            found.then_some((4, 4, 1, 5))
+        }
+    };
+    install_closures(
+        lua,
+        ud,
+        &FAST,
+        locate,
+        (map_call, GEN_ID_BASE),
+        "no warren.gen table in the warren module",
+    )
+}
+
+/// Pushes `t[name]` (raw), `t` the value on top of the stack; whether both are tables.
+///
+/// # Safety
+/// `l` runs protected with room for two more slots.
+unsafe fn table_field(l: *mut ffi::lua_State, name: &std::ffi::CStr) -> bool {
+    unsafe {
+        if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
+            ffi::lua_pushnil(l);
+            return false;
+        }
+        ffi::lua_pushstring(l, name.as_ptr());
+        ffi::lua_rawget(l, -2) == ffi::LUA_TTABLE
+    }
+}
+
+/// The declarations and argument readers of `warren.gen`'s fast functions, for the test that
+/// keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
+    FAST.iter().map(|m| (m.decl, m.reads)).collect()
+}
 
 functions! {
     /// Whole phases.

@@ -3,7 +3,10 @@
 //! reading arguments, telling a userdata's cell, charging the budget as the bindings charge it,
 //! and pushing the answer.
 
+#[cfg(test)]
+use super::read::Read;
 use crate::api::call::float_as_int;
+use crate::api::decl::Decl;
 use crate::api::pool::Pooled;
 use crate::api::shared::{Shared, SharedCell};
 use crate::budget::refund_call;
@@ -12,12 +15,20 @@ use crate::state::{PASSES_ON, PASS_ON_UPVALUE};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
 
-/// One method with a fast path, on values of type `T`.
+/// One method with a fast path, on values of type `T`: made by
+/// [`fast_method!`](crate::api::fast::fast_method), which derives its argument reader from
+/// its declaration.
 pub(in crate::api) struct FastMethod<T: 'static> {
-    /// The method's name, in the methods table (and in the run map's field table).
-    pub name: &'static str,
-    /// The common case: the answer, or `None` for the declared binding to handle the call.
-    /// Reads its arguments without converting them, and never raises or runs Lua code.
+    /// The declaration of the binding it answers for: its name (in the methods table, in the
+    /// run map's field table) and its arguments.
+    pub decl: &'static Decl,
+    /// What its reader reads each declared argument as (checked against the declaration at
+    /// compile time; kept for the test that checks every table).
+    #[cfg(test)]
+    pub reads: &'static [Read],
+    /// The common case: the arguments read as `decl` declares them, then the answer; `None`
+    /// for the declared binding to handle the call. Converts no argument, and never raises or
+    /// runs Lua code.
     pub body: unsafe fn(*mut lua_State, &SharedCell<T>) -> Option<Answer>,
 }
 
@@ -223,7 +234,8 @@ unsafe fn set_closures<T: 'static>(
                 if ffi::lua_checkstack(l, 6) == 0 {
                     return false;
                 }
-                ffi::lua_pushlstring(l, method.name.as_ptr().cast(), method.name.len());
+                let name = method.decl.name;
+                ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
                 ffi::lua_pushvalue(l, receiver);
                 ffi::lua_pushvalue(l, -2);
                 if ffi::lua_rawget(l, declared) != ffi::LUA_TFUNCTION {

@@ -2,9 +2,18 @@
 //! `map:set(x, y, terrain)`, `rng:int(lo, hi)`, …), and the calls every recipe makes per phase
 //! where mlua's callback path cost more than a small map's phase itself (`map:fill`, `map:tag`,
 //! the rooms phases), as plain Lua C functions, without mlua's callback machinery. This folder
-//! is the machinery ([`closures`]) and the options tables the fast phases read ([`options`]);
+//! is the machinery ([`closures`]), the argument readers ([`args`]) and the options tables the
+//! fast phases read ([`options`]);
 //! the methods themselves live with their objects (`map/fast.rs`, `map/phases.rs`,
 //! `rng/fast.rs`, `rng/random.rs`, `rects/fast.rs`).
+//!
+//! A fast method names the declaration its binding answers for (the binding's own `const`
+//! [`Decl`](crate::api::decl::Decl)) and the Rust type it takes each argument as
+//! ([`fast_method!`]); its argument reader is generated from both ([`args`]): the arity the
+//! declaration allows, each argument's slot, each integer's declared range, each argument
+//! read by its type's reader. A test checks that every fast method answers for its binding's
+//! declaration and reads each argument as a reader of its declared type. `math.random` and the
+//! lists' `#`, which have no declaration in warren's API, name Lua's own signature.
 //!
 //! Each is a C closure that answers the common case straight from the Lua stack, through the
 //! value's own cell ([`super::shared`]), and passes every other call to the declared binding
@@ -25,8 +34,12 @@
 //! holds the value (from a callback, an `__index`, a finalizer) takes the declared path and
 //! gets the binding's "in use" error.
 
+pub mod args;
 pub mod closures;
 pub mod options;
+pub mod read;
+
+pub(in crate::api) use args::fast_method;
 
 pub(in crate::api) use closures::{
     answer, bytes_at, bytes_charged, cell_at, charged, declared, install_closures,

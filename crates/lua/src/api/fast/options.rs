@@ -2,11 +2,15 @@
 //! integer values, read straight from the Lua stack, with the declared option class's defaults
 //! and ranges; any other table is the declared binding's to read.
 
+use super::args::FastArg;
 use super::closures::{bytes_at, int_arg, string_at};
+use super::read::Read;
+use crate::api::decl::Arg;
 use crate::api::decl::{Class, Default, Ty};
 use crate::ffi::lua_warren_next;
 use mlua::ffi::{self, lua_State};
 use std::ffi::{c_int, c_uint};
+use std::marker::PhantomData;
 
 /// An option's value as a fast phase takes it.
 #[derive(Clone, Copy)]
@@ -17,59 +21,109 @@ enum Plain<'l> {
     Int(i64),
 }
 
-/// Options a fast phase reads: the value of each of `keys` (`None` when absent), read as
-/// options of `class` (its defaults and ranges). Every key of the table must be one of them,
-/// with a string or integer value.
-pub(in crate::api) struct PlainOptions<'l, const N: usize> {
-    class: &'static Class,
-    keys: [&'static str; N],
-    given: [Option<Plain<'l>>; N],
-}
+/// The entries of an options table a fast body reads, one at a time ([`Options`]).
+pub(in crate::api) trait OptionEntries: std::default::Default {
+    /// The declared class of the table.
+    const CLASS: &'static Class;
+    /// The keys read; a table with any other key is the binding's to read.
+    const KEYS: &'static [&'static str];
 
-impl<'l, const N: usize> PlainOptions<'l, N> {
-    /// The options at stack index `i`: nothing given when the argument is absent or nil,
-    /// `None` when it is not a plain table of `keys` with such values (a frozen table, an
-    /// unknown key, a table value, …: the declared binding reads those). Also whether a table
-    /// was given (the binding charges one for it).
+    /// Reads the key at stack index -2 and its value at -1; `None` when they are not one of
+    /// [`Self::KEYS`] with a value the reader takes.
     ///
     /// # Safety
-    /// `l` is running a fast closure; the strings live while the table stays on the stack
-    /// unchanged (a fast phase runs no Lua code).
-    pub(in crate::api) unsafe fn at(
-        l: *mut lua_State,
-        i: c_int,
-        class: &'static Class,
-        keys: [&'static str; N],
-    ) -> Option<(Self, bool)> {
-        let mut given = [None; N];
-        // SAFETY: see the function's contract.
-        let table = unsafe {
-            walk(l, i, |l| {
-                let key = bytes_at(l, -2);
-                let slot = key.and_then(|k| keys.iter().position(|known| known.as_bytes() == k))?;
-                given[slot] = Some(match string_at(l, -1) {
-                    Some(s) => Plain::Text(s),
-                    None => Plain::Int(int_arg(l, -1)?),
-                });
-                Some(())
-            })
-        }?;
-        Some((PlainOptions { class, keys, given }, table))
-    }
+    /// As [`walk`]'s `read`.
+    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()>;
+}
 
-    /// String option `slot`, or its declared default; `None` for anything else.
+/// An options argument: the entries read (none when the argument is absent or nil) and
+/// whether a table was given (the bindings charge one for it).
+pub(in crate::api) struct Options<O> {
+    /// What the table gave.
+    pub entries: O,
+    /// Whether a table was given.
+    pub table: bool,
+}
+
+impl<'l, O: OptionEntries> FastArg<'l> for Options<O> {
+    const READ: Read = Read::Options {
+        class: O::CLASS,
+        keys: O::KEYS,
+    };
+
+    // Inlined: `map:set`'s options are read per cell; out of line, the options come back
+    // through memory.
+    #[inline(always)]
+    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
+        let mut entries = O::default();
+        // SAFETY: see the trait's contract.
+        let table = unsafe { walk(l, i, |l| entries.entry(l))? };
+        Some(Options { entries, table })
+    }
+}
+
+/// The keys of an options class a fast phase reads ([`PlainOptions`]).
+pub(in crate::api) trait PlainKeys {
+    /// The declared class.
+    const CLASS: &'static Class;
+    /// The keys read, at most [`MAX_KEYS`]; a table with any other is the binding's to read.
+    const KEYS: &'static [&'static str];
+}
+
+/// The most keys [`PlainOptions`] reads.
+pub(in crate::api) const MAX_KEYS: usize = 4;
+
+/// Options a fast phase reads: the value of each of `K`'s keys (`None` when absent), read as
+/// options of its class (its defaults and ranges). Every key of the table must be one of them,
+/// with a string or integer value.
+pub(in crate::api) struct PlainOptions<'l, K> {
+    given: [Option<Plain<'l>>; MAX_KEYS],
+    keys: PhantomData<K>,
+}
+
+impl<K> std::default::Default for PlainOptions<'_, K> {
+    fn default() -> Self {
+        PlainOptions {
+            given: [None; MAX_KEYS],
+            keys: PhantomData,
+        }
+    }
+}
+
+impl<K: PlainKeys> OptionEntries for PlainOptions<'_, K> {
+    const CLASS: &'static Class = K::CLASS;
+    const KEYS: &'static [&'static str] = K::KEYS;
+
+    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()> {
+        const { assert!(K::KEYS.len() <= MAX_KEYS) };
+        // SAFETY: see the trait's contract; the strings live while the table stays on the
+        // stack unchanged (a fast phase runs no Lua code).
+        unsafe {
+            let key = bytes_at(l, -2)?;
+            let slot = K::KEYS.iter().position(|known| known.as_bytes() == key)?;
+            self.given[slot] = Some(match string_at(l, -1) {
+                Some(s) => Plain::Text(s),
+                None => Plain::Int(int_arg(l, -1)?),
+            });
+        }
+        Some(())
+    }
+}
+
+impl<'l, K: PlainKeys> PlainOptions<'l, K> {
+    /// String option `slot` (of `K::KEYS`), or its declared default; `None` for anything else.
     pub(in crate::api) fn text(&self, slot: usize) -> Option<&'l str> {
         match self.given[slot] {
             Some(Plain::Text(s)) => Some(s),
             Some(Plain::Int(_)) => None,
-            None => default_text(self.class, self.keys[slot]),
+            None => default_text(K::CLASS, K::KEYS[slot]),
         }
     }
 
     /// Integer option `slot` within its declared range, or its declared default; `None` for
     /// anything else.
     pub(in crate::api) fn int(&self, slot: usize) -> Option<i64> {
-        let field = self.class.field(self.keys[slot])?;
+        let field = K::CLASS.field(K::KEYS[slot])?;
         let n = match (self.given[slot], field.default) {
             (Some(Plain::Int(n)), _) => n,
             (None, Default::Int(d)) => d,
@@ -92,6 +146,9 @@ impl<'l, const N: usize> PlainOptions<'l, N> {
 /// # Safety
 /// `l` is running a fast closure; the strings `read` keeps live while the table stays on the
 /// stack unchanged (a fast call runs no Lua code).
+// Inlined: `map:set` reads its options per cell; left out of line (as LLVM left it once the
+// readers were generated) it cost about 25 instructions a call under callgrind.
+#[inline(always)]
 pub(in crate::api) unsafe fn walk(
     l: *mut lua_State,
     i: c_int,

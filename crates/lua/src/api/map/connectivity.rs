@@ -31,7 +31,7 @@ const MARK_CONNECTED: Decl = Decl::method(
 )
 .args(&[arg("x", Ty::INT), arg("y", Ty::INT), opt("opts", Ty::Table(&CONNECTIVITY_OPTIONS))])
 .returns(&["integer"]);
-const IS_CONNECTED: Decl = Decl::method(
+pub(super) const IS_CONNECTED: Decl = Decl::method(
     M,
     "is_connected",
     "Whether the cell carries the connected flag.",

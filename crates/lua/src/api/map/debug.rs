@@ -37,7 +37,7 @@ pub struct Snapshots {
     pub frames: Vec<Snapshot>,
 }
 
-const SNAPSHOT: Decl = Decl::method(
+pub(super) const SNAPSHOT: Decl = Decl::method(
     M,
     "snapshot",
     "Records the map as it is now; `warren run --frames DIR` writes one PNG per snapshot. Free when frames are not asked for.",

@@ -1,73 +1,43 @@
 //! Fast calls on the run's map: its per-cell reads and plain writes, `map:fill`, `map:snapshot`
-//! and `map:tag`, and (from [`phases`]) the rooms phases that take the map first.
+//! and `map:tag`, and (from [`phases`]) `map:carve_rooms`; `warren.gen`'s rooms phases, which
+//! take the map first, are installed from `gen.rs` with [`map_call`] too.
 
 use super::notes::tag_charges;
-use super::phases;
+use super::phases::{self, carve_rooms};
+use super::{connectivity, debug, notes, reads, writes};
+use crate::api::classes::WRITE_OPTIONS;
 use crate::api::cost;
+use crate::api::decl::Class;
+use crate::api::fast::options::{OptionEntries, Options, PlainOptions};
 use crate::api::fast::{answer, bytes_at, bytes_charged, charged, declared, install_closures};
-use crate::api::fast::{int_arg, string_at, Answer, FastMethod};
-use crate::api::fast::{options, CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::fast::{fast_method, int_arg, string_at, Answer, FastMethod};
+use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
-use warren_core::map::{priority, Brush, Map, Point, TagValue, TerrainId};
+use warren_core::map::{priority, Brush, Map, Point, Rect, TagValue, TerrainId};
 
 /// The map methods with a fast path.
-static METHODS: [FastMethod<Map>; 12] = [
-    FastMethod {
-        name: "in_bounds",
-        body: in_bounds,
-    },
-    FastMethod {
-        name: "is_edge",
-        body: is_edge,
-    },
-    FastMethod {
-        name: "get",
-        body: get,
-    },
-    FastMethod {
-        name: "priority",
-        body: priority,
-    },
-    FastMethod {
-        name: "region",
-        body: region,
-    },
-    FastMethod {
-        name: "is_solid",
-        body: is_solid,
-    },
-    FastMethod {
-        name: "is_connected",
-        body: is_connected,
-    },
-    FastMethod {
-        name: "set",
-        body: set,
-    },
-    FastMethod {
-        name: "fill",
-        body: fill,
-    },
-    FastMethod {
-        name: "snapshot",
-        body: snapshot,
-    },
-    FastMethod {
-        name: "carve_rooms",
-        body: phases::carve_rooms,
-    },
-    FastMethod {
-        name: "tag",
-        body: tag,
-    },
+pub(super) static METHODS: [FastMethod<Map>; 12] = [
+    fast_method!(reads::IN_BOUNDS => in_bounds(i64, i64) on Map),
+    fast_method!(reads::IS_EDGE => is_edge(i64, i64) on Map),
+    fast_method!(reads::GET => get(i64, i64) on Map),
+    fast_method!(reads::PRIORITY => priority(i64, i64) on Map),
+    fast_method!(reads::REGION => region(i64, i64) on Map),
+    fast_method!(reads::IS_SOLID => is_solid(i64, i64) on Map),
+    fast_method!(connectivity::IS_CONNECTED => is_connected(i64, i64) on Map),
+    fast_method!(writes::SET => set(i64, i64, &str, Options<WriteOptions>) on Map),
+    fast_method!(writes::FILL => fill(&str, Options<WriteOptions>) on Map),
+    fast_method!(debug::SNAPSHOT => snapshot(&[u8]) on Map),
+    fast_method!(writes::CARVE_ROOMS => carve_rooms(
+        &SharedCell<Vec<Rect>>,
+        &str,
+        Options<PlainOptions<phases::CarveKeys>>,
+    ) on Map),
+    fast_method!(notes::TAG => tag(&str, TagValue) on Map),
 ];
-
-/// Where the `warren.gen` closures are numbered: after the map methods', before the rngs'.
-const GEN_ID_BASE: u64 = FAST_ID_BASE + 32;
 
 /// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
 /// by [`super::new_userdata`], whose methods table holds every declared binding).
@@ -96,47 +66,12 @@ pub fn install(lua: &Lua, ud: &AnyUserData) -> mlua::Result<()> {
         locate,
         (map_call, FAST_ID_BASE),
         "a map userdata without its field table or methods (made outside new_userdata)",
-    )?;
-    let locate_gen = |l| {
-        // SAFETY: `l` runs protected with the map in slot 1; every type relied on is checked
-        // first.
-        unsafe {
-            ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
-            let found = table_field(l, c"warren") && table_field(l, c"gen");
-            ffi::lua_pushlightuserdata(l, cell.cast_mut().cast());
-            // Stack: 1 the map, 2 the globals, 3 the `warren` table, 4 the `warren.gen` table
-            // (both read-only), 5 the map's cell.
-            found.then_some((4, 4, 1, 5))
-        }
-    };
-    install_closures(
-        lua,
-        ud,
-        &phases::GEN_FUNCTIONS,
-        locate_gen,
-        (map_call, GEN_ID_BASE),
-        "no warren.gen table in the warren module",
     )
-}
-
-/// Pushes `t[name]` (raw), `t` the value on top of the stack; whether both are tables.
-///
-/// # Safety
-/// `l` runs protected with room for two more slots.
-unsafe fn table_field(l: *mut lua_State, name: &std::ffi::CStr) -> bool {
-    unsafe {
-        if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
-            ffi::lua_pushnil(l);
-            return false;
-        }
-        ffi::lua_pushstring(l, name.as_ptr());
-        ffi::lua_rawget(l, -2) == ffi::LUA_TTABLE
-    }
 }
 
 /// A fast map method: its fast path when the call is on the closure's own map, else the
 /// declared binding.
-unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
+pub(in crate::api) unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
     // SAFETY: `install` made this closure with these upvalues; the cell lives as long as the
     // map userdata in the receiver upvalue.
     unsafe {
@@ -150,114 +85,80 @@ unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_int {
     }
 }
 
-/// Arguments 2 and 3 as a cell on `map`, when they are integers naming one.
-///
-/// # Safety
-/// `l` is running a fast closure.
-unsafe fn cell_at(l: *mut lua_State, map: &Map) -> Option<Point> {
-    let (x, y) = unsafe { xy(l)? };
-    map.locate(x, y).ok()
-}
-
-/// Arguments 2 and 3, when the call passed exactly those after its receiver and both are
-/// integers as the binding reads them (a string or anything else takes the declared path).
-///
-/// # Safety
-/// `l` is running a fast closure.
-unsafe fn xy(l: *mut lua_State) -> Option<(i64, i64)> {
-    unsafe {
-        if ffi::lua_gettop(l) != 3 {
-            return None;
-        }
-        Some((int_arg(l, 2)?, int_arg(l, 3)?))
-    }
-}
-
 /// A method `(x, y)` answering from the cell it names.
-///
-/// # Safety
-/// `l` is running a fast closure.
-unsafe fn at_cell(
-    l: *mut lua_State,
+fn at_cell(
     cell: &SharedCell<Map>,
+    (x, y): (i64, i64),
     f: impl FnOnce(&Map, Point) -> Option<Answer>,
 ) -> Option<Answer> {
-    cell.peek(|m| f(m, unsafe { cell_at(l, m) }?))?
+    cell.peek(|m| f(m, m.locate(x, y).ok()?))?
 }
 
-unsafe fn in_bounds(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    let (x, y) = unsafe { xy(l)? };
+fn in_bounds(_: *mut lua_State, cell: &SharedCell<Map>, (x, y): (i64, i64)) -> Option<Answer> {
     cell.peek(|m| Answer::Bool(m.locate(x, y).is_ok()))
 }
 
-unsafe fn is_edge(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe { at_cell(l, cell, |m, p| Some(Answer::Bool(m.is_edge(p)))) }
+fn is_edge(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| Some(Answer::Bool(m.is_edge(p))))
 }
 
-unsafe fn is_solid(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe { at_cell(l, cell, |m, p| m.is_solid(p).ok().map(Answer::Bool)) }
+fn is_solid(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| m.is_solid(p).ok().map(Answer::Bool))
 }
 
-unsafe fn is_connected(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe { at_cell(l, cell, |m, p| m.is_connected(p).ok().map(Answer::Bool)) }
+fn is_connected(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| m.is_connected(p).ok().map(Answer::Bool))
 }
 
-unsafe fn priority(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        at_cell(l, cell, |m, p| {
-            Some(Answer::Int(m.priority_at(p).ok()?.into()))
+fn priority(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| {
+        Some(Answer::Int(m.priority_at(p).ok()?.into()))
+    })
+}
+
+fn get(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| {
+        let t = m.terrain_at(p).ok()?;
+        Some(Answer::Name(std::ptr::from_ref(
+            m.terrains().get(t).name.as_str(),
+        )))
+    })
+}
+
+fn region(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<Answer> {
+    at_cell(cell, xy, |m, p| {
+        Some(match m.region_at(p).ok()? {
+            0 => Answer::Nil,
+            r => Answer::Name(std::ptr::from_ref(m.region_name(r))),
         })
-    }
-}
-
-unsafe fn get(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        at_cell(l, cell, |m, p| {
-            let t = m.terrain_at(p).ok()?;
-            Some(Answer::Name(std::ptr::from_ref(
-                m.terrains().get(t).name.as_str(),
-            )))
-        })
-    }
-}
-
-unsafe fn region(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        at_cell(l, cell, |m, p| {
-            Some(match m.region_at(p).ok()? {
-                0 => Answer::Nil,
-                r => Answer::Name(std::ptr::from_ref(m.region_name(r))),
-            })
-        })
-    }
+    })
 }
 
 /// `map:set(x, y, terrain[, options])`: a priority write with the terrain's own brush, or with
-/// the options a plain write-options table gives ([`write_options`]), charged as the binding
+/// the options a plain write-options table gives ([`WriteOptions`]), charged as the binding
 /// charges them.
-unsafe fn set(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        let top = ffi::lua_gettop(l);
-        if !(4..=5).contains(&top) {
+unsafe fn set(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (x, y, name, options): (i64, i64, &str, Options<WriteOptions>),
+) -> Option<Answer> {
+    let Options {
+        entries: options,
+        table,
+    } = options;
+    cell.poke(|m| {
+        let p = m.locate(x, y).ok()?;
+        let terrain = terrain_names::id(m.terrains(), name)?;
+        let brush = options.brush(m, terrain)?;
+        // What the binding charges: one for an options table, the region names searched.
+        let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
+        // SAFETY: `l` is running the fast closure.
+        if work > 0 && !unsafe { charged(l, &crate::state::data_of(l)?.budget, work) } {
             return None;
         }
-        let name = string_at(l, 4)?;
-        let (x, y) = (int_arg(l, 2)?, int_arg(l, 3)?);
-        let (options, table) = WriteOptions::at(l, 5)?;
-        cell.poke(|m| {
-            let p = m.locate(x, y).ok()?;
-            let terrain = terrain_names::id(m.terrains(), name)?;
-            let brush = options.brush(m, terrain)?;
-            // What the binding charges: one for an options table, the region names searched.
-            let work =
-                u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
-            if work > 0 && !charged(l, &crate::state::data_of(l)?.budget, work) {
-                return None;
-            }
-            let written = m.write(p, &brush).ok()?;
-            Some(Answer::Bool(written))
-        })?
-    }
+        let written = m.write(p, &brush).ok()?;
+        Some(Answer::Bool(written))
+    })?
 }
 
 /// Write options (`warren.WriteOptions`) as a fast write takes them: `force` a boolean,
@@ -269,28 +170,14 @@ struct WriteOptions<'l> {
     region: Option<&'l str>,
 }
 
-impl<'l> WriteOptions<'l> {
-    /// The options at stack index `i`: none when the argument is absent or nil; else a table
-    /// without a metatable whose keys are all write options with values of their types (a
-    /// priority in 0..=255 or a known name). `None` for anything else: the binding reads,
-    /// checks and reports it. Also whether a table was given.
-    ///
-    /// # Safety
-    /// `l` is running a fast closure; the strings live while the table stays on the stack
-    /// unchanged (a fast call runs no Lua code).
-    unsafe fn at(l: *mut lua_State, i: c_int) -> Option<(Self, bool)> {
-        let mut options = WriteOptions::default();
-        // SAFETY: see the function's contract.
-        let table = unsafe { options::walk(l, i, |l| options.read(l))? };
-        Some((options, table))
-    }
+impl OptionEntries for WriteOptions<'_> {
+    const CLASS: &'static Class = &WRITE_OPTIONS;
+    const KEYS: &'static [&'static str] = &["force", "priority", "region"];
 
     /// Reads the key and value on top of the stack into the options; `None` when they are not
-    /// a write option and a value of its type.
-    ///
-    /// # Safety
-    /// As [`WriteOptions::at`].
-    unsafe fn read(&mut self, l: *mut lua_State) -> Option<()> {
+    /// a write option and a value of its type (a priority in 0..=255 or a known name).
+    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()> {
+        // SAFETY: see the trait's contract.
         unsafe {
             match bytes_at(l, -2)? {
                 b"force" if ffi::lua_type(l, -1) == ffi::LUA_TBOOLEAN => {
@@ -308,7 +195,9 @@ impl<'l> WriteOptions<'l> {
         }
         Some(())
     }
+}
 
+impl WriteOptions<'_> {
     /// The brush writing `terrain` on `map` with these options; `None` for a region the map
     /// has not got yet (the binding adds it, charging for its name).
     fn brush(&self, map: &Map, terrain: TerrainId) -> Option<Brush> {
@@ -325,84 +214,58 @@ impl<'l> WriteOptions<'l> {
     }
 }
 
-/// Argument `i`, a string in UTF-8, when it is the call's last argument (an options argument
-/// after it may be nil): a terrain name or a label as a method without options takes it.
-///
-/// # Safety
-/// `l` is running a fast closure; the string lives while it stays on the stack.
-unsafe fn last_string<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
-    unsafe {
-        let top = ffi::lua_gettop(l);
-        if !(top == i || top == i + 1 && ffi::lua_type(l, i + 1) == ffi::LUA_TNIL) {
-            return None;
-        }
-        string_at(l, i)
-    }
-}
-
 /// `map:fill(terrain)` (options absent or nil): the whole map written with the terrain's own
 /// brush, charged as the binding charges it.
-unsafe fn fill(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        let name = last_string(l, 2)?;
-        let (terrain, work) = cell.poke(|m| {
-            let terrain = terrain_names::id(m.terrains(), name)?;
-            Some((terrain, cost::cell_work(m.len() as u64)))
-        })??;
-        // Charged before anything is written, as the binding charges it; a charge that trips
-        // a budget passes the call on, and the declared call raises the budget error.
-        if !charged(l, &crate::state::data_of(l)?.budget, work) {
-            return None;
-        }
-        cell.poke(|m| Answer::Int(m.fill(&Brush::new(terrain)) as i64))
+unsafe fn fill(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (name, options): (&str, Options<WriteOptions>),
+) -> Option<Answer> {
+    if options.table {
+        return None;
     }
+    let (terrain, work) = cell.poke(|m| {
+        let terrain = terrain_names::id(m.terrains(), name)?;
+        Some((terrain, cost::cell_work(m.len() as u64)))
+    })??;
+    // Charged before anything is written, as the binding charges it; a charge that trips a
+    // budget passes the call on, and the declared call raises the budget error.
+    // SAFETY: `l` is running the fast closure.
+    if !unsafe { charged(l, &crate::state::data_of(l)?.budget, work) } {
+        return None;
+    }
+    cell.poke(|m| Answer::Int(m.fill(&Brush::new(terrain)) as i64))
 }
 
 /// `map:snapshot(label)` while snapshots are off: the label checked, nothing kept.
-unsafe fn snapshot(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 2
-            || ffi::lua_type(l, 2) != ffi::LUA_TSTRING
-            || crate::state::data_of(l)?.snapshots.get()
-        {
-            return None;
-        }
-        // The declared binding holds the map to change it: a map in use takes its path and
-        // gets its error.
-        cell.poke(|_| Answer::Nothing)
+unsafe fn snapshot(l: *mut lua_State, cell: &SharedCell<Map>, _: (&[u8],)) -> Option<Answer> {
+    // SAFETY: `l` is running the fast closure.
+    if unsafe { crate::state::data_of(l)? }.snapshots.get() {
+        return None;
     }
+    // The declared binding holds the map to change it: a map in use takes its path and gets
+    // its error.
+    cell.poke(|_| Answer::Nothing)
 }
 
 /// `map:tag(key, value)` with a UTF-8 key and a boolean, integer, finite float or UTF-8 string
 /// value, charged as the binding charges it (`notes::record_tag`).
-unsafe fn tag(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 3 {
+unsafe fn tag(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (key, value): (&str, TagValue),
+) -> Option<Answer> {
+    // SAFETY: `l` is running the fast closure.
+    let budget = &*unsafe { crate::state::data_of(l)? }.budget;
+    let charge = |bytes| unsafe { bytes_charged(l, budget, bytes) };
+    cell.poke(|m| {
+        // A charge that trips a budget leaves the tag unset, as the binding does; the declared
+        // call that follows raises the budget error.
+        let charges = tag_charges(m, key, &value);
+        if !charges.into_iter().flatten().all(charge) {
             return None;
         }
-        let key = string_at(l, 2)?;
-        let value = match ffi::lua_type(l, 3) {
-            ffi::LUA_TBOOLEAN => TagValue::Bool(ffi::lua_toboolean(l, 3) != 0),
-            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, 3) != 0 => {
-                TagValue::Int(ffi::lua_tointeger(l, 3))
-            }
-            ffi::LUA_TNUMBER => Some(ffi::lua_tonumber(l, 3))
-                .filter(|n| n.is_finite())
-                .map(TagValue::Number)?,
-            ffi::LUA_TSTRING => TagValue::Text(string_at(l, 3)?.to_owned()),
-            _ => return None,
-        };
-        let budget = &*crate::state::data_of(l)?.budget;
-        let charge = |bytes| bytes_charged(l, budget, bytes);
-        cell.poke(|m| {
-            // A charge that trips a budget leaves the tag unset, as the binding does; the
-            // declared call that follows raises the budget error.
-            let charges = tag_charges(m, key, &value);
-            if !charges.into_iter().flatten().all(charge) {
-                return None;
-            }
-            m.notes.tags.insert(key.to_owned(), value);
-            Some(Answer::Nothing)
-        })?
-    }
+        m.notes.tags.insert(key.to_owned(), value);
+        Some(Answer::Nothing)
+    })?
 }

@@ -10,11 +10,20 @@ pub mod connectivity;
 pub mod debug;
 mod fast;
 pub mod notes;
-mod phases;
+pub mod phases;
 pub mod reads;
 pub mod writes;
 
 pub use fast::install as install_fast;
+pub(in crate::api) use fast::map_call;
+
+/// The declarations and argument readers of the map's fast methods, for the test
+/// that keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [crate::api::fast::args::Read])>
+{
+    fast::METHODS.iter().map(|m| (m.decl, m.reads)).collect()
+}
 
 use crate::api::decl::{Decl, Owner, Owner::Map as M};
 use crate::api::shared::Shared;

@@ -43,7 +43,7 @@ const ADD_CORRIDOR: Decl = Decl::method(
 )
 .args(&[arg("cells", Ty::Cells), opt("region", Ty::Str)])
 .returns(&["integer"]);
-const TAG: Decl = Decl::method(M, "tag", "Sets a free-form tag, exported in JSON.")
+pub(super) const TAG: Decl = Decl::method(M, "tag", "Sets a free-form tag, exported in JSON.")
     .args(&[arg("key", Ty::Str), arg("value", Ty::Any)]);
 const ROOMS: Decl =
     Decl::method(M, "rooms", "The rooms recorded so far.").returns(&["warren.RoomRecord[]"]);

@@ -1,5 +1,6 @@
 //! Fast calls for the rooms phases on the run's map: `map:carve_rooms`,
-//! `warren.gen.scatter_rooms`, `connect_rooms` and `start_and_stairs`, called once or twice a
+//! `warren.gen.scatter_rooms`, `connect_rooms` and `start_and_stairs` (the bodies; `warren.gen`'s
+//! table of them is in `gen.rs`), called once or twice a
 //! map, where mlua's callback path (converting every argument and option to a handle, borrowing
 //! each userdata through its type check) cost more than a small map's phase itself.
 //!
@@ -15,46 +16,49 @@
 
 use crate::api::classes::{CARVE_OPTIONS, CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
 use crate::api::cost;
-use crate::api::fast::options::{default_text, PlainOptions};
-use crate::api::fast::{bytes_charged, cell_at, charged, push_new_shared, string_at};
-use crate::api::fast::{Answer, FastMethod};
+use crate::api::decl::Class;
+use crate::api::fast::args::TheMap;
+use crate::api::fast::options::{default_text, Options, PlainKeys, PlainOptions};
+use crate::api::fast::{bytes_charged, charged, push_new_shared, Answer};
 use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
-use crate::state::StateData;
-use mlua::ffi::{self, lua_State};
-use std::ffi::c_int;
+use mlua::ffi::lua_State;
 use std::sync::Arc;
 use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
 use warren_core::map::{Adjacency, Brush, Map, Rect, TerrainId};
 use warren_core::rng::Rng;
 
-/// `warren.gen`'s functions with a fast path (the map is their first argument).
-pub static GEN_FUNCTIONS: [FastMethod<Map>; 3] = [
-    FastMethod {
-        name: "connect_rooms",
-        body: connect_rooms,
-    },
-    FastMethod {
-        name: "start_and_stairs",
-        body: start_and_stairs,
-    },
-    FastMethod {
-        name: "scatter_rooms",
-        body: scatter_rooms,
-    },
-];
+/// `map:carve_rooms`' options its fast path reads: `kind`.
+pub(super) struct CarveKeys;
 
-/// The rectangle list at stack index `i`, when it is one that points at its cell.
-///
-/// # Safety
-/// As [`cell_at`].
-unsafe fn rects_at<'l>(
-    l: *mut lua_State,
-    i: c_int,
-    data: &StateData,
-) -> Option<&'l SharedCell<Vec<Rect>>> {
-    unsafe { cell_at(l, i, data.rects_metatable.get()) }
+impl PlainKeys for CarveKeys {
+    const CLASS: &'static Class = &CARVE_OPTIONS;
+    const KEYS: &'static [&'static str] = &["kind"];
+}
+
+/// `connect_rooms`' options its fast path reads.
+pub(in crate::api) struct ConnectKeys;
+
+impl PlainKeys for ConnectKeys {
+    const CLASS: &'static Class = &CONNECT_OPTIONS;
+    const KEYS: &'static [&'static str] = &["terrain", "strategy", "connectivity"];
+}
+
+/// `scatter_rooms`' options its fast path reads.
+pub(in crate::api) struct ScatterKeys;
+
+impl PlainKeys for ScatterKeys {
+    const CLASS: &'static Class = &SCATTER_OPTIONS;
+    const KEYS: &'static [&'static str] = &["attempts", "min_size", "max_size"];
+}
+
+/// `start_and_stairs`' options: its fast path reads none (an empty table is still a table).
+pub(in crate::api) struct NoKeys;
+
+impl PlainKeys for NoKeys {
+    const CLASS: &'static Class = &STAIRS_OPTIONS;
+    const KEYS: &'static [&'static str] = &[];
 }
 
 /// The terrain `name` names on `map`.
@@ -68,24 +72,32 @@ fn all_on(map: &Map, rects: &[Rect]) -> bool {
     rects.iter().all(|r| map.check_rect(r).is_ok())
 }
 
+/// The budget of the state `l` runs in.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn budget<'l>(l: *mut lua_State) -> Option<&'l crate::budget::Budget> {
+    unsafe { Some(&*crate::state::data_of(l)?.budget) }
+}
+
 /// `map:carve_rooms(rooms, terrain, opts)` with `opts` absent or `{kind=}`.
-pub unsafe fn carve_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+pub(super) unsafe fn carve_rooms(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (rects, name, options): (
+        &SharedCell<Vec<Rect>>,
+        &str,
+        Options<PlainOptions<CarveKeys>>,
+    ),
+) -> Option<Answer> {
     unsafe {
-        let top = ffi::lua_gettop(l);
-        if !(3..=4).contains(&top) {
-            return None;
-        }
-        let data = crate::state::data_of(l)?;
-        let rects = rects_at(l, 2, data)?;
-        let name = string_at(l, 3)?;
-        let (options, table) = PlainOptions::at(l, 4, &CARVE_OPTIONS, ["kind"])?;
-        let kind: Arc<str> = Arc::from(options.text(0)?);
-        let budget = &*data.budget;
+        let kind: Arc<str> = Arc::from(options.entries.text(0)?);
+        let budget = budget(l)?;
         cell.poke(|m| {
             rects.peek(|rects| {
                 let terrain = terrain(m, name)?;
                 if !all_on(m, rects)
-                    || table && !charged(l, budget, 1)
+                    || options.table && !charged(l, budget, 1)
                     || !bytes_charged(l, budget, cost::rooms(rects.len(), &kind))
                 {
                     return None;
@@ -101,22 +113,27 @@ pub unsafe fn carve_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<A
     }
 }
 
+/// `connect_rooms`' arguments as its fast path takes them.
+type ConnectArgs<'l> = (
+    TheMap,
+    &'l SharedCell<Rng>,
+    &'l SharedCell<Vec<Rect>>,
+    Options<PlainOptions<'l, ConnectKeys>>,
+);
+
 /// `warren.gen.connect_rooms(map, rng, rooms, opts)` with `opts` a plain table of `terrain`,
 /// `strategy` and `connectivity`.
-unsafe fn connect_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+pub(in crate::api) unsafe fn connect_rooms(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (_, rng, rects, options): ConnectArgs,
+) -> Option<Answer> {
     unsafe {
-        if ffi::lua_gettop(l) != 4 {
-            return None;
-        }
-        let data = crate::state::data_of(l)?;
-        let rng = cell_at::<Rng>(l, 2, data.rng_metatable.get())?;
-        let rects = rects_at(l, 3, data)?;
-        let keys = ["terrain", "strategy", "connectivity"];
-        let (options, _) = PlainOptions::at(l, 4, &CONNECT_OPTIONS, keys)?;
+        let options = options.entries;
         let name = options.text(0);
         let strategy = Strategy::from_name(options.text(1)?)?;
         let adjacency = Adjacency::from_name(options.text(2)?)?;
-        let budget = &*data.budget;
+        let budget = budget(l)?;
         cell.poke(|m| {
             rng.poke(|r| {
                 rects.peek(|rects| {
@@ -151,14 +168,20 @@ unsafe fn connect_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Ans
 
 /// `warren.gen.start_and_stairs(map, rooms)` (no options: the first and last rooms, the
 /// stairs in `down stairs`).
-unsafe fn start_and_stairs(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+pub(in crate::api) unsafe fn start_and_stairs(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (_, rects, options): (
+        TheMap,
+        &SharedCell<Vec<Rect>>,
+        Options<PlainOptions<NoKeys>>,
+    ),
+) -> Option<Answer> {
+    if options.table {
+        return None;
+    }
     unsafe {
-        if ffi::lua_gettop(l) != 2 {
-            return None;
-        }
-        let data = crate::state::data_of(l)?;
-        let rects = rects_at(l, 2, data)?;
-        let budget = &*data.budget;
+        let budget = budget(l)?;
         cell.poke(|m| {
             rects.peek(|rects| {
                 let stairs = terrain(m, default_text(&STAIRS_OPTIONS, "terrain")?)?;
@@ -181,16 +204,14 @@ unsafe fn start_and_stairs(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<
 /// `warren.gen.scatter_rooms(map, rng, opts)` with `opts` absent or a plain table of integer
 /// `attempts`, `min_size` and `max_size`: the list is made through mlua, as the binding makes
 /// it (see [`push_new_shared`]).
-unsafe fn scatter_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Answer> {
+pub(in crate::api) unsafe fn scatter_rooms(
+    l: *mut lua_State,
+    cell: &SharedCell<Map>,
+    (_, rng, options): (TheMap, &SharedCell<Rng>, Options<PlainOptions<ScatterKeys>>),
+) -> Option<Answer> {
     unsafe {
-        if !(2..=3).contains(&ffi::lua_gettop(l)) {
-            return None;
-        }
-        let data = crate::state::data_of(l)?;
-        let rng = cell_at::<Rng>(l, 2, data.rng_metatable.get())?;
-        let keys = ["attempts", "min_size", "max_size"];
-        let (options, table) = PlainOptions::at(l, 3, &SCATTER_OPTIONS, keys)?;
-        let (attempts, min_size, max_size) = (options.int(0)?, options.int(1)?, options.int(2)?);
+        let (given, table) = (options.entries, options.table);
+        let (attempts, min_size, max_size) = (given.int(0)?, given.int(1)?, given.int(2)?);
         if min_size > max_size {
             return None;
         }
@@ -199,7 +220,7 @@ unsafe fn scatter_rooms(l: *mut lua_State, cell: &SharedCell<Map>) -> Option<Ans
             min_size: min_size as i32,
             max_size: max_size as i32,
         };
-        let budget = &*data.budget;
+        let budget = budget(l)?;
         push_new_shared(l, || {
             let (w, h) = cell.peek(|m| (m.width(), m.height()))?;
             rng.poke(|r| {

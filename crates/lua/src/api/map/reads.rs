@@ -22,24 +22,25 @@ const fn cell_query(name: &'static str, ret: &'static [&'static str], doc: &'sta
     Decl::method(M, name, doc).args(XY).returns(ret)
 }
 
-const IN_BOUNDS: Decl = cell_query("in_bounds", &["boolean"], "Whether (x, y) is on the map.");
-const IS_EDGE: Decl = cell_query(
+pub(super) const IN_BOUNDS: Decl =
+    cell_query("in_bounds", &["boolean"], "Whether (x, y) is on the map.");
+pub(super) const IS_EDGE: Decl = cell_query(
     "is_edge",
     &["boolean"],
     "Whether (x, y) is on the map's outer ring.",
 );
-const GET: Decl = cell_query("get", &["string"], "The terrain name at (x, y).");
-const PRIORITY: Decl = cell_query(
+pub(super) const GET: Decl = cell_query("get", &["string"], "The terrain name at (x, y).");
+pub(super) const PRIORITY: Decl = cell_query(
     "priority",
     &["integer"],
     "The priority (0..=255) of the last successful write at (x, y).",
 );
-const REGION: Decl = cell_query(
+pub(super) const REGION: Decl = cell_query(
     "region",
     &["string?"],
     "The region stamped at (x, y), or nil.",
 );
-const IS_SOLID: Decl = cell_query(
+pub(super) const IS_SOLID: Decl = cell_query(
     "is_solid",
     &["boolean"],
     "Whether the terrain at (x, y) blocks movement.",

@@ -19,14 +19,14 @@ use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Point, R
 const WRITE_OPTS: Arg = opt("opts", Ty::Table(&WRITE_OPTIONS));
 const RECT: Arg = arg("rect", Ty::Table(&RECT_LIKE));
 
-const SET: Decl = Decl::method(
+pub(super) const SET: Decl = Decl::method(
     M,
     "set",
     "Writes one cell; returns whether the priority rule let the write through.",
 )
 .args(&[X, Y, TERRAIN, WRITE_OPTS])
 .returns(&["boolean"]);
-const FILL: Decl = Decl::method(
+pub(super) const FILL: Decl = Decl::method(
     M,
     "fill",
     "Writes every cell (the edge only with `force`); returns how many were written.",
@@ -82,7 +82,7 @@ const DOGLEG: Decl = Decl::method(
     opt("opts", Ty::Table(&DOGLEG_OPTIONS)),
 ])
 .returns(&["integer"]);
-const CARVE_ROOMS: Decl = Decl::method(
+pub(super) const CARVE_ROOMS: Decl = Decl::method(
     M,
     "carve_rooms",
     "Fills every room of a list and records each as a room of `opts.kind`; returns how many.",

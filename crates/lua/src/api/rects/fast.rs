@@ -1,9 +1,11 @@
 //! Fast calls on rectangle lists: `rooms:sort(order)` and `#rooms`, which a rooms recipe makes
 //! once a map each.
 
-use super::sort::{sort_rects, SORT_ORDERS};
-use crate::api::fast::FAST_ID_BASE;
-use crate::api::fast::{answer, bytes_at, cell_at, declared, install_closures, Answer, FastMethod};
+use super::sort::sort_rects;
+use crate::api::decl::{Decl, Owner};
+use crate::api::fast::args::Choice;
+use crate::api::fast::{answer, cell_at, declared, install_closures, Answer, FastMethod};
+use crate::api::fast::{fast_method, FAST_ID_BASE};
 use crate::api::shared::SharedCell;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
@@ -11,16 +13,18 @@ use std::ffi::c_int;
 use warren_core::map::Rect;
 
 /// The list methods with a fast path (in the methods table every list shares).
-static METHODS: [FastMethod<Vec<Rect>>; 1] = [FastMethod {
-    name: "sort",
-    body: sort,
-}];
+pub(super) static METHODS: [FastMethod<Vec<Rect>>; 1] =
+    [fast_method!(super::sort::SORT => sort(Choice) on Vec<Rect>)];
+
+/// `#rooms`, the length operator of lists: not a declared method (the API reference says it
+/// in the lists' description), Lua's own metamethod, to which Lua passes the list twice.
+pub(super) const LEN: Decl = Decl::method(Owner::Rects, "__len", "The number of rectangles.")
+    .variadic()
+    .returns(&["integer"]);
 
 /// The list metamethods with a fast path (in the lists' metatable).
-static METAMETHODS: [FastMethod<Vec<Rect>>; 1] = [FastMethod {
-    name: "__len",
-    body: len,
-}];
+pub(super) static METAMETHODS: [FastMethod<Vec<Rect>>; 1] =
+    [fast_method!(LEN => len() on Vec<Rect>)];
 
 /// Where the list closures are numbered: after the rng closures and `tell_cell`, before
 /// `math.random` (see `fast_calls.rs`).
@@ -83,21 +87,18 @@ unsafe extern "C-unwind" fn rects_call(l: *mut lua_State) -> c_int {
 }
 
 /// `rooms:sort(order)`.
-unsafe fn sort(l: *mut lua_State, cell: &SharedCell<Vec<Rect>>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 2 {
-            return None;
-        }
-        let order = bytes_at(l, 2)?;
-        let order = SORT_ORDERS.iter().position(|o| o.as_bytes() == order)?;
-        cell.poke(|r| {
-            sort_rects(r, order);
-            Answer::Nothing
-        })
-    }
+fn sort(
+    _: *mut lua_State,
+    cell: &SharedCell<Vec<Rect>>,
+    (Choice(order),): (Choice,),
+) -> Option<Answer> {
+    cell.poke(|r| {
+        sort_rects(r, order);
+        Answer::Nothing
+    })
 }
 
 /// `#rooms`.
-unsafe fn len(_: *mut lua_State, cell: &SharedCell<Vec<Rect>>) -> Option<Answer> {
+fn len(_: *mut lua_State, cell: &SharedCell<Vec<Rect>>, (): ()) -> Option<Answer> {
     cell.peek(|r| Answer::Int(r.len() as i64))
 }

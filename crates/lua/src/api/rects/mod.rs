@@ -12,7 +12,7 @@ use super::decl::{arg, Decl, Owner, Owner::Rects as O, Ty};
 use super::keys::keys;
 use super::shapes::{self, arg_label, rect_from};
 use super::shared::{ReadGuard, Shared};
-use sort::{sort_rects, SORT_ORDERS};
+use sort::{sort_rects, SORT};
 use std::ops::Deref;
 
 use mlua::{
@@ -23,6 +23,17 @@ use warren_core::map::Rect;
 
 /// Rectangles as a Lua userdata, in a cell of warren's own (see [`super::shared`]).
 pub type LuaRects = Shared<Vec<Rect>>;
+
+/// The declarations and argument readers of the lists' fast methods and `#`, for the test that
+/// keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
+    fast::METHODS
+        .iter()
+        .chain(&fast::METAMETHODS)
+        .map(|m| (m.decl, m.reads))
+        .collect()
+}
 
 /// A rectangle as a Lua table `{x=, y=, w=, h=}`.
 pub fn rect_table(lua: &Lua, r: &Rect) -> mlua::Result<Table> {
@@ -149,12 +160,6 @@ const CENTER: Decl = Decl::method(
 )
 .args(&[arg("i", Ty::int(1, i64::MAX))])
 .returns(&["integer", "integer"]);
-const SORT: Decl = Decl::method(
-    O,
-    "sort",
-    "Sorts the list in place: by left column, by top row, or largest area first (ties by position).",
-)
-.args(&[arg("order", Ty::Choice(&SORT_ORDERS))]);
 
 methods! {
     /// The list's methods.

@@ -1,5 +1,6 @@
 //! The orders a rectangle list sorts in (`rooms:sort`), for its binding and its fast call.
 
+use crate::api::decl::{arg, Decl, Owner, Ty};
 use warren_core::map::Rect;
 
 /// The orders `rooms:sort` takes, by index (see [`sort_rects`]).
@@ -13,3 +14,11 @@ pub fn sort_rects(rects: &mut [Rect], order: usize) {
         _ => rects.sort_by_key(|a| (-(a.w * a.h), a.x, a.y)),
     }
 }
+
+/// `rects:sort(order)`, its binding's and its fast call's declaration.
+pub(super) const SORT: Decl = Decl::method(
+    Owner::Rects,
+    "sort",
+    "Sorts the list in place: by left column, by top row, or largest area first (ties by position).",
+)
+.args(&[arg("order", Ty::Choice(&SORT_ORDERS))]);

@@ -8,20 +8,21 @@ use crate::api::shared::Shared;
 use mlua::{AnyUserData, Lua, Table, Value};
 use warren_core::rng::{check_weights, Rng, WeightProblem};
 
-const RNG_INT: Decl = Decl::method(R, "int", "A uniform integer in lo..=hi.")
+pub(super) const RNG_INT: Decl = Decl::method(R, "int", "A uniform integer in lo..=hi.")
     .args(&[arg("lo", Ty::INT), arg("hi", Ty::INT)])
     .returns(&["integer"]);
-const BELOW: Decl = Decl::method(
+pub(super) const BELOW: Decl = Decl::method(
     R,
     "below",
     "A uniform integer in 0..n-1 (Incursion's random(n)).",
 )
 .args(&[arg("n", Ty::int(1, i64::MAX))])
 .returns(&["integer"]);
-const CHANCE: Decl = Decl::method(R, "chance", "True with the given percent chance.")
+pub(super) const CHANCE: Decl = Decl::method(R, "chance", "True with the given percent chance.")
     .args(&[arg("percent", Ty::INT)])
     .returns(&["boolean"]);
-const FLOAT: Decl = Decl::method(R, "float", "A uniform number in [0, 1).").returns(&["number"]);
+pub(super) const FLOAT: Decl =
+    Decl::method(R, "float", "A uniform number in [0, 1).").returns(&["number"]);
 const PICK: Decl = Decl::method(
     R,
     "pick",
@@ -39,7 +40,7 @@ const WEIGHTED: Decl = Decl::method(
 const SHUFFLE: Decl = Decl::method(R, "shuffle", "Shuffles a list in place and returns it.")
     .args(&[arg("list", Ty::List)])
     .returns(&["any[]"]);
-const STREAM: Decl = Decl::method(
+pub(super) const STREAM: Decl = Decl::method(
     R,
     "stream",
     "An independent generator derived from this one's seed and `name`: adding a phase does not reshuffle the others.",

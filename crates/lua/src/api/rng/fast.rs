@@ -1,8 +1,9 @@
 //! Fast calls on rngs (`ctx.rng` and its streams): `int`, `below`, `chance`, `float` and
 //! `stream`.
 
-use crate::api::fast::{answer, declared, install_closures, int_arg, numbered_from};
-use crate::api::fast::{push_new_shared, string_at};
+use super::draws;
+use crate::api::fast::push_new_shared;
+use crate::api::fast::{answer, declared, fast_method, install_closures, numbered_from};
 use crate::api::fast::{Answer, FastMethod};
 use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
 use crate::api::shared::{Shared, SharedCell};
@@ -14,27 +15,12 @@ use std::ffi::c_int;
 use warren_core::rng::Rng;
 
 /// The rng methods with a fast path.
-static METHODS: [FastMethod<Rng>; 5] = [
-    FastMethod {
-        name: "int",
-        body: int,
-    },
-    FastMethod {
-        name: "below",
-        body: below,
-    },
-    FastMethod {
-        name: "chance",
-        body: chance,
-    },
-    FastMethod {
-        name: "float",
-        body: float,
-    },
-    FastMethod {
-        name: "stream",
-        body: stream,
-    },
+pub(super) static METHODS: [FastMethod<Rng>; 5] = [
+    fast_method!(draws::RNG_INT => int(i64, i64) on Rng),
+    fast_method!(draws::BELOW => below(i64) on Rng),
+    fast_method!(draws::CHANCE => chance(i64) on Rng),
+    fast_method!(draws::FLOAT => float() on Rng),
+    fast_method!(draws::STREAM => stream(&str) on Rng),
 ];
 
 /// Where the rng closures are numbered: after the map's.
@@ -152,56 +138,30 @@ unsafe fn learn_cell(l: *mut lua_State) -> Option<*const SharedCell<Rng>> {
 }
 
 /// `rng:int(lo, hi)` with `lo <= hi`.
-unsafe fn int(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 3 {
-            return None;
-        }
-        let (lo, hi) = (int_arg(l, 2)?, int_arg(l, 3)?);
-        if hi < lo {
-            return None;
-        }
-        cell.poke(|r| Answer::Int(r.range(lo, hi)))
+fn int(_: *mut lua_State, cell: &SharedCell<Rng>, (lo, hi): (i64, i64)) -> Option<Answer> {
+    if hi < lo {
+        return None;
     }
+    cell.poke(|r| Answer::Int(r.range(lo, hi)))
 }
 
-/// `rng:below(n)` with `n >= 1` (its declared range).
-unsafe fn below(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 2 {
-            return None;
-        }
-        let n = int_arg(l, 2).filter(|&n| n >= 1)?;
-        cell.poke(|r| Answer::Int(r.below(n as u64) as i64))
-    }
+/// `rng:below(n)` (`n >= 1`, its declared range, checked by the reader).
+fn below(_: *mut lua_State, cell: &SharedCell<Rng>, (n,): (i64,)) -> Option<Answer> {
+    cell.poke(|r| Answer::Int(r.below(n as u64) as i64))
 }
 
 /// `rng:chance(percent)`.
-unsafe fn chance(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 2 {
-            return None;
-        }
-        let p = int_arg(l, 2)?;
-        cell.poke(|r| Answer::Bool(r.percent(p)))
-    }
+fn chance(_: *mut lua_State, cell: &SharedCell<Rng>, (p,): (i64,)) -> Option<Answer> {
+    cell.poke(|r| Answer::Bool(r.percent(p)))
 }
 
 /// `rng:float()`.
-unsafe fn float(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    if unsafe { ffi::lua_gettop(l) } != 1 {
-        return None;
-    }
+fn float(_: *mut lua_State, cell: &SharedCell<Rng>, (): ()) -> Option<Answer> {
     cell.poke(|r| Answer::Num(r.float()))
 }
 
 /// `rng:stream(name)` with a UTF-8 name: the stream made through mlua, as the binding makes it.
-unsafe fn stream(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    unsafe {
-        if ffi::lua_gettop(l) != 2 {
-            return None;
-        }
-        let name = string_at(l, 2)?;
-        push_new_shared(l, || cell.peek(|r| r.stream(name)))
-    }
+unsafe fn stream(l: *mut lua_State, cell: &SharedCell<Rng>, (name,): (&str,)) -> Option<Answer> {
+    // SAFETY: `l` is running the fast closure.
+    unsafe { push_new_shared(l, || cell.peek(|r| r.stream(name))) }
 }

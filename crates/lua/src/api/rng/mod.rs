@@ -9,6 +9,20 @@ pub mod random;
 pub use draws::{weight_problem, METHODS};
 pub use fast::install as install_fast;
 
+/// The declarations and argument readers of the rngs' fast methods and `math.random`, for the
+/// test that keeps them in step (`api/fast/args.rs`).
+#[cfg(test)]
+pub(in crate::api) fn fast_readers() -> Vec<(
+    &'static crate::api::decl::Decl,
+    &'static [crate::api::fast::args::Read],
+)> {
+    fast::METHODS
+        .iter()
+        .chain([&random::RANDOM])
+        .map(|m| (m.decl, m.reads))
+        .collect()
+}
+
 use crate::api::decl::Owner;
 use crate::api::shared::Shared;
 use mlua::{MetaMethod, UserData, UserDataFields, UserDataMethods};

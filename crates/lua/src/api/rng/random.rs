@@ -3,7 +3,9 @@
 //! generation runs and passes every other call to the binding.
 
 use crate::api::call::shown;
-use crate::api::fast::{answer, declared, int_arg, push_closure, Answer, FastMethod, FAST_ID_BASE};
+use crate::api::decl::{opt, Decl, Owner, Ty};
+use crate::api::fast::FAST_ID_BASE;
+use crate::api::fast::{answer, declared, fast_method, push_closure, Answer, FastMethod};
 use crate::api::shared::{Shared, SharedCell};
 use crate::state::{fail, running_rng_cell, with_run};
 use mlua::ffi::{self, lua_State};
@@ -11,11 +13,20 @@ use mlua::{Function, Lua, Table, Value, Variadic};
 use std::ffi::c_int;
 use warren_core::rng::Rng;
 
+/// `math.random([m [, n]])`, Lua's own signature, which its fast reader is derived from: not a
+/// declaration of warren's API (no list of declarations holds it, and its binding gives Lua's
+/// messages).
+pub(super) const MATH_RANDOM: Decl = Decl::function(
+    Owner::Warren,
+    "random",
+    "Lua's math.random, drawing from ctx.rng.",
+)
+.args(&[opt("m", Ty::INT), opt("n", Ty::INT)])
+.returns(&["number"]);
+
 /// `math.random`'s fast path.
-static RANDOM: FastMethod<Rng> = FastMethod {
-    name: "random",
-    body: random_body,
-};
+pub(super) static RANDOM: FastMethod<Rng> =
+    fast_method!(MATH_RANDOM => random_body(Option<i64>, Option<i64>) on Rng);
 
 /// Where the closure is numbered: after the map's and the rngs'.
 const RANDOM_ID: u64 = FAST_ID_BASE + 128;
@@ -56,21 +67,17 @@ unsafe extern "C-unwind" fn random_call(l: *mut lua_State) -> c_int {
 
 /// `math.random()`, `math.random(m)` (`m >= 1`, or 0 for 64 random bits) and
 /// `math.random(lo, hi)` (`lo <= hi`), as the declared binding draws them.
-unsafe fn random_body(l: *mut lua_State, cell: &SharedCell<Rng>) -> Option<Answer> {
-    unsafe {
-        match ffi::lua_gettop(l) {
-            0 => cell.poke(|r| Answer::Num(r.float())),
-            1 => match int_arg(l, 1)? {
-                0 => cell.poke(|r| Answer::Int(r.next_u64() as i64)),
-                m if m >= 1 => cell.poke(|r| Answer::Int(r.range(1, m))),
-                _ => None,
-            },
-            2 => {
-                let (lo, hi) = (int_arg(l, 1)?, int_arg(l, 2)?);
-                (lo <= hi).then(|| cell.poke(|r| Answer::Int(r.range(lo, hi))))?
-            }
-            _ => None,
-        }
+fn random_body(
+    _: *mut lua_State,
+    cell: &SharedCell<Rng>,
+    args: (Option<i64>, Option<i64>),
+) -> Option<Answer> {
+    match args {
+        (None, _) => cell.poke(|r| Answer::Num(r.float())),
+        (Some(0), None) => cell.poke(|r| Answer::Int(r.next_u64() as i64)),
+        (Some(m), None) if m >= 1 => cell.poke(|r| Answer::Int(r.range(1, m))),
+        (Some(lo), Some(hi)) if lo <= hi => cell.poke(|r| Answer::Int(r.range(lo, hi))),
+        _ => None,
     }
 }
 
