@@ -369,6 +369,23 @@ impl Ty {
     }
 }
 
+/// Whether `a` and `b` are the same text, in a `const fn` (`==` is not `const`): the
+/// declarations are checked against each other at compile time.
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// `'a', 'b', 'c'`.
 pub fn quoted(names: &[&str]) -> String {
     names

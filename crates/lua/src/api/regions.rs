@@ -16,7 +16,7 @@
 //! `ctx.regions` are stated here.
 
 use super::call::{shown, target, Call};
-use super::decl::{key, key_opt, key_or, Class, Default, Field, Ty};
+use super::decl::{key, key_opt, key_or, same_text, Class, Default, Field, Ty};
 use mlua::{AnyUserData, Lua, Table, UserData, Value};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -423,28 +423,12 @@ const fn ty(key: &str, kind: KeyKind, nested: &[(&str, &'static Class)]) -> Ty {
 const fn nested_class(key: &str, nested: &[(&str, &'static Class)]) -> &'static Class {
     let mut i = 0;
     while i < nested.len() {
-        if same(nested[i].0, key) {
+        if same_text(nested[i].0, key) {
             return nested[i].1;
         }
         i += 1;
     }
     panic!("a key holding tables has no class")
-}
-
-/// Whether `a` and `b` are the same text (`==` is not `const`).
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The field declaring schema key `k`.

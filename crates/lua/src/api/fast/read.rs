@@ -2,7 +2,7 @@
 //! a declaration's arguments ([`agree`]), in `const fn`s: `fast_method!` checks every fast
 //! method at compile time.
 
-use crate::api::decl::{Class, Decl, Ty};
+use crate::api::decl::{same_text, Class, Decl, Ty};
 
 /// What a fast reader reads an argument as, and so which declared types it may stand for.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +46,7 @@ impl Read {
             | (Read::Rects, Ty::Rects)
             | (Read::Any, Ty::Any) => true,
             (Read::Options { class, keys }, Ty::Table(declared)) => {
-                same(class.name, declared.name) && declares_all(class, keys)
+                same_text(class.name, declared.name) && declares_all(class, keys)
             }
             _ => false,
         }
@@ -87,7 +87,7 @@ const fn declares(class: &Class, key: &str) -> bool {
     while let Some(c) = class {
         let mut i = 0;
         while i < c.fields.len() {
-            if same(c.fields[i].key, key) {
+            if same_text(c.fields[i].key, key) {
                 return true;
             }
             i += 1;
@@ -95,20 +95,4 @@ const fn declares(class: &Class, key: &str) -> bool {
         class = c.parent;
     }
     false
-}
-
-/// `a == b`, in a `const fn`.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
