@@ -1,9 +1,9 @@
 //! The fast calls' argument readers, derived from the declarations: a fast method names the
 //! [`Decl`] its binding answers for and the Rust type of each argument it takes
-//! ([`fast_method!`](crate::api::fast::fast_method)); the arity it accepts, where its arguments
+//! (`fast_method!`); the arity it accepts, where its arguments
 //! sit on the stack and each integer's range come from the declaration, and each argument is
-//! read by the reader of its type ([`FastArg`]), which tells what declared types it reads
-//! ([`Read`]: a test checks every fast method's readers against its declaration). A reader
+//! read by the reader of its type (`FastArg`), which tells what declared types it reads
+//! (`Read`: a test checks every fast method's readers against its declaration). A reader
 //! declines (`None`, for the declared binding to read, check and report) whatever it does not
 //! read as the binding would.
 //!

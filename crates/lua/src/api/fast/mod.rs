@@ -9,7 +9,7 @@
 //!
 //! A fast method names the declaration its binding answers for (the binding's own `const`
 //! [`Decl`](crate::api::decl::Decl)) and the Rust type it takes each argument as
-//! ([`fast_method!`]); its argument reader is generated from both ([`args`]): the arity the
+//! (`fast_method!`); its argument reader is generated from both ([`args`]): the arity the
 //! declaration allows, each argument's slot, each integer's declared range, each argument
 //! read by its type's reader. A test checks that every fast method answers for its binding's
 //! declaration and reads each argument as a reader of its declared type. `math.random` and the

@@ -1,5 +1,5 @@
-//! What a fast method's argument readers read ([`Read`]), and whether they are the readers of
-//! a declaration's arguments ([`agree`]), in `const fn`s: `fast_method!` checks every fast
+//! What a fast method's argument readers read (`Read`), and whether they are the readers of
+//! a declaration's arguments (`agree`), in `const fn`s: `fast_method!` checks every fast
 //! method at compile time.
 
 use crate::api::decl::{same_text, Class, Decl, Ty};
