@@ -5,25 +5,6 @@
 
 mod common;
 
-/// Twice as many test threads as cores unless `--test-threads` or `RUST_TEST_THREADS` says
-/// otherwise: these tests spend much of their time waiting (on the processes they run, on a
-/// file watcher's quiet period, on the one browser the browser tests share in turn), and with
-/// one thread a core the cores sat idle for a fifth of the run. An ELF constructor, so it runs
-/// before the test harness reads the variable.
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static TWO_TEST_THREADS_A_CORE: extern "C" fn() = two_test_threads_a_core;
-
-#[cfg(target_os = "linux")]
-extern "C" fn two_test_threads_a_core() {
-    if std::env::var_os("RUST_TEST_THREADS").is_none() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // Constructors run before `main`: no other thread exists yet to read the environment.
-        std::env::set_var("RUST_TEST_THREADS", (2 * cores).to_string());
-    }
-}
-
 /// No crate's modules reach each other in a circle.
 mod architecture;
 /// `warren batch` and `warren stats merge`: same seeds, same statistics, any jobs or shards.
