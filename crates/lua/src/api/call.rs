@@ -508,7 +508,7 @@ pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId>
 fn check_int(ty: &Ty, v: &Value) -> Option<i64> {
     let n = as_int(v)?;
     match ty {
-        Ty::Int { min, max } => (*min..=*max).contains(&n).then_some(n),
+        Ty::Int { .. } => ty.int_within(n),
         _ => Some(n),
     }
 }

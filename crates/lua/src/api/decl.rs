@@ -269,6 +269,16 @@ impl Ty {
         Ty::Int { min, max }
     }
 
+    /// `n`, when this is an integer type whose range holds it (the bindings' range check; per
+    /// cell in the fast calls, hence inlined).
+    #[inline(always)]
+    pub fn int_within(&self, n: i64) -> Option<i64> {
+        match self {
+            Ty::Int { min, max } => (*min..=*max).contains(&n).then_some(n),
+            _ => None,
+        }
+    }
+
     /// The LuaLS type.
     pub fn lua_type(&self) -> String {
         match self {

@@ -101,11 +101,7 @@ impl<'l> FastArg<'l> for i64 {
 
     #[inline(always)]
     unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, arg: &'static Arg) -> Option<i64> {
-        let n = unsafe { int_arg(l, i)? };
-        match arg.ty {
-            Ty::Int { min, max } => (min..=max).contains(&n).then_some(n),
-            _ => None,
-        }
+        arg.ty.int_within(unsafe { int_arg(l, i)? })
     }
 }
 

@@ -6,7 +6,7 @@ use super::args::FastArg;
 use super::closures::{bytes_at, int_arg, string_at};
 use super::read::Read;
 use crate::api::decl::Arg;
-use crate::api::decl::{Class, Default, Ty};
+use crate::api::decl::{Class, Default};
 use crate::ffi::lua_warren_next;
 use mlua::ffi::{self, lua_State};
 use std::ffi::{c_int, c_uint};
@@ -129,10 +129,7 @@ impl<'l, K: PlainKeys> PlainOptions<'l, K> {
             (None, Default::Int(d)) => d,
             _ => return None,
         };
-        match field.ty {
-            Ty::Int { min, max } => (min..=max).contains(&n).then_some(n),
-            _ => None,
-        }
+        field.ty.int_within(n)
     }
 }
 
