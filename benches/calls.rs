@@ -30,7 +30,7 @@ use common::median;
 
 // The allocator the warren binary uses, so figures match `warren batch`.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: warren::memory::Classes = warren::memory::Classes;
 
 /// Operations per timed generation, maps per round for the entering figure, and rounds.
 const N: i64 = 20_000;

@@ -12,15 +12,15 @@ use warren::cli::{Cli, Command};
 // thread: a generation's `--max-memory` account is what its thread holds (`warren_lua::account`).
 #[cfg(not(feature = "uncounted-bench"))]
 #[global_allocator]
-static ALLOCATOR: warren_lua::account::Counting<warren::memory::Huge<mimalloc::MiMalloc>> =
-    warren_lua::account::Counting(warren::memory::Huge(mimalloc::MiMalloc));
+static ALLOCATOR: warren_lua::account::Counting<warren::memory::Huge<warren::memory::Classes>> =
+    warren_lua::account::Counting(warren::memory::Huge(warren::memory::Classes));
 
 /// The same without the account, for measuring what it costs (the `uncounted-bench` feature,
 /// benches/pure_lua/run.sh).
 #[cfg(feature = "uncounted-bench")]
 #[global_allocator]
-static ALLOCATOR: warren::memory::Huge<mimalloc::MiMalloc> =
-    warren::memory::Huge(mimalloc::MiMalloc);
+static ALLOCATOR: warren::memory::Huge<warren::memory::Classes> =
+    warren::memory::Huge(warren::memory::Classes);
 
 /// Holds transparent huge pages back from the start: an ELF constructor runs before Rust's
 /// runtime allocates anything. See `warren::memory`.

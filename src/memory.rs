@@ -3,9 +3,10 @@
 //! [`Huge::THRESHOLD`] and more mapped one by one in transparent huge pages ([`Huge`],
 //! [`hold_huge_pages`], [`release_huge_pages`]).
 //!
-//! What the process holds must follow the `--max-memory` account (the bytes allocated and not
-//! yet freed, `warren_lua::account`), up to a fixed overhead: docs/limits.md promises peak
-//! resident memory within the limit plus 48 MiB. Two things made it hold more:
+//! What the process holds must follow the `--max-memory` account (the blocks allocated and not
+//! yet freed, each counted as the allocator sizes it: `warren_lua::account`, [`Classes`]), up to
+//! a fixed overhead: docs/limits.md promises peak resident memory within the limit plus 48 MiB.
+//! Two things made it hold more:
 //!
 //! - **Huge pages in mimalloc's arena.** mimalloc commits its arena ahead of use and asks the
 //!   kernel for huge pages on all of it (`MADV_HUGEPAGE`): the first byte written in each 2 MiB
@@ -37,6 +38,11 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicBool, Ordering};
+use warren_lua::account::BlockSize;
+
+mod classes;
+
+pub use classes::Classes;
 
 /// A global allocator that serves blocks of [`Huge::THRESHOLD`] bytes and more straight from the
 /// system, one mapping each (Linux), and everything else from `A`.
@@ -176,6 +182,19 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Huge<A> {
                     out
                 }
             }
+        }
+    }
+}
+
+/// What the `--max-memory` account counts for a block: its own mapping's pages for a huge one,
+/// else what `A` takes.
+impl<A: BlockSize> BlockSize for Huge<A> {
+    #[inline(always)]
+    fn block_size(&self, layout: Layout) -> usize {
+        if is_huge(&layout) {
+            layout.size().next_multiple_of(4096)
+        } else {
+            self.0.block_size(layout)
         }
     }
 }

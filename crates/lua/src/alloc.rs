@@ -4,6 +4,7 @@
 //! (`s:upper()` on a large string, `..` in a loop): they all allocate, and an allocation that
 //! fails raises a Lua error at once.
 
+use super::account;
 use super::budget::Budget;
 use mlua::{ffi, Lua};
 use std::ffi::c_void;
@@ -39,10 +40,16 @@ unsafe extern "C" fn watched(
     if !watch.budget.allocate(old, nsize, string) {
         return ptr::null_mut();
     }
+    let before = account::live();
     // SAFETY: Lua's own arguments: `ptr` is null or a block of `osize` bytes it holds.
     let out = unsafe { forward(ptr, osize, nsize) };
     if out.is_null() && nsize > old {
         watch.budget.allocate(nsize, old, false);
+    } else {
+        let blocks = account::live() - before;
+        watch
+            .budget
+            .settle_lua_blocks(nsize as isize - old as isize, blocks);
     }
     out
 }

@@ -790,6 +790,18 @@ impl Budget {
         true
     }
 
+    /// With a counting allocator, counts the Lua heap by the blocks the allocator took for one
+    /// of Lua's allocations (`blocks` bytes more, which may be negative) instead of the `asked`
+    /// bytes more [`Budget::allocate`] counted: the memory message then gives the Lua heap its
+    /// own size-class rounding, not the maps.
+    #[inline(always)]
+    pub fn settle_lua_blocks(&self, asked: isize, blocks: isize) {
+        if self.counting && blocks != asked {
+            let held = self.lua_bytes.get() as isize + (blocks - asked);
+            self.lua_bytes.set(held.max(0) as usize);
+        }
+    }
+
     /// The error message for the exceeded budget: where, what, the limit and how to raise it.
     pub fn message(&self, recipe: &str) -> Option<String> {
         let what = self.exceeded.get()?;
