@@ -39,32 +39,42 @@ fn plain_size(layout: Layout) -> Option<usize> {
     (layout.align() <= CLASS_ALIGN).then(|| layout.size().max(layout.align()))
 }
 
+/// A block for `layout` from mimalloc's `plain` entry when the alignment lets it, else from its
+/// `aligned` one.
+///
+/// # Safety
+/// `plain` and `aligned` are a pair of mimalloc's entries (`mi_malloc`/`mi_malloc_aligned`,
+/// `mi_zalloc`/`mi_zalloc_aligned`).
+#[inline(always)]
+unsafe fn take(
+    layout: Layout,
+    plain: unsafe extern "C" fn(usize) -> *mut c_void,
+    aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+) -> *mut u8 {
+    // SAFETY: mimalloc's allocation entries take any size (the caller's promise).
+    unsafe {
+        match plain_size(layout) {
+            Some(size) => plain(size),
+            None => aligned(layout.size(), layout.align()),
+        }
+    }
+    .cast()
+}
+
 // SAFETY: mimalloc's entries with their contracts: a plain block keeps the alignment of its class
 // (at least the size asked for up to 16, which `plain_size` raises the size to); other alignments
 // go through the aligned entries; every block is freed or resized by mimalloc.
 unsafe impl GlobalAlloc for Classes {
     #[inline(always)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: mimalloc's allocation entries, any size.
-        unsafe {
-            match plain_size(layout) {
-                Some(size) => mi::mi_malloc(size),
-                None => mi::mi_malloc_aligned(layout.size(), layout.align()),
-            }
-        }
-        .cast()
+        // SAFETY: the allocating pair of entries.
+        unsafe { take(layout, mi::mi_malloc, mi::mi_malloc_aligned) }
     }
 
     #[inline(always)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        unsafe {
-            match plain_size(layout) {
-                Some(size) => mi::mi_zalloc(size),
-                None => mi::mi_zalloc_aligned(layout.size(), layout.align()),
-            }
-        }
-        .cast()
+        // SAFETY: the zeroing pair of entries.
+        unsafe { take(layout, mi::mi_zalloc, mi::mi_zalloc_aligned) }
     }
 
     #[inline(always)]
