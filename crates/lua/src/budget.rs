@@ -148,6 +148,10 @@ pub struct Budget {
     /// What the account held when the generation began, besides what its thread takes from then
     /// on: the Lua heap, the objects' reservations, the map and the levels kept above it.
     base: Cell<usize>,
+    /// The thread's [`account::live`] up to which one of Lua's allocations fits the memory limit
+    /// without further checks (`limit - base + mark`), or `isize::MIN` when every allocation is
+    /// checked in full (no counting allocator, or a limit under [`CLOCK_EVERY_BYTES`]).
+    fast_live_limit: Cell<isize>,
     /// What asked for the memory that ran out, and how much (for the message).
     memory_detail: RefCell<String>,
     /// Bytes allocated since the allocator last looked at the clock.
@@ -189,6 +193,7 @@ impl Budget {
             counting: account::is_counting(),
             mark: Cell::new(0),
             base: Cell::new(0),
+            fast_live_limit: Cell::new(isize::MIN),
             memory_detail: RefCell::new(String::new()),
             since_clock: Cell::new(0),
             clock_due: Cell::new(0),
@@ -281,6 +286,20 @@ impl Budget {
         self.set_fatal(false);
         self.given.set(0);
         self.refill();
+        self.refresh_fast_live_limit();
+    }
+
+    /// Sets [`Self::fast_live_limit`] from the limit, `base` and `mark`.
+    fn refresh_fast_live_limit(&self) {
+        let limit = self.limits.get().memory;
+        let fast = if self.counting && limit >= CLOCK_EVERY_BYTES {
+            let limit = isize::try_from(limit).unwrap_or(isize::MAX);
+            let base = isize::try_from(self.base.get()).unwrap_or(isize::MAX);
+            limit.saturating_sub(base).saturating_add(self.mark.get())
+        } else {
+            isize::MIN
+        };
+        self.fast_live_limit.set(fast);
     }
 
     /// Stops enforcing the limits (the recipe's code has returned), forgets what ran out and
@@ -629,6 +648,7 @@ impl Budget {
             .set(self.rust_bytes.get().saturating_add(bytes));
         self.base.set(self.base.get().saturating_add(bytes));
         self.peak_bytes.set(self.peak_bytes.get().max(self.held()));
+        self.refresh_fast_live_limit();
     }
 
     /// Reserves `bytes` for a Rust object the Lua state will own (a town, status lists) until
@@ -752,6 +772,18 @@ impl Budget {
             self.trip(Exceeded::String, None);
             return false;
         }
+        // Most allocations: no clock due, no shared limit, and room under the limit to spare
+        // (the checks below would all pass; a grow under CLOCK_EVERY_BYTES is under the limit).
+        let since = self.since_clock.get().saturating_add(grow);
+        if since < CLOCK_EVERY_BYTES
+            && !self.sharing.get()
+            && account::live().saturating_add(grow as isize) <= self.fast_live_limit.get()
+        {
+            self.since_clock.set(since);
+            self.lua_bytes
+                .set(self.lua_bytes.get().saturating_add(grow));
+            return true;
+        }
         let limits = self.limits.get();
         let total = self.lua_bytes.get().saturating_add(grow);
         // Only what is held now decides here: a peak Rust code reached between checkpoints and
@@ -766,7 +798,6 @@ impl Budget {
             self.trip(Exceeded::Crowded, None);
             return false;
         }
-        let since = self.since_clock.get().saturating_add(grow);
         if since >= CLOCK_EVERY_BYTES {
             self.since_clock.set(0);
             if self.started.get().elapsed() > limits.time {
