@@ -58,10 +58,14 @@ impl<A> Huge<A> {
 /// [`Huge::THRESHOLD`], for the allocator's own use.
 const HUGE_BYTES: usize = 8 << 20;
 
+/// The OS page: what a mapping is made of, and what a block larger than the allocator's size
+/// classes makes resident as it is written.
+const OS_PAGE: usize = 4096;
+
 /// Whether a block of `layout` is served by its own mapping.
 #[inline(always)]
 fn is_huge(layout: &Layout) -> bool {
-    cfg!(target_os = "linux") && layout.size() >= HUGE_BYTES && layout.align() <= 4096
+    cfg!(target_os = "linux") && layout.size() >= HUGE_BYTES && layout.align() <= OS_PAGE
 }
 
 #[cfg(target_os = "linux")]
@@ -192,7 +196,7 @@ impl<A: BlockSize> BlockSize for Huge<A> {
     #[inline(always)]
     fn block_size(&self, layout: Layout) -> usize {
         if is_huge(&layout) {
-            layout.size().next_multiple_of(4096)
+            layout.size().next_multiple_of(OS_PAGE)
         } else {
             self.0.block_size(layout)
         }
