@@ -163,7 +163,8 @@ struct Case<'a> {
     w: usize,
     h: usize,
     warren: Generator<'a>,
-    peer: Generator<'a>,
+    /// `None` where the peer's own implementation is too slow to measure.
+    peer: Option<Generator<'a>>,
 }
 
 /// One generator under measurement: a seed in, the open cells of its map out.
@@ -256,14 +257,14 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(
                     w,
                     h,
                     seed,
                     vec![NoiseGenerator::uniform() as Filter, CellularAutomata::new()],
                 ))
-            }),
+            })),
         },
         Case {
             name: "BSP rooms + corridors",
@@ -290,14 +291,14 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(
                     w,
                     h,
                     seed,
                     vec![BspRooms::new() as Filter, NearestCorridors::new()],
                 ))
-            }),
+            })),
         },
         Case {
             name: "BSP interior",
@@ -330,9 +331,9 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(w, h, seed, vec![BspInterior::new() as Filter]))
-            }),
+            })),
         },
         Case {
             name: "drunkard's walk (open area)",
@@ -355,13 +356,17 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
-                open_of_peer(&peer(
-                    w,
-                    h,
-                    seed,
-                    vec![DrunkardsWalk::open_area() as Filter],
-                ))
+            // mapgen's walk counts the whole map's floor after every walker: at 256×256 one
+            // map took over ten minutes, so its side is measured at 80×50 only.
+            peer: (w * h <= 80 * 50).then(|| {
+                Box::new(move |seed| {
+                    open_of_peer(&peer(
+                        w,
+                        h,
+                        seed,
+                        vec![DrunkardsWalk::open_area() as Filter],
+                    ))
+                }) as Generator<'a>
             }),
         },
         Case {
@@ -389,9 +394,9 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(w, h, seed, vec![MazeBuilder::new() as Filter]))
-            }),
+            })),
         },
         Case {
             name: "noise (white, 50% floor)",
@@ -412,9 +417,9 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(w, h, seed, vec![NoiseGenerator::uniform() as Filter]))
-            }),
+            })),
         },
         Case {
             name: "Voronoi hive (64 seeds)",
@@ -452,9 +457,9 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                     open_of(&m)
                 }
             }),
-            peer: Box::new(move |seed| {
+            peer: Some(Box::new(move |seed| {
                 open_of_peer(&peer(w, h, seed, vec![VoronoiHive::new() as Filter]))
-            }),
+            })),
         },
     ]
 }
@@ -868,8 +873,14 @@ fn main() {
     }
     group.finish();
 
-    // The tables time every case again: a filtered run (`TOOLBOX_TABLES=0`) skips them.
-    let tables = std::env::var_os("TOOLBOX_TABLES").is_none_or(|v| v != "0");
+    // The tables time every case again: `TOOLBOX_TABLES=0` skips them, and any other value
+    // keeps the cases whose name contains it (`TOOLBOX_TABLES=noise`).
+    let tables = std::env::var("TOOLBOX_TABLES").ok();
+    let tabled = |name: &str| {
+        tables
+            .as_deref()
+            .is_none_or(|t| t != "0" && name.contains(t))
+    };
     let mut rows = Vec::new();
     for (w, h) in [(80, 50), (256, 256)] {
         let mut group = c.benchmark_group(format!("toolbox {w}x{h}"));
@@ -881,18 +892,35 @@ fn main() {
                     (case.warren)(seed)
                 })
             });
-            group.bench_function(format!("mapgen {}", case.name), |b| {
-                b.iter(|| {
-                    seed += 1;
-                    (case.peer)(seed)
-                })
-            });
-            if !tables {
+            if let Some(peer) = &mut case.peer {
+                group.bench_function(format!("mapgen {}", case.name), |b| {
+                    b.iter(|| {
+                        seed += 1;
+                        peer(seed)
+                    })
+                });
+            }
+            if !tabled(case.name) {
                 continue;
             }
-            let (tw, tp) = side_by_side(&mut case.warren, &mut case.peer);
             let sw = mean_shape(&mut case.warren, case.w);
-            let sp = mean_shape(&mut case.peer, case.w);
+            let Some(peer) = &mut case.peer else {
+                let tw = side_by_side(&mut case.warren, &mut |_| ()).0;
+                rows.push(format!(
+                    "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>12} {:>6}   {:.2} / —      {:>6.1} / —",
+                    case.name,
+                    case.w,
+                    case.h,
+                    tw * 1e6,
+                    "—",
+                    "—",
+                    sw.0,
+                    sw.1
+                ));
+                continue;
+            };
+            let (tw, tp) = side_by_side(&mut case.warren, peer);
+            let sp = mean_shape(peer, case.w);
             rows.push(format!(
                 "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>6.3}   {:.2} / {:.2}   {:>6.1} / {:<6.1}",
                 case.name,
@@ -910,7 +938,7 @@ fn main() {
         group.finish();
     }
     c.final_summary();
-    if !tables {
+    if tables.as_deref() == Some("0") {
         return;
     }
 
@@ -944,6 +972,9 @@ fn main() {
             ("noise.lua", 7),
         ] {
             let (name, primitive) = &mut all[index];
+            if !tabled(name) {
+                continue;
+            }
             let mut lua = LuaRecipe::new(file, w, h);
             let (tw, tl) = side_by_side(&mut *primitive, &mut |s| lua.map(s));
             let sw = mean_shape(&mut *primitive, w);
