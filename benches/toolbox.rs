@@ -50,7 +50,7 @@ use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
 use warren_core::gen::wfc::{self, Sample, Symmetry as WfcSymmetry};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
 use warren_core::rng::Rng;
-use warren_lua::{Host, ParamValues, Run};
+use warren_lua::{Host, Limits, ParamValues, Run};
 
 mod common;
 use common::median;
@@ -537,7 +537,13 @@ struct LuaRecipe {
 
 impl LuaRecipe {
     fn new(file: &str, w: usize, h: usize) -> LuaRecipe {
-        let host = common::host(&format!("benches/toolbox_lua/{file}"));
+        // The pure-Lua drunkard's walk at 256×256 runs past the default budget.
+        let limits = Limits {
+            instructions: 20 * Limits::DEFAULT_INSTRUCTIONS,
+            time: std::time::Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let host = common::host_with(&format!("benches/toolbox_lua/{file}"), limits);
         let sets = [("width", w), ("height", h)].map(|(k, v)| (k.to_string(), v.to_string()));
         let params = match host.resolve_params(&sets) {
             Ok(p) => p,

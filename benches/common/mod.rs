@@ -12,12 +12,18 @@ use warren_lua::{Host, Limits};
 /// default limits. Panics with the reason if they do not load: a bench has nothing to measure
 /// then.
 pub fn host(script: &str) -> Host {
+    host_with(script, Limits::default())
+}
+
+/// [`host`] with other limits (a pure-Lua workload at 256×256 needs more than the default
+/// instructions and time).
+pub fn host_with(script: &str, limits: Limits) -> Host {
     let root = root();
     let registry = match Registry::load_dir(&root.join("regions")) {
         Ok(r) => Arc::new(r),
         Err(e) => panic!("the shipped regions load: {e}"),
     };
-    match Host::load(&root.join(script), registry, Limits::default()) {
+    match Host::load(&root.join(script), registry, limits) {
         Ok(h) => h,
         Err(e) => panic!("{script} loads: {e}"),
     }

@@ -187,6 +187,7 @@ pub(super) struct Walker<'a, 's> {
 
 impl Walker<'_, '_> {
     /// Carves the brush square at `p` and its mirrors.
+    #[inline]
     pub(super) fn carve(&mut self, p: Point) {
         if self.symmetry == Symmetry::None {
             self.square(p);
@@ -212,6 +213,7 @@ impl Walker<'_, '_> {
     }
 
     /// Carves the brush square centred on `p`, inside the area.
+    #[inline]
     fn square(&mut self, p: Point) {
         if self.brush == 1 {
             self.cell(p.x, p.y);
@@ -225,8 +227,9 @@ impl Walker<'_, '_> {
         }
     }
 
-    /// Carves cell `(x, y)` if it is in the area and not carved yet.
-    #[inline]
+    /// Carves cell `(x, y)` if it is in the area and not carved yet. Most steps of a walk
+    /// land on a cell already carved: this check is inlined into the walk, the carving not.
+    #[inline(always)]
     fn cell(&mut self, x: i32, y: i32) {
         if !self.scope.contains(x, y) {
             return;
@@ -235,9 +238,15 @@ impl Walker<'_, '_> {
         if std::mem::replace(&mut self.tried[i], true) {
             return;
         }
+        self.carve_new(Point::new(x, y), i);
+    }
+
+    /// Writes the floor on `p`, of index `i`, in the area, the first time the walk reaches it.
+    #[inline(never)]
+    fn carve_new(&mut self, p: Point, i: usize) {
         let was = passable(self.map.flag_cells()[i]);
         // The cell is in the area, so on the map.
-        let _ = self.map.write(Point::new(x, y), self.floor);
+        let _ = self.map.write(p, self.floor);
         if !was && passable(self.map.flag_cells()[i]) {
             self.open.push(i as u32);
         }

@@ -44,11 +44,23 @@ impl Metric {
     #[inline]
     pub fn distance(self, a: Point, b: Point) -> i64 {
         let (dx, dy) = ((a.x - b.x).abs() as i64, (a.y - b.y).abs() as i64);
+        self.combine(dx, dy)
+    }
+
+    /// The distance of cells `dx` columns and `dy` rows apart (both ≥ 0).
+    #[inline]
+    fn combine(self, dx: i64, dy: i64) -> i64 {
         match self {
             Metric::Euclidean => dx * dx + dy * dy,
             Metric::Manhattan => dx + dy,
             Metric::Chebyshev => dx.max(dy),
         }
+    }
+
+    /// The least distance of cells `dx` columns apart, whatever their rows.
+    #[inline]
+    fn column_part(self, dx: i64) -> i64 {
+        self.combine(dx, 0)
     }
 }
 
@@ -101,19 +113,50 @@ pub fn regions(
     let b = scope.bounds;
     let mut work = Batched::new(meter);
     let values = ids.values_mut();
+    // The seeds by column (then id). A seed's distance is never less than its column's part
+    // (`dx²`, or `dx`), which grows away from the cell's column: each cell looks at the seeds
+    // outward from its column in both directions, each way until that part alone exceeds the
+    // nearest distance found. Seeds equally near are all looked at (the smallest id wins).
+    let mut by_column: Vec<(i32, usize)> =
+        seeds.iter().enumerate().map(|(k, s)| (s.x, k)).collect();
+    by_column.sort_unstable();
+    let mut rows_part = vec![0i64; seeds.len()];
     for y in b.y..b.y + b.h {
         // Each seed's vertical part of the distance is the same along a row.
         work.work(seeds.len() as u64 * b.w.max(0) as u64)?;
+        for (part, &(_, k)) in rows_part.iter_mut().zip(&by_column) {
+            *part = (y - seeds[k].y).abs() as i64;
+        }
+        // The first seed (by column) at or right of the cell.
+        let mut right = 0;
         for x in b.x..b.x + b.w {
+            while right < by_column.len() && by_column[right].0 < x {
+                right += 1;
+            }
             if !scope.contains(x, y) {
                 continue;
             }
-            let p = Point::new(x, y);
-            let mut best = (i64::MAX, 0usize);
-            for (k, &s) in seeds.iter().enumerate() {
-                let d = metric.distance(p, s);
-                if d < best.0 {
+            let mut best = (i64::MAX, usize::MAX);
+            let mut look = |j: usize| {
+                let (sx, k) = by_column[j];
+                let dx = (x - sx).abs() as i64;
+                if metric.column_part(dx) > best.0 {
+                    return false;
+                }
+                let d = metric.combine(dx, rows_part[j]);
+                if d < best.0 || (d == best.0 && k < best.1) {
                     best = (d, k);
+                }
+                true
+            };
+            for j in right..by_column.len() {
+                if !look(j) {
+                    break;
+                }
+            }
+            for j in (0..right).rev() {
+                if !look(j) {
+                    break;
                 }
             }
             values[x as usize + y as usize * w] = best.1 as f32;
@@ -243,6 +286,12 @@ mod tests {
             }
             if seeds.is_empty() {
                 continue;
+            }
+            // Seeds may lie anywhere on the map, and repeat (the smallest id wins a tie).
+            let mut seeds = seeds;
+            for _ in 0..rng.below(4) {
+                let p = Point::new(rng.below(w as u64) as i32, rng.below(h as u64) as i32);
+                seeds.extend([p, seeds[rng.below(seeds.len() as u64) as usize]]);
             }
             let ids = regions(&map, area, &seeds, metric, &mut Unmetered).unwrap();
             for y in 0..h {
