@@ -1,5 +1,6 @@
 -- Drunkard's walk in pure Lua ("open area"): walkers of 400 steps from the centre until half of
--- the map's inside is floor.
+-- the map's inside is floor, or until they have taken a hundred steps a cell (the primitive's
+-- cap: at 256x256 walkers from the centre stop there, near an eighth).
 local common = require "common"
 
 return {
@@ -12,7 +13,9 @@ return {
     local wanted = ((w - 2) * (h - 2) * 50 + 99) // 100
     local count = 0
     local steps = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } }
-    while count < wanted do
+    local taken, most = 0, 100 * (w - 2) * (h - 2)
+    while count < wanted and taken < most do
+      taken = taken + 400
       local x, y = cx, cy
       for _ = 1, 400 do
         if not open[y][x] then
