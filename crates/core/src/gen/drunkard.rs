@@ -150,13 +150,30 @@ pub fn walk(
             _ => start,
         };
         walkers += 1;
-        for _ in 0..o.lifetime {
-            walker.carve(p);
-            meter.work((o.brush * o.brush) as u64)?;
+        // A walker always takes every step: its work is charged before it sets out (the same
+        // total, so the same runs succeed).
+        meter.work(o.lifetime as u64 * (o.brush * o.brush) as u64)?;
+        let mut step = |walker: &mut Walker, p: &mut Point| {
             let (dx, dy) = [(-1, 0), (1, 0), (0, -1), (0, 1)][rng.below(4) as usize];
             let q = Point::new(p.x + dx, p.y + dy);
             if walker.scope.contains(q.x, q.y) {
-                p = q;
+                *p = q;
+            }
+        };
+        if o.brush == 1 && o.symmetry == Symmetry::None {
+            // The usual walk, one cell a step, in a loop of its own. The walker is always in
+            // the area: it starts there and never steps out.
+            for _ in 0..o.lifetime {
+                let i = p.x as usize + p.y as usize * w;
+                if !std::mem::replace(&mut walker.tried[i], true) {
+                    walker.carve_new(p, i);
+                }
+                step(&mut walker, &mut p);
+            }
+        } else {
+            for _ in 0..o.lifetime {
+                walker.carve(p);
+                step(&mut walker, &mut p);
             }
         }
         steps += o.lifetime as u64;
