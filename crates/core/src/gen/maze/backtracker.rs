@@ -8,7 +8,6 @@ use crate::rng::Rng;
 pub(super) fn carve(grid: &mut Grid, rng: &mut Rng) {
     let mut visited = vec![false; grid.len()];
     let mut stack = Vec::new();
-    let mut choices = Vec::with_capacity(4);
     for first in 0..grid.len() {
         if visited[first] || !grid.usable(first) {
             continue;
@@ -16,13 +15,21 @@ pub(super) fn carve(grid: &mut Grid, rng: &mut Rng) {
         visited[first] = true;
         stack.push(first);
         while let Some(&k) = stack.last() {
-            choices.clear();
-            choices.extend(grid.neighbours(k).filter(|&n| !visited[n]));
-            if choices.is_empty() {
+            // The unvisited neighbours, in the order of the steps, listed without a branch on
+            // whether each was visited (a coin toss on a maze's frontier): each is stored in
+            // the next slot, kept only if unvisited; a step through a wall that may not open
+            // stands for `k` itself, which is visited.
+            let mut choices = [0; 4];
+            let mut count = 0;
+            for n in grid.around(k) {
+                choices[count] = n;
+                count += !visited[n] as usize;
+            }
+            if count == 0 {
                 stack.pop();
                 continue;
             }
-            let n = choices[rng.below(choices.len() as u64) as usize];
+            let n = choices[rng.below(count as u64) as usize];
             grid.open(k, n);
             visited[n] = true;
             stack.push(n);

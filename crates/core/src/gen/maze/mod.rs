@@ -148,12 +148,13 @@ impl Grid {
 
     /// The neighbour of cell `k` one `step` away through a wall that may open, if any.
     fn neighbour(&self, k: usize, (dx, dy): (i32, i32)) -> Option<usize> {
-        let (i, j) = (k % self.width, k / self.width);
+        // No division: the last cell of a row may never open to its right, so the cell before
+        // the first of a row (`k - 1`) says no; and a cell of the first row has `k < width`.
         let ok = match (dx, dy) {
             (1, 0) => self.may_right[k],
-            (-1, 0) => i > 0 && self.may_right[k - 1],
+            (-1, 0) => k > 0 && self.may_right[k - 1],
             (0, 1) => self.may_down[k],
-            _ => j > 0 && self.may_down[k - self.width],
+            _ => k >= self.width && self.may_down[k - self.width],
         };
         ok.then(|| (k as isize + dx as isize + dy as isize * self.width as isize) as usize)
     }
@@ -161,6 +162,12 @@ impl Grid {
     /// The cells next to `k` through walls that may open.
     fn neighbours(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
         STEPS.iter().filter_map(move |&s| self.neighbour(k, s))
+    }
+
+    /// For each step in turn, the cell next to `k` that way through a wall that may open, or
+    /// `k` itself.
+    fn around(&self, k: usize) -> [usize; 4] {
+        STEPS.map(|s| self.neighbour(k, s).unwrap_or(k))
     }
 
     /// The first of neighbouring cells `a` and `b`, and whether they are side by side (else one
