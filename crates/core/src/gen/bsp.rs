@@ -449,6 +449,18 @@ mod tests {
         }
     }
 
+    /// The BSP interior of `area` with `min_room`, drawn from `seed`.
+    fn interior_of(
+        map: &mut Map,
+        area: Rect,
+        min_room: i32,
+        seed: u64,
+        brushes: InteriorBrushes<'_>,
+    ) -> Vec<Rect> {
+        let (a, o, m) = (Area::Rect(area), BspInterior { min_room }, &mut Unmetered);
+        interior(map, a, &o, &mut Rng::new(seed), brushes, m).unwrap()
+    }
+
     /// Over 1,000 seeds: BSP interior rooms tile the area but for the walls on the cuts, every
     /// room is reached, and the doors form a tree (as many as rooms less one, one area).
     #[test]
@@ -467,15 +479,7 @@ mod tests {
                 wall: &wall,
                 door: Some(&door),
             };
-            let placed = interior(
-                &mut map,
-                Area::Rect(area),
-                &options,
-                &mut Rng::new(seed),
-                brushes,
-                &mut Unmetered,
-            )
-            .unwrap();
+            let placed = interior_of(&mut map, area, options.min_room, seed, brushes);
             assert_eq!(map.notes.doors.len() + 1, placed.len(), "seed {seed}");
             assert_eq!(components(&map, Adjacency::Four).len(), 1, "seed {seed}");
             for (i, a) in placed.iter().enumerate() {
@@ -516,18 +520,8 @@ mod tests {
                 door: None,
             };
             let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
-            let options = BspInterior {
-                min_room: rng.range(2, 8) as i32,
-            };
-            let rooms = interior(
-                &mut map,
-                Area::Rect(area),
-                &options,
-                &mut Rng::new(seed),
-                brushes,
-                &mut Unmetered,
-            )
-            .unwrap();
+            let min_room = rng.range(2, 8) as i32;
+            let rooms = interior_of(&mut map, area, min_room, seed, brushes);
             let mut by_rooms = before;
             by_rooms.fill_rect(&area, &wall).unwrap();
             for r in &rooms {
