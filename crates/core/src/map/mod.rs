@@ -736,31 +736,20 @@ impl Map {
             }
             return cells;
         }
-        let rows = rows.zip(self.priority[block.clone()].chunks_mut(width));
         let stroke = Stroke::new(brush, terrain_bits);
-        let mut written = 0;
-        if brush.region.is_none() {
-            // The region plane is left alone: three planes a cell, not four.
-            for ((terrain, flags), priorities) in rows {
-                written += stroke.apply_row(
-                    &mut terrain[..cols],
-                    &mut flags[..cols],
-                    &mut priorities[..cols],
-                );
-            }
-            return written;
+        if brush.region.is_some() {
+            // Four planes: the chunked writer, every cell asked for.
+            return self.write_rows_where((x0, y0 as usize, x1, y1 as usize), stroke, |_| true);
         }
-        for (((terrain, flags), priorities), regions) in
-            rows.zip(self.region[block].chunks_mut(width))
-        {
-            let row = terrain[..cols]
-                .iter_mut()
-                .zip(&mut flags[..cols])
-                .zip(&mut priorities[..cols])
-                .zip(&mut regions[..cols]);
-            for (((t, f), prio), region) in row {
-                written += stroke.apply(true, t, f, prio, region) as usize;
-            }
+        // A ranked brush: three planes a cell (the region plane is left alone), a row at a
+        // time in one loop, which short rows (rooms of a few cells) favour over chunks.
+        let mut written = 0;
+        for ((terrain, flags), priorities) in rows.zip(self.priority[block].chunks_mut(width)) {
+            written += stroke.apply_row(
+                &mut terrain[..cols],
+                &mut flags[..cols],
+                &mut priorities[..cols],
+            );
         }
         written
     }
