@@ -519,34 +519,108 @@ LUA_API void lua_warren_touch (lua_State *L, int idx) {
 }
 
 
-LUA_API int lua_warren_next (lua_State *L, int idx, unsigned int *cursor) {
+/* Sets in 'out' what a host reader needs of 'v' (NULL: no value): its type
+   and the fields its type uses. */
+static void describe (const TValue *v, lua_WarrenValue *out) {
+  if (v == NULL) {
+    out->type = LUA_TNONE;
+    return;
+  }
+  out->type = ttype(v);
+  switch (ttypetag(v)) {
+    case LUA_VNUMINT: out->isinteger = 1; out->u.i = ivalue(v); break;
+    case LUA_VNUMFLT: out->isinteger = 0; out->u.n = fltvalue(v); break;
+    case LUA_VTRUE: out->u.i = 1; break;
+    case LUA_VFALSE: out->u.i = 0; break;
+    case LUA_VSHRSTR: case LUA_VLNGSTR:
+      out->u.s = getstr(tsvalue(v));
+      out->len = tsslen(tsvalue(v));
+      break;
+    default: break;
+  }
+}
+
+
+/* Whether the 'len' bytes at 'a' and 'b' are the same: option names are a few
+   bytes, where a loop beats a call to 'memcmp'. */
+static int samebytes (const char *a, const char *b, size_t len) {
+  size_t i;
+  for (i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return 0;
+  return 1;
+}
+
+
+LUA_API int lua_warren_values (lua_State *L, int first, int n,
+                               lua_WarrenValue *out) {
+  StkId base = L->ci->func.p;
+  int top = cast_int(L->top.p - (base + 1));
+  int k;
+  for (k = 0; k < n; k++) {
+    int slot = first + k;
+    api_check(L, slot > 0, "invalid index");
+    describe(slot <= top ? s2v(base + slot) : NULL, &out[k]);
+  }
+  return top;
+}
+
+
+LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
+  CallInfo *ci = L->ci;
+  const TValue *f = s2v(ci->func.p);
+  const CClosure *cl;
+  const TValue *self;
+  if (!ttisCclosure(f) || L->top.p <= ci->func.p + 1)
+    return 0;
+  cl = clCvalue(f);
+  if (cl->nupvalues < 4 || !ttisfulluserdata(&cl->upvalue[0]) ||
+      !ttislightuserdata(&cl->upvalue[2]) || !ttislightuserdata(&cl->upvalue[3]))
+    return 0;
+  self = s2v(ci->func.p + 1);
+  if (!ttisfulluserdata(self) || uvalue(self) != uvalue(&cl->upvalue[0]))
+    return 0;
+  *method = pvalue(&cl->upvalue[2]);
+  *cell = pvalue(&cl->upvalue[3]);
+  return 1;
+}
+
+
+LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
+                               int nkeys, lua_WarrenValue *out) {
   const TValue *o = luaW_index2value(L, idx);
   Table *t;
   unsigned int asize, i;
-  api_check(L, ttistable(o), "table expected");
+  int k;
+  if (!ttistable(o))
+    return 0;
   t = hvalue(o);
+  if (t->metatable != NULL)
+    return 0;
+  for (k = 0; k < nkeys; k++)
+    describe(NULL, &out[k]);
   asize = luaH_realasize(t);
-  for (i = *cursor; i < asize; i++) {  /* array part */
-    if (!isempty(&t->array[i])) {
-      setivalue(s2v(L->top.p), i + 1);
-      setobj2s(L, L->top.p + 1, &t->array[i]);
-      L->top.p += 2;
-      *cursor = i + 1;
-      return 1;
-    }
-  }
-  for (i -= asize; cast_int(i) < sizenode(t); i++) {  /* hash part */
+  for (i = 0; i < asize; i++)  /* an integer key is never an option's */
+    if (!isempty(&t->array[i]))
+      return 0;
+  for (i = 0; cast_int(i) < sizenode(t); i++) {
     Node *n = gnode(t, i);
-    if (!isempty(gval(n))) {
-      getnodekey(L, s2v(L->top.p), n);
-      setobj2s(L, L->top.p + 1, gval(n));
-      L->top.p += 2;
-      *cursor = asize + i + 1;
-      return 1;
-    }
+    TString *key;
+    size_t len;
+    if (isempty(gval(n)))
+      continue;
+    if (!keyisshrstr(n) && keytt(n) != ctb(LUA_VLNGSTR))
+      return 0;
+    key = keystrval(n);
+    len = tsslen(key);
+    for (k = 0; k < nkeys; k++)
+      if (keys[k].len == len && samebytes(keys[k].s, getstr(key), len))
+        break;
+    if (k == nkeys)
+      return 0;
+    describe(gval(n), &out[k]);
   }
-  *cursor = asize + cast_uint(sizenode(t));
-  return 0;
+  return 1;
 }
 
 

@@ -106,13 +106,51 @@ LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
    never saved). */
 LUA_API void (lua_warren_touch) (lua_State *L, int idx);
 
-/* table walks */
-/* Pushes the key and the value of the first entry of the table at 'idx' at or
-   after position '*cursor' (0 for the first), moves '*cursor' past it and
-   returns 1; returns 0, pushing nothing, after the last. The order is
-   'lua_next''s, without looking the last key up again. The table must not
-   change during a walk. The caller makes room for two slots. */
-LUA_API int (lua_warren_next) (lua_State *L, int idx, unsigned int *cursor);
+/* options tables */
+/* A key 'lua_warren_fields' looks for: its bytes and their length. */
+typedef struct lua_WarrenKey {
+  const char *s;
+  size_t len;
+} lua_WarrenKey;
+/* A value as 'lua_warren_fields' reads it: 'type' is 'lua_type''s answer
+   (LUA_TNONE for a key the table has not got); a number sets 'isinteger' and
+   'u.i' (an integer) or 'u.n' (a float), a boolean sets 'u.i' to 0 or 1, a
+   string sets 'u.s' and 'len' (its bytes live while the table holds it). The
+   fields a value does not set keep what they held: the caller zeroes them. */
+typedef struct lua_WarrenValue {
+  int type;
+  int isinteger;
+  union {
+    lua_Integer i;
+    lua_Number n;
+    const char *s;
+  } u;
+  size_t len;
+} lua_WarrenValue;
+/* Reads the table at 'idx' in one call when it is a plain table of the
+   'nkeys' string keys 'keys': no metatable, no other key. 'out[k]' gets key
+   k's value and 1 is returned; 0 (what 'out' holds then means nothing) for any
+   other value or table. Pushes nothing and runs no Lua code: the host's fast
+   calls read options tables with it ({ force = true }), where a walk with
+   'lua_next' took a few calls an entry. */
+LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *keys,
+                                 int nkeys, lua_WarrenValue *out);
+
+/* fast calls */
+/* Reads the running C function's arguments 'first' to 'first + n - 1' (stack
+   indices, counted from 1) as 'lua_warren_fields' reads values, LUA_TNONE for
+   those past the last argument; returns the number of arguments
+   ('lua_gettop'). One call where 'lua_gettop' and a 'lua_type' and a
+   'lua_tointegerx' or 'lua_tolstring' an argument took several. */
+LUA_API int (lua_warren_values) (lua_State *L, int first, int n,
+                                 lua_WarrenValue *out);
+/* For a fast closure (warren_lua::api::fast): a C closure whose upvalue 1 is
+   the full userdata it answers for and whose upvalues 3 and 4 are light
+   userdata. When the running C closure is one and its argument 1 is that
+   userdata, sets '*method' and '*cell' to upvalues 3 and 4 and returns 1; else
+   returns 0. One call where 'lua_rawequal' and two 'lua_touserdata' took three
+   (the first through the generic equality). */
+LUA_API int (lua_warren_fastself) (lua_State *L, void **method, void **cell);
 /* The first user value of the full userdata at 'idx' when that userdata's
    metatable is 'mt' (as 'lua_topointer' gives it) and the user value is a light
    userdata; NULL otherwise. Pushes nothing: one check where 'lua_getmetatable',

@@ -4,7 +4,7 @@
 //! API is `mlua::ffi`'s. Public for embedders and tests that drive the patched state directly.
 
 use mlua::ffi::{lua_CFunction, lua_Debug, lua_State};
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_void};
 
 /// What the budget charges for every function call, Lua or C (`LUA_WARREN_CALLCOST`): about
 /// the instructions a call and its return execute besides the callee's body.
@@ -13,6 +13,64 @@ pub const CALL_COST: i64 = 5;
 /// The budget callback (`lua_WarrenBudgetF`): called at a safe point when the counter has run
 /// down; refills it and returns null to go on, or returns an error message to raise.
 pub type BudgetF = unsafe extern "C" fn(*mut lua_State, *mut c_void) -> *const c_char;
+
+/// A key [`lua_warren_fields`] looks for (`lua_WarrenKey`): its bytes and their length.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct WarrenKey {
+    /// The key's bytes.
+    pub s: *const c_char,
+    /// How many.
+    pub len: usize,
+}
+
+impl WarrenKey {
+    /// The key `name`.
+    pub const fn new(name: &'static str) -> WarrenKey {
+        WarrenKey {
+            s: name.as_ptr().cast(),
+            len: name.len(),
+        }
+    }
+}
+
+/// A value as [`lua_warren_fields`] and [`lua_warren_values`] read it (`lua_WarrenValue`).
+/// They set `type_` and the fields the type uses; the others keep what they held, so a
+/// caller starts from [`WarrenValue::ZERO`].
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct WarrenValue {
+    /// `lua_type`'s answer; `LUA_TNONE` for a key the table has not got.
+    pub type_: c_int,
+    /// For a number: 1 when it is an integer (`u.i`), 0 for a float (`u.n`).
+    pub isinteger: c_int,
+    /// The value.
+    pub u: WarrenPayload,
+    /// A string's length.
+    pub len: usize,
+}
+
+impl WarrenValue {
+    /// Every field zero (no value read yet).
+    pub const ZERO: WarrenValue = WarrenValue {
+        type_: 0,
+        isinteger: 0,
+        u: WarrenPayload { i: 0 },
+        len: 0,
+    };
+}
+
+/// A [`WarrenValue`]'s value: which field holds it follows from its type.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union WarrenPayload {
+    /// An integer, or a boolean as 0 or 1.
+    pub i: i64,
+    /// A float.
+    pub n: f64,
+    /// A string's bytes (living while the value stays where it was read).
+    pub s: *const c_char,
+}
 
 extern "C" {
     // The instruction budget.
@@ -70,10 +128,34 @@ extern "C" {
     /// object's memory, which is never saved).
     pub fn lua_warren_touch(l: *mut lua_State, idx: c_int);
 
-    // Table walks and userdata cells.
-    /// Pushes the key and value of the first entry of the table at `idx` at or after
-    /// `*cursor` and moves the cursor past it (1); 0, pushing nothing, after the last.
-    pub fn lua_warren_next(l: *mut lua_State, idx: c_int, cursor: *mut c_uint) -> c_int;
+    // Options tables and userdata cells.
+    /// Reads the table at `idx` in one call when it is a plain table (no metatable) of the
+    /// `nkeys` keys at `keys` and no other: `out[k]` gets key k's value ([`WarrenValue`]) and
+    /// 1 is returned; 0 for any other value or table. Pushes nothing, runs no Lua code.
+    pub fn lua_warren_fields(
+        l: *mut lua_State,
+        idx: c_int,
+        keys: *const WarrenKey,
+        nkeys: c_int,
+        out: *mut WarrenValue,
+    ) -> c_int;
+    /// Reads the running C function's arguments `first..first + n` (stack indices) into `out`
+    /// as [`lua_warren_fields`] reads values (`LUA_TNONE` past the last argument); returns the
+    /// number of arguments.
+    pub fn lua_warren_values(
+        l: *mut lua_State,
+        first: c_int,
+        n: c_int,
+        out: *mut WarrenValue,
+    ) -> c_int;
+    /// For a fast closure whose upvalue 1 is the full userdata it answers for and whose
+    /// upvalues 3 and 4 are light userdata: when argument 1 is that userdata, sets `*method`
+    /// and `*cell` to upvalues 3 and 4 and returns 1; else 0.
+    pub fn lua_warren_fastself(
+        l: *mut lua_State,
+        method: *mut *mut c_void,
+        cell: *mut *mut c_void,
+    ) -> c_int;
     /// The first user value (a light userdata) of the full userdata at `idx` when its
     /// metatable is `mt`; null otherwise. Pushes nothing.
     pub fn lua_warren_udcell(l: *mut lua_State, idx: c_int, mt: *const c_void) -> *mut c_void;

@@ -501,7 +501,7 @@ pub const MAX_KEYS: usize = 16;
 
 /// A terrain name's id on `map`, or an error listing the names it could have meant.
 pub fn terrain_id(call: &Call, map: &Map, name: &str) -> mlua::Result<TerrainId> {
-    super::terrain_names::id(map.terrains(), name)
+    super::terrain_names::id(map.terrains(), name.as_bytes())
         .ok_or_else(|| call.fail(warren_core::region::unknown_terrain(name, map.terrains())))
 }
 

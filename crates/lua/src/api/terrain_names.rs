@@ -14,16 +14,24 @@ thread_local! {
     static RECENT: Cell<[(usize, TerrainId); KEPT]> = const { Cell::new([(0, 0); KEPT]) };
 }
 
-/// The id of the terrain called `name` in `table`, if it has one.
-pub fn id(table: &TerrainTable, name: &str) -> Option<TerrainId> {
+/// The id of the terrain called `name` (UTF-8 or not: a name that matches is) in `table`, if it
+/// has one.
+pub fn id(table: &TerrainTable, name: &[u8]) -> Option<TerrainId> {
     let at = std::ptr::from_ref(table) as usize;
-    let recent = RECENT.get();
-    for &(t, id) in &recent {
-        if t == at && usize::from(id) < table.len() && table.get(id).name == name {
-            return Some(id);
-        }
+    // Entry by entry: a hit (most calls, on the first) copies out only what it looks at.
+    let hit = RECENT.with(|recent| {
+        let recent: &Cell<[(usize, TerrainId)]> = recent;
+        recent.as_slice_of_cells().iter().find_map(|entry| {
+            let (t, id) = entry.get();
+            let named = t == at && usize::from(id) < table.len();
+            (named && table.get(id).name.as_bytes() == name).then_some(id)
+        })
+    });
+    if hit.is_some() {
+        return hit;
     }
-    let id = table.id(name)?;
+    let recent = RECENT.get();
+    let id = table.id(std::str::from_utf8(name).ok()?)?;
     let mut next = [(at, id); KEPT];
     next[1..].copy_from_slice(&recent[..KEPT - 1]);
     RECENT.set(next);
@@ -44,7 +52,7 @@ mod tests {
                 (&b, ["floor", "rock", "x"]),
             ] {
                 for name in names {
-                    assert_eq!(id(table, name), table.id(name), "{name}");
+                    assert_eq!(id(table, name.as_bytes()), table.id(name), "{name}");
                 }
             }
         }

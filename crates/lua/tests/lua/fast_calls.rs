@@ -43,6 +43,8 @@ return {
       { priority = "room_floor" }, { priority = 300 }, { priority = -1 }, { priority = "nope" },
       { region = "vault" }, { region = "new" }, { force = "yes" }, { unknown = 1 }, { 1, 2 },
       { force = true, priority = 10, region = "vault" }, inherit, {}, 5,
+      { [true] = 1 }, { [string.rep("force", 9)] = true }, { priority = 2^53 }, { region = 5 },
+      (function() local t = { 1, force = true } t[1] = nil return t end)(),
     }
     for _ = 1, 600 do
       local x, y = rng:int(-1, map.width) + f, rng:int(-1, map.height) + f

@@ -1,8 +1,9 @@
 //! The patched Lua 5.4 in `crates/lua-src` (see its WARREN.md), tested through mlua and the raw
 //! `lua_warren_*` API: deterministic iteration and ids across processes, no weak tables, the
-//! hookless instruction budget, fatal mode, pristine tracking, and userdata field tables.
+//! hookless instruction budget, fatal mode, pristine tracking, userdata field tables, and the
+//! fast calls' one-call readers of arguments, options tables and their receiver.
 
-use mlua::{ffi, Lua};
+use mlua::{ffi, IntoLuaMulti, Lua};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
 use std::process::Command;
@@ -775,4 +776,149 @@ fn a_field_table_answers_reads_before_the_methods() {
     assert_eq!(seen, (96, "method".into()));
     // Only reads: a write still goes to the metatable, which has no `__newindex`.
     assert!(lua.load("marked.width = 1").exec().is_err());
+}
+
+/// What `lua_warren_fields` answers for the value `lua` makes of `code` (a chunk returning it)
+/// with the keys `force`, `priority` and a 45-byte one (a long string): 0, or each key's
+/// `type:value` (`-1` for absent).
+fn fields_of(lua: &Lua, code: &str) -> String {
+    const LONG: &str = "a_key_longer_than_forty_bytes_so_a_long_one__";
+    let value: mlua::Value = lua.load(code).eval().unwrap();
+    let keys = [
+        WarrenKey::new("force"),
+        WarrenKey::new("priority"),
+        WarrenKey::new(LONG),
+    ];
+    let mut out = [WarrenValue::ZERO; 3];
+    // SAFETY: `exec_raw` pushed the value in slot 1; `out` holds the three values read.
+    let found = unsafe {
+        let mut found = 0;
+        lua.exec_raw::<()>(&value, |l| {
+            found = lua_warren_fields(l, 1, keys.as_ptr(), 3, out.as_mut_ptr());
+            ffi::lua_settop(l, 0);
+        })
+        .unwrap();
+        found
+    };
+    if found == 0 {
+        return "0".into();
+    }
+    out.iter().map(shown).collect::<Vec<_>>().join(" ")
+}
+
+/// A value `lua_warren_fields` or `lua_warren_values` read, as `type:value`.
+fn shown(v: &WarrenValue) -> String {
+    // SAFETY: each type's value is in the field read for it.
+    unsafe {
+        match (v.type_, v.isinteger) {
+            (ffi::LUA_TNUMBER, 1) => format!("int:{}", v.u.i),
+            (ffi::LUA_TNUMBER, _) => format!("float:{}", v.u.n),
+            (ffi::LUA_TBOOLEAN, _) => format!("bool:{}", v.u.i),
+            (ffi::LUA_TSTRING, _) => {
+                let bytes = std::slice::from_raw_parts(v.u.s.cast::<u8>(), v.len);
+                format!("str:{}", String::from_utf8_lossy(bytes))
+            }
+            (t, _) => t.to_string(),
+        }
+    }
+}
+
+#[test]
+fn an_options_table_is_read_in_one_call_when_it_holds_only_the_keys_asked_for() {
+    let lua = Lua::new();
+    for (code, read) in [
+        (
+            "return { force = true, priority = 7.5 }",
+            "bool:1 float:7.5 -1",
+        ),
+        (
+            "return { priority = 'room', force = false }",
+            "bool:0 str:room -1",
+        ),
+        ("return { priority = 3 }", "-1 int:3 -1"),
+        ("return {}", "-1 -1 -1"),
+        (
+            "return { a_key_longer_than_forty_bytes_so_a_long_one__ = {} }",
+            "-1 -1 5",
+        ),
+        // An emptied array slot is no key.
+        (
+            "local t = { 1, force = true } t[1] = nil return t",
+            "bool:1 -1 -1",
+        ),
+        // Any other key, a metatable, or no table: the caller's to read another way.
+        ("return { force = true, region = 'x' }", "0"),
+        ("return { 1 }", "0"),
+        ("return { [true] = 1 }", "0"),
+        ("return { forc = true }", "0"),
+        ("return setmetatable({}, {})", "0"),
+        ("return 'force'", "0"),
+        ("return nil", "0"),
+    ] {
+        assert_eq!(fields_of(&lua, code), read, "{code}");
+    }
+}
+
+#[test]
+fn a_c_functions_arguments_are_read_in_one_call() {
+    let lua = Lua::new();
+    let args = (1, 2.5, "name", mlua::Value::Nil, true);
+    let mut out = [WarrenValue::ZERO; 7];
+    // SAFETY: `exec_raw` runs with the five arguments in slots 1-5; `out` holds seven values.
+    let top = unsafe {
+        let mut top = 0;
+        lua.exec_raw::<()>(args, |l| {
+            top = lua_warren_values(l, 2, 6, out.as_mut_ptr());
+            ffi::lua_settop(l, 0);
+        })
+        .unwrap();
+        top
+    };
+    assert_eq!(top, 5);
+    let read: Vec<String> = out[..6].iter().map(shown).collect();
+    assert_eq!(read, ["float:2.5", "str:name", "0", "bool:1", "-1", "-1"]);
+}
+
+/// A fast closure's test of its receiver (`lua_warren_fastself`): returns whether it passed and
+/// the two pointers it gave.
+unsafe extern "C-unwind" fn fastself_probe(l: *mut ffi::lua_State) -> std::ffi::c_int {
+    let (mut method, mut cell) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: `l` runs this C closure.
+    unsafe {
+        let passed = lua_warren_fastself(l, &mut method, &mut cell);
+        ffi::lua_pushboolean(l, passed);
+        ffi::lua_pushinteger(l, method as isize as i64);
+        ffi::lua_pushinteger(l, cell as isize as i64);
+    }
+    3
+}
+
+#[test]
+fn a_fast_closure_knows_its_own_receiver_in_one_call() {
+    let lua = Lua::new();
+    let own = lua.create_userdata(Probe).unwrap();
+    let other = lua.create_userdata(Probe).unwrap();
+    // SAFETY: `exec_raw` runs with the receiver in slot 1; the closure gets four upvalues: the
+    // receiver, nil, and two light userdata (the method and the cell).
+    let probe: mlua::Function = unsafe {
+        lua.exec_raw(&own, |l| {
+            ffi::lua_pushnil(l);
+            ffi::lua_pushlightuserdata(l, 16 as *mut c_void);
+            ffi::lua_pushlightuserdata(l, 32 as *mut c_void);
+            ffi::lua_pushcclosure(l, fastself_probe, 4);
+        })
+        .unwrap()
+    };
+    let call = |args: mlua::MultiValue| -> (bool, i64, i64) { probe.call(args).unwrap() };
+    assert_eq!(
+        call((&own, 1).into_lua_multi(&lua).unwrap()),
+        (true, 16, 32)
+    );
+    for args in [
+        (&other, 1).into_lua_multi(&lua).unwrap(),
+        ("own", 1).into_lua_multi(&lua).unwrap(),
+        ().into_lua_multi(&lua).unwrap(),
+    ] {
+        assert_eq!(call(args), (false, 0, 0));
+    }
 }

@@ -9,30 +9,110 @@
 //!
 //! Nothing is looked up per call: the declaration is a `const`, and the reader of each method is
 //! generated for its argument types, so the arity, the slots and the ranges are constants of the
-//! code (the per-cell calls read their arguments with the same Lua API calls as the hand-written
-//! readers before them).
+//! code. The values are read in one call into the interpreter (`lua_warren_values`), and each
+//! reader takes its argument from what that gave ([`Given`]).
 
-use super::closures::{bytes_at, cell_at, int_arg, string_at};
+use super::closures::cell_at;
 pub(in crate::api) use super::read::{agree, Read};
+use crate::api::call::float_as_int;
 use crate::api::decl::{Arg, Decl, Kind, Ty};
 use crate::api::shared::SharedCell;
+use crate::ffi::{lua_warren_values, WarrenValue};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
+use std::marker::PhantomData;
 use warren_core::map::{Rect, TagValue};
 use warren_core::rng::Rng;
+
+/// A value as the interpreter read it for a fast call (an argument, or an options table's
+/// entry); its strings live while the value stays where it was read (a fast call runs no Lua
+/// code, so its arguments and their tables do not change).
+#[derive(Clone, Copy)]
+pub(in crate::api) struct Given<'l> {
+    value: WarrenValue,
+    read_from: PhantomData<&'l ()>,
+}
+
+impl<'l> Given<'l> {
+    /// The value `lua_warren_values` or `lua_warren_fields` read.
+    ///
+    /// # Safety
+    /// A string's bytes live for `'l`.
+    pub(in crate::api) unsafe fn new(value: WarrenValue) -> Given<'l> {
+        Given {
+            value,
+            read_from: PhantomData,
+        }
+    }
+
+    /// Its type, as `lua_type` answers (`LUA_TNONE`: no value).
+    pub(in crate::api) fn kind(self) -> c_int {
+        self.value.type_
+    }
+
+    /// A string's bytes, UTF-8 or not (no conversion of numbers).
+    pub(in crate::api) fn bytes(self) -> Option<&'l [u8]> {
+        (self.value.type_ == ffi::LUA_TSTRING).then(|| {
+            // SAFETY: the interpreter gave a string's bytes and length, living for `'l`.
+            unsafe { std::slice::from_raw_parts(self.value.u.s.cast::<u8>(), self.value.len) }
+        })
+    }
+
+    /// A string in UTF-8.
+    pub(in crate::api) fn text(self) -> Option<&'l str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    /// An integer, or a float without a fraction (as the bindings read integers).
+    pub(in crate::api) fn int(self) -> Option<i64> {
+        self.integer().or_else(|| float_as_int(self.float()?))
+    }
+
+    /// An integer (a float is not one, whatever its value).
+    fn integer(self) -> Option<i64> {
+        let integer = self.value.type_ == ffi::LUA_TNUMBER && self.value.isinteger == 1;
+        // SAFETY: every field is initialised and any bits are an i64; an integer's is its value.
+        integer.then_some(unsafe { self.value.u.i })
+    }
+
+    /// A float (an integer is not one).
+    fn float(self) -> Option<f64> {
+        let float = self.value.type_ == ffi::LUA_TNUMBER && self.value.isinteger == 0;
+        // SAFETY: every field is initialised and any bits are an f64; a float's is its value.
+        float.then_some(unsafe { self.value.u.n })
+    }
+
+    /// A finite float (an integer is not one).
+    fn finite(self) -> Option<f64> {
+        self.float().filter(|n| n.is_finite())
+    }
+
+    /// A boolean.
+    pub(in crate::api) fn boolean(self) -> Option<bool> {
+        // SAFETY: every field is initialised and any bits are an i64; a boolean's is 0 or 1.
+        (self.value.type_ == ffi::LUA_TBOOLEAN).then_some(unsafe { self.value.u.i } != 0)
+    }
+}
 
 /// One argument as a fast body takes it.
 pub(in crate::api) trait FastArg<'l>: Sized {
     /// What the reader reads.
     const READ: Read;
 
-    /// The argument at stack index `i`, declared as `arg` (`top` the call's top: `i > top` when
-    /// an optional argument is left out); `None` when the declared binding must read it.
+    /// The argument at stack index `i`, declared as `arg`, whose value is `given` (`top` the
+    /// call's top: `i > top` when an optional argument is left out); `None` when the declared
+    /// binding must read it.
     ///
     /// # Safety
     /// `l` is running a fast closure with `top` arguments; what is read lives while it stays
     /// on the stack (a fast call runs no Lua code).
-    unsafe fn read(l: *mut lua_State, i: c_int, top: c_int, arg: &'static Arg) -> Option<Self>;
+    unsafe fn read(
+        l: *mut lua_State,
+        i: c_int,
+        top: c_int,
+        arg: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self>;
 }
 
 /// Every argument of a call, as a tuple of [`FastArg`]s, one per declared argument.
@@ -67,41 +147,56 @@ fn tops(decl: &'static Decl) -> (c_int, c_int) {
     (before + decl.min_args() as c_int, max)
 }
 
-/// Implements [`FastArgs`] for a tuple of the given arity.
+/// Implements [`FastArgs`] for a tuple of `$count` arguments.
 macro_rules! fast_args {
-    ($($arg:ident $n:tt),*) => {
+    ($count:literal; $($arg:ident $n:tt),*) => {
         impl<'l, $($arg: FastArg<'l>),*> FastArgs<'l> for ($($arg,)*) {
             const READS: &'static [Read] = &[$($arg::READ),*];
 
             #[inline(always)]
             #[allow(unused_variables)]
             unsafe fn read(l: *mut lua_State, decl: &'static Decl) -> Option<Self> {
+                let first = first_slot(decl);
+                let mut values = [WarrenValue::ZERO; $count];
+                // SAFETY: `l` is running a fast closure; `values` holds `$count` values; the
+                // strings live while the arguments stay on the stack.
                 unsafe {
-                    let top = ffi::lua_gettop(l);
+                    let top = lua_warren_values(l, first, $count, values.as_mut_ptr());
                     let (min, max) = tops(decl);
                     if top < min || top > max {
                         return None;
                     }
-                    let first = first_slot(decl);
-                    Some(($($arg::read(l, first + $n, top, &decl.args[$n])?,)*))
+                    Some(($($arg::read(
+                        l,
+                        first + $n,
+                        top,
+                        &decl.args[$n],
+                        Given::new(values[$n]),
+                    )?,)*))
                 }
             }
         }
     };
 }
 
-fast_args!();
-fast_args!(A 0);
-fast_args!(A 0, B 1);
-fast_args!(A 0, B 1, C 2);
-fast_args!(A 0, B 1, C 2, D 3);
+fast_args!(0;);
+fast_args!(1; A 0);
+fast_args!(2; A 0, B 1);
+fast_args!(3; A 0, B 1, C 2);
+fast_args!(4; A 0, B 1, C 2, D 3);
 
 impl<'l> FastArg<'l> for i64 {
     const READ: Read = Read::Int;
 
     #[inline(always)]
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, arg: &'static Arg) -> Option<i64> {
-        arg.ty.int_within(unsafe { int_arg(l, i)? })
+    unsafe fn read(
+        _: *mut lua_State,
+        _: c_int,
+        _: c_int,
+        arg: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<i64> {
+        arg.ty.int_within(given.int()?)
     }
 }
 
@@ -110,11 +205,17 @@ impl<'l> FastArg<'l> for Option<i64> {
     const READ: Read = Read::Int;
 
     #[inline(always)]
-    unsafe fn read(l: *mut lua_State, i: c_int, top: c_int, arg: &'static Arg) -> Option<Self> {
+    unsafe fn read(
+        l: *mut lua_State,
+        i: c_int,
+        top: c_int,
+        arg: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
         if i > top {
             return Some(None);
         }
-        unsafe { i64::read(l, i, top, arg).map(Some) }
+        unsafe { i64::read(l, i, top, arg, given).map(Some) }
     }
 }
 
@@ -123,8 +224,14 @@ impl<'l> FastArg<'l> for &'l str {
     const READ: Read = Read::Text;
 
     #[inline(always)]
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
-        unsafe { string_at(l, i) }
+    unsafe fn read(
+        _: *mut lua_State,
+        _: c_int,
+        _: c_int,
+        _: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
+        given.text()
     }
 }
 
@@ -133,8 +240,14 @@ impl<'l> FastArg<'l> for &'l [u8] {
     const READ: Read = Read::Text;
 
     #[inline(always)]
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
-        unsafe { bytes_at(l, i) }
+    unsafe fn read(
+        _: *mut lua_State,
+        _: c_int,
+        _: c_int,
+        _: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
+        given.bytes()
     }
 }
 
@@ -145,8 +258,14 @@ pub(in crate::api) struct Choice(pub usize);
 impl<'l> FastArg<'l> for Choice {
     const READ: Read = Read::Choice;
 
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, arg: &'static Arg) -> Option<Self> {
-        let given = unsafe { bytes_at(l, i)? };
+    unsafe fn read(
+        _: *mut lua_State,
+        _: c_int,
+        _: c_int,
+        arg: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
+        let given = given.bytes()?;
         match arg.ty {
             Ty::Choice(names) => names.iter().position(|n| n.as_bytes() == given).map(Choice),
             _ => None,
@@ -161,7 +280,13 @@ pub(in crate::api) struct TheMap;
 impl<'l> FastArg<'l> for TheMap {
     const READ: Read = Read::Map;
 
-    unsafe fn read(_: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
+    unsafe fn read(
+        _: *mut lua_State,
+        i: c_int,
+        _: c_int,
+        _: &'static Arg,
+        _: Given<'l>,
+    ) -> Option<Self> {
         (i == 1).then_some(TheMap)
     }
 }
@@ -170,7 +295,13 @@ impl<'l> FastArg<'l> for TheMap {
 impl<'l> FastArg<'l> for &'l SharedCell<Rng> {
     const READ: Read = Read::Rng;
 
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
+    unsafe fn read(
+        l: *mut lua_State,
+        i: c_int,
+        _: c_int,
+        _: &'static Arg,
+        _: Given<'l>,
+    ) -> Option<Self> {
         unsafe { cell_at(l, i, crate::state::data_of(l)?.rng_metatable.get()) }
     }
 }
@@ -179,7 +310,13 @@ impl<'l> FastArg<'l> for &'l SharedCell<Rng> {
 impl<'l> FastArg<'l> for &'l SharedCell<Vec<Rect>> {
     const READ: Read = Read::Rects;
 
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
+    unsafe fn read(
+        l: *mut lua_State,
+        i: c_int,
+        _: c_int,
+        _: &'static Arg,
+        _: Given<'l>,
+    ) -> Option<Self> {
         unsafe { cell_at(l, i, crate::state::data_of(l)?.rects_metatable.get()) }
     }
 }
@@ -188,20 +325,22 @@ impl<'l> FastArg<'l> for &'l SharedCell<Vec<Rect>> {
 impl<'l> FastArg<'l> for TagValue {
     const READ: Read = Read::Any;
 
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
-        unsafe {
-            Some(match ffi::lua_type(l, i) {
-                ffi::LUA_TBOOLEAN => TagValue::Bool(ffi::lua_toboolean(l, i) != 0),
-                ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => {
-                    TagValue::Int(ffi::lua_tointeger(l, i))
-                }
-                ffi::LUA_TNUMBER => Some(ffi::lua_tonumber(l, i))
-                    .filter(|n| n.is_finite())
-                    .map(TagValue::Number)?,
-                ffi::LUA_TSTRING => TagValue::Text(string_at(l, i)?.to_owned()),
-                _ => return None,
-            })
-        }
+    unsafe fn read(
+        _: *mut lua_State,
+        _: c_int,
+        _: c_int,
+        _: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
+        Some(match given.kind() {
+            ffi::LUA_TBOOLEAN => TagValue::Bool(given.boolean()?),
+            ffi::LUA_TNUMBER => match given.integer() {
+                Some(n) => TagValue::Int(n),
+                None => TagValue::Number(given.finite()?),
+            },
+            ffi::LUA_TSTRING => TagValue::Text(given.text()?.to_owned()),
+            _ => return None,
+        })
     }
 }
 

@@ -5,7 +5,6 @@
 
 #[cfg(test)]
 use super::read::Read;
-use crate::api::call::float_as_int;
 use crate::api::decl::Decl;
 use crate::api::pool::Pooled;
 use crate::api::shared::{Shared, SharedCell};
@@ -292,7 +291,24 @@ pub(in crate::api) unsafe fn answer<T: 'static>(
     cell: &SharedCell<T>,
 ) -> Option<c_int> {
     unsafe {
-        let method = &*ffi::lua_touserdata(l, METHOD).cast::<FastMethod<T>>();
+        answer_with(
+            l,
+            &*ffi::lua_touserdata(l, METHOD).cast::<FastMethod<T>>(),
+            cell,
+        )
+    }
+}
+
+/// [`answer`] with the closure's method, read already.
+///
+/// # Safety
+/// As [`answer`]; `method` is the closure's.
+pub(in crate::api) unsafe fn answer_with<T: 'static>(
+    l: *mut lua_State,
+    method: &FastMethod<T>,
+    cell: &SharedCell<T>,
+) -> Option<c_int> {
+    unsafe {
         let body = std::panic::AssertUnwindSafe(|| (method.body)(l, cell));
         // A panic is a bug in a body; the declared binding still answers the call.
         let answer = std::panic::catch_unwind(body).ok()??;
@@ -377,23 +393,6 @@ impl Answer {
     }
 }
 
-/// Argument `i` as an integer: a Lua integer, or a float with no fractional part, as
-/// [`crate::api::call::as_int`] reads one. Strings are not numbers here (no conversion).
-///
-/// # Safety
-/// `l` is running a fast closure.
-pub(in crate::api) unsafe fn int_arg(l: *mut lua_State, i: c_int) -> Option<i64> {
-    unsafe {
-        if ffi::lua_isinteger(l, i) != 0 {
-            Some(ffi::lua_tointeger(l, i))
-        } else if ffi::lua_type(l, i) == ffi::LUA_TNUMBER {
-            float_as_int(ffi::lua_tonumber(l, i))
-        } else {
-            None
-        }
-    }
-}
-
 /// A charge of `cost` located at the calling script line, as the bindings charge.
 ///
 /// # Safety
@@ -422,30 +421,6 @@ pub(in crate::api) unsafe fn bytes_charged(
             crate::budget::raw_script_location(l)
         })
         .is_ok()
-}
-
-/// The string at stack index `i`, when it is one in UTF-8 (no conversion of numbers).
-///
-/// # Safety
-/// `l` is running a fast closure; the string lives while it stays where it is.
-pub(in crate::api) unsafe fn string_at<'l>(l: *mut lua_State, i: c_int) -> Option<&'l str> {
-    unsafe { std::str::from_utf8(bytes_at(l, i)?).ok() }
-}
-
-/// The bytes of the string at stack index `i` (no conversion of numbers): enough to compare
-/// with a name, without checking that they are UTF-8.
-///
-/// # Safety
-/// As [`string_at`].
-pub(in crate::api) unsafe fn bytes_at<'l>(l: *mut lua_State, i: c_int) -> Option<&'l [u8]> {
-    unsafe {
-        if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
-            return None;
-        }
-        let mut len = 0;
-        let bytes = ffi::lua_tolstring(l, i, &mut len);
-        Some(std::slice::from_raw_parts(bytes.cast::<u8>(), len))
-    }
 }
 
 /// The cell of the userdata at stack index `i` when its metatable is the one at `metatable`

@@ -42,8 +42,8 @@ pub mod read;
 pub(in crate::api) use args::fast_method;
 
 pub(in crate::api) use closures::{
-    answer, bytes_at, bytes_charged, cell_at, charged, declared, install_closures,
-    install_protected, int_arg, metatable_of, numbered_from, push_closure, push_new_shared,
-    string_at, Answer, FastMethod, CELL, FAST_ID_BASE, RECEIVER,
+    answer, answer_with, bytes_charged, cell_at, charged, declared, install_closures,
+    install_protected, metatable_of, numbered_from, push_closure, push_new_shared, Answer,
+    FastMethod, CELL, FAST_ID_BASE, RECEIVER,
 };
 pub use closures::{keep_cell, new_pointing};

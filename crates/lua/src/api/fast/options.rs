@@ -1,15 +1,16 @@
 //! Options tables as the fast phases read them: a plain table of known keys with string or
-//! integer values, read straight from the Lua stack, with the declared option class's defaults
-//! and ranges; any other table is the declared binding's to read.
+//! integer values, read in one call into the patched Lua (`lua_warren_fields`), with the
+//! declared option class's defaults and ranges; any other table is the declared binding's to
+//! read.
 
 use super::args::FastArg;
-use super::closures::{bytes_at, int_arg, string_at};
+pub(in crate::api) use super::args::Given;
 use super::read::Read;
 use crate::api::decl::Arg;
 use crate::api::decl::{Class, Default};
-use crate::ffi::lua_warren_next;
+use crate::ffi::{lua_warren_fields, WarrenKey, WarrenValue};
 use mlua::ffi::{self, lua_State};
-use std::ffi::{c_int, c_uint};
+use std::ffi::c_int;
 use std::marker::PhantomData;
 
 /// An option's value as a fast phase takes it.
@@ -22,18 +23,16 @@ enum Plain<'l> {
 }
 
 /// The entries of an options table a fast body reads, one at a time ([`Options`]).
-pub(in crate::api) trait OptionEntries: std::default::Default {
+pub(in crate::api) trait OptionEntries<'l>: std::default::Default {
     /// The declared class of the table.
     const CLASS: &'static Class;
-    /// The keys read; a table with any other key is the binding's to read.
+    /// The keys read, at most [`MAX_KEYS`]; a table with any other key is the binding's to
+    /// read.
     const KEYS: &'static [&'static str];
 
-    /// Reads the key at stack index -2 and its value at -1; `None` when they are not one of
-    /// [`Self::KEYS`] with a value the reader takes.
-    ///
-    /// # Safety
-    /// As [`walk`]'s `read`.
-    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()>;
+    /// Reads the value `given` for key `slot` (of [`Self::KEYS`]); `None` when the reader does
+    /// not take it.
+    fn entry(&mut self, slot: usize, given: Given<'l>) -> Option<()>;
 }
 
 /// An options argument: the entries read (none when the argument is absent or nil) and
@@ -45,7 +44,7 @@ pub(in crate::api) struct Options<O> {
     pub table: bool,
 }
 
-impl<'l, O: OptionEntries> FastArg<'l> for Options<O> {
+impl<'l, O: OptionEntries<'l>> FastArg<'l> for Options<O> {
     const READ: Read = Read::Options {
         class: O::CLASS,
         keys: O::KEYS,
@@ -54,10 +53,16 @@ impl<'l, O: OptionEntries> FastArg<'l> for Options<O> {
     // Inlined: `map:set`'s options are read per cell; out of line, the options come back
     // through memory.
     #[inline(always)]
-    unsafe fn read(l: *mut lua_State, i: c_int, _: c_int, _: &'static Arg) -> Option<Self> {
+    unsafe fn read(
+        l: *mut lua_State,
+        i: c_int,
+        _: c_int,
+        _: &'static Arg,
+        given: Given<'l>,
+    ) -> Option<Self> {
         let mut entries = O::default();
         // SAFETY: see the trait's contract.
-        let table = unsafe { walk(l, i, |l| entries.entry(l))? };
+        let table = unsafe { read_table(l, i, given, &mut entries)? };
         Some(Options { entries, table })
     }
 }
@@ -90,22 +95,15 @@ impl<K> std::default::Default for PlainOptions<'_, K> {
     }
 }
 
-impl<K: PlainKeys> OptionEntries for PlainOptions<'_, K> {
+impl<'l, K: PlainKeys> OptionEntries<'l> for PlainOptions<'l, K> {
     const CLASS: &'static Class = K::CLASS;
     const KEYS: &'static [&'static str] = K::KEYS;
 
-    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()> {
-        const { assert!(K::KEYS.len() <= MAX_KEYS) };
-        // SAFETY: see the trait's contract; the strings live while the table stays on the
-        // stack unchanged (a fast phase runs no Lua code).
-        unsafe {
-            let key = bytes_at(l, -2)?;
-            let slot = K::KEYS.iter().position(|known| known.as_bytes() == key)?;
-            self.given[slot] = Some(match string_at(l, -1) {
-                Some(s) => Plain::Text(s),
-                None => Plain::Int(int_arg(l, -1)?),
-            });
-        }
+    fn entry(&mut self, slot: usize, given: Given<'l>) -> Option<()> {
+        self.given[slot] = Some(match given.text() {
+            Some(s) => Plain::Text(s),
+            None => Plain::Int(given.int()?),
+        });
         Some(())
     }
 }
@@ -133,41 +131,64 @@ impl<'l, K: PlainKeys> PlainOptions<'l, K> {
     }
 }
 
-/// Reads the options table at stack index `i` entry by entry: `read` gets each key at stack
-/// index -2 and its value at -1 (it pushes nothing, or pops what it pushes). Some(false) when
-/// the argument is absent or nil, Some(true) when a table without a metatable was read to the
-/// end; `None` for anything else, and as soon as `read` declines an entry (a frozen table, an
-/// unknown key, a value of another type: the declared binding reads and reports those). The
-/// one options reader of the fast calls.
+/// An options class's keys as `lua_warren_fields` takes them, built at compile time.
+struct Keys([WarrenKey; MAX_KEYS]);
+
+// SAFETY: the keys point at `'static` string constants, never written.
+unsafe impl Sync for Keys {}
+
+impl Keys {
+    /// The keys `names`, at most [`MAX_KEYS`].
+    const fn of(names: &[&'static str]) -> Keys {
+        assert!(names.len() <= MAX_KEYS);
+        let mut keys = [WarrenKey::new(""); MAX_KEYS];
+        let mut k = 0;
+        while k < names.len() {
+            keys[k] = WarrenKey::new(names[k]);
+            k += 1;
+        }
+        Keys(keys)
+    }
+}
+
+/// Reads the options table at stack index `i` (`given`, its value) into `entries`: each key the table has, as its
+/// slot in `O::KEYS`, and its value. Some(false) when the argument is absent or nil, Some(true) when
+/// a plain table (no metatable) of those keys only was read; `None` for anything else, and as
+/// soon as `entries` declines a value (a frozen table, an unknown key, a value of another type:
+/// the declared binding reads and reports those). The one options reader of the fast calls.
 ///
 /// # Safety
-/// `l` is running a fast closure; the strings `read` keeps live while the table stays on the
+/// `l` is running a fast closure; the strings `entries` keeps live while the table stays on the
 /// stack unchanged (a fast call runs no Lua code).
-// Inlined: `map:set` reads its options per cell; left out of line (as LLVM left it once the
-// readers were generated) it cost about 25 instructions a call under callgrind.
+// Inlined: `map:set` reads its options per cell.
 #[inline(always)]
-pub(in crate::api) unsafe fn walk(
+unsafe fn read_table<'l, O: OptionEntries<'l>>(
     l: *mut lua_State,
     i: c_int,
-    mut read: impl FnMut(*mut lua_State) -> Option<()>,
+    given: Given<'l>,
+    entries: &mut O,
 ) -> Option<bool> {
+    let keys: &'static Keys = &const { Keys::of(O::KEYS) };
+    let n = O::KEYS.len();
+    let mut values = [WarrenValue::ZERO; MAX_KEYS];
+    // SAFETY: `i` is a slot of the running call; `keys` and `values` hold `n` entries.
     unsafe {
-        match ffi::lua_type(l, i) {
+        match given.kind() {
             ffi::LUA_TNONE | ffi::LUA_TNIL => return Some(false),
-            ffi::LUA_TTABLE => {}
-            _ => return None,
+            _ => {
+                let out = values.as_mut_ptr();
+                if lua_warren_fields(l, i, keys.0.as_ptr(), n as c_int, out) == 0 {
+                    return None;
+                }
+            }
         }
-        if ffi::lua_getmetatable(l, i) != 0 {
-            ffi::lua_pop(l, 1);
-            return None;
-        }
-        // A walk by position (the table does not change: no Lua code runs meanwhile); a C
-        // function has LUA_MINSTACK (20) free slots, two are used at a time.
-        let mut cursor: c_uint = 0;
-        while lua_warren_next(l, i, &mut cursor) != 0 {
-            let read = read(l);
-            ffi::lua_pop(l, 2);
-            read?;
+    }
+    // `lua_warren_fields` answered 1: it set the type of the first `n` values (`LUA_TNONE` for
+    // a key the table has not got) and the fields each type uses.
+    for (slot, value) in values.into_iter().take(n).enumerate() {
+        if value.type_ != ffi::LUA_TNONE {
+            // SAFETY: the table's strings live while it stays on the stack, unchanged.
+            entries.entry(slot, unsafe { Given::new(value) })?;
         }
     }
     Some(true)

@@ -7,7 +7,8 @@ use crate::api::decl::{same_text, Class, Decl, Ty};
 /// What a fast reader reads an argument as, and so which declared types it may stand for.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::api) enum Read {
-    /// An integer as the bindings read one ([`int_arg`]), in its declared range: `Ty::Int`.
+    /// An integer as the bindings read one ([`Given::int`](super::args::Given::int)), in its
+    /// declared range: `Ty::Int`.
     Int,
     /// A string, without converting numbers: `Ty::Str` and `Ty::Terrain` (also `Ty::Choice`,
     /// read as its bytes).

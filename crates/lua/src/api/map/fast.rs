@@ -8,12 +8,13 @@ use super::{connectivity, debug, notes, reads, writes};
 use crate::api::classes::WRITE_OPTIONS;
 use crate::api::cost;
 use crate::api::decl::Class;
-use crate::api::fast::options::{OptionEntries, Options, PlainOptions};
-use crate::api::fast::{answer, bytes_at, bytes_charged, charged, declared, install_closures};
-use crate::api::fast::{fast_method, int_arg, string_at, Answer, FastMethod};
-use crate::api::fast::{CELL, FAST_ID_BASE, RECEIVER};
+use crate::api::fast::options::{Given, OptionEntries, Options, PlainOptions};
+use crate::api::fast::FAST_ID_BASE;
+use crate::api::fast::{answer_with, bytes_charged, charged, declared, install_closures};
+use crate::api::fast::{fast_method, Answer, FastMethod};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
+use crate::ffi::lua_warren_fastself;
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
@@ -28,7 +29,7 @@ pub(super) static METHODS: [FastMethod<Map>; 12] = [
     fast_method!(reads::REGION => region(i64, i64) on Map),
     fast_method!(reads::IS_SOLID => is_solid(i64, i64) on Map),
     fast_method!(connectivity::IS_CONNECTED => is_connected(i64, i64) on Map),
-    fast_method!(writes::SET => set(i64, i64, &str, Options<WriteOptions>) on Map),
+    fast_method!(writes::SET => set(i64, i64, &[u8], Options<WriteOptions>) on Map),
     fast_method!(writes::FILL => fill(&str, Options<WriteOptions>) on Map),
     fast_method!(debug::SNAPSHOT => snapshot(&[u8]) on Map),
     fast_method!(writes::CARVE_ROOMS => carve_rooms(
@@ -75,9 +76,10 @@ pub(in crate::api) unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_
     // SAFETY: `install` made this closure with these upvalues; the cell lives as long as the
     // map userdata in the receiver upvalue.
     unsafe {
-        if ffi::lua_rawequal(l, 1, RECEIVER) != 0 {
-            let cell = &*ffi::lua_touserdata(l, CELL).cast::<SharedCell<Map>>();
-            if let Some(n) = answer(l, cell) {
+        let (mut method, mut cell) = (std::ptr::null_mut(), std::ptr::null_mut());
+        if lua_warren_fastself(l, &mut method, &mut cell) != 0 {
+            let method = &*method.cast::<FastMethod<Map>>();
+            if let Some(n) = answer_with(l, method, &*cell.cast::<SharedCell<Map>>()) {
                 return n;
             }
         }
@@ -140,7 +142,7 @@ fn region(_: *mut lua_State, cell: &SharedCell<Map>, xy: (i64, i64)) -> Option<A
 unsafe fn set(
     l: *mut lua_State,
     cell: &SharedCell<Map>,
-    (x, y, name, options): (i64, i64, &str, Options<WriteOptions>),
+    (x, y, name, options): (i64, i64, &[u8], Options<WriteOptions>),
 ) -> Option<Answer> {
     let Options {
         entries: options,
@@ -170,28 +172,22 @@ struct WriteOptions<'l> {
     region: Option<&'l str>,
 }
 
-impl OptionEntries for WriteOptions<'_> {
+impl<'l> OptionEntries<'l> for WriteOptions<'l> {
     const CLASS: &'static Class = &WRITE_OPTIONS;
     const KEYS: &'static [&'static str] = &["force", "priority", "region"];
 
-    /// Reads the key and value on top of the stack into the options; `None` when they are not
-    /// a write option and a value of its type (a priority in 0..=255 or a known name).
-    unsafe fn entry(&mut self, l: *mut lua_State) -> Option<()> {
-        // SAFETY: see the trait's contract.
-        unsafe {
-            match bytes_at(l, -2)? {
-                b"force" if ffi::lua_type(l, -1) == ffi::LUA_TBOOLEAN => {
-                    self.force = ffi::lua_toboolean(l, -1) != 0;
-                }
-                b"priority" => {
-                    self.priority = Some(match string_at(l, -1) {
-                        Some(name) => priority::by_name(name)?,
-                        None => u8::try_from(int_arg(l, -1)?).ok()?,
-                    });
-                }
-                b"region" => self.region = Some(string_at(l, -1)?),
-                _ => return None,
+    /// Reads a write option; `None` when the value is not of its type (a priority in 0..=255
+    /// or a known name).
+    fn entry(&mut self, slot: usize, given: Given<'l>) -> Option<()> {
+        match slot {
+            0 => self.force = given.boolean()?,
+            1 => {
+                self.priority = Some(match given.text() {
+                    Some(name) => priority::by_name(name)?,
+                    None => u8::try_from(given.int()?).ok()?,
+                });
             }
+            _ => self.region = Some(given.text()?),
         }
         Some(())
     }
@@ -225,7 +221,7 @@ unsafe fn fill(
         return None;
     }
     let (terrain, work) = cell.poke(|m| {
-        let terrain = terrain_names::id(m.terrains(), name)?;
+        let terrain = terrain_names::id(m.terrains(), name.as_bytes())?;
         Some((terrain, cost::cell_work(m.len() as u64)))
     })??;
     // Charged before anything is written, as the binding charges it; a charge that trips a

@@ -63,7 +63,7 @@ impl PlainKeys for NoKeys {
 
 /// The terrain `name` names on `map`.
 fn terrain(map: &Map, name: &str) -> Option<TerrainId> {
-    terrain_names::id(map.terrains(), name)
+    terrain_names::id(map.terrains(), name.as_bytes())
 }
 
 /// Whether every rectangle lies on `map` (the phases' own first check, which the declared
