@@ -228,6 +228,21 @@ impl Budget {
         self.given.set(0);
     }
 
+    /// Counts `cost` through the Lua counter while a state is attached, as the script's own
+    /// instructions are counted, so the counter still runs out exactly at the limit: counted
+    /// in `used` beside it, the script's instructions after a charge could run past the limit
+    /// by what was charged since the counter's last chunk (up to a chunk).
+    fn debit(&self, cost: u64) {
+        let state = self.state.get();
+        if state.is_null() {
+            self.used.set(self.used.get().saturating_add(cost));
+            return;
+        }
+        let cost = i64::try_from(cost).unwrap_or(i64::MAX);
+        // SAFETY: as in `sync`; setting is ignored in fatal mode, where nothing more counts.
+        unsafe { lua_warren_setcounter(state, lua_warren_getcounter(state).saturating_sub(cost)) };
+    }
+
     /// Hands the Lua counter its next chunk: up to the limit while active (so the counter runs
     /// out exactly there), a full chunk otherwise.
     fn refill(&self) {
@@ -544,7 +559,7 @@ impl Budget {
         if !self.active.get() {
             return Ok(());
         }
-        self.used.set(self.used.get().saturating_add(cost));
+        self.debit(cost);
         match self.exceeds(self.used()) {
             None => Ok(()),
             Some(what) => Err(self.trip(what, location().as_deref())),

@@ -58,3 +58,43 @@ fn limits_above_what_the_user_allows_are_clamped_at_their_place() {
         assert!(w.contains(&format!("so {allowed} applies")), "{w}");
     }
 }
+
+/// A binding's charge (a rectangle fill, charged for its cells) and then `n` turns of a Lua
+/// loop.
+const CHARGE_THEN_LOOP: &str = r#"
+return {
+  params = {
+    width = { default = 32 }, height = { default = 32 },
+    n = { default = 0, min = 0, max = 100 },
+  },
+  generate = function(map, ctx)
+    map:fill_rect({ x = 0, y = 0, w = map.width, h = map.height }, "floor")
+    local sum = 0
+    for i = 1, ctx.params.n do sum = sum + i end
+  end,
+}
+"#;
+
+#[test]
+fn the_instruction_limit_is_exact_after_a_bindings_charge() {
+    // Each turn of the loop after the first costs the same (its backward jump), so the least
+    // budget that lets the run finish grows by that much a turn. When a binding's charge was
+    // counted beside the Lua counter, the counter ran out only that charge past the limit, and
+    // the instructions after it ran free (the least budget stood still).
+    let dir = tempfile::tempdir().unwrap();
+    let least: Vec<u64> = (1..7)
+        .map(|n| {
+            crate::common::least_budget(
+                dir.path(),
+                CHARGE_THEN_LOOP,
+                &[("n", &n.to_string())],
+                None,
+            )
+        })
+        .collect();
+    let steps: Vec<u64> = least.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        steps.iter().all(|&s| s == steps[0] && s > 0),
+        "least budgets {least:?}: not one step a turn"
+    );
+}

@@ -155,7 +155,7 @@ unsafe fn set(
         // What the binding charges: one for an options table, the region names searched.
         let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
         // SAFETY: `l` is running the fast closure.
-        if work > 0 && !unsafe { charged(l, &crate::state::data_of(l)?.budget, work) } {
+        if work > 0 && !unsafe { charged(l, work) } {
             return None;
         }
         let written = m.write(p, &brush).ok()?;
@@ -227,7 +227,7 @@ unsafe fn fill(
     // Charged before anything is written, as the binding charges it; a charge that trips a
     // budget passes the call on, and the declared call raises the budget error.
     // SAFETY: `l` is running the fast closure.
-    if !unsafe { charged(l, &crate::state::data_of(l)?.budget, work) } {
+    if !unsafe { charged(l, work) } {
         return None;
     }
     cell.poke(|m| Answer::Int(m.fill(&Brush::new(terrain)) as i64))

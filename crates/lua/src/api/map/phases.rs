@@ -97,7 +97,7 @@ pub(super) unsafe fn carve_rooms(
             rects.peek(|rects| {
                 let terrain = terrain(m, name)?;
                 if !all_on(m, rects)
-                    || options.table && !charged(l, budget, 1)
+                    || options.table && !charged(l, 1)
                     || !bytes_charged(l, budget, cost::rooms(rects.len(), &kind))
                 {
                     return None;
@@ -138,7 +138,7 @@ pub(in crate::api) unsafe fn connect_rooms(
             rng.poke(|r| {
                 rects.peek(|rects| {
                     let terrain = terrain(m, name?)?;
-                    if !all_on(m, rects) || !charged(l, budget, 1) {
+                    if !all_on(m, rects) || !charged(l, 1) {
                         return None;
                     }
                     let corridors = m.notes.corridors.len();
@@ -224,7 +224,7 @@ pub(in crate::api) unsafe fn scatter_rooms(
         push_new_shared(l, || {
             let (w, h) = cell.peek(|m| (m.width(), m.height()))?;
             rng.poke(|r| {
-                if table && !charged(l, budget, 1) {
+                if table && !charged(l, 1) {
                     return None;
                 }
                 let mut meter = RawMeter::new(l, budget);
