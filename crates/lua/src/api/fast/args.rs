@@ -10,7 +10,7 @@
 //! Nothing is looked up per call: the declaration is a `const`, and the reader of each method is
 //! generated for its argument types, so the arity, the slots and the ranges are constants of the
 //! code. The values are read in one call into the interpreter (`lua_warren_values`), and each
-//! reader takes its argument from what that gave ([`Given`]).
+//! reader takes its argument from what that gave (`Given`).
 
 use super::closures::cell_at;
 pub(in crate::api) use super::read::{agree, Read};
