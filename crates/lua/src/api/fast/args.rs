@@ -94,25 +94,32 @@ impl<'l> Given<'l> {
     }
 }
 
+/// An argument as its reader gets it: where it is and what it holds.
+#[derive(Clone, Copy)]
+pub(in crate::api) struct Slot<'l> {
+    /// The running state.
+    pub l: *mut lua_State,
+    /// The argument's stack index.
+    pub i: c_int,
+    /// The call's top: `i > top` when an optional argument is left out.
+    pub top: c_int,
+    /// The argument's declaration.
+    pub arg: &'static Arg,
+    /// Its value.
+    pub given: Given<'l>,
+}
+
 /// One argument as a fast body takes it.
 pub(in crate::api) trait FastArg<'l>: Sized {
     /// What the reader reads.
     const READ: Read;
 
-    /// The argument at stack index `i`, declared as `arg`, whose value is `given` (`top` the
-    /// call's top: `i > top` when an optional argument is left out); `None` when the declared
-    /// binding must read it.
+    /// The argument `at`; `None` when the declared binding must read it.
     ///
     /// # Safety
-    /// `l` is running a fast closure with `top` arguments; what is read lives while it stays
-    /// on the stack (a fast call runs no Lua code).
-    unsafe fn read(
-        l: *mut lua_State,
-        i: c_int,
-        top: c_int,
-        arg: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self>;
+    /// `at.l` is running a fast closure with `at.top` arguments; what is read lives while it
+    /// stays on the stack (a fast call runs no Lua code).
+    unsafe fn read(at: Slot<'l>) -> Option<Self>;
 }
 
 /// Every argument of a call, as a tuple of [`FastArg`]s, one per declared argument.
@@ -166,13 +173,13 @@ macro_rules! fast_args {
                     if top < min || top > max {
                         return None;
                     }
-                    Some(($($arg::read(
+                    Some(($($arg::read(Slot {
                         l,
-                        first + $n,
+                        i: first + $n,
                         top,
-                        &decl.args[$n],
-                        Given::new(values[$n]),
-                    )?,)*))
+                        arg: &decl.args[$n],
+                        given: Given::new(values[$n]),
+                    })?,)*))
                 }
             }
         }
@@ -189,14 +196,8 @@ impl<'l> FastArg<'l> for i64 {
     const READ: Read = Read::Int;
 
     #[inline(always)]
-    unsafe fn read(
-        _: *mut lua_State,
-        _: c_int,
-        _: c_int,
-        arg: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<i64> {
-        arg.ty.int_within(given.int()?)
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        at.arg.ty.int_within(at.given.int()?)
     }
 }
 
@@ -205,17 +206,11 @@ impl<'l> FastArg<'l> for Option<i64> {
     const READ: Read = Read::Int;
 
     #[inline(always)]
-    unsafe fn read(
-        l: *mut lua_State,
-        i: c_int,
-        top: c_int,
-        arg: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
-        if i > top {
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        if at.i > at.top {
             return Some(None);
         }
-        unsafe { i64::read(l, i, top, arg, given).map(Some) }
+        unsafe { i64::read(at).map(Some) }
     }
 }
 
@@ -224,14 +219,8 @@ impl<'l> FastArg<'l> for &'l str {
     const READ: Read = Read::Text;
 
     #[inline(always)]
-    unsafe fn read(
-        _: *mut lua_State,
-        _: c_int,
-        _: c_int,
-        _: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
-        given.text()
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        at.given.text()
     }
 }
 
@@ -240,14 +229,8 @@ impl<'l> FastArg<'l> for &'l [u8] {
     const READ: Read = Read::Text;
 
     #[inline(always)]
-    unsafe fn read(
-        _: *mut lua_State,
-        _: c_int,
-        _: c_int,
-        _: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
-        given.bytes()
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        at.given.bytes()
     }
 }
 
@@ -258,15 +241,9 @@ pub(in crate::api) struct Choice(pub usize);
 impl<'l> FastArg<'l> for Choice {
     const READ: Read = Read::Choice;
 
-    unsafe fn read(
-        _: *mut lua_State,
-        _: c_int,
-        _: c_int,
-        arg: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
-        let given = given.bytes()?;
-        match arg.ty {
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        let given = at.given.bytes()?;
+        match at.arg.ty {
             Ty::Choice(names) => names.iter().position(|n| n.as_bytes() == given).map(Choice),
             _ => None,
         }
@@ -280,14 +257,8 @@ pub(in crate::api) struct TheMap;
 impl<'l> FastArg<'l> for TheMap {
     const READ: Read = Read::Map;
 
-    unsafe fn read(
-        _: *mut lua_State,
-        i: c_int,
-        _: c_int,
-        _: &'static Arg,
-        _: Given<'l>,
-    ) -> Option<Self> {
-        (i == 1).then_some(TheMap)
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        (at.i == 1).then_some(TheMap)
     }
 }
 
@@ -295,14 +266,8 @@ impl<'l> FastArg<'l> for TheMap {
 impl<'l> FastArg<'l> for &'l SharedCell<Rng> {
     const READ: Read = Read::Rng;
 
-    unsafe fn read(
-        l: *mut lua_State,
-        i: c_int,
-        _: c_int,
-        _: &'static Arg,
-        _: Given<'l>,
-    ) -> Option<Self> {
-        unsafe { cell_at(l, i, crate::state::data_of(l)?.rng_metatable.get()) }
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        unsafe { cell_at(at.l, at.i, crate::state::data_of(at.l)?.rng_metatable.get()) }
     }
 }
 
@@ -310,14 +275,14 @@ impl<'l> FastArg<'l> for &'l SharedCell<Rng> {
 impl<'l> FastArg<'l> for &'l SharedCell<Vec<Rect>> {
     const READ: Read = Read::Rects;
 
-    unsafe fn read(
-        l: *mut lua_State,
-        i: c_int,
-        _: c_int,
-        _: &'static Arg,
-        _: Given<'l>,
-    ) -> Option<Self> {
-        unsafe { cell_at(l, i, crate::state::data_of(l)?.rects_metatable.get()) }
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        unsafe {
+            cell_at(
+                at.l,
+                at.i,
+                crate::state::data_of(at.l)?.rects_metatable.get(),
+            )
+        }
     }
 }
 
@@ -325,13 +290,8 @@ impl<'l> FastArg<'l> for &'l SharedCell<Vec<Rect>> {
 impl<'l> FastArg<'l> for TagValue {
     const READ: Read = Read::Any;
 
-    unsafe fn read(
-        _: *mut lua_State,
-        _: c_int,
-        _: c_int,
-        _: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
+        let given = at.given;
         Some(match given.kind() {
             ffi::LUA_TBOOLEAN => TagValue::Bool(given.boolean()?),
             ffi::LUA_TNUMBER => match given.integer() {

@@ -3,10 +3,9 @@
 //! declared option class's defaults and ranges; any other table is the declared binding's to
 //! read.
 
-use super::args::FastArg;
 pub(in crate::api) use super::args::Given;
+use super::args::{FastArg, Slot};
 use super::read::Read;
-use crate::api::decl::Arg;
 use crate::api::decl::{Class, Default};
 use crate::ffi::{lua_warren_fields, WarrenKey, WarrenValue};
 use mlua::ffi::{self, lua_State};
@@ -53,16 +52,10 @@ impl<'l, O: OptionEntries<'l>> FastArg<'l> for Options<O> {
     // Inlined: `map:set`'s options are read per cell; out of line, the options come back
     // through memory.
     #[inline(always)]
-    unsafe fn read(
-        l: *mut lua_State,
-        i: c_int,
-        _: c_int,
-        _: &'static Arg,
-        given: Given<'l>,
-    ) -> Option<Self> {
+    unsafe fn read(at: Slot<'l>) -> Option<Self> {
         let mut entries = O::default();
         // SAFETY: see the trait's contract.
-        let table = unsafe { read_table(l, i, given, &mut entries)? };
+        let table = unsafe { read_table(at.l, at.i, at.given, &mut entries)? };
         Some(Options { entries, table })
     }
 }
