@@ -588,17 +588,20 @@ LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
 
 LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
                                int nkeys, lua_WarrenValue *out) {
-  const TValue *o = luaW_index2value(L, idx);
+  StkId at = L->ci->func.p + idx;  /* an argument: no pseudo-index to resolve */
+  const TValue *o;
   Table *t;
   unsigned int asize, i;
   int k;
+  api_check(L, idx > 0, "invalid index");
+  if (at >= L->top.p)
+    return 0;
+  o = s2v(at);
   if (!ttistable(o))
     return 0;
   t = hvalue(o);
   if (t->metatable != NULL)
     return 0;
-  for (k = 0; k < nkeys; k++)
-    describe(NULL, &out[k]);
   asize = luaH_realasize(t);
   for (i = 0; i < asize; i++)  /* an integer key is never an option's */
     if (!isempty(&t->array[i]))

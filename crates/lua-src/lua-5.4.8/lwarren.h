@@ -127,12 +127,14 @@ typedef struct lua_WarrenValue {
   } u;
   size_t len;
 } lua_WarrenValue;
-/* Reads the table at 'idx' in one call when it is a plain table of the
-   'nkeys' string keys 'keys': no metatable, no other key. 'out[k]' gets key
-   k's value and 1 is returned; 0 (what 'out' holds then means nothing) for any
-   other value or table. Pushes nothing and runs no Lua code: the host's fast
-   calls read options tables with it ({ force = true }), where a walk with
-   'lua_next' took a few calls an entry. */
+/* Reads the table at 'idx' (an argument of the running C function, counted
+   from 1) in one call when it is a plain table of the 'nkeys' string keys
+   'keys': no metatable, no other key. 'out[k]' gets key k's value when the
+   table has the key (the others keep what they held: the caller sets their
+   type to LUA_TNONE) and 1 is returned; 0 (what 'out' holds then means
+   nothing) for any other value or table. Pushes nothing and runs no Lua code:
+   the host's fast calls read options tables with it ({ force = true }), where
+   a walk with 'lua_next' took a few calls an entry. */
 LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *keys,
                                  int nkeys, lua_WarrenValue *out);
 

@@ -36,7 +36,7 @@ impl WarrenKey {
 
 /// A value as [`lua_warren_fields`] and [`lua_warren_values`] read it (`lua_WarrenValue`).
 /// They set `type_` and the fields the type uses; the others keep what they held, so a
-/// caller starts from [`WarrenValue::ZERO`].
+/// caller starts from [`WarrenValue::NONE`].
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct WarrenValue {
@@ -51,9 +51,9 @@ pub struct WarrenValue {
 }
 
 impl WarrenValue {
-    /// Every field zero (no value read yet).
-    pub const ZERO: WarrenValue = WarrenValue {
-        type_: 0,
+    /// No value (`LUA_TNONE`), every other field zero: what a reader starts from.
+    pub const NONE: WarrenValue = WarrenValue {
+        type_: mlua::ffi::LUA_TNONE,
         isinteger: 0,
         u: WarrenPayload { i: 0 },
         len: 0,
@@ -129,9 +129,11 @@ extern "C" {
     pub fn lua_warren_touch(l: *mut lua_State, idx: c_int);
 
     // Options tables and userdata cells.
-    /// Reads the table at `idx` in one call when it is a plain table (no metatable) of the
-    /// `nkeys` keys at `keys` and no other: `out[k]` gets key k's value ([`WarrenValue`]) and
-    /// 1 is returned; 0 for any other value or table. Pushes nothing, runs no Lua code.
+    /// Reads the table at `idx` (an argument of the running C function) in one call when it
+    /// is a plain table (no metatable) of the `nkeys` keys at `keys` and no other: `out[k]`
+    /// gets key k's value ([`WarrenValue`]) when the table has the key (the others keep what
+    /// they held: start from [`WarrenValue::NONE`]) and 1 is returned; 0 for any other value
+    /// or table. Pushes nothing, runs no Lua code.
     pub fn lua_warren_fields(
         l: *mut lua_State,
         idx: c_int,

@@ -789,7 +789,7 @@ fn fields_of(lua: &Lua, code: &str) -> String {
         WarrenKey::new("priority"),
         WarrenKey::new(LONG),
     ];
-    let mut out = [WarrenValue::ZERO; 3];
+    let mut out = [WarrenValue::NONE; 3];
     // SAFETY: `exec_raw` pushed the value in slot 1; `out` holds the three values read.
     let found = unsafe {
         let mut found = 0;
@@ -863,7 +863,7 @@ fn an_options_table_is_read_in_one_call_when_it_holds_only_the_keys_asked_for() 
 fn a_c_functions_arguments_are_read_in_one_call() {
     let lua = Lua::new();
     let args = (1, 2.5, "name", mlua::Value::Nil, true);
-    let mut out = [WarrenValue::ZERO; 7];
+    let mut out = [WarrenValue::NONE; 7];
     // SAFETY: `exec_raw` runs with the five arguments in slots 1-5; `out` holds seven values.
     let top = unsafe {
         let mut top = 0;

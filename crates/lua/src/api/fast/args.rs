@@ -164,7 +164,7 @@ macro_rules! fast_args {
             #[allow(unused_variables)]
             unsafe fn read(l: *mut lua_State, decl: &'static Decl) -> Option<Self> {
                 let first = first_slot(decl);
-                let mut values = [WarrenValue::ZERO; $count];
+                let mut values = [WarrenValue::NONE; $count];
                 // SAFETY: `l` is running a fast closure; `values` holds `$count` values; the
                 // strings live while the arguments stay on the stack.
                 unsafe {

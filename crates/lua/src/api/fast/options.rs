@@ -163,7 +163,7 @@ unsafe fn read_table<'l, O: OptionEntries<'l>>(
 ) -> Option<bool> {
     let keys: &'static Keys = &const { Keys::of(O::KEYS) };
     let n = O::KEYS.len();
-    let mut values = [WarrenValue::ZERO; MAX_KEYS];
+    let mut values = [WarrenValue::NONE; MAX_KEYS];
     // SAFETY: `i` is a slot of the running call; `keys` and `values` hold `n` entries.
     unsafe {
         match given.kind() {
@@ -176,8 +176,8 @@ unsafe fn read_table<'l, O: OptionEntries<'l>>(
             }
         }
     }
-    // `lua_warren_fields` answered 1: it set the type of the first `n` values (`LUA_TNONE` for
-    // a key the table has not got) and the fields each type uses.
+    // `lua_warren_fields` answered 1: it set the value of each key the table has (its type and
+    // the fields the type uses); the others are still `LUA_TNONE`.
     for (slot, value) in values.into_iter().take(n).enumerate() {
         if value.type_ != ffi::LUA_TNONE {
             // SAFETY: the table's strings live while it stays on the stack, unchanged.
