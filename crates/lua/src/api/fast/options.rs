@@ -3,12 +3,11 @@
 //! declared option class's defaults and ranges; any other table is the declared binding's to
 //! read.
 
-pub(in crate::api) use super::args::Given;
-use super::args::{FastArg, Slot};
+use super::args::{FastArg, Given, Slot};
 use super::read::Read;
 use crate::api::decl::{Class, Default};
 use crate::ffi::{lua_warren_fields, WarrenKey, WarrenValue};
-use mlua::ffi::{self, lua_State};
+use mlua::ffi;
 use std::ffi::c_int;
 use std::marker::PhantomData;
 
@@ -55,7 +54,7 @@ impl<'l, O: OptionEntries<'l>> FastArg<'l> for Options<O> {
     unsafe fn read(at: Slot<'l>) -> Option<Self> {
         let mut entries = O::default();
         // SAFETY: see the trait's contract.
-        let table = unsafe { read_table(at.l, at.i, at.given, &mut entries)? };
+        let table = unsafe { read_table(at, &mut entries)? };
         Some(Options { entries, table })
     }
 }
@@ -144,33 +143,29 @@ impl Keys {
     }
 }
 
-/// Reads the options table at stack index `i` (`given`, its value) into `entries`: each key the table has, as its
-/// slot in `O::KEYS`, and its value. Some(false) when the argument is absent or nil, Some(true) when
-/// a plain table (no metatable) of those keys only was read; `None` for anything else, and as
-/// soon as `entries` declines a value (a frozen table, an unknown key, a value of another type:
-/// the declared binding reads and reports those). The one options reader of the fast calls.
+/// Reads the options argument `at` into `entries`: each key the table has, as its slot in
+/// `O::KEYS`, and its value. Some(false) when the argument is absent or nil, Some(true) when a
+/// plain table (no metatable) of those keys only was read; `None` for anything else, and as
+/// soon as `entries` declines a value (a frozen table, an unknown key, a value of another
+/// type: the declared binding reads and reports those). The one options reader of the fast
+/// calls.
 ///
 /// # Safety
-/// `l` is running a fast closure; the strings `entries` keeps live while the table stays on the
-/// stack unchanged (a fast call runs no Lua code).
+/// `at.l` is running a fast closure; the strings `entries` keeps live while the table stays on
+/// the stack unchanged (a fast call runs no Lua code).
 // Inlined: `map:set` reads its options per cell.
 #[inline(always)]
-unsafe fn read_table<'l, O: OptionEntries<'l>>(
-    l: *mut lua_State,
-    i: c_int,
-    given: Given<'l>,
-    entries: &mut O,
-) -> Option<bool> {
+unsafe fn read_table<'l, O: OptionEntries<'l>>(at: Slot<'l>, entries: &mut O) -> Option<bool> {
     let keys: &'static Keys = &const { Keys::of(O::KEYS) };
     let n = O::KEYS.len();
     let mut values = [WarrenValue::NONE; MAX_KEYS];
-    // SAFETY: `i` is a slot of the running call; `keys` and `values` hold `n` entries.
+    // SAFETY: `at.i` is a slot of the running call; `keys` and `values` hold `n` entries.
     unsafe {
-        match given.kind() {
+        match at.given.kind() {
             ffi::LUA_TNONE | ffi::LUA_TNIL => return Some(false),
             _ => {
                 let out = values.as_mut_ptr();
-                if lua_warren_fields(l, i, keys.0.as_ptr(), n as c_int, out) == 0 {
+                if lua_warren_fields(at.l, at.i, keys.0.as_ptr(), n as c_int, out) == 0 {
                     return None;
                 }
             }
