@@ -305,6 +305,15 @@ mod tests {
     use crate::gen::meter::Unmetered;
     use crate::map::Adjacency;
 
+    /// Either spawn rule, by a coin.
+    fn any_spawn(rng: &mut Rng) -> Spawn {
+        if rng.percent(50) {
+            Spawn::Start
+        } else {
+            Spawn::Random
+        }
+    }
+
     fn rock(w: usize, h: usize) -> Map {
         grid_map(w, h, &vec![true; w * h])
     }
@@ -325,11 +334,7 @@ mod tests {
             let area = Rect::new(ax as i32, ay as i32, aw as i32, ah as i32);
             let solid: Vec<bool> = (0..w * h).map(|_| rng.percent(80)).collect();
             let options = Drunkard {
-                spawn: if rng.percent(50) {
-                    Spawn::Start
-                } else {
-                    Spawn::Random
-                },
+                spawn: any_spawn(&mut rng),
                 lifetime: rng.range(1, 500) as u32,
                 floor_percent: rng.range(1, 90) as u32,
                 start: Some(Point::new(
@@ -371,11 +376,7 @@ mod tests {
             let (w, h) = (rng.range(5, 40) as usize, rng.range(5, 30) as usize);
             let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
             let options = Drunkard {
-                spawn: if rng.percent(50) {
-                    Spawn::Start
-                } else {
-                    Spawn::Random
-                },
+                spawn: any_spawn(&mut rng),
                 lifetime: rng.range(1, 300) as u32,
                 floor_percent: rng.range(1, 70) as u32,
                 brush: rng.range(1, 3) as u32,
