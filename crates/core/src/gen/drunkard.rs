@@ -201,9 +201,10 @@ pub(super) struct Walker<'a, 's> {
 impl Walker<'_, '_> {
     /// The usual walk in a rectangular area (brush 1, no mirrors): `lifetime` steps from `p`,
     /// which is in the area, carving each cell reached; returns where the walker stops. It
-    /// draws and moves as [`walk`]'s general loop does. The position, its index and the bounds
-    /// are kept in locals (the general loop keeps them in the walker, in memory, and a step's
-    /// chain of dependent loads and stores is most of its cost).
+    /// draws and moves as [`walk`]'s general loop does, which areas of any shape take. Here the
+    /// position, its index and the bounds are locals and a step moves without a branch: in the
+    /// general loop a step moves a point through a reference and reads the bounds through the
+    /// area, and that chain of loads and stores was most of a step's cost.
     fn walk_in_rectangle(&mut self, p: Point, lifetime: u32, rng: &mut Rng) -> Point {
         let b = self.bounds;
         let w = self.map.width() as usize;
