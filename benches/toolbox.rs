@@ -6,7 +6,9 @@
 //!   (4-way);
 //! - each against a pure-Lua implementation of the same algorithm run in warren
 //!   (`benches/toolbox_lua/`, written in the style of the rot.js port; goal: the primitive ≥ 20×
-//!   faster);
+//!   faster), diffusion-limited aggregation too (80×50), and two analyses of a cellular cave,
+//!   the cave itself left out: a Dijkstra map and the field of view of many viewers (the
+//!   primitive must first find on the recipe's own caves exactly what the Lua code found);
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
 //!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
 //!   and lakes at 80×50 and 256×256;
@@ -48,7 +50,7 @@ use warren_core::gen::meter::Unmetered;
 use warren_core::gen::prefab::{self, Fit, PlaceRequest, PrefabBrushes};
 use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
 use warren_core::gen::wfc::{self, Sample, Symmetry as WfcSymmetry};
-use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TerrainTable};
+use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TagValue, TerrainTable};
 use warren_core::rng::Rng;
 use warren_lua::{Host, Limits, ParamValues, Run};
 
@@ -529,6 +531,26 @@ fn perlin_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
     })
 }
 
+/// Diffusion-limited aggregation, walking inwards until a quarter of the map's inside is open:
+/// what `benches/toolbox_lua/dla.lua` grows.
+fn dla_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
+    let mut m = t.map(w as i64, h as i64);
+    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+    Box::new(move |seed| {
+        must(m.reset(w as i64, h as i64, t.wall.terrain));
+        let r = dla::grow(
+            &mut m,
+            inner,
+            &Dla::default(),
+            &mut Rng::new(seed),
+            &t.floor,
+            &mut Unmetered,
+        );
+        must(r);
+        open_of(&m)
+    })
+}
+
 /// A pure-Lua recipe from `benches/toolbox_lua/` at `w × h`, run in warren.
 struct LuaRecipe {
     host: Host,
@@ -537,6 +559,11 @@ struct LuaRecipe {
 
 impl LuaRecipe {
     fn new(file: &str, w: usize, h: usize) -> LuaRecipe {
+        LuaRecipe::with(file, w, h, &[])
+    }
+
+    /// The recipe with `more` parameters set besides its size.
+    fn with(file: &str, w: usize, h: usize, more: &[(&str, &str)]) -> LuaRecipe {
         // The pure-Lua drunkard's walk at 256×256 runs past the default budget.
         let limits = Limits {
             instructions: 20 * Limits::DEFAULT_INSTRUCTIONS,
@@ -544,7 +571,9 @@ impl LuaRecipe {
             ..Limits::default()
         };
         let host = common::host_with(&format!("benches/toolbox_lua/{file}"), limits);
-        let sets = [("width", w), ("height", h)].map(|(k, v)| (k.to_string(), v.to_string()));
+        let size = [("width", w), ("height", h)].map(|(k, v)| (k.to_string(), v.to_string()));
+        let more = more.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        let sets: Vec<(String, String)> = size.into_iter().chain(more).collect();
         let params = match host.resolve_params(&sets) {
             Ok(p) => p,
             Err(e) => panic!("{file}: {e}"),
@@ -553,6 +582,11 @@ impl LuaRecipe {
     }
 
     fn map(&mut self, seed: u64) -> Vec<bool> {
+        self.with_map(seed, open_of)
+    }
+
+    /// What `read` finds on the map the recipe makes from `seed`.
+    fn with_map<T>(&mut self, seed: u64, read: impl FnOnce(&Map) -> T) -> T {
         let run = Run {
             seed,
             params: &self.params,
@@ -561,13 +595,138 @@ impl LuaRecipe {
         };
         match self.host.generate(&run) {
             Ok(map) => {
-                let open = open_of(&map);
+                let found = read(&map);
                 self.host.recycle(map);
-                open
+                found
             }
             Err(e) => panic!("seed {seed}: {e}"),
         }
     }
+
+    /// The integer tags the recipe set on the map it makes from `seed`, in `keys`' order.
+    fn tags(&mut self, seed: u64, keys: &[&str]) -> Vec<i64> {
+        self.with_map(seed, |m| {
+            keys.iter()
+                .map(|k| match m.notes.tags.get(*k) {
+                    Some(TagValue::Int(n)) => *n,
+                    other => panic!("seed {seed}: tag {k} is {other:?}"),
+                })
+                .collect()
+        })
+    }
+}
+
+/// The analyses' cave, as `benches/toolbox_lua/common.lua` makes it: rock, then the cellular
+/// primitive (45% rock, B5678/S45678, 4 generations) inside the map's edge.
+fn bench_cave(m: &mut Map, t: &Terrains, seed: u64) {
+    let (w, h) = (m.width(), m.height());
+    must(m.reset(w.into(), h.into(), t.wall.terrain));
+    let paint = Paint {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    let inner = Area::Rect(Rect::new(1, 1, w - 2, h - 2));
+    let r = cellular::cave(
+        m,
+        inner,
+        45,
+        (Rule::CAVE, 4),
+        &mut Rng::new(seed),
+        paint,
+        &mut Unmetered,
+    );
+    must(r);
+}
+
+/// The first open cell at or after the centre in row order.
+fn centre_cell(m: &Map) -> Option<Point> {
+    let (w, h) = (m.width() as usize, m.height() as usize);
+    let flags = m.flag_cells();
+    (w / 2 + h / 2 * w..w * h)
+        .find(|&i| warren_core::map::passable(flags[i]))
+        .map(|i| Point::new((i % w) as i32, (i / w) as i32))
+}
+
+/// The cells an 8-way distance map from the centre cell reaches, and the sum of their
+/// distances (what `dijkstra.lua` tags).
+fn distances_of(m: &Map, field: &mut Field) -> Vec<i64> {
+    let Some(source) = centre_cell(m) else {
+        return vec![0, 0];
+    };
+    let rules = MoveRules::new(Adjacency::Eight);
+    must(distance_into(
+        field,
+        m,
+        Area::Map,
+        &[source],
+        &rules,
+        &mut Unmetered,
+    ));
+    let reached = field.values().iter().filter(|d| d.is_finite());
+    let (n, total) = reached.fold((0, 0), |(n, t), &d| (n + 1, t + d as i64));
+    vec![n, total]
+}
+
+/// The cells seen, radius 20, from every 64th open cell in row order (what `fov.lua` tags).
+fn seen_of(m: &Map, seen: &mut Mask) -> Vec<i64> {
+    seen.cells_mut().fill(false);
+    let w = m.width() as usize;
+    let open = m.flag_cells().iter().enumerate();
+    let viewers = open
+        .filter(|(_, &f)| warren_core::map::passable(f))
+        .step_by(64);
+    for (i, _) in viewers {
+        let origin = Point::new((i % w) as i32, (i / w) as i32);
+        must(fov_into(seen, m, Area::Map, origin, 20, &mut Unmetered));
+    }
+    vec![seen.cells().iter().filter(|&&s| s).count() as i64]
+}
+
+/// An analysis of the bench's cave (a distance map, the field of view) on both sides, the cave
+/// itself left out: the primitive on caves made beforehand, the pure-Lua recipe's time less
+/// that of the same recipe making its cave alone (`analyse = false`; the two alternate). Before
+/// timing, the primitive runs on the recipe's own caves and must find what the recipe tags.
+fn analysis_row(
+    name: &str,
+    (file, keys): (&str, &[&str]),
+    (w, h): (usize, usize),
+    t: &Terrains,
+    mut analyse: impl FnMut(&Map) -> Vec<i64>,
+) -> String {
+    let mut lua = LuaRecipe::new(file, w, h);
+    let mut cave_only = LuaRecipe::with(file, w, h, &[("analyse", "false")]);
+    for seed in 0..5 {
+        let tagged = lua.tags(seed, keys);
+        let found = lua.with_map(seed, &mut analyse);
+        assert_eq!(tagged, found, "{file} at {w}x{h}, seed {seed}: {keys:?}");
+    }
+    let caves: Vec<Map> = (0..16)
+        .map(|seed| {
+            let mut m = t.map(w as i64, h as i64);
+            bench_cave(&mut m, t, seed);
+            m
+        })
+        .collect();
+    let mut primitive = |seed: u64| analyse(&caves[seed as usize % caves.len()]);
+    let tw = side_by_side(&mut primitive, &mut |_| ()).0;
+    let (whole, cave) = side_by_side(&mut |s| lua.tags(s, keys), &mut |s| cave_only.map(s));
+    let tl = whole - cave;
+    let mean =
+        |f: &mut dyn FnMut(u64) -> Vec<i64>| (0..16).map(|s| f(s)[0] as f64).sum::<f64>() / 16.0;
+    let (mw, ml) = (mean(&mut primitive), mean(&mut |s| lua.tags(s, keys)));
+    format!(
+        "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>7.1}×   {} {:.0} / {:.0} (the cave: {:.1} µs in Lua)",
+        name,
+        w,
+        h,
+        tw * 1e6,
+        tl * 1e6,
+        tl / tw,
+        keys[0],
+        mw,
+        ml,
+        cave * 1e6
+    )
 }
 
 /// A 1024² cave (cellular, 45% fill, the classic rule, 4 generations) and an open cell near
@@ -968,6 +1127,11 @@ fn main() {
             .map(|c| (c.name, c.warren))
             .collect();
         all.push(("noise (Perlin fBm, 4 octaves)", perlin_case(&t, w, h)));
+        // At 256x256 the walk inwards stops at its step cap on both sides, about 17 s a map
+        // in pure Lua: 80x50 only.
+        if w == 80 {
+            all.push(("DLA (walk inwards, 25%)", dla_case(&t, w, h)));
+        }
         for (file, index) in [
             ("cellular.lua", 0),
             ("bsp.lua", 1),
@@ -976,8 +1140,11 @@ fn main() {
             ("maze.lua", 4),
             ("voronoi.lua", 6),
             ("noise.lua", 7),
+            ("dla.lua", 8),
         ] {
-            let (name, primitive) = &mut all[index];
+            let Some((name, primitive)) = all.get_mut(index) else {
+                continue;
+            };
             if !tabled(name) {
                 continue;
             }
@@ -996,6 +1163,23 @@ fn main() {
                 sw.0,
                 sl.0
             );
+        }
+        let mut field = Field::new(w as i32, h as i32, 0.0);
+        let mut seen = Mask::new(w as i32, h as i32, false);
+        if tabled("Dijkstra map") {
+            let keys: &[&str] = &["reached", "total"];
+            let analyse = |m: &Map| distances_of(m, &mut field);
+            let name = "Dijkstra map (8-way)";
+            println!(
+                "{}",
+                analysis_row(name, ("dijkstra.lua", keys), (w, h), &t, analyse)
+            );
+        }
+        if tabled("field of view") {
+            let analyse = |m: &Map| seen_of(m, &mut seen);
+            let name = "field of view (r 20, many)";
+            let row = analysis_row(name, ("fov.lua", &["seen"]), (w, h), &t, analyse);
+            println!("{row}");
         }
     }
 }

@@ -1,10 +1,19 @@
 -- What the pure-Lua toolbox workloads share: their size parameters and writing a grid of
 -- booleans (true: open) to the map in one call.
+local warren = require "warren"
 local M = {}
 
 M.params = {
   width = { default = 80, min = 8, max = 1024, doc = "Map width." },
   height = { default = 50, min = 8, max = 1024, doc = "Map height." },
+}
+
+-- The analyses' parameters (distance maps, field of view): `analyse = false` makes the cave
+-- alone, the baseline the bench subtracts.
+M.analysis_params = {
+  width = M.params.width,
+  height = M.params.height,
+  analyse = { default = true, doc = "Analyse the cave (false: only make it)." },
 }
 
 local LEGEND = { ["#"] = "rock wall", ["."] = "floor" }
@@ -33,6 +42,40 @@ function M.grid(w, h, value)
     g[y] = row
   end
   return g
+end
+
+-- The bench's cave for the analyses (distance maps, field of view): the map made rock, then
+-- warren's own cellular primitive (45% rock, B5678/S45678, 4 generations) inside its edge, as
+-- the Rust side makes it.
+function M.cave(map, ctx)
+  local cave = ctx.regions.cave
+  map:fill(cave.wall)
+  warren.toolbox.cave(map, ctx.rng:stream("cave"), {
+    wall = cave.wall, floor = cave.floor, fill = 45, rule = "B5678/S45678", generations = 4,
+    rect = warren.rect(1, 1, map.width - 2, map.height - 2),
+  })
+end
+
+-- The map read cell by cell, as rot.js reads it through a callback: open[x + y * w + 1] is
+-- true where a walker may stand.
+function M.read_open(map, w, h)
+  local open, i = {}, 1
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do
+      open[i] = not map:is_solid(x, y)
+      i = i + 1
+    end
+  end
+  return open
+end
+
+-- The first open cell at or after the centre in row order (0-based index), as the Rust side
+-- picks it; nil on a map with none.
+function M.centre_cell(open, w, h)
+  for i = w // 2 + (h // 2) * w, w * h - 1 do
+    if open[i + 1] then return i end
+  end
+  return nil
 end
 
 return M

@@ -50,7 +50,7 @@ mod sandbox;
 mod stats_reference;
 /// Exactly the documented globals and library members.
 mod surface;
-/// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options.
+/// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options, the bench's pure-Lua analyses.
 mod toolbox_lua;
 /// `warren.town` and `warren.status_lists`.
 mod town_api;

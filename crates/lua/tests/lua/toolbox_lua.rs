@@ -1,7 +1,8 @@
 //! `warren.toolbox` through Lua, where the core's own tests cannot reach: over 1,000 seeds each
 //! writing call leaves every cell outside its `rect` or `mask` as it was and the same seed makes
 //! the same map in a fresh host; the budgets stop a call that does too much with the budget's
-//! message at the recipe's line; bad options fail with messages that name them.
+//! message at the recipe's line; bad options fail with messages that name them; the bench's
+//! pure-Lua Dijkstra map and field of view find what the primitives find.
 
 use crate::common::*;
 use warren_lua::{Host, Limits, Run};
@@ -365,4 +366,63 @@ fn wfc_contradictions_and_budgets_fail_with_the_sample_and_the_line() {
 /// A host for the recipe `text` with the shipped regions and whatever `dir/regions` holds.
 fn host_for_dir(dir: &std::path::Path, text: &str, limits: Limits) -> Host {
     crate::common::host_for(dir, "t", text, limits)
+}
+
+/// The pure-Lua Dijkstra map and field of view that `cargo bench --bench toolbox` times against
+/// the primitives (`benches/toolbox_lua/`) find, on the caves they make, exactly what the
+/// primitives find there: the bench compares the same algorithm.
+#[test]
+fn the_benchs_pure_lua_analyses_find_what_the_primitives_find() {
+    use warren_core::gen::area::{Area, Mask};
+    use warren_core::gen::field::distance::{distance_map, MoveRules};
+    use warren_core::gen::field::fov::fov_into;
+    use warren_core::gen::meter::Unmetered;
+    use warren_core::map::{passable, Adjacency, Map, Point, TagValue};
+
+    let load = |file: &str| {
+        let path = root().join("benches/toolbox_lua").join(file);
+        Host::load(&path, registry(), Limits::default()).expect("the bench's recipe loads")
+    };
+    let tag = |m: &Map, key: &str| match m.notes.tags.get(key) {
+        Some(TagValue::Int(n)) => Some(*n),
+        None => None,
+        other => panic!("tag {key}: {other:?}"),
+    };
+    let size = [("width", "40"), ("height", "30")];
+    let (dijkstra, fov) = (load("dijkstra.lua"), load("fov.lua"));
+    let (on_dijkstra, on_fov) = (params(&dijkstra, &size), params(&fov, &size));
+    for seed in 0..300 {
+        // The distance map from the first open cell at or after the centre, 8-way.
+        let m = generate(&dijkstra, seed, &on_dijkstra);
+        let (w, h) = (m.width() as usize, m.height() as usize);
+        let flags = m.flag_cells();
+        let centre = (w / 2 + h / 2 * w..w * h).find(|&i| passable(flags[i]));
+        let found = centre.map(|i| {
+            let source = Point::new((i % w) as i32, (i / w) as i32);
+            let rules = MoveRules::new(Adjacency::Eight);
+            let d = distance_map(&m, Area::Map, &[source], &rules, &mut Unmetered).unwrap();
+            let reached = d.values().iter().filter(|v| v.is_finite());
+            reached.fold((0, 0), |(n, t), &v| (n + 1, t + v as i64))
+        });
+        let tagged = tag(&m, "reached").map(|n| (n, tag(&m, "total").unwrap_or(-1)));
+        assert_eq!(
+            tagged, found,
+            "seed {seed}: cells reached, sum of distances"
+        );
+
+        // What every 64th open cell sees, radius 20.
+        let m = generate(&fov, seed, &on_fov);
+        let mut seen = Mask::new(m.width(), m.height(), false);
+        let open = m
+            .flag_cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| passable(f));
+        for (i, _) in open.step_by(64) {
+            let origin = Point::new((i % w) as i32, (i / w) as i32);
+            fov_into(&mut seen, &m, Area::Map, origin, 20, &mut Unmetered).unwrap();
+        }
+        let count = seen.cells().iter().filter(|&&s| s).count() as i64;
+        assert_eq!(tag(&m, "seen"), Some(count), "seed {seed}: cells seen");
+    }
 }
