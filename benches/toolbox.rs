@@ -6,9 +6,10 @@
 //!   (4-way);
 //! - each against a pure-Lua implementation of the same algorithm run in warren
 //!   (`benches/toolbox_lua/`, written in the style of the rot.js port; goal: the primitive ≥ 20×
-//!   faster), diffusion-limited aggregation too (80×50), and two analyses of a cellular cave,
-//!   the cave itself left out: a Dijkstra map and the field of view of many viewers (the
-//!   primitive must first find on the recipe's own caves exactly what the Lua code found);
+//!   faster), diffusion-limited aggregation too (80×50), and the tools that work on a level,
+//!   the level itself left out: a Dijkstra map and the field of view of many viewers on a
+//!   cellular cave (the primitive must first find on the recipe's own caves exactly what the Lua
+//!   code found), Brogue's loops on a Voronoi hive and Brogue's lakes in the cave;
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
 //!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
 //!   and lakes at 80×50 and 256×256;
@@ -616,18 +617,17 @@ impl LuaRecipe {
     }
 }
 
-/// The analyses' cave, as `benches/toolbox_lua/common.lua` makes it: rock, then the cellular
+/// The analyses' cave, as `benches/toolbox_lua/common.lua` makes it: `m` (rock), then the cellular
 /// primitive (45% rock, B5678/S45678, 4 generations) inside the map's edge.
-fn bench_cave(m: &mut Map, t: &Terrains, seed: u64) {
+fn bench_cave(mut m: Map, t: &Terrains, seed: u64) -> Map {
     let (w, h) = (m.width(), m.height());
-    must(m.reset(w.into(), h.into(), t.wall.terrain));
     let paint = Paint {
         wall: &t.wall,
         floor: &t.floor,
     };
     let inner = Area::Rect(Rect::new(1, 1, w - 2, h - 2));
     let r = cellular::cave(
-        m,
+        &mut m,
         inner,
         45,
         (Rule::CAVE, 4),
@@ -636,6 +636,63 @@ fn bench_cave(m: &mut Map, t: &Terrains, seed: u64) {
         &mut Unmetered,
     );
     must(r);
+    m
+}
+
+/// The loops bench's level, as `benches/toolbox_lua/loops.lua` makes it: `m` (rock), then a Voronoi
+/// hive (a seed a hundred cells, Euclidean) with one-cell walls.
+fn bench_hive(mut m: Map, t: &Terrains, seed: u64) -> Map {
+    let (w, h) = (m.width(), m.height());
+    let cells = (w * h / 100).max(2) as u32;
+    let seeds = must(voronoi::scatter(&m, Area::Map, cells, &mut Rng::new(seed)));
+    let ids = voronoi::regions(&m, Area::Map, &seeds, Metric::Euclidean, &mut Unmetered);
+    let brushes = HiveBrushes {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    let rule = HiveRule {
+        border: 1,
+        thin: true,
+    };
+    let r = voronoi::hive(&mut m, Area::Map, &must(ids), rule, brushes, &mut Unmetered);
+    must(r);
+    m
+}
+
+/// The openings Brogue's loops make on a copy of `m` (in `work`): walls between sides 20 or
+/// more 4-way steps apart, as `loops.lua` tags.
+fn openings_of(m: &Map, work: &mut Map, door: &Brush) -> Vec<i64> {
+    work.clone_from(m);
+    let options = Loops {
+        min_distance: 20,
+        max_count: 100_000,
+        adjacency: Adjacency::Four,
+    };
+    let r = loops::add_loops(
+        work,
+        Area::Map,
+        &options,
+        &mut Rng::new(1),
+        door,
+        &mut Unmetered,
+    );
+    vec![must(r).len() as i64]
+}
+
+/// The lakes Brogue's rule places on a copy of `m` (in `work`): four of 10 to 60 cells with a
+/// wreath of shallows, never splitting the cave, as `lakes.lua` tags.
+fn lakes_of(m: &Map, work: &mut Map, brushes: LakeBrushes<'_>) -> Vec<i64> {
+    work.clone_from(m);
+    let options = Lakes::default();
+    let r = lakes::lakes(
+        work,
+        Area::Map,
+        &options,
+        &mut Rng::new(1),
+        brushes,
+        &mut Unmetered,
+    );
+    vec![must(r).lakes.len() as i64]
 }
 
 /// The first open cell at or after the centre in row order.
@@ -682,32 +739,27 @@ fn seen_of(m: &Map, seen: &mut Mask) -> Vec<i64> {
     vec![seen.cells().iter().filter(|&&s| s).count() as i64]
 }
 
-/// An analysis of the bench's cave (a distance map, the field of view) on both sides, the cave
-/// itself left out: the primitive on caves made beforehand, the pure-Lua recipe's time less
-/// that of the same recipe making its cave alone (`analyse = false`; the two alternate). Before
-/// timing, the primitive runs on the recipe's own caves and must find what the recipe tags.
+/// A tool that works on a level (a distance map, the field of view, loops, lakes) on both sides,
+/// the level itself left out: the primitive on 16 levels `level` made beforehand, the pure-Lua
+/// recipe's time less that of the same recipe making its level alone (`analyse = false`; the
+/// two alternate). When `exact` (a tool that draws nothing), the primitive first runs on the
+/// recipe's own levels and must find what the recipe tags.
 fn analysis_row(
     name: &str,
     (file, keys): (&str, &[&str]),
     (w, h): (usize, usize),
-    t: &Terrains,
-    mut analyse: impl FnMut(&Map) -> Vec<i64>,
+    level: &dyn Fn(u64) -> Map,
+    (exact, mut analyse): (bool, impl FnMut(&Map) -> Vec<i64>),
 ) -> String {
     let mut lua = LuaRecipe::new(file, w, h);
     let mut cave_only = LuaRecipe::with(file, w, h, &[("analyse", "false")]);
-    for seed in 0..5 {
+    for seed in (0..5).filter(|_| exact) {
         let tagged = lua.tags(seed, keys);
         let found = lua.with_map(seed, &mut analyse);
         assert_eq!(tagged, found, "{file} at {w}x{h}, seed {seed}: {keys:?}");
     }
-    let caves: Vec<Map> = (0..16)
-        .map(|seed| {
-            let mut m = t.map(w as i64, h as i64);
-            bench_cave(&mut m, t, seed);
-            m
-        })
-        .collect();
-    let mut primitive = |seed: u64| analyse(&caves[seed as usize % caves.len()]);
+    let levels: Vec<Map> = (0..16).map(level).collect();
+    let mut primitive = |seed: u64| analyse(&levels[seed as usize % levels.len()]);
     let tw = side_by_side(&mut primitive, &mut |_| ()).0;
     let (whole, cave) = side_by_side(&mut |s| lua.tags(s, keys), &mut |s| cave_only.map(s));
     let tl = whole - cave;
@@ -715,7 +767,7 @@ fn analysis_row(
         |f: &mut dyn FnMut(u64) -> Vec<i64>| (0..16).map(|s| f(s)[0] as f64).sum::<f64>() / 16.0;
     let (mw, ml) = (mean(&mut primitive), mean(&mut |s| lua.tags(s, keys)));
     format!(
-        "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>7.1}×   {} {:.0} / {:.0} (the cave: {:.1} µs in Lua)",
+        "  {:<28} {:>3}x{:<3} {:>9.1} µs {:>9.1} µs {:>7.1}×   {} {:.0} / {:.0} (the level alone: {:.1} µs in Lua)",
         name,
         w,
         h,
@@ -1166,19 +1218,41 @@ fn main() {
         }
         let mut field = Field::new(w as i32, h as i32, 0.0);
         let mut seen = Mask::new(w as i32, h as i32, false);
+        let (wi, hi) = (w as i64, h as i64);
+        let cave = |seed| bench_cave(t.map(wi, hi), &t, seed);
         if tabled("Dijkstra map") {
             let keys: &[&str] = &["reached", "total"];
-            let analyse = |m: &Map| distances_of(m, &mut field);
+            let analyse = (true, |m: &Map| distances_of(m, &mut field));
             let name = "Dijkstra map (8-way)";
-            println!(
-                "{}",
-                analysis_row(name, ("dijkstra.lua", keys), (w, h), &t, analyse)
-            );
+            let row = analysis_row(name, ("dijkstra.lua", keys), (w, h), &cave, analyse);
+            println!("{row}");
         }
         if tabled("field of view") {
-            let analyse = |m: &Map| seen_of(m, &mut seen);
+            let analyse = (true, |m: &Map| seen_of(m, &mut seen));
             let name = "field of view (r 20, many)";
-            let row = analysis_row(name, ("fov.lua", &["seen"]), (w, h), &t, analyse);
+            let row = analysis_row(name, ("fov.lua", &["seen"]), (w, h), &cave, analyse);
+            println!("{row}");
+        }
+        if tabled("loops") {
+            let hive = |seed| bench_hive(t.map(wi, hi), &t, seed);
+            let door = Brush::new(must(t.table.id("door").ok_or("no door terrain")));
+            let mut work = t.map(wi, hi);
+            let analyse = (false, |m: &Map| openings_of(m, &mut work, &door));
+            let name = "Brogue's loops (on a hive)";
+            let row = analysis_row(name, ("loops.lua", &["openings"]), (w, h), &hive, analyse);
+            println!("{row}");
+        }
+        if tabled("lakes") {
+            let water = Brush::new(must(t.table.id("water").ok_or("no water terrain")));
+            let shallows = Brush::new(must(t.table.id("shallow water").ok_or("no shallows")));
+            let brushes = LakeBrushes {
+                lake: &water,
+                wreath: Some(&shallows),
+            };
+            let mut work = t.map(wi, hi);
+            let analyse = (false, |m: &Map| lakes_of(m, &mut work, brushes));
+            let name = "Brogue's lakes (in a cave)";
+            let row = analysis_row(name, ("lakes.lua", &["lakes"]), (w, h), &cave, analyse);
             println!("{row}");
         }
     }

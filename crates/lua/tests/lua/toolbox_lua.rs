@@ -2,7 +2,8 @@
 //! writing call leaves every cell outside its `rect` or `mask` as it was and the same seed makes
 //! the same map in a fresh host; the budgets stop a call that does too much with the budget's
 //! message at the recipe's line; bad options fail with messages that name them; the bench's
-//! pure-Lua Dijkstra map and field of view find what the primitives find.
+//! pure-Lua Dijkstra map and field of view find what the primitives find, its loops and lakes
+//! follow their rules.
 
 use crate::common::*;
 use warren_lua::{Host, Limits, Run};
@@ -368,16 +369,21 @@ fn host_for_dir(dir: &std::path::Path, text: &str, limits: Limits) -> Host {
     crate::common::host_for(dir, "t", text, limits)
 }
 
-/// The pure-Lua Dijkstra map and field of view that `cargo bench --bench toolbox` times against
-/// the primitives (`benches/toolbox_lua/`) find, on the caves they make, exactly what the
-/// primitives find there: the bench compares the same algorithm.
+/// The pure-Lua tools that `cargo bench --bench toolbox` times against the primitives
+/// (`benches/toolbox_lua/`) are the same algorithms: the Dijkstra map and the field of view find,
+/// on the caves they make, exactly what the primitives find there; the loops open about as many
+/// walls as the primitive does on the same hives; chasm lakes never split the cave.
 #[test]
-fn the_benchs_pure_lua_analyses_find_what_the_primitives_find() {
+fn the_benchs_pure_lua_tools_follow_the_primitives_rules() {
     use warren_core::gen::area::{Area, Mask};
+    use warren_core::gen::connectivity::components;
     use warren_core::gen::field::distance::{distance_map, MoveRules};
     use warren_core::gen::field::fov::fov_into;
+    use warren_core::gen::loops::{add_loops, Loops};
     use warren_core::gen::meter::Unmetered;
-    use warren_core::map::{passable, Adjacency, Map, Point, TagValue};
+    use warren_core::map::{passable, Adjacency, Brush, Map, Point, TagValue};
+    use warren_core::rng::Rng;
+    use warren_lua::{ParamValue, ParamValues};
 
     let load = |file: &str| {
         let path = root().join("benches/toolbox_lua").join(file);
@@ -425,4 +431,62 @@ fn the_benchs_pure_lua_analyses_find_what_the_primitives_find() {
         let count = seen.cells().iter().filter(|&&s| s).count() as i64;
         assert_eq!(tag(&m, "seen"), Some(count), "seed {seed}: cells seen");
     }
+    // The workloads that draw their own randomness run and report: loops open walls of the
+    // hive, lakes never split the cave (Brogue's rule, checked on the map the recipe made).
+    let (loops, lakes) = (load("loops.lua"), load("lakes.lua"));
+    let with = |on: &ParamValues, key: &str, value: ParamValue| {
+        let mut on = on.clone();
+        on.insert(key.into(), value);
+        on
+    };
+    let (on_loops, on_lakes) = (params(&loops, &size), params(&lakes, &size));
+    // Loops: the recipe and the primitive, each in its own random order, open about as many
+    // walls of the same hives.
+    let (mut by_lua, mut by_primitive) = (0, 0);
+    let door = Brush::new(registry().terrains().id("door").expect("a door terrain"));
+    let rule = Loops {
+        min_distance: 20,
+        max_count: 100_000,
+        adjacency: Adjacency::Four,
+    };
+    for seed in 0..100 {
+        by_lua += tag(&generate(&loops, seed, &on_loops), "openings").expect("tagged");
+        let mut hive = generate(
+            &loops,
+            seed,
+            &with(&on_loops, "analyse", ParamValue::Bool(false)),
+        );
+        let made = add_loops(
+            &mut hive,
+            Area::Map,
+            &rule,
+            &mut Rng::new(seed),
+            &door,
+            &mut Unmetered,
+        );
+        by_primitive += made.unwrap().len() as i64;
+        let cave = generate(
+            &lakes,
+            seed,
+            &with(&on_lakes, "analyse", ParamValue::Bool(false)),
+        );
+        let m = generate(&lakes, seed, &on_lakes);
+        assert!(tag(&m, "lakes").is_some(), "seed {seed}: lakes");
+        // Chasms block a walker: the level keeps its areas.
+        let m = generate(
+            &lakes,
+            seed,
+            &with(&on_lakes, "lake", ParamValue::Text("chasm".into())),
+        );
+        let areas = |m: &Map| components(m, Adjacency::Eight).len();
+        assert!(
+            areas(&m) <= areas(&cave),
+            "seed {seed}: a lake split the cave"
+        );
+    }
+    let ratio = by_lua as f64 / by_primitive as f64;
+    assert!(
+        (0.9..=1.1).contains(&ratio),
+        "openings: {by_lua} in Lua, {by_primitive} by the primitive"
+    );
 }
