@@ -99,7 +99,7 @@ pub fn lakes(
     let scope = area.on(map)?;
     let b = scope.bounds;
     let mut work = Batched::new(meter);
-    let mut areas = Areas::new(map.len());
+    let mut areas = Areas::new(map, o.adjacency);
     let mut placed = Placed {
         lakes: Vec::new(),
         wreath: 0,
@@ -111,7 +111,7 @@ pub fn lakes(
         if blob.side > b.w || blob.side > b.h {
             continue;
         }
-        areas.label(map, None, o.adjacency, &mut work)?;
+        areas.label(map, &mut work)?;
         for _ in 0..o.tries {
             let ox = b.x + rng.below((b.w - blob.side + 1) as u64) as i32;
             let oy = b.y + rng.below((b.h - blob.side + 1) as u64) as i32;
@@ -124,7 +124,7 @@ pub fn lakes(
             if cells.is_empty() || !cells.iter().any(|&p| open(map, p)) {
                 continue;
             }
-            if areas.split_by(map, &cells, o.adjacency, &mut work)? {
+            if areas.split_by(map, &cells, &mut work)? {
                 continue;
             }
             for &p in &cells {
@@ -265,76 +265,68 @@ fn largest_hole(rock: &Mask, max: usize) -> Vec<Point> {
     best
 }
 
-/// The areas of the open cells, and a check that a lake splits none of them.
+/// The areas of the open cells, and a check that a lake splits none of them. The labels live
+/// on grids padded with a ring of blocked cells, so a flood steps by index offsets with no
+/// bounds check (a lake is tried at up to `tries` places, each a flood of the whole level).
 struct Areas {
-    /// Areas of the last [`Areas::label`] into `label`.
+    /// Padded row length.
+    stride: usize,
+    /// Areas of the last [`Areas::label`].
     count: usize,
+    /// Each padded cell's area in the last [`Areas::label`], [`BLOCKED`] where no walker stands.
     label: Vec<u32>,
+    /// The same with a lake's cells blocked ([`Areas::split_by`]).
     after: Vec<u32>,
-    blocked: Vec<bool>,
+    /// The padded index offsets of a walker's steps.
+    steps: Vec<isize>,
     stack: Vec<u32>,
 }
 
+/// An open cell not labelled yet.
 const NONE: u32 = u32::MAX;
+/// A cell no walker stands on (or one of the padding).
+const BLOCKED: u32 = u32::MAX - 1;
 
 impl Areas {
-    fn new(cells: usize) -> Areas {
+    /// Empty labels for `map`, walkers stepping as `adjacency` says.
+    fn new(map: &Map, adjacency: Adjacency) -> Areas {
+        let stride = map.width() as usize + 2;
+        let cells = stride * (map.height() as usize + 2);
         Areas {
+            stride,
             count: 0,
-            label: vec![NONE; cells],
-            after: vec![NONE; cells],
-            blocked: vec![false; cells],
+            label: vec![BLOCKED; cells],
+            after: vec![BLOCKED; cells],
+            steps: adjacency
+                .dirs()
+                .iter()
+                .map(|d| {
+                    let (dx, dy) = d.delta();
+                    dx as isize + dy as isize * stride as isize
+                })
+                .collect(),
             stack: Vec::new(),
         }
     }
 
-    /// Labels the open cells not blocked (into `self.label`, or into `into`) by area; returns
-    /// how many areas there are and, for each, the `self.label` of its first cell.
-    fn label(
-        &mut self,
-        map: &Map,
-        into: Option<()>,
-        adjacency: Adjacency,
-        work: &mut Batched<'_>,
-    ) -> Result<Vec<u32>, ToolError> {
-        let (w, h) = (map.width(), map.height());
-        let flags = map.flag_cells();
+    /// The padded index of `p`.
+    fn padded(&self, p: Point) -> usize {
+        (p.x as usize + 1) + (p.y as usize + 1) * self.stride
+    }
+
+    /// Labels the open cells of `map` by area, into `self.label`.
+    fn label(&mut self, map: &Map, work: &mut Batched<'_>) -> Result<(), ToolError> {
         work.work(map.len() as u64)?;
-        let before = into.is_none();
-        let out = if before {
-            &mut self.label
-        } else {
-            &mut self.after
-        };
-        out.fill(NONE);
-        let mut firsts = Vec::new();
-        for i in 0..map.len() {
-            if out[i] != NONE || !passable(flags[i]) || (!before && self.blocked[i]) {
-                continue;
-            }
-            let id = firsts.len() as u32;
-            firsts.push(i as u32);
-            out[i] = id;
-            self.stack.push(i as u32);
-            while let Some(c) = self.stack.pop() {
-                let p = Point::new((c % w as u32) as i32, (c / w as u32) as i32);
-                for d in adjacency.dirs() {
-                    let q = p.step(*d);
-                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h {
-                        continue;
-                    }
-                    let j = (q.x + q.y * w) as usize;
-                    if out[j] == NONE && passable(flags[j]) && (before || !self.blocked[j]) {
-                        out[j] = id;
-                        self.stack.push(j as u32);
-                    }
-                }
-            }
-        }
-        if before {
-            self.count = firsts.len();
-        }
-        Ok(firsts)
+        open_cells(map, &mut self.label, self.stride);
+        self.count = flood(
+            &mut self.label,
+            &self.steps,
+            &mut self.stack,
+            map,
+            self.stride,
+        )
+        .len();
+        Ok(())
     }
 
     /// Whether blocking `cells` leaves some area of the last [`Areas::label`] in two or more
@@ -343,23 +335,74 @@ impl Areas {
         &mut self,
         map: &Map,
         cells: &[Point],
-        adjacency: Adjacency,
         work: &mut Batched<'_>,
     ) -> Result<bool, ToolError> {
-        let w = map.width() as usize;
-        for p in cells {
-            self.blocked[p.x as usize + p.y as usize * w] = true;
+        work.work(map.len() as u64)?;
+        open_cells(map, &mut self.after, self.stride);
+        for &p in cells {
+            let i = self.padded(p);
+            self.after[i] = BLOCKED;
         }
-        let firsts = self.label(map, Some(()), adjacency, work);
-        for p in cells {
-            self.blocked[p.x as usize + p.y as usize * w] = false;
-        }
-        let mut owners: Vec<u32> = firsts?.iter().map(|&i| self.label[i as usize]).collect();
+        let firsts = flood(
+            &mut self.after,
+            &self.steps,
+            &mut self.stack,
+            map,
+            self.stride,
+        );
+        let mut owners: Vec<u32> = firsts.iter().map(|&i| self.label[i as usize]).collect();
         owners.sort_unstable();
         let pieces = owners.len();
         owners.dedup();
         Ok(owners.len() < pieces || owners.len() < self.count)
     }
+}
+
+/// Marks each cell of `map` in `grid` (padded to `stride`): [`NONE`] where a walker stands,
+/// [`BLOCKED`] elsewhere; the padding stays blocked.
+fn open_cells(map: &Map, grid: &mut [u32], stride: usize) {
+    let w = map.width() as usize;
+    for (y, flags) in map.flag_cells().chunks_exact(w).enumerate() {
+        let row = &mut grid[(y + 1) * stride + 1..(y + 1) * stride + 1 + w];
+        for (cell, &f) in row.iter_mut().zip(flags) {
+            *cell = if passable(f) { NONE } else { BLOCKED };
+        }
+    }
+}
+
+/// Gives every [`NONE`] cell of `grid` its area's number, areas numbered in the row order of
+/// their first cells; returns those first cells' padded indices.
+fn flood(
+    grid: &mut [u32],
+    steps: &[isize],
+    stack: &mut Vec<u32>,
+    map: &Map,
+    stride: usize,
+) -> Vec<u32> {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let mut firsts = Vec::new();
+    for y in 0..h {
+        for i in (y + 1) * stride + 1..(y + 1) * stride + 1 + w {
+            if grid[i] != NONE {
+                continue;
+            }
+            let id = firsts.len() as u32;
+            firsts.push(i as u32);
+            grid[i] = id;
+            stack.push(i as u32);
+            while let Some(c) = stack.pop() {
+                for &d in steps {
+                    // The padding is blocked: a step from a map cell stays on the grid.
+                    let j = (c as isize + d) as usize;
+                    if grid[j] == NONE {
+                        grid[j] = id;
+                        stack.push(j as u32);
+                    }
+                }
+            }
+        }
+    }
+    firsts
 }
 
 #[cfg(test)]

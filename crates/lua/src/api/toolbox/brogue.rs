@@ -145,9 +145,13 @@ fn adjacency(o: &crate::api::call::Opts) -> mlua::Result<Adjacency> {
     )
 }
 
-/// Reserves the scratch a pass over `map` keeps: a search mark and a cell or two per cell.
+/// Reserves the scratch a pass over `map` keeps: for the loops a search mark and a cell or two
+/// per cell; for the lakes two labels per cell of a grid one cell wider all round, and a lake's
+/// marks (two bytes a cell).
 fn reserve_scratch(c: &Call, map: &Map) -> mlua::Result<Reservation> {
-    reserve(c.lua(), map.len() * 12, &c.decl().call_name())
+    let padded = (map.width() as usize + 2) * (map.height() as usize + 2);
+    let bytes = (map.len() * 12).max(padded * 8 + map.len() * 2);
+    reserve(c.lua(), bytes, &c.decl().call_name())
 }
 
 fn add_loops(
