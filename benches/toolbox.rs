@@ -6,10 +6,11 @@
 //!   (4-way);
 //! - each against a pure-Lua implementation of the same algorithm run in warren
 //!   (`benches/toolbox_lua/`, written in the style of the rot.js port; goal: the primitive ≥ 20×
-//!   faster), diffusion-limited aggregation too (80×50), and the tools that work on a level,
-//!   the level itself left out: a Dijkstra map and the field of view of many viewers on a
-//!   cellular cave (the primitive must first find on the recipe's own caves exactly what the Lua
-//!   code found), Brogue's loops on a Voronoi hive and Brogue's lakes in the cave;
+//!   faster), diffusion-limited aggregation and wave function collapse too (80×50), and the
+//!   tools that work on a level, the level itself left out: a Dijkstra map and the field of
+//!   view of many viewers on a cellular cave (the primitive must first find on the recipe's own
+//!   caves exactly what the Lua code found), Brogue's loops on a Voronoi hive and Brogue's lakes
+//!   in the cave;
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
 //!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
 //!   and lakes at 80×50 and 256×256;
@@ -50,7 +51,7 @@ use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
 use warren_core::gen::meter::Unmetered;
 use warren_core::gen::prefab::{self, Fit, PlaceRequest, PrefabBrushes};
 use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
-use warren_core::gen::wfc::{self, Sample, Symmetry as WfcSymmetry};
+use warren_core::gen::wfc::{self, Patterns, Sample, Symmetry as WfcSymmetry};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TagValue, TerrainTable};
 use warren_core::rng::Rng;
 use warren_lua::{Host, Limits, ParamValues, Run};
@@ -879,7 +880,9 @@ fn bench_vaults(c: &mut Criterion, t: &Terrains) {
 
 /// Wave function collapse: a 64×64 map from an 8×8 periodic sample of houses and streets (3×3
 /// windows, mirrored as `scripts/wfc_town.lua` does by default; up to 100 retries).
-fn bench_wfc(c: &mut Criterion, t: &Terrains) {
+/// The house sample's patterns (3 × 3, mirrored; the sample tiles) and a brush per palette
+/// entry: what `benches/toolbox_lua/wfc.lua` builds in Lua.
+fn house_patterns(t: &Terrains) -> (Patterns, Vec<Brush>) {
     let id = |name| must(t.table.id(name).ok_or(name));
     let palette = [
         id("street"),
@@ -905,6 +908,32 @@ fn bench_wfc(c: &mut Criterion, t: &Terrains) {
     };
     let patterns = must(wfc::patterns(&sample, 3, symmetry));
     let brushes: Vec<Brush> = sample.terrains.iter().map(|&t| Brush::new(t)).collect();
+    (patterns, brushes)
+}
+
+/// Wave function collapse from the house sample over the whole map, 100 retries: what
+/// `benches/toolbox_lua/wfc.lua` makes.
+fn wfc_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
+    let (patterns, brushes) = house_patterns(t);
+    let mut m = t.map(w as i64, h as i64);
+    Box::new(move |seed| {
+        must(m.reset(w as i64, h as i64, t.wall.terrain));
+        let r = wfc::collapse(
+            &mut m,
+            Area::Map,
+            &patterns,
+            100,
+            &mut Rng::new(seed),
+            &brushes,
+            &mut Unmetered,
+        );
+        must(r);
+        open_of(&m)
+    })
+}
+
+fn bench_wfc(c: &mut Criterion, t: &Terrains) {
+    let (patterns, brushes) = house_patterns(t);
     let blank = t.map(64, 64);
     let mut map = blank.clone();
     let mut seed = 0;
@@ -1180,9 +1209,10 @@ fn main() {
             .collect();
         all.push(("noise (Perlin fBm, 4 octaves)", perlin_case(&t, w, h)));
         // At 256x256 the walk inwards stops at its step cap on both sides, about 17 s a map
-        // in pure Lua: 80x50 only.
+        // in pure Lua, and WFC would take about 25 s: 80x50 only.
         if w == 80 {
             all.push(("DLA (walk inwards, 25%)", dla_case(&t, w, h)));
+            all.push(("WFC (houses, n 3)", wfc_case(&t, w, h)));
         }
         for (file, index) in [
             ("cellular.lua", 0),
@@ -1193,6 +1223,7 @@ fn main() {
             ("voronoi.lua", 6),
             ("noise.lua", 7),
             ("dla.lua", 8),
+            ("wfc.lua", 9),
         ] {
             let Some((name, primitive)) = all.get_mut(index) else {
                 continue;

@@ -372,7 +372,8 @@ fn host_for_dir(dir: &std::path::Path, text: &str, limits: Limits) -> Host {
 /// The pure-Lua tools that `cargo bench --bench toolbox` times against the primitives
 /// (`benches/toolbox_lua/`) are the same algorithms: the Dijkstra map and the field of view find,
 /// on the caves they make, exactly what the primitives find there; the loops open about as many
-/// walls as the primitive does on the same hives; chasm lakes never split the cave.
+/// walls as the primitive does on the same hives; chasm lakes never split the cave; the wave
+/// function collapse makes only the sample's patterns.
 #[test]
 fn the_benchs_pure_lua_tools_follow_the_primitives_rules() {
     use warren_core::gen::area::{Area, Mask};
@@ -381,6 +382,7 @@ fn the_benchs_pure_lua_tools_follow_the_primitives_rules() {
     use warren_core::gen::field::fov::fov_into;
     use warren_core::gen::loops::{add_loops, Loops};
     use warren_core::gen::meter::Unmetered;
+    use warren_core::gen::wfc::{self, Sample, Symmetry as WfcSymmetry};
     use warren_core::map::{passable, Adjacency, Brush, Map, Point, TagValue};
     use warren_core::rng::Rng;
     use warren_lua::{ParamValue, ParamValues};
@@ -483,6 +485,49 @@ fn the_benchs_pure_lua_tools_follow_the_primitives_rules() {
             areas(&m) <= areas(&cave),
             "seed {seed}: a lake split the cave"
         );
+    }
+    // WFC: every 3 × 3 window of what the Lua collapse makes is one of the sample's patterns
+    // as the primitive finds them.
+    let wfc = load("wfc.lua");
+    let terrains = registry().terrains().clone();
+    let palette: Vec<u16> = ["street", "brick wall", "worn floor", "open door"]
+        .iter()
+        .map(|name| terrains.id(name).expect("a shipped terrain"))
+        .collect();
+    let houses = [
+        ",,,,,,,,", ",#####,,", ",#...#,,", ",#...+,,", ",#...#,,", ",##+##,,", ",,,,,,,,",
+        ",,,,,,,,",
+    ];
+    let rows: Vec<Vec<u16>> = houses
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| palette[",#.+".find(c).unwrap()])
+                .collect()
+        })
+        .collect();
+    let sample = Sample::from_rows("houses", &rows, true).unwrap();
+    let reflect = WfcSymmetry {
+        rotate: false,
+        reflect: true,
+    };
+    let patterns = wfc::patterns(&sample, 3, reflect).unwrap();
+    let small = [("width", "16"), ("height", "12")];
+    for seed in 0..5 {
+        let m = generate(&wfc, seed, &params(&wfc, &small));
+        let at = |x: usize, y: usize| {
+            let t = m.terrain_cells()[x + y * 16];
+            sample
+                .terrains
+                .iter()
+                .position(|&u| u == t)
+                .expect("a sample terrain") as u8
+        };
+        // Inside the map's edge, which keeps its wall.
+        for (x, y) in (1..=8).flat_map(|y| (1..=12).map(move |x| (x, y))) {
+            let window: Vec<u8> = (0..9).map(|k| at(x + k % 3, y + k / 3)).collect();
+            assert!(patterns.contains(&window), "seed {seed}: window at {x},{y}");
+        }
     }
     let ratio = by_lua as f64 / by_primitive as f64;
     assert!(
