@@ -753,7 +753,7 @@ fn analysis_row(
     (exact, mut analyse): (bool, impl FnMut(&Map) -> Vec<i64>),
 ) -> String {
     let mut lua = LuaRecipe::new(file, w, h);
-    let mut cave_only = LuaRecipe::with(file, w, h, &[("analyse", "false")]);
+    let mut level_only = LuaRecipe::with(file, w, h, &[("analyse", "false")]);
     for seed in (0..5).filter(|_| exact) {
         let tagged = lua.tags(seed, keys);
         let found = lua.with_map(seed, &mut analyse);
@@ -762,8 +762,8 @@ fn analysis_row(
     let levels: Vec<Map> = (0..16).map(level).collect();
     let mut primitive = |seed: u64| analyse(&levels[seed as usize % levels.len()]);
     let tw = side_by_side(&mut primitive, &mut |_| ()).0;
-    let (whole, cave) = side_by_side(&mut |s| lua.tags(s, keys), &mut |s| cave_only.map(s));
-    let tl = whole - cave;
+    let (whole, level_alone) = side_by_side(&mut |s| lua.tags(s, keys), &mut |s| level_only.map(s));
+    let tl = whole - level_alone;
     let mean =
         |f: &mut dyn FnMut(u64) -> Vec<i64>| (0..16).map(|s| f(s)[0] as f64).sum::<f64>() / 16.0;
     let (mw, ml) = (mean(&mut primitive), mean(&mut |s| lua.tags(s, keys)));
@@ -778,7 +778,7 @@ fn analysis_row(
         keys[0],
         mw,
         ml,
-        cave * 1e6
+        level_alone * 1e6
     )
 }
 
@@ -878,8 +878,6 @@ fn bench_vaults(c: &mut Criterion, t: &Terrains) {
     group.finish();
 }
 
-/// Wave function collapse: a 64×64 map from an 8×8 periodic sample of houses and streets (3×3
-/// windows, mirrored as `scripts/wfc_town.lua` does by default; up to 100 retries).
 /// The house sample's patterns (3 × 3, mirrored; the sample tiles) and a brush per palette
 /// entry: what `benches/toolbox_lua/wfc.lua` builds in Lua.
 fn house_patterns(t: &Terrains) -> (Patterns, Vec<Brush>) {
@@ -932,6 +930,8 @@ fn wfc_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
     })
 }
 
+/// Wave function collapse: a 64×64 map from an 8×8 periodic sample of houses and streets (3×3
+/// windows, mirrored as `scripts/wfc_town.lua` does by default; up to 100 retries).
 fn bench_wfc(c: &mut Criterion, t: &Terrains) {
     let (patterns, brushes) = house_patterns(t);
     let blank = t.map(64, 64);
