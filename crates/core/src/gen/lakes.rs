@@ -14,6 +14,7 @@
 
 use super::area::{Area, Mask};
 use super::cellular::{self, Rule};
+use super::field::distance::padded_steps;
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Brush, Map, Point};
@@ -297,14 +298,7 @@ impl Areas {
             count: 0,
             label: vec![BLOCKED; cells],
             after: vec![BLOCKED; cells],
-            steps: adjacency
-                .dirs()
-                .iter()
-                .map(|d| {
-                    let (dx, dy) = d.delta();
-                    dx as isize + dy as isize * stride as isize
-                })
-                .collect(),
+            steps: padded_steps(adjacency, stride),
             stack: Vec::new(),
         }
     }

@@ -12,6 +12,7 @@
 //! steps, so a candidate costs at most the cells within that distance.
 
 use super::area::Area;
+use super::field::distance::padded_steps;
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point};
@@ -67,7 +68,7 @@ pub fn add_loops(
         .filter(|p| !open_at(map, p.x, p.y) && sides(map, *p, &open_at).is_some())
         .collect();
     rng.shuffle(&mut candidates);
-    let mut search = Search::new(map.len());
+    let mut search = Search::new(map, o.adjacency);
     let mut work = Batched::new(meter);
     let mut made = Vec::new();
     for p in candidates {
@@ -79,13 +80,14 @@ pub fn add_loops(
         let Some((a, b)) = sides(map, p, &open_at) else {
             continue;
         };
-        let near = search.within(map, a, b, o.min_distance, o.adjacency, &mut work)?;
+        let near = search.within(a, b, o.min_distance, &mut work)?;
         if near || !map.write(p, door)? {
             continue;
         }
         if !open_at(map, p.x, p.y) {
             map.add_door(Door::new(p, DoorState::Closed))?;
         }
+        search.opened(map, p);
         made.push(p);
     }
     work.finish()?;
@@ -103,63 +105,87 @@ fn sides(map: &Map, p: Point, open_at: &dyn Fn(&Map, i32, i32) -> bool) -> Optio
     }
 }
 
-/// A breadth-first search bounded by a number of steps, its visited marks stamped with a
-/// generation so that no search clears them.
+/// A breadth-first search bounded by a number of steps, over a copy of the map's open cells
+/// padded with a ring of closed ones (so a step needs no bounds check), its visited marks
+/// stamped with a generation so that no search clears them. Every candidate runs one.
 struct Search {
+    /// Padded row length.
+    stride: usize,
+    /// Whether a walker may stand on each padded cell (kept up to date by [`Search::opened`]).
+    open: Vec<bool>,
     stamp: Vec<u32>,
     generation: u32,
+    /// The padded index offsets of a walker's steps.
+    steps: Vec<isize>,
     frontier: Vec<u32>,
     next: Vec<u32>,
 }
 
 impl Search {
-    fn new(cells: usize) -> Search {
+    /// A search over the open cells of `map` as they are, walkers stepping as `adjacency` says.
+    fn new(map: &Map, adjacency: Adjacency) -> Search {
+        let (w, h) = (map.width() as usize, map.height() as usize);
+        let stride = w + 2;
+        let mut open = vec![false; stride * (h + 2)];
+        for (y, flags) in map.flag_cells().chunks_exact(w).enumerate() {
+            let row = &mut open[(y + 1) * stride + 1..(y + 1) * stride + 1 + w];
+            for (cell, &f) in row.iter_mut().zip(flags) {
+                *cell = passable(f);
+            }
+        }
         Search {
-            stamp: vec![0; cells],
+            stride,
+            stamp: vec![0; open.len()],
+            open,
             generation: 0,
+            steps: padded_steps(adjacency, stride),
             frontier: Vec::new(),
             next: Vec::new(),
         }
     }
 
+    /// The padded index of `p`.
+    fn padded(&self, p: Point) -> usize {
+        (p.x as usize + 1) + (p.y as usize + 1) * self.stride
+    }
+
+    /// Takes note that the cell at `p` of `map` may have changed (an opening was written).
+    fn opened(&mut self, map: &Map, p: Point) {
+        let i = self.padded(p);
+        self.open[i] =
+            passable(map.flag_cells()[p.x as usize + p.y as usize * map.width() as usize]);
+    }
+
     /// Whether a walk over open cells reaches `to` from `from` in fewer than `limit` steps.
     fn within(
         &mut self,
-        map: &Map,
         from: Point,
         to: Point,
         limit: u32,
-        adjacency: Adjacency,
         work: &mut Batched<'_>,
     ) -> Result<bool, ToolError> {
         self.generation += 1;
         let g = self.generation;
-        let (w, h) = (map.width(), map.height());
-        let flags = map.flag_cells();
-        let target = (to.x + to.y * w) as u32;
+        let target = self.padded(to) as u32;
+        let start = self.padded(from) as u32;
         self.frontier.clear();
-        let start = (from.x + from.y * w) as u32;
         self.stamp[start as usize] = g;
         self.frontier.push(start);
         for _ in 1..limit {
             self.next.clear();
             work.work(self.frontier.len() as u64)?;
             for &i in &self.frontier {
-                let (x, y) = ((i % w as u32) as i32, (i / w as u32) as i32);
-                for d in adjacency.dirs() {
-                    let q = Point::new(x, y).step(*d);
-                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h {
+                for &d in &self.steps {
+                    // The padding is closed: a step from a map cell stays on the grid.
+                    let j = (i as isize + d) as usize;
+                    if self.stamp[j] == g || !self.open[j] {
                         continue;
                     }
-                    let j = (q.x + q.y * w) as u32;
-                    if self.stamp[j as usize] == g || !passable(flags[j as usize]) {
-                        continue;
-                    }
-                    if j == target {
+                    if j as u32 == target {
                         return Ok(true);
                     }
-                    self.stamp[j as usize] = g;
-                    self.next.push(j);
+                    self.stamp[j] = g;
+                    self.next.push(j as u32);
                 }
             }
             if self.next.is_empty() {

@@ -178,8 +178,8 @@ fn fill_padded<T: Copy>(map: &Map, scope: &Scope<'_>, table: &[[T; 2]], out: &mu
 }
 
 /// The index offsets of the steps to the neighbours in `adjacency` on a grid padded to
-/// `stride` cells a row.
-fn padded_steps(adjacency: Adjacency, stride: usize) -> Vec<isize> {
+/// `stride` cells a row (the lakes' and the loops' floods step by them too).
+pub(crate) fn padded_steps(adjacency: Adjacency, stride: usize) -> Vec<isize> {
     let s = stride as isize;
     let dirs: &[(isize, isize)] = match adjacency {
         Adjacency::Four => &[(0, -1), (-1, 0), (1, 0), (0, 1)],

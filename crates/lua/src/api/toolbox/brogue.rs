@@ -145,9 +145,9 @@ fn adjacency(o: &crate::api::call::Opts) -> mlua::Result<Adjacency> {
     )
 }
 
-/// Reserves the scratch a pass over `map` keeps: for the loops a search mark and a cell or two
-/// per cell; for the lakes two labels per cell of a grid one cell wider all round, and a lake's
-/// marks (two bytes a cell).
+/// Reserves the scratch a pass over `map` keeps, on grids one cell wider all round: for the
+/// loops an open flag and a search mark a cell, and the search's frontiers; for the lakes two
+/// labels a cell, and a lake's marks (two bytes a cell of the map).
 fn reserve_scratch(c: &Call, map: &Map) -> mlua::Result<Reservation> {
     let padded = (map.width() as usize + 2) * (map.height() as usize + 2);
     let bytes = (map.len() * 12).max(padded * 8 + map.len() * 2);
