@@ -471,49 +471,9 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
 /// A level for Brogue's passes at `w × h`: a Voronoi hive of one-cell walls (a cell per 100
 /// map cells), for loops; and a cellular cave, for lakes.
 fn brogue_levels(t: &Terrains, w: i64, h: i64) -> (Map, Map) {
-    let mut hive = t.map(w, h);
     let mut rng = Rng::new(7);
-    let cells = (w * h / 100).max(2) as u32;
-    let seeds = must(voronoi::scatter(&hive, Area::Map, cells, &mut rng));
-    let ids = must(voronoi::regions(
-        &hive,
-        Area::Map,
-        &seeds,
-        Metric::Euclidean,
-        &mut Unmetered,
-    ));
-    let brushes = HiveBrushes {
-        wall: &t.wall,
-        floor: &t.floor,
-    };
-    let rule = HiveRule {
-        border: 1,
-        thin: true,
-    };
-    must(voronoi::hive(
-        &mut hive,
-        Area::Map,
-        &ids,
-        rule,
-        brushes,
-        &mut Unmetered,
-    ));
-    let mut cave = t.map(w, h);
-    let paint = Paint {
-        wall: &t.wall,
-        floor: &t.floor,
-    };
-    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
-    must(cellular::cave(
-        &mut cave,
-        inner,
-        45,
-        (Rule::CAVE, 4),
-        &mut rng,
-        paint,
-        &mut Unmetered,
-    ));
-    (hive, cave)
+    let hive = bench_hive(t.map(w, h), t, &mut rng);
+    (hive, bench_cave(t.map(w, h), t, &mut rng))
 }
 
 /// Perlin fBm (4 octaves at 1/16 cell) thresholded at one half: the noise the pure-Lua workload
@@ -619,8 +579,8 @@ impl LuaRecipe {
 }
 
 /// The analyses' cave, as `benches/toolbox_lua/common.lua` makes it: `m` (rock), then the cellular
-/// primitive (45% rock, B5678/S45678, 4 generations) inside the map's edge.
-fn bench_cave(mut m: Map, t: &Terrains, seed: u64) -> Map {
+/// primitive (45% rock, B5678/S45678, 4 generations) inside the map's edge, drawing from `rng`.
+fn bench_cave(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
     let (w, h) = (m.width(), m.height());
     let paint = Paint {
         wall: &t.wall,
@@ -632,7 +592,7 @@ fn bench_cave(mut m: Map, t: &Terrains, seed: u64) -> Map {
         inner,
         45,
         (Rule::CAVE, 4),
-        &mut Rng::new(seed),
+        rng,
         paint,
         &mut Unmetered,
     );
@@ -641,11 +601,11 @@ fn bench_cave(mut m: Map, t: &Terrains, seed: u64) -> Map {
 }
 
 /// The loops bench's level, as `benches/toolbox_lua/loops.lua` makes it: `m` (rock), then a Voronoi
-/// hive (a seed a hundred cells, Euclidean) with one-cell walls.
-fn bench_hive(mut m: Map, t: &Terrains, seed: u64) -> Map {
+/// hive (a seed a hundred cells, Euclidean, drawn from `rng`) with one-cell walls.
+fn bench_hive(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
     let (w, h) = (m.width(), m.height());
     let cells = (w * h / 100).max(2) as u32;
-    let seeds = must(voronoi::scatter(&m, Area::Map, cells, &mut Rng::new(seed)));
+    let seeds = must(voronoi::scatter(&m, Area::Map, cells, rng));
     let ids = voronoi::regions(&m, Area::Map, &seeds, Metric::Euclidean, &mut Unmetered);
     let brushes = HiveBrushes {
         wall: &t.wall,
@@ -916,18 +876,24 @@ fn wfc_case<'a>(t: &'a Terrains, w: usize, h: usize) -> Generator<'a> {
     let mut m = t.map(w as i64, h as i64);
     Box::new(move |seed| {
         must(m.reset(w as i64, h as i64, t.wall.terrain));
-        let r = wfc::collapse(
-            &mut m,
-            Area::Map,
-            &patterns,
-            100,
-            &mut Rng::new(seed),
-            &brushes,
-            &mut Unmetered,
-        );
-        must(r);
+        collapse_houses(&mut m, (&patterns, &brushes), seed);
         open_of(&m)
     })
+}
+
+/// One collapse of the house patterns over the whole of `m`, 100 retries, from `seed`.
+fn collapse_houses(m: &mut Map, (patterns, brushes): (&Patterns, &[Brush]), seed: u64) -> u32 {
+    let mut rng = Rng::new(seed);
+    let r = wfc::collapse(
+        m,
+        Area::Map,
+        patterns,
+        100,
+        &mut rng,
+        brushes,
+        &mut Unmetered,
+    );
+    must(r).attempts
 }
 
 /// Wave function collapse: a 64×64 map from an 8×8 periodic sample of houses and streets (3×3
@@ -942,16 +908,7 @@ fn bench_wfc(c: &mut Criterion, t: &Terrains) {
         b.iter(|| {
             seed += 1;
             map.clone_from(&blank);
-            let r = wfc::collapse(
-                &mut map,
-                Area::Map,
-                &patterns,
-                100,
-                &mut Rng::new(seed),
-                &brushes,
-                &mut Unmetered,
-            );
-            black_box(must(r).attempts)
+            black_box(collapse_houses(&mut map, (&patterns, &brushes), seed))
         })
     });
     group.finish();
@@ -1250,7 +1207,7 @@ fn main() {
         let mut field = Field::new(w as i32, h as i32, 0.0);
         let mut seen = Mask::new(w as i32, h as i32, false);
         let (wi, hi) = (w as i64, h as i64);
-        let cave = |seed| bench_cave(t.map(wi, hi), &t, seed);
+        let cave = |seed| bench_cave(t.map(wi, hi), &t, &mut Rng::new(seed));
         if tabled("Dijkstra map") {
             let keys: &[&str] = &["reached", "total"];
             let analyse = (true, |m: &Map| distances_of(m, &mut field));
@@ -1265,7 +1222,7 @@ fn main() {
             println!("{row}");
         }
         if tabled("loops") {
-            let hive = |seed| bench_hive(t.map(wi, hi), &t, seed);
+            let hive = |seed| bench_hive(t.map(wi, hi), &t, &mut Rng::new(seed));
             let door = Brush::new(must(t.table.id("door").ok_or("no door terrain")));
             let mut work = t.map(wi, hi);
             let analyse = (false, |m: &Map| openings_of(m, &mut work, &door));

@@ -69,6 +69,14 @@ function M.read_open(map, w, h)
   return open
 end
 
+-- The bench's cave read cell by cell (as `read_open`), or nil when the run makes the cave alone
+-- (`analyse = false`, the baseline).
+function M.cave_to_analyse(map, ctx)
+  M.cave(map, ctx)
+  if not ctx.params.analyse then return nil end
+  return M.read_open(map, ctx.params.width, ctx.params.height)
+end
+
 -- The first open cell at or after the centre in row order (0-based index), as the Rust side
 -- picks it; nil on a map with none.
 function M.centre_cell(open, w, h)

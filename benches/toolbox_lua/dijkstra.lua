@@ -9,9 +9,8 @@ return {
   params = common.analysis_params,
   generate = function(map, ctx)
     local w, h = ctx.params.width, ctx.params.height
-    common.cave(map, ctx)
-    if not ctx.params.analyse then return end
-    local open = common.read_open(map, w, h)
+    local open = common.cave_to_analyse(map, ctx)
+    if not open then return end
     local source = common.centre_cell(open, w, h)
     if not source then return end
     -- Cells are 1-based indexes x + y * w + 1; the cave's edge is rock, so no step leaves the map.

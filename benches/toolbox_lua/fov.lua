@@ -57,9 +57,8 @@ return {
   params = common.analysis_params,
   generate = function(map, ctx)
     local w, h = ctx.params.width, ctx.params.height
-    common.cave(map, ctx)
-    if not ctx.params.analyse then return end
-    local open = common.read_open(map, w, h)
+    local open = common.cave_to_analyse(map, ctx)
+    if not open then return end
     local seen, n = {}, 0
     for i = 0, w * h - 1 do
       if open[i + 1] then

@@ -125,9 +125,8 @@ return {
   },
   generate = function(map, ctx)
     local w, h = ctx.params.width, ctx.params.height
-    common.cave(map, ctx)
-    if not ctx.params.analyse then return end
-    local open = common.read_open(map, w, h)
+    local open = common.cave_to_analyse(map, ctx)
+    if not open then return end
     local lake_open = passable(ctx, ctx.params.lake)
     local placed = 0
     for _ = 1, 4 do
