@@ -1,5 +1,6 @@
--- What the pure-Lua toolbox workloads share: their size parameters and writing a grid of
--- booleans (true: open) to the map in one call.
+-- What the pure-Lua toolbox workloads share: their size parameters, writing a grid of booleans
+-- (true: open) to the map in one call, and for the tools that work on a level (distance maps,
+-- field of view, lakes) the cave they work on, read cell by cell.
 local warren = require "warren"
 local M = {}
 
@@ -8,12 +9,12 @@ M.params = {
   height = { default = 50, min = 8, max = 1024, doc = "Map height." },
 }
 
--- The analyses' parameters (distance maps, field of view): `analyse = false` makes the cave
--- alone, the baseline the bench subtracts.
+-- The parameters of the tools that work on a level: `analyse = false` makes the level alone,
+-- the baseline the bench subtracts.
 M.analysis_params = {
   width = M.params.width,
   height = M.params.height,
-  analyse = { default = true, doc = "Analyse the cave (false: only make it)." },
+  analyse = { default = true, doc = "Run the tool on the level (false: only make the level)." },
 }
 
 local LEGEND = { ["#"] = "rock wall", ["."] = "floor" }
