@@ -7,6 +7,8 @@ mod common;
 
 /// Every declared binding refuses bad arguments with one located message.
 mod api_contract;
+/// The pure-Lua tools the toolbox bench times are the primitives' algorithms.
+mod bench_tools;
 /// Libraries written for stock Lua 5.4 run unchanged.
 mod compat;
 /// Every recipe's one-area promise for 8- and 4-way walkers, over 1,000 seeds.
@@ -50,7 +52,7 @@ mod sandbox;
 mod stats_reference;
 /// Exactly the documented globals and library members.
 mod surface;
-/// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options, the bench's pure-Lua analyses.
+/// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options.
 mod toolbox_lua;
 /// `warren.town` and `warren.status_lists`.
 mod town_api;
