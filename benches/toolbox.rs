@@ -433,31 +433,11 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                 let mut m = next();
                 move |seed| {
                     reset(&mut m);
-                    let mut rng = Rng::new(seed);
-                    let seeds = must(voronoi::scatter(&m, inner, 64, &mut rng));
-                    let ids = must(voronoi::regions(
-                        &m,
-                        Area::Map,
-                        &seeds,
-                        Metric::Euclidean,
-                        &mut Unmetered,
-                    ));
-                    let brushes = HiveBrushes {
-                        wall: &t.wall,
-                        floor: &t.floor,
-                    };
                     let rule = HiveRule {
                         border: 2,
                         thin: false,
                     };
-                    must(voronoi::hive(
-                        &mut m,
-                        Area::Map,
-                        &ids,
-                        rule,
-                        brushes,
-                        &mut Unmetered,
-                    ));
+                    hive_into(&mut m, t, (inner, 64), rule, &mut Rng::new(seed));
                     open_of(&m)
                 }
             }),
@@ -603,21 +583,38 @@ fn bench_cave(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
 /// The loops bench's level, as `benches/toolbox_lua/loops.lua` makes it: `m` (rock), then a Voronoi
 /// hive (a seed a hundred cells, Euclidean, drawn from `rng`) with one-cell walls.
 fn bench_hive(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
-    let (w, h) = (m.width(), m.height());
-    let cells = (w * h / 100).max(2) as u32;
-    let seeds = must(voronoi::scatter(&m, Area::Map, cells, rng));
-    let ids = voronoi::regions(&m, Area::Map, &seeds, Metric::Euclidean, &mut Unmetered);
-    let brushes = HiveBrushes {
-        wall: &t.wall,
-        floor: &t.floor,
-    };
+    let cells = (m.width() * m.height() / 100).max(2) as u32;
     let rule = HiveRule {
         border: 1,
         thin: true,
     };
-    let r = voronoi::hive(&mut m, Area::Map, &must(ids), rule, brushes, &mut Unmetered);
-    must(r);
+    hive_into(&mut m, t, (Area::Map, cells), rule, rng);
     m
+}
+
+/// A Voronoi hive on `m`: `count` seeds scattered in `area` (drawn from `rng`), every cell of
+/// the map given to its nearest (Euclidean), walled by `rule`.
+fn hive_into(
+    m: &mut Map,
+    t: &Terrains,
+    (area, count): (Area<'_>, u32),
+    rule: HiveRule,
+    rng: &mut Rng,
+) {
+    let seeds = must(voronoi::scatter(m, area, count, rng));
+    let ids = voronoi::regions(m, Area::Map, &seeds, Metric::Euclidean, &mut Unmetered);
+    let brushes = HiveBrushes {
+        wall: &t.wall,
+        floor: &t.floor,
+    };
+    must(voronoi::hive(
+        m,
+        Area::Map,
+        &must(ids),
+        rule,
+        brushes,
+        &mut Unmetered,
+    ));
 }
 
 /// The openings Brogue's loops make on a copy of `m` (in `work`): walls between sides 20 or

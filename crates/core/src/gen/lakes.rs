@@ -14,7 +14,7 @@
 
 use super::area::{Area, Mask};
 use super::cellular::{self, Rule};
-use super::field::distance::padded_steps;
+use super::field::distance::{fill_padded_passable, padded_steps};
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Brush, Map, Point};
@@ -311,7 +311,7 @@ impl Areas {
     /// Labels the open cells of `map` by area, into `self.label`.
     fn label(&mut self, map: &Map, work: &mut Batched<'_>) -> Result<(), ToolError> {
         work.work(map.len() as u64)?;
-        open_cells(map, &mut self.label, self.stride);
+        fill_padded_passable(map, [BLOCKED, NONE], &mut self.label);
         self.count = flood(
             &mut self.label,
             &self.steps,
@@ -332,7 +332,7 @@ impl Areas {
         work: &mut Batched<'_>,
     ) -> Result<bool, ToolError> {
         work.work(map.len() as u64)?;
-        open_cells(map, &mut self.after, self.stride);
+        fill_padded_passable(map, [BLOCKED, NONE], &mut self.after);
         for &p in cells {
             let i = self.padded(p);
             self.after[i] = BLOCKED;
@@ -349,18 +349,6 @@ impl Areas {
         let pieces = owners.len();
         owners.dedup();
         Ok(owners.len() < pieces || owners.len() < self.count)
-    }
-}
-
-/// Marks each cell of `map` in `grid` (padded to `stride`): [`NONE`] where a walker stands,
-/// [`BLOCKED`] elsewhere; the padding stays blocked.
-fn open_cells(map: &Map, grid: &mut [u32], stride: usize) {
-    let w = map.width() as usize;
-    for (y, flags) in map.flag_cells().chunks_exact(w).enumerate() {
-        let row = &mut grid[(y + 1) * stride + 1..(y + 1) * stride + 1 + w];
-        for (cell, &f) in row.iter_mut().zip(flags) {
-            *cell = if passable(f) { NONE } else { BLOCKED };
-        }
     }
 }
 

@@ -12,7 +12,7 @@
 //! steps, so a candidate costs at most the cells within that distance.
 
 use super::area::Area;
-use super::field::distance::padded_steps;
+use super::field::distance::{fill_padded_passable, padded_steps};
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{passable, Adjacency, Brush, Door, DoorState, Map, Point};
@@ -127,12 +127,7 @@ impl Search {
         let (w, h) = (map.width() as usize, map.height() as usize);
         let stride = w + 2;
         let mut open = vec![false; stride * (h + 2)];
-        for (y, flags) in map.flag_cells().chunks_exact(w).enumerate() {
-            let row = &mut open[(y + 1) * stride + 1..(y + 1) * stride + 1 + w];
-            for (cell, &f) in row.iter_mut().zip(flags) {
-                *cell = passable(f);
-            }
-        }
+        fill_padded_passable(map, [false, true], &mut open);
         Search {
             stride,
             stamp: vec![0; open.len()],

@@ -154,6 +154,20 @@ fn cost_table(map: &Map, rules: &MoveRules) -> Vec<[u32; 2]> {
         .collect()
 }
 
+/// Writes `open` for every cell of `map` a walker may stand on ([`passable`]) and `closed` for
+/// the others into `out`, a grid of `map`'s size padded with one ring (index
+/// `x + 1 + (y + 1) × (width + 2)`); the ring is left as it is (the lakes' and the loops' floods).
+pub(crate) fn fill_padded_passable<T: Copy>(map: &Map, [closed, open]: [T; 2], out: &mut [T]) {
+    let w = map.width() as usize;
+    let stride = w + 2;
+    for (y, flags) in map.flag_cells().chunks_exact(w).enumerate() {
+        let row = &mut out[(y + 1) * stride + 1..(y + 1) * stride + 1 + w];
+        for (cell, &f) in row.iter_mut().zip(flags) {
+            *cell = if passable(f) { open } else { closed };
+        }
+    }
+}
+
 /// Writes `table`'s entry for every cell of `scope` into `out`, a grid of `map`'s size padded
 /// with one ring (index `x + 1 + (y + 1) × (width + 2)`); other cells are left as they are.
 fn fill_padded<T: Copy>(map: &Map, scope: &Scope<'_>, table: &[[T; 2]], out: &mut [T]) {
