@@ -9,8 +9,8 @@
 //!   faster), diffusion-limited aggregation and wave function collapse too (80×50), and the
 //!   tools that work on a level, the level itself left out: a Dijkstra map and the field of
 //!   view of many viewers on a cellular cave (the primitive must first find on the recipe's own
-//!   caves exactly what the Lua code found), Brogue's loops on a Voronoi hive and Brogue's lakes
-//!   in the cave;
+//!   caves exactly what the Lua code found), Brogue's loops on a Voronoi hive, Brogue's lakes
+//!   in the cave and vault placement in a BSP dungeon;
 //! - absolute figures: a Dijkstra map of a 1024² cave (goal ≤ 5 ms), field of view of radius 20
 //!   (goal ≤ 20 µs); diffusion-limited aggregation (the `mapgen` crate has none), Brogue's loops
 //!   and lakes at 80×50 and 256×256;
@@ -49,7 +49,7 @@ use warren_core::gen::lakes::{self, LakeBrushes, Lakes};
 use warren_core::gen::loops::{self, Loops};
 use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
 use warren_core::gen::meter::Unmetered;
-use warren_core::gen::prefab::{self, Fit, PlaceRequest, PrefabBrushes};
+use warren_core::gen::prefab::{self, Fit, PlaceRequest, Prefab, PrefabBrushes};
 use warren_core::gen::voronoi::{self, HiveBrushes, HiveRule, Metric};
 use warren_core::gen::wfc::{self, Patterns, Sample, Symmetry as WfcSymmetry};
 use warren_core::map::{Adjacency, Brush, Map, Point, Rect, TagValue, TerrainTable};
@@ -766,69 +766,92 @@ fn big_cave(t: &Terrains) -> (Map, Point) {
     (m, p)
 }
 
-/// Vault placement: `count` of the shipped templates (decorations aside) fitted into the rock
-/// of a `w × h` BSP dungeon and joined to it, the dungeon restored before each placement.
-fn bench_vaults(c: &mut Criterion, t: &Terrains) {
+/// The vault bench's dungeon, as `benches/toolbox_lua/vaults.lua` makes it: `m` (rock), then
+/// BSP rooms (leaves of 12, rooms of 4 or more) inside its edge, drawn from `rng`.
+fn bench_dungeon(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
+    let (w, h) = (m.width(), m.height());
+    let options = WRooms {
+        min_leaf: 12,
+        min_room: 4,
+    };
+    let brushes = bsp::RoomBrushes {
+        floor: &t.floor,
+        corridor: &t.floor,
+    };
+    let inside = Area::Rect(Rect::new(1, 1, w - 2, h - 2));
+    must(bsp::rooms(
+        &mut m,
+        inside,
+        &options,
+        rng,
+        brushes,
+        &mut Unmetered,
+    ));
+    m
+}
+
+/// The shipped `[[prefab]]` templates (regions/vaults.toml), decorations aside.
+fn shipped_prefabs() -> Vec<Prefab> {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let registry = must(warren_core::region::Registry::load_dir(
         &root.join("regions"),
     ));
-    let prefabs = &registry.resolved.prefabs;
+    registry.resolved.prefabs
+}
+
+/// Places `count` of `prefabs` (decorations aside; depth 9, 20 tries each) into the rock of
+/// `work`, a copy of `m`, at priority 100, drawing from `rng`: what `vaults.lua` tags.
+fn vaults_of(
+    m: &Map,
+    work: &mut Map,
+    (t, prefabs): (&Terrains, &[Prefab]),
+    count: usize,
+    rng: &mut Rng,
+) -> Vec<i64> {
+    work.clone_from(m);
+    let exclude = ["decor".to_string()];
+    let req = PlaceRequest {
+        depth: 9,
+        include: &[],
+        exclude: &exclude,
+        count,
+        tries: 20,
+        unique: false,
+        fit: Fit::Free,
+        adjacency: Adjacency::Eight,
+    };
+    let vault = t.floor.priority(100);
+    let wall = t.wall.priority(100);
+    let brushes = PrefabBrushes {
+        floor: &vault,
+        wall: &wall,
+        door: &vault,
+        corridor: &t.floor,
+    };
+    let placed = prefab::place(work, Area::Map, prefabs, &req, brushes, rng, &mut Unmetered);
+    vec![must(placed).len() as i64]
+}
+
+/// Vault placement: `count` of the shipped templates (decorations aside) fitted into the rock
+/// of a `w × h` BSP dungeon and joined to it, the dungeon restored before each placement.
+fn bench_vaults(c: &mut Criterion, t: &Terrains) {
+    let prefabs = shipped_prefabs();
     let mut group = c.benchmark_group("toolbox vaults");
     for (w, h, count) in [(80, 50, 4), (256, 256, 16)] {
-        let mut dungeon = t.map(w, h);
-        let options = WRooms {
-            min_leaf: 12,
-            min_room: 4,
-        };
-        let brushes = bsp::RoomBrushes {
-            floor: &t.floor,
-            corridor: &t.floor,
-        };
-        let inside = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
-        must(bsp::rooms(
-            &mut dungeon,
-            inside,
-            &options,
-            &mut Rng::new(1),
-            brushes,
-            &mut Unmetered,
-        ));
-        let exclude = vec!["decor".to_string()];
-        let req = PlaceRequest {
-            depth: 9,
-            include: &[],
-            exclude: &exclude,
-            count,
-            tries: 20,
-            unique: false,
-            fit: Fit::Free,
-            adjacency: Adjacency::Eight,
-        };
-        let vault = t.floor.priority(100);
-        let wall = t.wall.priority(100);
-        let brushes = PrefabBrushes {
-            floor: &vault,
-            wall: &wall,
-            door: &vault,
-            corridor: &t.floor,
-        };
+        let dungeon = bench_dungeon(t.map(w, h), t, &mut Rng::new(1));
         let mut map = dungeon.clone();
         let mut seed = 0;
         group.bench_function(format!("place {count} vaults, {w}x{h}"), |b| {
             b.iter(|| {
                 seed += 1;
-                map.clone_from(&dungeon);
-                let placed = prefab::place(
+                let placed = vaults_of(
+                    &dungeon,
                     &mut map,
-                    Area::Map,
-                    prefabs,
-                    &req,
-                    brushes,
+                    (t, &prefabs),
+                    count,
                     &mut Rng::new(seed),
-                    &mut Unmetered,
                 );
-                black_box(must(placed).len())
+                black_box(placed)
             })
         });
     }
@@ -1151,6 +1174,7 @@ fn main() {
         println!("{r}");
     }
 
+    let prefabs = shipped_prefabs();
     println!("\nprimitive against pure Lua run in warren, medians per map (goal: ≥ 20× faster):");
     println!(
         "  {:<28} {:>7} {:>12} {:>12} {:>8}",
@@ -1238,6 +1262,17 @@ fn main() {
             let analyse = (false, |m: &Map| lakes_of(m, &mut work, brushes));
             let name = "Brogue's lakes (in a cave)";
             let row = analysis_row(name, ("lakes.lua", &["lakes"]), (w, h), &cave, analyse);
+            println!("{row}");
+        }
+        if tabled("vault placement") {
+            let dungeon = |seed| bench_dungeon(t.map(wi, hi), &t, &mut Rng::new(seed));
+            let mut work = t.map(wi, hi);
+            let count = (w * h / 4096).max(4);
+            let analyse = (false, |m: &Map| {
+                vaults_of(m, &mut work, (&t, &prefabs), count, &mut Rng::new(1))
+            });
+            let name = "vault placement (in a BSP)";
+            let row = analysis_row(name, ("vaults.lua", &["vaults"]), (w, h), &dungeon, analyse);
             println!("{row}");
         }
     }
