@@ -68,22 +68,31 @@ fn batch_memory_does_not_grow_with_the_count() {
     assert_eq!(lines.lines().count(), 300_001, "a header and every map");
 }
 
-/// Runs `slow.lua` over `count` seeds and signals it 0.4 s after it started generating,
-/// returning how it ended.
-fn interrupted(dir: &Path, count: u64, signal: i32, extra: &[&str]) -> common::process::Finished {
+/// Runs `slow.lua` over `count` seeds and signals it as soon as it has journaled `after`
+/// maps (a few tens of milliseconds a map: far from done at any machine's speed), returning
+/// how it ended.
+fn interrupted(
+    dir: &Path,
+    (count, after): (u64, usize),
+    signal: i32,
+    extra: &[&str],
+) -> common::process::Finished {
     let child = warren_in(dir)
         .args(slow_batch(count))
         .args(extra)
         .spawn()
         .expect("warren starts");
-    let started = || journal(dir).is_some();
-    signal_when(
-        &child,
-        signal,
-        std::time::Duration::from_millis(400),
-        started,
-    );
+    signal_when(&child, signal, std::time::Duration::ZERO, || {
+        journaled(dir, "r.jsonl", after)
+    });
     finish(child)
+}
+
+/// Whether the resume journal of the records file `records` in `dir` holds `maps` maps or more
+/// (a line each, after its header).
+fn journaled(dir: &Path, records: &str, maps: usize) -> bool {
+    journal_of(dir, records)
+        .is_some_and(|j| std::fs::read_to_string(j).is_ok_and(|t| t.lines().count() > maps))
 }
 
 /// `warren batch slow.lua --count COUNT --records r.jsonl`.
@@ -102,12 +111,18 @@ fn slow_batch(count: u64) -> Vec<String> {
 
 /// The resume journal of `r.jsonl` in `dir`, once the batch has started generating.
 fn journal(dir: &Path) -> Option<std::path::PathBuf> {
+    journal_of(dir, "r.jsonl")
+}
+
+/// The resume journal of the records file `records` in `dir`, once its batch has started.
+fn journal_of(dir: &Path, records: &str) -> Option<std::path::PathBuf> {
+    let prefix = format!(".{records}.warren-resume-");
     std::fs::read_dir(dir)
         .expect("dir")
         .map(|e| e.expect("entry").path())
         .find(|p| {
             p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(".r.jsonl.warren-resume-"))
+                .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
         })
 }
 
@@ -139,7 +154,7 @@ fn sigint_keeps_the_finished_maps_and_says_how_to_resume() {
     let dir = tree();
     let done = interrupted(
         dir.path(),
-        100_000,
+        (100_000, 4),
         libc::SIGINT,
         &["--jobs", "2", "--set", "width=20"],
     );
@@ -188,8 +203,8 @@ fn sigint_keeps_the_finished_maps_and_says_how_to_resume() {
 #[test]
 fn sigterm_exits_143_and_the_same_command_completes_the_statistics() {
     let dir = tree();
-    let count = 400;
-    let done = interrupted(dir.path(), count, libc::SIGTERM, &["--jobs", "1"]);
+    let count = 40;
+    let done = interrupted(dir.path(), (count, 4), libc::SIGTERM, &["--jobs", "1"]);
     assert_eq!(done.code, 143, "{}", done.stderr);
     assert!(temp_files(dir.path()).is_empty());
     assert!(
@@ -228,14 +243,15 @@ fn sigterm_exits_143_and_the_same_command_completes_the_statistics() {
 #[test]
 fn an_edited_recipe_starts_over_instead_of_continuing_an_old_journal() {
     let dir = tree();
-    let done = interrupted(dir.path(), 400, libc::SIGINT, &["--jobs", "1"]);
+    // Ten maps kept: seed 6's `seed_mod` is 6 only under the old recipe.
+    let done = interrupted(dir.path(), (40, 10), libc::SIGINT, &["--jobs", "1"]);
     assert_eq!(done.code, 130, "{}", done.stderr);
     let old = journal(dir.path()).expect("a journal");
     let slow = dir.path().join("slow.lua");
     let edited = SLOW.replace("ctx.seed % 7", "ctx.seed % 5");
     std::fs::write(&slow, edited).expect("edit the recipe");
     let again = run(warren_in(dir.path())
-        .args(slow_batch(400))
+        .args(slow_batch(40))
         .args(["--jobs", "1"]));
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(!again.stderr.contains("continuing"), "{}", again.stderr);
@@ -315,7 +331,7 @@ fn a_batch_killed_at_random_points_and_run_again_equals_an_uninterrupted_one() {
             "batch",
             "medium.lua",
             "--count",
-            "1500",
+            "600",
             "--jobs",
             "2",
             "--set",
@@ -337,7 +353,7 @@ fn a_batch_killed_at_random_points_and_run_again_equals_an_uninterrupted_one() {
     let done = run(&mut command(whole.path()));
     assert_eq!(done.code, 0, "{}", done.stderr);
     let expected = outputs(&whole.path().join("out"));
-    assert_eq!(expected.len(), 1501, "1500 maps and the records");
+    assert_eq!(expected.len(), 601, "600 maps and the records");
 
     let cut = tree();
     let out = cut.path().join("out");
@@ -421,28 +437,17 @@ fn an_interrupted_batch_with_parquet_records_resumes_into_one_whole_file() {
         "batch",
         "slow.lua",
         "--count",
-        "300",
+        "40",
         "--jobs",
         "1",
         "--records",
         "r.parquet",
     ];
-    let journal = || {
-        std::fs::read_dir(dir.path())
-            .expect("dir")
-            .map(|e| e.expect("entry").path())
-            .find(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with(".r.parquet.warren-resume-"))
-            })
-    };
+    let journal = || journal_of(dir.path(), "r.parquet");
     let child = warren_in(dir.path()).args(args).spawn().expect("starts");
-    signal_when(
-        &child,
-        libc::SIGTERM,
-        std::time::Duration::from_millis(400),
-        || journal().is_some(),
-    );
+    signal_when(&child, libc::SIGTERM, std::time::Duration::ZERO, || {
+        journaled(dir.path(), "r.parquet", 4)
+    });
     let done = finish(child);
     assert_eq!(done.code, 143, "{}", done.stderr);
     let parquet = dir.path().join("r.parquet");
@@ -451,7 +456,7 @@ fn an_interrupted_batch_with_parquet_records_resumes_into_one_whole_file() {
         "no Parquet file before the batch completes"
     );
     let kept = seeds(&journal().expect("the journal is kept")).len();
-    assert!(kept > 0 && kept < 300, "{kept} maps kept");
+    assert!(kept > 0 && kept < 40, "{kept} maps kept");
     let rest = run(warren_in(dir.path()).args(args));
     assert_eq!(rest.code, 0, "{}", rest.stderr);
     assert!(
@@ -462,13 +467,13 @@ fn an_interrupted_batch_with_parquet_records_resumes_into_one_whole_file() {
     assert_eq!(journal(), None, "the journal became the Parquet file");
     let merged = run(warren_in(dir.path()).args(["stats", "merge", "r.parquet"]));
     assert_eq!(merged.code, 0, "{}", merged.stderr);
-    let whole = run(warren_in(dir.path()).args(["batch", "slow.lua", "--count", "300"]));
+    let whole = run(warren_in(dir.path()).args(["batch", "slow.lua", "--count", "40"]));
     let statistics = |t: &str| t[..t.find("time µs").expect("times")].to_string();
     assert_eq!(statistics(&merged.stdout), statistics(&whole.stdout));
     assert!(
         merged
             .stdout
-            .starts_with("slow: 300 maps (seeds 0..=299), 0 failed"),
+            .starts_with("slow: 40 maps (seeds 0..=39), 0 failed"),
         "{}",
         merged.stdout
     );
