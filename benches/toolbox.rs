@@ -790,7 +790,7 @@ fn bench_dungeon(mut m: Map, t: &Terrains, rng: &mut Rng) -> Map {
     m
 }
 
-/// The shipped `[[prefab]]` templates (regions/vaults.toml), decorations aside.
+/// The shipped `[[prefab]]` templates (regions/vaults.toml).
 fn shipped_prefabs() -> Vec<Prefab> {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let registry = must(warren_core::region::Registry::load_dir(

@@ -47,7 +47,9 @@ local function read_level(map, ctx, w, h)
 end
 
 -- The templates a depth-9 placement without decorations may draw, each as a glyph grid and a
--- legend from glyph to { terrain =, door = } (`terrain` nil: the built-in floor or wall).
+-- legend from glyph to { terrain =, door = }: the built-in `.`, `#` and `+` as the bench's
+-- brushes draw them (floor, rock wall, a door on the floor), a `[[door]]` kind as its closed
+-- terrain; a glyph with no entry (a space) leaves its cell alone.
 local function templates(ctx)
   local closed = {}
   for _, d in ipairs(ctx.regions.door) do closed[d.name] = d.closed end
