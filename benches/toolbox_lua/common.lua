@@ -87,4 +87,33 @@ function M.centre_cell(open, w, h)
   return nil
 end
 
+-- Labels the open cells (open[i], 1-based cells) not `blocked` by 8-way area (label[i]);
+-- returns the labels and the first cell of each area in row order.
+function M.label8(open, blocked, w, h)
+  local lab, firsts = {}, {}
+  local dirs = { { -1, -1 }, { 0, -1 }, { 1, -1 }, { -1, 0 }, { 1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } }
+  for i = 1, w * h do
+    if open[i] and not lab[i] and not blocked[i] then
+      local id = #firsts + 1
+      firsts[id] = i
+      lab[i] = id
+      local stack = { i }
+      while #stack > 0 do
+        local c = table.remove(stack)
+        local x, y = (c - 1) % w, (c - 1) // w
+        for k = 1, 8 do
+          local nx, ny = x + dirs[k][1], y + dirs[k][2]
+          local j = nx + ny * w + 1
+          if nx >= 0 and ny >= 0 and nx < w and ny < h
+            and open[j] and not lab[j] and not blocked[j] then
+            lab[j] = id
+            stack[#stack + 1] = j
+          end
+        end
+      end
+    end
+  end
+  return lab, firsts
+end
+
 return M

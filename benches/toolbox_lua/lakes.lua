@@ -86,35 +86,6 @@ local function blob()
   return nil
 end
 
--- Labels the open cells not `blocked` by 8-way area (label[i], 1-based cells); returns the
--- first cell of each area in row order.
-local function label(open, blocked, w, h)
-  local lab, firsts = {}, {}
-  local dirs = { { -1, -1 }, { 0, -1 }, { 1, -1 }, { -1, 0 }, { 1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } }
-  for i = 1, w * h do
-    if open[i] and not lab[i] and not blocked[i] then
-      local id = #firsts + 1
-      firsts[id] = i
-      lab[i] = id
-      local stack = { i }
-      while #stack > 0 do
-        local c = table.remove(stack)
-        local x, y = (c - 1) % w, (c - 1) // w
-        for k = 1, 8 do
-          local nx, ny = x + dirs[k][1], y + dirs[k][2]
-          local j = nx + ny * w + 1
-          if nx >= 0 and ny >= 0 and nx < w and ny < h
-            and open[j] and not lab[j] and not blocked[j] then
-            lab[j] = id
-            stack[#stack + 1] = j
-          end
-        end
-      end
-    end
-  end
-  return lab, firsts
-end
-
 return {
   name = "pure-lua lakes",
   params = {
@@ -132,7 +103,7 @@ return {
     for _ = 1, 4 do
       local cells = blob()
       if cells and SIDE <= w and SIDE <= h then
-        local before, areas = label(open, {}, w, h)
+        local before, areas = common.label8(open, {}, w, h)
         for _ = 1, TRIES do
           local ox, oy = math.random(0, w - SIDE), math.random(0, h - SIDE)
           local lake, wet = {}, false
@@ -144,7 +115,7 @@ return {
           if wet then
             local blocked = {}
             for _, i in ipairs(lake) do blocked[i] = true end
-            local _, firsts = label(open, blocked, w, h)
+            local _, firsts = common.label8(open, blocked, w, h)
             local owners, split = {}, false
             for _, i in ipairs(firsts) do
               local o = before[i]

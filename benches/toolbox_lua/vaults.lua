@@ -13,7 +13,6 @@ local common = require "common"
 
 local DEPTH, TRIES, VAULT_PRIORITY, FLOOR_PRIORITY = 9, 20, 100, 70
 local N4 = { { 0, -1 }, { 0, 1 }, { 1, 0 }, { -1, 0 } }
-local N8 = { { -1, -1 }, { 0, -1 }, { 1, -1 }, { -1, 0 }, { 1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } }
 
 -- The bench's dungeon: rock, then BSP rooms (leaves of 12, rooms of 4 or more) at the floor's
 -- priority inside the map's edge, drawn by warren's own primitive.
@@ -323,29 +322,8 @@ end
 
 -- How many separate areas the open cells make, stepping 8 ways.
 local function areas(level)
-  local w, h, pass = level.w, level.h, level.pass
-  local seen, n = {}, 0
-  for start = 1, w * h do
-    if pass[start] and not seen[start] then
-      n = n + 1
-      seen[start] = true
-      local stack = { start }
-      while #stack > 0 do
-        local i = stack[#stack]
-        stack[#stack] = nil
-        local x, y = (i - 1) % w, (i - 1) // w
-        for _, o in ipairs(N8) do
-          local nx, ny = x + o[1], y + o[2]
-          local j = i + o[1] + o[2] * w
-          if nx >= 0 and ny >= 0 and nx < w and ny < h and pass[j] and not seen[j] then
-            seen[j] = true
-            stack[#stack + 1] = j
-          end
-        end
-      end
-    end
-  end
-  return n
+  local _, firsts = common.label8(level.pass, {}, level.w, level.h)
+  return #firsts
 end
 
 -- Up to TRIES tries at placing template `t` on a level of `pieces` open areas. When one is

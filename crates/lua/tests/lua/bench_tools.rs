@@ -43,6 +43,16 @@ fn tag(m: &Map, key: &str) -> Option<i64> {
     }
 }
 
+/// Asserts that the Lua code's count of `what` is within `within` (a fraction) of the
+/// primitive's.
+fn assert_close(what: &str, (by_lua, by_primitive): (i64, i64), within: f64) {
+    let ratio = by_lua as f64 / by_primitive as f64;
+    assert!(
+        (1.0 - within..=1.0 + within).contains(&ratio),
+        "{what}: {by_lua} in Lua, {by_primitive} by the primitive"
+    );
+}
+
 /// The point of cell index `i` on a map `w` cells wide.
 fn point(i: usize, w: usize) -> Point {
     Point::new((i % w) as i32, (i / w) as i32)
@@ -110,11 +120,7 @@ fn the_lua_loops_open_about_as_many_walls_as_the_primitive() {
         );
         by_primitive += made.unwrap().len() as i64;
     }
-    let ratio = by_lua as f64 / by_primitive as f64;
-    assert!(
-        (0.9..=1.1).contains(&ratio),
-        "openings: {by_lua} in Lua, {by_primitive} by the primitive"
-    );
+    assert_close("openings", (by_lua, by_primitive), 0.1);
 }
 
 /// Chasms block a walker, so a lake that split an area would show as one area more.
@@ -244,9 +250,5 @@ fn the_lua_vaults_go_into_rock_keep_the_level_whole_and_fit_as_often_as_the_prim
         );
         by_primitive += placed.unwrap().len() as i64;
     }
-    let ratio = by_lua as f64 / by_primitive as f64;
-    assert!(
-        (0.95..=1.05).contains(&ratio),
-        "vaults: {by_lua} in Lua, {by_primitive} by the primitive"
-    );
+    assert_close("vaults", (by_lua, by_primitive), 0.05);
 }
