@@ -268,6 +268,26 @@ impl Scope<'_> {
         self.bounds.cells().filter(|p| self.contains(p.x, p.y))
     }
 
+    /// The map index of every cell of the area, row by row (the cells of [`Scope::cells`]):
+    /// each row of the bounds a range, without a point or a bounds check per cell.
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        let (w, b) = (self.width as usize, self.bounds);
+        let columns = b.x as usize..(b.x + b.w.max(0)) as usize;
+        (b.y..b.y + b.h.max(0)).flat_map(move |y| {
+            let row = y as usize * w;
+            let cells = row + columns.start..row + columns.end;
+            cells.filter(move |&i| self.mask.is_none_or(|m| m.cells[i]))
+        })
+    }
+
+    /// How many cells the area holds.
+    pub fn cell_count(&self) -> usize {
+        match self.mask {
+            None => (self.bounds.w.max(0) * self.bounds.h.max(0)) as usize,
+            Some(_) => self.indices().count(),
+        }
+    }
+
     /// The area as a mask over a map of `height` rows.
     pub fn to_mask(&self, height: i32) -> Mask {
         let mut m = Mask::new(self.width, height, false);
@@ -309,5 +329,27 @@ mod tests {
         let s = Area::Mask(&mask).scope(5, 5).unwrap();
         assert_eq!(s.cells().collect::<Vec<_>>(), vec![Point::new(3, 1)]);
         assert_eq!(s.to_mask(5), mask);
+    }
+
+    #[test]
+    fn indices_and_counts_are_the_cells_of_every_kind_of_area() {
+        let mut mask = Mask::new(7, 6, false);
+        for p in [(0, 0), (6, 0), (3, 2), (4, 2), (1, 5), (6, 5)] {
+            mask.set(Point::new(p.0, p.1), true).unwrap();
+        }
+        let areas = [
+            Area::Map,
+            Area::Rect(Rect::new(2, 1, 4, 3)),
+            Area::Rect(Rect::new(6, 5, 1, 1)),
+            Area::Mask(&mask),
+        ];
+        for area in areas {
+            let s = area.scope(7, 6).unwrap();
+            let by_point: Vec<usize> = s.cells().map(|p| (p.x + p.y * 7) as usize).collect();
+            assert_eq!(s.indices().collect::<Vec<_>>(), by_point, "{area:?}");
+            assert_eq!(s.cell_count(), by_point.len(), "{area:?}");
+        }
+        assert_eq!(Area::Map.scope(7, 6).unwrap().cell_count(), 42);
+        assert_eq!(Area::Mask(&mask).scope(7, 6).unwrap().cell_count(), 6);
     }
 }

@@ -122,14 +122,12 @@ pub fn grow(
         });
     }
     let w = map.width() as usize;
-    let cells: Vec<u32> = scope
-        .cells()
-        .map(|p| p.x as u32 + p.y as u32 * w as u32)
-        .collect();
+    let cells: Vec<u32> = scope.indices().map(|i| i as u32).collect();
+    let flags = map.flag_cells();
     let mut open: Vec<u32> = cells
         .iter()
         .copied()
-        .filter(|&i| passable(map.flag_cells()[i as usize]))
+        .filter(|&i| passable(flags[i as usize]))
         .collect();
     let wanted = (cells.len() * o.floor_percent as usize).div_ceil(100);
     let mut walker = Walker {

@@ -121,11 +121,12 @@ pub fn walk(
     }
     let w = map.width() as usize;
     let map_len = map.len();
-    let cells = scope.cells().count();
+    let cells = scope.cell_count();
+    let flags = map.flag_cells();
     let mut open: Vec<u32> = scope
-        .cells()
-        .map(|p| p.x as u32 + p.y as u32 * w as u32)
-        .filter(|&i| passable(map.flag_cells()[i as usize]))
+        .indices()
+        .filter(|&i| passable(flags[i]))
+        .map(|i| i as u32)
         .collect();
     let wanted = (cells * o.floor_percent as usize).div_ceil(100);
     let mut walker = Walker {
