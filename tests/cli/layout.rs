@@ -1,6 +1,7 @@
 //! Every crate's tests are one binary, `tests/<area>/main.rs`, and every file beside it is one
 //! of its modules (`tests/README.md`): a stray `tests/x.rs` would be a binary of its own, and a
-//! file no `mod` names would never be compiled.
+//! file no `mod` names would never be compiled. A library that `cargo test` builds keeps no
+//! unit tests in `src/`: they would compile the library a second time.
 
 use crate::common;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,62 @@ fn problems(krate: &Path) -> Vec<String> {
         }
     }
     out
+}
+
+/// What keeps the library of the crate at `krate` from being compiled only once by `cargo test`:
+/// a `#[cfg(test)]` in its `src/` (unit tests compile the whole library again with `cfg(test)`,
+/// about two minutes of a fresh `cargo test` for the three crates), or a `[lib]` without
+/// `test = false` (cargo builds that second copy even when it holds no test).
+fn second_compiles(krate: &Path) -> Vec<String> {
+    let src = krate.join("src");
+    if !src.join("lib.rs").is_file() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let manifest_path = krate.join("Cargo.toml");
+    let manifest: toml::Table = std::fs::read_to_string(&manifest_path)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let tested = manifest
+        .get("lib")
+        .and_then(|lib| lib.get("test"))
+        .and_then(toml::Value::as_bool)
+        != Some(false);
+    if tested {
+        out.push(format!(
+            "{}: [lib] without `test = false`",
+            manifest_path.display()
+        ));
+    }
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if let Some(n) = text.lines().position(|l| l.contains("#[cfg(test)]")) {
+            out.push(format!(
+                "{}:{}: unit tests in the library",
+                file.display(),
+                n + 1
+            ));
+        }
+    }
+    out
+}
+
+/// The crates the README's `cargo test` builds: the workspace's default members.
+fn tested_crates(root: &Path) -> Vec<PathBuf> {
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    manifest["workspace"]["default-members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| root.join(m.as_str().unwrap()))
+        .collect()
 }
 
 /// Every `.rs` file below `dir`.
@@ -81,7 +138,10 @@ fn every_crate_has_one_test_binary_naming_every_file() {
     for entry in std::fs::read_dir(root.join("crates")).unwrap() {
         crates.push(entry.unwrap().path());
     }
-    let found: Vec<String> = crates.iter().flat_map(|c| problems(c)).collect();
+    let mut found: Vec<String> = crates.iter().flat_map(|c| problems(c)).collect();
+    let tested = tested_crates(&root);
+    assert!(tested.len() >= 3, "{tested:?}");
+    found.extend(tested.iter().flat_map(|c| second_compiles(c)));
     assert!(
         found.is_empty(),
         "see tests/README.md:\n{}",
@@ -119,6 +179,36 @@ fn the_check_finds_a_second_binary_and_a_file_no_mod_names() {
             "area/b.rs: no `mod` names it",
             "area/common/more.rs: no `mod` names it",
             "stray.rs: a test binary of its own",
+        ]
+    );
+}
+
+#[test]
+fn the_check_finds_unit_tests_in_a_library_and_a_lib_built_for_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path();
+    std::fs::create_dir_all(krate.join("src/gen")).unwrap();
+    std::fs::write(krate.join("src/lib.rs"), "pub mod gen;\n").unwrap();
+    std::fs::write(krate.join("src/gen/mod.rs"), "pub fn f() {}\n").unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"x\"\n\n[lib]\ntest = false\n",
+    )
+    .unwrap();
+    assert_eq!(second_compiles(krate), Vec::<String>::new());
+
+    std::fs::write(
+        krate.join("src/gen/mod.rs"),
+        "pub fn f() {}\n\n#[cfg(test)]\nmod tests {}\n",
+    )
+    .unwrap();
+    std::fs::write(krate.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+    let tail = |s: &String| s.rsplit(['/', '\\']).next().unwrap().to_string();
+    assert_eq!(
+        second_compiles(krate).iter().map(tail).collect::<Vec<_>>(),
+        [
+            "Cargo.toml: [lib] without `test = false`",
+            "mod.rs:3: unit tests in the library",
         ]
     );
 }
