@@ -40,7 +40,9 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicBool, Ordering};
 use warren_lua::account::BlockSize;
 
-mod classes;
+// reached by the crate's tests (tests/cli/lib/), not API
+#[doc(hidden)]
+pub mod classes;
 
 pub use classes::Classes;
 
@@ -60,7 +62,7 @@ const HUGE_BYTES: usize = 8 << 20;
 
 /// The OS page: what a mapping is made of, and what a block larger than the allocator's size
 /// classes makes resident as it is written.
-const OS_PAGE: usize = 4096;
+pub const OS_PAGE: usize = 4096;
 
 /// Whether a block of `layout` is served by its own mapping.
 #[inline(always)]
@@ -204,11 +206,11 @@ impl<A: BlockSize> BlockSize for Huge<A> {
 }
 
 /// True while huge pages are held back.
-static HELD: AtomicBool = AtomicBool::new(false);
+pub static HELD: AtomicBool = AtomicBool::new(false);
 
 /// mimalloc's `mi_option_allow_thp` (`mimalloc.h`, v3: the 44th option): whether its arena
 /// asks for transparent huge pages.
-const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
+pub const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 
 /// Keeps mimalloc's arena in 4 KiB pages and holds huge pages back for this process, unless
 /// `MIMALLOC_ALLOW_THP` is set (then both are mimalloc's choice) or they are disabled already.
@@ -272,7 +274,7 @@ pub fn release_huge_pages() {
 
 /// Whether the kernel backs every mapping with transparent huge pages, asked for or not
 /// (`[always]` in `/sys/kernel/mm/transparent_hugepage/enabled`).
-fn huge_pages_everywhere() -> bool {
+pub fn huge_pages_everywhere() -> bool {
     std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
         .is_ok_and(|mode| mode.contains("[always]"))
 }
@@ -325,39 +327,4 @@ pub unsafe fn keep_freed_memory() {
     // SAFETY: no other thread exists (the caller's promise); the option index is mimalloc
     // v3's, which this crate builds.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    use super::*;
-
-    /// Whether the kernel has huge pages disabled for this process.
-    fn disabled() -> bool {
-        // SAFETY: PR_GET_THP_DISABLE's documented arguments.
-        unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1 }
-    }
-
-    /// One test, as the setting is the whole process's: held back, then let go, once; mimalloc
-    /// told to keep its arena in 4 KiB pages.
-    #[test]
-    fn huge_pages_are_held_back_until_released() {
-        if std::env::var_os("MIMALLOC_ALLOW_THP").is_some() || disabled() {
-            // Not this process's to hold: left as they are.
-            hold_huge_pages();
-            assert!(!HELD.load(Ordering::Relaxed));
-            return;
-        }
-        hold_huge_pages();
-        assert!(HELD.load(Ordering::Relaxed) && disabled());
-        // SAFETY: reads an option.
-        let arena = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ALLOW_THP) };
-        assert_eq!(arena, 0, "mimalloc's arena stays in 4 KiB pages");
-        // Let go, unless the kernel would put every mapping in huge pages.
-        let everywhere = huge_pages_everywhere();
-        release_huge_pages();
-        assert!(!HELD.load(Ordering::Relaxed));
-        assert_eq!(disabled(), everywhere);
-        release_huge_pages();
-        assert_eq!(disabled(), everywhere, "releasing twice is harmless");
-    }
 }

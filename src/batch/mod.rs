@@ -41,9 +41,15 @@ use warren_lua::run::{params_json, GeneratedLevel};
 use warren_lua::turns::Turns;
 use warren_lua::{Host, Limits, ParamValues, Run};
 
-mod chunks;
-mod journal;
-mod placement;
+// reached by the crate's tests (tests/cli/lib/), not API
+#[doc(hidden)]
+pub mod chunks;
+// reached by the crate's tests (tests/cli/lib/), not API
+#[doc(hidden)]
+pub mod journal;
+// reached by the crate's tests (tests/cli/lib/), not API
+#[doc(hidden)]
+pub mod placement;
 
 /// Where and how to save every generated map.
 #[derive(Clone, Debug)]
@@ -191,7 +197,7 @@ struct Committed {
 }
 
 /// State the workers share.
-struct Shared<'a> {
+pub struct Shared<'a> {
     batch: &'a Batch,
     /// What the maps are made with: each worker's aggregate starts from it.
     header: Header,
@@ -211,9 +217,10 @@ struct Shared<'a> {
     /// [`Committed::next`], readable without the lock.
     next_to_commit: AtomicU64,
     /// How many seeds past the start of the oldest uncommitted chunk a worker may start a chunk.
-    window: u64,
+    pub window: u64,
     stop: AtomicBool,
-    fatal: Mutex<Option<Error>>,
+    /// The error that ends the whole batch, if one did (the first one recorded).
+    pub fatal: Mutex<Option<Error>>,
     committed: Mutex<Committed>,
     advanced: Condvar,
     /// The progress bar, when one is drawn.
@@ -236,7 +243,7 @@ impl Shared<'_> {
     }
 
     /// Whether workers should stop: an error, or a signal.
-    fn stopping(&self) -> bool {
+    pub fn stopping(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.batch.interrupt.load(Ordering::Relaxed) != 0
     }
 
@@ -252,7 +259,7 @@ impl Shared<'_> {
 
     /// Waits until a chunk starting at offset `first` is within the window of the oldest
     /// uncommitted chunk; false when the batch is stopping instead.
-    fn wait_for_window(&self, first: u64) -> bool {
+    pub fn wait_for_window(&self, first: u64) -> bool {
         let within = |next: u64| first < next.saturating_add(self.window);
         if within(self.next_to_commit.load(Ordering::Acquire)) {
             return true;
@@ -461,7 +468,7 @@ impl Drop for CloseOnDrop<'_, '_> {
 
 /// Resolves the parameters, checks the metrics asked for, and opens the outputs: the state the
 /// workers share.
-fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>> {
+pub fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<'a>> {
     let params = host.resolve_params(&batch.sets)?;
     let header = Header {
         recipe: host.recipe().name.clone(),
@@ -662,7 +669,7 @@ fn worker_panicked() -> Error {
 /// Stops the batch when the worker holding it unwinds: a panic in Rust code outside Lua
 /// (measuring or saving a map) must not leave the other workers waiting forever for the chunk
 /// it will never commit. The panic itself still ends the process as an internal error.
-struct StopOnPanic<'s, 'a>(&'s Shared<'a>);
+pub struct StopOnPanic<'s, 'a>(pub &'s Shared<'a>);
 
 impl Drop for StopOnPanic<'_, '_> {
     fn drop(&mut self) {
@@ -846,7 +853,7 @@ fn script_stem(script: &Path) -> String {
 
 /// `rooms-0042.json` for seed 42 of `scripts/rooms.lua` in JSON, the seed zero-padded to
 /// `digits` so that the files of a batch sort in seed order.
-fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String {
+pub fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String {
     let stem = script_stem(script);
     let ext = match format {
         Format::Ascii => "txt",
@@ -857,78 +864,4 @@ fn file_name(script: &Path, seed: u64, digits: usize, format: Format) -> String 
         Format::Ldtk => "ldtk",
     };
     format!("{stem}-{seed:0digits$}.{ext}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_names_sort_in_seed_order() {
-        let script = Path::new("scripts/rooms.lua");
-        assert_eq!(file_name(script, 7, 3, Format::Json), "rooms-007.json");
-        assert_eq!(file_name(script, 123, 3, Format::Png), "rooms-123.png");
-    }
-
-    #[test]
-    fn a_worker_that_panics_stops_the_batch() {
-        let script = PathBuf::from("scripts/rooms.lua");
-        let registry = warren_lua::run::load_registry(Some(Path::new("regions")), &script)
-            .expect("the shipped regions load");
-        let batch = Batch {
-            script,
-            registry: Arc::new(registry),
-            limits: Limits::default(),
-            sets: Vec::new(),
-            plan: SeedPlan {
-                start: 0,
-                count: 1000,
-                shard: None,
-            },
-            jobs: 2,
-            files: None,
-            records: None,
-            metrics: Vec::new(),
-            progress: false,
-            interrupt: Arc::new(AtomicUsize::new(0)),
-            exits_after: false,
-            stream: None,
-            background: false,
-            turns: None,
-        };
-        let host = Host::load(&batch.script, batch.registry.clone(), batch.limits)
-            .expect("rooms.lua loads");
-        let shared = prepare(&batch, &host, 2).expect("the batch starts");
-        // Chunk 0 is claimed and never committed: without the guard, a worker past the window
-        // would wait for it forever.
-        let far = shared.window + 1;
-        assert!(!shared.stopping());
-        let panicked = std::thread::scope(|scope| {
-            scope
-                .spawn(|| {
-                    let _stop = StopOnPanic(&shared);
-                    panic!("a bug while measuring");
-                })
-                .join()
-        });
-        assert!(panicked.is_err());
-        assert!(shared.stopping());
-        assert!(!shared.wait_for_window(far), "no wait once the batch stops");
-        let fatal = shared.fatal.lock().map(|mut f| f.take());
-        assert!(
-            matches!(fatal, Ok(Some(Error::Internal(ref m))) if m.contains("panicked")),
-            "{fatal:?}"
-        );
-    }
-
-    #[test]
-    fn typos_find_their_metric() {
-        let known: Vec<String> = ["floor_fraction", "dead_ends", "time_us.total"]
-            .map(String::from)
-            .to_vec();
-        let closest = |name| nearest(name, known.iter().map(String::as_str), Reach::Quarter);
-        assert_eq!(closest("floor_fracton"), Some("floor_fraction"));
-        assert_eq!(closest("time_us.totl"), Some("time_us.total"));
-        assert_eq!(closest("rooms"), None);
-    }
 }

@@ -23,7 +23,7 @@ pub struct Cells {
 
 impl Cells {
     /// Packs values no larger than `largest` in as few bytes as hold it.
-    fn pack(values: impl Iterator<Item = u32>, largest: u32) -> Cells {
+    pub fn pack(values: impl Iterator<Item = u32>, largest: u32) -> Cells {
         let bytes: u8 = match largest {
             0..=0xff => 1,
             0x100..=0xffff => 2,
@@ -241,29 +241,5 @@ fn palette(view: &View, name: &str) -> LayerPage {
         height: view.height,
         palette,
         cells: Cells::pack(ids.into_iter(), largest),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_use_the_fewest_bytes_that_hold_the_largest_value() {
-        let c = Cells::pack([1u32, 2, 255].into_iter(), 255);
-        assert_eq!(
-            (c.bytes, STANDARD.decode(&c.data).unwrap()),
-            (1, vec![1, 2, 255])
-        );
-        let c = Cells::pack([1u32, 300].into_iter(), 300);
-        assert_eq!(
-            (c.bytes, STANDARD.decode(&c.data).unwrap()),
-            (2, vec![1, 0, 44, 1])
-        );
-        let c = Cells::pack([70_000u32].into_iter(), 70_000);
-        assert_eq!(
-            (c.bytes, STANDARD.decode(&c.data).unwrap()),
-            (4, vec![0x70, 0x11, 1, 0])
-        );
     }
 }

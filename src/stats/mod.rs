@@ -8,7 +8,9 @@
 
 pub mod aggregate;
 pub mod column;
-mod font;
+// reached by the crate's tests (tests/cli/lib/), not API
+#[doc(hidden)]
+pub mod font;
 pub mod parquet_file;
 pub mod plan;
 pub mod plot;
