@@ -3,9 +3,6 @@
 //! recipes live in `crates/lua/tests/lua/`, of the core in `crates/core/tests/core/`;
 //! `tests/README.md` says where a new test goes.
 
-// `mod lib` is tests/cli/lib/mod.rs, not a second crate root (the lint, crate-wide only).
-#![allow(special_module_name)]
-
 mod common;
 
 /// No crate's modules reach each other in a circle.
@@ -45,7 +42,7 @@ mod huge_pages;
 /// Every crate's tests are one binary naming every file (`tests/README.md`).
 mod layout;
 /// The library's functions called directly (its former unit tests), one module per `src/` area.
-mod lib;
+mod library;
 /// Lua errors as the binary prints them: line, traceback, odd error values.
 mod lua_errors;
 /// One memory account per generation (`--max-memory`).

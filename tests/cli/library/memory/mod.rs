@@ -32,7 +32,7 @@ fn huge_pages_are_held_back_until_released() {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "lib::memory::huge_pages_are_held_back_until_released",
+                "library::memory::huge_pages_are_held_back_until_released",
                 "--test-threads",
                 "1",
             ])
