@@ -1,11 +1,13 @@
 //! Test helpers: maps built from ASCII rows, and plain reference algorithms to check the fast
 //! ones against.
 
-use warren_core::gen::connectivity::Component;
-use warren_core::map::{passable, Adjacency, AsciiCell, AsciiLegend, Brush, Door, DoorState, Map, Point};
-use warren_core::map::{TerrainId, TerrainTable};
 use std::collections::VecDeque;
 use std::sync::Arc;
+use warren_core::gen::connectivity::Component;
+use warren_core::map::{
+    passable, Adjacency, AsciiCell, AsciiLegend, Brush, Door, DoorState, Map, Point,
+};
+use warren_core::map::{TerrainId, TerrainTable};
 
 /// `#`: solid rock.
 pub const ROCK: TerrainId = 0;
