@@ -91,8 +91,9 @@ impl TerrainTable {
         TerrainTable::flagged(&flagged)
     }
 
-    /// [`TerrainTable::plain`] from `(name, glyph, solid, hazard)`.
-    pub(crate) fn flagged(terrains: &[(&str, char, bool, bool)]) -> Self {
+    /// [`TerrainTable::plain`] from `(name, glyph, solid, hazard)`: a hazard is open but
+    /// dangerous (a chasm, lava), and connectivity treats it as a wall.
+    pub fn flagged(terrains: &[(&str, char, bool, bool)]) -> Self {
         TerrainTable::new(
             terrains
                 .iter()

@@ -5,6 +5,10 @@
 
 mod common;
 
+/// Flood fill, components, closest pairs, joins and the connectivity fix-up.
+mod connectivity;
+/// The dungeon's steps: panels, streamers, vaults, rooms, connections, fix-up, stairs.
+mod dungeon;
 /// Vault templates: every bad input located, placement's invariants over many seeds.
 mod prefabs;
 /// Malformed region files generated from the schema, each refused at file:line:col.
@@ -13,3 +17,7 @@ mod region_corpus;
 mod regions;
 /// The dungeon's region keys: every knob used, every bad value located.
 mod regions_dungeon;
+/// TownMaze: parameters, seeding, streets, finishing, drawing, and whole-town invariants.
+mod town;
+/// The tunnel primitive: doors, flags, forced turns, styles, termination, steering.
+mod tunnel;

@@ -17,7 +17,7 @@ const HAZARD_SHIFT: u32 = FLAG_HAZARD.trailing_zeros();
 const DOOR_SHIFT: u32 = FLAG_DOOR.trailing_zeros();
 
 /// For each 8-cell bit pattern, the 8 flag bytes with only their connected bit set accordingly.
-static SPREAD_CONNECTED: [u64; 256] = spread_table();
+pub static SPREAD_CONNECTED: [u64; 256] = spread_table();
 
 const fn spread_table() -> [u64; 256] {
     let mut table = [0u64; 256];
@@ -46,7 +46,7 @@ fn load8(bytes: &[u8]) -> u64 {
 /// One bit per passable cell of eight flag bytes (bit `i` = byte `i`): neither solid nor a
 /// hazard, or a door.
 #[inline]
-fn open_bits8(bytes: &[u8]) -> u64 {
+pub fn open_bits8(bytes: &[u8]) -> u64 {
     let flags = load8(bytes);
     let blocked = ((flags >> SOLID_SHIFT) | (flags >> HAZARD_SHIFT)) & LOW_BITS;
     let door = (flags >> DOOR_SHIFT) & LOW_BITS;
@@ -55,7 +55,7 @@ fn open_bits8(bytes: &[u8]) -> u64 {
 
 /// A set of cells of a `width × height` grid.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct BitGrid {
+pub struct BitGrid {
     width: usize,
     height: usize,
     words_per_row: usize,
@@ -79,7 +79,7 @@ impl BitGrid {
     }
 
     /// Resizes to the map and holds exactly its passable cells ([`passable`]).
-    pub(crate) fn load_open(&mut self, map: &Map) {
+    pub fn load_open(&mut self, map: &Map) {
         let width = map.width() as usize;
         // Every word is overwritten below, so there is no need to clear first.
         self.resize(width, map.height() as usize);
@@ -104,7 +104,7 @@ impl BitGrid {
 
     /// Sets [`FLAG_CONNECTED`] on exactly the cells in the set and clears it everywhere else,
     /// leaving the other flag bits alone. `flags` is the map's row-major flag array.
-    pub(crate) fn store_connected(&self, flags: &mut [u8]) {
+    pub fn store_connected(&self, flags: &mut [u8]) {
         let keep = !(FLAG_CONNECTED as u64 * LOW_BITS);
         let rows = flags.chunks_exact_mut(self.width);
         for (flags, bits) in rows.zip(self.words.chunks_exact(self.words_per_row)) {
@@ -158,93 +158,12 @@ impl BitGrid {
     }
 
     /// Whether cell `(x, y)` is in the set. The cell must be on the grid.
-    #[cfg(test)]
-    pub(crate) fn contains(&self, x: usize, y: usize) -> bool {
+    pub fn contains(&self, x: usize, y: usize) -> bool {
         self.row(y)[x / 64] >> (x % 64) & 1 != 0
     }
 
     /// Number of cells in the set.
-    pub(crate) fn count(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gen::connectivity::ascii::ascii_map;
-
-    #[test]
-    fn hazards_block_and_doors_pass_whatever_their_terrain() {
-        let bytes = [
-            0,
-            FLAG_SOLID,
-            FLAG_HAZARD,
-            FLAG_SOLID | FLAG_DOOR,
-            FLAG_HAZARD | FLAG_DOOR,
-            FLAG_CONNECTED,
-            FLAG_SOLID | FLAG_CONNECTED,
-            FLAG_DOOR,
-        ];
-        assert_eq!(open_bits8(&bytes), 0b1011_1001);
-        for (i, &b) in bytes.iter().enumerate() {
-            assert_eq!(passable(b), open_bits8(&bytes) >> i & 1 == 1);
-        }
-    }
-
-    #[test]
-    fn gather_and_spread_tables_round_trip_every_pattern() {
-        for (pattern, spread) in SPREAD_CONNECTED.iter().enumerate() {
-            let bytes: Vec<u8> = (0..8)
-                .map(|i| if pattern >> i & 1 == 1 { 0 } else { FLAG_SOLID })
-                .collect();
-            assert_eq!(open_bits8(&bytes), pattern as u64);
-            let spread = spread.to_le_bytes();
-            for (i, b) in spread.iter().enumerate() {
-                let want = if pattern >> i & 1 == 1 {
-                    FLAG_CONNECTED
-                } else {
-                    0
-                };
-                assert_eq!(*b, want);
-            }
-        }
-    }
-
-    #[test]
-    fn load_and_store_handle_widths_around_word_boundaries() {
-        // One grid for all sizes: loading must not keep anything of the previous map.
-        let mut grid = BitGrid::default();
-        for width in [130usize, 1, 7, 8, 9, 63, 64, 65, 130, 64, 1] {
-            let rows: Vec<String> = (0..3)
-                .map(|y| {
-                    (0..width)
-                        .map(|x| {
-                            if (x * 7 + y * 3 + width) % 5 < 2 {
-                                '#'
-                            } else {
-                                '.'
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let mut map = ascii_map(&rows);
-            grid.load_open(&map);
-            for (i, f) in map.flag_cells().iter().enumerate() {
-                assert_eq!(grid.contains(i % width, i / width), f & FLAG_SOLID == 0);
-            }
-            assert_eq!(grid.count(), map.open_count());
-            map.flag_cells_mut()[0] |= FLAG_CONNECTED;
-            grid.store_connected(map.flag_cells_mut());
-            for f in map.flag_cells() {
-                assert_eq!(
-                    f & FLAG_CONNECTED != 0,
-                    f & FLAG_SOLID == 0,
-                    "width {width}"
-                );
-            }
-        }
     }
 }

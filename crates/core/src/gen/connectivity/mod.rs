@@ -10,17 +10,21 @@
 //! [`Connectivity`] holds every scratch buffer, so repeated calls reuse their allocations; the
 //! free functions [`mark_connected`] and [`components`] are one-off conveniences.
 
-mod bitgrid;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod bitgrid;
 mod closest;
 mod components;
-mod fill;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod fill;
 mod fixup;
 mod join;
 
+// the other unit tests still using it no longer use all of it
 #[cfg(test)]
+#[allow(dead_code)]
 pub(crate) mod ascii;
-#[cfg(test)]
-mod tests;
 
 pub use closest::ClosestPair;
 pub use components::{Component, Components, NO_COMPONENT};

@@ -21,13 +21,12 @@ mod error;
 mod fixup;
 mod panels;
 mod path;
-mod rooms;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod rooms;
 mod stairs;
 mod streamer;
 mod vault;
-
-#[cfg(test)]
-pub(crate) mod test_support;
 
 pub use connect::{closest, connect_panels, edge_cells};
 pub use error::DungeonError;

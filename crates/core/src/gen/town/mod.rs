@@ -30,16 +30,17 @@
 mod connect;
 mod draw;
 mod finish;
-mod grid;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod grid;
 mod make_street;
 pub mod params;
-mod seed;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod seed;
 pub mod status;
 pub mod streets;
 mod view;
-
-#[cfg(test)]
-mod tests;
 
 pub use connect::DeadStreets;
 pub use draw::{DebugTerrains, Drawn, TownTerrains, GATE_SPAWN, ROOM_KIND, STREET_REGION};
@@ -69,11 +70,15 @@ pub enum CellStatus {
     Unused,
 }
 
-const ISOLATED: usize = CellStatus::Isolated as usize;
-const LIVE: usize = CellStatus::Live as usize;
+/// The list index of [`CellStatus::Isolated`].
+pub const ISOLATED: usize = CellStatus::Isolated as usize;
+/// The list index of [`CellStatus::Live`].
+pub const LIVE: usize = CellStatus::Live as usize;
 const DEAD: usize = CellStatus::Dead as usize;
-const STREET: usize = CellStatus::Street as usize;
-const UNUSED: usize = CellStatus::Unused as usize;
+/// The list index of [`CellStatus::Street`].
+pub const STREET: usize = CellStatus::Street as usize;
+/// The list index of [`CellStatus::Unused`].
+pub const UNUSED: usize = CellStatus::Unused as usize;
 
 /// Names of the statuses of [`Town`]'s second set of lists. It sorts the cells a street may
 /// grow into at random — LIVE cells, and DEAD cells that are interior and not beside an UNUSED
@@ -88,14 +93,15 @@ const GROWTH_KINDS: [&str; 5] = [
 ];
 const NO_GROWTH: usize = 0;
 
-/// A pool random growth draws from: its bend and continuation kinds in [`GROWTH_KINDS`].
+/// A pool random growth draws from: its bend and continuation kinds in `GROWTH_KINDS`.
 #[derive(Clone, Copy, Debug)]
-struct Source {
+pub struct Source {
     bend: usize,
     ahead: usize,
 }
 
-const FROM_LIVE: Source = Source { bend: 1, ahead: 2 };
+/// Growth into LIVE cells.
+pub const FROM_LIVE: Source = Source { bend: 1, ahead: 2 };
 const FROM_DEAD: Source = Source { bend: 3, ahead: 4 };
 
 impl CellStatus {
@@ -186,15 +192,17 @@ pub enum TownError {
 #[derive(Clone, Debug)]
 pub struct Town {
     params: TownParams,
-    grid: CellGrid,
-    chars: Vec<u8>,
+    /// The cell geometry of the display grid.
+    pub grid: CellGrid,
+    /// The display grid, row by row (`WALL`, `BLANK`, doors, …).
+    pub chars: Vec<u8>,
     lists: StatusLists,
     /// The cells random growth may pick, by pool and by bend or continuation.
-    growth: StatusLists,
+    pub growth: StatusLists,
     /// The street number each street cell was made with (`NO_STREET` for other cells).
     street: Vec<u32>,
     /// The direction each street cell runs; `None` for other cells (TownMaze's -1).
-    heading: Vec<Option<Heading>>,
+    pub heading: Vec<Option<Heading>>,
     streets: StreetNumbers,
 }
 
@@ -336,7 +344,8 @@ impl Town {
         })
     }
 
-    fn status_of(&self, cell: usize) -> CellStatus {
+    /// The status of cell index `cell` (row × cols + col), which must exist.
+    pub fn status_of(&self, cell: usize) -> CellStatus {
         CellStatus::from_index(self.lists.of(cell)).unwrap_or(CellStatus::Unused)
     }
 }

@@ -21,16 +21,15 @@ mod error;
 mod natural;
 mod probe;
 mod request;
-mod rules;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod rules;
 mod select;
-mod steer;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod steer;
 mod walk;
 mod write;
-
-#[cfg(test)]
-mod test_map;
-#[cfg(test)]
-mod tests;
 
 pub use config::{ConstantOverrides, CorridorStyle, DoorTable, TunnelConfig, TunnelConstants};
 pub use error::TunnelError;

@@ -7,12 +7,11 @@
 mod castle;
 mod circular;
 mod lifecave;
-mod maze;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod maze;
 mod paint;
 mod rect;
-
-#[cfg(test)]
-mod tests;
 
 use super::panels::LevelPanels;
 use super::DungeonError;

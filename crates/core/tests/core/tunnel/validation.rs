@@ -1,8 +1,9 @@
 //! Bad requests and configurations.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::Dir;
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::{tunnel, TunnelConfig, TunnelLevel, TunnelRequest};
+use warren_core::map::Dir;
+use warren_core::rng::Rng;
 
 #[test]
 fn bad_requests_are_errors_that_name_the_value_and_leave_the_map_alone() {
@@ -95,7 +96,7 @@ fn bad_configs_are_errors_that_name_the_setting() {
     );
     check(
         &|c| {
-            let door = crate::map::DoorKind::uniform("bad", 40);
+            let door = warren_core::map::DoorKind::uniform("bad", 40);
             c.doors.by_region.insert("room".into(), door);
         },
         "tunnel: doors[\"room\"] is 40; valid: a terrain id 0..=9",

@@ -1,8 +1,8 @@
 //! Arrival, the step limit, restarts and the edge clamp.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::Dir;
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::{StopReason, MAX_CORRIDOR_LENGTH};
+use warren_core::map::Dir;
 
 #[test]
 fn arrival_needs_an_open_cell_in_the_destinations_region_and_panel() {

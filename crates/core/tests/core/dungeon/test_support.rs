@@ -1,7 +1,7 @@
 //! Test helpers: a small terrain table and blank maps.
 
-use crate::map::{Map, Point, TerrainId, TerrainTable};
 use std::sync::Arc;
+use warren_core::map::{Map, Point, TerrainId, TerrainTable};
 
 pub const ROCK: TerrainId = 0;
 pub const WALL: TerrainId = 1;
@@ -61,7 +61,7 @@ pub fn reach(map: &Map, start: Point) -> usize {
         }
         seen[i] = true;
         n += 1;
-        for d in crate::map::Dir::ALL {
+        for d in warren_core::map::Dir::ALL {
             stack.push(p.step(d));
         }
     }

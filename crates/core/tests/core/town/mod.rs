@@ -1,10 +1,22 @@
 //! Whole-town invariants over many seeds and a spread of parameters.
 
-use super::grid::{Heading, BLANK, HDOOR, VDOOR, WALL};
-use super::*;
-use crate::gen::meter::Unmetered;
-use crate::map::Point;
+mod connect;
+mod draw;
+mod finish;
+mod grid;
+mod make_street;
+mod params;
+mod seed;
+mod status;
+mod streets;
+
 use std::collections::VecDeque;
+use warren_core::gen::meter::Unmetered;
+use warren_core::gen::town::{
+    CellStatus, Heading, Town, TownError, TownParams, BLANK, HDOOR, ISOLATED, STREET, VDOOR, WALL,
+};
+use warren_core::map::Point;
+use warren_core::rng::Rng;
 
 /// Everything a finished town promises; returns the first broken promise.
 fn check(t: &Town) -> Result<(), String> {
@@ -18,11 +30,11 @@ fn check(t: &Town) -> Result<(), String> {
     if t.count(CellStatus::Isolated) + t.count(CellStatus::Live) > 0 {
         return Err("isolated or live cells remain".into());
     }
-    if t.count(CellStatus::Unused) as i64 != 4 + t.params.unused {
+    if t.count(CellStatus::Unused) as i64 != 4 + t.params().unused {
         return Err(format!(
             "{} unused cells for {} asked",
             t.count(CellStatus::Unused),
-            t.params.unused
+            t.params().unused
         ));
     }
     if t.distinct_streets() != 1 {
@@ -61,7 +73,7 @@ fn check(t: &Town) -> Result<(), String> {
         }
     }
     // One street network, walking only through open walls.
-    let streets = t.lists.list(STREET);
+    let streets = t.lists().list(STREET);
     let mut seen = vec![false; g.len()];
     let mut queue = VecDeque::from([streets[0] as usize]);
     seen[streets[0] as usize] = true;
@@ -82,11 +94,11 @@ fn check(t: &Town) -> Result<(), String> {
         ));
     }
     let gates = t.gate_indices();
-    if gates.len() as i64 != t.params.leftgates {
+    if gates.len() as i64 != t.params().leftgates {
         return Err(format!(
             "{} gates open, leftgates {}",
             gates.len(),
-            t.params.leftgates
+            t.params().leftgates
         ));
     }
     let (w, h) = (g.width(), g.height());
@@ -205,7 +217,7 @@ fn fill_makes_doorless_rooms_with_unused_corners() {
     assert_eq!(t.count(CellStatus::Isolated), 26);
     assert_eq!(t.distinct_streets(), 0);
     let fresh = Town::new(t.params(), &mut Unmetered).unwrap();
-    assert_eq!(t.lists.list(ISOLATED), fresh.lists.list(ISOLATED));
+    assert_eq!(t.lists().list(ISOLATED), fresh.lists().list(ISOLATED));
 }
 
 #[test]
@@ -267,7 +279,7 @@ fn phases_report_failures_instead_of_hanging() {
 
 /// Street cells whose next cell ahead is a street running the same way.
 fn straight_share(t: &Town) -> f64 {
-    let streets = t.lists.list(STREET);
+    let streets = t.lists().list(STREET);
     let straight = streets
         .iter()
         .filter(|&&c| {

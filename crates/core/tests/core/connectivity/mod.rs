@@ -1,12 +1,20 @@
 //! Behaviour of flood fill, components, closest pairs and fix-up, on hand-made and random maps.
 
-use super::ascii::{
+mod bitgrid;
+mod fill;
+
+use crate::common::ascii::{
     ascii_map, grid_map, put_door, reference_components, reference_flood, CHASM, FLOOR,
 };
-use super::*;
-use crate::map::{dogleg, passable, Brush, DogLeg, FLAG_CONNECTED};
-use crate::rng::Rng;
 use proptest::prelude::*;
+use warren_core::gen::connectivity::{
+    components, fixup, map_adjacency, mark_connected, ClosestPair, Components, Connectivity,
+    FixupError, FloodError, NO_COMPONENT,
+};
+use warren_core::map::{
+    dogleg, passable, Adjacency, Brush, DogLeg, Map, MapError, Point, FLAG_CONNECTED,
+};
+use warren_core::rng::Rng;
 
 fn connected_rows(map: &Map) -> Vec<String> {
     let w = map.width() as usize;
@@ -300,7 +308,7 @@ fn fixup_joins_every_area_and_reports_each_tunnel() {
     assert!(map
         .flag_cells()
         .iter()
-        .all(|f| (f & FLAG_CONNECTED != 0) == (f & crate::map::FLAG_SOLID == 0)));
+        .all(|f| (f & FLAG_CONNECTED != 0) == (f & warren_core::map::FLAG_SOLID == 0)));
 }
 
 #[test]

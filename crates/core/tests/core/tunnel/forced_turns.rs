@@ -1,9 +1,9 @@
 //! Each forced-turn rule on its own, and their effect on whole tunnels.
 
-use crate::gen::tunnel::rules::{assess, ForcedTurn};
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::{priority as prio, Dir};
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::rules::{assess, ForcedTurn};
+use warren_core::gen::tunnel::StopReason;
+use warren_core::map::{priority as prio, Dir};
 
 #[test]
 fn near_edge_forces_a_turn_when_four_steps_would_leave_the_map() {

@@ -1,8 +1,9 @@
 //! The seven `TT_*` flags.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::{priority as prio, Dir};
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::{tunnel, StopReason, TunnelConstants, TunnelFlags, TunnelLevel};
+use warren_core::map::{priority as prio, Dir, Point};
+use warren_core::rng::Rng;
 
 #[test]
 fn connect_stops_on_entering_an_area_of_the_other_connectedness() {

@@ -1,6 +1,10 @@
 //! Helpers the core's tests share: the shipped regions, a small terrain table, and region
 //! files that must fail to load.
 
+/// Maps from ASCII rows (rock, floor, door, chasm) and plain reference algorithms (floods,
+/// components) that the fast ones are checked against.
+pub mod ascii;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use warren_core::region::{Registry, Source};
@@ -27,7 +31,7 @@ pub fn temp_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 }
 
 /// Two terrains (solid rock, open floor) for region-file tests; its first line is a comment.
-pub const TEST_TERRAIN: &str = include_str!("../../../../tests/fixtures/two_terrains.toml");
+pub const TEST_TERRAIN: &str = include_str!("../../../../../tests/fixtures/two_terrains.toml");
 
 /// Loads [`TEST_TERRAIN`] as `regions/a.toml` plus `bad` as `regions/bad.toml`; returns the
 /// error text (panics if loading succeeds).

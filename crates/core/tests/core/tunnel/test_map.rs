@@ -17,9 +17,15 @@
 //!
 //! Tunnels dug with [`config`] use `tunnel floor` (`:`) and `tunnel wall` (`%`).
 
-use super::*;
-use crate::map::{priority as prio, AsciiCell, AsciiLegend, DoorState, TerrainId, TerrainTable};
 use std::sync::Arc;
+use warren_core::gen::tunnel::{
+    tunnel, ConstantOverrides, CorridorStyle, DoorTable, TunnelConfig, TunnelConstants,
+    TunnelFlags, TunnelLevel, TunnelOutcome, TunnelRequest,
+};
+use warren_core::map::{
+    priority as prio, AsciiCell, AsciiLegend, DoorState, Map, Point, TerrainId, TerrainTable,
+};
+use warren_core::rng::Rng;
 
 pub const FLOOR: TerrainId = 1;
 pub const DOOR: TerrainId = 6;

@@ -1,10 +1,13 @@
-use super::*;
-use crate::gen::dungeon::test_support::{blank, render, DOOR, FLOOR, PILLAR, WALL};
-use crate::gen::meter::Unmetered;
-use crate::map::{priority, Point, FLAG_SOLID};
-use crate::map::{DoorKind, DoorState};
-use crate::rng::Rng;
+//! The rooms of step 4: every kind drawn in its panel, its walls, floor, region and annotation.
+
+mod maze;
+
+use crate::dungeon::test_support::{blank, render, DOOR, FLOOR, PILLAR, WALL};
 use proptest::prelude::*;
+use warren_core::gen::dungeon::{draw_room, RegionPicker, RoomKind, RoomLimits, RoomStyle};
+use warren_core::gen::meter::Unmetered;
+use warren_core::map::{priority, DoorKind, DoorState, Map, Point, Rect, FLAG_SOLID};
+use warren_core::rng::Rng;
 
 fn style() -> RoomStyle {
     RoomStyle {
@@ -61,7 +64,7 @@ fn open_areas(map: &Map) -> (Vec<Point>, usize) {
             areas += 1;
             let mut stack = vec![p];
             while let Some(q) = stack.pop() {
-                for d in crate::map::Dir::ALL {
+                for d in warren_core::map::Dir::ALL {
                     let n = q.step(d);
                     if open.contains(&n) && seen.insert(n) {
                         stack.push(n);
@@ -107,7 +110,7 @@ fn check_room(kind: RoomKind, seed: u64) {
         // Doors keep the priority of the cell they stand on.
         assert_eq!(map.priority_at(p).unwrap(), priority::ROOM_FLOOR);
         // Enclosed: every neighbour of the floor is floor or solid room structure.
-        for d in crate::map::Dir::ALL {
+        for d in warren_core::map::Dir::ALL {
             let n = p.step(d);
             assert!(PANEL.contains(n));
             if map.is_solid(n).unwrap() {
@@ -120,7 +123,7 @@ fn check_room(kind: RoomKind, seed: u64) {
     }
     // A corridor can get in: some wall beside the floor has a priority a corridor floor beats.
     let diggable = open.iter().any(|&p| {
-        crate::map::Dir::CARDINAL.iter().any(|&d| {
+        warren_core::map::Dir::CARDINAL.iter().any(|&d| {
             let n = p.step(d);
             map.flag_cells()[map.index(n).unwrap()] & FLAG_SOLID != 0
                 && map.priority_at(n).unwrap() <= priority::ROOM_FLOOR
@@ -260,8 +263,8 @@ fn mazes_deeper_than_three_get_secret_doors_in_their_passages() {
 /// secret doors: each still goes on a passage cell of the maze's own floor.
 #[test]
 fn a_river_through_a_maze_takes_none_of_its_secret_doors() {
-    use crate::gen::dungeon::test_support::WATER;
-    use crate::map::Brush;
+    use crate::dungeon::test_support::WATER;
+    use warren_core::map::Brush;
     for seed in 0..60 {
         let mut map = blank(96, 64);
         let river = Brush::new(WATER).priority(priority::RIVER_STREAMER);

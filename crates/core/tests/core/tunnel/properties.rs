@@ -1,9 +1,13 @@
 //! Determinism, and properties over 10,000 random tunnels on random maps.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::Dir;
+use crate::tunnel::test_map::*;
 use proptest::prelude::{any, prop_assert, prop_assert_eq, proptest, ProptestConfig};
+use warren_core::gen::tunnel::{
+    tunnel, StopReason, TunnelConfig, TunnelConstants, TunnelFlags, TunnelLevel, TunnelRequest,
+    MAX_CORRIDOR_LENGTH,
+};
+use warren_core::map::{Dir, Map, Point};
+use warren_core::rng::Rng;
 
 #[test]
 fn same_seed_same_tunnel() {
@@ -40,7 +44,7 @@ fn random_map(rng: &mut Rng, w: usize, h: usize) -> Map {
     let mut map = map_from(&rows(&g));
     for i in 0..map.len() {
         if rng.below(4) == 0 {
-            map.flag_cells_mut()[i] |= crate::map::FLAG_CONNECTED;
+            map.flag_cells_mut()[i] |= warren_core::map::FLAG_CONNECTED;
         }
     }
     map

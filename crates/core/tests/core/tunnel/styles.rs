@@ -1,8 +1,9 @@
 //! Corridor style choice, constant overrides and what the corridor records.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::priority as prio;
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::{tunnel, TunnelLevel};
+use warren_core::map::priority as prio;
+use warren_core::rng::Rng;
 
 #[test]
 fn style_constants_apply_to_their_tunnel_only() {

@@ -1,9 +1,10 @@
 //! Doors before another corridor's wall and at room walls: features on their cells, which keep
 //! their priority.
 
-use crate::gen::tunnel::test_map::*;
-use crate::gen::tunnel::*;
-use crate::map::{priority as prio, DoorState};
+use crate::tunnel::test_map::*;
+use warren_core::gen::tunnel::{tunnel, StopReason, TunnelLevel};
+use warren_core::map::{priority as prio, DoorState};
+use warren_core::rng::Rng;
 
 #[test]
 fn a_door_is_made_before_cutting_another_corridors_wall() {
@@ -83,7 +84,7 @@ fn a_door_keeps_its_cells_priority() {
 #[test]
 fn doors_take_the_door_of_the_region_they_open_into() {
     let mut cfg = config();
-    let iron = crate::map::DoorKind::uniform("iron", TUNNEL_WALL);
+    let iron = warren_core::map::DoorKind::uniform("iron", TUNNEL_WALL);
     cfg.doors.by_region.insert("room".into(), iron);
     let mut map = map_from(&DOOR_MAP);
     let out = dig(
