@@ -63,21 +63,31 @@ pub mod clock;
 pub mod error;
 pub mod ffi;
 mod host;
-mod lex;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod lex;
 pub mod limits;
 pub mod located;
 pub mod params;
 pub mod phases;
-mod readonly;
-mod recipe;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod readonly;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod recipe;
 pub mod require;
 pub mod run;
 pub mod sandbox;
 pub mod shared_limit;
 mod snapshots;
 pub mod source;
-mod stack_ser;
-mod state;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod stack_ser;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod state;
 pub mod stubs;
 pub mod surface;
 pub mod traceback;

@@ -15,7 +15,7 @@ pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
 /// The segments of module name `name` (separated by `.` or `/`), when each is made of
 /// `[A-Za-z0-9_-]`: no empty segment, so no `..`, no absolute path.
-fn segments(name: &str) -> Option<Vec<&str>> {
+pub fn segments(name: &str) -> Option<Vec<&str>> {
     let segments: Vec<&str> = name.split(['.', '/']).collect();
     segments
         .iter()
@@ -216,38 +216,4 @@ pub fn read_chunk(lua: &Lua, name: String) -> mlua::Result<(Option<String>, Stri
         }
         Err(e) => (None, e),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn module_names_are_segments_inside_the_root() {
-        assert_eq!(segments("lib.cave"), Some(vec!["lib", "cave"]));
-        assert_eq!(segments("spec/helper"), Some(vec!["spec", "helper"]));
-        assert_eq!(segments("lua-utils.x_1"), Some(vec!["lua-utils", "x_1"]));
-        for bad in [
-            "",
-            "../x",
-            "/etc/passwd",
-            "a..b",
-            "a.",
-            ".a",
-            "a//b",
-            "a b",
-            "a\\b",
-        ] {
-            assert_eq!(segments(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn the_search_path_names_both_templates_in_every_root() {
-        let roots = [PathBuf::from("scripts"), PathBuf::from("/abs/lib/")];
-        assert_eq!(
-            search_path(&roots),
-            "scripts/?.lua;scripts/?/init.lua;/abs/lib/?.lua;/abs/lib/?/init.lua"
-        );
-    }
 }

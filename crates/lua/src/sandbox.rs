@@ -208,20 +208,28 @@ pub fn new_state(
     )?;
     install(lua, &host)?;
     warm_error_pool(lua)?;
-    let helpers: Table = prelude(lua, sandbox.state, PRELUDE_BYTECODE)?.call(host)?;
+    // SAFETY: `sandbox.state` is `lua`'s live state.
+    let helpers: Table = unsafe { prelude(lua, sandbox.state, PRELUDE_BYTECODE) }?.call(host)?;
     Ok((sandbox, helpers))
 }
 
 /// The prelude's chunk name, as tracebacks show it (`build.rs` compiles it under this name).
-const PRELUDE_NAME: &str = "=warren prelude";
+pub const PRELUDE_NAME: &str = "=warren prelude";
 
 /// The prelude as `build.rs` compiled it (`string.dump`'s form, debug information kept):
 /// loading it instead of parsing the source saves about a tenth of a process's start.
-static PRELUDE_BYTECODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prelude.luac"));
+pub static PRELUDE_BYTECODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prelude.luac"));
 
 /// The prelude as a function of the state at `raw` (`lua`'s), loaded from `bytecode`; parsed
 /// from its source when `lua` cannot load that (a cross build for another byte order).
-fn prelude(lua: &Lua, raw: *mut ffi::lua_State, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
+///
+/// # Safety
+/// `raw` is `lua`'s live state.
+pub unsafe fn prelude(
+    lua: &Lua,
+    raw: *mut ffi::lua_State,
+    bytecode: &[u8],
+) -> mlua::Result<mlua::Function> {
     let loaded = lua
         .load(bytecode)
         .set_name(PRELUDE_NAME)
@@ -299,48 +307,5 @@ fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
             lua.create_string(super::located::located_message(&e))?,
         )),
         other => Ok(other),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{prelude, PRELUDE_BYTECODE, PRELUDE_NAME};
-    use mlua::Lua;
-
-    /// In a fresh state: the prelude's chunk name and the `tostring` of the first table made
-    /// after the prelude is loaded from `bytecode` (or parsed, when that is not bytecode).
-    fn after_prelude(bytecode: &[u8]) -> (Option<String>, String) {
-        let lua = Lua::new();
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: only reads the state pointer.
-        unsafe { lua.exec_raw::<()>((), |l| raw = l) }.expect("a state");
-        let prelude = prelude(&lua, raw, bytecode).expect("the prelude loads");
-        let next: String = lua.load("return tostring({})").eval().expect("runs");
-        (prelude.info().source, next)
-    }
-
-    #[test]
-    fn the_build_compiled_the_prelude_as_the_host_parses_it() {
-        let lua = Lua::new();
-        let parsed = lua
-            .load(include_str!("prelude.lua"))
-            .set_name(PRELUDE_NAME)
-            .into_function()
-            .expect("the prelude parses");
-        assert!(
-            parsed.dump(false) == PRELUDE_BYTECODE,
-            "build.rs compiled the prelude with another Lua than the host's"
-        );
-    }
-
-    #[test]
-    fn a_loaded_prelude_numbers_what_follows_as_a_parsed_one_does() {
-        let loaded = after_prelude(PRELUDE_BYTECODE);
-        assert_eq!(loaded.0.as_deref(), Some(PRELUDE_NAME));
-        assert_eq!(
-            after_prelude(b"not bytecode"),
-            loaded,
-            "parsed from the source"
-        );
     }
 }

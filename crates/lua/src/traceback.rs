@@ -223,7 +223,7 @@ unsafe fn frame(l: *mut ffi::lua_State, ar: &mut ffi::lua_Debug) -> Option<Frame
 
 /// A value written for people: strings quoted, tables as `{key = value, …}` (two levels deep,
 /// at most eight entries each), a table's `__tostring` honoured.
-fn describe(lua: &Lua, value: &Value) -> String {
+pub fn describe(lua: &Lua, value: &Value) -> String {
     let mut out = String::new();
     write_value(lua, value, 0, &mut out);
     out
@@ -351,41 +351,4 @@ fn is_name(s: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn locations_are_recognised() {
-        assert!(crate::located::starts_located("scripts/r.lua:12: boom"));
-        assert!(crate::located::starts_located("[string \"x\"]:1: boom"));
-        assert!(!crate::located::starts_located("boom"));
-        assert!(!crate::located::starts_located("width: 3"));
-        assert!(!crate::located::starts_located("a:b: c"));
-    }
-
-    #[test]
-    fn values_are_written_readably() {
-        let lua = Lua::new();
-        let v: Value = lua
-            .load(r#"return { code = 1, "first", nested = { deep = { deeper = 1 } }, [true] = 2 }"#)
-            .eval()
-            .unwrap();
-        assert_eq!(
-            describe(&lua, &v),
-            r#"{"first", code = 1, nested = {deep = {…}}, [true] = 2}"#
-        );
-        let v: Value = lua
-            .load(r#"return setmetatable({}, { __tostring = function() return "E42" end })"#)
-            .eval()
-            .unwrap();
-        assert_eq!(describe(&lua, &v), "E42");
-        let many: Value = lua
-            .load("local t = {} for i = 1, 20 do t[i] = i end return t")
-            .eval()
-            .unwrap();
-        assert_eq!(describe(&lua, &many), "{1, 2, 3, 4, 5, 6, 7, 8, … 12 more}");
-    }
 }

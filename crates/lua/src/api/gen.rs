@@ -203,9 +203,8 @@ unsafe fn table_field(l: *mut ffi::lua_State, name: &std::ffi::CStr) -> bool {
 }
 
 /// The declarations and argument readers of `warren.gen`'s fast functions, for the test that
-/// keeps them in step (`api/fast/args.rs`).
-#[cfg(test)]
-pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
+/// keeps them in step (`tests/lua/api/fast_args.rs`).
+pub fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
     FAST.iter().map(|m| (m.decl, m.reads)).collect()
 }
 

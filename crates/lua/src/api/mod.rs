@@ -100,10 +100,9 @@ pub mod meter;
 pub mod pool;
 pub mod shapes;
 pub mod shared;
-mod terrain_names;
-
-#[cfg(test)]
-mod coverage;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod terrain_names;
 
 use decl::{Class, Decl, Owner};
 use mlua::{AnyUserData, Lua, Table};

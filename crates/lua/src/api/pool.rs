@@ -21,7 +21,7 @@ use warren_core::rng::Rng;
 
 /// How many userdata of one type a run keeps for the next: more than any shipped recipe makes
 /// in a run; a recipe that makes more gets the rest made anew, as before.
-const KEPT: usize = 32;
+pub const KEPT: usize = 32;
 
 /// The pools of one state, in its app data (the sandbox puts them there).
 #[derive(Default)]
@@ -116,7 +116,8 @@ impl Pooled for Vec<Rect> {
 /// One type's userdata: those the running generation made, and those it may hand out.
 pub struct Pool<T> {
     made: RefCell<Vec<Kept<T>>>,
-    free: RefCell<Vec<Kept<T>>>,
+    /// Those an earlier run made, which this run may hand out.
+    pub free: RefCell<Vec<Kept<T>>>,
 }
 
 impl<T> Default for Pool<T> {
@@ -129,7 +130,7 @@ impl<T> Default for Pool<T> {
 }
 
 /// A kept userdata and its payload (the same cell).
-struct Kept<T> {
+pub struct Kept<T> {
     ud: AnyUserData,
     value: Shared<T>,
 }
@@ -181,69 +182,5 @@ where
             }
         }
         self.free.borrow_mut().append(&mut made);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::fast::new_pointing;
-    use super::super::rng::LuaRng;
-    use super::{end_run, Pools, KEPT};
-    use crate::state;
-    use warren_core::rng::Rng;
-
-    /// The pointer and the stable id of `ud`, and the seed of the rng it holds.
-    fn seen(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> (*const std::ffi::c_void, u64, u64) {
-        let id = lua.exec_raw_lua(|raw| unsafe {
-            raw.push(ud).unwrap();
-            let id = crate::ffi::lua_warren_id(raw.state(), -1);
-            mlua::ffi::lua_pop(raw.state(), 1);
-            id
-        });
-        (ud.to_pointer(), id, LuaRng::read_ud(ud).unwrap().seed())
-    }
-
-    #[test]
-    fn a_clean_run_hands_what_it_made_to_the_next_as_new() {
-        let (lua, _) =
-            crate::sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
-        let data = state::state(&lua);
-        let free = || {
-            lua.app_data_ref::<Pools>()
-                .unwrap()
-                .rngs
-                .free
-                .borrow()
-                .len()
-        };
-        new_pointing(&lua, Rng::new(1)).unwrap();
-        end_run(&lua, true);
-        assert_eq!(free(), 0, "outside a run nothing is kept");
-
-        data.running.set(true);
-        let first = new_pointing(&lua, Rng::new(3)).unwrap();
-        let (at, id, _) = seen(&lua, &first);
-        end_run(&lua, true);
-        assert_eq!(free(), 1);
-        let again = new_pointing(&lua, Rng::new(4)).unwrap();
-        assert_eq!(
-            seen(&lua, &again),
-            (at, id + 1, 4),
-            "the same userdata, renumbered, new value"
-        );
-        let other = new_pointing(&lua, Rng::new(5)).unwrap();
-        assert_ne!(
-            seen(&lua, &other).0,
-            at,
-            "a run never hands out one object twice"
-        );
-
-        end_run(&lua, false);
-        assert_eq!(free(), 0, "a dirty run's objects are let go");
-        for seed in 0..2 * KEPT as u64 {
-            new_pointing(&lua, Rng::new(seed)).unwrap();
-        }
-        end_run(&lua, true);
-        assert_eq!(free(), KEPT, "at most KEPT are kept");
     }
 }

@@ -143,32 +143,3 @@ impl<T> Drop for WriteGuard<T> {
         self.0.borrows.set(0);
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::super::map::LuaMap;
-    use std::sync::Arc;
-    use warren_core::map::{Map, TerrainTable};
-
-    fn sample() -> LuaMap {
-        let terrains = Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
-        LuaMap::new(Map::new(2, 2, 0, terrains).unwrap())
-    }
-
-    #[test]
-    fn readers_share_and_writers_are_alone() {
-        let m = sample();
-        let (a, b) = (m.read().unwrap(), m.read().unwrap());
-        assert!(m.write().is_none(), "no writer beside readers");
-        let cell = unsafe { &*m.cell() };
-        assert_eq!(cell.peek(|map| map.width()), Some(2));
-        assert_eq!(cell.poke(|_| ()), None, "no fast write beside readers");
-        drop((a, b));
-        let w = m.write().unwrap();
-        assert!(m.read().is_none() && m.write().is_none());
-        assert_eq!(cell.peek(|_| ()), None, "no fast read beside a writer");
-        drop(w);
-        assert_eq!(cell.poke(|map| map.height()), Some(2));
-        assert!(m.write().is_some(), "every borrow was given back");
-    }
-}

@@ -37,24 +37,3 @@ pub fn id(table: &TerrainTable, name: &[u8]) -> Option<TerrainId> {
     RECENT.set(next);
     Some(id)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn recent_names_give_the_tables_own_ids() {
-        let a = TerrainTable::plain(&[("rock", '#', true), ("floor", '.', false)]);
-        let b = TerrainTable::plain(&[("floor", '.', false), ("rock", '#', true)]);
-        for _ in 0..3 {
-            for (table, names) in [
-                (&a, ["rock", "floor", "lava"]),
-                (&b, ["floor", "rock", "x"]),
-            ] {
-                for name in names {
-                    assert_eq!(id(table, name.as_bytes()), table.id(name), "{name}");
-                }
-            }
-        }
-    }
-}

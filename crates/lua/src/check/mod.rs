@@ -18,8 +18,6 @@ pub mod names;
 pub mod program;
 pub mod stock;
 pub mod syntax;
-#[cfg(test)]
-mod tests;
 pub mod value;
 pub mod walk;
 

@@ -5,14 +5,24 @@
 
 mod common;
 
+/// The API's machinery from outside: declarations and bindings in step, calls, gates, the fast
+/// calls' readers and cells, pools, charges.
+mod api;
 /// Every declared binding refuses bad arguments with one located message.
 mod api_contract;
 /// The pure-Lua tools the toolbox bench times are the primitives' algorithms.
 mod bench_tools;
+/// The budgets (instructions, memory, time, cancellation, output), the memory account, shared
+/// limits and the limits region files set.
+mod budget;
+/// `warren check`'s static analysis, rule by rule, and its parts.
+mod check;
 /// Libraries written for stock Lua 5.4 run unchanged.
 mod compat;
 /// Every recipe's one-area promise for 8- and 4-way walkers, over 1,000 seeds.
 mod connectivity_modes;
+/// Error places and tracebacks: located messages, values written readably.
+mod errors;
 /// The per-cell fast calls answer exactly as their declared bindings.
 mod fast_calls;
 /// The fast rooms phases do exactly what their declared bindings do.
@@ -23,6 +33,9 @@ mod golden;
 mod hostile;
 /// The `[limits]` of region files become the host's budgets, clamped to what the user allows.
 mod limits;
+/// Loading a recipe: the lexer, refused chunks, `require`'s names, parameters and their
+/// declarations.
+mod loading;
 /// `warren.tunnel`, `warren.dungeon` and connectivity as recipes use them.
 mod lua_dungeon;
 /// The patched Lua (`crates/lua-src`) through its raw `lua_warren_*` API.
@@ -31,6 +44,8 @@ mod lua_runtime;
 mod map_fields;
 /// A Rust panic in a primitive is an internal error no script can catch.
 mod panics;
+/// The phase clock: marks per name, reset between generations.
+mod phases;
 /// Streams and rectangle lists handed out again by the next run.
 mod pooled;
 /// Every primitive with random arguments never panics nor writes off the map.
@@ -48,11 +63,18 @@ mod recipe_toolbox;
 mod reset;
 /// The sandbox baseline: safe libraries, confined `require`, budgets that hold.
 mod sandbox;
+/// The Lua state's parts: the prelude, frozen and read-only tables, `ctx.regions` built on the
+/// stack, the FFI's constants.
+mod state;
 /// The built-in statistics against a cell-by-cell reference.
 mod stats_reference;
+/// The LuaLS stubs and the API reference's table are up to date and valid.
+mod stubs;
 /// Exactly the documented globals and library members.
 mod surface;
 /// `warren.toolbox` through Lua: areas kept, same maps in a fresh host, budgets, bad options.
 mod toolbox_lua;
 /// `warren.town` and `warren.status_lists`.
 mod town_api;
+/// Hot reload: file change batches, the hot registry, live recipes.
+mod watch;

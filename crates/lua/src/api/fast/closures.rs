@@ -3,7 +3,6 @@
 //! reading arguments, telling a userdata's cell, charging the budget as the bindings charge it,
 //! and pushing the answer.
 
-#[cfg(test)]
 use super::read::Read;
 use crate::api::decl::Decl;
 use crate::api::pool::Pooled;
@@ -23,7 +22,6 @@ pub(in crate::api) struct FastMethod<T: 'static> {
     pub decl: &'static Decl,
     /// What its reader reads each declared argument as (checked against the declaration at
     /// compile time; kept for the test that checks every table).
-    #[cfg(test)]
     pub reads: &'static [Read],
     /// The common case: the arguments read as `decl` declares them, then the answer; `None`
     /// for the declared binding to handle the call. Converts no argument, and never raises or
@@ -126,10 +124,7 @@ where
 
 /// The metatable of the userdata `ud` (`lua_topointer`; null when it has none): what a fast
 /// call compares an argument's metatable with to tell its type.
-pub(in crate::api) fn metatable_of(
-    lua: &mlua::Lua,
-    ud: &mlua::AnyUserData,
-) -> *const std::ffi::c_void {
+pub fn metatable_of(lua: &mlua::Lua, ud: &mlua::AnyUserData) -> *const std::ffi::c_void {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: room for two slots is checked; everything pushed is popped.
@@ -429,7 +424,7 @@ pub(in crate::api) unsafe fn bytes_charged(
 /// # Safety
 /// `l` is running a fast closure; `metatable` is the metatable of userdata holding a
 /// `Shared<T>`, whose first user value, when a light userdata, is that value's cell.
-pub(in crate::api) unsafe fn cell_at<'l, T>(
+pub unsafe fn cell_at<'l, T>(
     l: *mut lua_State,
     i: c_int,
     metatable: *const std::ffi::c_void,
@@ -444,55 +439,5 @@ pub(in crate::api) unsafe fn cell_at<'l, T>(
             .cast_const()
             .cast::<SharedCell<T>>()
             .as_ref()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use warren_core::map::Rect;
-    use warren_core::rng::Rng;
-
-    /// `cell_at` at the top of the stack, with `metatable`.
-    fn found(lua: &mlua::Lua, v: &mlua::Value, metatable: *const std::ffi::c_void) -> usize {
-        lua.exec_raw_lua(|raw| {
-            // SAFETY: one value is pushed and popped; `cell_at` pushes nothing.
-            unsafe {
-                assert!(ffi::lua_checkstack(raw.state(), 1) != 0);
-                raw.push(v).unwrap();
-                let cell = cell_at::<Rng>(raw.state(), -1, metatable);
-                ffi::lua_pop(raw.state(), 1);
-                cell.map_or(0, |c| std::ptr::from_ref(c) as usize)
-            }
-        })
-    }
-
-    #[test]
-    fn cell_at_finds_the_cell_of_a_pointing_userdata_of_its_type_only() {
-        let lua = mlua::Lua::new();
-        let rng = Shared::new(Rng::new(7));
-        let cell = rng.cell() as usize;
-        let pointing = lua.create_userdata(rng).unwrap();
-        keep_cell::<Rng>(&lua, &pointing).unwrap();
-        let not_pointing = lua.create_userdata(Shared::new(Rng::new(8))).unwrap();
-        let list = lua
-            .create_userdata(Shared::new(Vec::<Rect>::new()))
-            .unwrap();
-        keep_cell::<Vec<Rect>>(&lua, &list).unwrap();
-        let rngs = metatable_of(&lua, &pointing);
-        assert!(!rngs.is_null());
-        assert_eq!(metatable_of(&lua, &not_pointing), rngs);
-
-        let ud = mlua::Value::UserData;
-        assert_eq!(found(&lua, &ud(pointing.clone()), rngs), cell);
-        // Not pointing at its cell yet, another type (pointing at its own), no metatable given,
-        // and values that are not userdata: none.
-        assert_eq!(found(&lua, &ud(not_pointing), rngs), 0);
-        assert_eq!(found(&lua, &ud(list), rngs), 0);
-        assert_eq!(found(&lua, &ud(pointing), std::ptr::null()), 0);
-        let table = mlua::Value::Table(lua.create_table().unwrap());
-        for v in [mlua::Value::Nil, mlua::Value::Integer(1), table] {
-            assert_eq!(found(&lua, &v, rngs), 0);
-        }
     }
 }

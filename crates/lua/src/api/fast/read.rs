@@ -6,7 +6,8 @@ use crate::api::decl::{same_text, Class, Decl, Ty};
 
 /// What a fast reader reads an argument as, and so which declared types it may stand for.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::api) enum Read {
+#[doc(hidden)] // reached by the crate's tests (tests/lua/), not API
+pub enum Read {
     /// An integer as the bindings read one ([`Given::int`](super::args::Given::int)), in its
     /// declared range: `Ty::Int`.
     Int,
@@ -56,7 +57,8 @@ impl Read {
 
 /// Whether `reads` are the readers of `decl`'s arguments: one per declared argument, each
 /// reading its declared type ([`Read::reads`]).
-pub(in crate::api) const fn agree(decl: &Decl, reads: &[Read]) -> bool {
+#[doc(hidden)] // reached by the crate's tests (tests/lua/), not API
+pub const fn agree(decl: &Decl, reads: &[Read]) -> bool {
     if reads.len() != decl.args.len() {
         return false;
     }

@@ -18,10 +18,8 @@ pub use fast::install as install_fast;
 pub(in crate::api) use fast::map_call;
 
 /// The declarations and argument readers of the map's fast methods, for the test
-/// that keeps them in step (`api/fast/args.rs`).
-#[cfg(test)]
-pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [crate::api::fast::args::Read])>
-{
+/// that keeps them in step (`tests/lua/api/fast_args.rs`).
+pub fn fast_readers() -> Vec<(&'static Decl, &'static [crate::api::fast::args::Read])> {
     fast::METHODS.iter().map(|m| (m.decl, m.reads)).collect()
 }
 

@@ -25,9 +25,8 @@ use warren_core::map::Rect;
 pub type LuaRects = Shared<Vec<Rect>>;
 
 /// The declarations and argument readers of the lists' fast methods and `#`, for the test that
-/// keeps them in step (`api/fast/args.rs`).
-#[cfg(test)]
-pub(in crate::api) fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
+/// keeps them in step (`tests/lua/api/fast_args.rs`).
+pub fn fast_readers() -> Vec<(&'static Decl, &'static [super::fast::args::Read])> {
     fast::METHODS
         .iter()
         .chain(&fast::METAMETHODS)

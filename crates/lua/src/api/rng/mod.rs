@@ -10,9 +10,8 @@ pub use draws::{weight_problem, METHODS};
 pub use fast::install as install_fast;
 
 /// The declarations and argument readers of the rngs' fast methods and `math.random`, for the
-/// test that keeps them in step (`api/fast/args.rs`).
-#[cfg(test)]
-pub(in crate::api) fn fast_readers() -> Vec<(
+/// test that keeps them in step (`tests/lua/api/fast_args.rs`).
+pub fn fast_readers() -> Vec<(
     &'static crate::api::decl::Decl,
     &'static [crate::api::fast::args::Read],
 )> {

@@ -1,15 +1,15 @@
 //! Keeps the API declarations and the registered bindings in step: every method, field and
-//! function registered in Lua has a declaration ([`super::decls`]), and every declaration is
+//! function registered in Lua has a declaration (`api::decls`), and every declaration is
 //! registered.
 
-use super::decl::Owner;
-use super::map::LuaMap;
-use super::rng::LuaRng;
-use crate::sandbox;
 use mlua::{
     FromLuaMulti, IntoLua, IntoLuaMulti, Lua, MaybeSend, UserData, UserDataFields, UserDataMethods,
 };
 use std::collections::BTreeSet;
+use warren_lua::api::decl::Owner;
+use warren_lua::api::map::LuaMap;
+use warren_lua::api::rng::LuaRng;
+use warren_lua::sandbox;
 
 /// Records the names a userdata type registers, without building anything.
 #[derive(Default)]
@@ -129,7 +129,8 @@ fn userdata_names<T: UserData>() -> BTreeSet<String> {
 
 /// A rectangle's fields and methods. Its metatable is hidden from Lua, so it is read from Rust.
 fn rect_keys() -> BTreeSet<String> {
-    let (lua, _) = sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
+    let (lua, _) =
+        sandbox::new_state(vec![], Default::default(), warren_lua::api::install).unwrap();
     let rect: mlua::Table = lua.load("return warren.rect(0, 0, 1, 1)").eval().unwrap();
     let mut keys = BTreeSet::new();
     let mut add = |t: &mlua::Table| {
@@ -153,7 +154,8 @@ fn rect_keys() -> BTreeSet<String> {
 /// The keys of the table `expr` evaluates to in a fresh sandbox. Read-only proxies (which
 /// hide their metatable from Lua) are looked through to the table they guard.
 fn lua_keys(expr: &str) -> BTreeSet<String> {
-    let (lua, _) = sandbox::new_state(vec![], Default::default(), crate::api::install).unwrap();
+    let (lua, _) =
+        sandbox::new_state(vec![], Default::default(), warren_lua::api::install).unwrap();
     let table: mlua::Table = lua.load(format!("return {expr}")).eval().unwrap();
     let guarded = table
         .metatable()
@@ -186,15 +188,15 @@ fn ctx_keys() -> BTreeSet<String> {
     }])
     .unwrap();
     let host =
-        crate::Host::load(&script, std::sync::Arc::new(registry), Default::default()).unwrap();
+        warren_lua::Host::load(&script, std::sync::Arc::new(registry), Default::default()).unwrap();
     let params = host.resolve_params(&[]).unwrap();
-    let levels = crate::run::generate_levels(&host, 1, &params, 2).unwrap();
+    let levels = warren_lua::run::generate_levels(&host, 1, &params, 2).unwrap();
     levels[1].map.notes.tags.keys().cloned().collect()
 }
 
 /// The declared names for one owner.
 fn declared(owner: Owner) -> BTreeSet<String> {
-    super::decls()
+    warren_lua::api::decls()
         .into_iter()
         .filter(|d| d.owner == owner)
         .map(|d| d.name.to_string())
@@ -206,14 +208,21 @@ fn every_binding_is_declared_and_every_declaration_bound() {
     let registered = [
         (Owner::Map, {
             let mut names = userdata_names::<LuaMap>();
-            names.extend(super::map::FIELDS.iter().map(|d| d.name.to_string()));
+            names.extend(
+                warren_lua::api::map::FIELDS
+                    .iter()
+                    .map(|d| d.name.to_string()),
+            );
             names
         }),
         (Owner::Rng, userdata_names::<LuaRng>()),
-        (Owner::Rects, userdata_names::<super::rects::LuaRects>()),
+        (
+            Owner::Rects,
+            userdata_names::<warren_lua::api::rects::LuaRects>(),
+        ),
         (
             Owner::StatusLists,
-            userdata_names::<super::status::LuaStatusLists>(),
+            userdata_names::<warren_lua::api::status::LuaStatusLists>(),
         ),
         (Owner::Warren, {
             // A debug-build test hook, not part of the API.
@@ -223,16 +232,25 @@ fn every_binding_is_declared_and_every_declaration_bound() {
         }),
         (Owner::Gen, lua_keys("warren.gen")),
         (Owner::Toolbox, lua_keys("warren.toolbox")),
-        (Owner::Field, userdata_names::<super::toolbox::LuaField>()),
+        (
+            Owner::Field,
+            userdata_names::<warren_lua::api::toolbox::LuaField>(),
+        ),
         (Owner::Tunnel, lua_keys("warren.tunnel")),
         (Owner::Dungeon, lua_keys("warren.dungeon")),
         (Owner::Town, lua_keys("warren.town")),
         (
             Owner::Tunnels,
-            userdata_names::<super::tunnel::LuaTunnels>(),
+            userdata_names::<warren_lua::api::tunnel::LuaTunnels>(),
         ),
-        (Owner::Level, userdata_names::<super::dungeon::LuaLevel>()),
-        (Owner::TownMap, userdata_names::<super::town::LuaTown>()),
+        (
+            Owner::Level,
+            userdata_names::<warren_lua::api::dungeon::LuaLevel>(),
+        ),
+        (
+            Owner::TownMap,
+            userdata_names::<warren_lua::api::town::LuaTown>(),
+        ),
         (Owner::Rect, rect_keys()),
         (Owner::Ctx, ctx_keys()),
     ];
@@ -251,7 +269,7 @@ fn every_binding_is_declared_and_every_declaration_bound() {
 #[test]
 fn declarations_are_well_formed_and_unique() {
     let mut seen = BTreeSet::new();
-    for d in super::decls() {
+    for d in warren_lua::api::decls() {
         assert!(
             seen.insert((d.owner, d.name)),
             "duplicate declaration {d:?}"
@@ -268,12 +286,12 @@ fn declarations_are_well_formed_and_unique() {
             optional |= a.optional;
         }
     }
-    let classes = super::classes();
+    let classes = warren_lua::api::classes();
     let names: BTreeSet<&str> = classes.iter().map(|c| c.name).collect();
     assert_eq!(names.len(), classes.len(), "duplicate class");
     for c in classes {
         assert!(
-            c.all_fields().len() <= super::call::MAX_KEYS,
+            c.all_fields().len() <= warren_lua::api::call::MAX_KEYS,
             "{} has more keys than an options table may",
             c.name
         );
@@ -284,7 +302,7 @@ fn declarations_are_well_formed_and_unique() {
 fn every_owner_is_covered() {
     for owner in Owner::ALL {
         assert!(
-            super::decls().iter().any(|d| d.owner == owner),
+            warren_lua::api::decls().iter().any(|d| d.owner == owner),
             "{owner:?} declares nothing"
         );
     }

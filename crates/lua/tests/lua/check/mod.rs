@@ -1,15 +1,25 @@
 //! The static checks, rule by rule, on small sources; no false positives on library-style code
 //! and on every shipped recipe and module; every declaration walked.
 
-use super::declared::Declared;
-use super::finding::Severity;
-use super::known::Known;
-use super::names;
-use super::program::{analyse, Outcome, Source};
-use super::stock;
-use crate::api::decl::{Decl, Kind, Owner};
-use crate::surface;
+/// The run's data: parameters, region sections and keys (`check/data.rs`).
+mod data;
+/// Globals and library members against the sandbox's surface (`check/names.rs`).
+mod names;
+/// Nesting beyond Lua's limits is refused, long chains within them walked (`check/program.rs`).
+mod program;
+/// Literals decoded and positions counted as Lua does (`check/syntax.rs`).
+mod syntax;
+/// The analysis's values: declared types and joins (`check/value.rs`).
+mod value;
+
 use std::path::Path;
+use warren_lua::api::decl::{Decl, Kind, Owner};
+use warren_lua::check::declared::Declared;
+use warren_lua::check::finding::Severity;
+use warren_lua::check::known::Known;
+use warren_lua::check::program::{analyse, Outcome, Source};
+use warren_lua::check::stock;
+use warren_lua::surface;
 
 fn known() -> Known {
     Known {
@@ -132,7 +142,9 @@ fn what_the_sandbox_leaves_out_is_named_as_such() {
     // A member stock Lua has in a library the sandbox keeps, but the sandbox leaves out.
     let (lib, member) = stock::MEMBERS
         .iter()
-        .filter_map(|(lib, members)| Some((*lib, *members, names::library(lib)?)))
+        .filter_map(|(lib, members)| {
+            Some((*lib, *members, warren_lua::check::names::library(lib)?))
+        })
         .find_map(|(lib, members, kept)| {
             let m = members.iter().find(|m| !kept.contains(m))?;
             Some((lib, *m))
@@ -401,7 +413,7 @@ fn producer(owner: Owner, decls: &[&'static Decl], depth: usize) -> Option<Strin
 
 /// Every declared key of the options table at argument `i` of `d` is accepted, and an
 /// undeclared one reported (for options tables; rectangles and cells ignore other keys).
-fn option_keys(base: &str, sep: char, d: &Decl, i: usize, class: &crate::api::decl::Class) {
+fn option_keys(base: &str, sep: char, d: &Decl, i: usize, class: &warren_lua::api::decl::Class) {
     let required: Vec<String> = class
         .all_fields()
         .iter()
@@ -441,7 +453,7 @@ fn placeholders(n: usize) -> String {
 
 #[test]
 fn every_declared_call_is_checked_for_arity() {
-    let decls = crate::api::decls();
+    let decls = warren_lua::api::decls();
     let mut checked = 0;
     let mut unreached = Vec::new();
     for d in &decls {
@@ -485,7 +497,7 @@ fn every_declared_call_is_checked_for_arity() {
             );
         }
         for (i, a) in d.args.iter().enumerate() {
-            if let crate::api::decl::Ty::Table(class) = a.ty {
+            if let warren_lua::api::decl::Ty::Table(class) = a.ty {
                 option_keys(&base, sep, d, i, class);
             }
         }
@@ -602,7 +614,7 @@ return M"#;
 #[test]
 fn undeclared_parts_of_the_api_are_not_checked() {
     // With warren.gen's declarations taken away, its members and what they return pass.
-    let decls = crate::api::decls()
+    let decls = warren_lua::api::decls()
         .into_iter()
         .filter(|d| d.owner != Owner::Gen)
         .collect();
@@ -665,9 +677,9 @@ fn terrain_keys_of_tables_for_undeclared_calls() {
 #[test]
 fn every_shipped_recipe_and_module_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let scripts = super::default_scripts(&root.join("scripts"));
+    let scripts = warren_lua::check::default_scripts(&root.join("scripts"));
     assert!(scripts.len() >= 4);
-    let report = super::check(&root.join("regions"), &scripts);
+    let report = warren_lua::check::check(&root.join("regions"), &scripts);
     assert_eq!(report.problems, Vec::<String>::new());
     assert_eq!(report.warnings, Vec::<String>::new());
     assert_eq!(report.recipes, scripts.len());

@@ -1,0 +1,162 @@
+//! The budgets: instructions, memory (Lua's and Rust's together), time, cancellation, output
+//! and one string's size (formerly the unit tests of `crates/lua/src/budget.rs`), and the
+//! memory account and limits they read.
+
+/// The per-thread memory account of a counting allocator (`account.rs`).
+mod account;
+/// Region files lower the limits in force, flags are checked (`limits.rs`).
+mod limits;
+/// A memory limit shared by several hosts (`shared_limit.rs`).
+mod shared_limit;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use warren_lua::budget::{
+    Budget, Exceeded, CLOCK_EVERY_BYTES, CLOCK_EVERY_INSTRUCTIONS, MAX_OUTPUT_BYTES,
+    MAX_STRING_BYTES,
+};
+use warren_lua::Limits;
+
+fn limits(instructions: u64, memory: usize) -> Limits {
+    Limits {
+        instructions,
+        memory,
+        time: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn charges_trip_the_instruction_budget_and_stay_tripped() {
+    let b = Budget::new(limits(100, 1 << 20));
+    assert!(
+        b.charge(500, || None).is_ok(),
+        "inactive budgets do not count"
+    );
+    b.begin(limits(100, 1 << 20));
+    assert!(b.charge(60, || None).is_ok());
+    assert_eq!(
+        b.charge(60, || Some("t.lua:3".into())),
+        Err(Exceeded::Instructions)
+    );
+    assert_eq!(b.charge(0, || None), Err(Exceeded::Instructions));
+    assert!(
+        !b.allocate(0, 16, false),
+        "no growth after the budget ran out"
+    );
+    assert!(b.allocate(16, 0, false), "frees always succeed");
+    let msg = b.message("t.lua").unwrap();
+    assert!(msg.starts_with("t.lua:3: instruction budget exceeded (100 instructions"));
+    b.end();
+    assert_eq!(b.exceeded(), None);
+    assert!(
+        b.allocate(0, 1 << 30, true),
+        "inactive budgets do not limit"
+    );
+    b.begin(limits(100, 1 << 20));
+    assert!(b.charge(60, || None).is_ok());
+}
+
+#[test]
+fn memory_counts_lua_and_rust_bytes_together() {
+    let b = Budget::new(limits(u64::MAX, 1000));
+    b.begin(limits(u64::MAX, 1000));
+    assert!(b.allocate(0, 600, false));
+    assert!(b.charge_bytes(300, || None).is_ok());
+    assert!(!b.allocate(0, 200, false), "600 + 300 + 200 > 1000");
+    assert_eq!(b.exceeded(), Some(Exceeded::Memory));
+    assert_eq!(b.peak_bytes(), 900);
+    b.note_location("lib.lua:7");
+    b.end();
+    b.begin(limits(u64::MAX, 1000));
+    assert_eq!(b.lua_bytes(), 600, "memory held stays counted");
+    assert!(b.charge_bytes(500, || None).is_err());
+    assert!(b
+        .message("t.lua")
+        .unwrap()
+        .starts_with("t.lua: memory limit"));
+}
+
+#[test]
+fn the_clock_stops_allocation_and_charges() {
+    let b = Budget::new(Limits::default());
+    b.begin(Limits {
+        instructions: u64::MAX,
+        memory: usize::MAX,
+        time: Duration::ZERO,
+    });
+    b.note_location("x.lua:2");
+    std::thread::sleep(Duration::from_millis(2));
+    assert!(
+        b.allocate(0, 100, false),
+        "small allocations skip the clock"
+    );
+    assert!(!b.allocate(0, CLOCK_EVERY_BYTES, false));
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    let msg = b.message("t.lua").unwrap();
+    assert!(msg.starts_with("x.lua:2: time budget exceeded"), "{msg}");
+    assert!(msg.ends_with("(recipe t.lua)"), "{msg}");
+}
+
+#[test]
+fn charges_look_at_the_clock_once_per_checkpoint() {
+    let b = Budget::new(Limits::default());
+    b.begin(Limits {
+        instructions: u64::MAX,
+        memory: usize::MAX,
+        time: Duration::from_millis(1),
+    });
+    assert!(b.charge(1, || None).is_ok(), "the first charge is on time");
+    std::thread::sleep(Duration::from_millis(2));
+    assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS - 1, || None).is_ok());
+    assert_eq!(
+        b.exceeded(),
+        None,
+        "no look at the clock before the checkpoint"
+    );
+    assert!(
+        b.charge(1, || None).is_err(),
+        "the checkpoint sees the time is up"
+    );
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+}
+
+#[test]
+fn a_cancel_flag_stops_the_next_checkpoint() {
+    let b = Budget::new(Limits::default());
+    let flag = Arc::new(AtomicBool::new(false));
+    b.set_cancel(Some(flag.clone()));
+    b.begin(limits(u64::MAX, usize::MAX));
+    assert!(b.charge(CLOCK_EVERY_INSTRUCTIONS, || None).is_ok());
+    flag.store(true, Ordering::Relaxed);
+    assert!(
+        b.allocate(0, 100, false),
+        "between checkpoints nothing looks"
+    );
+    assert_eq!(
+        b.charge(CLOCK_EVERY_INSTRUCTIONS, || Some("t.lua:9".into())),
+        Err(Exceeded::Cancelled)
+    );
+    assert_eq!(b.message("t.lua").unwrap(), "t.lua:9: generation cancelled");
+}
+
+#[test]
+fn output_has_a_quota() {
+    let b = Budget::new(Limits::default());
+    b.begin(Limits::default());
+    assert_eq!(b.output(MAX_OUTPUT_BYTES), Some(true));
+    assert_eq!(b.output(1), Some(false));
+    assert_eq!(b.output(1), None);
+    b.begin(Limits::default());
+    assert_eq!(b.output(10), Some(true));
+}
+
+#[test]
+fn one_string_may_not_exceed_the_cap() {
+    let b = Budget::new(Limits::default());
+    b.begin(limits(u64::MAX, usize::MAX));
+    assert!(b.allocate(0, MAX_STRING_BYTES, true));
+    assert!(b.allocate(0, MAX_STRING_BYTES + 1, false), "not a string");
+    assert!(!b.allocate(0, MAX_STRING_BYTES + 1, true));
+    assert_eq!(b.exceeded(), Some(Exceeded::String));
+}

@@ -1,0 +1,47 @@
+//! A memory limit several hosts share, in whole steps (`shared_limit.rs`).
+
+use warren_lua::shared_limit::{Share, SharedLimit, STEP};
+
+#[test]
+fn shares_add_up_and_go_when_dropped() {
+    let limit = SharedLimit::new(100 * STEP);
+    let mut a = Share::new(limit.clone());
+    let mut b = Share::new(limit.clone());
+    a.restart(40 * STEP);
+    b.restart(10 * STEP);
+    assert_eq!(limit.held(), 50 * STEP);
+    assert!(!b.over(50 * STEP, 50 * STEP), "40 + 50 fit in 100");
+    assert!(b.over(61 * STEP, 61 * STEP), "40 + 61 do not");
+    assert!(a.check(40 * STEP, 40 * STEP, 0), "a sees the same total");
+    b.settle(60 * STEP);
+    assert!(!a.check(40 * STEP, 40 * STEP, 0), "40 + 60 fit");
+    assert!(
+        a.check(40 * STEP, 40 * STEP, STEP),
+        "one more step for a does not"
+    );
+    drop(b);
+    assert_eq!(limit.held(), 40 * STEP);
+    a.settle(0);
+    assert_eq!(limit.held(), 0);
+}
+
+#[test]
+fn small_moves_touch_nothing_shared() {
+    let limit = SharedLimit::new(10 * STEP);
+    let mut a = Share::new(limit.clone());
+    a.restart(STEP);
+    assert!(!a.over(STEP + STEP / 2, STEP + STEP / 2));
+    assert_eq!(limit.held(), STEP, "half a step is not said");
+    assert!(!a.over(2 * STEP, 2 * STEP));
+    assert_eq!(limit.held(), 2 * STEP, "a whole step is");
+}
+
+#[test]
+fn a_peak_between_checks_counts() {
+    let limit = SharedLimit::new(10 * STEP);
+    let mut a = Share::new(limit.clone());
+    let mut b = Share::new(limit.clone());
+    b.restart(6 * STEP);
+    a.restart(0);
+    assert!(a.over(0, 5 * STEP), "a held 5 beside b's 6 at some point");
+}

@@ -1,0 +1,108 @@
+//! `ctx.regions` built on the Lua stack: the same tables, in the same order, as mlua's
+//! serializer and a freeze built (`stack_ser.rs`).
+
+use mlua::{Function, Lua, LuaSerdeExt, Table};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use warren_lua::stack_ser::frozen;
+
+#[derive(Serialize)]
+enum Shape {
+    Unit,
+    Newtype(u8),
+    Tuple(i32, Option<&'static str>),
+    Struct { w: f32, h: Option<u16> },
+}
+
+#[derive(Serialize)]
+struct Inner {
+    name: String,
+    weight: f64,
+    tags: Vec<Option<&'static str>>,
+}
+
+#[derive(Serialize)]
+struct Data {
+    small: i8,
+    big: u64,
+    huge: u128,
+    letter: char,
+    flag: bool,
+    nothing: Option<i64>,
+    unit: (),
+    pair: (i64, &'static str),
+    shapes: Vec<Shape>,
+    by_name: BTreeMap<String, Inner>,
+    items: Vec<Inner>,
+}
+
+fn data() -> Data {
+    let inner = |i: usize| Inner {
+        name: format!("entry {i}"),
+        weight: i as f64 / 3.0,
+        tags: vec![Some("a"), None, Some("c")],
+    };
+    Data {
+        small: -3,
+        big: u64::MAX,
+        huge: 7,
+        letter: 'é',
+        flag: true,
+        nothing: None,
+        unit: (),
+        pair: (4, "four"),
+        shapes: vec![
+            Shape::Unit,
+            Shape::Newtype(9),
+            Shape::Tuple(-1, None),
+            Shape::Struct { w: 0.5, h: None },
+        ],
+        by_name: (0..20).map(|i| (format!("k{i}"), inner(i))).collect(),
+        items: (0..12).map(inner).collect(),
+    }
+}
+
+/// Every key path in `pairs` order with its value's type, each table's id (`tostring`),
+/// and each leaf's value: what a recipe could observe of the tables.
+const DUMP: &str = r#"
+    local t = ...
+    local out = {}
+    local function walk(v, path)
+      if type(v) == "table" then
+        out[#out + 1] = path .. " " .. tostring(v)
+        for k, x in pairs(v) do walk(x, path .. "." .. tostring(k)) end
+      else
+        out[#out + 1] = path .. " = " .. (math.type(v) or type(v)) .. " " .. tostring(v)
+      end
+    end
+    walk(t, "")
+    return table.concat(out, "\n")
+"#;
+
+#[test]
+fn the_tables_are_mlua_serdes_frozen_the_same_objects_in_the_same_order() {
+    // mlua's serializer, then the host's freeze: how ctx.regions was built before.
+    let before = Lua::new();
+    let options = mlua::SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false)
+        .set_array_metatable(false);
+    // SAFETY: a C function for this crate's patched Lua.
+    let freeze: Function =
+        unsafe { before.create_c_function(warren_lua::readonly::freeze) }.expect("freeze");
+    let value = before.to_value_with(&data(), options).expect("serializes");
+    let old: Table = freeze.call((value, "ctx.regions")).expect("freezes");
+    let old: String = before.load(DUMP).call(old).expect("dumps");
+
+    let after = Lua::new();
+    let new = frozen(&after, &data(), "ctx.regions").expect("builds");
+    let ok: bool = after
+        .load("local t = ... return not pcall(function() t.items[1].name = 'x' end)")
+        .call(&new)
+        .expect("runs");
+    assert!(ok, "the copy is read-only");
+    let new: String = after.load(DUMP).call(new).expect("dumps");
+    assert_eq!(new, old);
+    assert!(new.contains(".big = float"), "{new}");
+    assert!(new.contains(".shapes.4.Struct.w = float 0.5"), "{new}");
+}
