@@ -13,3 +13,20 @@ mod region_corpus;
 mod regions;
 /// The dungeon's region keys: every knob used, every bad value located.
 mod regions_dungeon;
+
+/// Input files: devices and directories refused, files capped.
+mod input;
+/// The map model and its parts (what were unit tests in `src/map/`).
+mod map;
+/// Messages: long ones keep both ends.
+mod message;
+/// Region internals (what were unit tests in `src/region/`).
+mod region;
+/// Output formats (what were unit tests in `src/render/`).
+mod render;
+/// Seeded randomness: bounds, pinned values, independent streams, weights.
+mod rng;
+/// Per-map measurements (what were unit tests in `src/stats/`).
+mod stats;
+/// Generation tools outside tunnels, connectivity, towns, dungeons (were unit tests in `src/gen/`).
+mod toolbox;
