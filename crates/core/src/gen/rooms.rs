@@ -91,7 +91,7 @@ pub fn scatter_rooms(
 /// per room, and the few rooms there are make that the cheaper way. One SSE2 compare per room
 /// (every x86_64 CPU has SSE2).
 #[cfg(target_arch = "x86_64")]
-fn touches_any(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
+pub fn touches_any(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
     use std::arch::x86_64::{__m128i, _mm_cmpgt_epi32, _mm_loadu_si128, _mm_movemask_epi8};
     // SAFETY: SSE2 is part of x86_64; each unaligned load reads the four `i32`s of one array.
     unsafe {
@@ -105,8 +105,7 @@ fn touches_any(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
 
 /// [`touches_any`] without SIMD: `v ≤ q` in every lane exactly when no lane of `q - v` (exact
 /// in 64 bits) is negative, so when their bitwise or is not.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn touches_any_scalar(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
+pub fn touches_any_scalar(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
     let lane = |q: &[i32; 4], i: usize| i64::from(q[i]) - i64::from(v[i]);
     kept.iter().fold(false, |hit, q| {
         hit | (lane(q, 0) | lane(q, 1) | lane(q, 2) | lane(q, 3) >= 0)
@@ -114,7 +113,7 @@ fn touches_any_scalar(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-use touches_any_scalar as touches_any;
+pub use touches_any_scalar as touches_any;
 
 /// Fills every room of `rooms` with `brush` and records each as a room of `kind`, the way the
 /// tutorial's builders apply a room: all rooms are checked to be on the map before any is
@@ -228,7 +227,7 @@ impl Strategy {
 
 /// The tutorial's nearest-neighbour pairing: for each room in order, the closest room (by centre
 /// distance) that has not itself been connected yet. Ties go to the lower index.
-fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
+pub fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
     // Each room's centre, and whether it is connected (then never the nearest).
     let mut rooms: Vec<(Point, bool)> = rooms.iter().map(|r| (r.center(), false)).collect();
     let mut pairs = Vec::with_capacity(rooms.len());
@@ -349,7 +348,7 @@ fn carve_dogleg(
 
 /// `cells` (each touching the one before, diagonals included) with the cell `(next.x, prev.y)`
 /// inserted before every diagonal step, so consecutive cells share a side.
-fn orthogonal(cells: impl Iterator<Item = Point>) -> impl Iterator<Item = Point> {
+pub fn orthogonal(cells: impl Iterator<Item = Point>) -> impl Iterator<Item = Point> {
     let mut prev: Option<Point> = None;
     cells.flat_map(move |p| {
         let corner = prev
@@ -422,125 +421,4 @@ pub fn spawn_in_corridors(
     let n = added.len();
     map.notes.spawns.extend(added);
     Ok(n)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::meter::Unmetered;
-    use super::*;
-
-    #[test]
-    fn scattered_rooms_never_touch_and_stay_inside() {
-        let mut rng = Rng::new(5);
-        for _ in 0..200 {
-            let opts = ScatterOptions {
-                attempts: 30,
-                min_size: 3,
-                max_size: 10,
-            };
-            let rooms = scatter_rooms(80, 50, &mut rng, &opts, &mut Unmetered).unwrap();
-            assert!(!rooms.is_empty());
-            for (i, a) in rooms.iter().enumerate() {
-                assert!(
-                    a.x >= 1 && a.y >= 1 && a.x2() <= 78 && a.y2() <= 48,
-                    "{a:?}"
-                );
-                for b in &rooms[i + 1..] {
-                    assert!(!a.intersects(b, 1));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn four_neighbour_lines_step_orthogonally() {
-        let line: Vec<Point> =
-            orthogonal(bresenham_cells(Point::new(1, 1), Point::new(9, 4))).collect();
-        assert_eq!(line.first(), Some(&Point::new(1, 1)));
-        assert_eq!(line.last(), Some(&Point::new(9, 4)));
-        for w in line.windows(2) {
-            let (dx, dy) = ((w[1].x - w[0].x).abs(), (w[1].y - w[0].y).abs());
-            assert_eq!(dx + dy, 1, "{line:?}");
-        }
-        assert_eq!(line.len(), 8 + 3 + 1);
-    }
-
-    proptest::proptest! {
-        /// The SIMD overlap test answers as the plain one, including at the lanes' extremes.
-        #[test]
-        fn both_overlap_tests_agree(
-            kept in proptest::collection::vec(proptest::array::uniform4(-70_000i32..70_000), 0..20),
-            v in proptest::array::uniform4(-70_000i32..70_000),
-            near in proptest::option::of(0usize..20),
-        ) {
-            let mut kept = kept;
-            // Often a kept room the candidate touches exactly (equal lanes).
-            if let Some(i) = near.filter(|&i| i < kept.len()) {
-                kept[i] = v;
-            }
-            proptest::prop_assert_eq!(touches_any(&kept, v), touches_any_scalar(&kept, v));
-        }
-
-        /// Scattering (overlap tests on precomputed bounds) keeps the rooms the tutorial's
-        /// test keeps, from the same draws.
-        #[test]
-        fn scatter_keeps_what_the_overlap_test_keeps(
-            seed: u64,
-            (width, height) in (8i32..90, 8i32..60),
-            attempts in 0u32..60,
-            (min_size, extra) in (1i32..8, 0i32..6),
-        ) {
-            let opts = ScatterOptions { attempts, min_size, max_size: min_size + extra };
-            let rooms =
-                scatter_rooms(width, height, &mut Rng::new(seed), &opts, &mut Unmetered).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut expected: Vec<Rect> = Vec::new();
-            for _ in 0..attempts {
-                let w = rng.range(min_size as i64, opts.max_size as i64) as i32;
-                let h = rng.range(min_size as i64, opts.max_size as i64) as i32;
-                if width - w - 1 < 1 || height - h - 1 < 1 {
-                    continue;
-                }
-                let x = rng.range(1, (width - w - 1) as i64) as i32;
-                let y = rng.range(1, (height - h - 1) as i64) as i32;
-                let room = Rect::new(x, y, w, h);
-                if !expected.iter().any(|r| room.intersects(r, 1)) {
-                    expected.push(room);
-                }
-            }
-            proptest::prop_assert_eq!(rooms, expected);
-        }
-
-        /// The pairing is the tutorial's: for each room in order, the nearest room (lowest
-        /// index on ties) not yet connected, if any.
-        #[test]
-        fn nearest_pairs_match_the_plain_search(
-            centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
-        ) {
-            let rooms: Vec<Rect> = centres.iter().map(|&(x, y)| Rect::new(x, y, 1, 1)).collect();
-            let mut connected = vec![false; rooms.len()];
-            let mut expected = Vec::new();
-            for (i, a) in rooms.iter().enumerate() {
-                let best = (0..rooms.len())
-                    .filter(|&j| j != i && !connected[j])
-                    .min_by_key(|&j| (a.center().dist2(rooms[j].center()), j));
-                if let Some(j) = best {
-                    expected.push((i, j));
-                    connected[i] = true;
-                }
-            }
-            proptest::prop_assert_eq!(nearest_pairs(&rooms), expected);
-        }
-    }
-
-    #[test]
-    fn nearest_pairs_follow_the_tutorial() {
-        let rooms = [
-            Rect::new(1, 1, 3, 3),
-            Rect::new(10, 1, 3, 3),
-            Rect::new(5, 1, 3, 3),
-        ];
-        // 0 → 2 (nearest), 1 → 0? no: 0 is connected, so 1 → 2; 2 → (0 and 1 connected) none.
-        assert_eq!(nearest_pairs(&rooms), vec![(0, 2), (1, 2)]);
-    }
 }

@@ -129,13 +129,13 @@ pub struct Annotations {
     /// corridors ([`Annotations::corridor_cells`]): a reused map carves its corridors without
     /// allocating.
     #[serde(skip)]
-    spare_cells: SpareCells,
+    pub spare_cells: SpareCells,
 }
 
 /// Emptied cell lists kept for reuse. Not part of what a map says: every two are equal, and a
 /// clone starts with none.
 #[derive(Debug, Default)]
-struct SpareCells(Vec<Vec<Point>>);
+pub struct SpareCells(pub Vec<Vec<Point>>);
 
 impl Clone for SpareCells {
     fn clone(&self) -> Self {
@@ -193,51 +193,5 @@ impl Annotations {
         self.tags.clear();
         self.stats.clear();
         self.layers.clear();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn corridor(notes: &mut Annotations, len: i32) {
-        let mut cells = notes.corridor_cells(len as usize);
-        cells.extend((0..len).map(|x| Point::new(x, 0)));
-        notes.corridors.push(Corridor {
-            cells,
-            region: None,
-        });
-    }
-
-    #[test]
-    fn cleared_corridor_lists_are_reused_and_no_more_are_kept_than_the_last_map_held() {
-        let mut notes = Annotations::default();
-        for len in [5, 80, 7] {
-            corridor(&mut notes, len);
-        }
-        notes.clear();
-        assert_eq!(notes.spare_cells.0.len(), 3);
-        // A corridor takes a kept list: empty, with room for what it asks.
-        let cells = notes.corridor_cells(40);
-        assert!(cells.is_empty() && cells.capacity() >= 40);
-        assert_eq!(notes.spare_cells.0.len(), 2);
-        // A map whose corridors came from elsewhere (none taken) replaces what was kept.
-        notes.corridors.push(Corridor {
-            cells: vec![Point::new(1, 1)],
-            region: None,
-        });
-        notes.clear();
-        assert_eq!(notes.spare_cells.0.len(), 1);
-        notes.clear();
-        assert!(
-            notes.spare_cells.0.is_empty(),
-            "kept past the map that held them"
-        );
-        // Kept lists are not part of what a map says.
-        let mut other = Annotations::default();
-        corridor(&mut other, 3);
-        other.clear();
-        assert_eq!(other, Annotations::default());
-        assert!(other.clone().spare_cells.0.is_empty());
     }
 }

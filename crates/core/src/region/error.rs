@@ -70,16 +70,3 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let col = before[line_start..].chars().count() + 1;
     (line, col)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_col_counts_from_one() {
-        let t = "a = 1\nbé = 2\n";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 6), (2, 1));
-        assert_eq!(line_col(t, 9), (2, 3));
-    }
-}

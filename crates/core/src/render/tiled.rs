@@ -495,7 +495,7 @@ fn properties(out: &mut impl Write, indent: &str, props: &[(String, Value)]) -> 
 
 /// One property, typed: booleans, integers that fit 32 bits, other numbers as floats, anything
 /// else as a string (lists and objects as compact JSON).
-fn property(out: &mut impl Write, indent: &str, name: &str, value: &Value) -> io::Result<()> {
+pub fn property(out: &mut impl Write, indent: &str, name: &str, value: &Value) -> io::Result<()> {
     let (kind, text) = match value {
         Value::Bool(b) => ("bool", b.to_string()),
         Value::Number(n) => match n.as_i64().filter(|i| i32::try_from(*i).is_ok()) {
@@ -521,7 +521,7 @@ fn property(out: &mut impl Write, indent: &str, name: &str, value: &Value) -> io
 }
 
 /// Text escaped for an XML attribute value.
-fn escape(s: &str) -> String {
+pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -535,65 +535,4 @@ fn escape(s: &str) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn attribute_text_is_escaped() {
-        assert_eq!(escape("a<b & \"c\"\n"), "a&lt;b &amp; &quot;c&quot;&#10;");
-    }
-
-    #[test]
-    fn properties_are_typed() {
-        let mut out = Vec::new();
-        for v in [
-            Value::from(true),
-            Value::from(12),
-            Value::from(u64::MAX),
-            Value::from(0.5),
-            serde_json::json!([{"x": 1}]),
-        ] {
-            property(&mut out, "", "p", &v).unwrap();
-        }
-        let text = String::from_utf8(out).unwrap();
-        assert_eq!(
-            text,
-            "<property name=\"p\" type=\"bool\" value=\"true\"/>\n\
-             <property name=\"p\" type=\"int\" value=\"12\"/>\n\
-             <property name=\"p\" value=\"18446744073709551615\"/>\n\
-             <property name=\"p\" type=\"float\" value=\"0.5\"/>\n\
-             <property name=\"p\" value=\"[{&quot;x&quot;:1}]\"/>\n"
-        );
-    }
-
-    #[test]
-    fn the_tileset_draws_solid_tiles_full_and_open_ones_inset() {
-        let table = TerrainTable::new(vec![
-            crate::map::Terrain {
-                name: "wall".into(),
-                glyph: '#',
-                color: Rgb(200, 200, 200),
-                solid: true,
-                hazard: false,
-                move_cost: None,
-            },
-            crate::map::Terrain {
-                name: "floor".into(),
-                glyph: '.',
-                color: Rgb(100, 40, 8),
-                solid: false,
-                hazard: false,
-                move_cost: None,
-            },
-        ]);
-        let v = tileset_view(&table);
-        assert_eq!((v.width, v.height), (COLUMNS * TILE_PX, TILE_PX));
-        assert_eq!(v.colors[0], Rgb(200, 200, 200));
-        assert_eq!(v.colors[TILE_PX], Rgb(25, 10, 2), "open tile's ground");
-        let centre = TILE_PX + TILE_PX / 2 + (TILE_PX / 2) * v.width;
-        assert_eq!(v.colors[centre], Rgb(100, 40, 8));
-    }
 }

@@ -9,16 +9,24 @@
 //! cells (two separate arcs) and isolated cells (no neighbour) are not.
 
 /// The eight neighbours of 64 cells: bit `x` of each word is cell `x`'s neighbour that way.
-/// The cells are counted 64 at a time by the one pass over the words ([`super::sweep`]).
-pub(crate) struct Ring {
-    pub(crate) n: u64,
-    pub(crate) ne: u64,
-    pub(crate) e: u64,
-    pub(crate) se: u64,
-    pub(crate) s: u64,
-    pub(crate) sw: u64,
-    pub(crate) w: u64,
-    pub(crate) nw: u64,
+/// The cells are counted 64 at a time by the one pass over the words (the `sweep` module).
+pub struct Ring {
+    /// The neighbours to the north.
+    pub n: u64,
+    /// The neighbours to the north-east.
+    pub ne: u64,
+    /// The neighbours to the east.
+    pub e: u64,
+    /// The neighbours to the south-east.
+    pub se: u64,
+    /// The neighbours to the south.
+    pub s: u64,
+    /// The neighbours to the south-west.
+    pub sw: u64,
+    /// The neighbours to the west.
+    pub w: u64,
+    /// The neighbours to the north-west.
+    pub nw: u64,
 }
 
 impl Ring {
@@ -30,7 +38,7 @@ impl Ring {
     /// cell qualifies when it has an open neighbour, and for some corner none outside it (the
     /// row or column of three on each far side are all solid) and not both its orthogonals.
     #[inline(always)]
-    pub(crate) fn single_short_arc(&self) -> u64 {
+    pub fn single_short_arc(&self) -> u64 {
         let north_row = self.nw | self.n | self.ne;
         let south_row = self.sw | self.s | self.se;
         let west_column = self.nw | self.w | self.sw;
@@ -44,37 +52,5 @@ impl Ring {
         let not_south =
             north_row | ((west_column | (self.s & self.e)) & (east_column | (self.s & self.w)));
         any & !(not_north & not_south)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The reference definition, one cell at a time.
-    fn is_dead_end(ring: [bool; 8]) -> bool {
-        let starts: Vec<usize> = (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]).collect();
-        let open = ring.iter().filter(|&&b| b).count();
-        starts.len() == 1 && open <= 2
-    }
-
-    #[test]
-    fn bit_parallel_arcs_match_the_definition_for_every_ring() {
-        for pattern in 0u32..256 {
-            // Ring order N, NE, E, SE, S, SW, W, NW.
-            let bit = |i: u32| u64::from(pattern >> i & 1);
-            let ring = Ring {
-                n: bit(0),
-                ne: bit(1),
-                e: bit(2),
-                se: bit(3),
-                s: bit(4),
-                sw: bit(5),
-                w: bit(6),
-                nw: bit(7),
-            };
-            let expected = is_dead_end(std::array::from_fn(|i| pattern >> i & 1 == 1));
-            assert_eq!(ring.single_short_arc() == 1, expected, "ring {pattern:08b}");
-        }
     }
 }

@@ -6,8 +6,12 @@
 mod areas;
 pub mod dead_ends;
 pub mod measure;
-mod open_bits;
-mod pack;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod open_bits;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod pack;
 mod sweep;
 
 pub use measure::{Measurer, BUILTIN};

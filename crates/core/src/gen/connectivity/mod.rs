@@ -21,11 +21,6 @@ pub mod fill;
 mod fixup;
 mod join;
 
-// the other unit tests still using it no longer use all of it
-#[cfg(test)]
-#[allow(dead_code)]
-pub(crate) mod ascii;
-
 pub use closest::ClosestPair;
 pub use components::{Component, Components, NO_COMPONENT};
 pub use fixup::{fixup, FixupError, FixupReport, FixupTunnel, CONNECTIVITY_TAG};

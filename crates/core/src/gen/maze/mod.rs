@@ -63,7 +63,8 @@ impl Algorithm {
         })
     }
 
-    fn name(self) -> &'static str {
+    /// The algorithm's name, as [`Algorithm::from_name`] reads it.
+    pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 }
@@ -309,6 +310,3 @@ pub fn maze(
         braided,
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -11,10 +11,10 @@
 //! stream, charge its work to a [`Meter`] as it goes, and work inside an area of a map; the
 //! crates on offer (`wfc`) draw from `rand`'s generators and run to the end unmetered.
 
-mod patterns;
+// reached by the crate's tests (tests/core/), not API
+#[doc(hidden)]
+pub mod patterns;
 mod solve;
-#[cfg(test)]
-mod tests;
 
 pub use patterns::Patterns;
 

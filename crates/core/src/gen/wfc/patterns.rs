@@ -11,7 +11,7 @@ pub(crate) const DIRS: [(i32, i32); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
 
 /// The direction opposite `d`.
 #[inline]
-pub(crate) fn opposite(d: usize) -> usize {
+pub fn opposite(d: usize) -> usize {
     (d + 2) % 4
 }
 
@@ -19,21 +19,21 @@ pub(crate) fn opposite(d: usize) -> usize {
 #[derive(Clone, Debug)]
 pub struct Patterns {
     /// The side of a pattern.
-    pub(crate) n: usize,
+    pub n: usize,
     /// The sample's name, for messages.
     pub(crate) sample: String,
     /// Each pattern's cells, row by row, as indices into the sample's palette.
     pub(crate) cells: Vec<Vec<u8>>,
     /// How often each pattern occurs in the sample (with its symmetries).
-    pub(crate) weights: Vec<f64>,
+    pub weights: Vec<f64>,
     /// `fits[d][p]`: the patterns that may stand in direction `d` of pattern `p`.
-    pub(crate) fits: [Vec<Vec<u32>>; 4],
+    pub fits: [Vec<Vec<u32>>; 4],
 }
 
 impl Patterns {
     /// The patterns of `sample` with side `n`, under `symmetry`. `n` must be at most the
     /// sample's sides (the caller checks).
-    pub(crate) fn extract(sample: &Sample, n: usize, symmetry: Symmetry) -> Patterns {
+    pub fn extract(sample: &Sample, n: usize, symmetry: Symmetry) -> Patterns {
         let (w, h) = (sample.width, sample.height);
         let (xs, ys) = if sample.periodic {
             (w, h)
@@ -103,7 +103,7 @@ impl Patterns {
 
 /// The window and its symmetric copies under `symmetry` (duplicates are counted again, as each
 /// is a way the window occurs).
-fn variants(window: Vec<u8>, n: usize, symmetry: Symmetry) -> Vec<Vec<u8>> {
+pub fn variants(window: Vec<u8>, n: usize, symmetry: Symmetry) -> Vec<Vec<u8>> {
     let mut out = vec![window];
     if symmetry.rotate {
         for _ in 0..3 {
@@ -119,7 +119,7 @@ fn variants(window: Vec<u8>, n: usize, symmetry: Symmetry) -> Vec<Vec<u8>> {
 }
 
 /// A quarter turn clockwise.
-fn rotate(p: &[u8], n: usize) -> Vec<u8> {
+pub fn rotate(p: &[u8], n: usize) -> Vec<u8> {
     (0..n * n)
         .map(|k| {
             let (x, y) = (k % n, k / n);
@@ -129,7 +129,7 @@ fn rotate(p: &[u8], n: usize) -> Vec<u8> {
 }
 
 /// Mirrored left to right.
-fn reflect(p: &[u8], n: usize) -> Vec<u8> {
+pub fn reflect(p: &[u8], n: usize) -> Vec<u8> {
     (0..n * n)
         .map(|k| {
             let (x, y) = (k % n, k / n);
@@ -145,71 +145,4 @@ fn agree(p: &[u8], q: &[u8], n: usize, dx: i32, dy: i32) -> bool {
     let (y0, y1) = (dy.max(0), (n + dy).min(n));
     (y0..y1)
         .all(|y| (x0..x1).all(|x| p[(x + y * n) as usize] == q[(x - dx + (y - dy) * n) as usize]))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(rows: &[&str], periodic: bool) -> Sample {
-        let mut palette = Vec::new();
-        let mut cells = Vec::new();
-        for r in rows {
-            for c in r.chars() {
-                let i = palette.iter().position(|&p| p == c).unwrap_or_else(|| {
-                    palette.push(c);
-                    palette.len() - 1
-                });
-                cells.push(i as u8);
-            }
-        }
-        Sample {
-            name: "test".into(),
-            width: rows[0].len(),
-            height: rows.len(),
-            terrains: (0..palette.len() as u16).collect(),
-            cells,
-            periodic,
-        }
-    }
-
-    #[test]
-    fn rotation_and_reflection_are_the_dihedral_group() {
-        let p: Vec<u8> = (0..9).collect();
-        let mut q = p.clone();
-        for _ in 0..4 {
-            q = rotate(&q, 3);
-        }
-        assert_eq!(q, p);
-        assert_eq!(reflect(&reflect(&p, 3), 3), p);
-        assert_eq!(rotate(&p, 3), [6, 3, 0, 7, 4, 1, 8, 5, 2]);
-        let all = variants(p.clone(), 3, Symmetry::ALL);
-        let distinct: std::collections::HashSet<_> = all.iter().collect();
-        assert_eq!((all.len(), distinct.len()), (8, 8));
-    }
-
-    #[test]
-    fn windows_are_counted_and_fit_where_they_agree() {
-        // Stripes: every 2×2 window of a non-tiling sample is one of two patterns.
-        let s = sample(&["ab", "ab", "ab"], false);
-        let p = Patterns::extract(&s, 2, Symmetry::NONE);
-        assert_eq!(p.len(), 1);
-        assert_eq!(p.weights, [2.0]);
-        // Tiling, the window starting on `b` wraps round to `a`.
-        let s = sample(&["ab", "ab"], true);
-        let p = Patterns::extract(&s, 2, Symmetry::NONE);
-        assert_eq!(p.len(), 2);
-        // `ab/ab` has `ba/ba` east of it and west of it, never itself.
-        assert_eq!(p.fits[2][0], [1]);
-        assert_eq!(p.fits[0][0], [1]);
-        assert_eq!(p.fits[1][0], [0]);
-        // Fitting is symmetric: q east of p is p west of q.
-        for d in 0..4 {
-            for (a, list) in p.fits[d].iter().enumerate() {
-                for &b in list {
-                    assert!(p.fits[opposite(d)][b as usize].contains(&(a as u32)));
-                }
-            }
-        }
-    }
 }

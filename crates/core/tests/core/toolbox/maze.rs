@@ -1,9 +1,12 @@
-use super::*;
-use crate::gen::area::Mask;
-use crate::gen::connectivity::ascii::{grid_map, FLOOR, ROCK};
-use crate::gen::connectivity::components;
-use crate::gen::meter::Unmetered;
-use crate::map::{Adjacency, Rect};
+use crate::common::ascii::{grid_map, FLOOR, ROCK};
+use warren_core::gen::area::Area;
+use warren_core::gen::area::Mask;
+use warren_core::gen::connectivity::components;
+use warren_core::gen::maze::{maze, Algorithm, Carved, MazeBrushes};
+use warren_core::gen::meter::Unmetered;
+use warren_core::map::{Adjacency, Rect};
+use warren_core::map::{Brush, Map, Point};
+use warren_core::rng::Rng;
 
 const ALL: [Algorithm; 5] = [
     Algorithm::Backtracker,

@@ -1,8 +1,12 @@
-use super::*;
-use crate::gen::area::Mask;
-use crate::gen::connectivity::ascii::{terrains, CHASM, FLOOR, ROCK};
-use crate::gen::meter::{Tally, Unmetered};
-use crate::map::Rect;
+use crate::common::ascii::{terrains, CHASM, FLOOR, ROCK};
+use warren_core::gen::area::Area;
+use warren_core::gen::area::Mask;
+use warren_core::gen::meter::{Tally, Unmetered};
+use warren_core::gen::tool_error::ToolError;
+use warren_core::gen::wfc::{collapse, patterns, Patterns, Sample, Symmetry};
+use warren_core::map::Rect;
+use warren_core::map::{Brush, Map, Point, TerrainId};
+use warren_core::rng::Rng;
 
 /// A sample from rows of `#` (rock), `.` (floor) and `~` (chasm).
 fn sample(rows: &[&str], periodic: bool) -> Sample {
@@ -44,7 +48,7 @@ fn forced(sample: &Sample) -> Vec<Brush> {
 
 fn map(w: i64, h: i64) -> Map {
     // A terrain no sample uses, so unwritten cells show.
-    Map::new(w, h, crate::gen::connectivity::ascii::DOOR, terrains()).unwrap()
+    Map::new(w, h, crate::common::ascii::DOOR, terrains()).unwrap()
 }
 
 /// The cells of `rect` on `map` as palette indices of `sample` (`None` for other terrains).
@@ -134,7 +138,7 @@ fn every_window_of_the_output_is_a_pattern_of_the_sample() {
                 assert!(m
                     .terrain_cells()
                     .iter()
-                    .all(|&t| t == crate::gen::connectivity::ascii::DOOR));
+                    .all(|&t| t == crate::common::ascii::DOOR));
             }
             Err(e) => panic!("seed {seed}: {e}"),
         }
@@ -200,7 +204,7 @@ fn masks_confine_the_writes() {
     .unwrap();
     assert_eq!(c.written, mask.count());
     for i in 0..m.len() {
-        let written = m.terrain_cells()[i] != crate::gen::connectivity::ascii::DOOR;
+        let written = m.terrain_cells()[i] != crate::common::ascii::DOOR;
         assert_eq!(written, mask.cells()[i], "cell {i}");
     }
 }

@@ -1,0 +1,56 @@
+use warren_core::map::geom::{bresenham, dogleg, DogLeg, Point, Rect};
+
+#[test]
+fn bresenham_includes_both_ends_and_is_8_connected() {
+    for &(a, b) in &[
+        (Point::new(0, 0), Point::new(7, 3)),
+        (Point::new(5, 9), Point::new(1, 0)),
+        (Point::new(2, 2), Point::new(2, 2)),
+        (Point::new(0, 4), Point::new(9, 4)),
+    ] {
+        let line = bresenham(a, b);
+        assert_eq!(line[0], a);
+        assert_eq!(*line.last().unwrap(), b);
+        for w in line.windows(2) {
+            assert_eq!(w[0].chebyshev(w[1]), 1);
+        }
+        assert_eq!(line.len() as i32, a.chebyshev(b) + 1);
+    }
+}
+
+#[test]
+fn dogleg_orders_bend_at_expected_corner() {
+    let a = Point::new(1, 1);
+    let b = Point::new(4, 3);
+    let h = dogleg(a, b, DogLeg::HorizontalFirst);
+    assert!(h.contains(&Point::new(4, 1)));
+    let v = dogleg(a, b, DogLeg::VerticalFirst);
+    assert!(v.contains(&Point::new(1, 3)));
+    for path in [h, v] {
+        assert_eq!(path.len(), 6);
+        for w in path.windows(2) {
+            assert_eq!((w[0].x - w[1].x).abs() + (w[0].y - w[1].y).abs(), 1);
+        }
+    }
+}
+
+#[test]
+fn rect_outline_visits_each_border_cell_once() {
+    let r = Rect::new(2, 3, 4, 3);
+    let o = r.outline();
+    assert_eq!(o.len(), 10);
+    let mut sorted = o.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 10);
+    assert_eq!(Rect::new(0, 0, 1, 5).outline().len(), 5);
+}
+
+#[test]
+fn intersects_respects_margin() {
+    let a = Rect::new(0, 0, 3, 3);
+    let touching = Rect::new(3, 0, 3, 3);
+    assert!(!a.intersects(&touching, 0));
+    assert!(a.intersects(&touching, 1));
+    assert!(a.intersects(&Rect::new(2, 2, 1, 1), 0));
+}

@@ -1,0 +1,315 @@
+//! The map model: cells, priority writes, rectangles and dog-legs, resets; its parts a file each.
+
+/// Annotations: rooms, corridors, doors, tags.
+mod annotations;
+/// Maps read from and written as ASCII.
+mod ascii;
+/// Where a level and its rooms are entered: doors, openings, regions.
+mod entrances;
+/// Geometry: points, rectangles, lines.
+mod geom;
+/// Layers of values over a map.
+mod layer;
+
+use std::sync::Arc;
+use warren_core::map::annotations::Door;
+use warren_core::map::door::DoorState;
+use warren_core::map::geom::{dogleg_cells, DogLeg, Point, Rect};
+use warren_core::map::terrain::{Rgb, Terrain, TerrainId, TerrainTable};
+use warren_core::map::{fill, priority, Brush, Map, Planes};
+
+#[test]
+fn fill_writes_every_cell_of_any_length() {
+    for len in 0..300 {
+        let mut cells: Vec<u16> = (0..len as u16).collect();
+        fill(&mut cells, 0xbeef);
+        assert!(cells.iter().all(|&c| c == 0xbeef), "length {len}");
+    }
+}
+
+fn table() -> Arc<TerrainTable> {
+    Arc::new(TerrainTable::new(vec![
+        Terrain {
+            name: "rock".into(),
+            glyph: '#',
+            color: Rgb(1, 1, 1),
+            solid: true,
+            hazard: false,
+            move_cost: None,
+        },
+        Terrain {
+            name: "floor".into(),
+            glyph: '.',
+            color: Rgb(2, 2, 2),
+            solid: false,
+            hazard: false,
+            move_cost: None,
+        },
+    ]))
+}
+
+/// Over 1,000 seeds, writing the cells of a rectangle a test accepts is the same as
+/// writing each of them in turn, whatever the priorities, the region, the force and the map
+/// edge (rows up to 80 cells: more than one of the chunks the write takes a row in).
+#[test]
+fn rect_writes_where_a_test_accepts_equal_writes_one_by_one() {
+    let mut rng = warren_core::rng::Rng::new(5);
+    for seed in 0..1000 {
+        let (w, h) = (rng.range(1, 80) as i32, rng.range(1, 12) as i32);
+        let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
+        for i in 0..a.len() {
+            let p = rng.below(4) as u8 * 40;
+            a.write_index(i, &Brush::new(rng.below(2) as u16).priority(p).forced());
+        }
+        let mut b = a.clone();
+        let x = rng.range(0, w as i64 - 1) as i32;
+        let y = rng.range(0, h as i64 - 1) as i32;
+        let rect = Rect::new(
+            x,
+            y,
+            rng.range(1, (w - x) as i64) as i32,
+            rng.range(1, (h - y) as i64) as i32,
+        );
+        let mut brush = Brush::new(1).priority(rng.below(4) as u8 * 40);
+        if rng.percent(30) {
+            brush = brush.forced();
+        }
+        if rng.percent(30) {
+            brush.region = Some(3);
+        }
+        let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
+        let width = w as usize;
+        let mut one_by_one = 0;
+        for p in rect.cells() {
+            if keep[p.x as usize + p.y as usize * width] {
+                one_by_one += a.write(p, &brush).unwrap() as usize;
+            }
+        }
+        let at_once = b.write_rect_where(&rect, &brush, |i| keep[i]).unwrap();
+        assert_eq!(at_once, one_by_one, "seed {seed}");
+        assert_eq!(a.terrain_cells(), b.terrain_cells(), "seed {seed}");
+        assert_eq!(a.flag_cells(), b.flag_cells(), "seed {seed}");
+        assert_eq!(a.priority_cells(), b.priority_cells(), "seed {seed}");
+        assert_eq!(a.region_cells(), b.region_cells(), "seed {seed}");
+    }
+    let mut m = Map::new(4, 4, 0, table()).unwrap();
+    let off = Rect::new(2, 2, 3, 3);
+    assert!(m.write_rect_where(&off, &Brush::new(1), |_| true).is_err());
+}
+
+#[test]
+fn every_priority_pair_follows_the_strictly_higher_rule() {
+    let mut m = Map::new(5, 5, 0, table()).unwrap();
+    let p = Point::new(2, 2);
+    for &(_, a) in &priority::NAMED {
+        for &(_, b) in &priority::NAMED {
+            m.write(p, &Brush::new(0).priority(a).forced()).unwrap();
+            let ok = m.write(p, &Brush::new(1).priority(b)).unwrap();
+            assert_eq!(ok, b >= a, "write {b} over {a}");
+            assert_eq!(m.terrain_at(p).unwrap(), if ok { 1 } else { 0 });
+            assert_eq!(m.priority_at(p).unwrap(), if ok { b } else { a });
+        }
+    }
+}
+
+#[test]
+fn edge_needs_force() {
+    let mut m = Map::new(4, 4, 0, table()).unwrap();
+    assert!(!m.write(Point::new(0, 2), &Brush::new(1)).unwrap());
+    assert!(!m
+        .write(Point::new(3, 3), &Brush::new(1).priority(120))
+        .unwrap());
+    assert!(m.write(Point::new(0, 2), &Brush::new(1).forced()).unwrap());
+    assert!(!m.is_solid(Point::new(0, 2)).unwrap());
+}
+
+#[test]
+fn out_of_bounds_is_an_error_naming_the_cell() {
+    let mut m = Map::new(4, 3, 0, table()).unwrap();
+    let e = m.write(Point::new(4, 0), &Brush::new(1)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(4, 0) is outside the 4×3 map (x 0..=3, y 0..=2)"
+    );
+    assert!(m.fill_rect(&Rect::new(2, 1, 3, 1), &Brush::new(1)).is_err());
+    assert!(m
+        .write_all(&[Point::new(1, 1), Point::new(-1, 1)], &Brush::new(1))
+        .is_err());
+    assert_eq!(
+        m.terrain_at(Point::new(1, 1)).unwrap(),
+        0,
+        "nothing written on error"
+    );
+}
+
+#[test]
+fn sizes_are_checked_before_allocation() {
+    assert!(Map::new(0, 5, 0, table()).is_err());
+    assert!(Map::new(100_000_000, 1, 0, table()).is_err());
+    assert!(Map::new(5000, 5000, 0, table()).is_err());
+}
+
+#[test]
+fn carve_path_reports_changed_cells_only() {
+    let mut m = Map::new(6, 6, 0, table()).unwrap();
+    m.write(Point::new(2, 2), &Brush::new(1)).unwrap();
+    let path = [Point::new(1, 2), Point::new(2, 2), Point::new(3, 2)];
+    let carved = m.carve_path(&path, &Brush::new(1)).unwrap();
+    assert_eq!(carved, vec![Point::new(1, 2), Point::new(3, 2)]);
+}
+
+/// A map written with `writes` (single cells, rectangles and dog-legs; terrain, priority,
+/// region, forced or not), doors and connected marks: every plane touched.
+fn scribble(m: &mut Map, writes: &[(i32, i32, u8, Option<u8>, bool)]) {
+    for &(x, y, t, priority, region) in writes {
+        let p = Point::new(x % m.width(), y % m.height());
+        let mut b = Brush::new(TerrainId::from(t % 2));
+        b.priority = priority;
+        b.region = region.then(|| m.region_id("hall"));
+        b.force = x % 3 == 0;
+        match y % 3 {
+            0 => drop(m.write(p, &b).unwrap()),
+            1 => drop(m.fill_rect(&Rect::new(0, 0, p.x + 1, p.y + 1), &b).unwrap()),
+            _ => m
+                .carve_dogleg(
+                    Point::new(0, 0),
+                    p,
+                    DogLeg::VerticalFirst,
+                    &b,
+                    &mut Vec::new(),
+                )
+                .unwrap(),
+        }
+        if y % 5 == 0 {
+            m.add_door(Door::new(p, DoorState::Closed)).unwrap();
+        }
+        if x % 4 == 1 {
+            m.set_connected(p, true).unwrap();
+        }
+    }
+}
+
+/// Every plane and note of two maps.
+fn same(a: &Map, b: &Map) -> bool {
+    (a.width(), a.height()) == (b.width(), b.height())
+        && a.terrain_cells() == b.terrain_cells()
+        && a.priority_cells() == b.priority_cells()
+        && a.region_cells() == b.region_cells()
+        && a.flag_cells() == b.flag_cells()
+        && a.region_names() == b.region_names()
+        && a.notes == b.notes
+}
+
+proptest::proptest! {
+    /// A reused map, reset (which skips the planes it knows are still as its last reset
+    /// left them), is the new map of that size, whatever was written to it before; and a
+    /// plain fill with the reset's own terrain (which writes nothing), before or after
+    /// doors and connected marks, does what it does on a map that knows nothing.
+    #[test]
+    fn reset_maps_equal_new_ones(
+        sizes in proptest::collection::vec((1i64..12, 1i64..12), 1..4),
+        writes in proptest::collection::vec(
+            (0i32..40, 0i32..40, 0u8..2, proptest::option::of(0u8..3), proptest::bool::ANY),
+            0..12,
+        ),
+        fill in 0u8..2,
+        then_fill in proptest::option::of((0u8..2, proptest::bool::ANY)),
+    ) {
+        let fill = TerrainId::from(fill);
+        let mut reused = Map::new(7, 5, 1 - fill, table()).unwrap();
+        for (i, &(w, h)) in sizes.iter().enumerate() {
+            if i % 2 == 1 {
+                scribble(&mut reused, &writes);
+            }
+            reused.reset(w, h, fill).unwrap();
+            let mut fresh = Map::new(w, h, fill, table()).unwrap();
+            fresh.known = Planes::default();
+            if let Some((t, force)) = then_fill {
+                let mut b = Brush::new(TerrainId::from(t));
+                b.force = force;
+                proptest::prop_assert_eq!(reused.fill(&b), fresh.fill(&b));
+            }
+            proptest::prop_assert!(same(&reused, &fresh));
+            scribble(&mut reused, &writes);
+            scribble(&mut fresh, &writes);
+            if let Some((t, force)) = then_fill {
+                let mut b = Brush::new(TerrainId::from(t));
+                b.force = force;
+                proptest::prop_assert_eq!(reused.fill(&b), fresh.fill(&b));
+            }
+            proptest::prop_assert!(same(&reused, &fresh));
+        }
+    }
+
+    /// Rectangles (written a row of slices at a time) write what writing their cells one
+    /// at a time does, on and off the edge, over cells of higher and lower priority (rows
+    /// up to 40 cells: long enough for the vectorised loop and its remainder).
+    #[test]
+    fn rectangles_write_like_their_cells_one_by_one(
+        (x, y, w, h) in (0i32..40, 0i32..6, 1i32..41, 1i32..7),
+        force: bool,
+        priority in proptest::option::of(0u8..3),
+        region: bool,
+        pre in proptest::collection::vec((0i32..40, 0i32..6, 0u8..3), 0..60),
+    ) {
+        let rect = Rect::new(x, y, w.min(40 - x), h.min(6 - y));
+        let mut base = Map::new(40, 6, 0, table()).unwrap();
+        for (x, y, p) in pre {
+            base.write(Point::new(x, y), &Brush::new(0).priority(p).forced()).unwrap();
+        }
+        let mut brush = Brush::new(1);
+        brush.priority = priority;
+        brush.region = region.then(|| base.region_id("hall"));
+        brush.force = force;
+        let (mut fast, mut slow) = (base.clone(), base);
+        let written = fast.fill_rect(&rect, &brush).unwrap();
+        let mut expected = 0;
+        for y in rect.y..=rect.y2() {
+            for x in rect.x..=rect.x2() {
+                expected += usize::from(slow.write(Point::new(x, y), &brush).unwrap());
+            }
+        }
+        proptest::prop_assert_eq!(written, expected);
+        proptest::prop_assert!(same(&fast, &slow));
+    }
+
+    /// Dog-legs (plain brushes take a shortcut) carve what writing their cells one at a time
+    /// does, on and off the edge, over cells already carved or not.
+    #[test]
+    fn dog_legs_carve_like_their_cells_one_by_one(
+        (ax, ay, bx, by) in (0i32..7, 0i32..6, 0i32..7, 0i32..6),
+        vertical_first: bool,
+        force: bool,
+        priority in proptest::option::of(0u8..3),
+        region: bool,
+        pre in proptest::collection::vec((0i32..7, 0i32..6), 0..8),
+    ) {
+        let mut brush = Brush::new(1);
+        brush.priority = priority;
+        brush.region = region.then_some(0);
+        brush.force = force;
+        let mut base = Map::new(7, 6, 0, table()).unwrap();
+        for (x, y) in pre {
+            let mut b = Brush::new(1).forced();
+            b.priority = Some(1);
+            base.write(Point::new(x, y), &b).unwrap();
+        }
+        let (a, b) = (Point::new(ax, ay), Point::new(bx, by));
+        let order = if vertical_first { DogLeg::VerticalFirst } else { DogLeg::HorizontalFirst };
+        let (mut fast, mut slow) = (base.clone(), base);
+        let mut carved = Vec::new();
+        fast.carve_dogleg(a, b, order, &brush, &mut carved).unwrap();
+        let mut expected = Vec::new();
+        for p in dogleg_cells(a, b, order) {
+            let before = slow.terrain_at(p).unwrap();
+            if slow.write(p, &brush).unwrap() && before != brush.terrain {
+                expected.push(p);
+            }
+        }
+        proptest::prop_assert_eq!(carved, expected);
+        proptest::prop_assert_eq!(fast.terrain_cells(), slow.terrain_cells());
+        proptest::prop_assert_eq!(fast.priority_cells(), slow.priority_cells());
+        proptest::prop_assert_eq!(fast.region_cells(), slow.region_cells());
+        proptest::prop_assert_eq!(fast.flag_cells(), slow.flag_cells());
+    }
+}

@@ -1,0 +1,160 @@
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use warren_core::map::{Brush, Door, DoorState, Rect, Room, TerrainTable};
+use warren_core::map::{Map, Point};
+use warren_core::render::json::{to_string, LayerInfo, LevelInfo, RunInfo, Writer};
+
+fn map() -> Map {
+    let table = TerrainTable::plain(&[
+        ("rock", '#', true),
+        ("edge", '#', true),
+        ("floor", '.', false),
+        ("door", '+', false),
+    ]);
+    let mut m = Map::new(6, 6, 0, Arc::new(table)).unwrap();
+    let hall = m.region_id("hall");
+    m.fill_rect(&Rect::new(1, 1, 3, 2), &Brush::new(2).region(hall))
+        .unwrap();
+    m.write(Point::new(4, 1), &Brush::new(3)).unwrap();
+    // Too far from the room (three cells) to be one of its doors.
+    m.notes
+        .doors
+        .push(Door::new(Point::new(1, 5), DoorState::Closed));
+    m.write(Point::new(5, 0), &Brush::new(1).forced()).unwrap();
+    m.notes
+        .doors
+        .push(Door::new(Point::new(4, 1), DoorState::Locked));
+    m.notes.rooms.push(Room {
+        rect: Rect::new(1, 1, 3, 2),
+        kind: "hall".into(),
+        doors: Vec::new(),
+    });
+    m.notes.stats.insert("halls".into(), 12.0);
+    m.notes.stats.insert("ratio".into(), 0.25);
+    m
+}
+
+fn doc(levels: &[(&Map, LevelInfo)], seed: u64) -> Value {
+    let params = BTreeMap::from([("width".to_string(), Value::from(6))]);
+    let run = RunInfo {
+        recipe: "test",
+        seed,
+        params: &params,
+    };
+    let text = to_string(&run, levels);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn info(seed: u64, depth: u32) -> LevelInfo<'static> {
+    LevelInfo {
+        seed,
+        depth,
+        layer: None,
+    }
+}
+
+#[test]
+fn every_cell_keeps_its_exact_terrain_and_region() {
+    let m = map();
+    let v = doc(&[(&m, info(7, 1))], 7);
+    let level = &v["levels"][0];
+    assert_eq!(level["rows"][0], "######");
+    assert_eq!(
+        level["legend"]["#"]["terrains"],
+        serde_json::json!(["rock", "edge"])
+    );
+    let names: Vec<&str> = level["terrains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["rock", "edge", "floor", "door"]);
+    assert_eq!(level["terrain_rows"][0][5], 1, "the edge cell, not 'rock'");
+    assert_eq!(level["terrain_rows"][1][4], 3);
+    assert_eq!(level["regions"], serde_json::json!(["", "hall"]));
+    assert_eq!(
+        level["region_rows"][1],
+        serde_json::json!([0, 1, 1, 1, 0, 0])
+    );
+}
+
+#[test]
+fn rooms_list_doors_on_their_walls_and_whole_statistics_are_integers() {
+    let m = map();
+    let v = doc(&[(&m, info(7, 1))], 7);
+    let level = &v["levels"][0];
+    assert_eq!(
+        level["rooms"][0]["doors"],
+        serde_json::json!([{"x": 4, "y": 1}])
+    );
+    assert!(level["stats"]["halls"].is_u64());
+    assert_eq!(level["stats"]["ratio"], 0.25);
+    assert_eq!(level["stats"]["open_cells"], 7);
+}
+
+#[test]
+fn seeds_are_exact_strings_and_one_level_has_the_shape_of_many() {
+    let m = map();
+    let big = u64::MAX - 1;
+    let one = doc(&[(&m, info(big, 1))], big);
+    assert_eq!(one["format"], 2);
+    assert_eq!(one["seed"], big.to_string());
+    assert_eq!(one["levels"][0]["seed"], big.to_string());
+    let two = doc(&[(&m, info(1, 1)), (&m, info(2, 2))], 1);
+    assert_eq!(two["levels"].as_array().unwrap().len(), 2);
+    assert_eq!(two["levels"][1]["depth"], 2);
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&one), keys(&two));
+    assert_eq!(keys(&one["levels"][0]), keys(&two["levels"][1]));
+}
+
+#[test]
+fn a_layer_carries_its_rows_and_legend() {
+    let m = map();
+    let view = warren_core::render::LayerChoice::Region.view(&m).unwrap();
+    let legend = warren_core::render::LayerChoice::Region.legend(&m);
+    let level = LevelInfo {
+        seed: 1,
+        depth: 1,
+        layer: Some(LayerInfo {
+            name: "region",
+            view: &view,
+            legend: &legend,
+        }),
+    };
+    let v = doc(&[(&m, level)], 1);
+    let layer = &v["levels"][0]["layer"];
+    assert_eq!(layer["name"], "region");
+    assert_eq!(layer["rows"][1], "#aaa+#");
+    assert_eq!(layer["legend"]["a"], serde_json::json!(["hall"]));
+}
+
+#[test]
+fn the_document_is_written_as_it_is_produced() {
+    let m = map();
+    let params = BTreeMap::new();
+    let run = RunInfo {
+        recipe: "test",
+        seed: 1,
+        params: &params,
+    };
+    let mut w = Writer::start(Vec::new(), &run).unwrap();
+    assert!(String::from_utf8_lossy(&w.out).starts_with("{\n  \"format\": 2,"));
+    let before = w.out.len();
+    w.level(&m, &info(1, 1)).unwrap();
+    let first = String::from_utf8(w.out[before..].to_vec()).unwrap();
+    assert!(
+        first.contains("\"terrain_rows\"") && first.ends_with("    }"),
+        "{first}"
+    );
+    let text = String::from_utf8(w.finish().unwrap()).unwrap();
+    assert!(serde_json::from_str::<Value>(&text).is_ok());
+}
+
+#[test]
+fn no_levels_is_still_a_document() {
+    let v = doc(&[], 3);
+    assert_eq!(v["levels"], serde_json::json!([]));
+}
