@@ -1,6 +1,6 @@
 use warren_core::map::{DoorKind, TerrainTable};
 use warren_core::region::resolve::{corridor, dungeon, Problems};
-use warren_core::region::schema::*;
+use warren_core::region::schema::{CorridorConstants, CorridorDef, DungeonDef, TURN_CHANCE};
 use warren_core::tpath;
 
 fn table() -> TerrainTable {

@@ -1,6 +1,10 @@
 use schemars::JsonSchema;
 use serde_json::Value as J;
-use warren_core::region::schema::*;
+use warren_core::region::schema::{
+    CaveDef, CorridorConstants, CorridorDef, DoorDef, DoorWeightsDef, DungeonDef, PrefabDef,
+    RoomDef, RoomsDef, SampleDef, SpawnDef, StreamerDef, SubstDef, TerrainDef, TownDebugDef,
+    TownDef, VaultDef,
+};
 use warren_core::region::shape::{KeyKind, Presence, Section, Value};
 
 /// Checks `S::SHAPE` against the JSON Schema schemars makes of `S` from its serde and
