@@ -129,6 +129,7 @@ pub struct Annotations {
     /// corridors ([`Annotations::corridor_cells`]): a reused map carves its corridors without
     /// allocating.
     #[serde(skip)]
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub spare_cells: SpareCells,
 }
 

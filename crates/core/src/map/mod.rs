@@ -160,6 +160,7 @@ pub struct Map {
     terrains: Arc<TerrainTable>,
     region_names: Vec<String>,
     /// What is known about the planes without looking at them (see [`Planes`]).
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub known: Planes,
     /// Rooms, corridors, doors, stairs, spawns, tags and stats recorded by the recipe. Boxed: a
     /// map is moved several times per generation (into the Lua userdata and back, out to the

@@ -77,6 +77,7 @@ pub struct LayerInfo<'a> {
 /// [`Writer::finish`]. Output that is cut short (an error midway) is not valid JSON.
 pub struct Writer<W: Write> {
     /// Where the document goes.
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub out: W,
     levels: usize,
 }

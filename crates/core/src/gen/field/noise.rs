@@ -111,6 +111,7 @@ pub struct Noise {
     perm: [u8; 2 * PERIOD],
     values: [f64; PERIOD],
     /// Each octave's offset, so that octaves do not line up at the origin.
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub offsets: [(f64, f64); MAX_OCTAVES as usize],
 }
 

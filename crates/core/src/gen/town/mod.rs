@@ -193,15 +193,19 @@ pub enum TownError {
 pub struct Town {
     params: TownParams,
     /// The cell geometry of the display grid.
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub grid: CellGrid,
     /// The display grid, row by row (`WALL`, `BLANK`, doors, …).
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub chars: Vec<u8>,
     lists: StatusLists,
     /// The cells random growth may pick, by pool and by bend or continuation.
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub growth: StatusLists,
     /// The street number each street cell was made with (`NO_STREET` for other cells).
     street: Vec<u32>,
     /// The direction each street cell runs; `None` for other cells (TownMaze's -1).
+    #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub heading: Vec<Option<Heading>>,
     streets: StreetNumbers,
 }
