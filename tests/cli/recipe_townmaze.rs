@@ -55,8 +55,8 @@ fn level_json(map: &warren_core::map::Map, seed: u64) -> Value {
         depth: 1,
         layer: None,
     };
-    let doc: Value = serde_json::from_str(&json::to_string(&run, &[(map, info)])).unwrap();
-    doc["levels"][0].clone()
+    let mut doc: Value = serde_json::from_str(&json::to_string(&run, &[(map, info)])).unwrap();
+    doc["levels"][0].take()
 }
 
 fn check(v: &Value, leftgates: usize) -> Result<(), String> {
@@ -67,8 +67,14 @@ fn check(v: &Value, leftgates: usize) -> Result<(), String> {
         .map(|r| r.as_str().unwrap().chars().collect())
         .collect();
     let (w, h) = (rows[0].len() as i64, rows.len() as i64);
-    let solid =
-        |(x, y): Cell| v["legend"][rows[y as usize][x as usize].to_string()]["solid"] == true;
+    // Whether each glyph is solid, read from the legend once rather than for every question.
+    let solid_glyphs: BTreeMap<char, bool> = v["legend"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(glyph, entry)| (glyph.chars().next().unwrap(), entry["solid"] == true))
+        .collect();
+    let solid = |(x, y): Cell| solid_glyphs.get(&rows[y as usize][x as usize]) == Some(&true);
     let centre = |(x, y): Cell| x % 2 == 1 && y % 2 == 1;
     let [street] = v["corridors"].as_array().unwrap().as_slice() else {
         return Err("expected one street corridor".into());
