@@ -33,6 +33,10 @@ pub struct Finished {
     /// CPU time it used (user and system): unlike its wall time, not stretched by other work
     /// on the machine.
     pub cpu: Duration,
+    /// CPU time it had used when its first output on stderr arrived (`/proc/PID/stat`, in
+    /// clock ticks): what it spent before reporting, without the exit's unmapping of its memory
+    /// after. `None` when it wrote nothing to stderr.
+    pub cpu_at_stderr: Option<Duration>,
 }
 
 /// Waits for `child` (reading its pipes meanwhile) and reports how it ended.
@@ -45,13 +49,18 @@ pub fn finish(mut child: Child) -> Finished {
         let _ = out.read_to_string(&mut s);
         s
     });
-    let mut stderr = String::new();
-    let _ = err.read_to_string(&mut stderr);
+    let pid = child.id() as libc::pid_t;
+    let mut first = [0u8; 4096];
+    let n = err.read(&mut first).unwrap_or(0);
+    // Not waited for yet, so the process (or its zombie) is still there to read.
+    let cpu_at_stderr = (n > 0).then(|| cpu_so_far(pid));
+    let mut rest = Vec::new();
+    let _ = err.read_to_end(&mut rest);
+    let stderr = String::from_utf8_lossy(&[&first[..n], &rest[..]].concat()).into_owned();
     let stdout = reader.join().expect("stdout reader");
     let mut status = 0;
     // SAFETY: a plain rusage struct filled in by the kernel for our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
     // SAFETY: waits for our own child, which has not been waited for yet.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4 failed");
@@ -67,7 +76,21 @@ pub fn finish(mut child: Child) -> Finished {
         peak_kib: usage.ru_maxrss as u64,
         minor_faults: usage.ru_minflt as u64,
         cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+        cpu_at_stderr,
     }
+}
+
+/// The user and system CPU time process `pid` has used so far (`/proc/PID/stat`'s `utime` and
+/// `stime`, fields 14 and 15, in clock ticks).
+fn cpu_so_far(pid: libc::pid_t) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/PID/stat");
+    // The command name (field 2) may hold spaces: the fields after it follow its last ')'.
+    let after_name = &stat[stat.rfind(')').expect("a command name") + 2..];
+    let fields: Vec<&str> = after_name.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_secs_f64(ticks as f64 / per_second as f64)
 }
 
 /// A `timeval` as a duration.
