@@ -7,6 +7,7 @@ pub mod ascii;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use warren_core::map::{Rgb, Terrain};
 use warren_core::region::{Registry, Source};
 
 /// The repository's root.
@@ -49,5 +50,18 @@ pub fn load_err(bad: &str) -> String {
     match Registry::from_sources(sources) {
         Ok(_) => panic!("should fail:\n{bad}"),
         Err(e) => e.to_string(),
+    }
+}
+
+/// An uncoloured terrain (black, no hazard, the default move cost), for tables built by hand
+/// with door kinds or glyphs that `TerrainTable::plain` cannot give.
+pub fn terrain(name: impl Into<String>, glyph: char, solid: bool) -> Terrain {
+    Terrain {
+        name: name.into(),
+        glyph,
+        color: Rgb(0, 0, 0),
+        solid,
+        hazard: false,
+        move_cost: None,
     }
 }

@@ -1,5 +1,6 @@
+use crate::common::terrain;
 use std::sync::Arc;
-use warren_core::map::{priority, DoorKind, Rgb, Terrain};
+use warren_core::map::{priority, DoorKind};
 use warren_core::map::{AsciiCell, AsciiLegend};
 use warren_core::map::{Door, DoorState, Map, Point, TerrainTable};
 use warren_core::render::{text, View};
@@ -56,14 +57,6 @@ fn a_legend_sets_priority_region_and_doors() {
 
 #[test]
 fn declared_door_kinds_make_doors_of_their_terrains() {
-    let terrain = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-        hazard: false,
-        move_cost: None,
-    };
     let table = TerrainTable::new(vec![
         terrain("rock", '#', true),
         terrain("floor", '.', false),

@@ -1,3 +1,4 @@
+use crate::common::terrain;
 use std::sync::Arc;
 use warren_core::gen::connectivity::{components, map_adjacency};
 use warren_core::gen::doors::{finish_doors, make_door, FinishDoors, StateCounts};
@@ -5,7 +6,7 @@ use warren_core::gen::tunnel::incursion_dist;
 use warren_core::map::{
     priority, Brush, Door, DoorKind, DoorState, DoorWeights, Map, Point, TerrainId,
 };
-use warren_core::map::{Rect, Rgb, Terrain, TerrainTable};
+use warren_core::map::{Rect, TerrainTable};
 use warren_core::rng::Rng;
 
 const ROCK: TerrainId = 0;
@@ -18,14 +19,6 @@ const BRICK: TerrainId = 6;
 
 /// Rock, floor, the four looks of an "oak" door, and a brick wall.
 fn table() -> Arc<TerrainTable> {
-    let t = |name: &str, glyph, solid| Terrain {
-        name: name.into(),
-        glyph,
-        color: Rgb(0, 0, 0),
-        solid,
-        hazard: false,
-        move_cost: None,
-    };
     let oak = DoorKind {
         name: "oak".into(),
         closed: CLOSED,
@@ -38,13 +31,13 @@ fn table() -> Arc<TerrainTable> {
     };
     Arc::new(
         TerrainTable::new(vec![
-            t("rock", '#', true),
-            t("floor", '.', false),
-            t("closed", '+', true),
-            t("open", '\'', false),
-            t("locked", '+', true),
-            t("broken", '\'', false),
-            t("brick", '#', true),
+            terrain("rock", '#', true),
+            terrain("floor", '.', false),
+            terrain("closed", '+', true),
+            terrain("open", '\'', false),
+            terrain("locked", '+', true),
+            terrain("broken", '\'', false),
+            terrain("brick", '#', true),
         ])
         .with_doors(vec![oak]),
     )

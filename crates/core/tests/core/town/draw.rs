@@ -1,5 +1,6 @@
 //! Unit tests of drawing a town onto a map.
 
+use crate::common::terrain;
 use proptest::prelude::*;
 use std::sync::Arc;
 use warren_core::gen::meter::Unmetered;
@@ -7,7 +8,7 @@ use warren_core::gen::town::{
     CellStatus, DebugTerrains, Heading, Town, TownParams, TownTerrains, GATE_SPAWN, ROOM_KIND,
     STREET_REGION,
 };
-use warren_core::map::{DoorState, Map, Point, Rgb, Terrain, TerrainTable};
+use warren_core::map::{DoorState, Map, Point, TerrainTable};
 use warren_core::rng::Rng;
 
 /// Every terrain a town draws with, each with its own glyph: wall, vertical and horizontal
@@ -41,14 +42,7 @@ fn map(width: usize, height: usize) -> Map {
     let table = GLYPHS
         .chars()
         .enumerate()
-        .map(|(i, glyph)| Terrain {
-            name: format!("t{i}"),
-            glyph,
-            color: Rgb(0, 0, 0),
-            solid: matches!(glyph, '#' | '@' | 'U'),
-            hazard: false,
-            move_cost: None,
-        })
+        .map(|(i, glyph)| terrain(format!("t{i}"), glyph, matches!(glyph, '#' | '@' | 'U')))
         .collect();
     Map::new(
         width as i64,
