@@ -21,7 +21,7 @@ use super::area::Area;
 use super::drunkard::{Symmetry, Walker};
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
-use crate::map::{bresenham_cells, passable, Brush, Map, Point};
+use crate::map::{bresenham_cells, passable, Brush, Map, Point, Rect};
 use crate::rng::Rng;
 
 /// How particles move.
@@ -156,15 +156,40 @@ pub fn grow(
         let i = cells[rng.below(cells.len() as u64) as usize] as usize;
         Point::new((i % w) as i32, (i / w) as i32)
     };
-    let step = |rng: &mut Rng, p: Point| {
-        let (dx, dy) = [(-1, 0), (1, 0), (0, -1), (0, 1)][rng.below(4) as usize];
+    let mut directions = Directions::default();
+    let step = |rng: &mut Rng, directions: &mut Directions, p: Point| {
+        let (dx, dy) = STEPS[directions.next(rng)];
         Point::new(p.x + dx, p.y + dy)
     };
     let most_steps = STEPS_PER_CELL * cells.len() as u64;
     let (mut steps, mut particles) = (0u64, 0u32);
     let mut work = Batched::new(meter);
+    let rectangular = walker.scope.is_rectangular();
     while walker.open.len() < wanted && steps < most_steps {
         let stuck_at = match o.mode {
+            DlaMode::WalkInwards if rectangular => {
+                let p = random_cell(rng);
+                if is_open(&walker, p) {
+                    steps += 1;
+                    continue;
+                }
+                let walk = Stagger {
+                    flags: walker.map.flag_cells(),
+                    width: w,
+                    bounds: b,
+                    most_steps,
+                };
+                walk.run::<true>(p, &mut directions, rng, &mut steps, &mut work)?
+            }
+            DlaMode::WalkOutwards if rectangular => {
+                let walk = Stagger {
+                    flags: walker.map.flag_cells(),
+                    width: w,
+                    bounds: b,
+                    most_steps,
+                };
+                walk.run::<false>(start, &mut directions, rng, &mut steps, &mut work)?
+            }
             DlaMode::WalkInwards => {
                 let mut p = random_cell(rng);
                 if is_open(&walker, p) {
@@ -177,7 +202,7 @@ pub fn grow(
                     }
                     steps += 1;
                     work.work(1)?;
-                    let q = step(rng, p);
+                    let q = step(rng, &mut directions, p);
                     if !walker.scope.contains(q.x, q.y) {
                         continue;
                     }
@@ -195,7 +220,7 @@ pub fn grow(
                     }
                     steps += 1;
                     work.work(1)?;
-                    let q = step(rng, p);
+                    let q = step(rng, &mut directions, p);
                     if !walker.scope.contains(q.x, q.y) {
                         continue;
                     }
@@ -244,6 +269,89 @@ pub fn grow(
         open: open.len(),
         wanted,
     })
+}
+
+/// A particle's steps, by the direction drawn: left, right, up, down.
+const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// A particle's walk in a rectangular area, the usual case: the position, its index and the
+/// bounds are locals, and the flags are read straight from the map (no carving happens while a
+/// particle walks). It steps as the general loop does, for areas of any shape.
+struct Stagger<'m> {
+    /// The map's flags.
+    flags: &'m [u8],
+    /// The map's width.
+    width: usize,
+    /// The area.
+    bounds: Rect,
+    /// The cap on all particles' steps together.
+    most_steps: u64,
+}
+
+impl Stagger<'_> {
+    /// Walks a particle from `p` (in the area) until a step would cross between closed and
+    /// open cells: with `INWARDS`, from a closed cell onto an open one (the cell it stands on
+    /// is returned), else from an open cell onto a closed one (that cell is returned). `None`
+    /// when `steps` reaches the cap first. Steps that would leave the area are not taken.
+    #[inline(always)]
+    fn run<const INWARDS: bool>(
+        &self,
+        p: Point,
+        directions: &mut Directions,
+        rng: &mut Rng,
+        steps: &mut u64,
+        work: &mut Batched<'_>,
+    ) -> Result<Option<Point>, ToolError> {
+        let b = self.bounds;
+        let w = self.width as isize;
+        let (mut x, mut y) = (p.x, p.y);
+        let mut i = x as usize + y as usize * self.width;
+        loop {
+            if *steps >= self.most_steps {
+                return Ok(None);
+            }
+            *steps += 1;
+            work.work(1)?;
+            let (dx, dy) = STEPS[directions.next(rng)];
+            let (qx, qy) = (x + dx, y + dy);
+            if (qx < b.x) | (qx > b.x2()) | (qy < b.y) | (qy > b.y2()) {
+                continue;
+            }
+            let qi = i.wrapping_add_signed(dx as isize + dy as isize * w);
+            if passable(self.flags[qi]) == INWARDS {
+                let stuck = if INWARDS { (x, y) } else { (qx, qy) };
+                return Ok(Some(Point::new(stuck.0, stuck.1)));
+            }
+            (x, y, i) = (qx, qy, qi);
+        }
+    }
+}
+
+/// A particle's steps, drawn two bits at a time from one 64-bit draw of the stream: 32 steps a
+/// draw, highest bits first (the first step of each draw is the one `below(4)` would give).
+/// Drawing each step on its own made the walk's cost the generator's: one 128-bit multiply a
+/// step, each waiting for the last.
+#[derive(Default)]
+struct Directions {
+    /// The bits not used yet, highest first.
+    bits: u64,
+    /// How many steps they hold.
+    left: u32,
+}
+
+impl Directions {
+    /// The next direction, `0..4`.
+    #[inline(always)]
+    fn next(&mut self, rng: &mut Rng) -> usize {
+        if self.left == 0 {
+            self.bits = rng.next_u64();
+            self.left = 32;
+        }
+        let d = (self.bits >> 62) as usize;
+        self.bits <<= 2;
+        self.left -= 1;
+        d
+    }
 }
 
 /// The corner cell between `*last` and `p` when they touch diagonally (the cell across from
