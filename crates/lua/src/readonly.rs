@@ -6,11 +6,12 @@
 //! `cannot modify read-only table 'NAME' (key K)` at the writer's line. Reads, `#`, `pairs`
 //! and `ipairs` are a plain table's.
 //!
-//! The functions here are plain C functions on the Lua stack: freezing `ctx.regions` (about a
-//! hundred tables) takes a fraction of what the same walk in Lua took, and every state pays it
-//! when it loads. They make the objects the Lua walk made, in the same order (each copy, its
-//! tables, then its metatable and its `__newindex` closure), and fill each copy key by key in
-//! `next` order, as the Lua walk did: object ids, and so `pairs` order, stay as they were.
+//! The functions here are plain C functions on the Lua stack. `freeze` copies: it makes the
+//! objects the Lua walk it replaced made, in the same order (each copy, its tables, then its
+//! metatable and its `__newindex` closure), and fills each copy key by key in `next` order, as
+//! that walk did. `ctx.regions`, built by the host for each state, is sealed where it was built
+//! instead (`seal_top`): every state pays it when it loads, and copying its few hundred tables
+//! cost 8% of a small `warren run`'s instructions.
 
 use crate::ffi::lua_warren_setreadonly;
 use mlua::ffi;
@@ -45,7 +46,7 @@ pub unsafe extern "C-unwind" fn freeze(l: *mut ffi::lua_State) -> c_int {
 ///
 /// # Safety
 /// `l` is a live state with a string then a table on top of its stack.
-pub(crate) unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
+unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
         if depth > MAX_DEPTH {
@@ -74,6 +75,45 @@ pub(crate) unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
         }
         seal_as(l, copy, name);
         ffi::lua_replace(l, source);
+    }
+}
+
+/// Makes the table on top of the stack read-only in place, and every table in it, each named by
+/// its path as [`freeze_top`] names them; its name is just below it. For tables the host has
+/// just built and nothing else holds (`ctx.regions`): they need no copy. Returns how many
+/// tables it sealed.
+///
+/// The objects it makes are [`freeze_top`]'s but the copies, in the same order: a caller that
+/// skips one id per table sealed numbers every later object as a frozen copy would have.
+///
+/// # Safety
+/// `l` is a live state with a string then a table on top of its stack.
+pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State, depth: c_int) -> u64 {
+    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+    unsafe {
+        if depth > MAX_DEPTH {
+            ffi::luaL_error(l, c"freeze: tables nested too deep".as_ptr());
+        }
+        ffi::luaL_checkstack(l, 8, c"freezing a table".as_ptr());
+        let table = ffi::lua_gettop(l);
+        let name = table - 1;
+        let mut sealed = 1;
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, table) != 0 {
+            // name table key value
+            if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
+                ffi::lua_pushvalue(l, name);
+                ffi::lua_pushstring(l, c".".as_ptr());
+                ffi::luaL_tolstring(l, -4, std::ptr::null_mut());
+                ffi::lua_concat(l, 3);
+                ffi::lua_insert(l, -2);
+                sealed += seal_top(l, depth + 1);
+                ffi::lua_pop(l, 1);
+            }
+            ffi::lua_pop(l, 1);
+        }
+        seal_as(l, table, name);
+        sealed
     }
 }
 

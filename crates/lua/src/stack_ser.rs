@@ -36,7 +36,11 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
             return ffi::luaL_error(l, c"ctx.regions: data Lua cannot hold".as_ptr());
         }
         if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-            readonly::freeze_top(l, 0);
+            // The tables were made here and nothing else holds them: sealed in place, not
+            // copied. One id skipped per table, for the copy `freeze` would have made, keeps
+            // every later object's id (and so the order of tables a recipe keys by objects).
+            let sealed = readonly::seal_top(l, 0);
+            crate::state::skip_ids(l, sealed);
         }
     }
     1

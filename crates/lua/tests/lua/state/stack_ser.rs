@@ -1,5 +1,6 @@
-//! `ctx.regions` built on the Lua stack: the same tables, in the same order, as mlua's
-//! serializer and a freeze built (`stack_ser.rs`).
+//! `ctx.regions` built on the Lua stack: the same tables as mlua's serializer and a freeze
+//! built, read-only where they were built, and the ids of later objects as a copy left them
+//! (`stack_ser.rs`).
 
 use mlua::{Function, Lua, LuaSerdeExt, Table};
 use serde::Serialize;
@@ -62,25 +63,31 @@ fn data() -> Data {
     }
 }
 
-/// Every key path in `pairs` order with its value's type, each table's id (`tostring`),
-/// and each leaf's value: what a recipe could observe of the tables.
+/// Every key path with its value's type and each leaf's value, one line each, sorted: what a
+/// recipe could read of the tables.
 const DUMP: &str = r#"
     local t = ...
     local out = {}
     local function walk(v, path)
       if type(v) == "table" then
-        out[#out + 1] = path .. " " .. tostring(v)
+        out[#out + 1] = path .. " table"
         for k, x in pairs(v) do walk(x, path .. "." .. tostring(k)) end
       else
         out[#out + 1] = path .. " = " .. (math.type(v) or type(v)) .. " " .. tostring(v)
       end
     end
     walk(t, "")
+    table.sort(out)
     return table.concat(out, "\n")
 "#;
 
+/// The id the state at `lua` gives its next object (a table's `tostring`).
+fn next_id(lua: &Lua) -> String {
+    lua.load("return tostring({})").eval().expect("a table")
+}
+
 #[test]
-fn the_tables_are_mlua_serdes_frozen_the_same_objects_in_the_same_order() {
+fn the_tables_are_what_mlua_serde_and_a_freeze_made_and_later_ids_stay() {
     // mlua's serializer, then the host's freeze: how ctx.regions was built before.
     let before = Lua::new();
     let options = mlua::SerializeOptions::new()
@@ -92,15 +99,33 @@ fn the_tables_are_mlua_serdes_frozen_the_same_objects_in_the_same_order() {
         unsafe { before.create_c_function(warren_lua::readonly::freeze) }.expect("freeze");
     let value = before.to_value_with(&data(), options).expect("serializes");
     let old: Table = freeze.call((value, "ctx.regions")).expect("freezes");
+    let old_next = next_id(&before);
     let old: String = before.load(DUMP).call(old).expect("dumps");
 
     let after = Lua::new();
     let new = frozen(&after, &data(), "ctx.regions").expect("builds");
-    let ok: bool = after
-        .load("local t = ... return not pcall(function() t.items[1].name = 'x' end)")
+    // The tables are sealed where they were built, not copied: the objects made after them
+    // still get the ids they got after a copy.
+    assert_eq!(next_id(&after), old_next);
+    let refused: bool = after
+        .load(
+            "local t = ... return not pcall(function() t.items[1].name = 'x' end) \
+             and not pcall(function() t.by_name.k3.tags[2] = 'b' end) \
+             and not pcall(function() rawset(t, 'new', 1) end)",
+        )
         .call(&new)
         .expect("runs");
-    assert!(ok, "the copy is read-only");
+    assert!(refused, "every table is read-only");
+    let message: String = after
+        .load(
+            "local t = ... local _, e = pcall(function() t.by_name.k3.tags[2] = 'b' end) return e",
+        )
+        .call(&new)
+        .expect("runs");
+    assert!(
+        message.contains("cannot modify read-only table 'ctx.regions.by_name.k3.tags' (key 2)"),
+        "{message}"
+    );
     let new: String = after.load(DUMP).call(new).expect("dumps");
     assert_eq!(new, old);
     assert!(new.contains(".big = float"), "{new}");
