@@ -36,7 +36,7 @@ pub struct BatchArgs {
     #[arg(long, default_value_t = 0)]
     pub seed_start: u64,
     /// Worker threads, each with its own Lua state (default: one per core; more than the
-    /// cores is reduced to the cores, with a warning).
+    /// cores is reduced to the cores, with a warning; never more than the maps to make).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
     /// Run only shard I of N (0-based) of the seed range.

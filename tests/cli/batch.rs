@@ -87,6 +87,31 @@ fn jobs_do_not_change_the_statistics() {
 }
 
 #[test]
+fn no_more_workers_start_than_there_are_seeds() {
+    // Each worker loads the recipe before its first map: a worker without a seed would load
+    // it for nothing. The timing line says how many ran.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = |args: &[&str]| {
+        let out = ok(&[&["batch", "scripts/rooms.lua", "--timing"], args].concat());
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("timing: "))
+            .expect("a timing line");
+        line.split(" with ").nth(1).expect("a job count")[..2]
+            .trim()
+            .to_string()
+    };
+    assert_eq!(jobs(&["--count", "1", "--jobs", "2"]), "1");
+    assert_eq!(
+        jobs(&["--count", "5", "--shard", "1/5", "--jobs", "2"]),
+        "1"
+    );
+    if cores >= 2 {
+        assert_eq!(jobs(&["--count", "2", "--jobs", "2"]), "2");
+    }
+}
+
+#[test]
 fn merged_shards_give_the_statistics_of_one_run() {
     let dir = tempfile::tempdir().expect("temp dir");
     let whole = ok(&[&ROOMS[..], &["--jobs", "2"]].concat());
