@@ -105,24 +105,38 @@ pub fn run(
     for (k, t) in table.iter_mut().enumerate() {
         *t = rule.next(k >= 9, (k % 9) as u32) as u8;
     }
+    // Each row in two passes: the column sums of three rows (a loop the compiler vectorises),
+    // then each cell's count as three column sums less itself, and its next state from the
+    // table. Counting the eight neighbours cell by cell read eight bytes a cell instead.
+    let (x0, x1) = (b.x.max(0) as usize + 1, (b.x + b.w).max(0) as usize + 1);
+    let mut columns = vec![0u8; stride];
     for _ in 0..generations.min(MAX_GENERATIONS) {
         meter.work(b.w.max(0) as u64 * b.h.max(0) as u64)?;
+        if x0 >= x1 {
+            continue;
+        }
         for y in b.y.max(0) as usize..(b.y + b.h).max(0) as usize {
             let row = (y + 1) * stride;
-            let (up, here, down) = (row - stride, row, row + stride);
-            for x in b.x as usize + 1..(b.x + b.w) as usize + 1 {
+            // The columns `x0 - 1 ..= x1`: the cells of the area and one on either side.
+            let span = x0 - 1..x1 + 1;
+            let (up, here, down) = (
+                &grid[span.start + row - stride..span.end + row - stride],
+                &grid[span.start + row..span.end + row],
+                &grid[span.start + row + stride..span.end + row + stride],
+            );
+            for (((sum, &a), &b), &c) in
+                columns[span.clone()].iter_mut().zip(up).zip(here).zip(down)
+            {
+                *sum = a + b + c;
+            }
+            let sums = &columns[span];
+            for (k, x) in (x0..x1).enumerate() {
                 if !whole && !scope.contains(x as i32 - 1, y as i32) {
                     continue;
                 }
-                let count = grid[up + x - 1]
-                    + grid[up + x]
-                    + grid[up + x + 1]
-                    + grid[here + x - 1]
-                    + grid[here + x + 1]
-                    + grid[down + x - 1]
-                    + grid[down + x]
-                    + grid[down + x + 1];
-                next[here + x] = table[grid[here + x] as usize * 9 + count as usize];
+                let cell = here[k + 1];
+                let count = sums[k] + sums[k + 1] + sums[k + 2] - cell;
+                next[row + x] = table[cell as usize * 9 + count as usize];
             }
         }
         std::mem::swap(&mut grid, &mut next);
