@@ -18,7 +18,7 @@
 //! mirrored cells lie in the area (a rectangle, or the whole map).
 
 use super::area::Area;
-use super::drunkard::{Symmetry, Walker};
+use super::drunkard::{Directions, Symmetry, Walker, STEPS};
 use super::meter::{Batched, Meter};
 use super::tool_error::ToolError;
 use crate::map::{bresenham_cells, passable, Brush, Map, Point, Rect};
@@ -271,9 +271,6 @@ pub fn grow(
     })
 }
 
-/// A particle's steps, by the direction drawn: left, right, up, down.
-const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-
 /// A particle's walk in a rectangular area, the usual case: the position, its index and the
 /// bounds are locals, and the flags are read straight from the map (no carving happens while a
 /// particle walks). It steps as the general loop does, for areas of any shape.
@@ -324,33 +321,6 @@ impl Stagger<'_> {
             }
             (x, y, i) = (qx, qy, qi);
         }
-    }
-}
-
-/// A particle's steps, drawn two bits at a time from one 64-bit draw of the stream: 32 steps a
-/// draw, highest bits first (the first step of each draw is the one `below(4)` would give).
-/// Drawing each step on its own made the walk's cost the generator's: one 128-bit multiply a
-/// step, each waiting for the last.
-#[derive(Default)]
-struct Directions {
-    /// The bits not used yet, highest first.
-    bits: u64,
-    /// How many steps they hold.
-    left: u32,
-}
-
-impl Directions {
-    /// The next direction, `0..4`.
-    #[inline(always)]
-    fn next(&mut self, rng: &mut Rng) -> usize {
-        if self.left == 0 {
-            self.bits = rng.next_u64();
-            self.left = 32;
-        }
-        let d = (self.bits >> 62) as usize;
-        self.bits <<= 2;
-        self.left -= 1;
-        d
     }
 }
 

@@ -141,6 +141,7 @@ pub fn walk(
     };
     let most_steps = 100 * cells as u64;
     let (mut steps, mut walkers) = (0u64, 0u32);
+    let mut directions = Directions::default();
     let mut meter = Batched::new(meter);
     while walker.open.len() < wanted && steps < most_steps {
         let mut p = match (o.spawn, walkers) {
@@ -155,7 +156,7 @@ pub fn walk(
         // total, so the same runs succeed).
         meter.work(o.lifetime as u64 * (o.brush * o.brush) as u64)?;
         let mut step = |walker: &mut Walker, p: &mut Point| {
-            let (dx, dy) = STEPS[rng.below(4) as usize];
+            let (dx, dy) = STEPS[directions.next(rng)];
             let q = Point::new(p.x + dx, p.y + dy);
             if walker.scope.contains(q.x, q.y) {
                 *p = q;
@@ -163,7 +164,7 @@ pub fn walk(
         };
         if o.brush == 1 && o.symmetry == Symmetry::None && walker.scope.is_rectangular() {
             // The usual walk, one cell a step, in a loop of its own.
-            p = walker.walk_in_rectangle(p, o.lifetime, rng);
+            p = walker.walk_in_rectangle(p, o.lifetime, &mut directions, rng);
         } else {
             for _ in 0..o.lifetime {
                 walker.carve(p);
@@ -181,7 +182,35 @@ pub fn walk(
 }
 
 /// A walker's steps, by the direction drawn: left, right, up, down.
-const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+pub(super) const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// A walk's steps, drawn two bits at a time from one 64-bit draw of the stream: 32 steps a
+/// draw, highest bits first (the first step of each draw is the one `below(4)` would give).
+/// Drawing each step on its own made a walk's cost the generator's: one 128-bit multiply a
+/// step, each waiting for the last. The drunkard's walkers and diffusion-limited
+/// aggregation's particles step with it.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Directions {
+    /// The bits not used yet, highest first.
+    bits: u64,
+    /// How many steps they hold.
+    left: u32,
+}
+
+impl Directions {
+    /// The next direction, `0..4`.
+    #[inline(always)]
+    pub(super) fn next(&mut self, rng: &mut Rng) -> usize {
+        if self.left == 0 {
+            self.bits = rng.next_u64();
+            self.left = 32;
+        }
+        let d = (self.bits >> 62) as usize;
+        self.bits <<= 2;
+        self.left -= 1;
+        d
+    }
+}
 
 /// A walk's carving state (the diffusion-limited aggregation of [`super::dla`] carves with it
 /// too).
@@ -206,28 +235,46 @@ impl Walker<'_, '_> {
     /// position, its index and the bounds are locals and a step moves without a branch: in the
     /// general loop a step moves a point through a reference and reads the bounds through the
     /// area, and that chain of loads and stores was most of a step's cost.
-    fn walk_in_rectangle(&mut self, p: Point, lifetime: u32, rng: &mut Rng) -> Point {
+    fn walk_in_rectangle(
+        &mut self,
+        p: Point,
+        lifetime: u32,
+        directions: &mut Directions,
+        rng: &mut Rng,
+    ) -> Point {
         let b = self.bounds;
         let w = self.map.width() as usize;
         let mut tried = std::mem::take(&mut self.tried);
         let (mut x, mut y) = (p.x, p.y);
         let mut i = x as usize + y as usize * w;
+        // The draws as locals, put back after: through the references their state went to
+        // memory and back every step.
+        let (mut draws, mut rng_here) = (*directions, rng.clone());
+        // Each direction's move in index terms, and the bounds as unsigned spans (one
+        // comparison an axis).
+        let moves = [-1, 1, -(w as isize), w as isize];
+        let (span_x, span_y) = (b.w.max(0) as u32, b.h.max(0) as u32);
         for _ in 0..lifetime {
             if let Some(seen) = tried.get_mut(i) {
-                if !std::mem::replace(seen, true) {
+                // Most steps land on a cell already tried: read, and only then written.
+                if !*seen {
+                    *seen = true;
                     self.carve_new(Point::new(x, y), i);
                 }
             }
-            let (dx, dy) = STEPS[rng.below(4) as usize & 3];
+            let d = draws.next(&mut rng_here);
+            let (dx, dy) = STEPS[d];
             let (qx, qy) = (x + dx, y + dy);
-            let inside = (qx >= b.x) & (qx <= b.x2()) & (qy >= b.y) & (qy <= b.y2());
+            let inside =
+                (qx.wrapping_sub(b.x) as u32) < span_x && (qy.wrapping_sub(b.y) as u32) < span_y;
             if inside {
                 x = qx;
                 y = qy;
-                i = i.wrapping_add_signed(dx as isize + dy as isize * w as isize);
+                i = i.wrapping_add_signed(moves[d]);
             }
         }
         self.tried = tried;
+        (*directions, *rng) = (draws, rng_here);
         Point::new(x, y)
     }
 
