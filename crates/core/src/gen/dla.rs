@@ -173,21 +173,11 @@ pub fn grow(
                     steps += 1;
                     continue;
                 }
-                let walk = Stagger {
-                    flags: walker.map.flag_cells(),
-                    width: w,
-                    bounds: b,
-                    most_steps,
-                };
+                let walk = Stagger::on(&walker, most_steps);
                 walk.run::<true>(p, &mut directions, rng, &mut steps, &mut work)?
             }
             DlaMode::WalkOutwards if rectangular => {
-                let walk = Stagger {
-                    flags: walker.map.flag_cells(),
-                    width: w,
-                    bounds: b,
-                    most_steps,
-                };
+                let walk = Stagger::on(&walker, most_steps);
                 walk.run::<false>(start, &mut directions, rng, &mut steps, &mut work)?
             }
             DlaMode::WalkInwards => {
@@ -285,7 +275,17 @@ struct Stagger<'m> {
     most_steps: u64,
 }
 
-impl Stagger<'_> {
+impl<'m> Stagger<'m> {
+    /// The walk in `walker`'s area (a rectangle), with `most_steps` the cap.
+    fn on(walker: &'m Walker<'_, '_>, most_steps: u64) -> Stagger<'m> {
+        Stagger {
+            flags: walker.map.flag_cells(),
+            width: walker.map.width() as usize,
+            bounds: walker.bounds,
+            most_steps,
+        }
+    }
+
     /// Walks a particle from `p` (in the area) until a step would cross between closed and
     /// open cells: with `INWARDS`, from a closed cell onto an open one (the cell it stands on
     /// is returned), else from an open cell onto a closed one (that cell is returned). `None`
