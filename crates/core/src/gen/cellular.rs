@@ -124,10 +124,10 @@ pub fn run(
                 &grid[span.start + row..span.end + row],
                 &grid[span.start + row + stride..span.end + row + stride],
             );
-            for (((sum, &a), &b), &c) in
+            for (((sum, &above), &cell), &below) in
                 columns[span.clone()].iter_mut().zip(up).zip(here).zip(down)
             {
-                *sum = a + b + c;
+                *sum = above + cell + below;
             }
             let sums = &columns[span];
             for (k, x) in (x0..x1).enumerate() {

@@ -266,7 +266,7 @@ impl Walker<'_, '_> {
             let (dx, dy) = STEPS[d];
             let (qx, qy) = (x + dx, y + dy);
             let inside =
-                (qx.wrapping_sub(b.x) as u32) < span_x && (qy.wrapping_sub(b.y) as u32) < span_y;
+                ((qx.wrapping_sub(b.x) as u32) < span_x) & ((qy.wrapping_sub(b.y) as u32) < span_y);
             if inside {
                 x = qx;
                 y = qy;
