@@ -7,9 +7,9 @@
 //! Distances are compared exactly (squared Euclidean distances are whole numbers), so the result
 //! is the same on every machine.
 
-use super::area::Area;
+use super::area::{Area, Scope};
 use super::field::Field;
-use super::meter::{Batched, Meter};
+use super::meter::{Batched, Meter, Stopped};
 use super::tool_error::ToolError;
 use crate::map::{Brush, Map, Point};
 use crate::rng::Rng;
@@ -55,12 +55,6 @@ impl Metric {
             Metric::Manhattan => dx + dy,
             Metric::Chebyshev => dx.max(dy),
         }
-    }
-
-    /// The least distance of cells `dx` columns apart, whatever their rows.
-    #[inline]
-    fn column_part(self, dx: i64) -> i64 {
-        self.combine(dx, 0)
     }
 }
 
@@ -110,9 +104,42 @@ pub fn regions(
     let scope = area.on(map)?;
     let mut ids = Field::like(map, NO_REGION);
     let w = map.width() as usize;
-    let b = scope.bounds;
     let mut work = Batched::new(meter);
     let values = ids.values_mut();
+    // Each metric gets its own copy of the search, its arithmetic inlined (a closure type
+    // each): matched for every seed looked at, the metric took about a tenth of the search.
+    macro_rules! search {
+        ($metric:expr) => {
+            nearest(
+                &scope,
+                seeds,
+                |dx, dy| $metric.combine(dx, dy),
+                values,
+                w,
+                &mut work,
+            )
+        };
+    }
+    match metric {
+        Metric::Euclidean => search!(Metric::Euclidean),
+        Metric::Manhattan => search!(Metric::Manhattan),
+        Metric::Chebyshev => search!(Metric::Chebyshev),
+    }?;
+    work.finish()?;
+    Ok(ids)
+}
+
+/// Writes into `values` (a map `w` cells wide) the id of each cell's nearest seed by
+/// `combine(dx, dy)` (ties to the smallest id), over the cells of `scope`.
+fn nearest(
+    scope: &Scope<'_>,
+    seeds: &[Point],
+    combine: impl Fn(i64, i64) -> i64,
+    values: &mut [f32],
+    w: usize,
+    work: &mut Batched<'_>,
+) -> Result<(), Stopped> {
+    let b = scope.bounds;
     // The seeds by column (then id). A seed's distance is never less than its column's part
     // (`dx²`, or `dx`), which grows away from the cell's column: each cell looks at the seeds
     // outward from its column in both directions, each way until that part alone exceeds the
@@ -129,6 +156,11 @@ pub fn regions(
         }
         // The first seed (by column) at or right of the cell.
         let mut right = 0;
+        // The last cell's nearest seed (its place in `by_column`): most often this cell's too,
+        // so its distance starts the search, which then stops at the first columns too far
+        // away to beat or tie it. Any seed may start it: one at least as near is always looked
+        // at, so the outcome is the same.
+        let mut last: Option<usize> = None;
         for x in b.x..b.x + b.w {
             while right < by_column.len() && by_column[right].0 < x {
                 right += 1;
@@ -136,16 +168,20 @@ pub fn regions(
             if !scope.contains(x, y) {
                 continue;
             }
-            let mut best = (i64::MAX, usize::MAX);
+            let mut best = (i64::MAX, usize::MAX, usize::MAX);
+            if let Some(j) = last {
+                let (sx, k) = by_column[j];
+                best = (combine((x - sx).abs() as i64, rows_part[j]), k, j);
+            }
             let mut look = |j: usize| {
                 let (sx, k) = by_column[j];
                 let dx = (x - sx).abs() as i64;
-                if metric.column_part(dx) > best.0 {
+                if combine(dx, 0) > best.0 {
                     return false;
                 }
-                let d = metric.combine(dx, rows_part[j]);
+                let d = combine(dx, rows_part[j]);
                 if d < best.0 || (d == best.0 && k < best.1) {
-                    best = (d, k);
+                    best = (d, k, j);
                 }
                 true
             };
@@ -159,11 +195,11 @@ pub fn regions(
                     break;
                 }
             }
+            last = Some(best.2);
             values[x as usize + y as usize * w] = best.1 as f32;
         }
     }
-    work.finish()?;
-    Ok(ids)
+    Ok(())
 }
 
 /// How [`hive`] finds the borders.
