@@ -49,10 +49,7 @@ pub unsafe extern "C-unwind" fn freeze(l: *mut ffi::lua_State) -> c_int {
 unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
-        if depth > MAX_DEPTH {
-            ffi::luaL_error(l, c"freeze: tables nested too deep".as_ptr());
-        }
-        ffi::luaL_checkstack(l, 8, c"freezing a table".as_ptr());
+        enter(l, depth);
         let source = ffi::lua_gettop(l);
         let name = source - 1;
         ffi::lua_createtable(l, 0, 0);
@@ -61,11 +58,7 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
         while ffi::lua_next(l, source) != 0 {
             // name source copy key value
             if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-                ffi::lua_pushvalue(l, name);
-                ffi::lua_pushstring(l, c".".as_ptr());
-                ffi::luaL_tolstring(l, -4, std::ptr::null_mut());
-                ffi::lua_concat(l, 3);
-                ffi::lua_insert(l, -2);
+                name_child(l, name);
                 freeze_top(l, depth + 1);
                 ffi::lua_remove(l, -2);
             }
@@ -91,10 +84,7 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
 pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State, depth: c_int) -> u64 {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
-        if depth > MAX_DEPTH {
-            ffi::luaL_error(l, c"freeze: tables nested too deep".as_ptr());
-        }
-        ffi::luaL_checkstack(l, 8, c"freezing a table".as_ptr());
+        enter(l, depth);
         let table = ffi::lua_gettop(l);
         let name = table - 1;
         let mut sealed = 1;
@@ -102,11 +92,7 @@ pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State, depth: c_int) -> u64 {
         while ffi::lua_next(l, table) != 0 {
             // name table key value
             if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-                ffi::lua_pushvalue(l, name);
-                ffi::lua_pushstring(l, c".".as_ptr());
-                ffi::luaL_tolstring(l, -4, std::ptr::null_mut());
-                ffi::lua_concat(l, 3);
-                ffi::lua_insert(l, -2);
+                name_child(l, name);
                 sealed += seal_top(l, depth + 1);
                 ffi::lua_pop(l, 1);
             }
@@ -114,6 +100,38 @@ pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State, depth: c_int) -> u64 {
         }
         seal_as(l, table, name);
         sealed
+    }
+}
+
+/// Refuses tables nested deeper than [`MAX_DEPTH`], and makes room on the stack for walking
+/// one table.
+///
+/// # Safety
+/// `l` is a live state.
+unsafe fn enter(l: *mut ffi::lua_State, depth: c_int) {
+    // SAFETY: the caller's state; the error is raised from a frame that holds nothing to drop.
+    unsafe {
+        if depth > MAX_DEPTH {
+            ffi::luaL_error(l, c"freeze: tables nested too deep".as_ptr());
+        }
+        ffi::luaL_checkstack(l, 8, c"freezing a table".as_ptr());
+    }
+}
+
+/// With a key and a table value on top of the stack, puts the value's name beneath it: the
+/// name at `name` (its parent's), a dot and the key (`ctx.regions.corridor.1`).
+///
+/// # Safety
+/// `l` is a live state with a key and a value on top, room for three more slots, and a string
+/// at `name`.
+unsafe fn name_child(l: *mut ffi::lua_State, name: c_int) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::lua_pushvalue(l, name);
+        ffi::lua_pushstring(l, c".".as_ptr());
+        ffi::luaL_tolstring(l, -4, std::ptr::null_mut());
+        ffi::lua_concat(l, 3);
+        ffi::lua_insert(l, -2);
     }
 }
 

@@ -204,58 +204,51 @@ impl Noise {
 
     /// Value noise at `(x, y)`, in `0..=1`.
     pub fn value(&self, x: f64, y: f64) -> f64 {
-        self.value_in(&Row::at(y), x)
+        self.value_in(&Axis::at(y), x)
     }
 
     /// Value noise at `x` on `row`.
     #[inline]
-    fn value_in(&self, row: &Row, x: f64) -> f64 {
-        let fx = floor(x);
-        let xi = fx as i64 as usize % PERIOD;
-        let x1 = (xi + 1) % PERIOD;
-        let u = fade(x - fx);
+    fn value_in(&self, row: &Axis, x: f64) -> f64 {
+        let col = Axis::at(x);
         let at = |a, b| self.values[self.hash(a, b) as usize];
         lerp(
-            lerp(at(xi, row.yi), at(x1, row.yi), u),
-            lerp(at(xi, row.y1), at(x1, row.y1), u),
-            row.v,
+            lerp(at(col.lo, row.lo), at(col.hi, row.lo), col.faded),
+            lerp(at(col.lo, row.hi), at(col.hi, row.hi), col.faded),
+            row.faded,
         )
     }
 
     /// Perlin noise at `(x, y)`, in `0..=1` (the raw noise lies in `-1..=1` for these
     /// gradients; it is moved to `0..=1`).
     pub fn perlin(&self, x: f64, y: f64) -> f64 {
-        self.perlin_in(&Row::at(y), x)
+        self.perlin_in(&Axis::at(y), x)
     }
 
     /// Perlin noise at `x` on `row`.
     #[inline]
-    fn perlin_in(&self, row: &Row, x: f64) -> f64 {
-        let fx = floor(x);
-        let xi = fx as i64 as usize % PERIOD;
-        let x1 = (xi + 1) % PERIOD;
-        let dx = x - fx;
-        let u = fade(dx);
-        let (dy, yi, y1) = (row.dy, row.yi, row.y1);
+    fn perlin_in(&self, row: &Axis, x: f64) -> f64 {
+        let col = Axis::at(x);
+        let (dx, dy) = (col.offset, row.offset);
         let n = lerp(
             lerp(
-                gradient(self.hash(xi, yi), dx, dy),
-                gradient(self.hash(x1, yi), dx - 1.0, dy),
-                u,
+                gradient(self.hash(col.lo, row.lo), dx, dy),
+                gradient(self.hash(col.hi, row.lo), dx - 1.0, dy),
+                col.faded,
             ),
             lerp(
-                gradient(self.hash(xi, y1), dx, dy - 1.0),
-                gradient(self.hash(x1, y1), dx - 1.0, dy - 1.0),
-                u,
+                gradient(self.hash(col.lo, row.hi), dx, dy - 1.0),
+                gradient(self.hash(col.hi, row.hi), dx - 1.0, dy - 1.0),
+                col.faded,
             ),
-            row.v,
+            row.faded,
         );
         ((n + 1.0) * 0.5).clamp(0.0, 1.0)
     }
 
     /// One octave at `x` on `row`, as [`Noise::sample`] gives it.
     #[inline]
-    fn sample_in(&self, row: &Row, x: f64) -> f64 {
+    fn sample_in(&self, row: &Axis, x: f64) -> f64 {
         match self.kind {
             NoiseKind::Perlin => self.perlin_in(row, x),
             NoiseKind::Value | NoiseKind::White => self.value_in(row, x),
@@ -276,28 +269,28 @@ impl Noise {
     }
 }
 
-/// What a lattice noise's samples along one row (one `y`) share.
-struct Row {
-    /// The lattice rows above and below `y`.
-    yi: usize,
-    y1: usize,
-    /// `y` less the row above, and its fade.
-    dy: f64,
-    v: f64,
+/// Where a coordinate falls on the lattice, along one axis: the lattice lines below and above
+/// it, its offset past the one below, and that offset's fade. A row's samples share their
+/// `y`'s.
+struct Axis {
+    lo: usize,
+    hi: usize,
+    offset: f64,
+    faded: f64,
 }
 
-impl Row {
-    /// The row at `y` (lattice units).
+impl Axis {
+    /// The axis position of coordinate `t` (lattice units).
     #[inline]
-    fn at(y: f64) -> Row {
-        let fy = floor(y);
-        let yi = fy as i64 as usize % PERIOD;
-        let dy = y - fy;
-        Row {
-            yi,
-            y1: (yi + 1) % PERIOD,
-            dy,
-            v: fade(dy),
+    fn at(t: f64) -> Axis {
+        let floor_t = floor(t);
+        let lo = floor_t as i64 as usize % PERIOD;
+        let offset = t - floor_t;
+        Axis {
+            lo,
+            hi: (lo + 1) % PERIOD,
+            offset,
+            faded: fade(offset),
         }
     }
 }
@@ -341,7 +334,7 @@ pub fn fill(
         sums.fill(0.0);
         let (mut freq, mut amp, mut total) = (options.frequency, 1.0, 0.0);
         for &(ox, oy) in octaves {
-            let row = Row::at(y as f64 * freq + oy);
+            let row = Axis::at(y as f64 * freq + oy);
             for (sum, x) in sums.iter_mut().zip(b.x..) {
                 *sum += amp * noise.sample_in(&row, x as f64 * freq + ox);
             }
