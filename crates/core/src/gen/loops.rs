@@ -105,14 +105,18 @@ fn sides(map: &Map, p: Point, open_at: &dyn Fn(&Map, i32, i32) -> bool) -> Optio
     }
 }
 
+/// The mark of a cell no walker may stand on: above every generation.
+const CLOSED: u32 = u32::MAX;
+
 /// A breadth-first search bounded by a number of steps, over a copy of the map's open cells
 /// padded with a ring of closed ones (so a step needs no bounds check), its visited marks
 /// stamped with a generation so that no search clears them. Every candidate runs one.
 struct Search {
     /// Padded row length.
     stride: usize,
-    /// Whether a walker may stand on each padded cell (kept up to date by [`Search::opened`]).
-    open: Vec<bool>,
+    /// Each padded cell's mark: [`CLOSED`] where a walker may not stand (kept up to date by
+    /// [`Search::opened`]), else the last generation that reached it (0: none). A step asks
+    /// one question of one array: is the mark below this generation?
     stamp: Vec<u32>,
     generation: u32,
     /// The padded index offsets of a walker's steps.
@@ -126,12 +130,11 @@ impl Search {
     fn new(map: &Map, adjacency: Adjacency) -> Search {
         let (w, h) = (map.width() as usize, map.height() as usize);
         let stride = w + 2;
-        let mut open = vec![false; stride * (h + 2)];
-        fill_padded_passable(map, [false, true], &mut open);
+        let mut stamp = vec![CLOSED; stride * (h + 2)];
+        fill_padded_passable(map, [CLOSED, 0], &mut stamp);
         Search {
             stride,
-            stamp: vec![0; open.len()],
-            open,
+            stamp,
             generation: 0,
             steps: padded_steps(adjacency, stride),
             frontier: Vec::new(),
@@ -147,8 +150,8 @@ impl Search {
     /// Takes note that the cell at `p` of `map` may have changed (an opening was written).
     fn opened(&mut self, map: &Map, p: Point) {
         let i = self.padded(p);
-        self.open[i] =
-            passable(map.flag_cells()[p.x as usize + p.y as usize * map.width() as usize]);
+        let open = passable(map.flag_cells()[p.x as usize + p.y as usize * map.width() as usize]);
+        self.stamp[i] = if open { 0 } else { CLOSED };
     }
 
     /// Whether a walk over open cells reaches `to` from `from` in fewer than `limit` steps.
@@ -159,12 +162,22 @@ impl Search {
         limit: u32,
         work: &mut Batched<'_>,
     ) -> Result<bool, ToolError> {
+        if self.generation == CLOSED - 1 {
+            // Every generation used: the marks start again (closed cells stay closed).
+            for mark in self.stamp.iter_mut().filter(|m| **m != CLOSED) {
+                *mark = 0;
+            }
+            self.generation = 0;
+        }
         self.generation += 1;
         let g = self.generation;
         let target = self.padded(to) as u32;
         let start = self.padded(from) as u32;
         self.frontier.clear();
-        self.stamp[start as usize] = g;
+        // Marked reached, unless closed: a closed mark stays (the sides are open cells anyway).
+        if self.stamp[start as usize] != CLOSED {
+            self.stamp[start as usize] = g;
+        }
         self.frontier.push(start);
         for _ in 1..limit {
             self.next.clear();
@@ -173,7 +186,7 @@ impl Search {
                 for &d in &self.steps {
                     // The padding is closed: a step from a map cell stays on the grid.
                     let j = (i as isize + d) as usize;
-                    if self.stamp[j] == g || !self.open[j] {
+                    if self.stamp[j] >= g {
                         continue;
                     }
                     if j as u32 == target {
