@@ -196,10 +196,7 @@ impl Noise {
     /// One octave at `(x, y)` (lattice units), in `0..=1`. White noise has no lattice: it is
     /// [`Noise::value`] at whole coordinates only, so use [`fill`] for it.
     pub fn sample(&self, x: f64, y: f64) -> f64 {
-        match self.kind {
-            NoiseKind::Perlin => self.perlin(x, y),
-            NoiseKind::Value | NoiseKind::White => self.value(x, y),
-        }
+        self.sample_in(&Axis::at(y), x)
     }
 
     /// Value noise at `(x, y)`, in `0..=1`.
