@@ -1543,6 +1543,46 @@ static void genstep (lua_State *L, global_State *g) {
   lua_assert(isdecGCmodegen(g));
 }
 
+
+#if defined(LUA_WARREN)
+/*
+** warren: the bytes the next 'genstep' goes through: the whole heap when it
+** makes a major collection (the test 'genstep' makes), else what was
+** allocated since the last major collection (the young objects).
+*/
+static lu_mem genwork (global_State *g) {
+  lu_mem total = gettotalbytes(g);
+  lu_mem majorbase = g->GCestimate;
+  lu_mem majorinc = (majorbase / 100) * getgcparam(g->genmajormul);
+  if (g->lastatomic != 0 || (g->GCdebt > 0 && total > majorbase + majorinc))
+    return total;
+  return (total > majorbase) ? total - majorbase : 0;
+}
+
+
+/*
+** warren: a generational step the host's gate may postpone. A step is
+** atomic (a major collection of a runaway recipe's heap took 110-220 ms),
+** so without the gate a step that starts just before the clock budget runs
+** out ends well after it.
+*/
+static void gatedgenstep (lua_State *L, global_State *g) {
+  lua_WarrenGCGateF gate = g->wgcgatef;
+  lu_mem work;
+  if (gate == NULL) {
+    genstep(L, g);
+    return;
+  }
+  work = genwork(g);
+  if (!gate(L, g->wgcgateud, (size_t)work, 0)) {
+    setminordebt(g);  /* ask again after the growth a minor step waits for */
+    return;
+  }
+  genstep(L, g);
+  gate(L, g->wgcgateud, (size_t)work, 1);
+}
+#endif
+
 /* }====================================================== */
 
 
@@ -1771,7 +1811,11 @@ void luaC_step (lua_State *L) {
     luaE_setdebt(g, -2000);
   else {
     if(isdecGCmodegen(g))
+#if defined(LUA_WARREN)
+      gatedgenstep(L, g);  /* warren: the host may postpone the step */
+#else
       genstep(L, g);
+#endif
     else
       incstep(L, g);
   }

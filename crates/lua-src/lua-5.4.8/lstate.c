@@ -403,6 +403,8 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wbudget = LUA_WARREN_UNLIMITED;
   g->wbudgetf = NULL;
   g->wbudgetud = NULL;
+  g->wgcgatef = NULL;
+  g->wgcgateud = NULL;
   g->wnextid = 1;
   g->wfatal = g->wdirty = g->wpristine = g->whost = 0;
   g->wresetmetas = 0;

@@ -309,6 +309,8 @@ typedef struct global_State {
   lua_Integer wbudget;  /* budget counter: the callback runs when it is <= 0 */
   lua_WarrenBudgetF wbudgetf;  /* budget callback (may be NULL) */
   void *wbudgetud;  /* auxiliary data to 'wbudgetf' */
+  lua_WarrenGCGateF wgcgatef;  /* collection gate (may be NULL) */
+  void *wgcgateud;  /* auxiliary data to 'wgcgatef' */
   lua_Unsigned wnextid;  /* id of the next object created */
   lu_byte wfatal;  /* fatal mode: errors cannot be caught */
   lu_byte wdirty;  /* a pristine object was written */

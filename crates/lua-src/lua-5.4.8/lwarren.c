@@ -114,6 +114,14 @@ LUA_API void lua_warren_setbudget (lua_State *L, lua_WarrenBudgetF f,
 }
 
 
+LUA_API void lua_warren_setgcgate (lua_State *L, lua_WarrenGCGateF f,
+                                   void *ud) {
+  global_State *g = G(L);
+  g->wgcgatef = f;
+  g->wgcgateud = ud;
+}
+
+
 LUA_API lua_Integer lua_warren_getcounter (lua_State *L) {
   return G(L)->wbudget;
 }

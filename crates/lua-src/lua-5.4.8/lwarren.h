@@ -30,6 +30,18 @@
 */
 typedef const char *(*lua_WarrenBudgetF) (lua_State *L, void *ud);
 
+/*
+** Collection gate: called before each step of the generational collector
+** with 'done' 0 and 'work' the bytes the step goes through (the whole heap
+** for a major collection, what was allocated since the last major one for a
+** minor collection); returning 0 postpones the step until the heap grows by
+** as much as a minor collection waits for. Called again with 'done' 1 and
+** the same 'work' when a step it let through has ended. Like the budget
+** callback, it must not raise Lua errors, yield or call Lua.
+*/
+typedef int (*lua_WarrenGCGateF) (lua_State *L, void *ud, size_t work,
+                                  int done);
+
 /* The counter of a state without a callback (never reached in practice);
    charges saturate at its negative. */
 #define LUA_WARREN_UNLIMITED	(((lua_Integer)1) << 61)
@@ -49,6 +61,8 @@ typedef const char *(*lua_WarrenBudgetF) (lua_State *L, void *ud);
 
 /* budget */
 LUA_API void (lua_warren_setbudget) (lua_State *L, lua_WarrenBudgetF f,
+                                     void *ud);
+LUA_API void (lua_warren_setgcgate) (lua_State *L, lua_WarrenGCGateF f,
                                      void *ud);
 LUA_API lua_Integer (lua_warren_getcounter) (lua_State *L);
 LUA_API void (lua_warren_setcounter) (lua_State *L, lua_Integer n);

@@ -14,6 +14,11 @@ pub const CALL_COST: i64 = 5;
 /// down; refills it and returns null to go on, or returns an error message to raise.
 pub type BudgetF = unsafe extern "C" fn(*mut lua_State, *mut c_void) -> *const c_char;
 
+/// The collection gate (`lua_WarrenGCGateF`): called before a step of the collector with the
+/// bytes it goes through and `done` 0, returning 0 to postpone it; called again with `done` 1
+/// when a step it let through has ended.
+pub type GcGateF = unsafe extern "C" fn(*mut lua_State, *mut c_void, usize, c_int) -> c_int;
+
 /// A key [`lua_warren_fields`] looks for (`lua_WarrenKey`): its bytes and their length.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -76,6 +81,8 @@ extern "C" {
     // The instruction budget.
     /// Registers the budget callback and its data (none: `None`).
     pub fn lua_warren_setbudget(l: *mut lua_State, f: Option<BudgetF>, ud: *mut c_void);
+    /// Registers the collection gate and its data (none: `None`).
+    pub fn lua_warren_setgcgate(l: *mut lua_State, f: Option<GcGateF>, ud: *mut c_void);
     /// The budget counter.
     pub fn lua_warren_getcounter(l: *mut lua_State) -> i64;
     /// Sets the budget counter.

@@ -16,7 +16,7 @@
 use super::alloc::AllocGuard;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
-use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal};
+use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate};
 use crate::state::{self, state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -94,6 +94,7 @@ impl Drop for Sandbox {
         // SAFETY: the state is live; these only write fields of its global state.
         unsafe {
             lua_warren_setbudget(self.state, None, std::ptr::null_mut());
+            lua_warren_setgcgate(self.state, None, std::ptr::null_mut());
             lua_warren_setfatal(self.state, 0);
         }
         self.budget.end();
@@ -147,13 +148,18 @@ pub fn new_state(
     // SAFETY: only reads the state pointer.
     unsafe { lua.exec_raw::<()>((), |l| raw = l)? };
     // SAFETY: the budget lives in an `Rc` the sandbox holds; `Sandbox::drop` unregisters the
-    // callback before it can go.
+    // callback and the gate before it can go.
     unsafe {
         lua_warren_setbudget(
             raw,
             Some(super::budget::on_counter),
             Rc::as_ptr(&budget) as *mut c_void,
-        )
+        );
+        lua_warren_setgcgate(
+            raw,
+            Some(super::budget::on_collection),
+            Rc::as_ptr(&budget) as *mut c_void,
+        );
     };
     budget.attach(raw);
     let sandbox = Sandbox {

@@ -11,7 +11,7 @@ mod shared_limit;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use warren_lua::budget::{
     Budget, Exceeded, CLOCK_EVERY_BYTES, CLOCK_EVERY_INSTRUCTIONS, MAX_OUTPUT_BYTES,
     MAX_STRING_BYTES,
@@ -96,6 +96,62 @@ fn the_clock_stops_allocation_and_charges() {
     let msg = b.message("t.lua").unwrap();
     assert!(msg.starts_with("x.lua:2: time budget exceeded"), "{msg}");
     assert!(msg.ends_with("(recipe t.lua)"), "{msg}");
+}
+
+/// A budget with one second on the clock, started `spent` ago.
+fn one_second_budget(spent: Duration) -> Budget {
+    let one_second = Limits {
+        instructions: u64::MAX,
+        memory: usize::MAX,
+        time: Duration::from_secs(1),
+    };
+    let b = Budget::new(one_second);
+    b.begin_at(one_second, Instant::now() - spent);
+    b
+}
+
+#[test]
+fn an_allocation_too_large_to_use_in_the_time_left_is_over_time() {
+    // Half a second left: 64 MiB is used in 160 ms at the expected worst rate; growing by
+    // 256 MiB more would take 640 ms.
+    let b = one_second_budget(Duration::from_millis(500));
+    assert!(b.allocate(0, 64 << 20, false));
+    assert_eq!(b.exceeded(), None);
+    assert!(!b.allocate(64 << 20, 320 << 20, false));
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    let fresh = one_second_budget(Duration::ZERO);
+    assert!(fresh.allocate(0, 320 << 20, false), "the whole second left");
+}
+
+#[test]
+fn a_collection_that_would_end_past_the_clock_waits() {
+    // Half a second left: a step through 16 MiB is expected to take 6.4 ms, through 2 GiB 820.
+    let b = one_second_budget(Duration::from_millis(500));
+    assert!(b.may_collect(16 << 20));
+    b.collected(16 << 20);
+    assert!(!b.may_collect(2 << 30), "the step would end past the clock");
+    b.end();
+    assert!(
+        b.may_collect(2 << 30),
+        "between generations every step runs"
+    );
+}
+
+#[test]
+fn the_collection_gate_learns_how_long_steps_take() {
+    let b = one_second_budget(Duration::from_millis(500));
+    assert!(b.may_collect(16 << 20), "16 MiB: 6.4 ms expected at first");
+    // A slow heap: 20 ms or more for 1 MiB, so 16 MiB is now expected to take 640 ms or more.
+    assert!(b.may_collect(1 << 20));
+    std::thread::sleep(Duration::from_millis(20));
+    b.collected(1 << 20);
+    assert!(!b.may_collect(16 << 20));
+    // Small steps teach nothing (their fixed costs would make every large step look slow).
+    let small = one_second_budget(Duration::from_millis(500));
+    assert!(small.may_collect(512 << 10));
+    std::thread::sleep(Duration::from_millis(20));
+    small.collected(512 << 10);
+    assert!(small.may_collect(16 << 20));
 }
 
 #[test]
