@@ -13,6 +13,7 @@ return {
     style = { default = "rooms", choices = { "rooms", "interior" }, doc = "Rooms with corridors, or a building's interior." },
     min_leaf = { default = 8, min = 3, max = 256, doc = "rooms: the smallest piece a cut may leave." },
     min_room = { default = 3, min = 1, max = 256, doc = "The smallest room side." },
+    max_room = { default = 0, min = 0, max = 256, doc = "rooms: the largest room side (0: as large as the piece allows)." },
   },
 
   generate = function(map, ctx)
@@ -24,6 +25,7 @@ return {
       rooms = warren.toolbox.bsp_rooms(map, ctx.rng:stream("bsp"), {
         floor = style.floor, corridor = style.corridor,
         min_leaf = p.min_leaf, min_room = p.min_room, rect = inside,
+        max_room = p.max_room > 0 and p.max_room or nil,
       })
     else
       rooms = warren.toolbox.bsp_interior(map, ctx.rng:stream("bsp"), {

@@ -1,8 +1,10 @@
 -- BSP rooms in pure Lua: cut the map's inside in two until pieces are under twice 8 cells, a
--- room in each piece, a dog-leg corridor between a room of each half of every cut.
+-- room in each piece, a dog-leg corridor between a room of each half of every cut. Maps wider
+-- than 80 cells take the options the primitive's bench gives them there (pieces of 24, rooms
+-- of at most 12: about the open fraction of `mapgen`'s BSP rooms).
 local common = require "common"
 
-local MIN_LEAF, MIN_ROOM = 8, 3
+local MIN_LEAF, MIN_ROOM, MAX_ROOM = 8, 3, math.huge
 
 local function cut(x, y, w, h, leaves)
   local can_x, can_y = w >= 2 * MIN_LEAF, h >= 2 * MIN_LEAF
@@ -54,13 +56,14 @@ return {
   params = common.params,
   generate = function(map, ctx)
     local w, h = ctx.params.width, ctx.params.height
+    if w > 80 then MIN_LEAF, MAX_ROOM = 24, 12 end
     local open = common.grid(w, h, false)
     local leaves = {}
     local tree = cut(1, 1, w - 2, h - 2, leaves)
     local rooms = {}
     for i, l in ipairs(leaves) do
-      local rw = math.random(MIN_ROOM, l.w - 2)
-      local rh = math.random(MIN_ROOM, l.h - 2)
+      local rw = math.random(MIN_ROOM, math.min(l.w - 2, MAX_ROOM))
+      local rh = math.random(MIN_ROOM, math.min(l.h - 2, MAX_ROOM))
       local rx = math.random(l.x + 1, l.x + l.w - 1 - rw)
       local ry = math.random(l.y + 1, l.y + l.h - 1 - rh)
       rooms[i] = { x = rx, y = ry, w = rw, h = rh }

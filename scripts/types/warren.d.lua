@@ -370,6 +370,7 @@
 ---@field corridor warren.Terrain Corridor floors.
 ---@field min_leaf? integer The smallest piece a cut may leave (walls included). Range 3..=256. Default 8.
 ---@field min_room? integer The smallest room side (at most min_leaf - 2). Range 1..=254. Default 3.
+---@field max_room? integer The largest room side (at least min_room); if absent, as large as the piece allows. Large pieces with a small cap leave more rock between the rooms. Range 1..=65536.
 
 ---Options of `warren.toolbox.bsp_interior`.
 ---@class warren.BspInteriorOptions : warren.AreaWriteOptions

@@ -118,6 +118,9 @@ pub struct BspRooms {
     pub min_leaf: i32,
     /// The smallest room side, `1..=min_leaf - 2`.
     pub min_room: i32,
+    /// The largest room side, at least `min_room`; `None`: as large as the piece allows. Large
+    /// pieces with a small cap leave more rock between the rooms.
+    pub max_room: Option<i32>,
 }
 
 impl Default for BspRooms {
@@ -125,6 +128,7 @@ impl Default for BspRooms {
         BspRooms {
             min_leaf: 8,
             min_room: 3,
+            max_room: None,
         }
     }
 }
@@ -155,10 +159,18 @@ pub fn rooms(
     ToolError::check_range("bsp", "min_leaf", o.min_leaf as i64, (3, 256))?;
     let most = o.min_leaf as i64 - 2;
     ToolError::check_range("bsp", "min_room", o.min_room as i64, (1, most))?;
+    if let Some(max_room) = o.max_room {
+        ToolError::check_range(
+            "bsp",
+            "max_room",
+            max_room as i64,
+            (o.min_room as i64, 1 << 16),
+        )?;
+    }
     let rect = rectangle(map, area, "bsp rooms")?;
     let mut tree = Vec::new();
     cut(rect, o.min_leaf, 0, rng, meter, &mut tree)?;
-    let placed = place_rooms(&tree, o.min_room, rng);
+    let placed = place_rooms(&tree, o.min_room, o.max_room.unwrap_or(i32::MAX), rng);
     let kind: Arc<str> = Arc::from("bsp");
     map.notes.rooms.reserve(placed.len());
     for &r in &placed {
@@ -174,16 +186,16 @@ pub fn rooms(
     Ok(placed)
 }
 
-/// A room inside each leaf, in leaf order.
-fn place_rooms(tree: &[Piece], min_room: i32, rng: &mut Rng) -> Vec<Rect> {
+/// A room inside each leaf, in leaf order, its sides `min_room..=max_room`.
+fn place_rooms(tree: &[Piece], min_room: i32, max_room: i32, rng: &mut Rng) -> Vec<Rect> {
     let mut out = Vec::new();
     for leaf in leaves(tree) {
         let inner = leaf.inset(1);
         if inner.w < min_room || inner.h < min_room {
             continue;
         }
-        let w = rng.range(min_room as i64, inner.w as i64) as i32;
-        let h = rng.range(min_room as i64, inner.h as i64) as i32;
+        let w = rng.range(min_room as i64, inner.w.min(max_room) as i64) as i32;
+        let h = rng.range(min_room as i64, inner.h.min(max_room) as i64) as i32;
         let x = rng.range(inner.x as i64, (inner.x2() - w + 1) as i64) as i32;
         let y = rng.range(inner.y as i64, (inner.y2() - h + 1) as i64) as i32;
         out.push(Rect::new(x, y, w, h));

@@ -163,6 +163,7 @@ per = "placement"
         let opts = BspRooms {
             min_leaf: 8,
             min_room: 3,
+            max_room: None,
         };
         let left = Area::Rect(Rect::new(1, 1, 28, 38));
         bsp::rooms(

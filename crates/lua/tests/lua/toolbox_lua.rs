@@ -208,6 +208,35 @@ fn a_call_that_does_too_much_stops_at_the_budget_with_the_recipe_line() {
     assert!(e.contains("instruction"), "{e}");
 }
 
+/// `max_room` reaches the core: with it every BSP room keeps to it, without it some room is
+/// larger (the largest sides are reported through the error, the run's one way out).
+#[test]
+fn bsp_rooms_keep_to_max_room() {
+    let e = failure(
+        "    local opts = { floor = 'floor', corridor = 'floor', min_leaf = 8, min_room = 2 }\n\
+         local function largest(rooms)\n\
+           local n = 0\n\
+           for i = 1, #rooms do n = math.max(n, rooms[i].w, rooms[i].h) end\n\
+           return n\n\
+         end\n\
+         local free = largest(T.bsp_rooms(map, ctx.rng, opts))\n\
+         opts.max_room = 3\n\
+         map:fill('rock')\n\
+         error(('largest %d %d'):format(free, largest(T.bsp_rooms(map, ctx.rng, opts))))",
+        Limits::default(),
+    );
+    let sides: Vec<i64> = e
+        .split("largest ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{e}"))
+        .split_whitespace()
+        .take(2)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(sides[0] > 3, "{e}");
+    assert!((2..=3).contains(&sides[1]), "{e}");
+}
+
 #[test]
 fn fields_are_charged_to_the_memory_budget() {
     let limits = Limits {
@@ -247,6 +276,10 @@ fn bad_options_name_themselves() {
         (
             "    T.bsp_interior(map, ctx.rng, { floor = 'floor', wall = 'rock', mask = T.field(map, 1) })",
             "needs a rectangular area",
+        ),
+        (
+            "    T.bsp_rooms(map, ctx.rng, { floor = 'floor', corridor = 'floor', min_room = 4, max_room = 3 })",
+            "opts.max_room = 3 is less than opts.min_room = 4",
         ),
         (
             "    T.maze(map, ctx.rng, { passage = 'floor', rect = warren.rect(20, 10, 10, 10) })",

@@ -8,17 +8,20 @@ use warren_core::map::{Brush, Map, Point, Rect};
 use warren_core::rng::Rng;
 
 /// Over 1,000 seeds and sizes: BSP rooms lie inside the area, never overlap or touch (two
-/// cells apart at least), are all connected by the corridors, and the same seed gives the
-/// same map.
+/// cells apart at least), keep their sides within `min_room..=max_room`, are all connected
+/// by the corridors, and the same seed gives the same map.
 #[test]
 fn bsp_rooms_never_overlap_and_are_connected() {
     let mut rng = Rng::new(31);
     for seed in 0..1000 {
         let (w, h) = (rng.range(6, 90) as usize, rng.range(6, 60) as usize);
         let min_leaf = rng.range(3, 12) as i32;
+        let min_room = rng.range(1, (min_leaf - 2) as i64) as i32;
+        let max_room = rng.percent(50).then(|| min_room + rng.range(0, 4) as i32);
         let options = BspRooms {
             min_leaf,
-            min_room: rng.range(1, (min_leaf - 2) as i64) as i32,
+            min_room,
+            max_room,
         };
         let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
         let run = |seed| {
@@ -46,6 +49,10 @@ fn bsp_rooms_never_overlap_and_are_connected() {
             assert!(
                 area.contains(Point::new(a.x, a.y)) && area.contains(Point::new(a.x2(), a.y2()))
             );
+            let largest = max_room.unwrap_or(i32::MAX);
+            for side in [a.w, a.h] {
+                assert!((min_room..=largest).contains(&side), "seed {seed}: {a:?}");
+            }
             for b in &placed[i + 1..] {
                 assert!(!a.intersects(b, 1), "seed {seed}: {a:?} and {b:?}");
             }
@@ -158,6 +165,7 @@ fn options_and_areas_are_checked() {
     let bad = BspRooms {
         min_leaf: 8,
         min_room: 7,
+        max_room: None,
     };
     let e = rooms(
         &mut map,
@@ -170,6 +178,23 @@ fn options_and_areas_are_checked() {
     assert_eq!(
         e.unwrap_err().to_string(),
         "bsp option min_room = 7 is out of range: 1..=6"
+    );
+    let bad = BspRooms {
+        min_leaf: 8,
+        min_room: 4,
+        max_room: Some(3),
+    };
+    let e = rooms(
+        &mut map,
+        Area::Map,
+        &bad,
+        &mut Rng::new(1),
+        b,
+        &mut Unmetered,
+    );
+    assert_eq!(
+        e.unwrap_err().to_string(),
+        "bsp option max_room = 3 is out of range: 4..=65536"
     );
     let mask = warren_core::gen::area::Mask::new(20, 20, true);
     let e = rooms(

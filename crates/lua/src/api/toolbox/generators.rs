@@ -158,6 +158,11 @@ pub const BSP_ROOMS_OPTIONS: Class = Class {
             Default::Int(3),
             "The smallest room side (at most min_leaf - 2).",
         ),
+        key_opt(
+            "max_room",
+            Ty::int(1, 65536),
+            "The largest room side (at least min_room); if absent, as large as the piece allows. Large pieces with a small cap leave more rock between the rooms.",
+        ),
     ],
 };
 
@@ -465,9 +470,16 @@ fn bsp_rooms(
     let o = c.options(2, &opts)?;
     let floor = brush_of(&o, &mut m, "floor")?;
     let corridor = brush_of(&o, &mut m, "corridor")?;
+    let (min_room, max_room) = (o.int("min_room")?, o.opt_int("max_room")?);
+    if let Some(max_room) = max_room.filter(|&m| m < min_room) {
+        return Err(c.fail(format!(
+            "opts.max_room = {max_room} is less than opts.min_room = {min_room}"
+        )));
+    }
     let options = BspRooms {
         min_leaf: o.int("min_leaf")? as i32,
-        min_room: o.int("min_room")? as i32,
+        min_room: min_room as i32,
+        max_room: max_room.map(|v| v as i32),
     };
     let at = area::read(&o)?;
     let brushes = RoomBrushes {
