@@ -13,7 +13,8 @@
 # Ratios: warren / stock (goals: <= 1.3, <= 2 for arena, which does nothing but hand cells
 # over) and reset = warren / own (goal: <= 1.1).
 #   bash benches/rotlike/run.sh [ROUNDS] [SCALE]
-# SCALE (default 1) multiplies every generator's map count.
+# SCALE (default 1) multiplies every generator's map count; RUNS="arena:2000 eller:800" (say)
+# runs only those generators, with those map counts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
@@ -24,7 +25,7 @@ interpreter "$STOCK"
 cargo build --release --quiet
 
 # generator and maps per run (about half a second of stock CPU each)
-RUNS="arena:2000 uniform:200 digger:30 rogue:1000 cellular:10 divided:300 icey:50 eller:800"
+RUNS="${RUNS:-arena:2000 uniform:200 digger:30 rogue:1000 cellular:10 divided:300 icey:50 eller:800}"
 printf '%-9s %5s %9s %9s %9s %7s %7s %6s\n' gen maps stock_ms warren_ms own_ms warren reset goal
 for run in $RUNS; do
   gen=${run%%:*}

@@ -405,6 +405,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wbudgetud = NULL;
   g->wgcgatef = NULL;
   g->wgcgateud = NULL;
+  g->wfieldst = NULL;
   g->wnextid = 1;
   g->wfatal = g->wdirty = g->wpristine = g->whost = 0;
   g->wresetmetas = 0;

@@ -311,6 +311,10 @@ typedef struct global_State {
   void *wbudgetud;  /* auxiliary data to 'wbudgetf' */
   lua_WarrenGCGateF wgcgatef;  /* collection gate (may be NULL) */
   void *wgcgateud;  /* auxiliary data to 'wgcgatef' */
+  struct Table *wfieldst;  /* pristine table 'lua_warren_fields' read last */
+  const lua_WarrenKey *wfieldskeys;  /* the keys it was read for */
+  int wfieldsn;  /* how many */
+  lua_WarrenValue wfieldsv[LUA_WARREN_FIELDSKEPT];  /* what it read */
   lua_Unsigned wnextid;  /* id of the next object created */
   lu_byte wfatal;  /* fatal mode: errors cannot be caught */
   lu_byte wdirty;  /* a pristine object was written */

@@ -1485,8 +1485,21 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         if (luaV_fastget(L, rb, key, slot, luaH_getstr)) {
           setobj2s(L, ra, slot);
         }
+#if defined(LUA_WARREN)
+        /* warren: 'u:m()' from a userdata's field table without leaving the
+           loop (the host's fast methods, 'map:set' called cell by cell) */
+        else if (fieldtable(rb) != NULL && key->tt == LUA_VSHRSTR &&
+                 !isempty(slot = luaH_getshortstr(fieldtable(rb), key))) {
+          setobj2s(L, ra, slot);
+        }
+        else if (ttistable(rb))
+          Protect(luaV_finishget(L, rb, rc, ra, slot));
+        else  /* 'slot' may hold the field table's miss: not a table */
+          Protect(luaV_finishget(L, rb, rc, ra, NULL));
+#else
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));
+#endif
         vmbreak;
       }
       vmcase(OP_ADDI) {

@@ -229,6 +229,7 @@ LUA_API void lua_warren_markpristine (lua_State *L) {
     resetbit(gcvalue(&g->l_registry)->marked, PRISTINEBIT);
   g->wpristine = 1;
   g->wdirty = 0;
+  g->wfieldst = NULL;  /* a table made since could be pristine now */
   lua_unlock(L);
 }
 
@@ -484,6 +485,8 @@ LUA_API int lua_warren_sethost (lua_State *L, int on) {
   global_State *g = G(L);
   int was = g->whost;
   g->whost = cast_byte(on != 0);
+  if (on)  /* the host's writes keep the pristine bit */
+    g->wfieldst = NULL;
   return was;
 }
 
@@ -594,8 +597,30 @@ LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
 }
 
 
+/*
+** Whether table 't' still holds what it held when 'markpristine' ran, and
+** will until the host writes or the state is marked again: a pristine table
+** (a script's first write clears the bit), in a state that is not dirty (where
+** writes keep the bit) and not in host mode (nor has been since the reading
+** was kept: turning host mode on forgets it).
+*/
+static int unchanging (global_State *g, Table *t) {
+  return ispristine(obj2gco(t)) && !g->wdirty && !g->whost;
+}
+
+
+/* Whether 'lua_warren_fields' kept its reading of 't' for these keys, and 't'
+   has not changed since. */
+static int keptfields (global_State *g, Table *t, const lua_WarrenKey *keys,
+                       int nkeys) {
+  return t == g->wfieldst && keys == g->wfieldskeys && nkeys == g->wfieldsn &&
+         unchanging(g, t);
+}
+
+
 LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
                                int nkeys, lua_WarrenValue *out) {
+  global_State *g = G(L);
   StkId at = L->ci->func.p + idx;  /* an argument: no pseudo-index to resolve */
   const TValue *o;
   Table *t;
@@ -608,6 +633,10 @@ LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
   if (!ttistable(o))
     return 0;
   t = hvalue(o);
+  if (keptfields(g, t, keys, nkeys)) {
+    memcpy(out, g->wfieldsv, nkeys * sizeof(lua_WarrenValue));
+    return 1;
+  }
   if (t->metatable != NULL)
     return 0;
   asize = luaH_realasize(t);
@@ -630,6 +659,12 @@ LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
     if (k == nkeys)
       return 0;
     describe(gval(n), &out[k]);
+  }
+  if (nkeys <= LUA_WARREN_FIELDSKEPT && unchanging(g, t)) {
+    g->wfieldst = t;
+    g->wfieldskeys = keys;
+    g->wfieldsn = nkeys;
+    memcpy(g->wfieldsv, out, nkeys * sizeof(lua_WarrenValue));
   }
   return 1;
 }

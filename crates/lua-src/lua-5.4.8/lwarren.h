@@ -151,6 +151,10 @@ typedef struct lua_WarrenValue {
    a walk with 'lua_next' took a few calls an entry. */
 LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *keys,
                                  int nkeys, lua_WarrenValue *out);
+/* The most keys whose reading 'lua_warren_fields' keeps: read again from the
+   same pristine table, with the same 'keys' array, it copies what it read
+   (a recipe's constant options table, handed over cell by cell). */
+#define LUA_WARREN_FIELDSKEPT	4
 
 /* fast calls */
 /* Reads the running C function's arguments 'first' to 'first + n - 1' (stack

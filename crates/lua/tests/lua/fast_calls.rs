@@ -205,6 +205,41 @@ fn fast_calls_leave_the_state_clean() {
     assert_eq!(h.reloads(), 0, "fast calls made the state dirty");
 }
 
+/// A recipe whose options table is made at load: `map:set` reads it on the map's edge (where
+/// only `force` writes), then after the run set `force`, in a state made dirty first or not.
+const KEPT_OPTIONS: &str = r#"
+local OPTS = { force = false }
+local co = coroutine.create(function() coroutine.yield() end)
+return {
+  params = { width = { default = 8 }, height = { default = 8 }, dirty = { default = "no", choices = { "no", "yes" } } },
+  generate = function(map, ctx)
+    local before = map:set(0, 0, "floor", OPTS)
+    if ctx.params.dirty == "yes" then coroutine.resume(co) end
+    OPTS.force = true
+    local after = map:set(0, 1, "floor", OPTS)
+    map:tag("writes", tostring(before) .. " " .. tostring(after))
+  end,
+}
+"#;
+
+/// The patched Lua keeps what it read of a pristine options table (`lua_warren_fields`), and
+/// must never answer from it once the table has changed: after a write in the run, after a
+/// write in a dirty state (where the pristine bit stays), or in the next run after the reset.
+#[test]
+fn a_kept_options_reading_never_outlives_a_change_of_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(dir.path(), KEPT_OPTIONS, Limits::default());
+    for dirty in ["no", "yes", "no", "no"] {
+        let map = generate(&h, 1, &[("dirty", dirty)], None).unwrap();
+        assert_eq!(
+            format!("{:?}", map.notes.tags["writes"]),
+            "Text(\"false true\")",
+            "dirty: {dirty}"
+        );
+    }
+    assert_eq!(h.reloads(), 1, "only the dirty run loads the recipe again");
+}
+
 #[test]
 fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
     let dir = tempfile::tempdir().unwrap();

@@ -43,7 +43,11 @@ const HEIGHT: Decl = Decl::field(M, "height", &["integer"], "Map height in cells
 /// `crates/lua-src/WARREN.md`) answers `map.width` and `map.height` inside the VM, at the speed
 /// of a table's field, while its methods stay mlua's plain methods table.
 pub fn new_userdata(lua: &Lua, map: Map) -> mlua::Result<AnyUserData> {
-    let fields = lua.create_table_with_capacity(0, 2)?;
+    // Room for the fast methods the run's map gets (`fast::install`), twice over: in a hash
+    // part of 16 slots for its 14 keys, `map:set` shared its main slot with two other keys and
+    // every call walked that chain (12% of a loop of `map:set` calls); in 32, it and
+    // `map:get` are each found in their own slot (string hashes are seeded by a constant).
+    let fields = lua.create_table_with_capacity(0, 2 * (2 + fast::METHODS.len()))?;
     fields.raw_set("width", map.width())?;
     fields.raw_set("height", map.height())?;
     let ud = lua.create_userdata(LuaMap::new(map))?;
