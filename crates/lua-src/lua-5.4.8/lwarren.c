@@ -582,6 +582,20 @@ LUA_API int lua_warren_values (lua_State *L, int first, int n,
 }
 
 
+LUA_API int lua_warren_items (lua_State *L, int idx, lua_Integer first,
+                              int n, lua_WarrenValue *out) {
+  const TValue *o = luaW_index2value(L, idx);
+  Table *t;
+  int k;
+  if (!ttistable(o))
+    return 0;
+  t = hvalue(o);
+  for (k = 0; k < n; k++)  /* an absent item is empty: its type is nil */
+    describe(luaH_getint(t, first + k), &out[k]);
+  return 1;
+}
+
+
 LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
   CallInfo *ci = L->ci;
   const TValue *f = s2v(ci->func.p);

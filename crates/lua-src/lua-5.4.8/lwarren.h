@@ -164,6 +164,14 @@ LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *key
    'lua_tointegerx' or 'lua_tolstring' an argument took several. */
 LUA_API int (lua_warren_values) (lua_State *L, int first, int n,
                                  lua_WarrenValue *out);
+/* Reads 't[first]' to 't[first + n - 1]' of the table 't' at 'idx' (raw reads,
+   as 'lua_rawgeti': no metamethod) into 'out' as 'lua_warren_fields' reads
+   values, LUA_TNIL for an absent one; returns 0, reading nothing, when the
+   value at 'idx' is not a table. Pushes nothing and raises no error: the
+   host's bulk writes read a row of terrain names with it, where a
+   'lua_rawgeti' and a 'lua_tolstring' a cell took several calls. */
+LUA_API int (lua_warren_items) (lua_State *L, int idx, lua_Integer first,
+                                int n, lua_WarrenValue *out);
 /* For a fast closure (warren_lua::api::fast): a C closure whose upvalue 1 is
    the full userdata it answers for and whose upvalues 3 and 4 are light
    userdata. When the running C closure is one and its argument 1 is that

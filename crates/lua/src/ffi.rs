@@ -157,6 +157,16 @@ extern "C" {
         n: c_int,
         out: *mut WarrenValue,
     ) -> c_int;
+    /// Reads `t[first..first + n]` of the table `t` at `idx` (raw reads) into `out` as
+    /// [`lua_warren_fields`] reads values (`LUA_TNIL` for an absent one); 1, or 0 (nothing
+    /// read) when the value at `idx` is not a table. Pushes nothing, raises no error.
+    pub fn lua_warren_items(
+        l: *mut lua_State,
+        idx: c_int,
+        first: i64,
+        n: c_int,
+        out: *mut WarrenValue,
+    ) -> c_int;
     /// For a fast closure whose upvalue 1 is the full userdata it answers for and whose
     /// upvalues 3 and 4 are light userdata: when argument 1 is that userdata, sets `*method`
     /// and `*cell` to upvalues 3 and 4 and returns 1; else 0.

@@ -15,6 +15,8 @@ mod bench_tools;
 /// The budgets (instructions, memory, time, cancellation, output), the memory account, shared
 /// limits and the limits region files set.
 mod budget;
+/// `map:blit` and `map:set_row` with lists of names: every cell, skips, errors past a run.
+mod bulk;
 /// `warren check`'s static analysis, rule by rule, and its parts.
 mod check;
 /// Libraries written for stock Lua 5.4 run unchanged.
