@@ -1211,6 +1211,26 @@ void luaV_finishOp (lua_State *L) {
            luai_threadyield(L); }
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: the end of a read 'ra = rb[key]' ('key' a string) whose fast path
+** missed, in OP_GETFIELD and OP_SELF: a userdata's field table answers a
+** short string key without leaving the loop; anything else goes to
+** 'luaV_finishget' ('slot' may hold the field table's miss, so a value that
+** is not a table passes NULL).
+*/
+#define warrenfinishget(rb,rc,key,ra,slot) {  \
+  Table *fields_ = fieldtable(rb);  \
+  if (fields_ != NULL && (key)->tt == LUA_VSHRSTR &&  \
+      !isempty(slot = luaH_getshortstr(fields_, key)))  \
+    { setobj2s(L, ra, slot); }  \
+  else if (ttistable(rb))  \
+    Protect(luaV_finishget(L, rb, rc, ra, slot));  \
+  else  \
+    Protect(luaV_finishget(L, rb, rc, ra, NULL)); }
+#endif
+
+
 /* fetch an instruction and prepare its execution */
 #define vmfetch()	{ \
   if (l_unlikely(trap)) {  /* stack reallocation or hooks? */ \
@@ -1382,15 +1402,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           setobj2s(L, ra, slot);
         }
 #if defined(LUA_WARREN)
-        /* warren: 'u.k' from a userdata's field table without leaving the loop */
-        else if (fieldtable(rb) != NULL &&
-                 !isempty(slot = luaH_getshortstr(fieldtable(rb), key))) {
-          setobj2s(L, ra, slot);
-        }
-        else if (ttistable(rb))
-          Protect(luaV_finishget(L, rb, rc, ra, slot));
-        else  /* 'slot' may hold the field table's miss: not a table */
-          Protect(luaV_finishget(L, rb, rc, ra, NULL));
+        else  /* warren: 'u.k' from a userdata's field table */
+          warrenfinishget(rb, rc, key, ra, slot);
 #else
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));
@@ -1486,16 +1499,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           setobj2s(L, ra, slot);
         }
 #if defined(LUA_WARREN)
-        /* warren: 'u:m()' from a userdata's field table without leaving the
-           loop (the host's fast methods, 'map:set' called cell by cell) */
-        else if (fieldtable(rb) != NULL && key->tt == LUA_VSHRSTR &&
-                 !isempty(slot = luaH_getshortstr(fieldtable(rb), key))) {
-          setobj2s(L, ra, slot);
-        }
-        else if (ttistable(rb))
-          Protect(luaV_finishget(L, rb, rc, ra, slot));
-        else  /* 'slot' may hold the field table's miss: not a table */
-          Protect(luaV_finishget(L, rb, rc, ra, NULL));
+        else  /* warren: 'u:m()' from a userdata's field table (the host's
+                 fast methods, 'map:set' called cell by cell) */
+          warrenfinishget(rb, rc, key, ra, slot);
 #else
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));

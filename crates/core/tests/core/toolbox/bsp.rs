@@ -162,40 +162,30 @@ fn options_and_areas_are_checked() {
         floor: &floor,
         corridor: &floor,
     };
-    let bad = BspRooms {
-        min_leaf: 8,
-        min_room: 7,
-        max_room: None,
-    };
-    let e = rooms(
-        &mut map,
-        Area::Map,
-        &bad,
-        &mut Rng::new(1),
-        b,
-        &mut Unmetered,
-    );
-    assert_eq!(
-        e.unwrap_err().to_string(),
-        "bsp option min_room = 7 is out of range: 1..=6"
-    );
-    let bad = BspRooms {
-        min_leaf: 8,
-        min_room: 4,
-        max_room: Some(3),
-    };
-    let e = rooms(
-        &mut map,
-        Area::Map,
-        &bad,
-        &mut Rng::new(1),
-        b,
-        &mut Unmetered,
-    );
-    assert_eq!(
-        e.unwrap_err().to_string(),
-        "bsp option max_room = 3 is out of range: 4..=65536"
-    );
+    let cases = [
+        (7, None, "bsp option min_room = 7 is out of range: 1..=6"),
+        (
+            4,
+            Some(3),
+            "bsp option max_room = 3 is out of range: 4..=65536",
+        ),
+    ];
+    for (min_room, max_room, wanted) in cases {
+        let bad = BspRooms {
+            min_leaf: 8,
+            min_room,
+            max_room,
+        };
+        let e = rooms(
+            &mut map,
+            Area::Map,
+            &bad,
+            &mut Rng::new(1),
+            b,
+            &mut Unmetered,
+        );
+        assert_eq!(e.unwrap_err().to_string(), wanted);
+    }
     let mask = warren_core::gen::area::Mask::new(20, 20, true);
     let e = rooms(
         &mut map,
