@@ -117,18 +117,25 @@ pub const CLOCK_EVERY_BYTES: usize = 256 << 10;
 /// would otherwise each read it; every charge of a long-running primitive is at least this big.
 pub const CLOCK_EVERY_INSTRUCTIONS: u64 = 10_000;
 
-/// What the collection gate assumes a step of the collector takes per byte it goes through
-/// until it has timed one ([`Budget::may_collect`]): about twice the worst measured, a major
-/// collection of a heap of small closures (0.11 ms per MiB on the 2-core development machine).
+/// The least time per byte the collection gate expects a step of the collector to take
+/// ([`Budget::may_collect`]), and what it expects until it has timed one: about twice the
+/// worst measured, a major collection of a heap of small closures (0.11 ms per MiB on the
+/// 2-core development machine).
 pub const COLLECTION_SECONDS_PER_BYTE: f64 = 0.2e-3 / (1 << 20) as f64;
 
-/// How many times its cost per byte so far the collection gate expects a step to take: the
-/// same heap took 7–15% longer from one run to the next, and a step's page faults more.
+/// The most time per byte the collection gate expects, whatever it timed: a step timed while
+/// the thread was descheduled must not keep every later step of the state waiting for the
+/// memory limit (whose emergency collection is not gated).
+pub const COLLECTION_MOST_SECONDS_PER_BYTE: f64 = 16.0 * COLLECTION_SECONDS_PER_BYTE;
+
+/// How many times its expected time a step is given: the same heap took 7–15% longer from one
+/// run to the next, and a step's page faults more.
 pub const COLLECTION_MARGIN: f64 = 2.0;
 
-/// The least work of a step the gate learns its cost per byte from: smaller steps are mostly
-/// the collector's fixed costs.
-pub const COLLECTION_TIMED_BYTES: usize = 1 << 20;
+/// The least work of a step the gate learns from: smaller steps are mostly the collector's
+/// fixed costs, and take too little time for a clock tick lost to another thread to count
+/// for little.
+pub const COLLECTION_TIMED_BYTES: usize = 16 << 20;
 
 /// What the allocator expects the first use of each byte it hands out to take, at worst: Lua
 /// fills what it allocates at once, and growing a table rehashes it, all in one call with no
@@ -198,8 +205,8 @@ pub struct Budget {
     sharing: Cell<bool>,
     /// When the collector's step under way started (set by [`Budget::may_collect`]).
     collection_started: Cell<Option<Instant>>,
-    /// The most time per byte of work a step of this state's collector has taken, or
-    /// [`COLLECTION_SECONDS_PER_BYTE`] if more.
+    /// The time per byte of work the collection gate expects a step to take (see
+    /// [`Budget::learn_collection`]).
     collection_rate: Cell<f64>,
 }
 
@@ -754,7 +761,7 @@ impl Budget {
     }
 
     /// Whether the collector may start a step that goes through `work` bytes: always between
-    /// generations; during one, only if the step, at the most time per byte a step has taken
+    /// generations; during one, only if the step, at the time per byte the gate expects
     /// ([`COLLECTION_MARGIN`] times over), would end before the clock runs out. A step is
     /// atomic, so one that began just before the deadline kept a runaway recipe going up to a
     /// fifth of a second past it. A postponed step waits for the next run, or for the memory
@@ -772,17 +779,30 @@ impl Budget {
         true
     }
 
-    /// A step of the collector that went through `work` bytes has ended: learns its time per
-    /// byte (see [`Self::may_collect`]).
+    /// A step of the collector that went through `work` bytes, let through by
+    /// [`Self::may_collect`], has ended: the gate learns from its time.
     pub fn collected(&self, work: usize) {
-        let Some(started) = self.collection_started.take() else {
-            return;
-        };
-        if work >= COLLECTION_TIMED_BYTES {
-            let rate = started.elapsed().as_secs_f64() / work as f64;
-            self.collection_rate
-                .set(self.collection_rate.get().max(rate));
+        if let Some(started) = self.collection_started.take() {
+            self.learn_collection(work, started.elapsed());
         }
+    }
+
+    /// Learns that a step of the collector went through `work` bytes in `took`: steps of
+    /// [`COLLECTION_TIMED_BYTES`] or more move the expected time per byte a quarter of the way
+    /// to theirs, kept between [`COLLECTION_SECONDS_PER_BYTE`] and
+    /// [`COLLECTION_MOST_SECONDS_PER_BYTE`], so one step slowed by something else moves it
+    /// little and never far.
+    pub fn learn_collection(&self, work: usize, took: Duration) {
+        if work < COLLECTION_TIMED_BYTES {
+            return;
+        }
+        let rate = took.as_secs_f64() / work as f64;
+        let old = self.collection_rate.get();
+        let new = old + (rate - old) / 4.0;
+        self.collection_rate.set(new.clamp(
+            COLLECTION_SECONDS_PER_BYTE,
+            COLLECTION_MOST_SECONDS_PER_BYTE,
+        ));
     }
 
     /// Remembers, for the message, that `what` asked for `bytes` with `held` already held.

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use warren_lua::budget::{
-    Budget, Exceeded, CLOCK_EVERY_BYTES, CLOCK_EVERY_INSTRUCTIONS, MAX_OUTPUT_BYTES,
-    MAX_STRING_BYTES,
+    Budget, Exceeded, CLOCK_EVERY_BYTES, CLOCK_EVERY_INSTRUCTIONS, COLLECTION_TIMED_BYTES,
+    MAX_OUTPUT_BYTES, MAX_STRING_BYTES,
 };
 use warren_lua::Limits;
 
@@ -139,19 +139,42 @@ fn a_collection_that_would_end_past_the_clock_waits() {
 
 #[test]
 fn the_collection_gate_learns_how_long_steps_take() {
+    let gib = 1 << 30;
+    // Half a second left: 1 GiB is expected at 0.2 ms a MiB, twice over: 410 ms.
     let b = one_second_budget(Duration::from_millis(500));
-    assert!(b.may_collect(16 << 20), "16 MiB: 6.4 ms expected at first");
-    // A slow heap: 20 ms or more for 1 MiB, so 16 MiB is now expected to take 640 ms or more.
-    assert!(b.may_collect(1 << 20));
-    std::thread::sleep(Duration::from_millis(20));
-    b.collected(1 << 20);
-    assert!(!b.may_collect(16 << 20));
+    assert!(b.may_collect(gib));
+    // Slow steps (2 ms a MiB) move the expectation a quarter of the way each: 0.65 ms a MiB
+    // after one, 1.3 ms (twice over) for 1 GiB: past the clock.
+    b.learn_collection(COLLECTION_TIMED_BYTES, Duration::from_millis(32));
+    assert!(!b.may_collect(gib));
+    // Fast steps bring it back down, never under the floor.
+    for _ in 0..20 {
+        b.learn_collection(COLLECTION_TIMED_BYTES, Duration::ZERO);
+    }
+    assert!(b.may_collect(gib));
+    assert!(!b.may_collect(2 * gib), "0.2 ms a MiB at least");
+    // A quarter of the way, not all of it: with a second left, 512 MiB at 1.3 ms a MiB runs
+    // (666 ms), where the step's own 2 ms, twice over, would hold it back (2 s).
+    let fresh = one_second_budget(Duration::ZERO);
+    fresh.learn_collection(COLLECTION_TIMED_BYTES, Duration::from_millis(32));
+    assert!(fresh.may_collect(512 << 20));
+    assert!(!fresh.may_collect(gib));
     // Small steps teach nothing (their fixed costs would make every large step look slow).
     let small = one_second_budget(Duration::from_millis(500));
-    assert!(small.may_collect(512 << 10));
-    std::thread::sleep(Duration::from_millis(20));
-    small.collected(512 << 10);
-    assert!(small.may_collect(16 << 20));
+    small.learn_collection(COLLECTION_TIMED_BYTES - 1, Duration::from_secs(10));
+    assert!(small.may_collect(gib));
+}
+
+#[test]
+fn one_slowed_step_never_holds_every_collection_back() {
+    // A step timed while the thread was descheduled for a second: the expectation moves a
+    // quarter of the way and stops at 16 times the floor (3.2 ms a MiB), so with a whole
+    // second left a 128 MiB step still runs (820 ms expected), where the raw rate (62 ms a
+    // MiB) would hold back any step over 8 MiB until the memory limit forced one.
+    let b = one_second_budget(Duration::ZERO);
+    b.learn_collection(COLLECTION_TIMED_BYTES, Duration::from_secs(1));
+    assert!(b.may_collect(128 << 20));
+    assert!(!b.may_collect(256 << 20));
 }
 
 #[test]
