@@ -752,12 +752,10 @@ impl Budget {
         self.trip(Exceeded::Memory, location().as_deref())
     }
 
-    /// What is left of the time limit (zero once it has run out).
-    fn time_left(&self) -> Duration {
-        self.limits
-            .get()
-            .time
-            .saturating_sub(self.started.get().elapsed())
+    /// What is left of the time limit at `now` (zero once it has run out).
+    fn time_left(&self, now: Instant) -> Duration {
+        let elapsed = now.saturating_duration_since(self.started.get());
+        self.limits.get().time.saturating_sub(elapsed)
     }
 
     /// Whether the collector may start a step that goes through `work` bytes: always between
@@ -770,7 +768,7 @@ impl Budget {
         let now = Instant::now();
         if self.active.get() {
             let expected = self.collection_rate.get() * work as f64 * COLLECTION_MARGIN;
-            if self.time_left().as_secs_f64() < expected {
+            if self.time_left(now).as_secs_f64() < expected {
                 self.collection_started.set(None);
                 return false;
             }
@@ -905,7 +903,8 @@ impl Budget {
         }
         if since >= CLOCK_EVERY_BYTES {
             self.since_clock.set(0);
-            if self.time_left().as_secs_f64() < grow as f64 * FIRST_TOUCH_SECONDS_PER_BYTE {
+            let left = self.time_left(Instant::now());
+            if left.as_secs_f64() < grow as f64 * FIRST_TOUCH_SECONDS_PER_BYTE {
                 self.trip(Exceeded::Time, None);
                 return false;
             }

@@ -191,12 +191,9 @@ fn place_lakes(
         Some(t) => Some(brush(&o, &mut m, t)?),
         None => None,
     };
-    let (min_size, max_size) = (o.int("min_size")? as u32, o.int("max_size")? as u32);
-    if max_size < min_size {
-        return Err(c.fail(format!(
-            "opts.max_size = {max_size} is less than opts.min_size = {min_size}"
-        )));
-    }
+    let (min_size, max_size) = (o.int("min_size")?, o.int("max_size")?);
+    super::check_order(&c, ("min_size", min_size), ("max_size", max_size))?;
+    let (min_size, max_size) = (min_size as u32, max_size as u32);
     let options = Lakes {
         count: o.int("count")? as u32,
         min_size,

@@ -471,10 +471,8 @@ fn bsp_rooms(
     let floor = brush_of(&o, &mut m, "floor")?;
     let corridor = brush_of(&o, &mut m, "corridor")?;
     let (min_room, max_room) = (o.int("min_room")?, o.opt_int("max_room")?);
-    if let Some(max_room) = max_room.filter(|&m| m < min_room) {
-        return Err(c.fail(format!(
-            "opts.max_room = {max_room} is less than opts.min_room = {min_room}"
-        )));
+    if let Some(max_room) = max_room {
+        super::check_order(&c, ("min_room", min_room), ("max_room", max_room))?;
     }
     let options = BspRooms {
         min_leaf: o.int("min_leaf")? as i32,
