@@ -168,6 +168,21 @@ impl<'a> Call<'a> {
         self.decl
     }
 
+    /// Refuses options whose upper bound `hi` (key `hi_key`) is under their lower bound `lo`
+    /// (`lo_key`): `opts.max_size = 10 is less than opts.min_size = 20`.
+    pub fn check_order(
+        &self,
+        (lo_key, lo): (&str, i64),
+        (hi_key, hi): (&str, i64),
+    ) -> mlua::Result<()> {
+        if hi < lo {
+            return Err(self.fail(format!(
+                "opts.{hi_key} = {hi} is less than opts.{lo_key} = {lo}"
+            )));
+        }
+        Ok(())
+    }
+
     /// An error at the recipe's line: `file:line: map:set: msg`.
     pub fn fail(&self, msg: impl std::fmt::Display) -> mlua::Error {
         fail(self.lua, format!("{}: {msg}", self.decl.call_name()))

@@ -192,7 +192,7 @@ fn place_lakes(
         None => None,
     };
     let (min_size, max_size) = (o.int("min_size")?, o.int("max_size")?);
-    super::check_order(&c, ("min_size", min_size), ("max_size", max_size))?;
+    c.check_order(("min_size", min_size), ("max_size", max_size))?;
     let (min_size, max_size) = (min_size as u32, max_size as u32);
     let options = Lakes {
         count: o.int("count")? as u32,

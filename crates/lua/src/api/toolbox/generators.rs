@@ -472,7 +472,7 @@ fn bsp_rooms(
     let corridor = brush_of(&o, &mut m, "corridor")?;
     let (min_room, max_room) = (o.int("min_room")?, o.opt_int("max_room")?);
     if let Some(max_room) = max_room {
-        super::check_order(&c, ("min_room", min_room), ("max_room", max_room))?;
+        c.check_order(("min_room", min_room), ("max_room", max_room))?;
     }
     let options = BspRooms {
         min_leaf: o.int("min_leaf")? as i32,

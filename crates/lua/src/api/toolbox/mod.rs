@@ -20,7 +20,6 @@ pub mod wfc;
 
 pub use grid::LuaField;
 
-use super::call::Call;
 use super::decl::{Class, Decl};
 use mlua::{Lua, Table};
 
@@ -66,15 +65,4 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
     vaults::register(lua, &t)?;
     wfc::register(lua, &t)?;
     Ok(t)
-}
-
-/// Refuses options whose upper bound `hi` (key `hi_key`) is under their lower bound `lo`
-/// (`lo_key`), at the recipe's line: `opts.max_size = 10 is less than opts.min_size = 20`.
-fn check_order(c: &Call, (lo_key, lo): (&str, i64), (hi_key, hi): (&str, i64)) -> mlua::Result<()> {
-    if hi < lo {
-        return Err(c.fail(format!(
-            "opts.{hi_key} = {hi} is less than opts.{lo_key} = {lo}"
-        )));
-    }
-    Ok(())
 }
