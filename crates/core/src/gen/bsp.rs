@@ -27,43 +27,56 @@ pub(crate) fn rectangle(map: &Map, area: Area<'_>, what: &'static str) -> Result
 struct Piece {
     /// The rectangle the piece covers.
     rect: Rect,
-    /// How it is cut; `None` for a leaf.
-    cut: Option<Cut>,
+    /// For a cut piece, the index of its second half's piece; `None` for a leaf. The first
+    /// half's is the next index: the tree is kept in one vector in preorder (a cut, its first
+    /// half's subtree, its second half's), so it is built without an allocation per node, and
+    /// walking the vector in order visits pieces in the order the recursion over the tree did.
+    second: Option<usize>,
 }
 
-/// The cut of a [`Piece`].
-#[derive(Clone, Copy)]
-struct Cut {
-    /// The cut's line: a column (`vertical`) or a row.
-    at: i32,
-    vertical: bool,
-    /// The index of the second half's piece. The first half's is the next index: the tree is
-    /// kept in one vector in preorder (a cut, its first half's subtree, its second half's), so
-    /// it is built without an allocation per node, and walking the vector in order visits
-    /// pieces in the order the recursion over the tree did.
-    second: usize,
+/// Where [`cut`] puts the pieces it makes, in preorder: a cut, then the pieces of its first
+/// half, then those of its second, the order of the recursion (which the draws that follow
+/// keep).
+trait Pieces {
+    /// A piece left whole.
+    fn leaf(&mut self, rect: Rect);
+    /// `rect` cut at `at`, before the pieces of its halves; returns what
+    /// [`Pieces::second_half`] is given once the first half is done.
+    fn cut(&mut self, rect: Rect, at: i32, vertical: bool) -> usize;
+    /// The pieces of the first half of the cut that returned `cut` are all in; the second
+    /// half's follow.
+    fn second_half(&mut self, cut: usize);
 }
 
-/// Cuts `rect` until no side is at least `2 × min + gap` long, appending the pieces to `tree`
-/// in preorder; each cut leaves at least `min` cells on either side of a `gap`-cell line (`gap`
+/// The tree in one vector, for walks that follow its shape.
+impl Pieces for Vec<Piece> {
+    fn leaf(&mut self, rect: Rect) {
+        self.push(Piece { rect, second: None });
+    }
+
+    fn cut(&mut self, rect: Rect, _: i32, _: bool) -> usize {
+        self.push(Piece {
+            rect,
+            second: Some(0),
+        });
+        self.len() - 1
+    }
+
+    fn second_half(&mut self, cut: usize) {
+        self[cut].second = Some(self.len());
+    }
+}
+
+/// Cuts `rect` until no side is at least `2 × min + gap` long, giving the pieces to `pieces` in
+/// preorder; each cut leaves at least `min` cells on either side of a `gap`-cell line (`gap`
 /// 0: the halves touch; 1: a wall between). A piece longer one way than 5/4 of the other is cut
-/// across its length; otherwise the direction is drawn.
-fn cut(
-    rect: Rect,
-    min: i32,
-    gap: i32,
-    rng: &mut Rng,
-    meter: &mut dyn Meter,
-    tree: &mut Vec<Piece>,
-) -> Result<(), ToolError> {
-    meter.work(1)?;
+/// across its length; otherwise the direction is drawn. There are at most as many pieces as
+/// cells, which the callers charge.
+fn cut(rect: Rect, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) {
     let can_x = rect.w >= 2 * min + gap;
     let can_y = rect.h >= 2 * min + gap;
     let vertical = match (can_x, can_y) {
-        (false, false) => {
-            tree.push(Piece { rect, cut: None });
-            return Ok(());
-        }
+        (false, false) => return pieces.leaf(rect),
         (true, false) => true,
         (false, true) => false,
         (true, true) if rect.w * 4 > rect.h * 5 => true,
@@ -88,26 +101,15 @@ fn cut(
             Rect::new(rect.x, at + gap, rect.w, rect.y2() - at - gap + 1),
         )
     };
-    let me = tree.len();
-    tree.push(Piece {
-        rect,
-        cut: Some(Cut {
-            at,
-            vertical,
-            second: 0,
-        }),
-    });
-    cut(a, min, gap, rng, meter, tree)?;
-    let second = tree.len();
-    if let Some(c) = &mut tree[me].cut {
-        c.second = second;
-    }
-    cut(b, min, gap, rng, meter, tree)
+    let me = pieces.cut(rect, at, vertical);
+    cut(a, min, gap, rng, pieces);
+    pieces.second_half(me);
+    cut(b, min, gap, rng, pieces);
 }
 
 /// The leaves of a cut tree, in order.
 fn leaves(tree: &[Piece]) -> impl Iterator<Item = Rect> + '_ {
-    tree.iter().filter(|p| p.cut.is_none()).map(|p| p.rect)
+    tree.iter().filter(|p| p.second.is_none()).map(|p| p.rect)
 }
 
 /// Options of [`rooms`].
@@ -169,7 +171,8 @@ pub fn rooms(
     }
     let rect = rectangle(map, area, "bsp rooms")?;
     let mut tree = Vec::new();
-    cut(rect, o.min_leaf, 0, rng, meter, &mut tree)?;
+    cut(rect, o.min_leaf, 0, rng, &mut tree);
+    meter.work(tree.len() as u64)?;
     let placed = place_rooms(&tree, o.min_room, o.max_room.unwrap_or(i32::MAX), rng);
     let kind: Arc<str> = Arc::from("bsp");
     map.notes.rooms.reserve(placed.len());
@@ -218,7 +221,7 @@ fn join(
     meter: &mut dyn Meter,
 ) -> Result<usize, ToolError> {
     let piece = &tree[node];
-    let Some(c) = piece.cut else {
+    let Some(second) = piece.second else {
         // A leaf holds a room unless it was too small for one.
         let holds = rooms
             .get(next)
@@ -226,7 +229,7 @@ fn join(
         return Ok(next + holds as usize);
     };
     let middle = join(tree, node + 1, rooms, next, map, rng, brush, meter)?;
-    let end = join(tree, c.second, rooms, middle, map, rng, brush, meter)?;
+    let end = join(tree, second, rooms, middle, map, rng, brush, meter)?;
     if middle == next || end == middle {
         return Ok(end);
     }
@@ -291,54 +294,83 @@ pub fn interior(
         (2, 256),
     )?;
     let rect = rectangle(map, area, "bsp interior")?;
-    let mut tree = Vec::new();
-    cut(rect, options.min_room, 1, rng, meter, &mut tree)?;
-    meter.work((rect.w * rect.h) as u64)?;
+    let mut plan = Plan::default();
+    cut(rect, options.min_room, 1, rng, &mut plan);
+    // The pieces, and the cells written.
+    meter.work((plan.rooms.len() + plan.walls.len()) as u64 + (rect.w * rect.h) as u64)?;
     map.fill_rect(&rect, brushes.wall)?;
     // Every cell off the cuts' lines is in a room: the floor is written over the whole
     // rectangle at once, through a mask of those cells, rather than room by room (rows of a
     // few cells each, where a write's cost is its setup). Each cell gets the wall and then the
     // floor, as it would room by room.
-    let in_room = off_the_cuts(&tree, rect, map.width());
+    let in_room = room_cells(&plan.walls, rect, map.width());
     map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
-    let rooms: Vec<Rect> = leaves(&tree).collect();
     let kind: Arc<str> = Arc::from("interior");
-    map.notes.rooms.reserve(rooms.len());
-    for &r in &rooms {
+    map.notes.rooms.reserve(plan.rooms.len());
+    for &r in &plan.rooms {
         map.notes.rooms.push(Room {
             rect: r,
             kind: kind.clone(),
             doors: Vec::new(),
         });
     }
-    // Parents before children, as the pieces are stored.
+    // Parents before children, as the cuts were made.
     let mut candidates = Vec::new();
-    for piece in &tree {
-        if let Some(c) = piece.cut {
-            open_door(piece.rect, c, map, rng, brushes, meter, &mut candidates)?;
-        }
+    for &wall in &plan.walls {
+        open_door(wall, map, rng, brushes, meter, &mut candidates)?;
     }
-    Ok(rooms)
+    Ok(plan.rooms)
 }
 
-/// Whether each cell of a map `width` cells wide is off the lines of `tree`'s cuts, by index:
-/// inside `rect` the cells of the leaves (the rooms), outside it none.
-fn off_the_cuts(tree: &[Piece], rect: Rect, width: i32) -> Vec<bool> {
+/// BSP interior's pieces apart, each list in preorder: the rooms (the leaves) and the walls
+/// (the cuts). Its walks need no more of the tree's shape.
+#[derive(Default)]
+struct Plan {
+    rooms: Vec<Rect>,
+    walls: Vec<Wall>,
+}
+
+/// A cut's wall: the line at `at` across `piece`.
+#[derive(Clone, Copy)]
+struct Wall {
+    piece: Rect,
+    at: i32,
+    vertical: bool,
+}
+
+impl Pieces for Plan {
+    fn leaf(&mut self, rect: Rect) {
+        self.rooms.push(rect);
+    }
+
+    fn cut(&mut self, piece: Rect, at: i32, vertical: bool) -> usize {
+        self.walls.push(Wall {
+            piece,
+            at,
+            vertical,
+        });
+        0
+    }
+
+    fn second_half(&mut self, _: usize) {}
+}
+
+/// Whether each cell of a map `width` cells wide is off `walls`, by index: inside `rect`
+/// (which the walls cut) the cells of the rooms, outside it none.
+fn room_cells(walls: &[Wall], rect: Rect, width: i32) -> Vec<bool> {
     let width = width as usize;
     let mut off = vec![false; width * (rect.y2() as usize + 1)];
     for y in rect.y as usize..=rect.y2() as usize {
         off[y * width + rect.x as usize..=y * width + rect.x2() as usize].fill(true);
     }
-    for piece in tree {
-        let (Some(c), r) = (piece.cut, piece.rect) else {
-            continue;
-        };
-        if c.vertical {
+    for w in walls {
+        let r = w.piece;
+        if w.vertical {
             for y in r.y as usize..=r.y2() as usize {
-                off[y * width + c.at as usize] = false;
+                off[y * width + w.at as usize] = false;
             }
         } else {
-            let row = c.at as usize * width;
+            let row = w.at as usize * width;
             off[row + r.x as usize..=row + r.x2() as usize].fill(false);
         }
     }
@@ -348,8 +380,7 @@ fn off_the_cuts(tree: &[Piece], rect: Rect, width: i32) -> Vec<bool> {
 /// One door through the wall of cut `c` of `rect`, at a cell with room floor (a cell the floor
 /// brush made passable) on both sides, drawn among all such cells.
 fn open_door(
-    rect: Rect,
-    c: Cut,
+    wall: Wall,
     map: &mut Map,
     rng: &mut Rng,
     brushes: InteriorBrushes<'_>,
@@ -362,6 +393,7 @@ fn open_door(
     // `candidates` (a buffer kept from cut to cut, as long as the longest cut yet) without a
     // branch: each `k` is stored in the next free slot, and the slot kept only if `k` qualifies.
     let width = map.width() as usize;
+    let (rect, c) = (wall.piece, wall);
     let (origin, len, step, side) = if c.vertical {
         (Point::new(c.at, rect.y), rect.h, width, 1)
     } else {
