@@ -294,7 +294,11 @@ pub fn interior(
         (2, 256),
     )?;
     let rect = rectangle(map, area, "bsp interior")?;
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        width: map.width() as usize,
+        rooms: Vec::new(),
+        walls: Vec::new(),
+    };
     cut(rect, options.min_room, 1, rng, &mut plan);
     // The pieces, and the cells written.
     meter.work((plan.rooms.len() + plan.walls.len()) as u64 + (rect.w * rect.h) as u64)?;
@@ -303,7 +307,7 @@ pub fn interior(
     // rectangle at once, through a mask of those cells, rather than room by room (rows of a
     // few cells each, where a write's cost is its setup). Each cell gets the wall and then the
     // floor, as it would room by room.
-    let in_room = room_cells(&plan.walls, rect, map.width());
+    let in_room = room_cells(&plan.walls, rect, plan.width);
     map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
     let kind: Arc<str> = Arc::from("interior");
     map.notes.rooms.reserve(plan.rooms.len());
@@ -324,18 +328,22 @@ pub fn interior(
 
 /// BSP interior's pieces apart, each list in preorder: the rooms (the leaves) and the walls
 /// (the cuts). Its walks need no more of the tree's shape.
-#[derive(Default)]
 struct Plan {
+    /// The map's width, which the walls' cell indices are in.
+    width: usize,
     rooms: Vec<Rect>,
     walls: Vec<Wall>,
 }
 
-/// A cut's wall: the line at `at` across `piece`.
+/// A cut's wall: `len` cells by index from `first`, `step` apart (a column's or a row's), each
+/// with the cells `side` before and after it on either side of the wall. One shape for both
+/// directions, so the walks along walls do not branch on it.
 #[derive(Clone, Copy)]
 struct Wall {
-    piece: Rect,
-    at: i32,
-    vertical: bool,
+    first: usize,
+    len: usize,
+    step: usize,
+    side: usize,
 }
 
 impl Pieces for Plan {
@@ -344,10 +352,16 @@ impl Pieces for Plan {
     }
 
     fn cut(&mut self, piece: Rect, at: i32, vertical: bool) -> usize {
+        let (x, y, len, step, side) = if vertical {
+            (at, piece.y, piece.h, self.width, 1)
+        } else {
+            (piece.x, at, piece.w, 1, self.width)
+        };
         self.walls.push(Wall {
-            piece,
-            at,
-            vertical,
+            first: x as usize + y as usize * self.width,
+            len: len as usize,
+            step,
+            side,
         });
         0
     }
@@ -357,21 +371,14 @@ impl Pieces for Plan {
 
 /// Whether each cell of a map `width` cells wide is off `walls`, by index: inside `rect`
 /// (which the walls cut) the cells of the rooms, outside it none.
-fn room_cells(walls: &[Wall], rect: Rect, width: i32) -> Vec<bool> {
-    let width = width as usize;
+fn room_cells(walls: &[Wall], rect: Rect, width: usize) -> Vec<bool> {
     let mut off = vec![false; width * (rect.y2() as usize + 1)];
     for y in rect.y as usize..=rect.y2() as usize {
         off[y * width + rect.x as usize..=y * width + rect.x2() as usize].fill(true);
     }
     for w in walls {
-        let r = w.piece;
-        if w.vertical {
-            for y in r.y as usize..=r.y2() as usize {
-                off[y * width + w.at as usize] = false;
-            }
-        } else {
-            let row = w.at as usize * width;
-            off[row + r.x as usize..=row + r.x2() as usize].fill(false);
+        for k in 0..w.len {
+            off[w.first + k * w.step] = false;
         }
     }
     off
@@ -387,25 +394,22 @@ fn open_door(
     meter: &mut dyn Meter,
     candidates: &mut Vec<usize>,
 ) -> Result<(), ToolError> {
-    // The wall's cells are `first + k × step` for `k` in `0..len`, with the cells `side` before
-    // and after each on either side of it, all inside `rect` (so on the map). The flags are read
-    // directly, in one walk along the wall that lists the candidates at the start of
-    // `candidates` (a buffer kept from cut to cut, as long as the longest cut yet) without a
-    // branch: each `k` is stored in the next free slot, and the slot kept only if `k` qualifies.
-    let width = map.width() as usize;
-    let (rect, c) = (wall.piece, wall);
-    let (origin, len, step, side) = if c.vertical {
-        (Point::new(c.at, rect.y), rect.h, width, 1)
-    } else {
-        (Point::new(rect.x, c.at), rect.w, 1, width)
-    };
-    let first = origin.x as usize + origin.y as usize * width;
+    // The wall's cells are read directly, in one walk along the wall that lists the candidates
+    // at the start of `candidates` (a buffer kept from cut to cut, as long as the longest cut
+    // yet) without a branch: each `k` is stored in the next free slot, and the slot kept only
+    // if `k` qualifies.
+    let Wall {
+        first,
+        len,
+        step,
+        side,
+    } = wall;
     let flags = map.flag_cells();
-    if candidates.len() < len as usize {
-        candidates.resize(len as usize, 0);
+    if candidates.len() < len {
+        candidates.resize(len, 0);
     }
     let mut count = 0;
-    for k in 0..len as usize {
+    for k in 0..len {
         let i = first + k * step;
         candidates[count] = k;
         count += (passable(flags[i - side]) & passable(flags[i + side])) as usize;
@@ -417,12 +421,9 @@ fn open_door(
     let Some(&k) = candidates[..count].get(drawn) else {
         return Ok(());
     };
-    let k = k as i32;
-    let p = if c.vertical {
-        Point::new(origin.x, origin.y + k)
-    } else {
-        Point::new(origin.x + k, origin.y)
-    };
+    let i = first + k * step;
+    let width = map.width() as usize;
+    let p = Point::new((i % width) as i32, (i / width) as i32);
     match brushes.door {
         Some(door) => {
             map.write(p, door)?;
