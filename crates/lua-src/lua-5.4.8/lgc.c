@@ -870,11 +870,17 @@ static void freeobj (lua_State *L, GCObject *o) {
       TString *ts = gco2ts(o);
       luaS_remove(L, ts);  /* remove it from hash table */
       luaM_freemem(L, ts, sizelstring(ts->shrlen));
+#if defined(LUA_WARREN)
+      G(L)->wstrfreed++;  /* warren: see 'lua_warren_stringsfreed' */
+#endif
       break;
     }
     case LUA_VLNGSTR: {
       TString *ts = gco2ts(o);
       luaM_freemem(L, ts, sizelstring(ts->u.lnglen));
+#if defined(LUA_WARREN)
+      G(L)->wstrfreed++;  /* warren: see 'lua_warren_stringsfreed' */
+#endif
       break;
     }
     default: lua_assert(0);

@@ -530,6 +530,16 @@ LUA_API void lua_warren_touch (lua_State *L, int idx) {
 }
 
 
+LUA_API lua_Unsigned lua_warren_stringsfreed (lua_State *L) {
+  return G(L)->wstrfreed;
+}
+
+
+LUA_API void lua_warren_setstringsfreed (lua_State *L, lua_Unsigned n) {
+  G(L)->wstrfreed = n;
+}
+
+
 /* Sets in 'out' what a host reader needs of 'v' (NULL: no value): its type
    and the fields its type uses. */
 static void describe (const TValue *v, lua_WarrenValue *out) {

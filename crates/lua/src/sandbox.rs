@@ -16,7 +16,9 @@
 use super::alloc::AllocGuard;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
-use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate};
+use crate::ffi::{
+    lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate, lua_warren_setstringsfreed,
+};
 use crate::state::{self, state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -160,6 +162,7 @@ pub fn new_state(
             Some(super::budget::on_collection),
             Rc::as_ptr(&budget) as *mut c_void,
         );
+        lua_warren_setstringsfreed(raw, crate::state::strings_freed_base());
     };
     budget.attach(raw);
     let sandbox = Sandbox {

@@ -375,3 +375,16 @@ pub fn reserve(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation>
         exceeded_error(lua)
     })
 }
+
+/// How far one state's count of strings freed (`lua_warren_stringsfreed`) may run before it
+/// could reach the next state's base: 2^40 strings.
+const STRINGS_FREED_SPAN: u64 = 1 << 40;
+
+/// A base for a new state's count of strings freed that no other state of this process starts
+/// from, so that two states' counts never agree (the 2^24th state would wrap around): what
+/// `api::terrain_names::by_string` relies on to tell a string by its address.
+pub fn strings_freed_base() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        .wrapping_mul(STRINGS_FREED_SPAN)
+}

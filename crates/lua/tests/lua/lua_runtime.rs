@@ -922,3 +922,46 @@ fn a_fast_closure_knows_its_own_receiver_in_one_call() {
         assert_eq!(call(args), (false, 0, 0));
     }
 }
+
+/// The state counts the strings it frees, short and long, on from the base the host set, and
+/// nothing else moves the count: while it stays, no string's memory has been handed to another.
+#[test]
+fn the_state_counts_the_strings_it_frees() {
+    let lua = Lua::new();
+    lua.gc_stop();
+    raw(&lua, |l| unsafe { lua_warren_setstringsfreed(l, 1 << 40) });
+    let freed = || raw(&lua, |l| unsafe { lua_warren_stringsfreed(l) });
+    assert_eq!(freed(), 1 << 40);
+    // Strings made and kept, tables made and dropped: no string freed.
+    lua.load(
+        r#"kept = {} for i = 1, 100 do kept[i] = "short " .. i end
+           for i = 1, 100 do local t = { i } end"#,
+    )
+    .exec()
+    .unwrap();
+    // Loading a chunk frees strings of its own (its source's): loaded first.
+    let tables = lua
+        .load("for i = 1, 100 do local t = { i } end")
+        .into_function()
+        .unwrap();
+    lua.gc_collect().unwrap();
+    let base = freed();
+    assert!(base >= 1 << 40, "counted on from the base");
+    tables.call::<()>(()).unwrap();
+    lua.gc_collect().unwrap();
+    assert_eq!(freed(), base, "only tables were freed");
+    // 100 short strings let go, then 10 long ones made and let go.
+    let let_go = lua.load("kept = nil").into_function().unwrap();
+    let longs = lua
+        .load(r#"for i = 1, 10 do local s = string.rep("long ", 20 + i) end"#)
+        .into_function()
+        .unwrap();
+    lua.gc_collect().unwrap();
+    let base = freed();
+    let_go.call::<()>(()).unwrap();
+    lua.gc_collect().unwrap();
+    assert_eq!(freed(), base + 100, "the short strings");
+    longs.call::<()>(()).unwrap();
+    lua.gc_collect().unwrap();
+    assert_eq!(freed(), base + 110, "the long strings");
+}

@@ -250,8 +250,13 @@ fn fields_are_charged_to_the_memory_budget() {
         limits,
     );
     assert!(e.contains("t.lua:11:"), "{e}");
-    assert!(e.contains("warren.toolbox.field needs"), "{e}");
     assert!(e.to_lowercase().contains("memory"), "{e}");
+    // The limit is crossed by a field's own bytes or by the Lua object that holds it,
+    // whichever comes first for the exact sizes of the build; either way the fields hold the
+    // memory, not the Lua heap (under 1 MiB of the 8).
+    let by_field = e.contains("warren.toolbox.field needs");
+    let beside_fields = e.contains("the Lua heap holds") && e.contains(" KiB beside ");
+    assert!(by_field || beside_fields, "{e}");
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::api::fast::{answer_with, bytes_charged, charged, declared, install_cl
 use crate::api::fast::{fast_method, Answer, FastMethod};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
-use crate::ffi::lua_warren_fastself;
+use crate::ffi::{lua_warren_fastself, lua_warren_stringsfreed};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
@@ -149,9 +149,11 @@ unsafe fn set(
         entries: options,
         table,
     } = options;
+    // SAFETY: `l` is running the fast closure; `name` is the bytes of its string argument.
+    let freed = unsafe { lua_warren_stringsfreed(l) };
     cell.poke(|m| {
         let p = m.locate(x, y).ok()?;
-        let terrain = terrain_names::id(m.terrains(), name)?;
+        let terrain = terrain_names::by_string(m.terrains(), name, freed)?;
         let brush = options.brush(m, terrain)?;
         // What the binding charges: one for an options table, the region names searched.
         let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
