@@ -325,7 +325,7 @@ typedef struct global_State {
   unsigned int wnsaved;  /* number of entries in use in 'wsaved' */
   unsigned int wsizesaved;  /* size of 'wsaved' */
   lua_Unsigned wsavedbytes;  /* bytes the entries of 'wsaved' copied */
-  lua_Unsigned wstrfreed;  /* strings freed, counted on from the host's base */
+  lua_Unsigned wstrfreed;  /* strings freed */
 #endif
 } global_State;
 

@@ -535,10 +535,6 @@ LUA_API lua_Unsigned lua_warren_stringsfreed (lua_State *L) {
 }
 
 
-LUA_API void lua_warren_setstringsfreed (lua_State *L, lua_Unsigned n) {
-  G(L)->wstrfreed = n;
-}
-
 
 /* Sets in 'out' what a host reader needs of 'v' (NULL: no value): its type
    and the fields its type uses. */

@@ -156,13 +156,11 @@ LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *key
    (a recipe's constant options table, handed over cell by cell). */
 #define LUA_WARREN_FIELDSKEPT	4
 
-/* Strings freed: the state counts every string it frees, on from the count
-   the host sets. While the count stays the same, a string's address names
-   that string and no other, so the host can remember what a string named by
-   its address (a terrain name handed over cell by cell). A host that sets a
-   different base for each state tells the states' counts apart too. */
+/* Strings freed: the state counts every string it frees. While the count
+   stays the same, a string's address names that string and no other, so the
+   host can remember what a string named by its address (a terrain name
+   handed over cell by cell), with the state it belongs to. */
 LUA_API lua_Unsigned (lua_warren_stringsfreed) (lua_State *L);
-LUA_API void (lua_warren_setstringsfreed) (lua_State *L, lua_Unsigned n);
 
 /* fast calls */
 /* Reads the running C function's arguments 'first' to 'first + n - 1' (stack

@@ -148,11 +148,9 @@ extern "C" {
         nkeys: c_int,
         out: *mut WarrenValue,
     ) -> c_int;
-    /// The count of strings the state has freed, on from the base the host set: while it stays
-    /// the same, a string's address names that string and no other.
+    /// The count of strings the state has freed: while it stays the same, a string's address
+    /// names that string and no other.
     pub fn lua_warren_stringsfreed(l: *mut lua_State) -> u64;
-    /// Sets that count's base (a different one for each state tells their counts apart).
-    pub fn lua_warren_setstringsfreed(l: *mut lua_State, n: u64);
     /// Reads the running C function's arguments `first..first + n` (stack indices) into `out`
     /// as [`lua_warren_fields`] reads values (`LUA_TNONE` past the last argument); returns the
     /// number of arguments.

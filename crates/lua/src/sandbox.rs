@@ -16,9 +16,7 @@
 use super::alloc::AllocGuard;
 pub use super::budget::{Budget, Limits};
 use super::readonly;
-use crate::ffi::{
-    lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate, lua_warren_setstringsfreed,
-};
+use crate::ffi::{lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate};
 use crate::state::{self, state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -131,6 +129,7 @@ pub fn new_state(
     let lua = Lua::new_with(libs, LuaOptions::new())?;
     let budget = Rc::new(Budget::new(limits));
     lua.set_app_data(StateData {
+        id: crate::state::next_id(),
         budget: budget.clone(),
         modules: RefCell::new(Modules::new(roots)),
         run: RefCell::new(None),
@@ -162,7 +161,6 @@ pub fn new_state(
             Some(super::budget::on_collection),
             Rc::as_ptr(&budget) as *mut c_void,
         );
-        lua_warren_setstringsfreed(raw, crate::state::strings_freed_base());
     };
     budget.attach(raw);
     let sandbox = Sandbox {

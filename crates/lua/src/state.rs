@@ -123,6 +123,10 @@ impl Modules {
 
 /// Per-state data the API functions reach through `Lua::app_data_ref`.
 pub struct StateData {
+    /// The state's number, which no other state of the process has had ([`next_id`]): with
+    /// the state's count of strings freed, it tells a string by its address
+    /// (`api::terrain_names::by_string`).
+    pub id: u64,
     /// The generation budget.
     pub budget: Rc<Budget>,
     /// Modules loaded by `require`, and where they may come from.
@@ -376,15 +380,9 @@ pub fn reserve(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation>
     })
 }
 
-/// How far one state's count of strings freed (`lua_warren_stringsfreed`) may run before it
-/// could reach the next state's base: 2^40 strings.
-const STRINGS_FREED_SPAN: u64 = 1 << 40;
-
-/// A base for a new state's count of strings freed that no other state of this process starts
-/// from, so that two states' counts never agree (the 2^24th state would wrap around): what
-/// `api::terrain_names::by_string` relies on to tell a string by its address.
-pub fn strings_freed_base() -> u64 {
+/// A number no other state of this process has had, for [`StateData::id`] (counted from 1: a
+/// process would have to make 2^64 states to see one again).
+pub fn next_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        .wrapping_mul(STRINGS_FREED_SPAN)
 }

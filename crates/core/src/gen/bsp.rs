@@ -57,6 +57,7 @@ impl Pieces for Vec<Piece> {
     fn cut(&mut self, rect: Rect, _: i32, _: bool) -> usize {
         self.push(Piece {
             rect,
+            // Set by `second_half` once the first half's pieces are in.
             second: Some(0),
         });
         self.len() - 1
@@ -71,7 +72,8 @@ impl Pieces for Vec<Piece> {
 /// preorder; each cut leaves at least `min` cells on either side of a `gap`-cell line (`gap`
 /// 0: the halves touch; 1: a wall between). A piece longer one way than 5/4 of the other is cut
 /// across its length; otherwise the direction is drawn. There are at most as many pieces as
-/// cells, which the callers charge.
+/// cells: the callers charge them once the cut is done, so a meter that refuses stops the
+/// phase after the cut's draws rather than among them (the same error, the same map).
 fn cut(rect: Rect, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) {
     let can_x = rect.w >= 2 * min + gap;
     let can_y = rect.h >= 2 * min + gap;
@@ -331,7 +333,9 @@ pub fn interior(
 struct Plan {
     /// The map's width, which the walls' cell indices are in.
     width: usize,
+    /// The rooms, in cut order.
     rooms: Vec<Rect>,
+    /// The walls, in cut order (parents before children).
     walls: Vec<Wall>,
 }
 
@@ -363,6 +367,7 @@ impl Pieces for Plan {
             step,
             side,
         });
+        // No second-half notice is needed: the lists keep the order.
         0
     }
 
@@ -384,8 +389,8 @@ fn room_cells(walls: &[Wall], rect: Rect, width: usize) -> Vec<bool> {
     off
 }
 
-/// One door through the wall of cut `c` of `rect`, at a cell with room floor (a cell the floor
-/// brush made passable) on both sides, drawn among all such cells.
+/// One door through `wall`, at a cell with room floor (a cell the floor brush made passable) on
+/// both sides, drawn among all such cells.
 fn open_door(
     wall: Wall,
     map: &mut Map,

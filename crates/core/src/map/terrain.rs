@@ -57,6 +57,8 @@ pub struct TerrainTable {
     terrains: Vec<Terrain>,
     by_name: HashMap<String, TerrainId>,
     doors: Vec<DoorKind>,
+    /// See [`TerrainTable::serial`].
+    serial: u64,
 }
 
 impl TerrainTable {
@@ -67,11 +69,20 @@ impl TerrainTable {
             .enumerate()
             .map(|(i, t)| (t.name.clone(), i as TerrainId))
             .collect();
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         TerrainTable {
             terrains,
             by_name,
             doors: Vec::new(),
+            serial: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// A number no other table built by [`TerrainTable::new`] in this process has had (a
+    /// clone keeps it: it names the same ids; an empty default table has 0). Two tables with
+    /// the same serial give every name the same id, so a cache of lookups can key on it.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// This table with the kinds of door drawn with its terrains (names must be unique; the

@@ -4,8 +4,7 @@
 //! the table's own lookup gives. A name handed over cell by cell as a Lua string is checked
 //! before that by the string's address ([`by_string`]).
 
-use std::cell::{Cell, RefCell};
-use std::sync::Arc;
+use std::cell::Cell;
 use warren_core::map::{TerrainId, TerrainTable};
 
 /// How many recent lookups are kept.
@@ -40,50 +39,57 @@ pub fn id(table: &TerrainTable, name: &[u8]) -> Option<TerrainId> {
     Some(id)
 }
 
+/// Which strings a Lua state has freed so far: the state's id ([`crate::state::StateData::id`],
+/// which no other state of the process has had) and its count of strings freed
+/// (`lua_warren_stringsfreed`). While it is the same, no string of that state has been freed.
+pub type Freed = (u64, u64);
+
 /// A terrain name a Lua string gave, remembered by the string's address ([`by_string`]).
+#[derive(Clone, Copy)]
 struct Seen {
-    /// The count of strings freed of the string's state when it was looked up.
-    freed: u64,
+    /// The strings its state had freed when it was looked up.
+    freed: Freed,
     /// The string's bytes: their address and length.
     bytes: (*const u8, usize),
-    /// The table the name was found in, held so that no other table takes its address while
-    /// it is remembered.
-    table: Arc<TerrainTable>,
+    /// The serial of the table the name was found in ([`TerrainTable::serial`]).
+    table: u64,
     /// The id found.
     id: TerrainId,
 }
 
 thread_local! {
     /// The most recent lookups by string, newest first.
-    static SEEN: RefCell<[Option<Seen>; KEPT]> = const { RefCell::new([const { None }; KEPT]) };
+    static SEEN: Cell<[Option<Seen>; KEPT]> = const { Cell::new([None; KEPT]) };
 }
 
-/// The id of the terrain called `name` in `table`, where `name` is the bytes of a Lua string of
-/// a state whose count of strings freed is `freed` now (counted on from the state's own base,
-/// [`crate::state::strings_freed_base`]). A string looked up before, while that count has not
-/// moved, is the same string (none has been freed, so no other has taken its address; and no
-/// other state's count is the same), so it names the same terrain: it is found
-/// by its address, without reading the name. Others are looked up by name ([`id`]).
-pub fn by_string(table: &Arc<TerrainTable>, name: &[u8], freed: u64) -> Option<TerrainId> {
-    let bytes = (name.as_ptr(), name.len());
-    let hit = SEEN.with_borrow(|seen| {
-        seen.iter()
-            .flatten()
-            .find(|s| s.bytes == bytes && s.freed == freed && Arc::ptr_eq(&s.table, table))
-            .map(|s| s.id)
+/// The id of the terrain called `name` in `table`, where `name` is the bytes of a live Lua
+/// string of a state that has freed `freed` strings. A string looked up before, while its state
+/// has freed no string since, is the same string (no other has taken its address), so it names
+/// the same terrain: it is found by its address, without reading the name. Others are looked up
+/// by name ([`id`]).
+#[inline]
+pub fn by_string(table: &TerrainTable, name: &[u8], freed: Freed) -> Option<TerrainId> {
+    let (bytes, serial) = ((name.as_ptr(), name.len()), table.serial());
+    // Entry by entry: a hit copies out only what it looks at.
+    let hit = SEEN.with(|seen| {
+        let seen: &Cell<[Option<Seen>]> = seen;
+        seen.as_slice_of_cells().iter().find_map(|entry| {
+            let s = entry.get()?;
+            (s.bytes == bytes && s.freed == freed && s.table == serial).then_some(s.id)
+        })
     });
     if hit.is_some() {
         return hit;
     }
     let id = id(table, name)?;
-    SEEN.with_borrow_mut(|seen| {
-        seen.rotate_right(1);
-        seen[0] = Some(Seen {
-            freed,
-            bytes,
-            table: table.clone(),
-            id,
-        });
+    let mut next = SEEN.get();
+    next.rotate_right(1);
+    next[0] = Some(Seen {
+        freed,
+        bytes,
+        table: serial,
+        id,
     });
+    SEEN.set(next);
     Some(id)
 }

@@ -149,11 +149,17 @@ unsafe fn set(
         entries: options,
         table,
     } = options;
-    // SAFETY: `l` is running the fast closure; `name` is the bytes of its string argument.
-    let freed = unsafe { lua_warren_stringsfreed(l) };
+    // SAFETY: `l` is running the fast closure. The count is read while `name`, the bytes of the
+    // call's string argument, is live, and nothing runs that could free a string before the
+    // lookup is done.
+    let freed =
+        unsafe { crate::state::data_of(l) }.map(|d| (d.id, unsafe { lua_warren_stringsfreed(l) }));
     cell.poke(|m| {
         let p = m.locate(x, y).ok()?;
-        let terrain = terrain_names::by_string(m.terrains(), name, freed)?;
+        let terrain = match freed {
+            Some(freed) => terrain_names::by_string(m.terrains(), name, freed)?,
+            None => terrain_names::id(m.terrains(), name)?,
+        };
         let brush = options.brush(m, terrain)?;
         // What the binding charges: one for an options table, the region names searched.
         let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
