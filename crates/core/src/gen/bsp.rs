@@ -172,7 +172,10 @@ pub fn rooms(
         )?;
     }
     let rect = rectangle(map, area, "bsp rooms")?;
-    let mut tree = Vec::new();
+    // Every leaf is at least `min_leaf` a side, and a tree has one cut fewer than leaves: room
+    // for that many pieces, so that the tree never grows (each growth copied it).
+    let most = |side: i32| (side / o.min_leaf).max(1) as usize;
+    let mut tree = Vec::with_capacity(2 * most(rect.w) * most(rect.h));
     cut(rect, o.min_leaf, 0, rng, &mut tree);
     meter.work(tree.len() as u64)?;
     let placed = place_rooms(&tree, o.min_room, o.max_room.unwrap_or(i32::MAX), rng);
@@ -296,10 +299,14 @@ pub fn interior(
         (2, 256),
     )?;
     let rect = rectangle(map, area, "bsp interior")?;
+    // Every room is at least `min_room` a side with a wall beside it: room for that many, so
+    // that the lists never grow (each growth copied them).
+    let most = |side: i32| ((side + 1) / (options.min_room + 1)).max(1) as usize;
+    let rooms = most(rect.w) * most(rect.h);
     let mut plan = Plan {
         width: map.width() as usize,
-        rooms: Vec::new(),
-        walls: Vec::new(),
+        rooms: Vec::with_capacity(rooms),
+        walls: Vec::with_capacity(rooms - 1),
     };
     cut(rect, options.min_room, 1, rng, &mut plan);
     // The pieces, and the cells written.
