@@ -535,7 +535,6 @@ LUA_API lua_Unsigned lua_warren_stringsfreed (lua_State *L) {
 }
 
 
-
 /* Sets in 'out' what a host reader needs of 'v' (NULL: no value): its type
    and the fields its type uses. */
 static void describe (const TValue *v, lua_WarrenValue *out) {

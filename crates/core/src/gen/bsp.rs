@@ -109,6 +109,13 @@ fn cut(rect: Rect, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) 
     cut(b, min, gap, rng, pieces);
 }
 
+/// The most leaves [`cut`] can make of `rect` with `min` and `gap`: each is at least `min` a
+/// side, with a `gap`-cell line beside it.
+fn leaves_at_most(rect: Rect, min: i32, gap: i32) -> usize {
+    let most = |side: i32| ((side + gap) / (min + gap)).max(1) as usize;
+    most(rect.w) * most(rect.h)
+}
+
 /// The leaves of a cut tree, in order.
 fn leaves(tree: &[Piece]) -> impl Iterator<Item = Rect> + '_ {
     tree.iter().filter(|p| p.second.is_none()).map(|p| p.rect)
@@ -172,10 +179,9 @@ pub fn rooms(
         )?;
     }
     let rect = rectangle(map, area, "bsp rooms")?;
-    // Every leaf is at least `min_leaf` a side, and a tree has one cut fewer than leaves: room
-    // for that many pieces, so that the tree never grows (each growth copied it).
-    let most = |side: i32| (side / o.min_leaf).max(1) as usize;
-    let mut tree = Vec::with_capacity(2 * most(rect.w) * most(rect.h));
+    // A tree has one cut fewer than leaves: room for that many pieces, so that the tree never
+    // grows (each growth copied it).
+    let mut tree = Vec::with_capacity(2 * leaves_at_most(rect, o.min_leaf, 0));
     cut(rect, o.min_leaf, 0, rng, &mut tree);
     meter.work(tree.len() as u64)?;
     let placed = place_rooms(&tree, o.min_room, o.max_room.unwrap_or(i32::MAX), rng);
@@ -299,10 +305,9 @@ pub fn interior(
         (2, 256),
     )?;
     let rect = rectangle(map, area, "bsp interior")?;
-    // Every room is at least `min_room` a side with a wall beside it: room for that many, so
-    // that the lists never grow (each growth copied them).
-    let most = |side: i32| ((side + 1) / (options.min_room + 1)).max(1) as usize;
-    let rooms = most(rect.w) * most(rect.h);
+    // Room for as many rooms as the cut can make, so that the lists never grow (each growth
+    // copied them).
+    let rooms = leaves_at_most(rect, options.min_room, 1);
     let mut plan = Plan {
         width: map.width() as usize,
         rooms: Vec::with_capacity(rooms),

@@ -5,38 +5,62 @@
 //! before that by the string's address ([`by_string`]).
 
 use std::cell::Cell;
+use std::thread::LocalKey;
 use warren_core::map::{TerrainId, TerrainTable};
 
-/// How many recent lookups are kept.
+/// How many recent lookups each cache keeps.
 const KEPT: usize = 4;
 
+/// A cache of recent lookups, newest first.
+type Recent<E> = Cell<[Option<E>; KEPT]>;
+
 thread_local! {
-    /// The most recent lookups, newest first: the table (by address; never 0) and the id found.
-    static RECENT: Cell<[(usize, TerrainId); KEPT]> = const { Cell::new([(0, 0); KEPT]) };
+    /// Lookups by name: the serial of the table ([`TerrainTable::serial`]) and the id found.
+    static RECENT: Recent<(u64, TerrainId)> = const { Cell::new([None; KEPT]) };
+    /// Lookups by string ([`by_string`]).
+    static SEEN: Recent<Seen> = const { Cell::new([None; KEPT]) };
+}
+
+/// The first id `hit` gives for an entry of `cache`; on a miss, the id `find` gives, whose
+/// entry becomes the newest.
+#[inline]
+fn remembered<E: Copy + 'static>(
+    cache: &'static LocalKey<Recent<E>>,
+    hit: impl Fn(E) -> Option<TerrainId>,
+    find: impl FnOnce() -> Option<(E, TerrainId)>,
+) -> Option<TerrainId> {
+    // Entry by entry: a hit (most calls, on the first) copies out only what it looks at.
+    let found = cache.with(|entries| {
+        let entries: &Cell<[Option<E>]> = entries;
+        entries
+            .as_slice_of_cells()
+            .iter()
+            .find_map(|entry| hit(entry.get()?))
+    });
+    if found.is_some() {
+        return found;
+    }
+    let (entry, id) = find()?;
+    let mut next = cache.get();
+    next.rotate_right(1);
+    next[0] = Some(entry);
+    cache.set(next);
+    Some(id)
 }
 
 /// The id of the terrain called `name` (UTF-8 or not: a name that matches is) in `table`, if it
 /// has one.
 pub fn id(table: &TerrainTable, name: &[u8]) -> Option<TerrainId> {
-    let at = std::ptr::from_ref(table) as usize;
-    // Entry by entry: a hit (most calls, on the first) copies out only what it looks at.
-    let hit = RECENT.with(|recent| {
-        let recent: &Cell<[(usize, TerrainId)]> = recent;
-        recent.as_slice_of_cells().iter().find_map(|entry| {
-            let (t, id) = entry.get();
-            let named = t == at && usize::from(id) < table.len();
-            (named && table.get(id).name.as_bytes() == name).then_some(id)
-        })
-    });
-    if hit.is_some() {
-        return hit;
-    }
-    let recent = RECENT.get();
-    let id = table.id(std::str::from_utf8(name).ok()?)?;
-    let mut next = [(at, id); KEPT];
-    next[1..].copy_from_slice(&recent[..KEPT - 1]);
-    RECENT.set(next);
-    Some(id)
+    let serial = table.serial();
+    remembered(
+        &RECENT,
+        // The same serial, the same ids: `id` is one of this table's.
+        |(s, id)| (s == serial && table.get(id).name.as_bytes() == name).then_some(id),
+        || {
+            let id = table.id(std::str::from_utf8(name).ok()?)?;
+            Some(((serial, id), id))
+        },
+    )
 }
 
 /// Which strings a Lua state has freed so far: the state's id ([`crate::state::StateData::id`],
@@ -57,11 +81,6 @@ struct Seen {
     id: TerrainId,
 }
 
-thread_local! {
-    /// The most recent lookups by string, newest first.
-    static SEEN: Cell<[Option<Seen>; KEPT]> = const { Cell::new([None; KEPT]) };
-}
-
 /// The id of the terrain called `name` in `table`, where `name` is the bytes of a live Lua
 /// string of a state that has freed `freed` strings. A string looked up before, while its state
 /// has freed no string since, is the same string (no other has taken its address), so it names
@@ -70,26 +89,18 @@ thread_local! {
 #[inline]
 pub fn by_string(table: &TerrainTable, name: &[u8], freed: Freed) -> Option<TerrainId> {
     let (bytes, serial) = ((name.as_ptr(), name.len()), table.serial());
-    // Entry by entry: a hit copies out only what it looks at.
-    let hit = SEEN.with(|seen| {
-        let seen: &Cell<[Option<Seen>]> = seen;
-        seen.as_slice_of_cells().iter().find_map(|entry| {
-            let s = entry.get()?;
-            (s.bytes == bytes && s.freed == freed && s.table == serial).then_some(s.id)
-        })
-    });
-    if hit.is_some() {
-        return hit;
-    }
-    let id = id(table, name)?;
-    let mut next = SEEN.get();
-    next.rotate_right(1);
-    next[0] = Some(Seen {
-        freed,
-        bytes,
-        table: serial,
-        id,
-    });
-    SEEN.set(next);
-    Some(id)
+    remembered(
+        &SEEN,
+        |s| (s.bytes == bytes && s.freed == freed && s.table == serial).then_some(s.id),
+        || {
+            let id = id(table, name)?;
+            let seen = Seen {
+                freed,
+                bytes,
+                table: serial,
+                id,
+            };
+            Some((seen, id))
+        },
+    )
 }

@@ -930,35 +930,23 @@ fn the_state_counts_the_strings_it_frees() {
     let lua = Lua::new();
     lua.gc_stop();
     let freed = || raw(&lua, |l| unsafe { lua_warren_stringsfreed(l) });
-    // Strings made and kept, tables made and dropped: no string freed.
-    lua.load(
-        r#"kept = {} for i = 1, 100 do kept[i] = "short " .. i end
-           for i = 1, 100 do local t = { i } end"#,
-    )
-    .exec()
-    .unwrap();
-    // Loading a chunk frees strings of its own (its source's): loaded first.
-    let tables = lua
-        .load("for i = 1, 100 do local t = { i } end")
-        .into_function()
+    lua.load(r#"kept = {} for i = 1, 100 do kept[i] = "short " .. i end"#)
+        .exec()
         .unwrap();
-    lua.gc_collect().unwrap();
-    let base = freed();
-    tables.call::<()>(()).unwrap();
-    lua.gc_collect().unwrap();
-    assert_eq!(freed(), base, "only tables were freed");
-    // 100 short strings let go, then 10 long ones made and let go.
-    let let_go = lua.load("kept = nil").into_function().unwrap();
-    let longs = lua
-        .load(r#"for i = 1, 10 do local s = string.rep("long ", 20 + i) end"#)
-        .into_function()
-        .unwrap();
-    lua.gc_collect().unwrap();
-    let base = freed();
-    let_go.call::<()>(()).unwrap();
-    lua.gc_collect().unwrap();
-    assert_eq!(freed(), base + 100, "the short strings");
-    longs.call::<()>(()).unwrap();
-    lua.gc_collect().unwrap();
-    assert_eq!(freed(), base + 110, "the long strings");
+    // Loading a chunk frees strings of its own (its source's): all are loaded first.
+    let chunk = |source: &str| lua.load(source).into_function().unwrap();
+    let tables = chunk("for i = 1, 100 do local t = { i } end");
+    let let_go = chunk("kept = nil");
+    let longs = chunk(r#"for i = 1, 10 do local s = string.rep("long ", 20 + i) end"#);
+    // The strings a chunk's run and a full collection after it free.
+    let freed_by = |f: &mlua::Function| {
+        lua.gc_collect().unwrap();
+        let before = freed();
+        f.call::<()>(()).unwrap();
+        lua.gc_collect().unwrap();
+        freed() - before
+    };
+    assert_eq!(freed_by(&tables), 0, "only tables were freed");
+    assert_eq!(freed_by(&let_go), 100, "the short strings");
+    assert_eq!(freed_by(&longs), 10, "the long strings");
 }

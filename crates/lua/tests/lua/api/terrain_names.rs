@@ -17,6 +17,11 @@ fn recent_names_give_the_tables_own_ids() {
             }
         }
     }
+    // An id found in a longer table is never tried in a shorter one.
+    let long = TerrainTable::plain(&[("a", 'a', true), ("b", 'b', true), ("lava", '~', false)]);
+    let short = TerrainTable::plain(&[("rock", '#', true)]);
+    assert_eq!(id(&long, b"lava"), Some(2));
+    assert_eq!(id(&short, b"rock"), Some(0));
 }
 
 /// A name given as a Lua string is found by the string's address while its state has freed no
