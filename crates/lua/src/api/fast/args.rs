@@ -17,7 +17,7 @@ pub(in crate::api) use super::read::{agree, Read};
 use crate::api::call::float_as_int;
 use crate::api::decl::{Arg, Decl, Kind, Ty};
 use crate::api::shared::SharedCell;
-use crate::ffi::{lua_warren_values, WarrenValue};
+use crate::ffi::{lua_warren_values, WarrenPayload, WarrenValue};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
 use std::marker::PhantomData;
@@ -34,11 +34,30 @@ pub(in crate::api) struct Given<'l> {
 }
 
 impl<'l> Given<'l> {
-    /// The value `lua_warren_values` or `lua_warren_fields` read.
+    /// The value `lua_warren_values` or `lua_warren_fields` read into `value`.
+    ///
+    /// Its fields are read one by one, each as wide as the interpreter wrote it: a copy of the
+    /// whole value moves it in wider pieces that straddle those writes, which the processor
+    /// cannot forward from its store buffer, and each such read waits for the writes to reach
+    /// the cache (a fifth of `map:set`'s time with an options table). Volatile reads, so that
+    /// the compiler does not merge them back.
     ///
     /// # Safety
     /// A string's bytes live for `'l`.
-    pub(in crate::api) unsafe fn new(value: WarrenValue) -> Given<'l> {
+    #[inline(always)]
+    pub(in crate::api) unsafe fn new(value: &WarrenValue) -> Given<'l> {
+        // SAFETY: each pointer is to a field of `value`, a valid, initialised value (any bits
+        // are an i64).
+        let value = unsafe {
+            WarrenValue {
+                type_: std::ptr::read_volatile(&value.type_),
+                isinteger: std::ptr::read_volatile(&value.isinteger),
+                u: WarrenPayload {
+                    i: std::ptr::read_volatile(&value.u.i),
+                },
+                len: std::ptr::read_volatile(&value.len),
+            }
+        };
         Given {
             value,
             read_from: PhantomData,
@@ -178,7 +197,7 @@ macro_rules! fast_args {
                         i: first + $n,
                         top,
                         arg: &decl.args[$n],
-                        given: Given::new(values[$n]),
+                        given: Given::new(&values[$n]),
                     })?,)*))
                 }
             }
@@ -323,14 +342,15 @@ macro_rules! fast_method {
         unsafe fn read_then_answer(
             l: *mut ::mlua::ffi::lua_State,
             cell: &$crate::api::shared::SharedCell<$t>,
-        ) -> Option<$crate::api::fast::closures::Answer> {
+        ) -> $crate::api::fast::closures::Reply {
             const DECL: &$crate::api::decl::Decl = &$decl;
             // SAFETY: the closure answering for `$decl` runs this body.
-            unsafe {
+            let answer = || unsafe {
                 let args =
                     <($($arg,)*) as $crate::api::fast::args::FastArgs>::read(l, DECL)?;
                 $body(l, cell, args)
-            }
+            };
+            $crate::api::fast::closures::Reply::of(answer())
         }
         $crate::api::fast::closures::FastMethod {
             decl: &$decl,

@@ -173,10 +173,11 @@ unsafe fn read_table<'l, O: OptionEntries<'l>>(at: Slot<'l>, entries: &mut O) ->
     }
     // `lua_warren_fields` answered 1: it set the value of each key the table has (its type and
     // the fields the type uses); the others are still `LUA_TNONE`.
-    for (slot, value) in values.into_iter().take(n).enumerate() {
-        if value.type_ != ffi::LUA_TNONE {
-            // SAFETY: the table's strings live while it stays on the stack, unchanged.
-            entries.entry(slot, unsafe { Given::new(value) })?;
+    for (slot, value) in values.iter().take(n).enumerate() {
+        // SAFETY: the table's strings live while it stays on the stack, unchanged.
+        let given = unsafe { Given::new(value) };
+        if given.kind() != ffi::LUA_TNONE {
+            entries.entry(slot, given)?;
         }
     }
     Some(true)
