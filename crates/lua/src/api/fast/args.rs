@@ -17,7 +17,7 @@ pub(in crate::api) use super::read::{agree, Read};
 use crate::api::call::float_as_int;
 use crate::api::decl::{Arg, Decl, Kind, Ty};
 use crate::api::shared::SharedCell;
-use crate::ffi::{lua_warren_values, WarrenPayload, WarrenValue};
+use crate::ffi::{lua_warren_values, WarrenValue};
 use mlua::ffi::{self, lua_State};
 use std::ffi::c_int;
 use std::marker::PhantomData;
@@ -36,25 +36,24 @@ pub(in crate::api) struct Given<'l> {
 impl<'l> Given<'l> {
     /// The value `lua_warren_values` or `lua_warren_fields` read into `value`.
     ///
-    /// Its fields are read one by one, each as wide as the interpreter wrote it: a copy of the
-    /// whole value moves it in wider pieces that straddle those writes, which the processor
-    /// cannot forward from its store buffer, and each such read waits for the writes to reach
-    /// the cache (a fifth of `map:set`'s time with an options table). Volatile reads, so that
-    /// the compiler does not merge them back.
+    /// Its fields are read one by one, so that no read straddles two of the interpreter's
+    /// writes (it writes a value field by field): a copy of the whole value moved it in wider
+    /// pieces that did, which the processor cannot forward from its store buffer, so each
+    /// waited for the writes to reach the cache (`perf annotate` of `map:set`: a third of the
+    /// reader's samples on one such load). Volatile reads, so that the compiler does not merge
+    /// them back.
     ///
     /// # Safety
     /// A string's bytes live for `'l`.
     #[inline(always)]
     pub(in crate::api) unsafe fn new(value: &WarrenValue) -> Given<'l> {
-        // SAFETY: each pointer is to a field of `value`, a valid, initialised value (any bits
-        // are an i64).
+        // SAFETY: each pointer is to a field of `value`, a valid, initialised value; the
+        // payload is read whole, so a string's pointer stays a pointer.
         let value = unsafe {
             WarrenValue {
                 type_: std::ptr::read_volatile(&value.type_),
                 isinteger: std::ptr::read_volatile(&value.isinteger),
-                u: WarrenPayload {
-                    i: std::ptr::read_volatile(&value.u.i),
-                },
+                u: std::ptr::read_volatile(&value.u),
                 len: std::ptr::read_volatile(&value.len),
             }
         };
