@@ -601,19 +601,29 @@ LUA_API int lua_warren_items (lua_State *L, int idx, lua_Integer first,
 }
 
 
-LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
+/* The running C closure when it is a fast closure (see 'lua_warren_fastself')
+   called on its own userdata; NULL otherwise. */
+static const CClosure *fastclosure (lua_State *L) {
   CallInfo *ci = L->ci;
   const TValue *f = s2v(ci->func.p);
   const CClosure *cl;
   const TValue *self;
   if (!ttisCclosure(f) || L->top.p <= ci->func.p + 1)
-    return 0;
+    return NULL;
   cl = clCvalue(f);
   if (cl->nupvalues < 4 || !ttisfulluserdata(&cl->upvalue[0]) ||
       !ttislightuserdata(&cl->upvalue[2]) || !ttislightuserdata(&cl->upvalue[3]))
-    return 0;
+    return NULL;
   self = s2v(ci->func.p + 1);
   if (!ttisfulluserdata(self) || uvalue(self) != uvalue(&cl->upvalue[0]))
+    return NULL;
+  return cl;
+}
+
+
+LUA_API int lua_warren_fastself (lua_State *L, void **method, void **cell) {
+  const CClosure *cl = fastclosure(L);
+  if (cl == NULL)
     return 0;
   *method = pvalue(&cl->upvalue[2]);
   *cell = pvalue(&cl->upvalue[3]);
@@ -642,21 +652,11 @@ static int keptfields (global_State *g, Table *t, const lua_WarrenKey *keys,
 }
 
 
-LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
-                               int nkeys, lua_WarrenValue *out) {
-  global_State *g = G(L);
-  StkId at = L->ci->func.p + idx;  /* an argument: no pseudo-index to resolve */
-  const TValue *o;
-  Table *t;
+/* 'lua_warren_fields' on the table 't' */
+static int readfields (global_State *g, Table *t, const lua_WarrenKey *keys,
+                       int nkeys, lua_WarrenValue *out) {
   unsigned int asize, i;
   int k;
-  api_check(L, idx > 0, "invalid index");
-  if (at >= L->top.p)
-    return 0;
-  o = s2v(at);
-  if (!ttistable(o))
-    return 0;
-  t = hvalue(o);
   if (keptfields(g, t, keys, nkeys)) {
     for (k = 0; k < nkeys; k++)  /* a few values: no call to 'memcpy' */
       out[k] = g->wfieldsv[k];
@@ -691,6 +691,54 @@ LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
     g->wfieldsn = nkeys;
     for (k = 0; k < nkeys; k++)
       g->wfieldsv[k] = out[k];
+  }
+  return 1;
+}
+
+
+LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
+                               int nkeys, lua_WarrenValue *out) {
+  StkId at = L->ci->func.p + idx;  /* an argument: no pseudo-index to resolve */
+  const TValue *o;
+  api_check(L, idx > 0, "invalid index");
+  if (at >= L->top.p)
+    return 0;
+  o = s2v(at);
+  if (!ttistable(o))
+    return 0;
+  return readfields(G(L), hvalue(o), keys, nkeys, out);
+}
+
+
+LUA_API int lua_warren_xyname (lua_State *L, const lua_WarrenKey *keys,
+                               int nkeys, lua_WarrenXYName *out,
+                               lua_WarrenValue *options) {
+  StkId func = L->ci->func.p;
+  int n = cast_int(L->top.p - func) - 1;  /* arguments, receiver included */
+  const CClosure *cl;
+  const TValue *a;
+  if (n != 4 && n != 5)
+    return 0;
+  cl = fastclosure(L);
+  if (cl == NULL)
+    return 0;
+  if (!ttisinteger(s2v(func + 2)) || !ttisinteger(s2v(func + 3)) ||
+      !ttisstring(s2v(func + 4)))
+    return 0;
+  out->cell = pvalue(&cl->upvalue[3]);
+  out->x = ivalue(s2v(func + 2));
+  out->y = ivalue(s2v(func + 3));
+  out->name = getstr(tsvalue(s2v(func + 4)));
+  out->len = tsslen(tsvalue(s2v(func + 4)));
+  out->options = 0;
+  if (n == 5) {
+    a = s2v(func + 5);
+    if (ttistable(a)) {
+      out->options = 1;
+      return readfields(G(L), hvalue(a), keys, nkeys, options);
+    }
+    if (!ttisnil(a))
+      return 0;
   }
   return 1;
 }

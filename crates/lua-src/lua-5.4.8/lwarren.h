@@ -151,6 +151,25 @@ typedef struct lua_WarrenValue {
    a walk with 'lua_next' took a few calls an entry. */
 LUA_API int (lua_warren_fields) (lua_State *L, int idx, const lua_WarrenKey *keys,
                                  int nkeys, lua_WarrenValue *out);
+/* A call 'u:m(x, y, name[, options])' as 'lua_warren_xyname' reads it. */
+typedef struct lua_WarrenXYName {
+  void *cell;  /* the fast closure's upvalue 4 */
+  lua_Integer x, y;
+  const char *name;  /* the name's bytes, living while the call's arguments do */
+  size_t len;
+  int options;  /* 1 when an options table was given */
+} lua_WarrenXYName;
+/* For a fast closure (see 'lua_warren_fastself') called as 'u:m(x, y, name)'
+   or 'u:m(x, y, name, options)' on its own userdata, with integers 'x' and
+   'y', a string 'name' and 'options' nil or a table 'lua_warren_fields' reads
+   with 'keys' (into 'options'): fills 'out' and returns 1. Returns 0 for any
+   other call (another receiver or arity, a float, a name of another type, a
+   table 'lua_warren_fields' refuses), which the caller reads the long way.
+   One call for the commonest fast call ('map:set'), where 'lua_warren_fastself',
+   'lua_warren_values' and 'lua_warren_fields' took three. */
+LUA_API int (lua_warren_xyname) (lua_State *L, const lua_WarrenKey *keys,
+                                 int nkeys, lua_WarrenXYName *out,
+                                 lua_WarrenValue *options);
 /* The most keys whose reading 'lua_warren_fields' keeps: read again from the
    same pristine table, with the same 'keys' array, it copies what it read
    (a recipe's constant options table, handed over cell by cell). */

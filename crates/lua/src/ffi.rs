@@ -77,6 +77,36 @@ pub union WarrenPayload {
     pub s: *const c_char,
 }
 
+/// A call `u:m(x, y, name[, options])` as [`lua_warren_xyname`] reads it
+/// (`lua_WarrenXYName`).
+#[repr(C)]
+pub struct WarrenXYName {
+    /// The fast closure's cell (its upvalue 4).
+    pub cell: *mut c_void,
+    /// The first coordinate.
+    pub x: i64,
+    /// The second.
+    pub y: i64,
+    /// The name's bytes, living while the call's arguments do.
+    pub name: *const c_char,
+    /// How many.
+    pub len: usize,
+    /// 1 when an options table was given.
+    pub options: c_int,
+}
+
+impl WarrenXYName {
+    /// Nothing read yet.
+    pub const EMPTY: WarrenXYName = WarrenXYName {
+        cell: std::ptr::null_mut(),
+        x: 0,
+        y: 0,
+        name: std::ptr::null(),
+        len: 0,
+        options: 0,
+    };
+}
+
 extern "C" {
     // The instruction budget.
     /// Registers the budget callback and its data (none: `None`).
@@ -177,6 +207,18 @@ extern "C" {
         l: *mut lua_State,
         method: *mut *mut c_void,
         cell: *mut *mut c_void,
+    ) -> c_int;
+    /// For a fast closure (see [`lua_warren_fastself`]) called as `u:m(x, y, name)` or
+    /// `u:m(x, y, name, options)` on its own userdata, with integers `x` and `y`, a string
+    /// `name` and `options` nil or a table [`lua_warren_fields`] reads with `keys` (into
+    /// `options`): fills `out` and returns 1; 0 for any other call. One call where
+    /// `lua_warren_fastself`, `lua_warren_values` and `lua_warren_fields` took three.
+    pub fn lua_warren_xyname(
+        l: *mut lua_State,
+        keys: *const WarrenKey,
+        nkeys: c_int,
+        out: *mut WarrenXYName,
+        options: *mut WarrenValue,
     ) -> c_int;
     /// The first user value (a light userdata) of the full userdata at `idx` when its
     /// metatable is `mt`; null otherwise. Pushes nothing.

@@ -355,6 +355,7 @@ macro_rules! fast_method {
             decl: &$decl,
             reads: <($($arg,)*) as $crate::api::fast::args::FastArgs>::READS,
             body: read_then_answer,
+            closure: None,
         }
     }};
 }

@@ -27,6 +27,10 @@ pub(in crate::api) struct FastMethod<T: 'static> {
     /// [`Reply`] of `None` for the declared binding to handle the call). Converts no argument,
     /// and never raises or runs Lua code.
     pub body: unsafe fn(*mut lua_State, &SharedCell<T>) -> Reply,
+    /// The C function of its closure when it is not the one the installer gives every method:
+    /// one that reads its commonest calls itself before it takes the way every method takes
+    /// (`map:set`'s, `map/fast.rs`).
+    pub closure: Option<ffi::lua_CFunction>,
 }
 
 /// Upvalues of a fast closure: what a receiver must be (the run's map itself, or the rngs'
@@ -236,7 +240,7 @@ unsafe fn set_closures<T: 'static>(
                     ffi::lua_pop(l, 3);
                     return false;
                 }
-                push_closure(l, method, cell, trampoline, id);
+                push_closure(l, method, cell, method.closure.unwrap_or(trampoline), id);
                 ffi::lua_rawset(l, target);
             }
             true

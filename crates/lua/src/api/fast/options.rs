@@ -48,8 +48,8 @@ impl<'l, O: OptionEntries<'l>> FastArg<'l> for Options<O> {
         keys: O::KEYS,
     };
 
-    // Inlined: `map:set`'s options are read per cell; out of line, the options come back
-    // through memory.
+    // Inlined: a per-cell method's options are read at every call; out of line, the options
+    // come back through memory.
     #[inline(always)]
     unsafe fn read(at: Slot<'l>) -> Option<Self> {
         let mut entries = O::default();
@@ -147,40 +147,61 @@ impl Keys {
 /// `O::KEYS`, and its value. Some(false) when the argument is absent or nil, Some(true) when a
 /// plain table (no metatable) of those keys only was read; `None` for anything else, and as
 /// soon as `entries` declines a value (a frozen table, an unknown key, a value of another
-/// type: the declared binding reads and reports those). The one options reader of the fast
-/// calls.
+/// type: the declared binding reads and reports those). The fast calls' options reader, but
+/// for `map:set`'s commonest form, read by `lua_warren_xyname` and [`decode`]d alike.
 ///
 /// # Safety
 /// `at.l` is running a fast closure; the strings `entries` keeps live while the table stays on
 /// the stack unchanged (a fast call runs no Lua code).
-// Inlined: `map:set` reads its options per cell.
+// Inlined: a per-cell method reads its options at every call.
 #[inline(always)]
 unsafe fn read_table<'l, O: OptionEntries<'l>>(at: Slot<'l>, entries: &mut O) -> Option<bool> {
-    let keys: &'static Keys = &const { Keys::of(O::KEYS) };
-    let n = O::KEYS.len();
     let mut values = [WarrenValue::NONE; MAX_KEYS];
-    // SAFETY: `at.i` is a slot of the running call; `keys` and `values` hold `n` entries.
+    // SAFETY: `at.i` is a slot of the running call; the keys and `values` hold `n` entries.
     unsafe {
         match at.given.kind() {
             ffi::LUA_TNONE | ffi::LUA_TNIL => return Some(false),
             _ => {
-                let out = values.as_mut_ptr();
-                if lua_warren_fields(at.l, at.i, keys.0.as_ptr(), n as c_int, out) == 0 {
+                let (keys, n) = keys_of::<O>();
+                if lua_warren_fields(at.l, at.i, keys, n, values.as_mut_ptr()) == 0 {
                     return None;
                 }
             }
         }
+        // `lua_warren_fields` answered 1.
+        decode(&values, entries)?;
     }
-    // `lua_warren_fields` answered 1: it set the value of each key the table has (its type and
-    // the fields the type uses); the others are still `LUA_TNONE`.
-    for (slot, value) in values.iter().take(n).enumerate() {
-        // SAFETY: the table's strings live while it stays on the stack, unchanged.
+    Some(true)
+}
+
+/// `O`'s keys as `lua_warren_fields` takes them, and how many: the same array for every reader
+/// of `O` as far as the compiler merges the constant (the interpreter keeps its reading of a
+/// constant table for one array; a second copy would only make it read the table again).
+#[inline(always)]
+pub(in crate::api) fn keys_of<'l, O: OptionEntries<'l>>() -> (*const WarrenKey, c_int) {
+    let keys: &'static Keys = &const { Keys::of(O::KEYS) };
+    (keys.0.as_ptr(), O::KEYS.len() as c_int)
+}
+
+/// Reads into `entries` what `lua_warren_fields` read with [`keys_of`]: the value of each key
+/// the table has (its type and the fields the type uses; the others still `LUA_TNONE`), in
+/// `values`. `None` as soon as `entries` declines a value.
+///
+/// # Safety
+/// The table's strings live for `'l` (it stays on the stack, unchanged).
+#[inline(always)]
+pub(in crate::api) unsafe fn decode<'l, O: OptionEntries<'l>>(
+    values: &[WarrenValue; MAX_KEYS],
+    entries: &mut O,
+) -> Option<()> {
+    for (slot, value) in values.iter().take(O::KEYS.len()).enumerate() {
+        // SAFETY: see the function's contract.
         let given = unsafe { Given::new(value) };
         if given.kind() != ffi::LUA_TNONE {
             entries.entry(slot, given)?;
         }
     }
-    Some(true)
+    Some(())
 }
 
 /// The declared default of the string option `key` of `class` (what the binding reads when

@@ -7,15 +7,16 @@ use super::phases::{self, carve_rooms};
 use super::{connectivity, debug, notes, reads, writes};
 use crate::api::classes::WRITE_OPTIONS;
 use crate::api::cost;
-use crate::api::decl::Class;
+use crate::api::decl::{Class, Kind};
 use crate::api::fast::args::Given;
-use crate::api::fast::options::{OptionEntries, Options, PlainOptions};
+use crate::api::fast::options::{decode, keys_of, OptionEntries, Options, PlainOptions, MAX_KEYS};
 use crate::api::fast::FAST_ID_BASE;
 use crate::api::fast::{answer_with, bytes_charged, charged, declared, install_closures};
 use crate::api::fast::{fast_method, Answer, FastMethod};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
-use crate::ffi::{lua_warren_fastself, lua_warren_stringsfreed};
+use crate::ffi::{lua_warren_fastself, lua_warren_stringsfreed, lua_warren_xyname};
+use crate::ffi::{WarrenValue, WarrenXYName};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
@@ -30,7 +31,10 @@ pub(super) static METHODS: [FastMethod<Map>; 12] = [
     fast_method!(reads::REGION => region(i64, i64) on Map),
     fast_method!(reads::IS_SOLID => is_solid(i64, i64) on Map),
     fast_method!(connectivity::IS_CONNECTED => is_connected(i64, i64) on Map),
-    fast_method!(writes::SET => set(i64, i64, &[u8], Options<WriteOptions>) on Map),
+    FastMethod {
+        closure: Some(set_call),
+        ..fast_method!(writes::SET => set(i64, i64, &[u8], Options<WriteOptions>) on Map)
+    },
     fast_method!(writes::FILL => fill(&str, Options<WriteOptions>) on Map),
     fast_method!(debug::SNAPSHOT => snapshot(&[u8]) on Map),
     fast_method!(writes::CARVE_ROOMS => carve_rooms(
@@ -85,6 +89,86 @@ pub(in crate::api) unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_
             }
         }
         declared(l)
+    }
+}
+
+/// `map:set`'s closure: a cell handed over at a time, from libraries that hand every cell
+/// to a callback, is the commonest fast call. Its commonest form (integer coordinates, a
+/// terrain's name, no options or a table of write options) is read in one call into the
+/// interpreter ([`lua_warren_xyname`]) and answered by [`set`] straight away, or, when `set`
+/// declines it, by the declared binding (the generic reader would read it alike and decline
+/// it again, after charging a second time what `set` charged before declining); any other
+/// form takes [`map_call`]'s way, as every fast method does. The same answers either way: only
+/// the reading differs (a rogue-style map handing its 4,000 cells over with a kept options
+/// table: 155 instructions a cell fewer, 785 against 940 with the callback's own).
+unsafe extern "C-unwind" fn set_call(l: *mut lua_State) -> c_int {
+    // SAFETY: `install` made this closure with `map_call`'s upvalues; the cell lives as long
+    // as the map userdata in the receiver upvalue, and the name and options while the call's
+    // arguments do (a fast call runs no Lua code).
+    unsafe {
+        let mut call = WarrenXYName::EMPTY;
+        let mut values = [WarrenValue::NONE; MAX_KEYS];
+        let (keys, n) = keys_of::<WriteOptions>();
+        if lua_warren_xyname(l, keys, n, &mut call, values.as_mut_ptr()) == 0 {
+            return map_call(l);
+        }
+        let read = std::panic::AssertUnwindSafe(|| set_read(l, &call, &values));
+        // A panic is a bug in the body; the declared binding still answers the call.
+        match std::panic::catch_unwind(read) {
+            Ok(Some(written)) => {
+                ffi::lua_pushboolean(l, c_int::from(written));
+                1
+            }
+            _ => declared(l),
+        }
+    }
+}
+
+// `lua_warren_xyname` reads the call `map:set` declares: a method of three arguments and an
+// optional fourth (`fast_method!` checks the readers of their types against the declaration).
+const _: () = {
+    let set = &writes::SET;
+    let a = set.args;
+    assert!(
+        matches!(set.kind, Kind::Method)
+            && !set.variadic
+            && a.len() == 4
+            && !a[0].optional
+            && !a[1].optional
+            && !a[2].optional
+            && a[3].optional,
+        "map:set's declaration no longer has the shape lua_warren_xyname reads",
+    );
+};
+
+/// [`set`] on what [`lua_warren_xyname`] read, checked as the declared reader checks it (each
+/// coordinate within its declared range, each option of its type); `None` for the declared
+/// binding.
+///
+/// # Safety
+/// As [`set`]; `call` and `values` were read from the running call.
+unsafe fn set_read(
+    l: *mut lua_State,
+    call: &WarrenXYName,
+    values: &[WarrenValue; MAX_KEYS],
+) -> Option<bool> {
+    let [x, y, ..] = writes::SET.args else {
+        return None;
+    };
+    let at = (x.ty.int_within(call.x)?, y.ty.int_within(call.y)?);
+    let mut entries = WriteOptions::default();
+    let table = call.options != 0;
+    // SAFETY: the name's bytes and the table's strings live while the arguments do.
+    unsafe {
+        if table {
+            decode(values, &mut entries)?;
+        }
+        let name = std::slice::from_raw_parts(call.name.cast::<u8>(), call.len);
+        let cell = &*call.cell.cast::<SharedCell<Map>>();
+        match set(l, cell, (at.0, at.1, name, Options { entries, table }))? {
+            Answer::Bool(written) => Some(written),
+            _ => None,
+        }
     }
 }
 
