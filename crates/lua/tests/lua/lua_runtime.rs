@@ -923,6 +923,79 @@ fn a_fast_closure_knows_its_own_receiver_in_one_call() {
     }
 }
 
+/// `map:set`'s reading of its call (`lua_warren_xyname`), with one option key, `force`: returns
+/// whether it read the call, and what it read (x, y, the name, whether a table was given, the
+/// type of its `force`).
+unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_int {
+    let keys = [WarrenKey::new("force")];
+    let mut call = WarrenXYName::EMPTY;
+    let mut options = [WarrenValue::NONE];
+    // SAFETY: `l` runs this C closure; `keys` and `options` hold one entry each.
+    unsafe {
+        let read = lua_warren_xyname(l, keys.as_ptr(), 1, &mut call, options.as_mut_ptr());
+        ffi::lua_settop(l, 0);
+        ffi::lua_pushboolean(l, read);
+        if read == 0 {
+            return 1;
+        }
+        ffi::lua_pushinteger(l, call.x);
+        ffi::lua_pushinteger(l, call.y);
+        ffi::lua_pushlstring(l, call.name, call.len);
+        ffi::lua_pushboolean(l, call.options);
+        ffi::lua_pushinteger(l, options[0].type_.into());
+    }
+    6
+}
+
+#[test]
+fn the_commonest_fast_call_is_read_in_one_call() {
+    let lua = Lua::new();
+    let own = lua.create_userdata(Probe).unwrap();
+    let other = lua.create_userdata(Probe).unwrap();
+    // SAFETY: as in the test above: the receiver, nil and two light userdata as upvalues.
+    let probe: mlua::Function = unsafe {
+        lua.exec_raw(&own, |l| {
+            ffi::lua_pushnil(l);
+            ffi::lua_pushlightuserdata(l, 16 as *mut c_void);
+            ffi::lua_pushlightuserdata(l, 32 as *mut c_void);
+            ffi::lua_pushcclosure(l, xyname_probe, 4);
+        })
+        .unwrap()
+    };
+    lua.globals().set("probe", probe).unwrap();
+    lua.globals().set("own", own).unwrap();
+    lua.globals().set("other", other).unwrap();
+    let read = |args: &str| -> String {
+        lua.load(format!(
+            "local t = table.pack(probe({args})) for i = 1, t.n do t[i] = tostring(t[i]) end \
+             return table.concat(t, ' ')"
+        ))
+        .eval()
+        .unwrap()
+    };
+    assert_eq!(read("own, 3, -4, 'floor'"), "true 3 -4 floor false -1");
+    assert_eq!(read("own, 3, 4, 'floor', nil"), "true 3 4 floor false -1");
+    assert_eq!(read("own, 3, 4, 'floor', {}"), "true 3 4 floor true -1");
+    assert_eq!(
+        read("own, 3, 4, 'floor', { force = true }"),
+        "true 3 4 floor true 1"
+    );
+    for declined in [
+        "other, 3, 4, 'floor'",
+        "'own', 3, 4, 'floor'",
+        "own, 3.0, 4, 'floor'",
+        "own, 3, '4', 'floor'",
+        "own, 3, 4, 5",
+        "own, 3, 4",
+        "own, 3, 4, 'floor', {}, 1",
+        "own, 3, 4, 'floor', false",
+        "own, 3, 4, 'floor', { priority = 1 }",
+        "own, 3, 4, 'floor', setmetatable({}, {})",
+    ] {
+        assert_eq!(read(declined), "false", "{declined}");
+    }
+}
+
 /// The state counts the strings it frees, short and long, and nothing else moves the count:
 /// while it stays, no string's memory has been handed to another.
 #[test]
