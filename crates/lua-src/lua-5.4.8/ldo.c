@@ -558,6 +558,15 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
   n = (*f)(L);  /* do the actual call */
   lua_lock(L);
   api_checknelems(L, n);
+#if defined(LUA_WARREN)
+  /* warren: the commonest return, of a call made as a statement with no
+     hook to run, is 'luaD_poscall''s in place: no result to move */
+  if (l_likely(nresults == 0 && !L->hookmask)) {
+    L->top.p = ci->func.p;  /* (the call may have moved the stack) */
+    L->ci = ci->previous;
+    return n;
+  }
+#endif
   luaD_poscall(L, ci, n);
   return n;
 }

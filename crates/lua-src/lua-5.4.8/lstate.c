@@ -406,6 +406,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wgcgatef = NULL;
   g->wgcgateud = NULL;
   g->wfieldst = NULL;
+  g->wfieldsgen = 0;
   g->wnextid = 1;
   g->wfatal = g->wdirty = g->wpristine = g->whost = 0;
   g->wstrfreed = 0;

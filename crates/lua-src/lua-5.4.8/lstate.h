@@ -315,6 +315,7 @@ typedef struct global_State {
   const lua_WarrenKey *wfieldskeys;  /* the keys it was read for */
   int wfieldsn;  /* how many */
   lua_WarrenValue wfieldsv[LUA_WARREN_FIELDSKEPT];  /* what it read */
+  lua_Unsigned wfieldsgen;  /* number of that reading: each kept has a new one */
   lua_Unsigned wnextid;  /* id of the next object created */
   lu_byte wfatal;  /* fatal mode: errors cannot be caught */
   lu_byte wdirty;  /* a pristine object was written */

@@ -689,6 +689,7 @@ static int readfields (global_State *g, Table *t, const lua_WarrenKey *keys,
     g->wfieldst = t;
     g->wfieldskeys = keys;
     g->wfieldsn = nkeys;
+    g->wfieldsgen++;
     for (k = 0; k < nkeys; k++)
       g->wfieldsv[k] = out[k];
   }
@@ -711,8 +712,7 @@ LUA_API int lua_warren_fields (lua_State *L, int idx, const lua_WarrenKey *keys,
 
 
 LUA_API int lua_warren_xyname (lua_State *L, const lua_WarrenKey *keys,
-                               int nkeys, lua_WarrenXYName *out,
-                               lua_WarrenValue *options) {
+                               int nkeys, lua_WarrenXYName *out) {
   StkId func = L->ci->func.p;
   int n = cast_int(L->top.p - func) - 1;  /* arguments, receiver included */
   const CClosure *cl;
@@ -731,13 +731,19 @@ LUA_API int lua_warren_xyname (lua_State *L, const lua_WarrenKey *keys,
   out->name = getstr(tsvalue(s2v(func + 4)));
   out->len = tsslen(tsvalue(s2v(func + 4)));
   out->options = 0;
+  out->kept = 0;
+  out->freed = G(L)->wstrfreed;
+  out->results = L->ci->nresults;
+  out->counter = &G(L)->wbudget;
   if (n == 5) {
     a = s2v(func + 5);
     if (ttistable(a)) {
+      global_State *g = G(L);
       out->options = 1;
-      return readfields(G(L), hvalue(a), keys, nkeys, options);
+      if (keptfields(g, hvalue(a), keys, nkeys))  /* read before, unchanged */
+        out->kept = g->wfieldsgen;
     }
-    if (!ttisnil(a))
+    else if (!ttisnil(a))
       return 0;
   }
   return 1;

@@ -158,18 +158,26 @@ typedef struct lua_WarrenXYName {
   const char *name;  /* the name's bytes, living while the call's arguments do */
   size_t len;
   int options;  /* 1 when an options table was given */
+  lua_Unsigned kept;  /* for a table whose reading is kept, the reading's number */
+  lua_Unsigned freed;  /* the strings freed so far ('lua_warren_stringsfreed') */
+  int results;  /* the results the caller keeps (LUA_MULTRET: all) */
+  lua_Integer *counter;  /* the budget counter: a charge that leaves it above 0
+                            may be made in place, any other through
+                            'lua_warren_charge' */
 } lua_WarrenXYName;
 /* For a fast closure (see 'lua_warren_fastself') called as 'u:m(x, y, name)'
    or 'u:m(x, y, name, options)' on its own userdata, with integers 'x' and
-   'y', a string 'name' and 'options' nil or a table 'lua_warren_fields' reads
-   with 'keys' (into 'options'): fills 'out' and returns 1. Returns 0 for any
-   other call (another receiver or arity, a float, a name of another type, a
-   table 'lua_warren_fields' refuses), which the caller reads the long way.
-   One call for the commonest fast call ('map:set'), where 'lua_warren_fastself',
+   'y', a string 'name' and 'options' nil or a table: fills 'out' and returns
+   1. For a table whose reading 'lua_warren_fields' keeps for 'keys' (and has
+   not changed since), 'out->kept' is that reading's number: the same for as
+   long as the reading stays kept, and no other reading's; for another table
+   it is 0 (read the table with 'lua_warren_fields'). Returns 0 for any other
+   call (another receiver or arity, a float, a name of another type, options
+   of another type), which the caller reads the long way. One call for the
+   commonest fast call ('map:set'), where 'lua_warren_fastself',
    'lua_warren_values' and 'lua_warren_fields' took three. */
 LUA_API int (lua_warren_xyname) (lua_State *L, const lua_WarrenKey *keys,
-                                 int nkeys, lua_WarrenXYName *out,
-                                 lua_WarrenValue *options);
+                                 int nkeys, lua_WarrenXYName *out);
 /* The most keys whose reading 'lua_warren_fields' keeps: read again from the
    same pristine table, with the same 'keys' array, it copies what it read
    (a recipe's constant options table, handed over cell by cell). */

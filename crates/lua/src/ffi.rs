@@ -93,6 +93,20 @@ pub struct WarrenXYName {
     pub len: usize,
     /// 1 when an options table was given.
     pub options: c_int,
+    /// For an options table whose reading [`lua_warren_fields`] keeps for the keys asked
+    /// about (and that has not changed since), the reading's number: the same while the
+    /// reading stays kept, and no other reading's. 0 otherwise. The table's values are read
+    /// with `lua_warren_fields` either way.
+    pub kept: u64,
+    /// The strings the state has freed so far ([`lua_warren_stringsfreed`]).
+    pub freed: u64,
+    /// How many results the caller keeps (`LUA_MULTRET`: all of them): a call made as a
+    /// statement keeps none.
+    pub results: c_int,
+    /// The budget counter ([`lua_warren_getcounter`]): a charge that leaves it above 0 may be
+    /// made by subtracting in place (what [`lua_warren_charge`] does then); any other goes
+    /// through `lua_warren_charge`.
+    pub counter: *mut i64,
 }
 
 impl WarrenXYName {
@@ -104,6 +118,10 @@ impl WarrenXYName {
         name: std::ptr::null(),
         len: 0,
         options: 0,
+        kept: 0,
+        freed: 0,
+        results: 0,
+        counter: std::ptr::null_mut(),
     };
 }
 
@@ -210,15 +228,14 @@ extern "C" {
     ) -> c_int;
     /// For a fast closure (see [`lua_warren_fastself`]) called as `u:m(x, y, name)` or
     /// `u:m(x, y, name, options)` on its own userdata, with integers `x` and `y`, a string
-    /// `name` and `options` nil or a table [`lua_warren_fields`] reads with `keys` (into
-    /// `options`): fills `out` and returns 1; 0 for any other call. One call where
-    /// `lua_warren_fastself`, `lua_warren_values` and `lua_warren_fields` took three.
+    /// `name` and `options` nil or a table: fills `out` and returns 1 (for a table, see
+    /// [`WarrenXYName::kept`]); 0 for any other call. One call where `lua_warren_fastself`,
+    /// `lua_warren_values` and `lua_warren_fields` took three.
     pub fn lua_warren_xyname(
         l: *mut lua_State,
         keys: *const WarrenKey,
         nkeys: c_int,
         out: *mut WarrenXYName,
-        options: *mut WarrenValue,
     ) -> c_int;
     /// The first user value (a light userdata) of the full userdata at `idx` when its
     /// metatable is `mt`; null otherwise. Pushes nothing.

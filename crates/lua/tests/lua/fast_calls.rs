@@ -206,18 +206,26 @@ fn fast_calls_leave_the_state_clean() {
 }
 
 /// A recipe whose options table is made at load: `map:set` reads it on the map's edge (where
-/// only `force` writes), then after the run set `force`, in a state made dirty first or not.
+/// only `force` writes), a floor and a wall twice each (so that the brushes found are
+/// remembered, and found again), then after the run set `force`, in a state made dirty first
+/// or not, the same again.
 const KEPT_OPTIONS: &str = r#"
 local OPTS = { force = false }
 local co = coroutine.create(function() coroutine.yield() end)
 return {
   params = { width = { default = 8 }, height = { default = 8 }, dirty = { default = "no", choices = { "no", "yes" } } },
   generate = function(map, ctx)
-    local before = map:set(0, 0, "floor", OPTS)
+    local writes = {}
+    local function four(first)
+      for y = first, first + 3 do
+        writes[#writes + 1] = tostring(map:set(0, y, y % 2 == 0 and "floor" or "rock wall", OPTS))
+      end
+    end
+    four(0)
     if ctx.params.dirty == "yes" then coroutine.resume(co) end
     OPTS.force = true
-    local after = map:set(0, 1, "floor", OPTS)
-    map:tag("writes", tostring(before) .. " " .. tostring(after))
+    four(4)
+    map:tag("writes", table.concat(writes, " "))
   end,
 }
 "#;
@@ -233,7 +241,7 @@ fn a_kept_options_reading_never_outlives_a_change_of_its_table() {
         let map = generate(&h, 1, &[("dirty", dirty)], None).unwrap();
         assert_eq!(
             format!("{:?}", map.notes.tags["writes"]),
-            "Text(\"false true\")",
+            "Text(\"false false false false true true true true\")",
             "dirty: {dirty}"
         );
     }

@@ -5,7 +5,7 @@
 
 use mlua::{ffi, IntoLuaMulti, Lua};
 use std::cell::Cell;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, c_int, c_void, CString};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use warren_lua::ffi::*;
@@ -923,32 +923,54 @@ fn a_fast_closure_knows_its_own_receiver_in_one_call() {
     }
 }
 
+/// The option keys `xyname_probe` reads: one array, as a fast method's (a kept reading is
+/// kept for one array).
+struct ProbeKeys([WarrenKey; 1]);
+
+// SAFETY: the key points at a `'static` string constant, never written.
+unsafe impl Sync for ProbeKeys {}
+
+static PROBE_KEYS: ProbeKeys = ProbeKeys([WarrenKey::new("force")]);
+
 /// `map:set`'s reading of its call (`lua_warren_xyname`), with one option key, `force`: returns
 /// whether it read the call, and what it read (x, y, the name, whether a table was given, the
-/// type of its `force`).
+/// number of a kept reading of it, the type of its `force` as `lua_warren_fields` reads it
+/// then (-1 when absent or declined), and whether `counter` is the budget counter); sets the global `RESULTS` to the results
+/// the caller keeps.
 unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_int {
-    let keys = [WarrenKey::new("force")];
+    let keys = &PROBE_KEYS.0;
     let mut call = WarrenXYName::EMPTY;
     let mut options = [WarrenValue::NONE];
-    // SAFETY: `l` runs this C closure; `keys` and `options` hold one entry each.
+    // SAFETY: `l` runs this C closure; `keys` and `options` hold one entry each; the options
+    // are read before the stack is cleared.
     unsafe {
-        let read = lua_warren_xyname(l, keys.as_ptr(), 1, &mut call, options.as_mut_ptr());
+        let read = lua_warren_xyname(l, keys.as_ptr(), 1, &mut call);
+        if read != 0 && call.options != 0 {
+            // A table it declines (a metatable, another key) leaves `force` absent.
+            lua_warren_fields(l, 5, keys.as_ptr(), 1, options.as_mut_ptr());
+        }
         ffi::lua_settop(l, 0);
         ffi::lua_pushboolean(l, read);
         if read == 0 {
             return 1;
         }
+        ffi::lua_pushinteger(l, call.results.into());
+        ffi::lua_setglobal(l, c"RESULTS".as_ptr());
         ffi::lua_pushinteger(l, call.x);
         ffi::lua_pushinteger(l, call.y);
         ffi::lua_pushlstring(l, call.name, call.len);
         ffi::lua_pushboolean(l, call.options);
+        ffi::lua_pushinteger(l, call.kept as i64);
         ffi::lua_pushinteger(l, options[0].type_.into());
+        ffi::lua_pushboolean(l, c_int::from(*call.counter == lua_warren_getcounter(l)));
     }
-    6
+    8
 }
 
-#[test]
-fn the_commonest_fast_call_is_read_in_one_call() {
+/// A state with `probe` (a fast closure reading its call as `map:set`'s) and two receivers,
+/// `own` (the closure's) and `other`, and `read(args)`, which gives what `probe(args)` read
+/// as one string.
+fn xyname_state() -> (Lua, impl Fn(&Lua, &str) -> String) {
     let lua = Lua::new();
     let own = lua.create_userdata(Probe).unwrap();
     let other = lua.create_userdata(Probe).unwrap();
@@ -965,7 +987,7 @@ fn the_commonest_fast_call_is_read_in_one_call() {
     lua.globals().set("probe", probe).unwrap();
     lua.globals().set("own", own).unwrap();
     lua.globals().set("other", other).unwrap();
-    let read = |args: &str| -> String {
+    let read = |lua: &Lua, args: &str| -> String {
         lua.load(format!(
             "local t = table.pack(probe({args})) for i = 1, t.n do t[i] = tostring(t[i]) end \
              return table.concat(t, ' ')"
@@ -973,13 +995,29 @@ fn the_commonest_fast_call_is_read_in_one_call() {
         .eval()
         .unwrap()
     };
-    assert_eq!(read("own, 3, -4, 'floor'"), "true 3 -4 floor false -1");
-    assert_eq!(read("own, 3, 4, 'floor', nil"), "true 3 4 floor false -1");
-    assert_eq!(read("own, 3, 4, 'floor', {}"), "true 3 4 floor true -1");
-    assert_eq!(
-        read("own, 3, 4, 'floor', { force = true }"),
-        "true 3 4 floor true 1"
-    );
+    (lua, read)
+}
+
+#[test]
+fn the_commonest_fast_call_is_read_in_one_call() {
+    let (lua, read) = xyname_state();
+    // Nothing is kept in a state never marked pristine: every table reads as kept 0. Tables
+    // of any content are the caller's to read (with `lua_warren_fields`).
+    for (args, answer) in [
+        ("own, 3, -4, 'floor'", "true 3 -4 floor false 0 -1 true"),
+        ("own, 3, 4, 'floor', nil", "true 3 4 floor false 0 -1 true"),
+        ("own, 3, 4, 'floor', {}", "true 3 4 floor true 0 -1 true"),
+        (
+            "own, 3, 4, 'floor', { force = true }",
+            "true 3 4 floor true 0 1 true",
+        ),
+        (
+            "own, 3, 4, 'floor', setmetatable({}, {})",
+            "true 3 4 floor true 0 -1 true",
+        ),
+    ] {
+        assert_eq!(read(&lua, args), answer, "{args}");
+    }
     for declined in [
         "other, 3, 4, 'floor'",
         "'own', 3, 4, 'floor'",
@@ -989,11 +1027,60 @@ fn the_commonest_fast_call_is_read_in_one_call() {
         "own, 3, 4",
         "own, 3, 4, 'floor', {}, 1",
         "own, 3, 4, 'floor', false",
-        "own, 3, 4, 'floor', { priority = 1 }",
-        "own, 3, 4, 'floor', setmetatable({}, {})",
     ] {
-        assert_eq!(read(declined), "false", "{declined}");
+        assert_eq!(read(&lua, declined), "false", "{declined}");
     }
+    // The results the caller keeps: all (`table.pack`), one, none (a statement).
+    assert_eq!(lua.load("return RESULTS").eval::<i64>().unwrap(), -1);
+    for (call, kept) in [
+        ("local a = probe(own, 1, 2, 'x')", 1),
+        ("probe(own, 1, 2, 'x')", 0),
+    ] {
+        lua.load(call).exec().unwrap();
+        assert_eq!(
+            lua.load("return RESULTS").eval::<i64>().unwrap(),
+            kept,
+            "{call}"
+        );
+    }
+}
+
+/// A table whose reading the interpreter keeps reads as kept, with one number while the
+/// reading stays kept, until the table is written, and another number for the next reading
+/// kept; the values read are the same either way.
+#[test]
+fn a_kept_reading_of_the_options_has_a_number_of_its_own() {
+    let (lua, read) = xyname_state();
+    lua.load("F = { force = true } G = { force = false }")
+        .exec()
+        .unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    let kept = |args: &str| -> (i64, String) {
+        let answer = read(&lua, args);
+        let words: Vec<&str> = answer.split(' ').collect();
+        (words[5].parse().unwrap(), words[6].to_string())
+    };
+    // The first reading is kept; the next calls find it kept, under one number.
+    assert_eq!(kept("own, 1, 2, 'floor', F"), (0, "1".into()));
+    let (first, ty) = kept("own, 1, 2, 'floor', F");
+    assert!(first != 0);
+    assert_eq!(ty, "1");
+    assert_eq!(kept("own, 1, 2, 'wall', F"), (first, "1".into()));
+    // Another table: its own reading, kept under a new number; F's is no longer kept.
+    assert_eq!(kept("own, 1, 2, 'floor', G").0, 0);
+    let (second, _) = kept("own, 1, 2, 'floor', G");
+    assert!(second != 0 && second != first);
+    assert_eq!(kept("own, 1, 2, 'floor', F").0, 0);
+    let (third, _) = kept("own, 1, 2, 'floor', F");
+    assert!(third != 0 && third != first && third != second);
+    // A table made since the marking, or written since, is never kept.
+    lua.load("H = { force = true }").exec().unwrap();
+    for _ in 0..2 {
+        assert_eq!(kept("own, 1, 2, 'floor', H").0, 0);
+    }
+    lua.load("F.force = nil").exec().unwrap();
+    assert_eq!(kept("own, 1, 2, 'floor', F"), (0, "-1".into()));
+    assert_eq!(kept("own, 1, 2, 'floor', F"), (0, "-1".into()));
 }
 
 /// The state counts the strings it frees, short and long, and nothing else moves the count:

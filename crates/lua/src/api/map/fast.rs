@@ -15,8 +15,9 @@ use crate::api::fast::{answer_with, bytes_charged, charged, declared, install_cl
 use crate::api::fast::{fast_method, Answer, FastMethod};
 use crate::api::shared::{Shared, SharedCell};
 use crate::api::terrain_names;
-use crate::ffi::{lua_warren_fastself, lua_warren_stringsfreed, lua_warren_xyname};
-use crate::ffi::{WarrenValue, WarrenXYName};
+use crate::ffi::lua_warren_xyname;
+use crate::ffi::{lua_warren_fastself, lua_warren_fields, lua_warren_stringsfreed};
+use crate::ffi::{WarrenKey, WarrenValue, WarrenXYName};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
@@ -95,26 +96,28 @@ pub(in crate::api) unsafe extern "C-unwind" fn map_call(l: *mut lua_State) -> c_
 /// `map:set`'s closure: a cell handed over at a time, from libraries that hand every cell
 /// to a callback, is the commonest fast call. Its commonest form (integer coordinates, a
 /// terrain's name, no options or a table of write options) is read in one call into the
-/// interpreter ([`lua_warren_xyname`]) and answered by [`set`] straight away, or, when `set`
+/// interpreter ([`lua_warren_xyname`]) and answered by [`set_read`] straight away, or, when it
 /// declines it, by the declared binding (the generic reader would read it alike and decline
-/// it again, after charging a second time what `set` charged before declining); any other
+/// it again, after charging a second time what `set_read` charged before declining); any other
 /// form takes [`map_call`]'s way, as every fast method does. The same answers either way: only
-/// the reading differs (a rogue-style map handing its 4,000 cells over with a kept options
-/// table: 155 instructions a cell fewer, 785 against 940 with the callback's own).
+/// the reading differs.
 unsafe extern "C-unwind" fn set_call(l: *mut lua_State) -> c_int {
     // SAFETY: `install` made this closure with `map_call`'s upvalues; the cell lives as long
     // as the map userdata in the receiver upvalue, and the name and options while the call's
     // arguments do (a fast call runs no Lua code).
     unsafe {
-        let mut call = WarrenXYName::EMPTY;
-        let mut values = [WarrenValue::NONE; MAX_KEYS];
+        let mut call = std::mem::MaybeUninit::<WarrenXYName>::uninit();
         let (keys, n) = keys_of::<WriteOptions>();
-        if lua_warren_xyname(l, keys, n, &mut call, values.as_mut_ptr()) == 0 {
+        if lua_warren_xyname(l, keys, n, call.as_mut_ptr()) == 0 {
             return map_call(l);
         }
-        let read = std::panic::AssertUnwindSafe(|| set_read(l, &call, &values));
+        // `lua_warren_xyname` answered 1: it filled every field.
+        let call = call.assume_init_ref();
+        let read = std::panic::AssertUnwindSafe(|| set_read(l, call, (keys, n)));
         // A panic is a bug in the body; the declared binding still answers the call.
         match std::panic::catch_unwind(read) {
+            // A call made as a statement keeps no result: none is pushed.
+            Ok(Some(_)) if call.results == 0 => 0,
             Ok(Some(written)) => {
                 ffi::lua_pushboolean(l, c_int::from(written));
                 1
@@ -141,34 +144,119 @@ const _: () = {
     );
 };
 
+/// A brush `map:set`'s commonest form found, and what it was found from: the same name
+/// (by its string's address, while its state frees no string), the same options (none, or the
+/// same kept reading of a table: the interpreter's number for it) and the same terrain table
+/// give the same brush and the same charge. A callback handing every cell over names one or
+/// two terrains (a floor and a wall) with one options table: their brushes are found once, not
+/// at every cell.
+#[derive(Clone, Copy)]
+struct FoundBrush {
+    /// The name's bytes.
+    name: *const std::ffi::c_char,
+    /// The strings its state had freed ([`terrain_names::Freed`]).
+    freed: terrain_names::Freed,
+    /// 0 without an options table, else the kept reading's number ([`WarrenXYName::kept`]).
+    options: u64,
+    /// The serial of the terrain table the name was found in.
+    terrains: u64,
+    /// The brush found.
+    brush: Brush,
+    /// The work the write charges.
+    work: u64,
+}
+
+/// How many brushes [`FOUND_BRUSHES`] keeps: a floor and a wall.
+const BRUSHES_KEPT: usize = 2;
+
+thread_local! {
+    /// `map:set`'s last brushes on this thread ([`FoundBrush`]), the newest first.
+    static FOUND_BRUSHES: std::cell::Cell<[Option<FoundBrush>; BRUSHES_KEPT]> =
+        const { std::cell::Cell::new([None; BRUSHES_KEPT]) };
+}
+
 /// [`set`] on what [`lua_warren_xyname`] read, checked as the declared reader checks it (each
 /// coordinate within its declared range, each option of its type); `None` for the declared
-/// binding.
+/// binding. The brush comes from [`FOUND_BRUSHES`] when the call names one again.
 ///
 /// # Safety
-/// As [`set`]; `call` and `values` were read from the running call.
+/// As [`set`]; `call` was read from the running call with `keys` ([`keys_of`] of
+/// [`WriteOptions`], the same array: a kept reading is kept for one array).
 unsafe fn set_read(
     l: *mut lua_State,
     call: &WarrenXYName,
-    values: &[WarrenValue; MAX_KEYS],
+    (keys, n): (*const WarrenKey, c_int),
 ) -> Option<bool> {
     let [x, y, ..] = writes::SET.args else {
         return None;
     };
     let at = (x.ty.int_within(call.x)?, y.ty.int_within(call.y)?);
-    let mut entries = WriteOptions::default();
-    let table = call.options != 0;
-    // SAFETY: the name's bytes and the table's strings live while the arguments do.
+    // SAFETY: `l` is running the fast closure; the state data lives as long as the state.
+    let freed = unsafe { crate::state::data_of(l) }.map(|d| (d.id, call.freed));
+    // What keys the brush besides the name: no table, or a kept reading (a table read afresh
+    // may change before the next call without the interpreter noticing).
+    let options = match (call.options, call.kept) {
+        (0, _) => Some(0),
+        (_, 0) => None,
+        (_, kept) => Some(kept),
+    };
+    // SAFETY: the name's bytes and the table's strings live while the arguments do; the cell
+    // is the closure's map.
     unsafe {
-        if table {
-            decode(values, &mut entries)?;
-        }
         let name = std::slice::from_raw_parts(call.name.cast::<u8>(), call.len);
         let cell = &*call.cell.cast::<SharedCell<Map>>();
-        match set(l, cell, (at.0, at.1, name, Options { entries, table }))? {
-            Answer::Bool(written) => Some(written),
-            _ => None,
-        }
+        cell.poke(|m| {
+            let p = m.locate(at.0, at.1).ok()?;
+            let terrains = m.terrains().serial();
+            let found = FOUND_BRUSHES.with(|kept| {
+                // Read in place: nothing else on this thread uses the cell meanwhile.
+                let kept = &*kept.as_ptr();
+                kept.iter().flatten().find_map(|b| {
+                    (b.name == call.name
+                        && Some(b.freed) == freed
+                        && Some(b.options) == options
+                        && b.terrains == terrains)
+                        .then_some((b.brush, b.work))
+                })
+            });
+            let (brush, work) = match found {
+                Some(found) => found,
+                None => {
+                    let mut entries = WriteOptions::default();
+                    if call.options != 0 {
+                        // The table, argument 5 (a plain table of write options, or the
+                        // declared binding's to read).
+                        let mut values = [WarrenValue::NONE; MAX_KEYS];
+                        if lua_warren_fields(l, 5, keys, n, values.as_mut_ptr()) == 0 {
+                            return None;
+                        }
+                        decode(&values, &mut entries)?;
+                    }
+                    let found = set_brush(m, name, freed, &entries, call.options != 0)?;
+                    if let (Some(freed), Some(options), None) = (freed, options, entries.region) {
+                        let mut kept = FOUND_BRUSHES.get();
+                        kept.rotate_right(1);
+                        kept[0] = Some(FoundBrush {
+                            name: call.name,
+                            freed,
+                            options,
+                            terrains,
+                            brush: found.0,
+                            work: found.1,
+                        });
+                        FOUND_BRUSHES.set(kept);
+                    }
+                    found
+                }
+            };
+            // What `lua_warren_charge` does when the counter stays above 0, in place.
+            let left = *call.counter;
+            if let Some(work) = i64::try_from(work).ok().filter(|&w| w > 0 && left > w) {
+                *call.counter = left - work;
+                return m.write(p, &brush).ok();
+            }
+            written_charged(l, m, p, &brush, work)
+        })?
     }
 }
 
@@ -229,10 +317,6 @@ unsafe fn set(
     cell: &SharedCell<Map>,
     (x, y, name, options): (i64, i64, &[u8], Options<WriteOptions>),
 ) -> Option<Answer> {
-    let Options {
-        entries: options,
-        table,
-    } = options;
     // SAFETY: `l` is running the fast closure. The count is read while `name`, the bytes of the
     // call's string argument, is live, and nothing runs that could free a string before the
     // lookup is done.
@@ -240,20 +324,49 @@ unsafe fn set(
         unsafe { crate::state::data_of(l) }.map(|d| (d.id, unsafe { lua_warren_stringsfreed(l) }));
     cell.poke(|m| {
         let p = m.locate(x, y).ok()?;
-        let terrain = match freed {
-            Some(freed) => terrain_names::by_string(m.terrains(), name, freed)?,
-            None => terrain_names::id(m.terrains(), name)?,
-        };
-        let brush = options.brush(m, terrain)?;
-        // What the binding charges: one for an options table, the region names searched.
-        let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
+        let (brush, work) = set_brush(m, name, freed, &options.entries, options.table)?;
         // SAFETY: `l` is running the fast closure.
-        if work > 0 && !unsafe { charged(l, work) } {
-            return None;
-        }
-        let written = m.write(p, &brush).ok()?;
-        Some(Answer::Bool(written))
+        unsafe { written_charged(l, m, p, &brush, work) }.map(Answer::Bool)
     })?
+}
+
+/// The brush `map:set` writes terrain `name` with on `m`, given `options` (read from a table
+/// when `table`), and the work it charges: one for an options table, the region names
+/// searched. `name` is the bytes of a live string of a state that has freed `freed` strings
+/// (`None`: a name looked up by its bytes alone).
+fn set_brush(
+    m: &Map,
+    name: &[u8],
+    freed: Option<terrain_names::Freed>,
+    options: &WriteOptions,
+    table: bool,
+) -> Option<(Brush, u64)> {
+    let terrain = match freed {
+        Some(freed) => terrain_names::by_string(m.terrains(), name, freed)?,
+        None => terrain_names::id(m.terrains(), name)?,
+    };
+    let brush = options.brush(m, terrain)?;
+    let work = u64::from(table) + options.region.map_or(0, |_| m.region_names().len() as u64);
+    Some((brush, work))
+}
+
+/// Whether writing `brush` at `p` changed the cell, once `work` (what the binding charges) is
+/// charged; `None` when the charge ran the budget out.
+///
+/// # Safety
+/// `l` is running a fast closure.
+unsafe fn written_charged(
+    l: *mut lua_State,
+    m: &mut Map,
+    p: Point,
+    brush: &Brush,
+    work: u64,
+) -> Option<bool> {
+    // SAFETY: see the function's contract.
+    if work > 0 && !unsafe { charged(l, work) } {
+        return None;
+    }
+    m.write(p, brush).ok()
 }
 
 /// Write options (`warren.WriteOptions`) as a fast write takes them: `force` a boolean,
