@@ -560,8 +560,10 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
   api_checknelems(L, n);
 #if defined(LUA_WARREN)
   /* warren: the commonest return, of a call made as a statement with no
-     hook to run, is 'luaD_poscall''s in place: no result to move */
-  if (l_likely(nresults == 0 && !L->hookmask)) {
+     hook to run, is 'luaD_poscall''s in place: no result to move ('ci->nresults',
+     not 'nresults': 'lua_toclose' marks a function with a variable to close
+     there, which 'luaD_poscall' then closes) */
+  if (l_likely(ci->nresults == 0 && !L->hookmask)) {
     L->top.p = ci->func.p;  /* (the call may have moved the stack) */
     L->ci = ci->previous;
     return n;

@@ -733,7 +733,7 @@ LUA_API int lua_warren_xyname (lua_State *L, const lua_WarrenKey *keys,
   out->options = 0;
   out->kept = 0;
   out->freed = G(L)->wstrfreed;
-  out->results = L->ci->nresults;
+  out->results = L->hookmask ? LUA_MULTRET : L->ci->nresults;
   out->counter = &G(L)->wbudget;
   if (n == 5) {
     a = s2v(func + 5);

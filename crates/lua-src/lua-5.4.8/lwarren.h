@@ -160,7 +160,8 @@ typedef struct lua_WarrenXYName {
   int options;  /* 1 when an options table was given */
   lua_Unsigned kept;  /* for a table whose reading is kept, the reading's number */
   lua_Unsigned freed;  /* the strings freed so far ('lua_warren_stringsfreed') */
-  int results;  /* the results the caller keeps (LUA_MULTRET: all) */
+  int results;  /* the results the caller keeps (LUA_MULTRET: all, and while a
+                   hook is set: a return hook sees how many a call returned) */
   lua_Integer *counter;  /* the budget counter: a charge that leaves it above 0
                             may be made in place, any other through
                             'lua_warren_charge' */

@@ -100,8 +100,9 @@ pub struct WarrenXYName {
     pub kept: u64,
     /// The strings the state has freed so far ([`lua_warren_stringsfreed`]).
     pub freed: u64,
-    /// How many results the caller keeps (`LUA_MULTRET`: all of them): a call made as a
-    /// statement keeps none.
+    /// How many results the caller keeps (`LUA_MULTRET`: all of them, and while a hook is
+    /// set, for a return hook sees how many a call returned): a call made as a statement keeps
+    /// none.
     pub results: c_int,
     /// The budget counter ([`lua_warren_getcounter`]): a charge that leaves it above 0 may be
     /// made by subtracting in place (what [`lua_warren_charge`] does then); any other goes

@@ -207,8 +207,8 @@ fn fast_calls_leave_the_state_clean() {
 
 /// A recipe whose options table is made at load: `map:set` reads it on the map's edge (where
 /// only `force` writes), a floor and a wall twice each (so that the brushes found are
-/// remembered, and found again), then after the run set `force`, in a state made dirty first
-/// or not, the same again.
+/// remembered, and found again) and six cells inside as statements, then after the run set
+/// `force`, in a state made dirty first or not, the edge again.
 const KEPT_OPTIONS: &str = r#"
 local OPTS = { force = false }
 local co = coroutine.create(function() coroutine.yield() end)
@@ -222,6 +222,11 @@ return {
       end
     end
     four(0)
+    -- Inside the map, as statements (no result kept): written, each with its own brush.
+    for y = 1, 6 do map:set(3, y, y % 2 == 0 and "floor" or "rock wall", OPTS) end
+    local inside = {}
+    for y = 1, 6 do inside[y] = map:get(3, y) end
+    map:tag("inside", table.concat(inside, ","))
     if ctx.params.dirty == "yes" then coroutine.resume(co) end
     OPTS.force = true
     four(4)
@@ -242,6 +247,11 @@ fn a_kept_options_reading_never_outlives_a_change_of_its_table() {
         assert_eq!(
             format!("{:?}", map.notes.tags["writes"]),
             "Text(\"false false false false true true true true\")",
+            "dirty: {dirty}"
+        );
+        assert_eq!(
+            format!("{:?}", map.notes.tags["inside"]),
+            "Text(\"rock wall,floor,rock wall,floor,rock wall,floor\")",
             "dirty: {dirty}"
         );
     }

@@ -935,7 +935,7 @@ static PROBE_KEYS: ProbeKeys = ProbeKeys([WarrenKey::new("force")]);
 /// `map:set`'s reading of its call (`lua_warren_xyname`), with one option key, `force`: returns
 /// whether it read the call, and what it read (x, y, the name, whether a table was given, the
 /// number of a kept reading of it, the type of its `force` as `lua_warren_fields` reads it
-/// then (-1 when absent or declined), and whether `counter` is the budget counter); sets the global `RESULTS` to the results
+/// then (-1 when absent or declined), and whether `counter` points at the budget counter); sets the global `RESULTS` to the results
 /// the caller keeps.
 unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_int {
     let keys = &PROBE_KEYS.0;
@@ -962,7 +962,11 @@ unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_
         ffi::lua_pushboolean(l, call.options);
         ffi::lua_pushinteger(l, call.kept as i64);
         ffi::lua_pushinteger(l, options[0].type_.into());
-        ffi::lua_pushboolean(l, c_int::from(*call.counter == lua_warren_getcounter(l)));
+        let counter = lua_warren_getcounter(l);
+        *call.counter = counter - 1;
+        let the_counter = lua_warren_getcounter(l) == counter - 1;
+        *call.counter = counter;
+        ffi::lua_pushboolean(l, c_int::from(the_counter));
     }
     8
 }
@@ -1081,6 +1085,43 @@ fn a_kept_reading_of_the_options_has_a_number_of_its_own() {
     lua.load("F.force = nil").exec().unwrap();
     assert_eq!(kept("own, 1, 2, 'floor', F"), (0, "-1".into()));
     assert_eq!(kept("own, 1, 2, 'floor', F"), (0, "-1".into()));
+}
+
+/// A C function that leaves a variable to close (`lua_toclose` on what the global `MAKE`
+/// returns) and returns nothing.
+unsafe extern "C-unwind" fn leaves_a_variable_to_close(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: `l` runs this C function; `MAKE` is a function returning a closable value.
+    unsafe {
+        ffi::lua_getglobal(l, c"MAKE".as_ptr());
+        ffi::lua_call(l, 0, 1);
+        ffi::lua_toclose(l, -1);
+    }
+    0
+}
+
+/// A C function called as a statement returns without `luaD_poscall` only when it has no
+/// variable to close: one it leaves open is closed as stock Lua closes it, however it is called.
+#[test]
+fn a_c_function_called_as_a_statement_closes_its_variables() {
+    let lua = Lua::new();
+    // SAFETY: the function keeps to the C API's rules for a C function.
+    let f = unsafe { lua.create_c_function(leaves_a_variable_to_close) }.unwrap();
+    lua.globals().set("f", f).unwrap();
+    lua.load(
+        r#"
+        CLOSED = 0
+        function MAKE()
+          return setmetatable({}, { __close = function() CLOSED = CLOSED + 1 end })
+        end
+        local kept = f()
+        f()
+        f()
+        do local x <close> = MAKE() end
+        "#,
+    )
+    .exec()
+    .unwrap();
+    assert_eq!(lua.globals().get::<i64>("CLOSED").unwrap(), 4);
 }
 
 /// The state counts the strings it frees, short and long, and nothing else moves the count:
