@@ -258,6 +258,86 @@ fn a_kept_options_reading_never_outlives_a_change_of_its_table() {
     assert_eq!(h.reloads(), 1, "only the dirty run loads the recipe again");
 }
 
+/// A recipe handing every cell of its map over with `map:set`, the edge with an options table
+/// made when it loads, the rest with none: after the first few cells, every brush is one
+/// `map:set` remembers.
+const EVERY_CELL: &str = r#"
+local FORCE = { force = true }
+return {
+  params = { width = { default = 8 }, height = { default = 8 } },
+  generate = function(map, ctx)
+    for y = 0, map.height - 1 do
+      for x = 0, map.width - 1 do
+        local name = (x + y) % 3 == 0 and "floor" or "rock wall"
+        if map:is_edge(x, y) then map:set(x, y, name, FORCE) else map:set(x, y, name) end
+      end
+    end
+  end,
+}
+"#;
+
+/// Each cell's terrain, by name.
+fn cell_names(map: &warren_core::map::Map) -> Vec<String> {
+    let mut names = Vec::new();
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let id = map.terrain_at(warren_core::map::Point::new(x, y)).unwrap();
+            names.push(map.terrains().get(id).name.clone());
+        }
+    }
+    names
+}
+
+/// The brushes `map:set` remembers are found again only for the same state and the same terrain
+/// table: two hosts taking turns on one thread, then one given region files whose terrains are
+/// numbered differently, write what a fresh host writes.
+#[test]
+fn a_remembered_brush_serves_only_its_own_state_and_terrains() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (
+        host(dir.path(), EVERY_CELL, Limits::default()),
+        host(dir.path(), EVERY_CELL, Limits::default()),
+    );
+    let expected: Vec<String> = (0..64)
+        .map(|i| {
+            if (i % 8 + i / 8) % 3 == 0 {
+                "floor"
+            } else {
+                "rock wall"
+            }
+            .to_string()
+        })
+        .collect();
+    for seed in 0..4 {
+        for h in [&one, &two] {
+            assert_eq!(cell_names(&generate(h, seed, &[], None).unwrap()), expected);
+        }
+    }
+    // A terrain before the two the recipe writes: both are numbered one higher.
+    let terrain = dir.path().join("regions/terrain.toml");
+    let text = std::fs::read_to_string(&terrain).unwrap();
+    let moss =
+        "[[terrain]]\nname = \"moss\"\nglyph = \",\"\ncolor = \"#3a6b35\"\nsolid = false\n\n";
+    std::fs::write(
+        &terrain,
+        text.replacen("[[terrain]]", &format!("{moss}[[terrain]]"), 1),
+    )
+    .unwrap();
+    let script = dir.path().join("scripts/fast.lua");
+    let registry = std::sync::Arc::new(warren_lua::run::load_registry(None, &script).unwrap());
+    let mut one = one;
+    let before = generate(&one, 0, &[], None).unwrap();
+    one.set_registry(registry).unwrap();
+    let after = generate(&one, 0, &[], None).unwrap();
+    assert_eq!(cell_names(&after), expected);
+    let floor = |m: &warren_core::map::Map| m.terrains().id("floor").unwrap();
+    assert_eq!(
+        floor(&after),
+        floor(&before) + 1,
+        "the region files renumbered floor"
+    );
+}
+
 #[test]
 fn the_fast_methods_are_installed_and_other_maps_use_the_declared_ones() {
     let dir = tempfile::tempdir().unwrap();

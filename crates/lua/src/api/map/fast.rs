@@ -152,6 +152,17 @@ const _: () = {
 /// at every cell.
 #[derive(Clone, Copy)]
 struct FoundBrush {
+    /// What it was found from.
+    key: BrushKey,
+    /// The brush found.
+    brush: Brush,
+    /// The work the write charges.
+    work: u64,
+}
+
+/// What a [`FoundBrush`] was found from: the same key, the same brush.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct BrushKey {
     /// The name's bytes.
     name: *const std::ffi::c_char,
     /// The strings its state had freed ([`terrain_names::Freed`]).
@@ -160,10 +171,6 @@ struct FoundBrush {
     options: u64,
     /// The serial of the terrain table the name was found in.
     terrains: u64,
-    /// The brush found.
-    brush: Brush,
-    /// The work the write charges.
-    work: u64,
 }
 
 /// How many brushes [`FOUND_BRUSHES`] keeps: a floor and a wall.
@@ -207,16 +214,21 @@ unsafe fn set_read(
         let cell = &*call.cell.cast::<SharedCell<Map>>();
         cell.poke(|m| {
             let p = m.locate(at.0, at.1).ok()?;
-            let terrains = m.terrains().serial();
-            let found = FOUND_BRUSHES.with(|kept| {
-                // Read in place: nothing else on this thread uses the cell meanwhile.
-                let kept = &*kept.as_ptr();
-                kept.iter().flatten().find_map(|b| {
-                    (b.name == call.name
-                        && Some(b.freed) == freed
-                        && Some(b.options) == options
-                        && b.terrains == terrains)
-                        .then_some((b.brush, b.work))
+            let key = match (freed, options) {
+                (Some(freed), Some(options)) => Some(BrushKey {
+                    name: call.name,
+                    freed,
+                    options,
+                    terrains: m.terrains().serial(),
+                }),
+                _ => None,
+            };
+            let found = key.and_then(|key| {
+                FOUND_BRUSHES.with(|kept| {
+                    // Read in place: nothing else on this thread uses the cell meanwhile.
+                    let kept = &*kept.as_ptr();
+                    let found = kept.iter().flatten().find(|b| b.key == key);
+                    found.map(|b| (b.brush, b.work))
                 })
             });
             let (brush, work) = match found {
@@ -233,14 +245,12 @@ unsafe fn set_read(
                         decode(&values, &mut entries)?;
                     }
                     let found = set_brush(m, name, freed, &entries, call.options != 0)?;
-                    if let (Some(freed), Some(options), None) = (freed, options, entries.region) {
+                    // A region's brush depends on the map's region names: not remembered.
+                    if let (Some(key), None) = (key, entries.region) {
                         let mut kept = FOUND_BRUSHES.get();
                         kept.rotate_right(1);
                         kept[0] = Some(FoundBrush {
-                            name: call.name,
-                            freed,
-                            options,
-                            terrains,
+                            key,
                             brush: found.0,
                             work: found.1,
                         });
