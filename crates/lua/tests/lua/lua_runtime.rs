@@ -893,22 +893,32 @@ unsafe extern "C-unwind" fn fastself_probe(l: *mut ffi::lua_State) -> std::ffi::
     3
 }
 
-#[test]
-fn a_fast_closure_knows_its_own_receiver_in_one_call() {
-    let lua = Lua::new();
+/// `f` as a fast closure's C function, for a receiver of its own (`own`) and another
+/// (`other`): its upvalues are the receiver, nil, and two light userdata (16 as the method,
+/// 32 as the cell).
+fn fast_probe(
+    lua: &Lua,
+    f: ffi::lua_CFunction,
+) -> (mlua::Function, mlua::AnyUserData, mlua::AnyUserData) {
     let own = lua.create_userdata(Probe).unwrap();
     let other = lua.create_userdata(Probe).unwrap();
-    // SAFETY: `exec_raw` runs with the receiver in slot 1; the closure gets four upvalues: the
-    // receiver, nil, and two light userdata (the method and the cell).
-    let probe: mlua::Function = unsafe {
+    // SAFETY: `exec_raw` runs with the receiver in slot 1, and pushes the closure over it.
+    let probe = unsafe {
         lua.exec_raw(&own, |l| {
             ffi::lua_pushnil(l);
             ffi::lua_pushlightuserdata(l, 16 as *mut c_void);
             ffi::lua_pushlightuserdata(l, 32 as *mut c_void);
-            ffi::lua_pushcclosure(l, fastself_probe, 4);
+            ffi::lua_pushcclosure(l, f, 4);
         })
         .unwrap()
     };
+    (probe, own, other)
+}
+
+#[test]
+fn a_fast_closure_knows_its_own_receiver_in_one_call() {
+    let lua = Lua::new();
+    let (probe, own, other) = fast_probe(&lua, fastself_probe);
     let call = |args: mlua::MultiValue| -> (bool, i64, i64) { probe.call(args).unwrap() };
     assert_eq!(
         call((&own, 1).into_lua_multi(&lua).unwrap()),
@@ -935,8 +945,8 @@ static PROBE_KEYS: ProbeKeys = ProbeKeys([WarrenKey::new("force")]);
 /// `map:set`'s reading of its call (`lua_warren_xyname`), with one option key, `force`: returns
 /// whether it read the call, and what it read (x, y, the name, whether a table was given, the
 /// number of a kept reading of it, the type of its `force` as `lua_warren_fields` reads it
-/// then (-1 when absent or declined), and whether `counter` points at the budget counter); sets the global `RESULTS` to the results
-/// the caller keeps.
+/// then (-1 when absent or declined), and whether `counter` points at the budget counter);
+/// sets the global `RESULTS` to the results the caller keeps.
 unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_int {
     let keys = &PROBE_KEYS.0;
     let mut call = WarrenXYName::EMPTY;
@@ -976,18 +986,7 @@ unsafe extern "C-unwind" fn xyname_probe(l: *mut ffi::lua_State) -> std::ffi::c_
 /// as one string.
 fn xyname_state() -> (Lua, impl Fn(&Lua, &str) -> String) {
     let lua = Lua::new();
-    let own = lua.create_userdata(Probe).unwrap();
-    let other = lua.create_userdata(Probe).unwrap();
-    // SAFETY: as in the test above: the receiver, nil and two light userdata as upvalues.
-    let probe: mlua::Function = unsafe {
-        lua.exec_raw(&own, |l| {
-            ffi::lua_pushnil(l);
-            ffi::lua_pushlightuserdata(l, 16 as *mut c_void);
-            ffi::lua_pushlightuserdata(l, 32 as *mut c_void);
-            ffi::lua_pushcclosure(l, xyname_probe, 4);
-        })
-        .unwrap()
-    };
+    let (probe, own, other) = fast_probe(&lua, xyname_probe);
     lua.globals().set("probe", probe).unwrap();
     lua.globals().set("own", own).unwrap();
     lua.globals().set("other", other).unwrap();

@@ -174,9 +174,10 @@ unsafe fn read_table<'l, O: OptionEntries<'l>>(at: Slot<'l>, entries: &mut O) ->
     Some(true)
 }
 
-/// `O`'s keys as `lua_warren_fields` takes them, and how many: the same array for every reader
-/// of `O` as far as the compiler merges the constant (the interpreter keeps its reading of a
-/// constant table for one array; a second copy would only make it read the table again).
+/// `O`'s keys as `lua_warren_fields` takes them, and how many. The interpreter keeps its reading
+/// of a constant table for one array, and two calls of this need not give the same one (the
+/// compiler may keep two copies of the constant: the test profile does), so a caller that asks
+/// about one table twice, as `map:set`'s does, takes the array once and passes it on.
 #[inline(always)]
 pub(in crate::api) fn keys_of<'l, O: OptionEntries<'l>>() -> (*const WarrenKey, c_int) {
     let keys: &'static Keys = &const { Keys::of(O::KEYS) };

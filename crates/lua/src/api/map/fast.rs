@@ -223,41 +223,9 @@ unsafe fn set_read(
                 }),
                 _ => None,
             };
-            let found = key.and_then(|key| {
-                FOUND_BRUSHES.with(|kept| {
-                    // Read in place: nothing else on this thread uses the cell meanwhile.
-                    let kept = &*kept.as_ptr();
-                    let found = kept.iter().flatten().find(|b| b.key == key);
-                    found.map(|b| (b.brush, b.work))
-                })
-            });
-            let (brush, work) = match found {
+            let (brush, work) = match key.and_then(remembered_brush) {
                 Some(found) => found,
-                None => {
-                    let mut entries = WriteOptions::default();
-                    if call.options != 0 {
-                        // The table, argument 5 (a plain table of write options, or the
-                        // declared binding's to read).
-                        let mut values = [WarrenValue::NONE; MAX_KEYS];
-                        if lua_warren_fields(l, 5, keys, n, values.as_mut_ptr()) == 0 {
-                            return None;
-                        }
-                        decode(&values, &mut entries)?;
-                    }
-                    let found = set_brush(m, name, freed, &entries, call.options != 0)?;
-                    // A region's brush depends on the map's region names: not remembered.
-                    if let (Some(key), None) = (key, entries.region) {
-                        let mut kept = FOUND_BRUSHES.get();
-                        kept.rotate_right(1);
-                        kept[0] = Some(FoundBrush {
-                            key,
-                            brush: found.0,
-                            work: found.1,
-                        });
-                        FOUND_BRUSHES.set(kept);
-                    }
-                    found
-                }
+                None => brush_afresh(l, m, call, (keys, n), name, freed, key)?,
             };
             // What `lua_warren_charge` does when the counter stays above 0, in place.
             let left = *call.counter;
@@ -268,6 +236,55 @@ unsafe fn set_read(
             written_charged(l, m, p, &brush, work)
         })?
     }
+}
+
+/// The brush remembered under `key`, and its work.
+#[inline(always)]
+fn remembered_brush(key: BrushKey) -> Option<(Brush, u64)> {
+    FOUND_BRUSHES.with(|kept| {
+        // SAFETY: read in place: nothing else on this thread uses the cell meanwhile.
+        let kept = unsafe { &*kept.as_ptr() };
+        let found = kept.iter().flatten().find(|b| b.key == key);
+        found.map(|b| (b.brush, b.work))
+    })
+}
+
+/// The brush and work of `call`, found afresh on `m` (its options table, argument 5, read
+/// with `keys`), and remembered under `key` when it has one and no region. `None` for the
+/// declared binding (a table of another shape, an option of another type, an unknown name).
+///
+/// # Safety
+/// As [`set_read`]; `name` is `call`'s name.
+unsafe fn brush_afresh(
+    l: *mut lua_State,
+    m: &Map,
+    call: &WarrenXYName,
+    (keys, n): (*const WarrenKey, c_int),
+    name: &[u8],
+    freed: Option<terrain_names::Freed>,
+    key: Option<BrushKey>,
+) -> Option<(Brush, u64)> {
+    let mut entries = WriteOptions::default();
+    if call.options != 0 {
+        let mut values = [WarrenValue::NONE; MAX_KEYS];
+        // SAFETY: argument 5 of the running call is the table; `keys` and `values` hold `n`
+        // entries; its strings live while the arguments do.
+        unsafe {
+            if lua_warren_fields(l, 5, keys, n, values.as_mut_ptr()) == 0 {
+                return None;
+            }
+            decode(&values, &mut entries)?;
+        }
+    }
+    let (brush, work) = set_brush(m, name, freed, &entries, call.options != 0)?;
+    // A region's brush depends on the map's region names: not remembered.
+    if let (Some(key), None) = (key, entries.region) {
+        let mut kept = FOUND_BRUSHES.get();
+        kept.rotate_right(1);
+        kept[0] = Some(FoundBrush { key, brush, work });
+        FOUND_BRUSHES.set(kept);
+    }
+    Some((brush, work))
 }
 
 /// A method `(x, y)` answering from the cell it names.
