@@ -10,11 +10,12 @@
 //! objects the Lua walk it replaced made, in the same order (each copy, its tables, then its
 //! metatable and its `__newindex` closure), and fills each copy key by key in `next` order, as
 //! that walk did. `ctx.regions`, built by the host for each state, is sealed where it was built
-//! instead (`seal_top`): every state pays it when it loads, and copying its few hundred tables
-//! cost 8% of a small `warren run`'s instructions.
+//! instead (`seal_top`), its tables sharing one metatable: every state pays it when it loads,
+//! and copying its tables cost 8% of a small `warren run`'s instructions, a metatable and a
+//! name for each another 10%.
 
-use crate::ffi::lua_warren_setreadonly;
-use mlua::ffi;
+use crate::ffi::{lua_warren_getidbase, lua_warren_setidbase, lua_warren_setreadonly};
+use mlua::{ffi, Lua, Table};
 use std::ffi::c_int;
 
 /// How deep [`freeze`] follows nested tables: far past any region file or module, and short
@@ -71,36 +72,145 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
     }
 }
 
-/// Makes the table on top of the stack read-only in place, and every table in it, each named by
-/// its path as [`freeze_top`] names them; its name is just below it. For tables the host has
-/// just built and nothing else holds (`ctx.regions`): they need no copy. Returns how many
-/// tables it sealed.
+/// Makes the table on top of the stack read-only in place, and every table in it; its name is
+/// just below it. For tables the host has just built and nothing else holds (`ctx.regions`):
+/// they need no copy. Returns how many tables it sealed.
 ///
-/// The objects it makes are [`freeze_top`]'s but the copies, in the same order: a caller that
-/// skips one id per table sealed numbers every later object as a frozen copy would have.
+/// They share one metatable, `{ __newindex = refuse_within(root, name), __metatable = false }`:
+/// a write error names the table by its path as [`freeze_top`] names copies
+/// (`ctx.regions.corridor.1`), found from the root when a write is refused rather than made for
+/// every table while loading (a metatable, a closure and a name each took a tenth of a small
+/// `warren run`'s instructions). Objects are numbered as if each table had got a metatable and
+/// a closure of its own, in [`freeze_top`]'s way: a caller that skips one id per table sealed
+/// numbers every later object as a frozen copy would have.
 ///
 /// # Safety
 /// `l` is a live state with a string then a table on top of its stack.
-pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State, depth: c_int) -> u64 {
+pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State) -> u64 {
+    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+    unsafe {
+        enter(l, 0);
+        let first_id = lua_warren_getidbase(l);
+        let table = ffi::lua_gettop(l);
+        let name = table - 1;
+        ffi::lua_createtable(l, 0, 2);
+        ffi::lua_pushvalue(l, table);
+        ffi::lua_pushvalue(l, name);
+        ffi::lua_pushcclosure(l, refuse_within, 2);
+        ffi::lua_setfield(l, -2, c"__newindex".as_ptr());
+        ffi::lua_pushboolean(l, 0);
+        ffi::lua_setfield(l, -2, c"__metatable".as_ptr());
+        let sealed = seal_with(l, table, table + 1, 0);
+        ffi::lua_settop(l, table);
+        lua_warren_setidbase(l, first_id + 2 * sealed);
+        sealed
+    }
+}
+
+/// Gives the table at `table`, and every table in it, the read-only metatable at `metatable`.
+/// Returns how many tables that was.
+///
+/// # Safety
+/// `l` is live; `table` and `metatable` are absolute indices of tables.
+unsafe fn seal_with(l: *mut ffi::lua_State, table: c_int, metatable: c_int, depth: c_int) -> u64 {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
         enter(l, depth);
-        let table = ffi::lua_gettop(l);
-        let name = table - 1;
         let mut sealed = 1;
         ffi::lua_pushnil(l);
         while ffi::lua_next(l, table) != 0 {
-            // name table key value
+            // table key value
             if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-                name_child(l, name);
-                sealed += seal_top(l, depth + 1);
-                ffi::lua_pop(l, 1);
+                sealed += seal_with(l, ffi::lua_gettop(l), metatable, depth + 1);
             }
             ffi::lua_pop(l, 1);
         }
-        seal_as(l, table, name);
+        ffi::lua_pushvalue(l, metatable);
+        ffi::lua_setmetatable(l, table);
+        lua_warren_setreadonly(l, table, 1);
         sealed
     }
+}
+
+/// The `__newindex(t, key)` of the tables [`seal_top`] sealed: raises the error at the line
+/// that wrote, naming `t` by its path from the root (upvalue 1, named by upvalue 2).
+unsafe extern "C-unwind" fn refuse_within(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: Lua calls this with the table and key on `l` and the root and its name as
+    // upvalues; the search pushes only on a stack it checked; the error is raised from this
+    // frame, which holds nothing to drop.
+    unsafe {
+        ffi::lua_settop(l, 2);
+        ffi::luaL_checkstack(l, 8, std::ptr::null());
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        if !find_name(l, 1, 0) {
+            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+        }
+        raise_refusal(l, 3)
+    }
+}
+
+/// With a name then a table on top of the stack, looks for the table at `target` in that table
+/// (itself included), depth first in `next` order. Found: replaces the two by the name of where
+/// it was (as [`name_child`] names paths) and returns true; else pops the two.
+///
+/// # Safety
+/// `l` is live with a string then a table on top; `target` is an absolute index below them.
+unsafe fn find_name(l: *mut ffi::lua_State, target: c_int, depth: c_int) -> bool {
+    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+    unsafe {
+        let table = ffi::lua_gettop(l);
+        let name = table - 1;
+        if ffi::lua_rawequal(l, table, target) != 0 {
+            ffi::lua_pop(l, 1);
+            return true;
+        }
+        if depth < MAX_DEPTH && ffi::lua_checkstack(l, 6) != 0 {
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, table) != 0 {
+                // name table key value
+                if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
+                    ffi::lua_pop(l, 1);
+                    continue;
+                }
+                name_child(l, name);
+                if find_name(l, target, depth + 1) {
+                    // name table key found
+                    ffi::lua_replace(l, name);
+                    ffi::lua_settop(l, name);
+                    return true;
+                }
+            }
+        }
+        ffi::lua_settop(l, name - 1);
+        false
+    }
+}
+
+/// Gives the table `t`, sealed as `ctx.regions` is ([`crate::stack_ser::frozen`]), a read-only
+/// metatable of its own (the shared one's fields, numbered from `first_id`) and returns it, for
+/// what the host keeps hidden in one view's metatable (`api::regions`' tags); `None` when `t`
+/// has no metatable.
+pub fn own_metatable(lua: &Lua, t: &Table, first_id: u64) -> mlua::Result<Option<Table>> {
+    let Some(shared) = t.metatable() else {
+        return Ok(None);
+    };
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `l` is the state's current thread; only the table is made while numbering.
+    let own = unsafe {
+        crate::state::numbered_from(l, first_id, || lua.create_table_with_capacity(0, 3))
+    }
+    .0?;
+    own.raw_set("__newindex", shared.raw_get::<mlua::Value>("__newindex")?)?;
+    own.raw_set("__metatable", false)?;
+    t.set_metatable(Some(own.clone()))?;
+    // SAFETY: `exec_raw` runs the closure with `t` in slot 1, which now has `own` as metatable.
+    unsafe {
+        lua.exec_raw::<()>(t, |l| {
+            lua_warren_setreadonly(l, 1, 1);
+        })
+    }?;
+    Ok(Some(own))
 }
 
 /// Refuses tables nested deeper than [`MAX_DEPTH`], and makes room on the stack for walking
@@ -172,13 +282,27 @@ unsafe fn seal_as(l: *mut ffi::lua_State, table: c_int, name: c_int) {
 
 /// A read-only table's `__newindex(t, key)`: raises the error at the line that wrote.
 unsafe extern "C-unwind" fn refuse(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: Lua calls this with the table and key on `l` and the name as upvalue 1; the
-    // error is raised from this frame, which holds nothing to drop.
+    // SAFETY: Lua calls this with the table and key on `l` and the name as upvalue 1.
     unsafe {
-        ffi::luaL_checkstack(l, 6, std::ptr::null());
+        ffi::lua_settop(l, 2);
+        ffi::luaL_checkstack(l, 7, std::ptr::null());
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        raise_refusal(l, 3)
+    }
+}
+
+/// Raises `cannot modify read-only table 'NAME' (key K)` at the line that wrote, with the key at
+/// index 2 and the name at `name`.
+///
+/// # Safety
+/// `l` is in a `__newindex` call with room for six more slots; the error is raised from the
+/// caller's frame, which must hold nothing to drop.
+unsafe fn raise_refusal(l: *mut ffi::lua_State, name: c_int) -> c_int {
+    // SAFETY: see the function's contract.
+    unsafe {
         ffi::luaL_where(l, 1);
         ffi::lua_pushstring(l, c"cannot modify read-only table '".as_ptr());
-        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        ffi::lua_pushvalue(l, name);
         ffi::lua_pushstring(l, c"' (key ".as_ptr());
         ffi::luaL_tolstring(l, 2, std::ptr::null_mut());
         ffi::lua_pushstring(l, c")".as_ptr());

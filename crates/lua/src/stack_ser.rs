@@ -39,7 +39,7 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
             // The tables were made here and nothing else holds them: sealed in place, not
             // copied. One id skipped per table, for the copy `freeze` would have made, keeps
             // every later object's id (and so the order of tables a recipe keys by objects).
-            let sealed = readonly::seal_top(l, 0);
+            let sealed = readonly::seal_top(l);
             crate::state::skip_ids(l, sealed);
         }
     }

@@ -32,6 +32,11 @@ use warren_core::region::{
 /// metatable (`getmetatable` gives `false`), so the tag cannot be read or forged.
 const TAG: &str = "__warren_entry";
 
+/// Where the metatables of views are numbered (see `lua_warren_setidbase`): they replace
+/// metatables numbered when `ctx.regions` was sealed, and scripts cannot reach them, so they
+/// stay apart from what loading and runs number (`host.rs`, `api::fast`).
+const VIEW_ID_BASE: u64 = (1 << 39) + (1 << 31);
+
 /// Which resolved entry a view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
@@ -60,7 +65,7 @@ struct RunRegistry(Arc<Registry>);
 /// built.
 pub fn install(lua: &Lua, root: &Table, registry: &Arc<Registry>) -> mlua::Result<()> {
     let tag = |t: &Table, entry: Entry| -> mlua::Result<()> {
-        if let Some(mt) = t.metatable() {
+        if let Some(mt) = crate::readonly::own_metatable(lua, t, VIEW_ID_BASE)? {
             let ud = lua.create_userdata(Tag {
                 registry: registry.clone(),
                 entry,

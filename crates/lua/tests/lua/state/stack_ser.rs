@@ -131,3 +131,38 @@ fn the_tables_are_what_mlua_serde_and_a_freeze_made_and_later_ids_stay() {
     assert!(new.contains(".big = float"), "{new}");
     assert!(new.contains(".shapes.4.Struct.w = float 0.5"), "{new}");
 }
+
+#[test]
+fn the_sealed_tables_share_a_metatable_and_a_view_can_have_its_own() {
+    let lua = Lua::new();
+    let root = frozen(&lua, &data(), "ctx.regions").expect("builds");
+    let items: Table = root.get("items").expect("items");
+    let (first, second): (Table, Table) = (items.get(1).expect("1"), items.get(2).expect("2"));
+    let metatable = |t: &Table| t.metatable().expect("sealed").to_pointer();
+    assert_eq!(metatable(&first), metatable(&root));
+    let own = warren_lua::readonly::own_metatable(&lua, &first, 1 << 35)
+        .expect("made")
+        .expect("a sealed table has a metatable");
+    assert_eq!(metatable(&first), own.to_pointer());
+    assert_ne!(own.to_pointer(), metatable(&root));
+    assert_eq!(metatable(&second), metatable(&root));
+    // Still read-only, hidden and named by its path; the others as before.
+    let refused = |code: &str| -> String {
+        lua.load(format!(
+            "local t = ... local _, e = pcall(function() {code} end) return e"
+        ))
+        .call(&root)
+        .expect("runs")
+    };
+    assert!(refused("t.items[1].name = 'x'").ends_with("'ctx.regions.items.1' (key name)"));
+    assert!(
+        refused("rawset(t.items[2], 'name', 'x')").ends_with("'ctx.regions.items.2' (key name)")
+    );
+    assert!(refused("t.items[1].tags[4] = 'd'").ends_with("'ctx.regions.items.1.tags' (key 4)"));
+    assert!(refused("t.huge = 1").ends_with("'ctx.regions' (key huge)"));
+    let hidden: bool = lua
+        .load("local t = ... return getmetatable(t.items[1]) == false and getmetatable(t) == false")
+        .call(&root)
+        .expect("runs");
+    assert!(hidden);
+}
