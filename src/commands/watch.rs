@@ -44,7 +44,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     let limits = super::limits(&run.gen, initial.as_ref())?;
     let mut live = LiveRecipe::load(&run.gen.script, &regions, sets, limits);
     // An output pointed at an input is refused at once (and again before every write).
-    super::run::check_outputs(&run, format, &inputs(&live, &run.gen.script, &regions))?;
+    super::run::check_outputs(&run, format, || inputs(&live, &run.gen.script, &regions))?;
     if run.list_params {
         if let Some(e) = live.problem() {
             return Err(e);

@@ -36,7 +36,7 @@ pub fn regions_above(dir: &Path) -> Option<PathBuf> {
 /// `../regions` from `scripts/`. Paths that share nothing with the current directory but the
 /// root stay absolute, and relative paths stay as they are.
 pub fn relative(path: &Path) -> PathBuf {
-    let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) else {
+    let Some(cwd) = canonical_current_dir() else {
         return path.to_path_buf();
     };
     if !path.is_absolute() {
@@ -60,6 +60,23 @@ pub fn relative(path: &Path) -> PathBuf {
         out.push(".");
     }
     out
+}
+
+/// The current directory with its symlinks resolved, resolved again only when the current
+/// directory changes: [`relative`] names every region file of a run, and resolving it each time
+/// took a system call per directory above it.
+fn canonical_current_dir() -> Option<PathBuf> {
+    static LAST: std::sync::Mutex<Option<(PathBuf, PathBuf)>> = std::sync::Mutex::new(None);
+    let cwd = std::env::current_dir().ok()?;
+    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((seen, canonical)) = last.as_ref() {
+        if *seen == cwd {
+            return Some(canonical.clone());
+        }
+    }
+    let canonical = cwd.canonicalize().ok()?;
+    *last = Some((cwd, canonical.clone()));
+    Some(canonical)
 }
 
 /// [`relative`] as text.
