@@ -26,6 +26,7 @@ stopped when the same command runs again.";
 
 /// `warren batch`.
 #[derive(Debug, Args)]
+#[command(about = super::about::BATCH)]
 pub struct BatchArgs {
     /// The recipe.
     pub script: PathBuf,

@@ -21,6 +21,7 @@ pub struct OutputArgs {
 
 /// `warren stats`.
 #[derive(Debug, Args)]
+#[command(about = super::about::STATS)]
 pub struct StatsArgs {
     /// What to do.
     #[command(subcommand)]

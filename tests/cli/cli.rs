@@ -262,3 +262,22 @@ fn the_cli_reports_a_panic_as_an_internal_error_with_exit_code_3() {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// Each subcommand's arguments are made only when it runs (clap's `defer`), and then set its
+/// help last: its own `--help` must still open with what `warren --help` lists for it.
+#[test]
+fn every_subcommand_help_opens_with_its_line_in_the_list() {
+    use clap::CommandFactory;
+    let cli = warren::cli::Cli::command();
+    let mut seen = 0;
+    for sub in cli.get_subcommands() {
+        let name = sub.get_name();
+        let about = sub.get_about().expect("every subcommand says what it does");
+        let out = String::from_utf8(stdout(&[name, "--help"])).unwrap();
+        // Its first paragraph, wrapped to the width of the help.
+        let first: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(first.join(" "), about.to_string(), "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 9, "{seen} subcommands");
+}

@@ -40,8 +40,11 @@ fn surface() -> Vec<(String, String)> {
             walk(sub, &path, out);
         }
     }
+    // Built whole: each subcommand's arguments are made only when it runs (clap's `defer`).
+    let mut cli = Cli::command();
+    cli.build();
     let mut out = Vec::new();
-    walk(&Cli::command(), "warren", &mut out);
+    walk(&cli, "warren", &mut out);
     out
 }
 
