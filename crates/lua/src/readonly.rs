@@ -9,12 +9,12 @@
 //! The functions here are plain C functions on the Lua stack. `freeze` copies: it makes the
 //! objects the Lua walk it replaced made, in the same order (each copy, its tables, then its
 //! metatable and its `__newindex` closure), and fills each copy key by key in `next` order, as
-//! that walk did. `ctx.regions`, built by the host for each state, is sealed where it was built
-//! instead (`seal_top`), its tables sharing one metatable: every state pays it when it loads,
-//! and copying its tables cost 8% of a small `warren run`'s instructions, a metatable and a
-//! name for each another 10%.
+//! that walk did. `ctx.regions`, built by the host for each state, is sealed as it is built
+//! instead, its tables sharing one metatable (`push_shared_metatable`, `seal_shared`): every
+//! state pays it when it loads, and copying its tables cost 8% of a small `warren run`'s
+//! instructions, a metatable and a name for each another 10%.
 
-use crate::ffi::{lua_warren_getidbase, lua_warren_setidbase, lua_warren_setreadonly};
+use crate::ffi::lua_warren_setreadonly;
 use mlua::{ffi, Lua, Table};
 use std::ffi::c_int;
 
@@ -72,67 +72,48 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
     }
 }
 
-/// Makes the table on top of the stack read-only in place, and every table in it; its name is
-/// just below it. For tables the host has just built and nothing else holds (`ctx.regions`):
-/// they need no copy. Returns how many tables it sealed.
-///
-/// They share one metatable, `{ __newindex = refuse_within(root, name), __metatable = false }`:
-/// a write error names the table by its path as [`freeze_top`] names copies
-/// (`ctx.regions.corridor.1`), found from the root when a write is refused rather than made for
-/// every table while loading (a metatable, a closure and a name each took a tenth of a small
-/// `warren run`'s instructions). Objects are numbered as if each table had got a metatable and
-/// a closure of its own, in [`freeze_top`]'s way: a caller that skips one id per table sealed
-/// numbers every later object as a frozen copy would have.
+/// Pushes the metatable `ctx.regions`' tables share, with the name at `name`:
+/// `{ __newindex = refuse_within(root, name), __metatable = false }`, its root set and its
+/// tables made read-only by [`seal_shared`] once they are built (`stack_ser`: each table gets
+/// it as it is made). A refused write names the table by its path (`ctx.regions.corridor.1`,
+/// as [`freeze_top`] names copies), found from the root when the write is refused rather than
+/// made for every table while loading (a metatable, a closure and a name each, with a walk to
+/// give them, took a tenth of a small `warren run`'s instructions).
 ///
 /// # Safety
-/// `l` is a live state with a string then a table on top of its stack.
-pub(crate) unsafe fn seal_top(l: *mut ffi::lua_State) -> u64 {
-    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+/// `l` is a live state with room for three slots and a string at `name`.
+pub(crate) unsafe fn push_shared_metatable(l: *mut ffi::lua_State, name: c_int) {
+    // SAFETY: the caller's index; three slots pushed at most.
     unsafe {
-        enter(l, 0);
-        let first_id = lua_warren_getidbase(l);
-        let table = ffi::lua_gettop(l);
-        let name = table - 1;
         ffi::lua_createtable(l, 0, 2);
-        ffi::lua_pushvalue(l, table);
+        ffi::lua_pushnil(l);
         ffi::lua_pushvalue(l, name);
         ffi::lua_pushcclosure(l, refuse_within, 2);
         ffi::lua_setfield(l, -2, c"__newindex".as_ptr());
         ffi::lua_pushboolean(l, 0);
         ffi::lua_setfield(l, -2, c"__metatable".as_ptr());
-        let sealed = seal_with(l, table, table + 1, 0);
-        ffi::lua_settop(l, table);
-        lua_warren_setidbase(l, first_id + 2 * sealed);
-        sealed
     }
 }
 
-/// Gives the table at `table`, and every table in it, the read-only metatable at `metatable`.
-/// Returns how many tables that was.
+/// Makes every table with the shared metatable at `metatable` read-only at once (the mark is
+/// the metatable's), with the table at `root`, which has it, as the root their names are found
+/// from.
 ///
 /// # Safety
-/// `l` is live; `table` and `metatable` are absolute indices of tables.
-unsafe fn seal_with(l: *mut ffi::lua_State, table: c_int, metatable: c_int, depth: c_int) -> u64 {
-    // SAFETY: every index below is one this function pushed, on a stack checked for room.
+/// `l` is live with room for two slots; `metatable` is the index of a metatable
+/// [`push_shared_metatable`] made and `root` of a table that has it.
+pub(crate) unsafe fn seal_shared(l: *mut ffi::lua_State, metatable: c_int, root: c_int) {
+    // SAFETY: the caller's indices; two slots pushed at most.
     unsafe {
-        enter(l, depth);
-        let mut sealed = 1;
-        ffi::lua_pushnil(l);
-        while ffi::lua_next(l, table) != 0 {
-            // table key value
-            if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-                sealed += seal_with(l, ffi::lua_gettop(l), metatable, depth + 1);
-            }
-            ffi::lua_pop(l, 1);
-        }
-        ffi::lua_pushvalue(l, metatable);
-        ffi::lua_setmetatable(l, table);
-        lua_warren_setreadonly(l, table, 1);
-        sealed
+        ffi::lua_getfield(l, metatable, c"__newindex".as_ptr());
+        ffi::lua_pushvalue(l, root);
+        ffi::lua_setupvalue(l, -2, 1);
+        ffi::lua_pop(l, 1);
+        lua_warren_setreadonly(l, root, 1);
     }
 }
 
-/// The `__newindex(t, key)` of the tables [`seal_top`] sealed: raises the error at the line
+/// The `__newindex(t, key)` of the tables [`seal_shared`] sealed: raises the error at the line
 /// that wrote, naming `t` by its path from the root (upvalue 1, named by upvalue 2).
 unsafe extern "C-unwind" fn refuse_within(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: Lua calls this with the table and key on `l` and the root and its name as

@@ -10,6 +10,7 @@
 //! Nothing on the Rust frames below needs dropping (the serializer holds a state pointer and
 //! indices, its error is a unit struct), so a Lua error (out of memory) may cross them.
 
+use crate::ffi::{lua_warren_getidbase, lua_warren_setidbase};
 use crate::readonly;
 use mlua::{ffi, LightUserData, Lua, Table};
 use serde::ser::{self, Serialize, Serializer};
@@ -32,19 +33,33 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
         let data = ffi::lua_touserdata(l, 1) as *const T;
         ffi::lua_settop(l, 2);
         ffi::lua_remove(l, 1);
-        if (*data).serialize(Push(l)).is_err() {
+        // The tables are made here and nothing else holds them: sealed where they are made,
+        // not copied, all with one metatable (made apart from the ids the tables take).
+        let first_id = lua_warren_getidbase(l);
+        crate::state::numbered_from(l, SHARED_METATABLE_ID, || {
+            readonly::push_shared_metatable(l, 1)
+        });
+        let push = Push { l, meta: 2 };
+        if (*data).serialize(push).is_err() {
             return ffi::luaL_error(l, c"ctx.regions: data Lua cannot hold".as_ptr());
         }
-        if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
-            // The tables were made here and nothing else holds them: sealed in place, not
-            // copied. One id skipped per table, for the copy `freeze` would have made, keeps
-            // every later object's id (and so the order of tables a recipe keys by objects).
-            let sealed = readonly::seal_top(l);
-            crate::state::skip_ids(l, sealed);
+        if ffi::lua_type(l, 3) == ffi::LUA_TTABLE {
+            readonly::seal_shared(l, 2, 3);
+            // Every later object numbered as after a frozen copy: for each table, its copy,
+            // the copy's metatable and its `__newindex` closure (and so the order of tables a
+            // recipe keys by objects).
+            let tables = lua_warren_getidbase(l) - first_id;
+            lua_warren_setidbase(l, first_id + 4 * tables);
         }
+        ffi::lua_remove(l, 2);
     }
     1
 }
+
+/// Where the shared metatable of `ctx.regions` and its `__newindex` are numbered (see
+/// `lua_warren_setidbase`): scripts cannot reach them, so they stay apart from what loading
+/// and runs number (`host.rs`, `api::fast`).
+const SHARED_METATABLE_ID: u64 = (1 << 39) + (1 << 30);
 
 /// Data that has no Lua form here (a serializer's custom error).
 #[derive(Debug)]
@@ -66,20 +81,24 @@ impl ser::Error for Unsupported {
 
 type Done = Result<(), Unsupported>;
 
-/// Pushes one value onto the stack of its state.
+/// Pushes one value onto the stack of its state; every table it makes gets the shared
+/// read-only metatable at `meta` (marked read-only once the whole value is built).
 #[derive(Clone, Copy)]
-struct Push(*mut ffi::lua_State);
+struct Push {
+    l: *mut ffi::lua_State,
+    meta: c_int,
+}
 
 impl Push {
     /// Room for a compound value's table, key and value.
     fn room(self) {
-        // SAFETY: `self.0` is the live state of `build_frozen`.
-        unsafe { ffi::luaL_checkstack(self.0, 4, c"ctx.regions".as_ptr()) };
+        // SAFETY: `self.l` is the live state of `build_frozen`.
+        unsafe { ffi::luaL_checkstack(self.l, 4, c"ctx.regions".as_ptr()) };
     }
 
     fn string(self, s: &[u8]) -> Done {
         // SAFETY: as in `room`.
-        unsafe { ffi::lua_pushlstring(self.0, s.as_ptr().cast(), s.len()) };
+        unsafe { ffi::lua_pushlstring(self.l, s.as_ptr().cast(), s.len()) };
         Ok(())
     }
 
@@ -87,8 +106,8 @@ impl Push {
         // SAFETY: as in `room`.
         unsafe {
             match i {
-                Some(i) => ffi::lua_pushinteger(self.0, i),
-                None => ffi::lua_pushnumber(self.0, n),
+                Some(i) => ffi::lua_pushinteger(self.l, i),
+                None => ffi::lua_pushnumber(self.l, n),
             }
         }
         Ok(())
@@ -96,21 +115,24 @@ impl Push {
 
     fn nil(self) -> Done {
         // SAFETY: as in `room`.
-        unsafe { ffi::lua_pushnil(self.0) };
+        unsafe { ffi::lua_pushnil(self.l) };
         Ok(())
     }
 
-    /// A new table on top, as `create_table_with_capacity(narr, nrec)` makes it; its index.
+    /// A new table on top, as `create_table_with_capacity(narr, nrec)` makes it, with the
+    /// shared metatable; its index.
     fn table(self, narr: usize, nrec: usize) -> c_int {
         self.room();
-        // SAFETY: as in `room`.
+        // SAFETY: as in `room`; `meta` is the shared metatable's index.
         unsafe {
             ffi::lua_createtable(
-                self.0,
+                self.l,
                 narr.try_into().unwrap_or(c_int::MAX),
                 nrec.try_into().unwrap_or(c_int::MAX),
             );
-            ffi::lua_gettop(self.0)
+            ffi::lua_pushvalue(self.l, self.meta);
+            ffi::lua_setmetatable(self.l, -2);
+            ffi::lua_gettop(self.l)
         }
     }
 
@@ -118,9 +140,9 @@ impl Push {
     fn set_field(self, table: c_int, key: &str) {
         // SAFETY: as in `room`; `table` is an index below the value on top.
         unsafe {
-            ffi::lua_pushlstring(self.0, key.as_ptr().cast(), key.len());
-            ffi::lua_insert(self.0, -2);
-            ffi::lua_rawset(self.0, table);
+            ffi::lua_pushlstring(self.l, key.as_ptr().cast(), key.len());
+            ffi::lua_insert(self.l, -2);
+            ffi::lua_rawset(self.l, table);
         }
     }
 
@@ -129,9 +151,9 @@ impl Push {
         let outer = self.table(0, nrec);
         // SAFETY: as in `room`; the inner table is just below the new one.
         unsafe {
-            ffi::lua_pushvalue(self.0, outer - 1);
+            ffi::lua_pushvalue(self.l, outer - 1);
             self.set_field(outer, variant);
-            ffi::lua_remove(self.0, outer - 1);
+            ffi::lua_remove(self.l, outer - 1);
         }
         Ok(())
     }
@@ -158,7 +180,7 @@ impl Serializer for Push {
 
     fn serialize_bool(self, v: bool) -> Done {
         // SAFETY: as in `Push::room`.
-        unsafe { ffi::lua_pushboolean(self.0, c_int::from(v)) };
+        unsafe { ffi::lua_pushboolean(self.l, c_int::from(v)) };
         Ok(())
     }
 
@@ -299,7 +321,7 @@ impl ser::SerializeSeq for Seq {
         v.serialize(self.push)?;
         self.next += 1;
         // SAFETY: as in `Push::room`; the element is on top of the sequence's table.
-        unsafe { ffi::lua_rawseti(self.push.0, self.table, self.next) };
+        unsafe { ffi::lua_rawseti(self.push.l, self.table, self.next) };
         Ok(())
     }
 
@@ -346,8 +368,8 @@ impl ser::SerializeTupleVariant for TupleVariant {
         v.serialize(self.push)?;
         // SAFETY: as in `Push::room`; the element is on top of the variant's table.
         unsafe {
-            let len = ffi::lua_rawlen(self.push.0, self.table) as ffi::lua_Integer;
-            ffi::lua_rawseti(self.push.0, self.table, len + 1);
+            let len = ffi::lua_rawlen(self.push.l, self.table) as ffi::lua_Integer;
+            ffi::lua_rawseti(self.push.l, self.table, len + 1);
         }
         Ok(())
     }
@@ -375,7 +397,7 @@ impl ser::SerializeMap for Fill {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Done {
         v.serialize(self.push)?;
         // SAFETY: as in `Push::room`; the key and the value are on top of the map's table.
-        unsafe { ffi::lua_rawset(self.push.0, self.table) };
+        unsafe { ffi::lua_rawset(self.push.l, self.table) };
         Ok(())
     }
 
