@@ -64,10 +64,42 @@ macro_rules! functions {
 
         /// Adds every function of the list to `table`.
         $vis fn $register(lua: &mlua::Lua, table: &mlua::Table) -> mlua::Result<()> {
-            $(table.raw_set($decl.name, lua.create_function($f)?)?;)*
-            Ok(())
+            let functions = [$(($decl.name, lua.create_function($f)?)),*];
+            $crate::api::set_raw(lua, table, &functions)
         }
     };
+}
+
+/// Sets each `(key, value)` of `entries` in `table`, raw and in order, in one protected call:
+/// mlua's `raw_set` makes the key and the set a protected call each, which was most of making
+/// a module's table of functions.
+pub(crate) fn set_raw(
+    lua: &Lua,
+    table: &Table,
+    entries: &[(&str, mlua::Function)],
+) -> mlua::Result<()> {
+    let values: mlua::Variadic<&mlua::Function> = entries.iter().map(|(_, f)| f).collect();
+    let mut room = true;
+    // SAFETY: `exec_raw` runs the closure protected, with `table` in slot 1 and the values in
+    // the slots after it; two more are pushed at a time, on a stack checked for them.
+    unsafe {
+        lua.exec_raw::<()>((table, values), |l| {
+            room = ffi::lua_checkstack(l, 2) != 0;
+            if !room {
+                return;
+            }
+            for (slot, (key, _)) in (2..).zip(entries) {
+                ffi::lua_pushlstring(l, key.as_ptr().cast(), key.len());
+                ffi::lua_pushvalue(l, slot);
+                ffi::lua_rawset(l, 1);
+            }
+        })
+    }?;
+    if room {
+        Ok(())
+    } else {
+        Err(mlua::Error::StackError)
+    }
 }
 
 // Floor 2: the Lua-visible modules.
@@ -105,7 +137,7 @@ pub mod shared;
 pub mod terrain_names;
 
 use decl::{Class, Decl, Owner};
-use mlua::{AnyUserData, Lua, Table};
+use mlua::{ffi, AnyUserData, Lua, Table};
 use warren_core::map::priority;
 
 /// One step of [`install`]: adds a part of the API to a fresh state, setting what the prelude

@@ -65,12 +65,12 @@ struct RunRegistry(Arc<Registry>);
 /// built.
 pub fn install(lua: &Lua, root: &Table, registry: &Arc<Registry>) -> mlua::Result<()> {
     let tag = |t: &Table, entry: Entry| -> mlua::Result<()> {
-        if let Some(mt) = crate::readonly::own_metatable(lua, t, VIEW_ID_BASE)? {
+        if t.metatable().is_some() {
             let ud = lua.create_userdata(Tag {
                 registry: registry.clone(),
                 entry,
             })?;
-            mt.raw_set(TAG, ud)?;
+            crate::readonly::own_metatable(lua, t, TAG, ud, VIEW_ID_BASE)?;
         }
         Ok(())
     };

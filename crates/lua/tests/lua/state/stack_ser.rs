@@ -140,10 +140,11 @@ fn the_sealed_tables_share_a_metatable_and_a_view_can_have_its_own() {
     let (first, second): (Table, Table) = (items.get(1).expect("1"), items.get(2).expect("2"));
     let metatable = |t: &Table| t.metatable().expect("sealed").to_pointer();
     assert_eq!(metatable(&first), metatable(&root));
-    let own = warren_lua::readonly::own_metatable(&lua, &first, 1 << 35)
-        .expect("made")
-        .expect("a sealed table has a metatable");
-    assert_eq!(metatable(&first), own.to_pointer());
+    let made =
+        warren_lua::readonly::own_metatable(&lua, &first, "__kept", 7, 1 << 35).expect("made");
+    assert!(made, "a sealed table has a metatable");
+    let own = first.metatable().expect("its own");
+    assert_eq!(own.raw_get::<i64>("__kept").expect("the value it keeps"), 7);
     assert_ne!(own.to_pointer(), metatable(&root));
     assert_eq!(metatable(&second), metatable(&root));
     // Still read-only, hidden and named by its path; the others as before.
@@ -165,4 +166,10 @@ fn the_sealed_tables_share_a_metatable_and_a_view_can_have_its_own() {
         .call(&root)
         .expect("runs");
     assert!(hidden);
+    let plain = lua.create_table().expect("a table");
+    let made = warren_lua::readonly::own_metatable(&lua, &plain, "__kept", 7, 1 << 35);
+    assert!(
+        !made.expect("nothing to do"),
+        "a table with no metatable is left alone"
+    );
 }
