@@ -1,10 +1,10 @@
 //! Read-only tables: the `warren` module, `ctx.regions`, `ctx.params` and `coroutine`.
 //!
-//! A read-only table has a metatable of its own, `{ __newindex = refuse, __metatable = false }`,
-//! marked by the patched Lua (`lua_warren_setreadonly`, `crates/lua-src/WARREN.md`) so that
-//! every write, raw or not, to a key the table has or not, calls `__newindex`, which raises
-//! `cannot modify read-only table 'NAME' (key K)` at the writer's line. Reads, `#`, `pairs`
-//! and `ipairs` are a plain table's.
+//! A read-only table has a metatable `{ __newindex = refuse, __metatable = false }` (its own,
+//! or one `ctx.regions`' tables share), marked by the patched Lua (`lua_warren_setreadonly`,
+//! `crates/lua-src/WARREN.md`) so that every write, raw or not, to a key the table has or not,
+//! calls `__newindex`, which raises `cannot modify read-only table 'NAME' (key K)` at the
+//! writer's line. Reads, `#`, `pairs` and `ipairs` are a plain table's.
 //!
 //! The functions here are plain C functions on the Lua stack. `freeze` copies: it makes the
 //! objects the Lua walk it replaced made, in the same order (each copy, its tables, then its
@@ -123,54 +123,66 @@ unsafe extern "C-unwind" fn refuse_within(l: *mut ffi::lua_State) -> c_int {
         ffi::lua_settop(l, 2);
         ffi::luaL_checkstack(l, 8, std::ptr::null());
         ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
-        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
-        if !find_name(l, 1, 0) {
-            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+        // Named by the keys of the path to it, or by the root's name when it is not found
+        // (or the root not yet set).
+        let name = 3;
+        if ffi::lua_type(l, ffi::lua_upvalueindex(1)) == ffi::LUA_TTABLE {
+            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+            if let Some(keys) = find_path(l, 1, 0) {
+                ffi::luaL_checkstack(l, 3, std::ptr::null());
+                for key in name + 1..=name + keys {
+                    // name … `.KEY` appended, as `name_child` names a copy.
+                    ffi::lua_pushvalue(l, name);
+                    ffi::lua_pushstring(l, c".".as_ptr());
+                    ffi::luaL_tolstring(l, key, std::ptr::null_mut());
+                    ffi::lua_concat(l, 3);
+                    ffi::lua_replace(l, name);
+                }
+                ffi::lua_settop(l, name);
+            }
         }
-        raise_refusal(l, 3)
+        raise_refusal(l, name)
     }
 }
 
-/// With a name then a table on top of the stack, looks for the table at `target` in that table
-/// (itself included), depth first in `next` order. Found: replaces the two by the name of where
-/// it was (as [`name_child`] names paths) and returns true; else pops the two.
+/// With a table on top of the stack, looks for the table at `target` in it (itself included),
+/// depth first in `next` order, comparing tables only (no name is made until it is found: a
+/// refused write costs a walk of the tables, not a string for each). Found: replaces the table
+/// by the keys of the path to `target`, the outermost first, and returns how many; else pops
+/// it.
 ///
 /// # Safety
-/// `l` is live with a string then a table on top; `target` is an absolute index below them.
-unsafe fn find_name(l: *mut ffi::lua_State, target: c_int, depth: c_int) -> bool {
+/// `l` is live with a table on top; `target` is an absolute index below it.
+unsafe fn find_path(l: *mut ffi::lua_State, target: c_int, depth: c_int) -> Option<c_int> {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
         let table = ffi::lua_gettop(l);
-        let name = table - 1;
         if ffi::lua_rawequal(l, table, target) != 0 {
             ffi::lua_pop(l, 1);
-            return true;
+            return Some(0);
         }
-        if depth < MAX_DEPTH && ffi::lua_checkstack(l, 6) != 0 {
+        if depth < MAX_DEPTH && ffi::lua_checkstack(l, 4) != 0 {
             ffi::lua_pushnil(l);
             while ffi::lua_next(l, table) != 0 {
-                // name table key value
+                // table key value
                 if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
                     ffi::lua_pop(l, 1);
-                    continue;
-                }
-                name_child(l, name);
-                if find_name(l, target, depth + 1) {
-                    // name table key found
-                    ffi::lua_replace(l, name);
-                    ffi::lua_settop(l, name);
-                    return true;
+                } else if let Some(keys) = find_path(l, target, depth + 1) {
+                    // table key, then the keys below it
+                    ffi::lua_remove(l, table);
+                    return Some(keys + 1);
                 }
             }
         }
-        ffi::lua_settop(l, name - 1);
-        false
+        ffi::lua_pop(l, 1);
+        None
     }
 }
 
 /// Gives the table `t`, sealed as `ctx.regions` is ([`crate::stack_ser::frozen`]), a read-only
-/// metatable of its own: the shared one's fields and `key = value`, numbered from `first_id`
-/// (for what the host keeps hidden in one view's metatable: `api::regions`' tags). Made in one
+/// metatable of its own: the shared one's fields and `key = value`, numbered as `first_id` (for
+/// what the host keeps hidden in one view's metatable: `api::regions`' tags; every view's may
+/// have the same id, since scripts cannot reach them to key a table by them). Made in one
 /// protected call, not a protected call for each field (two thirds of tagging the views).
 /// False when `t` has no metatable.
 pub fn own_metatable(

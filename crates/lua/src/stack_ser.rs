@@ -47,7 +47,8 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
             readonly::seal_shared(l, 2, 3);
             // Every later object numbered as after a frozen copy: for each table, its copy,
             // the copy's metatable and its `__newindex` closure (and so the order of tables a
-            // recipe keys by objects).
+            // recipe keys by objects). The build's tables are the only objects numbered in it
+            // (no script runs, and no finalizer makes objects: scripts cannot set `__gc`).
             let tables = lua_warren_getidbase(l) - first_id;
             lua_warren_setidbase(l, first_id + 4 * tables);
         }
@@ -57,8 +58,9 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
 }
 
 /// Where the shared metatable of `ctx.regions` and its `__newindex` are numbered (see
-/// `lua_warren_setidbase`): scripts cannot reach them, so they stay apart from what loading
-/// and runs number (`host.rs`, `api::fast`).
+/// `lua_warren_setidbase`), from this id every time `ctx.regions` is built: scripts cannot
+/// reach them (so cannot key a table by them), and numbered apart they move no id of what
+/// loading and runs number (`host.rs`, `api::fast`).
 const SHARED_METATABLE_ID: u64 = (1 << 39) + (1 << 30);
 
 /// Data that has no Lua form here (a serializer's custom error).

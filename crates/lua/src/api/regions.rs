@@ -32,9 +32,9 @@ use warren_core::region::{
 /// metatable (`getmetatable` gives `false`), so the tag cannot be read or forged.
 const TAG: &str = "__warren_entry";
 
-/// Where the metatables of views are numbered (see `lua_warren_setidbase`): they replace
-/// metatables numbered when `ctx.regions` was sealed, and scripts cannot reach them, so they
-/// stay apart from what loading and runs number (`host.rs`, `api::fast`).
+/// Where the metatables of views are numbered (see `lua_warren_setidbase`), all with this one
+/// id: scripts cannot reach them (so cannot key a table by them), and numbered apart they move
+/// no id of what loading and runs number (`host.rs`, `api::fast`).
 const VIEW_ID_BASE: u64 = (1 << 39) + (1 << 31);
 
 /// Which resolved entry a view shows.
