@@ -81,14 +81,15 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
 /// give them, took a tenth of a small `warren run`'s instructions).
 ///
 /// # Safety
-/// `l` is a live state with room for three slots and a string at `name`.
+/// `l` is a live state with room for four slots and a string at `name`.
 pub(crate) unsafe fn push_shared_metatable(l: *mut ffi::lua_State, name: c_int) {
-    // SAFETY: the caller's index; three slots pushed at most.
+    // SAFETY: the caller's index; four slots pushed at most.
     unsafe {
         ffi::lua_createtable(l, 0, 2);
         ffi::lua_pushnil(l);
         ffi::lua_pushvalue(l, name);
-        ffi::lua_pushcclosure(l, refuse_within, 2);
+        ffi::lua_createtable(l, 0, 0);
+        ffi::lua_pushcclosure(l, refuse_within, 3);
         ffi::lua_setfield(l, -2, c"__newindex".as_ptr());
         ffi::lua_pushboolean(l, 0);
         ffi::lua_setfield(l, -2, c"__metatable".as_ptr());
@@ -114,68 +115,74 @@ pub(crate) unsafe fn seal_shared(l: *mut ffi::lua_State, metatable: c_int, root:
 }
 
 /// The `__newindex(t, key)` of the tables [`seal_shared`] sealed: raises the error at the line
-/// that wrote, naming `t` by its path from the root (upvalue 1, named by upvalue 2).
+/// that wrote, naming `t` by its path from the root (upvalue 1, named by upvalue 2). The first
+/// refused write names every table at once, into a table by table (upvalue 3), so that each
+/// one after costs a lookup: in a host's state it is an object made while loading, so a run's
+/// names are put back (the table emptied) with everything else the run wrote.
 unsafe extern "C-unwind" fn refuse_within(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: Lua calls this with the table and key on `l` and the root and its name as
-    // upvalues; the search pushes only on a stack it checked; the error is raised from this
-    // frame, which holds nothing to drop.
+    // SAFETY: Lua calls this with the table and key on `l` and the root, its name and the
+    // names table as upvalues; the walk pushes only on a stack it checked; the error is
+    // raised from this frame, which holds nothing to drop.
     unsafe {
         ffi::lua_settop(l, 2);
         ffi::luaL_checkstack(l, 8, std::ptr::null());
-        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
-        // Named by the keys of the path to it, or by the root's name when it is not found
-        // (or the root not yet set).
+        let (root, names) = (ffi::lua_upvalueindex(1), ffi::lua_upvalueindex(3));
         let name = 3;
-        if ffi::lua_type(l, ffi::lua_upvalueindex(1)) == ffi::LUA_TTABLE {
-            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
-            if let Some(keys) = find_path(l, 1, 0) {
-                ffi::luaL_checkstack(l, 3, std::ptr::null());
-                for key in name + 1..=name + keys {
-                    // name … `.KEY` appended, as `name_child` names a copy.
-                    ffi::lua_pushvalue(l, name);
-                    ffi::lua_pushstring(l, c".".as_ptr());
-                    ffi::luaL_tolstring(l, key, std::ptr::null_mut());
-                    ffi::lua_concat(l, 3);
-                    ffi::lua_replace(l, name);
-                }
-                ffi::lua_settop(l, name);
+        let named = |l| {
+            ffi::lua_pushvalue(l, 1);
+            ffi::lua_rawget(l, names) == ffi::LUA_TSTRING || {
+                ffi::lua_pop(l, 1);
+                false
             }
+        };
+        if !named(l) && ffi::lua_type(l, root) == ffi::LUA_TTABLE {
+            ffi::lua_pushnil(l);
+            if ffi::lua_next(l, names) == 0 {
+                // No table named yet: every one now.
+                ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+                ffi::lua_pushvalue(l, root);
+                name_every_table(l, names, 0);
+                named(l);
+            } else {
+                ffi::lua_settop(l, 2);
+            }
+        }
+        if ffi::lua_gettop(l) == 2 {
+            // Not a table of the root's (or the root not yet set): the root's name.
+            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
         }
         raise_refusal(l, name)
     }
 }
 
-/// With a table on top of the stack, looks for the table at `target` in it (itself included),
-/// depth first in `next` order, comparing tables only (no name is made until it is found: a
-/// refused write costs a walk of the tables, not a string for each). Found: replaces the table
-/// by the keys of the path to `target`, the outermost first, and returns how many; else pops
-/// it.
+/// With a name then a table on top of the stack, sets `names[table] = name` for that table and
+/// every table in it, each named as [`name_child`] names paths (`ctx.regions.corridor.1`), and
+/// pops the two.
 ///
 /// # Safety
-/// `l` is live with a table on top; `target` is an absolute index below it.
-unsafe fn find_path(l: *mut ffi::lua_State, target: c_int, depth: c_int) -> Option<c_int> {
+/// `l` is live with a string then a table on top; `names` is the index of a table without a
+/// metatable (an upvalue's pseudo-index or an absolute index below the two).
+unsafe fn name_every_table(l: *mut ffi::lua_State, names: c_int, depth: c_int) {
     // SAFETY: every index below is one this function pushed, on a stack checked for room.
     unsafe {
         let table = ffi::lua_gettop(l);
-        if ffi::lua_rawequal(l, table, target) != 0 {
-            ffi::lua_pop(l, 1);
-            return Some(0);
-        }
-        if depth < MAX_DEPTH && ffi::lua_checkstack(l, 4) != 0 {
+        let name = table - 1;
+        ffi::lua_pushvalue(l, table);
+        ffi::lua_pushvalue(l, name);
+        ffi::lua_rawset(l, names);
+        if depth < MAX_DEPTH && ffi::lua_checkstack(l, 6) != 0 {
             ffi::lua_pushnil(l);
             while ffi::lua_next(l, table) != 0 {
-                // table key value
-                if ffi::lua_type(l, -1) != ffi::LUA_TTABLE {
+                // name table key value
+                if ffi::lua_type(l, -1) == ffi::LUA_TTABLE {
+                    name_child(l, name);
+                    name_every_table(l, names, depth + 1);
+                } else {
                     ffi::lua_pop(l, 1);
-                } else if let Some(keys) = find_path(l, target, depth + 1) {
-                    // table key, then the keys below it
-                    ffi::lua_remove(l, table);
-                    return Some(keys + 1);
                 }
             }
         }
-        ffi::lua_pop(l, 1);
-        None
+        ffi::lua_settop(l, name - 1);
     }
 }
 

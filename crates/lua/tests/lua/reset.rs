@@ -244,3 +244,41 @@ return {
         assert!(m.contains("Text(\"1\")"), "{m}");
     }
 }
+
+#[test]
+fn refused_writes_to_the_regions_name_their_tables_in_every_run() {
+    // The first refused write of a run names every table of `ctx.regions` at once (into a
+    // table made while loading, which the reset empties again): each run names them alike,
+    // and the state stays clean.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+return {
+  params = { width = { default = 8 }, height = { default = 8 } },
+  generate = function(map, ctx)
+    local said = {}
+    local function try(f) said[#said + 1] = select(2, pcall(f)) end
+    try(function() ctx.regions.terrain[2].glyph = "?" end)
+    try(function() rawset(ctx.regions, "new", 1) end)
+    try(function() ctx.regions.terrain[1].x = 1 end)
+    try(function() table.insert(ctx.regions.terrain, {}) end)
+    map:tag("said", table.concat(said, "; "))
+  end,
+}
+"#;
+    let h = common::host_for(dir.path(), "refused", recipe, Limits::default());
+    let runs: Vec<String> = (1..=3).map(|s| rows(&h, s)).collect();
+    assert_eq!(h.reloads(), 0, "naming the tables made the state dirty");
+    for said in [
+        "cannot modify read-only table 'ctx.regions.terrain.2' (key glyph)",
+        "cannot modify read-only table 'ctx.regions' (key new)",
+        "cannot modify read-only table 'ctx.regions.terrain.1' (key x)",
+        "cannot modify read-only table 'ctx.regions.terrain'",
+    ] {
+        assert!(runs[0].contains(said), "{said}: {}", runs[0]);
+    }
+    let fresh = common::host_for(dir.path(), "refused", recipe, Limits::default());
+    for (i, run) in runs.iter().enumerate() {
+        assert_eq!(run, &rows(&fresh, i as u64 + 1), "run {}", i + 1);
+        assert_eq!(run, &runs[0], "run {}: the same names as the first", i + 1);
+    }
+}
