@@ -73,12 +73,13 @@ unsafe fn freeze_top(l: *mut ffi::lua_State, depth: c_int) {
 }
 
 /// Pushes the metatable `ctx.regions`' tables share, with the name at `name`:
-/// `{ __newindex = refuse_within(root, name), __metatable = false }`, its root set and its
-/// tables made read-only by [`seal_shared`] once they are built (`stack_ser`: each table gets
-/// it as it is made). A refused write names the table by its path (`ctx.regions.corridor.1`,
-/// as [`freeze_top`] names copies), found from the root when the write is refused rather than
-/// made for every table while loading (a metatable, a closure and a name each, with a walk to
-/// give them, took a tenth of a small `warren run`'s instructions).
+/// `{ __newindex = refuse_within(root, name, names), __metatable = false }`, its root set and
+/// its tables made read-only by [`seal_shared`] once they are built (`stack_ser`: each table
+/// gets it as it is made). A refused write names the table by its path
+/// (`ctx.regions.corridor.1`, as [`freeze_top`] names copies), from names made at a run's
+/// first refused write rather than for every table while loading (a metatable, a closure and
+/// a name each, with a walk to give them, took a tenth of a small `warren run`'s
+/// instructions).
 ///
 /// # Safety
 /// `l` is a live state with room for four slots and a string at `name`.
@@ -292,7 +293,8 @@ unsafe fn seal_as(l: *mut ffi::lua_State, table: c_int, name: c_int) {
 
 /// A read-only table's `__newindex(t, key)`: raises the error at the line that wrote.
 unsafe extern "C-unwind" fn refuse(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: Lua calls this with the table and key on `l` and the name as upvalue 1.
+    // SAFETY: Lua calls this with the table and key on `l` and the name as upvalue 1; the
+    // error is raised from this frame, which holds nothing to drop.
     unsafe {
         ffi::lua_settop(l, 2);
         ffi::luaL_checkstack(l, 7, std::ptr::null());
