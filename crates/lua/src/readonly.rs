@@ -129,12 +129,14 @@ unsafe extern "C-unwind" fn refuse_within(l: *mut ffi::lua_State) -> c_int {
         ffi::luaL_checkstack(l, 8, std::ptr::null());
         let (root, names) = (ffi::lua_upvalueindex(1), ffi::lua_upvalueindex(3));
         let name = 3;
+        // Pushes `t`'s name when it has one.
         let named = |l| {
             ffi::lua_pushvalue(l, 1);
-            ffi::lua_rawget(l, names) == ffi::LUA_TSTRING || {
-                ffi::lua_pop(l, 1);
-                false
+            if ffi::lua_rawget(l, names) == ffi::LUA_TSTRING {
+                return true;
             }
+            ffi::lua_pop(l, 1);
+            false
         };
         if !named(l) && ffi::lua_type(l, root) == ffi::LUA_TTABLE {
             ffi::lua_pushnil(l);

@@ -79,26 +79,18 @@ pub(crate) fn set_raw(
     entries: &[(&str, mlua::Function)],
 ) -> mlua::Result<()> {
     let values: mlua::Variadic<&mlua::Function> = entries.iter().map(|(_, f)| f).collect();
-    let mut room = true;
-    // SAFETY: `exec_raw` runs the closure protected, with `table` in slot 1 and the values in
-    // the slots after it; two more are pushed at a time, on a stack checked for them.
+    // SAFETY: `exec_raw` runs the closure protected (a stack that cannot grow raises there),
+    // with `table` in slot 1 and the values in the slots after it; two more are pushed at a
+    // time, on a stack checked for them.
     unsafe {
         lua.exec_raw::<()>((table, values), |l| {
-            room = ffi::lua_checkstack(l, 2) != 0;
-            if !room {
-                return;
-            }
+            ffi::luaL_checkstack(l, 2, c"a module's table".as_ptr());
             for (slot, (key, _)) in (2..).zip(entries) {
                 ffi::lua_pushlstring(l, key.as_ptr().cast(), key.len());
                 ffi::lua_pushvalue(l, slot);
                 ffi::lua_rawset(l, 1);
             }
         })
-    }?;
-    if room {
-        Ok(())
-    } else {
-        Err(mlua::Error::StackError)
     }
 }
 
