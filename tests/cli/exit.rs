@@ -2,6 +2,8 @@
 //! nothing by it: what it writes to a pipe is whole, byte for byte what it writes to a file,
 //! and mimalloc's statistics still print when asked for. (Every failing command's exit code and
 //! message, through the same exit, is checked where the command is: `cli.rs`, `first_run.rs`.)
+//! On glibc Linux it also starts without the standard library's start (`main` there), and keeps
+//! what that start gave it: SIGPIPE ignored, and no standard stream left closed.
 
 use crate::common::*;
 
@@ -56,4 +58,75 @@ fn mimalloc_statistics_still_print_when_asked_for() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&quiet.stderr).contains("peak"));
     assert_eq!(out.stdout, quiet.stdout);
+}
+
+/// A reader that goes away is a write error warren reports (exit code 1), not a signal that
+/// ends it unheard: SIGPIPE is ignored, as the standard library's start ignores it.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_is_a_write_error() {
+    let mut child = crate::common::process::warren_in(&root())
+        .args(["run", "scripts/cave.lua", "--seed", "3"])
+        .args(["--set", "width=1024", "--set", "height=1024"])
+        .spawn()
+        .unwrap();
+    // A map of a megabyte: the pipe's buffer fills and the reader is gone.
+    drop(child.stdout.take());
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(1), "{:?}: {stderr}", done.status);
+    assert!(
+        stderr.contains("error: writing the map: Broken pipe"),
+        "{stderr}"
+    );
+}
+
+/// Standard streams the process was started without are open on `/dev/null` before it opens
+/// anything, so that no file it opens takes their numbers (and what is written to them).
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_standard_streams_are_opened_on_dev_null() {
+    use std::os::unix::process::CommandExt;
+    let dir = temp_tree(&[(
+        "busy.lua",
+        "return { params = { width = { default = 8 }, height = { default = 8 } },\n\
+         generate = function(map, ctx) while true do end end }\n",
+    )]);
+    copy_regions(dir.path());
+    let mut command = crate::common::process::warren_in(dir.path());
+    command.args(["run", "busy.lua", "--max-instructions", "100000000000"]);
+    command.args(["--max-seconds", "60", "--out", "o.txt"]);
+    // SAFETY: `close` is async-signal-safe; it runs in the child between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close(0);
+            libc::close(1);
+            Ok(())
+        })
+    };
+    let mut child = command.spawn().unwrap();
+    let fds = format!("/proc/{}/fd", child.id());
+    // Looked at once the recipe has looped for a tenth of a second of CPU time (a start takes a
+    // few milliseconds): the region files and the recipe are closed again by then.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while cpu_ticks(child.id()) < 10 {
+        assert!(std::time::Instant::now() < deadline, "the recipe never ran");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let links: Vec<_> = (0..2)
+        .map(|fd| std::fs::read_link(format!("{fds}/{fd}")).ok())
+        .collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let dev_null = Some(std::path::PathBuf::from("/dev/null"));
+    assert_eq!(links, [dev_null.clone(), dev_null]);
+}
+
+/// The user and system CPU time process `pid` has used, in clock ticks (`/proc/PID/stat`'s
+/// fields 14 and 15, counted after the command name's closing parenthesis).
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
