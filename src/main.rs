@@ -53,7 +53,12 @@ static SMALL_ARENAS: extern "C" fn() = warren::memory::reserve_small_arenas;
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
     prepare_process();
-    start()
+    // A panic outside the command's own catch (in reading the arguments, say) ends the process
+    // as the standard library's start ends it, with exit code 101, not as an abort.
+    let _ = std::panic::catch_unwind(|| {
+        start();
+    });
+    std::process::exit(101)
 }
 
 /// The standard library's start, elsewhere.
@@ -71,10 +76,14 @@ fn main() {
 fn prepare_process() {
     for fd in 0..3 {
         // SAFETY: F_GETFD only reads the descriptor's flags, and `open` takes the lowest free
-        // number: `fd`, as the ones below it are open by then.
+        // number: `fd`, as the ones below it are open by then. Without `/dev/null` the process
+        // cannot keep its streams apart from its files, and ends (as the standard library's
+        // start ends it).
         unsafe {
-            if libc::fcntl(fd, libc::F_GETFD) == -1 {
-                libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+            if libc::fcntl(fd, libc::F_GETFD) == -1
+                && libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) != fd
+            {
+                libc::abort();
             }
         }
     }
@@ -115,7 +124,8 @@ fn run(cli: Cli) -> warren_lua::Result<()> {
 /// Prints `error` once, on stderr, and gives its exit code (1 bad input or a failed
 /// generation, 2 a usage mistake, 3 a bug in warren).
 fn report(error: &warren_lua::Error) -> i32 {
-    eprintln!("error: {error}");
+    // Standard error closed or full: the exit code still says what went wrong.
+    let _ = writeln!(std::io::stderr(), "error: {error}");
     error.exit_code()
 }
 

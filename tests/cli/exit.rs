@@ -81,6 +81,23 @@ fn a_closed_pipe_is_a_write_error() {
     );
 }
 
+/// An error that cannot be written (standard error full) still ends the process with its own
+/// exit code, not a panic's (101) or an abort's.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_error_on_a_full_standard_error_keeps_its_exit_code() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let done = crate::common::process::warren_in(&root())
+        .args(["run", "no/such/recipe.lua"])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(done.status.code(), Some(1), "{:?}", done.status);
+}
+
 /// Standard streams the process was started without are open on `/dev/null` before it opens
 /// anything, so that no file it opens takes their numbers (and what is written to them).
 #[cfg(target_os = "linux")]
@@ -109,15 +126,16 @@ fn closed_standard_streams_are_opened_on_dev_null() {
     // Looked at once the recipe has looped for a tenth of a second of CPU time (a start takes a
     // few milliseconds): the region files and the recipe are closed again by then.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while cpu_ticks(child.id()) < 10 {
-        assert!(std::time::Instant::now() < deadline, "the recipe never ran");
+    while cpu_ticks(child.id()) < 10 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+    let ran = cpu_ticks(child.id()) >= 10;
     let links: Vec<_> = (0..2)
         .map(|fd| std::fs::read_link(format!("{fds}/{fd}")).ok())
         .collect();
     child.kill().unwrap();
     child.wait().unwrap();
+    assert!(ran, "the recipe never ran");
     let dev_null = Some(std::path::PathBuf::from("/dev/null"));
     assert_eq!(links, [dev_null.clone(), dev_null]);
 }

@@ -221,7 +221,9 @@ pub fn new_state(
     // will be refused (its usual assumption for a state without a memory limit): it then makes
     // each function, table and string without the protected call it otherwise wraps around
     // them (a thousand-odd at every start, 0.34 M of a small map's 7.52 M instructions). What
-    // the state holds by then is counted from here on (`AllocGuard::install`).
+    // the state holds by then is counted from here on (`AllocGuard::install`), by the sizes Lua
+    // asked for: the rounding of those blocks to the allocator's sizes (about 9 KiB) is not in
+    // the account, as that of the base libraries' blocks was not before.
     sandbox.alloc = Some(AllocGuard::install(&sandbox.lua, budget)?);
     Ok((sandbox, helpers))
 }

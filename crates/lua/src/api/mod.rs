@@ -65,33 +65,11 @@ macro_rules! functions {
         /// Adds every function of the list to `table`.
         $vis fn $register(lua: &mlua::Lua, table: &mlua::Table) -> mlua::Result<()> {
             let functions = [$(($decl.name, lua.create_function($f)?)),*];
-            $crate::api::set_raw(lua, table, &functions)
+            functions
+                .into_iter()
+                .try_for_each(|(name, function)| table.raw_set(name, function))
         }
     };
-}
-
-/// Sets each `(key, value)` of `entries` in `table`, raw and in order, in one protected call:
-/// mlua's `raw_set` makes the key and the set a protected call each, which was most of making
-/// a module's table of functions.
-pub(crate) fn set_raw(
-    lua: &Lua,
-    table: &Table,
-    entries: &[(&str, mlua::Function)],
-) -> mlua::Result<()> {
-    let values: mlua::Variadic<&mlua::Function> = entries.iter().map(|(_, f)| f).collect();
-    // SAFETY: `exec_raw` runs the closure protected (a stack that cannot grow raises there),
-    // with `table` in slot 1 and the values in the slots after it; two more are pushed at a
-    // time, on a stack checked for them.
-    unsafe {
-        lua.exec_raw::<()>((table, values), |l| {
-            ffi::luaL_checkstack(l, 2, c"a module's table".as_ptr());
-            for (slot, (key, _)) in (2..).zip(entries) {
-                ffi::lua_pushlstring(l, key.as_ptr().cast(), key.len());
-                ffi::lua_pushvalue(l, slot);
-                ffi::lua_rawset(l, 1);
-            }
-        })
-    }
 }
 
 // Floor 2: the Lua-visible modules.
@@ -129,7 +107,7 @@ pub mod shared;
 pub mod terrain_names;
 
 use decl::{Class, Decl, Owner};
-use mlua::{ffi, AnyUserData, Lua, Table};
+use mlua::{AnyUserData, Lua, Table};
 use warren_core::map::priority;
 
 /// One step of [`install`]: adds a part of the API to a fresh state, setting what the prelude
