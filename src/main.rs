@@ -43,7 +43,7 @@ static SMALL_ARENAS: extern "C" fn() = warren::memory::reserve_small_arenas;
 /// The process's entry point on glibc Linux, in place of the standard library's start. That
 /// start sets up, before any code of warren's runs, a handler that names the thread whose stack
 /// overflowed, and finds the main thread's stack for it by reading and parsing
-/// `/proc/self/maps`: about 0.1 ms of a small map's 2.7 ms run (its system calls, 175 → 159).
+/// `/proc/self/maps`: about 0.08 ms of a small map's 2.6 ms run (its system calls, 175 → 159).
 /// Without it a stack overflow ends the process by SIGSEGV, with no message, as a C program's
 /// does (the recipe's Lua and the region files' nesting are bounded well before one). What else
 /// the standard library's start does and warren relies on is done by [`prepare_process`]; the
