@@ -526,10 +526,9 @@ pub fn prepare<'a>(batch: &'a Batch, host: &Host, jobs: usize) -> Result<Shared<
         advanced: Condvar::new(),
         progress: batch.progress.then(|| progress_bar(remaining)),
         states: Mutex::default(),
-        turns: batch
-            .turns
-            .clone()
-            .or_else(|| (jobs > 1).then(|| Turns::new(batch.limits.memory))),
+        turns: batch.turns.clone().or_else(|| {
+            (jobs > 1).then(|| Turns::releasing(batch.limits.memory, crate::memory::release_freed))
+        }),
     })
 }
 

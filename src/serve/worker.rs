@@ -313,7 +313,7 @@ fn run(
         catalog: setup.catalog,
         regions: setup.regions,
         limits: setup.limits,
-        turns: Turns::new(setup.limits.memory),
+        turns: Turns::releasing(setup.limits.memory, crate::memory::release_freed),
         changes,
         session: setup.session,
         slots: BTreeMap::new(),

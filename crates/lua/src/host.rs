@@ -97,6 +97,8 @@ pub struct Host {
     /// The last generation ended because of what the generations beside it held
     /// ([`Host::crowded`]).
     crowded: std::cell::Cell<bool>,
+    /// The last generation ran out of memory ([`Host::out_of_memory`]).
+    out_of_memory: std::cell::Cell<bool>,
 }
 
 /// Bytes a caller keeps from a generation (a finished level, its snapshots) while it makes more:
@@ -304,6 +306,7 @@ impl Host {
             cancel: RefCell::new(None),
             shared_limit: RefCell::new(None),
             crowded: std::cell::Cell::new(false),
+            out_of_memory: std::cell::Cell::new(false),
         })
     }
 
@@ -372,6 +375,12 @@ impl Host {
     /// held the rest ([`Host::set_shared_limit`]): its error says nothing about the recipe.
     pub fn crowded(&self) -> bool {
         self.crowded.get()
+    }
+
+    /// Whether the last generation ended because it ran out of memory: its own limit, or the
+    /// shared one ([`Host::crowded`]).
+    pub fn out_of_memory(&self) -> bool {
+        self.out_of_memory.get()
     }
 
     /// Collects the garbage the last generation left (or loads the recipe again, when the last
@@ -531,6 +540,10 @@ impl Host {
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
         self.crowded
             .set(budget.exceeded() == Some(crate::budget::Exceeded::Crowded));
+        self.out_of_memory.set(matches!(
+            budget.exceeded(),
+            Some(crate::budget::Exceeded::Memory | crate::budget::Exceeded::Crowded)
+        ));
         self.spent.set((budget.used(), budget.peak_bytes()));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not

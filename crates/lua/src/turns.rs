@@ -20,6 +20,10 @@ pub struct Turns {
     /// Held for reading while a generation runs beside others, for writing while one runs
     /// alone.
     alone: RwLock<()>,
+    /// Gives the memory freed on the calling thread back to the system at once (the program's
+    /// allocator's call), after a generation that ran out of memory; `None` leaves that to the
+    /// allocator (see [`Turns::releasing`]).
+    release: Option<fn()>,
 }
 
 impl Turns {
@@ -28,6 +32,22 @@ impl Turns {
         Arc::new(Turns {
             limit: SharedLimit::new(limit),
             alone: RwLock::new(()),
+            release: None,
+        })
+    }
+
+    /// Turns sharing `limit` bytes that call `release` on a generation's thread once it has run
+    /// out of memory (its own limit or the shared one) and its garbage is collected. An
+    /// allocator that keeps freed memory a while for the next allocation (mimalloc's purge
+    /// delay) would otherwise keep what that generation freed resident while the next one, on
+    /// another thread, takes fresh memory: the process would hold the limit about twice over.
+    /// `release` is the allocator's call that gives freed memory back now (`mi_collect(true)`
+    /// for mimalloc); generations that end within their limits keep theirs for the next.
+    pub fn releasing(limit: usize, release: fn()) -> Arc<Turns> {
+        Arc::new(Turns {
+            limit: SharedLimit::new(limit),
+            alone: RwLock::new(()),
+            release: Some(release),
         })
     }
 
@@ -45,7 +65,7 @@ impl Turns {
         {
             let _beside = self.alone.read().unwrap_or_else(|e| e.into_inner());
             let out = generation();
-            host.tidy();
+            self.tidy(host);
             if !host.crowded() {
                 return out;
             }
@@ -53,8 +73,17 @@ impl Turns {
         let _alone = self.alone.write().unwrap_or_else(|e| e.into_inner());
         host.set_shared_limit(None);
         let out = generation();
-        host.tidy();
+        self.tidy(host);
         self.join(host);
         out
+    }
+
+    /// Collects what `host`'s last generation left ([`Host::tidy`]) and, when it ran out of
+    /// memory, gives what it freed back to the system ([`Turns::releasing`]).
+    fn tidy(&self, host: &Host) {
+        host.tidy();
+        if let Some(release) = self.release.filter(|_| host.out_of_memory()) {
+            release();
+        }
     }
 }

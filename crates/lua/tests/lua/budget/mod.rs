@@ -6,7 +6,8 @@
 mod account;
 /// Region files lower the limits in force, flags are checked (`limits.rs`).
 mod limits;
-/// A memory limit shared by several hosts (`shared_limit.rs`).
+/// A memory limit shared by several hosts (`shared_limit.rs`), and the turns they take
+/// (`turns.rs`).
 mod shared_limit;
 
 use std::sync::atomic::{AtomicBool, Ordering};
