@@ -94,11 +94,9 @@ pub struct Host {
     /// The memory limit this host's generations share with other hosts' (see
     /// [`Host::set_shared_limit`]).
     shared_limit: RefCell<Option<Arc<crate::shared_limit::SharedLimit>>>,
-    /// The last generation ended because of what the generations beside it held
-    /// ([`Host::crowded`]).
-    crowded: std::cell::Cell<bool>,
-    /// The last generation ran out of memory ([`Host::out_of_memory`]).
-    out_of_memory: std::cell::Cell<bool>,
+    /// The budget the last generation ran out of, if any ([`Host::crowded`],
+    /// [`Host::out_of_memory`]).
+    exceeded: std::cell::Cell<Option<crate::budget::Exceeded>>,
 }
 
 /// Bytes a caller keeps from a generation (a finished level, its snapshots) while it makes more:
@@ -305,8 +303,7 @@ impl Host {
             kept: std::cell::Cell::new(0),
             cancel: RefCell::new(None),
             shared_limit: RefCell::new(None),
-            crowded: std::cell::Cell::new(false),
-            out_of_memory: std::cell::Cell::new(false),
+            exceeded: std::cell::Cell::new(None),
         })
     }
 
@@ -374,13 +371,16 @@ impl Host {
     /// Whether the last generation ended only because the generations sharing its memory limit
     /// held the rest ([`Host::set_shared_limit`]): its error says nothing about the recipe.
     pub fn crowded(&self) -> bool {
-        self.crowded.get()
+        self.exceeded.get() == Some(crate::budget::Exceeded::Crowded)
     }
 
     /// Whether the last generation ended because it ran out of memory: its own limit, or the
     /// shared one ([`Host::crowded`]).
     pub fn out_of_memory(&self) -> bool {
-        self.out_of_memory.get()
+        matches!(
+            self.exceeded.get(),
+            Some(crate::budget::Exceeded::Memory | crate::budget::Exceeded::Crowded)
+        )
     }
 
     /// Collects the garbage the last generation left (or loads the recipe again, when the last
@@ -538,12 +538,7 @@ impl Host {
         api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
         let exceeded = budget.message(&state::state(&env.lua).recipe.borrow());
-        self.crowded
-            .set(budget.exceeded() == Some(crate::budget::Exceeded::Crowded));
-        self.out_of_memory.set(matches!(
-            budget.exceeded(),
-            Some(crate::budget::Exceeded::Memory | crate::budget::Exceeded::Crowded)
-        ));
+        self.exceeded.set(budget.exceeded());
         self.spent.set((budget.used(), budget.peak_bytes()));
         budget.end();
         // A failed run (a memory bomb, say) or a heavy one leaves garbage the next run must not

@@ -29,11 +29,7 @@ pub struct Turns {
 impl Turns {
     /// Turns sharing `limit` bytes.
     pub fn new(limit: usize) -> Arc<Turns> {
-        Arc::new(Turns {
-            limit: SharedLimit::new(limit),
-            alone: RwLock::new(()),
-            release: None,
-        })
+        Self::made(limit, None)
     }
 
     /// Turns sharing `limit` bytes that call `release` on a generation's thread once it has run
@@ -44,10 +40,15 @@ impl Turns {
     /// `release` is the allocator's call that gives freed memory back now (`mi_collect(true)`
     /// for mimalloc); generations that end within their limits keep theirs for the next.
     pub fn releasing(limit: usize, release: fn()) -> Arc<Turns> {
+        Self::made(limit, Some(release))
+    }
+
+    /// Turns sharing `limit` bytes, with `release` or none.
+    fn made(limit: usize, release: Option<fn()>) -> Arc<Turns> {
         Arc::new(Turns {
             limit: SharedLimit::new(limit),
             alone: RwLock::new(()),
-            release: Some(release),
+            release,
         })
     }
 

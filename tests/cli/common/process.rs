@@ -82,7 +82,7 @@ pub fn finish(mut child: Child) -> Finished {
 
 /// The user and system CPU time process `pid` has used so far (`/proc/PID/stat`'s `utime` and
 /// `stime`, fields 14 and 15, in clock ticks).
-fn cpu_so_far(pid: libc::pid_t) -> Duration {
+pub fn cpu_so_far(pid: libc::pid_t) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc/PID/stat");
     // The command name (field 2) may hold spaces: the fields after it follow its last ')'.
     let after_name = &stat[stat.rfind(')').expect("a command name") + 2..];
