@@ -988,14 +988,23 @@ impl Run {
     ) {
         let (to, bits) = (self.stroke.terrain, self.stroke.terrain_bits);
         carved.reserve(self.len);
-        let slots = &mut carved.spare_capacity_mut()[..self.len];
+        let slots = carved.spare_capacity_mut()[..self.len].as_mut_ptr();
+        // The run's cells lie between its ends, both of which are on both planes.
+        let last = first.wrapping_add_signed(step * (self.len as isize - 1));
+        assert!(first.max(last) < terrain.len().min(flags.len()));
+        let (terrain, flags) = (terrain.as_mut_ptr(), flags.as_mut_ptr());
         let (mut n, mut i, mut p) = (0, first, self.origin);
         for _ in 0..self.len {
-            let changed = terrain[i] != to;
-            terrain[i] = to;
-            flags[i] = (flags[i] & !FLAG_TERRAIN) | bits;
-            slots[n].write(p);
-            n += changed as usize;
+            // SAFETY: `i` goes from `first` to `last` in equal steps, so it stays between two
+            // indices checked above; `n` never passes the cells so far, fewer than the slots.
+            unsafe {
+                let (t, f) = (&mut *terrain.add(i), &mut *flags.add(i));
+                let changed = *t != to;
+                *t = to;
+                *f = (*f & !FLAG_TERRAIN) | bits;
+                (*slots.add(n)).write(p);
+                n += changed as usize;
+            }
             i = i.wrapping_add_signed(step);
             p = Point::new(p.x + self.step.x, p.y + self.step.y);
         }
