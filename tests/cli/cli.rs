@@ -281,3 +281,119 @@ fn every_subcommand_help_opens_with_its_line_in_the_list() {
     }
     assert!(seen >= 9, "{seen} subcommands");
 }
+
+/// The cache files in `dir` (`regions-…`), by name.
+fn cache_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("regions-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// `warren run scripts/rooms.lua --seed 3` with the regions of `regions` (the shipped ones by
+/// default) and `env` set; its map.
+fn run_with(env: &[(&str, &std::path::Path)], regions: Option<&std::path::Path>) -> Vec<u8> {
+    let mut cmd = warren();
+    cmd.env_remove("WARREN_CACHE_DIR")
+        .env_remove("XDG_CACHE_HOME");
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    cmd.args(["run", "scripts/rooms.lua", "--seed", "3"]);
+    if let Some(dir) = regions {
+        cmd.arg("--regions").arg(dir);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[cfg(unix)]
+#[test]
+fn the_region_parse_cache_is_written_once_then_read_with_the_same_map() {
+    use std::os::unix::fs::MetadataExt;
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("WARREN_CACHE_DIR", cache.path())];
+    let first = run_with(&env, None);
+    let files = cache_files(cache.path());
+    assert_eq!(files.len(), 1, "{files:?}");
+    let inode = std::fs::metadata(&files[0]).unwrap().ino();
+    // Read, not written again (a write replaces the file).
+    assert_eq!(run_with(&env, None), first);
+    assert_eq!(cache_files(cache.path()), files);
+    assert_eq!(std::fs::metadata(&files[0]).unwrap().ino(), inode);
+    // The same map as with no cache.
+    let off = tempfile::tempdir().unwrap();
+    let none = [("WARREN_CACHE_DIR", std::path::Path::new(""))];
+    let env_off = [
+        none[0],
+        ("XDG_CACHE_HOME", off.path()),
+        ("HOME", off.path()),
+    ];
+    assert_eq!(run_with(&env_off, None), first);
+    assert_eq!(
+        std::fs::read_dir(off.path()).unwrap().count(),
+        0,
+        "off writes nothing"
+    );
+}
+
+#[test]
+fn an_edited_region_file_is_parsed_again_and_its_change_shows() {
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("WARREN_CACHE_DIR", cache.path())];
+    let dir = tempfile::tempdir().unwrap();
+    copy_regions(dir.path());
+    let regions = dir.path().join("regions");
+    let before = run_with(&env, Some(&regions));
+    assert!(before.contains(&b'>'));
+    let terrain = regions.join("terrain.toml");
+    let text = std::fs::read_to_string(&terrain).unwrap();
+    let edited = text.replace("glyph = \">\"", "glyph = \"V\"");
+    assert_ne!(edited, text);
+    std::fs::write(&terrain, edited).unwrap();
+    let after = run_with(&env, Some(&regions));
+    assert!(!after.contains(&b'>') && after.contains(&b'V'));
+    assert_eq!(cache_files(cache.path()).len(), 2);
+}
+
+#[test]
+fn the_region_parse_cache_goes_where_xdg_and_home_say_or_nowhere() {
+    let xdg = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    run_with(
+        &[("XDG_CACHE_HOME", xdg.path()), ("HOME", home.path())],
+        None,
+    );
+    assert_eq!(cache_files(&xdg.path().join("warren")).len(), 1);
+    run_with(&[("HOME", home.path())], None);
+    assert_eq!(cache_files(&home.path().join(".cache/warren")).len(), 1);
+    // A cache that cannot be made (its directory would be inside a file) changes nothing.
+    let file = home.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    let expected = run_with(&[("HOME", home.path())], None);
+    assert_eq!(
+        run_with(&[("WARREN_CACHE_DIR", &file.join("cache"))], None),
+        expected
+    );
+}

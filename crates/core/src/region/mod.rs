@@ -4,6 +4,7 @@
 //!
 //! Loading reports every problem it finds, each with file, line and column.
 
+pub mod cache;
 pub mod entries;
 pub mod error;
 pub mod explain;
@@ -113,7 +114,8 @@ pub struct Source {
 }
 
 impl Registry {
-    /// Loads every `*.toml` under `dir` (recursively, in path order).
+    /// Loads every `*.toml` under `dir` (recursively, in path order), through the parse cache
+    /// ([`cache`]) when there is one.
     pub fn load_dir(dir: &Path) -> Result<Registry, RegionErrors> {
         let whole = |message: String| {
             RegionErrors(vec![RegionError {
@@ -145,7 +147,29 @@ impl Registry {
         if !errors.is_empty() {
             return Err(RegionErrors(errors));
         }
-        Registry::from_sources(sources)
+        Registry::from_sources_cached(sources, cache::ParseCache::from_env().as_ref())
+    }
+
+    /// [`Registry::from_sources`], reading the files' parse from `cache` when it holds it and
+    /// keeping it there when it did not (see [`cache`]): the same registry either way.
+    pub fn from_sources_cached(
+        sources: Vec<Source>,
+        cache: Option<&cache::ParseCache>,
+    ) -> Result<Registry, RegionErrors> {
+        let Some(cache) = cache else {
+            return Registry::from_sources(sources);
+        };
+        let parsed = match cache.read(&sources) {
+            Some(files) => validate::Parsed::whole(files),
+            None => {
+                let parsed = validate::parse(&sources);
+                if let Some(files) = parsed.files() {
+                    cache.write(&sources, &files);
+                }
+                parsed
+            }
+        };
+        validate::check(sources, parsed)
     }
 
     /// Builds a registry from in-memory sources (in the order given).

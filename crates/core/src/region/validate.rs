@@ -165,10 +165,43 @@ fn unplaced(message: String) -> String {
     }
 }
 
-/// Parses, merges and validates `sources` into a registry. A file that cannot be read as a
-/// region file is reported once, in plain words: the names it declares (as far as it is TOML)
-/// are kept, so the other files' references to them do not become errors of their own.
+/// Parses, merges and validates `sources` into a registry (see [`parse`] and [`check`]).
 pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
+    let parsed = parse(&sources);
+    check(sources, parsed)
+}
+
+/// Region sources read as region files, in order, with what could not be read.
+pub struct Parsed {
+    /// Each file that was read, by its source's index.
+    files: Vec<(usize, RegionFile)>,
+    /// Each file that was not, said once, in plain words.
+    errors: Vec<RegionError>,
+    /// The names those files declare (as far as they are TOML), kept so that the other
+    /// files' references to them do not become errors of their own.
+    excused: Excused,
+}
+
+impl Parsed {
+    /// Every source's file, read before (by [`super::cache`]): nothing failed.
+    pub fn whole(files: Vec<RegionFile>) -> Parsed {
+        Parsed {
+            files: files.into_iter().enumerate().collect(),
+            errors: Vec::new(),
+            excused: Excused::default(),
+        }
+    }
+
+    /// Every source's file, in order, if each was read.
+    pub fn files(&self) -> Option<Vec<&RegionFile>> {
+        self.errors
+            .is_empty()
+            .then(|| self.files.iter().map(|(_, f)| f).collect())
+    }
+}
+
+/// Reads each of `sources` as a region file (its TOML into the schema's types).
+pub fn parse(sources: &[Source]) -> Parsed {
     let mut errors = Vec::new();
     let mut files = Vec::new();
     let mut excused = Excused::default();
@@ -193,6 +226,21 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
             }
         }
     }
+    Parsed {
+        files,
+        errors,
+        excused,
+    }
+}
+
+/// Merges the files `parsed` read from `sources` and checks every rule of the schema across
+/// them, into a registry or every problem found.
+pub fn check(sources: Vec<Source>, parsed: Parsed) -> Result<Registry, RegionErrors> {
+    let Parsed {
+        files,
+        mut errors,
+        excused,
+    } = parsed;
     let broken = !errors.is_empty();
 
     let mut ck = Checker {

@@ -1,5 +1,7 @@
-//! Region internals: resolving, explaining, schema, shapes, error text.
+//! Region internals: resolving, explaining, schema, shapes, error text, the parse cache.
 
+/// The parse cache.
+mod cache;
 /// Errors and their text.
 mod error;
 /// `explain`: a region's keys and where each value came from.

@@ -1,0 +1,226 @@
+//! The parse cache: read only for the very texts and binary it was written for, the same
+//! registry either way, never an error of its own.
+
+use crate::common::{root, TEST_TERRAIN};
+use std::path::Path;
+use warren_core::region::cache::{ParseCache, KEEP};
+use warren_core::region::{collect_toml, read_source, RegionFile, Registry, Source};
+
+/// The sources of the region files in `dir`, in load order.
+fn sources_of(dir: &Path) -> Vec<Source> {
+    let mut paths = Vec::new();
+    collect_toml(dir, &mut paths).unwrap();
+    paths.sort();
+    paths.iter().map(|p| read_source(p).unwrap()).collect()
+}
+
+/// Two small region files.
+fn small() -> Vec<Source> {
+    let rooms = "[rooms]\nwall = \"rock\"\nfloor = \"floor\"\ncorridor = \"floor\"\n";
+    vec![
+        Source {
+            path: "regions/a.toml".into(),
+            text: TEST_TERRAIN.into(),
+        },
+        Source {
+            path: "regions/b.toml".into(),
+            text: rooms.into(),
+        },
+    ]
+}
+
+/// Everything a registry holds, as text, less what two tables built from the same terrains
+/// differ in: the serial number each gets, and the order its name index lists names in.
+fn described(registry: &Registry) -> String {
+    let text = format!("{registry:?}");
+    let (head, tail) = text.split_once("by_name: {").expect("the name index");
+    let (_, tail) = tail.split_once("}, ").expect("its end");
+    let (middle, tail) = tail.split_once("serial: ").expect("the table's serial");
+    let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+    format!("{head}{middle}{}", &tail[digits..])
+}
+
+/// What `sources` read into, parsed.
+fn parsed(sources: &[Source]) -> Vec<RegionFile> {
+    sources
+        .iter()
+        .map(|s| toml::from_str(&s.text).unwrap())
+        .collect()
+}
+
+/// The glyph the registry gives terrain `name`.
+fn glyph(registry: &Registry, name: &str) -> char {
+    let table = registry.terrains();
+    table.get(table.id(name).unwrap()).glyph
+}
+
+/// `files` with terrain `floor` drawn as `glyph`: a parse no text reads into, so a registry
+/// with that glyph came from the cache.
+fn marked(mut files: Vec<RegionFile>, glyph: char) -> Vec<RegionFile> {
+    for file in &mut files {
+        for t in file.terrain.iter_mut().filter(|t| t.name == "floor") {
+            t.glyph = glyph.to_string();
+        }
+    }
+    files
+}
+
+/// Writes `files` as the cached parse of `sources`.
+fn store(cache: &ParseCache, sources: &[Source], files: &[RegionFile]) {
+    cache.write(sources, &files.iter().collect::<Vec<_>>());
+}
+
+#[test]
+fn a_cached_parse_makes_the_same_registry_as_parsing() {
+    // A `[limits]` section (where each key is written is kept), with terrains.
+    let limits = read_source(&root().join("crates/fuzz/seeds/regions/limits.toml")).unwrap();
+    let seeds = vec![small().swap_remove(0), limits];
+    let sets = [
+        ("regions", sources_of(&root().join("regions"))),
+        (
+            "check",
+            sources_of(&root().join("tests/fixtures/check/regions")),
+        ),
+        ("limits", seeds),
+    ];
+    for (dir, sources) in sets {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = ParseCache::new(tmp.path().into(), "test".into());
+        let parsed = Registry::from_sources(sources.clone()).unwrap();
+        let first = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+        assert!(cache.path(&sources).is_file(), "{dir}: the parse is kept");
+        assert_eq!(cache.read(&sources).map(|f| f.len()), Some(sources.len()));
+        let second = Registry::from_sources_cached(sources, Some(&cache)).unwrap();
+        assert_eq!(described(&first), described(&parsed), "{dir}");
+        assert_eq!(
+            described(&second),
+            described(&parsed),
+            "{dir}: from the cache"
+        );
+    }
+}
+
+#[test]
+fn the_cache_is_read_for_the_texts_it_was_written_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let sources = small();
+    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    let registry = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), 'X');
+    // Without the cache, the texts' own glyph.
+    assert_eq!(
+        glyph(&Registry::from_sources(sources).unwrap(), "floor"),
+        '.'
+    );
+}
+
+#[test]
+fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let sources = small();
+    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    // One byte more in one file: another set of texts, even with the first set's file in
+    // its place (a hash's collision).
+    let mut edited = sources.clone();
+    edited[1].text.push('\n');
+    std::fs::copy(cache.path(&sources), cache.path(&edited)).unwrap();
+    assert!(cache.read(&edited).is_none());
+    let registry = Registry::from_sources_cached(edited.clone(), Some(&cache)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), '.');
+    // The same texts, another binary, even with the first binary's file in its place.
+    let other = ParseCache::new(tmp.path().into(), "another build".into());
+    std::fs::copy(cache.path(&sources), other.path(&sources)).unwrap();
+    assert!(other.read(&sources).is_none());
+    let registry = Registry::from_sources_cached(sources, Some(&other)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), '.');
+}
+
+#[test]
+fn a_damaged_cache_is_parsed_past_and_written_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let sources = small();
+    Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    let path = cache.path(&sources);
+    let whole = std::fs::read(&path).unwrap();
+    for damaged in [
+        Vec::new(),
+        whole[..whole.len() / 2].to_vec(),
+        whole[..whole.len() - 1].to_vec(),
+        vec![0xff; whole.len()],
+    ] {
+        std::fs::write(&path, &damaged).unwrap();
+        assert!(cache.read(&sources).is_none());
+        let registry = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+        assert_eq!(glyph(&registry, "floor"), '.');
+        assert_eq!(std::fs::read(&path).unwrap(), whole, "written again");
+    }
+}
+
+#[test]
+fn files_that_do_not_parse_are_not_cached_and_report_as_ever() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let mut sources = small();
+    sources[1].text = "[rooms\n".into();
+    let cached = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
+    let plain = Registry::from_sources(sources.clone()).unwrap_err();
+    assert_eq!(cached.to_string(), plain.to_string());
+    assert!(
+        cached.to_string().starts_with("regions/b.toml:1:7:"),
+        "{cached}"
+    );
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    // A set that parses but breaks a rule is cached, and reports the same from the cache.
+    sources[1].text = "[rooms]\nwall = \"lava\"\nfloor = \"floor\"\ncorridor = \"floor\"\n".into();
+    let first = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
+    assert!(cache.read(&sources).is_some());
+    let second = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
+    let plain = Registry::from_sources(sources).unwrap_err();
+    assert_eq!(first.to_string(), plain.to_string());
+    assert_eq!(second.to_string(), plain.to_string());
+}
+
+#[test]
+fn a_cache_that_cannot_be_written_is_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    // Its directory would be inside a file.
+    let cache = ParseCache::new(file.join("cache"), "test".into());
+    let registry = Registry::from_sources_cached(small(), Some(&cache)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), '.');
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn the_oldest_cache_files_go_past_the_number_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    // KEEP + 5 older cache files, oldest first, and a file that is no cache file.
+    let names: Vec<String> = (0..KEEP + 5).map(|i| format!("regions-{i:016x}")).collect();
+    for (i, name) in names.iter().enumerate() {
+        let f = std::fs::File::create(tmp.path().join(name)).unwrap();
+        f.set_modified(old + std::time::Duration::from_secs(i as u64))
+            .unwrap();
+    }
+    let other = tmp.path().join("notes.txt");
+    std::fs::File::create(&other)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let sources = small();
+    Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    let left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left.len(), KEEP + 1, "{left:?}");
+    assert!(cache.path(&sources).is_file() && other.is_file());
+    for (i, name) in names.iter().enumerate() {
+        assert_eq!(left.contains(name), i >= 6, "{name}");
+    }
+}
