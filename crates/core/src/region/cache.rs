@@ -14,8 +14,9 @@
 //! Where: `WARREN_CACHE_DIR`, else `$XDG_CACHE_HOME/warren`, else `$HOME/.cache/warren`;
 //! `WARREN_CACHE_DIR=` (set, empty) turns the cache off. A cache file is named by a hash of
 //! what it was made from, so directories with the same files share one; the oldest files are
-//! removed once there are more than [`KEEP`]. Reading or writing the cache never fails a load:
-//! a cache that cannot be read is parsed past, one that cannot be written is left unwritten.
+//! removed once there are more than [`KEEP`] or they take more than [`KEEP_BYTES`] (a set of
+//! files larger than that is not cached). Reading or writing the cache never fails a load: a
+//! cache that cannot be read is parsed past, one that cannot be written is left unwritten.
 
 use super::{RegionFile, Source};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,9 @@ use std::path::{Path, PathBuf};
 
 /// The cache files kept in the cache's directory: writing one more removes the oldest.
 pub const KEEP: usize = 64;
+
+/// The bytes the cache's files may take together: past them, the oldest are removed.
+pub const KEEP_BYTES: u64 = 64 << 20;
 
 /// What every cache file starts with: the format, changed whenever the layout below changes.
 const FORMAT: &str = "warren region parse cache 1";
@@ -122,7 +126,7 @@ impl ParseCache {
             return;
         };
         bytes.extend_from_slice(&body);
-        if std::fs::create_dir_all(&self.dir).is_err() {
+        if bytes.len() as u64 > KEEP_BYTES || std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
         let path = self.path(sources);
@@ -140,23 +144,28 @@ impl ParseCache {
         self.trim();
     }
 
-    /// Removes the oldest cache files while there are more than [`KEEP`].
+    /// Removes the oldest cache files while there are more than [`KEEP`] or they take more
+    /// than [`KEEP_BYTES`].
     fn trim(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
         };
-        let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = entries
             .flatten()
             .filter(|e| is_cache_file(&e.path()))
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .filter_map(|e| {
+                let meta = e.metadata().ok()?;
+                Some((meta.modified().ok()?, e.path(), meta.len()))
+            })
             .collect();
-        if files.len() <= KEEP {
-            return;
-        }
-        files.sort();
-        let excess = files.len() - KEEP;
-        for (_, path) in files.into_iter().take(excess) {
-            let _ = std::fs::remove_file(path);
+        // Newest first: each is kept while the ones before it leave room.
+        files.sort_by(|a, b| b.cmp(a));
+        let mut bytes = 0;
+        for (kept, (_, path, len)) in files.into_iter().enumerate() {
+            bytes += len;
+            if kept >= KEEP || bytes > KEEP_BYTES {
+                let _ = std::fs::remove_file(path);
+            }
         }
     }
 }

@@ -224,3 +224,26 @@ fn the_oldest_cache_files_go_past_the_number_kept() {
         assert_eq!(left.contains(name), i >= 6, "{name}");
     }
 }
+
+#[test]
+fn the_oldest_cache_files_go_past_the_bytes_kept() {
+    use warren_core::region::cache::KEEP_BYTES;
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    // Three older files of half the bytes kept each (sparse: no disk is used).
+    for i in 0..3u64 {
+        let f = std::fs::File::create(tmp.path().join(format!("regions-{i:016x}"))).unwrap();
+        f.set_len(KEEP_BYTES / 2).unwrap();
+        f.set_modified(old + std::time::Duration::from_secs(i))
+            .unwrap();
+    }
+    let sources = small();
+    Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    assert!(cache.path(&sources).is_file());
+    // The new file and the newest old one fit; the two oldest do not.
+    for i in 0..3u64 {
+        let kept = tmp.path().join(format!("regions-{i:016x}")).exists();
+        assert_eq!(kept, i == 2, "file {i}");
+    }
+}
