@@ -173,8 +173,8 @@ pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
 
 /// Region sources read as region files, in order, with what could not be read.
 pub struct Parsed {
-    /// Each file that was read, by its source's index.
-    files: Vec<(usize, RegionFile)>,
+    /// Each source's file, if it was read.
+    files: Vec<Option<RegionFile>>,
     /// Each file that was not, said once, in plain words.
     errors: Vec<RegionError>,
     /// The names those files declare (as far as they are TOML), kept so that the other
@@ -186,7 +186,7 @@ impl Parsed {
     /// Every source's file, read before (by [`super::cache`]): nothing failed.
     pub fn whole(files: Vec<RegionFile>) -> Parsed {
         Parsed {
-            files: files.into_iter().enumerate().collect(),
+            files: files.into_iter().map(Some).collect(),
             errors: Vec::new(),
             excused: Excused::default(),
         }
@@ -194,9 +194,7 @@ impl Parsed {
 
     /// Every source's file, in order, if each was read.
     pub fn files(&self) -> Option<Vec<&RegionFile>> {
-        self.errors
-            .is_empty()
-            .then(|| self.files.iter().map(|(_, f)| f).collect())
+        self.files.iter().map(Option::as_ref).collect()
     }
 }
 
@@ -205,10 +203,11 @@ pub fn parse(sources: &[Source]) -> Parsed {
     let mut errors = Vec::new();
     let mut files = Vec::new();
     let mut excused = Excused::default();
-    for (i, src) in sources.iter().enumerate() {
+    for src in sources {
         match toml::from_str::<RegionFile>(&src.text) {
-            Ok(f) => files.push((i, f)),
+            Ok(f) => files.push(Some(f)),
             Err(e) => {
+                files.push(None);
                 let (line, col) = match e.span() {
                     Some(s) => line_col(&src.text, s.start),
                     None => deepest_line(&src.text),
@@ -359,7 +358,7 @@ struct Merged {
     limits: Option<(usize, LimitsDef)>,
 }
 
-fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
+fn merge(ck: &mut Checker, files: Vec<Option<RegionFile>>) -> Merged {
     fn single<T>(
         ck: &mut Checker,
         slot: &mut Option<(usize, T)>,
@@ -387,7 +386,8 @@ fn merge(ck: &mut Checker, files: Vec<(usize, RegionFile)>) -> Merged {
         );
     }
     let mut m = Merged::default();
-    for (file, f) in files {
+    for (file, f) in files.into_iter().enumerate() {
+        let Some(f) = f else { continue };
         list(&mut m.terrain, file, f.terrain);
         list(&mut m.door, file, f.door);
         list(&mut m.corridor, file, f.corridor);
