@@ -388,7 +388,20 @@ fn the_region_parse_cache_goes_where_xdg_and_home_say_or_nowhere() {
     assert_eq!(cache_files(&xdg.path().join("warren")).len(), 1);
     run_with(&[("HOME", home.path())], None);
     assert_eq!(cache_files(&home.path().join(".cache/warren")).len(), 1);
-    // A cache that cannot be made (its directory would be inside a file) changes nothing.
+    // A relative XDG_CACHE_HOME is not used (the XDG rule): HOME's is.
+    let relative = std::path::Path::new("not/absolute");
+    let other_home = tempfile::tempdir().unwrap();
+    run_with(
+        &[("XDG_CACHE_HOME", relative), ("HOME", other_home.path())],
+        None,
+    );
+    assert_eq!(
+        cache_files(&other_home.path().join(".cache/warren")).len(),
+        1
+    );
+    assert!(!root().join("not").exists());
+    // A cache that cannot be made (its directory would be inside a file) changes nothing, and
+    // with no HOME there is no cache.
     let file = home.path().join("a file");
     std::fs::write(&file, "").unwrap();
     let expected = run_with(&[("HOME", home.path())], None);
@@ -396,4 +409,13 @@ fn the_region_parse_cache_goes_where_xdg_and_home_say_or_nowhere() {
         run_with(&[("WARREN_CACHE_DIR", &file.join("cache"))], None),
         expected
     );
+    let out = warren()
+        .env_remove("WARREN_CACHE_DIR")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("HOME")
+        .args(["run", "scripts/rooms.lua", "--seed", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty());
+    assert_eq!(out.stdout, expected);
 }

@@ -28,10 +28,14 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The real `warren` binary, run from the repository root without colour.
+/// The real `warren` binary, run from the repository root without colour, its region parse
+/// cache in the build's temporary directory rather than the home directory.
 pub fn warren() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("warren").unwrap();
-    c.current_dir(root()).env("NO_COLOR", "1");
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warren-cache");
+    c.current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("WARREN_CACHE_DIR", cache);
     c
 }
 

@@ -13,9 +13,9 @@
 //!
 //! Where: `WARREN_CACHE_DIR`, else `$XDG_CACHE_HOME/warren`, else `$HOME/.cache/warren`;
 //! `WARREN_CACHE_DIR=` (set, empty) turns the cache off. A cache file is named by a hash of
-//! what it was made from, so directories with the same files share one; the oldest files are
-//! removed once there are more than [`KEEP`] or they take more than [`KEEP_BYTES`] (a set of
-//! files larger than that is not cached). Reading or writing the cache never fails a load: a
+//! what it was made from (the binary and the texts), so directories with the same files share
+//! one; the least recently written are removed once there are more than [`KEEP`] or they take
+//! more than [`KEEP_BYTES`] (a cache file larger than that is not written). Reading or writing the cache never fails a load: a
 //! cache that cannot be read is parsed past, one that cannot be written is left unwritten.
 
 use super::{RegionFile, Source};
@@ -31,10 +31,17 @@ pub const KEEP: usize = 64;
 pub const KEEP_BYTES: u64 = 64 << 20;
 
 /// What every cache file starts with: the format, changed whenever the layout below changes.
-const FORMAT: &str = "warren region parse cache 1";
+const FORMAT: &str = "warren region parse cache 2";
 
 /// Cache files' names start with this (and only files so named are ever removed).
 const PREFIX: &str = "regions-";
+
+/// A cache file being written ends with this; one left by a writer that stopped halfway is
+/// removed once it is [`STALE_PART`] old.
+const PART: &str = ".part";
+
+/// How old a file being written must be for [`ParseCache::trim`] to take it for abandoned.
+const STALE_PART: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// A cache file's head, read before the parsed files: whose it is, and the texts it was made
 /// from.
@@ -47,6 +54,8 @@ struct Head<'a> {
     /// Each file's text, in load order.
     #[serde(borrow)]
     texts: Vec<&'a str>,
+    /// A hash of what follows (the parsed files): damage that would still decode is seen.
+    body: u64,
 }
 
 /// A parse cache in a directory, for this binary.
@@ -78,7 +87,11 @@ impl ParseCache {
                 None => var("HOME")?.join(".cache").join("warren"),
             },
         };
-        Some(ParseCache::new(dir, binary_identity()?))
+        // Worked out once: a long-running `watch` or `serve` keeps the identity of the binary
+        // it started from, even if a new build replaces its file.
+        static BINARY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        let binary = BINARY.get_or_init(binary_identity).clone()?;
+        Some(ParseCache::new(dir, binary))
     }
 
     /// A cache in `dir` for the binary `binary` (any text that tells it from other binaries).
@@ -99,12 +112,14 @@ impl ParseCache {
 
     /// The files `sources` read into, from the cache, if it holds their parse.
     pub fn read(&self, sources: &[Source]) -> Option<Vec<RegionFile>> {
-        let bytes = std::fs::read(self.path(sources)).ok()?;
+        // A regular file of at most the bytes kept (not a FIFO, a device or anything larger).
+        let bytes = crate::input::read_regular(&self.path(sources), KEEP_BYTES).ok()?;
         let (head, rest) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
         let same = head.format == FORMAT
             && head.binary == self.binary
             && head.texts.len() == sources.len()
-            && head.texts.iter().zip(sources).all(|(t, s)| *t == s.text);
+            && head.texts.iter().zip(sources).all(|(t, s)| *t == s.text)
+            && head.body == checksum(rest);
         if !same {
             return None;
         }
@@ -123,28 +138,33 @@ impl ParseCache {
     /// Keeps `files`, what `sources` read into (one each, in order), for the next load. Best
     /// effort: a directory that cannot be made or written leaves nothing behind.
     pub fn write(&self, sources: &[Source], files: &[&RegionFile]) {
+        let mut body = Vec::new();
+        for file in files {
+            match postcard::to_extend(file, body) {
+                Ok(more) => body = more,
+                Err(_) => return,
+            }
+        }
         let head = Head {
             format: FORMAT,
             binary: &self.binary,
             texts: sources.iter().map(|s| s.text.as_str()).collect(),
+            body: checksum(&body),
         };
         let Ok(mut bytes) = postcard::to_stdvec(&head) else {
             return;
         };
-        for file in files {
-            match postcard::to_extend(file, bytes) {
-                Ok(more) => bytes = more,
-                Err(_) => return,
-            }
-        }
-        if bytes.len() as u64 > KEEP_BYTES || std::fs::create_dir_all(&self.dir).is_err() {
+        bytes.extend_from_slice(&body);
+        if bytes.len() as u64 > KEEP_BYTES || make_private_dir(&self.dir).is_err() {
             return;
         }
         let path = self.path(sources);
-        // Written aside and renamed into place: a reader never sees half a file, and two
-        // writers of the same parse leave one whole copy.
-        let aside = path.with_extension(format!("{}.part", std::process::id()));
-        let written = std::fs::File::create(&aside).and_then(|mut f| f.write_all(&bytes));
+        // Written aside, under a name no other writer uses, and renamed into place: a reader
+        // never sees half a file, and two writers of the same parse leave one whole copy.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let aside = path.with_extension(format!("{}-{write}{PART}", std::process::id()));
+        let written = private_file(&aside).and_then(|mut f| f.write_all(&bytes));
         if written
             .and_then(|()| std::fs::rename(&aside, &path))
             .is_err()
@@ -155,20 +175,27 @@ impl ParseCache {
         self.trim();
     }
 
-    /// Removes the oldest cache files while there are more than [`KEEP`] or they take more
-    /// than [`KEEP_BYTES`].
+    /// Removes the least recently written cache files while there are more than [`KEEP`] or
+    /// they take more than [`KEEP_BYTES`], and files a writer abandoned halfway.
     fn trim(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
         };
-        let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = entries
-            .flatten()
-            .filter(|e| is_cache_file(&e.path()))
-            .filter_map(|e| {
-                let meta = e.metadata().ok()?;
-                Some((meta.modified().ok()?, e.path(), meta.len()))
-            })
-            .collect();
+        let now = std::time::SystemTime::now();
+        let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = Vec::new();
+        for entry in entries.flatten() {
+            let (path, Ok(meta)) = (entry.path(), entry.metadata()) else {
+                continue;
+            };
+            let Ok(modified) = meta.modified() else {
+                continue;
+            };
+            if is_cache_file(&path) {
+                files.push((modified, path, meta.len()));
+            } else if is_stale_part(&path, modified, now) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
         // Newest first: each is kept while the ones before it leave room.
         files.sort_by(|a, b| b.cmp(a));
         let mut bytes = 0;
@@ -181,12 +208,51 @@ impl ParseCache {
     }
 }
 
+/// Makes `dir` and any directory above it that is missing, readable by their owner only (on
+/// Unix): the cache holds the region files' texts, which may not be everyone's to read.
+fn make_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// A new file at `path`, readable by its owner only (on Unix), for the reason
+/// [`make_private_dir`] gives.
+fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    // A new file only: never through a link or over a file someone else put there.
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
 /// Whether `path` names a cache file (not a file being written, nor anything else).
 fn is_cache_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .and_then(|n| n.strip_prefix(PREFIX))
         .is_some_and(|hash| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Whether `path` is a cache file being written (`regions-….part`) that was last written at
+/// `modified`, over [`STALE_PART`] before `now`.
+fn is_stale_part(path: &Path, modified: std::time::SystemTime, now: std::time::SystemTime) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with(PREFIX)
+        && name.ends_with(PART)
+        && now
+            .duration_since(modified)
+            .is_ok_and(|age| age > STALE_PART)
+}
+
+/// A hash of a cache file's body, kept in its head.
+fn checksum(body: &[u8]) -> u64 {
+    let mut hash = rustc_hash::FxHasher::default();
+    hash.write(body);
+    hash.finish()
 }
 
 /// This binary's identity ([`ParseCache::binary`]), or `None` when its file cannot be found.

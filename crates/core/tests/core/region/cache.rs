@@ -145,11 +145,22 @@ fn a_damaged_cache_is_parsed_past_and_written_again() {
     Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     let path = cache.path(&sources);
     let whole = std::fs::read(&path).unwrap();
+    // One bit of a parsed colour changed ('c' to 'b'): it would still decode, to another
+    // colour. (The texts come first, the parse after them.)
+    let mut flipped = whole.clone();
+    let at = whole.windows(6).rposition(|w| w == b"c0c0c0").unwrap();
+    flipped[at] ^= 1;
+    // And one of the texts' (the second file's text ends a little before the parse).
+    let mut flipped_text = whole.clone();
+    let at = whole.windows(8).position(|w| w == b"corridor").unwrap();
+    flipped_text[at] ^= 1;
     for damaged in [
         Vec::new(),
         whole[..whole.len() / 2].to_vec(),
         whole[..whole.len() - 1].to_vec(),
         vec![0xff; whole.len()],
+        flipped,
+        flipped_text,
     ] {
         std::fs::write(&path, &damaged).unwrap();
         assert!(cache.read(&sources).is_none());
@@ -246,4 +257,54 @@ fn the_oldest_cache_files_go_past_the_bytes_kept() {
         let kept = tmp.path().join(format!("regions-{i:016x}")).exists();
         assert_eq!(kept, i == 2, "file {i}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_cache_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cache").join("warren");
+    let cache = ParseCache::new(dir.clone(), "test".into());
+    let sources = small();
+    Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&tmp.path().join("cache")), 0o700);
+    assert_eq!(mode(&cache.path(&sources)), 0o600);
+}
+
+#[test]
+fn files_a_writer_abandoned_go_after_an_hour() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    let abandoned = tmp.path().join("regions-0123456789abcdef.77-0.part");
+    let writing = tmp.path().join("regions-0123456789abcdef.78-0.part");
+    std::fs::File::create(&abandoned)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    std::fs::File::create(&writing).unwrap();
+    let sources = small();
+    Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
+    assert!(!abandoned.exists() && writing.exists());
+    assert!(cache.path(&sources).is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_file_that_is_no_regular_file_is_not_opened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let sources = small();
+    // A FIFO with no writer would block a reader forever.
+    let made = std::process::Command::new("mkfifo")
+        .arg(cache.path(&sources))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert!(cache.read(&sources).is_none());
+    let registry = Registry::from_sources_cached(sources, Some(&cache)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), '.');
 }
