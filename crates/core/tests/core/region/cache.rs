@@ -65,6 +65,22 @@ fn marked(mut files: Vec<RegionFile>, glyph: char) -> Vec<RegionFile> {
     files
 }
 
+/// A cache in a fresh temporary directory (kept while the first value lives).
+fn temp_cache() -> (tempfile::TempDir, ParseCache) {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    (tmp, cache)
+}
+
+/// A cache holding, for [`small`]'s texts, a parse that draws the floor `X` (see [`marked`]),
+/// and those texts.
+fn holding_x() -> (tempfile::TempDir, ParseCache, Vec<Source>) {
+    let (tmp, cache) = temp_cache();
+    let sources = small();
+    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    (tmp, cache, sources)
+}
+
 /// Writes `files` as the cached parse of `sources`.
 fn store(cache: &ParseCache, sources: &[Source], files: &[RegionFile]) {
     cache.write(sources, &files.iter().collect::<Vec<_>>());
@@ -84,8 +100,7 @@ fn a_cached_parse_makes_the_same_registry_as_parsing() {
         ("limits", seeds),
     ];
     for (dir, sources) in sets {
-        let tmp = tempfile::tempdir().unwrap();
-        let cache = ParseCache::new(tmp.path().into(), "test".into());
+        let (_tmp, cache) = temp_cache();
         let parsed = Registry::from_sources(sources.clone()).unwrap();
         let first = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
         assert!(cache.path(&sources).is_file(), "{dir}: the parse is kept");
@@ -102,10 +117,7 @@ fn a_cached_parse_makes_the_same_registry_as_parsing() {
 
 #[test]
 fn the_cache_is_read_for_the_texts_it_was_written_for() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
-    let sources = small();
-    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    let (_tmp, cache, sources) = holding_x();
     let registry = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     assert_eq!(glyph(&registry, "floor"), 'X');
     // Without the cache, the texts' own glyph.
@@ -117,10 +129,7 @@ fn the_cache_is_read_for_the_texts_it_was_written_for() {
 
 #[test]
 fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
-    let sources = small();
-    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    let (tmp, cache, sources) = holding_x();
     // One byte more in one file: another set of texts, even with the first set's file in
     // its place (a hash's collision).
     let mut edited = sources.clone();
@@ -139,8 +148,7 @@ fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
 
 #[test]
 fn a_damaged_cache_is_parsed_past_and_written_again() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (_tmp, cache) = temp_cache();
     let sources = small();
     Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     let path = cache.path(&sources);
@@ -172,8 +180,7 @@ fn a_damaged_cache_is_parsed_past_and_written_again() {
 
 #[test]
 fn files_that_do_not_parse_are_not_cached_and_report_as_ever() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (tmp, cache) = temp_cache();
     let mut sources = small();
     sources[1].text = "[rooms\n".into();
     let cached = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
@@ -208,8 +215,7 @@ fn a_cache_that_cannot_be_written_is_left_out() {
 
 #[test]
 fn the_oldest_cache_files_go_past_the_number_kept() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (tmp, cache) = temp_cache();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     // KEEP + 5 older cache files, oldest first, and a file that is no cache file.
     let names: Vec<String> = (0..KEEP + 5).map(|i| format!("regions-{i:016x}")).collect();
@@ -239,8 +245,7 @@ fn the_oldest_cache_files_go_past_the_number_kept() {
 #[test]
 fn the_oldest_cache_files_go_past_the_bytes_kept() {
     use warren_core::region::cache::KEEP_BYTES;
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (tmp, cache) = temp_cache();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     // Three older files of half the bytes kept each (sparse: no disk is used).
     for i in 0..3u64 {
@@ -276,8 +281,7 @@ fn the_cache_is_readable_by_its_owner_only() {
 
 #[test]
 fn files_a_writer_abandoned_go_after_an_hour() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (tmp, cache) = temp_cache();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
     let abandoned = tmp.path().join("regions-0123456789abcdef.77-0.part");
     let writing = tmp.path().join("regions-0123456789abcdef.78-0.part");
@@ -295,8 +299,7 @@ fn files_a_writer_abandoned_go_after_an_hour() {
 #[cfg(unix)]
 #[test]
 fn a_cache_file_that_is_no_regular_file_is_not_opened() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let (_tmp, cache) = temp_cache();
     let sources = small();
     // A FIFO with no writer would block a reader forever.
     let made = std::process::Command::new("mkfifo")
