@@ -4,19 +4,21 @@
 //! about 0.2 ms of a 2.5 ms `warren run`.
 //!
 //! One cache file holds one set of texts and what each read into, one after another, in
-//! postcard's binary form. It is used only when it was written by this very binary (its path, size, modification time
-//! and inode, with warren's version) and every text read now equals the one it holds, byte for
-//! byte; otherwise the files are parsed, and the cache written anew once every one of them has
-//! been read. Errors are never cached (a set with a file that does not parse is not written),
-//! and everything after parsing (the merge, every check, the resolved entries) runs either way,
-//! so a cached parse makes the same registry, the same messages and the same maps.
+//! postcard's binary form, with a hash of that parse. It is used only when it was written by
+//! this very binary (its path, size, modification time and inode, with warren's version), every
+//! text read now equals the one it holds, byte for byte, and its parse matches its hash;
+//! otherwise the files are parsed, and the cache written anew once every one of them has been
+//! read. Errors are never cached (a set with a file that does not parse is not written), and
+//! everything after parsing (the merge, every check, the resolved entries) runs either way, so a
+//! cached parse makes the same registry, the same messages and the same maps.
 //!
 //! Where: `WARREN_CACHE_DIR`, else `$XDG_CACHE_HOME/warren`, else `$HOME/.cache/warren`;
-//! `WARREN_CACHE_DIR=` (set, empty) turns the cache off. A cache file is named by a hash of
-//! what it was made from (the binary and the texts), so directories with the same files share
-//! one; the least recently written are removed once there are more than [`KEEP`] or they take
-//! more than [`KEEP_BYTES`] (a cache file larger than that is not written). Reading or writing the cache never fails a load: a
-//! cache that cannot be read is parsed past, one that cannot be written is left unwritten.
+//! `WARREN_CACHE_DIR=` (set, empty) turns the cache off. The directory and files are made
+//! readable by their owner only. A cache file is named by a hash of what it was made from (the
+//! binary and the texts), so directories with the same files share one; the least recently
+//! written are removed once there are more than [`KEEP`] or they take more than [`KEEP_BYTES`]
+//! (a cache file larger than that is not written). Reading or writing the cache never fails a
+//! load: a cache that cannot be read is parsed past, one that cannot be written is left out.
 
 use super::{RegionFile, Source};
 use serde::{Deserialize, Serialize};
@@ -24,10 +26,12 @@ use std::hash::Hasher;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The cache files kept in the cache's directory: writing one more removes the oldest.
+/// The cache files kept in the cache's directory: writing one more removes the least recently
+/// written.
 pub const KEEP: usize = 64;
 
-/// The bytes the cache's files may take together: past them, the oldest are removed.
+/// The bytes the cache's files may take together: past them, the least recently written are
+/// removed.
 pub const KEEP_BYTES: u64 = 64 << 20;
 
 /// What every cache file starts with: the format, changed whenever the layout below changes.
