@@ -113,11 +113,13 @@ impl VaultGrid {
     /// open cells and doors (8-neighbour): a sealed room no corridor could ever enter.
     pub fn sealed_cell(&self, terrains: &TerrainTable) -> Option<(i32, i32)> {
         let (w, h) = (self.width, self.height);
-        let door = |i: usize| self.doors.iter().any(|&(d, _)| d == i);
-        let open = |x: i32, y: i32| {
-            let i = (x + y * w) as usize;
-            !terrains.get(self.cells[i]).solid || door(i)
-        };
+        // Each cell's openness looked up once (a terrain's and the doors' lists), not at every
+        // visit from a neighbour.
+        let mut is_open: Vec<bool> = self.cells.iter().map(|&t| !terrains.get(t).solid).collect();
+        for &(d, _) in &self.doors {
+            is_open[d] = true;
+        }
+        let open = |x: i32, y: i32| is_open[(x + y * w) as usize];
         let mut reached = vec![false; self.cells.len()];
         let mut stack: Vec<(i32, i32)> = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
