@@ -142,6 +142,7 @@ pub fn new_state(
         loaded_bytes: Cell::new(0),
         clock_start: Cell::new(0),
         seed: Cell::new(0),
+        types_met: Cell::new(0),
     });
     crate::state::publish(&lua);
     let mut raw = std::ptr::null_mut();

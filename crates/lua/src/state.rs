@@ -155,6 +155,9 @@ pub struct StateData {
     pub clock_start: std::cell::Cell<u64>,
     /// The seed of the run (0 while the recipe loads), from which `os.time()` starts.
     pub seed: std::cell::Cell<u64>,
+    /// The object types met on first use that this state has met, a bit each
+    /// (`api::first_use`).
+    pub types_met: std::cell::Cell<u8>,
 }
 
 /// What the API needs to know about the generation in progress.

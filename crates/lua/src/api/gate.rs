@@ -153,6 +153,11 @@ unsafe fn set_gates(
             ffi::lua_pushlstring(l, decl.name.as_ptr().cast(), decl.name.len());
             ffi::lua_pushvalue(l, -1);
             let method = ffi::lua_rawget(l, 4) == ffi::LUA_TFUNCTION;
+            if method && is_gate(l) {
+                // Put there by an install cut short (`first_use`): kept, with its id.
+                ffi::lua_pop(l, 2);
+                continue;
+            }
             let Some(call) = method.then(|| ffi::lua_tocfunction(l, -1)).flatten() else {
                 return false;
             };
@@ -176,6 +181,23 @@ unsafe fn set_gates(
             ffi::lua_rawset(l, 4);
         }
         true
+    }
+}
+
+/// Whether the function on top of the stack is a gate (its [`PASS_ON_UPVALUE`] marked).
+///
+/// # Safety
+/// `l` has a function on top and room for one more value.
+unsafe fn is_gate(l: *mut lua_State) -> bool {
+    // SAFETY: the caller's contract; the upvalue pushed is popped.
+    unsafe {
+        if ffi::lua_getupvalue(l, -1, PASS_ON_UPVALUE).is_null() {
+            return false;
+        }
+        let marked =
+            ffi::lua_touserdata(l, -1).cast_const() == std::ptr::from_ref(&PASSES_ON).cast();
+        ffi::lua_pop(l, 1);
+        marked
     }
 }
 

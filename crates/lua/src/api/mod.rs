@@ -13,10 +13,10 @@
 //!
 //! | floor | files | what they hold |
 //! |---|---|---|
-//! | 1 | `mod.rs` | the assembly: the `warren` table ([`module`]), the objects' types met once per state ([`register_types`]), and every declaration and class ([`decls`], [`classes()`]) |
+//! | 1 | `mod.rs` | the assembly: the `warren` table ([`module`]), the types every recipe meets, registered as each state is made ([`register_types`]), and every declaration and class ([`decls`], [`classes()`]) |
 //! | 2 | `gen`, `dungeon/`, `tunnel`, `town`, `status`, `toolbox/`, `ctx`, `regions`, `log` | the Lua-visible modules: `warren.gen`, `warren.dungeon`, `warren.tunnel`, `warren.town`, `warren.status_lists`, `warren.toolbox`, `ctx`, `ctx.regions`, `print`; each with the objects only it makes (a level, a tunnel context, a town, status lists, a field) |
 //! | 3 | `map/`, `rng/`, `rect`, `rects/` | the objects every module passes around, with their methods and, for the per-cell and per-draw ones, their fast paths |
-//! | 4 | `call`, `decl`, `shapes`, `classes`, `gate`, `fast/`, `shared`, `pool`, `index`, `keys`, `meter`, `cost`, `terrain_names` | the calling layer: declarations, argument checks and messages, shapes and option classes several bindings share, gates, the fast calls' machinery, value cells, reused userdata, budget charges |
+//! | 4 | `call`, `decl`, `shapes`, `classes`, `gate`, `first_use`, `fast/`, `shared`, `pool`, `index`, `keys`, `meter`, `cost`, `terrain_names` | the calling layer: declarations, argument checks and messages, shapes and option classes several bindings share, gates, types met on first use, the fast calls' machinery, value cells, reused userdata, budget charges |
 //!
 //! # Where a new binding goes
 //!
@@ -34,7 +34,9 @@
 //!   binding (`map/fast.rs`, `rng/fast.rs`) when `cargo bench --bench calls` shows the difference.
 //! - **A new object type**: on floor 3 when several modules pass it around, else in the module
 //!   that makes it; give it an [`decl::Owner`] (its `__name`), a range of gate ids
-//!   ([`gate`]) and one sample in [`register_types`].
+//!   ([`gate`]), and either a slot of its own as a type met on first use (implement
+//!   [`first_use::MetOnFirstUse`] and return its values as [`first_use::Fresh`]) or, for a
+//!   type every recipe meets, one sample in [`register_types`].
 //! - **A shape or options table several bindings share** (a cell list, write options): floor 4,
 //!   `shapes` or `classes`. Nothing on floor 4 names an object: a rectangle list is read in
 //!   `rects`, a map's cells in `map/`.
@@ -95,6 +97,7 @@ pub mod classes;
 pub mod cost;
 pub mod decl;
 pub mod fast;
+pub mod first_use;
 pub mod gate;
 pub mod index;
 pub mod keys;
@@ -107,7 +110,7 @@ pub mod shared;
 pub mod terrain_names;
 
 use decl::{Class, Decl, Owner};
-use mlua::{AnyUserData, Lua, Table};
+use mlua::{Lua, Table};
 use warren_core::map::priority;
 
 /// One step of [`install`]: adds a part of the API to a fresh state, setting what the prelude
@@ -137,7 +140,7 @@ fn warren(lua: &Lua, host: &Table) -> mlua::Result<()> {
     let warren = module(lua)?;
     host.set("warren", &warren)?;
     install_indexes(lua)?;
-    register_types(lua, &warren)
+    register_types(lua)
 }
 
 /// Gives the rectangle-list userdata their fast `__index` (see [`index`]) and makes the shared
@@ -147,43 +150,37 @@ pub fn install_indexes(lua: &Lua) -> mlua::Result<()> {
     rect::install(lua)
 }
 
-/// Makes one value of every userdata type the API hands out that setup has not made yet, so
-/// that mlua sets up each type's metatable now: set up during a run, those objects would take
-/// ids, and that run would number its own objects differently from the same run in a state
-/// that had already met the type. Puts each type's methods behind their gates ([`gate`]).
-pub fn register_types(lua: &Lua, warren: &Table) -> mlua::Result<()> {
-    use warren_core::gen::dungeon::{LevelPanels, Panels};
+/// Makes one value of each userdata type every recipe meets (maps, rngs), so that mlua sets up
+/// each type's metatable now: set up during a run, those objects would take ids, and that run
+/// would number its own objects differently from the same run in a state that had already met
+/// the type. Puts each type's methods behind their gates ([`gate`]). The types only some
+/// recipes make are met on first use ([`first_use`]).
+pub fn register_types(lua: &Lua) -> mlua::Result<()> {
     use warren_core::map::{Map, TerrainTable};
     let terrains = std::sync::Arc::new(TerrainTable::plain(&[("rock", '#', true)]));
     let sample = Map::new(1, 1, 0, terrains).map_err(mlua::Error::external)?;
     let map = map::new_userdata(lua, sample)?;
     gate::install(lua, &map, &map::METHOD_LISTS, gate::MAP_GATES)?;
-    let panels = Panels::new(32, 32, 32, 32).map_err(mlua::Error::external)?;
-    let level = lua.create_userdata(shared::Shared::new(dungeon::DungeonLevel(
-        LevelPanels::new(panels),
-    )))?;
-    gate::install(lua, &level, &[dungeon::METHODS], gate::LEVEL_GATES)?;
-    let tunnels = lua.create_userdata(shared::Shared::new(tunnel::TunnelState::empty()))?;
-    gate::install(lua, &tunnels, &[tunnel::METHODS], gate::TUNNELS_GATES)?;
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `l` is the state's thread; only its id counter moves.
+    unsafe { crate::state::skip_ids(l, LEVEL_AND_TUNNELS_IDS) };
     let rng = lua.create_userdata(rng::LuaRng::new(warren_core::rng::Rng::new(0)))?;
     gate::install(lua, &rng, &[rng::METHODS], gate::RNG_GATES)?;
-    // Towns and status lists are made through their constructors (which own their memory
-    // charge), with the smallest valid arguments.
-    let (town, lists) = lua
-        .load(
-            "local warren = ... return warren.town.new {}, \
-             warren.status_lists { cells = 1, statuses = { 'a' }, initial = 'a' }",
-        )
-        .set_name("=warren prelude")
-        .call::<(AnyUserData, AnyUserData)>(warren)?;
-    gate::install(lua, &town, &[town::METHODS], gate::TOWN_GATES)?;
-    gate::install(lua, &lists, &[status::METHODS], gate::LISTS_GATES)?;
-    let field = lua.create_userdata(shared::Shared::new(toolbox::grid::wrap(
-        warren_core::gen::field::Field::new(1, 1, 0.0),
-        crate::state::reserve(lua, 0, "a sample field")?,
-    )))?;
-    gate::install(lua, &field, &[toolbox::field::METHODS], gate::FIELD_GATES)
+    // SAFETY: as above.
+    unsafe { crate::state::skip_ids(l, TOWN_LISTS_AND_FIELD_IDS) };
+    Ok(())
 }
+
+/// The ids registering levels and tunnel contexts took here, before rngs, when every type was
+/// registered while the state was made: skipped in their place, so that every object made
+/// after keeps the id it had then (and with it the order of tables a recipe keys by objects).
+const LEVEL_AND_TUNNELS_IDS: u64 = 16;
+
+/// The same for towns, status lists and fields, after rngs: 104 ids (with the values made to
+/// meet them and the chunk that made the town and the lists), less one, the error object mlua
+/// keeps for a first level of Rust callbacks called from Lua (that chunk made it; the error
+/// pool's warm-up makes it now).
+const TOWN_LISTS_AND_FIELD_IDS: u64 = 103;
 
 const VERSION: Decl = Decl::field(Owner::Warren, "version", &["string"], "warren's version.");
 const PRIO: Decl = Decl::field(

@@ -73,7 +73,7 @@ where
 
 /// Gives `ud` the id a new object would get now; false (no id taken) when the Lua stack has no
 /// room to do it.
-fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
+pub(super) fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.

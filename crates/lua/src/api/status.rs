@@ -8,6 +8,8 @@
 use super::call::{did_you_mean, shown, Call, Extra};
 use super::decl::quoted;
 use super::decl::{arg, key, key_opt, Class, Decl, Owner, Ty};
+use super::first_use::{self, Fresh, MetOnFirstUse};
+use super::gate;
 use super::rng::LuaRng;
 use super::shapes;
 use super::shared::Shared;
@@ -98,7 +100,7 @@ methods! {
 }
 
 /// `warren.status_lists{ cells = n, statuses = { "a", "b", … }, initial = "a" }`.
-fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists> {
+fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<Fresh<Lists>> {
     let c = Call::new(lua, &STATUS_LISTS, &extra)?;
     let o = c.options(0, &opts)?;
     let cells = o.int("cells")?;
@@ -128,7 +130,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaStatusLists>
         &STATUS_LISTS.call_name(),
     )?;
     let lists = StatusLists::new(cells as usize, &refs, initial).map_err(|e| c.fail(e))?;
-    Ok(Shared::new(Lists {
+    Ok(Fresh::new(Lists {
         lists,
         _charge: charge,
         at_load: !crate::state::in_run(lua),
@@ -193,11 +195,22 @@ impl UserData for LuaStatusLists {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        debug_assert!(
+            first_use::meeting::<Lists>(),
+            "status lists made without `first_use::Fresh`"
+        );
         methods.add_meta_method(MetaMethod::Len, |_, l, ()| {
             Ok(l.read_or_busy()?.lists.len())
         });
         register(methods);
     }
+}
+
+/// Status lists are met on first use (`warren.status_lists`).
+impl MetOnFirstUse for Lists {
+    const SLOT: u32 = 3;
+    const METHODS: &'static [&'static [&'static Decl]] = &[METHODS];
+    const GATES: u64 = gate::LISTS_GATES;
 }
 
 fn move_cell(lua: &Lua, this: &LuaStatusLists, (cell, status): (Value, Value)) -> mlua::Result<()> {

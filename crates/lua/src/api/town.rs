@@ -14,6 +14,8 @@
 
 use super::call::{Call, Extra};
 use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
+use super::first_use::{self, Fresh, MetOnFirstUse};
+use super::gate;
 use super::map::LuaMap;
 use super::meter::LuaMeter;
 use super::regions::{self, TOWN_STYLE};
@@ -196,7 +198,7 @@ fn step_error(c: &Call, meter: &mut LuaMeter, e: TownError) -> mlua::Error {
     }
 }
 
-fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
+fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<Fresh<TownState>> {
     let c = Call::new(lua, &NEW, &extra)?;
     let o = c.options(0, &opts)?;
     let p = TownParams {
@@ -214,7 +216,7 @@ fn new(lua: &Lua, (opts, extra): (Value, Extra)) -> mlua::Result<LuaTown> {
     let charge = crate::state::reserve(lua, town_bytes(&p), &NEW.call_name())?;
     let mut meter = LuaMeter::new(lua);
     let town = Town::new(&p, &mut meter).map_err(|e| step_error(&c, &mut meter, e))?;
-    Ok(Shared::new(TownState {
+    Ok(Fresh::new(TownState {
         town,
         _charge: charge,
         at_load: !crate::state::in_run(lua),
@@ -405,8 +407,19 @@ impl UserData for LuaTown {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        debug_assert!(
+            first_use::meeting::<TownState>(),
+            "a town made without `first_use::Fresh`"
+        );
         register_methods(methods);
     }
+}
+
+/// Towns are met on first use (`warren.town.new`).
+impl MetOnFirstUse for TownState {
+    const SLOT: u32 = 2;
+    const METHODS: &'static [&'static [&'static Decl]] = &[METHODS];
+    const GATES: u64 = gate::TOWN_GATES;
 }
 
 /// Runs step `f` of the town `this` with the rng of argument 1, metered.

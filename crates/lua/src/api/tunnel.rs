@@ -14,6 +14,8 @@
 use super::call::{did_you_mean, quoted, shown, Call, Extra, Opts};
 use super::cost;
 use super::decl::{arg, key, key_opt, key_or, opt, Class, Decl, Default, Owner, Ty};
+use super::first_use::{self, Fresh, MetOnFirstUse};
+use super::gate;
 use super::map::notes::point_list;
 use super::map::LuaMap;
 use super::meter::LuaMeter;
@@ -28,8 +30,8 @@ use warren_core::gen::connectivity::FixupError;
 use warren_core::gen::dungeon::{fixup_level, DungeonError, FixupOptions, Join};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::tunnel::{
-    tunnel_prechecked, DoorTable, StopReason, TunnelConfig, TunnelConstants, TunnelFlags,
-    TunnelLevel, TunnelRequest, MAX_CORRIDOR_LENGTH,
+    tunnel_prechecked, StopReason, TunnelConfig, TunnelFlags, TunnelLevel, TunnelRequest,
+    MAX_CORRIDOR_LENGTH,
 };
 use warren_core::map::{Adjacency, Dir, Map, Point, TerrainTable};
 use warren_core::region::tunnel_config;
@@ -49,28 +51,6 @@ pub struct TunnelState {
 pub type LuaTunnels = Shared<TunnelState>;
 
 impl TunnelState {
-    /// A context without corridor styles, on an empty terrain table: what
-    /// [`super::register_types`] makes to meet the type before any run.
-    pub fn empty() -> TunnelState {
-        TunnelState {
-            config: TunnelConfig {
-                styles: Vec::new(),
-                default_style: 0,
-                constants: TunnelConstants {
-                    turn_chance: 0,
-                    stubborn_corridor: 0,
-                    segment_minlen: 1,
-                    segment_maxlen: 1,
-                },
-                panel_width: 32,
-                panel_height: 32,
-                doors: DoorTable::uniform(0),
-            },
-            level: TunnelLevel::default(),
-            terrains: Arc::new(TerrainTable::plain(&[])),
-        }
-    }
-
     /// Makes sure the configuration was checked against `map`'s terrain table (once per
     /// table, not per tunnel).
     pub fn check(&mut self, c: &Call, map: &Map) -> mlua::Result<()> {
@@ -359,12 +339,12 @@ pub fn table(lua: &Lua) -> mlua::Result<Table> {
 
 type NewArgs = (Value, Value, Value, Extra);
 
-fn new(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<LuaTunnels> {
+fn new(lua: &Lua, (map, regions, opts, extra): NewArgs) -> mlua::Result<Fresh<TunnelState>> {
     make(&Call::new(lua, &NEW, &extra)?, (map, regions, opts))
 }
 
 /// `warren.tunnel.new(map, regions?, opts?)`.
-fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<LuaTunnels> {
+fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<Fresh<TunnelState>> {
     let map = c.data::<LuaMap>(0, &map)?;
     let o = c.options(2, &opts)?;
     let m = LuaMap::read_ud(&map)?;
@@ -395,7 +375,7 @@ fn make(c: &Call, (map, regions, opts): (Value, Value, Value)) -> mlua::Result<L
         c.lua(),
         config.styles.len() * 64 + config.doors.by_region.len() * 32,
     )?;
-    Ok(Shared::new(TunnelState {
+    Ok(Fresh::new(TunnelState {
         config,
         level: TunnelLevel::default(),
         terrains: m.terrains().clone(),
@@ -409,8 +389,19 @@ impl UserData for LuaTunnels {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        debug_assert!(
+            first_use::meeting::<TunnelState>(),
+            "a tunnel context made without `first_use::Fresh`"
+        );
         register_methods(methods);
     }
+}
+
+/// Tunnel contexts are met on first use (`warren.tunnel.new`).
+impl MetOnFirstUse for TunnelState {
+    const SLOT: u32 = 1;
+    const METHODS: &'static [&'static [&'static Decl]] = &[METHODS];
+    const GATES: u64 = gate::TUNNELS_GATES;
 }
 
 /// The run's seed, for error messages.

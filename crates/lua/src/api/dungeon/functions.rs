@@ -5,13 +5,13 @@ use super::decls::*;
 use super::level::{panel_table, DungeonLevel, LuaLevel};
 use crate::api::call::{shown, Call, Extra, Opts};
 use crate::api::cost;
+use crate::api::first_use::Fresh;
 use crate::api::map::notes::point_list;
 use crate::api::map::{publish_size, LuaMap};
 use crate::api::meter::LuaMeter;
 use crate::api::regions;
 use crate::api::rng::{weight_problem, LuaRng};
 use crate::api::shapes::{self, list};
-use crate::api::shared::Shared;
 use crate::api::tunnel::{flags, LuaTunnels, TunnelState};
 use crate::state::{charge_bytes, charge_bytes_for};
 use mlua::{AnyUserData, Lua, Table, Value};
@@ -60,12 +60,15 @@ fn run_terrain(c: &Call) -> mlua::Result<(u16, u16)> {
         .ok_or_else(|| c.fail("no generation is running"))
 }
 
-fn init_level_fn(lua: &Lua, (map, opts, extra): (Value, Value, Extra)) -> mlua::Result<LuaLevel> {
+fn init_level_fn(
+    lua: &Lua,
+    (map, opts, extra): (Value, Value, Extra),
+) -> mlua::Result<Fresh<DungeonLevel>> {
     init(&Call::new(lua, &INIT_LEVEL, &extra)?, &map, &opts)
 }
 
 /// `warren.dungeon.init_level(map, { width =, height =, panel_width =, panel_height = })`.
-fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
+fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<Fresh<DungeonLevel>> {
     let map = c.data::<LuaMap>(0, map)?;
     let o = c.options(1, opts)?;
     let d = regions::dungeon(c)?;
@@ -90,7 +93,7 @@ fn init(c: &Call, map: &Value, opts: &Value) -> mlua::Result<LuaLevel> {
         .map_err(|e| phase_error(c, &mut meter, e))?;
     drop(m);
     publish_size(c.lua(), &map)?;
-    Ok(Shared::new(DungeonLevel(LevelPanels::new(panels))))
+    Ok(Fresh::new(DungeonLevel(LevelPanels::new(panels))))
 }
 
 type StreamerArgs = (Value, Value, Value, Extra);

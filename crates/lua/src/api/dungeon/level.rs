@@ -3,6 +3,8 @@
 
 use crate::api::call::Call;
 use crate::api::decl::{arg, Decl, Owner, Ty};
+use crate::api::first_use::{self, MetOnFirstUse};
+use crate::api::gate;
 use crate::api::shared::Shared;
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::dungeon::{LevelPanels, Panels};
@@ -47,8 +49,19 @@ impl UserData for LuaLevel {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        debug_assert!(
+            first_use::meeting::<DungeonLevel>(),
+            "a level made without `first_use::Fresh`"
+        );
         register_methods(methods);
     }
+}
+
+/// Levels are met on first use (`warren.dungeon.init_level`).
+impl MetOnFirstUse for DungeonLevel {
+    const SLOT: u32 = 0;
+    const METHODS: &'static [&'static [&'static Decl]] = &[METHODS];
+    const GATES: u64 = gate::LEVEL_GATES;
 }
 
 /// A panel as a Lua table `{ x, y, w, h, px, py }`.

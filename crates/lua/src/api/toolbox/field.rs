@@ -5,13 +5,14 @@
 //! rule, and shows a field as a debug layer (PNG, `serve`, Tiled, JSON).
 
 use super::area::AREA_WRITE_OPTIONS;
-use super::grid::{any_number, wrap, LuaField};
+use super::grid::{any_number, wrap, FieldData, LuaField};
 use crate::api::call::{Call, Opts};
 use crate::api::decl::{arg, key, opt_or, Class, Decl, Default, Owner, Ty};
+use crate::api::first_use::{self, Fresh, MetOnFirstUse};
+use crate::api::gate;
 use crate::api::map::LuaMap;
 use crate::api::meter::LuaMeter;
 use crate::api::shapes::brush;
-use crate::api::shared::Shared;
 use crate::budget::Reservation;
 use crate::state::{charge, charge_bytes_for, release_bytes, reserve};
 use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
@@ -27,8 +28,19 @@ impl UserData for LuaField {
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        debug_assert!(
+            first_use::meeting::<FieldData>(),
+            "a field made without `first_use::Fresh`"
+        );
         register(methods);
     }
+}
+
+/// Fields are met on first use (`warren.toolbox.field` and the calls that make one).
+impl MetOnFirstUse for FieldData {
+    const SLOT: u32 = 4;
+    const METHODS: &'static [&'static [&'static Decl]] = &[METHODS];
+    const GATES: u64 = gate::FIELD_GATES;
 }
 
 const F: Owner = Owner::Field;
@@ -242,15 +254,15 @@ fn range(lua: &Lua, this: &LuaField, (): ()) -> mlua::Result<(Option<f64>, Optio
 }
 
 /// A new field userdata holding `field`, whose memory `held` reserves.
-fn new_field(lua: &Lua, field: Field, held: Reservation) -> mlua::Result<LuaField> {
+fn new_field(lua: &Lua, field: Field, held: Reservation) -> mlua::Result<Fresh<FieldData>> {
     charge(
         lua,
         crate::api::cost::cell_work(field.values().len() as u64),
     )?;
-    Ok(Shared::new(wrap(field, held)))
+    Ok(Fresh::new(wrap(field, held)))
 }
 
-fn mask(lua: &Lua, this: &LuaField, (lo, hi): (Value, Value)) -> mlua::Result<LuaField> {
+fn mask(lua: &Lua, this: &LuaField, (lo, hi): (Value, Value)) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::gated(lua, &MASK);
     let (lo, hi) = (bound(&c, 0, &lo)?, bound(&c, 1, &hi)?);
     let f = c.read(this)?;
@@ -260,7 +272,7 @@ fn mask(lua: &Lua, this: &LuaField, (lo, hi): (Value, Value)) -> mlua::Result<Lu
     new_field(lua, m, held)
 }
 
-fn copy(lua: &Lua, this: &LuaField, (): ()) -> mlua::Result<LuaField> {
+fn copy(lua: &Lua, this: &LuaField, (): ()) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::gated(lua, &COPY);
     let f = c.read(this)?;
     let (w, h) = (f.field.width(), f.field.height());

@@ -3,16 +3,16 @@
 //! the budget before it is made.
 
 use super::area::{self, AREA_OPTIONS, MOVE_OPTIONS};
-use super::grid::{make, reserve_for, wrap, LuaField};
+use super::grid::{make, reserve_for, wrap, FieldData, LuaField};
 use crate::api::call::{Call, Extra, This};
 use crate::api::decl::{
     arg, key_opt, key_or, opt, opt_or, Class, Decl, Default, Owner, Owner::Toolbox as T, Ty,
 };
+use crate::api::first_use::Fresh;
 use crate::api::map::LuaMap;
 use crate::api::meter::LuaMeter;
 use crate::api::rng::LuaRng;
 use crate::api::shapes;
-use crate::api::shared::Shared;
 use mlua::{Lua, Value};
 use warren_core::gen::field::noise::{self, NoiseKind, NoiseOptions, MAX_OCTAVES};
 use warren_core::gen::field::{distance, fov as sight, Field};
@@ -147,17 +147,20 @@ functions! {
 /// The option classes of these calls.
 pub const CLASSES: &[&Class] = &[&NOISE_OPTIONS, &DISTANCE_OPTIONS];
 
-fn field(lua: &Lua, (map, value, extra): (This<LuaMap>, Value, Extra)) -> mlua::Result<LuaField> {
+fn field(
+    lua: &Lua,
+    (map, value, extra): (This<LuaMap>, Value, Extra),
+) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::new(lua, &FIELD, &extra)?;
     let m = c.arg_held(0, map)?;
     let value = super::grid::any_number(&c, 1, &value)?;
-    Ok(Shared::new(make(&c, &m, value)?))
+    Ok(Fresh::new(make(&c, &m, value)?))
 }
 
 fn noise_field(
     lua: &Lua,
     (map, rng, opts, extra): (This<LuaMap>, This<LuaRng>, Value, Extra),
-) -> mlua::Result<LuaField> {
+) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::new(lua, &NOISE, &extra)?;
     let m = c.arg_held(0, map)?;
     let mut r = c.arg_held_mut(1, rng)?;
@@ -176,13 +179,13 @@ fn noise_field(
     let mut meter = LuaMeter::new(lua);
     noise::fill(&mut f, at.area(), &options, &mut r, &mut meter)
         .map_err(|e| area::error(&c, &mut meter, e))?;
-    Ok(Shared::new(wrap(f, held)))
+    Ok(Fresh::new(wrap(f, held)))
 }
 
 fn distance_field(
     lua: &Lua,
     (map, sources, opts, extra): (This<LuaMap>, Value, Value, Extra),
-) -> mlua::Result<LuaField> {
+) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::new(lua, &DISTANCE, &extra)?;
     let m = c.arg_held(0, map)?;
     let mut sources = match sources {
@@ -225,13 +228,13 @@ fn distance_field(
     let mut meter = LuaMeter::new(lua);
     let f = distance::distance_map(&m, at.area(), &sources, &rules, &mut meter)
         .map_err(|e| area::error(&c, &mut meter, e))?;
-    Ok(Shared::new(wrap(f, held)))
+    Ok(Fresh::new(wrap(f, held)))
 }
 
 fn fov(
     lua: &Lua,
     (map, x, y, radius, opts, extra): (This<LuaMap>, Value, Value, Value, Value, Extra),
-) -> mlua::Result<LuaField> {
+) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::new(lua, &FOV, &extra)?;
     let m = c.arg_held(0, map)?;
     let origin: Point = shapes::cell(&c, &m, 1, &x, &y)?;
@@ -242,13 +245,13 @@ fn fov(
     let mut meter = LuaMeter::new(lua);
     let seen = sight::fov(&m, at.area(), origin, radius, &mut meter)
         .map_err(|e| area::error(&c, &mut meter, e))?;
-    Ok(Shared::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
+    Ok(Fresh::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
 }
 
 fn fov_union(
     lua: &Lua,
     (map, viewers, radius, opts, extra): (This<LuaMap>, Value, Value, Value, Extra),
-) -> mlua::Result<LuaField> {
+) -> mlua::Result<Fresh<FieldData>> {
     let c = Call::new(lua, &FOV_UNION, &extra)?;
     let m = c.arg_held(0, map)?;
     let viewers = shapes::cells(&c, &m, 1, &viewers)?;
@@ -267,5 +270,5 @@ fn fov_union(
         sight::fov_into(&mut seen, &m, at.area(), p, radius, &mut meter)
             .map_err(|e| area::error(&c, &mut meter, e))?;
     }
-    Ok(Shared::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
+    Ok(Fresh::new(wrap(Field::from_mask(&seen, 1.0, 0.0), held)))
 }

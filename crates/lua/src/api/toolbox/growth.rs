@@ -3,18 +3,18 @@
 //! it).
 
 use super::area::{self, AREA_OPTIONS, AREA_WRITE_OPTIONS};
-use super::grid::{reserve_for, wrap, LuaField};
+use super::grid::{reserve_for, wrap, FieldData, LuaField};
 use super::paths::cell_list;
 use crate::api::call::{Call, Extra, This};
 use crate::api::classes::CELL;
 use crate::api::decl::{
     arg, key, key_opt, key_or, Class, Decl, Default, Owner, Owner::Toolbox as T, Ty,
 };
+use crate::api::first_use::Fresh;
 use crate::api::map::LuaMap;
 use crate::api::meter::LuaMeter;
 use crate::api::rng::LuaRng;
 use crate::api::shapes::{self, brush};
-use crate::api::shared::Shared;
 use mlua::{Lua, Table, Value};
 use warren_core::gen::dla::{self, Dla, DlaMode};
 use warren_core::gen::drunkard::Symmetry;
@@ -198,7 +198,7 @@ fn dla_grow(
 fn voronoi_regions(
     lua: &Lua,
     (map, rng, opts, extra): (This<LuaMap>, This<LuaRng>, Value, Extra),
-) -> mlua::Result<(LuaField, Table)> {
+) -> mlua::Result<(Fresh<FieldData>, Table)> {
     let c = Call::new(lua, &VORONOI, &extra)?;
     let m = c.arg_held(0, map)?;
     let mut r = c.arg_held_mut(1, rng)?;
@@ -218,7 +218,7 @@ fn voronoi_regions(
     }
     let ids = voronoi::regions(&m, at.area(), &seeds, metric, &mut meter)
         .map_err(|e| area::error(&c, &mut meter, e))?;
-    Ok((Shared::new(wrap(ids, held)), cell_list(lua, &seeds)?))
+    Ok((Fresh::new(wrap(ids, held)), cell_list(lua, &seeds)?))
 }
 
 fn hive(

@@ -13,6 +13,8 @@ mod decl;
 mod fast_args;
 /// The fast calls' machinery: telling a userdata's cell (`api/fast/closures.rs`).
 mod fast_closures;
+/// Types met on first use: numbered apart, gated before a script holds one (`api/first_use.rs`).
+mod first_use;
 /// The gates' id ranges per type (`api/gate.rs`).
 mod gate;
 /// Userdata a clean run hands to the next (`api/pool.rs`).
