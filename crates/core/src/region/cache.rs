@@ -5,7 +5,8 @@
 //!
 //! One cache file holds one set of texts and what each read into, one after another, in
 //! postcard's binary form, with a hash of that parse. It is used only when it was written by
-//! this very binary (its path, size, modification time and inode, with warren's version), every
+//! this very binary (its GNU build ID, a hash of its code and data, with warren's version;
+//! where it has none, its file's path, size, modification time and inode), every
 //! text read now equals the one it holds, byte for byte, and its parse matches its hash;
 //! otherwise the files are parsed, and the cache written anew once every one of them has been
 //! read. Errors are never cached (a set with a file that does not parse is not written), and
@@ -67,9 +68,10 @@ struct Head<'a> {
 pub struct ParseCache {
     /// Where its files are.
     dir: PathBuf,
-    /// What tells this binary from any other: warren's version and the executable file's
-    /// path, size, modification time and inode. A rebuilt or replaced binary has another, and
-    /// the layout of what it caches may have changed with it.
+    /// What tells this binary from any other: warren's version and its build ID (see
+    /// [`super::build_id`]), or, where it has none, the executable file's path, size,
+    /// modification time and inode. A rebuilt or replaced binary has another, and the layout
+    /// of what it caches may have changed with it.
     binary: String,
 }
 
@@ -259,8 +261,13 @@ fn checksum(body: &[u8]) -> u64 {
     hash.finish()
 }
 
-/// This binary's identity ([`ParseCache::binary`]), or `None` when its file cannot be found.
+/// This binary's identity ([`ParseCache::binary`]): its build ID, or where it has none its
+/// file's, or `None` when that file cannot be found either.
 fn binary_identity() -> Option<String> {
+    let version = env!("CARGO_PKG_VERSION");
+    if let Some(id) = super::build_id::own() {
+        return Some(format!("warren {version} build {id}"));
+    }
     let exe = std::env::current_exe().ok()?;
     let meta = std::fs::metadata(&exe).ok()?;
     let modified = meta
@@ -277,8 +284,7 @@ fn binary_identity() -> Option<String> {
     #[cfg(not(unix))]
     let inode = (0, 0);
     Some(format!(
-        "warren {} {} {} {modified} {inode:?}",
-        env!("CARGO_PKG_VERSION"),
+        "warren {version} {} {} {modified} {inode:?}",
         exe.display(),
         meta.len(),
     ))

@@ -1,5 +1,8 @@
-//! Region internals: resolving, explaining, schema, shapes, error text, the parse cache.
+//! Region internals: resolving, explaining, schema, shapes, error text, the parse cache and
+//! the build ID it is keyed by.
 
+/// The binary's build ID, which keys the parse cache.
+mod build_id;
 /// The parse cache.
 mod cache;
 /// Errors and their text.

@@ -1,0 +1,57 @@
+//! The running binary's build ID, which keys the parse cache (`region/build_id.rs`).
+
+use warren_core::region::build_id::{build_id_in, own};
+
+/// One note: the sizes and type, then the name and the description, each padded to 4 bytes.
+fn note(name: &[u8], kind: u32, desc: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend((name.len() as u32).to_ne_bytes());
+    out.extend((desc.len() as u32).to_ne_bytes());
+    out.extend(kind.to_ne_bytes());
+    for part in [name, desc] {
+        out.extend(part);
+        out.resize(out.len().next_multiple_of(4), 0);
+    }
+    out
+}
+
+#[test]
+fn the_build_id_is_found_among_other_notes_and_nothing_else_is_taken_for_it() {
+    let abi_tag = note(
+        b"GNU\0",
+        1,
+        &[0, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0],
+    );
+    let other_owner = note(b"Go\0", 3, b"not a build id");
+    let id = note(b"GNU\0", 3, &[0xde, 0xad, 0xbe, 0xef, 0x01]);
+    let notes = [abi_tag.clone(), other_owner.clone(), id.clone()].concat();
+    assert_eq!(build_id_in(&notes).as_deref(), Some("deadbeef01"));
+    assert_eq!(build_id_in(&[abi_tag, other_owner].concat()), None);
+    // Cut anywhere, the notes give no id rather than a wrong one (or a panic).
+    for end in 0..id.len() - 3 {
+        assert_eq!(build_id_in(&id[..end]), None, "cut at {end}");
+    }
+    let mut huge = id.clone();
+    huge[4..8].copy_from_slice(&u32::MAX.to_ne_bytes());
+    assert_eq!(build_id_in(&huge), None);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_running_binary_s_build_id_is_the_one_its_file_holds() {
+    // The loaded notes against those read from the file by `readelf` (binutils, which the
+    // linker that wrote them comes with).
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new("readelf")
+        .arg("-n")
+        .arg(&exe)
+        .output()
+        .expect("readelf runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let from_file = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Build ID: "))
+        .map(str::to_string);
+    assert!(from_file.is_some(), "{exe:?} has no build ID:\n{text}");
+    assert_eq!(own(), from_file);
+}
