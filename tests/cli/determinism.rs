@@ -68,8 +68,10 @@ const CASES: &[(&str, &str, &str)] = &[
         warren.town.new {}
         warren.status_lists { cells = 2, statuses = { 'a' }, initial = 'a' }
         warren.tunnel.new(map, ctx.regions)
+        warren.toolbox.field(map, 0)
         ctx.rng:stream('x')
         tag('after', tostring({}))
+        tag('clock', os.clock())
         "#,
     ),
     (

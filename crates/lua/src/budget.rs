@@ -9,7 +9,9 @@
 //! [`Budget::used`] up to date, looks at the clock, and hands out the next chunk or trips.
 
 use crate::account;
-use crate::ffi::{lua_warren_getcounter, lua_warren_setcounter, lua_warren_setfatal, CALL_COST};
+use crate::ffi::{
+    lua_warren_getcounter, lua_warren_setcounter, lua_warren_setfatal, CALL_COST, UNLIMITED,
+};
 use crate::shared_limit::{Share, SharedLimit};
 use mlua::{ffi, Lua};
 use std::cell::{Cell, RefCell};
@@ -26,6 +28,30 @@ use std::time::{Duration, Instant};
 pub unsafe fn refund_call(l: *mut ffi::lua_State) {
     // SAFETY: see the function's contract; setting is ignored in fatal mode.
     unsafe { lua_warren_setcounter(l, lua_warren_getcounter(l).saturating_add(CALL_COST)) }
+}
+
+/// Runs `make` with the budget counter out of reach, then puts it back as it was: what `make`
+/// runs (calls, Lua code) is charged to no one. In fatal mode the counter stays as it is
+/// (`lua_warren_setcounter` is ignored), and a charge fails as it would anyway.
+///
+/// # Safety
+/// `l` is a thread of a live warren state.
+pub unsafe fn uncharged<R>(l: *mut ffi::lua_State, make: impl FnOnce() -> R) -> R {
+    /// Puts the counter back, also when `make` unwinds.
+    struct Restore(*mut ffi::lua_State, i64);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: the state is live for the whole of `uncharged`.
+            unsafe { lua_warren_setcounter(self.0, self.1) };
+        }
+    }
+    // SAFETY: the function's contract; the counter is plain global state.
+    let _restore = unsafe {
+        let restore = Restore(l, lua_warren_getcounter(l));
+        lua_warren_setcounter(l, UNLIMITED);
+        restore
+    };
+    make()
 }
 
 /// Instructions the Lua counter gets at a time: the clock is read once per chunk (a busy loop

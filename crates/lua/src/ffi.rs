@@ -10,6 +10,10 @@ use std::ffi::{c_char, c_int, c_void};
 /// the instructions a call and its return execute besides the callee's body.
 pub const CALL_COST: i64 = 5;
 
+/// The budget counter of a state with no callback (`LUA_WARREN_UNLIMITED`): set for a while,
+/// nothing charged meanwhile reaches the callback.
+pub const UNLIMITED: i64 = 1 << 61;
+
 /// The budget callback (`lua_WarrenBudgetF`): called at a safe point when the counter has run
 /// down; refills it and returns null to go on, or returns an error message to raise.
 pub type BudgetF = unsafe extern "C" fn(*mut lua_State, *mut c_void) -> *const c_char;

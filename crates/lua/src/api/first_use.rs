@@ -6,11 +6,17 @@
 //! took, most of them in code touched for the first time (BENCHMARKS.md, "Starting warren").
 //!
 //! What a recipe can see stays as it was when every type was registered up front:
-//! - **Ids.** The objects registration makes (the metatable, the methods table, the methods)
-//!   are numbered in the type's own range, apart from what loading a recipe and runs number;
-//!   the value handed out then gets the id a new object gets where it stands (the pools' way,
-//!   `lua_warren_renumber`). So a run numbers its objects the same whether or not an earlier
-//!   run of the state met the type.
+//! - **Ids.** The type is met through a sample, a second userdata on the value's cell: it and
+//!   the objects registration makes (the metatable, the methods table, the methods) are
+//!   numbered in the type's own range, apart from what loading a recipe and runs number, and
+//!   the sample then lets go of the cell. The value itself is made after, exactly as in a run
+//!   that meets the type already met. So a run numbers its objects the same whether or not an
+//!   earlier run of the state met the type.
+//! - **The budget.** Meeting a type charges the run nothing: mlua's protected calls and the
+//!   `__index` generator it runs for a type with fields would otherwise take instructions from
+//!   the first run that meets the type and not from later ones, moving `os.clock()` (which
+//!   counts instructions) and where a limit trips. The sample is left with no finalizer (mlua's
+//!   metatable for a value taken out), so collecting it later charges no run either.
 //! - **Messages.** The methods are behind their gates before the value reaches Lua.
 //! - **The reset.** mlua keeps each type's metatable in the registry, which is the host's (never
 //!   saved or put back), so a type met during a run stays met after the run's reset.
@@ -22,8 +28,8 @@
 
 use super::decl::Decl;
 use super::gate;
-use super::pool;
 use super::shared::Shared;
+use crate::budget::uncharged;
 use crate::state::{self, numbered_from};
 use mlua::{AnyUserData, IntoLua, Lua, UserData, Value};
 use std::any::TypeId;
@@ -103,8 +109,8 @@ pub fn as_if_meeting<T: 'static, R>(read: impl FnOnce() -> R) -> R {
     read
 }
 
-/// Registers `T` in `lua` and gates its methods, numbering what that makes in `T`'s range, and
-/// returns `value`'s userdata numbered as a new object.
+/// Registers `T` in `lua` and gates its methods through a sample on `value`'s cell, numbered
+/// in `T`'s range and charged to no one, then makes `value`'s userdata as any later run would.
 #[cold]
 fn meet<T: MetOnFirstUse>(lua: &Lua, value: Shared<T>) -> mlua::Result<AnyUserData>
 where
@@ -112,24 +118,22 @@ where
 {
     let l = lua.exec_raw_lua(|raw| raw.state());
     let first_id = FIRST_USE_ID_BASE + u64::from(T::SLOT) * IDS_PER_TYPE;
-    let make = || {
+    let register = || {
         MEETING.set(Some(TypeId::of::<T>()));
-        let ud = lua.create_userdata(value);
+        let sample = lua.create_userdata(value.clone());
         MEETING.set(None);
-        let ud = ud?;
+        let sample = sample?;
         // A gate install cut short (out of memory) is finished by the next value's: it passes
         // over the methods already behind their gates.
-        gate::install(lua, &ud, T::METHODS, T::GATES)?;
-        Ok::<_, mlua::Error>(ud)
+        let gated = gate::install(lua, &sample, T::METHODS, T::GATES);
+        // The sample lets go of the cell and is left with mlua's metatable for a value taken
+        // out, which has no finalizer.
+        sample.take::<Shared<T>>()?;
+        gated
     };
-    // SAFETY: `l` is the state's current thread; only its id counter moves.
-    let (ud, _) = unsafe { numbered_from(l, first_id, make) };
-    let ud = ud?;
+    // SAFETY: `l` is the state's current thread; only its id counter and budget counter move.
+    unsafe { uncharged(l, || numbered_from(l, first_id, register)) }.0?;
     let data = state::state(lua);
     data.types_met.set(data.types_met.get() | 1 << T::SLOT);
-    if pool::renumber(lua, &ud) {
-        Ok(ud)
-    } else {
-        Err(mlua::Error::StackError)
-    }
+    lua.create_userdata(value)
 }

@@ -12,7 +12,8 @@
 //! (`lua_warren_renumber`). A dirty run's state is rebuilt, pools and all.
 
 use super::shared::Shared;
-use crate::ffi::lua_warren_renumber;
+use crate::budget::uncharged;
+use crate::ffi::{lua_warren_renumber, CALL_COST};
 use crate::state;
 use mlua::{ffi, AnyUserData, Lua, UserData};
 use std::cell::RefCell;
@@ -57,23 +58,40 @@ where
     let pool = pools.as_deref().filter(|_| running).map(T::pool);
     let value = match pool {
         Some(pool) => match pool.reuse(lua, value) {
-            Ok(ud) => return Ok(ud),
+            Ok(ud) => {
+                state::charge(lua, MAKING_COST)?;
+                return Ok(ud);
+            }
             Err(value) => value,
         },
         None => value,
     };
     let shared = Shared::new(value);
-    let ud = lua.create_userdata(shared.clone())?;
-    point(&ud, &shared)?;
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `l` is the state's current thread; only its budget counter moves.
+    let ud = unsafe {
+        uncharged(l, || {
+            let ud = lua.create_userdata(shared.clone())?;
+            point(&ud, &shared)?;
+            Ok::<_, mlua::Error>(ud)
+        })
+    }?;
+    state::charge(lua, MAKING_COST)?;
     if let Some(pool) = pool {
         pool.keep(&ud, shared);
     }
     Ok(ud)
 }
 
+/// What the budget charges for a userdata handed out, made or reused: a call's. Making one
+/// runs mlua's protected calls, which the budget would charge and handing one out again does
+/// not; both are charged this instead, so `os.clock()` (which counts instructions) and where a
+/// limit trips are the same in a reused state and a fresh one.
+const MAKING_COST: u64 = CALL_COST as u64;
+
 /// Gives `ud` the id a new object would get now; false (no id taken) when the Lua stack has no
 /// room to do it.
-pub(super) fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
+fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.

@@ -37,6 +37,7 @@ return {
     for v, k in pairs(keyed) do order[#order + 1] = tostring(v) .. "@" .. k end
     map:tag("seen", table.concat(seen, " "))
     map:tag("order", table.concat(order, " "))
+    map:tag("clock", ("%.9f"):format(os.clock()))
     if ctx.seed % 5 == 3 then error("a failing run") end
   end,
 }

@@ -12,9 +12,9 @@ use warren_lua::Limits;
 
 use crate::common;
 
-/// Makes a different set of the five types each run (none, one, several), after and before
-/// tables and a stream, and tags what a script sees of them: their ids, and the order of a
-/// table keyed by them.
+/// Makes a different set of the five types each run (none, one, several; a field in a
+/// coroutine on some), after and before tables and a stream, and tags what a script sees of
+/// them: their ids, the order of a table keyed by them, and the instructions run.
 const MEETS: &str = r##"
 local warren = require "warren"
 return {
@@ -37,12 +37,17 @@ return {
       }))
     end
     if s % 7 == 1 then show(warren.tunnel.new(map)) end
+    if s % 6 == 4 then
+      show(coroutine.wrap(function() return warren.toolbox.field(map, 1) end)())
+    end
     show(ctx.rng:stream("after"))
     show({})
     local order = {}
     for v, k in pairs(keyed) do order[#order + 1] = tostring(v) .. "@" .. k end
     map:tag("seen", table.concat(seen, " "))
     map:tag("order", table.concat(order, " "))
+    -- The instructions run so far (os.clock counts them): meeting a type charges the run none.
+    map:tag("clock", ("%.9f"):format(os.clock()))
   end,
 }
 "##;
