@@ -2,17 +2,23 @@
 
 use warren_core::region::build_id::{build_id_in, own};
 
-/// One note: the sizes and type, then the name and the description, each padded to 4 bytes.
-fn note(name: &[u8], kind: u32, desc: &[u8]) -> Vec<u8> {
+/// One note: the sizes and type, then the name and the description, each padded to `align`
+/// bytes.
+fn note_aligned(name: &[u8], kind: u32, desc: &[u8], align: usize) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend((name.len() as u32).to_ne_bytes());
     out.extend((desc.len() as u32).to_ne_bytes());
     out.extend(kind.to_ne_bytes());
     for part in [name, desc] {
         out.extend(part);
-        out.resize(out.len().next_multiple_of(4), 0);
+        out.resize(out.len().next_multiple_of(align), 0);
     }
     out
+}
+
+/// A note in a segment aligned to 4 bytes, the usual alignment.
+fn note(name: &[u8], kind: u32, desc: &[u8]) -> Vec<u8> {
+    note_aligned(name, kind, desc, 4)
 }
 
 #[test]
@@ -25,15 +31,28 @@ fn the_build_id_is_found_among_other_notes_and_nothing_else_is_taken_for_it() {
     let other_owner = note(b"Go\0", 3, b"not a build id");
     let id = note(b"GNU\0", 3, &[0xde, 0xad, 0xbe, 0xef, 0x01]);
     let notes = [abi_tag.clone(), other_owner.clone(), id.clone()].concat();
-    assert_eq!(build_id_in(&notes).as_deref(), Some("deadbeef01"));
-    assert_eq!(build_id_in(&[abi_tag, other_owner].concat()), None);
+    assert_eq!(build_id_in(&notes, 4).as_deref(), Some("deadbeef01"));
+    assert_eq!(build_id_in(&[abi_tag, other_owner].concat(), 4), None);
     // Cut anywhere, the notes give no id rather than a wrong one (or a panic).
     for end in 0..id.len() - 3 {
-        assert_eq!(build_id_in(&id[..end]), None, "cut at {end}");
+        assert_eq!(build_id_in(&id[..end], 4), None, "cut at {end}");
     }
     let mut huge = id.clone();
     huge[4..8].copy_from_slice(&u32::MAX.to_ne_bytes());
-    assert_eq!(build_id_in(&huge), None);
+    assert_eq!(build_id_in(&huge, 4), None);
+}
+
+#[test]
+fn notes_in_a_segment_aligned_to_8_bytes_are_padded_to_8() {
+    // A 5-byte description and a 4-byte name, each padded to 8: read with 4-byte padding, the
+    // second note would be looked for 4 bytes too early.
+    let align = 8;
+    let first = note_aligned(b"GNU\0", 5, &[1, 2, 3, 4, 5], align);
+    let id = note_aligned(b"GNU\0", 3, &[0xab, 0xcd], align);
+    assert_eq!(
+        build_id_in(&[first, id].concat(), align).as_deref(),
+        Some("abcd")
+    );
 }
 
 #[cfg(target_os = "linux")]
