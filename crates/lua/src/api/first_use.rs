@@ -2,7 +2,7 @@
 //! towns, status lists, fields) are registered with mlua, and their methods put behind their
 //! gates ([`gate`]), when a state first hands out a value of the type, not while every state
 //! is made. Registering a type builds its metatable and a closure per method, and runs code
-//! met nowhere else: for the five types, a sixth of the instructions a small map's `warren run`
+//! met nowhere else: for the five types, a tenth of the instructions a small map's `warren run`
 //! took, most of them in code touched for the first time (BENCHMARKS.md, "Starting warren").
 //!
 //! What a recipe can see stays as it was when every type was registered up front:
