@@ -13,7 +13,7 @@
 
 use super::shared::Shared;
 use crate::budget::uncharged;
-use crate::ffi::{lua_warren_renumber, CALL_COST};
+use crate::ffi::{lua_warren_charge, lua_warren_renumber, CALL_COST};
 use crate::state;
 use mlua::{ffi, AnyUserData, Lua, UserData};
 use std::cell::RefCell;
@@ -59,7 +59,7 @@ where
     let value = match pool {
         Some(pool) => match pool.reuse(lua, value) {
             Ok(ud) => {
-                state::charge(lua, MAKING_COST)?;
+                charge_making(lua)?;
                 return Ok(ud);
             }
             Err(value) => value,
@@ -76,7 +76,7 @@ where
             Ok::<_, mlua::Error>(ud)
         })
     }?;
-    state::charge(lua, MAKING_COST)?;
+    charge_making(lua)?;
     if let Some(pool) = pool {
         pool.keep(&ud, shared);
     }
@@ -87,7 +87,18 @@ where
 /// runs mlua's protected calls, which the budget would charge and handing one out again does
 /// not; both are charged this instead, so `os.clock()` (which counts instructions) and where a
 /// limit trips are the same in a reused state and a fresh one.
-const MAKING_COST: u64 = CALL_COST as u64;
+const MAKING_COST: i64 = CALL_COST;
+
+/// Charges [`MAKING_COST`] through the Lua counter, as a call is charged; the budget's error
+/// when that trips it.
+fn charge_making(lua: &Lua) -> mlua::Result<()> {
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `l` is a thread of this live state; charging never raises.
+    match unsafe { lua_warren_charge(l, MAKING_COST) } {
+        0 => Ok(()),
+        _ => Err(state::exceeded_error(lua)),
+    }
+}
 
 /// Gives `ud` the id a new object would get now; false (no id taken) when the Lua stack has no
 /// room to do it.
