@@ -991,8 +991,13 @@ static void GCTM (lua_State *L) {
     int oldgcstp  = g->gcstp;
 #if defined(LUA_WARREN)
     /* warren: finalizers are the host's (recipes cannot set '__gc'), and
-       they change only unreachable objects: nothing there is saved */
+       they change only unreachable objects: nothing there is saved. Nor are
+       they charged: when the collector finalizes an object depends on what
+       earlier runs of the state left, and a charge would make a run's count
+       (and 'os.clock') depend on it too. No budget point runs inside ('allowhook'
+       is off), so the counter is put back as it was. */
     lu_byte oldhost = g->whost;
+    lua_Integer oldbudget = g->wbudget;
     g->whost = 1;
 #endif
     g->gcstp |= GCSTPGC;  /* avoid GC steps */
@@ -1006,6 +1011,7 @@ static void GCTM (lua_State *L) {
     g->gcstp = oldgcstp;  /* restore state */
 #if defined(LUA_WARREN)
     g->whost = oldhost;
+    g->wbudget = oldbudget;
 #endif
     if (l_unlikely(status != LUA_OK)) {  /* error while running __gc? */
       luaE_warnerror(L, "__gc");

@@ -1,7 +1,8 @@
 //! Streams and rectangle lists a run made are handed out again by the next run (the state's
 //! pools): no script can tell. Every map of a host that reuses its state equals a fresh host's,
-//! object ids, draws, list contents and the order of tables keyed by those objects included,
-//! also after a run that failed and after one that kept a stream past its end.
+//! object ids, draws, list contents, the order of tables keyed by those objects and the
+//! instructions counted (`os.clock()`) included, also after a run that failed, after one that
+//! kept a stream past its end, and with garbage earlier runs left for the collector.
 
 use warren_lua::Limits;
 
@@ -101,4 +102,36 @@ return {
         (4, 4),
         "every run put the recipe's table back"
     );
+}
+
+#[test]
+fn a_run_counts_the_same_instructions_whatever_garbage_earlier_runs_left() {
+    // More streams than the pools keep: an earlier run's extra ones are garbage the collector
+    // finalizes during a later run of a reused state, and never in a fresh one. A loop limited
+    // by os.clock() (which counts instructions) must turn as often either way.
+    let src = r#"
+return {
+  name = "garbage",
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    for i = 1, 200 do local s = ctx.rng:stream("g" .. i) end
+    local junk = {}
+    for i = 1, 3000 do junk[i] = { i } end
+    local n = 0
+    repeat n = n + 1 until os.clock() > 0.0005
+    map:tag("turns", tostring(n))
+    map:tag("clock", ("%.9f"):format(os.clock()))
+  end,
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let reused = common::host_for(dir.path(), "garbage", src, Limits::default());
+    for seed in 0..12u64 {
+        let fresh = common::host_for(dir.path(), "garbage", src, Limits::default());
+        assert_eq!(
+            outcome(&reused, seed),
+            outcome(&fresh, seed),
+            "seed {seed}: a reused state counted differently"
+        );
+    }
 }
