@@ -58,7 +58,8 @@ const _: () = assert!(REFUSE_ID + 2 <= MAP_GATES);
 /// Replaces each method of `lists`, a type's declared methods, in the methods table of
 /// `sample`'s type with a gate, numbering the gates from `first_id` (one of [`MAP_GATES`],
 /// …). Run while the state loads, before the fast calls are installed (a fast call passes what
-/// it does not answer to the gate, so its errors are the gate's).
+/// it does not answer to the gate, so its errors are the gate's), or, for a type met on first
+/// use (`first_use`), when a state meets it; methods already behind a gate are passed over.
 pub fn install(
     lua: &Lua,
     sample: &AnyUserData,
