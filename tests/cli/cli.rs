@@ -263,6 +263,23 @@ fn the_cli_reports_a_panic_as_an_internal_error_with_exit_code_3() {
     assert!(out.stdout.is_empty());
 }
 
+/// On glibc Linux the binary carries GCC's unwinder (warren-lua-src's build script links
+/// `libgcc_eh.a`): no process loads `libgcc_s.so.1` and runs its constructor as it starts. The
+/// test above shows a panic still unwinds to the command's catch.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_needs_no_unwinder_library() {
+    let out = std::process::Command::new("readelf")
+        .args(["--dynamic", env!("CARGO_BIN_EXE_warren")])
+        .output()
+        .expect("readelf (binutils) runs");
+    assert!(out.status.success(), "{out:?}");
+    let dynamic = String::from_utf8(out.stdout).unwrap();
+    let needed: Vec<&str> = dynamic.lines().filter(|l| l.contains("(NEEDED)")).collect();
+    assert!(needed.iter().any(|l| l.contains("libc.so")), "{dynamic}");
+    assert!(!needed.iter().any(|l| l.contains("libgcc_s")), "{needed:?}");
+}
+
 /// Each subcommand's arguments are made only when it runs (clap's `defer`), and then set its
 /// help last: its own `--help` must still open with what `warren --help` lists for it.
 #[test]
