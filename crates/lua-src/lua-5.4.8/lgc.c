@@ -1409,6 +1409,61 @@ static void setminordebt (global_State *g) {
 }
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: every object of list 'p' made old, as 'sweep2old' makes those a
+** collection found alive, but with none freed: a white object is taken for
+** alive too.
+*/
+static void oldenlist (global_State *g, GCObject *p) {
+  for (; p != NULL; p = p->next) {
+    setage(p, G_OLD);
+    set2gray(p);  /* neither white nor black */
+    if (p->tt == LUA_VUPVAL && upisopen(gco2upv(p)))
+      continue;  /* open upvalues are always gray */
+    nw2black(p);  /* everything else black... */
+    if (p->tt == LUA_VTHREAD)  /* ...but threads, which must be watched */
+      linkgclist(gco2th(p), g->grayagain);
+  }
+}
+
+
+/*
+** warren: ends a stretch with the collector stopped (LUA_GCSTOP) in
+** generational mode, during which the host built objects that nearly all
+** stay alive: makes every object old, as the end of a major collection that
+** found them all alive would ('atomic2gen'), without marking any, and
+** restarts the collector with a minor collection's debt. The few objects
+** that were garbage stay until the next major collection. Marking what is
+** alive is the work saved: the minor and major collections a growing heap
+** would have made. Only between collections (the state a stopped
+** generational collector is in, as it stopped or after a full collection);
+** elsewhere it only restarts the collector. Returns whether it made the
+** objects old.
+*/
+int luaW_oldenall (lua_State *L) {
+  global_State *g = G(L);
+  int between = (g->gckind == KGC_GEN && g->gcstate == GCSpropagate);
+  if (between) {
+    cleargraylists(g);  /* what barriers marked: all of it is old now */
+    oldenlist(g, g->allgc);
+    g->reallyold = g->old1 = g->survival = g->allgc;
+    g->firstold1 = NULL;
+    oldenlist(g, g->finobj);
+    g->finobjrold = g->finobjold1 = g->finobjsur = g->finobj;
+    oldenlist(g, g->tobefnz);
+    g->lastatomic = 0;
+    g->GCestimate = gettotalbytes(g);
+    setminordebt(g);
+  }
+  else
+    luaE_setdebt(g, 0);  /* as LUA_GCRESTART */
+  g->gcstp &= ~GCSTPUSR;
+  return between;
+}
+#endif
+
+
 /*
 ** Enter generational mode. Must go until the end of an atomic cycle
 ** to ensure that all objects are correctly marked and weak tables

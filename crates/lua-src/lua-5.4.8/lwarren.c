@@ -122,6 +122,15 @@ LUA_API void lua_warren_setgcgate (lua_State *L, lua_WarrenGCGateF f,
 }
 
 
+LUA_API int lua_warren_oldenall (lua_State *L) {
+  int made;
+  lua_lock(L);
+  made = luaW_oldenall(L);
+  lua_unlock(L);
+  return made;
+}
+
+
 LUA_API lua_Integer lua_warren_getcounter (lua_State *L) {
   return G(L)->wbudget;
 }

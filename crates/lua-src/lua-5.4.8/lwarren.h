@@ -64,6 +64,13 @@ LUA_API void (lua_warren_setbudget) (lua_State *L, lua_WarrenBudgetF f,
                                      void *ud);
 LUA_API void (lua_warren_setgcgate) (lua_State *L, lua_WarrenGCGateF f,
                                      void *ud);
+/* Restarts a generational collector the host stopped (LUA_GCSTOP) while it
+   built objects that stay alive, making every object old without marking
+   any, as a major collection that found them all alive would; garbage among
+   them stays until the next major collection. Returns 1 if it made them old,
+   0 if the collector was not between collections of generational mode (it
+   is then only restarted). Only where no Lua code runs. */
+LUA_API int (lua_warren_oldenall) (lua_State *L);
 LUA_API lua_Integer (lua_warren_getcounter) (lua_State *L);
 LUA_API void (lua_warren_setcounter) (lua_State *L, lua_Integer n);
 /* Charges 'n'; runs the callback if the counter reaches zero. Never raises:

@@ -143,6 +143,11 @@ extern "C" {
     /// Charges `n`, running the callback when the counter runs out; 1 when that raised (or
     /// fatal mode is on), 0 to go on. Never raises.
     pub fn lua_warren_charge(l: *mut lua_State, n: i64) -> c_int;
+    /// Restarts the generational collector the host stopped while it built objects that stay
+    /// alive, making every object old without marking any (garbage among them waits for the
+    /// next major collection); 1 if it did, 0 if the collector was not between collections of
+    /// generational mode (then it is only restarted).
+    pub fn lua_warren_oldenall(l: *mut lua_State) -> c_int;
 
     // Fatal mode.
     /// Turns fatal mode on or off: on, no Lua mechanism can catch the error in flight.

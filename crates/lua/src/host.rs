@@ -183,6 +183,8 @@ impl Env {
         let exceeded = budget.message(&script.display().to_string());
         budget.end();
         let (recipe, generate) = loaded.map_err(|e| exceeded.map_or(e, Error::Budget))?;
+        // What the host builds from here on stays alive (`Sandbox::hold_collector`).
+        lua.hold_collector();
         let regions = regions_table(&lua, registry)?;
         let recipe_name = recipe.name.as_str().into();
         let info = generate.info();
@@ -226,6 +228,7 @@ impl Env {
         if !env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
             return Err(Error::Internal("filling mlua's error pool failed".into()));
         }
+        env.lua.settle_collector();
         env.mark_pristine();
         Ok((env, recipe))
     }
@@ -320,7 +323,10 @@ impl Host {
     /// Replaces the registry (after region files changed); the recipe stays loaded.
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
-        env.regions = regions_table(&env.lua, &registry)?;
+        env.lua.hold_collector();
+        let built = regions_table(&env.lua, &registry);
+        env.lua.settle_collector();
+        env.regions = built?;
         env.set_run_data(&registry).map_err(internal_lua)?;
         env.mark_pristine();
         self.registry = registry;

@@ -2,6 +2,8 @@
 //! stack, the FFI's constants (formerly the unit tests of `sandbox.rs`, `readonly.rs`,
 //! `stack_ser.rs` and `ffi.rs`).
 
+/// The collector held while the host builds a state, then settled (`sandbox.rs`, `lgc.c`).
+mod collector;
 /// The FFI's constants are the patched Lua's (`ffi.rs`).
 mod ffi;
 /// The prelude compiled by the build is the one the host parses (`sandbox.rs`).
