@@ -39,12 +39,24 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
         crate::state::numbered_from(l, SHARED_METATABLE_ID, || {
             readonly::push_shared_metatable(l, 1)
         });
-        let push = Push { l, meta: 2 };
+        // The names' slots (nil until a name is kept there), then the value built.
+        ffi::luaL_checkstack(l, NAME_SLOTS as c_int, c"ctx.regions".as_ptr());
+        ffi::lua_settop(l, 2 + NAME_SLOTS as c_int);
+        let root = 3 + NAME_SLOTS as c_int;
+        let mut names = Names {
+            first_slot: 3,
+            kept: [(0, 0); NAME_SLOTS],
+        };
+        let push = Push {
+            l,
+            meta: 2,
+            names: &mut names,
+        };
         if (*data).serialize(push).is_err() {
             return ffi::luaL_error(l, c"ctx.regions: data Lua cannot hold".as_ptr());
         }
-        if ffi::lua_type(l, 3) == ffi::LUA_TTABLE {
-            readonly::seal_shared(l, 2, 3);
+        if ffi::lua_type(l, root) == ffi::LUA_TTABLE {
+            readonly::seal_shared(l, 2, root);
             // Every later object numbered as after a frozen copy: for each table, its copy,
             // the copy's metatable and its `__newindex` closure (and so the order of tables a
             // recipe keys by objects). The build's tables are the only objects numbered in it
@@ -52,7 +64,8 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
             let tables = lua_warren_getidbase(l) - first_id;
             lua_warren_setidbase(l, first_id + 4 * tables);
         }
-        ffi::lua_remove(l, 2);
+        ffi::lua_replace(l, 2);
+        ffi::lua_settop(l, 2);
     }
     1
 }
@@ -83,12 +96,38 @@ impl ser::Error for Unsupported {
 
 type Done = Result<(), Unsupported>;
 
+/// Slots on the stack for the names [`Names`] keeps.
+const NAME_SLOTS: usize = 64;
+
+/// The names of struct fields and enum variants pushed so far, by where their text is: they are
+/// `&'static str`s, each at one address, and the same few dozen name every region entry's
+/// fields. A name met again is pushed from its stack slot, where making its string anew hashed
+/// it and looked it up in the string table (about a third of building `ctx.regions`' 1,100-odd
+/// strings' time). The string is the same interned string either way, and a stack slot, unlike
+/// a table, takes no object id.
+struct Names {
+    /// The stack index of slot 0.
+    first_slot: c_int,
+    /// Each slot's name (its text's address and length), `(0, 0)` while empty; a name whose
+    /// slot another holds is made anew (and takes the slot).
+    kept: [(usize, usize); NAME_SLOTS],
+}
+
+impl Names {
+    /// The slot of the name at `address`.
+    fn slot(address: usize) -> usize {
+        (address ^ (address >> 7)) % NAME_SLOTS
+    }
+}
+
 /// Pushes one value onto the stack of its state; every table it makes gets the shared
 /// read-only metatable at `meta` (marked read-only once the whole value is built).
 #[derive(Clone, Copy)]
 struct Push {
     l: *mut ffi::lua_State,
     meta: c_int,
+    /// The names kept on the stack (`build_frozen`'s, which outlives every `Push`).
+    names: *mut Names,
 }
 
 impl Push {
@@ -102,6 +141,27 @@ impl Push {
         // SAFETY: as in `room`.
         unsafe { ffi::lua_pushlstring(self.l, s.as_ptr().cast(), s.len()) };
         Ok(())
+    }
+
+    /// Pushes `name`, a struct field's or an enum variant's, from its slot when it is kept
+    /// there ([`Names`]); else makes it and keeps it.
+    fn name(self, name: &'static str) {
+        let address = name.as_ptr() as usize;
+        let slot = Names::slot(address);
+        // SAFETY: as in `room`; `names` is `build_frozen`'s, alive through the build, and no
+        // other reference to it is held while this runs.
+        unsafe {
+            let names = &mut *self.names;
+            let index = names.first_slot + slot as c_int;
+            if names.kept[slot] == (address, name.len()) {
+                ffi::lua_pushvalue(self.l, index);
+            } else {
+                ffi::lua_pushlstring(self.l, name.as_ptr().cast(), name.len());
+                ffi::lua_pushvalue(self.l, -1);
+                ffi::lua_replace(self.l, index);
+                names.kept[slot] = (address, name.len());
+            }
+        }
     }
 
     fn integer_or_number(self, i: Option<i64>, n: f64) -> Done {
@@ -139,17 +199,17 @@ impl Push {
     }
 
     /// `table[key] = value` (raw) for the value on top, then pops it.
-    fn set_field(self, table: c_int, key: &str) {
-        // SAFETY: as in `room`; `table` is an index below the value on top.
+    fn set_field(self, table: c_int, key: &'static str) {
+        self.name(key);
+        // SAFETY: as in `room`; `table` is an index below the key and value on top.
         unsafe {
-            ffi::lua_pushlstring(self.l, key.as_ptr().cast(), key.len());
             ffi::lua_insert(self.l, -2);
             ffi::lua_rawset(self.l, table);
         }
     }
 
     /// Wraps the table on top as `{ [variant] = table }` in a table made now with `nrec` slots.
-    fn wrap_variant(self, variant: &str, nrec: usize) -> Done {
+    fn wrap_variant(self, variant: &'static str, nrec: usize) -> Done {
         let outer = self.table(0, nrec);
         // SAFETY: as in `room`; the inner table is just below the new one.
         unsafe {
@@ -227,7 +287,8 @@ impl Serializer for Push {
     }
 
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Done {
-        self.string(variant.as_bytes())
+        self.name(variant);
+        Ok(())
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Done {

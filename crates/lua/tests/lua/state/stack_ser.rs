@@ -15,6 +15,18 @@ enum Shape {
     Struct { w: f32, h: Option<u16> },
 }
 
+/// More unit variants than the builder keeps names for (64 slots): names that share a slot, and
+/// names of one length, must each still be pushed as themselves.
+#[derive(Serialize, Clone, Copy)]
+#[rustfmt::skip]
+enum Many {
+    N0, N1, N2, N3, N4, N5, N6, N7, N8, N9, N10, N11, N12, N13, N14, N15,
+    N16, N17, N18, N19, N20, N21, N22, N23, N24, N25, N26, N27, N28, N29, N30, N31,
+    N32, N33, N34, N35, N36, N37, N38, N39, N40, N41, N42, N43, N44, N45, N46, N47,
+    N48, N49, N50, N51, N52, N53, N54, N55, N56, N57, N58, N59, N60, N61, N62, N63,
+    N64, N65, N66, N67, N68, N69, N70, N71, N72, N73, N74, N75, N76, N77, N78, N79,
+}
+
 #[derive(Serialize)]
 struct Inner {
     name: String,
@@ -35,7 +47,23 @@ struct Data {
     shapes: Vec<Shape>,
     by_name: BTreeMap<String, Inner>,
     items: Vec<Inner>,
+    many: Vec<Many>,
 }
+
+/// Every [`Many`], in order.
+#[rustfmt::skip]
+const MANY: [Many; 80] = [
+    Many::N0, Many::N1, Many::N2, Many::N3, Many::N4, Many::N5, Many::N6, Many::N7,
+    Many::N8, Many::N9, Many::N10, Many::N11, Many::N12, Many::N13, Many::N14, Many::N15,
+    Many::N16, Many::N17, Many::N18, Many::N19, Many::N20, Many::N21, Many::N22, Many::N23,
+    Many::N24, Many::N25, Many::N26, Many::N27, Many::N28, Many::N29, Many::N30, Many::N31,
+    Many::N32, Many::N33, Many::N34, Many::N35, Many::N36, Many::N37, Many::N38, Many::N39,
+    Many::N40, Many::N41, Many::N42, Many::N43, Many::N44, Many::N45, Many::N46, Many::N47,
+    Many::N48, Many::N49, Many::N50, Many::N51, Many::N52, Many::N53, Many::N54, Many::N55,
+    Many::N56, Many::N57, Many::N58, Many::N59, Many::N60, Many::N61, Many::N62, Many::N63,
+    Many::N64, Many::N65, Many::N66, Many::N67, Many::N68, Many::N69, Many::N70, Many::N71,
+    Many::N72, Many::N73, Many::N74, Many::N75, Many::N76, Many::N77, Many::N78, Many::N79,
+];
 
 fn data() -> Data {
     let inner = |i: usize| Inner {
@@ -60,6 +88,7 @@ fn data() -> Data {
         ],
         by_name: (0..20).map(|i| (format!("k{i}"), inner(i))).collect(),
         items: (0..12).map(inner).collect(),
+        many: [MANY, MANY].concat(),
     }
 }
 
