@@ -323,10 +323,10 @@ impl Host {
     /// Replaces the registry (after region files changed); the recipe stays loaded.
     pub fn set_registry(&mut self, registry: Arc<Registry>) -> Result<()> {
         let env = self.env.get_mut();
-        env.lua.hold_collector();
-        let built = regions_table(&env.lua, &registry);
-        env.lua.settle_collector();
-        env.regions = built?;
+        // Built with the collector on, unlike at load: made old without marking here, the
+        // previous `ctx.regions` would join the base of the next major collection at every
+        // edit, and no major collection would come.
+        env.regions = regions_table(&env.lua, &registry)?;
         env.set_run_data(&registry).map_err(internal_lua)?;
         env.mark_pristine();
         self.registry = registry;

@@ -163,3 +163,35 @@ fn the_same_churn_passes_in_a_state_never_held() {
     let lua = state();
     assert_eq!(build_and_churn(&lua), "ok");
 }
+
+/// Region edits (`Host::set_registry`, as `warren watch` makes them) leave the memory the state
+/// holds where it was: each rebuild's `ctx.regions` replaces the last, and the collector frees
+/// the last (made old by a settle, every rebuild's garbage would raise the base of the next
+/// major collection, and none would ever come: about 43 KB more at each edit).
+#[test]
+fn region_edits_do_not_pile_up_old_region_tables() {
+    use crate::common::{host, registry};
+    let mut host = host("rooms.lua");
+    let params = host.resolve_params(&[]).unwrap();
+    let run = |host: &warren_lua::Host| {
+        host.generate(&warren_lua::Run {
+            seed: 1,
+            params: &params,
+            depth: 1,
+            above: None,
+        })
+        .unwrap();
+        host.last_usage().peak_memory
+    };
+    let mut peaks = Vec::new();
+    for _ in 0..60 {
+        host.set_registry(registry()).unwrap();
+        peaks.push(run(&host));
+    }
+    let early = *peaks[..10].iter().max().unwrap();
+    let late = *peaks[50..].iter().max().unwrap();
+    assert!(
+        late < early * 3 / 2,
+        "peak {early} bytes early, {late} late"
+    );
+}
