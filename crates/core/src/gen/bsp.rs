@@ -11,9 +11,10 @@
 use super::area::Area;
 use super::meter::Meter;
 use super::tool_error::ToolError;
-use crate::map::{passable, Brush, Corridor, DogLeg, Door, DoorState, Map, Point, Rect, Room};
+use crate::map::{
+    passable, Brush, Corridor, DogLeg, Door, DoorState, KindName, Map, Point, Rect, Room,
+};
 use crate::rng::Rng;
-use std::sync::Arc;
 
 /// The rectangle of `area` on `map`, or an error naming `what` for a mask.
 pub(crate) fn rectangle(map: &Map, area: Area<'_>, what: &'static str) -> Result<Rect, ToolError> {
@@ -185,7 +186,7 @@ pub fn rooms(
     cut(rect, o.min_leaf, 0, rng, &mut tree);
     meter.work(tree.len() as u64)?;
     let placed = place_rooms(&tree, o.min_room, o.max_room.unwrap_or(i32::MAX), rng);
-    let kind: Arc<str> = Arc::from("bsp");
+    let kind = KindName::Fixed("bsp");
     map.notes.rooms.reserve(placed.len());
     for &r in &placed {
         meter.work((r.w * r.h) as u64)?;
@@ -323,7 +324,7 @@ pub fn interior(
     // floor, as it would room by room.
     let in_room = room_cells(&plan.walls, rect, plan.width);
     map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
-    let kind: Arc<str> = Arc::from("interior");
+    let kind = KindName::Fixed("interior");
     // Each room built in its place in the list: one built aside and copied in is read back in
     // pieces wider than its fields' writes, which the processor cannot forward (4–5% of a map).
     map.notes.rooms.extend(plan.rooms.iter().map(|&rect| Room {

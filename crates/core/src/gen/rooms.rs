@@ -4,11 +4,10 @@
 
 use super::meter::{Meter, Stopped};
 use crate::map::{
-    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, Map, MapError, Point, Rect, Room, Spawn,
-    TerrainId,
+    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, KindName, Map, MapError, Point, Rect,
+    Room, Spawn, TerrainId,
 };
 use crate::rng::Rng;
-use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a rooms phase failed.
@@ -122,7 +121,7 @@ pub fn carve_rooms(
     map: &mut Map,
     rooms: &[Rect],
     brush: &Brush,
-    kind: &Arc<str>,
+    kind: &KindName,
     meter: &mut dyn Meter,
 ) -> Result<usize, RoomsError> {
     let mut cells = 0u64;

@@ -16,7 +16,7 @@ pub mod priority;
 pub mod terrain;
 
 pub use adjacency::Adjacency;
-pub use annotations::{Annotations, Corridor, Door, Room, Spawn, Stairs, TagValue};
+pub use annotations::{Annotations, Corridor, Door, KindName, Room, Spawn, Stairs, TagValue};
 pub use ascii::{AsciiCell, AsciiLegend};
 pub use backup::Backup;
 pub use door::{DoorKind, DoorState, DoorWeights};

@@ -78,6 +78,9 @@ pub const DOGLEG_OPTIONS: Class = Class {
     )],
 };
 
+/// The kind `map:carve_rooms` and `map:add_room` record when none is given.
+pub const ROOM_KIND: &str = "room";
+
 /// Options of `map:carve_rooms`.
 pub const CARVE_OPTIONS: Class = Class {
     name: "warren.CarveOptions",
@@ -86,7 +89,7 @@ pub const CARVE_OPTIONS: Class = Class {
     fields: &[key_or(
         "kind",
         Ty::Str,
-        Default::Str("room"),
+        Default::Str(ROOM_KIND),
         "Kind recorded for each room.",
     )],
 };

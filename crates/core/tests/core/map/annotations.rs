@@ -1,4 +1,4 @@
-use warren_core::map::annotations::{Annotations, Corridor};
+use warren_core::map::annotations::{Annotations, Corridor, KindName};
 use warren_core::map::geom::Point;
 
 fn corridor(notes: &mut Annotations, len: i32) {
@@ -40,4 +40,26 @@ fn cleared_corridor_lists_are_reused_and_no_more_are_kept_than_the_last_map_held
     other.clear();
     assert_eq!(other, Annotations::default());
     assert!(other.clone().spare_cells.0.is_empty());
+}
+
+/// A room's kind reads, compares and exports as its text, whether fixed in the code or shared;
+/// a binding's usual kind is held fixed (no count to raise when rooms are copied).
+#[test]
+fn a_kind_is_its_text_however_it_is_held() {
+    let fixed = KindName::from("interior");
+    let shared = KindName::from(std::sync::Arc::<str>::from("interior"));
+    assert_eq!(fixed, shared);
+    assert!(fixed == "interior" && shared == *"interior");
+    assert_ne!(fixed, KindName::from("bsp"));
+    assert_eq!(shared.len(), 8);
+    assert_eq!(format!("{shared}/{fixed}"), "interior/interior");
+    assert_eq!(
+        serde_json::to_string(&[&fixed, &shared]).unwrap(),
+        r#"["interior","interior"]"#
+    );
+    assert!(matches!(
+        KindName::named("room", "room"),
+        KindName::Fixed("room")
+    ));
+    assert!(matches!(KindName::named("hall", "room"), KindName::Shared(ref s) if &**s == "hall"));
 }

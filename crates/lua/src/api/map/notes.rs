@@ -3,19 +3,19 @@
 
 use super::reads::{X, Y};
 use crate::api::call::Call;
-use crate::api::classes::RECT_LIKE;
+use crate::api::classes::{RECT_LIKE, ROOM_KIND};
 use crate::api::cost;
 use crate::api::decl::{arg, opt, opt_or, Decl, Default, Owner::Map as M, Ty};
 use crate::api::shapes::{self, cell};
 use crate::api::shared::Shared;
 use crate::state::{charge, charge_bytes};
 use mlua::{Lua, Table, Value};
-use warren_core::map::{Corridor, Door, DoorState, Map, Point, Room, Spawn, TagValue};
+use warren_core::map::{Corridor, Door, DoorState, KindName, Map, Point, Room, Spawn, TagValue};
 
 const ADD_ROOM: Decl = Decl::method(M, "add_room", "Records a room; returns its 1-based index.")
     .args(&[
         arg("rect", Ty::Table(&RECT_LIKE)),
-        opt_or("kind", Ty::Str, Default::Str("room")),
+        opt_or("kind", Ty::Str, Default::Str(ROOM_KIND)),
     ])
     .returns(&["integer"]);
 const ADD_DOOR: Decl = Decl::method(
@@ -76,7 +76,7 @@ fn add_room(lua: &Lua, this: &Shared<Map>, (r, kind): (Value, Value)) -> mlua::R
     m.check_rect(&r).map_err(|e| c.fail(e))?;
     let room = Room {
         rect: r,
-        kind: kind.into(),
+        kind: KindName::named(&kind, ROOM_KIND),
         doors: Vec::new(),
     };
     charge_bytes(lua, cost::room(&room))?;

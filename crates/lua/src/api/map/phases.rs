@@ -14,7 +14,9 @@
 //! is passed on, and the declared binding's call, in fatal mode, raises the budget error at
 //! once: the map is left as the binding would have left it.
 
-use crate::api::classes::{CARVE_OPTIONS, CONNECT_OPTIONS, SCATTER_OPTIONS, STAIRS_OPTIONS};
+use crate::api::classes::{
+    CARVE_OPTIONS, CONNECT_OPTIONS, ROOM_KIND, SCATTER_OPTIONS, STAIRS_OPTIONS,
+};
 use crate::api::cost;
 use crate::api::decl::Class;
 use crate::api::fast::args::TheMap;
@@ -24,9 +26,8 @@ use crate::api::meter::RawMeter;
 use crate::api::shared::SharedCell;
 use crate::api::terrain_names;
 use mlua::ffi::lua_State;
-use std::sync::Arc;
 use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
-use warren_core::map::{Adjacency, Brush, Map, Rect, TerrainId};
+use warren_core::map::{Adjacency, Brush, KindName, Map, Rect, TerrainId};
 use warren_core::rng::Rng;
 
 /// `map:carve_rooms`' options its fast path reads: `kind`.
@@ -91,7 +92,7 @@ pub(super) unsafe fn carve_rooms(
     ),
 ) -> Option<Answer> {
     unsafe {
-        let kind: Arc<str> = Arc::from(options.entries.text(0)?);
+        let kind = KindName::named(options.entries.text(0)?, ROOM_KIND);
         let budget = budget(l)?;
         cell.poke(|m| {
             rects.peek(|rects| {

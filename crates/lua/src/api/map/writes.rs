@@ -3,7 +3,9 @@
 
 use super::reads::{TERRAIN, X, Y};
 use crate::api::call::{Call, Opts, This};
-use crate::api::classes::{CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, WRITE_OPTIONS};
+use crate::api::classes::{
+    CARVE_OPTIONS, DOGLEG_OPTIONS, PATH_OPTIONS, RECT_LIKE, ROOM_KIND, WRITE_OPTIONS,
+};
 use crate::api::cost;
 use crate::api::decl::{arg, opt, Arg, Decl, Owner::Map as M, Ty};
 use crate::api::meter::LuaMeter;
@@ -12,9 +14,8 @@ use crate::api::shapes::{self, brush, cell};
 use crate::api::shared::Shared;
 use crate::state::{charge, charge_bytes};
 use mlua::{Lua, Value};
-use std::sync::Arc;
 use warren_core::gen::rooms::{self, RoomsError};
-use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, Map, Point, Rect};
+use warren_core::map::{bresenham, dogleg, Brush, Corridor, DogLeg, KindName, Map, Point, Rect};
 
 const WRITE_OPTS: Arg = opt("opts", Ty::Table(&WRITE_OPTIONS));
 const RECT: Arg = arg("rect", Ty::Table(&RECT_LIKE));
@@ -263,7 +264,7 @@ fn carve_rooms(
     let terrain = c.terrain(1, &t, &m)?;
     let o = c.options(2, &opts)?;
     let b = brush(&o, &mut m, terrain)?;
-    let kind: Arc<str> = Arc::from(&*o.text("kind")?);
+    let kind = KindName::named(&o.text("kind")?, ROOM_KIND);
     charge_bytes(lua, cost::rooms(rects.len(), &kind))?;
     let mut meter = LuaMeter::new(lua);
     rooms::carve_rooms(&mut m, &rects, &b, &kind, &mut meter).map_err(|e| match e {
