@@ -73,22 +73,26 @@ if held.plain[1] ~= 1 or held.weak.kept ~= held.plain then return "old entries w
 return "ok"
 "#;
 
+/// `collect(round)`: a minor step, and every fifth round a full collection.
+fn collector(lua: &Lua) -> Function {
+    lua.create_function(|lua, round: i64| {
+        if round % 5 == 0 {
+            lua.gc_collect()?;
+        } else {
+            lua.gc_step()?;
+        }
+        Ok(())
+    })
+    .unwrap()
+}
+
 /// Builds [`BUILD`] and churns ([`CHURN`]) with collections of every kind: minor steps, and
 /// every fifth round a full one.
 fn build_and_churn(lua: &Lua) -> String {
     let held = lua.create_table().unwrap();
     let build: Function = lua.load(BUILD).into_function().unwrap();
     build.call::<()>(held.clone()).unwrap();
-    let collect = lua
-        .create_function(|lua, round: i64| {
-            if round % 5 == 0 {
-                lua.gc_collect()?;
-            } else {
-                lua.gc_step()?;
-            }
-            Ok(())
-        })
-        .unwrap();
+    let collect = collector(lua);
     let churn: Function = lua.load(CHURN).into_function().unwrap();
     churn.call::<String>((held, collect)).unwrap()
 }
@@ -119,16 +123,7 @@ fn a_settled_state_keeps_every_reachable_object_through_collections() {
         .unwrap();
     lua.settle_collector();
     assert!(lua.gc_is_running());
-    let collect = lua
-        .create_function(|lua, round: i64| {
-            if round % 5 == 0 {
-                lua.gc_collect()?;
-            } else {
-                lua.gc_step()?;
-            }
-            Ok(())
-        })
-        .unwrap();
+    let collect = collector(&lua);
     let churn: Function = lua.load(CHURN).into_function().unwrap();
     assert_eq!(churn.call::<String>((held.clone(), collect)).unwrap(), "ok");
     let n: i64 = filler.get::<Table>(4321).unwrap().get(1).unwrap();
