@@ -202,3 +202,16 @@ fn the_sealed_tables_share_a_metatable_and_a_view_can_have_its_own() {
         "a table with no metatable is left alone"
     );
 }
+
+/// A value that is not a table (a number, a string, a unit variant, nothing) has room on the
+/// stack above the names' slots: no Lua API check fails (debug builds check every push), and
+/// `frozen`, which hands back tables, refuses it as a conversion error.
+#[test]
+fn a_root_that_is_not_a_table_is_refused_cleanly() {
+    let lua = Lua::new();
+    assert!(frozen(&lua, &7u8, "x").is_err());
+    assert!(frozen(&lua, &"text", "x").is_err());
+    assert!(frozen(&lua, &Shape::Unit, "x").is_err());
+    assert!(frozen(&lua, &None::<i64>, "x").is_err());
+    assert!(frozen(&lua, &data(), "x").is_ok());
+}
