@@ -77,8 +77,9 @@ impl Sandbox {
 
     /// Stops the collector while the host builds objects that stay alive (the state's own
     /// tables, `ctx.regions`): marking them as the heap grows, in the minor and major
-    /// collections a growing heap makes, would find them all alive. A new state starts with it
-    /// stopped. No script may run until [`Sandbox::settle_collector`].
+    /// collections a growing heap makes, would find them all alive. [`new_state`] holds it while
+    /// it builds the sandbox and hands the state over settled. No script may run until
+    /// [`Sandbox::settle_collector`].
     pub fn hold_collector(&self) {
         self.lua.gc_stop();
     }

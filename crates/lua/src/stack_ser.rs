@@ -39,9 +39,8 @@ unsafe extern "C-unwind" fn build_frozen<T: Serialize>(l: *mut ffi::lua_State) -
         crate::state::numbered_from(l, SHARED_METATABLE_ID, || {
             readonly::push_shared_metatable(l, 1)
         });
-        // The names' slots (nil until a name is kept there), then the value built.
-        // The slots, and room above them for a value that is not a table (a table's build
-        // makes its own room, `Push::room`).
+        // The names' slots (nil until a name is kept there), then the value built above them,
+        // with room for one that is not a table (a table's build makes its own, `Push::room`).
         ffi::luaL_checkstack(l, NAME_SLOTS as c_int + 4, c"ctx.regions".as_ptr());
         ffi::lua_settop(l, 2 + NAME_SLOTS as c_int);
         let root = 3 + NAME_SLOTS as c_int;
@@ -105,8 +104,8 @@ const NAME_SLOTS: usize = 64;
 /// `&'static str`s, each at one address, and the same few dozen name every region entry's
 /// fields. A name met again is pushed from its stack slot, where making its string anew hashed
 /// it and looked it up in the string table (0.06 M of the 0.77 M instructions that building
-/// `ctx.regions` took). The string is the same interned string either way, and a stack slot, unlike
-/// a table, takes no object id.
+/// `ctx.regions` took). The string is the same interned string either way, and a stack slot,
+/// unlike a table, takes no object id.
 struct Names {
     /// The stack index of slot 0.
     first_slot: c_int,
