@@ -56,10 +56,11 @@ where
     let running = state::state(lua).running.get();
     let pools = lua.app_data_ref::<Pools>();
     let pool = pools.as_deref().filter(|_| running).map(T::pool);
+    let l = lua.exec_raw_lua(|raw| raw.state());
     let value = match pool {
         Some(pool) => match pool.reuse(lua, value) {
             Ok(ud) => {
-                charge_making(lua)?;
+                charge_making(lua, l)?;
                 return Ok(ud);
             }
             Err(value) => value,
@@ -67,7 +68,6 @@ where
         None => value,
     };
     let shared = Shared::new(value);
-    let l = lua.exec_raw_lua(|raw| raw.state());
     // SAFETY: `l` is the state's current thread; only its budget counter moves.
     let ud = unsafe {
         uncharged(l, || {
@@ -76,7 +76,7 @@ where
             Ok::<_, mlua::Error>(ud)
         })
     }?;
-    charge_making(lua)?;
+    charge_making(lua, l)?;
     if let Some(pool) = pool {
         pool.keep(&ud, shared);
     }
@@ -89,10 +89,9 @@ where
 /// limit trips are the same in a reused state and a fresh one.
 const MAKING_COST: i64 = CALL_COST;
 
-/// Charges [`MAKING_COST`] through the Lua counter, as a call is charged; the budget's error
-/// when that trips it.
-fn charge_making(lua: &Lua) -> mlua::Result<()> {
-    let l = lua.exec_raw_lua(|raw| raw.state());
+/// Charges [`MAKING_COST`] through the Lua counter of `l` (`lua`'s current thread), as a call
+/// is charged; the budget's error when that trips it.
+fn charge_making(lua: &Lua, l: *mut ffi::lua_State) -> mlua::Result<()> {
     // SAFETY: `l` is a thread of this live state; charging never raises.
     match unsafe { lua_warren_charge(l, MAKING_COST) } {
         0 => Ok(()),
