@@ -299,20 +299,19 @@ fn every_subcommand_help_opens_with_its_line_in_the_list() {
     assert!(seen >= 9, "{seen} subcommands");
 }
 
-/// The cache files in `dir` (`regions-…`), by name.
+/// The region parse cache's files in `dir` (`regions-…`), by name.
 fn cache_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    cache_files_of(dir, "regions-")
+}
+
+/// The cache files in `dir` whose names start with `prefix` (`regions-`, `chunk-`), by name.
+fn cache_files_of(dir: &std::path::Path, prefix: &str) -> Vec<std::path::PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut files: Vec<_> = entries
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("regions-")
-        })
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
         .collect();
     files.sort();
     files
@@ -347,18 +346,28 @@ fn run_with(env: &[(&str, &std::path::Path)], regions: Option<&std::path::Path>)
 
 #[cfg(unix)]
 #[test]
-fn the_region_parse_cache_is_written_once_then_read_with_the_same_map() {
+fn the_cache_is_written_once_then_read_with_the_same_map() {
     use std::os::unix::fs::MetadataExt;
     let cache = tempfile::tempdir().unwrap();
     let env = [("WARREN_CACHE_DIR", cache.path())];
     let first = run_with(&env, None);
-    let files = cache_files(cache.path());
-    assert_eq!(files.len(), 1, "{files:?}");
-    let inode = std::fs::metadata(&files[0]).unwrap().ino();
+    // The regions' parse and the recipe's bytecode.
+    let files = [
+        cache_files(cache.path()),
+        cache_files_of(cache.path(), "chunk-"),
+    ]
+    .concat();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 2);
+    let inodes: Vec<u64> = files
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().ino())
+        .collect();
     // Read, not written again (a write replaces the file).
     assert_eq!(run_with(&env, None), first);
-    assert_eq!(cache_files(cache.path()), files);
-    assert_eq!(std::fs::metadata(&files[0]).unwrap().ino(), inode);
+    for (file, inode) in files.iter().zip(&inodes) {
+        assert_eq!(std::fs::metadata(file).unwrap().ino(), *inode, "{file:?}");
+    }
     // The same map as with no cache.
     let off = tempfile::tempdir().unwrap();
     let none = [("WARREN_CACHE_DIR", std::path::Path::new(""))];
@@ -373,6 +382,45 @@ fn the_region_parse_cache_is_written_once_then_read_with_the_same_map() {
         0,
         "off writes nothing"
     );
+}
+
+#[test]
+fn a_recipe_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
+    // What a recipe can see of how it was loaded: its objects' ids, the memory it holds once
+    // loaded, its lines in messages.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("seen.lua");
+    std::fs::write(
+        &recipe,
+        "local kept = { {}, function() end }\n\
+         print(tostring(kept[1]), tostring(kept[2]), collectgarbage('count'))\n\
+         return { params = { width = { default = 12 }, height = { default = 8 } },\n\
+           generate = function(map, ctx)\n\
+             print(tostring({}), collectgarbage('count'))\n\
+             error('line five')\n\
+           end }\n",
+    )
+    .unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |cache_dir: &std::path::Path| {
+        let out = warren()
+            .env("WARREN_CACHE_DIR", cache_dir)
+            .arg("run")
+            .arg(&recipe)
+            .arg("--regions")
+            .arg(root().join("regions"))
+            .args(["--seed", "1"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let compiled = run(cache.path());
+    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
+    assert!(compiled.contains("seen.lua:6: line five"), "{compiled}");
+    assert!(compiled.contains("table: 0x"), "{compiled}");
+    assert_eq!(run(cache.path()), compiled, "read from the cache");
+    assert_eq!(run(std::path::Path::new("")), compiled, "no cache");
 }
 
 #[test]

@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cache;
 pub mod gen;
 pub mod input;
 pub mod map;

@@ -60,6 +60,9 @@ pub mod api;
 pub mod budget;
 pub mod check;
 pub mod clock;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod compiled;
 pub mod error;
 pub mod ffi;
 mod host;

@@ -114,19 +114,26 @@ impl Places<'_> {
 /// Runs the recipe file and validates what it returns.
 pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
     let source = read_script(path).map_err(Error::Script)?;
-    let value: Value = lua
-        .load(source.as_str())
-        .set_name(format!("@{}", path.display()))
-        .set_mode(mlua::ChunkMode::Text)
-        .call(())
-        .map_err(|e| {
-            let msg = located_message(&e);
-            Error::Script(if starts_located(&msg) {
-                msg
-            } else {
-                format!("{}: {msg}", path.display())
-            })
-        })?;
+    let name = format!("@{}", path.display());
+    let memory_limit = crate::state::state(lua).budget.limits().memory;
+    let cache = warren_core::cache::CacheDir::from_env();
+    let chunk = match crate::compiled::load(lua, cache.as_ref(), &name, &source, memory_limit) {
+        Some(compiled) => Ok(compiled),
+        // It does not compile: parsed here, it reports why as it always did.
+        None => lua
+            .load(source.as_str())
+            .set_name(&name)
+            .set_mode(mlua::ChunkMode::Text)
+            .into_function(),
+    };
+    let value: Value = chunk.and_then(|chunk| chunk.call(())).map_err(|e| {
+        let msg = located_message(&e);
+        Error::Script(if starts_located(&msg) {
+            msg
+        } else {
+            format!("{}: {msg}", path.display())
+        })
+    })?;
     // Tokenized only for a message: a recipe that loads needs no places.
     let bad = |key: &str, msg: String| {
         Error::Script(format!("{}: {msg}", places(path, &source).key(key)))

@@ -28,8 +28,9 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The real `warren` binary, run from the repository root without colour, its region parse
-/// cache in the build's temporary directory rather than the home directory.
+/// The real `warren` binary, run from the repository root without colour, its cache (region
+/// files' parse, recipes' bytecode) in the build's temporary directory rather than the home
+/// directory.
 pub fn warren() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("warren").unwrap();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warren-cache");

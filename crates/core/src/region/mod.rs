@@ -4,7 +4,6 @@
 //!
 //! Loading reports every problem it finds, each with file, line and column.
 
-pub mod build_id;
 pub mod cache;
 pub mod entries;
 pub mod error;

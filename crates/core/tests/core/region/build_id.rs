@@ -1,6 +1,6 @@
-//! The running binary's build ID, which keys the parse cache (`region/build_id.rs`).
+//! The running binary's build ID, which keys the cache (`cache/build_id.rs`).
 
-use warren_core::region::build_id::{build_id_in, own};
+use warren_core::cache::build_id::{build_id_in, own};
 
 /// One note: the sizes and type, then the name and the description, each padded to `align`
 /// bytes.

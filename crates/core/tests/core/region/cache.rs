@@ -3,7 +3,8 @@
 
 use crate::common::{root, TEST_TERRAIN};
 use std::path::Path;
-use warren_core::region::cache::{ParseCache, KEEP};
+use warren_core::cache::KEEP;
+use warren_core::region::cache::ParseCache;
 use warren_core::region::{collect_toml, read_source, RegionFile, Registry, Source};
 
 /// The sources of the region files in `dir`, in load order.
@@ -217,8 +218,12 @@ fn a_cache_that_cannot_be_written_is_left_out() {
 fn the_oldest_cache_files_go_past_the_number_kept() {
     let (tmp, cache) = temp_cache();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    // KEEP + 5 older cache files, oldest first, and a file that is no cache file.
-    let names: Vec<String> = (0..KEEP + 5).map(|i| format!("regions-{i:016x}")).collect();
+    // KEEP + 5 older cache files of both kinds (region parses, compiled recipes), oldest
+    // first, and a file that is no cache file.
+    let kinds = ["regions-", "chunk-"];
+    let names: Vec<String> = (0..KEEP + 5)
+        .map(|i| format!("{}{i:016x}", kinds[i % 2]))
+        .collect();
     for (i, name) in names.iter().enumerate() {
         let f = std::fs::File::create(tmp.path().join(name)).unwrap();
         f.set_modified(old + std::time::Duration::from_secs(i as u64))
@@ -244,7 +249,7 @@ fn the_oldest_cache_files_go_past_the_number_kept() {
 
 #[test]
 fn the_oldest_cache_files_go_past_the_bytes_kept() {
-    use warren_core::region::cache::KEEP_BYTES;
+    use warren_core::cache::KEEP_BYTES;
     let (tmp, cache) = temp_cache();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     // Three older files of half the bytes kept each (sparse: no disk is used).

@@ -2,6 +2,8 @@
 //! declarations (formerly the unit tests of `lex.rs`, `source.rs`, `require.rs`, `params.rs`
 //! and `recipe.rs`).
 
+/// Recipes loaded from the bytecode the host compiled (`compiled.rs`).
+mod compiled;
 /// The small Lua lexer (`lex.rs`).
 mod lex;
 /// Parameters resolved from `--set` assignments (`params.rs`).
