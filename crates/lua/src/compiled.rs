@@ -3,10 +3,11 @@
 //! parsing the text at every start. Parsing `rooms.lua` took 0.36 M of a `warren run`'s 4.57 M
 //! instructions; loading its bytecode takes a fifth of that.
 //!
-//! The chunk is compiled in a state of its own, which is then closed, and only the bytecode
-//! is loaded into the recipe's state, whether it came from the cache or was compiled just now
-//! (or the cache is off): so the recipe's state is the same either way, down to the memory it
-//! holds (`collectgarbage("count")`) and its objects' ids. A text that does not compile (or
+//! The chunk is compiled in a state of its own, which is then closed, before the load's
+//! budget begins (`recipe::prepare`), and only the bytecode is loaded into the recipe's state,
+//! whether it came from the cache or was compiled just now (or the cache is off): so the
+//! recipe's state is the same either way, down to the memory it holds
+//! (`collectgarbage("count")`), the most its load held, and its objects' ids. A text that does not compile (or
 //! whose compiling runs past the memory limit) is parsed in the recipe's state as before,
 //! which reports the error as it always did.
 //!
@@ -39,29 +40,31 @@ struct Head<'a> {
     body: u64,
 }
 
-/// The chunk `text`, named `name`, as a function of `lua` (a warren state) loaded from its
-/// bytecode: from `cache` when it holds it, else compiled now within `memory_limit` bytes
-/// (and kept in `cache`). `None` when it does not compile: then the caller parses it in `lua`
-/// and reports what is wrong.
-pub fn load(
-    lua: &Lua,
+/// The bytecode of the chunk `text`, named `name`: from `cache` when it holds it, else
+/// compiled now within `memory_limit` bytes (and kept in `cache`). `None` when it does not
+/// compile: then the caller parses it in the recipe's state and reports what is wrong.
+pub fn bytecode(
     cache: Option<&CacheDir>,
     name: &str,
     text: &str,
     memory_limit: usize,
-) -> Option<Function> {
-    let bytecode = match cache.and_then(|cache| read(cache, name, text)) {
-        Some(bytecode) => bytecode,
-        None => {
-            let bytecode = compile(name, text, memory_limit)?;
-            if let Some(cache) = cache {
-                write(cache, name, text, &bytecode);
-            }
-            bytecode
-        }
-    };
+) -> Option<Vec<u8>> {
+    if let Some(bytecode) = cache.and_then(|cache| read(cache, name, text)) {
+        return Some(bytecode);
+    }
+    let bytecode = compile(name, text, memory_limit)?;
+    if let Some(cache) = cache {
+        write(cache, name, text, &bytecode);
+    }
+    Some(bytecode)
+}
+
+/// `bytecode` ([`bytecode`]'s, for the chunk `name`) as a function of `lua`, a warren state,
+/// with the state's objects numbered from here on as if it had parsed the chunk; `None` when
+/// it cannot be loaded (no memory left).
+pub fn load(lua: &Lua, name: &str, bytecode: &[u8]) -> Option<Function> {
     let function = lua
-        .load(&bytecode[..])
+        .load(bytecode)
         .set_name(name)
         .set_mode(mlua::ChunkMode::Binary)
         .into_function()

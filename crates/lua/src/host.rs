@@ -171,12 +171,14 @@ impl Env {
         let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
         *data.recipe.borrow_mut() = script.display().to_string();
+        // Read and compiled before the budget begins (`recipe::prepare`).
+        let prepared = recipe::prepare(script, limits.memory)?;
         let budget = data.budget.clone();
         budget.begin(limits);
         // Until the instruction hook sees a line, a budget that runs out (in an allocation of a
         // C function) names the start of the chunk.
         budget.note_location(&format!("{}:1", script.display()));
-        let loaded = recipe::load(&lua, script);
+        let loaded = recipe::load_prepared(&lua, script, prepared);
         budget.check_memory_peak();
         api::log::finish(&lua);
         data.loaded_bytes.set(lua.used_memory());

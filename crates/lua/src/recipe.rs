@@ -111,13 +111,48 @@ impl Places<'_> {
     }
 }
 
-/// Runs the recipe file and validates what it returns.
-pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
+/// A recipe file read and compiled, ready to load into a state ([`load_prepared`]).
+pub struct Prepared {
+    /// The file's text.
+    source: String,
+    /// Its chunk name (`@path`).
+    name: String,
+    /// Its bytecode ([`crate::compiled`]), or `None` when it does not compile.
+    bytecode: Option<Vec<u8>>,
+}
+
+/// Reads the recipe file at `path` and compiles it (or takes its bytecode from the cache),
+/// within `memory_limit` bytes. Done before the load's budget begins, like the host's other
+/// work: what compiling takes is in no account, so a load's memory is the same whether the
+/// bytecode was compiled or read.
+pub fn prepare(path: &Path, memory_limit: usize) -> Result<Prepared> {
     let source = read_script(path).map_err(Error::Script)?;
     let name = format!("@{}", path.display());
-    let memory_limit = crate::state::state(lua).budget.limits().memory;
     let cache = warren_core::cache::CacheDir::from_env();
-    let chunk = match crate::compiled::load(lua, cache.as_ref(), &name, &source, memory_limit) {
+    let bytecode = crate::compiled::bytecode(cache.as_ref(), &name, &source, memory_limit);
+    Ok(Prepared {
+        source,
+        name,
+        bytecode,
+    })
+}
+
+/// Runs the recipe file at `path` and validates what it returns ([`prepare`], then
+/// [`load_prepared`], with the state's memory limit).
+pub fn load(lua: &Lua, path: &Path) -> Result<(Recipe, Function)> {
+    let memory_limit = crate::state::state(lua).budget.limits().memory;
+    load_prepared(lua, path, prepare(path, memory_limit)?)
+}
+
+/// Runs `prepared`, the recipe file at `path`, and validates what it returns.
+pub fn load_prepared(lua: &Lua, path: &Path, prepared: Prepared) -> Result<(Recipe, Function)> {
+    let Prepared {
+        source,
+        name,
+        bytecode,
+    } = prepared;
+    let compiled = bytecode.and_then(|b| crate::compiled::load(lua, &name, &b));
+    let chunk = match compiled {
         Some(compiled) => Ok(compiled),
         // It does not compile: parsed here, it reports why as it always did.
         None => lua
