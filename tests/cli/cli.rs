@@ -299,7 +299,7 @@ fn every_subcommand_help_opens_with_its_line_in_the_list() {
     assert!(seen >= 9, "{seen} subcommands");
 }
 
-/// The region parse cache's files in `dir` (`regions-…`), by name.
+/// The registry cache's files in `dir` (`regions-…`), by name.
 fn cache_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     cache_files_of(dir, "regions-")
 }
@@ -424,7 +424,7 @@ fn a_recipe_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
 }
 
 #[test]
-fn an_edited_region_file_is_parsed_again_and_its_change_shows() {
+fn an_edited_region_file_is_loaded_again_and_its_change_shows() {
     let cache = tempfile::tempdir().unwrap();
     let env = [("WARREN_CACHE_DIR", cache.path())];
     let dir = tempfile::tempdir().unwrap();
@@ -443,7 +443,7 @@ fn an_edited_region_file_is_parsed_again_and_its_change_shows() {
 }
 
 #[test]
-fn the_region_parse_cache_goes_where_xdg_and_home_say_or_nowhere() {
+fn the_cache_goes_where_xdg_and_home_say_or_nowhere() {
     let xdg = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     run_with(

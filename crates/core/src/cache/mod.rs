@@ -1,6 +1,6 @@
 //! warren's cache directory: work a start would otherwise redo, kept between runs by the very
-//! binary that did it. Two kinds of file live there ([`Kind`]): the region files' parse
-//! ([`crate::region::cache`]) and recipes compiled to Lua bytecode (`warren-lua`'s `compiled`
+//! binary that did it. Two kinds of file live there ([`Kind`]): the registry the region files
+//! make ([`crate::region::cache`]) and recipes compiled to Lua bytecode (`warren-lua`'s `compiled`
 //! module). Each kind chooses what its files hold; this module says where they are, names them,
 //! writes them whole or not at all, and keeps their number and size in bounds.
 //!
@@ -38,7 +38,7 @@ const STALE_PART: std::time::Duration = std::time::Duration::from_secs(3600);
 /// named are ever removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// The parse of a regions directory's files (`regions-…`).
+    /// The registry a regions directory's files make (`regions-…`).
     Regions,
     /// A recipe's chunk compiled to Lua bytecode (`chunk-…`).
     Chunk,

@@ -62,7 +62,7 @@ impl DoorState {
 
 /// How often a newly made door gets each state (relative weights, finite and ≥ 0). Broken is
 /// never drawn: it follows from where the door stands.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DoorWeights {
     /// Weight of [`DoorState::Closed`].
     pub closed: f64,
@@ -107,7 +107,7 @@ impl Default for DoorWeights {
 
 /// A kind of door (`[[door]]`): the terrain each state is drawn with and the chances of the
 /// states.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DoorKind {
     /// The name regions and vault legends use.
     pub name: Arc<str>,

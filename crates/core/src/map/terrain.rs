@@ -7,7 +7,7 @@ use super::door::DoorKind;
 use std::collections::HashMap;
 
 /// A 24-bit colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
 impl Rgb {
@@ -31,7 +31,7 @@ impl Rgb {
 pub type TerrainId = u16;
 
 /// One kind of terrain.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Terrain {
     /// Unique name, used by recipes and region files (`"rock wall"`).
     pub name: String,
@@ -51,14 +51,40 @@ pub struct Terrain {
 }
 
 /// All terrains known to a registry, addressed by id or name, and the kinds of door drawn with
-/// them.
-#[derive(Clone, Debug, Default)]
+/// them. Kept (in the registry cache) as its terrains and doors: read back, it is built anew,
+/// with a serial of its own.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(from = "TableParts", into = "TableParts")]
 pub struct TerrainTable {
     terrains: Vec<Terrain>,
     by_name: HashMap<String, TerrainId>,
     doors: Vec<DoorKind>,
     /// See [`TerrainTable::serial`].
     serial: u64,
+}
+
+/// What a [`TerrainTable`] is kept as.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TableParts {
+    /// Its terrains, in id order.
+    terrains: Vec<Terrain>,
+    /// Its kinds of door.
+    doors: Vec<DoorKind>,
+}
+
+impl From<TableParts> for TerrainTable {
+    fn from(parts: TableParts) -> TerrainTable {
+        TerrainTable::new(parts.terrains).with_doors(parts.doors)
+    }
+}
+
+impl From<TerrainTable> for TableParts {
+    fn from(table: TerrainTable) -> TableParts {
+        TableParts {
+            terrains: table.terrains,
+            doors: table.doors,
+        }
+    }
 }
 
 impl TerrainTable {

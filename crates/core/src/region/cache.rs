@@ -1,105 +1,108 @@
-//! The parse cache: what a regions directory's files read into ([`RegionFile`]s), kept between
-//! runs in warren's cache directory ([`crate::cache`]), so that a start reads it back instead
-//! of parsing the TOML again. Parsing is most of loading the shipped regions (about four fifths
-//! of the instructions) and, from a cold start, about 0.2 ms of a 2.5 ms `warren run`.
+//! The registry cache: the registry a regions directory's files make, kept between runs in
+//! warren's cache directory ([`crate::cache`]), so that a start reads it back instead of
+//! parsing the TOML, merging and checking the files and resolving every entry again. That work
+//! took 1.9 M of a `warren run`'s 7 M instructions before any cache, and about 0.18 ms of a
+//! 2 ms start once the parse alone was cached; reading the registry back takes a fraction.
 //!
-//! One cache file holds one set of texts and what each read into, one after another, in
-//! postcard's binary form, with a hash of that parse. It is used only when it was written by
-//! this very binary ([`CacheDir::binary`]), every text read now equals the one it holds, byte
-//! for byte, and its parse matches its hash; otherwise the files are parsed, and the cache
-//! written anew once every one of them has been read. Errors are never cached (a set with a
-//! file that does not parse is not written), and everything after parsing (the merge, every
-//! check, the resolved entries) runs either way, so a cached parse makes the same registry, the
-//! same messages and the same maps.
+//! One cache file holds one set of files (each one's path and text) and the registry they
+//! make, in postcard's binary form, with a hash of that registry. It is used only when it was
+//! written by this very binary ([`CacheDir::binary`]), every file read now has the path and the
+//! text, byte for byte, it holds, and the registry matches its hash; otherwise the files are
+//! loaded as without a cache, and the cache written anew. A registry depends on nothing else
+//! (the paths are in it, for messages), so a cached one is the registry loading would make: the
+//! same messages and the same maps. Errors are never cached: a set of files with any error is
+//! loaded, and reports, as it would without a cache.
 
-use super::{RegionFile, Source};
+use super::{Registry, Source};
 use crate::cache::{checksum, CacheDir, Kind};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What every cache file starts with: the format, changed whenever the layout below changes.
-const FORMAT: &str = "warren region parse cache 2";
+const FORMAT: &str = "warren registry cache 1";
 
-/// A cache file's head, read before the parsed files: whose it is, and the texts it was made
-/// from.
+/// A cache file's head, read before the registry: whose it is, and the files it was made from.
 #[derive(Serialize, Deserialize)]
 struct Head<'a> {
     /// [`FORMAT`].
     format: &'a str,
     /// The binary that wrote it ([`CacheDir::binary`]).
     binary: &'a str,
-    /// Each file's text, in load order.
+    /// Each file's path and text, in load order.
     #[serde(borrow)]
-    texts: Vec<&'a str>,
-    /// A hash of what follows (the parsed files): damage that would still decode is seen.
+    files: Vec<(&'a Path, &'a str)>,
+    /// A hash of what follows (the registry): damage that would still decode is seen.
     body: u64,
 }
 
-/// A parse cache in a cache directory.
+/// A registry cache in a cache directory.
 #[derive(Clone, Debug)]
-pub struct ParseCache {
+pub struct RegistryCache {
     /// Where it is, for which binary.
     dir: CacheDir,
 }
 
-impl ParseCache {
+impl RegistryCache {
     /// The cache this process uses ([`CacheDir::from_env`]), or `None` when it is turned off
     /// or there is nowhere to put it.
-    pub fn from_env() -> Option<ParseCache> {
-        CacheDir::from_env().map(|dir| ParseCache { dir })
+    pub fn from_env() -> Option<RegistryCache> {
+        CacheDir::from_env().map(|dir| RegistryCache { dir })
     }
 
     /// A cache in `dir` for the binary `binary` (any text that tells it from other binaries).
-    pub fn new(dir: PathBuf, binary: String) -> ParseCache {
-        ParseCache {
+    pub fn new(dir: PathBuf, binary: String) -> RegistryCache {
+        RegistryCache {
             dir: CacheDir::new(dir, binary),
         }
     }
 
-    /// The file that holds the parse of `sources`, if any was written.
+    /// The file that holds the registry `sources` make, if any was written.
     pub fn path(&self, sources: &[Source]) -> PathBuf {
-        let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
-        self.dir.path(Kind::Regions, &texts)
+        let paths: Vec<String> = sources
+            .iter()
+            .map(|s| s.path.to_string_lossy().into_owned())
+            .collect();
+        let keys: Vec<&str> = paths
+            .iter()
+            .zip(sources)
+            .flat_map(|(path, s)| [path.as_str(), s.text.as_str()])
+            .collect();
+        self.dir.path(Kind::Regions, &keys)
     }
 
-    /// The files `sources` read into, from the cache, if it holds their parse.
-    pub fn read(&self, sources: &[Source]) -> Option<Vec<RegionFile>> {
+    /// The registry `sources` make, from the cache, if it holds it.
+    pub fn read(&self, sources: &[Source]) -> Option<Registry> {
         let bytes = self.dir.read(&self.path(sources))?;
-        let (head, rest) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
+        let (head, body) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
         let same = head.format == FORMAT
             && head.binary == self.dir.binary()
-            && head.texts.len() == sources.len()
-            && head.texts.iter().zip(sources).all(|(t, s)| *t == s.text)
-            && head.body == checksum(rest);
+            && head.files.len() == sources.len()
+            && head
+                .files
+                .iter()
+                .zip(sources)
+                .all(|((path, text), s)| *path == s.path && *text == s.text)
+            && head.body == checksum(body);
         if !same {
             return None;
         }
-        // One file after another, into a list made to size (a list read as a whole grows by
-        // doubling: for 10,000 small files, 16 MB more memory at its peak).
-        let mut files = Vec::with_capacity(sources.len());
-        let mut rest = rest;
-        for _ in sources {
-            let (file, after) = postcard::take_from_bytes::<RegionFile>(rest).ok()?;
-            files.push(file);
-            rest = after;
-        }
-        rest.is_empty().then_some(files)
+        let (registry, rest) = postcard::take_from_bytes::<Registry>(body).ok()?;
+        rest.is_empty().then_some(registry)
     }
 
-    /// Keeps `files`, what `sources` read into (one each, in order), for the next load. Best
-    /// effort: a directory that cannot be made or written leaves nothing behind.
-    pub fn write(&self, sources: &[Source], files: &[&RegionFile]) {
-        let mut body = Vec::new();
-        for file in files {
-            match postcard::to_extend(file, body) {
-                Ok(more) => body = more,
-                Err(_) => return,
-            }
-        }
+    /// Keeps `registry`, what `sources` make, for the next load. Best effort: a directory that
+    /// cannot be made or written leaves nothing behind.
+    pub fn write(&self, sources: &[Source], registry: &Registry) {
+        let Ok(body) = postcard::to_stdvec(registry) else {
+            return;
+        };
         let head = Head {
             format: FORMAT,
             binary: self.dir.binary(),
-            texts: sources.iter().map(|s| s.text.as_str()).collect(),
+            files: sources
+                .iter()
+                .map(|s| (s.path.as_path(), s.text.as_str()))
+                .collect(),
             body: checksum(&body),
         };
         let Ok(mut bytes) = postcard::to_stdvec(&head) else {

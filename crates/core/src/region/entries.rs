@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 /// Every region entry of a registry, resolved.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Resolved {
     /// `[dungeon]` (its defaults when no file has it).
     pub dungeon: Dungeon,
@@ -32,7 +32,7 @@ pub struct Resolved {
 }
 
 /// `[dungeon]`, resolved: its values, checked, and the typed values the phases take.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Dungeon {
     /// Every value (defaults where the file left a key out).
     pub def: DungeonDef,
@@ -113,7 +113,7 @@ impl Dungeon {
 }
 
 /// A `[[corridor]]`: a tunnel style and the door tunnels make into it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Corridor {
     /// The style tunnels are drawn with.
     pub style: CorridorStyle,
@@ -124,7 +124,7 @@ pub struct Corridor {
 }
 
 /// A `[[room]]`: the kind and look of the room drawn in a panel.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoomRegion {
     /// Its kind, look and weight, as the rooms phase takes them.
     pub choice: RoomChoice,
@@ -148,7 +148,7 @@ impl RoomRegion {
 }
 
 /// A `[[streamer]]`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StreamerRegion {
     /// What is drawn (priority resolved: the region's, else the kind's default).
     pub style: StreamerStyle,
@@ -159,7 +159,7 @@ pub struct StreamerRegion {
 }
 
 /// A `[[vault]]`, its grid parsed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VaultRegion {
     /// Region name.
     pub name: String,
@@ -188,7 +188,7 @@ impl VaultRegion {
 }
 
 /// `[town]`: the terrains a town is drawn with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TownStyle {
     /// The map view's terrains.
     pub terrains: TownTerrains,

@@ -24,7 +24,7 @@ pub use schema::*;
 
 use crate::input::ReadError;
 use crate::map::{TerrainId, TerrainTable};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -33,7 +33,7 @@ use std::sync::Arc;
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// All region data of one regions directory, validated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Registry {
     terrains: Arc<TerrainTable>,
     /// Terrain a fresh map starts as (`[map] fill`).
@@ -56,7 +56,7 @@ pub struct Registry {
 
 shape::section! {
 /// The merged contents of all region files, as recipes see them in `ctx.regions`.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RegistryData {
     /// Every terrain.
     pub terrain: Vec<TerrainDef> => required(KeyKind::List(&TerrainDef::SHAPE)),
@@ -88,7 +88,7 @@ pub struct RegistryData {
 }
 
 /// A place in a region file, for messages about what is written there.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
     /// The file.
     pub file: PathBuf,
@@ -114,7 +114,7 @@ pub struct Source {
 }
 
 impl Registry {
-    /// Loads every `*.toml` under `dir` (recursively, in path order), through the parse cache
+    /// Loads every `*.toml` under `dir` (recursively, in path order), through the registry cache
     /// ([`cache`]) when there is one.
     pub fn load_dir(dir: &Path) -> Result<Registry, RegionErrors> {
         let whole = |message: String| {
@@ -147,29 +147,25 @@ impl Registry {
         if !errors.is_empty() {
             return Err(RegionErrors(errors));
         }
-        Registry::from_sources_cached(sources, cache::ParseCache::from_env().as_ref())
+        Registry::from_sources_cached(sources, cache::RegistryCache::from_env().as_ref())
     }
 
-    /// [`Registry::from_sources`], reading the files' parse from `cache` when it holds it and
+    /// [`Registry::from_sources`], reading the registry from `cache` when it holds it and
     /// keeping it there when it did not (see [`cache`]): the same registry either way.
     pub fn from_sources_cached(
         sources: Vec<Source>,
-        cache: Option<&cache::ParseCache>,
+        cache: Option<&cache::RegistryCache>,
     ) -> Result<Registry, RegionErrors> {
         let Some(cache) = cache else {
             return Registry::from_sources(sources);
         };
-        let parsed = match cache.read(&sources) {
-            Some(files) => validate::Parsed::whole(files),
-            None => {
-                let parsed = validate::parse(&sources);
-                if let Some(files) = parsed.files() {
-                    cache.write(&sources, &files);
-                }
-                parsed
-            }
-        };
-        validate::check(sources, parsed)
+        if let Some(registry) = cache.read(&sources) {
+            return Ok(registry);
+        }
+        let kept: Vec<Source> = sources.clone();
+        let registry = Registry::from_sources(sources)?;
+        cache.write(&kept, &registry);
+        Ok(registry)
     }
 
     /// Builds a registry from in-memory sources (in the order given).

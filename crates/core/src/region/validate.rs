@@ -182,22 +182,6 @@ pub struct Parsed {
     excused: Excused,
 }
 
-impl Parsed {
-    /// Every source's file, read before (by [`super::cache`]): nothing failed.
-    pub fn whole(files: Vec<RegionFile>) -> Parsed {
-        Parsed {
-            files: files.into_iter().map(Some).collect(),
-            errors: Vec::new(),
-            excused: Excused::default(),
-        }
-    }
-
-    /// Every source's file, in order, if each was read.
-    pub fn files(&self) -> Option<Vec<&RegionFile>> {
-        self.files.iter().map(Option::as_ref).collect()
-    }
-}
-
 /// Reads each of `sources` as a region file (its TOML into the schema's types).
 pub fn parse(sources: &[Source]) -> Parsed {
     let mut errors = Vec::new();

@@ -8,7 +8,7 @@ use crate::rng::Rng;
 use std::collections::BTreeMap;
 
 /// What a streamer is, which decides its shape and default priority.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum StreamerKind {
     /// Water flowing in from the top or left edge, of constant width (`RF_RIVER`).
     River,
@@ -53,7 +53,7 @@ impl StreamerKind {
 }
 
 /// One streamer region, resolved to terrain ids.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StreamerStyle {
     /// Region name, stamped on every cell written.
     pub name: String,

@@ -35,7 +35,7 @@ impl VaultGlyph {
 }
 
 /// A vault's grid with every glyph resolved to a terrain.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VaultGrid {
     /// Region name, stamped on every cell.
     pub name: String,

@@ -2,7 +2,7 @@
 //! or mirrored for a placement.
 
 /// A rectangle of glyphs, row-major.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Glyphs {
     /// Columns.
     pub width: i32,

@@ -24,7 +24,7 @@ use crate::map::{DoorKind, TerrainId};
 use std::collections::BTreeMap;
 
 /// What a glyph of a template's map stands for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Cell {
     /// Leave the map's cell as it is (the built-in glyph space).
     Keep,
@@ -64,7 +64,7 @@ impl Cell {
 
 /// A vault template, resolved: every glyph its map holds or its substitutions produce has a
 /// meaning in `legend`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prefab {
     /// Unique name, stamped as the region of the cells it writes.
     pub name: String,

@@ -7,7 +7,7 @@ use super::Glyphs;
 use crate::rng::Rng;
 
 /// When a one-of substitution draws.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Per {
     /// Every cell of the glyph draws its own choice.
     #[default]
@@ -31,7 +31,7 @@ impl Per {
 }
 
 /// What a substitution does with the cells of its glyph.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SubstKind {
     /// Each becomes one of `choices` (equally likely; a glyph listed twice is twice as
     /// likely).
@@ -53,7 +53,7 @@ pub enum SubstKind {
 }
 
 /// One substitution.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Subst {
     /// The glyph whose cells change.
     pub glyph: char,

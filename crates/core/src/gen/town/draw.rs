@@ -12,7 +12,7 @@ use crate::map::{
 };
 
 /// The terrains a town is drawn with (the `[town]` region section, resolved to ids).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TownTerrains {
     /// Walls, closed doors and closed gates (`#`).
     pub wall: TerrainId,
@@ -34,7 +34,7 @@ pub struct TownTerrains {
 
 /// The debug view's terrains (the `[town.debug]` region section, resolved to ids), drawn at
 /// cell centres: a status letter for rooms and unused cells, a direction for streets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DebugTerrains {
     /// An ISOLATED cell (`I`).
     pub isolated: TerrainId,

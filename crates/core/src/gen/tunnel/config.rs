@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// `SEGMENT_MAXLEN`). Their ranges are the region schema's (`region::schema::TURN_CHANCE`, …),
 /// checked where region data is resolved; here any value is safe (a chance above 100 acts as
 /// 100, a `segment_minlen` above `segment_maxlen` never turns by chance).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TunnelConstants {
     /// Percent chance per step of turning once a segment is longer than `segment_minlen`.
     pub turn_chance: u32,
@@ -24,7 +24,7 @@ pub struct TunnelConstants {
 }
 
 /// A corridor style's optional replacements for the level's [`TunnelConstants`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ConstantOverrides {
     /// Replaces [`TunnelConstants::turn_chance`].
     pub turn_chance: Option<u32>,
@@ -54,7 +54,7 @@ impl TunnelConstants {
 }
 
 /// A corridor style (one of Incursion's corridor regions).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CorridorStyle {
     /// Region name; stamped on the corridor's cells and recorded on the corridor annotation.
     pub name: String,

@@ -33,7 +33,7 @@ pub const MAX_SAMPLE_TERRAINS: usize = 255;
 pub const MAX_RETRIES: u32 = 1000;
 
 /// A sample map: the terrains it uses (its palette) and its cells as indices into them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sample {
     /// The sample's name, for messages.
     pub name: String,

@@ -1,11 +1,11 @@
-//! The parse cache: read only for the very texts and binary it was written for, the same
-//! registry either way, never an error of its own.
+//! The registry cache: read only for the very files (paths and texts) and binary it was
+//! written for, the same registry either way, never an error of its own.
 
 use crate::common::{root, TEST_TERRAIN};
 use std::path::Path;
 use warren_core::cache::KEEP;
-use warren_core::region::cache::ParseCache;
-use warren_core::region::{collect_toml, read_source, RegionFile, Registry, Source};
+use warren_core::region::cache::RegistryCache;
+use warren_core::region::{collect_toml, read_source, Registry, Source};
 
 /// The sources of the region files in `dir`, in load order.
 fn sources_of(dir: &Path) -> Vec<Source> {
@@ -41,54 +41,33 @@ fn described(registry: &Registry) -> String {
     format!("{head}{middle}{}", &tail[digits..])
 }
 
-/// What `sources` read into, parsed.
-fn parsed(sources: &[Source]) -> Vec<RegionFile> {
-    sources
-        .iter()
-        .map(|s| toml::from_str(&s.text).unwrap())
-        .collect()
-}
-
 /// The glyph the registry gives terrain `name`.
 fn glyph(registry: &Registry, name: &str) -> char {
     let table = registry.terrains();
     table.get(table.id(name).unwrap()).glyph
 }
 
-/// `files` with terrain `floor` drawn as `glyph`: a parse no text reads into, so a registry
-/// with that glyph came from the cache.
-fn marked(mut files: Vec<RegionFile>, glyph: char) -> Vec<RegionFile> {
-    for file in &mut files {
-        for t in file.terrain.iter_mut().filter(|t| t.name == "floor") {
-            t.glyph = glyph.to_string();
-        }
-    }
-    files
-}
-
 /// A cache in a fresh temporary directory (kept while the first value lives).
-fn temp_cache() -> (tempfile::TempDir, ParseCache) {
+fn temp_cache() -> (tempfile::TempDir, RegistryCache) {
     let tmp = tempfile::tempdir().unwrap();
-    let cache = ParseCache::new(tmp.path().into(), "test".into());
+    let cache = RegistryCache::new(tmp.path().into(), "test".into());
     (tmp, cache)
 }
 
-/// A cache holding, for [`small`]'s texts, a parse that draws the floor `X` (see [`marked`]),
-/// and those texts.
-fn holding_x() -> (tempfile::TempDir, ParseCache, Vec<Source>) {
+/// A cache holding, for [`small`]'s files, the registry of files that draw the floor `X`: a
+/// registry those files do not make, so a registry with that glyph came from the cache.
+fn holding_x() -> (tempfile::TempDir, RegistryCache, Vec<Source>) {
     let (tmp, cache) = temp_cache();
     let sources = small();
-    store(&cache, &sources, &marked(parsed(&sources), 'X'));
+    let mut x = sources.clone();
+    x[0].text = x[0].text.replace("glyph = \".\"", "glyph = \"X\"");
+    assert_ne!(x[0].text, sources[0].text);
+    cache.write(&sources, &Registry::from_sources(x).unwrap());
     (tmp, cache, sources)
 }
 
-/// Writes `files` as the cached parse of `sources`.
-fn store(cache: &ParseCache, sources: &[Source], files: &[RegionFile]) {
-    cache.write(sources, &files.iter().collect::<Vec<_>>());
-}
-
 #[test]
-fn a_cached_parse_makes_the_same_registry_as_parsing() {
+fn a_cached_registry_is_the_registry_loading_makes() {
     // A `[limits]` section (where each key is written is kept), with terrains.
     let limits = read_source(&root().join("crates/fuzz/seeds/regions/limits.toml")).unwrap();
     let seeds = vec![small().swap_remove(0), limits];
@@ -104,8 +83,11 @@ fn a_cached_parse_makes_the_same_registry_as_parsing() {
         let (_tmp, cache) = temp_cache();
         let parsed = Registry::from_sources(sources.clone()).unwrap();
         let first = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
-        assert!(cache.path(&sources).is_file(), "{dir}: the parse is kept");
-        assert_eq!(cache.read(&sources).map(|f| f.len()), Some(sources.len()));
+        assert!(
+            cache.path(&sources).is_file(),
+            "{dir}: the registry is kept"
+        );
+        assert!(cache.read(&sources).is_some());
         let second = Registry::from_sources_cached(sources, Some(&cache)).unwrap();
         assert_eq!(described(&first), described(&parsed), "{dir}");
         assert_eq!(
@@ -117,7 +99,7 @@ fn a_cached_parse_makes_the_same_registry_as_parsing() {
 }
 
 #[test]
-fn the_cache_is_read_for_the_texts_it_was_written_for() {
+fn the_cache_is_read_for_the_files_it_was_written_for() {
     let (_tmp, cache, sources) = holding_x();
     let registry = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     assert_eq!(glyph(&registry, "floor"), 'X');
@@ -129,7 +111,7 @@ fn the_cache_is_read_for_the_texts_it_was_written_for() {
 }
 
 #[test]
-fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
+fn a_cache_of_other_texts_or_paths_or_by_another_binary_is_not_read() {
     let (tmp, cache, sources) = holding_x();
     // One byte more in one file: another set of texts, even with the first set's file in
     // its place (a hash's collision).
@@ -139,8 +121,17 @@ fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
     assert!(cache.read(&edited).is_none());
     let registry = Registry::from_sources_cached(edited.clone(), Some(&cache)).unwrap();
     assert_eq!(glyph(&registry, "floor"), '.');
+    // The same texts at other paths (messages name the paths), even with the first set's
+    // file in its place.
+    let mut moved = sources.clone();
+    moved[1].path = "elsewhere/b.toml".into();
+    std::fs::copy(cache.path(&sources), cache.path(&moved)).unwrap();
+    assert!(cache.read(&moved).is_none());
+    let registry = Registry::from_sources_cached(moved.clone(), Some(&cache)).unwrap();
+    assert_eq!(glyph(&registry, "floor"), '.');
+    assert_eq!(registry.files[1], std::path::Path::new("elsewhere/b.toml"));
     // The same texts, another binary, even with the first binary's file in its place.
-    let other = ParseCache::new(tmp.path().into(), "another build".into());
+    let other = RegistryCache::new(tmp.path().into(), "another build".into());
     std::fs::copy(cache.path(&sources), other.path(&sources)).unwrap();
     assert!(other.read(&sources).is_none());
     let registry = Registry::from_sources_cached(sources, Some(&other)).unwrap();
@@ -148,18 +139,18 @@ fn a_cache_of_other_texts_or_by_another_binary_is_not_read() {
 }
 
 #[test]
-fn a_damaged_cache_is_parsed_past_and_written_again() {
+fn a_damaged_cache_is_loaded_past_and_written_again() {
     let (_tmp, cache) = temp_cache();
     let sources = small();
     Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     let path = cache.path(&sources);
     let whole = std::fs::read(&path).unwrap();
-    // One bit of a parsed colour changed ('c' to 'b'): it would still decode, to another
-    // colour. (The texts come first, the parse after them.)
+    // One bit of a colour's text in the registry changed ('c' to 'b'): it would still
+    // decode, to another colour. (The files come first, the registry after them.)
     let mut flipped = whole.clone();
     let at = whole.windows(6).rposition(|w| w == b"c0c0c0").unwrap();
     flipped[at] ^= 1;
-    // And one of the texts' (the second file's text ends a little before the parse).
+    // And one of the files' texts'.
     let mut flipped_text = whole.clone();
     let at = whole.windows(8).position(|w| w == b"corridor").unwrap();
     flipped_text[at] ^= 1;
@@ -180,7 +171,7 @@ fn a_damaged_cache_is_parsed_past_and_written_again() {
 }
 
 #[test]
-fn files_that_do_not_parse_are_not_cached_and_report_as_ever() {
+fn files_with_errors_are_not_cached_and_report_as_ever() {
     let (tmp, cache) = temp_cache();
     let mut sources = small();
     sources[1].text = "[rooms\n".into();
@@ -192,14 +183,13 @@ fn files_that_do_not_parse_are_not_cached_and_report_as_ever() {
         "{cached}"
     );
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
-    // A set that parses but breaks a rule is cached, and reports the same from the cache.
+    // Nor is a set that parses but breaks a rule.
     sources[1].text = "[rooms]\nwall = \"lava\"\nfloor = \"floor\"\ncorridor = \"floor\"\n".into();
-    let first = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
-    assert!(cache.read(&sources).is_some());
-    let second = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
+    let cached = Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap_err();
     let plain = Registry::from_sources(sources).unwrap_err();
-    assert_eq!(first.to_string(), plain.to_string());
-    assert_eq!(second.to_string(), plain.to_string());
+    assert_eq!(cached.to_string(), plain.to_string());
+    assert!(cached.to_string().contains("'lava'"), "{cached}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -208,7 +198,7 @@ fn a_cache_that_cannot_be_written_is_left_out() {
     let file = tmp.path().join("a file");
     std::fs::write(&file, "").unwrap();
     // Its directory would be inside a file.
-    let cache = ParseCache::new(file.join("cache"), "test".into());
+    let cache = RegistryCache::new(file.join("cache"), "test".into());
     let registry = Registry::from_sources_cached(small(), Some(&cache)).unwrap();
     assert_eq!(glyph(&registry, "floor"), '.');
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
@@ -275,7 +265,7 @@ fn the_cache_is_readable_by_its_owner_only() {
     use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cache").join("warren");
-    let cache = ParseCache::new(dir.clone(), "test".into());
+    let cache = RegistryCache::new(dir.clone(), "test".into());
     let sources = small();
     Registry::from_sources_cached(sources.clone(), Some(&cache)).unwrap();
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;

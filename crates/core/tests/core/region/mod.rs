@@ -1,9 +1,9 @@
-//! Region internals: resolving, explaining, schema, shapes, error text, the parse cache and
+//! Region internals: resolving, explaining, schema, shapes, error text, the registry cache and
 //! the build ID it is keyed by.
 
-/// The binary's build ID, which keys the parse cache.
+/// The binary's build ID, which keys the cache.
 mod build_id;
-/// The parse cache.
+/// The registry cache.
 mod cache;
 /// Errors and their text.
 mod error;

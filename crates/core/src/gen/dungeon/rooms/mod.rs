@@ -21,7 +21,7 @@ use crate::rng::Rng;
 use paint::Paint;
 
 /// The kinds of room a panel may hold (Incursion's `RM_*`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RoomKind {
     /// A walled rectangle (`RM_NORMAL`).
     Normal,
@@ -72,7 +72,7 @@ impl RoomKind {
 }
 
 /// How a room region looks.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoomStyle {
     /// Region name, stamped on the room's cells (tunnels look its door up by this name).
     pub name: String,
@@ -223,7 +223,7 @@ pub fn draw_room(
 }
 
 /// A room region as the rooms phase chooses among them: a kind, a look and a weight.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoomChoice {
     /// The room's shape.
     pub kind: RoomKind,
