@@ -424,6 +424,43 @@ fn a_recipe_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
 }
 
 #[test]
+fn a_large_recipe_loads_within_the_same_memory_compiled_now_read_or_with_no_cache() {
+    // Nearly the largest recipe warren reads (1 MiB), under a 2 MiB limit: compiling it is
+    // done before the load's budget begins, so whether its bytecode was compiled just now,
+    // read from the cache, or the cache is off, the load holds the same memory.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("large.lua");
+    let body = " x = x + 1\n".repeat(450);
+    let mut text = String::from("local F = {}\n");
+    while text.len() < 990_000 {
+        let i = text.len();
+        text.push_str(&format!("F[{i}] = function(x)\n{body} return x end\n"));
+    }
+    text.push_str(
+        "return { params = { width = { default = 10 }, height = { default = 10 } },\n\
+           generate = function() error(('held %.4f KiB'):format(collectgarbage('count'))) end }\n",
+    );
+    std::fs::write(&recipe, text).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |cache_dir: &std::path::Path| {
+        let out = warren()
+            .env("WARREN_CACHE_DIR", cache_dir)
+            .arg("run")
+            .arg(&recipe)
+            .arg("--regions")
+            .arg(root().join("regions"))
+            .args(["--seed", "1", "--max-memory", "2"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let compiled = run(cache.path());
+    assert!(compiled.contains("held 10"), "{compiled}");
+    assert_eq!(run(cache.path()), compiled, "read from the cache");
+    assert_eq!(run(std::path::Path::new("")), compiled, "no cache");
+}
+
+#[test]
 fn an_edited_region_file_is_loaded_again_and_its_change_shows() {
     let cache = tempfile::tempdir().unwrap();
     let env = [("WARREN_CACHE_DIR", cache.path())];

@@ -88,7 +88,10 @@ fn compile(name: &str, text: &str, memory_limit: usize) -> Option<Vec<u8>> {
         .set_mode(mlua::ChunkMode::Text)
         .into_function()
         .ok()?;
-    Some(function.dump(false))
+    let mut bytecode = function.dump(false);
+    // The room it grew into would be held beside the recipe's state while it loads.
+    bytecode.shrink_to_fit();
+    Some(bytecode)
 }
 
 /// The file in `cache` that holds `text` compiled under `name`, whether or not it was written.

@@ -12,6 +12,12 @@
 //! [`KEEP`] or they take more than [`KEEP_BYTES`] (a cache file larger than that is not
 //! written). Reading or writing the cache never fails anything: a cache that cannot be read is
 //! worked past, one that cannot be written is left out.
+//!
+//! What a cache file holds is trusted (its hash catches damage, not tampering), so a file is
+//! read only when no one but this user can have written it (on Unix): it is the effective
+//! user's, not a link, and writable by no group or other, and so is its directory, whose
+//! directories above are the user's or root's and writable by no one else unless sticky (the
+//! rule `ssh` applies to its keys). Nothing is read from, or written to, any other directory.
 
 pub mod build_id;
 
@@ -118,16 +124,44 @@ impl CacheDir {
     }
 
     /// The bytes of the cache file at `path`, if it is a regular file of at most
-    /// [`KEEP_BYTES`] (not a FIFO, a device or anything larger).
+    /// [`KEEP_BYTES`] (not a FIFO, a device or anything larger) that no one but this user can
+    /// have written, in a directory no one else can write to (the module's rule): what a cache file
+    /// holds is trusted (a compiled chunk is loaded as Lua bytecode, which Lua does not check),
+    /// so one anyone else could have put there is never read.
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        if !self.only_mine() || !file_only_mine(path) {
+            return None;
+        }
         crate::input::read_regular(path, KEEP_BYTES).ok()
+    }
+
+    /// Whether the directory is no one's but this user's to change: see [`only_mine`]. Once
+    /// the directories above it were found so, only the directory itself is looked at again
+    /// for the rest of the process.
+    fn only_mine(&self) -> bool {
+        static ABOVE_MINE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+        let Ok(mut checked) = ABOVE_MINE.lock() else {
+            return only_mine(&self.dir, true);
+        };
+        if checked.contains(&self.dir) {
+            return only_mine(&self.dir, false);
+        }
+        let verdict = only_mine(&self.dir, true);
+        if verdict {
+            checked.push(self.dir.clone());
+        }
+        verdict
     }
 
     /// Writes `bytes` as the cache file at `path` (one of [`CacheDir::path`]'s), then trims the
     /// directory. Best effort: a directory that cannot be made or written leaves nothing
     /// behind.
     pub fn write(&self, path: &Path, bytes: &[u8]) {
-        if bytes.len() as u64 > KEEP_BYTES || make_private_dir(&self.dir).is_err() {
+        // Nothing is written where it would not be read.
+        if bytes.len() as u64 > KEEP_BYTES
+            || make_private_dir(&self.dir).is_err()
+            || !self.only_mine()
+        {
             return;
         }
         // Written aside, under a name no other writer uses, and renamed into place: a reader
@@ -206,6 +240,60 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)
+}
+
+/// Whether no one but this user can change what the directory `dir` holds (on Unix): it is
+/// owned by the effective user and writable by no group or other, and, when `above`, so is
+/// every directory above it (its real path's), except that those may also be root's, and
+/// writable by all when sticky (as `/tmp` is, where no one may rename or remove another's
+/// files). The rule `ssh` applies to the directories of its keys, for the same reason.
+#[cfg(unix)]
+fn only_mine(dir: &Path, above: bool) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: `geteuid` only reads the process's credentials.
+    let me = unsafe { libc::geteuid() };
+    let allowed = |meta: std::fs::Metadata, level: usize| {
+        let others_write = meta.mode() & 0o022 != 0;
+        let sticky = meta.mode() & 0o1000 != 0;
+        if level == 0 {
+            meta.uid() == me && !others_write
+        } else {
+            (meta.uid() == me || meta.uid() == 0) && (!others_write || sticky)
+        }
+    };
+    if !above {
+        return std::fs::metadata(dir).is_ok_and(|meta| allowed(meta, 0));
+    }
+    let Ok(real) = dir.canonicalize() else {
+        return false;
+    };
+    real.ancestors()
+        .enumerate()
+        .all(|(level, dir)| std::fs::metadata(dir).is_ok_and(|meta| allowed(meta, level)))
+}
+
+/// Elsewhere no directory is checked: files are taken as the user's.
+#[cfg(not(unix))]
+fn only_mine(_dir: &Path, _above: bool) -> bool {
+    true
+}
+
+/// Whether the file at `path` (not followed if a link) is the effective user's and writable by
+/// no group or other (on Unix; elsewhere, true).
+fn file_only_mine(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: `geteuid` only reads the process's credentials.
+        let me = unsafe { libc::geteuid() };
+        std::fs::symlink_metadata(path)
+            .is_ok_and(|meta| meta.uid() == me && meta.mode() & 0o022 == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
 }
 
 /// The name of the file at `path`, when it is text.

@@ -6,6 +6,8 @@
 
 mod common;
 
+/// The cache directory: only this user's files, in only this user's directories.
+mod cache;
 /// Flood fill, components, closest pairs, joins and the connectivity fix-up.
 mod connectivity;
 /// The dungeon's steps: panels, streamers, vaults, rooms, connections, fix-up, stairs.
