@@ -129,10 +129,10 @@ impl CacheDir {
     /// holds is trusted (a compiled chunk is loaded as Lua bytecode, which Lua does not check),
     /// so one anyone else could have put there is never read.
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        if !self.only_mine() || !file_only_mine(path) {
+        if !self.only_mine() {
             return None;
         }
-        crate::input::read_regular(path, KEEP_BYTES).ok()
+        read_mine(path)
     }
 
     /// Whether the directory is no one's but this user's to change: see [`only_mine`]. Once
@@ -250,8 +250,7 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
 #[cfg(unix)]
 fn only_mine(dir: &Path, above: bool) -> bool {
     use std::os::unix::fs::MetadataExt;
-    // SAFETY: `geteuid` only reads the process's credentials.
-    let me = unsafe { libc::geteuid() };
+    let me = effective_user();
     let allowed = |meta: std::fs::Metadata, level: usize| {
         let others_write = meta.mode() & 0o022 != 0;
         let sticky = meta.mode() & 0o1000 != 0;
@@ -278,22 +277,44 @@ fn only_mine(_dir: &Path, _above: bool) -> bool {
     true
 }
 
-/// Whether the file at `path` (not followed if a link) is the effective user's and writable by
-/// no group or other (on Unix; elsewhere, true).
-fn file_only_mine(path: &Path) -> bool {
+/// The bytes of the file at `path` if it is a regular file of at most [`KEEP_BYTES`], not a
+/// link, and (on Unix) the effective user's and writable by no group or other: all of it
+/// asked of the file opened, so that nothing can be swapped in between.
+fn read_mine(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Not through a link; and a FIFO opens without waiting for a writer (then refused).
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        );
+    }
+    let file = options.open(path).ok()?;
+    let meta = file.metadata().ok()?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: `geteuid` only reads the process's credentials.
-        let me = unsafe { libc::geteuid() };
-        std::fs::symlink_metadata(path)
-            .is_ok_and(|meta| meta.uid() == me && meta.mode() & 0o022 == 0)
+        if meta.uid() != effective_user() || meta.mode() & 0o022 != 0 {
+            return None;
+        }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        true
+    if !meta.is_file() || meta.len() > KEEP_BYTES {
+        return None;
     }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(KEEP_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= KEEP_BYTES).then_some(bytes)
+}
+
+/// The process's effective user id, asked once.
+#[cfg(unix)]
+fn effective_user() -> u32 {
+    static ME: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    // SAFETY: `geteuid` only reads the process's credentials.
+    *ME.get_or_init(|| unsafe { libc::geteuid() })
 }
 
 /// The name of the file at `path`, when it is text.
