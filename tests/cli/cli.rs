@@ -358,7 +358,9 @@ fn the_cache_is_written_once_then_read_with_the_same_map() {
     ]
     .concat();
     assert_eq!(files.len(), 2, "{files:?}");
-    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 2);
+    // And the key of their tags.
+    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 3);
+    assert!(cache.path().join("key").is_file());
     let inodes: Vec<u64> = files
         .iter()
         .map(|f| std::fs::metadata(f).unwrap().ino())

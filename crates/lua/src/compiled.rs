@@ -11,19 +11,19 @@
 //! whose compiling runs past the memory limit) is parsed in the recipe's state as before,
 //! which reports the error as it always did.
 //!
-//! A cache file holds the chunk's name and text, byte for byte, the bytecode (debug
-//! information kept: messages and tracebacks name the same lines), and a hash of it. It is
-//! used only when it was written by this very binary (whose Lua wrote the bytecode), its name
-//! and text equal the recipe's, and the bytecode matches its hash. Bytecode is otherwise never
-//! loaded (a recipe or module file that is bytecode is refused): the cache's directory is its
-//! owner's alone, like the binary.
+//! A cache file holds the chunk's name and text, byte for byte, and the bytecode (debug
+//! information kept: messages and tracebacks name the same lines), after the keyed tag every
+//! cache file starts with ([`warren_core::cache`]): no one without the user's key can make a
+//! file that is loaded. It is used only when its tag is right, it was written by this very
+//! binary (whose Lua wrote the bytecode), and its name and text equal the recipe's. Bytecode
+//! is otherwise never loaded (a recipe or module file that is bytecode is refused).
 
 use mlua::{Function, Lua, LuaOptions, StdLib};
 use serde::{Deserialize, Serialize};
-use warren_core::cache::{checksum, CacheDir, Kind};
+use warren_core::cache::{CacheDir, Kind};
 
 /// What every cache file of compiled chunks starts with: changed whenever the layout changes.
-const FORMAT: &str = "warren compiled chunk 1";
+const FORMAT: &str = "warren compiled chunk 2";
 
 /// A cache file's head, followed by the bytecode.
 #[derive(Serialize, Deserialize)]
@@ -36,8 +36,6 @@ struct Head<'a> {
     name: &'a str,
     /// The text compiled.
     text: &'a str,
-    /// A hash of the bytecode that follows.
-    body: u64,
 }
 
 /// The bytecode of the chunk `text`, named `name`: from `cache` when it holds it, else
@@ -106,8 +104,7 @@ fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Vec<u8>> {
     let same = head.format == FORMAT
         && head.binary == cache.binary()
         && head.name == name
-        && head.text == text
-        && head.body == checksum(body);
+        && head.text == text;
     same.then(|| body.to_vec())
 }
 
@@ -118,7 +115,6 @@ fn write(cache: &CacheDir, name: &str, text: &str, bytecode: &[u8]) {
         binary: cache.binary(),
         name,
         text,
-        body: checksum(bytecode),
     };
     let Ok(mut bytes) = postcard::to_stdvec(&head) else {
         return;

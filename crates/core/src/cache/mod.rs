@@ -13,14 +13,18 @@
 //! written). Reading or writing the cache never fails anything: a cache that cannot be read is
 //! worked past, one that cannot be written is left out.
 //!
-//! What a cache file holds is trusted (its hash catches damage, not tampering), so a file is
-//! read only when no one but this user can have written it (on Unix): it is the effective
-//! user's, not a link, and writable by no group or other, and so is its directory, whose
-//! directories above are the user's or root's and writable by no one else unless sticky (the
-//! rule `ssh` applies to its keys). Nothing is read from, or written to, any other directory.
+//! What a cache file holds is trusted: a compiled chunk is loaded as Lua bytecode, which Lua
+//! does not check. So every cache file starts with a tag, a keyed hash (SipHash-1-3, 128 bits)
+//! of the rest made with a key that only this user can read (the directory's `key` file, 16
+//! random bytes, made on first use, the effective user's and readable or writable by no one
+//! else), and is read only when its tag is right: no one without the key can make a file that
+//! is read, whoever can write to the directory, and a damaged file is seen too. A key file that
+//! is a link, is someone else's or others may read or write is not used, and then neither is
+//! the cache.
 
 pub mod build_id;
 
+use siphasher::sip128::{Hasher128, SipHasher13};
 use std::hash::Hasher;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +36,15 @@ pub const KEEP: usize = 64;
 /// The bytes the cache's files may take together: past them, the least recently written are
 /// removed.
 pub const KEEP_BYTES: u64 = 64 << 20;
+
+/// The file in the cache's directory that holds the key of its files' tags.
+const KEY_FILE: &str = "key";
+
+/// The bytes of the key, and of the tag each cache file starts with.
+const KEY_BYTES: usize = 16;
+
+/// A tag: the keyed hash a cache file starts with.
+type Tag = [u8; KEY_BYTES];
 
 /// A cache file being written ends with this; one left by a writer that stopped halfway is
 /// removed once it is [`STALE_PART`] old.
@@ -123,61 +136,60 @@ impl CacheDir {
             .join(format!("{}{:016x}", kind.prefix(), hash.finish()))
     }
 
-    /// The bytes of the cache file at `path`, if it is a regular file of at most
-    /// [`KEEP_BYTES`] (not a FIFO, a device or anything larger) that no one but this user can
-    /// have written, in a directory no one else can write to (the module's rule): what a cache file
-    /// holds is trusted (a compiled chunk is loaded as Lua bytecode, which Lua does not check),
-    /// so one anyone else could have put there is never read.
+    /// What the cache file at `path` holds after its tag, if it is a regular file of at most
+    /// [`KEEP_BYTES`] (not a link, a FIFO, a device or anything larger) whose tag is right
+    /// (see the module's documentation): never anything someone without the key has made.
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        if !self.only_mine() {
+        let key = self.key(false)?;
+        let mut bytes = read_file(path)?;
+        let tag: Tag = bytes.get(..KEY_BYTES)?.try_into().ok()?;
+        if !same_tag(&tag, &tag_of(&key, &bytes[KEY_BYTES..])) {
             return None;
         }
-        read_mine(path)
+        bytes.drain(..KEY_BYTES);
+        Some(bytes)
     }
 
-    /// Whether the directory is no one's but this user's to change: see [`only_mine`]. Once
-    /// the directories above it were found so, only the directory itself is looked at again
-    /// for the rest of the process.
-    fn only_mine(&self) -> bool {
-        static ABOVE_MINE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-        let Ok(mut checked) = ABOVE_MINE.lock() else {
-            return only_mine(&self.dir, true);
-        };
-        if checked.contains(&self.dir) {
-            return only_mine(&self.dir, false);
-        }
-        let verdict = only_mine(&self.dir, true);
-        if verdict {
-            checked.push(self.dir.clone());
-        }
-        verdict
-    }
-
-    /// Writes `bytes` as the cache file at `path` (one of [`CacheDir::path`]'s), then trims the
-    /// directory. Best effort: a directory that cannot be made or written leaves nothing
-    /// behind.
+    /// Writes `bytes`, after their tag, as the cache file at `path` (one of
+    /// [`CacheDir::path`]'s), then trims the directory. Best effort: a directory that cannot be
+    /// made or written, or whose key cannot be used, leaves nothing behind.
     pub fn write(&self, path: &Path, bytes: &[u8]) {
-        // Nothing is written where it would not be read.
-        if bytes.len() as u64 > KEEP_BYTES
-            || make_private_dir(&self.dir).is_err()
-            || !self.only_mine()
-        {
+        if bytes.len() + KEY_BYTES > KEEP_BYTES as usize || make_private_dir(&self.dir).is_err() {
             return;
         }
-        // Written aside, under a name no other writer uses, and renamed into place: a reader
-        // never sees half a file, and two writers of the same file leave one whole copy.
-        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let aside = path.with_extension(format!("{}-{write}{PART}", std::process::id()));
-        let written = private_file(&aside).and_then(|mut f| f.write_all(bytes));
+        let Some(key) = self.key(true) else {
+            return;
+        };
+        let tag = tag_of(&key, bytes);
+        let written = write_aside(path, |file| {
+            file.write_all(&tag)?;
+            file.write_all(bytes)
+        });
         if written
-            .and_then(|()| std::fs::rename(&aside, path))
-            .is_err()
+            .and_then(|aside| std::fs::rename(&aside, path))
+            .is_ok()
         {
-            let _ = std::fs::remove_file(&aside);
-            return;
+            self.trim();
         }
-        self.trim();
+    }
+
+    /// The key of the directory's tags: read from its key file, made first when `make` and
+    /// there is none. `None` when it cannot be read or made, or its file is not this user's
+    /// alone. Kept for the rest of the process once read.
+    fn key(&self, make: bool) -> Option<Tag> {
+        static KEYS: std::sync::Mutex<Vec<(PathBuf, Tag)>> = std::sync::Mutex::new(Vec::new());
+        let mut keys = KEYS.lock().ok()?;
+        if let Some((_, key)) = keys.iter().find(|(dir, _)| *dir == self.dir) {
+            return Some(*key);
+        }
+        let file = self.dir.join(KEY_FILE);
+        let key = match read_key(&file) {
+            Some(key) => key,
+            None if make && !file.exists() => make_key(&file)?,
+            None => return None,
+        };
+        keys.push((self.dir.clone(), key));
+        Some(key)
     }
 
     /// Removes the least recently written cache files while there are more than [`KEEP`] or
@@ -213,11 +225,68 @@ impl CacheDir {
     }
 }
 
-/// A hash of a cache file's body, kept in its head: damage that would still decode is seen.
-pub fn checksum(body: &[u8]) -> u64 {
-    let mut hash = rustc_hash::FxHasher::default();
-    hash.write(body);
-    hash.finish()
+/// The tag of `bytes` under `key`.
+fn tag_of(key: &Tag, bytes: &[u8]) -> Tag {
+    let mut hash = SipHasher13::new_with_key(key);
+    hash.write(bytes);
+    hash.finish128().as_bytes()
+}
+
+/// Whether two tags are the same, looking at every byte whatever the first difference.
+fn same_tag(a: &Tag, b: &Tag) -> bool {
+    a.iter().zip(b).fold(0, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// Writes a new file beside `path`, under a name no other writer uses, with `fill`, and
+/// returns its path (for a rename into place: a reader never sees half a file, and two
+/// writers of the same file leave one whole copy). A file that could not be written whole is
+/// removed.
+fn write_aside(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let aside = path.with_extension(format!("{}-{write}{PART}", std::process::id()));
+    let written = private_file(&aside).and_then(|mut file| fill(&mut file));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&aside);
+        return Err(e);
+    }
+    Ok(aside)
+}
+
+/// The key in the key file at `path`, if it holds [`KEY_BYTES`] and is a regular file (not a
+/// link), the effective user's, that no group or other may read or write (on Unix).
+fn read_key(path: &Path) -> Option<Tag> {
+    let bytes = read_file(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // The file opened by `read_file` may be gone by now: ask about the one at `path`, not
+        // followed (a file swapped in would have to be someone's with these rights: this
+        // user's own).
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if meta.uid() != effective_user() || meta.mode() & 0o077 != 0 {
+            return None;
+        }
+    }
+    bytes.try_into().ok()
+}
+
+/// Makes a new key and its file at `path` (a new file only: when another process made one
+/// first, that one is read instead).
+fn make_key(path: &Path) -> Option<Tag> {
+    let mut key = [0; KEY_BYTES];
+    getrandom::fill(&mut key).ok()?;
+    let aside = write_aside(path, |file| file.write_all(&key)).ok()?;
+    // A link to the new file under the key's name: made only if there is none yet.
+    let linked = std::fs::hard_link(&aside, path);
+    let _ = std::fs::remove_file(&aside);
+    match linked {
+        Ok(()) => Some(key),
+        Err(_) => read_key(path),
+    }
 }
 
 /// Makes `dir` and any directory above it that is missing, readable by their owner only (on
@@ -242,45 +311,9 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
-/// Whether no one but this user can change what the directory `dir` holds (on Unix): it is
-/// owned by the effective user and writable by no group or other, and, when `above`, so is
-/// every directory above it (its real path's), except that those may also be root's, and
-/// writable by all when sticky (as `/tmp` is, where no one may rename or remove another's
-/// files). The rule `ssh` applies to the directories of its keys, for the same reason.
-#[cfg(unix)]
-fn only_mine(dir: &Path, above: bool) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let me = effective_user();
-    let allowed = |meta: std::fs::Metadata, level: usize| {
-        let others_write = meta.mode() & 0o022 != 0;
-        let sticky = meta.mode() & 0o1000 != 0;
-        if level == 0 {
-            meta.uid() == me && !others_write
-        } else {
-            (meta.uid() == me || meta.uid() == 0) && (!others_write || sticky)
-        }
-    };
-    if !above {
-        return std::fs::metadata(dir).is_ok_and(|meta| allowed(meta, 0));
-    }
-    let Ok(real) = dir.canonicalize() else {
-        return false;
-    };
-    real.ancestors()
-        .enumerate()
-        .all(|(level, dir)| std::fs::metadata(dir).is_ok_and(|meta| allowed(meta, level)))
-}
-
-/// Elsewhere no directory is checked: files are taken as the user's.
-#[cfg(not(unix))]
-fn only_mine(_dir: &Path, _above: bool) -> bool {
-    true
-}
-
 /// The bytes of the file at `path` if it is a regular file of at most [`KEEP_BYTES`], not a
-/// link, and (on Unix) the effective user's and writable by no group or other: all of it
-/// asked of the file opened, so that nothing can be swapped in between.
-fn read_mine(path: &Path) -> Option<Vec<u8>> {
+/// link (asked of the file opened, so that nothing can be swapped in between).
+fn read_file(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -294,13 +327,6 @@ fn read_mine(path: &Path) -> Option<Vec<u8>> {
     }
     let file = options.open(path).ok()?;
     let meta = file.metadata().ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if meta.uid() != effective_user() || meta.mode() & 0o022 != 0 {
-            return None;
-        }
-    }
     if !meta.is_file() || meta.len() > KEEP_BYTES {
         return None;
     }
@@ -331,12 +357,13 @@ fn is_cache_file(path: &Path) -> bool {
     })
 }
 
-/// Whether `path` is a cache file being written (`regions-….part`, `chunk-….part`) that was
-/// last written at `modified`, over [`STALE_PART`] before `now`.
+/// Whether `path` is a cache file or key being written (`regions-….part`, `chunk-….part`,
+/// `key.….part`) that was last written at `modified`, over [`STALE_PART`] before `now`.
 fn is_stale_part(path: &Path, modified: std::time::SystemTime, now: std::time::SystemTime) -> bool {
     let name = file_name(path);
-    Kind::ALL.iter().any(|kind| name.starts_with(kind.prefix()))
-        && name.ends_with(PART)
+    let ours = Kind::ALL.iter().any(|kind| name.starts_with(kind.prefix()))
+        || name.starts_with(&format!("{KEY_FILE}."));
+    ours && name.ends_with(PART)
         && now
             .duration_since(modified)
             .is_ok_and(|age| age > STALE_PART)
