@@ -257,20 +257,19 @@ fn write_aside(
 }
 
 /// The key in the key file at `path`, if it holds [`KEY_BYTES`] and is a regular file (not a
-/// link), the effective user's, that no group or other may read or write (on Unix).
+/// link), the effective user's, that no group or other may read or write (on Unix): asked of
+/// the file opened and read, so that no other file can be swapped in between.
 fn read_key(path: &Path) -> Option<Tag> {
-    let bytes = read_file(path)?;
+    let (bytes, meta) = read_file_and_meta(path)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // The file opened by `read_file` may be gone by now: ask about the one at `path`, not
-        // followed (a file swapped in would have to be someone's with these rights: this
-        // user's own).
-        let meta = std::fs::symlink_metadata(path).ok()?;
         if meta.uid() != effective_user() || meta.mode() & 0o077 != 0 {
             return None;
         }
     }
+    #[cfg(not(unix))]
+    let _ = meta;
     bytes.try_into().ok()
 }
 
@@ -314,6 +313,11 @@ fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
 /// The bytes of the file at `path` if it is a regular file of at most [`KEEP_BYTES`], not a
 /// link (asked of the file opened, so that nothing can be swapped in between).
 fn read_file(path: &Path) -> Option<Vec<u8>> {
+    read_file_and_meta(path).map(|(bytes, _)| bytes)
+}
+
+/// [`read_file`], with what the file opened says of itself.
+fn read_file_and_meta(path: &Path) -> Option<(Vec<u8>, std::fs::Metadata)> {
     use std::io::Read;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -332,7 +336,7 @@ fn read_file(path: &Path) -> Option<Vec<u8>> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(KEEP_BYTES + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() as u64 <= KEEP_BYTES).then_some(bytes)
+    (bytes.len() as u64 <= KEEP_BYTES).then_some((bytes, meta))
 }
 
 /// The process's effective user id, asked once.
