@@ -403,26 +403,9 @@ fn a_recipe_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
            end }\n",
     )
     .unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let run = |cache_dir: &std::path::Path| {
-        let out = warren()
-            .env("WARREN_CACHE_DIR", cache_dir)
-            .arg("run")
-            .arg(&recipe)
-            .arg("--regions")
-            .arg(root().join("regions"))
-            .args(["--seed", "1"])
-            .output()
-            .unwrap();
-        assert!(!out.status.success());
-        String::from_utf8(out.stderr).unwrap()
-    };
-    let compiled = run(cache.path());
-    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
-    assert!(compiled.contains("seen.lua:6: line five"), "{compiled}");
-    assert!(compiled.contains("table: 0x"), "{compiled}");
-    assert_eq!(run(cache.path()), compiled, "read from the cache");
-    assert_eq!(run(std::path::Path::new("")), compiled, "no cache");
+    let seen = failing_the_same_cold_warm_and_with_no_cache(&recipe, &[]);
+    assert!(seen.contains("seen.lua:6: line five"), "{seen}");
+    assert!(seen.contains("table: 0x"), "{seen}");
 }
 
 #[test]
@@ -443,23 +426,37 @@ fn a_large_recipe_loads_within_the_same_memory_compiled_now_read_or_with_no_cach
            generate = function() error(('held %.4f KiB'):format(collectgarbage('count'))) end }\n",
     );
     std::fs::write(&recipe, text).unwrap();
+    let held = failing_the_same_cold_warm_and_with_no_cache(&recipe, &["--max-memory", "2"]);
+    assert!(held.contains("held 10"), "{held}");
+}
+
+/// What `warren run RECIPE --regions regions --seed 1 EXTRA…`, a run that fails, says on
+/// standard error: the same with a new cache (which then holds the recipe's bytecode), read
+/// from that cache, and with the cache off.
+fn failing_the_same_cold_warm_and_with_no_cache(
+    recipe: &std::path::Path,
+    extra: &[&str],
+) -> String {
     let cache = tempfile::tempdir().unwrap();
     let run = |cache_dir: &std::path::Path| {
         let out = warren()
             .env("WARREN_CACHE_DIR", cache_dir)
             .arg("run")
-            .arg(&recipe)
+            .arg(recipe)
             .arg("--regions")
             .arg(root().join("regions"))
-            .args(["--seed", "1", "--max-memory", "2"])
+            .args(["--seed", "1"])
+            .args(extra)
             .output()
             .unwrap();
+        assert!(!out.status.success());
         String::from_utf8(out.stderr).unwrap()
     };
     let compiled = run(cache.path());
-    assert!(compiled.contains("held 10"), "{compiled}");
+    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
     assert_eq!(run(cache.path()), compiled, "read from the cache");
     assert_eq!(run(std::path::Path::new("")), compiled, "no cache");
+    compiled
 }
 
 #[test]
