@@ -14,8 +14,8 @@
 //! A cache file holds the chunk's name and text, byte for byte, and the bytecode (debug
 //! information kept: messages and tracebacks name the same lines), after the keyed tag every
 //! cache file starts with ([`warren_core::cache`]): no one without the user's key can make a
-//! file that is loaded. It is used only when its tag is right, it was written by this very
-//! binary (whose Lua wrote the bytecode), and its name and text equal the recipe's. Bytecode
+//! file that is loaded. It is used only when its tag is right (which also says this very binary,
+//! whose Lua wrote the bytecode, wrote it), and its name and text equal the recipe's. Bytecode
 //! is otherwise never loaded (a recipe or module file that is bytecode is refused).
 
 use mlua::{Function, Lua, LuaOptions, StdLib};
@@ -23,15 +23,13 @@ use serde::{Deserialize, Serialize};
 use warren_core::cache::{CacheDir, Kind};
 
 /// What every cache file of compiled chunks starts with: changed whenever the layout changes.
-const FORMAT: &str = "warren compiled chunk 2";
+const FORMAT: &str = "warren compiled chunk 3";
 
 /// A cache file's head, followed by the bytecode.
 #[derive(Serialize, Deserialize)]
 struct Head<'a> {
     /// [`FORMAT`].
     format: &'a str,
-    /// The binary that wrote it ([`CacheDir::binary`]).
-    binary: &'a str,
     /// The chunk's name (`@scripts/rooms.lua`): the bytecode holds it, for messages.
     name: &'a str,
     /// The text compiled.
@@ -101,10 +99,7 @@ pub fn path(cache: &CacheDir, name: &str, text: &str) -> std::path::PathBuf {
 fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Vec<u8>> {
     let bytes = cache.read(&path(cache, name, text))?;
     let (head, body) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
-    let same = head.format == FORMAT
-        && head.binary == cache.binary()
-        && head.name == name
-        && head.text == text;
+    let same = head.format == FORMAT && head.name == name && head.text == text;
     same.then(|| body.to_vec())
 }
 
@@ -112,7 +107,6 @@ fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Vec<u8>> {
 fn write(cache: &CacheDir, name: &str, text: &str, bytecode: &[u8]) {
     let head = Head {
         format: FORMAT,
-        binary: cache.binary(),
         name,
         text,
     };

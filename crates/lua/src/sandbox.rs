@@ -19,7 +19,7 @@ use super::readonly;
 use crate::ffi::{
     lua_warren_oldenall, lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate,
 };
-use crate::state::{self, state, Modules, StateData};
+use crate::state::{state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
@@ -237,8 +237,7 @@ pub fn new_state(
     )?;
     install(lua, &host)?;
     warm_error_pool(lua)?;
-    // SAFETY: `sandbox.state` is `lua`'s live state.
-    let helpers: Table = unsafe { prelude(lua, sandbox.state, PRELUDE_BYTECODE) }?.call(host)?;
+    let helpers: Table = prelude(lua, PRELUDE_BYTECODE)?.call(host)?;
     // The budget's allocator goes in last, before any script of the user's runs. Until then the
     // state has mlua's own allocator with no limit, from which mlua takes it that no allocation
     // will be refused (its usual assumption for a state without a memory limit): it then makes
@@ -259,27 +258,11 @@ pub const PRELUDE_NAME: &str = "=warren prelude";
 /// loading it instead of parsing the source saves about a tenth of a process's start.
 pub static PRELUDE_BYTECODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prelude.luac"));
 
-/// The prelude as a function of the state at `raw` (`lua`'s), loaded from `bytecode`; parsed
-/// from its source when `lua` cannot load that (a cross build for another byte order).
-///
-/// # Safety
-/// `raw` is `lua`'s live state.
-pub unsafe fn prelude(
-    lua: &Lua,
-    raw: *mut ffi::lua_State,
-    bytecode: &[u8],
-) -> mlua::Result<mlua::Function> {
-    let loaded = lua
-        .load(bytecode)
-        .set_name(PRELUDE_NAME)
-        .set_mode(mlua::ChunkMode::Binary)
-        .into_function();
-    if let Ok(prelude) = loaded {
-        // Parsing makes one object loading does not (the parser's table of the chunk's
-        // strings, after the chunk's function): skip its id, so that every object made after
-        // numbers as in a state that parsed the prelude.
-        // SAFETY: `raw` is `lua`'s live state; this only moves its id counter.
-        unsafe { state::skip_ids(raw, 1) };
+/// The prelude as a function of `lua` (a warren state), loaded from `bytecode` as a recipe's
+/// compiled chunk is ([`crate::compiled::load`]: numbering what follows as a parsed one would);
+/// parsed from its source when `lua` cannot load that (a cross build for another byte order).
+pub fn prelude(lua: &Lua, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
+    if let Some(prelude) = crate::compiled::load(lua, PRELUDE_NAME, bytecode) {
         return Ok(prelude);
     }
     lua.load(include_str!("prelude.lua"))

@@ -15,12 +15,12 @@
 //!
 //! What a cache file holds is trusted: a compiled chunk is loaded as Lua bytecode, which Lua
 //! does not check. So every cache file starts with a tag, a keyed hash (SipHash-1-3, 128 bits)
-//! of the rest made with a key that only this user can read (the directory's `key` file, 16
+//! of this binary's identity and the rest, made with a key that only this user can read (the directory's `key` file, 16
 //! random bytes, made on first use, the effective user's and readable or writable by no one
 //! else), and is read only when its tag is right: no one without the key can make a file that
 //! is read, whoever can write to the directory, and a damaged file is seen too. A key file that
 //! is a link, is someone else's or others may read or write is not used, and then neither is
-//! the cache.
+//! the cache. A file another binary wrote (whose layout may differ) has another tag.
 
 pub mod build_id;
 
@@ -118,11 +118,6 @@ impl CacheDir {
         CacheDir { dir, binary }
     }
 
-    /// The text that tells this binary from others, which every cache file's head holds.
-    pub fn binary(&self) -> &str {
-        &self.binary
-    }
-
     /// The file of kind `kind` made from `texts` (by this binary), whether or not it was
     /// written.
     pub fn path(&self, kind: Kind, texts: &[&str]) -> PathBuf {
@@ -143,7 +138,7 @@ impl CacheDir {
         let key = self.key(false)?;
         let mut bytes = read_file(path)?;
         let tag: Tag = bytes.get(..KEY_BYTES)?.try_into().ok()?;
-        if !same_tag(&tag, &tag_of(&key, &bytes[KEY_BYTES..])) {
+        if !same_tag(&tag, &self.tag_of(&key, &bytes[KEY_BYTES..])) {
             return None;
         }
         bytes.drain(..KEY_BYTES);
@@ -160,7 +155,7 @@ impl CacheDir {
         let Some(key) = self.key(true) else {
             return;
         };
-        let tag = tag_of(&key, bytes);
+        let tag = self.tag_of(&key, bytes);
         let written = write_aside(path, |file| {
             file.write_all(&tag)?;
             file.write_all(bytes)
@@ -171,6 +166,16 @@ impl CacheDir {
         {
             self.trim();
         }
+    }
+
+    /// The tag of `bytes` under `key`, for this binary: a file another binary wrote (whose
+    /// layout may differ) has another tag.
+    fn tag_of(&self, key: &Tag, bytes: &[u8]) -> Tag {
+        let mut hash = SipHasher13::new_with_key(key);
+        hash.write_usize(self.binary.len());
+        hash.write(self.binary.as_bytes());
+        hash.write(bytes);
+        hash.finish128().as_bytes()
     }
 
     /// The key of the directory's tags: read from its key file, made first when `make` and
@@ -223,13 +228,6 @@ impl CacheDir {
             }
         }
     }
-}
-
-/// The tag of `bytes` under `key`.
-fn tag_of(key: &Tag, bytes: &[u8]) -> Tag {
-    let mut hash = SipHasher13::new_with_key(key);
-    hash.write(bytes);
-    hash.finish128().as_bytes()
 }
 
 /// Whether two tags are the same, looking at every byte whatever the first difference.
@@ -373,7 +371,7 @@ fn is_stale_part(path: &Path, modified: std::time::SystemTime, now: std::time::S
             .is_ok_and(|age| age > STALE_PART)
 }
 
-/// This binary's identity ([`CacheDir::binary`]): its build ID, or where it has none its
+/// This binary's identity (`CacheDir::binary`, in every tag): its build ID, or where it has none its
 /// file's, or `None` when that file cannot be found either.
 fn binary_identity() -> Option<String> {
     let version = env!("CARGO_PKG_VERSION");

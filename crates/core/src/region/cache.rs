@@ -6,9 +6,8 @@
 //!
 //! One cache file holds one set of files (each one's path and text) and the registry they
 //! make, in postcard's binary form, after the tag every cache file has ([`crate::cache`]). It
-//! is used only when its tag is right, it was written by this very binary
-//! ([`CacheDir::binary`]), and every file read now has the path and the text, byte for byte,
-//! it holds; otherwise the files are
+//! is used only when its tag is right (which says this very binary wrote it), and every file
+//! read now has the path and the text, byte for byte, it holds; otherwise the files are
 //! loaded as without a cache, and the cache written anew. A registry depends on nothing else
 //! (the paths are in it, for messages), so a cached one is the registry loading would make: the
 //! same messages and the same maps. Errors are never cached: a set of files with any error is
@@ -20,15 +19,13 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// What every cache file starts with: the format, changed whenever the layout below changes.
-const FORMAT: &str = "warren registry cache 2";
+const FORMAT: &str = "warren registry cache 3";
 
 /// A cache file's head, read before the registry: whose it is, and the files it was made from.
 #[derive(Serialize, Deserialize)]
 struct Head<'a> {
     /// [`FORMAT`].
     format: &'a str,
-    /// The binary that wrote it ([`CacheDir::binary`]).
-    binary: &'a str,
     /// Each file's path and text, in load order.
     #[serde(borrow)]
     files: Vec<(&'a Path, &'a str)>,
@@ -74,7 +71,6 @@ impl RegistryCache {
         let bytes = self.dir.read(&self.path(sources))?;
         let (head, body) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
         let same = head.format == FORMAT
-            && head.binary == self.dir.binary()
             && head.files.len() == sources.len()
             && head
                 .files
@@ -96,7 +92,6 @@ impl RegistryCache {
         };
         let head = Head {
             format: FORMAT,
-            binary: self.dir.binary(),
             files: sources
                 .iter()
                 .map(|s| (s.path.as_path(), s.text.as_str()))

@@ -162,15 +162,14 @@ impl Registry {
         if let Some(registry) = cache.read(&sources) {
             return Ok(registry);
         }
-        let kept: Vec<Source> = sources.clone();
-        let registry = Registry::from_sources(sources)?;
-        cache.write(&kept, &registry);
+        let registry = validate::build(&sources)?;
+        cache.write(&sources, &registry);
         Ok(registry)
     }
 
     /// Builds a registry from in-memory sources (in the order given).
     pub fn from_sources(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
-        validate::build(sources)
+        validate::build(&sources)
     }
 
     /// The terrain table.

@@ -166,9 +166,8 @@ fn unplaced(message: String) -> String {
 }
 
 /// Parses, merges and validates `sources` into a registry (see [`parse`] and [`check`]).
-pub fn build(sources: Vec<Source>) -> Result<Registry, RegionErrors> {
-    let parsed = parse(&sources);
-    check(sources, parsed)
+pub fn build(sources: &[Source]) -> Result<Registry, RegionErrors> {
+    check(sources, parse(sources))
 }
 
 /// Region sources read as region files, in order, with what could not be read.
@@ -218,7 +217,7 @@ pub fn parse(sources: &[Source]) -> Parsed {
 
 /// Merges the files `parsed` read from `sources` and checks every rule of the schema across
 /// them, into a registry or every problem found.
-pub fn check(sources: Vec<Source>, parsed: Parsed) -> Result<Registry, RegionErrors> {
+pub fn check(sources: &[Source], parsed: Parsed) -> Result<Registry, RegionErrors> {
     let Parsed {
         files,
         mut errors,
@@ -227,7 +226,7 @@ pub fn check(sources: Vec<Source>, parsed: Parsed) -> Result<Registry, RegionErr
     let broken = !errors.is_empty();
 
     let mut ck = Checker {
-        sources: &sources,
+        sources,
         findings: Vec::new(),
         excused: &excused,
     };
@@ -287,7 +286,7 @@ pub fn check(sources: Vec<Source>, parsed: Parsed) -> Result<Registry, RegionErr
             .unwrap_or_default(),
         limits: merged.limits.map(|(_, l)| l).unwrap_or_default(),
         resolved,
-        files: sources.into_iter().map(|s| s.path).collect(),
+        files: sources.iter().map(|s| s.path.clone()).collect(),
     })
 }
 

@@ -8,11 +8,7 @@ use warren_lua::sandbox::{prelude, PRELUDE_BYTECODE, PRELUDE_NAME};
 /// after the prelude is loaded from `bytecode` (or parsed, when that is not bytecode).
 fn after_prelude(bytecode: &[u8]) -> (Option<String>, String) {
     let lua = Lua::new();
-    let mut raw = std::ptr::null_mut();
-    // SAFETY: only reads the state pointer.
-    unsafe { lua.exec_raw::<()>((), |l| raw = l) }.expect("a state");
-    // SAFETY: `raw` is `lua`'s live state.
-    let prelude = unsafe { prelude(&lua, raw, bytecode) }.expect("the prelude loads");
+    let prelude = prelude(&lua, bytecode).expect("the prelude loads");
     let next: String = lua.load("return tostring({})").eval().expect("runs");
     (prelude.info().source, next)
 }
