@@ -2,7 +2,7 @@
 //! beside the shipped terrain file by the real loader ([`Registry::from_sources`], which
 //! `Registry::load_dir` calls once it has read the files). Whatever it holds, loading must give a
 //! registry or errors that each name their file, line and column, the same on a second load;
-//! never a panic.
+//! never a panic. A registry must also come back whole from the registry cache's form.
 
 use crate::{Checked, Finding, Outcome};
 use std::path::Path;
@@ -61,18 +61,18 @@ impl Regions {
         ];
         match Registry::from_sources(sources) {
             Ok(registry) => {
-                // What a run does next with a registry: limits, then `ctx.regions` as data.
-                let resolved = Limits::default().lowered_by(&registry);
-                for w in &resolved.warnings {
-                    if !w.starts_with(&format!("{INPUT}:")) {
-                        return Err(Finding(format!(
-                            "a [limits] warning without its place: {w}"
-                        )));
-                    }
+                let shown = describe(&registry)?;
+                // What the next run reads back from the registry cache (docs/regions.md, "The
+                // cache") must be what loading made: the same bytes once written again, and the
+                // same limits and data.
+                let back = round_trip(&registry)?;
+                if describe(&back)? != shown {
+                    return Err(Finding(format!(
+                        "the registry read back from its cache form differs:\n{shown}\n{}",
+                        describe(&back)?
+                    )));
                 }
-                let data = serde_json::to_string(&registry.data)
-                    .map_err(|e| Finding(format!("registry data does not serialise: {e}")))?;
-                Ok(Loaded::Registry(format!("{data}{:?}", resolved.limits)))
+                Ok(Loaded::Registry(shown))
             }
             Err(errors) => {
                 if errors.0.is_empty() {
@@ -98,6 +98,39 @@ impl Regions {
             }
         }
     }
+}
+
+/// What a run does next with a registry, checked and shown: the limits it sets (each warning
+/// at its place), then `ctx.regions`' data.
+fn describe(registry: &Registry) -> Result<String, Finding> {
+    let resolved = Limits::default().lowered_by(registry);
+    for w in &resolved.warnings {
+        if !w.starts_with(&format!("{INPUT}:")) {
+            return Err(Finding(format!(
+                "a [limits] warning without its place: {w}"
+            )));
+        }
+    }
+    let data = serde_json::to_string(&registry.data)
+        .map_err(|e| Finding(format!("registry data does not serialise: {e}")))?;
+    Ok(format!("{data}{:?}", resolved.limits))
+}
+
+/// `registry` written in the registry cache's form (postcard) and read back, checked to write
+/// the same bytes again.
+fn round_trip(registry: &Registry) -> Result<Registry, Finding> {
+    let bytes = postcard::to_stdvec(registry)
+        .map_err(|e| Finding(format!("the registry does not encode: {e}")))?;
+    let back: Registry = postcard::from_bytes(&bytes)
+        .map_err(|e| Finding(format!("the registry's cache form does not decode: {e}")))?;
+    let again = postcard::to_stdvec(&back)
+        .map_err(|e| Finding(format!("the decoded registry does not encode: {e}")))?;
+    if again != bytes {
+        return Err(Finding(
+            "the registry read back from its cache form encodes differently".into(),
+        ));
+    }
+    Ok(back)
 }
 
 /// What one load gave, to compare two loads.
