@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """Start-up of whole `warren run` processes, builds compared side by side.
 
-    python3 benches/startup/run.py [--recipe RECIPE] ROUNDS BUILD [BUILD ...]
+    python3 benches/startup/run.py ROUNDS BUILD [BUILD ...]
 
 Run from the repository root. Each round starts every BUILD once, in turn, with
-`run scripts/rooms.lua --seed 1` (or RECIPE: `scripts/cave.lua` requires a module) and its
-output to /dev/null, and times the process from spawn
+`run scripts/rooms.lua --seed 1` and its output to /dev/null, and times the process from spawn
 to exit; the medians and quartiles follow (BENCHMARKS.md, "a whole `warren run` of a small
 map"). Give each build as a fresh copy of its binary made just before (`cp target/release/warren
 /tmp/warren-new`): a copy made long before, of the same build, started up to 0.35 ms slower
@@ -16,25 +15,20 @@ import statistics
 import sys
 import time
 
-RECIPE = "scripts/rooms.lua"
+ARGS = ["run", "scripts/rooms.lua", "--seed", "1"]
 
 
 def main() -> None:
-    argv = sys.argv[1:]
-    recipe = RECIPE
-    if argv[:1] == ["--recipe"] and len(argv) > 1:
-        recipe, argv = argv[1], argv[2:]
-    if len(argv) < 2:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    rounds, builds = int(argv[0]), argv[1:]
-    args = ["run", recipe, "--seed", "1"]
+    rounds, builds = int(sys.argv[1]), sys.argv[2:]
     times = {build: [] for build in builds}
     null = os.open(os.devnull, os.O_WRONLY)
     quiet = [(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
     for _ in range(rounds):
         for build in builds:
             started = time.perf_counter()
-            pid = os.posix_spawn(build, [build] + args, os.environ, file_actions=quiet)
+            pid = os.posix_spawn(build, [build] + ARGS, os.environ, file_actions=quiet)
             _, status = os.waitpid(pid, 0)
             times[build].append((time.perf_counter() - started) * 1000)
             if status != 0:

@@ -403,7 +403,7 @@ fn a_recipe_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
            end }\n",
     )
     .unwrap();
-    let seen = failing_the_same_cold_warm_and_with_no_cache(&recipe, &[], 1);
+    let seen = failing_the_same_cold_warm_and_with_no_cache(&recipe, &[]);
     assert!(seen.contains("seen.lua:6: line five"), "{seen}");
     assert!(seen.contains("table: 0x"), "{seen}");
 }
@@ -415,89 +415,27 @@ fn a_large_recipe_loads_within_the_same_memory_compiled_now_read_or_with_no_cach
     // read from the cache, or the cache is off, the load holds the same memory.
     let dir = tempfile::tempdir().unwrap();
     let recipe = dir.path().join("large.lua");
-    let text = large_chunk(
-        "return { params = { width = { default = 10 }, height = { default = 10 } },\n\
-           generate = function() error(('held %.4f KiB'):format(collectgarbage('count'))) end }\n",
-    );
-    std::fs::write(&recipe, text).unwrap();
-    let held = failing_the_same_cold_warm_and_with_no_cache(&recipe, &["--max-memory", "2"], 1);
-    assert!(held.contains("held 10"), "{held}");
-}
-
-#[test]
-fn a_module_is_the_same_compiled_now_read_from_the_cache_or_with_none() {
-    // What a recipe can see of how `require` loaded a module: the ids of the objects made
-    // after, the memory held, the module's lines in messages and tracebacks.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("lib")).unwrap();
-    std::fs::write(
-        dir.path().join("lib/seen.lua"),
-        "local M = { kept = {} }\n\
-         function M.fail() error('module line two') end\n\
-         return M\n",
-    )
-    .unwrap();
-    let recipe = dir.path().join("seen.lua");
-    std::fs::write(
-        &recipe,
-        "return { params = { width = { default = 12 }, height = { default = 8 } },\n\
-           generate = function(map, ctx)\n\
-             local seen = require 'lib.seen'\n\
-             print(tostring(seen.kept), tostring({}), collectgarbage('count'))\n\
-             seen.fail()\n\
-           end }\n",
-    )
-    .unwrap();
-    let seen = failing_the_same_cold_warm_and_with_no_cache(&recipe, &[], 2);
-    assert!(seen.contains("lib/seen.lua:2: module line two"), "{seen}");
-    assert!(seen.contains("table: 0x"), "{seen}");
-}
-
-#[test]
-fn a_large_module_loads_within_the_same_memory_compiled_now_read_or_with_no_cache() {
-    // A module of nearly the largest size warren reads (1 MiB), required under a 3 MiB limit:
-    // its text and bytecode, and compiling it, are aside from the generation's memory account,
-    // so whether the bytecode was compiled just now, read from the cache, or the cache is off,
-    // the generation holds the same memory, and loads the module (the text and the bytecode
-    // counted too would need 4 MiB).
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join("lib")).unwrap();
-    std::fs::write(dir.path().join("lib/large.lua"), large_chunk("return F\n")).unwrap();
-    let recipe = dir.path().join("uses.lua");
-    std::fs::write(
-        &recipe,
-        "return { params = { width = { default = 10 }, height = { default = 10 } },\n\
-           generate = function()\n\
-             local F = require 'lib.large'\n\
-             error(('held %.4f KiB'):format(collectgarbage('count')))\n\
-           end }\n",
-    )
-    .unwrap();
-    let held = failing_the_same_cold_warm_and_with_no_cache(&recipe, &["--max-memory", "3"], 2);
-    assert!(held.contains("uses.lua:4: held "), "{held}");
-}
-
-/// A chunk of nearly the largest size warren reads (1 MiB): a table `F` of functions, then
-/// `end`.
-fn large_chunk(end: &str) -> String {
     let body = " x = x + 1\n".repeat(450);
     let mut text = String::from("local F = {}\n");
     while text.len() < 990_000 {
         let i = text.len();
         text.push_str(&format!("F[{i}] = function(x)\n{body} return x end\n"));
     }
-    text.push_str(end);
-    text
+    text.push_str(
+        "return { params = { width = { default = 10 }, height = { default = 10 } },\n\
+           generate = function() error(('held %.4f KiB'):format(collectgarbage('count'))) end }\n",
+    );
+    std::fs::write(&recipe, text).unwrap();
+    let held = failing_the_same_cold_warm_and_with_no_cache(&recipe, &["--max-memory", "2"]);
+    assert!(held.contains("held 10"), "{held}");
 }
 
 /// What `warren run RECIPE --regions regions --seed 1 EXTRA…`, a run that fails, says on
-/// standard error: the same with a new cache (which then holds the bytecode of the recipe and
-/// of the modules it required, `chunks` files), read
+/// standard error: the same with a new cache (which then holds the recipe's bytecode), read
 /// from that cache, and with the cache off.
 fn failing_the_same_cold_warm_and_with_no_cache(
     recipe: &std::path::Path,
     extra: &[&str],
-    chunks: usize,
 ) -> String {
     let cache = tempfile::tempdir().unwrap();
     let run = |cache_dir: &std::path::Path| {
@@ -515,8 +453,7 @@ fn failing_the_same_cold_warm_and_with_no_cache(
         String::from_utf8(out.stderr).unwrap()
     };
     let compiled = run(cache.path());
-    // The recipe's bytecode, and each module's it required.
-    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), chunks);
+    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
     assert_eq!(run(cache.path()), compiled, "read from the cache");
     assert_eq!(run(std::path::Path::new("")), compiled, "no cache");
     compiled

@@ -167,46 +167,6 @@ pub fn begin() -> isize {
     live
 }
 
-/// A value the host holds for a moment while a generation runs, outside this thread's count
-/// ([`aside`]): its blocks are in no [`live`] or [`peak`] until it is dropped, when they are
-/// counted back in just before they are freed.
-#[derive(Debug)]
-pub struct Aside<T> {
-    value: T,
-    /// The bytes left out of the count.
-    bytes: isize,
-}
-
-impl<T> std::ops::Deref for Aside<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        &self.value
-    }
-}
-
-impl<T> Drop for Aside<T> {
-    fn drop(&mut self) {
-        // The value's blocks are freed right after this, each counted out: count them back in
-        // first, raising no peak.
-        LIVE.with(|l| l.set(l.get().wrapping_add(self.bytes)));
-    }
-}
-
-/// Runs `f` outside this thread's count: what `f` allocates and frees again is in no peak, and
-/// what it leaves allocated (the value it returns, which must not grow or shrink while held)
-/// is in no count until the [`Aside`] is dropped. The host reads and compiles a module this
-/// way (`require`): transient data of its own, the same on every run, at most a module file
-/// and its bytecode at a time.
-pub fn aside<T>(f: impl FnOnce() -> T) -> Aside<T> {
-    let (live_before, peak_before) = (live(), peak());
-    let value = f();
-    let bytes = live().wrapping_sub(live_before);
-    LIVE.with(|l| l.set(live_before));
-    PEAK.with(|p| p.set(peak_before));
-    Aside { value, bytes }
-}
-
 /// Whether the program's global allocator is [`Counting`] (tried once, by allocating).
 pub fn is_counting() -> bool {
     static COUNTING: OnceLock<bool> = OnceLock::new();

@@ -1,15 +1,13 @@
-//! A recipe's chunk, compiled once: the host loads a recipe, and each module it `require`s,
-//! from Lua bytecode it compiled itself, kept in warren's cache directory
-//! ([`warren_core::cache`]) between runs, rather than parsing the text at every start. Parsing
-//! `rooms.lua` took 0.36 M of a `warren run`'s 4.57 M instructions; loading its bytecode takes
-//! a fifth of that.
+//! A recipe's chunk, compiled once: the host loads a recipe from Lua bytecode it compiled
+//! itself, kept in warren's cache directory ([`warren_core::cache`]) between runs, rather than
+//! parsing the text at every start. Parsing `rooms.lua` took 0.36 M of a `warren run`'s 4.57 M
+//! instructions; loading its bytecode takes a fifth of that.
 //!
-//! The chunk is compiled in a state of its own, which is then closed, and only the bytecode is
-//! loaded into the recipe's state, whether it came from the cache or was compiled just now (or
-//! the cache is off): so the recipe's state is the same either way, down to the memory it holds
-//! (`collectgarbage("count")`), the most its load held, and its objects' ids. A recipe is
-//! compiled before the load's budget begins (`recipe::prepare`); a module, aside from the
-//! generation's memory account (`require::module_source`). A text that does not compile (or
+//! The chunk is compiled in a state of its own, which is then closed, before the load's
+//! budget begins (`recipe::prepare`), and only the bytecode is loaded into the recipe's state,
+//! whether it came from the cache or was compiled just now (or the cache is off): so the
+//! recipe's state is the same either way, down to the memory it holds
+//! (`collectgarbage("count")`), the most its load held, and its objects' ids. A text that does not compile (or
 //! whose compiling runs past the memory limit) is parsed in the recipe's state as before,
 //! which reports the error as it always did.
 //!
@@ -17,7 +15,7 @@
 //! information kept: messages and tracebacks name the same lines), after the keyed tag every
 //! cache file starts with ([`warren_core::cache`]): no one without the user's key can make a
 //! file that is loaded. It is used only when its tag is right (which also says this very binary,
-//! whose Lua wrote the bytecode, wrote it), and its name and text equal the file's. Bytecode
+//! whose Lua wrote the bytecode, wrote it), and its name and text equal the recipe's. Bytecode
 //! is otherwise never loaded (a recipe or module file that is bytecode is refused).
 
 use mlua::{Function, Lua, LuaOptions, StdLib};
@@ -55,25 +53,6 @@ pub fn bytecode(
         write(cache, name, text, &bytecode);
     }
     Some(bytecode)
-}
-
-/// The chunk `text`, named `name`, as a function of `lua`, a warren state: loaded from
-/// `bytecode` ([`bytecode`]'s) when there is some and it loads, else parsed in place, which
-/// reports what is wrong with the text (or that no memory is left) as parsing always did.
-pub fn function(
-    lua: &Lua,
-    name: &str,
-    text: &str,
-    bytecode: Option<&[u8]>,
-) -> mlua::Result<Function> {
-    match bytecode.and_then(|b| load(lua, name, b)) {
-        Some(function) => Ok(function),
-        None => lua
-            .load(text)
-            .set_name(name)
-            .set_mode(mlua::ChunkMode::Text)
-            .into_function(),
-    }
 }
 
 /// `bytecode` ([`bytecode`]'s, for the chunk `name`) as a function of `lua`, a warren state,

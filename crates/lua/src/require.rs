@@ -123,24 +123,6 @@ pub fn module_file(roots: &[PathBuf], name: &str) -> Result<PathBuf, NotFound> {
     Err(NotFound::Missing(tried.join(", ")))
 }
 
-/// The text of the module file at `path` and its bytecode as the chunk `chunk`
-/// ([`crate::compiled::bytecode`]: from the cache, or compiled within `memory_limit` bytes;
-/// `None` when it does not compile). `require` takes them aside from the generation's memory
-/// account ([`crate::account::aside`]), as the recipe's own are read before it begins: the
-/// generation holds what loading the bytecode makes, the same whether it was compiled just now,
-/// read from the cache or compiled with the cache off. (Parsing `lib/cave.lua`, 8 KB, in the
-/// recipe's state was 1.18 M of a `warren run scripts/cave.lua`'s 8.57 M instructions.)
-fn module_source(
-    path: &Path,
-    chunk: &str,
-    memory_limit: usize,
-) -> Result<(String, Option<Vec<u8>>), String> {
-    let text = read_script(path)?;
-    let cache = warren_core::cache::CacheDir::from_env();
-    let bytecode = crate::compiled::bytecode(cache.as_ref(), chunk, &text, memory_limit);
-    Ok((text, bytecode))
-}
-
 /// An error located at the script line that called `require` (past the prelude's `require`).
 fn require_error(lua: &Lua, msg: String) -> mlua::Error {
     match super::budget::caller_location(lua) {
@@ -150,9 +132,8 @@ fn require_error(lua: &Lua, msg: String) -> mlua::Error {
 }
 
 /// The searcher behind the prelude's stock-Lua `require`: the module's file inside the script
-/// directories, compiled into its loader by the host (`module_source`), and the file name,
-/// which `require` passes to the loader as its second argument (the first is the module name,
-/// so `...` works).
+/// directories, compiled (text only) into its loader, and the file name, which `require` passes
+/// to the loader as its second argument (the first is the module name, so `...` works).
 pub fn find_module(lua: &Lua, name: String) -> mlua::Result<(Function, String)> {
     let found = module_file(&state(lua).modules.borrow().roots, &name);
     let path = found.map_err(|e| {
@@ -166,12 +147,12 @@ pub fn find_module(lua: &Lua, name: String) -> mlua::Result<(Function, String)> 
         };
         require_error(lua, msg)
     })?;
-    let chunk = format!("@{}", path.display());
-    let memory_limit = state(lua).budget.limits().memory;
-    let source = crate::account::aside(|| module_source(&path, &chunk, memory_limit));
-    let (text, bytecode) = source.as_ref().map_err(|e| require_error(lua, e.clone()))?;
-    let loader = crate::compiled::function(lua, &chunk, text, bytecode.as_deref())?;
-    drop(source);
+    let text = read_script(&path).map_err(|e| require_error(lua, e))?;
+    let loader = lua
+        .load(text)
+        .set_name(format!("@{}", path.display()))
+        .set_mode(mlua::ChunkMode::Text)
+        .into_function()?;
     let file = path.display().to_string();
     state(lua).modules.borrow_mut().files.insert(name, path);
     Ok((loader, file))
