@@ -430,6 +430,51 @@ fn a_large_recipe_loads_within_the_same_memory_compiled_now_read_or_with_no_cach
     assert!(held.contains("held 10"), "{held}");
 }
 
+#[test]
+fn a_recipe_too_large_to_compile_within_the_limit_fails_alike_once_a_larger_limit_cached_it() {
+    // 139,000 string constants: about 18 MiB to compile. Under 12 MiB it does not compile, and
+    // a run with a larger limit that compiled it and kept its bytecode must not change that:
+    // the cache is not an input.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("strings.lua");
+    let strings: Vec<String> = (0..139_000).map(|i| format!("\"{i:x}\"")).collect();
+    std::fs::write(
+        &recipe,
+        format!(
+            "if false then return {{ {} }} end\n\
+             return {{ params = {{ width = {{ default = 10 }}, height = {{ default = 10 }} }},\n\
+               generate = function(map, ctx) ctx.log('loaded') end }}\n",
+            strings.join(",")
+        ),
+    )
+    .unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |limit: &str| {
+        warren()
+            .env("WARREN_CACHE_DIR", cache.path())
+            .arg("run")
+            .arg(&recipe)
+            .arg("--regions")
+            .arg(root().join("regions"))
+            .args(["--seed", "1", "--format", "ascii", "--max-memory", limit])
+            .output()
+            .unwrap()
+    };
+    let cold = run("12");
+    assert!(!cold.status.success());
+    let cold = String::from_utf8(cold.stderr).unwrap();
+    assert!(cold.contains("memory limit exceeded (12 MiB"), "{cold}");
+    let large = run("512");
+    assert!(large.status.success(), "{large:?}");
+    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
+    let warm = run("12");
+    assert_eq!(
+        String::from_utf8(warm.stderr).unwrap(),
+        cold,
+        "read from the cache"
+    );
+}
+
 /// What `warren run RECIPE --regions regions --seed 1 EXTRA…`, a run that fails, says on
 /// standard error: the same with a new cache (which then holds the recipe's bytecode), read
 /// from that cache, and with the cache off.

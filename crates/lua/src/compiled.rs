@@ -11,8 +11,8 @@
 //! whose compiling runs past the memory limit) is parsed in the recipe's state as before,
 //! which reports the error as it always did.
 //!
-//! A cache file holds the chunk's name and text, byte for byte, and the bytecode (debug
-//! information kept: messages and tracebacks name the same lines), after the keyed tag every
+//! A cache file holds the chunk's name and text, byte for byte, the most memory compiling it
+//! held, and the bytecode (debug information kept: messages and tracebacks name the same lines), after the keyed tag every
 //! cache file starts with ([`warren_core::cache`]): no one without the user's key can make a
 //! file that is loaded. It is used only when its tag is right (which also says this very binary,
 //! whose Lua wrote the bytecode, wrote it), and its name and text equal the recipe's. Bytecode
@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use warren_core::cache::{CacheDir, Kind};
 
 /// What every cache file of compiled chunks starts with: changed whenever the layout changes.
-const FORMAT: &str = "warren compiled chunk 3";
+const FORMAT: &str = "warren compiled chunk 4";
 
 /// A cache file's head, followed by the bytecode.
 #[derive(Serialize, Deserialize)]
@@ -34,25 +34,43 @@ struct Head<'a> {
     name: &'a str,
     /// The text compiled.
     text: &'a str,
+    /// The most memory compiling it held ([`Compiled::peak`]).
+    peak: u64,
+}
+
+/// A chunk compiled: its bytecode, and what compiling it took.
+struct Compiled {
+    bytecode: Vec<u8>,
+    /// The most bytes compiling held: the allocator's count with
+    /// [`crate::account::Counting`] (the `warren` binary's), else the Lua heap the compile
+    /// left. A chunk whose compile held more than a memory limit is one that does not compile
+    /// within it, whether it is compiled now or its bytecode is in the cache.
+    peak: usize,
 }
 
 /// The bytecode of the chunk `text`, named `name`: from `cache` when it holds it, else
 /// compiled now within `memory_limit` bytes (and kept in `cache`). `None` when it does not
-/// compile: then the caller parses it in the recipe's state and reports what is wrong.
+/// compile within `memory_limit`: then the caller parses it in the recipe's state and reports
+/// what is wrong. A chunk read from the cache may have been compiled under a larger limit by
+/// an earlier run; when its compile held more than `memory_limit` it is refused the same way,
+/// so that a recipe fails or loads alike with the cache cold, warm or off.
 pub fn bytecode(
     cache: Option<&CacheDir>,
     name: &str,
     text: &str,
     memory_limit: usize,
 ) -> Option<Vec<u8>> {
-    if let Some(bytecode) = cache.and_then(|cache| read(cache, name, text)) {
-        return Some(bytecode);
-    }
-    let bytecode = compile(name, text, memory_limit)?;
-    if let Some(cache) = cache {
-        write(cache, name, text, &bytecode);
-    }
-    Some(bytecode)
+    let compiled = match cache.and_then(|cache| read(cache, name, text)) {
+        Some(compiled) => compiled,
+        None => {
+            let compiled = compile(name, text, memory_limit)?;
+            if let Some(cache) = cache {
+                write(cache, name, text, &compiled);
+            }
+            compiled
+        }
+    };
+    (compiled.peak <= memory_limit).then_some(compiled.bytecode)
 }
 
 /// `bytecode` ([`bytecode`]'s, for the chunk `name`) as a function of `lua`, a warren state,
@@ -74,20 +92,29 @@ pub fn load(lua: &Lua, name: &str, bytecode: &[u8]) -> Option<Function> {
 }
 
 /// `text` compiled in a state of its own with at most `memory_limit` bytes, as `string.dump`
-/// makes it (debug information kept), or `None` when it does not compile.
-fn compile(name: &str, text: &str, memory_limit: usize) -> Option<Vec<u8>> {
-    let scratch = Lua::new_with(StdLib::NONE, LuaOptions::new()).ok()?;
-    scratch.set_memory_limit(memory_limit).ok()?;
-    let function = scratch
-        .load(text)
-        .set_name(name)
-        .set_mode(mlua::ChunkMode::Text)
-        .into_function()
-        .ok()?;
-    let mut bytecode = function.dump(false);
-    // The room it grew into would be held beside the recipe's state while it loads.
-    bytecode.shrink_to_fit();
-    Some(bytecode)
+/// makes it (debug information kept), with the most memory that held; `None` when it does not
+/// compile.
+fn compile(name: &str, text: &str, memory_limit: usize) -> Option<Compiled> {
+    let (compiled, peak) = crate::account::peak_during(|| {
+        let scratch = Lua::new_with(StdLib::NONE, LuaOptions::new()).ok()?;
+        scratch.set_memory_limit(memory_limit).ok()?;
+        let function = scratch
+            .load(text)
+            .set_name(name)
+            .set_mode(mlua::ChunkMode::Text)
+            .into_function()
+            .ok()?;
+        let heap = scratch.used_memory();
+        let mut bytecode = function.dump(false);
+        // The room it grew into would be held beside the recipe's state while it loads.
+        bytecode.shrink_to_fit();
+        Some((bytecode, heap))
+    });
+    let (bytecode, heap) = compiled?;
+    Some(Compiled {
+        bytecode,
+        peak: peak.max(heap),
+    })
 }
 
 /// The file in `cache` that holds `text` compiled under `name`, whether or not it was written.
@@ -95,24 +122,28 @@ pub fn path(cache: &CacheDir, name: &str, text: &str) -> std::path::PathBuf {
     cache.path(Kind::Chunk, &[name, text])
 }
 
-/// The bytecode of `text` compiled under `name`, if `cache` holds it whole.
-fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Vec<u8>> {
+/// `text` compiled under `name`, if `cache` holds it whole.
+fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Compiled> {
     let bytes = cache.read(&path(cache, name, text))?;
     let (head, body) = postcard::take_from_bytes::<Head>(&bytes).ok()?;
     let same = head.format == FORMAT && head.name == name && head.text == text;
-    same.then(|| body.to_vec())
+    same.then(|| Compiled {
+        bytecode: body.to_vec(),
+        peak: usize::try_from(head.peak).unwrap_or(usize::MAX),
+    })
 }
 
-/// Keeps `bytecode`, `text` compiled under `name`, in `cache` for the next load.
-fn write(cache: &CacheDir, name: &str, text: &str, bytecode: &[u8]) {
+/// Keeps `compiled`, `text` compiled under `name`, in `cache` for the next load.
+fn write(cache: &CacheDir, name: &str, text: &str, compiled: &Compiled) {
     let head = Head {
         format: FORMAT,
         name,
         text,
+        peak: compiled.peak as u64,
     };
     let Ok(mut bytes) = postcard::to_stdvec(&head) else {
         return;
     };
-    bytes.extend_from_slice(bytecode);
+    bytes.extend_from_slice(&compiled.bytecode);
     cache.write(&path(cache, name, text), &bytes);
 }
