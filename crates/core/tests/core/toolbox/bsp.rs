@@ -1,9 +1,9 @@
-use crate::common::ascii::{grid_map, DOOR, FLOOR, ROCK};
+use crate::common::ascii::{grid_map, put_door, CHASM, DOOR, FLOOR, ROCK};
 use warren_core::gen::area::Area;
 use warren_core::gen::bsp::{interior, rooms, BspInterior, BspRooms, InteriorBrushes, RoomBrushes};
 use warren_core::gen::connectivity::components;
-use warren_core::gen::meter::Unmetered;
-use warren_core::map::Adjacency;
+use warren_core::gen::meter::{Meter, Stopped, Tally, Unmetered};
+use warren_core::map::{Adjacency, Door, DoorState, KindName, Room};
 use warren_core::map::{Brush, Map, Point, Rect};
 use warren_core::rng::Rng;
 
@@ -151,6 +151,201 @@ fn bsp_interiors_write_like_room_by_room_fills() {
             })
             .count();
         assert!(differ < rooms.len(), "seed {seed}: {differ} cells differ");
+    }
+}
+
+/// A cut's wall in the oracle: its first cell, the step from a cell to the next, its length.
+type OracleWall = (Point, Point, i32);
+
+/// The oracle's cut: BSP interior's rule written plainly (a cut leaves at least `min` cells on
+/// either side of a one-cell wall; a piece much longer one way is cut across its length, else
+/// the direction is drawn), its rooms and walls listed in preorder.
+fn oracle_cut(
+    r: Rect,
+    min: i32,
+    rng: &mut Rng,
+    rooms: &mut Vec<Rect>,
+    walls: &mut Vec<OracleWall>,
+) {
+    let (can_x, can_y) = (r.w > 2 * min, r.h > 2 * min);
+    let vertical = match (can_x, can_y) {
+        (false, false) => return rooms.push(r),
+        (true, false) => true,
+        (false, true) => false,
+        _ if r.w * 4 > r.h * 5 => true,
+        _ if r.h * 4 > r.w * 5 => false,
+        _ => rng.percent(50),
+    };
+    let len = if vertical { r.w } else { r.h };
+    let cut = rng.range(min as i64, (len - min - 1) as i64) as i32;
+    let (a, b) = if vertical {
+        walls.push((Point::new(r.x + cut, r.y), Point::new(0, 1), r.h));
+        let a = Rect::new(r.x, r.y, cut, r.h);
+        (a, Rect::new(r.x + cut + 1, r.y, r.w - cut - 1, r.h))
+    } else {
+        walls.push((Point::new(r.x, r.y + cut), Point::new(1, 0), r.w));
+        let a = Rect::new(r.x, r.y, r.w, cut);
+        (a, Rect::new(r.x, r.y + cut + 1, r.w, r.h - cut - 1))
+    };
+    oracle_cut(a, min, rng, rooms, walls);
+    oracle_cut(b, min, rng, rooms, walls);
+}
+
+/// BSP interior as it was first written, the oracle of the fast one: the wall over the whole
+/// rectangle, the floor room by room, then for each wall in preorder a door drawn among the
+/// wall's cells whose two side cells the map says are passable, charging the meter as
+/// [`interior`] does.
+fn oracle_interior(
+    map: &mut Map,
+    rect: Rect,
+    min_room: i32,
+    rng: &mut Rng,
+    brushes: InteriorBrushes<'_>,
+    meter: &mut dyn Meter,
+) -> Result<Vec<Rect>, Stopped> {
+    let (mut rooms, mut walls) = (Vec::new(), Vec::new());
+    oracle_cut(rect, min_room, rng, &mut rooms, &mut walls);
+    meter.work((rooms.len() + walls.len()) as u64 + (rect.w * rect.h) as u64)?;
+    map.fill_rect(&rect, brushes.wall).unwrap();
+    for r in &rooms {
+        map.fill_rect(r, brushes.floor).unwrap();
+        map.notes.rooms.push(Room {
+            rect: *r,
+            kind: KindName::Fixed("interior"),
+            doors: Vec::new(),
+        });
+    }
+    for &(first, step, len) in &walls {
+        let cell = |k: i32| Point::new(first.x + k * step.x, first.y + k * step.y);
+        let open = |p: Point| map.is_passable(p) == Ok(true);
+        let (dx, dy) = (step.y, step.x);
+        let candidates: Vec<Point> = (0..len)
+            .map(cell)
+            .filter(|p| {
+                open(Point::new(p.x - dx, p.y - dy)) && open(Point::new(p.x + dx, p.y + dy))
+            })
+            .collect();
+        meter.work(candidates.len() as u64 + 1)?;
+        let Some(&p) = candidates.get(rng.below(candidates.len() as u64) as usize) else {
+            continue;
+        };
+        match brushes.door {
+            Some(door) => {
+                map.write(p, door).unwrap();
+                map.add_door(Door::new(p, DoorState::Closed)).unwrap();
+            }
+            None => {
+                map.write(p, brushes.floor).unwrap();
+            }
+        }
+    }
+    Ok(rooms)
+}
+
+/// A brush of `terrain` drawn from `rng`: ranked or not, forced or not, stamping a region or
+/// not.
+fn drawn_brush(terrain: u16, rng: &mut Rng) -> Brush {
+    let mut brush = Brush::new(terrain);
+    if rng.percent(50) {
+        brush = brush.priority(rng.below(4) as u8 * 20);
+    }
+    if rng.percent(20) {
+        brush = brush.forced();
+    }
+    if rng.percent(20) {
+        brush = brush.region(1 + rng.below(3) as u16);
+    }
+    brush
+}
+
+/// A map `w × h` of rock, floor and chasm at random priorities, with a few doors already
+/// standing, drawn from `rng`.
+fn cluttered_map(w: usize, h: usize, rng: &mut Rng) -> Map {
+    let mut map = grid_map(w, h, &vec![true; w * h]);
+    for i in 0..w * h {
+        let terrain = [ROCK, ROCK, FLOOR, CHASM][rng.below(4) as usize];
+        let p = rng.below(4) as u8 * 20;
+        map.write_index(i, &Brush::new(terrain).priority(p).forced());
+        if rng.percent(3) {
+            put_door(&mut map, i);
+        }
+    }
+    map
+}
+
+/// Over 3,000 draws of map, area, options, brushes and meter: [`interior`] makes exactly the
+/// map of [`oracle_interior`] (every plane, the notes), returns the same rooms or stops at the
+/// same point, charges the same work and leaves the generator at the same draw. The draws
+/// favour the plain case (floor brushes that write every room cell passable, solid walls) and
+/// mix in what departs from it: areas on the map's edge, ranked floors over higher cells,
+/// hazard floors, passable walls, doors already standing, meters that stop.
+#[test]
+fn bsp_interiors_match_the_oracle() {
+    let mut rng = Rng::new(43);
+    for seed in 0..3000 {
+        let (w, h) = (rng.range(3, 70) as usize, rng.range(3, 50) as usize);
+        let mut map = if rng.percent(50) {
+            grid_map(w, h, &vec![true; w * h])
+        } else {
+            cluttered_map(w, h, &mut rng)
+        };
+        let (x, y) = (rng.range(0, 2) as i32, rng.range(0, 2) as i32);
+        let rect = match rng.below(3) {
+            0 => Rect::new(0, 0, w as i32, h as i32),
+            1 => Rect::new(1, 1, w as i32 - 2, h as i32 - 2),
+            _ => Rect::new(
+                x,
+                y,
+                rng.range(1, w as i64 - x as i64) as i32,
+                rng.range(1, h as i64 - y as i64) as i32,
+            ),
+        };
+        let area = if rect == Rect::new(0, 0, w as i32, h as i32) && rng.percent(50) {
+            Area::Map
+        } else {
+            Area::Rect(rect)
+        };
+        let min_room = if rng.percent(80) {
+            rng.range(2, 8)
+        } else {
+            rng.range(2, 30)
+        } as i32;
+        let floor_terrain = [FLOOR, FLOOR, FLOOR, CHASM][rng.below(4) as usize];
+        let floor = drawn_brush(floor_terrain, &mut rng);
+        let wall = drawn_brush([ROCK, ROCK, ROCK, FLOOR][rng.below(4) as usize], &mut rng);
+        let door = drawn_brush(DOOR, &mut rng);
+        let brushes = InteriorBrushes {
+            floor: &floor,
+            wall: &wall,
+            door: rng.percent(50).then_some(&door),
+        };
+        let limit = if rng.percent(80) {
+            u64::MAX
+        } else {
+            rng.below((w * h + w * h / 4) as u64)
+        };
+        let mut oracle_map = map.clone();
+        let (mut meter, mut oracle_meter) = (Tally::with_limit(limit), Tally::with_limit(limit));
+        let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
+        let options = BspInterior { min_room };
+        let made = interior(&mut map, area, &options, &mut drawn, brushes, &mut meter);
+        let wanted = oracle_interior(
+            &mut oracle_map,
+            rect,
+            min_room,
+            &mut oracle_drawn,
+            brushes,
+            &mut oracle_meter,
+        );
+        let case = format!("seed {seed}: {w}x{h} {rect:?} min_room {min_room} {brushes:?}");
+        assert_eq!(made.ok(), wanted.ok(), "{case}");
+        assert_eq!(meter.cells, oracle_meter.cells, "{case}");
+        assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");
+        assert_eq!(map.terrain_cells(), oracle_map.terrain_cells(), "{case}");
+        assert_eq!(map.flag_cells(), oracle_map.flag_cells(), "{case}");
+        assert_eq!(map.priority_cells(), oracle_map.priority_cells(), "{case}");
+        assert_eq!(map.region_cells(), oracle_map.region_cells(), "{case}");
+        assert_eq!(map.notes, oracle_map.notes, "{case}");
     }
 }
 
