@@ -12,7 +12,8 @@ use super::area::Area;
 use super::meter::Meter;
 use super::tool_error::ToolError;
 use crate::map::{
-    passable, Brush, Corridor, DogLeg, Door, DoorState, KindName, Map, Point, Rect, Room,
+    passable, terrain_flags, Brush, Corridor, DogLeg, Door, DoorState, KindName, Map, Point, Rect,
+    Room,
 };
 use crate::rng::Rng;
 
@@ -321,9 +322,12 @@ pub fn interior(
     // Every cell off the cuts' lines is in a room: the floor is written over the whole
     // rectangle at once, through a mask of those cells, rather than room by room (rows of a
     // few cells each, where a write's cost is its setup). Each cell gets the wall and then the
-    // floor, as it would room by room.
-    let in_room = room_cells(&plan.walls, rect, plan.width);
-    map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
+    // floor, as it would room by room. The mask is made true everywhere in one write: only the
+    // rectangle's cells are asked (by the floor's write, and for the walls' sides), and the
+    // walk that takes the walls off it lists the doors' cells on the way (see `Listed`).
+    let mut in_room = vec![true; plan.width * (rect.y2() as usize + 1)];
+    let listed = Listed::take_walls(&plan.walls, &mut in_room);
+    let floored = map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
     let kind = KindName::Fixed("interior");
     // Each room built in its place in the list: one built aside and copied in is read back in
     // pieces wider than its fields' writes, which the processor cannot forward (4–5% of a map).
@@ -332,12 +336,75 @@ pub fn interior(
         kind: kind.clone(),
         doors: Vec::new(),
     }));
+    // The lists hold when a room's cell is passable and a wall's is not, which the plain case
+    // is; else (priorities, the map's edge, unusual terrains, doors standing) the map is read.
+    let plain = floored == plan.room_cells()
+        && floors_open(map, brushes.floor)
+        && ends_closed(&plan.walls, map.flag_cells());
     // Parents before children, as the cuts were made.
-    let mut candidates = Vec::new();
-    for &wall in &plan.walls {
-        open_door(wall, map, rng, brushes, meter, &mut candidates)?;
+    let (mut read, mut start) = (Vec::new(), 0);
+    for (&wall, &count) in plan.walls.iter().zip(&listed.counts) {
+        let cells = if plain {
+            &listed.cells[start..start + count as usize]
+        } else {
+            open_cells(wall, map.flag_cells(), &mut read)
+        };
+        start += wall.len;
+        open_door(wall, cells, map, rng, brushes, meter)?;
     }
     Ok(plan.rooms)
+}
+
+/// Whether a cell `brush` writes is passable: its terrain is neither solid nor a hazard.
+fn floors_open(map: &Map, brush: &Brush) -> bool {
+    passable(terrain_flags(map.terrains().get(brush.terrain)))
+}
+
+/// Whether the cells at both ends of every wall are impassable on the map's `flags`. A wall's
+/// side cell lies in its piece, where only the walls after it in preorder stand (those
+/// cutting parts of the piece); those along it stand at least `min_room ≥ 2` cells off it, so
+/// the only wall cells beside it are the ends of walls across it.
+fn ends_closed(walls: &[Wall], flags: &[u8]) -> bool {
+    walls
+        .iter()
+        .all(|w| !passable(flags[w.first]) && !passable(flags[w.first + (w.len - 1) * w.step]))
+}
+
+/// Each wall's cells with a room cell on both sides, by `k`, listed from the plan alone.
+struct Listed {
+    /// Each wall's cells, in a run as long as the wall, the walls' runs in preorder; the
+    /// wall's listed cells open its run.
+    cells: Vec<u16>,
+    /// How many cells each wall lists, in preorder.
+    counts: Vec<u32>,
+}
+
+impl Listed {
+    /// Lists the walls' cells and takes the walls off `in_room` (the rooms' mask, true for
+    /// every cell of the cut rectangle before). The walls are walked last to first: a wall's
+    /// side cells lie in its piece, which only later walls cut, so the mask is as it ends up
+    /// there when the wall is reached (see [`ends_closed`]). One walk along each wall does
+    /// both, and lists the cells without a branch: each `k` is stored in the next free slot,
+    /// and the slot kept only if `k` qualifies.
+    fn take_walls(walls: &[Wall], in_room: &mut [bool]) -> Listed {
+        let total = walls.iter().map(|w| w.len).sum();
+        let mut cells = vec![0; total];
+        let mut counts = vec![0; walls.len()];
+        let mut end = total;
+        for (w, count) in walls.iter().zip(&mut counts).rev() {
+            let run = &mut cells[end - w.len..end];
+            let mut n = 0;
+            for (k, i) in (w.first..).step_by(w.step).take(w.len).enumerate() {
+                // A side has `k` below 2^16: no side is longer.
+                run[n] = k as u16;
+                n += (in_room[i - w.side] & in_room[i + w.side]) as usize;
+                in_room[i] = false;
+            }
+            *count = n as u32;
+            end -= w.len;
+        }
+        Listed { cells, counts }
+    }
 }
 
 /// BSP interior's pieces apart, each list in preorder: the rooms (the leaves) and the walls
@@ -351,6 +418,13 @@ struct Plan {
     walls: Vec<Wall>,
 }
 
+impl Plan {
+    /// The number of cells in the rooms.
+    fn room_cells(&self) -> usize {
+        self.rooms.iter().map(|r| (r.w * r.h) as usize).sum()
+    }
+}
+
 /// A cut's wall: `len` cells by index from `first`, `step` apart (a column's or a row's), each
 /// with the cells `side` before and after it on either side of the wall. One shape for both
 /// directions, so the walks along walls do not branch on it.
@@ -360,6 +434,10 @@ struct Wall {
     len: usize,
     step: usize,
     side: usize,
+    /// The first cell, and the step to the next, as points: where a door goes is worked out
+    /// without a division.
+    at: Point,
+    dir: Point,
 }
 
 impl Pieces for Plan {
@@ -378,6 +456,8 @@ impl Pieces for Plan {
             len: len as usize,
             step,
             side,
+            at: Point::new(x, y),
+            dir: Point::new(!vertical as i32, vertical as i32),
         });
         // No second-half notice is needed: the lists keep the order.
         0
@@ -386,61 +466,42 @@ impl Pieces for Plan {
     fn second_half(&mut self, _: usize) {}
 }
 
-/// Whether each cell of a map `width` cells wide is off `walls`, by index: inside `rect`
-/// (which the walls cut) the cells of the rooms, outside it none.
-fn room_cells(walls: &[Wall], rect: Rect, width: usize) -> Vec<bool> {
-    let mut off = vec![false; width * (rect.y2() as usize + 1)];
-    for y in rect.y as usize..=rect.y2() as usize {
-        off[y * width + rect.x as usize..=y * width + rect.x2() as usize].fill(true);
+/// Lists the cells of `wall` (by `k`) with a passable cell on both sides, read off the map's
+/// `flags`, at the start of `cells` (a buffer kept from cut to cut, as long as the longest cut
+/// yet); returns them.
+fn open_cells<'c>(wall: Wall, flags: &[u8], cells: &'c mut Vec<u16>) -> &'c [u16] {
+    // One walk along the wall without a branch, as in `Listed::take_walls`.
+    if cells.len() < wall.len {
+        cells.resize(wall.len, 0);
     }
-    for w in walls {
-        for k in 0..w.len {
-            off[w.first + k * w.step] = false;
-        }
+    let mut count = 0;
+    for (k, i) in (wall.first..).step_by(wall.step).take(wall.len).enumerate() {
+        cells[count] = k as u16;
+        count += (passable(flags[i - wall.side]) & passable(flags[i + wall.side])) as usize;
     }
-    off
+    &cells[..count]
 }
 
-/// One door through `wall`, at a cell with room floor (a cell the floor brush made passable) on
-/// both sides, drawn among all such cells.
+/// One door through `wall`, at a cell drawn among `cells` (by `k`: those with room floor, a
+/// cell the floor brush made passable, on both sides).
 fn open_door(
     wall: Wall,
+    cells: &[u16],
     map: &mut Map,
     rng: &mut Rng,
     brushes: InteriorBrushes<'_>,
     meter: &mut dyn Meter,
-    candidates: &mut Vec<usize>,
 ) -> Result<(), ToolError> {
-    // The wall's cells are read directly, in one walk along the wall that lists the candidates
-    // at the start of `candidates` (a buffer kept from cut to cut, as long as the longest cut
-    // yet) without a branch: each `k` is stored in the next free slot, and the slot kept only
-    // if `k` qualifies.
-    let Wall {
-        first,
-        len,
-        step,
-        side,
-    } = wall;
-    let flags = map.flag_cells();
-    if candidates.len() < len {
-        candidates.resize(len, 0);
-    }
-    let mut count = 0;
-    for k in 0..len {
-        let i = first + k * step;
-        candidates[count] = k;
-        count += (passable(flags[i - side]) & passable(flags[i + side])) as usize;
-    }
-    meter.work(count as u64 + 1)?;
-    // The cut's first row (or column) always qualifies: the walls of either half stand at least
-    // `min_room ≥ 2` cells from its sides, and no wall of a half lies beside the cut.
-    let drawn = rng.below(count as u64) as usize;
-    let Some(&k) = candidates[..count].get(drawn) else {
+    meter.work(cells.len() as u64 + 1)?;
+    // The cut's first row (or column) always qualifies in the plain case: the walls of either
+    // half stand at least `min_room ≥ 2` cells from its sides, and no wall of a half lies
+    // beside the cut.
+    let drawn = rng.below(cells.len() as u64) as usize;
+    let Some(&k) = cells.get(drawn) else {
         return Ok(());
     };
-    let i = first + k * step;
-    let width = map.width() as usize;
-    let p = Point::new((i % width) as i32, (i / width) as i32);
+    let k = k as i32;
+    let p = Point::new(wall.at.x + k * wall.dir.x, wall.at.y + k * wall.dir.y);
     match brushes.door {
         Some(door) => {
             map.write(p, door)?;
