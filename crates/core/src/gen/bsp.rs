@@ -394,11 +394,21 @@ impl Listed {
         for (w, count) in walls.iter().zip(&mut counts).rev() {
             let run = &mut cells[end - w.len..end];
             let mut n = 0;
+            // The wall's ends checked once, rather than each cell three times (the checks were
+            // 4% of a 256×256 map).
+            let last = w.first + (w.len - 1) * w.step;
+            assert!(w.first >= w.side && last + w.side < in_room.len());
             for (k, i) in (w.first..).step_by(w.step).take(w.len).enumerate() {
-                // A side has `k` below 2^16: no side is longer.
-                run[n] = k as u16;
-                n += (in_room[i - w.side] & in_room[i + w.side]) as usize;
-                in_room[i] = false;
+                // SAFETY: `i` runs from `first` to `last`, whose sides were checked above; `n`
+                // is at most `k`, below `len`, the run's length.
+                unsafe {
+                    // A side has `k` below 2^16: no side is longer.
+                    *run.get_unchecked_mut(n) = k as u16;
+                    let open =
+                        *in_room.get_unchecked(i - w.side) & *in_room.get_unchecked(i + w.side);
+                    n += open as usize;
+                    *in_room.get_unchecked_mut(i) = false;
+                }
             }
             *count = n as u32;
             end -= w.len;
