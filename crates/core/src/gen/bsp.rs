@@ -336,8 +336,9 @@ pub fn interior(
         kind: kind.clone(),
         doors: Vec::new(),
     }));
-    // The lists hold when a room's cell is passable and a wall's is not, which the plain case
-    // is; else (priorities, the map's edge, unusual terrains, doors standing) the map is read.
+    // The lists are what reading the map gives when every room cell is passable after the
+    // floor's write and no wall's end is: the plain case. Off it (priorities, the map's edge,
+    // unusual terrains, doors standing) the map is read, wall by wall.
     let plain = floored == plan.room_cells()
         && floors_open(map, brushes.floor)
         && ends_closed(&plan.walls, map.flag_cells());
@@ -402,7 +403,7 @@ impl Listed {
                 // SAFETY: `i` runs from `first` to `last`, whose sides were checked above; `n`
                 // is at most `k`, below `len`, the run's length.
                 unsafe {
-                    // A side has `k` below 2^16: no side is longer.
+                    // A map's side is at most 2^16 cells: `k` fits 16 bits.
                     *run.get_unchecked_mut(n) = k as u16;
                     let open =
                         *in_room.get_unchecked(i - w.side) & *in_room.get_unchecked(i + w.side);
