@@ -41,7 +41,7 @@ impl Point {
 
 /// An axis-aligned rectangle given by its top-left corner and size. Both `w` and `h` are ≥ 1 for
 /// any rectangle that covers a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Rect {
     /// Left column.
     pub x: i32,
@@ -51,6 +51,37 @@ pub struct Rect {
     pub w: i32,
     /// Height in cells.
     pub h: i32,
+}
+
+/// Lists up to this long are sorted by [`sort_rects_by_key`]'s ranks, longer ones by the
+/// standard library's sort.
+const RANKED: usize = 32;
+
+/// Sorts `rects` by `key`, equal keys keeping their order: what `sort_by_key` does. A list of
+/// up to 32 (a level's rooms, say) is sorted by rank: each rectangle's place is the number of
+/// keys that go before its own (smaller, or equal and earlier), counted without a branch, and
+/// each rectangle is moved once. On such short lists the standard sort is an insertion sort,
+/// whose branches on random keys mispredict: `rooms:sort` was 3% of a `rooms.lua` map.
+pub fn sort_rects_by_key<K: Ord + Copy>(rects: &mut [Rect], key: impl Fn(&Rect) -> K) {
+    let n = rects.len();
+    if !(2..=RANKED).contains(&n) {
+        rects.sort_by_key(key);
+        return;
+    }
+    let mut keys = [key(&rects[0]); RANKED];
+    for (k, r) in keys.iter_mut().zip(rects.iter()) {
+        *k = key(r);
+    }
+    let keys = &keys[..n];
+    let kept: [Rect; RANKED] = std::array::from_fn(|i| rects.get(i).copied().unwrap_or_default());
+    for (i, (&mine, rect)) in keys.iter().zip(&kept).enumerate() {
+        let before = keys
+            .iter()
+            .enumerate()
+            .map(|(j, &other)| usize::from(other < mine) + usize::from((other == mine) & (j < i)))
+            .sum::<usize>();
+        rects[before] = *rect;
+    }
 }
 
 impl Rect {

@@ -1,4 +1,4 @@
-use warren_core::map::geom::{bresenham, dogleg, DogLeg, Point, Rect};
+use warren_core::map::geom::{bresenham, dogleg, sort_rects_by_key, DogLeg, Point, Rect};
 
 #[test]
 fn bresenham_includes_both_ends_and_is_8_connected() {
@@ -53,4 +53,25 @@ fn intersects_respects_margin() {
     assert!(!a.intersects(&touching, 0));
     assert!(a.intersects(&touching, 1));
     assert!(a.intersects(&Rect::new(2, 2, 1, 1), 0));
+}
+
+proptest::proptest! {
+    /// `sort_rects_by_key` sorts as the standard library's stable sort, ties in the list's
+    /// order, on lists short enough to be ranked and longer ones, with many equal keys.
+    #[test]
+    fn rectangles_sort_as_a_stable_sort_does(
+        rects in proptest::collection::vec((-3i32..4, -3i32..4, 1i32..4, 1i32..4), 0..48),
+    ) {
+        let rects: Vec<Rect> = rects.into_iter().map(|(x, y, w, h)| Rect::new(x, y, w, h)).collect();
+        /// A sort key of a test.
+        type Key = fn(&Rect) -> (i32, i32);
+        let keys: [Key; 3] = [|r| (r.x, r.y), |r| (r.y, r.x), |r| (-(r.w * r.h), 0)];
+        for key in keys {
+            let mut ranked = rects.clone();
+            sort_rects_by_key(&mut ranked, key);
+            let mut stable = rects.clone();
+            stable.sort_by_key(key);
+            proptest::prop_assert_eq!(ranked, stable);
+        }
+    }
 }
