@@ -431,10 +431,11 @@ fn a_large_recipe_loads_within_the_same_memory_compiled_now_read_or_with_no_cach
 }
 
 #[test]
-fn a_recipe_too_large_to_compile_within_the_limit_fails_alike_once_a_larger_limit_cached_it() {
-    // 139,000 string constants: about 18 MiB to compile. Under 12 MiB it does not compile, and
-    // a run with a larger limit that compiled it and kept its bytecode must not change that:
-    // the cache is not an input.
+fn a_recipe_near_its_memory_limit_loads_or_fails_alike_cold_warm_and_with_no_cache() {
+    // 139,000 string constants: about 18 MiB to compile. At each limit around that, the recipe
+    // loads or fails the same way with a new cache, with a cache a run at 512 MiB filled, and
+    // with no cache: the cache is not an input. And wherever it compiled (a new cache then
+    // holds its bytecode), it loads.
     let dir = tempfile::tempdir().unwrap();
     let recipe = dir.path().join("strings.lua");
     let strings: Vec<String> = (0..139_000).map(|i| format!("\"{i:x}\"")).collect();
@@ -448,30 +449,48 @@ fn a_recipe_too_large_to_compile_within_the_limit_fails_alike_once_a_larger_limi
         ),
     )
     .unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let run = |limit: &str| {
-        warren()
-            .env("WARREN_CACHE_DIR", cache.path())
+    let run = |cache: &std::path::Path, limit: u32| {
+        let out = warren()
+            .env("WARREN_CACHE_DIR", cache)
             .arg("run")
             .arg(&recipe)
             .arg("--regions")
             .arg(root().join("regions"))
-            .args(["--seed", "1", "--format", "ascii", "--max-memory", limit])
+            .args(["--seed", "1", "--format", "ascii", "--max-memory"])
+            .arg(limit.to_string())
             .output()
-            .unwrap()
+            .unwrap();
+        (out.status.success(), String::from_utf8(out.stderr).unwrap())
     };
-    let cold = run("12");
-    assert!(!cold.status.success());
-    let cold = String::from_utf8(cold.stderr).unwrap();
-    assert!(cold.contains("memory limit exceeded (12 MiB"), "{cold}");
-    let large = run("512");
-    assert!(large.status.success(), "{large:?}");
-    assert_eq!(cache_files_of(cache.path(), "chunk-").len(), 1);
-    let warm = run("12");
+    let warm = tempfile::tempdir().unwrap();
+    assert!(run(warm.path(), 512).0);
+    let mut seen = (false, false);
+    for limit in 14..=22 {
+        let cold = tempfile::tempdir().unwrap();
+        let first = run(cold.path(), limit);
+        let compiled = !cache_files_of(cold.path(), "chunk-").is_empty();
+        assert!(
+            !compiled || first.0,
+            "compiled within {limit} MiB, yet: {}",
+            first.1
+        );
+        assert_eq!(run(warm.path(), limit), first, "warm, {limit} MiB");
+        assert_eq!(
+            run(std::path::Path::new(""), limit),
+            first,
+            "no cache, {limit} MiB"
+        );
+        if first.0 {
+            seen.0 = true;
+        } else {
+            assert!(first.1.contains("memory limit exceeded"), "{}", first.1);
+            seen.1 = true;
+        }
+    }
     assert_eq!(
-        String::from_utf8(warm.stderr).unwrap(),
-        cold,
-        "read from the cache"
+        seen,
+        (true, true),
+        "the limits tried span the recipe's need"
     );
 }
 

@@ -167,18 +167,6 @@ pub fn begin() -> isize {
     live
 }
 
-/// Runs `f`; returns what it returned and the most bytes this thread held during it beyond
-/// what it held at the start (0 without [`Counting`]). The thread's peak since its last
-/// [`begin`] still takes in `f`'s.
-pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let (live_before, peak_before) = (live(), peak());
-    PEAK.with(|p| p.set(live_before));
-    let value = f();
-    let during = peak().saturating_sub(live_before);
-    PEAK.with(|p| p.set(p.get().max(peak_before)));
-    (value, usize::try_from(during).unwrap_or(0))
-}
-
 /// Whether the program's global allocator is [`Counting`] (tried once, by allocating).
 pub fn is_counting() -> bool {
     static COUNTING: OnceLock<bool> = OnceLock::new();

@@ -11,19 +11,21 @@
 //! whose compiling runs past the memory limit) is parsed in the recipe's state as before,
 //! which reports the error as it always did.
 //!
-//! A cache file holds the chunk's name and text, byte for byte, the most memory compiling it
-//! held, and the bytecode (debug information kept: messages and tracebacks name the same lines), after the keyed tag every
-//! cache file starts with ([`warren_core::cache`]): no one without the user's key can make a
-//! file that is loaded. It is used only when its tag is right (which also says this very binary,
-//! whose Lua wrote the bytecode, wrote it), and its name and text equal the recipe's. Bytecode
-//! is otherwise never loaded (a recipe or module file that is bytecode is refused).
+//! A cache file holds the chunk's name and text, byte for byte, the memory limit it was
+//! compiled within, and the bytecode (debug information kept: messages and tracebacks name the
+//! same lines), after the keyed tag every cache file starts with ([`warren_core::cache`]): no
+//! one without the user's key can make a file that is loaded. It is used only when its tag is
+//! right (which also says this very binary, whose Lua wrote the bytecode, wrote it), its name
+//! and text equal the recipe's, and the memory limit now is at least the one it was compiled
+//! within. Bytecode is otherwise never loaded (a recipe or module file that is bytecode is
+//! refused).
 
 use mlua::{Function, Lua, LuaOptions, StdLib};
 use serde::{Deserialize, Serialize};
 use warren_core::cache::{CacheDir, Kind};
 
 /// What every cache file of compiled chunks starts with: changed whenever the layout changes.
-const FORMAT: &str = "warren compiled chunk 4";
+const FORMAT: &str = "warren compiled chunk 5";
 
 /// A cache file's head, followed by the bytecode.
 #[derive(Serialize, Deserialize)]
@@ -34,43 +36,39 @@ struct Head<'a> {
     name: &'a str,
     /// The text compiled.
     text: &'a str,
-    /// The most memory compiling it held ([`Compiled::peak`]).
-    peak: u64,
+    /// The smallest memory limit it is known to compile within ([`Compiled::within`]).
+    within: u64,
 }
 
-/// A chunk compiled: its bytecode, and what compiling it took.
+/// A chunk compiled: its bytecode, and the memory limit it was compiled within.
 struct Compiled {
     bytecode: Vec<u8>,
-    /// The most bytes compiling held: the allocator's count with
-    /// [`crate::account::Counting`] (the `warren` binary's), else the Lua heap the compile
-    /// left. A chunk whose compile held more than a memory limit is one that does not compile
-    /// within it, whether it is compiled now or its bytecode is in the cache.
-    peak: usize,
+    /// The smallest memory limit, in bytes, the chunk has been compiled within: it compiles
+    /// within any limit at least that. Under a smaller one it is compiled again to know.
+    within: usize,
 }
 
 /// The bytecode of the chunk `text`, named `name`: from `cache` when it holds it, else
 /// compiled now within `memory_limit` bytes (and kept in `cache`). `None` when it does not
 /// compile within `memory_limit`: then the caller parses it in the recipe's state and reports
-/// what is wrong. A chunk read from the cache may have been compiled under a larger limit by
-/// an earlier run; when its compile held more than `memory_limit` it is refused the same way,
-/// so that a recipe fails or loads alike with the cache cold, warm or off.
+/// what is wrong. Bytecode in the cache is used only when it was compiled within
+/// `memory_limit` or less; otherwise (an earlier run had a larger limit) it is compiled again
+/// under this one, so that a recipe fails or loads alike with the cache cold, warm or off.
 pub fn bytecode(
     cache: Option<&CacheDir>,
     name: &str,
     text: &str,
     memory_limit: usize,
 ) -> Option<Vec<u8>> {
-    let compiled = match cache.and_then(|cache| read(cache, name, text)) {
-        Some(compiled) => compiled,
-        None => {
-            let compiled = compile(name, text, memory_limit)?;
-            if let Some(cache) = cache {
-                write(cache, name, text, &compiled);
-            }
-            compiled
-        }
-    };
-    (compiled.peak <= memory_limit).then_some(compiled.bytecode)
+    let cached = cache.and_then(|cache| read(cache, name, text));
+    if let Some(cached) = cached.filter(|c| c.within <= memory_limit) {
+        return Some(cached.bytecode);
+    }
+    let compiled = compile(name, text, memory_limit)?;
+    if let Some(cache) = cache {
+        write(cache, name, text, &compiled);
+    }
+    Some(compiled.bytecode)
 }
 
 /// `bytecode` ([`bytecode`]'s, for the chunk `name`) as a function of `lua`, a warren state,
@@ -92,28 +90,22 @@ pub fn load(lua: &Lua, name: &str, bytecode: &[u8]) -> Option<Function> {
 }
 
 /// `text` compiled in a state of its own with at most `memory_limit` bytes, as `string.dump`
-/// makes it (debug information kept), with the most memory that held; `None` when it does not
-/// compile.
+/// makes it (debug information kept), or `None` when it does not compile.
 fn compile(name: &str, text: &str, memory_limit: usize) -> Option<Compiled> {
-    let (compiled, peak) = crate::account::peak_during(|| {
-        let scratch = Lua::new_with(StdLib::NONE, LuaOptions::new()).ok()?;
-        scratch.set_memory_limit(memory_limit).ok()?;
-        let function = scratch
-            .load(text)
-            .set_name(name)
-            .set_mode(mlua::ChunkMode::Text)
-            .into_function()
-            .ok()?;
-        let heap = scratch.used_memory();
-        let mut bytecode = function.dump(false);
-        // The room it grew into would be held beside the recipe's state while it loads.
-        bytecode.shrink_to_fit();
-        Some((bytecode, heap))
-    });
-    let (bytecode, heap) = compiled?;
+    let scratch = Lua::new_with(StdLib::NONE, LuaOptions::new()).ok()?;
+    scratch.set_memory_limit(memory_limit).ok()?;
+    let function = scratch
+        .load(text)
+        .set_name(name)
+        .set_mode(mlua::ChunkMode::Text)
+        .into_function()
+        .ok()?;
+    let mut bytecode = function.dump(false);
+    // The room it grew into would be held beside the recipe's state while it loads.
+    bytecode.shrink_to_fit();
     Some(Compiled {
         bytecode,
-        peak: peak.max(heap),
+        within: memory_limit,
     })
 }
 
@@ -129,7 +121,7 @@ fn read(cache: &CacheDir, name: &str, text: &str) -> Option<Compiled> {
     let same = head.format == FORMAT && head.name == name && head.text == text;
     same.then(|| Compiled {
         bytecode: body.to_vec(),
-        peak: usize::try_from(head.peak).unwrap_or(usize::MAX),
+        within: usize::try_from(head.within).unwrap_or(usize::MAX),
     })
 }
 
@@ -139,7 +131,7 @@ fn write(cache: &CacheDir, name: &str, text: &str, compiled: &Compiled) {
         format: FORMAT,
         name,
         text,
-        peak: compiled.peak as u64,
+        within: compiled.within as u64,
     };
     let Ok(mut bytes) = postcard::to_stdvec(&head) else {
         return;
