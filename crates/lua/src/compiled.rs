@@ -71,6 +71,30 @@ pub fn bytecode(
     Some(compiled.bytecode)
 }
 
+/// The chunk `text`, named `name`, as a function of `lua`, a warren state: loaded from
+/// `bytecode` (this text compiled: [`bytecode`]'s, or the prelude's from the build) when there
+/// is some and it loads, else parsed in place, which reports what is wrong with the text (or
+/// that no memory is left) as parsing always did.
+pub fn function(
+    lua: &Lua,
+    name: &str,
+    text: &str,
+    bytecode: Option<&[u8]>,
+) -> mlua::Result<Function> {
+    match bytecode.and_then(|b| load(lua, name, b)) {
+        Some(function) => Ok(function),
+        None => parse(lua, name, text),
+    }
+}
+
+/// The chunk `text`, named `name`, parsed into a function of `lua`.
+fn parse(lua: &Lua, name: &str, text: &str) -> mlua::Result<Function> {
+    lua.load(text)
+        .set_name(name)
+        .set_mode(mlua::ChunkMode::Text)
+        .into_function()
+}
+
 /// `bytecode` ([`bytecode`]'s, for the chunk `name`) as a function of `lua`, a warren state,
 /// with the state's objects numbered from here on as if it had parsed the chunk; `None` when
 /// it cannot be loaded (no memory left).
@@ -94,12 +118,7 @@ pub fn load(lua: &Lua, name: &str, bytecode: &[u8]) -> Option<Function> {
 fn compile(name: &str, text: &str, memory_limit: usize) -> Option<Compiled> {
     let scratch = Lua::new_with(StdLib::NONE, LuaOptions::new()).ok()?;
     scratch.set_memory_limit(memory_limit).ok()?;
-    let function = scratch
-        .load(text)
-        .set_name(name)
-        .set_mode(mlua::ChunkMode::Text)
-        .into_function()
-        .ok()?;
+    let function = parse(&scratch, name, text).ok()?;
     let mut bytecode = function.dump(false);
     // The room it grew into would be held beside the recipe's state while it loads.
     bytecode.shrink_to_fit();

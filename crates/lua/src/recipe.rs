@@ -151,16 +151,8 @@ pub fn load_prepared(lua: &Lua, path: &Path, prepared: Prepared) -> Result<(Reci
         name,
         bytecode,
     } = prepared;
-    let compiled = bytecode.and_then(|b| crate::compiled::load(lua, &name, &b));
-    let chunk = match compiled {
-        Some(compiled) => Ok(compiled),
-        // It does not compile: parsed here, it reports why as it always did.
-        None => lua
-            .load(source.as_str())
-            .set_name(&name)
-            .set_mode(mlua::ChunkMode::Text)
-            .into_function(),
-    };
+    // A text that does not compile is parsed here, and reports why as it always did.
+    let chunk = crate::compiled::function(lua, &name, &source, bytecode.as_deref());
     let value: Value = chunk.and_then(|chunk| chunk.call(())).map_err(|e| {
         let msg = located_message(&e);
         Error::Script(if starts_located(&msg) {

@@ -259,16 +259,16 @@ pub const PRELUDE_NAME: &str = "=warren prelude";
 pub static PRELUDE_BYTECODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/prelude.luac"));
 
 /// The prelude as a function of `lua` (a warren state), loaded from `bytecode` as a recipe's
-/// compiled chunk is ([`crate::compiled::load`]: numbering what follows as a parsed one would);
-/// parsed from its source when `lua` cannot load that (a cross build for another byte order).
+/// compiled chunk is ([`crate::compiled::function`]: numbering what follows as a parsed one
+/// would); parsed from its source when `lua` cannot load that (a cross build for another byte
+/// order).
 pub fn prelude(lua: &Lua, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
-    if let Some(prelude) = crate::compiled::load(lua, PRELUDE_NAME, bytecode) {
-        return Ok(prelude);
-    }
-    lua.load(include_str!("prelude.lua"))
-        .set_name(PRELUDE_NAME)
-        .set_mode(mlua::ChunkMode::Text)
-        .into_function()
+    crate::compiled::function(
+        lua,
+        PRELUDE_NAME,
+        include_str!("prelude.lua"),
+        Some(bytecode),
+    )
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
