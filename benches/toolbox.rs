@@ -37,7 +37,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 use warren_core::gen::area::{Area, Mask};
-use warren_core::gen::bsp::{self, BspInterior as WInterior, BspRooms as WRooms};
+use warren_core::gen::bsp::{self, BspInterior as WInterior, BspRooms as WRooms, Split};
 use warren_core::gen::cellular::{self, Paint, Rule};
 use warren_core::gen::dla::{self, Dla, DlaMode};
 use warren_core::gen::drunkard::{self, Drunkard};
@@ -233,6 +233,46 @@ fn peer(w: usize, h: usize, seed: u64, filters: Vec<Filter>) -> MapBuffer {
 /// generations after a 50% fill.
 const PEER_CAVE: &str = "B05678/S05678";
 
+/// BSP interior with rooms of 4 cells a side or more cut by `split`, inside the map's outer
+/// wall, on `m`, against `mapgen`'s.
+fn interior_case<'a>(
+    name: &'static str,
+    split: Split,
+    t: &'a Terrains,
+    (w, h): (usize, usize),
+    mut m: Map,
+    reset: impl Fn(&mut Map) + 'a,
+) -> Case<'a> {
+    let inner = Area::Rect(Rect::new(1, 1, w as i32 - 2, h as i32 - 2));
+    Case {
+        name,
+        w,
+        h,
+        warren: Box::new(move |seed| {
+            reset(&mut m);
+            let brushes = bsp::InteriorBrushes {
+                floor: &t.floor,
+                wall: &t.wall,
+                door: None,
+            };
+            let o = WInterior { min_room: 4, split };
+            let r = bsp::interior(
+                &mut m,
+                inner,
+                &o,
+                &mut Rng::new(seed),
+                brushes,
+                &mut Unmetered,
+            );
+            must(r);
+            open_of(&m)
+        }),
+        peer: Some(Box::new(move |seed| {
+            open_of_peer(&peer(w, h, seed, vec![BspInterior::new() as Filter]))
+        })),
+    }
+}
+
 /// Every generator case at `w × h`.
 fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
     let (wi, hi) = (w as i64, h as i64);
@@ -319,41 +359,20 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                 ))
             })),
         },
-        Case {
-            name: "BSP interior",
-            w,
-            h,
-            warren: Box::new({
-                let mut m = next();
-                move |seed| {
-                    reset(&mut m);
-                    let brushes = bsp::InteriorBrushes {
-                        floor: &t.floor,
-                        wall: &t.wall,
-                        door: None,
-                    };
-                    // mapgen's rule as near as the options go: it cuts a piece again while
-                    // the side it just halved is over 8 cells, so sides of 9 or more are cut
-                    // and sides of 3 to 8 are left; `min_room: 4` cuts every side of 9 or more
-                    // (4, the wall, 4) and leaves sides of 4 to 8 (BENCHMARKS.md says what
-                    // still differs).
-                    let o = WInterior { min_room: 4 };
-                    let r = bsp::interior(
-                        &mut m,
-                        inner,
-                        &o,
-                        &mut Rng::new(seed),
-                        brushes,
-                        &mut Unmetered,
-                    );
-                    must(r);
-                    open_of(&m)
-                }
-            }),
-            peer: Some(Box::new(move |seed| {
-                open_of_peer(&peer(w, h, seed, vec![BspInterior::new() as Filter]))
-            })),
-        },
+        // `mapgen`'s rule as near as the options go: it cuts a piece again while the side it
+        // just halved is over 8 cells, so sides of 9 or more are cut and sides of 3 to 8 are
+        // left; `min_room: 4` cuts every side of 9 or more (4, the wall, 4) and leaves sides of
+        // 4 to 8. Warren's own rule (`longer`) cuts until no side can be cut; `halves` is the
+        // tutorial's, which `mapgen` follows (BENCHMARKS.md says what still differs).
+        interior_case("BSP interior", Split::Longer, t, (w, h), next(), reset),
+        interior_case(
+            "BSP interior (halves)",
+            Split::Halves,
+            t,
+            (w, h),
+            next(),
+            reset,
+        ),
         Case {
             name: "drunkard's walk (open area)",
             w,
@@ -1208,24 +1227,29 @@ fn main() {
             all.push(("DLA (walk inwards, 25%)", dla_case(&t, w, h)));
             all.push(("WFC (houses, n 3)", wfc_case(&t, w, h)));
         }
-        for (file, index) in [
-            ("cellular.lua", 0),
-            ("bsp.lua", 1),
-            ("bsp_interior.lua", 2),
-            ("drunkard.lua", 3),
-            ("maze.lua", 4),
-            ("voronoi.lua", 6),
-            ("noise.lua", 7),
-            ("dla.lua", 8),
-            ("wfc.lua", 9),
+        for (file, name, more) in [
+            ("cellular.lua", "cellular automata", &[][..]),
+            ("bsp.lua", "BSP rooms + corridors", &[]),
+            ("bsp_interior.lua", "BSP interior", &[]),
+            (
+                "bsp_interior.lua",
+                "BSP interior (halves)",
+                &[("split", "halves")],
+            ),
+            ("drunkard.lua", "drunkard's walk (open area)", &[]),
+            ("maze.lua", "maze (backtracker)", &[]),
+            ("voronoi.lua", "Voronoi hive (64 seeds)", &[]),
+            ("noise.lua", "noise (Perlin fBm, 4 octaves)", &[]),
+            ("dla.lua", "DLA (walk inwards, 25%)", &[]),
+            ("wfc.lua", "WFC (houses, n 3)", &[]),
         ] {
-            let Some((name, primitive)) = all.get_mut(index) else {
+            let Some((name, primitive)) = all.iter_mut().find(|(n, _)| *n == name) else {
                 continue;
             };
             if !tabled(name) {
                 continue;
             }
-            let mut lua = LuaRecipe::new(file, w, h);
+            let mut lua = LuaRecipe::with(file, w, h, more);
             let (tw, tl) = side_by_side(&mut *primitive, &mut |s| lua.map(s));
             let sw = mean_shape(&mut *primitive, w);
             let sl = mean_shape(&mut |s| lua.map(s), w);

@@ -14,6 +14,10 @@ return {
     min_leaf = { default = 8, min = 3, max = 256, doc = "rooms: the smallest piece a cut may leave." },
     min_room = { default = 3, min = 1, max = 256, doc = "The smallest room side." },
     max_room = { default = 0, min = 0, max = 256, doc = "rooms: the largest room side (0: as large as the piece allows)." },
+    split = {
+      default = "longer", choices = { "longer", "halves" },
+      doc = "interior: cut each piece across its longer side until none can be cut (rooms of like sides), or halve it across a side drawn at random, as the Rust roguelike tutorial does (long strips).",
+    },
   },
 
   generate = function(map, ctx)
@@ -29,7 +33,8 @@ return {
       })
     else
       rooms = warren.toolbox.bsp_interior(map, ctx.rng:stream("bsp"), {
-        floor = style.floor, wall = style.wall, min_room = p.min_room, rect = inside,
+        floor = style.floor, wall = style.wall, min_room = p.min_room, split = p.split,
+        rect = inside,
       })
     end
     -- The entrance in the middle of the first room, the exit at the cell a walker from it

@@ -1,39 +1,66 @@
 -- BSP interior in pure Lua: cut the map's inside in two, a one-cell wall between the halves,
--- until no side is at least twice 6 cells and a wall long; every piece is a room; one door
--- through each cut's wall where both sides are room floor.
+-- and each half again; every piece is a room; one door through each cut's wall where both
+-- sides are room floor. `split = "longer"` cuts across the longer side at a drawn place until no
+-- side is at least twice `min_room` cells and a wall long; `split = "halves"` (the Rust
+-- roguelike tutorial's rule) halves across a drawn side while the side just halved can be
+-- halved again.
 local common = require "common"
 
-local MIN_ROOM = 6
+local params = { split = { default = "longer", choices = { "longer", "halves" }, doc = "The cutting rule." } }
+for k, v in pairs(common.params) do params[k] = v end
+params.min_room = { default = 4, min = 2, max = 64, doc = "The smallest room side a cut may leave." }
 
--- Cuts the piece (x, y, w, h), marking its rooms open; returns the cut tree.
-local function cut(x, y, w, h, open)
-  local can_x, can_y = w >= 2 * MIN_ROOM + 1, h >= 2 * MIN_ROOM + 1
-  if not can_x and not can_y then
-    for yy = y, y + h - 1 do
-      local row = open[yy + 1]
-      for xx = x, x + w - 1 do row[xx + 1] = true end
-    end
-    return nil
+-- Marks the piece (x, y, w, h) open: a room.
+local function room(x, y, w, h, open)
+  for yy = y, y + h - 1 do
+    local row = open[yy + 1]
+    for xx = x, x + w - 1 do row[xx + 1] = true end
   end
-  local vertical
-  if can_x and not can_y then vertical = true
-  elseif can_y and not can_x then vertical = false
-  elseif w * 4 > h * 5 then vertical = true
-  elseif h * 4 > w * 5 then vertical = false
-  else vertical = math.random(2) == 1 end
-  local node = { x = x, y = y, w = w, h = h, vertical = vertical }
+  return nil
+end
+
+-- The piece (x, y, w, h) cut at `at`, and its halves cut by `again(piece, half's halved side)`.
+local function split(x, y, w, h, vertical, at, open, again)
+  local node = { x = x, y = y, w = w, h = h, vertical = vertical, at = at }
   if vertical then
-    local at = x + math.random(MIN_ROOM, w - MIN_ROOM - 1)
-    node.at = at
-    node.a = cut(x, y, at - x, h, open)
-    node.b = cut(at + 1, y, x + w - at - 1, h, open)
+    node.a = again(x, y, at - x, h, open, at - x)
+    node.b = again(at + 1, y, x + w - at - 1, h, open, x + w - at - 1)
   else
-    local at = y + math.random(MIN_ROOM, h - MIN_ROOM - 1)
-    node.at = at
-    node.a = cut(x, y, w, at - y, open)
-    node.b = cut(x, at + 1, w, y + h - at - 1, open)
+    node.a = again(x, y, w, at - y, open, at - y)
+    node.b = again(x, at + 1, w, y + h - at - 1, open, y + h - at - 1)
   end
   return node
+end
+
+-- Warren's own rule: across the longer side, at a drawn place, until no side can be cut.
+local function longer(min)
+  local function cut(x, y, w, h, open)
+    local can_x, can_y = w >= 2 * min + 1, h >= 2 * min + 1
+    if not can_x and not can_y then return room(x, y, w, h, open) end
+    local vertical
+    if can_x and not can_y then vertical = true
+    elseif can_y and not can_x then vertical = false
+    elseif w * 4 > h * 5 then vertical = true
+    elseif h * 4 > w * 5 then vertical = false
+    else vertical = math.random(2) == 1 end
+    local start, len = y, h
+    if vertical then start, len = x, w end
+    return split(x, y, w, h, vertical, start + math.random(min, len - min - 1), open, cut)
+  end
+  return cut
+end
+
+-- The tutorial's rule: a drawn side halved, the halves again while the side just halved can be.
+local function halves(min)
+  local function halve(x, y, w, h, open, halved)
+    if halved < 2 * min + 1 then return room(x, y, w, h, open) end
+    local vertical = math.random(2) == 1
+    local start, len = y, h
+    if vertical then start, len = x, w end
+    if len < 2 * min + 1 then return room(x, y, w, h, open) end
+    return split(x, y, w, h, vertical, start + (len - 1) // 2, open, halve)
+  end
+  return halve
 end
 
 -- One door through every cut's wall, between two floor cells.
@@ -59,11 +86,13 @@ end
 
 return {
   name = "pure-lua bsp interior",
-  params = common.params,
+  params = params,
   generate = function(map, ctx)
-    local w, h = ctx.params.width, ctx.params.height
+    local p = ctx.params
+    local w, h = p.width, p.height
     local open = common.grid(w, h, false)
-    doors(cut(1, 1, w - 2, h - 2, open), open)
+    local cut = (p.split == "halves" and halves or longer)(p.min_room)
+    doors(cut(1, 1, w - 2, h - 2, open, math.huge), open)
     common.write(map, open, w, h)
   end,
 }

@@ -378,6 +378,7 @@
 ---@field wall warren.Terrain The walls on the cuts.
 ---@field door? warren.Terrain The doors through the cuts (default: the floor, an opening).
 ---@field min_room? integer The smallest room side a cut may leave. Range 2..=256. Default 4.
+---@field split? "longer"|"halves" longer (each piece cut across its longer side at a drawn place until no side can be cut: rooms of like sides) or halves (the Rust roguelike tutorial's rule: halved across a side a coin draws while the side just halved can be halved again: long strips). Default "longer".
 
 ---Options of `warren.toolbox.maze`.
 ---@class warren.MazeOptions : warren.AreaWriteOptions

@@ -87,14 +87,29 @@ fn cut(rect: Rect, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) 
         (true, true) if rect.h * 4 > rect.w * 5 => false,
         (true, true) => rng.percent(50),
     };
-    let (start, len) = if vertical {
+    let (start, len) = across(rect, vertical);
+    // The first cell past the first half: `min..=len - min - gap` cells go first.
+    let at = start + rng.range(min as i64, (len - min - gap) as i64) as i32;
+    let (a, b) = halves(rect, at, gap, vertical);
+    let me = pieces.cut(rect, at, vertical);
+    cut(a, min, gap, rng, pieces);
+    pieces.second_half(me);
+    cut(b, min, gap, rng, pieces);
+}
+
+/// The first cell and the length of `rect` across which a cut runs: along x for a `vertical`
+/// cut, along y for a horizontal one.
+fn across(rect: Rect, vertical: bool) -> (i32, i32) {
+    if vertical {
         (rect.x, rect.w)
     } else {
         (rect.y, rect.h)
-    };
-    // The first cell past the first half: `min..=len - min - gap` cells go first.
-    let at = start + rng.range(min as i64, (len - min - gap) as i64) as i32;
-    let (a, b) = if vertical {
+    }
+}
+
+/// The two halves of `rect` on either side of a `gap`-cell line whose first cell is `at`.
+fn halves(rect: Rect, at: i32, gap: i32, vertical: bool) -> (Rect, Rect) {
+    if vertical {
         (
             Rect::new(rect.x, rect.y, at - rect.x, rect.h),
             Rect::new(at + gap, rect.y, rect.x2() - at - gap + 1, rect.h),
@@ -104,11 +119,31 @@ fn cut(rect: Rect, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) 
             Rect::new(rect.x, rect.y, rect.w, at - rect.y),
             Rect::new(rect.x, at + gap, rect.w, rect.y2() - at - gap + 1),
         )
-    };
+    }
+}
+
+/// The tutorial's BSP interior rule ([`Split::Halves`]): halves `rect` across a side a coin
+/// draws, the wall in the middle, and each half again while the side just halved is still at
+/// least `2 × min + gap` long; `halved` is that side's length for `rect` (`i32::MAX` for the
+/// whole area). Pieces go to `pieces` in preorder, as [`cut`]'s do.
+fn halve(rect: Rect, halved: i32, min: i32, gap: i32, rng: &mut Rng, pieces: &mut impl Pieces) {
+    let shortest = 2 * min + gap;
+    if halved < shortest {
+        return pieces.leaf(rect);
+    }
+    let vertical = rng.percent(50);
+    let (start, len) = across(rect, vertical);
+    // The tutorial halves the drawn side however short it is, leaving rooms of no width when it
+    // is; a piece whose drawn side is too short to halve is a room instead.
+    if len < shortest {
+        return pieces.leaf(rect);
+    }
+    let at = start + (len - gap) / 2;
+    let (a, b) = halves(rect, at, gap, vertical);
     let me = pieces.cut(rect, at, vertical);
-    cut(a, min, gap, rng, pieces);
+    halve(a, across(a, vertical).1, min, gap, rng, pieces);
     pieces.second_half(me);
-    cut(b, min, gap, rng, pieces);
+    halve(b, across(b, vertical).1, min, gap, rng, pieces);
 }
 
 /// The most leaves [`cut`] can make of `rect` with `min` and `gap`: each is at least `min` a
@@ -268,11 +303,45 @@ fn join(
 pub struct BspInterior {
     /// The smallest room side a cut may leave, `2..=256`.
     pub min_room: i32,
+    /// How the pieces are cut.
+    pub split: Split,
 }
 
 impl Default for BspInterior {
     fn default() -> Self {
-        BspInterior { min_room: 4 }
+        BspInterior {
+            min_room: 4,
+            split: Split::Longer,
+        }
+    }
+}
+
+/// How [`interior`] cuts its pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Split {
+    /// Across the longer side (a coin decides when neither side is 5/4 of the other), at a
+    /// drawn place, until no side can be cut: rooms of like sides, `min_room` to about twice
+    /// that.
+    #[default]
+    Longer,
+    /// The Rust roguelike tutorial's rule (and the `mapgen` crate's): each piece halved across
+    /// a side a coin draws, and its halves again while the side just halved can be halved once
+    /// more: long strips of rooms, one side `min_room` to `2 × min_room`, the other often many
+    /// times that.
+    Halves,
+}
+
+impl Split {
+    /// Every rule's name, as recipes spell it.
+    pub const NAMES: [&'static str; 2] = ["longer", "halves"];
+
+    /// The rule named `name` (one of [`Split::NAMES`]).
+    pub fn from_name(name: &str) -> Option<Split> {
+        Some(match name {
+            "longer" => Split::Longer,
+            "halves" => Split::Halves,
+            _ => return None,
+        })
     }
 }
 
@@ -287,8 +356,8 @@ pub struct InteriorBrushes<'b> {
     pub door: Option<&'b Brush>,
 }
 
-/// BSP interior: cuts the area's rectangle with one-cell walls until no room side could be cut
-/// again, fills each piece with floor (a room of kind `"interior"`), and opens one door through
+/// BSP interior: cuts the area's rectangle with one-cell walls by `options.split`'s rule,
+/// fills each piece with floor (a room of kind `"interior"`), and opens one door through
 /// each cut at a cell with floor on both sides, so every room is reached and there is exactly one
 /// way between any two (the doors form a tree). The area's own border is left alone: put the
 /// area inside walls. Returns the rooms in cut order.
@@ -315,19 +384,33 @@ pub fn interior(
         rooms: Vec::with_capacity(rooms),
         walls: Vec::with_capacity(rooms - 1),
     };
-    cut(rect, options.min_room, 1, rng, &mut plan);
+    match options.split {
+        Split::Longer => cut(rect, options.min_room, 1, rng, &mut plan),
+        Split::Halves => halve(rect, i32::MAX, options.min_room, 1, rng, &mut plan),
+    }
     // The pieces, and the cells written.
     meter.work((plan.rooms.len() + plan.walls.len()) as u64 + (rect.w * rect.h) as u64)?;
     map.fill_rect(&rect, brushes.wall)?;
     // Every cell off the cuts' lines is in a room: the floor is written over the whole
-    // rectangle at once, through a mask of those cells, rather than room by room (rows of a
-    // few cells each, where a write's cost is its setup). Each cell gets the wall and then the
-    // floor, as it would room by room. The mask is made true everywhere in one write: only the
-    // rectangle's cells are asked (by the floor's write, and for the walls' sides), and the
-    // walk that takes the walls off it lists the doors' cells on the way (see `Listed`).
+    // rectangle at once, through a mask of those cells (or, with plain brushes, over all of it
+    // and the walls again after), rather than room by room (rows of a few cells each, where a
+    // write's cost is its setup). Each cell ends as the wall and then the floor leave it,
+    // room by room. The mask is made true everywhere in one write: only the rectangle's cells
+    // are asked (by the floor's write, and for the walls' sides), and the walk that takes the
+    // walls off it lists the doors' cells on the way (see `Listed`).
     let mut in_room = vec![true; plan.width * (rect.y2() as usize + 1)];
     let listed = Listed::take_walls(&plan.walls, &mut in_room);
-    let floored = map.write_rect_where(&rect, brushes.floor, |i| in_room[i])?;
+    let floored_rooms = if walls_over_floor(brushes) {
+        // The same cells as below, written faster: the floor over the whole rectangle in one
+        // block, then the wall again on each cut.
+        let floored = map.fill_rect(&rect, brushes.floor)?;
+        for wall in &plan.walls {
+            map.fill_rect(&wall.rect(), brushes.wall)?;
+        }
+        floored == (rect.w * rect.h) as usize
+    } else {
+        map.write_rect_where(&rect, brushes.floor, |i| in_room[i])? == plan.room_cells()
+    };
     let kind = KindName::Fixed("interior");
     // Each room built in its place in the list: one built aside and copied in is read back in
     // pieces wider than its fields' writes, which the processor cannot forward (4–5% of a map).
@@ -339,7 +422,7 @@ pub fn interior(
     // The lists are what reading the map gives when every room cell is passable after the
     // floor's write and no wall's end is: the plain case. Off it (priorities, the map's edge,
     // unusual terrains, doors standing) the map is read, wall by wall.
-    let plain = floored == plan.room_cells()
+    let plain = floored_rooms
         && floors_open(map, brushes.floor)
         && ends_closed(&plan.walls, map.flag_cells());
     // Parents before children, as the cuts were made.
@@ -354,6 +437,16 @@ pub fn interior(
         open_door(wall, cells, map, rng, brushes, meter)?;
     }
     Ok(plan.rooms)
+}
+
+/// Whether writing the floor over the whole cut rectangle and then the wall again on each cut
+/// leaves what the wall and then the floor through the rooms' mask leave: both brushes plain
+/// (every cell written but for the edge rule, the priority and region planes untouched), and
+/// the wall written wherever the floor is (forced, or the floor not).
+fn walls_over_floor(brushes: InteriorBrushes<'_>) -> bool {
+    let plain = |b: &Brush| b.priority.is_none() && b.region.is_none();
+    let (floor, wall) = (brushes.floor, brushes.wall);
+    plain(floor) && plain(wall) && (wall.force || !floor.force)
 }
 
 /// Whether a cell `brush` writes is passable: its terrain is neither solid nor a hazard.
@@ -449,6 +542,19 @@ struct Wall {
     /// without a division.
     at: Point,
     dir: Point,
+}
+
+impl Wall {
+    /// The wall's cells as a rectangle one cell wide.
+    fn rect(&self) -> Rect {
+        let len = self.len as i32 - 1;
+        Rect::new(
+            self.at.x,
+            self.at.y,
+            1 + len * self.dir.x,
+            1 + len * self.dir.y,
+        )
+    }
 }
 
 impl Pieces for Plan {

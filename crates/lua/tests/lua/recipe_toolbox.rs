@@ -17,10 +17,16 @@ type Case = (
     &'static str,
 );
 
-const GOLDEN: [Case; 12] = [
+const GOLDEN: [Case; 13] = [
     ("cellular.lua", 5, &[], "cellular-5.txt"),
     ("bsp.lua", 5, &[], "bsp-5.txt"),
     ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
+    (
+        "bsp.lua",
+        5,
+        &[("style", "interior"), ("split", "halves")],
+        "bsp-5-interior-halves.txt",
+    ),
     ("maze.lua", 5, &[("braid", "30")], "maze-5-braid30.txt"),
     (
         "maze.lua",
@@ -135,14 +141,23 @@ fn cellular_caves_are_one_cavern_over_1000_seeds() {
 #[test]
 fn bsp_levels_are_connected_and_rooms_never_overlap_over_1000_seeds() {
     let host = host("bsp.lua");
-    for style in ["rooms", "interior"] {
+    for (style, split) in [
+        ("rooms", "longer"),
+        ("interior", "longer"),
+        ("interior", "halves"),
+    ] {
         let p = params(
             &host,
-            &[("style", style), ("width", "48"), ("height", "32")],
+            &[
+                ("style", style),
+                ("split", split),
+                ("width", "48"),
+                ("height", "32"),
+            ],
         );
         for seed in 0..1000 {
             let map = generate(&host, seed, &p);
-            let what = format!("{style} seed {seed}");
+            let what = format!("{style} {split} seed {seed}");
             assert_level(&map, Adjacency::Four, &what);
             let rooms = &map.notes.rooms;
             assert!(rooms.len() >= 2, "{what}: {} rooms", rooms.len());

@@ -81,6 +81,7 @@ const AREA_BODY: &str = r#"
     elseif c == "lakes" then
       T.lakes(map, s, with { terrain = "water", wreath = "worn floor", count = 3, min_size = 3, max_size = 12 })
     elseif c == "bsp_interior" then T.bsp_interior(map, s, with { floor = "worn floor", wall = "rock wall", door = "door", min_room = 2 })
+    elseif c == "bsp_halves" then T.bsp_interior(map, s, with { floor = "worn floor", wall = "rock wall", door = "door", min_room = 2, split = "halves" })
     elseif c == "wfc" then T.wfc(map, s, with { sample = "town houses", reflect = true, retries = 100 })
     end
     local i = 0
@@ -116,7 +117,7 @@ fn every_writing_call_keeps_to_its_area_and_its_seed_over_1000_seeds() {
         "lakes",
         "wfc",
     ];
-    let rectangular = ["bsp_rooms", "bsp_interior"];
+    let rectangular = ["bsp_rooms", "bsp_interior", "bsp_halves"];
     for call in calls.iter().chain(&rectangular) {
         for shape in ["rect", "mask"] {
             if shape == "mask" && rectangular.contains(call) {
@@ -281,6 +282,10 @@ fn bad_options_name_themselves() {
         (
             "    T.bsp_interior(map, ctx.rng, { floor = 'floor', wall = 'rock', mask = T.field(map, 1) })",
             "needs a rectangular area",
+        ),
+        (
+            "    T.bsp_interior(map, ctx.rng, { floor = 'floor', wall = 'rock', split = 'thirds' })",
+            "opts.split",
         ),
         (
             "    T.bsp_rooms(map, ctx.rng, { floor = 'floor', corridor = 'floor', min_room = 4, max_room = 3 })",

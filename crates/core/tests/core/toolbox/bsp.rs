@@ -1,6 +1,8 @@
 use crate::common::ascii::{grid_map, put_door, CHASM, DOOR, FLOOR, ROCK};
 use warren_core::gen::area::Area;
-use warren_core::gen::bsp::{interior, rooms, BspInterior, BspRooms, InteriorBrushes, RoomBrushes};
+use warren_core::gen::bsp::{
+    interior, rooms, BspInterior, BspRooms, InteriorBrushes, RoomBrushes, Split,
+};
 use warren_core::gen::connectivity::components;
 use warren_core::gen::meter::{Meter, Stopped, Tally, Unmetered};
 use warren_core::map::{Adjacency, Door, DoorState, KindName, Room};
@@ -63,16 +65,21 @@ fn bsp_rooms_never_overlap_and_are_connected() {
     }
 }
 
-/// The BSP interior of `area` with `min_room`, drawn from `seed`.
+/// The BSP interior of `area` with `options`, drawn from `seed`.
 fn interior_of(
     map: &mut Map,
     area: Rect,
-    min_room: i32,
+    options: BspInterior,
     seed: u64,
     brushes: InteriorBrushes<'_>,
 ) -> Vec<Rect> {
-    let (a, o, m) = (Area::Rect(area), BspInterior { min_room }, &mut Unmetered);
-    interior(map, a, &o, &mut Rng::new(seed), brushes, m).unwrap()
+    let (a, m) = (Area::Rect(area), &mut Unmetered);
+    interior(map, a, &options, &mut Rng::new(seed), brushes, m).unwrap()
+}
+
+/// Either cutting rule, drawn from `rng`.
+fn drawn_split(rng: &mut Rng) -> Split {
+    [Split::Longer, Split::Halves][rng.below(2) as usize]
 }
 
 /// Over 1,000 seeds: BSP interior rooms tile the area but for the walls on the cuts, every
@@ -84,6 +91,7 @@ fn bsp_interiors_tile_the_area_joined_by_a_tree_of_doors() {
         let (w, h) = (rng.range(4, 60) as usize, rng.range(4, 40) as usize);
         let options = BspInterior {
             min_room: rng.range(2, 8) as i32,
+            split: drawn_split(&mut rng),
         };
         let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
         let mut map = grid_map(w, h, &vec![true; w * h]);
@@ -93,7 +101,7 @@ fn bsp_interiors_tile_the_area_joined_by_a_tree_of_doors() {
             wall: &wall,
             door: Some(&door),
         };
-        let placed = interior_of(&mut map, area, options.min_room, seed, brushes);
+        let placed = interior_of(&mut map, area, options, seed, brushes);
         assert_eq!(map.notes.doors.len() + 1, placed.len(), "seed {seed}");
         assert_eq!(components(&map, Adjacency::Four).len(), 1, "seed {seed}");
         for (i, a) in placed.iter().enumerate() {
@@ -134,8 +142,11 @@ fn bsp_interiors_write_like_room_by_room_fills() {
             door: None,
         };
         let area = Rect::new(1, 1, w as i32 - 2, h as i32 - 2);
-        let min_room = rng.range(2, 8) as i32;
-        let rooms = interior_of(&mut map, area, min_room, seed, brushes);
+        let options = BspInterior {
+            min_room: rng.range(2, 8) as i32,
+            split: drawn_split(&mut rng),
+        };
+        let rooms = interior_of(&mut map, area, options, seed, brushes);
         let mut by_rooms = before;
         by_rooms.fill_rect(&area, &wall).unwrap();
         for r in &rooms {
@@ -157,27 +168,38 @@ fn bsp_interiors_write_like_room_by_room_fills() {
 /// A cut's wall in the oracle: its first cell, the step from a cell to the next, its length.
 type OracleWall = (Point, Point, i32);
 
-/// The oracle's cut: BSP interior's rule written plainly (a cut leaves at least `min` cells on
-/// either side of a one-cell wall; a piece much longer one way is cut across its length, else
-/// the direction is drawn), its rooms and walls listed in preorder.
+/// The oracle's cut: BSP interior's rules written plainly, its rooms and walls listed in
+/// preorder. A cut leaves at least `min` cells on either side of a one-cell wall. `Longer`: a
+/// piece much longer one way is cut across its length, else the direction is drawn, and the
+/// place is drawn. `Halves`: the direction is drawn, the wall goes in the middle (the first
+/// half the smaller), and a piece is cut only while the side its parent cut (`halved`) is
+/// long enough to cut again and so is the drawn side.
 fn oracle_cut(
     r: Rect,
-    min: i32,
+    (min, split, halved): (i32, Split, i32),
     rng: &mut Rng,
     rooms: &mut Vec<Rect>,
     walls: &mut Vec<OracleWall>,
 ) {
     let (can_x, can_y) = (r.w > 2 * min, r.h > 2 * min);
-    let vertical = match (can_x, can_y) {
-        (false, false) => return rooms.push(r),
-        (true, false) => true,
-        (false, true) => false,
+    let vertical = match (split, can_x, can_y) {
+        (Split::Halves, ..) if halved <= 2 * min => return rooms.push(r),
+        (Split::Halves, ..) => rng.percent(50),
+        (Split::Longer, false, false) => return rooms.push(r),
+        (Split::Longer, true, false) => true,
+        (Split::Longer, false, true) => false,
         _ if r.w * 4 > r.h * 5 => true,
         _ if r.h * 4 > r.w * 5 => false,
         _ => rng.percent(50),
     };
     let len = if vertical { r.w } else { r.h };
-    let cut = rng.range(min as i64, (len - min - 1) as i64) as i32;
+    if len <= 2 * min {
+        return rooms.push(r);
+    }
+    let cut = match split {
+        Split::Longer => rng.range(min as i64, (len - min - 1) as i64) as i32,
+        Split::Halves => (len - 1) / 2,
+    };
     let (a, b) = if vertical {
         walls.push((Point::new(r.x + cut, r.y), Point::new(0, 1), r.h));
         let a = Rect::new(r.x, r.y, cut, r.h);
@@ -187,8 +209,9 @@ fn oracle_cut(
         let a = Rect::new(r.x, r.y, r.w, cut);
         (a, Rect::new(r.x, r.y + cut + 1, r.w, r.h - cut - 1))
     };
-    oracle_cut(a, min, rng, rooms, walls);
-    oracle_cut(b, min, rng, rooms, walls);
+    let side = |r: Rect| if vertical { r.w } else { r.h };
+    oracle_cut(a, (min, split, side(a)), rng, rooms, walls);
+    oracle_cut(b, (min, split, side(b)), rng, rooms, walls);
 }
 
 /// BSP interior as it was first written, the oracle of the fast one: the wall over the whole
@@ -198,13 +221,14 @@ fn oracle_cut(
 fn oracle_interior(
     map: &mut Map,
     rect: Rect,
-    min_room: i32,
+    options: BspInterior,
     rng: &mut Rng,
     brushes: InteriorBrushes<'_>,
     meter: &mut dyn Meter,
 ) -> Result<Vec<Rect>, Stopped> {
     let (mut rooms, mut walls) = (Vec::new(), Vec::new());
-    oracle_cut(rect, min_room, rng, &mut rooms, &mut walls);
+    let cutting = (options.min_room, options.split, i32::MAX);
+    oracle_cut(rect, cutting, rng, &mut rooms, &mut walls);
     meter.work((rooms.len() + walls.len()) as u64 + (rect.w * rect.h) as u64)?;
     map.fill_rect(&rect, brushes.wall).unwrap();
     for r in &rooms {
@@ -327,17 +351,20 @@ fn bsp_interiors_match_the_oracle() {
         let mut oracle_map = map.clone();
         let (mut meter, mut oracle_meter) = (Tally::with_limit(limit), Tally::with_limit(limit));
         let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
-        let options = BspInterior { min_room };
+        let options = BspInterior {
+            min_room,
+            split: drawn_split(&mut rng),
+        };
         let made = interior(&mut map, area, &options, &mut drawn, brushes, &mut meter);
         let wanted = oracle_interior(
             &mut oracle_map,
             rect,
-            min_room,
+            options,
             &mut oracle_drawn,
             brushes,
             &mut oracle_meter,
         );
-        let case = format!("seed {seed}: {w}x{h} {rect:?} min_room {min_room} {brushes:?}");
+        let case = format!("seed {seed}: {w}x{h} {rect:?} {options:?} {brushes:?}");
         assert_eq!(made.ok(), wanted.ok(), "{case}");
         assert_eq!(meter.cells, oracle_meter.cells, "{case}");
         assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");

@@ -13,7 +13,7 @@ use crate::api::rng::LuaRng;
 use crate::api::shapes::{self, brush};
 use crate::state::charge_bytes;
 use mlua::{AnyUserData, Lua, Table, Value};
-use warren_core::gen::bsp::{self, BspInterior, BspRooms, InteriorBrushes, RoomBrushes};
+use warren_core::gen::bsp::{self, BspInterior, BspRooms, InteriorBrushes, RoomBrushes, Split};
 use warren_core::gen::cellular::{self, Paint, Rule, MAX_GENERATIONS};
 use warren_core::gen::drunkard::{self, Drunkard, Spawn, Symmetry};
 use warren_core::gen::maze::{self, Algorithm, MazeBrushes};
@@ -184,6 +184,12 @@ pub const BSP_INTERIOR_OPTIONS: Class = Class {
             Ty::int(2, 256),
             Default::Int(4),
             "The smallest room side a cut may leave.",
+        ),
+        key_or(
+            "split",
+            Ty::Choice(&Split::NAMES),
+            Default::Str("longer"),
+            "longer (each piece cut across its longer side at a drawn place until no side can be cut: rooms of like sides) or halves (the Rust roguelike tutorial's rule: halved across a side a coin draws while the side just halved can be halved again: long strips).",
         ),
     ],
 };
@@ -502,6 +508,8 @@ fn bsp_interior(
     let door = opt_brush_of(&o, &mut m, "door")?;
     let options = BspInterior {
         min_room: o.int("min_room")? as i32,
+        split: Split::from_name(Split::NAMES[o.choice("split")?])
+            .expect("declared choices are split rules"),
     };
     let at = area::read(&o)?;
     let brushes = InteriorBrushes {
