@@ -359,11 +359,11 @@ fn cases<'a>(t: &'a Terrains, w: usize, h: usize) -> Vec<Case<'a>> {
                 ))
             })),
         },
-        // `mapgen`'s rule as near as the options go: it cuts a piece again while the side it
-        // just halved is over 8 cells, so sides of 9 or more are cut and sides of 3 to 8 are
-        // left; `min_room: 4` cuts every side of 9 or more (4, the wall, 4) and leaves sides of
-        // 4 to 8. Warren's own rule (`longer`) cuts until no side can be cut; `halves` is the
-        // tutorial's, which `mapgen` follows (BENCHMARKS.md says what still differs).
+        // `mapgen`'s rule as near as the options go: it halves both halves of a piece again
+        // while the half is over 8 cells across the side it halved; `min_room: 4` halves a
+        // side of 9 or more (4, the wall, 4) and leaves sides of 4 to 8. Warren's own rule
+        // (`longer`) cuts until no side can be cut; `halves` is the tutorial's, which `mapgen`
+        // follows (BENCHMARKS.md says what still differs).
         interior_case("BSP interior", Split::Longer, t, (w, h), next(), reset),
         interior_case(
             "BSP interior (halves)",

@@ -1,4 +1,4 @@
-use crate::common::ascii::{grid_map, put_door, CHASM, DOOR, FLOOR, ROCK};
+use crate::common::ascii::{grid_map, put_door, terrains, CHASM, DOOR, FLOOR, ROCK};
 use warren_core::gen::area::Area;
 use warren_core::gen::bsp::{
     interior, rooms, BspInterior, BspRooms, InteriorBrushes, RoomBrushes, Split,
@@ -373,6 +373,139 @@ fn bsp_interiors_match_the_oracle() {
         assert_eq!(map.priority_cells(), oracle_map.priority_cells(), "{case}");
         assert_eq!(map.region_cells(), oracle_map.region_cells(), "{case}");
         assert_eq!(map.notes, oracle_map.notes, "{case}");
+    }
+}
+
+/// Over 5,000 draws on maps fresh from [`Map::new`] (whose planes the map knows to be uniform,
+/// which a write may skip), with every kind of brush and areas on and off the edge:
+/// [`interior`] makes the oracle's map, and a whole-map fill afterwards (which trusts what the
+/// map knows) leaves the same map on both.
+#[test]
+fn bsp_interiors_on_fresh_maps_match_the_oracle() {
+    let mut rng = Rng::new(62);
+    let kinds = [ROCK, FLOOR, CHASM, DOOR];
+    for seed in 0..5000 {
+        let (w, h) = (rng.range(1, 40) as i32, rng.range(1, 30) as i32);
+        let fill = kinds[rng.below(4) as usize];
+        let mut map = Map::new(w as i64, h as i64, fill, terrains()).unwrap();
+        let (x, y) = (
+            rng.range(0, w as i64 - 1) as i32,
+            rng.range(0, h as i64 - 1) as i32,
+        );
+        let rect = match rng.below(3) {
+            0 => Rect::new(0, 0, w, h),
+            1 if w > 2 && h > 2 => Rect::new(1, 1, w - 2, h - 2),
+            _ => Rect::new(
+                x,
+                y,
+                rng.range(1, (w - x) as i64) as i32,
+                rng.range(1, (h - y) as i64) as i32,
+            ),
+        };
+        let floor = drawn_brush(kinds[rng.below(4) as usize], &mut rng);
+        let wall = drawn_brush(kinds[rng.below(4) as usize], &mut rng);
+        let door = drawn_brush(DOOR, &mut rng);
+        let brushes = InteriorBrushes {
+            floor: &floor,
+            wall: &wall,
+            door: rng.percent(50).then_some(&door),
+        };
+        let options = BspInterior {
+            min_room: rng.range(2, 6) as i32,
+            split: drawn_split(&mut rng),
+        };
+        let mut oracle_map = map.clone();
+        let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
+        let made = interior(
+            &mut map,
+            Area::Rect(rect),
+            &options,
+            &mut drawn,
+            brushes,
+            &mut Unmetered,
+        );
+        let wanted = oracle_interior(
+            &mut oracle_map,
+            rect,
+            options,
+            &mut oracle_drawn,
+            brushes,
+            &mut Unmetered,
+        );
+        let case = format!("seed {seed}: fill {fill} {w}x{h} {rect:?} {options:?} {brushes:?}");
+        assert_eq!(made.ok(), wanted.ok(), "{case}");
+        assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");
+        let after = Brush::new(kinds[rng.below(4) as usize]);
+        for stage in ["interior", "a fill after it"] {
+            assert_eq!(
+                map.terrain_cells(),
+                oracle_map.terrain_cells(),
+                "{stage}: {case}"
+            );
+            assert_eq!(map.flag_cells(), oracle_map.flag_cells(), "{stage}: {case}");
+            assert_eq!(map.priority_cells(), oracle_map.priority_cells(), "{case}");
+            assert_eq!(map.region_cells(), oracle_map.region_cells(), "{case}");
+            assert_eq!(map.notes, oracle_map.notes, "{case}");
+            map.fill(&after);
+            oracle_map.fill(&after);
+        }
+    }
+}
+
+/// Areas of one cell, one row, 65,536 cells long and 600 square, with rooms of 2 to 256 under
+/// both rules: the rooms are at least `min_room` a side (or the area's), the doors join them
+/// in a tree, and a halved room's shorter side is at most `2 × min_room`.
+#[test]
+fn bsp_interiors_of_extreme_shapes_keep_their_invariants() {
+    let shapes = [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (1, 200),
+        (200, 1),
+        (5, 4096),
+        (4096, 3),
+        (65536, 3),
+        (3, 65536),
+        (600, 600),
+    ];
+    let (floor, wall, door) = (Brush::new(FLOOR), Brush::new(ROCK), Brush::new(DOOR));
+    let brushes = InteriorBrushes {
+        floor: &floor.forced(),
+        wall: &wall.forced(),
+        door: Some(&door.forced()),
+    };
+    for (w, h) in shapes {
+        for min_room in [2, 3, 4, 7, 256] {
+            for (seed, split) in [Split::Longer, Split::Halves].into_iter().enumerate() {
+                let case = format!("{w}x{h} min_room {min_room} {split:?}");
+                let mut map = Map::new(w as i64, h as i64, ROCK, terrains()).unwrap();
+                let options = BspInterior { min_room, split };
+                let mut rng = Rng::new(seed as u64);
+                let rooms = interior(
+                    &mut map,
+                    Area::Map,
+                    &options,
+                    &mut rng,
+                    brushes,
+                    &mut Unmetered,
+                );
+                let rooms = rooms.unwrap();
+                assert_eq!(map.notes.doors.len() + 1, rooms.len(), "{case}");
+                for r in &rooms {
+                    assert!(
+                        r.w >= min_room.min(w) && r.h >= min_room.min(h),
+                        "{case}: {r:?}"
+                    );
+                    if split == Split::Halves && w >= min_room && h >= min_room {
+                        assert!(r.w.min(r.h) <= 2 * min_room, "{case}: {r:?}");
+                    }
+                }
+                if w * h <= 400_000 {
+                    assert_eq!(components(&map, Adjacency::Four).len(), 1, "{case}");
+                }
+            }
+        }
     }
 }
 
