@@ -2,7 +2,7 @@
 //! rooms, then corridors by one of four strategies, each corridor recorded as the list of cells
 //! it carved, and an optional spawner that places things inside corridors.
 
-use super::meter::{Meter, Stopped};
+use super::meter::{Batched, Meter, Stopped};
 use crate::map::{
     bresenham_cells, Adjacency, Brush, Corridor, DogLeg, KindName, Map, MapError, Point, Rect,
     Room, Spawn, TerrainId,
@@ -282,22 +282,25 @@ pub fn connect_rooms(
         meter.work(rooms.len() as u64 * rooms.len() as u64 / 2)?;
     }
     let before = map.notes.corridors.len();
+    // Corridors report their cells in batches: a map's dozen short corridors make one meter
+    // call, not one each.
+    let mut work = Batched::new(meter);
     match strategy {
         Strategy::Nearest => {
             for (i, j) in nearest_pairs(rooms) {
                 let (a, b) = (rooms[i].center(), rooms[j].center());
-                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, meter)?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, &mut work)?;
             }
         }
         Strategy::Lines => {
             for (i, j) in nearest_pairs(rooms) {
                 let line = bresenham_cells(rooms[i].center(), rooms[j].center());
                 match adjacency {
-                    Adjacency::Eight => carve(map, brush, line, meter)?,
+                    Adjacency::Eight => carve(map, brush, line, &mut work)?,
                     // Collected, so the meter is told every cell (a corner per diagonal step).
                     Adjacency::Four => {
                         let cells: Vec<Point> = orthogonal(line).collect();
-                        carve(map, brush, cells.into_iter(), meter)?
+                        carve(map, brush, cells.into_iter(), &mut work)?
                     }
                 }
             }
@@ -311,17 +314,18 @@ pub fn connect_rooms(
                 } else {
                     DogLeg::VerticalFirst
                 };
-                carve_dogleg(map, brush, w[0].center(), w[1].center(), order, meter)?;
+                carve_dogleg(map, brush, w[0].center(), w[1].center(), order, &mut work)?;
             }
         }
         Strategy::Bsp => {
             for w in rooms.windows(2) {
                 let a = random_cell(rng, &w[0]);
                 let b = random_cell(rng, &w[1]);
-                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, meter)?;
+                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, &mut work)?;
             }
         }
     }
+    work.finish()?;
     Ok(map.notes.corridors.len() - before)
 }
 
@@ -332,7 +336,7 @@ fn carve_dogleg(
     a: Point,
     b: Point,
     order: DogLeg,
-    meter: &mut dyn Meter,
+    meter: &mut Batched,
 ) -> Result<(), RoomsError> {
     let len = (a.x - b.x).unsigned_abs() + (a.y - b.y).unsigned_abs() + 1;
     meter.work(len as u64)?;
@@ -363,7 +367,7 @@ fn carve(
     map: &mut Map,
     brush: &Brush,
     cells: impl Iterator<Item = Point>,
-    meter: &mut dyn Meter,
+    meter: &mut Batched,
 ) -> Result<(), RoomsError> {
     meter.work(cells.size_hint().0 as u64)?;
     let mut carved = map.notes.corridor_cells(cells.size_hint().0);
