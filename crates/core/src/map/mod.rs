@@ -912,8 +912,9 @@ impl Map {
         let step = sx as isize + sy as isize * w;
         let start = a.x as isize + a.y as isize * w;
         // Only the edge rule and priorities can skip a cell, and a straight run meets the edge
-        // only at its ends (or runs along it), so the cells off the edge are one range of steps.
-        let (lo, hi) = if brush.force {
+        // only at its ends (or runs along it), so the cells off the edge are one range of steps:
+        // all of them when both ends are off the edge (as rooms' centres are).
+        let (lo, hi) = if brush.force || !(self.is_edge(a) || self.is_edge(b)) {
             (from, n)
         } else {
             let (x0, x1) = steps_within(a.x, sx, 1, self.width - 2);
@@ -996,7 +997,9 @@ impl Run {
         let last = first.wrapping_add_signed(step * (self.len as isize - 1));
         assert!(first.max(last) < terrain.len().min(flags.len()));
         let (terrain, flags) = (terrain.as_mut_ptr(), flags.as_mut_ptr());
-        let (mut n, mut i, mut p) = (0, first, self.origin);
+        // Each cell's point as one word ([`Packed`]), moved a step by one addition.
+        let (mut n, mut i, mut p) = (0, first, Packed::of(self.origin));
+        let by = Packed::step(self.step);
         for _ in 0..self.len {
             // SAFETY: `i` goes from `first` to `last` in equal steps, so it stays between two
             // indices checked above; `n` never passes the cells so far, fewer than the slots.
@@ -1005,11 +1008,11 @@ impl Run {
                 let changed = *t != to;
                 *t = to;
                 *f = (*f & !FLAG_TERRAIN) | bits;
-                (*slots.add(n)).write(p);
+                (*slots.add(n)).write(p.point());
                 n += changed as usize;
             }
             i = i.wrapping_add_signed(step);
-            p = Point::new(p.x + self.step.x, p.y + self.step.y);
+            p = p.add(by);
         }
         // SAFETY: `n` slots past the length were reserved, and each of them written (slot
         // `n` is written before `n` moves past it).
@@ -1052,6 +1055,39 @@ impl Run {
         }
         // SAFETY: as in `paint`.
         unsafe { carved.set_len(carved.len() + n) };
+    }
+}
+
+/// A point on the map as one word: `x` in the low half, `y` in the high half, both as unsigned
+/// 32-bit numbers (a cell on the map has neither negative). [`Packed::add`] moves it by a step
+/// of -1, 0 or 1 in each coordinate ([`Packed::step`]): while the result stays on the map
+/// neither half passes 0, so no borrow or carry crosses between them.
+#[derive(Clone, Copy)]
+struct Packed(u64);
+
+impl Packed {
+    /// `p` (on the map) packed.
+    #[inline(always)]
+    fn of(p: Point) -> Packed {
+        Packed(u64::from(p.x as u32) | u64::from(p.y as u32) << 32)
+    }
+
+    /// The step `(dx, dy)` (each -1, 0 or 1) as an addend: `dx + dy * 2^32`, modulo 2^64.
+    #[inline(always)]
+    fn step(d: Point) -> Packed {
+        Packed((i64::from(d.x) + (i64::from(d.y) << 32)) as u64)
+    }
+
+    /// The point moved by the step `by`.
+    #[inline(always)]
+    fn add(self, by: Packed) -> Packed {
+        Packed(self.0.wrapping_add(by.0))
+    }
+
+    /// The point.
+    #[inline(always)]
+    fn point(self) -> Point {
+        Point::new(self.0 as u32 as i32, (self.0 >> 32) as u32 as i32)
     }
 }
 
