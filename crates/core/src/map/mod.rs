@@ -788,7 +788,10 @@ impl Map {
         stroke: Stroke,
         mut keep: impl FnMut(usize) -> bool,
     ) -> usize {
-        const CHUNK: usize = 64;
+        // A row of up to 256 cells is one chunk: each chunk's loops end in a scalar tail and
+        // pay their setup again (chunks of 64 took 11% more instructions of a BSP interior's
+        // 80×50 map, 15% more of its time at 256×256).
+        const CHUNK: usize = 256;
         let width = self.width as usize;
         let mut won = [0u8; CHUNK];
         let mut written = 0;
