@@ -350,30 +350,54 @@ fn bsp_interiors_match_the_oracle() {
         };
         let mut oracle_map = map.clone();
         let (mut meter, mut oracle_meter) = (Tally::with_limit(limit), Tally::with_limit(limit));
-        let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
         let options = BspInterior {
             min_room,
             split: drawn_split(&mut rng),
         };
-        let made = interior(&mut map, area, &options, &mut drawn, brushes, &mut meter);
-        let wanted = oracle_interior(
-            &mut oracle_map,
-            rect,
-            options,
-            &mut oracle_drawn,
-            brushes,
-            &mut oracle_meter,
-        );
         let case = format!("seed {seed}: {w}x{h} {rect:?} {options:?} {brushes:?}");
-        assert_eq!(made.ok(), wanted.ok(), "{case}");
+        let (maps, areas) = ((&mut map, &mut oracle_map), (area, rect));
+        let meters = (
+            &mut meter as &mut dyn Meter,
+            &mut oracle_meter as &mut dyn Meter,
+        );
+        both_alike(maps, areas, (options, brushes), seed, meters, &case);
         assert_eq!(meter.cells, oracle_meter.cells, "{case}");
-        assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");
-        assert_eq!(map.terrain_cells(), oracle_map.terrain_cells(), "{case}");
-        assert_eq!(map.flag_cells(), oracle_map.flag_cells(), "{case}");
-        assert_eq!(map.priority_cells(), oracle_map.priority_cells(), "{case}");
-        assert_eq!(map.region_cells(), oracle_map.region_cells(), "{case}");
-        assert_eq!(map.notes, oracle_map.notes, "{case}");
     }
+}
+
+/// Runs [`interior`] on the first map and [`oracle_interior`] on the second, over `area` (whose
+/// rectangle is `rect`), each drawing from `seed` and charging its meter, and asserts that they
+/// return the same, leave the generator at the same draw and make the same map.
+fn both_alike(
+    (map, oracle_map): (&mut Map, &mut Map),
+    (area, rect): (Area<'_>, Rect),
+    (options, brushes): (BspInterior, InteriorBrushes<'_>),
+    seed: u64,
+    (meter, oracle_meter): (&mut dyn Meter, &mut dyn Meter),
+    case: &str,
+) {
+    let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
+    let made = interior(map, area, &options, &mut drawn, brushes, meter);
+    let wanted = oracle_interior(
+        oracle_map,
+        rect,
+        options,
+        &mut oracle_drawn,
+        brushes,
+        oracle_meter,
+    );
+    assert_eq!(made.ok(), wanted.ok(), "{case}");
+    assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");
+    same_maps(map, oracle_map, case);
+}
+
+/// Asserts that two maps hold the same planes and notes.
+fn same_maps(map: &Map, other: &Map, case: &str) {
+    assert_eq!(map.terrain_cells(), other.terrain_cells(), "{case}");
+    assert_eq!(map.flag_cells(), other.flag_cells(), "{case}");
+    assert_eq!(map.priority_cells(), other.priority_cells(), "{case}");
+    assert_eq!(map.region_cells(), other.region_cells(), "{case}");
+    assert_eq!(map.notes, other.notes, "{case}");
 }
 
 /// Over 5,000 draws on maps fresh from [`Map::new`] (whose planes the map knows to be uniform,
@@ -415,40 +439,17 @@ fn bsp_interiors_on_fresh_maps_match_the_oracle() {
             split: drawn_split(&mut rng),
         };
         let mut oracle_map = map.clone();
-        let (mut drawn, mut oracle_drawn) = (Rng::new(seed), Rng::new(seed));
-        let made = interior(
-            &mut map,
-            Area::Rect(rect),
-            &options,
-            &mut drawn,
-            brushes,
-            &mut Unmetered,
-        );
-        let wanted = oracle_interior(
-            &mut oracle_map,
-            rect,
-            options,
-            &mut oracle_drawn,
-            brushes,
-            &mut Unmetered,
-        );
         let case = format!("seed {seed}: fill {fill} {w}x{h} {rect:?} {options:?} {brushes:?}");
-        assert_eq!(made.ok(), wanted.ok(), "{case}");
-        assert_eq!(drawn.next_u64(), oracle_drawn.next_u64(), "{case}");
+        let (maps, areas) = ((&mut map, &mut oracle_map), (Area::Rect(rect), rect));
+        let meters = (
+            &mut Unmetered as &mut dyn Meter,
+            &mut Unmetered as &mut dyn Meter,
+        );
+        both_alike(maps, areas, (options, brushes), seed, meters, &case);
         let after = Brush::new(kinds[rng.below(4) as usize]);
-        for stage in ["interior", "a fill after it"] {
-            assert_eq!(
-                map.terrain_cells(),
-                oracle_map.terrain_cells(),
-                "{stage}: {case}"
-            );
-            assert_eq!(map.flag_cells(), oracle_map.flag_cells(), "{stage}: {case}");
-            assert_eq!(map.priority_cells(), oracle_map.priority_cells(), "{case}");
-            assert_eq!(map.region_cells(), oracle_map.region_cells(), "{case}");
-            assert_eq!(map.notes, oracle_map.notes, "{case}");
-            map.fill(&after);
-            oracle_map.fill(&after);
-        }
+        map.fill(&after);
+        oracle_map.fill(&after);
+        same_maps(&map, &oracle_map, &format!("a fill after it: {case}"));
     }
 }
 
