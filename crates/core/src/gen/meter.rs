@@ -4,7 +4,9 @@
 //!
 //! A phase takes a `&mut dyn Meter` and reports its work as it goes, in cells touched (writing,
 //! flooding or scanning one map cell is one unit). When the meter refuses, the phase stops at
-//! once with [`Stopped`], leaving the map in a state that is valid but unfinished.
+//! once with [`Stopped`], leaving the map in a state that is valid but unfinished. Loops that
+//! do a little work a step report it in batches ([`Batched`], up to [`Batched::BATCH`] units),
+//! so such a phase may stop up to that much work past the point its meter ran out.
 
 use thiserror::Error;
 

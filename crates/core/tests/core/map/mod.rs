@@ -10,6 +10,8 @@ mod entrances;
 mod geom;
 /// Layers of values over a map.
 mod layer;
+/// Writes a row at a time, against the same cells one by one.
+mod rows;
 
 use std::sync::Arc;
 use warren_core::map::annotations::Door;
@@ -50,7 +52,7 @@ fn table() -> Arc<TerrainTable> {
 
 /// Over 1,000 seeds, writing the cells of a rectangle a test accepts is the same as
 /// writing each of them in turn, whatever the priorities, the region, the force and the map
-/// edge (rows up to 80 cells: more than one of the chunks the write takes a row in).
+/// edge (rows up to 80 cells; `rows.rs` has rows longer than the write's chunk).
 #[test]
 fn rect_writes_where_a_test_accepts_equal_writes_one_by_one() {
     let mut rng = warren_core::rng::Rng::new(5);
@@ -190,7 +192,7 @@ fn scribble(m: &mut Map, writes: &[(i32, i32, u8, Option<u8>, bool)]) {
 }
 
 /// Every plane and note of two maps.
-fn same(a: &Map, b: &Map) -> bool {
+pub(crate) fn same(a: &Map, b: &Map) -> bool {
     (a.width(), a.height()) == (b.width(), b.height())
         && a.terrain_cells() == b.terrain_cells()
         && a.priority_cells() == b.priority_cells()

@@ -1,8 +1,9 @@
-use warren_core::gen::meter::Unmetered;
+use warren_core::gen::meter::{Stopped, Tally, Unmetered};
 use warren_core::gen::rooms::{
-    nearest_pairs, orthogonal, scatter_rooms, touches_any, touches_any_scalar, ScatterOptions,
+    connect_rooms, nearest_pairs, orthogonal, scatter_rooms, touches_any, touches_any_scalar,
+    RoomsError, ScatterOptions, Strategy,
 };
-use warren_core::map::{bresenham_cells, Point, Rect};
+use warren_core::map::{bresenham_cells, Adjacency, Brush, Map, Point, Rect};
 use warren_core::rng::Rng;
 
 #[test]
@@ -118,4 +119,76 @@ fn nearest_pairs_follow_the_tutorial() {
     ];
     // 0 → 2 (nearest), 1 → 0? no: 0 is connected, so 1 → 2; 2 → (0 and 1 connected) none.
     assert_eq!(nearest_pairs(&rooms), vec![(0, 2), (1, 2)]);
+}
+
+/// An 80×50 map, the generator for `seed` after it scattered rooms, and the rooms.
+fn scattered(seed: u64) -> (Map, Rng, Vec<Rect>) {
+    let mut rng = Rng::new(seed);
+    let opts = ScatterOptions {
+        attempts: 30,
+        min_size: 3,
+        max_size: 10,
+    };
+    let rooms = scatter_rooms(80, 50, &mut rng, &opts, &mut Unmetered).unwrap();
+    (
+        Map::new(80, 50, 0, crate::common::ascii::terrains()).unwrap(),
+        rng,
+        rooms,
+    )
+}
+
+const STRATEGIES: [Strategy; 4] = [
+    Strategy::Nearest,
+    Strategy::Lines,
+    Strategy::Dogleg,
+    Strategy::Bsp,
+];
+
+/// The corridors' work is charged in full, batched or not: a limit of exactly the work
+/// succeeds (and makes the unmetered map), one less stops with `Stopped`, for every strategy
+/// and adjacency.
+#[test]
+fn connect_rooms_stops_exactly_past_its_work() {
+    for seed in 0..50 {
+        for strategy in STRATEGIES {
+            for adjacency in [Adjacency::Four, Adjacency::Eight] {
+                let brush = Brush::new(1);
+                let (mut free, mut r, rooms) = scattered(seed);
+                let mut t = Tally::new();
+                connect_rooms(
+                    &mut free,
+                    &mut r,
+                    &rooms,
+                    strategy,
+                    (&brush, adjacency),
+                    &mut t,
+                )
+                .unwrap();
+                let (mut m, mut r, rooms) = scattered(seed);
+                let mut exact = Tally::with_limit(t.cells);
+                connect_rooms(
+                    &mut m,
+                    &mut r,
+                    &rooms,
+                    strategy,
+                    (&brush, adjacency),
+                    &mut exact,
+                )
+                .unwrap();
+                assert!(crate::map::same(&m, &free));
+                let (mut m, mut r, rooms) = scattered(seed);
+                let mut short = Tally::with_limit(t.cells - 1);
+                let e = connect_rooms(
+                    &mut m,
+                    &mut r,
+                    &rooms,
+                    strategy,
+                    (&brush, adjacency),
+                    &mut short,
+                )
+                .unwrap_err();
+                assert!(matches!(e, RoomsError::Stopped(Stopped)), "{e:?}");
+            }
+        }
+    }
 }

@@ -1,0 +1,125 @@
+//! Writes a row at a time, checked against the same cells written one by one: masked rows
+//! longer than the chunk the write takes them in, plain rows in windows of every width, and
+//! dog-legs on a large map with their ends on and off every edge.
+
+use super::{same, table};
+use warren_core::map::geom::{dogleg_cells, DogLeg, Point, Rect};
+use warren_core::map::{Brush, Map};
+use warren_core::rng::Rng;
+
+/// Masked rows of 250 to 800 cells, longer than the 256-cell chunk a write takes a row in: the
+/// second and later chunks, and last chunks of every length, write what one-by-one writes do.
+#[test]
+fn wide_masked_rows_write_like_their_cells_one_by_one() {
+    let mut rng = Rng::new(63);
+    for seed in 0..120 {
+        let w = rng.range(250, 800) as i32;
+        let h = rng.range(1, 4) as i32;
+        let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
+        for i in 0..a.len() {
+            let p = rng.below(4) as u8 * 40;
+            a.write_index(i, &Brush::new(rng.below(2) as u16).priority(p).forced());
+        }
+        let mut b = a.clone();
+        let x = rng.range(0, 5) as i32;
+        let rect = Rect::new(x, 0, w - x - rng.range(0, 5) as i32, h);
+        let mut brush = Brush::new(1).priority(rng.below(4) as u8 * 40);
+        if rng.percent(30) {
+            brush = brush.forced();
+        }
+        if rng.percent(50) {
+            brush.region = Some(3);
+        }
+        let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
+        let width = w as usize;
+        let mut one_by_one = 0;
+        for p in rect.cells() {
+            if keep[p.x as usize + p.y as usize * width] {
+                one_by_one += a.write(p, &brush).unwrap() as usize;
+            }
+        }
+        let at_once = b.write_rect_where(&rect, &brush, |i| keep[i]).unwrap();
+        assert_eq!(at_once, one_by_one, "seed {seed} {w}x{h} {rect:?}");
+        assert!(same(&a, &b), "seed {seed} {w}x{h} {rect:?}");
+    }
+}
+
+/// Plain block rows of every width 1..=40 (windows of 1, 4 and 8, the last overlapping) over
+/// flags that differ cell by cell.
+#[test]
+fn plain_block_rows_of_every_width_write_like_cells() {
+    for width in 1..=40 {
+        for x in 0..3 {
+            let mut base = Map::new(48, 3, 0, table()).unwrap();
+            for i in 0..base.len() {
+                base.write_index(i, &Brush::new((i % 2) as u16).forced());
+                base.set_connected(Point::new((i % 48) as i32, (i / 48) as i32), i % 3 == 0)
+                    .unwrap();
+            }
+            let rect = Rect::new(x, 0, width, 3);
+            let (mut fast, mut slow) = (base.clone(), base);
+            let brush = Brush::new(1).forced();
+            let n = fast.fill_rect(&rect, &brush).unwrap();
+            let mut m = 0;
+            for p in rect.cells() {
+                m += slow.write(p, &brush).unwrap() as usize;
+            }
+            assert_eq!(n, m, "width {width} x {x}");
+            assert!(same(&fast, &slow), "width {width} x {x}");
+        }
+    }
+}
+
+/// Dog-legs on a large map: ends off the edge (the run left unclipped, each point moved as one
+/// word, steps of both signs), on every edge and equal, with and without force and priority.
+#[test]
+fn dog_legs_on_large_maps_carve_like_their_cells() {
+    let mut rng = Rng::new(7);
+    let (w, h) = (700, 300);
+    for seed in 0..400 {
+        let mut base = Map::new(w, h, 0, table()).unwrap();
+        for _ in 0..50 {
+            let p = Point::new(rng.range(0, w - 1) as i32, rng.range(0, h - 1) as i32);
+            base.write(p, &Brush::new(1).forced()).unwrap();
+        }
+        let pick = |rng: &mut Rng| {
+            let x = match rng.below(4) {
+                0 => 0,
+                1 => w as i32 - 1,
+                2 => 1,
+                _ => rng.range(0, w - 1) as i32,
+            };
+            let y = match rng.below(4) {
+                0 => 0,
+                1 => h as i32 - 1,
+                2 => h as i32 - 2,
+                _ => rng.range(0, h - 1) as i32,
+            };
+            Point::new(x, y)
+        };
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        let b = if rng.percent(10) { a } else { b };
+        let mut brush = Brush::new(1);
+        brush.force = rng.percent(50);
+        if rng.percent(30) {
+            brush.priority = Some(rng.below(3) as u8);
+        }
+        let order = if rng.percent(50) {
+            DogLeg::VerticalFirst
+        } else {
+            DogLeg::HorizontalFirst
+        };
+        let (mut fast, mut slow) = (base.clone(), base);
+        let mut carved = Vec::new();
+        fast.carve_dogleg(a, b, order, &brush, &mut carved).unwrap();
+        let mut expected = Vec::new();
+        for p in dogleg_cells(a, b, order) {
+            let before = slow.terrain_at(p).unwrap();
+            if slow.write(p, &brush).unwrap() && before != brush.terrain {
+                expected.push(p);
+            }
+        }
+        assert_eq!(carved, expected, "seed {seed} {a:?} {b:?}");
+        assert!(same(&fast, &slow), "seed {seed} {a:?} {b:?}");
+    }
+}
