@@ -731,12 +731,10 @@ impl Map {
         if plain {
             // Plain writes cannot lose: every cell of the block is written.
             for (terrain, flags) in rows {
-                paint_row(
-                    &mut terrain[..cols],
-                    &mut flags[..cols],
-                    brush.terrain,
-                    terrain_bits,
-                );
+                for (t, f) in terrain[..cols].iter_mut().zip(&mut flags[..cols]) {
+                    *t = brush.terrain;
+                    *f = (*f & !FLAG_TERRAIN) | terrain_bits;
+                }
             }
             return cells;
         }
@@ -1215,51 +1213,6 @@ impl Stroke {
         }
         won.iter().map(|&w| w as usize).sum()
     }
-}
-
-/// Writes terrain `to` on every cell of a row of `terrain`, and `bits` as the [`FLAG_TERRAIN`]
-/// bits of the same cells of `flags` (as long). A row of 4 cells or more is written in windows
-/// of a fixed width ([`paint_windows`]), each a few whole-window stores: a room's rows, 6 to 10
-/// cells, take two windows each, where a loop over cells ran its scalar tail over most of them.
-#[inline(always)]
-fn paint_row(terrain: &mut [TerrainId], flags: &mut [u8], to: TerrainId, bits: u8) {
-    debug_assert_eq!(terrain.len(), flags.len());
-    match terrain.len() {
-        8.. => paint_windows::<8>(terrain, flags, to, bits),
-        4.. => paint_windows::<4>(terrain, flags, to, bits),
-        1.. => paint_windows::<1>(terrain, flags, to, bits),
-        _ => {}
-    }
-}
-
-/// [`paint_row`] in windows of `N` cells, for a row of at least `N`: one every `N` cells from
-/// the row's start, and the last ending at the row's end, overlapping the one before when `N`
-/// does not divide the row (a cell painted twice ends as painted once).
-#[inline(always)]
-fn paint_windows<const N: usize>(
-    terrain: &mut [TerrainId],
-    flags: &mut [u8],
-    to: TerrainId,
-    bits: u8,
-) {
-    let last = terrain.len() - N;
-    let mut paint = |at: usize| {
-        if let (Some(t), Some(f)) = (
-            terrain[at..].first_chunk_mut::<N>(),
-            flags[at..].first_chunk_mut::<N>(),
-        ) {
-            *t = [to; N];
-            for f in f {
-                *f = (*f & !FLAG_TERRAIN) | bits;
-            }
-        }
-    };
-    let mut at = 0;
-    while at < last {
-        paint(at);
-        at += N;
-    }
-    paint(last);
 }
 
 /// The steps `k` (as an inclusive range, empty when the first exceeds the second) for which
