@@ -58,12 +58,6 @@ fn rect_writes_where_a_test_accepts_equal_writes_one_by_one() {
     let mut rng = warren_core::rng::Rng::new(5);
     for seed in 0..1000 {
         let (w, h) = (rng.range(1, 80) as i32, rng.range(1, 12) as i32);
-        let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
-        for i in 0..a.len() {
-            let p = rng.below(4) as u8 * 40;
-            a.write_index(i, &Brush::new(rng.below(2) as u16).priority(p).forced());
-        }
-        let mut b = a.clone();
         let x = rng.range(0, w as i64 - 1) as i32;
         let y = rng.range(0, h as i64 - 1) as i32;
         let rect = Rect::new(
@@ -72,27 +66,7 @@ fn rect_writes_where_a_test_accepts_equal_writes_one_by_one() {
             rng.range(1, (w - x) as i64) as i32,
             rng.range(1, (h - y) as i64) as i32,
         );
-        let mut brush = Brush::new(1).priority(rng.below(4) as u8 * 40);
-        if rng.percent(30) {
-            brush = brush.forced();
-        }
-        if rng.percent(30) {
-            brush.region = Some(3);
-        }
-        let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
-        let width = w as usize;
-        let mut one_by_one = 0;
-        for p in rect.cells() {
-            if keep[p.x as usize + p.y as usize * width] {
-                one_by_one += a.write(p, &brush).unwrap() as usize;
-            }
-        }
-        let at_once = b.write_rect_where(&rect, &brush, |i| keep[i]).unwrap();
-        assert_eq!(at_once, one_by_one, "seed {seed}");
-        assert_eq!(a.terrain_cells(), b.terrain_cells(), "seed {seed}");
-        assert_eq!(a.flag_cells(), b.flag_cells(), "seed {seed}");
-        assert_eq!(a.priority_cells(), b.priority_cells(), "seed {seed}");
-        assert_eq!(a.region_cells(), b.region_cells(), "seed {seed}");
+        masked_write_equals_one_by_one((w, h), rect, &mut rng, &format!("seed {seed}"));
     }
     let mut m = Map::new(4, 4, 0, table()).unwrap();
     let off = Rect::new(2, 2, 3, 3);
@@ -189,6 +163,61 @@ fn scribble(m: &mut Map, writes: &[(i32, i32, u8, Option<u8>, bool)]) {
             m.set_connected(p, true).unwrap();
         }
     }
+}
+
+/// On a `w × h` map of cells at random priorities, writing the cells of `rect` that a random
+/// mask accepts, with a brush drawn from `rng` (ranked, forced or stamping a region, or not),
+/// writes what writing each of them in turn does, and counts them alike.
+pub(crate) fn masked_write_equals_one_by_one(
+    (w, h): (i32, i32),
+    rect: Rect,
+    rng: &mut warren_core::rng::Rng,
+    case: &str,
+) {
+    let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
+    for i in 0..a.len() {
+        let p = rng.below(4) as u8 * 40;
+        a.write_index(i, &Brush::new(rng.below(2) as u16).priority(p).forced());
+    }
+    let mut b = a.clone();
+    let mut brush = Brush::new(1).priority(rng.below(4) as u8 * 40);
+    if rng.percent(30) {
+        brush = brush.forced();
+    }
+    if rng.percent(30) {
+        brush.region = Some(3);
+    }
+    let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
+    let mut one_by_one = 0;
+    for p in rect.cells() {
+        if keep[p.x as usize + p.y as usize * w as usize] {
+            one_by_one += a.write(p, &brush).unwrap() as usize;
+        }
+    }
+    let at_once = b.write_rect_where(&rect, &brush, |i| keep[i]).unwrap();
+    assert_eq!(at_once, one_by_one, "{case}");
+    assert!(same(&a, &b), "{case}");
+}
+
+/// The dog-leg from `a` to `b` carved on copies of `base` by `Map::carve_dogleg` and cell by
+/// cell with `Map::write`: each map, with the cells whose terrain changed.
+pub(crate) fn dogleg_both_ways(
+    base: Map,
+    (a, b): (Point, Point),
+    order: DogLeg,
+    brush: &Brush,
+) -> ((Map, Vec<Point>), (Map, Vec<Point>)) {
+    let (mut fast, mut slow) = (base.clone(), base);
+    let mut carved = Vec::new();
+    fast.carve_dogleg(a, b, order, brush, &mut carved).unwrap();
+    let mut expected = Vec::new();
+    for p in dogleg_cells(a, b, order) {
+        let before = slow.terrain_at(p).unwrap();
+        if slow.write(p, brush).unwrap() && before != brush.terrain {
+            expected.push(p);
+        }
+    }
+    ((fast, carved), (slow, expected))
 }
 
 /// Every plane and note of two maps.
@@ -298,16 +327,7 @@ proptest::proptest! {
         }
         let (a, b) = (Point::new(ax, ay), Point::new(bx, by));
         let order = if vertical_first { DogLeg::VerticalFirst } else { DogLeg::HorizontalFirst };
-        let (mut fast, mut slow) = (base.clone(), base);
-        let mut carved = Vec::new();
-        fast.carve_dogleg(a, b, order, &brush, &mut carved).unwrap();
-        let mut expected = Vec::new();
-        for p in dogleg_cells(a, b, order) {
-            let before = slow.terrain_at(p).unwrap();
-            if slow.write(p, &brush).unwrap() && before != brush.terrain {
-                expected.push(p);
-            }
-        }
+        let ((fast, carved), (slow, expected)) = dogleg_both_ways(base, (a, b), order, &brush);
         proptest::prop_assert_eq!(carved, expected);
         proptest::prop_assert_eq!(fast.terrain_cells(), slow.terrain_cells());
         proptest::prop_assert_eq!(fast.priority_cells(), slow.priority_cells());

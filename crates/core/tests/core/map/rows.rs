@@ -1,9 +1,9 @@
 //! Writes a row at a time, checked against the same cells written one by one: masked rows
-//! longer than the chunk the write takes them in, plain rows in windows of every width, and
+//! longer than the chunk the write takes them in, plain rows of every width, and
 //! dog-legs on a large map with their ends on and off every edge.
 
-use super::{same, table};
-use warren_core::map::geom::{dogleg_cells, DogLeg, Point, Rect};
+use super::{dogleg_both_ways, masked_write_equals_one_by_one, same, table};
+use warren_core::map::geom::{DogLeg, Point, Rect};
 use warren_core::map::{Brush, Map};
 use warren_core::rng::Rng;
 
@@ -15,37 +15,14 @@ fn wide_masked_rows_write_like_their_cells_one_by_one() {
     for seed in 0..120 {
         let w = rng.range(250, 800) as i32;
         let h = rng.range(1, 4) as i32;
-        let mut a = Map::new(w as i64, h as i64, 0, table()).unwrap();
-        for i in 0..a.len() {
-            let p = rng.below(4) as u8 * 40;
-            a.write_index(i, &Brush::new(rng.below(2) as u16).priority(p).forced());
-        }
-        let mut b = a.clone();
         let x = rng.range(0, 5) as i32;
         let rect = Rect::new(x, 0, w - x - rng.range(0, 5) as i32, h);
-        let mut brush = Brush::new(1).priority(rng.below(4) as u8 * 40);
-        if rng.percent(30) {
-            brush = brush.forced();
-        }
-        if rng.percent(50) {
-            brush.region = Some(3);
-        }
-        let keep: Vec<bool> = (0..a.len()).map(|_| rng.percent(50)).collect();
-        let width = w as usize;
-        let mut one_by_one = 0;
-        for p in rect.cells() {
-            if keep[p.x as usize + p.y as usize * width] {
-                one_by_one += a.write(p, &brush).unwrap() as usize;
-            }
-        }
-        let at_once = b.write_rect_where(&rect, &brush, |i| keep[i]).unwrap();
-        assert_eq!(at_once, one_by_one, "seed {seed} {w}x{h} {rect:?}");
-        assert!(same(&a, &b), "seed {seed} {w}x{h} {rect:?}");
+        let case = format!("seed {seed} {w}x{h} {rect:?}");
+        masked_write_equals_one_by_one((w, h), rect, &mut rng, &case);
     }
 }
 
-/// Plain block rows of every width 1..=40 (windows of 1, 4 and 8, the last overlapping) over
-/// flags that differ cell by cell.
+/// Plain block rows of every width 1..=40, over flags that differ cell by cell.
 #[test]
 fn plain_block_rows_of_every_width_write_like_cells() {
     for width in 1..=40 {
@@ -109,16 +86,7 @@ fn dog_legs_on_large_maps_carve_like_their_cells() {
         } else {
             DogLeg::HorizontalFirst
         };
-        let (mut fast, mut slow) = (base.clone(), base);
-        let mut carved = Vec::new();
-        fast.carve_dogleg(a, b, order, &brush, &mut carved).unwrap();
-        let mut expected = Vec::new();
-        for p in dogleg_cells(a, b, order) {
-            let before = slow.terrain_at(p).unwrap();
-            if slow.write(p, &brush).unwrap() && before != brush.terrain {
-                expected.push(p);
-            }
-        }
+        let ((fast, carved), (slow, expected)) = dogleg_both_ways(base, (a, b), order, &brush);
         assert_eq!(carved, expected, "seed {seed} {a:?} {b:?}");
         assert!(same(&fast, &slow), "seed {seed} {a:?} {b:?}");
     }
