@@ -5,8 +5,9 @@
 # isolate the budget counter: `patched` (LUA_WARREN: every change of crates/lua-src/WARREN.md)
 # and `uncounted` (the same with LUA_WARREN_NOCOUNT: nothing charged); `budget` is their ratio,
 # what counting instructions costs (goal: <= 1.1). `warren_nc` is warren built without the memory
-# account's counting allocator (the `uncounted-bench` feature); `account` is warren / warren_nc,
-# what the account costs (goal: <= 1.05, above all on `classes`, the metatable-heavy workload).
+# account (the `uncounted-bench` feature: neither the counting allocator nor the wrapper around
+# Lua's allocator); `account` is warren / warren_nc, what the account costs (goal: <= 1.05, above
+# all on `classes`, the metatable-heavy workload).
 #   bash benches/pure_lua/run.sh [REPEAT] [ROUNDS]
 # Each round runs every workload REPEAT times in each (one process each, alternating); the best
 # round's CPU time (user + system, so other load on the machine counts less) per run is shown,
@@ -23,7 +24,7 @@ UNCOUNTED=target/pure_lua_uncounted
 interpreter "$STOCK"
 interpreter "$PATCHED" -DLUA_WARREN
 interpreter "$UNCOUNTED" -DLUA_WARREN -DLUA_WARREN_NOCOUNT
-# Two release builds of the binary (each relinks it, LTO included): the uncounted one kept aside.
+# Two release builds of the binary (each relinks it, LTO included): the unaccounted one kept aside.
 UNACCOUNTED=target/warren_uncounted
 cargo build --release --quiet --features uncounted-bench
 cp target/release/warren "$UNACCOUNTED"

@@ -269,6 +269,16 @@ impl Budget {
         }
     }
 
+    /// [`Budget::new`] as a program whose global allocator counts ([`account::Counting`]) makes
+    /// it, whatever this program's allocator: the path [`Budget::grows_quickly`] takes there.
+    #[doc(hidden)] // reached by the crate's tests (tests/lua/budget/), not API
+    pub fn counted(limits: Limits) -> Self {
+        Budget {
+            counting: true,
+            ..Budget::new(limits)
+        }
+    }
+
     /// Drives the counter and fatal mode of `state` from now on (the sandbox also registers
     /// [`on_counter`] with this budget).
     pub fn attach(&self, state: *mut ffi::lua_State) {
@@ -901,18 +911,12 @@ impl Budget {
             self.trip(Exceeded::String, None);
             return false;
         }
-        // Most allocations: no clock due, no shared limit, and room under the limit to spare
-        // (the checks below would all pass; a grow under CLOCK_EVERY_BYTES is under the limit).
-        let since = self.since_clock.get().saturating_add(grow);
-        if since < CLOCK_EVERY_BYTES
-            && !self.sharing.get()
-            && account::live().saturating_add(grow as isize) <= self.fast_live_limit.get()
-        {
-            self.since_clock.set(since);
+        if self.grows_quickly(grow) {
             self.lua_bytes
                 .set(self.lua_bytes.get().saturating_add(grow));
             return true;
         }
+        let since = self.since_clock.get().saturating_add(grow);
         let limits = self.limits.get();
         let total = self.lua_bytes.get().saturating_add(grow);
         // Only what is held now decides here: a peak Rust code reached between checkpoints and
@@ -949,6 +953,41 @@ impl Budget {
             }
         }
         true
+    }
+
+    /// Whether the Lua heap may grow by `grow` bytes without a look at anything else (most
+    /// allocations: nothing has run out, no clock is due and there is room under the limit to
+    /// spare), and if so counts them toward the next look at the clock. Every other check of
+    /// [`Budget::allocate`] would pass: the limit's threshold is only set while the allocator
+    /// counts, and a string over [`MAX_STRING_BYTES`] is a grow past [`CLOCK_EVERY_BYTES`].
+    /// The total held under a shared limit is looked at by the next allocation that is not
+    /// quick, so at least every [`CLOCK_EVERY_BYTES`] of growth: finer than the steps in which
+    /// the shared limit learns what each budget holds ([`crate::shared_limit::STEP`]).
+    #[inline(always)]
+    pub fn grows_quickly(&self, grow: usize) -> bool {
+        let since = self.since_clock.get().saturating_add(grow);
+        let quick = since < CLOCK_EVERY_BYTES
+            && self.exceeded.get().is_none()
+            && account::live().saturating_add(grow as isize) <= self.fast_live_limit.get();
+        if quick {
+            self.since_clock.set(since);
+        }
+        quick
+    }
+
+    /// Whether the allocator keeps the account ([`account::is_counting`]).
+    #[inline(always)]
+    pub fn counting(&self) -> bool {
+        self.counting
+    }
+
+    /// Counts `blocks` more bytes (fewer, when negative) of the Lua heap: what the counting
+    /// allocator's count moved by for one of Lua's allocations made without
+    /// [`Budget::allocate`] (a free, a shrink, or a grow [`Budget::grows_quickly`] let through).
+    #[inline(always)]
+    pub fn count_lua_blocks(&self, blocks: isize) {
+        let held = self.lua_bytes.get() as isize + blocks;
+        self.lua_bytes.set(held.max(0) as usize);
     }
 
     /// With a counting allocator, counts the Lua heap by the blocks the allocator took for one

@@ -28,6 +28,57 @@ fn limits(instructions: u64, memory: usize) -> Limits {
 }
 
 #[test]
+fn most_lua_allocations_grow_quickly_under_a_counting_allocator() {
+    // This test binary's allocator does not count: `live()` stays put, so what is quick
+    // depends on the budget alone.
+    let plain = Budget::new(limits(u64::MAX, 1 << 30));
+    plain.begin(limits(u64::MAX, 1 << 30));
+    assert!(
+        !plain.grows_quickly(16),
+        "without a counting allocator, always checked"
+    );
+    let b = Budget::counted(limits(u64::MAX, 1 << 30));
+    b.begin(limits(u64::MAX, 1 << 30));
+    assert!(b.grows_quickly(16));
+    // The clock is looked at after CLOCK_EVERY_BYTES of growth, quick or not.
+    assert!(b.grows_quickly(CLOCK_EVERY_BYTES - 17));
+    assert!(!b.grows_quickly(1), "the clock is due");
+    assert!(b.allocate(0, 1, false), "looked at, and it is not late");
+    assert!(b.grows_quickly(1));
+    assert!(
+        !b.grows_quickly(CLOCK_EVERY_BYTES),
+        "a big block is always checked"
+    );
+    // Near the limit: what the generation holds besides (its map) counts.
+    let near = Budget::counted(limits(u64::MAX, 1 << 20));
+    near.begin(limits(u64::MAX, 1 << 20));
+    near.hold_bytes((1 << 20) - 1000);
+    assert!(near.grows_quickly(1000));
+    assert!(
+        !near.grows_quickly(1001),
+        "past the limit: checked, and refused"
+    );
+    assert!(!near.allocate(0, 1001, false));
+    assert_eq!(near.exceeded(), Some(Exceeded::Memory));
+    assert!(!near.grows_quickly(1), "no growth after the budget ran out");
+    // Ended, the next generation starts afresh.
+    near.end();
+    near.begin(limits(u64::MAX, 1 << 20));
+    assert!(near.grows_quickly(1));
+}
+
+#[test]
+fn the_lua_heap_is_counted_by_the_blocks_the_allocator_moved() {
+    let b = Budget::counted(limits(u64::MAX, 1 << 30));
+    b.begin(limits(u64::MAX, 1 << 30));
+    b.count_lua_blocks(4096);
+    b.count_lua_blocks(-96);
+    assert_eq!(b.lua_bytes(), 4000);
+    b.count_lua_blocks(-5000);
+    assert_eq!(b.lua_bytes(), 0, "never below nothing");
+}
+
+#[test]
 fn charges_trip_the_instruction_budget_and_stay_tripped() {
     let b = Budget::new(limits(100, 1 << 20));
     assert!(
