@@ -1,9 +1,10 @@
 //! warren against a peer and against the floor, side by side in one run: `scripts/rooms.lua` at
 //! 80×50 (random rooms, nearest corridors), the `mapgen` crate's `SimpleRooms` +
-//! `NearestCorridors` at the same size, and [`floor`], the same algorithm hand-written with no
+//! `NearestCorridors` at the same size, [`floor`], the same algorithm hand-written with no
 //! allocation and one byte a cell (what a C programmer would write: the physical reference),
-//! generation only. Criterion times each; then they are timed again in alternating rounds
-//! (A B C D A B C D …, so a busy neighbour slows all alike), each round by the CPU time of this
+//! and [`core_calls`], the recipe's calls made on warren-core from Rust (where warren's time
+//! goes: its core, or the Lua recipe and the host around it), generation only. Criterion times each; then they are timed again in alternating rounds
+//! (A B C D E A B C D E …, so a busy neighbour slows all alike), each round by the CPU time of this
 //! thread (time spent waiting for a core on a loaded machine is not counted), and the medians
 //! and ratios printed, with warren both alone and with the statistics `warren batch` adds:
 //!
@@ -48,6 +49,24 @@ impl Warren {
             host,
             params,
             measurer: Measurer::new(),
+        }
+    }
+
+    /// The terrains of the maps it makes.
+    fn terrains(&mut self) -> std::sync::Arc<warren_core::map::TerrainTable> {
+        let run = Run {
+            seed: 0,
+            params: &self.params,
+            depth: 1,
+            above: None,
+        };
+        match self.host.generate(&run) {
+            Ok(map) => {
+                let terrains = map.terrains().clone();
+                self.host.recycle(map);
+                terrains
+            }
+            Err(e) => panic!("seed 0: {e}"),
         }
     }
 
@@ -284,9 +303,93 @@ mod floor {
     }
 }
 
+/// `scripts/rooms.lua`'s calls made from Rust on warren-core itself, as a game that embeds the
+/// core would make them: the same primitives with the same options, brushes and records, on a
+/// recycled map, in the recipe's order (its two snapshots left out: they record nothing outside
+/// `--frames`), with no meter. It makes warren's map (checked with the floor's seeds), so
+/// `warren ÷ core` is what the Lua recipe and the host around it cost, and `core ÷ floor` what
+/// the core's own bookkeeping does (its four planes, its records, its checks).
+mod core_calls {
+    use std::sync::Arc;
+    use warren_core::gen::meter::Unmetered;
+    use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
+    use warren_core::map::{
+        sort_rects_by_key, Adjacency, Brush, KindName, Map, TagValue, TerrainId, TerrainTable,
+    };
+    use warren_core::rng::Rng;
+
+    /// `rooms.lua`'s defaults and its region's terrains, with the map it reuses.
+    pub struct Core {
+        pub map: Map,
+        rock: TerrainId,
+        floor: TerrainId,
+        stairs: TerrainId,
+    }
+
+    impl Core {
+        /// With the terrains of warren's maps (`regions/rooms.toml`: walls of rock, rooms and
+        /// corridors of floor).
+        pub fn new(terrains: Arc<TerrainTable>) -> Core {
+            let id = |name: &str| match terrains.id(name) {
+                Some(id) => id,
+                None => panic!("the shipped regions have no terrain {name:?}"),
+            };
+            let (rock, floor, stairs) = (id("rock"), id("floor"), id("down stairs"));
+            let map = match Map::new(80, 50, rock, terrains) {
+                Ok(map) => map,
+                Err(e) => panic!("an 80x50 map: {e}"),
+            };
+            Core {
+                map,
+                rock,
+                floor,
+                stairs,
+            }
+        }
+
+        /// The map for `seed`, made in `self.map`.
+        pub fn generate(&mut self, seed: u64) {
+            let meter = &mut Unmetered;
+            let map = &mut self.map;
+            let made = (|| {
+                map.reset(80, 50, self.rock)?;
+                map.fill(&Brush::new(self.rock));
+                let run = Rng::new(seed);
+                let size = ScatterOptions {
+                    attempts: 30,
+                    min_size: 6,
+                    max_size: 10,
+                };
+                let mut rects =
+                    rooms::scatter_rooms(80, 50, &mut run.stream("rooms"), &size, meter)?;
+                let room = KindName::named("room", "room");
+                rooms::carve_rooms(map, &rects, &Brush::new(self.floor), &room, meter)?;
+                // `rooms:sort("leftmost")`: by x, then y.
+                sort_rects_by_key(&mut rects, |r| (r.x, r.y));
+                let joins = (&Brush::new(self.floor), Adjacency::Eight);
+                let mut corridors = run.stream("corridors");
+                rooms::connect_rooms(map, &mut corridors, &rects, Strategy::Nearest, joins, meter)?;
+                let eight = TagValue::Text("8".into());
+                map.notes.tags.insert("connectivity".into(), eight);
+                rooms::start_and_stairs(map, &rects, 1, rects.len(), self.stairs, meter)?;
+                Ok::<_, Box<dyn std::error::Error>>(())
+            })();
+            if let Err(e) = made {
+                panic!("seed {seed}: {e}");
+            }
+        }
+    }
+}
+
 /// Panics unless the floor makes warren's map for `seed`: the same cells (rock, floor, the
-/// stairs), rooms, corridors and start. Same map, same work.
-fn check_floor(warren: &mut Warren, floor: &mut floor::Map, seed: u64) {
+/// stairs), rooms, corridors and start; and unless the core's calls make it whole (cells, rooms,
+/// corridors, stairs and tags). Same map, same work.
+fn check_same_maps(
+    warren: &mut Warren,
+    floor: &mut floor::Map,
+    core: &mut core_calls::Core,
+    seed: u64,
+) {
     let run = Run {
         seed,
         params: &warren.params,
@@ -335,6 +438,20 @@ fn check_floor(warren: &mut Warren, floor: &mut floor::Map, seed: u64) {
         [Point::new(x, y)],
         "seed {seed}: the stairs"
     );
+    core.generate(seed);
+    let made = &core.map;
+    assert_eq!(
+        made.terrain_cells(),
+        map.terrain_cells(),
+        "seed {seed}: core"
+    );
+    assert_eq!(made.notes.rooms, notes.rooms, "seed {seed}: core's rooms");
+    assert_eq!(made.notes.corridors, notes.corridors, "seed {seed}");
+    assert_eq!(
+        made.notes.stairs, notes.stairs,
+        "seed {seed}: core's stairs"
+    );
+    assert_eq!(made.notes.tags, notes.tags, "seed {seed}: core's tags");
     warren.host.recycle(map);
 }
 
@@ -372,8 +489,10 @@ fn round(from: u64, mut f: impl FnMut(u64)) -> f64 {
 fn main() {
     let mut warren = Warren::new();
     let mut floor = Box::new(floor::Map::new());
+    let terrains = warren.terrains();
+    let mut core = core_calls::Core::new(terrains);
     for seed in 0..500 {
-        check_floor(&mut warren, &mut floor, seed);
+        check_same_maps(&mut warren, &mut floor, &mut core, seed);
     }
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("peers 80x50");
@@ -396,6 +515,12 @@ fn main() {
             mapgen_map(seed)
         })
     });
+    group.bench_function("warren-core: the recipe's calls from Rust", |b| {
+        b.iter(|| {
+            seed += 1;
+            core.generate(black_box(seed))
+        })
+    });
     group.bench_function("floor: the same rooms, hand-written", |b| {
         b.iter(|| {
             seed += 1;
@@ -405,16 +530,18 @@ fn main() {
     group.finish();
     c.final_summary();
 
-    let (mut alone, mut whole, mut peer, mut bare) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut alone, mut whole, mut peer, mut bare, mut calls) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for r in 0..ROUNDS {
         let from = 1_000_000 + r as u64 * ROUND;
         alone.push(round(from, |s| warren.map(s, false)));
         peer.push(round(from, mapgen_map));
         whole.push(round(from, |s| warren.map(s, true)));
         bare.push(round(from, |s| floor::generate(s, black_box(&mut floor))));
+        calls.push(round(from, |s| core.generate(black_box(s))));
     }
     let (alone, whole, peer, bare) = (median(alone), median(whole), median(peer), median(bare));
+    let calls = median(calls);
     println!(
         "\nside by side, {ROUNDS} alternating rounds of {ROUND} maps, medians of CPU time per map:"
     );
@@ -429,6 +556,10 @@ fn main() {
     println!(
         "  mapgen rooms + nearest corridors 80x50:          {:7.2} µs",
         peer * 1e6
+    );
+    println!(
+        "  warren-core, the recipe's calls from Rust 80x50: {:7.2} µs",
+        calls * 1e6
     );
     println!(
         "  floor, the same rooms hand-written 80x50:        {:7.2} µs",
@@ -449,5 +580,13 @@ fn main() {
     println!(
         "  ratio warren / floor, with statistics:           {:7.2}",
         whole / bare
+    );
+    println!(
+        "  ratio warren-core's calls / floor:               {:7.2}",
+        calls / bare
+    );
+    println!(
+        "  ratio warren / warren-core's calls:              {:7.2}",
+        alone / calls
     );
 }
