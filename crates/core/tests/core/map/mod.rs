@@ -21,11 +21,39 @@ use warren_core::map::terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 use warren_core::map::{fill, priority, Brush, Map, Planes};
 
 #[test]
-fn fill_writes_every_cell_of_any_length() {
+fn fill_writes_every_cell_of_any_length_and_nothing_else() {
+    // From every offset into a buffer (so the 8-byte words start anywhere in the slice), and
+    // the cells on either side untouched.
     for len in 0..300 {
-        let mut cells: Vec<u16> = (0..len as u16).collect();
-        fill(&mut cells, 0xbeef);
-        assert!(cells.iter().all(|&c| c == 0xbeef), "length {len}");
+        for from in 0..5 {
+            let mut cells: Vec<u16> = (0..(len + from + 3) as u16).collect();
+            fill(&mut cells[from..from + len], 0xbeef);
+            let (before, rest) = cells.split_at(from);
+            let (filled, after) = rest.split_at(len);
+            assert!(
+                filled.iter().all(|&c| c == 0xbeef),
+                "length {len} from {from}"
+            );
+            assert!(
+                before.iter().copied().eq(0..from as u16),
+                "before, {len} from {from}"
+            );
+            let beyond = (from + len) as u16..(from + len + 3) as u16;
+            assert!(after.iter().copied().eq(beyond), "after, {len} from {from}");
+            let mut bytes: Vec<u8> = vec![7; len + from + 3];
+            fill(&mut bytes[from..from + len], 0xa5);
+            let expected = (0..bytes.len()).map(|i| {
+                if (from..from + len).contains(&i) {
+                    0xa5
+                } else {
+                    7
+                }
+            });
+            assert!(
+                bytes.iter().copied().eq(expected),
+                "bytes, {len} from {from}"
+            );
+        }
     }
 }
 
