@@ -35,7 +35,8 @@ return {
       error(("min_size = %d exceeds max_size = %d"):format(p.min_size, p.max_size))
     end
 
-    -- 1. Solid map; random rooms that neither overlap nor touch (SimpleMapBuilder).
+    -- 1. Solid map; random rooms that neither overlap nor touch (SimpleMapBuilder), each
+    --    carved and recorded as a room (carve_rooms' usual kind).
     map:fill(style.wall)
     local rooms = warren.gen.scatter_rooms(map, ctx.rng:stream("rooms"), {
       attempts = p.max_rooms, min_size = p.min_size, max_size = p.max_size,
@@ -44,7 +45,7 @@ return {
     if n == 0 then
       error(("no room fits a %dx%d map with min_size = %d"):format(map.width, map.height, p.min_size))
     end
-    map:carve_rooms(rooms, style.floor, { kind = "room" })
+    map:carve_rooms(rooms, style.floor)
     map:snapshot("rooms")
 
     -- 2. RoomSorter LEFTMOST: dog-leg and BSP corridors join rooms in this order.
