@@ -77,6 +77,14 @@ const RECIPES: &[(&str, &str)] = &[
          end }\n",
     ),
     (
+        "chunk.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local keep = {}\n\
+         for i = 1, 1000 do keep[i] = load('return {' .. ('function()end,'):rep(70000) .. '}') end\n\
+         end }\n",
+    ),
+    (
         "fields.lua",
         "return { params = { width = { default = 256 }, height = { default = 256 } },\n\
          generate = function(map, ctx)\n\
@@ -186,15 +194,29 @@ fn small_tables_by_the_million_stop_at_the_limit() {
     // as asked, they held 1,082 MiB under 1024 (the gap grows with the limit).
     let dir = tree();
     let done = stopped(dir.path(), "tables.lua", 4, 1024);
-    // The rounding is the Lua heap's, not the maps'.
-    let heap: u64 = done
-        .stderr
+    // The rounding is the Lua heap's, not the maps'; and the heap was refused its next block at
+    // the limit, not found over it at the next checkpoint.
+    let heap = lua_heap_mib(&done);
+    assert!((1022..=1024).contains(&heap), "{}", done.stderr);
+}
+
+/// The Lua heap's size in whole MiB (rounded up) in a memory error's message.
+fn lua_heap_mib(done: &Finished) -> u64 {
+    done.stderr
         .split("the Lua heap holds ")
         .nth(1)
         .and_then(|rest| rest.split(" MiB beside").next())
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no Lua heap in MiB in: {}", done.stderr));
-    assert!(heap >= 1022, "{}", done.stderr);
+        .unwrap_or_else(|| panic!("no Lua heap in MiB in: {}", done.stderr))
+}
+
+#[test]
+fn a_chunk_of_small_functions_parsed_in_one_call_stops_at_the_limit() {
+    // `load` parses 70,000 functions (several MiB of small blocks) with no instruction
+    // checkpoint in between: Lua's allocator must refuse the block that goes over the limit,
+    // however small, or the heap is only found over it once `load` has returned.
+    let done = stopped(tree().path(), "chunk.lua", 4, 4);
+    assert!(lua_heap_mib(&done) <= 4, "{}", done.stderr);
 }
 
 #[test]
