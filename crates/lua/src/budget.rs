@@ -138,6 +138,10 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 /// How often (in bytes allocated) the allocator looks at the clock.
 pub const CLOCK_EVERY_BYTES: usize = 256 << 10;
 
+// [`Budget::grows_quickly`] skips the string check: a string over the limit is a grow past
+// the clock's interval, which is never quick.
+const _: () = assert!(MAX_STRING_BYTES >= CLOCK_EVERY_BYTES);
+
 /// How often (in instruction-equivalents charged) [`Budget::charge`] looks at the clock. Reading
 /// it costs about as much as a small binding call, and the many cheap charges of a small map
 /// would otherwise each read it; every charge of a long-running primitive is at least this big.
@@ -960,9 +964,10 @@ impl Budget {
     /// spare), and if so counts them toward the next look at the clock. Every other check of
     /// [`Budget::allocate`] would pass: the limit's threshold is only set while the allocator
     /// counts, and a string over [`MAX_STRING_BYTES`] is a grow past [`CLOCK_EVERY_BYTES`].
-    /// The total held under a shared limit is looked at by the next allocation that is not
-    /// quick, so at least every [`CLOCK_EVERY_BYTES`] of growth: finer than the steps in which
-    /// the shared limit learns what each budget holds ([`crate::shared_limit::STEP`]).
+    /// Under a shared limit, whether the holdings moved by a step since the budget last told
+    /// the total ([`crate::shared_limit::Share::over`], which only then looks at the total) is
+    /// asked by the next allocation that is not quick, so at least every [`CLOCK_EVERY_BYTES`]
+    /// of growth: a step ([`crate::shared_limit::STEP`]) is told at most that late.
     #[inline(always)]
     pub fn grows_quickly(&self, grow: usize) -> bool {
         let since = self.since_clock.get().saturating_add(grow);

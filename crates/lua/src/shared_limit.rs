@@ -7,7 +7,9 @@
 //! Each budget tells the shared limit what its account holds in steps of [`STEP`] bytes
 //! (a [`Share`]): an atomic add when its holdings moved by a step, a comparison otherwise, so the
 //! allocations between two steps touch nothing another thread writes. The total is then exact to
-//! within a step per budget.
+//! within a step per budget, and what it grew by since it last looked (Lua's allocations look at
+//! least every [`crate::budget::CLOCK_EVERY_BYTES`], the bindings' charges and the instruction
+//! checkpoints at each).
 //!
 //! A generation stopped because the others held the rest ([`crate::budget::Exceeded::Crowded`])
 //! did nothing wrong: it runs again with no other generation beside it and without the shared
