@@ -268,19 +268,20 @@ impl Fill for u8 {
 
 /// Two bytes a cell: eight bytes a store, as the processor's string store (`rep stosq`) makes
 /// them on x86_64 (a fill of 2-byte cells compiles to a loop of 16-byte stores for any value but
-/// 0, and a copy of the first cells doubled over the rest moves every byte twice); elsewhere the
-/// first cells are filled, then copied over the rest in doubling runs.
+/// 0, and a copy of the first cells doubled over the rest moves every byte twice); elsewhere (and
+/// under Miri, which runs no inline assembly) [`fill_by_doubling`].
 impl Fill for u16 {
     fn fill_all(cells: &mut [u16], value: u16) {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
-            // SAFETY: any eight bytes are a valid `u64`.
+            // SAFETY: any eight bytes are a valid `u64`, and any two of them a valid `u16`.
             let (head, words, tail) = unsafe { cells.align_to_mut::<u64>() };
             head.fill(value);
             tail.fill(value);
             let pattern = u64::from(value) * 0x0001_0001_0001_0001;
-            // SAFETY: stores `words.len()` eight-byte words from `words`' first, all inside it;
-            // the direction flag is clear at every Rust function boundary (the ABI's promise).
+            // SAFETY: stores `words.len()` eight-byte words from `words`' first, all inside it
+            // (none when it is empty); the direction flag is clear on entry to an `asm!` block
+            // (the Rust reference's promise), and `rep stos` changes no flag.
             unsafe {
                 std::arch::asm!(
                     "rep stosq",
@@ -291,19 +292,25 @@ impl Fill for u16 {
                 );
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            /// Cells filled directly: 128 bytes.
-            const SEED: usize = 64;
-            let first = cells.len().min(SEED);
-            cells[..first].fill(value);
-            let mut done = first;
-            while done < cells.len() {
-                let run = done.min(cells.len() - done);
-                cells.copy_within(..run, done);
-                done += run;
-            }
-        }
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        fill_by_doubling(cells, value);
+    }
+}
+
+/// `cells.fill(value)` as the first cells filled, then copied over the rest in doubling runs:
+/// how [`Fill`] fills 2-byte cells where it has no string store. Compiled on every target, so
+/// that the crate's tests reach it on x86_64 too.
+#[doc(hidden)] // reached by the crate's tests (tests/core/), not API
+pub fn fill_by_doubling<T: Copy>(cells: &mut [T], value: T) {
+    /// Cells filled directly: 128 bytes of 2-byte cells.
+    const SEED: usize = 64;
+    let first = cells.len().min(SEED);
+    cells[..first].fill(value);
+    let mut done = first;
+    while done < cells.len() {
+        let run = done.min(cells.len() - done);
+        cells.copy_within(..run, done);
+        done += run;
     }
 }
 

@@ -18,7 +18,7 @@ use warren_core::map::annotations::Door;
 use warren_core::map::door::DoorState;
 use warren_core::map::geom::{dogleg_cells, DogLeg, Point, Rect};
 use warren_core::map::terrain::{Rgb, Terrain, TerrainId, TerrainTable};
-use warren_core::map::{fill, priority, Brush, Map, Planes};
+use warren_core::map::{fill, fill_by_doubling, priority, Brush, Map, Planes};
 
 #[test]
 fn fill_writes_every_cell_of_any_length_and_nothing_else() {
@@ -26,20 +26,29 @@ fn fill_writes_every_cell_of_any_length_and_nothing_else() {
     // the cells on either side untouched.
     for len in 0..300 {
         for from in 0..5 {
-            let mut cells: Vec<u16> = (0..(len + from + 3) as u16).collect();
-            fill(&mut cells[from..from + len], 0xbeef);
-            let (before, rest) = cells.split_at(from);
-            let (filled, after) = rest.split_at(len);
-            assert!(
-                filled.iter().all(|&c| c == 0xbeef),
-                "length {len} from {from}"
-            );
-            assert!(
-                before.iter().copied().eq(0..from as u16),
-                "before, {len} from {from}"
-            );
-            let beyond = (from + len) as u16..(from + len + 3) as u16;
-            assert!(after.iter().copied().eq(beyond), "after, {len} from {from}");
+            // The fill of this target, and the portable one other targets use.
+            for (how, filler) in [
+                ("fill", fill::<u16> as fn(&mut [u16], u16)),
+                ("doubling", fill_by_doubling),
+            ] {
+                let mut cells: Vec<u16> = (0..(len + from + 3) as u16).collect();
+                filler(&mut cells[from..from + len], 0xbeef);
+                let (before, rest) = cells.split_at(from);
+                let (filled, after) = rest.split_at(len);
+                assert!(
+                    filled.iter().all(|&c| c == 0xbeef),
+                    "{how}: length {len} from {from}"
+                );
+                assert!(
+                    before.iter().copied().eq(0..from as u16),
+                    "{how}: before, {len} from {from}"
+                );
+                let beyond = (from + len) as u16..(from + len + 3) as u16;
+                assert!(
+                    after.iter().copied().eq(beyond),
+                    "{how}: after, {len} from {from}"
+                );
+            }
             let mut bytes: Vec<u8> = vec![7; len + from + 3];
             fill(&mut bytes[from..from + len], 0xa5);
             let expected = (0..bytes.len()).map(|i| {
