@@ -3,10 +3,11 @@
 //! `NearestCorridors` at the same size, [`floor`], the same algorithm hand-written with no
 //! allocation and one byte a cell (what a C programmer would write: the physical reference),
 //! and [`core_calls`], the recipe's calls made on warren-core from Rust (where warren's time
-//! goes: its core, or the Lua recipe and the host around it), generation only. Criterion times each; then they are timed again in alternating rounds
-//! (A B C D E A B C D E …, so a busy neighbour slows all alike), each round by the CPU time of this
-//! thread (time spent waiting for a core on a loaded machine is not counted), and the medians
-//! and ratios printed, with warren both alone and with the statistics `warren batch` adds:
+//! goes: its core, or the Lua recipe and the host around it), generation only. Criterion times
+//! each; then they are timed again in alternating rounds (A B C D E A B C D E …, so a busy
+//! neighbour slows all alike), each round by the CPU time of this thread (time spent waiting for
+//! a core on a loaded machine is not counted), and the medians and ratios printed, with warren
+//! both alone and with the statistics `warren batch` adds:
 //!
 //! ```text
 //! cargo bench --bench peers
@@ -382,8 +383,8 @@ mod core_calls {
 }
 
 /// Panics unless the floor makes warren's map for `seed`: the same cells (rock, floor, the
-/// stairs), rooms, corridors and start; and unless the core's calls make it whole (cells, rooms,
-/// corridors, stairs and tags). Same map, same work.
+/// stairs), rooms, corridors and start; and unless the core's calls make it whole (its four
+/// planes, region names and every note). Same map, same work.
 fn check_same_maps(
     warren: &mut Warren,
     floor: &mut floor::Map,
@@ -440,18 +441,18 @@ fn check_same_maps(
     );
     core.generate(seed);
     let made = &core.map;
-    assert_eq!(
-        made.terrain_cells(),
-        map.terrain_cells(),
-        "seed {seed}: core"
-    );
-    assert_eq!(made.notes.rooms, notes.rooms, "seed {seed}: core's rooms");
-    assert_eq!(made.notes.corridors, notes.corridors, "seed {seed}");
-    assert_eq!(
-        made.notes.stairs, notes.stairs,
-        "seed {seed}: core's stairs"
-    );
-    assert_eq!(made.notes.tags, notes.tags, "seed {seed}: core's tags");
+    for (plane, same) in [
+        ("terrain", made.terrain_cells() == map.terrain_cells()),
+        ("priorities", made.priority_cells() == map.priority_cells()),
+        ("regions", made.region_cells() == map.region_cells()),
+        ("flags", made.flag_cells() == map.flag_cells()),
+        ("region names", made.region_names() == map.region_names()),
+    ] {
+        assert!(same, "seed {seed}: the core's {plane} differ");
+    }
+    // Every record: rooms, corridors, doors, stairs, spawns, tags (the start, the
+    // connectivity), stats.
+    assert_eq!(made.notes, map.notes, "seed {seed}: the core's notes");
     warren.host.recycle(map);
 }
 
