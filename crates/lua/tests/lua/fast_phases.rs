@@ -244,7 +244,7 @@ return {
     width = { default = 40 }, height = { default = 30 },
     n = { default = 20, min = 0, max = 100000 },
     on = { default = "map", choices = { "map", "above" } },
-    only = { default = "all", choices = { "carve", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all" } },
+    only = { default = "all", choices = { "carve", "carve_bare", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all" } },
     name = { default = "utf8", choices = { "utf8", "raw" }, doc = "A stream name in UTF-8, or not (the declared path)." },
   },
   generate = function(map, ctx)
@@ -254,6 +254,7 @@ return {
     local rng = ctx.rng:stream("corridors")
     for _ = 1, ctx.params.n do
       if only == "carve" or only == "all" then m:carve_rooms(rooms, "floor", { kind = "room" }) end
+      if only == "carve_bare" or only == "all" then m:carve_rooms(rooms, "floor") end
       if only == "connect" or only == "all" then
         gen.connect_rooms(m, rng, rooms, { terrain = "floor", strategy = "dogleg" })
       end
@@ -283,7 +284,16 @@ fn a_fast_phase_costs_the_budget_what_the_declared_binding_does() {
     )
     .unwrap();
     for only in [
-        "carve", "connect", "stairs", "sort", "len", "tag", "scatter", "stream", "all",
+        "carve",
+        "carve_bare",
+        "connect",
+        "stairs",
+        "sort",
+        "len",
+        "tag",
+        "scatter",
+        "stream",
+        "all",
     ] {
         let (fast, declared) =
             common::least_budgets_on_both(dir.path(), LOOP, &[("only", only)], &above);
