@@ -12,14 +12,8 @@ local function cut(x, y, w, h, leaves)
     leaves[#leaves + 1] = { x = x, y = y, w = w, h = h }
     return { leaf = #leaves }
   end
-  local vertical
-  if can_x and not can_y then vertical = true
-  elseif can_y and not can_x then vertical = false
-  elseif w * 4 > h * 5 then vertical = true
-  elseif h * 4 > w * 5 then vertical = false
-  else vertical = math.random(2) == 1 end
   local node = {}
-  if vertical then
+  if common.cut_vertically(can_x, can_y, w, h) then
     local at = math.random(MIN_LEAF, w - MIN_LEAF)
     node.a, node.b = cut(x, y, at, h, leaves), cut(x + at, y, w - at, h, leaves)
   else

@@ -37,12 +37,7 @@ local function longer(min)
   local function cut(x, y, w, h, open)
     local can_x, can_y = w >= 2 * min + 1, h >= 2 * min + 1
     if not can_x and not can_y then return room(x, y, w, h, open) end
-    local vertical
-    if can_x and not can_y then vertical = true
-    elseif can_y and not can_x then vertical = false
-    elseif w * 4 > h * 5 then vertical = true
-    elseif h * 4 > w * 5 then vertical = false
-    else vertical = math.random(2) == 1 end
+    local vertical = common.cut_vertically(can_x, can_y, w, h)
     local start, len = y, h
     if vertical then start, len = x, w end
     return split(x, y, w, h, vertical, start + math.random(min, len - min - 1), open, cut)

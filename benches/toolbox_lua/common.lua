@@ -32,6 +32,15 @@ function M.write(map, grid, w, h)
   map:blit(0, 0, rows, { legend = LEGEND })
 end
 
+-- Whether warren's BSP cuts a w × h piece vertically (across its width), given which of its
+-- sides can be cut: the one that can, else the longer by a quarter, else a coin.
+function M.cut_vertically(can_x, can_y, w, h)
+  if can_x ~= can_y then return can_x end
+  if w * 4 > h * 5 then return true end
+  if h * 4 > w * 5 then return false end
+  return math.random(2) == 1
+end
+
 -- A w × h grid of `value`.
 function M.grid(w, h, value)
   local g = {}

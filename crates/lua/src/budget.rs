@@ -895,7 +895,8 @@ impl Budget {
     /// over [`MAX_STRING_BYTES`], or when the clock (looked at every few hundred KiB) says the
     /// time is up, or would be before the new bytes are first used (see
     /// [`FIRST_TOUCH_SECONDS_PER_BYTE`]) — so C library functions that allocate cannot outrun
-    /// the budget.
+    /// the budget. Lua's allocator asks [`Budget::grows_quickly`] first, and this only when
+    /// that says no (or the allocator does not count).
     pub fn allocate(&self, old: usize, new: usize, string: bool) -> bool {
         if new <= old {
             self.lua_bytes
@@ -914,11 +915,6 @@ impl Budget {
         if string && new > MAX_STRING_BYTES {
             self.trip(Exceeded::String, None);
             return false;
-        }
-        if self.grows_quickly(grow) {
-            self.lua_bytes
-                .set(self.lua_bytes.get().saturating_add(grow));
-            return true;
         }
         let since = self.since_clock.get().saturating_add(grow);
         let limits = self.limits.get();
@@ -1002,8 +998,7 @@ impl Budget {
     #[inline(always)]
     pub fn settle_lua_blocks(&self, asked: isize, blocks: isize) {
         if self.counting && blocks != asked {
-            let held = self.lua_bytes.get() as isize + (blocks - asked);
-            self.lua_bytes.set(held.max(0) as usize);
+            self.count_lua_blocks(blocks - asked);
         }
     }
 
