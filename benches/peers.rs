@@ -315,7 +315,8 @@ mod core_calls {
     use warren_core::gen::meter::Unmetered;
     use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
     use warren_core::map::{
-        sort_rects_by_key, Adjacency, Brush, KindName, Map, TagValue, TerrainId, TerrainTable,
+        sort_rects_by_cell, sort_rects_by_key, Adjacency, Brush, KindName, Map, TagValue,
+        TerrainId, TerrainTable,
     };
     use warren_core::rng::Rng;
 
@@ -365,8 +366,10 @@ mod core_calls {
                     rooms::scatter_rooms(80, 50, &mut run.stream("rooms"), &size, meter)?;
                 let room = KindName::named("room", "room");
                 rooms::carve_rooms(map, &rects, &Brush::new(self.floor), &room, meter)?;
-                // `rooms:sort("leftmost")`: by x, then y.
-                sort_rects_by_key(&mut rects, |r| (r.x, r.y));
+                // `rooms:sort("leftmost")`: by x, then y, as its binding sorts.
+                if !sort_rects_by_cell(&mut rects, |r| (r.x, r.y)) {
+                    sort_rects_by_key(&mut rects, |r| (r.x, r.y));
+                }
                 let joins = (&Brush::new(self.floor), Adjacency::Eight);
                 let mut corridors = run.stream("corridors");
                 rooms::connect_rooms(map, &mut corridors, &rects, Strategy::Nearest, joins, meter)?;

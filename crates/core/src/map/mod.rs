@@ -21,8 +21,8 @@ pub use ascii::{AsciiCell, AsciiLegend};
 pub use backup::Backup;
 pub use door::{DoorKind, DoorState, DoorWeights};
 pub use geom::{
-    bresenham, bresenham_cells, dogleg, dogleg_cells, sort_rects_by_key, Bresenham, Dir, DogLeg,
-    Point, Rect,
+    bresenham, bresenham_cells, dogleg, dogleg_cells, sort_rects_by_cell, sort_rects_by_key,
+    Bresenham, Dir, DogLeg, Point, Rect,
 };
 pub use layer::Layer;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};

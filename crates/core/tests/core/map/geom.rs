@@ -1,4 +1,6 @@
-use warren_core::map::geom::{bresenham, dogleg, sort_rects_by_key, DogLeg, Point, Rect};
+use warren_core::map::geom::{
+    bresenham, dogleg, sort_rects_by_cell, sort_rects_by_key, DogLeg, Point, Rect,
+};
 
 #[test]
 fn bresenham_includes_both_ends_and_is_8_connected() {
@@ -73,5 +75,37 @@ proptest::proptest! {
             stable.sort_by_key(key);
             proptest::prop_assert_eq!(ranked, stable);
         }
+    }
+}
+
+proptest::proptest! {
+    /// `sort_rects_by_cell` sorts as the standard library's stable sort on the pair, ties in
+    /// the list's order, whenever it takes a list (every pair in `0..4096`, at most 32 long),
+    /// and leaves any other list as it was, for the caller to sort: coordinates on both sides
+    /// of each bound, lists on both sides of 32.
+    #[test]
+    fn rectangles_sort_by_cell_as_a_stable_sort_does_or_not_at_all(
+        rects in proptest::collection::vec(
+            (
+                proptest::prop_oneof![0i32..6, 4092i32..4097, -2i32..0],
+                proptest::prop_oneof![0i32..6, 4092i32..4097],
+                1i32..4,
+            ),
+            0..36,
+        ),
+        transposed in proptest::bool::ANY,
+    ) {
+        let rects: Vec<Rect> = rects.into_iter().map(|(x, y, w)| Rect::new(x, y, w, 1)).collect();
+        let corner = |r: &Rect| if transposed { (r.y, r.x) } else { (r.x, r.y) };
+        let mut by_cell = rects.clone();
+        let sorted = sort_rects_by_cell(&mut by_cell, corner);
+        let fits = |v: i32| (0..4096).contains(&v);
+        let takes = rects.len() <= 32 && rects.iter().all(|r| fits(r.x) && fits(r.y));
+        proptest::prop_assert_eq!(sorted, takes);
+        let mut expected = rects.clone();
+        if takes {
+            expected.sort_by_key(corner);
+        }
+        proptest::prop_assert_eq!(by_cell, expected);
     }
 }

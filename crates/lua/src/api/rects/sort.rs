@@ -1,7 +1,7 @@
 //! The orders a rectangle list sorts in (`rooms:sort`), for its binding and its fast call.
 
 use crate::api::decl::{arg, Decl, Owner, Ty};
-use warren_core::map::{sort_rects_by_key, Rect};
+use warren_core::map::{sort_rects_by_cell, sort_rects_by_key, Rect};
 
 /// The orders `rooms:sort` takes, by index (see [`sort_rects`]).
 pub const SORT_ORDERS: [&str; 3] = ["leftmost", "topmost", "largest"];
@@ -12,6 +12,8 @@ pub fn sort_rects(rects: &mut [Rect], order: usize) {
     // `i32` orders as its `u32`), compared without a branch.
     let pair = |a: i32, b: i32| u64::from(a as u32 ^ 1 << 31) << 32 | u64::from(b as u32 ^ 1 << 31);
     match order {
+        0 if sort_rects_by_cell(rects, |a| (a.x, a.y)) => {}
+        1 if sort_rects_by_cell(rects, |a| (a.y, a.x)) => {}
         0 => sort_rects_by_key(rects, |a| pair(a.x, a.y)),
         1 => sort_rects_by_key(rects, |a| pair(a.y, a.x)),
         _ => sort_rects_by_key(rects, |a| (-(a.w * a.h), a.x, a.y)),
