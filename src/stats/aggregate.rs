@@ -107,6 +107,37 @@ pub struct Column<'a> {
     pub stats: &'a ColumnStats,
 }
 
+/// Values on their way into columns, each column's latest value with how many times in a row
+/// it came: a run is added at once ([`ColumnStats::add_times`]) when a different value comes,
+/// and every run when the records are all read. The columns end the same as if each value had
+/// been added on its own.
+struct Runs(Vec<(u64, u64)>);
+
+impl Runs {
+    /// No runs yet, for `columns` columns.
+    fn new(columns: usize) -> Runs {
+        Runs(vec![(0, 0); columns])
+    }
+
+    /// Adds `v` to column `id` of `columns` (below the count [`Runs::new`] was given).
+    fn add(&mut self, columns: &mut [ColumnStats], id: usize, v: f64) {
+        let (bits, n) = &mut self.0[id];
+        if *n > 0 && *bits == v.to_bits() {
+            *n += 1;
+            return;
+        }
+        columns[id].add_times(f64::from_bits(*bits), *n);
+        (*bits, *n) = (v.to_bits(), 1);
+    }
+
+    /// Adds every run still open.
+    fn finish(self, columns: &mut [ColumnStats]) {
+        for (id, (bits, n)) in self.0.into_iter().enumerate() {
+            columns[id].add_times(f64::from_bits(bits), n);
+        }
+    }
+}
+
 /// Everything a batch (or a merge of batches) measured, aggregated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Aggregate {
@@ -150,6 +181,8 @@ impl Aggregate {
             .map(|n| self.metric_id(n))
             .collect();
         let time_ids: Vec<u32> = names.times.all().iter().map(|n| self.time_id(n)).collect();
+        // A metric's equal values in a row (a count every map shares, say) are added as one.
+        let mut runs = Runs::new(self.metrics.len());
         for r in records {
             self.seeds = Some(match self.seeds {
                 None => (r.seed, r.seed),
@@ -160,7 +193,7 @@ impl Aggregate {
                 Outcome::Measured { metrics, times } => {
                     self.measured += 1;
                     for &(id, v) in metrics {
-                        self.metrics[metric_ids[id as usize] as usize].add(v);
+                        runs.add(&mut self.metrics, metric_ids[id as usize] as usize, v);
                     }
                     for (place, &(id, v)) in times.iter().enumerate() {
                         let id = time_ids[id as usize] as usize;
@@ -170,6 +203,7 @@ impl Aggregate {
                 }
             }
         }
+        runs.finish(&mut self.metrics);
     }
 
     /// Adds everything `other` aggregated, as if its records had been absorbed here: the

@@ -290,15 +290,23 @@ impl Histogram {
 impl ColumnStats {
     /// Adds one value (finite).
     pub fn add(&mut self, v: f64) {
+        self.add_times(v, 1);
+    }
+
+    /// Adds the value `v` (finite) `n` times: the same as `n` calls of [`Self::add`].
+    pub fn add_times(&mut self, v: f64, n: u64) {
+        if n == 0 {
+            return;
+        }
         if self.count == 0 {
             (self.min, self.max, self.integral) = (v, v, true);
         }
-        self.count += 1;
+        self.count += n;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
         self.integral &= v.fract() == 0.0;
-        self.sum.add(v, 1);
-        self.values.add(v, 1);
+        self.sum.add(v, n);
+        self.values.add(v, n);
     }
 
     /// Adds every value of `other`.

@@ -183,3 +183,39 @@ fn phases_are_ordered_by_the_lowest_seed_that_marks_them() {
     let times: Vec<&str> = a.times().iter().map(|c| c.name).collect();
     assert_eq!(times, ["total", "early", "late"]);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// A chunk of records is folded in as if each value were added on its own, whatever runs
+    /// of equal values it holds (values a metric repeats map after map are added as one run).
+    #[test]
+    fn absorbed_runs_of_equal_values_count_each_value(
+        values in proptest::collection::vec((0usize..6, 0usize..6, proptest::bool::ANY), 0..40),
+    ) {
+        const SOME: [f64; 6] = [0.0, -0.0, 1.0, 2.5, 1e300, -3.0];
+        let mut names = RecordNames::default();
+        let (a, b) = (names.metrics.id("a"), names.metrics.id("b"));
+        let (mut alone_a, mut alone_b) = (ColumnStats::default(), ColumnStats::default());
+        let records: Vec<Record> = values
+            .iter()
+            .enumerate()
+            .map(|(seed, &(x, y, both))| {
+                alone_a.add(SOME[x]);
+                let mut metrics = vec![(a, SOME[x])];
+                if both {
+                    alone_b.add(SOME[y]);
+                    metrics.push((b, SOME[y]));
+                }
+                Record {
+                    seed: seed as u64,
+                    outcome: Outcome::Measured { metrics, times: vec![(0, 1.0)] },
+                }
+            })
+            .collect();
+        let mut folded = Aggregate::new(header());
+        folded.absorb(&records, &names);
+        let column = |name| folded.column(name).map(|c| c.stats.clone()).unwrap_or_default();
+        proptest::prop_assert_eq!(column("a"), alone_a);
+        proptest::prop_assert_eq!(column("b"), alone_b);
+    }
+}
