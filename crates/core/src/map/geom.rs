@@ -86,7 +86,8 @@ pub fn sort_rects_by_key<K: Ord + Copy>(rects: &mut [Rect], key: impl Fn(&Rect) 
 
 /// Sorts `rects` by the pair `corner` gives each (first by its first coordinate, then by its
 /// second), equal pairs keeping their order: [`sort_rects_by_key`] on that pair, sooner when
-/// both coordinates of every pair lie in `0..4096` (any map's cells) and the list is at most
+/// both coordinates of every pair lie in `0..4096` (a map's cells up to 4096 a side) and the
+/// list is at most
 /// 32 long. Then each pair and its place in the list are packed into one distinct 29-bit key,
 /// and each rectangle's rank is the count of smaller keys over a fixed 32 lanes of 32 bits,
 /// which the compiler can count several at a time in vector registers (half the instructions

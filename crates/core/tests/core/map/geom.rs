@@ -109,3 +109,23 @@ proptest::proptest! {
         proptest::prop_assert_eq!(by_cell, expected);
     }
 }
+
+proptest::proptest! {
+    /// Lists whose corners all lie on a map's cells, of every length up to 40, with many equal
+    /// corners: those up to 32 long are sorted as the stable sort does, longer ones left as they
+    /// were (a list the ranks cannot hold whole is not half sorted).
+    #[test]
+    fn lists_on_the_map_sort_by_cell_up_to_32_long(
+        rects in proptest::collection::vec((0i32..6, 0i32..3), 0..40),
+    ) {
+        let rects: Vec<Rect> = rects.into_iter().map(|(x, y)| Rect::new(x, y, 1, 1)).collect();
+        let mut by_cell = rects.clone();
+        let sorted = sort_rects_by_cell(&mut by_cell, |r| (r.x, r.y));
+        proptest::prop_assert_eq!(sorted, rects.len() <= 32);
+        let mut expected = rects.clone();
+        if sorted {
+            expected.sort_by_key(|r| (r.x, r.y));
+        }
+        proptest::prop_assert_eq!(by_cell, expected);
+    }
+}
