@@ -302,7 +302,7 @@ pub fn report_peak() {
 }
 
 /// Gives the memory freed so far back to the system now, rather than after `PURGE_DELAY_MS`
-/// (100 ms; mimalloc's `mi_collect(true)`). The binary's generations that share a memory limit
+/// (1 s; mimalloc's `mi_collect(true)`). The binary's generations that share a memory limit
 /// call it once one has run out of memory (`Turns::releasing`): kept, what it freed stayed
 /// resident while the next generation, on another thread, took fresh memory, and `warren serve
 /// --max-memory 64` with a sweep peaked at up to 115 MiB (over the 64 + 48 MiB docs/limits.md
@@ -317,16 +317,19 @@ pub fn release_freed() {
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// How long memory a map freed waits for the next map before it goes back to the system.
-const PURGE_DELAY_MS: std::ffi::c_long = 100;
+const PURGE_DELAY_MS: std::ffi::c_long = 1000;
 
 /// warren makes map after map of about the same size: memory one map frees waits
-/// `PURGE_DELAY_MS` (100 ms) for the next, instead of being handed back to the system at once and
+/// `PURGE_DELAY_MS` (1 s) for the next, instead of being handed back to the system at once and
 /// faulted in again, zeroed, a page at a time (a 399×399 town spent 15% of its time zeroing
 /// pages it had just freed). Memory no map takes again within that time goes back: kept for
 /// good (mimalloc's -1), a batch whose maps fail at `--max-memory` held 319 MiB under 256
-/// (the freed pages the next map did not reuse, beside those it did); with the delay 287 MiB,
-/// and towns of 399² as fast (0.76–0.77 s of CPU for 60 either way, test-profile build).
-/// `MIMALLOC_PURGE_DELAY` in the environment still decides, when it is set.
+/// (the freed pages the next map did not reuse, beside those it did) and `warren serve` with a
+/// sweep 119 MiB under 64 (over the 64 + 48 allowed); with the delay 285–287 MiB and 97–99 MiB.
+/// Not 100 ms: towns of 399² (8 ms each) then gave back pages that later maps took again, 42
+/// page faults a map, and the slowest twentieth of the maps took 1.12–1.23× the median time
+/// against 1.04–1.16× with 1 s (BENCHMARKS.md). `MIMALLOC_PURGE_DELAY` in the environment still
+/// decides, when it is set.
 ///
 /// # Safety
 /// No other thread may exist (mimalloc's options are not thread safe): call it first thing in

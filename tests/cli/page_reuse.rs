@@ -36,10 +36,10 @@ fn a_batch_of_towns_reuses_the_memory_its_maps_free() {
         "peak {five} KiB for 5 towns, {sixty} KiB for 60"
     );
 
-    // Freed memory waits for the next map, not faulted in again. Measured: about 2,400 more
-    // page faults for the 30 more maps (80 a map: what the next map did not take again within
-    // the purge delay); handing the memory back at once, as `MIMALLOC_PURGE_DELAY=0` does:
-    // about 21,000 more. The delay is wall-clock time: on a machine so busy that the batch
+    // Freed memory waits for the next map, not faulted in again. Measured: no more page faults
+    // for the 30 more maps (with a delay of 100 ms, about 1,100 more: what a later map took
+    // again after the delay); handing the memory back at once, as `MIMALLOC_PURGE_DELAY=0`
+    // does: about 21,000 more. The delay is wall-clock time: on a machine so busy that the batch
     // waits longer than it between maps (16,500 more at load 12), the memory is handed back
     // meanwhile, so the comparison is tried up to three times and the best attempt counts.
     let mut attempts = Vec::new();
