@@ -301,12 +301,13 @@ pub fn report_peak() {
     }
 }
 
-/// Gives the memory freed so far back to the system now, rather than after `PURGE_DELAY_MS`
-/// (1 s; mimalloc's `mi_collect(true)`). The binary's generations that share a memory limit
+/// Gives the memory freed so far back to the system now (mimalloc's `mi_collect(true)`), rather
+/// than up to `PURGE_DELAY_MS` (1 s) later. The binary's generations that share a memory limit
 /// call it once one has run out of memory (`Turns::releasing`): kept, what it freed stayed
 /// resident while the next generation, on another thread, took fresh memory, and `warren serve
 /// --max-memory 64` with a sweep peaked at up to 115 MiB (over the 64 + 48 MiB docs/limits.md
-/// allows); given back, at most 101 MiB (docs/limits.md).
+/// allows); given back, at most 101 MiB (both with a delay of 100 ms; 94–97 MiB with 1 s).
+/// It gives nothing back when memory is kept for good (a delay of -1 schedules no purge).
 pub fn release_freed() {
     // SAFETY: mimalloc's collection may be called from any thread at any time.
     unsafe { libmimalloc_sys::mi_collect(true) }
@@ -316,20 +317,23 @@ pub fn release_freed() {
 /// memory waits before it goes back to the system, in milliseconds; -1 keeps it.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// How long memory a map freed waits for the next map before it goes back to the system.
+/// How often the memory maps freed and no map took again goes back to the system.
 const PURGE_DELAY_MS: std::ffi::c_long = 1000;
 
-/// warren makes map after map of about the same size: memory one map frees waits
-/// `PURGE_DELAY_MS` (1 s) for the next, instead of being handed back to the system at once and
-/// faulted in again, zeroed, a page at a time (a 399×399 town spent 15% of its time zeroing
-/// pages it had just freed). Memory no map takes again within that time goes back: kept for
-/// good (mimalloc's -1), a batch whose maps fail at `--max-memory` held 319 MiB under 256
-/// (the freed pages the next map did not reuse, beside those it did) and `warren serve` with a
-/// sweep 119 MiB under 64 (over the 64 + 48 allowed); with the delay 285–287 MiB and 97–99 MiB.
-/// Not 100 ms: towns of 399² (8 ms each) then gave back pages that later maps took again, 42
-/// page faults a map, and the slowest twentieth of the maps took 1.12–1.23× the median time
-/// against 1.04–1.16× with 1 s (BENCHMARKS.md). `MIMALLOC_PURGE_DELAY` in the environment still
-/// decides, when it is set.
+/// warren makes map after map of about the same size: memory one map frees stays for the next,
+/// instead of being handed back to the system at once and faulted in again, zeroed, a page at a
+/// time (a 399×399 town spent 15% of its time zeroing pages it had just freed). mimalloc gives
+/// back what is free about once every `PURGE_DELAY_MS` (1 s: its clock starts at the first free
+/// after the last purge, and everything free then goes back, pages freed a moment before too).
+/// Kept for good (-1), a batch whose maps fail at `--max-memory` held 319 MiB under 256 (the
+/// freed pages the next map did not reuse, beside those it did; measured when the delay was
+/// first set) and `warren serve` with a sweep 116 MiB under 64 (over the 64 + 48 allowed;
+/// 2026-12-01); with 1 s, 266 MiB (one job; 274 with two) and 94–97 MiB. Not 100 ms: a batch of 399² towns (8 ms each) then gave back its free pages every
+/// dozen maps, and the next maps faulted them in again, 35–40 page faults a map more than with
+/// 1 s, and the slowest twentieth of the maps took 1.12–1.23× the median time against
+/// 1.04–1.16× (BENCHMARKS.md). 1 s is mimalloc v3's own default; it is set here so that an
+/// update of the allocator (v2's is 100 ms) does not change it. `MIMALLOC_PURGE_DELAY` in the
+/// environment still decides, when it is set.
 ///
 /// # Safety
 /// No other thread may exist (mimalloc's options are not thread safe): call it first thing in

@@ -37,11 +37,13 @@ fn a_batch_of_towns_reuses_the_memory_its_maps_free() {
     );
 
     // Freed memory waits for the next map, not faulted in again. Measured: no more page faults
-    // for the 30 more maps (with a delay of 100 ms, about 1,100 more: what a later map took
-    // again after the delay); handing the memory back at once, as `MIMALLOC_PURGE_DELAY=0`
-    // does: about 21,000 more. The delay is wall-clock time: on a machine so busy that the batch
-    // waits longer than it between maps (16,500 more at load 12), the memory is handed back
-    // meanwhile, so the comparison is tried up to three times and the best attempt counts.
+    // for the 30 more maps (with a delay of 100 ms, about 1,100 more: the free pages given back
+    // every dozen maps and faulted in again); handing the memory back at once, as
+    // `MIMALLOC_PURGE_DELAY=0` does: about 21,000 more. The bound tells a delay from none, not
+    // 1 s from 100 ms (1 s is mimalloc's own default, which `src/memory.rs` pins). The delay
+    // is wall-clock time: a batch that lasts longer than it (on a busy machine) gives its free
+    // pages back once a delay (16,500 more at load 12, with 100 ms), so the comparison is tried
+    // up to three times and the best attempt counts.
     let mut attempts = Vec::new();
     while attempts.len() < 3 && attempts.iter().all(|&e| e >= 6_000) {
         attempts.push(faults(40, &[]) - faults(10, &[]));
