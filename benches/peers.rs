@@ -315,8 +315,7 @@ mod core_calls {
     use warren_core::gen::meter::Unmetered;
     use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
     use warren_core::map::{
-        sort_rects_by_cell, sort_rects_by_key, Adjacency, Brush, KindName, Map, TagValue,
-        TerrainId, TerrainTable,
+        sort_rects_by_cell, Adjacency, Brush, KindName, Map, TagValue, TerrainId, TerrainTable,
     };
     use warren_core::rng::Rng;
 
@@ -367,9 +366,7 @@ mod core_calls {
                 let room = KindName::named("room", "room");
                 rooms::carve_rooms(map, &rects, &Brush::new(self.floor), &room, meter)?;
                 // `rooms:sort("leftmost")`: by x, then y, as its binding sorts.
-                if !sort_rects_by_cell(&mut rects, |r| (r.x, r.y)) {
-                    sort_rects_by_key(&mut rects, |r| (r.x, r.y));
-                }
+                sort_rects_by_cell(&mut rects, |r| (r.x, r.y));
                 let joins = (&Brush::new(self.floor), Adjacency::Eight);
                 let mut corridors = run.stream("corridors");
                 rooms::connect_rooms(map, &mut corridors, &rects, Strategy::Nearest, joins, meter)?;

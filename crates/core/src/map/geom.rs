@@ -73,31 +73,42 @@ pub fn sort_rects_by_key<K: Ord + Copy>(rects: &mut [Rect], key: impl Fn(&Rect) 
         *k = key(r);
     }
     let keys = &keys[..n];
-    let kept: [Rect; RANKED] = std::array::from_fn(|i| rects.get(i).copied().unwrap_or_default());
-    for (i, (&mine, rect)) in keys.iter().zip(&kept).enumerate() {
-        let before = keys
-            .iter()
+    move_to_ranks(rects, |i| {
+        keys.iter()
             .enumerate()
-            .map(|(j, &other)| usize::from(other < mine) + usize::from((other == mine) & (j < i)))
-            .sum::<usize>();
-        rects[before] = *rect;
-    }
+            .map(|(j, &other)| {
+                usize::from(other < keys[i]) + usize::from((other == keys[i]) & (j < i))
+            })
+            .sum()
+    });
 }
 
 /// Sorts `rects` by the pair `corner` gives each (first by its first coordinate, then by its
 /// second), equal pairs keeping their order: [`sort_rects_by_key`] on that pair, sooner when
 /// both coordinates of every pair lie in `0..4096` (a map's cells up to 4096 a side) and the
-/// list is at most
-/// 32 long. Then each pair and its place in the list are packed into one distinct 29-bit key,
-/// and each rectangle's rank is the count of smaller keys over a fixed 32 lanes of 32 bits,
-/// which the compiler can count several at a time in vector registers (half the instructions
-/// of the pair's 64-bit ranks on a level's rooms). Returns `false`, leaving `rects` as they
-/// were, when the pairs or the length do not allow it (the caller sorts by the whole key).
-pub fn sort_rects_by_cell(rects: &mut [Rect], corner: impl Fn(&Rect) -> (i32, i32)) -> bool {
+/// list is at most 32 long. Then each pair and its place in the list are packed into one
+/// distinct 29-bit key, and each rectangle's rank is the count of smaller keys over a fixed 32
+/// lanes of 32 bits, which the compiler can count several at a time in vector registers (half
+/// the instructions of the pair's 64-bit ranks on a level's rooms).
+pub fn sort_rects_by_cell(rects: &mut [Rect], corner: impl Fn(&Rect) -> (i32, i32)) {
+    if !rank_by_cell(rects, &corner) {
+        // The pair as one key that orders as the pair does (each coordinate's sign bit
+        // flipped, so any `i32` orders as its `u32`), compared without a branch.
+        let pair =
+            |a: i32, b: i32| u64::from(a as u32 ^ 1 << 31) << 32 | u64::from(b as u32 ^ 1 << 31);
+        sort_rects_by_key(rects, |r| {
+            let (a, b) = corner(r);
+            pair(a, b)
+        });
+    }
+}
+
+/// [`sort_rects_by_cell`]'s ranks of packed keys; `false`, with `rects` left as they were,
+/// when a coordinate or the length does not allow them.
+fn rank_by_cell(rects: &mut [Rect], corner: &impl Fn(&Rect) -> (i32, i32)) -> bool {
     /// Coordinates packed: 12 bits each, then 5 for the place in the list.
     const SIDE: i32 = 1 << 12;
-    let n = rects.len();
-    if n > RANKED {
+    if rects.len() > RANKED {
         return false;
     }
     // Lanes past the list hold the largest key, which no key of the list is counted under.
@@ -109,12 +120,20 @@ pub fn sort_rects_by_cell(rects: &mut [Rect], corner: impl Fn(&Rect) -> (i32, i3
         }
         *k = (a << 12 | b) << 5 | i as i32;
     }
-    let kept: [Rect; RANKED] = std::array::from_fn(|i| rects.get(i).copied().unwrap_or_default());
-    for (&mine, rect) in keys.iter().zip(&kept).take(n) {
-        let before: i32 = keys.iter().map(|&other| i32::from(other < mine)).sum();
-        rects[before as usize] = *rect;
-    }
+    move_to_ranks(rects, |i| {
+        keys.iter().map(|&other| usize::from(other < keys[i])).sum()
+    });
     true
+}
+
+/// Moves the rectangle at each place `i` of `rects` (at most [`RANKED`]) to place `rank(i)`,
+/// each once; the ranks are the places again, in another order.
+#[inline(always)]
+fn move_to_ranks(rects: &mut [Rect], rank: impl Fn(usize) -> usize) {
+    let kept: [Rect; RANKED] = std::array::from_fn(|i| rects.get(i).copied().unwrap_or_default());
+    for (i, rect) in kept.iter().enumerate().take(rects.len()) {
+        rects[rank(i)] = *rect;
+    }
 }
 
 impl Rect {

@@ -8,14 +8,9 @@ pub const SORT_ORDERS: [&str; 3] = ["leftmost", "topmost", "largest"];
 
 /// Sorts `rects` in order `order` of [`SORT_ORDERS`], ties kept in the list's order.
 pub fn sort_rects(rects: &mut [Rect], order: usize) {
-    // Two coordinates as one key that orders as the pair does (each's sign bit flipped, so any
-    // `i32` orders as its `u32`), compared without a branch.
-    let pair = |a: i32, b: i32| u64::from(a as u32 ^ 1 << 31) << 32 | u64::from(b as u32 ^ 1 << 31);
     match order {
-        0 if sort_rects_by_cell(rects, |a| (a.x, a.y)) => {}
-        1 if sort_rects_by_cell(rects, |a| (a.y, a.x)) => {}
-        0 => sort_rects_by_key(rects, |a| pair(a.x, a.y)),
-        1 => sort_rects_by_key(rects, |a| pair(a.y, a.x)),
+        0 => sort_rects_by_cell(rects, |a| (a.x, a.y)),
+        1 => sort_rects_by_cell(rects, |a| (a.y, a.x)),
         _ => sort_rects_by_key(rects, |a| (-(a.w * a.h), a.x, a.y)),
     }
 }
