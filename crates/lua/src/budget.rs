@@ -369,7 +369,9 @@ impl Budget {
         self.tell_share(Share::restart);
         self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
-        self.clock_due.set(self.used.get());
+        // The clock was just read (`started`): the first look is one interval on, as every
+        // later one is, not at the first charge (one reading a map a small map did not need).
+        self.clock_due.set(CLOCK_EVERY_INSTRUCTIONS);
         self.output.set(0);
         self.last_seen.borrow_mut().clear();
         self.location.borrow_mut().clear();
