@@ -83,6 +83,9 @@ pub mod require;
 pub mod run;
 pub mod sandbox;
 pub mod shared_limit;
+// reached by the crate's tests (tests/lua/), not API
+#[doc(hidden)]
+pub mod short_text;
 mod snapshots;
 pub mod source;
 // reached by the crate's tests (tests/lua/), not API

@@ -4,6 +4,7 @@
 //! the table's own lookup gives. A name handed over cell by cell as a Lua string is checked
 //! before that by the string's address ([`by_string`]).
 
+use crate::short_text::same_bytes;
 use std::cell::Cell;
 use std::thread::LocalKey;
 use warren_core::map::{TerrainId, TerrainTable};
@@ -55,7 +56,7 @@ pub fn id(table: &TerrainTable, name: &[u8]) -> Option<TerrainId> {
     remembered(
         &RECENT,
         // The same serial, the same ids: `id` is one of this table's.
-        |(s, id)| (s == serial && table.get(id).name.as_bytes() == name).then_some(id),
+        |(s, id)| (s == serial && same_bytes(table.get(id).name.as_bytes(), name)).then_some(id),
         || {
             let id = table.id(std::str::from_utf8(name).ok()?)?;
             Some(((serial, id), id))

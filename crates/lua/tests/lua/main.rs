@@ -65,6 +65,8 @@ mod recipe_toolbox;
 mod reset;
 /// The sandbox baseline: safe libraries, confined `require`, budgets that hold.
 mod sandbox;
+/// Parameter and terrain names compared without `memcmp`, as slice equality.
+mod short_text;
 /// The Lua state's parts: the prelude, frozen and read-only tables, `ctx.regions` built on the
 /// stack, the FFI's constants.
 mod state;
