@@ -358,6 +358,13 @@ impl Host {
         self.resets.get()
     }
 
+    /// How many streams and rectangle lists runs were handed from the userdata an earlier run
+    /// of this state made, instead of made anew (see `api::pool`; a state loaded again starts
+    /// from 0).
+    pub fn handed_out_again(&self) -> u64 {
+        api::pool::handed_out_again(&self.env.borrow().lua)
+    }
+
     /// Lets another thread stop generations (a user quitting `warren watch`): once `flag` is
     /// set, the generation in progress ends at its next budget checkpoint with the error
     /// "generation cancelled", and later ones end at once until it is cleared.

@@ -163,6 +163,8 @@ pub fn new_state(
         clock_start: Cell::new(0),
         seed: Cell::new(0),
         types_met: Cell::new(0),
+        pools: Cell::new(std::ptr::null()),
+        lua: Cell::new(std::ptr::null()),
     });
     crate::state::publish(&lua);
     let mut raw = std::ptr::null_mut();

@@ -158,6 +158,14 @@ pub struct StateData {
     /// The object types met on first use that this state has met, a bit each
     /// (`api::first_use`).
     pub types_met: std::cell::Cell<u8>,
+    /// Where the pools of userdata runs made are (`api::pool::Pools`, in the state's app data,
+    /// which never moves nor replaces them; null until the API is installed): found with one
+    /// load instead of the keyed app-data lookup each stream and rectangle list paid.
+    pub pools: std::cell::Cell<*const std::ffi::c_void>,
+    /// mlua's own `Lua` of this state (the one `Lua::get_or_init_from_ptr` finds, which lives
+    /// as long as the state; null until [`publish`]): found with one load by [`lua_of`] where
+    /// mlua's lookup searches the registry.
+    pub lua: std::cell::Cell<*const Lua>,
 }
 
 /// What the API needs to know about the generation in progress.
@@ -196,7 +204,28 @@ pub fn publish(lua: &Lua) {
     // replaces it.
     lua.exec_raw_lua(|raw| unsafe {
         *ffi::lua_getextraspace(raw.state()).cast::<*const StateData>() = data;
+        // SAFETY: the main thread of a state mlua made; the `Lua` it gives is mlua's own for
+        // the state, inside its extra data, which lives as long as the state.
+        let own: *const Lua = Lua::get_or_init_from_ptr(raw.state());
+        (*data).lua.set(own);
     });
+}
+
+/// The `Lua` of `l`, a thread of a live state mlua made: from its state data when it has some
+/// (one load), else mlua's own lookup.
+///
+/// # Safety
+/// `l` is a thread of a live state mlua made, and the reference is used only while it lives.
+pub unsafe fn lua_of<'a>(l: *mut ffi::lua_State) -> &'a Lua {
+    // SAFETY: the extra space holds null or what `publish` stored (copied into every thread),
+    // and the pointers in it live as long as the state (the caller's promise).
+    unsafe {
+        let data = *ffi::lua_getextraspace(l).cast::<*const StateData>();
+        match data.as_ref().and_then(|d| d.lua.get().as_ref()) {
+            Some(lua) => lua,
+            None => Lua::get_or_init_from_ptr(l),
+        }
+    }
 }
 
 /// The state data of a sandboxed state.

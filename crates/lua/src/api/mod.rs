@@ -130,7 +130,7 @@ pub fn install(lua: &Lua, host: &Table) -> mlua::Result<()> {
 
 /// The bindings' per-state data: the pools of reused userdata and the interned keys.
 fn state_data(lua: &Lua, _: &Table) -> mlua::Result<()> {
-    lua.set_app_data(pool::Pools::default());
+    pool::install(lua);
     lua.set_app_data(keys::Keys::new(lua)?);
     Ok(())
 }

@@ -24,22 +24,48 @@ use warren_core::rng::Rng;
 /// in a run; a recipe that makes more gets the rest made anew, as before.
 pub const KEPT: usize = 32;
 
-/// The pools of one state, in its app data (the sandbox puts them there).
+/// The pools of one state, in its app data, found through `state::StateData::pools`.
 #[derive(Default)]
 pub struct Pools {
     /// Rngs (`ctx.rng:stream`).
     rngs: Pool<Rng>,
     /// Rectangle lists (`scatter_rooms`).
     rects: Pool<Vec<Rect>>,
+    /// How many userdata runs were handed from these pools instead of made.
+    handed_out: std::cell::Cell<u64>,
 }
 
 /// Ends a run in `lua`: what it made is handed out again by the next run when `reuse` (the
 /// run left the state clean), else let go.
 pub fn end_run(lua: &Lua, reuse: bool) {
-    if let Some(pools) = lua.app_data_ref::<Pools>() {
+    if let Some(pools) = pools(state::state(lua)) {
         pools.rngs.end_run(reuse);
         pools.rects.end_run(reuse);
     }
+}
+
+/// How many userdata the runs of `lua` (a sandboxed state) were handed from its pools instead
+/// of made anew.
+pub fn handed_out_again(lua: &Lua) -> u64 {
+    pools(state::state(lua)).map_or(0, |p| p.handed_out.get())
+}
+
+/// Gives `lua` (a sandboxed state) its pools: in its app data, where the state data finds
+/// them ([`pools`]).
+pub fn install(lua: &Lua) {
+    lua.set_app_data(Pools::default());
+    if let Some(pools) = lua.app_data_ref::<Pools>() {
+        let at: *const Pools = &*pools;
+        state::state(lua).pools.set(at.cast());
+    }
+}
+
+/// The pools of the state whose data is `data`, if [`install`] gave it some.
+fn pools(data: &state::StateData) -> Option<&Pools> {
+    // SAFETY: null, or what `install` stored: the address of the state's `Pools`, which its
+    // app data holds boxed, never moves nor replaces, and drops only with the state (and so
+    // with `data`, which lives as long).
+    unsafe { data.pools.get().cast::<Pools>().as_ref() }
 }
 
 /// A new userdata holding `value` (a `Shared<T>`): during a run, one an earlier run made when
@@ -53,13 +79,16 @@ pub fn new_userdata<T: Pooled>(
 where
     Shared<T>: UserData,
 {
-    let running = state::state(lua).running.get();
-    let pools = lua.app_data_ref::<Pools>();
-    let pool = pools.as_deref().filter(|_| running).map(T::pool);
+    let data = state::state(lua);
+    let pools = pools(data).filter(|_| data.running.get());
+    let pool = pools.map(T::pool);
     let l = lua.exec_raw_lua(|raw| raw.state());
     let value = match pool {
         Some(pool) => match pool.reuse(lua, value) {
             Ok(ud) => {
+                if let Some(pools) = pools {
+                    pools.handed_out.set(pools.handed_out.get() + 1);
+                }
                 charge_making(lua, l)?;
                 return Ok(ud);
             }

@@ -135,3 +135,34 @@ return {
         );
     }
 }
+
+#[test]
+fn each_run_after_the_first_is_handed_what_the_last_one_made() {
+    // Two streams and one list a run, all on the main thread: every run after the first gets
+    // all three from the pools (the reuse is what spares making, collecting and finalizing a
+    // userdata; nothing else shows it).
+    let src = r#"
+local warren = require "warren"
+return {
+  name = "three",
+  params = { width = { default = 24 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local rooms = warren.gen.scatter_rooms(map, ctx.rng:stream("rooms"), {
+      attempts = 4, min_size = 3, max_size = 5,
+    })
+    map:tag("draw", ctx.rng:stream("more"):int(1, 6) + #rooms)
+  end,
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let host = common::host_for(dir.path(), "three", src, Limits::default());
+    for seed in 0..5u64 {
+        common::generate_at(&host, seed, &[], 1, None).expect("the recipe runs");
+    }
+    assert_eq!(
+        host.handed_out_again(),
+        3 * 4,
+        "runs 2 to 5 each reuse three"
+    );
+    assert_eq!(host.reloads(), 0);
+}

@@ -116,7 +116,7 @@ where
     Shared<T>: mlua::UserData,
 {
     unsafe {
-        let lua = mlua::Lua::get_or_init_from_ptr(l);
+        let lua = crate::state::lua_of(l);
         if lua.exec_raw_lua(|raw| raw.state()) != l || ffi::lua_checkstack(l, 2) == 0 {
             return None;
         }
