@@ -8,6 +8,7 @@ use crate::ffi::{
     lua_warren_dirty, lua_warren_markpristine, lua_warren_reset, lua_warren_takeresetmetas,
 };
 use crate::phases::PhaseClock;
+use crate::short_text::same_text;
 use crate::state::{self, RunData};
 use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
 use crate::{Limits, ParamValue, ParamValues, Usage};
@@ -37,6 +38,10 @@ pub struct Run<'a> {
 /// The id the first object a generation creates gets (see `lua_warren_setidbase`): far above
 /// what loading a recipe uses, so every run numbers its objects the same way.
 const RUN_ID_BASE: u64 = 1 << 40;
+
+/// The error of a run whose map is not in the spare slot, which [`Host::ready_spare`] fills
+/// before every run (a bug in warren).
+const NO_MAP: &str = "the generation's map is missing from the host's spare slot";
 
 /// Where the error objects the host puts back into mlua's pool after loading are numbered:
 /// apart from what loading, the fast calls (`api::fast`, from 2^39) and runs number.
@@ -531,8 +536,7 @@ impl Host {
             let at = at.unwrap_or_else(|| self.recipe.path.display().to_string());
             Error::Budget(format!("{at}: {e}"))
         })?;
-        let mut map = self
-            .fresh_map(width, height)
+        self.ready_spare(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
         if self.stale.replace(false) {
             self.reload()?;
@@ -547,8 +551,7 @@ impl Host {
         budget.note_location(&env.generate_at);
         // Checked above: this only puts the map and the kept levels in the account.
         budget.hold_bytes(map_bytes + self.kept.get());
-        let outcome =
-            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, &mut map)));
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run)));
         budget.check_memory_peak();
         api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
@@ -576,13 +579,16 @@ impl Host {
         self.stale.set(env.dirty() || outcome.is_err() || !refilled);
         api::pool::end_run(&env.lua, !self.stale.get());
         drop(env);
+        // The generated map is in the spare slot; a failed run's goes (its records may have
+        // grown far past what the next map needs), and the next run makes a new one.
+        let map = self.spare.borrow_mut().take();
         match outcome {
             Err(panic) => Err(Error::Internal(panic_message(&panic))),
             Ok(result) if exceeded.is_some() => Err(Error::Budget(
                 self.place_budget(exceeded.unwrap_or_default(), result.as_ref().err()),
             )),
             Ok(Err(e)) => Err(self.script_error(e)),
-            Ok(Ok(())) => Ok(map),
+            Ok(Ok(())) => map.ok_or_else(|| Error::Internal(NO_MAP.into())),
         }
     }
 
@@ -642,31 +648,60 @@ impl Host {
         self.clock.borrow()
     }
 
-    /// A map for a new generation: the recycled one when it uses this registry's terrains.
-    fn fresh_map(&self, width: i64, height: i64) -> std::result::Result<Map, MapError> {
+    /// Readies the spare slot with the map for a new generation: the recycled one, reset where
+    /// it lies, when it uses this registry's terrains, else a new one. A map is not moved
+    /// between here and the caller: each move is a copy, and the run's moves took a tenth of
+    /// an empty recipe's time.
+    fn ready_spare(&self, width: i64, height: i64) -> std::result::Result<(), MapError> {
         let fill = self.registry.map_fill;
-        match self.spare.borrow_mut().take() {
-            Some(mut map) if Arc::ptr_eq(map.terrains(), self.registry.terrains()) => {
-                map.reset(width, height, fill)?;
-                Ok(map)
+        let mut spare = self.spare.borrow_mut();
+        if let Some(map) = spare.as_mut() {
+            if Arc::ptr_eq(map.terrains(), self.registry.terrains()) {
+                let reset = map.reset(width, height, fill);
+                if reset.is_err() {
+                    *spare = None;
+                }
+                return reset;
             }
-            _ => Map::new(width, height, fill, self.registry.terrains().clone()),
         }
+        // The old map goes first: its memory may be what the new one needs.
+        *spare = None;
+        *spare = Some(Map::new(
+            width,
+            height,
+            fill,
+            self.registry.terrains().clone(),
+        )?);
+        Ok(())
     }
 
-    /// Runs the recipe on `map`, which holds the generated map afterwards (it is swapped in and
-    /// out of the shared userdata in place: a map is large, and moving it costs a copy).
-    fn call_generate(&self, env: &Env, run: &Run, map: &mut Map) -> mlua::Result<()> {
+    /// Runs the recipe on the map in the spare slot, which holds the generated map afterwards
+    /// (it is swapped in and out of the shared userdata in place).
+    fn call_generate(&self, env: &Env, run: &Run) -> mlua::Result<()> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
-        let size = (map.width(), map.height());
-        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
+        let size = self.swap_spare(env)?;
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
-        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
-        Self::publish(env, (map.width(), map.height()))?;
+        self.swap_spare(env)?;
+        let size = self
+            .spare
+            .borrow()
+            .as_ref()
+            .map(|m| (m.width(), m.height()));
+        Self::publish(env, size.ok_or_else(|| mlua::Error::runtime(NO_MAP))?)?;
         outcome
+    }
+
+    /// Swaps the maps in the spare slot and in the shared userdata; the size of the one the
+    /// userdata holds now.
+    fn swap_spare(&self, env: &Env) -> mlua::Result<(i32, i32)> {
+        let mut spare = self.spare.borrow_mut();
+        let spare = spare.as_mut().ok_or_else(|| mlua::Error::runtime(NO_MAP))?;
+        let mut held = env.held.0.write_or_busy()?;
+        std::mem::swap(&mut *held, spare);
+        Ok((held.width(), held.height()))
     }
 
     /// Makes `map_ud`'s field table hold `size`, unless it does already.
@@ -740,14 +775,8 @@ impl Host {
 
     /// `ctx.params` as a read-only table, rebuilt only when the values change.
     fn params_table<'e>(env: &'e Env, params: &ParamValues) -> mlua::Result<Ref<'e, Table>> {
-        let same = |cached: &[(String, ParamValue)]| {
-            cached.len() == params.len()
-                && cached
-                    .iter()
-                    .zip(params)
-                    .all(|((ck, cv), (k, v))| cv == v && ck == k)
-        };
-        let hit = matches!(&*env.params_cache.borrow(), Some((cached, _)) if same(cached));
+        let hit =
+            matches!(&*env.params_cache.borrow(), Some((cached, _)) if same_params(cached, params));
         if !hit {
             let lua = &env.lua;
             let t = lua.create_table()?;
@@ -801,10 +830,24 @@ impl Host {
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).
 fn int_param(params: &ParamValues, name: &str) -> i64 {
-    match params.get(name) {
-        Some(ParamValue::Int(v)) => *v,
+    // A scan rather than the map's search: its comparisons call `memcmp` (see `short_text`).
+    match params.iter().find(|(k, _)| same_text(k, name)) {
+        Some((_, ParamValue::Int(v))) => *v,
         _ => 0,
     }
+}
+
+/// Whether `cached`, the parameters `ctx.params` was built from, are `params`, compared without
+/// `memcmp` calls (see `short_text`).
+fn same_params(cached: &[(String, ParamValue)], params: &ParamValues) -> bool {
+    cached.len() == params.len()
+        && cached.iter().zip(params).all(|((ck, cv), (k, v))| {
+            same_text(ck, k)
+                && match (cv, v) {
+                    (ParamValue::Text(a), ParamValue::Text(b)) => same_text(a, b),
+                    _ => cv == v,
+                }
+        })
 }
 
 /// Text of a caught panic.
