@@ -51,7 +51,7 @@ pub fn handed_out_again(lua: &Lua) -> u64 {
 }
 
 /// Gives `lua` (a sandboxed state) its pools: in its app data, where the state data finds
-/// them ([`pools`]).
+/// them (`pools`).
 pub fn install(lua: &Lua) {
     lua.set_app_data(Pools::default());
     if let Some(pools) = lua.app_data_ref::<Pools>() {
