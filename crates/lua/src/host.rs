@@ -40,7 +40,7 @@ pub struct Run<'a> {
 const RUN_ID_BASE: u64 = 1 << 40;
 
 /// The error of a run whose map is not in the spare slot, which [`Host::ready_spare`] fills
-/// before every run (a bug in warren).
+/// before every run (a bug in warren, reported as an internal error).
 const NO_MAP: &str = "the generation's map is missing from the host's spare slot";
 
 /// Where the error objects the host puts back into mlua's pool after loading are numbered:
@@ -539,7 +539,11 @@ impl Host {
         self.ready_spare(width, height)
             .map_err(|e| Error::Param(e.to_string()))?;
         if self.stale.replace(false) {
-            self.reload()?;
+            if let Err(e) = self.reload() {
+                // The map readied for the run goes, as a failed run's does.
+                self.spare.borrow_mut().take();
+                return Err(e);
+            }
         }
 
         let env = self.env.borrow();
@@ -551,7 +555,15 @@ impl Host {
         budget.note_location(&env.generate_at);
         // Checked above: this only puts the map and the kept levels in the account.
         budget.hold_bytes(map_bytes + self.kept.get());
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run)));
+        // The run's map stays in the spare slot, borrowed until the run ends (no script can
+        // reach the host, and `recycle` comes after `generate` returns).
+        let mut spare = self.spare.borrow_mut();
+        let Some(map) = spare.as_mut() else {
+            return Err(Error::Internal(NO_MAP.into()));
+        };
+        let outcome =
+            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
+        drop(spare);
         budget.check_memory_peak();
         api::log::finish(&env.lua);
         state::state(&env.lua).running.set(false);
@@ -649,9 +661,9 @@ impl Host {
     }
 
     /// Readies the spare slot with the map for a new generation: the recycled one, reset where
-    /// it lies, when it uses this registry's terrains, else a new one. A map is not moved
-    /// between here and the caller: each move is a copy, and the run's moves took a tenth of
-    /// an empty recipe's time.
+    /// it lies, when it uses this registry's terrains, else a new one. The map stays in the
+    /// slot until the run ends: each move is a copy, and the run's moves through results took
+    /// a tenth of an empty recipe's time.
     fn ready_spare(&self, width: i64, height: i64) -> std::result::Result<(), MapError> {
         let fill = self.registry.map_fill;
         let mut spare = self.spare.borrow_mut();
@@ -675,33 +687,19 @@ impl Host {
         Ok(())
     }
 
-    /// Runs the recipe on the map in the spare slot, which holds the generated map afterwards
+    /// Runs the recipe on `map` (the spare slot's), which holds the generated map afterwards
     /// (it is swapped in and out of the shared userdata in place).
-    fn call_generate(&self, env: &Env, run: &Run) -> mlua::Result<()> {
+    fn call_generate(&self, env: &Env, run: &Run, map: &mut Map) -> mlua::Result<()> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
-        let size = self.swap_spare(env)?;
+        let size = (map.width(), map.height());
+        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
+        std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
-        self.swap_spare(env)?;
-        let size = self
-            .spare
-            .borrow()
-            .as_ref()
-            .map(|m| (m.width(), m.height()));
-        Self::publish(env, size.ok_or_else(|| mlua::Error::runtime(NO_MAP))?)?;
+        Self::publish(env, (map.width(), map.height()))?;
         outcome
-    }
-
-    /// Swaps the maps in the spare slot and in the shared userdata; the size of the one the
-    /// userdata holds now.
-    fn swap_spare(&self, env: &Env) -> mlua::Result<(i32, i32)> {
-        let mut spare = self.spare.borrow_mut();
-        let spare = spare.as_mut().ok_or_else(|| mlua::Error::runtime(NO_MAP))?;
-        let mut held = env.held.0.write_or_busy()?;
-        std::mem::swap(&mut *held, spare);
-        Ok((held.width(), held.height()))
     }
 
     /// Makes `map_ud`'s field table hold `size`, unless it does already.

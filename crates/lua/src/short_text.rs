@@ -1,7 +1,7 @@
 //! Equality of the short strings the host compares on every map (parameter names and values,
 //! terrain names) without a call into the C library: `==` on byte slices calls `memcmp`, whose
 //! call and dispatch cost more than comparing a dozen bytes. A rooms map made 28 such calls
-//! (about 80 ns of its 5 µs).
+//! (24 checking its parameters, 4 looking up terrain names: about 80 ns of its 5 µs).
 
 /// Whether `a` and `b` hold the same bytes. Up to 16 bytes, each side is read as at most two
 /// overlapping words (or three bytes below 4), which together cover every byte; longer strings

@@ -160,10 +160,12 @@ pub struct StateData {
     pub types_met: std::cell::Cell<u8>,
     /// Where the pools of userdata runs made are (`api::pool::Pools`, in the state's app data,
     /// which never moves nor replaces them; null until the API is installed): found with one
-    /// load instead of the keyed app-data lookup each stream and rectangle list paid.
+    /// load instead of the keyed app-data lookup each stream and rectangle list paid. Reached
+    /// past the app data's borrow count: nothing may replace, remove or borrow mutably the
+    /// `Pools` in the app data.
     pub pools: std::cell::Cell<*const std::ffi::c_void>,
     /// mlua's own `Lua` of this state (the one `Lua::get_or_init_from_ptr` finds, which lives
-    /// as long as the state; null until [`publish`]): found with one load by [`lua_of`] where
+    /// as long as the state; null until [`publish`]): found with two loads by [`lua_of`] where
     /// mlua's lookup searches the registry.
     pub lua: std::cell::Cell<*const Lua>,
 }
@@ -212,7 +214,7 @@ pub fn publish(lua: &Lua) {
 }
 
 /// The `Lua` of `l`, a thread of a live state mlua made: from its state data when it has some
-/// (one load), else mlua's own lookup.
+/// (two loads), else mlua's own lookup.
 ///
 /// # Safety
 /// `l` is a thread of a live state mlua made, and the reference is used only while it lives.
