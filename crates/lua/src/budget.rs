@@ -369,9 +369,16 @@ impl Budget {
         self.tell_share(Share::restart);
         self.memory_detail.borrow_mut().clear();
         self.since_clock.set(0);
-        // The clock was just read (`started`): the first look is one interval on, as every
-        // later one is, not at the first charge (one reading a map a small map did not need).
-        self.clock_due.set(CLOCK_EVERY_INSTRUCTIONS);
+        // `started` is a reading the caller took moments before (the checks and the map's
+        // reset between are bounded): the first look is one interval on, as every later one is
+        // after the last, not at the first charge, which read the clock again on every small
+        // map. A run that begins cancelled is stopped at its first charge still.
+        let first_look = if self.cancelled() {
+            0
+        } else {
+            CLOCK_EVERY_INSTRUCTIONS
+        };
+        self.clock_due.set(first_look);
         self.output.set(0);
         self.last_seen.borrow_mut().clear();
         self.location.borrow_mut().clear();

@@ -258,6 +258,16 @@ fn charges_look_at_the_clock_once_per_checkpoint() {
 }
 
 #[test]
+fn a_run_that_begins_cancelled_stops_at_its_first_charge() {
+    // The first look at the clock waits an interval, but not when the flag is already set: a
+    // small map after a cancel ends at once, as `Host::set_cancel` promises.
+    let b = Budget::new(Limits::default());
+    b.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+    b.begin(limits(u64::MAX, usize::MAX));
+    assert_eq!(b.charge(1, || None), Err(Exceeded::Cancelled));
+}
+
+#[test]
 fn a_cancel_flag_stops_the_next_checkpoint() {
     let b = Budget::new(Limits::default());
     let flag = Arc::new(AtomicBool::new(false));
