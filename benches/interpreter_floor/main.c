@@ -1,7 +1,7 @@
-/* The interpreter's share of a rooms map, alone: stock Lua 5.4.8 (crates/lua-src's sources
-   without LUA_WARREN) runs scripts/rooms.lua's own `generate` against stand-ins for warren's
-   API that do nothing. Every line of the recipe runs as in warren (its field reads, its two
-   options tables, its method calls); each primitive returns at once, `scatter_rooms` and
+/* The interpreter's share of a map, alone: stock Lua 5.4.8 (crates/lua-src's sources without
+   LUA_WARREN) runs a recipe's own `generate` (scripts/rooms.lua, say) against stand-ins for
+   warren's API that do nothing. Every line of the recipe runs as in warren (its field reads,
+   its options tables, its method calls); each primitive returns at once, `scatter_rooms` and
    `ctx.rng:stream` with a new userdata (as warren's do), `#rooms` the 9 rooms a default map
    has on average. What is left of warren's time beyond this and its core's calls is the host:
    argument reading, records, budgets, timing. Prints the median of ROUNDS rounds of MAPS maps,
