@@ -328,12 +328,13 @@ const PURGE_DELAY_MS: std::ffi::c_long = 1000;
 /// Kept for good (-1), a batch whose maps fail at `--max-memory` held 319 MiB under 256 (the
 /// freed pages the next map did not reuse, beside those it did; measured when the delay was
 /// first set) and `warren serve` with a sweep 116 MiB under 64 (over the 64 + 48 allowed;
-/// 2026-12-01); with 1 s, 266 MiB (one job; 274 with two) and 94–97 MiB. Not 100 ms: a batch of 399² towns (8 ms each) then gave back its free pages every
-/// dozen maps, and the next maps faulted them in again, 35–40 page faults a map more than with
-/// 1 s, and the slowest twentieth of the maps took 1.12–1.23× the median time against
-/// 1.04–1.16× (BENCHMARKS.md). 1 s is mimalloc v3's own default; it is set here so that an
-/// update of the allocator (v2's is 100 ms) does not change it. `MIMALLOC_PURGE_DELAY` in the
-/// environment still decides, when it is set.
+/// 2026-12-01); with 1 s, 266 MiB (one job; 274 with two) and 94–97 MiB. Not 100 ms: a batch
+/// of 399² towns (8 ms each) then gave back its free pages every dozen maps, and the next maps
+/// faulted them in again, 35–40 page faults a map more than with 1 s, and the slowest
+/// twentieth of the maps took 1.12–1.23× the median time against 1.04–1.16× (BENCHMARKS.md).
+/// 1 s is mimalloc v3's own default; it is set here so that an update of the allocator (v2's is
+/// 100 ms) does not change it. `MIMALLOC_PURGE_DELAY` in the environment still decides, when it
+/// is set.
 ///
 /// # Safety
 /// No other thread may exist (mimalloc's options are not thread safe): call it first thing in

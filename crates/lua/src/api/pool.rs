@@ -83,12 +83,10 @@ where
     let pools = pools(data).filter(|_| data.running.get());
     let pool = pools.map(T::pool);
     let l = lua.exec_raw_lua(|raw| raw.state());
-    let value = match pool {
-        Some(pool) => match pool.reuse(lua, value) {
+    let value = match pools.zip(pool) {
+        Some((pools, pool)) => match pool.reuse(lua, value) {
             Ok(ud) => {
-                if let Some(pools) = pools {
-                    pools.handed_out.set(pools.handed_out.get() + 1);
-                }
+                pools.handed_out.set(pools.handed_out.get() + 1);
                 charge_making(lua, l)?;
                 return Ok(ud);
             }
