@@ -10,7 +10,7 @@ use crate::ffi::{
 use crate::phases::PhaseClock;
 use crate::short_text::same_text;
 use crate::state::{self, RunData};
-use crate::{api, located, params, recipe, recipe::Recipe, sandbox};
+use crate::{api, located, params, recipe, recipe::Recipe, sandbox, traceback};
 use crate::{Limits, ParamValue, ParamValues, Usage};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 use std::cell::{Ref, RefCell};
@@ -131,8 +131,6 @@ struct Env {
     /// before any line of the run was seen (an allocation in a C function, say).
     generate_at: String,
     freeze: Function,
-    /// Lua's own `xpcall`, which runs `generate` under [`Env::traceback`].
-    xpcall: Function,
     /// The message handler `generate` runs under (`traceback::handler`).
     traceback: Function,
     /// The `ctx` tables, refilled for every run.
@@ -171,7 +169,6 @@ impl Env {
             sandbox::new_state(vec![dir], limits, api::install).map_err(internal_lua)?;
         let _running = lua.running();
         let freeze: Function = helpers.get("freeze").map_err(internal_lua)?;
-        let xpcall: Function = helpers.get("xpcall").map_err(internal_lua)?;
         let traceback: Function = helpers.get("traceback").map_err(internal_lua)?;
         let functions = api::ctx::CtxFunctions::new(&lua, clock.clone()).map_err(internal_lua)?;
         let data = state::state(&lua);
@@ -218,7 +215,6 @@ impl Env {
             generate,
             generate_at,
             freeze,
-            xpcall,
             traceback,
             ctx,
             recipe_name,
@@ -738,14 +734,12 @@ impl Host {
             },
         )?;
         drop(params);
-        // The run's objects are numbered from here: calling `xpcall` and `generate` makes none.
+        // The run's objects are numbered from here: calling `generate` makes none.
         // SAFETY: the state is live and no Lua code runs; this sets the id the next object gets.
         unsafe { state::set_id_base(lua.raw_state(), RUN_ID_BASE) };
         // So are its clocks: whatever the host ran before (a new `ctx.params`) is not counted.
         crate::clock::start(lua, run.seed);
-        let entered: mlua::Result<(Value, Value)> =
-            env.xpcall
-                .call((&env.generate, &env.traceback, &env.map_ud, ctx));
+        let entered = traceback::call(lua, &env.traceback, &env.generate, (&env.map_ud, ctx));
         // Before the host's own writes after the run (`release`): they must stay.
         self.reset(env);
         if let Some(above) = above {
@@ -756,8 +750,7 @@ impl Host {
             // outlives it (`reset` above puts back everything that existed before).
             above.destroy()?;
         }
-        let (ok, error) = entered?;
-        crate::traceback::outcome(lua, ok, error)
+        traceback::outcome(lua, entered?)
     }
 
     /// Puts back every object that existed before the run and that the run wrote to, as it was

@@ -274,7 +274,7 @@ local warren = host.warren
 G.warren = freeze(warren, "warren")
 loaded.warren = G.warren
 
--- One generation is one call from the host: `xpcall(generate, traceback, map, ctx)`, Lua's own
--- `xpcall` with the host's traceback handler (the host has refilled `ctx` and started the run's
--- object numbering).
-return { freeze = freeze, xpcall = rawxpcall, traceback = host.traceback }
+-- One generation is one call from the host: `generate(map, ctx)` under the host's traceback
+-- handler, as Lua's own `xpcall` would call it (the host has refilled `ctx` and started the
+-- run's object numbering).
+return { freeze = freeze, traceback = host.traceback }

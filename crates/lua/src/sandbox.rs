@@ -200,7 +200,7 @@ pub fn new_state(
     sandbox.hold_collector();
 
     let host = lua.create_table()?;
-    // The host calls recipes under Lua's own `xpcall` with this handler.
+    // The host calls recipes under this handler, as Lua's own `xpcall` would (`traceback::call`).
     host.set("traceback", super::traceback::handler(lua)?)?;
     host.set("error_value", lua.create_function(error_value)?)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;

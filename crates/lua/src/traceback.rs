@@ -10,11 +10,11 @@
 //!   standard library and `load`ed strings left out; long recursions shortened; where a tail
 //!   call replaced its caller's frame, `(… tail calls …)` says so, as Lua's own traceback does).
 //!
-//! The host hooks in twice: it calls `generate` under Lua's own `xpcall` with [`handler`], and
-//! [`outcome`] turns what that `xpcall` returned into a result.
+//! The host hooks in twice: it calls `generate` under [`handler`] ([`call`], as Lua's own
+//! `xpcall` would), and [`outcome`] turns what was raised into a result.
 
 use crate::ffi::{lua_warren_outermost, lua_warren_samestack, lua_warren_stepstack};
-use mlua::{ffi, Function, Lua, Table, Value};
+use mlua::{ffi, AnyUserData, Function, Lua, Table, Value};
 use std::ffi::CStr;
 use std::fmt::Write as _;
 
@@ -45,13 +45,52 @@ pub fn handler(lua: &Lua) -> mlua::Result<Function> {
     lua.create_function(handle)
 }
 
-/// What `xpcall(generate, handler, …)` returned, as a result: its error comes back as a
-/// [`Traced`] error with the handler's message and recipe traceback. Budget errors and Rust
-/// panics pass as they are (the host reports those).
-pub fn outcome(lua: &Lua, ok: Value, error: Value) -> mlua::Result<()> {
-    if matches!(ok, Value::Boolean(true)) {
+/// Calls `function(map, ctx)` under `handler`, straight on the Lua stack, as Lua's own
+/// `xpcall(function, handler, map, ctx)` called through mlua did, without the frames and values
+/// of those two calls between (90 ns, a fifth of an empty recipe): `Ok(None)` when it returned,
+/// `Ok(Some(value))` with what was raised. That is the handler's message; in fatal mode (a
+/// budget ran out) no handler runs and it is the error as raised, mlua's own error for a
+/// budget's. A Rust panic resumes here, as mlua resumes it.
+pub fn call(
+    lua: &Lua,
+    handler: &Function,
+    function: &Function,
+    (map, ctx): (&AnyUserData, &Table),
+) -> mlua::Result<Option<Value>> {
+    lua.exec_raw_lua(|raw| {
+        let l = raw.state();
+        // SAFETY: room for the four values is checked; each is pushed from a handle of this
+        // state; the stack is put back as it was, but for a resumed panic (whose state the host
+        // drops: see `Host::generate`).
+        unsafe {
+            let top = ffi::lua_gettop(l);
+            if ffi::lua_checkstack(l, 4) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            let pushed = (|| {
+                raw.push(handler)?;
+                raw.push(function)?;
+                raw.push(map)?;
+                raw.push(ctx)
+            })();
+            let raised = match pushed {
+                Err(e) => Err(e),
+                Ok(()) if ffi::lua_pcall(l, 2, 0, top + 1) == ffi::LUA_OK => Ok(None),
+                Ok(()) => Ok(Some(raw.pop_value())),
+            };
+            ffi::lua_settop(l, top);
+            raised
+        }
+    })
+}
+
+/// What a run of `generate` under [`handler`] raised ([`call`]), as a result: the handler's
+/// message comes back as a [`Traced`] error with its recipe traceback; budget errors pass as
+/// they are (the host reports those).
+pub fn outcome(lua: &Lua, raised: Option<Value>) -> mlua::Result<()> {
+    let Some(error) = raised else {
         return Ok(());
-    }
+    };
     match error {
         Value::String(s) => Err(mlua::Error::external(Traced(
             s.to_string_lossy().to_string(),
