@@ -45,13 +45,13 @@ pub fn handler(lua: &Lua) -> mlua::Result<Function> {
     lua.create_function(handle)
 }
 
-/// Calls `function(map, ctx)` under `handler`, straight on the Lua stack, as Lua's own
-/// `xpcall(function, handler, map, ctx)` called through mlua did, without the frames and values
-/// of those two calls between (90 ns, a fifth of an empty recipe): `Ok(None)` when it returned,
-/// `Ok(Some(value))` with what was raised. That is the handler's message; in fatal mode (a
-/// budget ran out) no handler runs and it is the error as raised, mlua's own error for a
-/// budget's. A Rust panic resumes here, as mlua resumes it.
-pub fn call(
+/// Calls `function(map, ctx)` under `handler` with one protected call made on the Lua stack
+/// (what Lua's own `xpcall` does, without its frame, and without mlua's typed call into it: 90
+/// ns, a fifth of an empty recipe): `Ok(None)` when it returned, `Ok(Some(value))` with what
+/// was raised: the handler's message, or, where no handler runs (a memory error; fatal mode,
+/// when a budget ran out), the value as raised (a message, or mlua's error from a Rust
+/// function). A Rust panic resumes here, as mlua resumes it.
+pub(crate) fn call(
     lua: &Lua,
     handler: &Function,
     function: &Function,
@@ -60,33 +60,40 @@ pub fn call(
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
         // SAFETY: room for the four values is checked; each is pushed from a handle of this
-        // state; the stack is put back as it was, but for a resumed panic (whose state the host
-        // drops: see `Host::generate`).
+        // state; the stack is put back as it was on every way out, a resumed panic's included.
         unsafe {
             let top = ffi::lua_gettop(l);
+            let _restore = StackTop(l, top);
             if ffi::lua_checkstack(l, 4) == 0 {
                 return Err(mlua::Error::StackError);
             }
-            let pushed = (|| {
-                raw.push(handler)?;
-                raw.push(function)?;
-                raw.push(map)?;
-                raw.push(ctx)
-            })();
-            let raised = match pushed {
-                Err(e) => Err(e),
-                Ok(()) if ffi::lua_pcall(l, 2, 0, top + 1) == ffi::LUA_OK => Ok(None),
-                Ok(()) => Ok(Some(raw.pop_value())),
-            };
-            ffi::lua_settop(l, top);
-            raised
+            raw.push(handler)?;
+            raw.push(function)?;
+            raw.push(map)?;
+            raw.push(ctx)?;
+            Ok(match ffi::lua_pcall(l, 2, 0, top + 1) {
+                ffi::LUA_OK => None,
+                _ => Some(raw.pop_value()),
+            })
         }
     })
 }
 
-/// What a run of `generate` under [`handler`] raised ([`call`]), as a result: the handler's
-/// message comes back as a [`Traced`] error with its recipe traceback; budget errors pass as
-/// they are (the host reports those).
+/// Puts a Lua stack's top back where it was when dropped (as mlua's own calls do, unwinding
+/// included).
+struct StackTop(*mut ffi::lua_State, std::ffi::c_int);
+
+impl Drop for StackTop {
+    fn drop(&mut self) {
+        // SAFETY: the state is live while the call that made this runs; the top it sets is one
+        // the stack had.
+        unsafe { ffi::lua_settop(self.0, self.1) };
+    }
+}
+
+/// What a run of `generate` under [`handler`] raised ([`call`]), as a result: a message (the
+/// handler's, a memory error's, a budget's) comes back as a [`Traced`] error, mlua's own errors
+/// as they are (the host reports a budget's own message either way).
 pub fn outcome(lua: &Lua, raised: Option<Value>) -> mlua::Result<()> {
     let Some(error) = raised else {
         return Ok(());
@@ -96,6 +103,7 @@ pub fn outcome(lua: &Lua, raised: Option<Value>) -> mlua::Result<()> {
             s.to_string_lossy().to_string(),
         ))),
         Value::Error(e) => Err(*e),
+        // A value raised in fatal mode (neither is a message the handler made).
         Value::Nil => Err(mlua::Error::runtime("error")),
         other => Err(mlua::Error::runtime(describe(lua, &other))),
     }
