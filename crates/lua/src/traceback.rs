@@ -10,7 +10,7 @@
 //!   standard library and `load`ed strings left out; long recursions shortened; where a tail
 //!   call replaced its caller's frame, `(… tail calls …)` says so, as Lua's own traceback does).
 //!
-//! The host hooks in twice: it calls `generate` under [`handler`] ([`call`], as Lua's own
+//! The host hooks in twice: it calls `generate` under [`handler`] (`call`, as Lua's own
 //! `xpcall` would), and [`outcome`] turns what was raised into a result.
 
 use crate::ffi::{lua_warren_outermost, lua_warren_samestack, lua_warren_stepstack};
@@ -91,7 +91,7 @@ impl Drop for StackTop {
     }
 }
 
-/// What a run of `generate` under [`handler`] raised ([`call`]), as a result: a message (the
+/// What a run of `generate` under [`handler`] raised (`call`), as a result: a message (the
 /// handler's, a memory error's, a budget's) comes back as a [`Traced`] error, mlua's own errors
 /// as they are (the host reports a budget's own message either way).
 pub fn outcome(lua: &Lua, raised: Option<Value>) -> mlua::Result<()> {
