@@ -18,7 +18,7 @@ use warren_core::map::annotations::Door;
 use warren_core::map::door::DoorState;
 use warren_core::map::geom::{dogleg_cells, DogLeg, Point, Rect};
 use warren_core::map::terrain::{Rgb, Terrain, TerrainId, TerrainTable};
-use warren_core::map::{fill, fill_by_doubling, priority, Brush, Map, Planes};
+use warren_core::map::{fill, fill_by_doubling, priority, Brush, Map, MapError, Planes};
 
 #[test]
 fn fill_writes_every_cell_of_any_length_and_nothing_else() {
@@ -370,5 +370,50 @@ proptest::proptest! {
         proptest::prop_assert_eq!(fast.priority_cells(), slow.priority_cells());
         proptest::prop_assert_eq!(fast.region_cells(), slow.region_cells());
         proptest::prop_assert_eq!(fast.flag_cells(), slow.flag_cells());
+    }
+
+    /// `holds` says what `check_rect` checks, for any rectangle (empty, negative, and past
+    /// `i32::MAX` at its far corner), and `check_rect`'s error is the one the rectangle's
+    /// emptiness or its first corner off the map names, as it was before `holds`.
+    #[test]
+    fn holds_is_check_rect(
+        (w, h) in (1i64..70, 1i64..70),
+        near in (0u32..1000, 0u32..1000, 0u32..1000, 0u32..1000),
+        wild in proptest::option::of((
+            proptest::num::i32::ANY,
+            proptest::num::i32::ANY,
+            proptest::num::i32::ANY,
+            proptest::num::i32::ANY,
+        )),
+    ) {
+        // Mostly rectangles about the map's edges (a cell either side of each), sometimes any.
+        let about = |n: u32, side: i64, from: i64| (i64::from(n) % (side + 4) + from) as i32;
+        let (x, y, rw, rh) = wild.unwrap_or((
+            about(near.0, w, -2),
+            about(near.1, h, -2),
+            about(near.2, w, -1),
+            about(near.3, h, -1),
+        ));
+        let map = Map::new(w, h, 0, table()).unwrap();
+        let r = Rect::new(x, y, rw, rh);
+        // The check as it was written before `holds`, in 64 bits (where `Rect::x2` would
+        // overflow, the far corner is off the map either way).
+        let far = (i64::from(x) + i64::from(rw) - 1, i64::from(y) + i64::from(rh) - 1);
+        let on = |cx: i64, cy: i64| cx >= 0 && cy >= 0 && cx < w && cy < h;
+        let expected = !r.is_empty() && on(x.into(), y.into()) && on(far.0, far.1);
+        proptest::prop_assert_eq!(map.holds(&r), expected);
+        let checked = map.check_rect(&r);
+        proptest::prop_assert_eq!(checked.is_ok(), expected);
+        if let Err(e) = checked {
+            let named = match e {
+                MapError::EmptyRect { .. } => "empty",
+                MapError::OutOfBounds { x: ex, y: ey, .. } if (ex, ey) == (x.into(), y.into()) => "first",
+                MapError::OutOfBounds { .. } => "far",
+                _ => "other",
+            };
+            let first_off = !on(x.into(), y.into());
+            let want = if r.is_empty() { "empty" } else if first_off { "first" } else { "far" };
+            proptest::prop_assert_eq!(named, want);
+        }
     }
 }
