@@ -699,21 +699,25 @@ impl Map {
         self.known.region_zero &= brush.region.is_none();
     }
 
-    /// Checks that every cell of `rect` is on the map.
+    /// Checks that `rect` has cells and that every one of them is on the map
+    /// ([`Map::rect_in_bounds`]).
+    ///
+    /// # Errors
+    /// [`MapError::EmptyRect`] for a rectangle without cells; else [`MapError::OutOfBounds`]
+    /// naming its top-left corner when that is off the map, or else its bottom-right one.
     #[inline]
     pub fn check_rect(&self, rect: &Rect) -> Result<(), MapError> {
-        if self.holds(rect) {
+        if self.rect_in_bounds(rect) {
             Ok(())
         } else {
             Err(self.rect_error(rect))
         }
     }
 
-    /// Whether `rect` has cells and every one of them is on the map: what [`Map::check_rect`]
-    /// checks, as a few comparisons inlined where it is asked (the phases ask it of every room,
-    /// twice or more a map).
+    /// Whether `rect` has cells and every one of them is on the map: what
+    /// [`Map::check_rect`] checks, as six comparisons inlined where it is asked.
     #[inline]
-    pub fn holds(&self, rect: &Rect) -> bool {
+    pub fn rect_in_bounds(&self, rect: &Rect) -> bool {
         // In 64 bits: a far corner past `i32::MAX` is off the map, not wrapped onto it.
         let (x, y) = (i64::from(rect.x), i64::from(rect.y));
         let (w, h) = (i64::from(rect.w), i64::from(rect.h));
@@ -725,10 +729,11 @@ impl Map {
             && y + h <= i64::from(self.height)
     }
 
-    /// Why `rect` is not on the map ([`Map::holds`] is false): it has no cells, or the first of
-    /// its corners off the map, top-left then bottom-right.
+    /// Why `rect` is not on the map (for a rectangle [`Map::rect_in_bounds`] refuses): it has
+    /// no cells, or the first of its corners off the map, top-left then bottom-right.
     #[cold]
     fn rect_error(&self, rect: &Rect) -> MapError {
+        debug_assert!(!self.rect_in_bounds(rect));
         if rect.is_empty() {
             return MapError::EmptyRect {
                 x: rect.x,

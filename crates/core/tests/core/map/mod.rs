@@ -372,48 +372,71 @@ proptest::proptest! {
         proptest::prop_assert_eq!(fast.flag_cells(), slow.flag_cells());
     }
 
-    /// `holds` says what `check_rect` checks, for any rectangle (empty, negative, and past
-    /// `i32::MAX` at its far corner), and `check_rect`'s error is the one the rectangle's
-    /// emptiness or its first corner off the map names, as it was before `holds`.
-    #[test]
-    fn holds_is_check_rect(
-        (w, h) in (1i64..70, 1i64..70),
-        near in (0u32..1000, 0u32..1000, 0u32..1000, 0u32..1000),
-        wild in proptest::option::of((
-            proptest::num::i32::ANY,
-            proptest::num::i32::ANY,
-            proptest::num::i32::ANY,
-            proptest::num::i32::ANY,
-        )),
-    ) {
-        // Mostly rectangles about the map's edges (a cell either side of each), sometimes any.
-        let about = |n: u32, side: i64, from: i64| (i64::from(n) % (side + 4) + from) as i32;
-        let (x, y, rw, rh) = wild.unwrap_or((
-            about(near.0, w, -2),
-            about(near.1, h, -2),
-            about(near.2, w, -1),
-            about(near.3, h, -1),
-        ));
+}
+
+/// `rect_in_bounds` says what `check_rect` checks, and `check_rect`'s error is the one it was
+/// before `rect_in_bounds` (empty; else the first corner off the map, top-left then
+/// bottom-right), for every rectangle about the edges of every map up to 6×6, and of a map as
+/// wide as a side may be.
+#[test]
+fn rect_in_bounds_is_check_rect() {
+    let sizes = (1..=6).flat_map(|w| (1..=6).map(move |h| (w, h)));
+    for (w, h) in sizes.chain([(65_536, 1)]) {
         let map = Map::new(w, h, 0, table()).unwrap();
-        let r = Rect::new(x, y, rw, rh);
-        // The check as it was written before `holds`, in 64 bits (where `Rect::x2` would
-        // overflow, the far corner is off the map either way).
-        let far = (i64::from(x) + i64::from(rw) - 1, i64::from(y) + i64::from(rh) - 1);
-        let on = |cx: i64, cy: i64| cx >= 0 && cy >= 0 && cx < w && cy < h;
-        let expected = !r.is_empty() && on(x.into(), y.into()) && on(far.0, far.1);
-        proptest::prop_assert_eq!(map.holds(&r), expected);
-        let checked = map.check_rect(&r);
-        proptest::prop_assert_eq!(checked.is_ok(), expected);
-        if let Err(e) = checked {
-            let named = match e {
-                MapError::EmptyRect { .. } => "empty",
-                MapError::OutOfBounds { x: ex, y: ey, .. } if (ex, ey) == (x.into(), y.into()) => "first",
-                MapError::OutOfBounds { .. } => "far",
-                _ => "other",
-            };
-            let first_off = !on(x.into(), y.into());
-            let want = if r.is_empty() { "empty" } else if first_off { "first" } else { "far" };
-            proptest::prop_assert_eq!(named, want);
+        let (mw, mh) = (w as i32, h as i32);
+        let xs = (-2..=mw.min(8) + 1).chain([mw - 2, mw - 1, mw, mw + 1]);
+        for x in xs {
+            for y in -2..=mh + 1 {
+                for rw in (-1..=mw.min(8) + 2).chain([mw - 1, mw, mw + 1]) {
+                    for rh in -1..=mh + 2 {
+                        let r = Rect::new(x, y, rw, rh);
+                        let far = (x + rw - 1, y + rh - 1);
+                        let on = |cx: i32, cy: i32| cx >= 0 && cy >= 0 && cx < mw && cy < mh;
+                        let expected = if r.is_empty() {
+                            Err(MapError::EmptyRect { x, y, w: rw, h: rh })
+                        } else if !on(x, y) {
+                            Err(MapError::OutOfBounds {
+                                x: x.into(),
+                                y: y.into(),
+                                width: mw,
+                                height: mh,
+                            })
+                        } else if !on(far.0, far.1) {
+                            Err(MapError::OutOfBounds {
+                                x: far.0.into(),
+                                y: far.1.into(),
+                                width: mw,
+                                height: mh,
+                            })
+                        } else {
+                            Ok(())
+                        };
+                        assert_eq!(map.rect_in_bounds(&r), expected.is_ok(), "{r:?} on {w}x{h}");
+                        assert_eq!(map.check_rect(&r), expected, "{r:?} on {w}x{h}");
+                    }
+                }
+            }
         }
+    }
+}
+
+/// A far corner past `i32::MAX` is off the map (compared in 64 bits, not wrapped onto it).
+#[test]
+fn rects_past_i32_max_are_not_in_bounds() {
+    let map = Map::new(10, 10, 0, table()).unwrap();
+    let max = i32::MAX;
+    for (x, y, w, h) in [
+        (1, 0, max, 1),
+        (9, 0, max, 1),
+        (0, 1, 1, max),
+        (0, 0, max, max),
+        (max, 0, 1, 1),
+        (i32::MIN, 0, max, 1),
+        (0, i32::MIN, 1, max),
+    ] {
+        assert!(
+            !map.rect_in_bounds(&Rect::new(x, y, w, h)),
+            "({x}, {y}, {w}, {h})"
+        );
     }
 }

@@ -70,7 +70,7 @@ fn terrain(map: &Map, name: &str) -> Option<TerrainId> {
 /// Whether every rectangle lies on `map` (the phases' own first check, which the declared
 /// binding reports).
 fn all_on(map: &Map, rects: &[Rect]) -> bool {
-    rects.iter().all(|r| map.holds(r))
+    rects.iter().all(|r| map.rect_in_bounds(r))
 }
 
 /// The budget of the state `l` runs in.
