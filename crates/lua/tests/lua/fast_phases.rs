@@ -62,6 +62,13 @@ return {
       { "carve", floor, { kind = 5 }, n = 2 },
       { "carve", "nowhere", n = 1 },
       { "carve", floor, { kind = "x", bogus = 1 }, n = 2 },
+      -- Keys as long as an option's and the same but at one end (compared a word at a time).
+      { "carve", floor, { xind = "x" }, n = 2 },
+      { "carve", floor, { kinx = "x" }, n = 2 },
+      { "connect", { terrain = corridor, xerrain = corridor }, n = 1 },
+      { "connect", { terrain = corridor, terraix = corridor }, n = 1 },
+      { "connect", { terrain = corridor, xonnectivity = "4" }, n = 1 },
+      { "connect", { terrain = corridor, connectivitx = "4" }, n = 1 },
       { "carve", floor, { "vault", kind = "x" }, n = 2 },
       { "connect", { corridor, terrain = corridor, [2.5] = 1 }, n = 1 },
       { "carve", floor, { priority = 9, kind = "hall" }, n = 2 },
@@ -217,6 +224,12 @@ fn fast_phases_do_what_the_declared_bindings_do() {
         let answers = tag("fast answers");
         for seen in [
             "unknown option 'bogus'",
+            "unknown option 'xind'",
+            "unknown option 'kinx'",
+            "unknown option 'xerrain'",
+            "unknown option 'terraix'",
+            "unknown option 'xonnectivity'",
+            "unknown option 'connectivitx'",
             "unknown terrain 'nowhere'",
             "is not one of",
             "needs 'terrain'",
