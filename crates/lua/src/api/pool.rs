@@ -15,7 +15,7 @@ use super::shared::Shared;
 use crate::budget::uncharged;
 use crate::ffi::{lua_warren_charge, lua_warren_renumber, CALL_COST};
 use crate::state;
-use mlua::{ffi, AnyUserData, Lua, UserData};
+use mlua::{ffi, AnyUserData, Lua, UserData, Value};
 use std::cell::RefCell;
 use warren_core::map::geom::Rect;
 use warren_core::rng::Rng;
@@ -79,21 +79,77 @@ pub fn new_userdata<T: Pooled>(
 where
     Shared<T>: UserData,
 {
-    let data = state::state(lua);
-    let pools = pools(data).filter(|_| data.running.get());
-    let pool = pools.map(T::pool);
-    let l = lua.exec_raw_lua(|raw| raw.state());
-    let value = match pools.zip(pool) {
-        Some((pools, pool)) => match pool.reuse(lua, value) {
-            Ok(ud) => {
-                pools.handed_out.set(pools.handed_out.get() + 1);
-                charge_making(lua, l)?;
-                return Ok(ud);
-            }
-            Err(value) => value,
+    match hand_out(lua, value)? {
+        // The pooled userdata is on the stack: taken off it as a handle.
+        // SAFETY: `hand_out` left it on top of the current thread's stack.
+        Ok(()) => match lua.exec_raw_lua(|raw| unsafe { raw.pop_value() }) {
+            Value::UserData(ud) => Ok(ud),
+            _ => Err(mlua::Error::runtime(
+                "a pooled userdata was not on the stack",
+            )),
         },
-        None => value,
+        Err(value) => make(lua, value, point),
+    }
+}
+
+/// [`new_userdata`] pushed onto the stack of the state's current thread (which has room for
+/// it), without a handle when it comes from the pool: what a fast call answers with.
+pub fn push_userdata<T: Pooled>(
+    lua: &Lua,
+    value: T,
+    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
+) -> mlua::Result<()>
+where
+    Shared<T>: UserData,
+{
+    match hand_out(lua, value)? {
+        Ok(()) => Ok(()),
+        Err(value) => {
+            let ud = make(lua, value, point)?;
+            // SAFETY: the caller made room for one value on the current thread's stack.
+            lua.exec_raw_lua(|raw| unsafe { raw.push(&ud) })
+        }
+    }
+}
+
+/// During a run, a userdata an earlier run made, holding `value`, pushed onto the stack of the
+/// state's current thread and charged as a new one: `Ok(Ok(()))`; `Ok(Err(value))` when the
+/// pool has none free (or no run is on), the budget's error (nothing pushed) when the charge
+/// trips it.
+fn hand_out<T: Pooled>(lua: &Lua, value: T) -> mlua::Result<Result<(), T>>
+where
+    Shared<T>: UserData,
+{
+    let data = state::state(lua);
+    let Some(pools) = pools(data).filter(|_| data.running.get()) else {
+        return Ok(Err(value));
     };
+    if let Err(value) = T::pool(pools).reuse(lua, value) {
+        return Ok(Err(value));
+    }
+    pools.handed_out.set(pools.handed_out.get() + 1);
+    let l = lua.exec_raw_lua(|raw| raw.state());
+    if let Err(e) = charge_making(lua, l) {
+        // SAFETY: `reuse` pushed the userdata onto `l`.
+        unsafe { ffi::lua_pop(l, 1) };
+        return Err(e);
+    }
+    Ok(Ok(()))
+}
+
+/// A userdata made anew holding `value`, which `point` makes point at its cell, kept for the
+/// next run when a run is on and its pool has room.
+fn make<T: Pooled>(
+    lua: &Lua,
+    value: T,
+    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
+) -> mlua::Result<AnyUserData>
+where
+    Shared<T>: UserData,
+{
+    let data = state::state(lua);
+    let pool = pools(data).filter(|_| data.running.get()).map(T::pool);
+    let l = lua.exec_raw_lua(|raw| raw.state());
     let shared = Shared::new(value);
     // SAFETY: `l` is the state's current thread; only its budget counter moves.
     let ud = unsafe {
@@ -126,19 +182,21 @@ fn charge_making(lua: &Lua, l: *mut ffi::lua_State) -> mlua::Result<()> {
     }
 }
 
-/// Gives `ud` the id a new object would get now; false (no id taken) when the Lua stack has no
-/// room to do it.
-fn renumber(lua: &Lua, ud: &AnyUserData) -> bool {
+/// Pushes `ud` onto the stack of the state's current thread with the id a new object would get
+/// now; false, with nothing pushed, when the stack has no room or that cannot be done.
+fn push_renumbered(lua: &Lua, ud: &AnyUserData) -> bool {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
-        // SAFETY: one slot is checked for, pushed and popped; renumbering cannot raise.
+        // SAFETY: one slot is checked for and pushed; renumbering cannot raise.
         unsafe {
             if ffi::lua_checkstack(l, 1) == 0 || raw.push(ud).is_err() {
                 return false;
             }
-            let done = lua_warren_renumber(l, -1) != 0;
-            ffi::lua_pop(l, 1);
-            done
+            if lua_warren_renumber(l, -1) == 0 {
+                ffi::lua_pop(l, 1);
+                return false;
+            }
+            true
         }
     })
 }
@@ -194,23 +252,23 @@ impl<T: Pooled> Pool<T>
 where
     Shared<T>: UserData,
 {
-    /// A userdata an earlier run made, now holding `value` and numbered as a new object;
-    /// `Err(value)` when none is free.
-    fn reuse(&self, lua: &Lua, value: T) -> Result<AnyUserData, T> {
+    /// A userdata an earlier run made, now holding `value`, numbered as a new object and pushed
+    /// onto the stack of the state's current thread; `Err(value)`, with nothing pushed, when
+    /// none is free (or the stack has no room).
+    fn reuse(&self, lua: &Lua, value: T) -> Result<(), T> {
         let Some(kept) = self.free.borrow_mut().pop() else {
             return Err(value);
         };
         let Some(mut payload) = kept.value.write() else {
             return Err(value);
         };
-        if !renumber(lua, &kept.ud) {
+        if !push_renumbered(lua, &kept.ud) {
             return Err(value);
         }
         *payload = value;
         drop(payload);
-        let ud = kept.ud.clone();
         self.made.borrow_mut().push(kept);
-        Ok(ud)
+        Ok(())
     }
 
     /// Keeps `ud`, just made with `value` as its payload, for the next run (while fewer than

@@ -120,8 +120,8 @@ where
         if lua.exec_raw_lua(|raw| raw.state()) != l || ffi::lua_checkstack(l, 2) == 0 {
             return None;
         }
-        let ud = new_pointing(lua, make()?).ok()?;
-        lua.exec_raw_lua(|raw| raw.push(&ud)).ok()?;
+        let value = make()?;
+        crate::api::pool::push_userdata(lua, value, |ud, shared| point_at(lua, ud, shared)).ok()?;
         Some(Answer::Pushed)
     }
 }
