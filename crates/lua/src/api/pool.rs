@@ -68,13 +68,18 @@ fn pools(data: &state::StateData) -> Option<&Pools> {
     unsafe { data.pools.get().cast::<Pools>().as_ref() }
 }
 
+/// Makes a new userdata point at its cell, given the userdata and its payload.
+pub trait PointAt<T>: FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()> {}
+
+impl<T, F: FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>> PointAt<T> for F {}
+
 /// A new userdata holding `value` (a `Shared<T>`): during a run, one an earlier run made when
 /// the pool has one free, else a new one, which `point` makes point at its cell (given the
 /// userdata and its payload) and which is kept for the next run.
 pub fn new_userdata<T: Pooled>(
     lua: &Lua,
     value: T,
-    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
+    point: impl PointAt<T>,
 ) -> mlua::Result<AnyUserData>
 where
     Shared<T>: UserData,
@@ -94,11 +99,7 @@ where
 
 /// [`new_userdata`] pushed onto the stack of the state's current thread (which has room for
 /// it), without a handle when it comes from the pool: what a fast call answers with.
-pub fn push_userdata<T: Pooled>(
-    lua: &Lua,
-    value: T,
-    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
-) -> mlua::Result<()>
+pub fn push_userdata<T: Pooled>(lua: &Lua, value: T, point: impl PointAt<T>) -> mlua::Result<()>
 where
     Shared<T>: UserData,
 {
@@ -139,11 +140,7 @@ where
 
 /// A userdata made anew holding `value`, which `point` makes point at its cell, kept for the
 /// next run when a run is on and its pool has room.
-fn make<T: Pooled>(
-    lua: &Lua,
-    value: T,
-    point: impl FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>,
-) -> mlua::Result<AnyUserData>
+fn make<T: Pooled>(lua: &Lua, value: T, point: impl PointAt<T>) -> mlua::Result<AnyUserData>
 where
     Shared<T>: UserData,
 {
