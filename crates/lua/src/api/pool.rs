@@ -69,14 +69,17 @@ fn pools(data: &state::StateData) -> Option<&Pools> {
 }
 
 /// Makes a new userdata point at its cell, given the userdata and its payload.
-pub trait PointAt<T>: FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()> {}
+pub(in crate::api) trait PointAt<T>:
+    FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>
+{
+}
 
 impl<T, F: FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>> PointAt<T> for F {}
 
 /// A new userdata holding `value` (a `Shared<T>`): during a run, one an earlier run made when
 /// the pool has one free, else a new one, which `point` makes point at its cell (given the
 /// userdata and its payload) and which is kept for the next run.
-pub fn new_userdata<T: Pooled>(
+pub(in crate::api) fn new_userdata<T: Pooled>(
     lua: &Lua,
     value: T,
     point: impl PointAt<T>,
@@ -97,9 +100,16 @@ where
     }
 }
 
-/// [`new_userdata`] pushed onto the stack of the state's current thread (which has room for
-/// it), without a handle when it comes from the pool: what a fast call answers with.
-pub fn push_userdata<T: Pooled>(lua: &Lua, value: T, point: impl PointAt<T>) -> mlua::Result<()>
+/// [`new_userdata`] pushed onto the stack of the state's current thread, without a handle when
+/// it comes from the pool: what a fast call answers with.
+///
+/// # Safety
+/// The current thread is running a C function, with room on its stack for one more value.
+pub(in crate::api) unsafe fn push_userdata<T: Pooled>(
+    lua: &Lua,
+    value: T,
+    point: impl PointAt<T>,
+) -> mlua::Result<()>
 where
     Shared<T>: UserData,
 {
@@ -180,13 +190,14 @@ fn charge_making(lua: &Lua, l: *mut ffi::lua_State) -> mlua::Result<()> {
 }
 
 /// Pushes `ud` onto the stack of the state's current thread with the id a new object would get
-/// now; false, with nothing pushed, when the stack has no room or that cannot be done.
+/// now; false, with nothing pushed, when that cannot be done. Room for one more value is left
+/// above it (taking it off as a handle looks at its metatable there).
 fn push_renumbered(lua: &Lua, ud: &AnyUserData) -> bool {
     lua.exec_raw_lua(|raw| {
         let l = raw.state();
-        // SAFETY: one slot is checked for and pushed; renumbering cannot raise.
+        // SAFETY: two slots are checked for and one pushed; renumbering cannot raise.
         unsafe {
-            if ffi::lua_checkstack(l, 1) == 0 || raw.push(ud).is_err() {
+            if ffi::lua_checkstack(l, 2) == 0 || raw.push(ud).is_err() {
                 return false;
             }
             if lua_warren_renumber(l, -1) == 0 {
@@ -251,7 +262,7 @@ where
 {
     /// A userdata an earlier run made, now holding `value`, numbered as a new object and pushed
     /// onto the stack of the state's current thread; `Err(value)`, with nothing pushed, when
-    /// none is free (or the stack has no room).
+    /// none is free or the one taken cannot be (its payload borrowed, no room on the stack).
     fn reuse(&self, lua: &Lua, value: T) -> Result<(), T> {
         let Some(kept) = self.free.borrow_mut().pop() else {
             return Err(value);

@@ -89,8 +89,9 @@ where
 }
 
 /// A new userdata holding `value` (a `Shared<T>`), pointing at its cell ([`keep_cell`]): how
-/// the bindings make streams and rectangle lists, and the fast calls too. During a run it is
-/// one an earlier run made, when its pool has one free ([`crate::api::pool`]).
+/// the bindings make streams and rectangle lists (the fast calls make them alike, pushed:
+/// `push_new_shared`). During a run it is one an earlier run made, when its pool has one free
+/// ([`crate::api::pool`]).
 pub fn new_pointing<T: Pooled>(lua: &mlua::Lua, value: T) -> mlua::Result<mlua::AnyUserData>
 where
     Shared<T>: mlua::UserData,
@@ -98,9 +99,9 @@ where
     crate::api::pool::new_userdata(lua, value, |ud, shared| point_at(lua, ud, shared))
 }
 
-/// Makes a userdata holding `make()`'s value with [`new_pointing`], exactly as a declared
-/// binding returning it does (taken from the pool, or made through mlua with the same protected
-/// call, allocation and budget charges; the same object numbering either way) and pushes it:
+/// Makes a userdata holding `make()`'s value exactly as a declared binding returning it does
+/// ([`new_pointing`]: taken from the pool, or made through mlua with the same protected call,
+/// allocation and budget charges; the same object numbering either way) and pushes it:
 /// [`Answer::Pushed`]. `None`, with nothing pushed, when `make` declines, or when `l` is not
 /// the thread mlua works on (a coroutine), which is checked before `make` runs. A failure to
 /// make it after `make` ran can only be the memory budget running out, which trips the budget:
