@@ -68,6 +68,12 @@ fn pools(data: &state::StateData) -> Option<&Pools> {
     unsafe { data.pools.get().cast::<Pools>().as_ref() }
 }
 
+/// The pools of `lua` while a generation runs in it (userdata are pooled only then).
+fn running_pools(lua: &Lua) -> Option<&Pools> {
+    let data = state::state(lua);
+    pools(data).filter(|_| data.running.get())
+}
+
 /// Makes a new userdata point at its cell, given the userdata and its payload.
 pub(in crate::api) trait PointAt<T>:
     FnOnce(&AnyUserData, &Shared<T>) -> mlua::Result<()>
@@ -131,8 +137,7 @@ fn hand_out<T: Pooled>(lua: &Lua, value: T) -> mlua::Result<Result<(), T>>
 where
     Shared<T>: UserData,
 {
-    let data = state::state(lua);
-    let Some(pools) = pools(data).filter(|_| data.running.get()) else {
+    let Some(pools) = running_pools(lua) else {
         return Ok(Err(value));
     };
     if let Err(value) = T::pool(pools).reuse(lua, value) {
@@ -154,8 +159,7 @@ fn make<T: Pooled>(lua: &Lua, value: T, point: impl PointAt<T>) -> mlua::Result<
 where
     Shared<T>: UserData,
 {
-    let data = state::state(lua);
-    let pool = pools(data).filter(|_| data.running.get()).map(T::pool);
+    let pool = running_pools(lua).map(T::pool);
     let l = lua.exec_raw_lua(|raw| raw.state());
     let shared = Shared::new(value);
     // SAFETY: `l` is the state's current thread; only its budget counter moves.
