@@ -585,7 +585,15 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
     exchangehashpart(t, &newt);  /* and hash (in case of errors) */
   }
   /* allocate new array */
+#if defined(LUA_WARREN)
+  /* warren: an array part that keeps its size stays where it is; a table with
+     string keys only (an options table) asked the allocator to move an empty
+     array at each growth of its hash part */
+  newarray = (newasize == oldasize) ? t->array
+             : luaM_reallocvector(L, t->array, oldasize, newasize, TValue);
+#else
   newarray = luaM_reallocvector(L, t->array, oldasize, newasize, TValue);
+#endif
   if (l_unlikely(newarray == NULL && newasize > 0)) {  /* allocation failed? */
     freehash(L, &newt);  /* release new hash part */
     luaM_error(L);  /* raise error (with array unchanged) */

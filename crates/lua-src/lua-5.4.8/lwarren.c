@@ -503,6 +503,26 @@ LUA_API int lua_warren_sethost (lua_State *L, int on) {
 /* }====================================================== */
 
 
+/* The host's write of an integer to a key table 't' holds already, as a raw
+   set made in host mode would (nothing saved, nothing marked dirty, a kept
+   reading of options forgotten), without a stack: 'ctx.seed' each run. */
+LUA_API int lua_warren_hostsetint (lua_State *L, const void *table,
+                                   const void *key, lua_Integer v) {
+  Table *t = cast(Table *, cast_voidp(table));
+  TString *k = cast(TString *, cast_voidp(key));
+  const TValue *slot;
+  if (k->tt != LUA_VSHRSTR)
+    return 0;
+  slot = luaH_getshortstr(t, k);
+  if (isabstkey(slot))  /* a new key would need the node part to grow */
+    return 0;
+  G(L)->wfieldst = NULL;
+  invalidateTMcache(t);
+  setivalue(cast(TValue *, slot), v);  /* an integer: no barrier */
+  return 1;
+}
+
+
 LUA_API int lua_warren_dirty (lua_State *L) {
   return G(L)->wdirty;
 }

@@ -95,6 +95,13 @@ LUA_API uint64_t (lua_warren_id) (lua_State *L, int idx);
    any table: keys are placed by their ids. */
 LUA_API int (lua_warren_renumber) (lua_State *L, int idx);
 
+/* Sets the key 'key' (a short string) of the table 'table' (both as
+   'lua_topointer' gives them, kept alive by the caller) to the integer 'v',
+   as 'lua_rawset' in host mode would; only a key the table holds already.
+   Returns 0, writing nothing, for a key it does not hold (or a long one). */
+LUA_API int (lua_warren_hostsetint) (lua_State *L, const void *table,
+                                     const void *key, lua_Integer v);
+
 /* pristine tracking, and the reset */
 /* Marks every live object pristine, as what runs start from (forgetting
    anything saved and not put back), and the state clean. */

@@ -179,6 +179,15 @@ extern "C" {
     /// While on, writes are the host's own bookkeeping (nothing saved, nothing dirty); returns
     /// whether it was on.
     pub fn lua_warren_sethost(l: *mut lua_State, on: c_int) -> c_int;
+    /// Sets the short-string key `key` of `table` (both as `lua_topointer` gives them, kept
+    /// alive by the caller) to the integer `v`, as `lua_rawset` with the host flag on would;
+    /// 0, writing nothing, when the table does not hold that key already (or it is long).
+    pub fn lua_warren_hostsetint(
+        l: *mut lua_State,
+        table: *const c_void,
+        key: *const c_void,
+        v: i64,
+    ) -> c_int;
     /// 0 while every write since the last mark can be put back; else what could not be.
     pub fn lua_warren_dirty(l: *mut lua_State) -> c_int;
     /// Marks the state clean again (the host has put back what made it dirty).

@@ -4,6 +4,7 @@
 use super::call::{Call, Extra};
 use super::decl::{arg, Decl, Owner::Ctx as C, Ty};
 use super::map::LuaMap;
+use crate::ffi::lua_warren_hostsetint;
 use crate::phases::PhaseClock;
 use crate::state::charge_bytes;
 use crate::state::with_run;
@@ -87,6 +88,18 @@ pub struct CtxTables {
     /// The names of the fields a run sets, as Lua strings (pushing a handle is cheaper than
     /// finding a C string's Lua string).
     keys: RunKeys,
+    /// `plain`, `with_above` and the key `seed`, as `lua_topointer` gives them: a run whose
+    /// only new field is `ctx.seed` (every run of a batch) writes it without the stack
+    /// ([`lua_warren_hostsetint`]). The handles above keep them alive.
+    seed_slots: SeedSlots,
+}
+
+/// The addresses [`lua_warren_hostsetint`] writes `ctx.seed` through.
+struct SeedSlots {
+    /// The state the tables belong to.
+    state: *mut mlua::ffi::lua_State,
+    tables: [*const std::ffi::c_void; 2],
+    key: *const std::ffi::c_void,
 }
 
 /// `ctx.depth`, and the addresses of `ctx.regions` and `ctx.params`, as one `ctx` table holds
@@ -141,9 +154,19 @@ impl CtxTables {
             t.raw_set("phase", &functions.phase)?;
             Ok(t)
         };
+        let (plain, with_above) = (make(false)?, make(true)?);
+        let seed = lua.create_string("seed")?;
+        let mut state = std::ptr::null_mut();
+        // SAFETY: only reads the state pointer.
+        unsafe { lua.exec_raw::<()>((), |l| state = l)? };
         Ok(CtxTables {
-            plain: make(false)?,
-            with_above: make(true)?,
+            seed_slots: SeedSlots {
+                state,
+                tables: [plain.to_pointer(), with_above.to_pointer()],
+                key: seed.to_pointer(),
+            },
+            plain,
+            with_above,
             held: std::array::from_fn(|_| {
                 std::cell::Cell::new(Held {
                     depth: 0,
@@ -152,7 +175,7 @@ impl CtxTables {
                 })
             }),
             keys: RunKeys {
-                seed: lua.create_string("seed")?,
+                seed,
                 depth: lua.create_string("depth")?,
                 regions: lua.create_string("regions")?,
                 params: lua.create_string("params")?,
@@ -162,19 +185,30 @@ impl CtxTables {
     }
 
     /// Fills in the run's fields and returns the `ctx` to pass to `generate`. This is the
-    /// host's bookkeeping: it leaves the state's dirty flag as it was.
+    /// host's bookkeeping: it leaves the state's dirty flag as it was. `lua` is the state
+    /// [`Self::new`] made the tables in.
     pub fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
-        let (ctx, held) = if run.above.is_some() {
-            (&self.with_above, &self.held[1])
-        } else {
-            (&self.plain, &self.held[0])
-        };
+        let which = usize::from(run.above.is_some());
+        let (ctx, held) = ([&self.plain, &self.with_above][which], &self.held[which]);
         let now = Held {
             depth: run.depth,
             regions: run.regions.to_pointer(),
             params: run.params.to_pointer(),
         };
         let was = held.get();
+        if now == was && run.above.is_none() {
+            let slots = &self.seed_slots;
+            // SAFETY: `lua` is the state the tables and the key were made in (alive while it is
+            // borrowed here), and this value's handles keep them alive; no Lua code runs.
+            let written = unsafe {
+                lua_warren_hostsetint(slots.state, slots.tables[which], slots.key, run.seed)
+            };
+            // The reset puts `seed` back after a run that removed it, so it is there; were it
+            // not, the stack's way below would add it.
+            if written != 0 {
+                return Ok(ctx);
+            }
+        }
         let k = &self.keys;
         let fields = [
             Some((&k.seed, Field::Int(run.seed))),

@@ -88,7 +88,11 @@ fn every_run_gets_its_own_ctx_in_the_same_order() {
            map:tag('seen', table.concat(keys, ',') .. ' seed=' .. ctx.seed .. ' depth=' ..\n\
              ctx.depth .. ' width=' .. ctx.params.width .. ' above=' .. above ..\n\
              ' marked=' .. tostring(ctx.marked))\n\
-           if ctx.params.mark then ctx.marked = true end\n\
+           if ctx.params.mark or ctx.seed == 1000 then\n\
+             -- Gone, and the table grown past its size: the next run's seed still lands.\n\
+             ctx.marked, ctx.seed = true, nil\n\
+             for i = 1, 40 do ctx['k' .. i] = i end\n\
+           end\n\
          end }\n",
     );
     // The orders a fresh `{ rng = …, seed = …, … }` per run gave: a recipe that walks `ctx`
@@ -132,12 +136,21 @@ fn every_run_gets_its_own_ctx_in_the_same_order() {
         );
     }
     assert_eq!(h.reloads(), 0, "refilling ctx made the state dirty");
-    // A script's own write to ctx does not reach the next run.
+    // A script's own write to ctx does not reach the next run, nor do the keys it took out or
+    // added (the seed is written where the table put back holds it).
     run(1, &[("mark", "true")], 1, None);
-    assert_eq!(
-        run(2, &[], 1, None),
-        expected(plain, "seed=2 depth=1 width=20 above=- marked=nil")
-    );
+    // Marked by its seed: the runs after it have its values, so only `ctx.seed` is written,
+    // straight into its slot in the table put back.
+    run(1000, &[], 1, None);
+    for seed in [2, 3] {
+        assert_eq!(
+            run(seed, &[], 1, None),
+            expected(
+                plain,
+                &format!("seed={seed} depth=1 width=20 above=- marked=nil")
+            )
+        );
+    }
     assert_eq!(h.reloads(), 0, "ctx was put back by a reload");
-    assert_eq!(h.resets(), (1, 1), "the run that wrote ctx put it back");
+    assert_eq!(h.resets(), (2, 2), "the runs that wrote ctx put it back");
 }
