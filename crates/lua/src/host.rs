@@ -123,6 +123,14 @@ impl Drop for Kept<'_> {
 /// one map, not two.
 type ParamList = Vec<(String, ParamValue)>;
 
+/// `ctx.params` as a state holds it: the values it was made from, the table, and the map size
+/// they give (`params.width`, `params.height`, read once).
+struct ParamsCache {
+    values: ParamList,
+    table: Table,
+    size: (i64, i64),
+}
+
 /// Everything tied to one Lua state: loaded again whole when a run leaves the state dirty.
 struct Env {
     lua: sandbox::Sandbox,
@@ -148,7 +156,7 @@ struct Env {
     /// check) twice a run.
     held: (LuaMap, LuaRng),
     /// `ctx.params`, and the values it was made from.
-    params_cache: RefCell<Option<(ParamList, Table)>>,
+    params_cache: RefCell<Option<ParamsCache>>,
     regions: Table,
 }
 
@@ -499,8 +507,16 @@ impl Host {
 
     /// [`Self::generate`] after its clock started at `started`.
     fn generate_timed(&self, run: &Run, started: Instant) -> Result<Map> {
-        let mut width = int_param(run.params, "width");
-        let mut height = int_param(run.params, "height");
+        // The values of the last run again (every run of a batch): `ctx.params` and the size
+        // they give are the state's already.
+        let known = self
+            .env
+            .borrow()
+            .params_cache
+            .borrow()
+            .as_ref()
+            .and_then(|cache| same_params(&cache.values, run.params).then_some(cache.size));
+        let (mut width, mut height) = known.unwrap_or_else(|| size_params(run.params));
         // A width or height of 0 means the recipe sizes the map itself (from region data, as
         // `warren.dungeon.init_level` does); it starts as one cell.
         if width == 0 || height == 0 {
@@ -557,8 +573,9 @@ impl Host {
         let Some(map) = spare.as_mut() else {
             return Err(Error::Internal(NO_MAP.into()));
         };
-        let outcome =
-            std::panic::catch_unwind(AssertUnwindSafe(|| self.call_generate(&env, run, map)));
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.call_generate(&env, run, known.is_some(), map)
+        }));
         drop(spare);
         budget.check_memory_peak();
         api::log::finish(&env.lua);
@@ -685,12 +702,14 @@ impl Host {
 
     /// Runs the recipe on `map` (the spare slot's), which holds the generated map afterwards
     /// (it is swapped in and out of the shared userdata in place).
-    fn call_generate(&self, env: &Env, run: &Run, map: &mut Map) -> mlua::Result<()> {
+    /// `known`: `run`'s parameters are those of the state's `ctx.params`, unless the state was
+    /// loaded again since they were compared.
+    fn call_generate(&self, env: &Env, run: &Run, known: bool, map: &mut Map) -> mlua::Result<()> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
         std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
-        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run));
+        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run, known));
         std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
@@ -708,14 +727,15 @@ impl Host {
     }
 
     /// Calls the recipe's `generate` with the shared map and its `ctx`.
-    fn call_recipe(&self, env: &Env, run: &Run) -> mlua::Result<()> {
+    /// `known` as for [`Self::call_generate`].
+    fn call_recipe(&self, env: &Env, run: &Run, known: bool) -> mlua::Result<()> {
         let lua = &env.lua;
         *env.held.1.write_or_busy()? = Rng::new(run.seed);
         state::state(lua).running.set(true);
         state::with_run(lua, |r| r.depth.set(run.depth));
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
-        let params = Self::params_table(env, run.params)?;
+        let params = Self::params_table(env, run.params, known)?;
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
@@ -764,11 +784,14 @@ impl Host {
         }
     }
 
-    /// `ctx.params` as a read-only table, rebuilt only when the values change.
-    fn params_table<'e>(env: &'e Env, params: &ParamValues) -> mlua::Result<Ref<'e, Table>> {
-        let hit =
-            matches!(&*env.params_cache.borrow(), Some((cached, _)) if same_params(cached, params));
-        if !hit {
+    /// `ctx.params` as a read-only table, rebuilt only when the values change (`known`: they
+    /// are the cached table's, if the state still has one).
+    fn params_table<'e>(
+        env: &'e Env,
+        params: &ParamValues,
+        known: bool,
+    ) -> mlua::Result<Ref<'e, Table>> {
+        if !(known && env.params_cache.borrow().is_some()) {
             let lua = &env.lua;
             let t = lua.create_table()?;
             for (k, v) in params {
@@ -782,10 +805,14 @@ impl Host {
             }
             let frozen: Table = env.freeze.call((t, "ctx.params"))?;
             let values = params.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            *env.params_cache.borrow_mut() = Some((values, frozen));
+            *env.params_cache.borrow_mut() = Some(ParamsCache {
+                values,
+                table: frozen,
+                size: size_params(params),
+            });
         }
         Ok(Ref::map(env.params_cache.borrow(), |cache| match cache {
-            Some((_, table)) => table,
+            Some(cache) => &cache.table,
             None => unreachable!("ctx.params was cached just above"),
         }))
     }
@@ -817,6 +844,11 @@ impl Host {
         }
         msg
     }
+}
+
+/// `params.width` and `params.height`.
+fn size_params(params: &ParamValues) -> (i64, i64) {
+    (int_param(params, "width"), int_param(params, "height"))
 }
 
 /// The value of an integer parameter (width/height are checked at load to exist and be ints).
