@@ -588,7 +588,7 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
 #if defined(LUA_WARREN)
   /* warren: an array part that keeps its size stays where it is; a table with
      string keys only (an options table) asked the allocator to move an empty
-     array at each growth of its hash part */
+     array at each sizing of its node part, the constructor's first included */
   newarray = (newasize == oldasize) ? t->array
              : luaM_reallocvector(L, t->array, oldasize, newasize, TValue);
 #else

@@ -500,18 +500,18 @@ LUA_API int lua_warren_sethost (lua_State *L, int on) {
   return was;
 }
 
-/* }====================================================== */
 
-
-/* The host's write of an integer to a key table 't' holds already, as a raw
-   set made in host mode would (nothing saved, nothing marked dirty, a kept
-   reading of options forgotten), without a stack: 'ctx.seed' each run. */
+/* The host's write of an integer to a key of table 't' (one its node part
+   has, live), as a raw set with the host flag on makes it (nothing saved,
+   nothing marked dirty, the TM cache and a kept reading of options
+   forgotten), without the stack: 'ctx.seed' before each run. A table with a
+   metatable (a read-only one refuses every write) is left to 'lua_rawset'. */
 LUA_API int lua_warren_hostsetint (lua_State *L, const void *table,
                                    const void *key, lua_Integer v) {
   Table *t = cast(Table *, cast_voidp(table));
   TString *k = cast(TString *, cast_voidp(key));
   const TValue *slot;
-  if (k->tt != LUA_VSHRSTR)
+  if (k->tt != LUA_VSHRSTR || t->metatable != NULL)
     return 0;
   slot = luaH_getshortstr(t, k);
   if (isabstkey(slot))  /* a new key would need the node part to grow */
@@ -521,6 +521,8 @@ LUA_API int lua_warren_hostsetint (lua_State *L, const void *table,
   setivalue(cast(TValue *, slot), v);  /* an integer: no barrier */
   return 1;
 }
+
+/* }====================================================== */
 
 
 LUA_API int lua_warren_dirty (lua_State *L) {

@@ -97,8 +97,9 @@ LUA_API int (lua_warren_renumber) (lua_State *L, int idx);
 
 /* Sets the key 'key' (a short string) of the table 'table' (both as
    'lua_topointer' gives them, kept alive by the caller) to the integer 'v',
-   as 'lua_rawset' in host mode would; only a key the table holds already.
-   Returns 0, writing nothing, for a key it does not hold (or a long one). */
+   as 'lua_rawset' with the host flag on would, when the table has no
+   metatable and a live node for the key (its value may be nil). Returns 0,
+   writing nothing, otherwise (and for a long key). */
 LUA_API int (lua_warren_hostsetint) (lua_State *L, const void *table,
                                      const void *key, lua_Integer v);
 

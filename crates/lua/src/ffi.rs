@@ -180,8 +180,9 @@ extern "C" {
     /// whether it was on.
     pub fn lua_warren_sethost(l: *mut lua_State, on: c_int) -> c_int;
     /// Sets the short-string key `key` of `table` (both as `lua_topointer` gives them, kept
-    /// alive by the caller) to the integer `v`, as `lua_rawset` with the host flag on would;
-    /// 0, writing nothing, when the table does not hold that key already (or it is long).
+    /// alive by the caller) to the integer `v`, as `lua_rawset` with the host flag on would,
+    /// when the table has no metatable and a live node for the key (its value may be nil); 0,
+    /// writing nothing, otherwise (and for a long key).
     pub fn lua_warren_hostsetint(
         l: *mut lua_State,
         table: *const c_void,

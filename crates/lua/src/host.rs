@@ -131,6 +131,16 @@ struct ParamsCache {
     size: (i64, i64),
 }
 
+/// What a run found of its parameters before it began.
+#[derive(Clone, Copy)]
+struct ParamsRead {
+    /// `params.width` and `params.height`.
+    size: (i64, i64),
+    /// They are the values the state's cached `ctx.params` was made from, unless the state was
+    /// loaded again since (then it has no `ctx.params` yet).
+    cached: bool,
+}
+
 /// Everything tied to one Lua state: loaded again whole when a run leaves the state dirty.
 struct Env {
     lua: sandbox::Sandbox,
@@ -509,14 +519,18 @@ impl Host {
     fn generate_timed(&self, run: &Run, started: Instant) -> Result<Map> {
         // The values of the last run again (every run of a batch): `ctx.params` and the size
         // they give are the state's already.
-        let known = self
+        let cached = self
             .env
             .borrow()
             .params_cache
             .borrow()
             .as_ref()
             .and_then(|cache| same_params(&cache.values, run.params).then_some(cache.size));
-        let (mut width, mut height) = known.unwrap_or_else(|| size_params(run.params));
+        let read = ParamsRead {
+            size: cached.unwrap_or_else(|| size_params(run.params)),
+            cached: cached.is_some(),
+        };
+        let (mut width, mut height) = read.size;
         // A width or height of 0 means the recipe sizes the map itself (from region data, as
         // `warren.dungeon.init_level` does); it starts as one cell.
         if width == 0 || height == 0 {
@@ -574,7 +588,7 @@ impl Host {
             return Err(Error::Internal(NO_MAP.into()));
         };
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            self.call_generate(&env, run, known.is_some(), map)
+            self.call_generate(&env, run, read, map)
         }));
         drop(spare);
         budget.check_memory_peak();
@@ -702,14 +716,19 @@ impl Host {
 
     /// Runs the recipe on `map` (the spare slot's), which holds the generated map afterwards
     /// (it is swapped in and out of the shared userdata in place).
-    /// `known`: `run`'s parameters are those of the state's `ctx.params`, unless the state was
-    /// loaded again since they were compared.
-    fn call_generate(&self, env: &Env, run: &Run, known: bool, map: &mut Map) -> mlua::Result<()> {
+    /// `read`: what was found of `run`'s parameters before the run began.
+    fn call_generate(
+        &self,
+        env: &Env,
+        run: &Run,
+        read: ParamsRead,
+        map: &mut Map,
+    ) -> mlua::Result<()> {
         // The run's map goes into the shared userdata, the placeholder comes out until the run
         // ends (a reference a script kept from an earlier run sees the current map).
         let size = (map.width(), map.height());
         std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
-        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run, known));
+        let outcome = Self::publish(env, size).and_then(|()| self.call_recipe(env, run, read));
         std::mem::swap(&mut *env.held.0.write_or_busy()?, map);
         // A run may have resized its map (`warren.dungeon.init_level` publishes the new size as
         // it goes); the field table then holds the size the map ended with.
@@ -727,15 +746,15 @@ impl Host {
     }
 
     /// Calls the recipe's `generate` with the shared map and its `ctx`.
-    /// `known` as for [`Self::call_generate`].
-    fn call_recipe(&self, env: &Env, run: &Run, known: bool) -> mlua::Result<()> {
+    /// `read` as for [`Self::call_generate`].
+    fn call_recipe(&self, env: &Env, run: &Run, read: ParamsRead) -> mlua::Result<()> {
         let lua = &env.lua;
         *env.held.1.write_or_busy()? = Rng::new(run.seed);
         state::state(lua).running.set(true);
         state::with_run(lua, |r| r.depth.set(run.depth));
         // The run's objects are numbered from the same id in every run, from the call into
         // `generate` on (the cached `ctx.params` is rebuilt only when the values change).
-        let params = Self::params_table(env, run.params, known)?;
+        let params = Self::params_table(env, run.params, read)?;
         let above = match run.above {
             Some(m) => {
                 crate::state::charge_bytes_for(lua, m.bytes(), "ctx.above (the level above)")?;
@@ -784,14 +803,14 @@ impl Host {
         }
     }
 
-    /// `ctx.params` as a read-only table, rebuilt only when the values change (`known`: they
-    /// are the cached table's, if the state still has one).
+    /// `ctx.params` as a read-only table, rebuilt only when the values change (`read`: what
+    /// was found of them before the run).
     fn params_table<'e>(
         env: &'e Env,
         params: &ParamValues,
-        known: bool,
+        read: ParamsRead,
     ) -> mlua::Result<Ref<'e, Table>> {
-        if !(known && env.params_cache.borrow().is_some()) {
+        if !(read.cached && env.params_cache.borrow().is_some()) {
             let lua = &env.lua;
             let t = lua.create_table()?;
             for (k, v) in params {
@@ -808,7 +827,7 @@ impl Host {
             *env.params_cache.borrow_mut() = Some(ParamsCache {
                 values,
                 table: frozen,
-                size: size_params(params),
+                size: read.size,
             });
         }
         Ok(Ref::map(env.params_cache.borrow(), |cache| match cache {
@@ -868,6 +887,8 @@ fn same_params(cached: &[(String, ParamValue)], params: &ParamValues) -> bool {
             same_text(ck, k)
                 && match (cv, v) {
                     (ParamValue::Text(a), ParamValue::Text(b)) => same_text(a, b),
+                    // By their bits: -0.0 is not 0.0 to a recipe (`1 / x`, `tostring`).
+                    (ParamValue::Float(a), ParamValue::Float(b)) => a.to_bits() == b.to_bits(),
                     _ => cv == v,
                 }
         })

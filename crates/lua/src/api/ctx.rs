@@ -6,6 +6,7 @@ use super::decl::{arg, Decl, Owner::Ctx as C, Ty};
 use super::map::LuaMap;
 use crate::ffi::lua_warren_hostsetint;
 use crate::phases::PhaseClock;
+use crate::sandbox::Sandbox;
 use crate::state::charge_bytes;
 use crate::state::with_run;
 use mlua::{AnyUserData, Function, Lua, String as LuaString, Table, Value, Variadic};
@@ -78,7 +79,7 @@ const PHASE: Decl = Decl::function(
 /// `{ rng = …, seed = …, … }` did, so `pairs(ctx)` visits them in the same order in every run
 /// (a key set to nil and back could move once the collector cleared it). A run that writes to
 /// `ctx` has it put back at the run's end, as any other table the recipe's loading made.
-pub struct CtxTables {
+pub(crate) struct CtxTables {
     plain: Table,
     with_above: Table,
     /// What each table (`plain`, `with_above`) holds now of the fields that seldom change, so a
@@ -88,17 +89,19 @@ pub struct CtxTables {
     /// The names of the fields a run sets, as Lua strings (pushing a handle is cheaper than
     /// finding a C string's Lua string).
     keys: RunKeys,
-    /// `plain`, `with_above` and the key `seed`, as `lua_topointer` gives them: a run whose
-    /// only new field is `ctx.seed` (every run of a batch) writes it without the stack
+    /// `plain` and the key `seed`, as `lua_topointer` gives them: a run without a level above
+    /// whose only new field is `ctx.seed` (every run of a batch; a `--levels` run's levels below
+    /// the first take the stack's way) writes it without the stack
     /// ([`lua_warren_hostsetint`]). The handles above keep them alive.
-    seed_slots: SeedSlots,
+    seed_slot: SeedSlot,
 }
 
-/// The addresses [`lua_warren_hostsetint`] writes `ctx.seed` through.
-struct SeedSlots {
-    /// The state the tables belong to.
+/// Where [`lua_warren_hostsetint`] writes `ctx.seed`.
+struct SeedSlot {
+    /// The main thread of the state the table and key belong to (`Sandbox::raw_state`), which
+    /// outlives them: both are the state's own, made when it was loaded.
     state: *mut mlua::ffi::lua_State,
-    tables: [*const std::ffi::c_void; 2],
+    table: *const std::ffi::c_void,
     key: *const std::ffi::c_void,
 }
 
@@ -121,7 +124,7 @@ struct RunKeys {
 }
 
 /// The run's values of the `ctx` fields that change between runs.
-pub struct RunFields<'a> {
+pub(crate) struct RunFields<'a> {
     /// `ctx.seed`.
     pub seed: i64,
     /// `ctx.depth`.
@@ -136,8 +139,12 @@ pub struct RunFields<'a> {
 
 impl CtxTables {
     /// The two tables, holding `rng` and the three functions; the fields a run sets hold
-    /// placeholders until then.
-    pub fn new(lua: &Lua, rng: &AnyUserData, functions: &CtxFunctions) -> mlua::Result<CtxTables> {
+    /// placeholders until then. Kept beside `lua` (the host's `Env`), and filled only with it.
+    pub(crate) fn new(
+        lua: &Sandbox,
+        rng: &AnyUserData,
+        functions: &CtxFunctions,
+    ) -> mlua::Result<CtxTables> {
         let make = |above: bool| -> mlua::Result<Table> {
             // The size and order of the constructor the prelude used to build `ctx` with.
             let t = lua.create_table_with_capacity(0, 9)?;
@@ -156,13 +163,10 @@ impl CtxTables {
         };
         let (plain, with_above) = (make(false)?, make(true)?);
         let seed = lua.create_string("seed")?;
-        let mut state = std::ptr::null_mut();
-        // SAFETY: only reads the state pointer.
-        unsafe { lua.exec_raw::<()>((), |l| state = l)? };
         Ok(CtxTables {
-            seed_slots: SeedSlots {
-                state,
-                tables: [plain.to_pointer(), with_above.to_pointer()],
+            seed_slot: SeedSlot {
+                state: lua.raw_state(),
+                table: plain.to_pointer(),
                 key: seed.to_pointer(),
             },
             plain,
@@ -187,7 +191,7 @@ impl CtxTables {
     /// Fills in the run's fields and returns the `ctx` to pass to `generate`. This is the
     /// host's bookkeeping: it leaves the state's dirty flag as it was. `lua` is the state
     /// [`Self::new`] made the tables in.
-    pub fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
+    pub(crate) fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
         let which = usize::from(run.above.is_some());
         let (ctx, held) = ([&self.plain, &self.with_above][which], &self.held[which]);
         let now = Held {
@@ -197,12 +201,12 @@ impl CtxTables {
         };
         let was = held.get();
         if now == was && run.above.is_none() {
-            let slots = &self.seed_slots;
-            // SAFETY: `lua` is the state the tables and the key were made in (alive while it is
-            // borrowed here), and this value's handles keep them alive; no Lua code runs.
-            let written = unsafe {
-                lua_warren_hostsetint(slots.state, slots.tables[which], slots.key, run.seed)
-            };
+            let slot = &self.seed_slot;
+            // SAFETY: the state `new` was given, which the host keeps beside this value and
+            // fills it with (alive while `lua` is borrowed here); this value's handles keep the
+            // table and the key alive; no Lua code runs.
+            let written =
+                unsafe { lua_warren_hostsetint(slot.state, slot.table, slot.key, run.seed) };
             // The reset puts `seed` back after a run that removed it, so it is there; were it
             // not, the stack's way below would add it.
             if written != 0 {
@@ -224,7 +228,7 @@ impl CtxTables {
 
     /// Lets go of the level above once a run is over (its map can be large), leaving the state's
     /// dirty flag as it was.
-    pub fn release(&self, lua: &Lua) -> mlua::Result<()> {
+    pub(crate) fn release(&self, lua: &Lua) -> mlua::Result<()> {
         overwrite(
             lua,
             &self.with_above,

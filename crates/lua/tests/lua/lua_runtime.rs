@@ -1150,3 +1150,56 @@ fn the_state_counts_the_strings_it_frees() {
     assert_eq!(freed_by(&let_go), 100, "the short strings");
     assert_eq!(freed_by(&longs), 10, "the long strings");
 }
+
+#[test]
+fn the_hosts_integer_write_keeps_a_table_pristine_and_only_replaces() {
+    // `lua_warren_hostsetint` (`ctx.seed` before each run): written as the host flag's raw set
+    // would, nothing saved or dirty, so the reset leaves it; a key without a node, a long key
+    // or a table with a metatable is refused, writing nothing.
+    let lua = pristine();
+    let t = lua
+        .load("local t = { seed = 1, other = 'x' } T2 = t return t")
+        .eval::<mlua::Table>()
+        .unwrap();
+    let meta = lua
+        .load("return setmetatable({ seed = 1 }, {})")
+        .eval::<mlua::Table>()
+        .unwrap();
+    raw(&lua, |l| unsafe { lua_warren_markpristine(l) });
+    let (seed, absent) = (
+        lua.create_string("seed").unwrap(),
+        lua.create_string("nope").unwrap(),
+    );
+    let long = lua.create_string("k".repeat(60)).unwrap();
+    let set = |table: &mlua::Table, key: &mlua::String, v: i64| {
+        raw(&lua, |l| unsafe {
+            lua_warren_hostsetint(l, table.to_pointer(), key.to_pointer(), v)
+        })
+    };
+    assert_eq!(set(&t, &seed, 42), 1);
+    assert_eq!(t.raw_get::<i64>("seed").unwrap(), 42);
+    assert_eq!(set(&t, &absent, 7), 0);
+    assert_eq!(t.raw_get::<mlua::Value>("nope").unwrap(), mlua::Value::Nil);
+    assert_eq!(set(&t, &long, 7), 0);
+    assert_eq!(set(&meta, &seed, 7), 0);
+    assert_eq!(meta.raw_get::<i64>("seed").unwrap(), 1);
+    raw(&lua, |l| unsafe {
+        ffi::lua_getglobal(l, c"T2".as_ptr());
+        assert_eq!(
+            lua_warren_ispristine(l, -1),
+            1,
+            "the write kept the table pristine"
+        );
+        ffi::lua_pop(l, 1);
+    });
+    assert!(!dirty(&lua));
+    assert_eq!(raw(&lua, |l| unsafe { lua_warren_savedbytes(l) }), 0);
+    // A script's write is put back by the reset; the host's, made before it, stays.
+    lua.load("T2.seed = 5").exec().unwrap();
+    assert_eq!(reset(&lua), 1);
+    assert_eq!(t.raw_get::<i64>("seed").unwrap(), 42);
+    // A key whose value a script set to nil still has its node: it is written again.
+    lua.load("T2.seed = nil").exec().unwrap();
+    assert_eq!(set(&t, &seed, 9), 1);
+    assert_eq!(t.raw_get::<i64>("seed").unwrap(), 9);
+}

@@ -154,3 +154,44 @@ fn every_run_gets_its_own_ctx_in_the_same_order() {
     assert_eq!(h.reloads(), 0, "ctx was put back by a reload");
     assert_eq!(h.resets(), (2, 2), "the runs that wrote ctx put it back");
 }
+
+#[test]
+fn a_seed_alone_lands_after_a_run_with_a_level_above() {
+    // The runs of `--levels`: a first level, a level below it (the other `ctx` table), then
+    // first levels again with the same parameters, which write only `ctx.seed`.
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "return { params = { width = { default = 20 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+           map:tag('seen', ctx.seed .. ' ' .. ctx.depth .. ' ' .. tostring(ctx.above ~= nil))\n\
+         end }\n",
+    );
+    let run = |seed, depth, above| seen(&common::generate_at(&h, seed, &[], depth, above).unwrap());
+    assert_eq!(run(5, 1, None), "Text(\"5 1 false\")");
+    let above = generate(&h, &[], 1, None);
+    assert_eq!(run(6, 2, Some(&above)), "Text(\"6 2 true\")");
+    for seed in [7, 8, 9] {
+        assert_eq!(run(seed, 1, None), format!("Text(\"{seed} 1 false\")"));
+    }
+    assert_eq!(run(10, 2, Some(&above)), "Text(\"10 2 true\")");
+    assert_eq!(h.reloads(), 0);
+}
+
+#[test]
+fn a_parameter_of_minus_zero_is_not_the_cached_zero() {
+    // `ctx.params` is cached while the values stay the same; -0.0 and 0.0 are equal as numbers
+    // but not to a recipe, so a run with one after the other sees its own, as a fresh state
+    // would.
+    let dir = tempfile::tempdir().unwrap();
+    let h = host(
+        dir.path(),
+        "return { params = { width = { default = 20 }, height = { default = 16 },\n\
+                             x = { default = 0.5 } },\n\
+         generate = function(map, ctx) map:tag('seen', tostring(1 / ctx.params.x)) end }\n",
+    );
+    for (x, expected) in [("0", "inf"), ("-0", "-inf"), ("0", "inf"), ("-0.0", "-inf")] {
+        let map = generate(&h, &[("x", x)], 1, None);
+        assert_eq!(seen(&map), format!("Text(\"{expected}\")"), "x = {x}");
+    }
+}
