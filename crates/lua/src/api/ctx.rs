@@ -98,8 +98,9 @@ pub(crate) struct CtxTables {
 
 /// Where [`lua_warren_hostsetint`] writes `ctx.seed`.
 struct SeedSlot {
-    /// The main thread of the state the table and key belong to (`Sandbox::raw_state`), which
-    /// outlives them: both are the state's own, made when it was loaded.
+    /// The main thread of the state the table and key belong to (`Sandbox::raw_state`): the
+    /// host's `Env` holds the state and this value together, and fills `ctx` only while both
+    /// live.
     state: *mut mlua::ffi::lua_State,
     table: *const std::ffi::c_void,
     key: *const std::ffi::c_void,
@@ -207,8 +208,9 @@ impl CtxTables {
             // table and the key alive; no Lua code runs.
             let written =
                 unsafe { lua_warren_hostsetint(slot.state, slot.table, slot.key, run.seed) };
-            // The reset puts `seed` back after a run that removed it, so it is there; were it
-            // not, the stack's way below would add it.
+            // The reset puts `seed` back after a run that removed it (and takes away a
+            // metatable a run gave `ctx`), so this writes; were it not, the stack's way below
+            // would.
             if written != 0 {
                 return Ok(ctx);
             }
