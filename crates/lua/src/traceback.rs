@@ -46,8 +46,8 @@ pub fn handler(lua: &Lua) -> mlua::Result<Function> {
 }
 
 /// Calls `function(map, ctx)` under `handler` with one protected call made on the Lua stack
-/// (what Lua's own `xpcall` does, without its frame, and without mlua's typed call into it: 90
-/// ns, a fifth of an empty recipe): `Ok(None)` when it returned, `Ok(Some(value))` with what
+/// (what Lua's own `xpcall` does, without its frame, and without mlua's typed call into it; what
+/// that saved is in CHANGELOG.md): `Ok(None)` when it returned, `Ok(Some(value))` with what
 /// was raised: the handler's message, or, where no handler runs (a memory error; fatal mode,
 /// when a budget ran out), the value as raised (a message, or mlua's error from a Rust
 /// function). A Rust panic resumes here, as mlua resumes it.

@@ -193,8 +193,11 @@ impl CtxTables {
     /// host's bookkeeping: it leaves the state's dirty flag as it was. `lua` is the state
     /// [`Self::new`] made the tables in.
     pub(crate) fn fill(&self, lua: &Lua, run: &RunFields) -> mlua::Result<&Table> {
-        let which = usize::from(run.above.is_some());
-        let (ctx, held) = ([&self.plain, &self.with_above][which], &self.held[which]);
+        let (ctx, held) = if run.above.is_some() {
+            (&self.with_above, &self.held[1])
+        } else {
+            (&self.plain, &self.held[0])
+        };
         let now = Held {
             depth: run.depth,
             regions: run.regions.to_pointer(),
