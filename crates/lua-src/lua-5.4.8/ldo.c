@@ -550,6 +550,11 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
   L->ci = ci = prepCallInfo(L, func, nresults, CIST_C,
                                L->top.p + LUA_MINSTACK);
   lua_assert(ci->top.p <= L->stack_last.p);
+#if defined(LUA_WARREN)
+  /* warren: how deep C functions nest (lua_warren_takedeepestccall) */
+  if (l_unlikely(getCcalls(L) > G(L)->wdeepestccall))
+    G(L)->wdeepestccall = getCcalls(L);
+#endif
   if (l_unlikely(L->hookmask & LUA_MASKCALL)) {
     int narg = cast_int(L->top.p - func) - 1;
     luaD_hook(L, LUA_HOOKCALL, -1, 1, narg);

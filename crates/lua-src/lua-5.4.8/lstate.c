@@ -411,6 +411,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wfatal = g->wdirty = g->wpristine = g->whost = 0;
   g->wstrfreed = 0;
   g->wresetmetas = 0;
+  g->wdeepestccall = 0;
   g->wsaved = NULL;
   g->wnsaved = g->wsizesaved = 0;
   g->wsavedbytes = 0;

@@ -549,6 +549,13 @@ LUA_API lua_Unsigned lua_warren_takeresetmetas (lua_State *L) {
 }
 
 
+LUA_API unsigned int lua_warren_takedeepestccall (lua_State *L) {
+  unsigned int n = G(L)->wdeepestccall;
+  G(L)->wdeepestccall = 0;
+  return n;
+}
+
+
 LUA_API int lua_warren_ispristine (lua_State *L, int idx) {
   const TValue *o = luaW_index2value(L, idx);
   return iscollectable(o) && ispristine(gcvalue(o));

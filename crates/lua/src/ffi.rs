@@ -4,7 +4,7 @@
 //! API is `mlua::ffi`'s. Public for embedders and tests that drive the patched state directly.
 
 use mlua::ffi::{lua_CFunction, lua_Debug, lua_State};
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// What the budget charges for every function call, Lua or C (`LUA_WARREN_CALLCOST`): about
 /// the instructions a call and its return execute besides the callee's body.
@@ -199,6 +199,9 @@ extern "C" {
     pub fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
     /// How many times a userdata was given the metatable it had since the last call.
     pub fn lua_warren_takeresetmetas(l: *mut lua_State) -> u64;
+    /// The most nested C calls any C function was entered with since the last call (how deep
+    /// Rust callbacks nested), and starts again from none.
+    pub fn lua_warren_takedeepestccall(l: *mut lua_State) -> c_uint;
     /// Marks the state dirty if the object at `idx` is pristine (for C code that changes an
     /// object's memory, which is never saved).
     pub fn lua_warren_touch(l: *mut lua_State, idx: c_int);

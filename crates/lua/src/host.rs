@@ -5,7 +5,8 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::ffi::{
-    lua_warren_dirty, lua_warren_markpristine, lua_warren_reset, lua_warren_takeresetmetas,
+    lua_warren_dirty, lua_warren_markpristine, lua_warren_reset, lua_warren_takedeepestccall,
+    lua_warren_takeresetmetas,
 };
 use crate::phases::PhaseClock;
 use crate::short_text::same_text;
@@ -168,6 +169,10 @@ struct Env {
     /// `ctx.params`, and the values it was made from.
     params_cache: RefCell<Option<ParamsCache>>,
     regions: Table,
+    /// How deep C calls nested when the warming of mlua's error pool entered its deepest
+    /// callback (the patched Lua's count, `lua_warren_takedeepestccall`): a run that enters a C
+    /// function deeper than that may have grown the pool ([`Env::nested_past_pool`]).
+    pool_nesting: std::cell::Cell<std::ffi::c_uint>,
 }
 
 impl Env {
@@ -242,10 +247,12 @@ impl Env {
             held,
             params_cache: RefCell::new(None),
             regions,
+            pool_nesting: std::cell::Cell::new(0),
         };
         env.set_run_data(registry).map_err(internal_lua)?;
-        // Every state starts with a full pool of mlua's error objects: warmed as deep as a run
-        // can nest, and with what errors the recipe caught while loading took put back.
+        // Every state starts with a full pool of mlua's error objects: warmed 16 levels deep
+        // (a run nesting deeper is followed by a reload, `nested_past_pool`), and with what
+        // errors the recipe caught while loading took put back.
         if !env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
             return Err(Error::Internal("filling mlua's error pool failed".into()));
         }
@@ -285,16 +292,34 @@ impl Env {
     }
 
     /// Warms mlua's pool of error objects to its full depth, numbering the new objects from
-    /// `ids` (advanced). False when that failed.
+    /// `ids` (advanced), and notes how deep that nested C calls (`pool_nesting`). False when
+    /// that failed.
     fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         let l = self.lua.raw_state();
         // SAFETY: the state is live and no Lua code runs.
         unsafe { lua_warren_takeresetmetas(l) };
         // SAFETY: as above.
+        unsafe { lua_warren_takedeepestccall(l) };
+        // SAFETY: as above.
         let (refilled, next) =
             unsafe { state::numbered_from(l, ids.get(), || sandbox::refill_error_pool(&self.lua)) };
         ids.set(next);
+        // SAFETY: as above.
+        self.pool_nesting
+            .set(unsafe { lua_warren_takedeepestccall(l) });
         refilled.is_ok()
+    }
+
+    /// Whether Lua code run since the pool was filled, or since the last call, entered a C
+    /// function deeper than the filling's deepest callback. The pool holds one error object a
+    /// level of Rust callbacks nested, and mlua makes one the first time a level is reached:
+    /// after such a run the pool may hold more than a fresh state's, and the next run would
+    /// number its objects differently from the same run in a fresh state (it no longer makes
+    /// that object). Each level of callbacks is at least one more C call, a run's as the
+    /// filling's, so a run that nests no deeper than the pool enters no C function deeper.
+    fn nested_past_pool(&self) -> bool {
+        // SAFETY: the state is live and no Lua code runs.
+        unsafe { lua_warren_takedeepestccall(self.lua.raw_state()) > self.pool_nesting.get() }
     }
 
     /// Whether a run wrote to an object that existed before it.
@@ -614,8 +639,10 @@ impl Host {
                 || budget.reserved() > COLLECT_AFTER_RESERVED,
         );
         // A run that panicked did not reach its reset (see `call_recipe`).
+        let nested_past_pool = env.nested_past_pool();
         let refilled = env.refill_error_pool(&self.warm_ids);
-        self.stale.set(env.dirty() || outcome.is_err() || !refilled);
+        self.stale
+            .set(env.dirty() || outcome.is_err() || !refilled || nested_past_pool);
         api::pool::end_run(&env.lua, !self.stale.get());
         drop(env);
         // The generated map is in the spare slot; a failed run's goes (its records may have

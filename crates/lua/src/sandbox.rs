@@ -274,11 +274,12 @@ pub fn prelude(lua: &Lua, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
 }
 
 /// mlua keeps a preallocated error object per nesting level of Rust callbacks (Rust calling Lua
-/// calling Rust…) and makes one the first time a level is reached. Made during a run, it would
-/// take an object id, and that run would number its objects differently from the same run in a
-/// fresh state: so reach [`WARM_AT_CREATION`] levels now, and [`WARM_DEPTH`] with
-/// [`refill_error_pool`] once the recipe is loaded (and again after a run that raised errors
-/// from Rust).
+/// calling Rust…) and makes one the first time a level is reached. Made during a run, it takes
+/// an object id, and a later run in the same state, finding it made, would number its objects
+/// differently from the same run in a fresh state: so reach [`WARM_DEPTH`] levels now (and again
+/// with [`refill_error_pool`] once the recipe is loaded, and after a run that raised errors from
+/// Rust). A run that nests deeper leaves its state to be loaded again (the host's
+/// `Env::nested_past_pool`).
 fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
     // `warm(n)` (Lua) calls `descend(n)` (Rust), which calls `warm(n - 1)`: one level of
     // Rust callbacks per step.
@@ -294,13 +295,8 @@ fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
         .call(descend)?;
     let _ = warm.set(made.clone());
     lua.set_named_registry_value(WARM_KEY, made.clone())?;
-    made.call::<()>(WARM_AT_CREATION)
+    made.call::<()>(WARM_DEPTH)
 }
-
-/// The levels warmed while the state is made, its error objects numbered among the state's
-/// own (as they always were); the host then warms the rest, up to [`WARM_DEPTH`], numbering
-/// those apart, so that no object a recipe makes changes its id.
-const WARM_AT_CREATION: i64 = 16;
 
 /// Where the registry keeps the function that warms the pool.
 const WARM_KEY: &str = "warren.warm_error_pool";
@@ -314,13 +310,12 @@ pub(crate) fn refill_error_pool(lua: &Lua) -> mlua::Result<()> {
     warm.call::<()>(WARM_DEPTH)
 }
 
-/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for: as deep as a run can nest
-/// them. Every way from a binding back into Lua takes two of Lua's C levels (mlua's protected
-/// call, then the metamethod or function it calls), and Lua stops at 200 (`LUAI_MAXCCALLS`),
-/// so no run nests more than about 98 (`crates/lua/tests/lua/reset.rs` nests 90). A shallower pool
-/// would grow in a deep run, and a state reused after it would number its objects differently
-/// from a fresh one.
-const WARM_DEPTH: i64 = 100;
+/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for: deeper than recipes nest
+/// them (a binding calling a Lua function that calls a binding is two), shallow enough that a
+/// process does not pay for warming what it never uses (warming 100 levels, as deep as Lua's C
+/// stack lets a run nest, took about 0.1 ms of a `warren run`'s start: its C stack's pages,
+/// mostly). The error objects are numbered among the state's own, as they always were.
+const WARM_DEPTH: i64 = 16;
 
 /// What `pcall` and friends hand to scripts as the error: the message of an error raised in
 /// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets

@@ -95,10 +95,10 @@ return {
 fn a_recipe_that_catches_rust_errors_keeps_its_state_and_gives_the_fresh_maps() {
     // Catching an error a Rust function raised (while loading too) used to leave the state
     // dirty (mlua sets the metatable its preallocated error object already has), so such
-    // recipes reloaded before every map. The state stays clean now, and the host puts the error object back into
-    // mlua's pool, so a later run that nests Rust calls deep (here 90 levels of `map:get_rect`
-    // calling an `__index` that calls it again, near Lua's C-stack limit) numbers its objects as
-    // a fresh state's run does.
+    // recipes reloaded before every map. The state stays clean now, and the host puts the error
+    // object back into mlua's pool, so a later run that nests Rust calls (here 6 levels of
+    // `map:get_rect` calling an `__index` that calls it again, as deep as the pool's 16 levels
+    // allow with room to spare) numbers its objects as a fresh state's run does.
     let dir = tempfile::tempdir().unwrap();
     let recipe = r#"
 local loaded = select(2, pcall(function() return require("warren").rect(1, 2, 3) end))
@@ -126,7 +126,7 @@ return {
     for _, v in pairs(t) do order[#order + 1] = v end
     map:tag("caught", table.concat(caught, "; "))
     map:tag("order", table.concat(order, ","))
-    map:tag("deep", deep(map, 90))
+    map:tag("deep", deep(map, 6))
     map:tag("loaded", loaded)
   end,
 }
@@ -139,6 +139,104 @@ return {
     for (i, m) in reused.iter().enumerate() {
         let fresh = common::host_for(dir.path(), "catcher", recipe, Limits::default());
         assert_eq!(m, &rows(&fresh, i as u64 + 1), "seed {}", i + 1);
+    }
+}
+
+/// A recipe nesting `map:get_rect` in an `__index` that calls it again, `ctx.params.depth`
+/// levels deep, each level two C calls (the binding, then mlua's protected call of the
+/// metamethod); or, with `how = "sort"`, `table.sort` in a comparator that sorts again, each
+/// level one C call and no Rust callback. The map's tags show the innermost table's id and the
+/// order `pairs` gives tables keyed by new tables: both number the run's objects.
+const NESTER: &str = r#"
+local function nested_rects(map, n)
+  if n == 0 then return tostring({}) end
+  local found
+  local rect = setmetatable({}, { __index = function(_, k)
+    if k == "x" then found = nested_rects(map, n - 1) end
+    return ({ x = 0, y = 0, w = 1, h = 1 })[k]
+  end })
+  map:get_rect(rect)
+  return found
+end
+local function nested_sorts(n)
+  if n == 0 then return tostring({}) end
+  local found
+  table.sort({ 2, 1 }, function(a, b) found = found or nested_sorts(n - 1) return a < b end)
+  return found
+end
+return {
+  params = {
+    width = { default = 16 }, height = { default = 16 },
+    depth = { default = 1, min = 0, max = 98 },
+    how = { default = "rects", choices = { "rects", "sorts" } },
+  },
+  generate = function(map, ctx)
+    local p = ctx.params
+    local innermost = p.how == "rects" and nested_rects(map, p.depth) or nested_sorts(p.depth)
+    local t = {}
+    for i = 1, 20 do t[{}] = i end
+    local order = {}
+    for _, v in pairs(t) do order[#order + 1] = v end
+    map:tag("innermost", innermost)
+    map:tag("order", table.concat(order, ","))
+  end,
+}
+"#;
+
+/// The tags of [`NESTER`]'s map of `seed` from host `h`, nesting `how`, `depth` levels deep.
+fn nested_map(h: &Host, how: &str, depth: i64, seed: u64) -> String {
+    let set = [
+        ("depth".to_string(), depth.to_string()),
+        ("how".to_string(), how.to_string()),
+    ];
+    let params = h.resolve_params(&set).unwrap();
+    let run = Run {
+        seed,
+        params: &params,
+        depth: 1,
+        above: None,
+    };
+    format!("{:?}", h.generate(&run).unwrap().notes.tags)
+}
+
+/// Checks that seeds 1 to 4 of [`NESTER`] nesting `how`, `depth` levels deep, made in turn by
+/// one host, equal a fresh host's each, and that the one host loaded its state again `reloads`
+/// times.
+fn assert_nested_maps_fresh(dir: &Path, how: &str, depth: i64, reloads: u64) {
+    let reused = common::host_for(dir, "nester", NESTER, Limits::default());
+    for seed in 1..=4 {
+        let fresh = common::host_for(dir, "nester", NESTER, Limits::default());
+        assert_eq!(
+            nested_map(&reused, how, depth, seed),
+            nested_map(&fresh, how, depth, seed),
+            "{how} {depth} levels deep, seed {seed}"
+        );
+    }
+    assert_eq!(reused.reloads(), reloads, "{how} {depth} levels deep");
+}
+
+#[test]
+fn a_run_nesting_past_the_error_pool_reloads_and_gives_the_fresh_maps() {
+    // mlua makes an error object the first time Rust callbacks nest a level deeper than its
+    // pool holds (16 levels, warmed with the state), taking an object id; a state reused after
+    // such a run would not make it again, and would number its objects apart from a fresh
+    // state's run. Each such run but the last is followed by a reload. 90 levels of
+    // `map:get_rect` is 180 C calls, near Lua's limit of 200.
+    let dir = tempfile::tempdir().unwrap();
+    assert_nested_maps_fresh(dir.path(), "rects", 90, 3);
+}
+
+#[test]
+fn a_run_nesting_as_deep_as_the_error_pool_keeps_its_state() {
+    // The host cannot see mlua's pool, so it compares how deep C functions were entered: a
+    // run's callbacks, each one C call deeper at least, reach past the pool only by entering
+    // a C function deeper than the warming's sixteenth callback did. Nested sorts are one C
+    // call a level: 15 (with `tostring` inside, 16 C calls below the host's) keep the state,
+    // one more reloads it. `map:get_rect` in an `__index` is two a level: 7 keep it.
+    let dir = tempfile::tempdir().unwrap();
+    for (how, kept) in [("sorts", 15), ("rects", 7)] {
+        assert_nested_maps_fresh(dir.path(), how, kept, 0);
+        assert_nested_maps_fresh(dir.path(), how, kept + 1, 3);
     }
 }
 
