@@ -515,6 +515,23 @@ static void newbox (lua_State *L) {
 }
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: makes the boxes' metatable now, as 'newbox' does the first time a
+** buffer outgrows its space on the C stack. Made by a run, it would stay in
+** the registry, and a later run in the same state would not make it: it would
+** number its objects apart from the same run in a fresh state. A C function,
+** to be called protected.
+*/
+LUALIB_API int luaL_warren_boxmetatable (lua_State *L) {
+  if (luaL_newmetatable(L, "_UBOX*"))
+    luaL_setfuncs(L, boxmt, 0);
+  lua_pop(L, 1);
+  return 0;
+}
+#endif
+
+
 /*
 ** check whether buffer is using a userdata on the stack as a temporary
 ** buffer

@@ -134,6 +134,9 @@ LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
    entered with since the last call, and starts again from none: how deep a
    host's callbacks nested, each level of them at least one more. */
 LUA_API unsigned int (lua_warren_takedeepestccall) (lua_State *L);
+/* A C function (lauxlib.c) that makes the metatable of the boxes that hold a
+   buffer outgrowing the C stack ('_UBOX*'), as the first such buffer would. */
+LUALIB_API int (luaL_warren_boxmetatable) (lua_State *L);
 /* Marks the state dirty if the object at 'idx' is pristine (for C code that
    changes an object's memory, as 'string.gmatch' does its state: memory is
    never saved). */

@@ -282,3 +282,10 @@ extern "C" {
     /// when the userdata has no user value.
     pub fn lua_warren_setfields(l: *mut lua_State, idx: c_int) -> c_int;
 }
+
+extern "C-unwind" {
+    /// A C function (to call protected: it raises a memory error) that makes the metatable of
+    /// the boxes holding a buffer that outgrew the C stack (`_UBOX*`), as the first such buffer
+    /// would.
+    pub fn luaL_warren_boxmetatable(l: *mut lua_State) -> c_int;
+}

@@ -5,14 +5,15 @@ use crate::api::map::LuaMap;
 use crate::api::rng::LuaRng;
 use crate::error::{Error, Result};
 use crate::ffi::{
-    lua_warren_dirty, lua_warren_markpristine, lua_warren_reset, lua_warren_takedeepestccall,
-    lua_warren_takeresetmetas,
+    luaL_warren_boxmetatable, lua_warren_dirty, lua_warren_markpristine, lua_warren_reset,
+    lua_warren_takedeepestccall, lua_warren_takeresetmetas,
 };
 use crate::phases::PhaseClock;
 use crate::short_text::same_text;
 use crate::state::{self, RunData};
 use crate::{api, located, params, recipe, recipe::Recipe, sandbox, traceback};
 use crate::{Limits, ParamValue, ParamValues, Usage};
+use mlua::ffi;
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 use std::cell::{Ref, RefCell};
 use std::panic::AssertUnwindSafe;
@@ -48,6 +49,10 @@ const NO_MAP: &str = "the generation's map is missing from the host's spare slot
 /// apart from what loading, the fast calls (`api::fast`, from 2^39) and runs number.
 const LOAD_WARM_ID_BASE: u64 = (1 << 39) + (1 << 32);
 
+/// Where the boxes' metatable the host makes after loading is numbered (`Env::make_box_metatable`):
+/// after the error objects numbered from [`LOAD_WARM_ID_BASE`] (a hundred at most).
+const LOAD_BOX_ID_BASE: u64 = LOAD_WARM_ID_BASE + (1 << 20);
+
 /// Where the error objects the host puts back into mlua's pool between runs are numbered (from
 /// here on, over the host's life).
 const RUN_WARM_ID_BASE: u64 = (1 << 39) + (1 << 33);
@@ -66,8 +71,9 @@ const COLLECT_AFTER_RESERVED: usize = 1 << 20;
 /// what the run made is left to the collector. A write that cannot be put back (a resumed
 /// coroutine made while loading, a Rust object made while loading and changed by a run) leaves
 /// the state dirty, and the host then loads the recipe again into a fresh state before the
-/// next run (a reload), exactly as a fresh process would. Runs that write no pristine object
-/// cost nothing extra.
+/// next run (a reload), exactly as a fresh process would; so does a run that nests calls
+/// deeper than mlua's pool of error objects holds (see `Env::nested_past_pool`). Runs that
+/// write no pristine object and nest no deeper cost nothing extra.
 pub struct Host {
     env: RefCell<Env>,
     recipe: Recipe,
@@ -169,9 +175,14 @@ struct Env {
     /// `ctx.params`, and the values it was made from.
     params_cache: RefCell<Option<ParamsCache>>,
     regions: Table,
-    /// How deep C calls nested when the warming of mlua's error pool entered its deepest
-    /// callback (the patched Lua's count, `lua_warren_takedeepestccall`): a run that enters a C
-    /// function deeper than that may have grown the pool ([`Env::nested_past_pool`]).
+    /// The levels of Rust callbacks mlua's error pool is warmed to: [`sandbox::WARM_DEPTH`], or
+    /// as many C calls as were nested while the state was made and the recipe loaded, if more
+    /// (up to [`sandbox::MAX_WARM_DEPTH`]): the pool may have grown that deep then, in every
+    /// fresh state alike, and each run must start from a pool that deep.
+    pool_levels: i64,
+    /// The deepest C call the pool's warming at load entered (the patched Lua's count,
+    /// `lua_warren_takedeepestccall`), its own finalizers' included: a run that enters a C
+    /// function deeper may have grown the pool ([`Env::nested_past_pool`]).
     pool_nesting: std::cell::Cell<std::ffi::c_uint>,
 }
 
@@ -233,6 +244,10 @@ impl Env {
             map_ud.borrow::<LuaMap>().map_err(internal_lua)?.clone(),
             rng_ud.borrow::<LuaRng>().map_err(internal_lua)?.clone(),
         );
+        // SAFETY: the state is live and no Lua code runs.
+        let loaded_nesting = unsafe { lua_warren_takedeepestccall(lua.raw_state()) };
+        let pool_levels =
+            i64::from(loaded_nesting).clamp(sandbox::WARM_DEPTH, sandbox::MAX_WARM_DEPTH);
         let env = Env {
             lua,
             generate,
@@ -247,14 +262,21 @@ impl Env {
             held,
             params_cache: RefCell::new(None),
             regions,
+            pool_levels,
             pool_nesting: std::cell::Cell::new(0),
         };
         env.set_run_data(registry).map_err(internal_lua)?;
-        // Every state starts with a full pool of mlua's error objects: warmed 16 levels deep
+        // Every state starts with a full pool of mlua's error objects: warmed `pool_levels` deep
         // (a run nesting deeper is followed by a reload, `nested_past_pool`), and with what
         // errors the recipe caught while loading took put back.
-        if !env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
-            return Err(Error::Internal("filling mlua's error pool failed".into()));
+        match env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
+            Some(deepest) => env.pool_nesting.set(deepest),
+            None => return Err(Error::Internal("filling mlua's error pool failed".into())),
+        }
+        if !env.make_box_metatable() {
+            return Err(Error::Internal(
+                "making the buffers' box metatable failed".into(),
+            ));
         }
         env.lua.settle_collector();
         env.mark_pristine();
@@ -288,35 +310,61 @@ impl Env {
     fn refill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         // SAFETY: the state is live and no Lua code runs.
         let raised = unsafe { lua_warren_takeresetmetas(self.lua.raw_state()) };
-        raised == 0 || self.fill_error_pool(ids)
+        // The refill's own depth is not the threshold: the collector runs now, and a finalizer
+        // it calls from the pool's deepest level is one C call deeper.
+        raised == 0 || self.fill_error_pool(ids).is_some()
     }
 
-    /// Warms mlua's pool of error objects to its full depth, numbering the new objects from
-    /// `ids` (advanced), and notes how deep that nested C calls (`pool_nesting`). False when
-    /// that failed.
-    fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
+    /// Warms mlua's pool of error objects `pool_levels` deep, numbering the new objects from
+    /// `ids` (advanced): the deepest C call the warming entered, or `None` when it failed.
+    fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> Option<std::ffi::c_uint> {
         let l = self.lua.raw_state();
         // SAFETY: the state is live and no Lua code runs.
         unsafe { lua_warren_takeresetmetas(l) };
         // SAFETY: as above.
         unsafe { lua_warren_takedeepestccall(l) };
+        let warm = || sandbox::refill_error_pool(&self.lua, self.pool_levels);
         // SAFETY: as above.
-        let (refilled, next) =
-            unsafe { state::numbered_from(l, ids.get(), || sandbox::refill_error_pool(&self.lua)) };
+        let (refilled, next) = unsafe { state::numbered_from(l, ids.get(), warm) };
         ids.set(next);
         // SAFETY: as above.
-        self.pool_nesting
-            .set(unsafe { lua_warren_takedeepestccall(l) });
-        refilled.is_ok()
+        let deepest = unsafe { lua_warren_takedeepestccall(l) };
+        refilled.ok().map(|()| deepest)
     }
 
-    /// Whether Lua code run since the pool was filled, or since the last call, entered a C
-    /// function deeper than the filling's deepest callback. The pool holds one error object a
-    /// level of Rust callbacks nested, and mlua makes one the first time a level is reached:
-    /// after such a run the pool may hold more than a fresh state's, and the next run would
-    /// number its objects differently from the same run in a fresh state (it no longer makes
-    /// that object). Each level of callbacks is at least one more C call, a run's as the
-    /// filling's, so a run that nests no deeper than the pool enters no C function deeper.
+    /// Makes the metatable Lua's auxiliary library gives the boxes that hold a string buffer
+    /// outgrowing the C stack (`table.concat`, `string.rep`, `string.format` … of more than a
+    /// kilobyte), which it makes the first time it needs one and keeps in the registry. Made by
+    /// a run, it would take one of the run's ids, and a later run in the same state would not
+    /// make it: it would number its objects apart from the same run in a fresh state. Numbered
+    /// apart from the recipe's objects (a loading that made it already leaves it). False when
+    /// that failed (out of memory).
+    fn make_box_metatable(&self) -> bool {
+        let l = self.lua.raw_state();
+        // SAFETY: the state is live and no Lua code runs; the C function is called protected,
+        // with room for it on the stack checked, and the stack is put back as it was.
+        unsafe {
+            if ffi::lua_checkstack(l, 2) == 0 {
+                return false;
+            }
+            let top = ffi::lua_gettop(l);
+            let (status, _) = state::numbered_from(l, LOAD_BOX_ID_BASE, || {
+                ffi::lua_pushcfunction(l, luaL_warren_boxmetatable);
+                ffi::lua_pcall(l, 0, 0, 0)
+            });
+            ffi::lua_settop(l, top);
+            status == ffi::LUA_OK
+        }
+    }
+
+    /// Whether Lua code run since the last call (or the pool's filling) entered a C function
+    /// deeper than the warming at load did. The pool holds one error object a level of Rust
+    /// callbacks nested, and mlua makes one the first time a level is reached: after such a
+    /// run the pool may hold more than a fresh state's, and the next run would number its
+    /// objects differently from the same run in a fresh state (it no longer makes that object).
+    /// The warming enters its k-th callback k C calls deep, and a run's k-th nested callback is
+    /// at least that deep (each level is one C call at least), so a run that entered no C
+    /// function deeper than the warming did nested no deeper than the pool.
     fn nested_past_pool(&self) -> bool {
         // SAFETY: the state is live and no Lua code runs.
         unsafe { lua_warren_takedeepestccall(self.lua.raw_state()) > self.pool_nesting.get() }

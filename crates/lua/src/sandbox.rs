@@ -277,9 +277,9 @@ pub fn prelude(lua: &Lua, bytecode: &[u8]) -> mlua::Result<mlua::Function> {
 /// calling Rust…) and makes one the first time a level is reached. Made during a run, it takes
 /// an object id, and a later run in the same state, finding it made, would number its objects
 /// differently from the same run in a fresh state: so reach [`WARM_DEPTH`] levels now (and again
-/// with [`refill_error_pool`] once the recipe is loaded, and after a run that raised errors from
-/// Rust). A run that nests deeper leaves its state to be loaded again (the host's
-/// `Env::nested_past_pool`).
+/// with [`refill_error_pool`] once the recipe is loaded, deeper if its loading nested deeper, and
+/// after a run that raised errors from Rust). A run that nests deeper than the pool leaves its
+/// state to be loaded again (the host's `Env::nested_past_pool`).
 fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
     // `warm(n)` (Lua) calls `descend(n)` (Rust), which calls `warm(n - 1)`: one level of
     // Rust callbacks per step.
@@ -301,21 +301,29 @@ fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
 /// Where the registry keeps the function that warms the pool.
 const WARM_KEY: &str = "warren.warm_error_pool";
 
-/// Brings mlua's pool of preallocated error objects back to [`WARM_DEPTH`] levels. An error
-/// raised from Rust takes one object out of the pool (and sets its metatable again, which
-/// `lua_warren_takeresetmetas` counts); the host refills the pool after such a run, numbering
-/// the new objects apart, so that the next run finds the state as a fresh one.
-pub(crate) fn refill_error_pool(lua: &Lua) -> mlua::Result<()> {
+/// Brings mlua's pool of preallocated error objects back to `levels` levels (the host's: at
+/// least [`WARM_DEPTH`]). An error raised from Rust takes one object out of the pool (and sets
+/// its metatable again, which `lua_warren_takeresetmetas` counts); the host refills the pool
+/// after such a run, numbering the new objects apart, so that the next run finds the state as a
+/// fresh one.
+pub(crate) fn refill_error_pool(lua: &Lua, levels: i64) -> mlua::Result<()> {
     let warm: mlua::Function = lua.named_registry_value(WARM_KEY)?;
-    warm.call::<()>(WARM_DEPTH)
+    warm.call::<()>(levels)
 }
 
-/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for: deeper than recipes nest
-/// them (a binding calling a Lua function that calls a binding is two), shallow enough that a
-/// process does not pay for warming what it never uses (warming 100 levels, as deep as Lua's C
-/// stack lets a run nest, took about 0.1 ms of a `warren run`'s start: its C stack's pages,
-/// mostly). The error objects are numbered among the state's own, as they always were.
-const WARM_DEPTH: i64 = 16;
+/// Nesting levels of Rust callbacks [`warm_error_pool`] prepares for as the state is made
+/// (numbered among the state's own objects, as they always were): deeper than recipes nest
+/// them (a binding calling a Lua function that calls a binding is two C calls deep, or three),
+/// shallow enough that a process does not pay for warming what it never uses (warming 100
+/// levels took about 0.12 ms of a `warren run`'s start: its C stack's pages, mostly). A recipe
+/// whose loading nested deeper gets a deeper pool (the host's `Env::pool_levels`).
+pub(crate) const WARM_DEPTH: i64 = 16;
+
+/// The deepest pool the host warms, whatever a recipe's loading nested: as deep as a state's
+/// callbacks can nest. Every way from a binding back into Lua takes two of Lua's C calls (mlua's
+/// protected call, then the metamethod or function it calls), and Lua stops at 200
+/// (`LUAI_MAXCCALLS`), so none nests more than about 98.
+pub(crate) const MAX_WARM_DEPTH: i64 = 100;
 
 /// What `pcall` and friends hand to scripts as the error: the message of an error raised in
 /// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets

@@ -96,9 +96,9 @@ fn a_recipe_that_catches_rust_errors_keeps_its_state_and_gives_the_fresh_maps() 
     // Catching an error a Rust function raised (while loading too) used to leave the state
     // dirty (mlua sets the metatable its preallocated error object already has), so such
     // recipes reloaded before every map. The state stays clean now, and the host puts the error
-    // object back into mlua's pool, so a later run that nests Rust calls (here 6 levels of
-    // `map:get_rect` calling an `__index` that calls it again, as deep as the pool's 16 levels
-    // allow with room to spare) numbers its objects as a fresh state's run does.
+    // objects back into mlua's pool, so a later run that nests Rust calls (here 7 levels of
+    // `map:get_rect` calling an `__index` that calls it again, within the pool's 16 levels, but
+    // not within the 6 the ten errors leave) numbers its objects as a fresh state's run does.
     let dir = tempfile::tempdir().unwrap();
     let recipe = r#"
 local loaded = select(2, pcall(function() return require("warren").rect(1, 2, 3) end))
@@ -116,7 +116,7 @@ return {
   params = { width = { default = 16 }, height = { default = 16 } },
   generate = function(map, ctx)
     local caught = {}
-    for i = 1, 3 do
+    for i = 1, 10 do
       local ok, e = pcall(function() return map:get(-1, i) end)
       caught[#caught + 1] = tostring(ok) .. " " .. e
     end
@@ -126,7 +126,7 @@ return {
     for _, v in pairs(t) do order[#order + 1] = v end
     map:tag("caught", table.concat(caught, "; "))
     map:tag("order", table.concat(order, ","))
-    map:tag("deep", deep(map, 6))
+    map:tag("deep", deep(map, 7))
     map:tag("loaded", loaded)
   end,
 }
@@ -142,11 +142,35 @@ return {
     }
 }
 
+#[test]
+fn a_run_that_first_builds_a_long_string_numbers_its_objects_as_a_fresh_one() {
+    // Lua's auxiliary library keeps a string buffer longer than a kilobyte in a box whose
+    // metatable it makes the first time, in the registry: made by the first run, not by the
+    // runs after it, it numbered their objects one apart from a fresh state's.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local long = string.rep("x", 3000) .. table.concat({ string.rep("y", 2000), "z" }, ";")
+    map:tag("id", tostring({}) .. " " .. #long)
+  end,
+}
+"#;
+    let reused = common::host_for(dir.path(), "long", recipe, Limits::default());
+    for seed in 1..=3 {
+        let fresh = common::host_for(dir.path(), "long", recipe, Limits::default());
+        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
+    }
+    assert_eq!(reused.reloads(), 0);
+}
+
 /// A recipe nesting `map:get_rect` in an `__index` that calls it again, `ctx.params.depth`
 /// levels deep, each level two C calls (the binding, then mlua's protected call of the
 /// metamethod); or, with `how = "sort"`, `table.sort` in a comparator that sorts again, each
-/// level one C call and no Rust callback. The map's tags show the innermost table's id and the
-/// order `pairs` gives tables keyed by new tables: both number the run's objects.
+/// level one C call and no Rust callback; first it catches `caught` errors from a warren
+/// function. The map's tags show the innermost table's id and the order `pairs` gives tables
+/// keyed by new tables: both number the run's objects.
 const NESTER: &str = r#"
 local function nested_rects(map, n)
   if n == 0 then return tostring({}) end
@@ -169,9 +193,11 @@ return {
     width = { default = 16 }, height = { default = 16 },
     depth = { default = 1, min = 0, max = 98 },
     how = { default = "rects", choices = { "rects", "sorts" } },
+    caught = { default = 0 },
   },
   generate = function(map, ctx)
     local p = ctx.params
+    for i = 1, p.caught do pcall(map.get, map, -1, i) end
     local innermost = p.how == "rects" and nested_rects(map, p.depth) or nested_sorts(p.depth)
     local t = {}
     for i = 1, 20 do t[{}] = i end
@@ -183,11 +209,13 @@ return {
 }
 "#;
 
-/// The tags of [`NESTER`]'s map of `seed` from host `h`, nesting `how`, `depth` levels deep.
-fn nested_map(h: &Host, how: &str, depth: i64, seed: u64) -> String {
+/// The tags of [`NESTER`]'s map of `seed` from host `h`, nesting `how`, `depth` levels deep
+/// after catching `caught` errors.
+fn nested_map(h: &Host, (how, depth, caught): (&str, i64, i64), seed: u64) -> String {
     let set = [
         ("depth".to_string(), depth.to_string()),
         ("how".to_string(), how.to_string()),
+        ("caught".to_string(), caught.to_string()),
     ];
     let params = h.resolve_params(&set).unwrap();
     let run = Run {
@@ -199,20 +227,20 @@ fn nested_map(h: &Host, how: &str, depth: i64, seed: u64) -> String {
     format!("{:?}", h.generate(&run).unwrap().notes.tags)
 }
 
-/// Checks that seeds 1 to 4 of [`NESTER`] nesting `how`, `depth` levels deep, made in turn by
-/// one host, equal a fresh host's each, and that the one host loaded its state again `reloads`
-/// times.
-fn assert_nested_maps_fresh(dir: &Path, how: &str, depth: i64, reloads: u64) {
+/// Checks that seeds 1 to 4 of [`NESTER`] nesting `how`, `depth` levels deep after catching
+/// `caught` errors, made in turn by one host, equal a fresh host's each, and that the one host
+/// loaded its state again `reloads` times.
+fn assert_nested_maps_fresh(dir: &Path, run: (&str, i64, i64), reloads: u64) {
     let reused = common::host_for(dir, "nester", NESTER, Limits::default());
     for seed in 1..=4 {
         let fresh = common::host_for(dir, "nester", NESTER, Limits::default());
         assert_eq!(
-            nested_map(&reused, how, depth, seed),
-            nested_map(&fresh, how, depth, seed),
-            "{how} {depth} levels deep, seed {seed}"
+            nested_map(&reused, run, seed),
+            nested_map(&fresh, run, seed),
+            "{run:?}, seed {seed}"
         );
     }
-    assert_eq!(reused.reloads(), reloads, "{how} {depth} levels deep");
+    assert_eq!(reused.reloads(), reloads, "{run:?}");
 }
 
 #[test]
@@ -223,7 +251,7 @@ fn a_run_nesting_past_the_error_pool_reloads_and_gives_the_fresh_maps() {
     // state's run. Each such run but the last is followed by a reload. 90 levels of
     // `map:get_rect` is 180 C calls, near Lua's limit of 200.
     let dir = tempfile::tempdir().unwrap();
-    assert_nested_maps_fresh(dir.path(), "rects", 90, 3);
+    assert_nested_maps_fresh(dir.path(), ("rects", 90, 0), 3);
 }
 
 #[test]
@@ -232,12 +260,53 @@ fn a_run_nesting_as_deep_as_the_error_pool_keeps_its_state() {
     // run's callbacks, each one C call deeper at least, reach past the pool only by entering
     // a C function deeper than the warming's sixteenth callback did. Nested sorts are one C
     // call a level: 15 (with `tostring` inside, 16 C calls below the host's) keep the state,
-    // one more reloads it. `map:get_rect` in an `__index` is two a level: 7 keep it.
+    // one more reloads it. `map:get_rect` in an `__index` is two a level: 7 keep it. The same
+    // after runs that caught errors (the pool refilled after each).
     let dir = tempfile::tempdir().unwrap();
-    for (how, kept) in [("sorts", 15), ("rects", 7)] {
-        assert_nested_maps_fresh(dir.path(), how, kept, 0);
-        assert_nested_maps_fresh(dir.path(), how, kept + 1, 3);
+    for caught in [0, 3] {
+        for (how, kept) in [("sorts", 15), ("rects", 7)] {
+            assert_nested_maps_fresh(dir.path(), (how, kept, caught), 0);
+            assert_nested_maps_fresh(dir.path(), (how, kept + 1, caught), 3);
+        }
     }
+}
+
+#[test]
+fn a_recipe_whose_loading_nests_deep_gets_a_pool_that_deep() {
+    // Loading nests 21 levels of `print` calling a `__tostring` that prints again: mlua's pool
+    // grows to 21 in every fresh state. Odd seeds catch three errors (the pool gives three
+    // objects up, and the host refills it), even seeds nest as deep as loading did: they must
+    // find the pool as deep as a fresh state's, or they make objects a fresh state's run does
+    // not.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+local function nest(n)
+  if n == 0 then return "" end
+  return setmetatable({}, { __tostring = function() print(nest(n - 1)) return "" end })
+end
+print(nest(20))
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    if ctx.seed % 2 == 1 then
+      for i = 1, 3 do pcall(map.get, map, -1, i) end
+    else
+      print(nest(20))
+    end
+    map:tag("id", tostring({}))
+  end,
+}
+"#;
+    let reused = common::host_for(dir.path(), "deep_loader", recipe, Limits::default());
+    for seed in 1..=4 {
+        let fresh = common::host_for(dir.path(), "deep_loader", recipe, Limits::default());
+        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
+    }
+    assert_eq!(
+        reused.reloads(),
+        0,
+        "the runs nest no deeper than loading did"
+    );
 }
 
 /// A recipe that writes to what its loading made in every way a library does, while the
