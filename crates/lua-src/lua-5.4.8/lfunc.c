@@ -21,6 +21,10 @@
 #include "lmem.h"
 #include "lobject.h"
 #include "lstate.h"
+#if defined(LUA_WARREN)
+#include "lstring.h"
+#include "ltable.h"
+#endif
 
 
 
@@ -139,6 +143,33 @@ static void checkclosemth (lua_State *L, StkId level) {
 }
 
 
+#if defined(LUA_WARREN)
+/*
+** warren: replaces the error object at 'e' (the stack's top is just above it)
+** with what the host's function at LUA_WARREN_ERRORVALUE in the registry
+** makes of it, when there is one: the error a '__close' handler gets is then
+** the one 'pcall' gives, the message of an error a Rust function raised, not
+** mlua's error object (which a reused state numbers apart from a fresh one's).
+** (Assumes EXTRA_STACK; may move the stack.)
+*/
+static void cleanerror (lua_State *L, StkId e) {
+  ptrdiff_t saved = savestack(L, e);
+  const TValue *clean = luaH_getshortstr(hvalue(&G(L)->l_registry),
+                                         luaS_new(L, LUA_WARREN_ERRORVALUE));
+  StkId top = L->top.p;
+  if (!ttisfunction(clean))
+    return;
+  setobj2s(L, top, clean);
+  setobj2s(L, top + 1, s2v(e));
+  L->top.p = top + 2;
+  luaD_callnoyield(L, top, 1);
+  e = restorestack(L, saved);
+  setobjs2s(L, e, L->top.p - 1);
+  L->top.p = e + 1;
+}
+#endif
+
+
 /*
 ** Prepare and call a closing method.
 ** If status is CLOSEKTOP, the call to the closing method will be pushed
@@ -160,6 +191,15 @@ static void prepcallclosemth (lua_State *L, StkId level, int status, int yy) {
      or swallow the error */
   if (G(L)->wfatal)
     return;
+  /* warren: the handler gets the error 'pcall' would give (see 'cleanerror');
+     only a full userdata can be one of mlua's */
+  if (status != CLOSEKTOP && ttisfulluserdata(errobj)) {
+    ptrdiff_t saved = savestack(L, level);
+    cleanerror(L, level + 1);
+    level = restorestack(L, saved);
+    uv = s2v(level);
+    errobj = s2v(level + 1);
+  }
 #endif
   callclosemethod(L, uv, errobj, yy);
 }

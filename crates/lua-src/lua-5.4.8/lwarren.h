@@ -53,6 +53,11 @@ typedef int (*lua_WarrenGCGateF) (lua_State *L, void *ud, size_t work,
    a call and its return execute besides the callee's body. */
 #define LUA_WARREN_CALLCOST	5
 
+/* The registry key of the host's function that turns an error a '__close'
+   handler is about to get into what 'pcall' would give a script (mlua's error
+   objects into their messages; see 'prepcallclosemth' in lfunc.c). */
+#define LUA_WARREN_ERRORVALUE	"warren.error_value"
+
 /* Strings longer than this are never converted to numbers (stock Lua scans
    the whole string at each conversion, where no budget point sees it; a
    numeral this long has no use). */

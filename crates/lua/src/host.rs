@@ -181,8 +181,9 @@ struct Env {
     /// fresh state alike, and each run must start from a pool that deep.
     pool_levels: i64,
     /// The deepest C call the pool's warming at load entered (the patched Lua's count,
-    /// `lua_warren_takedeepestccall`), its own finalizers' included: a run that enters a C
-    /// function deeper may have grown the pool ([`Env::nested_past_pool`]).
+    /// `lua_warren_takedeepestccall`; the collector is held then, so no finalizer adds to it):
+    /// a run that enters a C function deeper may have grown the pool
+    /// ([`Env::nested_past_pool`]).
     pool_nesting: std::cell::Cell<std::ffi::c_uint>,
 }
 

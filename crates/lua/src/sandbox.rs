@@ -202,7 +202,11 @@ pub fn new_state(
     let host = lua.create_table()?;
     // The host calls recipes under this handler, as Lua's own `xpcall` would (`traceback::call`).
     host.set("traceback", super::traceback::handler(lua)?)?;
-    host.set("error_value", lua.create_function(error_value)?)?;
+    let error_value = lua.create_function(error_value)?;
+    // The patched Lua hands a `__close` handler the error through it, as `pcall` does
+    // (`LUA_WARREN_ERRORVALUE`, crates/lua-src/WARREN.md).
+    lua.set_named_registry_value(ERROR_VALUE_KEY, &error_value)?;
+    host.set("error_value", error_value)?;
     host.set("max_chunk", super::source::MAX_SOURCE_BYTES)?;
     host.set(
         "clock",
@@ -321,12 +325,17 @@ pub(crate) const WARM_DEPTH: i64 = 16;
 
 /// The deepest pool the host warms, whatever a recipe's loading nested: as deep as a state's
 /// callbacks can nest. Every way from a binding back into Lua takes two of Lua's C calls (mlua's
-/// protected call, then the metamethod or function it calls), and Lua stops at 200
-/// (`LUAI_MAXCCALLS`), so none nests more than about 98.
+/// protected call, then the metamethod or function it calls), so the k-th level is entered
+/// 2k − 1 C calls deep at least, and Lua stops at 200 (`LUAI_MAXCCALLS`): none nests more than
+/// 100.
 pub(crate) const MAX_WARM_DEPTH: i64 = 100;
 
-/// What `pcall` and friends hand to scripts as the error: the message of an error raised in
-/// Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets
+/// Where the registry keeps [`error_value`] for the patched Lua (`LUA_WARREN_ERRORVALUE` in
+/// `lwarren.h`).
+const ERROR_VALUE_KEY: &str = "warren.error_value";
+
+/// What `pcall` and friends (and `__close` handlers) hand to scripts as the error: the message
+/// of an error raised in Rust (instead of mlua's wrapper object), any other value unchanged. A Rust panic never gets
 /// here as a value: converting it resumes the panic.
 fn error_value(lua: &Lua, v: Value) -> mlua::Result<Value> {
     match v {

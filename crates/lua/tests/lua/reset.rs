@@ -165,6 +165,45 @@ return {
     assert_eq!(reused.reloads(), 0);
 }
 
+#[test]
+fn a_close_handler_gets_a_warren_errors_message_as_pcall_does() {
+    // A `<close>` variable's handler got mlua's error object for an error a warren function
+    // raised: in a reused state, whose pool the host had refilled, another object than a
+    // fresh state's, numbered apart (as a table key it changed the order `pairs` gives).
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+return {
+  params = { width = { default = 16 }, height = { default = 16 } },
+  generate = function(map, ctx)
+    local seen, got = {}, {}
+    for i = 1, 3 do
+      pcall(function()
+        local guard <close> = setmetatable({}, { __close = function(_, e)
+          got[#got + 1] = type(e)
+          seen[e] = i
+        end })
+        map:get(-1, i)
+      end)
+    end
+    for i = 1, 8 do seen[{}] = 10 + i end
+    local order = {}
+    for k, v in pairs(seen) do order[#order + 1] = v .. (type(k) == "string" and k:match("map:get") or "") end
+    map:tag("order", table.concat(order, ","))
+    map:tag("got", table.concat(got, ","))
+  end,
+}
+"#;
+    let reused = common::host_for(dir.path(), "closer", recipe, Limits::default());
+    let first = rows(&reused, 1);
+    assert!(first.contains("string,string,string"), "{first}");
+    assert!(first.contains("1map:get"), "{first}");
+    for seed in 2..=4 {
+        let fresh = common::host_for(dir.path(), "closer", recipe, Limits::default());
+        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
+    }
+    assert_eq!(reused.reloads(), 0);
+}
+
 /// A recipe nesting `map:get_rect` in an `__index` that calls it again, `ctx.params.depth`
 /// levels deep, each level two C calls (the binding, then mlua's protected call of the
 /// metamethod); or, with `how = "sort"`, `table.sort` in a comparator that sorts again, each
