@@ -215,6 +215,48 @@ fn ids_count_from_the_base_and_tostring_shows_them() {
     assert_eq!(shown, format!("0x{id:014x}|{:>20}", "(null)"));
 }
 
+#[test]
+fn a_sort_makes_the_same_comparisons_every_time() {
+    // Stock Lua picks the pivot a badly imbalanced partition tries next from the clock: the
+    // comparisons of sorting these arrays (and so `os.clock`, the budget, and the order of
+    // equal elements) changed from one sort to the next. Each array is sorted four times, by
+    // value and then, with ties, by the value's tens (a pair's second field says where it was).
+    let lua = Lua::new();
+    let counts: String = lua
+        .load(
+            r#"
+local function zigzag(n) local a = {} for i = 1, n do a[i] = (i % 2 == 0) and i or n - i end return a end
+local function killer(n)  -- Musser's median-of-3 killer
+  local a, k = {}, n // 2
+  for i = 1, k do a[i] = (i % 2 == 1) and i or k + i - 1 end
+  for i = 1, k do a[k + i] = 2 * i end
+  return a
+end
+local out = {}
+for _, a in ipairs({ zigzag(500), zigzag(2000), killer(2000) }) do
+  local seen = {}
+  for _ = 1, 4 do
+    local b, n = {}, 0
+    for i = 1, #a do b[i] = { a[i] // 10, i } end
+    table.sort(b, function(x, y) n = n + 1 return x[1] < y[1] end)
+    local order = {}
+    for i = 1, #b do order[i] = b[i][2] end
+    seen[#seen + 1] = n .. ":" .. table.concat(order, ",")
+  end
+  out[#out + 1] = table.concat(seen, " | ")
+end
+return table.concat(out, "\n")
+"#,
+        )
+        .eval()
+        .unwrap();
+    for line in counts.lines() {
+        let runs: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(runs.len(), 4);
+        assert!(runs.iter().all(|r| *r == runs[0]), "{line}");
+    }
+}
+
 // ---- weak tables -------------------------------------------------------------------------------
 
 #[test]
