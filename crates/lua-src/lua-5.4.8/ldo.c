@@ -49,6 +49,14 @@
       ptrdiff_t f_ = savestack(L, func); \
       luaW_budgetpoint(L); \
       func = restorestack(L, f_); } }
+
+/*
+** warren: keep the most nested C calls reached (lua_warren_takedeepestccall),
+** where the count grows: a call from C ('ccall') and a resume.
+*/
+#define warrendepth(L)  \
+  { if (l_unlikely(getCcalls(L) > G(L)->wdeepestccall)) \
+      G(L)->wdeepestccall = getCcalls(L); }
 #endif
 
 
@@ -550,11 +558,6 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
   L->ci = ci = prepCallInfo(L, func, nresults, CIST_C,
                                L->top.p + LUA_MINSTACK);
   lua_assert(ci->top.p <= L->stack_last.p);
-#if defined(LUA_WARREN)
-  /* warren: how deep C functions nest (lua_warren_takedeepestccall) */
-  if (l_unlikely(getCcalls(L) > G(L)->wdeepestccall))
-    G(L)->wdeepestccall = getCcalls(L);
-#endif
   if (l_unlikely(L->hookmask & LUA_MASKCALL)) {
     int narg = cast_int(L->top.p - func) - 1;
     luaD_hook(L, LUA_HOOKCALL, -1, 1, narg);
@@ -679,6 +682,9 @@ CallInfo *luaD_precall (lua_State *L, StkId func, int nresults) {
 l_sinline void ccall (lua_State *L, StkId func, int nResults, l_uint32 inc) {
   CallInfo *ci;
   L->nCcalls += inc;
+#if defined(LUA_WARREN)
+  warrendepth(L);
+#endif
   if (l_unlikely(getCcalls(L) >= LUAI_MAXCCALLS)) {
     checkstackp(L, 0, func);  /* free any use of EXTRA_STACK */
     luaE_checkcstack(L);
@@ -902,6 +908,9 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   if (getCcalls(L) >= LUAI_MAXCCALLS)
     return resume_error(L, "C stack overflow", nargs);
   L->nCcalls++;
+#if defined(LUA_WARREN)
+  warrendepth(L);
+#endif
   luai_userstateresume(L, nargs);
   api_checknelems(L, (L->status == LUA_OK) ? nargs + 1 : nargs);
   status = luaD_rawrunprotected(L, resume, &nargs);

@@ -322,7 +322,7 @@ typedef struct global_State {
   lu_byte wpristine;  /* 'lua_warren_markpristine' was called */
   lu_byte whost;  /* the host is writing: no write is saved or dirties */
   lua_Unsigned wresetmetas;  /* userdata given the metatable they had */
-  l_uint32 wdeepestccall;  /* the most C calls nested at a C function's entry */
+  l_uint32 wdeepestccall;  /* the most nested C calls reached */
   struct WSaved *wsaved;  /* pristine objects written in this run */
   unsigned int wnsaved;  /* number of entries in use in 'wsaved' */
   unsigned int wsizesaved;  /* size of 'wsaved' */

@@ -135,9 +135,10 @@ LUA_API int (lua_warren_ispristine) (lua_State *L, int idx);
 /* How many times a userdata was given the metatable it had since the last call
    (which is not a write: see lua_setmetatable), and starts counting again. */
 LUA_API lua_Unsigned (lua_warren_takeresetmetas) (lua_State *L);
-/* The most nested C calls (the C-stack count, 'getCcalls') any C function was
-   entered with since the last call, and starts again from none: how deep a
-   host's callbacks nested, each level of them at least one more. */
+/* The most nested C calls (the C-stack count, 'getCcalls') reached since the
+   last call, by a call from C or a resume, and starts again from none: a
+   host's callback is entered no deeper, and each level of them nested is at
+   least one more. */
 LUA_API unsigned int (lua_warren_takedeepestccall) (lua_State *L);
 /* A C function (lauxlib.c) that makes the metatable of the boxes that hold a
    buffer outgrowing the C stack ('_UBOX*'), as the first such buffer would. */

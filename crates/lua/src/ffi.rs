@@ -199,8 +199,8 @@ extern "C" {
     pub fn lua_warren_ispristine(l: *mut lua_State, idx: c_int) -> c_int;
     /// How many times a userdata was given the metatable it had since the last call.
     pub fn lua_warren_takeresetmetas(l: *mut lua_State) -> u64;
-    /// The most nested C calls any C function was entered with since the last call (how deep
-    /// Rust callbacks nested), and starts again from none.
+    /// The most nested C calls reached since the last call (a Rust callback is entered no
+    /// deeper), and starts again from none.
     pub fn lua_warren_takedeepestccall(l: *mut lua_State) -> c_uint;
     /// Marks the state dirty if the object at `idx` is pristine (for C code that changes an
     /// object's memory, which is never saved).

@@ -178,13 +178,9 @@ struct Env {
     /// The levels of Rust callbacks mlua's error pool is warmed to: [`sandbox::WARM_DEPTH`], or
     /// as many C calls as were nested while the state was made and the recipe loaded, if more
     /// (up to [`sandbox::MAX_WARM_DEPTH`]): the pool may have grown that deep then, in every
-    /// fresh state alike, and each run must start from a pool that deep.
+    /// fresh state alike, and each run must start from a pool that deep. A run whose C calls
+    /// nest deeper may have grown it further ([`Env::nested_past_pool`]).
     pool_levels: i64,
-    /// The deepest C call the pool's warming at load entered (the patched Lua's count,
-    /// `lua_warren_takedeepestccall`; the collector is held then, so no finalizer adds to it):
-    /// a run that enters a C function deeper may have grown the pool
-    /// ([`Env::nested_past_pool`]).
-    pool_nesting: std::cell::Cell<std::ffi::c_uint>,
 }
 
 impl Env {
@@ -264,15 +260,13 @@ impl Env {
             params_cache: RefCell::new(None),
             regions,
             pool_levels,
-            pool_nesting: std::cell::Cell::new(0),
         };
         env.set_run_data(registry).map_err(internal_lua)?;
         // Every state starts with a full pool of mlua's error objects: warmed `pool_levels` deep
         // (a run nesting deeper is followed by a reload, `nested_past_pool`), and with what
         // errors the recipe caught while loading took put back.
-        match env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
-            Some(deepest) => env.pool_nesting.set(deepest),
-            None => return Err(Error::Internal("filling mlua's error pool failed".into())),
+        if !env.fill_error_pool(&std::cell::Cell::new(LOAD_WARM_ID_BASE)) {
+            return Err(Error::Internal("filling mlua's error pool failed".into()));
         }
         if !env.make_box_metatable() {
             return Err(Error::Internal(
@@ -311,26 +305,24 @@ impl Env {
     fn refill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         // SAFETY: the state is live and no Lua code runs.
         let raised = unsafe { lua_warren_takeresetmetas(self.lua.raw_state()) };
-        // The refill's own depth is not the threshold: the collector runs now, and a finalizer
-        // it calls from the pool's deepest level is one C call deeper.
-        raised == 0 || self.fill_error_pool(ids).is_some()
+        raised == 0 || self.fill_error_pool(ids)
     }
 
     /// Warms mlua's pool of error objects `pool_levels` deep, numbering the new objects from
-    /// `ids` (advanced): the deepest C call the warming entered, or `None` when it failed.
-    fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> Option<std::ffi::c_uint> {
+    /// `ids` (advanced). False when that failed.
+    fn fill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         let l = self.lua.raw_state();
         // SAFETY: the state is live and no Lua code runs.
         unsafe { lua_warren_takeresetmetas(l) };
-        // SAFETY: as above.
-        unsafe { lua_warren_takedeepestccall(l) };
         let warm = || sandbox::refill_error_pool(&self.lua, self.pool_levels);
         // SAFETY: as above.
         let (refilled, next) = unsafe { state::numbered_from(l, ids.get(), warm) };
         ids.set(next);
+        // The warming's own calls nest one deeper than the pool (its innermost Lua call): they
+        // are not a run's.
         // SAFETY: as above.
-        let deepest = unsafe { lua_warren_takedeepestccall(l) };
-        refilled.ok().map(|()| deepest)
+        unsafe { lua_warren_takedeepestccall(l) };
+        refilled.is_ok()
     }
 
     /// Makes the metatable Lua's auxiliary library gives the boxes that hold a string buffer
@@ -358,17 +350,18 @@ impl Env {
         }
     }
 
-    /// Whether Lua code run since the last call (or the pool's filling) entered a C function
-    /// deeper than the warming at load did. The pool holds one error object a level of Rust
-    /// callbacks nested, and mlua makes one the first time a level is reached: after such a
-    /// run the pool may hold more than a fresh state's, and the next run would number its
-    /// objects differently from the same run in a fresh state (it no longer makes that object).
-    /// The warming enters its k-th callback k C calls deep, and a run's k-th nested callback is
-    /// at least that deep (each level is one C call at least), so a run that entered no C
-    /// function deeper than the warming did nested no deeper than the pool.
+    /// Whether Lua code run since the last call (or the pool's filling) nested C calls deeper
+    /// than the pool has levels. The pool holds one error object a level of Rust callbacks
+    /// nested, and mlua makes one the first time a level is reached: after such a run the pool
+    /// may hold more than a fresh state's, and the next run would number its objects
+    /// differently from the same run in a fresh state (it no longer makes that object). A run's
+    /// k-th nested callback is entered k C calls deep at least (`generate` is called from C,
+    /// and each level calls back into Lua from C), so a run whose C calls nested no deeper than
+    /// the pool's levels grew no pool.
     fn nested_past_pool(&self) -> bool {
         // SAFETY: the state is live and no Lua code runs.
-        unsafe { lua_warren_takedeepestccall(self.lua.raw_state()) > self.pool_nesting.get() }
+        let deepest = unsafe { lua_warren_takedeepestccall(self.lua.raw_state()) };
+        i64::from(deepest) > self.pool_levels
     }
 
     /// Whether a run wrote to an object that existed before it.

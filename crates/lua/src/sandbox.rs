@@ -18,6 +18,7 @@ pub use super::budget::{Budget, Limits};
 use super::readonly;
 use crate::ffi::{
     lua_warren_oldenall, lua_warren_setbudget, lua_warren_setfatal, lua_warren_setgcgate,
+    lua_warren_takedeepestccall,
 };
 use crate::state::{state, Modules, StateData};
 use mlua::{ffi, Lua, LuaOptions, StdLib, Table, Value};
@@ -299,7 +300,13 @@ fn warm_error_pool(lua: &Lua) -> mlua::Result<()> {
         .call(descend)?;
     let _ = warm.set(made.clone());
     lua.set_named_registry_value(WARM_KEY, made.clone())?;
-    made.call::<()>(WARM_DEPTH)
+    made.call::<()>(WARM_DEPTH)?;
+    // The warming's calls nest one deeper than the pool (its innermost Lua call): forgotten,
+    // so that the host's count of how deep making the state and loading the recipe nested
+    // (`Env::pool_levels`) is theirs.
+    // SAFETY: the state is live and no Lua code runs.
+    lua.exec_raw_lua(|raw| unsafe { lua_warren_takedeepestccall(raw.state()) });
+    Ok(())
 }
 
 /// Where the registry keeps the function that warms the pool.

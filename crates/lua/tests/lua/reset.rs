@@ -205,9 +205,9 @@ return {
 }
 
 /// A recipe nesting `map:get_rect` in an `__index` that calls it again, `ctx.params.depth`
-/// levels deep, each level two C calls (the binding, then mlua's protected call of the
-/// metamethod); or, with `how = "sort"`, `table.sort` in a comparator that sorts again, each
-/// level one C call and no Rust callback; first it catches `caught` errors from a warren
+/// levels deep, each level two calls from C (mlua's protected read of the field, then the
+/// metamethod); or, with `how = "sorts"`, `table.sort` in a comparator that sorts again, each
+/// level one call from C and no Rust callback; first it catches `caught` errors from a warren
 /// function. The map's tags show the innermost table's id and the order `pairs` gives tables
 /// keyed by new tables: both number the run's objects.
 const NESTER: &str = r#"
@@ -295,12 +295,11 @@ fn a_run_nesting_past_the_error_pool_reloads_and_gives_the_fresh_maps() {
 
 #[test]
 fn a_run_nesting_as_deep_as_the_error_pool_keeps_its_state() {
-    // The host cannot see mlua's pool, so it compares how deep C functions were entered: a
-    // run's callbacks, each one C call deeper at least, reach past the pool only by entering
-    // a C function deeper than the warming's sixteenth callback did. Nested sorts are one C
-    // call a level: 15 (with `tostring` inside, 16 C calls below the host's) keep the state,
-    // one more reloads it. `map:get_rect` in an `__index` is two a level: 7 keep it. The same
-    // after runs that caught errors (the pool refilled after each).
+    // The host cannot see mlua's pool, so it compares how deep calls from C nested with the
+    // pool's 16 levels: a run's k-th nested callback is k calls deep at least. `generate` is
+    // one; nested sorts are one more a level: 15 keep the state, one more reloads it.
+    // `map:get_rect` in an `__index` is two a level (mlua's protected read, the metamethod): 7
+    // keep it. The same after runs that caught errors (the pool refilled after each).
     let dir = tempfile::tempdir().unwrap();
     for caught in [0, 3] {
         for (how, kept) in [("sorts", 15), ("rects", 7)] {
