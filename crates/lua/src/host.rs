@@ -181,6 +181,10 @@ struct Env {
     /// fresh state alike, and each run must start from a pool that deep. A run whose C calls
     /// nest deeper may have grown it further ([`Env::nested_past_pool`]).
     pool_levels: i64,
+    /// Loading nested C calls deeper than [`sandbox::MAX_WARM_DEPTH`]: the pool may hold more
+    /// than the host can warm it back to, so a run that takes an object from it leaves the
+    /// state to be loaded again ([`Env::refill_error_pool`]).
+    pool_past_warming: bool,
 }
 
 impl Env {
@@ -243,8 +247,8 @@ impl Env {
         );
         // SAFETY: the state is live and no Lua code runs.
         let loaded_nesting = unsafe { lua_warren_takedeepestccall(lua.raw_state()) };
-        let pool_levels =
-            i64::from(loaded_nesting).clamp(sandbox::WARM_DEPTH, sandbox::MAX_WARM_DEPTH);
+        let loaded_nesting = i64::from(loaded_nesting);
+        let pool_levels = loaded_nesting.clamp(sandbox::WARM_DEPTH, sandbox::MAX_WARM_DEPTH);
         let env = Env {
             lua,
             generate,
@@ -260,6 +264,7 @@ impl Env {
             params_cache: RefCell::new(None),
             regions,
             pool_levels,
+            pool_past_warming: loaded_nesting > sandbox::MAX_WARM_DEPTH,
         };
         env.set_run_data(registry).map_err(internal_lua)?;
         // Every state starts with a full pool of mlua's error objects: warmed `pool_levels` deep
@@ -301,11 +306,12 @@ impl Env {
 
     /// Refills mlua's pool of error objects after a run that raised errors from Rust (see
     /// [`sandbox::refill_error_pool`]), numbering the new objects from `ids` (advanced). False
-    /// when that failed: the state must then be loaded again.
+    /// when that failed, or when the pool may hold more than warming gives back
+    /// (`pool_past_warming`): the state must then be loaded again.
     fn refill_error_pool(&self, ids: &std::cell::Cell<u64>) -> bool {
         // SAFETY: the state is live and no Lua code runs.
         let raised = unsafe { lua_warren_takeresetmetas(self.lua.raw_state()) };
-        raised == 0 || self.fill_error_pool(ids)
+        raised == 0 || (!self.pool_past_warming && self.fill_error_pool(ids))
     }
 
     /// Warms mlua's pool of error objects `pool_levels` deep, numbering the new objects from

@@ -330,11 +330,11 @@ pub(crate) fn refill_error_pool(lua: &Lua, levels: i64) -> mlua::Result<()> {
 /// whose loading nested deeper gets a deeper pool (the host's `Env::pool_levels`).
 pub(crate) const WARM_DEPTH: i64 = 16;
 
-/// The deepest pool the host warms, whatever a recipe's loading nested: as deep as a state's
-/// callbacks can nest. Every way from a binding back into Lua takes two of Lua's C calls (mlua's
-/// protected call, then the metamethod or function it calls), so the k-th level is entered
-/// 2k − 1 C calls deep at least, and Lua stops at 200 (`LUAI_MAXCCALLS`): none nests more than
-/// 100.
+/// The deepest pool the host warms, whatever a recipe's loading nested: 100 levels, as deep as
+/// it always warmed it, short of Lua's limit of 200 nested C calls (the warming's k-th level is
+/// one C call deeper than the last). Lua lets an error's message handler nest up to 20 calls
+/// past that limit, so a contrived loading can leave a deeper pool: the host then loads the
+/// state again after any run that took an object from it (`Env::pool_past_warming`).
 pub(crate) const MAX_WARM_DEPTH: i64 = 100;
 
 /// Where the registry keeps [`error_value`] for the patched Lua (`LUA_WARREN_ERRORVALUE` in

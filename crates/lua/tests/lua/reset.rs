@@ -143,6 +143,49 @@ return {
 }
 
 #[test]
+fn a_recipe_whose_loading_nests_past_the_warming_reloads_after_taking_from_the_pool() {
+    // Loading nests 110 calls from C (sorts in sorts' comparators): deeper than the host warms
+    // the pool (100 levels), so the pool might hold more than a refill gives back. A run that
+    // catches a warren error (taking an object from the pool) leaves the state to be loaded
+    // again; a run that catches none keeps it.
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = r#"
+local function nested_sorts(n)
+  if n == 0 then return end
+  table.sort({ 2, 1 }, function(a, b) nested_sorts(n - 1) n = 0 return a < b end)
+end
+nested_sorts(110)
+return {
+  params = { width = { default = 16 }, height = { default = 16 }, catch = { default = true } },
+  generate = function(map, ctx)
+    if ctx.params.catch then pcall(map.get, map, -1, 1) end
+    map:tag("id", tostring({}))
+  end,
+}
+"#;
+    for (catch, reloads) in [("true", 2), ("false", 0)] {
+        let set = [("catch".to_string(), catch.to_string())];
+        let reused = common::host_for(dir.path(), "deep_sorter", recipe, Limits::default());
+        let params = reused.resolve_params(&set).unwrap();
+        let run = |h: &Host, seed| {
+            let map = h
+                .generate(&Run {
+                    seed,
+                    params: &params,
+                    depth: 1,
+                    above: None,
+                })
+                .unwrap();
+            format!("{:?}", map.notes.tags)
+        };
+        let maps: Vec<String> = (1..=3).map(|seed| run(&reused, seed)).collect();
+        assert_eq!(reused.reloads(), reloads, "catch = {catch}");
+        let fresh = common::host_for(dir.path(), "deep_sorter", recipe, Limits::default());
+        assert_eq!(maps[2], run(&fresh, 3), "catch = {catch}");
+    }
+}
+
+#[test]
 fn a_run_that_first_builds_a_long_string_numbers_its_objects_as_a_fresh_one() {
     // Lua's auxiliary library keeps a string buffer longer than a kilobyte in a box whose
     // metatable it makes the first time, in the registry: made by the first run, not by the
