@@ -91,6 +91,26 @@ return {
     }
 }
 
+/// Checks that `recipe`'s maps of `seeds`, made in turn by one host, equal a fresh host's each;
+/// returns the one host.
+fn reused_maps_are_fresh(
+    dir: &Path,
+    name: &str,
+    recipe: &str,
+    seeds: std::ops::RangeInclusive<u64>,
+) -> Host {
+    let reused = common::host_for(dir, name, recipe, Limits::default());
+    for seed in seeds {
+        let fresh = common::host_for(dir, name, recipe, Limits::default());
+        assert_eq!(
+            rows(&reused, seed),
+            rows(&fresh, seed),
+            "{name}, seed {seed}"
+        );
+    }
+    reused
+}
+
 #[test]
 fn a_recipe_that_catches_rust_errors_keeps_its_state_and_gives_the_fresh_maps() {
     // Catching an error a Rust function raised (while loading too) used to leave the state
@@ -200,11 +220,7 @@ return {
   end,
 }
 "#;
-    let reused = common::host_for(dir.path(), "long", recipe, Limits::default());
-    for seed in 1..=3 {
-        let fresh = common::host_for(dir.path(), "long", recipe, Limits::default());
-        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
-    }
+    let reused = reused_maps_are_fresh(dir.path(), "long", recipe, 1..=3);
     assert_eq!(reused.reloads(), 0);
 }
 
@@ -236,15 +252,11 @@ return {
   end,
 }
 "#;
-    let reused = common::host_for(dir.path(), "closer", recipe, Limits::default());
+    let reused = reused_maps_are_fresh(dir.path(), "closer", recipe, 1..=4);
+    assert_eq!(reused.reloads(), 0);
     let first = rows(&reused, 1);
     assert!(first.contains("string,string,string"), "{first}");
     assert!(first.contains("1map:get"), "{first}");
-    for seed in 2..=4 {
-        let fresh = common::host_for(dir.path(), "closer", recipe, Limits::default());
-        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
-    }
-    assert_eq!(reused.reloads(), 0);
 }
 
 /// A recipe nesting `map:get_rect` in an `__index` that calls it again, `ctx.params.depth`
@@ -378,16 +390,8 @@ return {
   end,
 }
 "#;
-    let reused = common::host_for(dir.path(), "deep_loader", recipe, Limits::default());
-    for seed in 1..=4 {
-        let fresh = common::host_for(dir.path(), "deep_loader", recipe, Limits::default());
-        assert_eq!(rows(&reused, seed), rows(&fresh, seed), "seed {seed}");
-    }
-    assert_eq!(
-        reused.reloads(),
-        0,
-        "the runs nest no deeper than loading did"
-    );
+    let reused = reused_maps_are_fresh(dir.path(), "deep_loader", recipe, 1..=4);
+    assert_eq!(reused.reloads(), 0, "no run nests deeper than loading did");
 }
 
 /// A recipe that writes to what its loading made in every way a library does, while the
