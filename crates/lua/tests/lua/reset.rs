@@ -184,24 +184,12 @@ return {
 }
 "#;
     for (catch, reloads) in [("true", 2), ("false", 0)] {
-        let set = [("catch".to_string(), catch.to_string())];
+        let sets = [("catch", catch)];
         let reused = common::host_for(dir.path(), "deep_sorter", recipe, Limits::default());
-        let params = reused.resolve_params(&set).unwrap();
-        let run = |h: &Host, seed| {
-            let map = h
-                .generate(&Run {
-                    seed,
-                    params: &params,
-                    depth: 1,
-                    above: None,
-                })
-                .unwrap();
-            format!("{:?}", map.notes.tags)
-        };
-        let maps: Vec<String> = (1..=3).map(|seed| run(&reused, seed)).collect();
+        let maps: Vec<String> = (1..=3).map(|seed| tags(&reused, seed, &sets)).collect();
         assert_eq!(reused.reloads(), reloads, "catch = {catch}");
         let fresh = common::host_for(dir.path(), "deep_sorter", recipe, Limits::default());
-        assert_eq!(maps[2], run(&fresh, 3), "catch = {catch}");
+        assert_eq!(maps[2], tags(&fresh, 3, &sets), "catch = {catch}");
     }
 }
 
@@ -306,19 +294,15 @@ return {
 /// The tags of [`NESTER`]'s map of `seed` from host `h`, nesting `how`, `depth` levels deep
 /// after catching `caught` errors.
 fn nested_map(h: &Host, (how, depth, caught): (&str, i64, i64), seed: u64) -> String {
-    let set = [
-        ("depth".to_string(), depth.to_string()),
-        ("how".to_string(), how.to_string()),
-        ("caught".to_string(), caught.to_string()),
-    ];
-    let params = h.resolve_params(&set).unwrap();
-    let run = Run {
-        seed,
-        params: &params,
-        depth: 1,
-        above: None,
-    };
-    format!("{:?}", h.generate(&run).unwrap().notes.tags)
+    let (depth, caught) = (depth.to_string(), caught.to_string());
+    let sets = [("depth", depth.as_str()), ("how", how), ("caught", &caught)];
+    tags(h, seed, &sets)
+}
+
+/// The tags of `h`'s map of `seed` with the parameters `sets`, at depth 1.
+fn tags(h: &Host, seed: u64, sets: &[(&str, &str)]) -> String {
+    let map = common::generate_at(h, seed, sets, 1, None).unwrap();
+    format!("{:?}", map.notes.tags)
 }
 
 /// Checks that seeds 1 to 4 of [`NESTER`] nesting `how`, `depth` levels deep after catching
