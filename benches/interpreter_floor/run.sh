@@ -18,10 +18,11 @@ if [ ! -x "$OUT" ] || [ -n "$(find benches/interpreter_floor/main.c "$SRC" -newe
     benches/interpreter_floor/main.c $(ls "$SRC"/*.c | grep -v -e lwarren.c -e '/lua\.c' -e '/luac\.c') -lm
 fi
 cargo build --release --quiet
+WARREN="target/$(rustc -vV | sed -n 's/^host: //p')/release/warren"
 # Once first, unrecorded: a build's first run fills the region files' parse cache.
-target/release/warren batch scripts/rooms.lua --count 10 --jobs 1 > /dev/null
+"$WARREN" batch scripts/rooms.lua --count 10 --jobs 1 > /dev/null
 warren() {
-  target/release/warren batch "$1" --count 100000 --jobs 1 | awk '/^total/ { print $4 }'
+  "$WARREN" batch "$1" --count 100000 --jobs 1 | awk '/^total/ { print $4 }'
 }
 printf '%-40s %10s %10s\n' recipe stock_us warren_us
 for _ in $(seq "$RUNS"); do

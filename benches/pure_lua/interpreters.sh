@@ -5,8 +5,10 @@
 #                                warren's lwarren.c; -DLUA_WARREN: the patched one); -O3 as cargo
 #                                builds the vendored Lua (CFLAGS overrides)
 #   cpu COMMAND...               CPU seconds (user + system) of one command, its output dropped
+#   $WARREN                      the release build of warren (where .cargo/config.toml puts it)
 SRC=crates/lua-src/lua-5.4.8
 STOCK=target/pure_lua_stock
+WARREN="target/$(rustc -vV | sed -n 's/^host: //p')/release/warren"
 mkdir -p target
 interpreter() {
   local out=$1 sources

@@ -27,7 +27,7 @@ interpreter "$UNCOUNTED" -DLUA_WARREN -DLUA_WARREN_NOCOUNT
 # Two release builds of the binary (each relinks it, LTO included): the unaccounted one kept aside.
 UNACCOUNTED=target/warren_uncounted
 cargo build --release --quiet --features uncounted-bench
-cp target/release/warren "$UNACCOUNTED"
+cp "$WARREN" "$UNACCOUNTED"
 cargo build --release --quiet
 
 printf '%-8s %9s %9s %9s %9s %9s %6s %6s %7s\n' workload stock_ms patched uncounted warren_ms \
@@ -38,7 +38,7 @@ for w in ca classes digger maze strings; do
     s=$(cpu "$STOCK" "benches/pure_lua/$w.lua" "$REPEAT")
     p=$(cpu "$PATCHED" "benches/pure_lua/$w.lua" "$REPEAT")
     u=$(cpu "$UNCOUNTED" "benches/pure_lua/$w.lua" "$REPEAT")
-    t=$(cpu target/release/warren batch benches/pure_lua/bench.lua --count "$REPEAT" --jobs 1 \
+    t=$(cpu "$WARREN" batch benches/pure_lua/bench.lua --count "$REPEAT" --jobs 1 \
       --set work="$w")
     nc=$(cpu "$UNACCOUNTED" batch benches/pure_lua/bench.lua --count "$REPEAT" --jobs 1 \
       --set work="$w")

@@ -39,13 +39,13 @@ for run in $RUNS; do
   best_s=; best_w=; best_o=; best_b=; best_l=
   for _ in $(seq "$ROUNDS"); do
     s=$(ROT_GEN=$gen cpu "$STOCK" benches/rotlike/stock.lua "$maps")
-    w=$(cpu target/release/warren batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
+    w=$(cpu "$WARREN" batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
       --set gen="$gen")
-    o=$(cpu target/release/warren batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
+    o=$(cpu "$WARREN" batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
       --set gen="$gen" --set rng=own)
-    b=$(cpu target/release/warren batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
+    b=$(cpu "$WARREN" batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
       --set gen="$gen" --set write=blit)
-    l=$(cpu target/release/warren batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
+    l=$(cpu "$WARREN" batch benches/rotlike/rotmaps.lua --count "$maps" --jobs 1 \
       --set gen="$gen" --set write=none)
     best_s=$(least "$s" "$best_s")
     best_l=$(least "$l" "$best_l")

@@ -6,9 +6,9 @@
 Run from the repository root. Each round starts every BUILD once, in turn, with
 `run scripts/rooms.lua --seed 1` and its output to /dev/null, and times the process from spawn
 to exit; the medians and quartiles follow (BENCHMARKS.md, "a whole `warren run` of a small
-map"). Give each build as a fresh copy of its binary made just before (`cp target/release/warren
-/tmp/warren-new`): a copy made long before, of the same build, started up to 0.35 ms slower
-here.
+map"). Give each build as a fresh copy of its binary made just before (`cp
+target/x86_64-unknown-linux-gnu/release/warren /tmp/warren-new`, where .cargo/config.toml puts
+it): a copy made long before, of the same build, started up to 0.35 ms slower here.
 """
 import os
 import statistics

@@ -263,21 +263,33 @@ fn the_cli_reports_a_panic_as_an_internal_error_with_exit_code_3() {
     assert!(out.stdout.is_empty());
 }
 
-/// On glibc Linux the binary carries GCC's unwinder (warren-lua-src's build script links
-/// `libgcc_eh.a`): no process loads `libgcc_s.so.1` and runs its constructor as it starts. The
-/// test above shows a panic still unwinds to the command's catch.
+/// On glibc Linux the binary is a static position-independent executable (`.cargo/config.toml`
+/// links the C library in, and warren-lua-src's build script GCC's unwinder, `libgcc_eh.a`): it
+/// needs no shared library and names no program interpreter, so no dynamic loader runs as it
+/// starts, and it is still of ELF type `DYN`, loaded at a random address. The test above shows a
+/// panic still unwinds to the command's catch.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
-fn the_binary_needs_no_unwinder_library() {
+fn the_binary_is_a_static_pie() {
     let out = std::process::Command::new("readelf")
-        .args(["--dynamic", env!("CARGO_BIN_EXE_warren")])
+        .args(["--file-header", "--program-headers", "--dynamic"])
+        .arg(env!("CARGO_BIN_EXE_warren"))
         .output()
         .expect("readelf (binutils) runs");
     assert!(out.status.success(), "{out:?}");
-    let dynamic = String::from_utf8(out.stdout).unwrap();
-    let needed: Vec<&str> = dynamic.lines().filter(|l| l.contains("(NEEDED)")).collect();
-    assert!(needed.iter().any(|l| l.contains("libc.so")), "{dynamic}");
-    assert!(!needed.iter().any(|l| l.contains("libgcc_s")), "{needed:?}");
+    let elf = String::from_utf8(out.stdout).unwrap();
+    let field = |name: &str| {
+        let line = elf.lines().find(|l| l.trim_start().starts_with(name));
+        line.unwrap_or_else(|| panic!("no {name} in {elf}"))
+            .to_string()
+    };
+    assert!(field("Type:").contains("DYN"), "{elf}");
+    // Its own relocations are applied at its start, so it keeps a dynamic section.
+    assert!(elf.contains("(RELA)"), "{elf}");
+    let needed: Vec<&str> = elf.lines().filter(|l| l.contains("(NEEDED)")).collect();
+    assert!(needed.is_empty(), "shared libraries: {needed:?}");
+    let interpreter: Vec<&str> = elf.lines().filter(|l| l.contains("INTERP")).collect();
+    assert!(interpreter.is_empty(), "a dynamic loader: {interpreter:?}");
 }
 
 /// Each subcommand's arguments are made only when it runs (clap's `defer`), and then set its

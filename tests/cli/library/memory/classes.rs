@@ -29,7 +29,10 @@ fn every_block_is_aligned_and_counted_as_mimalloc_sizes_it() {
                 .collect();
             let counted = Classes.block_size(layout);
             for &p in &blocks {
-                assert!(!p.is_null() && p as usize % align == 0, "{layout:?}: {p:?}");
+                assert!(
+                    !p.is_null() && (p as usize).is_multiple_of(align),
+                    "{layout:?}: {p:?}"
+                );
                 // SAFETY: a live block of mimalloc's.
                 let usable = unsafe { mi::mi_usable_size(p.cast()) };
                 // What the block can make resident: all of a class's block, the pages
