@@ -136,10 +136,10 @@ const MI_OPTION_VERBOSE: libmimalloc_sys::mi_option_t = 2;
 
 /// Ends the process with `code` once its output is flushed. On Unix it skips the libraries'
 /// exit handlers: mimalloc's (it collects its heap page by page and merges statistics nobody
-/// reads), the C library's and the dynamic loader's. With the code and data they fault in, they
-/// took 0.1–0.3 ms of every run (30 of a one-map batch's 470 page faults). By then every file
-/// warren writes is closed, and its Lua states are left to the exit on purpose
-/// (`Host::leave_to_exit`).
+/// reads), the C library's, and in a dynamically linked build the loader's. With the code and
+/// data they fault in, they took 0.1–0.3 ms of every run (30 of a one-map batch's 470 page
+/// faults). By then every file warren writes is closed, and its Lua states are left to the exit
+/// on purpose (`Host::leave_to_exit`).
 fn exit(code: i32) -> ! {
     warren::memory::report_peak();
     // Errors are ignored, as the standard library's own flush at exit ignores them.

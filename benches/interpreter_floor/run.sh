@@ -18,7 +18,7 @@ if [ ! -x "$OUT" ] || [ -n "$(find benches/interpreter_floor/main.c "$SRC" -newe
     benches/interpreter_floor/main.c $(ls "$SRC"/*.c | grep -v -e lwarren.c -e '/lua\.c' -e '/luac\.c') -lm
 fi
 cargo build --release --quiet
-WARREN="target/$(rustc -vV | sed -n 's/^host: //p')/release/warren"
+WARREN="target/$(rustc --print host-tuple)/release/warren"
 # Once first, unrecorded: a build's first run fills the region files' parse cache.
 "$WARREN" batch scripts/rooms.lua --count 10 --jobs 1 > /dev/null
 warren() {

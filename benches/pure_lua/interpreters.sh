@@ -8,7 +8,7 @@
 #   $WARREN                      the release build of warren (where .cargo/config.toml puts it)
 SRC=crates/lua-src/lua-5.4.8
 STOCK=target/pure_lua_stock
-WARREN="target/$(rustc -vV | sed -n 's/^host: //p')/release/warren"
+WARREN="target/$(rustc --print host-tuple)/release/warren"
 mkdir -p target
 interpreter() {
   local out=$1 sources

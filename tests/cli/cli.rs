@@ -264,16 +264,24 @@ fn the_cli_reports_a_panic_as_an_internal_error_with_exit_code_3() {
 }
 
 /// On glibc Linux the binary is a static position-independent executable (`.cargo/config.toml`
-/// links the C library in, and warren-lua-src's build script GCC's unwinder, `libgcc_eh.a`): it
-/// needs no shared library and names no program interpreter, so no dynamic loader runs as it
-/// starts, and it is still of ELF type `DYN`, loaded at a random address. The test above shows a
-/// panic still unwinds to the command's catch.
+/// links the C library in, and with it GCC's unwinder, `libgcc_eh.a`): it needs no shared
+/// library and names no program interpreter, so no dynamic loader runs as it starts, and it is
+/// still of ELF type `DYN`, loaded at a random address. The test above shows a panic still
+/// unwinds to the command's catch.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn the_binary_is_a_static_pie() {
+    // `RUSTFLAGS` (a coverage run, `-C target-cpu=native`) replaces the configuration's flags.
+    if !cfg!(target_feature = "crt-static") {
+        panic!(
+            "built without `-C target-feature=+crt-static`: RUSTFLAGS or CARGO_ENCODED_RUSTFLAGS \
+             replaced the rustflags of .cargo/config.toml"
+        );
+    }
     let out = std::process::Command::new("readelf")
         .args(["--file-header", "--program-headers", "--dynamic"])
         .arg(env!("CARGO_BIN_EXE_warren"))
+        .env("LC_ALL", "C")
         .output()
         .expect("readelf (binutils) runs");
     assert!(out.status.success(), "{out:?}");

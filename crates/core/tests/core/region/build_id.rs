@@ -64,6 +64,7 @@ fn the_running_binary_s_build_id_is_the_one_its_file_holds() {
     let out = std::process::Command::new("readelf")
         .arg("-n")
         .arg(&exe)
+        .env("LC_ALL", "C")
         .output()
         .expect("readelf runs");
     let text = String::from_utf8_lossy(&out.stdout);
