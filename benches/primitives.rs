@@ -6,6 +6,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
+use warren_core::gen::meter::Unmetered;
+use warren_core::gen::rooms::{scatter_rooms, ScatterOptions};
 use warren_core::map::{
     bresenham_cells, priority, Brush, DogLeg, Map, Point, Rect, Rgb, Terrain, TerrainTable,
 };
@@ -63,6 +65,30 @@ fn writes(c: &mut Criterion) {
     g.throughput(Throughput::Elements(4 * 199));
     g.bench_function("outline_rect 200x200", |b| {
         b.iter(|| black_box(m.outline_rect(&room, &floor)))
+    });
+    // A small map's rooms: what `map:carve_rooms` writes in a `rooms.lua` map, short rows.
+    let mut small = map(80, 50);
+    let opts = ScatterOptions {
+        attempts: 30,
+        min_size: 6,
+        max_size: 10,
+    };
+    let rooms = match scatter_rooms(80, 50, &mut Rng::new(7), &opts, &mut Unmetered) {
+        Ok(rooms) => rooms,
+        Err(e) => panic!("{e}"),
+    };
+    let cells: u64 = rooms.iter().map(|r| (r.w * r.h) as u64).sum();
+    g.throughput(Throughput::Elements(cells));
+    let name = format!("fill_rect of a rooms map's {} rooms, plain", rooms.len());
+    let mut terrain = 0;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            // Rock and floor in turn, so that every write changes the cells.
+            terrain ^= 1;
+            for r in &rooms {
+                let _ = black_box(small.fill_rect(r, &Brush::new(terrain)));
+            }
+        })
     });
     g.finish();
 }

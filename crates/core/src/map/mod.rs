@@ -814,12 +814,7 @@ impl Map {
             .zip(self.flags[block.clone()].chunks_mut(width));
         if plain {
             // Plain writes cannot lose: every cell of the block is written.
-            for (terrain, flags) in rows {
-                for (t, f) in terrain[..cols].iter_mut().zip(&mut flags[..cols]) {
-                    *t = brush.terrain;
-                    *f = (*f & !FLAG_TERRAIN) | terrain_bits;
-                }
-            }
+            paint_rows(rows, cols, brush.terrain, terrain_bits);
             return cells;
         }
         let stroke = Stroke::new(brush, terrain_bits);
@@ -1047,6 +1042,63 @@ impl Map {
         self.flags.iter().filter(|&&f| f & FLAG_SOLID == 0).count()
     }
 }
+
+/// Gives the first `cols` cells of each row `to` as their terrain and `bits` as their terrain
+/// flags (a plain write). Rows of up to 16 cells (a room's) are written as two windows of a fixed
+/// width, one at each end, overlapping in the middle (a cell written twice ends as written
+/// once), each plane's window one or two wide loads and stores, where a loop over the cells ran
+/// mostly its scalar tail; longer rows in a loop the compiler vectorises. The width is chosen
+/// once for the block.
+#[inline(always)]
+fn paint_rows<'a>(
+    rows: impl Iterator<Item = (&'a mut [TerrainId], &'a mut [u8])>,
+    cols: usize,
+    to: TerrainId,
+    bits: u8,
+) {
+    let mut rows = rows.map(|(terrain, flags)| (&mut terrain[..cols], &mut flags[..cols]));
+    match cols {
+        1 => rows.for_each(|(t, f)| paint_ends_1(t, f, to, bits)),
+        2..4 => rows.for_each(|(t, f)| paint_ends_2(t, f, to, bits)),
+        4..8 => rows.for_each(|(t, f)| paint_ends_4(t, f, to, bits)),
+        8..=16 => rows.for_each(|(t, f)| paint_ends_8(t, f, to, bits)),
+        _ => {
+            for (terrain, flags) in &mut rows {
+                for (t, f) in terrain.iter_mut().zip(flags.iter_mut()) {
+                    *t = to;
+                    *f = (*f & !FLAG_TERRAIN) | bits;
+                }
+            }
+        }
+    }
+}
+
+/// `paint_ends_N`: [`paint_rows`] on a row of `N` to `2 N` cells, as its first `N` cells and its
+/// last `N`, each window of flags read as one word of `N` bytes (`$word`) and changed in all its
+/// bytes at once. Both windows are read before either is written: a read of bytes a store has
+/// just written, which covers them only in part, waits for that store to reach the cache.
+macro_rules! paint_ends {
+    ($name:ident, $word:ty) => {
+        #[inline(always)]
+        fn $name(terrain: &mut [TerrainId], flags: &mut [u8], to: TerrainId, bits: u8) {
+            const N: usize = std::mem::size_of::<$word>();
+            let n = flags.len();
+            let splat = |byte: u8| <$word>::from_ne_bytes([byte; N]);
+            let (keep, set) = (!splat(FLAG_TERRAIN), splat(bits));
+            let read =
+                |at: usize| <$word>::from_ne_bytes(flags[at..at + N].try_into().expect("N flags"));
+            let (head, tail) = (read(0) & keep | set, read(n - N) & keep | set);
+            flags[..N].copy_from_slice(&head.to_ne_bytes());
+            flags[n - N..].copy_from_slice(&tail.to_ne_bytes());
+            terrain[..N].copy_from_slice(&[to; N]);
+            terrain[n - N..].copy_from_slice(&[to; N]);
+        }
+    };
+}
+paint_ends!(paint_ends_1, u8);
+paint_ends!(paint_ends_2, u16);
+paint_ends!(paint_ends_4, u32);
+paint_ends!(paint_ends_8, u64);
 
 /// A straight run of cells off the map's edge (or forced), which a brush carves.
 struct Run {
