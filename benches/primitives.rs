@@ -86,7 +86,10 @@ fn writes(c: &mut Criterion) {
             // Rock and floor in turn, so that every write changes the cells.
             terrain ^= 1;
             for r in &rooms {
-                let _ = black_box(small.fill_rect(r, &Brush::new(terrain)));
+                match small.fill_rect(r, &Brush::new(terrain)) {
+                    Ok(cells) => black_box(cells),
+                    Err(e) => panic!("{e}"),
+                };
             }
         })
     });

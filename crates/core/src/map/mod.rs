@@ -1046,9 +1046,9 @@ impl Map {
 /// Gives the first `cols` cells of each row `to` as their terrain and `bits` as their terrain
 /// flags (a plain write). Rows of up to 16 cells (a room's) are written as two windows of a fixed
 /// width, one at each end, overlapping in the middle (a cell written twice ends as written
-/// once), each plane's window one or two wide loads and stores, where a loop over the cells ran
-/// mostly its scalar tail; longer rows in a loop the compiler vectorises. The width is chosen
-/// once for the block.
+/// once): each flags window one word loaded and stored, each terrain window one store, where a
+/// loop over the cells ran mostly its scalar tail; longer rows in a loop the compiler
+/// vectorises. The width is chosen once for the block.
 #[inline(always)]
 fn paint_rows<'a>(
     rows: impl Iterator<Item = (&'a mut [TerrainId], &'a mut [u8])>,
@@ -1056,14 +1056,14 @@ fn paint_rows<'a>(
     to: TerrainId,
     bits: u8,
 ) {
-    let mut rows = rows.map(|(terrain, flags)| (&mut terrain[..cols], &mut flags[..cols]));
+    let rows = rows.map(|(terrain, flags)| (&mut terrain[..cols], &mut flags[..cols]));
     match cols {
         1 => rows.for_each(|(t, f)| paint_ends_1(t, f, to, bits)),
         2..4 => rows.for_each(|(t, f)| paint_ends_2(t, f, to, bits)),
         4..8 => rows.for_each(|(t, f)| paint_ends_4(t, f, to, bits)),
         8..=16 => rows.for_each(|(t, f)| paint_ends_8(t, f, to, bits)),
         _ => {
-            for (terrain, flags) in &mut rows {
+            for (terrain, flags) in rows {
                 for (t, f) in terrain.iter_mut().zip(flags.iter_mut()) {
                     *t = to;
                     *f = (*f & !FLAG_TERRAIN) | bits;
@@ -1083,11 +1083,12 @@ macro_rules! paint_ends {
         fn $name(terrain: &mut [TerrainId], flags: &mut [u8], to: TerrainId, bits: u8) {
             const N: usize = std::mem::size_of::<$word>();
             let n = flags.len();
+            debug_assert!((N..=2 * N).contains(&n) && terrain.len() == n);
             let splat = |byte: u8| <$word>::from_ne_bytes([byte; N]);
             let (keep, set) = (!splat(FLAG_TERRAIN), splat(bits));
             let read =
                 |at: usize| <$word>::from_ne_bytes(flags[at..at + N].try_into().expect("N flags"));
-            let (head, tail) = (read(0) & keep | set, read(n - N) & keep | set);
+            let (head, tail) = ((read(0) & keep) | set, (read(n - N) & keep) | set);
             flags[..N].copy_from_slice(&head.to_ne_bytes());
             flags[n - N..].copy_from_slice(&tail.to_ne_bytes());
             terrain[..N].copy_from_slice(&[to; N]);

@@ -3,7 +3,9 @@
 //! dog-legs on a large map with their ends on and off every edge.
 
 use super::{dogleg_both_ways, masked_write_equals_one_by_one, same, table};
+use std::sync::Arc;
 use warren_core::map::geom::{DogLeg, Point, Rect};
+use warren_core::map::terrain::{Rgb, Terrain, TerrainTable};
 use warren_core::map::{Brush, Map};
 use warren_core::rng::Rng;
 
@@ -22,27 +24,45 @@ fn wide_masked_rows_write_like_their_cells_one_by_one() {
     }
 }
 
-/// Plain block rows of every width 1..=40, over flags that differ cell by cell.
+/// Plain block rows of every width 1..=40 (rows up to 16 cells are written as two overlapping
+/// windows), over flags that differ cell by cell (solid, hazard, neither; connected or not),
+/// with terrains whose flags are solid, hazard or neither.
 #[test]
 fn plain_block_rows_of_every_width_write_like_cells() {
+    let terrain = |name: &str, solid, hazard| Terrain {
+        name: name.into(),
+        glyph: '#',
+        color: Rgb(1, 1, 1),
+        solid,
+        hazard,
+        move_cost: None,
+    };
+    let terrains = Arc::new(TerrainTable::new(vec![
+        terrain("rock", true, false),
+        terrain("floor", false, false),
+        terrain("lava", false, true),
+    ]));
     for width in 1..=40 {
         for x in 0..3 {
-            let mut base = Map::new(48, 3, 0, table()).unwrap();
+            let mut base = Map::new(48, 3, 0, terrains.clone()).unwrap();
             for i in 0..base.len() {
-                base.write_index(i, &Brush::new((i % 2) as u16).forced());
-                base.set_connected(Point::new((i % 48) as i32, (i / 48) as i32), i % 3 == 0)
+                base.write_index(i, &Brush::new((i % 3) as u16).forced());
+                base.set_connected(Point::new((i % 48) as i32, (i / 48) as i32), i % 4 == 0)
                     .unwrap();
             }
-            let rect = Rect::new(x, 0, width, 3);
-            let (mut fast, mut slow) = (base.clone(), base);
-            let brush = Brush::new(1).forced();
-            let n = fast.fill_rect(&rect, &brush).unwrap();
-            let mut m = 0;
-            for p in rect.cells() {
-                m += slow.write(p, &brush).unwrap() as usize;
+            for terrain in 0..3 {
+                let case = format!("width {width} x {x} terrain {terrain}");
+                let rect = Rect::new(x, 0, width, 3);
+                let (mut fast, mut slow) = (base.clone(), base.clone());
+                let brush = Brush::new(terrain).forced();
+                let n = fast.fill_rect(&rect, &brush).unwrap();
+                let mut m = 0;
+                for p in rect.cells() {
+                    m += slow.write(p, &brush).unwrap() as usize;
+                }
+                assert_eq!(n, m, "{case}");
+                assert!(same(&fast, &slow), "{case}");
             }
-            assert_eq!(n, m, "width {width} x {x}");
-            assert!(same(&fast, &slow), "width {width} x {x}");
         }
     }
 }
