@@ -3,9 +3,10 @@
 //! dog-legs on a large map with their ends on and off every edge.
 
 use super::{dogleg_both_ways, masked_write_equals_one_by_one, same, table};
+use crate::common::terrain;
 use std::sync::Arc;
 use warren_core::map::geom::{DogLeg, Point, Rect};
-use warren_core::map::terrain::{Rgb, Terrain, TerrainTable};
+use warren_core::map::terrain::{Terrain, TerrainTable};
 use warren_core::map::{Brush, Map};
 use warren_core::rng::Rng;
 
@@ -29,18 +30,13 @@ fn wide_masked_rows_write_like_their_cells_one_by_one() {
 /// with terrains whose flags are solid, hazard or neither.
 #[test]
 fn plain_block_rows_of_every_width_write_like_cells() {
-    let terrain = |name: &str, solid, hazard| Terrain {
-        name: name.into(),
-        glyph: '#',
-        color: Rgb(1, 1, 1),
-        solid,
-        hazard,
-        move_cost: None,
-    };
     let terrains = Arc::new(TerrainTable::new(vec![
-        terrain("rock", true, false),
-        terrain("floor", false, false),
-        terrain("lava", false, true),
+        terrain("rock", '#', true),
+        terrain("floor", '.', false),
+        Terrain {
+            hazard: true,
+            ..terrain("lava", '~', false)
+        },
     ]));
     for width in 1..=40 {
         for x in 0..3 {
