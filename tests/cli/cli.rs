@@ -300,6 +300,139 @@ fn the_binary_is_a_static_pie() {
     assert!(interpreter.is_empty(), "a dynamic loader: {interpreter:?}");
 }
 
+/// On x86_64 Linux with glibc the functions `.cargo/hot-text.ld` lists (what start-up and a map
+/// run, written by `benches/startup/hot_text.py`) open the binary's `.text`, in the list's order,
+/// and the list still names most of the functions the binary has: when the code it names has
+/// changed too much, this fails, and the list is written again (BENCHMARKS.md, "a whole `warren
+/// run` of a small map").
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+#[test]
+fn the_start_up_path_is_laid_out_first() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/.cargo/hot-text.ld");
+    let script = std::fs::read_to_string(script).unwrap();
+    // Each line `*(.text.PATTERN .text.*.PATTERN)` lists one function, in order.
+    let listed: std::collections::HashMap<&str, usize> = script
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("*(.text."))
+        .map(|rest| rest.split(' ').next().unwrap())
+        .enumerate()
+        .map(|(at, pattern)| (pattern, at))
+        .collect();
+    assert!(listed.len() >= 500, "{} functions listed", listed.len());
+
+    let functions = text_functions(env!("CARGO_BIN_EXE_warren"));
+    // GCC puts the cold part of a C function, `NAME.cold`, in `.text.unlikely.NAME`, which the
+    // list's `.text.*.NAME` places with it.
+    let named: Vec<Option<usize>> = functions
+        .iter()
+        .map(|name| name.strip_suffix(".cold").unwrap_or(name))
+        .map(|name| listed.get(hot_text_pattern(name).as_str()).copied())
+        .collect();
+    // The list's functions come first, in its order, from the start of `.text`.
+    let first_unlisted = named
+        .iter()
+        .position(Option::is_none)
+        .unwrap_or(named.len());
+    let opening: Vec<usize> = named[..first_unlisted].iter().flatten().copied().collect();
+    assert!(
+        opening.len() >= 300,
+        "only {} listed functions open .text: {:?}",
+        opening.len(),
+        &functions[..first_unlisted + 1]
+    );
+    assert!(
+        opening.is_sorted(),
+        "the opening functions are out of the list's order"
+    );
+    // Most of the list still names a function of this build: 91% when it was written (the
+    // release build's 95%; this test build inlines differently).
+    let found: std::collections::HashSet<usize> = named.iter().flatten().copied().collect();
+    assert!(
+        found.len() * 5 >= listed.len() * 4,
+        "{} of the {} functions .cargo/hot-text.ld lists are in the binary: run \
+         benches/startup/hot_text.py on a release build to list them again",
+        found.len(),
+        listed.len()
+    );
+}
+
+/// The functions of the ELF file `binary` in its `.text`, by address (binutils' `readelf` and
+/// `nm`).
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+fn text_functions(binary: &str) -> Vec<String> {
+    let run = |tool: &str, args: &[&str]| {
+        let out = std::process::Command::new(tool)
+            .args(args)
+            .arg(binary)
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap_or_else(|e| panic!("{tool} (binutils) runs: {e}"));
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let hex = |field: &str| u64::from_str_radix(field, 16).unwrap();
+    // `[Nr] .text PROGBITS address offset size …`
+    let sections = run("readelf", &["--section-headers", "--wide"]);
+    let text: Vec<&str> = sections
+        .lines()
+        .filter_map(|l| l.split_once(']'))
+        .map(|(_, fields)| fields.split_whitespace().collect::<Vec<_>>())
+        .find(|fields| fields.first() == Some(&".text"))
+        .expect("a .text section");
+    let (start, size) = (hex(text[2]), hex(text[4]));
+    run("nm", &["--numeric-sort", "--defined-only"])
+        .lines()
+        .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+            [address, "t" | "T" | "w" | "W", name] => Some((hex(address), name.to_string())),
+            _ => None,
+        })
+        .filter(|&(address, _)| (start..start + size).contains(&address))
+        .map(|(_, name)| name)
+        .collect()
+}
+
+/// The pattern `benches/startup/hot_text.py` lists the function `symbol` by: a Rust symbol's
+/// hash (legacy mangling) or crates' disambiguators (v0) replaced by `*`.
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+fn hot_text_pattern(symbol: &str) -> String {
+    if let Some(body) = symbol.strip_prefix("_ZN") {
+        // `_ZN … 17h<16 hex digits>E`, perhaps with a suffix (`.llvm.123`).
+        return match body.rfind("17h") {
+            Some(at)
+                if body[at + 3..].len() >= 17
+                    && body[at + 3..at + 19].bytes().all(|b| b.is_ascii_hexdigit())
+                    && body[at + 19..].starts_with('E') =>
+            {
+                format!("_ZN{}17h*", &body[..at])
+            }
+            _ => symbol.to_string(),
+        };
+    }
+    if !symbol.starts_with("_R") {
+        return symbol.to_string();
+    }
+    // Every `Cs<letters and digits>_` becomes `Cs*_`.
+    let mut out = String::with_capacity(symbol.len());
+    let mut rest = symbol;
+    while let Some(at) = rest.find("Cs") {
+        let after = &rest[at + 2..];
+        let run = after
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if run > 0 && after[run..].starts_with('_') {
+            out.push_str(&rest[..at]);
+            out.push_str("Cs*_");
+            rest = &after[run + 1..];
+        } else {
+            out.push_str(&rest[..at + 2]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Each subcommand's arguments are made only when it runs (clap's `defer`), and then set its
 /// help last: its own `--help` must still open with what `warren --help` lists for it.
 #[test]

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Writes .cargo/hot-text.ld, the list of functions the linker places first in `.text`.
+
+    python3 benches/startup/hot_text.py [BINARY]
+
+Run from the repository root, with valgrind installed, on a release build (BINARY, by default
+target/x86_64-unknown-linux-gnu/release/warren, where .cargo/config.toml puts it). It runs the
+binary under callgrind and lists every function that ran, in this order:
+
+1. those a `rooms.lua` map runs, each map (`warren batch` of 2,000 maps less one of 200),
+   costliest first;
+2. those `warren run scripts/rooms.lua --seed 1` runs (its start-up), costliest first;
+3. those a `warren run` of each other shipped recipe adds.
+
+Each recipe is run once before it is measured, so that the measured run reads its bytecode and
+the region files' registry from the cache, as every start but a first does.
+
+Each becomes a pattern for the sections the compiler puts it in (`.text.NAME`,
+`.text.unlikely.NAME`) with the part of its name that changes with the compiler, the
+dependencies and the build profile (a Rust symbol's hash, a crate's disambiguator) replaced by
+`*`. So the list still places these functions after a compiler update, and names go stale only
+as the code they name changes: `cargo test` checks that most of them still name a function
+(tests/cli/cli.rs, `the_start_up_path_is_laid_out_first`). Run this again when it says so, or
+after a change to what start-up runs (BENCHMARKS.md, "a whole `warren run` of a small map").
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+OUT = ".cargo/hot-text.ld"
+# The sections a function may be in: `.text.NAME`, or `.text.unlikely.NAME` for one the compiler
+# thinks cold (GCC also makes `.text.startup.NAME` for constructors and `.text.hot.NAME`).
+SECTIONS = ".text.{0} .text.*.{0}"
+# A callgrind_annotate line: `Ir (share)  file:function [object]`.
+LINE = re.compile(r"\s*([\d,]+) \([^)]*\)\s+(\S+?):(\S+)(\s+\[.*\])?\s*$")
+# A Rust legacy symbol: its hash (and a suffix LTO may add) changes with the build.
+LEGACY = re.compile(r"(_ZN.*17h)[0-9a-f]{16}E(\.[0-9A-Za-z.]+)?$")
+# A Rust v0 symbol (the standard library's): each crate's disambiguator changes with the build.
+V0_CRATE = re.compile(r"Cs[0-9A-Za-z]+_")
+
+
+def self_costs(binary: str, args: list[str]) -> dict[str, int]:
+    """Each function's own instructions in a callgrind run of `binary args`, by symbol."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}",
+             binary, *args],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        listing = subprocess.run(
+            ["callgrind_annotate", "--auto=no", "--threshold=100", out],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    costs: dict[str, int] = {}
+    for line in listing.splitlines():
+        m = LINE.match(line)
+        if m and not m.group(3).startswith("0x"):
+            costs[m.group(3)] = costs.get(m.group(3), 0) + int(m.group(1).replace(",", ""))
+    return costs
+
+
+def pattern(symbol: str) -> str | None:
+    """The part of `symbol`'s section names every build shares, `*` for the rest."""
+    legacy = LEGACY.match(symbol)
+    if legacy:
+        return legacy.group(1) + "*"
+    if symbol.startswith("_ZN"):
+        return None  # a legacy Rust symbol of an unknown form: left where the linker puts it
+    if symbol.startswith("_R"):
+        return V0_CRATE.sub("Cs*_", symbol)
+    return symbol
+
+
+def main() -> None:
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/x86_64-unknown-linux-gnu/release/warren"
+    batch = ["batch", "scripts/rooms.lua", "--jobs", "1", "--count"]
+    few, many = self_costs(binary, batch + ["200"]), self_costs(binary, batch + ["2000"])
+    per_map = {f: c - few.get(f, 0) for f, c in many.items() if c > few.get(f, 0)}
+    ordered = sorted(per_map, key=lambda f: -per_map[f])
+    recipes = ["scripts/rooms.lua"] + sorted(
+        set(glob.glob("scripts/*.lua")) - {"scripts/rooms.lua"})
+    for recipe in recipes:
+        run = ["run", recipe, "--seed", "1"]
+        # Once first, so that the measured run reads the region files' registry and the
+        # recipe's bytecode from the cache, as every start but a first does.
+        subprocess.run([binary, *run], check=True, stdout=subprocess.DEVNULL)
+        costs = self_costs(binary, run)
+        ordered += sorted((f for f in costs if f not in per_map), key=lambda f: -costs[f])
+    lines, seen = [], set()
+    for symbol in ordered:
+        p = pattern(symbol)
+        if p is None or p in seen:
+            continue
+        seen.add(p)
+        lines.append("    *(" + SECTIONS.format(p) + ")")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    header = [
+        "/* The functions a rooms.lua map and a `warren run` of each shipped recipe run, placed",
+        "   first in .text and side by side, so that start-up touches fewer pages of the binary.",
+        f"   Written by benches/startup/hot_text.py from a release build of {commit}; do not edit.",
+        "   .cargo/config.toml hands it to the linker (lld: OVERWRITE_SECTIONS). */",
+    ]
+    text = "\n".join(header + ["OVERWRITE_SECTIONS {", "  .text : {"] + lines + ["  }", "}"])
+    with open(OUT, "w") as f:
+        f.write(text + "\n")
+    print(f"{OUT}: {len(lines)} functions")
+
+
+if __name__ == "__main__":
+    main()
