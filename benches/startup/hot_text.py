@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Writes .cargo/hot-text.ld, the list of functions the linker places first in `.text`.
+"""Writes src/hot-text.ld, the list of functions the linker places first in the binary's `.text`.
 
-    python3 benches/startup/hot_text.py [BINARY]
+    cargo build --release && python3 benches/startup/hot_text.py [BINARY]
 
 Run from the repository root, with valgrind installed, on a release build (BINARY, by default
 target/x86_64-unknown-linux-gnu/release/warren, where .cargo/config.toml puts it). It runs the
-binary under callgrind and lists every function that ran, in this order:
+binary under callgrind and lists the functions that ran whose symbols the linker can place (those
+with a section of their own: not the C library's, whose objects callgrind names no source file
+of), in this order:
 
 1. those a `rooms.lua` map runs, each map (`warren batch` of 2,000 maps less one of 200),
    costliest first;
@@ -16,12 +18,14 @@ Each recipe is run once before it is measured, so that the measured run reads it
 the region files' registry from the cache, as every start but a first does.
 
 Each becomes a pattern for the sections the compiler puts it in (`.text.NAME`,
-`.text.unlikely.NAME`) with the part of its name that changes with the compiler, the
-dependencies and the build profile (a Rust symbol's hash, a crate's disambiguator) replaced by
-`*`. So the list still places these functions after a compiler update, and names go stale only
-as the code they name changes: `cargo test` checks that most of them still name a function
-(tests/cli/cli.rs, `the_start_up_path_is_laid_out_first`). Run this again when it says so, or
-after a change to what start-up runs (BENCHMARKS.md, "a whole `warren run` of a small map").
+`.text.unlikely.NAME`) with the parts of its name that change with the compiler, the
+dependencies and the build profile replaced by wildcards: a Rust symbol's hash, a crate's
+disambiguator, the numbers LTO and GCC's clones add. So the list still places these functions
+after a compiler update, and goes stale only as the code it names changes: `cargo test` checks
+that most of it still names functions of the binary (tests/cli/cli.rs,
+`the_start_up_path_is_laid_out_first`). Run this again when it says so, or after a change to
+what start-up runs (BENCHMARKS.md, "a whole `warren run` of a small map"). src/build.rs hands the
+list to the linker.
 """
 import glob
 import os
@@ -30,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 
-OUT = ".cargo/hot-text.ld"
+OUT = "src/hot-text.ld"
 # The sections a function may be in: `.text.NAME`, or `.text.unlikely.NAME` for one the compiler
 # thinks cold (GCC also makes `.text.startup.NAME` for constructors and `.text.hot.NAME`).
 SECTIONS = ".text.{0} .text.*.{0}"
@@ -40,6 +44,10 @@ LINE = re.compile(r"\s*([\d,]+) \([^)]*\)\s+(\S+?):(\S+)(\s+\[.*\])?\s*$")
 LEGACY = re.compile(r"(_ZN.*17h)[0-9a-f]{16}E(\.[0-9A-Za-z.]+)?$")
 # A Rust v0 symbol (the standard library's): each crate's disambiguator changes with the build.
 V0_CRATE = re.compile(r"Cs[0-9A-Za-z]+_")
+# The number LTO adds to a local symbol's name (`.1541`, `.llvm.123`).
+LTO_NUMBER = re.compile(r"(\.llvm)?\.[0-9]+$")
+# GCC's clones of a C function (`NAME.isra.0`, `NAME.constprop.0.isra.0`, `NAME.part.0`).
+C_CLONE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\.(isra|constprop|part|lto_priv)\.[0-9.a-z_]*$")
 
 
 def self_costs(binary: str, args: list[str]) -> dict[str, int]:
@@ -58,20 +66,30 @@ def self_costs(binary: str, args: list[str]) -> dict[str, int]:
     costs: dict[str, int] = {}
     for line in listing.splitlines():
         m = LINE.match(line)
-        if m and not m.group(3).startswith("0x"):
-            costs[m.group(3)] = costs.get(m.group(3), 0) + int(m.group(1).replace(",", ""))
+        # `???`: no source file, so a C library function (its archive's objects have no section
+        # for each function); `0x…`: code with no symbol.
+        if not m or m.group(2) == "???" or m.group(3).startswith("0x"):
+            continue
+        # callgrind names a recursive call's frames `NAME'2`; GCC a C function's cold part
+        # `NAME.cold`, in the section of NAME.
+        symbol = re.sub(r"'[0-9]+$", "", m.group(3)).removesuffix(".cold")
+        costs[symbol] = costs.get(symbol, 0) + int(m.group(1).replace(",", ""))
     return costs
 
 
 def pattern(symbol: str) -> str | None:
-    """The part of `symbol`'s section names every build shares, `*` for the rest."""
+    """The part of `symbol`'s section names every build shares, wildcards for the rest (the same
+    as `hot_text_pattern` in tests/cli/cli.rs)."""
     legacy = LEGACY.match(symbol)
     if legacy:
-        return legacy.group(1) + "*"
+        return legacy.group(1) + "?" * 16 + "E*"
     if symbol.startswith("_ZN"):
         return None  # a legacy Rust symbol of an unknown form: left where the linker puts it
     if symbol.startswith("_R"):
-        return V0_CRATE.sub("Cs*_", symbol)
+        return LTO_NUMBER.sub(".*", V0_CRATE.sub("Cs*_", symbol))
+    clone = C_CLONE.match(symbol)
+    if clone:
+        return clone.group(1) + ".*"
     return symbol
 
 
@@ -97,13 +115,15 @@ def main() -> None:
             continue
         seen.add(p)
         lines.append("    *(" + SECTIONS.format(p) + ")")
+    if len(lines) < 500:
+        sys.exit(f"only {len(lines)} functions found: has callgrind_annotate's output changed?")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     header = [
         "/* The functions a rooms.lua map and a `warren run` of each shipped recipe run, placed",
         "   first in .text and side by side, so that start-up touches fewer pages of the binary.",
         f"   Written by benches/startup/hot_text.py from a release build of {commit}; do not edit.",
-        "   .cargo/config.toml hands it to the linker (lld: OVERWRITE_SECTIONS). */",
+        "   src/build.rs hands it to the linker (rustc's own lld: OVERWRITE_SECTIONS). */",
     ]
     text = "\n".join(header + ["OVERWRITE_SECTIONS {", "  .text : {"] + lines + ["  }", "}"])
     with open(OUT, "w") as f:

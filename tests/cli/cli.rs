@@ -300,15 +300,21 @@ fn the_binary_is_a_static_pie() {
     assert!(interpreter.is_empty(), "a dynamic loader: {interpreter:?}");
 }
 
-/// On x86_64 Linux with glibc the functions `.cargo/hot-text.ld` lists (what start-up and a map
-/// run, written by `benches/startup/hot_text.py`) open the binary's `.text`, in the list's order,
-/// and the list still names most of the functions the binary has: when the code it names has
-/// changed too much, this fails, and the list is written again (BENCHMARKS.md, "a whole `warren
-/// run` of a small map").
+/// On x86_64 Linux with glibc the functions `src/hot-text.ld` lists (what start-up and a map
+/// run, written by `benches/startup/hot_text.py`, handed to the linker by `src/build.rs`) open
+/// the binary's `.text`, in the list's order, and most of the list still names functions of the
+/// binary: when the code it names has changed too much, this fails, and the list is written
+/// again (BENCHMARKS.md, "a whole `warren run` of a small map").
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
 #[test]
 fn the_start_up_path_is_laid_out_first() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/.cargo/hot-text.ld");
+    if !cfg!(warren_hot_text) {
+        panic!(
+            "built without src/hot-text.ld: src/build.rs hands it only to rustc's own lld, and \
+             this build names a linker of its own (RUSTC_LINKER, or a linker flag in RUSTFLAGS)"
+        );
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/src/hot-text.ld");
     let script = std::fs::read_to_string(script).unwrap();
     // Each line `*(.text.PATTERN .text.*.PATTERN)` lists one function, in order.
     let listed: std::collections::HashMap<&str, usize> = script
@@ -320,46 +326,64 @@ fn the_start_up_path_is_laid_out_first() {
         .collect();
     assert!(listed.len() >= 500, "{} functions listed", listed.len());
 
-    let functions = text_functions(env!("CARGO_BIN_EXE_warren"));
-    // GCC puts the cold part of a C function, `NAME.cold`, in `.text.unlikely.NAME`, which the
-    // list's `.text.*.NAME` places with it.
-    let named: Vec<Option<usize>> = functions
+    // Each address of `.text` with a function: its names (identical functions share one; the
+    // section is named after one of them) and their places in the list.
+    type Names = Vec<(String, Option<usize>)>;
+    let mut functions: Vec<(u64, Names)> = Vec::new();
+    for (address, name) in text_functions(env!("CARGO_BIN_EXE_warren")) {
+        let place = listed.get(hot_text_pattern(&name).as_str()).copied();
+        match functions.last_mut() {
+            Some((last, names)) if *last == address => names.push((name, place)),
+            _ => functions.push((address, vec![(name, place)])),
+        }
+    }
+    let any_listed = |names: &Names| names.iter().any(|n| n.1.is_some());
+    // The list's functions come first, in its order, from the start of `.text`: each address
+    // has a name at the same place as, or later than, the address before.
+    let opening = functions
         .iter()
-        .map(|name| name.strip_suffix(".cold").unwrap_or(name))
-        .map(|name| listed.get(hot_text_pattern(name).as_str()).copied())
+        .position(|(_, names)| !any_listed(names))
+        .unwrap_or(functions.len());
+    assert!(
+        opening >= 300,
+        "only {opening} listed functions open .text, then {:?}",
+        functions.get(opening)
+    );
+    let mut places = Vec::new();
+    for (_, names) in &functions[..opening] {
+        let last = places.last().copied().unwrap_or(0);
+        let next = names
+            .iter()
+            .filter_map(|n| n.1)
+            .filter(|&p| p >= last)
+            .min();
+        let next =
+            next.unwrap_or_else(|| panic!("out of the list's order, after {last}: {names:?}"));
+        places.push(next);
+    }
+    // No function every name of which is listed is left out of the opening.
+    let left_out: Vec<_> = functions[opening..]
+        .iter()
+        .filter(|(_, names)| names.iter().all(|n| n.1.is_some()))
+        .take(5)
         .collect();
-    // The list's functions come first, in its order, from the start of `.text`.
-    let first_unlisted = named
-        .iter()
-        .position(Option::is_none)
-        .unwrap_or(named.len());
-    let opening: Vec<usize> = named[..first_unlisted].iter().flatten().copied().collect();
-    assert!(
-        opening.len() >= 300,
-        "only {} listed functions open .text: {:?}",
-        opening.len(),
-        &functions[..first_unlisted + 1]
-    );
-    assert!(
-        opening.is_sorted(),
-        "the opening functions are out of the list's order"
-    );
-    // Most of the list still names a function of this build: 91% when it was written (the
-    // release build's 95%; this test build inlines differently).
-    let found: std::collections::HashSet<usize> = named.iter().flatten().copied().collect();
+    assert!(left_out.is_empty(), "listed, not placed: {left_out:?}");
+    // Most of the list still names functions of this build: 95% when it was written (this test
+    // build inlines differently from the release build the list was written from).
+    let found: std::collections::HashSet<usize> = places.into_iter().collect();
     assert!(
         found.len() * 5 >= listed.len() * 4,
-        "{} of the {} functions .cargo/hot-text.ld lists are in the binary: run \
+        "{} of the {} functions src/hot-text.ld lists are in the binary: run \
          benches/startup/hot_text.py on a release build to list them again",
         found.len(),
         listed.len()
     );
 }
 
-/// The functions of the ELF file `binary` in its `.text`, by address (binutils' `readelf` and
-/// `nm`).
+/// The functions of the ELF file `binary` in its `.text`, with their addresses, in address order
+/// (binutils' `readelf` and `nm`).
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
-fn text_functions(binary: &str) -> Vec<String> {
+fn text_functions(binary: &str) -> Vec<(u64, String)> {
     let run = |tool: &str, args: &[&str]| {
         let out = std::process::Command::new(tool)
             .args(args)
@@ -387,31 +411,65 @@ fn text_functions(binary: &str) -> Vec<String> {
             _ => None,
         })
         .filter(|&(address, _)| (start..start + size).contains(&address))
-        .map(|(_, name)| name)
         .collect()
 }
 
-/// The pattern `benches/startup/hot_text.py` lists the function `symbol` by: a Rust symbol's
-/// hash (legacy mangling) or crates' disambiguators (v0) replaced by `*`.
+/// The pattern `benches/startup/hot_text.py` (`pattern`) lists the function `symbol` by: what
+/// changes from build to build replaced by wildcards (a Rust symbol's hash, a crate's
+/// disambiguator, the number LTO adds to a local symbol, the suffix of GCC's clone of a C
+/// function), a C function's cold part (`NAME.cold`, in the section of NAME) as NAME.
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
 fn hot_text_pattern(symbol: &str) -> String {
+    let symbol = symbol.strip_suffix(".cold").unwrap_or(symbol);
     if let Some(body) = symbol.strip_prefix("_ZN") {
-        // `_ZN … 17h<16 hex digits>E`, perhaps with a suffix (`.llvm.123`).
-        return match body.rfind("17h") {
-            Some(at)
-                if body[at + 3..].len() >= 17
-                    && body[at + 3..at + 19].bytes().all(|b| b.is_ascii_hexdigit())
-                    && body[at + 19..].starts_with('E') =>
-            {
-                format!("_ZN{}17h*", &body[..at])
-            }
-            _ => symbol.to_string(),
+        // `_ZN … 17h<16 hex digits>E`, perhaps with a suffix LTO adds (`.llvm.123`).
+        let legacy = body.rfind("17h").filter(|&at| {
+            let hash = &body[at + 3..];
+            hash.len() >= 17
+                && hash[..16].bytes().all(|b| b.is_ascii_hexdigit())
+                && hash[16..].starts_with('E')
+                && hash[17..]
+                    .bytes()
+                    .all(|b| b == b'.' || b.is_ascii_alphanumeric())
+        });
+        return match legacy {
+            Some(at) => format!("_ZN{}17h{}E*", &body[..at], "?".repeat(16)),
+            None => symbol.to_string(),
         };
     }
-    if !symbol.starts_with("_R") {
-        return symbol.to_string();
+    if symbol.starts_with("_R") {
+        let named = v0_without_disambiguators(symbol);
+        // `NAME.1541` or `NAME.llvm.1541`: `NAME.*`.
+        return match named.rsplit_once('.') {
+            Some((base, number))
+                if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                format!("{}.*", base.strip_suffix(".llvm").unwrap_or(base))
+            }
+            _ => named,
+        };
     }
-    // Every `Cs<letters and digits>_` becomes `Cs*_`.
+    // `NAME.isra.0`, `NAME.constprop.0.isra.0`, `NAME.part.0`: `NAME.*`.
+    let clone = symbol.split_once('.').filter(|(base, rest)| {
+        let identifier = base.bytes().next().is_some_and(|b| !b.is_ascii_digit())
+            && base.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric());
+        identifier
+            && rest.split_once('.').is_some_and(|(kind, tail)| {
+                ["isra", "constprop", "part", "lto_priv"].contains(&kind)
+                    && tail.bytes().all(|b| {
+                        b == b'.' || b == b'_' || b.is_ascii_digit() || b.is_ascii_lowercase()
+                    })
+            })
+    });
+    match clone {
+        Some((base, _)) => format!("{base}.*"),
+        None => symbol.to_string(),
+    }
+}
+
+/// A v0 Rust symbol with each crate's disambiguator (`Cs<letters and digits>_`) as `Cs*_`.
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+fn v0_without_disambiguators(symbol: &str) -> String {
     let mut out = String::with_capacity(symbol.len());
     let mut rest = symbol;
     while let Some(at) = rest.find("Cs") {
