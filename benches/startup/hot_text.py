@@ -117,13 +117,13 @@ def main() -> None:
         lines.append("    *(" + SECTIONS.format(p) + ")")
     if len(lines) < 500:
         sys.exit(f"only {len(lines)} functions found: has callgrind_annotate's output changed?")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"],
                             capture_output=True, text=True).stdout.strip()
     header = [
         "/* The functions a rooms.lua map and a `warren run` of each shipped recipe run, placed",
         "   first in .text and side by side, so that start-up touches fewer pages of the binary.",
         f"   Written by benches/startup/hot_text.py from a release build of {commit}; do not edit.",
-        "   src/build.rs hands it to the linker (rustc's own lld: OVERWRITE_SECTIONS). */",
+        "   src/build.rs hands it to the linker if the linker is lld (OVERWRITE_SECTIONS). */",
     ]
     text = "\n".join(header + ["OVERWRITE_SECTIONS {", "  .text : {"] + lines + ["  }", "}"])
     with open(OUT, "w") as f:

@@ -304,15 +304,23 @@ fn the_binary_is_a_static_pie() {
 /// run, written by `benches/startup/hot_text.py`, handed to the linker by `src/build.rs`) open
 /// the binary's `.text`, in the list's order, and most of the list still names functions of the
 /// binary: when the code it names has changed too much, this fails, and the list is written
-/// again (BENCHMARKS.md, "a whole `warren run` of a small map").
+/// again (BENCHMARKS.md, "a whole `warren run` of a small map"). With a linker that refuses the
+/// script (not lld) there is no layout to check, unless `WARREN_REQUIRE_HOT_TEXT` is set (CI).
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
 #[test]
 fn the_start_up_path_is_laid_out_first() {
-    if !cfg!(warren_hot_text) {
-        panic!(
-            "built without src/hot-text.ld: src/build.rs hands it only to rustc's own lld, and \
-             this build names a linker of its own (RUSTC_LINKER, or a linker flag in RUSTFLAGS)"
+    // src/build.rs hands the script over only when the linker takes it (lld).
+    if cfg!(warren_hot_text_refused) {
+        let required = std::env::var_os("WARREN_REQUIRE_HOT_TEXT").is_some();
+        assert!(
+            !required,
+            "the linker refused src/hot-text.ld, and WARREN_REQUIRE_HOT_TEXT asks for the layout"
         );
+        eprintln!("the linker refused src/hot-text.ld (src/build.rs): no layout to check");
+        return;
+    }
+    if !cfg!(warren_hot_text) {
+        panic!("src/build.rs neither handed src/hot-text.ld to the linker nor saw it refused");
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/src/hot-text.ld");
     let script = std::fs::read_to_string(script).unwrap();
