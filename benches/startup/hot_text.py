@@ -9,16 +9,17 @@ binary under callgrind and lists the functions that ran whose symbols the linker
 with a section of their own: not the C library's, whose objects callgrind names no source file
 of), in three groups, in this order (within a group the linker keeps its input order):
 
-1. those a `rooms.lua` map runs, each map (`warren batch` of 2,000 maps less one of 200),
-   costliest first;
-2. those `warren run scripts/rooms.lua --seed 1` runs (its start-up), costliest first;
+1. those a `rooms.lua` map runs, each map (`warren batch` of 2,000 maps less one of 200);
+2. those `warren run scripts/rooms.lua --seed 1` runs (its start-up);
 3. those a `warren run` of each other shipped recipe adds.
+
+Each group is written costliest first, for the reader: the linker keeps its own input order.
 
 Each recipe is run once before it is measured, so that the measured run reads its bytecode and
 the region files' registry from the cache, as every start but a first does.
 
 Each becomes a pattern for the sections the compiler puts it in (`.text.NAME`,
-`.text.unlikely.NAME`) with the parts of its name that change with the compiler, the
+`.text.unlikely.NAME`, `.text.startup.NAME`) with the parts of its name that change with the compiler, the
 dependencies and the build profile replaced by wildcards: a Rust symbol's hash, a crate's
 disambiguator, the numbers LTO and GCC's clones add. So the list still places these functions
 after a compiler update, and goes stale only as the code it names changes: `cargo test` checks
@@ -82,8 +83,9 @@ def pattern(symbol: str) -> str | None:
     as `hot_text_pattern` in tests/cli/cli.rs)."""
     legacy = LEGACY.match(symbol)
     if legacy:
-        # `17h*`, not `17h` and 16 `?` then `E*`: lld matches a pattern that only ends in `*` as a
-        # prefix, several times faster than a glob, for every section of every object linked.
+        # `17h*`: shorter than `17h`, 16 `?` and `E*`, and the same functions (it would also
+        # take in an item nested in this one whose name has 17 characters and starts with `h`:
+        # none does, and the test would see one).
         return legacy.group(1) + "*"
     if symbol.startswith("_ZN"):
         return None  # a legacy Rust symbol of an unknown form: left where the linker puts it
