@@ -278,14 +278,11 @@ fn the_binary_is_a_static_pie() {
              replaced the rustflags of .cargo/config.toml"
         );
     }
-    let out = std::process::Command::new("readelf")
-        .args(["--file-header", "--program-headers", "--dynamic"])
-        .arg(env!("CARGO_BIN_EXE_warren"))
-        .env("LC_ALL", "C")
-        .output()
-        .expect("readelf (binutils) runs");
-    assert!(out.status.success(), "{out:?}");
-    let elf = String::from_utf8(out.stdout).unwrap();
+    let elf = binutils(
+        "readelf",
+        &["--file-header", "--program-headers", "--dynamic"],
+        env!("CARGO_BIN_EXE_warren"),
+    );
     let field = |name: &str| {
         let line = elf.lines().find(|l| l.trim_start().starts_with(name));
         line.unwrap_or_else(|| panic!("no {name} in {elf}"))
@@ -394,23 +391,26 @@ fn the_start_up_path_is_laid_out_first() {
     );
 }
 
+/// What the binutils program `tool` prints with `args` about the file `binary` (it must succeed).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn binutils(tool: &str, args: &[&str], binary: &str) -> String {
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .arg(binary)
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} (binutils) runs: {e}"));
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The functions of the ELF file `binary` in its `.text`, with their addresses, in address order
 /// (binutils' `readelf` and `nm`).
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
 fn text_functions(binary: &str) -> Vec<(u64, String)> {
-    let run = |tool: &str, args: &[&str]| {
-        let out = std::process::Command::new(tool)
-            .args(args)
-            .arg(binary)
-            .env("LC_ALL", "C")
-            .output()
-            .unwrap_or_else(|e| panic!("{tool} (binutils) runs: {e}"));
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8(out.stdout).unwrap()
-    };
     let hex = |field: &str| u64::from_str_radix(field, 16).unwrap();
     // `[Nr] .text PROGBITS address offset size …`
-    let sections = run("readelf", &["--section-headers", "--wide"]);
+    let sections = binutils("readelf", &["--section-headers", "--wide"], binary);
     let text: Vec<&str> = sections
         .lines()
         .filter_map(|l| l.split_once(']'))
@@ -418,7 +418,7 @@ fn text_functions(binary: &str) -> Vec<(u64, String)> {
         .find(|fields| fields.first() == Some(&".text"))
         .expect("a .text section");
     let (start, size) = (hex(text[2]), hex(text[4]));
-    run("nm", &["--numeric-sort", "--defined-only"])
+    binutils("nm", &["--numeric-sort", "--defined-only"], binary)
         .lines()
         .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
             [address, "t" | "T" | "w" | "W", name] => Some((hex(address), name.to_string())),
