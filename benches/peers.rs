@@ -12,6 +12,12 @@
 //! ```text
 //! cargo bench --bench peers
 //! ```
+//!
+//! With `WARREN_PEERS_ONLY` set to `warren`, `warren-statistics`, `mapgen`, `core` or `floor`
+//! and `WARREN_PEERS_MAPS` to a count, the bench binary makes that many maps of that one
+//! contestant after the same checks and nothing else, for a profiler or a cache simulator to
+//! count what one map costs (two counts, one subtracted from the other; BENCHMARKS.md, "cache
+//! misses a map").
 
 use criterion::Criterion;
 use mapgen::{MapBuilder, NearestCorridors, SimpleRooms};
@@ -456,6 +462,38 @@ fn check_same_maps(
     warren.host.recycle(map);
 }
 
+/// One of the contestants, for [`only_one`].
+#[derive(Clone, Copy)]
+enum Contestant {
+    Warren,
+    WarrenWithStatistics,
+    Mapgen,
+    Core,
+    Floor,
+}
+
+/// The contestant and the number of maps `WARREN_PEERS_ONLY` and `WARREN_PEERS_MAPS` ask for
+/// (see the module documentation); `None` when the first is unset. Panics on a value it does
+/// not know, naming the ones it does.
+fn only_one() -> Option<(Contestant, u64)> {
+    let one = std::env::var("WARREN_PEERS_ONLY").ok()?;
+    let contestant = match one.as_str() {
+        "warren" => Contestant::Warren,
+        "warren-statistics" => Contestant::WarrenWithStatistics,
+        "mapgen" => Contestant::Mapgen,
+        "core" => Contestant::Core,
+        "floor" => Contestant::Floor,
+        _ => panic!(
+            "WARREN_PEERS_ONLY={one:?}: expected warren, warren-statistics, mapgen, core or floor"
+        ),
+    };
+    let maps = std::env::var("WARREN_PEERS_MAPS").unwrap_or_default();
+    match maps.parse() {
+        Ok(maps) => Some((contestant, maps)),
+        Err(_) => panic!("WARREN_PEERS_MAPS={maps:?}: expected a count of maps"),
+    }
+}
+
 /// One mapgen map: random rooms joined to their nearest neighbours, 80×50.
 fn mapgen_map(seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -494,6 +532,18 @@ fn main() {
     let mut core = core_calls::Core::new(terrains);
     for seed in 0..500 {
         check_same_maps(&mut warren, &mut floor, &mut core, seed);
+    }
+    if let Some((one, maps)) = only_one() {
+        for seed in 0..maps {
+            match one {
+                Contestant::Warren => warren.map(seed, false),
+                Contestant::WarrenWithStatistics => warren.map(seed, true),
+                Contestant::Mapgen => mapgen_map(seed),
+                Contestant::Core => core.generate(black_box(seed)),
+                Contestant::Floor => floor::generate(seed, black_box(&mut floor)),
+            }
+        }
+        return;
     }
     let mut c = Criterion::default().configure_from_args();
     let mut group = c.benchmark_group("peers 80x50");
