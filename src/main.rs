@@ -157,11 +157,14 @@ fn exit(code: i32) -> ! {
 }
 
 /// Whether what the exit handlers do was asked for: mimalloc's statistics
-/// (`MIMALLOC_SHOW_STATS`, `MIMALLOC_VERBOSE`), or a coverage profile (a build with
-/// `--cfg coverage`, as cargo-llvm-cov makes).
+/// (`MIMALLOC_SHOW_STATS`, `MIMALLOC_VERBOSE`), or a profile written at exit: a coverage build
+/// (`--cfg coverage`, as cargo-llvm-cov makes), or any run with `LLVM_PROFILE_FILE` set, as the
+/// training runs of benches/pgo/build.sh's instrumented build are (a plain build has nothing to
+/// write, and only exits a little later).
 #[cfg(unix)]
 fn exit_handlers_wanted() -> bool {
     cfg!(coverage)
+        || std::env::var_os("LLVM_PROFILE_FILE").is_some()
         || [MI_OPTION_SHOW_STATS, MI_OPTION_VERBOSE]
             .into_iter()
             // SAFETY: reads an option.
