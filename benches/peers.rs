@@ -473,8 +473,8 @@ enum Contestant {
 }
 
 /// The contestant and the number of maps `WARREN_PEERS_ONLY` and `WARREN_PEERS_MAPS` ask for
-/// (see the module documentation); `None` when the first is unset. Panics on a value it does
-/// not know, naming the ones it does.
+/// (see the module documentation); `None` when the first is unset. Panics on a contestant it
+/// does not know (naming the ones it does) or a count that is not one.
 fn only_one() -> Option<(Contestant, u64)> {
     let one = std::env::var("WARREN_PEERS_ONLY").ok()?;
     let contestant = match one.as_str() {
@@ -526,6 +526,7 @@ fn round(from: u64, mut f: impl FnMut(u64)) -> f64 {
 }
 
 fn main() {
+    let only = only_one();
     let mut warren = Warren::new();
     let mut floor = Box::new(floor::Map::new());
     let terrains = warren.terrains();
@@ -533,7 +534,7 @@ fn main() {
     for seed in 0..500 {
         check_same_maps(&mut warren, &mut floor, &mut core, seed);
     }
-    if let Some((one, maps)) = only_one() {
+    if let Some((one, maps)) = only {
         for seed in 0..maps {
             match one {
                 Contestant::Warren => warren.map(seed, false),

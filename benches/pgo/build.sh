@@ -18,21 +18,33 @@
 #    lines. It prints the path of each binary built, one a line.
 #
 # The maps are the same as a plain build's (CI checks the golden maps against the binary this
-# builds). The Rust code is profiled; the patched Lua (C, built by GCC) is built as usual.
+# builds). The Rust code is profiled by rustc, the patched Lua (C) by GCC (`WARREN_LUA_PGO`,
+# crates/lua-src/build.rs).
 #
 # Needs an `llvm-profdata` that reads the profiles of rustc's LLVM: the one of rustup's
 # `llvm-tools` component when installed, else the newest of Debian's (`apt install llvm-19`:
 # rustc 1.95's LLVM 22 profiles read with LLVM 19's). Set LLVM_PROFDATA to choose one.
 set -euo pipefail
+# A target directory named relative to where the script is run from, as Cargo reads it.
+root="${CARGO_TARGET_DIR:-}"
+if [ -n "$root" ]; then
+  case "$root" in /*) ;; *) root="$PWD/$root" ;; esac
+fi
 cd "$(dirname "$0")/../.."
+root="${root:-$PWD/target}/pgo"
+# The flags go to Cargo as TOML strings, and RUSTFLAGS would replace them all.
+case "$root" in *\"* | *\\*)
+  echo "the target directory's path may not hold \" or \\: $root" >&2
+  exit 1
+  ;;
+esac
+unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=(--bin warren); fi
 
 triple=$(rustc -vV | sed -n 's/^host: //p')
 llvm=$(rustc -vV | sed -n 's/^LLVM version: //p')
-root="${CARGO_TARGET_DIR:-target}/pgo"
-case "$root" in /*) ;; *) root="$PWD/$root" ;; esac
 profiles="$root/profiles"
 rm -rf "$profiles"
 mkdir -p "$profiles"
@@ -62,14 +74,15 @@ profdata() {
 merger=$(profdata)
 
 echo "== 1. an instrumented build" >&2
+# The patched Lua (C) is instrumented by GCC, through crates/lua-src/build.rs.
+export WARREN_LUA_PGO="generate=$profiles/lua"
 build gen "[\"-Cprofile-generate=$profiles\"]" --bin warren
 trained="$root/gen/$triple/release/warren"
 
 echo "== 2. the training runs" >&2
 # `%m`: the runs, one after the other, add their counts to one file. With the variable set, the
 # binary runs the exit handlers that write them (src/main.rs).
-export LLVM_PROFILE_FILE="$profiles/warren-%m.profraw"
-train() { "$trained" "$@" >/dev/null; }
+train() { LLVM_PROFILE_FILE="$profiles/warren-%m.profraw" "$trained" "$@" >/dev/null; }
 train batch scripts/rooms.lua --count 20000 --jobs 1
 for script in scripts/*.lua; do
   train run "$script" --seed 1
@@ -78,8 +91,8 @@ done
 
 echo "== 3. the counts merged ($merger), and the build that uses them" >&2
 raw=("$profiles"/*.profraw)
-if [ ! -e "${raw[0]}" ]; then
-  echo "the training runs wrote no profile into $profiles" >&2
+if [ ! -e "${raw[0]}" ] || [ -z "$(find "$profiles/lua/counts" -name '*.gcda' -print -quit)" ]; then
+  echo "the training runs wrote no counts into $profiles" >&2
   exit 1
 fi
 if ! "$merger" merge -o "$profiles/warren.profdata" "${raw[@]}"; then
@@ -89,5 +102,6 @@ if ! "$merger" merge -o "$profiles/warren.profdata" "${raw[@]}"; then
 fi
 use="\"-Cprofile-use=$profiles/warren.profdata\", \"-Cllvm-args=-enable-split-machine-functions\""
 # The paths of the binaries built, from Cargo's messages (diagnostics are printed as usual).
+export WARREN_LUA_PGO="use=$profiles/lua"
 build use "[$use]" --message-format=json-render-diagnostics "${targets[@]}" |
   sed -n 's/.*"executable":"\([^"]*\)".*/\1/p'

@@ -70,17 +70,19 @@ fn main() {
     if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some() {
         config.define("LUA_USE_APICHECK", None);
     }
+    let objects = profile_guided(&mut config).unwrap_or_else(|| out.clone());
     config
         .include(&sources)
         .flag_if_supported("-fno-common")
         .files(c_files(&sources))
+        .out_dir(&objects)
         .compile(LIB);
     // Bundled into this crate's rlib, and linked whole: the linker then has every Lua function
     // wherever this rlib falls on its command line. Rust orders crates dependents first, and
     // mlua (which calls Lua) does not depend on this crate, so a single-pass linker (GNU ld)
     // could meet this library before mlua asks for `luaopen_*`. Unused functions still go
     // (`--gc-sections`: cc compiles one section per function).
-    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-search=native={}", objects.display());
     println!("cargo:rustc-link-lib=static:+whole-archive={LIB}");
     // Dependents' build scripts get the headers.
     let include = out.join("include");
@@ -90,6 +92,63 @@ fn main() {
     }
     println!("cargo:include={}", include.display());
     link_unwinder_statically(&config, &out);
+}
+
+/// A profile-guided build of the Lua library, as `WARREN_LUA_PGO` asks (benches/pgo/build.sh
+/// sets it; GCC only): `generate=DIR` compiles it to count its branches into `DIR/counts` at
+/// each program's exit, `use=DIR` compiles it with those counts. GCC names each file's counts
+/// after its object file's path, so both builds put their objects in `DIR/objects` (returned),
+/// the same path whatever the target directory.
+fn profile_guided(config: &mut cc::Build) -> Option<PathBuf> {
+    println!("cargo:rerun-if-env-changed=WARREN_LUA_PGO");
+    let asked = env::var_os("WARREN_LUA_PGO")?
+        .to_string_lossy()
+        .into_owned();
+    // The unoptimised copy that compiles the prelude at build time (a build dependency of
+    // warren-lua) is neither counted nor built with counts: its files would take the same names.
+    if env::var("OPT_LEVEL").is_ok_and(|level| level == "0") {
+        return None;
+    }
+    let (step, dir) = asked
+        .split_once('=')
+        .unwrap_or_else(|| panic!("WARREN_LUA_PGO={asked:?}: expected generate=DIR or use=DIR"));
+    let counts = Path::new(dir).join("counts");
+    match step {
+        "generate" => {
+            config
+                .flag(format!("-fprofile-generate={}", counts.display()))
+                // Lua states run on several threads in a batch of several jobs.
+                .flag("-fprofile-update=prefer-atomic");
+            link_gcov(config);
+        }
+        "use" => {
+            config
+                .flag(format!("-fprofile-use={}", counts.display()))
+                // A function the training never ran is compiled as without counts.
+                .flag("-fprofile-partial-training")
+                .flag("-Wno-missing-profile");
+        }
+        _ => panic!("WARREN_LUA_PGO={asked:?}: expected generate=DIR or use=DIR"),
+    }
+    let objects = Path::new(dir).join("objects");
+    fs::create_dir_all(&objects).expect("creating the profile-guided build's object directory");
+    Some(objects)
+}
+
+/// Links GCC's profiling runtime (`libgcov.a`) into every program built on this crate, as
+/// `-fprofile-generate` does when GCC links.
+fn link_gcov(config: &cc::Build) {
+    let compiler = config.get_compiler();
+    let found = Command::new(compiler.path())
+        .arg("-print-file-name=libgcov.a")
+        .output()
+        .expect("asking the C compiler for libgcov.a");
+    let archive = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
+    let Some(dir) = archive.parent().filter(|_| archive.is_file()) else {
+        panic!("WARREN_LUA_PGO=generate=…: the C compiler has no libgcov.a");
+    };
+    println!("cargo:rustc-link-search=native={}", dir.display());
+    println!("cargo:rustc-link-lib=static=gcov");
 }
 
 /// On glibc Linux, links GCC's unwinder into every program built on this crate, from
