@@ -21,7 +21,8 @@
 # builds). The Rust code is profiled by rustc, the patched Lua (C) by GCC (`WARREN_LUA_PGO`,
 # crates/lua-src/build.rs).
 #
-# Needs an `llvm-profdata` that reads the profiles of rustc's LLVM: the one of rustup's
+# Needs GCC as the C compiler (with its `libgcov.a`), and an `llvm-profdata` that reads the
+# profiles of rustc's LLVM: the one of rustup's
 # `llvm-tools` component when installed, else the newest of Debian's (`apt install llvm-19`:
 # rustc 1.95's LLVM 22 profiles read with LLVM 19's). Set LLVM_PROFDATA to choose one.
 set -euo pipefail

@@ -70,7 +70,7 @@ fn main() {
     if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some() {
         config.define("LUA_USE_APICHECK", None);
     }
-    let objects = profile_guided(&mut config).unwrap_or_else(|| out.clone());
+    let objects = profile_guided(&mut config, &out).unwrap_or_else(|| out.clone());
     config
         .include(&sources)
         .flag_if_supported("-fno-common")
@@ -96,22 +96,30 @@ fn main() {
 
 /// A profile-guided build of the Lua library, as `WARREN_LUA_PGO` asks (benches/pgo/build.sh
 /// sets it; GCC only): `generate=DIR` compiles it to count its branches into `DIR/counts` at
-/// each program's exit, `use=DIR` compiles it with those counts. GCC names each file's counts
-/// after its object file's path, so both builds put their objects in `DIR/objects` (returned),
-/// the same path whatever the target directory.
-fn profile_guided(config: &mut cc::Build) -> Option<PathBuf> {
+/// each program's exit, `use=DIR` compiles it with those counts (`DIR` absolute). GCC names
+/// each file's counts after its object file's path, so both builds put their objects in
+/// `DIR/objects` (returned), the same path whatever the target directory.
+fn profile_guided(config: &mut cc::Build, out: &Path) -> Option<PathBuf> {
     println!("cargo:rerun-if-env-changed=WARREN_LUA_PGO");
     let asked = env::var_os("WARREN_LUA_PGO")?
         .to_string_lossy()
         .into_owned();
-    // The unoptimised copy that compiles the prelude at build time (a build dependency of
-    // warren-lua) is neither counted nor built with counts: its files would take the same names.
-    if env::var("OPT_LEVEL").is_ok_and(|level| level == "0") {
+    // Only the copy whose Rust neighbours are profiled too (the script gives rustc's profile
+    // flags to the target's units alone): not the copy built for the build machine, which
+    // compiles the prelude at build time and whose files would take the same names.
+    let rustflags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    if !rustflags.contains("-Cprofile-") {
         return None;
     }
     let (step, dir) = asked
         .split_once('=')
-        .unwrap_or_else(|| panic!("WARREN_LUA_PGO={asked:?}: expected generate=DIR or use=DIR"));
+        .filter(|(_, dir)| Path::new(dir).is_absolute())
+        .unwrap_or_else(|| {
+            panic!("WARREN_LUA_PGO={asked:?}: expected generate=DIR or use=DIR, DIR absolute")
+        });
+    if !config.get_compiler().is_like_gnu() {
+        panic!("WARREN_LUA_PGO: a profile-guided Lua needs GCC, and the C compiler here is not");
+    }
     let counts = Path::new(dir).join("counts");
     match step {
         "generate" => {
@@ -119,9 +127,11 @@ fn profile_guided(config: &mut cc::Build) -> Option<PathBuf> {
                 .flag(format!("-fprofile-generate={}", counts.display()))
                 // Lua states run on several threads in a batch of several jobs.
                 .flag("-fprofile-update=prefer-atomic");
-            link_gcov(config);
+            link_gcov(config, out);
         }
         "use" => {
+            // New counts, a new build.
+            println!("cargo:rerun-if-changed={}", counts.display());
             config
                 .flag(format!("-fprofile-use={}", counts.display()))
                 // A function the training never ran is compiled as without counts.
@@ -136,17 +146,21 @@ fn profile_guided(config: &mut cc::Build) -> Option<PathBuf> {
 }
 
 /// Links GCC's profiling runtime (`libgcov.a`) into every program built on this crate, as
-/// `-fprofile-generate` does when GCC links.
-fn link_gcov(config: &cc::Build) {
+/// `-fprofile-generate` does when GCC links: a copy in a directory of its own, so that the
+/// linker searches nothing else of the compiler's directory (see [`link_unwinder_statically`]).
+fn link_gcov(config: &cc::Build, out: &Path) {
     let compiler = config.get_compiler();
     let found = Command::new(compiler.path())
         .arg("-print-file-name=libgcov.a")
         .output()
         .expect("asking the C compiler for libgcov.a");
     let archive = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
-    let Some(dir) = archive.parent().filter(|_| archive.is_file()) else {
+    if !archive.is_file() {
         panic!("WARREN_LUA_PGO=generate=…: the C compiler has no libgcov.a");
-    };
+    }
+    let dir = out.join("gcov");
+    fs::create_dir_all(&dir).expect("creating the profiling runtime's directory");
+    fs::copy(&archive, dir.join("libgcov.a")).expect("copying libgcov.a");
     println!("cargo:rustc-link-search=native={}", dir.display());
     println!("cargo:rustc-link-lib=static=gcov");
 }
