@@ -1,64 +1,78 @@
-//! Golden maps: fixed seeds must keep producing exactly these maps. A change here changes every
-//! user's seeds; when it is intended, regenerate with `WARREN_BLESS=1 cargo test --test lua golden`
-//! and say so in the changelog.
+//! Golden maps: fixed seeds must keep producing exactly these maps, each shipped recipe's listed
+//! in `tests/golden/cases.list` (which CI also checks the profile-guided build's binary against).
+//! A change here changes every user's seeds; when it is intended, regenerate with
+//! `WARREN_BLESS=1 cargo test --test lua golden` and say so in the changelog.
 
 use crate::common::*;
+use std::collections::BTreeSet;
 
-/// Recipe, seed, `--set` values, golden file.
-type Case = (
-    &'static str,
-    u64,
-    &'static [(&'static str, &'static str)],
-    &'static str,
-);
+/// The list of cases, beside the maps.
+const CASES: &str = "tests/golden/cases.list";
 
-const CASES: [Case; 10] = [
-    ("rooms.lua", 7, &[], "rooms-7.txt"),
-    (
-        "rooms.lua",
-        7,
-        &[("corridors", "lines")],
-        "rooms-7-lines.txt",
-    ),
-    (
-        "rooms.lua",
-        7,
-        &[("corridors", "dogleg")],
-        "rooms-7-dogleg.txt",
-    ),
-    ("rooms.lua", 7, &[("corridors", "bsp")], "rooms-7-bsp.txt"),
-    ("cave.lua", 3, &[], "cave-3.txt"),
-    (
-        "cave.lua",
-        3,
-        &[("direction", "omni"), ("complexity", "4")],
-        "cave-3-omni.txt",
-    ),
-    ("townmaze.lua", 3, &[], "townmaze-3.txt"),
-    ("dungeon.lua", 1, &[], "dungeon-1.txt"),
-    (
-        "dungeon.lua",
-        2,
-        &[("connectivity", "4"), ("width", "96"), ("height", "64")],
-        "dungeon-2-4way-96x64.txt",
-    ),
-    (
-        "townmaze.lua",
-        3,
-        &[("show", "debug"), ("stop_after", "connect")],
-        "townmaze-3-debug-connect.txt",
-    ),
-];
+/// One golden map: a shipped recipe, a seed, its `--set` values, and the file of
+/// `tests/golden/` that holds the map (one line of [`CASES`]).
+struct Case {
+    script: String,
+    seed: u64,
+    sets: Vec<(String, String)>,
+    file: String,
+}
+
+/// The cases of [`CASES`], in its order; a line that cannot be read fails the test with its
+/// place.
+fn cases() -> Vec<Case> {
+    let path = root().join(CASES);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{CASES}:{}", n + 1);
+        let line = line.split('#').next().unwrap_or_default();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [script, seed, settings, file] = fields[..] else {
+            assert!(
+                fields.is_empty(),
+                "{at}: expected recipe, seed, settings, golden file"
+            );
+            continue;
+        };
+        let seed = seed
+            .parse()
+            .unwrap_or_else(|e| panic!("{at}: seed {seed:?}: {e}"));
+        let sets = match settings {
+            "-" => Vec::new(),
+            _ => settings
+                .split(',')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, v)) => (k.to_string(), v.to_string()),
+                    None => panic!("{at}: setting {kv:?} is not key=value"),
+                })
+                .collect(),
+        };
+        cases.push(Case {
+            script: script.to_string(),
+            seed,
+            sets,
+            file: file.to_string(),
+        });
+    }
+    cases
+}
 
 #[test]
 fn fixed_seeds_keep_their_maps() {
     let bless = std::env::var_os("WARREN_BLESS").is_some();
-    for (script, seed, sets, file) in CASES {
-        let host = host(script);
-        let p = params(&host, sets);
-        let map = generate(&host, seed, &p);
+    for Case {
+        script,
+        seed,
+        sets,
+        file,
+    } in cases()
+    {
+        let host = host(&script);
+        let sets: Vec<(&str, &str)> = sets.iter().map(|(k, v)| (&k[..], &v[..])).collect();
+        let map = generate(&host, seed, &params(&host, &sets));
         let text = warren_core::render::text::ascii(&warren_core::render::View::terrain(&map));
-        let path = root().join("tests/golden").join(file);
+        let path = root().join("tests/golden").join(&file);
         if bless {
             std::fs::write(&path, &text).unwrap();
             continue;
@@ -74,4 +88,35 @@ fn fixed_seeds_keep_their_maps() {
             "{script} seed {seed} {sets:?} no longer matches {file}:\n{text}"
         );
     }
+}
+
+/// Every map in `tests/golden/` is one case's, and no two cases share a file: a map left out
+/// of the list would no longer be checked, by the tests or by CI's profile-guided build.
+#[test]
+fn every_golden_map_is_listed_once() {
+    let mut listed = BTreeSet::new();
+    for case in cases() {
+        assert!(
+            listed.insert(case.file.clone()),
+            "{CASES}: {} twice",
+            case.file
+        );
+    }
+    let dir = root().join("tests/golden");
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".txt"))
+        .collect();
+    let unlisted: Vec<_> = on_disk.difference(&listed).collect();
+    let missing: Vec<_> = listed.difference(&on_disk).collect();
+    assert!(
+        unlisted.is_empty(),
+        "maps in tests/golden/ that {CASES} does not list: {unlisted:?}"
+    );
+    assert!(
+        missing.is_empty(),
+        "{CASES} lists maps tests/golden/ does not hold: {missing:?}"
+    );
 }

@@ -1,78 +1,13 @@
 //! The toolbox recipes (`scripts/cellular.lua`, `bsp.lua`, `maze.lua`, `drunkard.lua`,
 //! `overworld.lua`, `dla.lua`, `hive.lua`, `vaults.lua`, `wfc_town.lua`), run through the Lua
-//! bindings: a golden map per recipe for a fixed seed (`WARREN_BLESS=1` rewrites them when a
-//! change is intended), and invariants over 1,000 seeds at small sizes: every level is one
-//! connected area, stays inside its edge, and has its stairs drawn on open ground; BSP rooms
-//! never overlap; a perfect maze is a spanning tree; a hive's lakes never hold its stairs; vaults
-//! stay out of rooms; a WFC town is made of its sample's windows.
+//! bindings: invariants over 1,000 seeds at small sizes: every level is one connected area,
+//! stays inside its edge, and has its stairs drawn on open ground; BSP rooms never overlap; a
+//! perfect maze is a spanning tree; a hive's lakes never hold its stairs; vaults stay out of
+//! rooms; a WFC town is made of its sample's windows. Their golden maps are with every
+//! recipe's (`golden.rs`, `tests/golden/cases.list`).
 
 use crate::common::*;
 use warren_core::map::{Adjacency, Map, Point};
-
-/// Recipe, seed, `--set` values, golden file.
-type Case = (
-    &'static str,
-    u64,
-    &'static [(&'static str, &'static str)],
-    &'static str,
-);
-
-const GOLDEN: [Case; 13] = [
-    ("cellular.lua", 5, &[], "cellular-5.txt"),
-    ("bsp.lua", 5, &[], "bsp-5.txt"),
-    ("bsp.lua", 5, &[("style", "interior")], "bsp-5-interior.txt"),
-    (
-        "bsp.lua",
-        5,
-        &[("style", "interior"), ("split", "halves")],
-        "bsp-5-interior-halves.txt",
-    ),
-    ("maze.lua", 5, &[("braid", "30")], "maze-5-braid30.txt"),
-    (
-        "maze.lua",
-        5,
-        &[("algorithm", "division")],
-        "maze-5-division.txt",
-    ),
-    (
-        "drunkard.lua",
-        5,
-        &[("variant", "winding_passages")],
-        "drunkard-5-winding.txt",
-    ),
-    ("overworld.lua", 5, &[], "overworld-5.txt"),
-    ("dla.lua", 5, &[], "dla-5.txt"),
-    (
-        "dla.lua",
-        5,
-        &[("mode", "central_attractor"), ("symmetry", "both")],
-        "dla-5-attractor-both.txt",
-    ),
-    ("hive.lua", 5, &[], "hive-5.txt"),
-    ("vaults.lua", 5, &[], "vaults-5.txt"),
-    ("wfc_town.lua", 5, &[], "wfc_town-5.txt"),
-];
-
-#[test]
-fn each_recipe_keeps_its_golden_map() {
-    let bless = std::env::var_os("WARREN_BLESS").is_some();
-    for (script, seed, sets, file) in GOLDEN {
-        let host = host(script);
-        let map = generate(&host, seed, &params(&host, sets));
-        let text = warren_core::render::text::ascii(&warren_core::render::View::terrain(&map));
-        let path = root().join("tests/golden").join(file);
-        if bless {
-            std::fs::write(&path, &text).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (WARREN_BLESS=1 creates it)", path.display()));
-        assert!(
-            text == expected,
-            "{script} seed {seed} {sets:?} no longer matches {file}:\n{text}"
-        );
-    }
-}
 
 /// The open cells of `map`.
 fn open_cells(map: &Map) -> usize {
