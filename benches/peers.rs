@@ -34,6 +34,21 @@ use common::median;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The goals against the floor (issue 43, BENCHMARKS.md): warren's generation at most this
+/// many times the floor's time, and with its statistics at most [`FLOOR_GOAL_STATISTICS`].
+const FLOOR_GOAL: f64 = 1.5;
+/// The goal for warren with its statistics against the floor.
+const FLOOR_GOAL_STATISTICS: f64 = 2.0;
+
+/// How a figure stands against its goal.
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "not met"
+    }
+}
+
 /// Maps per alternating round, and rounds.
 const ROUND: u64 = 2_000;
 const ROUNDS: usize = 25;
@@ -626,12 +641,14 @@ fn main() {
         whole / peer
     );
     println!(
-        "  ratio warren / floor, generation:                {:7.2}",
-        alone / bare
+        "  ratio warren / floor, generation:                {:7.2}  (goal ≤ {FLOOR_GOAL:.1}: {})",
+        alone / bare,
+        verdict(alone / bare <= FLOOR_GOAL)
     );
     println!(
-        "  ratio warren / floor, with statistics:           {:7.2}",
-        whole / bare
+        "  ratio warren / floor, with statistics:           {:7.2}  (goal ≤ {FLOOR_GOAL_STATISTICS:.1}: {})",
+        whole / bare,
+        verdict(whole / bare <= FLOOR_GOAL_STATISTICS)
     );
     println!(
         "  ratio warren-core's calls / floor:               {:7.2}",

@@ -16,6 +16,8 @@ import sys
 import time
 
 ARGS = ["run", "scripts/rooms.lua", "--seed", "1"]
+# The goal for a whole run (issue 43, BENCHMARKS.md), in milliseconds.
+GOAL_MS = 2.0
 
 
 def main() -> None:
@@ -36,7 +38,11 @@ def main() -> None:
     for build in builds:
         q1, _, q3 = statistics.quantiles(times[build], n=4)
         median = statistics.median(times[build])
-        print(f"{build}: median {median:.3f} ms (quartiles {q1:.3f}, {q3:.3f})")
+        verdict = "met" if median <= GOAL_MS else "not met"
+        print(
+            f"{build}: median {median:.3f} ms (quartiles {q1:.3f}, {q3:.3f});"
+            f" goal ≤ {GOAL_MS} ms: {verdict}"
+        )
 
 
 if __name__ == "__main__":
