@@ -34,20 +34,11 @@ use common::median;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// The goals against the floor (issue 43, BENCHMARKS.md): warren's generation at most this
-/// many times the floor's time, and with its statistics at most [`FLOOR_GOAL_STATISTICS`].
+/// The goal for warren's generation against the floor (issue 43, BENCHMARKS.md): at most this
+/// many times the floor's time.
 const FLOOR_GOAL: f64 = 1.5;
-/// The goal for warren with its statistics against the floor.
+/// The goal for warren with its statistics against the floor's generation.
 const FLOOR_GOAL_STATISTICS: f64 = 2.0;
-
-/// How a figure stands against its goal.
-fn verdict(met: bool) -> &'static str {
-    if met {
-        "met"
-    } else {
-        "not met"
-    }
-}
 
 /// Maps per alternating round, and rounds.
 const ROUND: u64 = 2_000;
@@ -517,6 +508,15 @@ fn mapgen_map(seed: u64) {
         .with(NearestCorridors::new())
         .build_with_rng(&mut rng);
     black_box(map);
+}
+
+/// How a figure stands against its goal.
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "not met"
+    }
 }
 
 /// This thread's CPU time so far, in seconds.

@@ -21,23 +21,26 @@ GOAL_MS = 2.0
 
 
 def main() -> None:
-    if len(sys.argv) < 3:
+    """Times the rounds and prints each build's median, quartiles and verdict."""
+    # Two rounds at least: quartiles need two times.
+    if len(sys.argv) < 3 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 2:
         sys.exit(__doc__)
     rounds, builds = int(sys.argv[1]), sys.argv[2:]
-    times = {build: [] for build in builds}
+    # By position: the same binary may be given twice.
+    times = [[] for _ in builds]
     null = os.open(os.devnull, os.O_WRONLY)
     quiet = [(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
     for _ in range(rounds):
-        for build in builds:
+        for n, build in enumerate(builds):
             started = time.perf_counter()
             pid = os.posix_spawn(build, [build] + ARGS, os.environ, file_actions=quiet)
             _, status = os.waitpid(pid, 0)
-            times[build].append((time.perf_counter() - started) * 1000)
+            times[n].append((time.perf_counter() - started) * 1000)
             if status != 0:
                 sys.exit(f"{build} failed (wait status {status})")
-    for build in builds:
-        q1, _, q3 = statistics.quantiles(times[build], n=4)
-        median = statistics.median(times[build])
+    for build, runs in zip(builds, times):
+        q1, _, q3 = statistics.quantiles(runs, n=4)
+        median = statistics.median(runs)
         verdict = "met" if median <= GOAL_MS else "not met"
         print(
             f"{build}: median {median:.3f} ms (quartiles {q1:.3f}, {q3:.3f});"

@@ -9,12 +9,15 @@ use std::collections::BTreeSet;
 /// The list of cases, beside the maps.
 const CASES: &str = "tests/golden/cases.list";
 
-/// One golden map: a shipped recipe, a seed, its `--set` values, and the file of
-/// `tests/golden/` that holds the map (one line of [`CASES`]).
+/// One golden map (one line of [`CASES`]).
 struct Case {
+    /// The shipped recipe, in `scripts/`.
     script: String,
+    /// The run's seed.
     seed: u64,
+    /// Its `--set` values.
     sets: Vec<(String, String)>,
+    /// The file of `tests/golden/` that holds the map.
     file: String,
 }
 
@@ -26,7 +29,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let at = format!("{CASES}:{}", n + 1);
-        let line = line.split('#').next().unwrap_or_default();
+        let line = line.split_once('#').map_or(line, |(data, _)| data);
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [script, seed, settings, file] = fields[..] else {
             assert!(
@@ -69,8 +72,8 @@ fn fixed_seeds_keep_their_maps() {
     } in cases()
     {
         let host = host(&script);
-        let sets: Vec<(&str, &str)> = sets.iter().map(|(k, v)| (&k[..], &v[..])).collect();
-        let map = generate(&host, seed, &params(&host, &sets));
+        let params = host.resolve_params(&sets).expect("params resolve");
+        let map = generate(&host, seed, &params);
         let text = warren_core::render::text::ascii(&warren_core::render::View::terrain(&map));
         let path = root().join("tests/golden").join(&file);
         if bless {
@@ -91,7 +94,9 @@ fn fixed_seeds_keep_their_maps() {
 }
 
 /// Every map in `tests/golden/` is one case's, and no two cases share a file: a map left out
-/// of the list would no longer be checked, by the tests or by CI's profile-guided build.
+/// of the list would no longer be checked, by the tests or by CI's profile-guided build. (A
+/// listed map that is missing fails [`fixed_seeds_keep_their_maps`] instead: a bless run makes
+/// it meanwhile, and must not fail here.)
 #[test]
 fn every_golden_map_is_listed_once() {
     let mut listed = BTreeSet::new();
@@ -110,13 +115,8 @@ fn every_golden_map_is_listed_once() {
         .filter(|name| name.ends_with(".txt"))
         .collect();
     let unlisted: Vec<_> = on_disk.difference(&listed).collect();
-    let missing: Vec<_> = listed.difference(&on_disk).collect();
     assert!(
         unlisted.is_empty(),
         "maps in tests/golden/ that {CASES} does not list: {unlisted:?}"
-    );
-    assert!(
-        missing.is_empty(),
-        "{CASES} lists maps tests/golden/ does not hold: {missing:?}"
     );
 }

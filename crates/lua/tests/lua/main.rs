@@ -58,8 +58,8 @@ mod recipe_cave;
 mod recipe_dungeon;
 /// `scripts/rooms.lua` over 1,000 seeds per strategy.
 mod recipe_rooms;
-/// The toolbox recipes (`cellular`, `bsp`, `maze`, `drunkard`, `overworld`, `dla`, `hive`) over
-/// 1,000 seeds.
+/// The toolbox recipes (`cellular`, `bsp`, `maze`, `drunkard`, `overworld`, `dla`, `hive`,
+/// `vaults`, `wfc_town`) over 1,000 seeds.
 mod recipe_toolbox;
 /// Every map starts from the same state (reset, or reload when dirty).
 mod reset;
