@@ -91,8 +91,26 @@ struct Browser {
     _profile: tempfile::TempDir,
 }
 
+/// Attempts at a session before a test fails: the port [`free_port`] found may be taken by
+/// another test's server before chromedriver binds it (chromedriver then exits, and the test
+/// would talk to that server), and under a full machine chromedriver has dropped a first
+/// connection. A browser that never starts still fails the test, with its last error.
+const SESSION_ATTEMPTS: usize = 3;
+
 impl Browser {
     async fn start(chromium: &Path, chromedriver: &Path) -> Browser {
+        let mut failures = Vec::new();
+        for _ in 0..SESSION_ATTEMPTS {
+            match Browser::try_start(chromium, chromedriver).await {
+                Ok(browser) => return browser,
+                Err(e) => failures.push(e),
+            }
+        }
+        panic!("no Chromium session in {SESSION_ATTEMPTS} attempts: {failures:?}");
+    }
+
+    /// chromedriver on a fresh port, and a session; on failure chromedriver is stopped.
+    async fn try_start(chromium: &Path, chromedriver: &Path) -> Result<Browser, String> {
         let port = free_port();
         let mut command = Command::new(chromedriver);
         command
@@ -102,11 +120,23 @@ impl Browser {
             .stderr(Stdio::null());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let driver = command.spawn().expect("chromedriver starts");
+        let mut driver = command.spawn().expect("chromedriver starts");
         let deadline = Instant::now() + WAIT;
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = driver.try_wait() {
+                return Err(format!(
+                    "chromedriver exited ({status}) before listening on {port}"
+                ));
+            }
             assert!(Instant::now() < deadline, "chromedriver never listened");
             tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Listening, but on our port only if it is still running (it exits when the port
+        // was taken).
+        if let Ok(Some(status)) = driver.try_wait() {
+            return Err(format!(
+                "chromedriver exited ({status}): port {port} was taken"
+            ));
         }
         let profile = tempfile::tempdir().unwrap();
         let capabilities = json!({
@@ -122,13 +152,16 @@ impl Browser {
                 ],
             },
         });
-        let client = Client::connect(&format!("http://127.0.0.1:{port}"), capabilities)
-            .await
-            .expect("a Chromium session");
-        Browser {
-            client,
-            driver,
-            _profile: profile,
+        match Client::connect(&format!("http://127.0.0.1:{port}"), capabilities).await {
+            Ok(client) => Ok(Browser {
+                client,
+                driver,
+                _profile: profile,
+            }),
+            Err(e) => {
+                stop_group(&mut driver);
+                Err(format!("a session on port {port}: {e:?}"))
+            }
         }
     }
 
@@ -139,14 +172,18 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // chromedriver and the Chromium it started share the group we gave it.
-        #[cfg(unix)]
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
-            .status();
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        stop_group(&mut self.driver);
     }
+}
+
+/// Stops chromedriver and the Chromium it started: they share the group we gave it.
+fn stop_group(driver: &mut Child) {
+    #[cfg(unix)]
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", driver.id())])
+        .status();
+    let _ = driver.kill();
+    let _ = driver.wait();
 }
 
 /// The page of a running `warren serve`, open in the browser.
