@@ -149,20 +149,25 @@ fn profile_guided(config: &mut cc::Build, out: &Path) -> Option<PathBuf> {
 /// `-fprofile-generate` does when GCC links: a copy in a directory of its own, so that the
 /// linker searches nothing else of the compiler's directory (see [`link_unwinder_statically`]).
 fn link_gcov(config: &cc::Build, out: &Path) {
-    let compiler = config.get_compiler();
-    let found = Command::new(compiler.path())
-        .arg("-print-file-name=libgcov.a")
-        .output()
-        .expect("asking the C compiler for libgcov.a");
-    let archive = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
-    if !archive.is_file() {
+    let Some(archive) = compiler_file(config, "libgcov.a") else {
         panic!("WARREN_LUA_PGO=generate=…: the C compiler has no libgcov.a");
-    }
+    };
     let dir = out.join("gcov");
     fs::create_dir_all(&dir).expect("creating the profiling runtime's directory");
     fs::copy(&archive, dir.join("libgcov.a")).expect("copying libgcov.a");
     println!("cargo:rustc-link-search=native={}", dir.display());
     println!("cargo:rustc-link-lib=static=gcov");
+}
+
+/// The path of the C compiler's own file `name` (a runtime library), if it has one.
+fn compiler_file(config: &cc::Build, name: &str) -> Option<PathBuf> {
+    let found = Command::new(config.get_compiler().path())
+        .arg(format!("-print-file-name={name}"))
+        .output()
+        .ok()?;
+    // The compiler prints the bare name back when it has no such file.
+    let path = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
+    (found.status.success() && path.is_absolute() && path.is_file()).then_some(path)
 }
 
 /// On glibc Linux, links GCC's unwinder into every program built on this crate, from
@@ -180,18 +185,9 @@ fn link_unwinder_statically(config: &cc::Build, out: &Path) {
     if !gnu_linux {
         return;
     }
-    let compiler = config.get_compiler();
-    let Ok(found) = Command::new(compiler.path())
-        .arg("-print-file-name=libgcc_eh.a")
-        .output()
-    else {
+    let Some(archive) = compiler_file(config, "libgcc_eh.a") else {
         return;
     };
-    // The compiler prints the bare name back when it has no such file.
-    let archive = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
-    if !found.status.success() || !archive.is_absolute() || !archive.is_file() {
-        return;
-    }
     let dir = out.join("unwinder");
     fs::create_dir_all(&dir).expect("creating the unwinder's directory");
     fs::write(
