@@ -754,6 +754,49 @@ impl Map {
         Ok(self.write_block(rect.x, rect.y, rect.x2(), rect.y2(), brush))
     }
 
+    /// Writes `terrains` into row `y` from column `x` on, one terrain a cell, with force and no
+    /// priority or region: the same map as a forced [`Map::fill_rect`] of every cell in turn
+    /// with a plain brush of its terrain, in one pass (a town's rows change terrain every
+    /// cell or two). The whole row must be on the map; an empty row writes nothing. Returns
+    /// the cells written.
+    pub fn paint_row(&mut self, x: i32, y: i32, terrains: &[TerrainId]) -> Result<usize, MapError> {
+        if terrains.is_empty() {
+            return Ok(0);
+        }
+        // A row wider than the map ends off it (and its width may not fit a `Rect`).
+        let Some(len) = i32::try_from(terrains.len())
+            .ok()
+            .filter(|&w| w <= self.width)
+        else {
+            return Err(self.out_of_bounds(i64::from(x) + terrains.len() as i64 - 1, y.into()));
+        };
+        self.check_rect(&Rect::new(x, y, len, 1))?;
+        if self
+            .known
+            .uniform
+            .is_some_and(|u| terrains.iter().all(|&t| t == u))
+        {
+            // Every cell already holds these terrains and their bits: writing changes nothing.
+            return Ok(terrains.len());
+        }
+        self.known.uniform = None;
+        let start = y as usize * self.width as usize + x as usize;
+        let cells = start..start + terrains.len();
+        // The last terrain's bits, looked up again only when the terrain changes.
+        let mut last = (terrains[0], self.terrain_bits(terrains[0]));
+        let planes = self.terrain[cells.clone()]
+            .iter_mut()
+            .zip(&mut self.flags[cells]);
+        for ((terrain, flags), &to) in planes.zip(terrains) {
+            if to != last.0 {
+                last = (to, terrain_flags(self.terrains.get(to)));
+            }
+            *terrain = to;
+            *flags = (*flags & !FLAG_TERRAIN) | last.1;
+        }
+        Ok(terrains.len())
+    }
+
     /// Draws a rectangle's border. The whole rectangle must be on the map. Returns the cells
     /// written.
     pub fn outline_rect(&mut self, rect: &Rect, brush: &Brush) -> Result<usize, MapError> {

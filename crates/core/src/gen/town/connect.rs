@@ -136,7 +136,7 @@ impl Town {
             if self.streets.distinct() <= 1 {
                 return;
             }
-            if self.lists.of(cell) != DEAD || !self.grid.is_interior(cell) {
+            if self.lists.of(cell) != DEAD || !self.edges.is_interior(cell) {
                 continue;
             }
             if let Some(heading) = self.cheap_dir(cell) {
@@ -150,7 +150,7 @@ impl Town {
     fn cheap_dir(&self, cell: usize) -> Option<Heading> {
         let mut found = [(Heading::North, 0, 0); 4];
         let mut len = 0;
-        for (h, n) in self.grid.neighbours(cell) {
+        for (h, n) in self.edges.neighbours(cell) {
             if self.lists.of(n) == STREET {
                 found[len] = (h, n, self.streets.label(self.street[n]));
                 len += 1;

@@ -7,9 +7,7 @@
 use super::grid::{Heading, BLANK, HDOOR, VDOOR};
 use super::{CellStatus, Town, TownError};
 use crate::gen::meter::Meter;
-use crate::map::{
-    Brush, Corridor, Door, DoorState, Map, MapError, Point, Rect, Room, Spawn, TerrainId,
-};
+use crate::map::{Corridor, Door, DoorState, Map, Point, Room, Spawn, TerrainId};
 
 /// The terrains a town is drawn with (the `[town]` region section, resolved to ids).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -91,7 +89,9 @@ impl Town {
         let (width, height) = (self.grid.width(), self.grid.height());
         map.locate(width as i64 - 1, height as i64 - 1)?;
         meter.work(2 * (width * height) as u64)?;
-        let mut street = Vec::new();
+        // Every street cell's centre, and about as many open walls between them (as many, less
+        // one, in a street without loops), reserved at once rather than grown.
+        let mut street = Vec::with_capacity(2 * self.lists.size(super::STREET));
         let mut row = Vec::with_capacity(width);
         for y in 0..height {
             row.clear();
@@ -102,7 +102,7 @@ impl Town {
                 }
                 row.push(part.terrain(terrains, debug));
             }
-            write_row(map, y, &row)?;
+            map.paint_row(0, y as i32, &row)?;
         }
         let layout = self.layout();
         // TownMaze's doors and gates are openings drawn as open doors.
@@ -196,17 +196,4 @@ impl Part {
             (Part::Centre(CellStatus::Unused, _), Some(d)) => d.unused,
         }
     }
-}
-
-/// Writes one row of terrains from x = 0, a run of equal terrains at a time.
-fn write_row(map: &mut Map, y: usize, row: &[TerrainId]) -> Result<(), MapError> {
-    let mut start = 0;
-    while start < row.len() {
-        let terrain = row[start];
-        let len = row[start..].iter().take_while(|&&t| t == terrain).count();
-        let rect = Rect::new(start as i32, y as i32, len as i32, 1);
-        map.fill_rect(&rect, &Brush::new(terrain).forced())?;
-        start += len;
-    }
-    Ok(())
 }

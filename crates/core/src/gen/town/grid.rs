@@ -171,8 +171,82 @@ impl CellGrid {
         }
     }
 
+    /// The display indices of the four walls of a cell, in [`Heading::ALL`] order:
+    /// [`CellGrid::wall_index`] of each, the cell's centre worked out once.
+    #[inline]
+    pub fn walls(&self, cell: usize) -> [usize; 4] {
+        let centre = self.centre_index(cell);
+        let width = self.width();
+        [centre - width, centre + 1, centre + width, centre - 1]
+    }
+
     /// The display position of a display index.
     pub fn point(&self, index: usize) -> Point {
         Point::new((index % self.width()) as i32, (index / self.width()) as i32)
+    }
+}
+
+/// Which of its four neighbours each cell of a [`CellGrid`] has, a bit a [`Heading`]: the
+/// border tests of [`CellGrid::neighbour`] looked up, not worked out from the cell's row and
+/// column (a division each), for the street growth that asks them a dozen times a cell.
+#[derive(Clone, Debug)]
+pub struct CellEdges {
+    cols: usize,
+    bits: Vec<u8>,
+}
+
+impl CellEdges {
+    /// Every neighbour present.
+    const ALL: u8 = 0b1111;
+
+    /// The edges of every cell of `grid`.
+    pub fn new(grid: CellGrid) -> Self {
+        let has = |h: Heading, present: bool| u8::from(present) << h as u8;
+        let mut bits = Vec::with_capacity(grid.len());
+        for row in 0..grid.rows {
+            bits.extend((0..grid.cols).map(|col| {
+                has(Heading::North, row > 0)
+                    | has(Heading::East, col + 1 < grid.cols)
+                    | has(Heading::South, row + 1 < grid.rows)
+                    | has(Heading::West, col > 0)
+            }));
+        }
+        CellEdges {
+            cols: grid.cols,
+            bits,
+        }
+    }
+
+    /// The neighbour of `cell` towards `h`, if it exists: [`CellGrid::neighbour`].
+    #[inline]
+    pub fn neighbour(&self, cell: usize, h: Heading) -> Option<usize> {
+        (self.bits[cell] & 1 << h as u8 != 0).then(|| self.step(cell, h))
+    }
+
+    /// The existing neighbours of `cell`, north, east, south, west: [`CellGrid::neighbours`].
+    #[inline]
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = (Heading, usize)> + '_ {
+        let bits = self.bits[cell];
+        Heading::ALL
+            .into_iter()
+            .filter(move |&h| bits & 1 << h as u8 != 0)
+            .map(move |h| (h, self.step(cell, h)))
+    }
+
+    /// Whether all four neighbours exist: [`CellGrid::is_interior`].
+    #[inline]
+    pub fn is_interior(&self, cell: usize) -> bool {
+        self.bits[cell] == Self::ALL
+    }
+
+    /// The cell one step from `cell` towards `h`, which must exist.
+    #[inline]
+    fn step(&self, cell: usize, h: Heading) -> usize {
+        match h {
+            Heading::North => cell - self.cols,
+            Heading::East => cell + 1,
+            Heading::South => cell + self.cols,
+            Heading::West => cell - 1,
+        }
     }
 }

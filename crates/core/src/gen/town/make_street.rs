@@ -45,10 +45,9 @@ impl Town {
     /// `makestreet` past the straightness check: makes the cell a street unless it touches an
     /// UNUSED cell.
     pub(super) fn lay_street(&mut self, cell: usize, heading: Option<Heading>) -> bool {
-        let grid = self.grid;
         let mut joins = None;
         let mut continued = None;
-        for (h, n) in grid.neighbours(cell) {
+        for (h, n) in self.edges.neighbours(cell) {
             match self.lists.of(n) {
                 // An UNUSED cell must have only rooms around it.
                 UNUSED => return false,
@@ -66,11 +65,10 @@ impl Town {
         self.set_status(cell, STREET);
         self.street[cell] = number;
         let mut beside = None;
-        for h in Heading::ALL {
-            let wall = grid.wall_index(cell, h);
+        for (h, wall) in Heading::ALL.into_iter().zip(self.grid.walls(cell)) {
             // First guess: a door in every wall; a wall on the town's edge becomes a gate.
             self.chars[wall] = h.door();
-            let Some(n) = grid.neighbour(cell, h) else {
+            let Some(n) = self.edges.neighbour(cell, h) else {
                 continue;
             };
             match self.lists.of(n) {
@@ -88,7 +86,7 @@ impl Town {
         // Continuing a street beats the requested heading, which beats a bend from a neighbour.
         let heading = continued.or(heading).or(beside);
         self.heading[cell] = heading;
-        if let Some(ahead) = heading.and_then(|h| grid.neighbour(cell, h)) {
+        if let Some(ahead) = heading.and_then(|h| self.edges.neighbour(cell, h)) {
             let kind = self.growth.of(ahead);
             for source in [FROM_LIVE, FROM_DEAD] {
                 if kind == source.bend {
@@ -101,7 +99,7 @@ impl Town {
 
     /// Whether the cell continues a neighbouring street: that street runs towards it.
     pub(super) fn continues_street(&self, cell: usize) -> bool {
-        self.grid
+        self.edges
             .neighbours(cell)
             .any(|(h, n)| self.lists.of(n) == STREET && self.heading[n] == Some(h.opposite()))
     }
@@ -117,7 +115,7 @@ impl Town {
     pub fn growth_kind(&self, cell: usize) -> usize {
         let source = match self.lists.of(cell) {
             LIVE => FROM_LIVE,
-            DEAD if self.grid.is_interior(cell) && !self.touches_unused(cell) => FROM_DEAD,
+            DEAD if self.edges.is_interior(cell) && !self.touches_unused(cell) => FROM_DEAD,
             _ => return NO_GROWTH,
         };
         if self.continues_street(cell) {
@@ -144,12 +142,12 @@ impl Town {
     /// neighbours of UNUSED cells always become DEAD. Its LIVE neighbours may have relied on it
     /// being isolated, so they are checked again.
     fn wake(&mut self, cell: usize) {
-        let live = self.grid.is_interior(cell)
+        let live = self.edges.is_interior(cell)
             && !self.touches_unused(cell)
             && self.has_isolated_neighbour(cell);
         self.set_status(cell, if live { LIVE } else { DEAD });
         for h in Heading::ALL {
-            if let Some(n) = self.grid.neighbour(cell, h) {
+            if let Some(n) = self.edges.neighbour(cell, h) {
                 if self.lists.of(n) == LIVE {
                     self.recheck_live(n);
                 }
@@ -159,14 +157,14 @@ impl Town {
 
     /// Whether a neighbour of `cell` is ISOLATED.
     pub fn has_isolated_neighbour(&self, cell: usize) -> bool {
-        self.grid
+        self.edges
             .neighbours(cell)
             .any(|(_, n)| self.lists.of(n) == ISOLATED)
     }
 
     /// Whether a neighbour of `cell` is UNUSED.
     pub fn touches_unused(&self, cell: usize) -> bool {
-        self.grid
+        self.edges
             .neighbours(cell)
             .any(|(_, n)| self.lists.of(n) == UNUSED)
     }

@@ -52,7 +52,7 @@ pub use view::{TownLayout, TownRoom};
 
 use crate::gen::meter::{Meter, Stopped};
 use crate::rng::Rng;
-use grid::CellGrid;
+use grid::{CellEdges, CellGrid};
 use thiserror::Error;
 
 /// The status of a town cell.
@@ -195,6 +195,8 @@ pub struct Town {
     /// The cell geometry of the display grid.
     #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub grid: CellGrid,
+    /// Which neighbours each cell has.
+    edges: CellEdges,
     /// The display grid, row by row (`WALL`, `BLANK`, doors, …).
     #[doc(hidden)] // reached by the crate's tests (tests/core/), not API
     pub chars: Vec<u8>,
@@ -223,6 +225,7 @@ impl Town {
         let mut town = Town {
             params: *params,
             grid,
+            edges: CellEdges::new(grid),
             chars: Vec::new(),
             lists,
             growth,

@@ -79,6 +79,10 @@ impl Town {
             ..TownLayout::default()
         };
         layout.gates.sort_by_key(|p| (p.y, p.x));
+        let streets = self.lists.size(super::STREET);
+        let unused = self.lists.size(super::UNUSED);
+        layout.streets.reserve_exact(streets);
+        layout.rooms.reserve_exact(grid.len() - streets - unused);
         for cell in 0..grid.len() {
             let centre = grid.centre(cell);
             match self.status_of(cell) {

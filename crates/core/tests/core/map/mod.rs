@@ -155,6 +155,38 @@ fn out_of_bounds_is_an_error_naming_the_cell() {
     );
 }
 
+/// A row that does not fit is refused with the error a forced fill of its rectangle gives,
+/// and changes nothing; an empty row writes nothing, wherever it is.
+#[test]
+fn rows_off_the_map_are_refused_as_their_rectangles_are() {
+    let base = Map::new(5, 3, 0, table()).unwrap();
+    for (x, y, len) in [
+        (-1, 0, 2),
+        (4, 0, 2),
+        (0, 3, 1),
+        (0, -1, 1),
+        (0, 0, 6),
+        (3, 2, 9),
+    ] {
+        let mut m = base.clone();
+        let row = vec![1; len];
+        let rect = Rect::new(x, y, len as i32, 1);
+        let expected = m
+            .clone()
+            .fill_rect(&rect, &Brush::new(1).forced())
+            .unwrap_err();
+        assert_eq!(
+            m.paint_row(x, y, &row).unwrap_err(),
+            expected,
+            "({x}, {y}) × {len}"
+        );
+        assert!(same(&m, &base));
+    }
+    let mut m = base.clone();
+    assert_eq!(m.paint_row(99, -7, &[]).unwrap(), 0);
+    assert!(same(&m, &base));
+}
+
 #[test]
 fn sizes_are_checked_before_allocation() {
     assert!(Map::new(0, 5, 0, table()).is_err());
@@ -338,6 +370,39 @@ proptest::proptest! {
             }
         }
         proptest::prop_assert_eq!(written, expected);
+        proptest::prop_assert!(same(&fast, &slow));
+    }
+
+    /// A row painted in one pass is the map that forced, plain writes of its cells one at a
+    /// time make, over cells of any priority, region and door, and the map goes on as that
+    /// one does (a whole fill after, which a map it knows to be of one terrain skips).
+    #[test]
+    fn rows_paint_like_their_cells_written_one_by_one(
+        (x, y) in (0i32..40, 0i32..6),
+        row in proptest::collection::vec(0u16..2, 1..41),
+        pre in proptest::collection::vec((0i32..40, 0i32..6, 0u8..3, proptest::bool::ANY), 0..20),
+        then_fill in 0u16..2,
+    ) {
+        let row = &row[..row.len().min((40 - x) as usize)];
+        let mut base = Map::new(40, 6, 0, table()).unwrap();
+        for (x, y, p, region) in pre {
+            let mut brush = Brush::new(TerrainId::from(p % 2)).priority(p).forced();
+            brush.region = region.then(|| base.region_id("hall"));
+            base.write(Point::new(x, y), &brush).unwrap();
+            if p == 2 {
+                base.add_door(Door::new(Point::new(x, y), DoorState::Open)).unwrap();
+            }
+        }
+        let (mut fast, mut slow) = (base.clone(), base);
+        proptest::prop_assert_eq!(fast.paint_row(x, y, row).unwrap(), row.len());
+        for (dx, &terrain) in row.iter().enumerate() {
+            slow.write(Point::new(x + dx as i32, y), &Brush::new(terrain).forced()).unwrap();
+        }
+        proptest::prop_assert!(same(&fast, &slow));
+        proptest::prop_assert_eq!(
+            fast.fill(&Brush::new(then_fill)),
+            slow.fill(&Brush::new(then_fill))
+        );
         proptest::prop_assert!(same(&fast, &slow));
     }
 

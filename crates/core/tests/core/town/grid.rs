@@ -1,6 +1,6 @@
 //! Unit tests of a town's cell geometry (`CellGrid`).
 
-use warren_core::gen::town::grid::CellGrid;
+use warren_core::gen::town::grid::{CellEdges, CellGrid};
 use warren_core::gen::town::{Heading, HDOOR, VDOOR};
 use warren_core::map::Point;
 #[test]
@@ -37,4 +37,30 @@ fn headings_know_their_doors_and_arrows() {
     assert_eq!(Heading::East.opposite(), Heading::West);
     let arrows: String = Heading::ALL.iter().map(|h| h.arrow()).collect();
     assert_eq!(arrows, "^>v<");
+}
+
+/// The looked-up edges answer as the grid's arithmetic does, for every cell and heading of
+/// grids one cell wide or high and larger, and a cell's walls are its wall indices.
+#[test]
+fn edges_agree_with_the_grid() {
+    for (height, width) in [(3, 3), (3, 11), (11, 3), (5, 7), (11, 13), (21, 9)] {
+        let g = CellGrid::for_chars(height, width);
+        let edges = CellEdges::new(g);
+        for cell in 0..g.len() {
+            for h in Heading::ALL {
+                assert_eq!(
+                    edges.neighbour(cell, h),
+                    g.neighbour(cell, h),
+                    "{cell} {h:?}"
+                );
+            }
+            assert!(edges.neighbours(cell).eq(g.neighbours(cell)), "{cell}");
+            assert_eq!(edges.is_interior(cell), g.is_interior(cell), "{cell}");
+            assert_eq!(
+                g.walls(cell),
+                Heading::ALL.map(|h| g.wall_index(cell, h)),
+                "{cell}"
+            );
+        }
+    }
 }
