@@ -7,22 +7,33 @@ run's p95 map time against its median, and whether every run of the set meets th
 Run from the repository root. Each round starts every BUILD once, in turn, with
 `batch scripts/townmaze.lua --set width=399 --set height=399 --count 200 --jobs 1 --timing`,
 reads the median and p95 of the `total` row of its `time µs` table, and takes the process's
-own page faults (minor and major) and peak resident memory from `wait4`; a table per build
-and the verdict follow (BENCHMARKS.md, "`townmaze.lua` 399×399, p95 against the median"; the
-goal: p95 ≤ 1.3× the median in every run of a set of ten). Give each build as a copy of its
-binary (`target/x86_64-unknown-linux-gnu/release/warren`, where .cargo/config.toml puts it).
-The environment is every build's: to compare settings read from it (`MIMALLOC_PURGE_DELAY`,
-say), run the script once for each.
+own page faults (minor and major) and peak resident memory from `wait4` (never below this
+script's own, about 14 MiB, which the child shares until it starts the build; a town's batch
+holds more); a table per build and the verdict follow (BENCHMARKS.md, "`townmaze.lua`
+399×399, p95 against the median"; the goal: p95 ≤ 1.3× the median in every run of a set of
+ten). Give each build as a copy of its binary (`target/x86_64-unknown-linux-gnu/release/warren`,
+where .cargo/config.toml puts it). The environment is every build's: to compare settings read
+from it (`MIMALLOC_PURGE_DELAY`, say), run the script once for each.
+
+Each round also runs a control after the builds: `control.c` beside this script (compiled with
+`$CC`, else `cc`, at `-O2`), which makes as many "maps" of a fixed amount of work, the kind a
+town's growth does, on about as much data as a town holds and each about as long, and times
+each. Its spread is the host's own, so its verdict says whether this host can meet the goal at
+all: where the control fails it in a run, a build failing it beside says nothing of the build.
 """
+import math
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
+# Maps a run.
+MAPS = 200
 # What each run does, after the binary's path.
 ARGS = [
     "batch", "scripts/townmaze.lua", "--set", "width=399", "--set", "height=399",
-    "--count", "200", "--jobs", "1", "--timing",
+    "--count", str(MAPS), "--jobs", "1", "--timing",
 ]
 # p95 ÷ median, at most, in every run.
 GOAL = 1.3
@@ -63,27 +74,69 @@ def one_run(build: str) -> dict:
     }
 
 
+def compile_control(folder: str) -> str:
+    """The control program, compiled into `folder`; its path."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "control.c")
+    binary = os.path.join(folder, "control")
+    compiler = os.environ.get("CC", "cc")
+    built = subprocess.run([compiler, "-O2", "-o", binary, source], capture_output=True)
+    if built.returncode != 0:
+        sys.exit(f"{compiler} could not build {source}:\n{built.stderr.decode('utf-8', 'replace')}")
+    return binary
+
+
+def nearest_rank(times: list, fraction: float) -> float:
+    """The ⌈n·fraction⌉-th smallest of `times`, as `warren batch --timing` takes its quantiles."""
+    ordered = sorted(times)
+    return ordered[max(math.ceil(len(ordered) * fraction), 1) - 1]
+
+
+def control_run(control: str) -> dict:
+    """One run of the control: its median and p95 (ms)."""
+    with tempfile.TemporaryFile() as out:
+        actions = [(os.POSIX_SPAWN_DUP2, out.fileno(), 1)]
+        pid = os.posix_spawn(control, [control, str(MAPS)], os.environ, file_actions=actions)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"the control failed (wait status {status})")
+        out.seek(0)
+        times = [float(line) / 1000 for line in out.read().decode().split()]
+    median, p95 = nearest_rank(times, 0.5), nearest_rank(times, 0.95)
+    return {"median": median, "p95": p95, "ratio": p95 / median}
+
+
 def main() -> None:
     """Runs the set and prints each build's runs and verdict."""
     if len(sys.argv) < 3 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
         sys.exit(__doc__)
     runs, builds = int(sys.argv[1]), sys.argv[2:]
-    # By position: the same binary may be given twice.
-    results = [[] for _ in builds]
-    for _ in range(runs):
-        for n, build in enumerate(builds):
-            results[n].append(one_run(build))
-    for build, rows in zip(builds, results):
+    # By position: the same binary may be given twice; the control comes last.
+    results = [[] for _ in builds] + [[]]
+    with tempfile.TemporaryDirectory() as folder:
+        control = compile_control(folder)
+        for _ in range(runs):
+            for n, build in enumerate(builds):
+                results[n].append(one_run(build))
+            results[-1].append(control_run(control))
+    names = builds + ["control (benches/tails/control.c: the host's own spread)"]
+    for build, rows in zip(names, results):
+        # The control's page faults and memory say nothing of warren: not taken.
+        has_usage = "peak" in rows[0]
         print(f"{build}:")
-        print("  run  median ms  p95 ms  p95/median  page faults  peak MiB")
+        print("  run  median ms  p95 ms  p95/median" + ("  page faults  peak MiB" * has_usage))
         for n, r in enumerate(rows, 1):
-            print(
-                f"  {n:3}  {r['median']:9.2f}  {r['p95']:6.2f}  {r['ratio']:10.2f}"
-                f"  {r['faults']:11}  {r['peak']:8.1f}"
-            )
+            usage = f"  {r['faults']:11}  {r['peak']:8.1f}" if has_usage else ""
+            print(f"  {n:3}  {r['median']:9.2f}  {r['p95']:6.2f}  {r['ratio']:10.2f}{usage}")
         met = sum(r["ratio"] <= GOAL for r in rows)
         verdict = "met" if met == runs else "not met"
         print(f"  p95 ≤ {GOAL}× the median in every run: {verdict} ({met} of {runs} runs)")
+    host_met = sum(r["ratio"] <= GOAL for r in results[-1])
+    if host_met < runs:
+        print(
+            f"The control itself missed the goal in {runs - host_met} of {runs} runs: this host's"
+            " own spread is wider than the goal allows, so a build's misses here may be the"
+            " host's. Judge a build on a quieter host, or by its runs beside the control's."
+        )
 
 
 if __name__ == "__main__":
