@@ -16,14 +16,15 @@ where .cargo/config.toml puts it). The environment is every build's: to compare 
 from it (`MIMALLOC_PURGE_DELAY`, say), run the script once for each.
 
 Each round also runs a control after the builds: `control.c` beside this script (compiled with
-`$CC`, else `cc`, at `-O2`), which makes as many "maps" of a fixed amount of work, the kind a
-town's growth does, on about as much data as a town holds and each about as long, and times
-each. Its spread is the host's own, so its verdict says whether this host can meet the goal at
+`$CC`, else `cc`, at `-O2`), which makes as many "maps" as a build's run (200) of a fixed
+amount of work, the kind a town's growth does, on about as much data as a town holds and each
+about as long, and times each. Its spread is the host's own, so its verdict says whether this host can meet the goal at
 all: where the control fails it in a run, a build failing it beside says nothing of the build.
 """
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -78,10 +79,14 @@ def compile_control(folder: str) -> str:
     """The control program, compiled into `folder`; its path."""
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "control.c")
     binary = os.path.join(folder, "control")
-    compiler = os.environ.get("CC", "cc")
-    built = subprocess.run([compiler, "-O2", "-o", binary, source], capture_output=True)
+    # $CC may carry words of its own ("ccache gcc").
+    compiler = shlex.split(os.environ.get("CC") or "cc")
+    try:
+        built = subprocess.run(compiler + ["-O2", "-o", binary, source], capture_output=True)
+    except OSError as e:
+        sys.exit(f"cannot run the C compiler {compiler[0]} for {source}: {e} (set CC)")
     if built.returncode != 0:
-        sys.exit(f"{compiler} could not build {source}:\n{built.stderr.decode('utf-8', 'replace')}")
+        sys.exit(f"{' '.join(compiler)} could not build {source}:\n{built.stderr.decode('utf-8', 'replace')}")
     return binary
 
 
@@ -96,9 +101,15 @@ def control_run(control: str) -> dict:
     with tempfile.TemporaryFile() as out:
         actions = [(os.POSIX_SPAWN_DUP2, out.fileno(), 1)]
         pid = os.posix_spawn(control, [control, str(MAPS)], os.environ, file_actions=actions)
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"the control failed (wait status {status})")
+        try:
+            _, status = os.waitpid(pid, 0)
+        except BaseException:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            raise
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            sys.exit(f"the control failed ({code})")
         out.seek(0)
         times = [float(line) / 1000 for line in out.read().decode().split()]
     median, p95 = nearest_rank(times, 0.5), nearest_rank(times, 0.95)

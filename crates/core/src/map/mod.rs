@@ -759,11 +759,18 @@ impl Map {
     /// with a plain brush of its terrain, in one pass (a town's rows change terrain every
     /// cell or two). The whole row must be on the map; an empty row writes nothing. Returns
     /// the cells written.
-    pub fn paint_row(&mut self, x: i32, y: i32, terrains: &[TerrainId]) -> Result<usize, MapError> {
+    pub fn write_terrain_row(
+        &mut self,
+        x: i32,
+        y: i32,
+        terrains: &[TerrainId],
+    ) -> Result<usize, MapError> {
         if terrains.is_empty() {
             return Ok(0);
         }
-        // A row wider than the map ends off it (and its width may not fit a `Rect`).
+        // As for a rectangle: a start off the map is named first. Then a row wider than the
+        // map ends off it (and its width may not fit a `Rect`).
+        self.index(Point::new(x, y))?;
         let Some(len) = i32::try_from(terrains.len())
             .ok()
             .filter(|&w| w <= self.width)

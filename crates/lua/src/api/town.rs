@@ -50,11 +50,11 @@ impl TownState {
 /// The heading names, in [`Heading::ALL`] order.
 const HEADINGS: [&str; 4] = ["north", "east", "south", "west"];
 
-/// Roughly the bytes a town holds: its characters, two sets of status lists, street numbers
-/// and directions.
+/// Roughly the bytes a town holds: its characters, two sets of status lists, street numbers,
+/// directions and which neighbours each cell has.
 fn town_bytes(p: &TownParams) -> usize {
     let chars = (p.height.max(0) as usize).saturating_mul(p.width.max(0) as usize);
-    chars + (chars / 4) * (2 * (1 + 4 + 4) + 4 + 1)
+    chars + (chars / 4) * (2 * (1 + 4 + 4) + 4 + 1 + 1)
 }
 
 const P: TownParams = TownParams::DEFAULT;

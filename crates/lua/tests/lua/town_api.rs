@@ -306,7 +306,7 @@ fn towns_count_against_the_memory_limit() {
     )
     .unwrap_err();
     assert!(
-        e.contains("memory limit exceeded (32 MiB; raise it with --max-memory): warren.town.new needs 108 MiB with "),
+        e.contains("memory limit exceeded (32 MiB; raise it with --max-memory): warren.town.new needs 112 MiB with "),
         "{e}"
     );
     // Dropped towns give their share back: many towns in turn fit where all at once would not.

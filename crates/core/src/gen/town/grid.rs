@@ -220,7 +220,7 @@ impl CellEdges {
     /// The neighbour of `cell` towards `h`, if it exists: [`CellGrid::neighbour`].
     #[inline]
     pub fn neighbour(&self, cell: usize, h: Heading) -> Option<usize> {
-        (self.bits[cell] & 1 << h as u8 != 0).then(|| self.step(cell, h))
+        (self.bits[cell] & (1 << h as u8) != 0).then(|| self.step(cell, h))
     }
 
     /// The existing neighbours of `cell`, north, east, south, west: [`CellGrid::neighbours`].
@@ -229,7 +229,7 @@ impl CellEdges {
         let bits = self.bits[cell];
         Heading::ALL
             .into_iter()
-            .filter(move |&h| bits & 1 << h as u8 != 0)
+            .filter(move |&h| bits & (1 << h as u8) != 0)
             .map(move |h| (h, self.step(cell, h)))
     }
 

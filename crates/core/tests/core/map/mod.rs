@@ -167,6 +167,10 @@ fn rows_off_the_map_are_refused_as_their_rectangles_are() {
         (0, -1, 1),
         (0, 0, 6),
         (3, 2, 9),
+        (-1, 0, 6),
+        (0, -1, 6),
+        (-3, 0, 6),
+        (5, 1, 7),
     ] {
         let mut m = base.clone();
         let row = vec![1; len];
@@ -176,14 +180,14 @@ fn rows_off_the_map_are_refused_as_their_rectangles_are() {
             .fill_rect(&rect, &Brush::new(1).forced())
             .unwrap_err();
         assert_eq!(
-            m.paint_row(x, y, &row).unwrap_err(),
+            m.write_terrain_row(x, y, &row).unwrap_err(),
             expected,
             "({x}, {y}) × {len}"
         );
         assert!(same(&m, &base));
     }
     let mut m = base.clone();
-    assert_eq!(m.paint_row(99, -7, &[]).unwrap(), 0);
+    assert_eq!(m.write_terrain_row(99, -7, &[]).unwrap(), 0);
     assert!(same(&m, &base));
 }
 
@@ -394,7 +398,7 @@ proptest::proptest! {
             }
         }
         let (mut fast, mut slow) = (base.clone(), base);
-        proptest::prop_assert_eq!(fast.paint_row(x, y, row).unwrap(), row.len());
+        proptest::prop_assert_eq!(fast.write_terrain_row(x, y, row).unwrap(), row.len());
         for (dx, &terrain) in row.iter().enumerate() {
             slow.write(Point::new(x + dx as i32, y), &Brush::new(terrain).forced()).unwrap();
         }
