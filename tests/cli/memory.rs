@@ -296,7 +296,7 @@ fn drawing_a_layer_is_checked_against_the_memory_limit_before_writing() {
 #[test]
 fn a_town_and_the_lua_heap_share_one_memory_limit() {
     let dir = tree();
-    // A 2501² town (about 41 MiB) and a table of 1.5 M numbers (32 MiB) each fit alone…
+    // A 2501² town (about 42 MiB) and a table of 1.5 M numbers (32 MiB) each fit alone…
     fits(&run(
         dir.path(),
         &["town.lua", "--set", "table=false", "--out", "o.txt"],
@@ -323,6 +323,6 @@ fn a_town_and_the_lua_heap_share_one_memory_limit() {
         dir.path(),
         &out,
         "town.lua:4: ",
-        &[EXCEEDED, "warren.town.new needs 41 MiB with "],
+        &[EXCEEDED, "warren.town.new needs 42 MiB with "],
     );
 }
