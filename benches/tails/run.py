@@ -18,8 +18,8 @@ from it (`MIMALLOC_PURGE_DELAY`, say), run the script once for each.
 Each round also runs a control after the builds: `control.c` beside this script (compiled with
 `$CC`, else `cc`, at `-O2`), which makes as many "maps" as a build's run (200) of a fixed
 amount of work, the kind a town's growth does, on about as much data as a town holds and each
-about as long, and times each. Its spread is the host's own, so its verdict says whether this host can meet the goal at
-all: where the control fails it in a run, a build failing it beside says nothing of the build.
+about as long, and times each. Its spread is the host's own: where the control misses the goal
+in a run, this host cannot meet it reliably, and a build's misses beside say little of the build.
 """
 import math
 import os
@@ -86,7 +86,8 @@ def compile_control(folder: str) -> str:
     except OSError as e:
         sys.exit(f"cannot run the C compiler {compiler[0]} for {source}: {e} (set CC)")
     if built.returncode != 0:
-        sys.exit(f"{' '.join(compiler)} could not build {source}:\n{built.stderr.decode('utf-8', 'replace')}")
+        reason = built.stderr.decode("utf-8", "replace")
+        sys.exit(f"{' '.join(compiler)} could not build {source}:\n{reason}")
     return binary
 
 
