@@ -94,7 +94,8 @@ struct Browser {
 /// Attempts at a session before a test fails: the port [`free_port`] found may be taken by
 /// another test's server before chromedriver binds it (chromedriver then exits, and the test
 /// would talk to that server), and under a full machine chromedriver has dropped a first
-/// connection. A browser that never starts still fails the test, with its last error.
+/// connection or not listened within [`WAIT`]. A browser that never starts still fails the
+/// test, with every attempt's error.
 const SESSION_ATTEMPTS: usize = 3;
 
 impl Browser {
@@ -128,7 +129,12 @@ impl Browser {
                     "chromedriver exited ({status}) before listening on {port}"
                 ));
             }
-            assert!(Instant::now() < deadline, "chromedriver never listened");
+            if Instant::now() >= deadline {
+                stop_group(&mut driver);
+                return Err(format!(
+                    "chromedriver did not listen on {port} within {WAIT:?}"
+                ));
+            }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         // Listening, but on our port only if it is still running (it exits when the port
