@@ -8,7 +8,8 @@ use std::sync::Arc;
 use warren_core::region::Registry;
 use warren_lua::{Host, Limits, Run};
 
-// The allocator the warren binary uses, so figures match `warren batch`.
+// mimalloc, the allocator under the warren binary's memory account (benches/peers.rs says how
+// the binary's whole allocator measured beside it).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

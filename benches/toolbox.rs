@@ -59,7 +59,8 @@ use warren_lua::{Host, Limits, ParamValues, Run};
 mod common;
 use common::median;
 
-// The allocator the warren binary uses, so figures match `warren batch`.
+// mimalloc, the allocator under the warren binary's memory account (benches/peers.rs says how
+// the binary's whole allocator measured beside it).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
