@@ -44,9 +44,12 @@ pub fn write_terrain<W: Write + ?Sized>(
     color: bool,
     out: &mut W,
 ) -> std::io::Result<()> {
+    if !color {
+        return write_glyphs(map, out);
+    }
     let table = map.terrains();
     let width = map.width() as usize;
-    let mut line = String::with_capacity(width * if color { 24 } else { 1 } + 8);
+    let mut line = String::with_capacity(width * 24 + 8);
     for row in map.terrain_cells().chunks(width) {
         line.clear();
         let mut current: Option<Rgb> = None;
@@ -61,6 +64,34 @@ pub fn write_terrain<W: Write + ?Sized>(
         }
         line.push_str(if color { "\x1b[0m\n" } else { "\n" });
         out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// [`write_terrain`] without colour. When every terrain's glyph is ASCII (as the shipped
+/// terrains' are), each cell is one byte of a table made once a map, where encoding each cell's
+/// glyph took about 30 instructions a cell; otherwise each glyph is encoded as it comes.
+fn write_glyphs<W: Write + ?Sized>(map: &Map, out: &mut W) -> std::io::Result<()> {
+    let table = map.terrains();
+    let width = map.width() as usize;
+    let ascii: Option<Vec<u8>> = table
+        .iter()
+        .map(|t| t.glyph.is_ascii().then_some(t.glyph as u8))
+        .collect();
+    let mut line = Vec::with_capacity(width * if ascii.is_some() { 1 } else { 4 } + 1);
+    for row in map.terrain_cells().chunks(width) {
+        line.clear();
+        match &ascii {
+            Some(bytes) => line.extend(row.iter().map(|&t| bytes[usize::from(t)])),
+            None => {
+                for &t in row {
+                    let mut utf8 = [0; 4];
+                    line.extend_from_slice(table.get(t).glyph.encode_utf8(&mut utf8).as_bytes());
+                }
+            }
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
     Ok(())
 }

@@ -158,3 +158,45 @@ fn no_levels_is_still_a_document() {
     let v = doc(&[], 3);
     assert_eq!(v["levels"], serde_json::json!([]));
 }
+
+#[test]
+fn rows_keep_every_glyph_json_escapes_or_not_and_ids_of_several_digits() {
+    // Glyphs JSON must escape (a quote, a backslash, a tab, a control character), ASCII ones
+    // and glyphs of two and three bytes; ids past 9 and 99.
+    let glyphs = ['"', '\\', '\t', '\u{1}', 'a', '~', 'é', '█', '\u{7f}'];
+    let mut terrains: Vec<(String, char, bool)> = (0..120)
+        .map(|i| (format!("t{i}"), glyphs[i % glyphs.len()], false))
+        .collect();
+    terrains[0].1 = '#';
+    let named: Vec<(&str, char, bool)> = terrains
+        .iter()
+        .map(|(n, g, s)| (n.as_str(), *g, *s))
+        .collect();
+    let table = TerrainTable::plain(&named);
+    let (width, height) = (12, 10);
+    let mut m = Map::new(width, height, 0, Arc::new(table)).unwrap();
+    for (i, p) in (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .enumerate()
+    {
+        m.write(
+            Point::new(p.0 as i32, p.1 as i32),
+            &Brush::new(i as u16).forced(),
+        )
+        .unwrap();
+    }
+    let v = doc(&[(&m, info(1, 1))], 1);
+    let level = &v["levels"][0];
+    for y in 0..height as usize {
+        let row: String = (0..width as usize)
+            .map(|x| glyphs[(y * width as usize + x) % glyphs.len()])
+            .enumerate()
+            .map(|(x, g)| if x + y == 0 { '#' } else { g })
+            .collect();
+        assert_eq!(level["rows"][y], row, "row {y}");
+        let ids: Vec<usize> = (0..width as usize)
+            .map(|x| y * width as usize + x)
+            .collect();
+        assert_eq!(level["terrain_rows"][y], serde_json::json!(ids), "row {y}");
+    }
+}

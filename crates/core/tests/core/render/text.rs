@@ -28,16 +28,26 @@ fn ansi_escapes_only_on_colour_change() {
 #[test]
 fn streamed_terrain_is_the_terrain_view_as_text() {
     use warren_core::map::{Brush, Point, TerrainTable};
-    let table = TerrainTable::plain(&[("wall", '#', true), ("floor", '.', false)]);
-    let (wall, floor) = (0, 1);
-    let mut map = Map::new(5, 3, wall, std::sync::Arc::new(table)).expect("a map");
-    map.write(Point::new(2, 1), &Brush::new(floor))
-        .expect("on the map");
-    for color in [false, true] {
-        let mut streamed = Vec::new();
-        write_terrain(&map, color, &mut streamed).expect("in memory");
-        let view = View::terrain(&map);
-        let whole = if color { ansi(&view) } else { ascii(&view) };
-        assert_eq!(String::from_utf8(streamed).expect("UTF-8"), whole);
+    // ASCII glyphs (a byte a cell from a table), and glyphs of two and three bytes in UTF-8
+    // beside an ASCII one (each encoded as it comes).
+    for glyphs in [['#', '.', '~'], ['#', 'é', '█']] {
+        let table = TerrainTable::plain(&[
+            ("wall", glyphs[0], true),
+            ("floor", glyphs[1], false),
+            ("water", glyphs[2], false),
+        ]);
+        let (wall, floor, water) = (0, 1, 2);
+        let mut map = Map::new(5, 3, wall, std::sync::Arc::new(table)).expect("a map");
+        map.write(Point::new(2, 1), &Brush::new(floor))
+            .expect("on the map");
+        map.write(Point::new(4, 2), &Brush::new(water))
+            .expect("on the map");
+        for color in [false, true] {
+            let mut streamed = Vec::new();
+            write_terrain(&map, color, &mut streamed).expect("in memory");
+            let view = View::terrain(&map);
+            let whole = if color { ansi(&view) } else { ascii(&view) };
+            assert_eq!(String::from_utf8(streamed).expect("UTF-8"), whole);
+        }
     }
 }
