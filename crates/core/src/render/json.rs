@@ -367,8 +367,8 @@ fn text_rows(
 ) -> io::Result<()> {
     let width = width.max(1);
     let mut line: Vec<u8> = vec![0; width * MAX_ESCAPED + 2];
-    // The glyphs the row being written still takes (counted down: a remainder for every glyph
-    // was a division a cell).
+    // Rows written, the row's bytes so far, and the glyphs it still takes (counted down: a
+    // remainder for every glyph was a division a cell).
     let (mut rows, mut at, mut left) = (0, 0, 0);
     out.write_all(b"[")?;
     for g in glyphs {
@@ -410,11 +410,7 @@ fn write_json_char(to: &mut [u8], c: char) -> usize {
 /// [`write_json_char`] for a character JSON escapes, escaped by `serde_json`.
 #[cold]
 fn escaped(to: &mut [u8], c: char) -> usize {
-    let mut quoted = Vec::with_capacity(MAX_ESCAPED + 2);
-    // Writing a short string into a vector cannot fail.
-    if serde_json::to_writer(&mut quoted, &*c.encode_utf8(&mut [0; 4])).is_err() {
-        return 0;
-    }
+    let quoted = serde_json::to_vec(&*c.encode_utf8(&mut [0; 4])).expect("a string into a vector");
     let inner = &quoted[1..quoted.len() - 1];
     to[..inner.len()].copy_from_slice(inner);
     inner.len()
@@ -455,13 +451,39 @@ fn index_rows<T: Copy + Into<u32>>(
     write!(out, "\n{IN}]")
 }
 
+/// The decimal digits of every number below 1,000 (every terrain id, and the region numbers
+/// of all but the most divided maps), then their count: made at compile time.
+const DECIMALS: [[u8; 4]; 1000] = {
+    let mut table = [[0; 4]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        let digits = [(n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8];
+        let len = if n < 10 {
+            1
+        } else if n < 100 {
+            2
+        } else {
+            3
+        };
+        let mut i = 0;
+        while i < len {
+            table[n][i] = b'0' + digits[3 - len + i];
+            i += 1;
+        }
+        table[n][3] = len as u8;
+        n += 1;
+    }
+    table
+};
+
 /// Writes `n` in decimal at the start of `to` (room for ten digits), and returns its length.
 #[inline(always)]
 fn write_int(to: &mut [u8], n: u32) -> usize {
-    if n < 10 {
-        // Most cells: terrains and regions are few.
-        to[0] = b'0' + n as u8;
-        return 1;
+    if let Some(entry) = DECIMALS.get(n as usize) {
+        // Four bytes at once: the digits, then their count, which the next number (or the
+        // row's end) overwrites.
+        to[..4].copy_from_slice(entry);
+        return usize::from(entry[3]);
     }
     let len = n.ilog10() as usize + 1;
     let mut n = n;

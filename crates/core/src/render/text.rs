@@ -55,14 +55,14 @@ pub fn write_terrain<W: Write + ?Sized>(
         let mut current: Option<Rgb> = None;
         for &t in row {
             let terrain = table.get(t);
-            if color && current != Some(terrain.color) {
+            if current != Some(terrain.color) {
                 let c = terrain.color;
                 line.push_str(&format!("\x1b[38;2;{};{};{}m", c.0, c.1, c.2));
                 current = Some(c);
             }
             line.push(terrain.glyph);
         }
-        line.push_str(if color { "\x1b[0m\n" } else { "\n" });
+        line.push_str("\x1b[0m\n");
         out.write_all(line.as_bytes())?;
     }
     Ok(())

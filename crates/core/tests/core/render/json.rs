@@ -161,42 +161,56 @@ fn no_levels_is_still_a_document() {
 
 #[test]
 fn rows_keep_every_glyph_json_escapes_or_not_and_ids_of_several_digits() {
-    // Glyphs JSON must escape (a quote, a backslash, a tab, a control character), ASCII ones
-    // and glyphs of two and three bytes; ids past 9 and 99.
+    // Glyphs JSON must escape (a quote, a backslash, a tab, a control character), ASCII ones,
+    // glyphs of two and three bytes and DEL; ids of one to four digits.
     let glyphs = ['"', '\\', '\t', '\u{1}', 'a', '~', 'é', '█', '\u{7f}'];
-    let mut terrains: Vec<(String, char, bool)> = (0..120)
+    let count = 1100;
+    let terrains: Vec<(String, char, bool)> = (0..count)
         .map(|i| (format!("t{i}"), glyphs[i % glyphs.len()], false))
         .collect();
-    terrains[0].1 = '#';
     let named: Vec<(&str, char, bool)> = terrains
         .iter()
         .map(|(n, g, s)| (n.as_str(), *g, *s))
         .collect();
     let table = TerrainTable::plain(&named);
-    let (width, height) = (12, 10);
-    let mut m = Map::new(width, height, 0, Arc::new(table)).unwrap();
-    for (i, p) in (0..height)
-        .flat_map(|y| (0..width).map(move |x| (x, y)))
-        .enumerate()
-    {
-        m.write(
-            Point::new(p.0 as i32, p.1 as i32),
-            &Brush::new(i as u16).forced(),
-        )
-        .unwrap();
+    let (width, height) = (40usize, 30usize);
+    let id = |x: usize, y: usize| (y * width + x) * 7 % count;
+    let mut m = Map::new(width as i64, height as i64, 0, Arc::new(table)).unwrap();
+    for y in 0..height {
+        for x in 0..width {
+            let at = Point::new(x as i32, y as i32);
+            m.write(at, &Brush::new(id(x, y) as u16).forced()).unwrap();
+        }
     }
-    let v = doc(&[(&m, info(1, 1))], 1);
+    let params = BTreeMap::new();
+    let run = RunInfo {
+        recipe: "test",
+        seed: 1,
+        params: &params,
+    };
+    let text = to_string(&run, &[(&m, info(1, 1))]);
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let level = &v["levels"][0];
-    for y in 0..height as usize {
-        let row: String = (0..width as usize)
-            .map(|x| glyphs[(y * width as usize + x) % glyphs.len()])
-            .enumerate()
-            .map(|(x, g)| if x + y == 0 { '#' } else { g })
+    for y in 0..height {
+        let row: String = (0..width)
+            .map(|x| glyphs[id(x, y) % glyphs.len()])
             .collect();
         assert_eq!(level["rows"][y], row, "row {y}");
-        let ids: Vec<usize> = (0..width as usize)
-            .map(|x| y * width as usize + x)
-            .collect();
+        // Byte for byte as serde_json writes the row (`\t`, not `\u0009`; é and DEL as they are).
+        let written = serde_json::to_string(&row).unwrap();
+        assert!(text.contains(&written), "row {y} not written as {written}");
+        let ids: Vec<usize> = (0..width).map(|x| id(x, y)).collect();
         assert_eq!(level["terrain_rows"][y], serde_json::json!(ids), "row {y}");
+        let written = format!(
+            "[{}]",
+            ids.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(
+            text.contains(&written),
+            "ids of row {y} not written as {written}"
+        );
     }
 }
