@@ -451,8 +451,8 @@ fn index_rows<T: Copy + Into<u32>>(
     write!(out, "\n{IN}]")
 }
 
-/// The decimal digits of every number below 1,000 (every terrain id, and the region numbers
-/// of all but the most divided maps), then their count: made at compile time.
+/// The decimal digits of every number below 1,000 (the terrain ids and region numbers of
+/// nearly every map), then their count: made at compile time.
 const DECIMALS: [[u8; 4]; 1000] = {
     let mut table = [[0; 4]; 1000];
     let mut n = 0;

@@ -26,7 +26,7 @@ pub fn ansi(view: &View) -> String {
         let mut current: Option<Rgb> = None;
         for (&g, &c) in glyphs.iter().zip(colors) {
             if current != Some(c) {
-                out.push_str(&format!("\x1b[38;2;{};{};{}m", c.0, c.1, c.2));
+                push_color(&mut out, c);
                 current = Some(c);
             }
             out.push(g);
@@ -56,9 +56,8 @@ pub fn write_terrain<W: Write + ?Sized>(
         for &t in row {
             let terrain = table.get(t);
             if current != Some(terrain.color) {
-                let c = terrain.color;
-                line.push_str(&format!("\x1b[38;2;{};{};{}m", c.0, c.1, c.2));
-                current = Some(c);
+                push_color(&mut line, terrain.color);
+                current = Some(terrain.color);
             }
             line.push(terrain.glyph);
         }
@@ -94,4 +93,12 @@ fn write_glyphs<W: Write + ?Sized>(map: &Map, out: &mut W) -> std::io::Result<()
         out.write_all(&line)?;
     }
     Ok(())
+}
+
+/// Appends the 24-bit foreground colour escape for `c` (written in place: a `format!` made and
+/// dropped a string at every change of colour).
+fn push_color(line: &mut String, c: Rgb) {
+    use std::fmt::Write as _;
+    // Writing into a `String` cannot fail.
+    let _ = write!(line, "\x1b[38;2;{};{};{}m", c.0, c.1, c.2);
 }
