@@ -28,8 +28,9 @@ use warren_lua::{Host, ParamValues, Run};
 mod common;
 use common::median;
 
-// mimalloc, the allocator under the warren binary's memory account (benches/peers.rs says how
-// the binary's whole allocator measured beside it).
+// The allocator under the warren binary's memory account (`Classes`: mimalloc, blocks taken
+// from their size class), without the account; benches/peers.rs says how the binary's whole
+// allocator measured beside plain mimalloc.
 #[global_allocator]
 static ALLOCATOR: warren::memory::Classes = warren::memory::Classes;
 
