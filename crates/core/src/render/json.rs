@@ -427,16 +427,11 @@ fn index_rows<T: Copy + Into<u32>>(
     /// A comma and the ten digits of the largest `u32`.
     const MAX_CELL: usize = 11;
     let width = width.max(1);
-    let mut line: Vec<u8> = Vec::with_capacity(width * MAX_CELL + 16);
+    // Sized once for the longest row; each row overwrites what it writes.
+    let mut digits: Vec<u8> = vec![0; width * MAX_CELL];
     out.write_all(b"[")?;
     for (y, row) in cells.chunks(width).enumerate() {
-        line.clear();
-        line.extend_from_slice(if y == 0 { b"\n" } else { b",\n" });
-        line.extend_from_slice(IN.as_bytes());
-        line.extend_from_slice(b"  [");
-        let start = line.len();
-        line.resize(start + row.len() * MAX_CELL, 0);
-        let (digits, mut at) = (&mut line[start..], 0);
+        let mut at = 0;
         for (x, &c) in row.iter().enumerate() {
             if x > 0 {
                 digits[at] = b',';
@@ -444,9 +439,11 @@ fn index_rows<T: Copy + Into<u32>>(
             }
             at += write_int(&mut digits[at..], c.into());
         }
-        line.truncate(start + at);
-        line.push(b']');
-        out.write_all(&line)?;
+        out.write_all(if y == 0 { b"\n" } else { b",\n" })?;
+        out.write_all(IN.as_bytes())?;
+        out.write_all(b"  [")?;
+        out.write_all(&digits[..at])?;
+        out.write_all(b"]")?;
     }
     write!(out, "\n{IN}]")
 }

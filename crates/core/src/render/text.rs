@@ -69,7 +69,7 @@ pub fn write_terrain<W: Write + ?Sized>(
 
 /// [`write_terrain`] without colour. When every terrain's glyph is ASCII (as the shipped
 /// terrains' are), each cell is one byte of a table made once a map, where encoding each cell's
-/// glyph took about 30 instructions a cell; otherwise each glyph is encoded as it comes.
+/// glyph took about 20 instructions a cell; otherwise each glyph is encoded as it comes.
 fn write_glyphs<W: Write + ?Sized>(map: &Map, out: &mut W) -> std::io::Result<()> {
     let table = map.terrains();
     let width = map.width() as usize;
