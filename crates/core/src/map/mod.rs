@@ -789,17 +789,14 @@ impl Map {
         self.known.uniform = None;
         let start = y as usize * self.width as usize + x as usize;
         let cells = start..start + terrains.len();
-        // The last terrain's bits, looked up again only when the terrain changes.
-        let mut last = (terrains[0], self.terrain_bits(terrains[0]));
         let planes = self.terrain[cells.clone()]
             .iter_mut()
             .zip(&mut self.flags[cells]);
+        // Each cell's bits looked up, with no branch on whether its terrain is the last one's:
+        // in a town's rows the terrain changes every few cells, unpredictably.
         for ((terrain, flags), &to) in planes.zip(terrains) {
-            if to != last.0 {
-                last = (to, terrain_flags(self.terrains.get(to)));
-            }
             *terrain = to;
-            *flags = (*flags & !FLAG_TERRAIN) | last.1;
+            *flags = (*flags & !FLAG_TERRAIN) | terrain_flags(self.terrains.get(to));
         }
         Ok(terrains.len())
     }

@@ -93,16 +93,52 @@ impl Town {
         // among them: up to four a street cell, about 2.2 in the towns measured; reserved for
         // three, so that the list seldom grows.
         let mut street = Vec::with_capacity(3 * self.lists.size(super::STREET));
-        let mut row = Vec::with_capacity(width);
+        let looks = Looks::new(terrains, debug);
+        let mut row = vec![terrains.wall; width];
         for y in 0..height {
-            row.clear();
-            for x in 0..width {
-                let part = self.part(x, y);
-                if part.is_street() {
-                    street.push(Point::new(x as i32, y as i32));
+            let chars = &self.chars[y * width..(y + 1) * width];
+            // The town wall's rows are border throughout; the other rows at their two ends.
+            let border = y == 0 || y + 1 == height;
+            let looks_here = if border { &looks.border } else { &looks.inner };
+            // Each cell's point is written to the next free slot and kept only when the cell is
+            // a street: no branch on the town's contents (a cell's kind is unpredictable).
+            street.reserve(width);
+            let slots = &mut street.spare_capacity_mut()[..width];
+            let mut kept = 0;
+            let mut mark = |x: usize, is_street: bool| {
+                slots[kept].write(Point::new(x as i32, y as i32));
+                kept += usize::from(is_street);
+            };
+            if y % 2 == 0 {
+                for (x, (&c, to)) in chars.iter().zip(row.iter_mut()).enumerate() {
+                    *to = looks_here[usize::from(c)];
+                    mark(x, c == BLANK);
                 }
-                row.push(part.terrain(terrains, debug));
+            } else {
+                // Characters at even columns; cell centres at odd ones, drawn from the cell's
+                // status (and a street's heading), not its character.
+                let cells = (y / 2) * self.grid.cols..(y / 2 + 1) * self.grid.cols;
+                let centres = self.lists.statuses()[cells.clone()]
+                    .iter()
+                    .zip(&self.heading[cells]);
+                for (x, (&status, &heading)) in (0..width).step_by(2).zip(centres) {
+                    let c = chars[x];
+                    row[x] = looks_here[usize::from(c)];
+                    mark(x, c == BLANK);
+                    let (look, is_street) = looks.centre(status, heading);
+                    row[x + 1] = look;
+                    mark(x + 1, is_street);
+                }
+                // The last column, a character on the border (its terrain follows).
+                mark(width - 1, chars[width - 1] == BLANK);
             }
+            if !border {
+                row[0] = looks.border[usize::from(chars[0])];
+                row[width - 1] = looks.border[usize::from(chars[width - 1])];
+            }
+            // SAFETY: the first `kept` spare slots were written above (`mark` writes a slot
+            // before it may keep it).
+            unsafe { street.set_len(street.len() + kept) };
             map.write_terrain_row(0, y as i32, &row)?;
         }
         let layout = self.layout();
@@ -133,68 +169,75 @@ impl Town {
         });
         Ok(drawn)
     }
+}
 
-    /// What stands at display position (`x`, `y`).
-    fn part(&self, x: usize, y: usize) -> Part {
-        let (width, height) = (self.grid.width(), self.grid.height());
-        if x % 2 == 1 && y % 2 == 1 {
-            let cell = (y / 2) * self.grid.cols + x / 2;
-            return Part::Centre(self.status_of(cell), self.heading[cell]);
+/// The terrain each display character and cell centre of a town is drawn with: tables made
+/// once a drawing, so that a cell costs a lookup and no branch.
+struct Looks {
+    /// A character's terrain inside the town wall, by its byte.
+    inner: [TerrainId; 256],
+    /// A character's terrain on the town wall (its doors are gates), by its byte.
+    border: [TerrainId; 256],
+    /// A cell centre's terrain, by status (list index; any other index is unused, as
+    /// [`Town::status_of`] has it) and heading (in [`Heading`] order, `None` last).
+    centres: [[TerrainId; 5]; 5],
+}
+
+impl Looks {
+    /// The tables for a drawing with `t`, or with the debug view's cell centres.
+    fn new(t: &TownTerrains, debug: Option<&DebugTerrains>) -> Looks {
+        let chars = |vertical, horizontal| {
+            let mut looks = [t.wall; 256];
+            looks[usize::from(BLANK)] = t.street;
+            looks[usize::from(VDOOR)] = vertical;
+            looks[usize::from(HDOOR)] = horizontal;
+            looks
+        };
+        const HEADINGS: [Option<Heading>; 5] = [
+            Some(Heading::North),
+            Some(Heading::East),
+            Some(Heading::South),
+            Some(Heading::West),
+            None,
+        ];
+        Looks {
+            inner: chars(t.vertical_door, t.horizontal_door),
+            border: chars(t.vertical_gate, t.horizontal_gate),
+            centres: std::array::from_fn(|status| {
+                let status = CellStatus::from_index(status).unwrap_or(CellStatus::Unused);
+                HEADINGS.map(|heading| centre_look(t, debug, status, heading))
+            }),
         }
-        let on_border = x == 0 || y == 0 || x + 1 == width || y + 1 == height;
-        match (self.chars[y * width + x], on_border) {
-            (BLANK, _) => Part::Passage,
-            (VDOOR, false) => Part::VerticalDoor,
-            (HDOOR, false) => Part::HorizontalDoor,
-            (VDOOR, true) => Part::VerticalGate,
-            (HDOOR, true) => Part::HorizontalGate,
-            _ => Part::Wall,
-        }
+    }
+
+    /// The terrain of a cell centre with list index `status` and `heading`, and whether the
+    /// cell is a street.
+    #[inline]
+    fn centre(&self, status: u8, heading: Option<Heading>) -> (TerrainId, bool) {
+        let status = usize::from(status).min(CellStatus::Unused.index());
+        let heading = heading.map_or(4, |h| h as usize);
+        (
+            self.centres[status][heading],
+            status == CellStatus::Street.index(),
+        )
     }
 }
 
-/// One display position of a town.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    /// A wall, or a closed door or gate.
-    Wall,
-    /// An open door in a vertical wall.
-    VerticalDoor,
-    /// An open door in a horizontal wall.
-    HorizontalDoor,
-    /// An open gate in the west or east town wall.
-    VerticalGate,
-    /// An open gate in the north or south town wall.
-    HorizontalGate,
-    /// An open wall between two streets, or a removed pillar.
-    Passage,
-    /// A cell centre: the cell's status and, for a street, its direction.
-    Centre(CellStatus, Option<Heading>),
-}
-
-impl Part {
-    /// Whether this position is part of the street network.
-    fn is_street(self) -> bool {
-        matches!(self, Part::Passage | Part::Centre(CellStatus::Street, _))
-    }
-
-    /// The terrain drawn here.
-    fn terrain(self, t: &TownTerrains, debug: Option<&DebugTerrains>) -> TerrainId {
-        match (self, debug) {
-            (Part::Wall, _) => t.wall,
-            (Part::VerticalDoor, _) => t.vertical_door,
-            (Part::HorizontalDoor, _) => t.horizontal_door,
-            (Part::VerticalGate, _) => t.vertical_gate,
-            (Part::HorizontalGate, _) => t.horizontal_gate,
-            (Part::Passage, _) | (Part::Centre(CellStatus::Street, _), None) => t.street,
-            (Part::Centre(CellStatus::Unused, _), None) => t.unused,
-            (Part::Centre(_, _), None) => t.floor,
-            (Part::Centre(CellStatus::Street, Some(h)), Some(d)) => d.headings[h as usize],
-            (Part::Centre(CellStatus::Street, None), Some(d)) => d.no_heading,
-            (Part::Centre(CellStatus::Isolated, _), Some(d)) => d.isolated,
-            (Part::Centre(CellStatus::Live, _), Some(d)) => d.live,
-            (Part::Centre(CellStatus::Dead, _), Some(d)) => d.dead,
-            (Part::Centre(CellStatus::Unused, _), Some(d)) => d.unused,
-        }
+/// The terrain drawn at the centre of a cell of `status` whose street runs `heading`.
+fn centre_look(
+    t: &TownTerrains,
+    debug: Option<&DebugTerrains>,
+    status: CellStatus,
+    heading: Option<Heading>,
+) -> TerrainId {
+    match (status, debug) {
+        (CellStatus::Street, None) => t.street,
+        (CellStatus::Unused, None) => t.unused,
+        (_, None) => t.floor,
+        (CellStatus::Street, Some(d)) => heading.map_or(d.no_heading, |h| d.headings[h as usize]),
+        (CellStatus::Isolated, Some(d)) => d.isolated,
+        (CellStatus::Live, Some(d)) => d.live,
+        (CellStatus::Dead, Some(d)) => d.dead,
+        (CellStatus::Unused, Some(d)) => d.unused,
     }
 }

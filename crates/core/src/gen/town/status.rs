@@ -196,6 +196,12 @@ impl StatusLists {
         self.status[cell] as usize
     }
 
+    /// Every cell's status (list index), by cell.
+    #[inline]
+    pub(crate) fn statuses(&self) -> &[u8] {
+        &self.status
+    }
+
     /// The number of cells of a status known to exist.
     #[inline]
     pub(crate) fn size(&self, status: usize) -> usize {

@@ -218,6 +218,19 @@ proptest! {
             .take(h as usize)
             .map(|l| format!("{}\n", &l[..w as usize]))
             .collect();
-        prop_assert_eq!(drawn, expected(&town, debug));
+        prop_assert_eq!(&drawn, &expected(&town, debug));
+        // The street corridor: every street position, row by row (passages are blank, street
+        // centres blank or, in the debug view, a heading).
+        let streets: Vec<Point> = drawn
+            .lines()
+            .enumerate()
+            .flat_map(|(y, line)| {
+                line.chars()
+                    .enumerate()
+                    .filter(|&(_, c)| " ^>v<X".contains(c))
+                    .map(move |(x, _)| Point::new(x as i32, y as i32))
+            })
+            .collect();
+        prop_assert_eq!(&m.notes.corridors[0].cells, &streets);
     }
 }
