@@ -855,13 +855,21 @@ impl Map {
         let (x0, x1) = (x0 as usize, x1 as usize);
         // The block's rows: slices `width` apart, of which the first `cols` cells are written.
         let cols = x1 - x0 + 1;
-        let block = y0 as usize * width + x0..y1 as usize * width + x1 + 1;
-        let rows = self.terrain[block.clone()]
-            .chunks_mut(width)
-            .zip(self.flags[block.clone()].chunks_mut(width));
+        let rows = RowsOf {
+            first: y0 as usize * width + x0,
+            width,
+            rows: (y1 - y0 + 1) as usize,
+            cols,
+        };
         if plain {
             // Plain writes cannot lose: every cell of the block is written.
-            paint_rows(rows, cols, brush.terrain, terrain_bits);
+            paint_rows(
+                &mut self.terrain,
+                &mut self.flags,
+                rows,
+                brush.terrain,
+                terrain_bits,
+            );
             return cells;
         }
         let stroke = Stroke::new(brush, terrain_bits);
@@ -872,11 +880,11 @@ impl Map {
         // A ranked brush: three planes a cell (the region plane is left alone), a row at a
         // time in one loop, which short rows (rooms of a few cells) favour over chunks.
         let mut written = 0;
-        for ((terrain, flags), priorities) in rows.zip(self.priority[block].chunks_mut(width)) {
+        for cells in rows.ranges() {
             written += stroke.apply_row(
-                &mut terrain[..cols],
-                &mut flags[..cols],
-                &mut priorities[..cols],
+                &mut self.terrain[cells.clone()],
+                &mut self.flags[cells.clone()],
+                &mut self.priority[cells],
             );
         }
         written
@@ -1090,33 +1098,65 @@ impl Map {
     }
 }
 
-/// Gives the first `cols` cells of each row `to` as their terrain and `bits` as their terrain
-/// flags (a plain write). Rows of up to 16 cells (a room's) are written as two windows of a fixed
-/// width, one at each end, overlapping in the middle (a cell written twice ends as written
-/// once): each flags window one word loaded and stored, each terrain window one store, where a
-/// loop over the cells ran mostly its scalar tail; longer rows in a loop the compiler
-/// vectorises. The width is chosen once for the block.
-#[inline(always)]
-fn paint_rows<'a>(
-    rows: impl Iterator<Item = (&'a mut [TerrainId], &'a mut [u8])>,
+/// The rows of a block of cells in a map's planes: `rows` rows of `cols` cells, the first
+/// starting at index `first`, each `width` after the one before. A block's rows are found by
+/// their index: an iterator of row slices (`chunks_mut`, zipped plane with plane) took about as
+/// many instructions as a room's writes.
+#[derive(Clone, Copy)]
+struct RowsOf {
+    first: usize,
+    width: usize,
+    rows: usize,
     cols: usize,
-    to: TerrainId,
-    bits: u8,
+}
+
+impl RowsOf {
+    /// Each row's cells, as a range of indices, top to bottom.
+    #[inline(always)]
+    fn ranges(self) -> impl Iterator<Item = std::ops::Range<usize>> {
+        (0..self.rows).map(move |row| {
+            let start = self.first + row * self.width;
+            start..start + self.cols
+        })
+    }
+}
+
+/// Gives every cell of the block `at` in `terrain` and `flags` `to` as its terrain and `bits`
+/// as its terrain flags (a plain write). Rows of up to 16 cells (a room's) are written as two
+/// windows of a fixed width, one at each end, overlapping in the middle (a cell written twice
+/// ends as written once): each flags window one word loaded and stored, each terrain window one
+/// store, where a loop over the cells ran mostly its scalar tail; longer rows in a loop the
+/// compiler vectorises. The width is chosen once for the block.
+#[inline(always)]
+fn paint_rows(terrain: &mut [TerrainId], flags: &mut [u8], at: RowsOf, to: TerrainId, bits: u8) {
+    match at.cols {
+        1 => each_row(terrain, flags, at, |t, f| paint_ends_1(t, f, to, bits)),
+        2..4 => each_row(terrain, flags, at, |t, f| paint_ends_2(t, f, to, bits)),
+        4..8 => each_row(terrain, flags, at, |t, f| paint_ends_4(t, f, to, bits)),
+        8..=16 => each_row(terrain, flags, at, |t, f| paint_ends_8(t, f, to, bits)),
+        _ => each_row(terrain, flags, at, |t, f| paint_all(t, f, to, bits)),
+    }
+}
+
+/// Calls `paint` on each row of the block `at`, as its slices of `terrain` and `flags`.
+#[inline(always)]
+fn each_row(
+    terrain: &mut [TerrainId],
+    flags: &mut [u8],
+    at: RowsOf,
+    paint: impl Fn(&mut [TerrainId], &mut [u8]),
 ) {
-    let rows = rows.map(|(terrain, flags)| (&mut terrain[..cols], &mut flags[..cols]));
-    match cols {
-        1 => rows.for_each(|(t, f)| paint_ends_1(t, f, to, bits)),
-        2..4 => rows.for_each(|(t, f)| paint_ends_2(t, f, to, bits)),
-        4..8 => rows.for_each(|(t, f)| paint_ends_4(t, f, to, bits)),
-        8..=16 => rows.for_each(|(t, f)| paint_ends_8(t, f, to, bits)),
-        _ => {
-            for (terrain, flags) in rows {
-                for (t, f) in terrain.iter_mut().zip(flags.iter_mut()) {
-                    *t = to;
-                    *f = (*f & !FLAG_TERRAIN) | bits;
-                }
-            }
-        }
+    for cells in at.ranges() {
+        paint(&mut terrain[cells.clone()], &mut flags[cells]);
+    }
+}
+
+/// [`paint_rows`] on a row of any length, cell by cell (a loop the compiler vectorises).
+#[inline(always)]
+fn paint_all(terrain: &mut [TerrainId], flags: &mut [u8], to: TerrainId, bits: u8) {
+    for (t, f) in terrain.iter_mut().zip(flags.iter_mut()) {
+        *t = to;
+        *f = (*f & !FLAG_TERRAIN) | bits;
     }
 }
 
