@@ -226,27 +226,36 @@ impl Strategy {
 
 /// The tutorial's nearest-neighbour pairing: for each room in order, the closest room (by centre
 /// distance) that has not itself been connected yet. Ties go to the lower index.
+///
+/// The rooms not yet connected are kept in a list of their own, in index order: a room is
+/// connected at its own turn, so each looks only among those still open (half the distances
+/// of a scan of every room, over a map's rooms).
 pub fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
-    // Each room's centre, and whether it is connected (then never the nearest).
-    let mut rooms: Vec<(Point, bool)> = rooms.iter().map(|r| (r.center(), false)).collect();
+    // The open rooms' centres and indices. A room is open until its turn, and stays open after
+    // it when it finds no room (then every other room is connected).
+    let mut open: Vec<(Point, usize)> = rooms.iter().map(Rect::center).zip(0..).collect();
     let mut pairs = Vec::with_capacity(rooms.len());
     for i in 0..rooms.len() {
-        let c = rooms[i].0;
-        // A room is not its own nearest: it counts as connected while it looks.
-        rooms[i].1 = true;
-        // Scanning upwards and replacing only on a strictly shorter distance keeps ties at
-        // the lower index; connected rooms are infinitely far.
-        let (mut shortest, mut best) = (i64::MAX, usize::MAX);
-        for (j, &(other, connected)) in rooms.iter().enumerate() {
-            let d = if connected { i64::MAX } else { c.dist2(other) };
+        // The rooms before `i` still open found none at their turns: few, if any.
+        let Some(at) = open.iter().position(|&(_, j)| j == i) else {
+            continue;
+        };
+        let c = open[at].0;
+        // A room is not its own nearest. Scanning upwards and replacing only on a strictly
+        // shorter distance keeps ties at the lower index.
+        let nearest = |(shortest, best): (i64, usize), &(other, j): &(Point, usize)| {
+            let d = c.dist2(other);
             if d < shortest {
-                (shortest, best) = (d, j);
+                (d, j)
+            } else {
+                (shortest, best)
             }
-        }
-        if best == usize::MAX {
-            rooms[i].1 = false;
-        } else {
+        };
+        let before = open[..at].iter().fold((i64::MAX, usize::MAX), nearest);
+        let (_, best) = open[at + 1..].iter().fold(before, nearest);
+        if best != usize::MAX {
             pairs.push((i, best));
+            open.remove(at);
         }
     }
     pairs

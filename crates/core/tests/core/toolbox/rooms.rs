@@ -89,12 +89,18 @@ proptest::proptest! {
     }
 
     /// The pairing is the tutorial's: for each room in order, the nearest room (lowest
-    /// index on ties) not yet connected, if any.
+    /// index on ties) not yet connected, if any. Centres spread up to the largest that 32-bit
+    /// distances take (32,758 apart) and past it, or off the map's quarter, take both of
+    /// `nearest_pairs`' searches.
     #[test]
     fn nearest_pairs_match_the_plain_search(
         centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
+        scale in proptest::prop_oneof![proptest::strategy::Just(1), proptest::strategy::Just(2_978), proptest::strategy::Just(3_000)],
+        offset in proptest::prop_oneof![proptest::strategy::Just(0), proptest::strategy::Just(-7), proptest::strategy::Just(40_000)],
     ) {
-        let rooms: Vec<Rect> = centres.iter().map(|&(x, y)| Rect::new(x, y, 1, 1)).collect();
+        let at = |c: i32| offset + c * scale;
+        let rooms: Vec<Rect> =
+            centres.iter().map(|&(x, y)| Rect::new(at(x), at(y), 1, 1)).collect();
         let mut connected = vec![false; rooms.len()];
         let mut expected = Vec::new();
         for (i, a) in rooms.iter().enumerate() {
