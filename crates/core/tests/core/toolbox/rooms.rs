@@ -89,9 +89,8 @@ proptest::proptest! {
     }
 
     /// The pairing is the tutorial's: for each room in order, the nearest room (lowest
-    /// index on ties) not yet connected, if any. Centres spread up to the largest that 32-bit
-    /// distances take (32,758 apart) and past it, or off the map's quarter, take both of
-    /// `nearest_pairs`' searches.
+    /// index on ties) not yet connected, if any: for centres close together (many ties),
+    /// thousands of cells apart, and at negative coordinates.
     #[test]
     fn nearest_pairs_match_the_plain_search(
         centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
