@@ -227,35 +227,29 @@ impl Strategy {
 /// The tutorial's nearest-neighbour pairing: for each room in order, the closest room (by centre
 /// distance) that has not itself been connected yet. Ties go to the lower index.
 ///
-/// The rooms not yet connected are kept in a list of their own, in index order: a room is
-/// connected at its own turn, so each looks only among those still open (half the distances
-/// of a scan of every room, over a map's rooms).
+/// A room is connected at its own turn, and finds a room unless every other one is connected:
+/// only the last room finds none. So at each room's turn the rooms not yet connected are
+/// exactly those after it, and it looks only among them (half the distances of a scan of every
+/// room, and no flags to check).
 pub fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
-    // The open rooms' centres and indices. A room is open until its turn, and stays open after
-    // it when it finds no room (then every other room is connected).
-    let mut open: Vec<(Point, usize)> = rooms.iter().map(Rect::center).zip(0..).collect();
+    let centres: Vec<Point> = rooms.iter().map(Rect::center).collect();
     let mut pairs = Vec::with_capacity(rooms.len());
-    for i in 0..rooms.len() {
-        // The rooms before `i` still open found none at their turns: few, if any.
-        let Some(at) = open.iter().position(|&(_, j)| j == i) else {
-            continue;
-        };
-        let c = open[at].0;
-        // A room is not its own nearest. Scanning upwards and replacing only on a strictly
-        // shorter distance keeps ties at the lower index.
-        let nearest = |(shortest, best): (i64, usize), &(other, j): &(Point, usize)| {
-            let d = c.dist2(other);
-            if d < shortest {
-                (d, j)
-            } else {
-                (shortest, best)
-            }
-        };
-        let before = open[..at].iter().fold((i64::MAX, usize::MAX), nearest);
-        let (_, best) = open[at + 1..].iter().fold(before, nearest);
-        if best != usize::MAX {
-            pairs.push((i, best));
-            open.remove(at);
+    for (i, &c) in centres.iter().enumerate() {
+        // Scanning upwards and replacing only on a strictly shorter distance keeps ties at the
+        // lower index.
+        let nearest = centres[i + 1..].iter().zip(i + 1..).fold(
+            (i64::MAX, usize::MAX),
+            |(shortest, best), (&other, j)| {
+                let d = c.dist2(other);
+                if d < shortest {
+                    (d, j)
+                } else {
+                    (shortest, best)
+                }
+            },
+        );
+        if nearest.1 != usize::MAX {
+            pairs.push((i, nearest.1));
         }
     }
     pairs
