@@ -278,31 +278,23 @@ mod floor {
         }
         // Leftmost first (no two rooms share a corner, so the order is total).
         map.rooms[..n].sort_unstable_by_key(|r| (r.x, r.y));
-        // Nearest pairing, each pair joined by a dog-leg x then y.
+        // Nearest pairing, each pair joined by a dog-leg x then y. A room is connected at its
+        // own turn and only the last finds no room, so each room's unconnected rooms are
+        // exactly the rooms after it (as `gen::rooms::nearest_pairs` finds them too).
         let mut centers = [(0i32, 0i32); ATTEMPTS];
-        let mut connected = [false; ATTEMPTS];
         for (c, r) in centers.iter_mut().zip(&map.rooms[..n]) {
             *c = r.center();
         }
         let (mut cells, mut corridors) = (0, 0);
-        for i in 0..n {
+        for i in 0..n - 1 {
             let a = centers[i];
-            connected[i] = true;
             let (mut shortest, mut best) = (i64::MAX, usize::MAX);
-            for j in 0..n {
-                let (dx, dy) = ((a.0 - centers[j].0) as i64, (a.1 - centers[j].1) as i64);
-                let d = if connected[j] {
-                    i64::MAX
-                } else {
-                    dx * dx + dy * dy
-                };
+            for (j, c) in centers.iter().enumerate().take(n).skip(i + 1) {
+                let (dx, dy) = ((a.0 - c.0) as i64, (a.1 - c.1) as i64);
+                let d = dx * dx + dy * dy;
                 if d < shortest {
                     (shortest, best) = (d, j);
                 }
-            }
-            if best == usize::MAX {
-                connected[i] = false;
-                continue;
             }
             let b = centers[best];
             let corner = (b.0, a.1);
