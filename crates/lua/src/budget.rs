@@ -908,8 +908,7 @@ impl Budget {
     /// that says no (or the allocator does not count).
     pub fn allocate(&self, old: usize, new: usize, string: bool) -> bool {
         if new <= old {
-            self.lua_bytes
-                .set(self.lua_bytes.get().saturating_sub(old - new));
+            self.give_back_lua_bytes(old - new);
             return true;
         }
         let grow = new - old;
@@ -983,6 +982,14 @@ impl Budget {
             self.since_clock.set(since);
         }
         quick
+    }
+
+    /// Counts `bytes` fewer in the Lua heap (a free or a shrink, which never fails): what
+    /// [`Budget::allocate`] does for them.
+    #[inline(always)]
+    pub fn give_back_lua_bytes(&self, bytes: usize) {
+        self.lua_bytes
+            .set(self.lua_bytes.get().saturating_sub(bytes));
     }
 
     /// Whether the allocator keeps the account ([`account::is_counting`]).
