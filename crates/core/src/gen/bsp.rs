@@ -12,8 +12,7 @@ use super::area::Area;
 use super::meter::Meter;
 use super::tool_error::ToolError;
 use crate::map::{
-    passable, terrain_flags, Brush, Corridor, DogLeg, Door, DoorState, KindName, Map, Point, Rect,
-    Room,
+    passable, terrain_flags, Brush, DogLeg, Door, DoorState, KindName, Map, Point, Rect, Room,
 };
 use crate::rng::Rng;
 
@@ -291,10 +290,7 @@ fn join(
     let mut cells = map.notes.corridor_cells(0);
     map.carve_dogleg(from, to, order, brush, &mut cells)?;
     meter.work((cells.len() + 1) as u64)?;
-    map.notes.corridors.push(Corridor {
-        cells,
-        region: None,
-    });
+    map.notes.push_plain_corridor(cells);
     Ok(end)
 }
 

@@ -4,8 +4,8 @@
 
 use super::meter::{Batched, Meter, Stopped};
 use crate::map::{
-    bresenham_cells, Adjacency, Brush, Corridor, DogLeg, KindName, Map, MapError, Point, Rect,
-    Room, Spawn, TerrainId,
+    bresenham_cells, Adjacency, Brush, DogLeg, KindName, Map, MapError, Point, Rect, Room, Spawn,
+    TerrainId,
 };
 use crate::rng::Rng;
 use thiserror::Error;
@@ -345,10 +345,7 @@ fn carve_dogleg(
     meter.work(len as u64)?;
     let mut carved = map.notes.corridor_cells(len as usize);
     map.carve_dogleg(a, b, order, brush, &mut carved)?;
-    map.notes.corridors.push(Corridor {
-        cells: carved,
-        region: None,
-    });
+    map.notes.push_plain_corridor(carved);
     Ok(())
 }
 
@@ -375,10 +372,7 @@ fn carve(
     meter.work(cells.size_hint().0 as u64)?;
     let mut carved = map.notes.corridor_cells(cells.size_hint().0);
     map.carve_into(cells, brush, &mut carved)?;
-    map.notes.corridors.push(Corridor {
-        cells: carved,
-        region: None,
-    });
+    map.notes.push_plain_corridor(carved);
     Ok(())
 }
 
