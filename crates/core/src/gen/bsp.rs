@@ -226,11 +226,7 @@ pub fn rooms(
     for &r in &placed {
         meter.work((r.w * r.h) as u64)?;
         map.fill_rect(&r, brushes.floor)?;
-        map.notes.rooms.push(Room {
-            rect: r,
-            kind: kind.clone(),
-            doors: Vec::new(),
-        });
+        map.notes.push_doorless_room(r, kind.clone());
     }
     join(&tree, 0, &placed, 0, map, rng, brushes.corridor, meter)?;
     Ok(placed)

@@ -4,7 +4,7 @@
 
 use super::meter::{Batched, Meter, Stopped};
 use crate::map::{
-    bresenham_cells, Adjacency, Brush, DogLeg, KindName, Map, MapError, Point, Rect, Room, Spawn,
+    bresenham_cells, Adjacency, Brush, DogLeg, KindName, Map, MapError, Point, Rect, Spawn,
     TerrainId,
 };
 use crate::rng::Rng;
@@ -133,11 +133,7 @@ pub fn carve_rooms(
     map.notes.rooms.reserve(rooms.len());
     for r in rooms {
         map.fill_rect(r, brush)?;
-        map.notes.rooms.push(Room {
-            rect: *r,
-            kind: kind.clone(),
-            doors: Vec::new(),
-        });
+        map.notes.push_doorless_room(*r, kind.clone());
     }
     Ok(rooms.len())
 }
