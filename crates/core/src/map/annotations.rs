@@ -248,39 +248,30 @@ impl Annotations {
             .collect()
     }
 
-    /// Records a corridor of `cells` drawn with no region. Its fields are written where the
-    /// corridor goes, one by one: a corridor made whole first and then copied was read back
-    /// in 16-byte pieces, each over two 8-byte writes just made (its length and its region),
-    /// which the processor cannot forward, and waited for them (about 2% of a rooms map).
+    /// Records a corridor of `cells` drawn with no region, its fields written where it goes
+    /// (see [`push_in_place`]).
     #[inline(always)]
     pub fn push_plain_corridor(&mut self, cells: Vec<Point>) {
-        self.corridors.reserve(1);
-        let len = self.corridors.len();
-        // SAFETY: `reserve` left room for one more corridor at `len`; both fields are written
-        // before the length takes it in, and nothing is read from it before.
+        // SAFETY: both fields are written.
         unsafe {
-            let slot = self.corridors.as_mut_ptr().add(len);
-            std::ptr::addr_of_mut!((*slot).cells).write(cells);
-            std::ptr::addr_of_mut!((*slot).region).write(None);
-            self.corridors.set_len(len + 1);
+            push_in_place(&mut self.corridors, |slot| {
+                std::ptr::addr_of_mut!((*slot).cells).write(cells);
+                std::ptr::addr_of_mut!((*slot).region).write(None);
+            });
         }
     }
 
     /// Records a room of `kind` over `rect`, with no doors yet, its fields written where it goes
-    /// (see [`Annotations::push_plain_corridor`]: a room made whole first was copied in
-    /// 16-byte pieces over its fields' narrower writes, a third of `carve_rooms`' time).
+    /// (see [`push_in_place`]).
     #[inline(always)]
     pub fn push_doorless_room(&mut self, rect: Rect, kind: KindName) {
-        self.rooms.reserve(1);
-        let len = self.rooms.len();
-        // SAFETY: `reserve` left room for one more room at `len`; every field is written
-        // before the length takes it in, and nothing is read from it before.
+        // SAFETY: every field is written.
         unsafe {
-            let slot = self.rooms.as_mut_ptr().add(len);
-            std::ptr::addr_of_mut!((*slot).rect).write(rect);
-            std::ptr::addr_of_mut!((*slot).kind).write(kind);
-            std::ptr::addr_of_mut!((*slot).doors).write(Vec::new());
-            self.rooms.set_len(len + 1);
+            push_in_place(&mut self.rooms, |slot| {
+                std::ptr::addr_of_mut!((*slot).rect).write(rect);
+                std::ptr::addr_of_mut!((*slot).kind).write(kind);
+                std::ptr::addr_of_mut!((*slot).doors).write(Vec::new());
+            });
         }
     }
 
@@ -311,5 +302,25 @@ impl Annotations {
         self.tags.clear();
         self.stats.clear();
         self.layers.clear();
+    }
+}
+
+/// Appends to `list` an element that `fill` writes field by field at the slot it is given. A
+/// record made whole on the stack and then pushed is copied in 16-byte pieces over its fields'
+/// narrower writes just made, which the processor cannot forward from its store buffer, and the
+/// copy waits for them: a third of `carve_rooms`' time, and of a dog-leg corridor's bookkeeping.
+///
+/// # Safety
+/// `fill` writes every field of the element (the slot is uninitialised, room for one element
+/// past `list`'s length).
+#[inline(always)]
+unsafe fn push_in_place<T>(list: &mut Vec<T>, fill: impl FnOnce(*mut T)) {
+    list.reserve(1);
+    let len = list.len();
+    // SAFETY: `reserve` left room for one more element at `len`; the caller's `fill` writes all
+    // of it before the length takes it in, and nothing reads it before.
+    unsafe {
+        fill(list.as_mut_ptr().add(len));
+        list.set_len(len + 1);
     }
 }
