@@ -249,7 +249,8 @@ impl Annotations {
     }
 
     /// Records a corridor of `cells` drawn with no region, its fields written where it goes
-    /// (see [`push_in_place`]).
+    /// rather than built whole and copied (a copy that waited on the store buffer; see
+    /// `push_in_place` in this module's source).
     #[inline(always)]
     pub fn push_plain_corridor(&mut self, cells: Vec<Point>) {
         // SAFETY: both fields are written.
@@ -262,7 +263,7 @@ impl Annotations {
     }
 
     /// Records a room of `kind` over `rect`, with no doors yet, its fields written where it goes
-    /// (see [`push_in_place`]).
+    /// rather than built whole and copied (as [`Annotations::push_plain_corridor`]).
     #[inline(always)]
     pub fn push_doorless_room(&mut self, rect: Rect, kind: KindName) {
         // SAFETY: every field is written.

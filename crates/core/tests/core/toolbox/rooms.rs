@@ -1,3 +1,4 @@
+use proptest::strategy::Just;
 use warren_core::gen::meter::{Stopped, Tally, Unmetered};
 use warren_core::gen::rooms::{
     connect_rooms, nearest_pairs, orthogonal, scatter_rooms, touches_any, touches_any_scalar,
@@ -94,8 +95,8 @@ proptest::proptest! {
     #[test]
     fn nearest_pairs_match_the_plain_search(
         centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
-        scale in proptest::prop_oneof![proptest::strategy::Just(1), proptest::strategy::Just(2_978), proptest::strategy::Just(3_000)],
-        offset in proptest::prop_oneof![proptest::strategy::Just(0), proptest::strategy::Just(-7), proptest::strategy::Just(40_000)],
+        scale in proptest::prop_oneof![Just(1), Just(2_978), Just(3_000)],
+        offset in proptest::prop_oneof![Just(0), Just(-7), Just(40_000)],
     ) {
         let at = |c: i32| offset + c * scale;
         let rooms: Vec<Rect> =
