@@ -322,13 +322,15 @@ mod core_calls {
     use warren_core::gen::meter::Unmetered;
     use warren_core::gen::rooms::{self, ScatterOptions, Strategy};
     use warren_core::map::{
-        sort_rects_by_cell, Adjacency, Brush, KindName, Map, TagValue, TerrainId, TerrainTable,
+        sort_rects_by_cell, Adjacency, Brush, KindName, Map, Rect, TerrainId, TerrainTable,
     };
     use warren_core::rng::Rng;
 
-    /// `rooms.lua`'s defaults and its region's terrains, with the map it reuses.
+    /// `rooms.lua`'s defaults and its region's terrains, with the map and the room list it
+    /// reuses (as warren's host reuses both).
     pub struct Core {
         pub map: Map,
+        rects: Vec<Rect>,
         rock: TerrainId,
         floor: TerrainId,
         stairs: TerrainId,
@@ -349,6 +351,7 @@ mod core_calls {
             };
             Core {
                 map,
+                rects: Vec::new(),
                 rock,
                 floor,
                 stairs,
@@ -358,7 +361,7 @@ mod core_calls {
         /// The map for `seed`, made in `self.map`.
         pub fn generate(&mut self, seed: u64) {
             let meter = &mut Unmetered;
-            let map = &mut self.map;
+            let (map, rects) = (&mut self.map, &mut self.rects);
             let made = (|| {
                 map.reset(80, 50, self.rock)?;
                 map.fill(&Brush::new(self.rock));
@@ -368,18 +371,17 @@ mod core_calls {
                     min_size: 6,
                     max_size: 10,
                 };
-                let mut rects =
-                    rooms::scatter_rooms(80, 50, &mut run.stream("rooms"), &size, meter)?;
+                let mut rng = run.stream("rooms");
+                rooms::scatter_rooms_into(80, 50, &mut rng, &size, meter, rects)?;
                 let room = KindName::named("room", "room");
-                rooms::carve_rooms(map, &rects, &Brush::new(self.floor), &room, meter)?;
+                rooms::carve_rooms(map, rects, &Brush::new(self.floor), &room, meter)?;
                 // `rooms:sort("leftmost")`: by x, then y, as its binding sorts.
-                sort_rects_by_cell(&mut rects, |r| (r.x, r.y));
+                sort_rects_by_cell(rects, |r| (r.x, r.y));
                 let joins = (&Brush::new(self.floor), Adjacency::Eight);
                 let mut corridors = run.stream("corridors");
-                rooms::connect_rooms(map, &mut corridors, &rects, Strategy::Nearest, joins, meter)?;
-                let eight = TagValue::Text("8".into());
-                map.notes.tags.insert("connectivity".into(), eight);
-                rooms::start_and_stairs(map, &rects, 1, rects.len(), self.stairs, meter)?;
+                rooms::connect_rooms(map, &mut corridors, rects, Strategy::Nearest, joins, meter)?;
+                map.notes.tags.insert_text("connectivity", "8");
+                rooms::start_and_stairs(map, rects, 1, rects.len(), self.stairs, meter)?;
                 Ok::<_, Box<dyn std::error::Error>>(())
             })();
             if let Err(e) = made {

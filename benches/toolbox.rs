@@ -584,7 +584,7 @@ impl LuaRecipe {
     fn tags(&mut self, seed: u64, keys: &[&str]) -> Vec<i64> {
         self.with_map(seed, |m| {
             keys.iter()
-                .map(|k| match m.notes.tags.get(*k) {
+                .map(|k| match m.notes.tags.get(k) {
                     Some(TagValue::Int(n)) => *n,
                     other => panic!("seed {seed}: tag {k} is {other:?}"),
                 })

@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use warren_core::map::{Corridor, Door, Map, Room, Spawn, Stairs, TagValue};
+use warren_core::map::{Corridor, Door, Map, Room, Spawn, Stairs, Tags};
 use warren_core::render::layers::{label_style, priority_style};
 use warren_core::render::{LayerChoice, View};
 use warren_lua::run::params_json;
@@ -77,7 +77,7 @@ struct Frame<'a> {
     doors: &'a [Door],
     stairs: &'a Stairs,
     spawns: &'a [Spawn],
-    tags: &'a BTreeMap<String, TagValue>,
+    tags: &'a Tags,
 }
 
 /// One level.

@@ -8,6 +8,7 @@ use crate::map::{
     TerrainId,
 };
 use crate::rng::Rng;
+use smallvec::SmallVec;
 use thiserror::Error;
 
 /// Why a rooms phase failed.
@@ -53,10 +54,26 @@ pub fn scatter_rooms(
     opts: &ScatterOptions,
     meter: &mut dyn Meter,
 ) -> Result<Vec<Rect>, Stopped> {
-    let mut rooms: Vec<Rect> = Vec::with_capacity(opts.attempts.min(64) as usize);
+    let mut rooms = Vec::new();
+    scatter_rooms_into(width, height, rng, opts, meter, &mut rooms)?;
+    Ok(rooms)
+}
+
+/// [`scatter_rooms`] into `rooms`, emptied first: a list kept from an earlier map takes the new
+/// rooms without allocating (the host hands its rectangle lists' storage on from run to run).
+pub fn scatter_rooms_into(
+    width: i32,
+    height: i32,
+    rng: &mut Rng,
+    opts: &ScatterOptions,
+    meter: &mut dyn Meter,
+    rooms: &mut Vec<Rect>,
+) -> Result<(), Stopped> {
+    rooms.clear();
+    rooms.reserve(opts.attempts.min(64) as usize);
     // Each kept room as `[x2, -x, y2, -y]`: a candidate spanning `x0..=x1` × `y0..=y1` overlaps
-    // it when `[x0, -x1, y0, -y1]` is at most that in every lane.
-    let mut kept: Vec<[i32; 4]> = Vec::with_capacity(rooms.capacity());
+    // it when `[x0, -x1, y0, -y1]` is at most that in every lane. On the stack up to 64 rooms.
+    let mut kept = KeptBounds::default();
     // Each attempt tests every room kept so far; about 16 tests cost as much as a cell.
     let mut tests = 0u64;
     for _ in 0..opts.attempts {
@@ -81,33 +98,98 @@ pub fn scatter_rooms(
         }
     }
     meter.work(tests / 16)?;
-    Ok(rooms)
+    Ok(())
 }
 
-/// Whether a candidate spanning `x0..=x1` × `y0..=y1`, as `v = [x0, -x1, y0, -y1]`, overlaps a
-/// kept room `q = [x2, -x, y2, -y]` (see [`scatter_rooms`]): `v ≤ q` in every lane, for some
-/// `q`. Every kept room is tested without stopping at the first hit: no branch to mispredict
-/// per room, and the few rooms there are make that the cheaper way. One SSE2 compare per room
-/// (every x86_64 CPU has SSE2).
+/// Rooms' bounds `[x2, -x, y2, -y]` (see [`scatter_rooms`]), held four rooms to a group, lane
+/// by lane, so one SIMD compare tests a candidate's lane against four rooms. The last group's
+/// unused places hold `i32::MIN`, which no candidate lane is at most (a candidate's lanes are
+/// above `i32::MIN`). Up to 64 rooms are held without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct KeptBounds {
+    /// `groups[g][lane][k]`: lane `lane` of room `4 g + k`.
+    groups: SmallVec<[[[i32; 4]; 4]; 16]>,
+    len: usize,
+}
+
+impl KeptBounds {
+    /// Adds a room's bounds.
+    pub fn push(&mut self, bounds: [i32; 4]) {
+        let k = self.len % 4;
+        if k == 0 {
+            self.groups.push([[i32::MIN; 4]; 4]);
+        }
+        let group = &mut self.groups[self.len / 4];
+        for (lane, value) in group.iter_mut().zip(bounds) {
+            lane[k] = value;
+        }
+        self.len += 1;
+    }
+
+    /// How many rooms are held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no room is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each room's bounds, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = [i32; 4]> + '_ {
+        (0..self.len).map(|i| {
+            let group = &self.groups[i / 4];
+            [0, 1, 2, 3].map(|lane| group[lane][i % 4])
+        })
+    }
+}
+
+impl FromIterator<[i32; 4]> for KeptBounds {
+    fn from_iter<I: IntoIterator<Item = [i32; 4]>>(bounds: I) -> Self {
+        let mut kept = KeptBounds::default();
+        bounds.into_iter().for_each(|b| kept.push(b));
+        kept
+    }
+}
+
+/// Whether a candidate spanning `x0..=x1` × `y0..=y1`, as `v = [x0, -x1, y0, -y1]` (each lane
+/// above `i32::MIN`), overlaps a kept room `q = [x2, -x, y2, -y]` (see [`scatter_rooms`]):
+/// `v ≤ q` in every lane, for some `q`. Every kept room is tested without stopping at the first
+/// hit: no branch to mispredict per room, and the few rooms there are make that the cheaper
+/// way. Four SSE2 compares per four rooms (every x86_64 CPU has SSE2).
 #[cfg(target_arch = "x86_64")]
-pub fn touches_any(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
-    use std::arch::x86_64::{__m128i, _mm_cmpgt_epi32, _mm_loadu_si128, _mm_movemask_epi8};
-    // SAFETY: SSE2 is part of x86_64; each unaligned load reads the four `i32`s of one array.
+pub fn touches_any(kept: &KeptBounds, v: [i32; 4]) -> bool {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpgt_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32,
+    };
+    // SAFETY: SSE2 is part of x86_64; each unaligned load reads the four `i32`s of one lane.
     unsafe {
-        let v = _mm_loadu_si128(v.as_ptr().cast::<__m128i>());
-        kept.iter().fold(false, |hit, q| {
-            let above = _mm_cmpgt_epi32(v, _mm_loadu_si128(q.as_ptr().cast::<__m128i>()));
-            hit | (_mm_movemask_epi8(above) == 0)
+        let v = v.map(|lane| _mm_set1_epi32(lane));
+        let load = |lane: &[i32; 4]| _mm_loadu_si128(lane.as_ptr().cast::<__m128i>());
+        kept.groups.iter().fold(false, |hit, g| {
+            // A room's 32 bits set where some candidate lane is above the room's.
+            let above = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpgt_epi32(v[0], load(&g[0])),
+                    _mm_cmpgt_epi32(v[1], load(&g[1])),
+                ),
+                _mm_or_si128(
+                    _mm_cmpgt_epi32(v[2], load(&g[2])),
+                    _mm_cmpgt_epi32(v[3], load(&g[3])),
+                ),
+            );
+            hit | (_mm_movemask_epi8(above) != 0xFFFF)
         })
     }
 }
 
 /// [`touches_any`] without SIMD: `v ≤ q` in every lane exactly when no lane of `q - v` (exact
 /// in 64 bits) is negative, so when their bitwise or is not.
-pub fn touches_any_scalar(kept: &[[i32; 4]], v: [i32; 4]) -> bool {
+pub fn touches_any_scalar(kept: &KeptBounds, v: [i32; 4]) -> bool {
     let lane = |q: &[i32; 4], i: usize| i64::from(q[i]) - i64::from(v[i]);
     kept.iter().fold(false, |hit, q| {
-        hit | (lane(q, 0) | lane(q, 1) | lane(q, 2) | lane(q, 3) >= 0)
+        hit | (lane(&q, 0) | lane(&q, 1) | lane(&q, 2) | lane(&q, 3) >= 0)
     })
 }
 
@@ -178,12 +260,9 @@ pub fn start_and_stairs(
     meter.work(2)?;
     let (s, d) = (first.center(), last.center());
     map.write(d, &Brush::new(stairs))?;
-    map.notes
-        .tags
-        .insert("start_x".into(), crate::map::TagValue::Int(s.x.into()));
-    map.notes
-        .tags
-        .insert("start_y".into(), crate::map::TagValue::Int(s.y.into()));
+    let tags = &mut map.notes.tags;
+    tags.insert("start_x", crate::map::TagValue::Int(s.x.into()));
+    tags.insert("start_y", crate::map::TagValue::Int(s.y.into()));
     map.notes.stairs.down.push(d);
     Ok(StartAndStairs {
         start: s,
@@ -228,8 +307,34 @@ impl Strategy {
 /// exactly those after it, and it looks only among them (half the distances of a scan of every
 /// room, and no flags to check).
 pub fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
-    let centres: Vec<Point> = rooms.iter().map(Rect::center).collect();
     let mut pairs = Vec::with_capacity(rooms.len());
+    each_nearest_pair(rooms, |i, j| {
+        pairs.push((i, j));
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .unwrap_or_else(|never| match never {});
+    pairs
+}
+
+/// Calls `pair(i, j)` for each pair of [`nearest_pairs`], in its order, without making the
+/// list, and stops at the first error `pair` returns. The centres of up to 64 rooms are held on
+/// the stack.
+pub fn each_nearest_pair<E>(
+    rooms: &[Rect],
+    mut pair: impl FnMut(usize, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    const ON_STACK: usize = 64;
+    let mut stack = [Point::new(0, 0); ON_STACK];
+    let heap: Vec<Point>;
+    let centres: &[Point] = if rooms.len() <= ON_STACK {
+        for (c, r) in stack.iter_mut().zip(rooms) {
+            *c = r.center();
+        }
+        &stack[..rooms.len()]
+    } else {
+        heap = rooms.iter().map(Rect::center).collect();
+        &heap
+    };
     for (i, &c) in centres.iter().enumerate() {
         // Scanning upwards and replacing only on a strictly shorter distance keeps ties at the
         // lower index.
@@ -245,10 +350,10 @@ pub fn nearest_pairs(rooms: &[Rect]) -> Vec<(usize, usize)> {
             },
         );
         if nearest.1 != usize::MAX {
-            pairs.push((i, nearest.1));
+            pair(i, nearest.1)?;
         }
     }
-    pairs
+    Ok(())
 }
 
 /// A random cell of a room's floor.
@@ -285,12 +390,10 @@ pub fn connect_rooms(
     // call, not one each.
     let mut work = Batched::new(meter);
     match strategy {
-        Strategy::Nearest => {
-            for (i, j) in nearest_pairs(rooms) {
-                let (a, b) = (rooms[i].center(), rooms[j].center());
-                carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, &mut work)?;
-            }
-        }
+        Strategy::Nearest => each_nearest_pair(rooms, |i, j| {
+            let (a, b) = (rooms[i].center(), rooms[j].center());
+            carve_dogleg(map, brush, a, b, DogLeg::HorizontalFirst, &mut work)
+        })?,
         Strategy::Lines => {
             for (i, j) in nearest_pairs(rooms) {
                 let line = bresenham_cells(rooms[i].center(), rooms[j].center());

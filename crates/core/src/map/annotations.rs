@@ -4,6 +4,7 @@
 use super::door::DoorState;
 use super::geom::{Point, Rect};
 use super::layer::Layer;
+use super::tags::Tags;
 use super::terrain::TerrainId;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -200,7 +201,7 @@ pub struct Annotations {
     /// Spawn points.
     pub spawns: Vec<Spawn>,
     /// Free-form tags, sorted by key.
-    pub tags: BTreeMap<String, TagValue>,
+    pub tags: Tags,
     /// Numeric statistics, sorted by key.
     pub stats: BTreeMap<String, f64>,
     /// Debug layers by name (shown with `--layer NAME`; not part of the JSON contract).

@@ -13,6 +13,7 @@ mod entrances;
 pub mod geom;
 pub mod layer;
 pub mod priority;
+pub mod tags;
 pub mod terrain;
 
 pub use adjacency::Adjacency;
@@ -25,6 +26,7 @@ pub use geom::{
     Bresenham, Dir, DogLeg, Point, Rect,
 };
 pub use layer::Layer;
+pub use tags::Tags;
 pub use terrain::{Rgb, Terrain, TerrainId, TerrainTable};
 
 use std::mem::size_of;

@@ -248,8 +248,9 @@ fn scatter_rooms(
         min_size: min_size as i32,
         max_size: max_size as i32,
     };
-    let rooms =
-        rooms::scatter_rooms(w, h, &mut r, &opts, &mut meter).map_err(|_| meter.stopped())?;
+    let mut rooms = super::pool::spare_rects(lua);
+    rooms::scatter_rooms_into(w, h, &mut r, &opts, &mut meter, &mut rooms)
+        .map_err(|_| meter.stopped())?;
     super::fast::new_pointing(lua, rooms)
 }
 

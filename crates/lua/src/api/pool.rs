@@ -31,6 +31,9 @@ pub struct Pools {
     rngs: Pool<Rng>,
     /// Rectangle lists (`scatter_rooms`).
     rects: Pool<Vec<Rect>>,
+    /// The storage of rectangle lists a clean run made, emptied, for the next run's lists
+    /// ([`spare_rects`]): a scatter fills one instead of allocating.
+    spare_rects: RefCell<Vec<Vec<Rect>>>,
     /// How many userdata runs were handed from these pools instead of made.
     handed_out: std::cell::Cell<u64>,
 }
@@ -39,9 +42,24 @@ pub struct Pools {
 /// run left the state clean), else let go.
 pub fn end_run(lua: &Lua, reuse: bool) {
     if let Some(pools) = pools(state::state(lua)) {
-        pools.rngs.end_run(reuse);
-        pools.rects.end_run(reuse);
+        pools.rngs.end_run(reuse, pools);
+        pools.rects.end_run(reuse, pools);
+        if !reuse {
+            pools.spare_rects.borrow_mut().clear();
+        }
     }
+}
+
+/// The largest list whose storage is kept for reuse, in rectangles (64 KiB): more than any
+/// scatter of a shipped recipe keeps; a larger list's storage is let go.
+const SPARE_RECTS_ROOM: usize = 4096;
+
+/// An empty rectangle list for a new list of the running generation of `lua`: storage a clean
+/// run's list left, when there is some, else a new list.
+pub fn spare_rects(lua: &Lua) -> Vec<Rect> {
+    running_pools(lua)
+        .and_then(|pools| pools.spare_rects.borrow_mut().pop())
+        .unwrap_or_default()
 }
 
 /// How many userdata the runs of `lua` (a sandboxed state) were handed from its pools instead
@@ -218,8 +236,9 @@ pub trait Pooled: Sized + 'static {
     /// This type's pool.
     fn pool(pools: &Pools) -> &Pool<Self>;
 
-    /// Lets go of what the value holds while its userdata waits in the pool.
-    fn release(&mut self) {}
+    /// Lets go of what the value holds while its userdata waits in the pool (or hands it to
+    /// `pools` for reuse).
+    fn release(&mut self, _pools: &Pools) {}
 }
 
 impl Pooled for Rng {
@@ -233,8 +252,15 @@ impl Pooled for Vec<Rect> {
         &pools.rects
     }
 
-    fn release(&mut self) {
-        *self = Vec::new();
+    fn release(&mut self, pools: &Pools) {
+        let mut list = std::mem::take(self);
+        if list.capacity() > 0 && list.capacity() <= SPARE_RECTS_ROOM {
+            list.clear();
+            let mut spare = pools.spare_rects.borrow_mut();
+            if spare.len() < KEPT {
+                spare.push(list);
+            }
+        }
     }
 }
 
@@ -295,7 +321,7 @@ where
         }
     }
 
-    fn end_run(&self, reuse: bool) {
+    fn end_run(&self, reuse: bool, pools: &Pools) {
         let mut made = self.made.borrow_mut();
         if !reuse {
             made.clear();
@@ -303,7 +329,7 @@ where
         }
         for kept in made.iter() {
             if let Some(mut payload) = kept.value.write() {
-                payload.release();
+                payload.release(pools);
             }
         }
         self.free.borrow_mut().append(&mut made);

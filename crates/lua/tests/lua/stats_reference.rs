@@ -162,7 +162,7 @@ fn random_map(w: i64, h: i64, open_pct: u32, four: bool, rng: &mut Rng) -> Map {
     if four {
         map.notes
             .tags
-            .insert("connectivity".into(), TagValue::Text("4".into()));
+            .insert("connectivity", TagValue::Text("4".into()));
     }
     map
 }

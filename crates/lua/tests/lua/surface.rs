@@ -6,7 +6,7 @@ use warren_lua::surface::{GLOBALS, LIBRARIES};
 use warren_lua::{Host, Limits, Run};
 
 /// Runs `body` and returns the tags it set.
-fn tags(body: &str) -> std::collections::BTreeMap<String, warren_core::map::TagValue> {
+fn tags(body: &str) -> warren_core::map::Tags {
     let recipe = format!(
         "return {{ name = 't', params = {{ width = {{ default = 8 }}, height = {{ default = 8 }} }},\n\
          generate = function(map, ctx)\n{body}\nend }}"

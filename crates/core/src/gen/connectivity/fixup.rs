@@ -9,7 +9,7 @@
 
 use super::components::{Component, Components};
 use super::Connectivity;
-use crate::map::{Adjacency, Map, Point, TagValue, FLAG_CONNECTED};
+use crate::map::{Adjacency, Map, Point, FLAG_CONNECTED};
 use crate::rng::Rng;
 use std::fmt;
 use thiserror::Error;
@@ -141,10 +141,9 @@ where
             report.components_before = comps.len();
         }
         if comps.len() <= 1 {
-            map.notes.tags.insert(
-                CONNECTIVITY_TAG.into(),
-                TagValue::Text(adjacency.name().into()),
-            );
+            map.notes
+                .tags
+                .insert_text(CONNECTIVITY_TAG, adjacency.name());
             return Ok(report);
         }
         if report.trials >= max_trials {

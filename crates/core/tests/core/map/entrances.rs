@@ -76,10 +76,10 @@ fn the_entry_is_the_start_then_the_up_stairs_then_the_first_room() {
     );
     m.notes.stairs.up.push(Point::new(7, 4));
     assert_eq!(m.entry(), Some(Point::new(7, 4)));
-    m.notes.tags.insert("start_x".into(), TagValue::Int(4));
-    m.notes.tags.insert("start_y".into(), TagValue::Int(4));
+    m.notes.tags.insert("start_x", TagValue::Int(4));
+    m.notes.tags.insert("start_y", TagValue::Int(4));
     assert_eq!(m.entry(), Some(Point::new(4, 4)));
-    m.notes.tags.insert("start_y".into(), TagValue::Int(99));
+    m.notes.tags.insert("start_y", TagValue::Int(99));
     assert_eq!(m.entry(), Some(Point::new(7, 4)), "a start off the map");
 }
 

@@ -119,7 +119,7 @@ proptest::proptest! {
         // A map tagged 4-neighbour counts its areas that way.
         let mut four = map.clone();
         let tag = warren_core::map::TagValue::Text("4".into());
-        four.notes.tags.insert("connectivity".into(), tag);
+        four.notes.tags.insert("connectivity", tag);
         let expected = warren_core::gen::connectivity::components(&map, warren_core::map::Adjacency::Four);
         let v = measurer.measure(&four);
         proptest::prop_assert_eq!(value(&v, "components"), expected.len() as f64);

@@ -1,8 +1,8 @@
 use proptest::strategy::Just;
 use warren_core::gen::meter::{Stopped, Tally, Unmetered};
 use warren_core::gen::rooms::{
-    connect_rooms, nearest_pairs, orthogonal, scatter_rooms, touches_any, touches_any_scalar,
-    RoomsError, ScatterOptions, Strategy,
+    connect_rooms, each_nearest_pair, nearest_pairs, orthogonal, scatter_rooms, scatter_rooms_into,
+    touches_any, touches_any_scalar, KeptBounds, RoomsError, ScatterOptions, Strategy,
 };
 use warren_core::map::{bresenham_cells, Adjacency, Brush, Map, Point, Rect};
 use warren_core::rng::Rng;
@@ -44,19 +44,30 @@ fn four_neighbour_lines_step_orthogonally() {
 }
 
 proptest::proptest! {
-    /// The SIMD overlap test answers as the plain one, including at the lanes' extremes.
+    /// The SIMD overlap test (four rooms a compare, the last group padded) answers as the
+    /// plain one and as a test of each room, past the 64 rooms held on the stack too, and at
+    /// the lanes' extremes.
     #[test]
     fn both_overlap_tests_agree(
-        kept in proptest::collection::vec(proptest::array::uniform4(-70_000i32..70_000), 0..20),
+        kept in proptest::collection::vec(proptest::array::uniform4(-70_000i32..70_000), 0..80),
         v in proptest::array::uniform4(-70_000i32..70_000),
-        near in proptest::option::of(0usize..20),
+        near in proptest::option::of(0usize..80),
+        extreme in proptest::option::of(proptest::array::uniform4(proptest::prop_oneof![
+            Just(i32::MIN + 1), Just(-1), Just(0), Just(i32::MAX)
+        ])),
     ) {
         let mut kept = kept;
         // Often a kept room the candidate touches exactly (equal lanes).
         if let Some(i) = near.filter(|&i| i < kept.len()) {
             kept[i] = v;
         }
-        proptest::prop_assert_eq!(touches_any(&kept, v), touches_any_scalar(&kept, v));
+        let v = extreme.unwrap_or(v);
+        let expected = kept.iter().any(|q| (0..4).all(|i| v[i] <= q[i]));
+        let bounds: KeptBounds = kept.iter().copied().collect();
+        proptest::prop_assert_eq!(bounds.len(), kept.len());
+        proptest::prop_assert!(bounds.iter().eq(kept.iter().copied()));
+        proptest::prop_assert_eq!(touches_any(&bounds, v), expected);
+        proptest::prop_assert_eq!(touches_any_scalar(&bounds, v), expected);
     }
 
     /// Scattering (overlap tests on precomputed bounds) keeps the rooms the tutorial's
@@ -64,13 +75,19 @@ proptest::proptest! {
     #[test]
     fn scatter_keeps_what_the_overlap_test_keeps(
         seed: u64,
-        (width, height) in (8i32..90, 8i32..60),
-        attempts in 0u32..60,
+        (width, height) in (8i32..200, 8i32..120),
+        attempts in 0u32..400,
         (min_size, extra) in (1i32..8, 0i32..6),
+        reused in proptest::collection::vec(proptest::array::uniform4(0i32..9), 0..9),
     ) {
         let opts = ScatterOptions { attempts, min_size, max_size: min_size + extra };
         let rooms =
             scatter_rooms(width, height, &mut Rng::new(seed), &opts, &mut Unmetered).unwrap();
+        // A list used before takes the same rooms, and nothing of what it held.
+        let mut list: Vec<Rect> = reused.iter().map(|&[x, y, w, h]| Rect::new(x, y, w, h)).collect();
+        let (mut rng, meter) = (Rng::new(seed), &mut Unmetered);
+        scatter_rooms_into(width, height, &mut rng, &opts, meter, &mut list).unwrap();
+        proptest::prop_assert_eq!(&list, &rooms);
         let mut rng = Rng::new(seed);
         let mut expected: Vec<Rect> = Vec::new();
         for _ in 0..attempts {
@@ -94,7 +111,7 @@ proptest::proptest! {
     /// thousands of cells apart, and at negative coordinates.
     #[test]
     fn nearest_pairs_match_the_plain_search(
-        centres in proptest::collection::vec((0i32..12, 0i32..12), 0..14),
+        centres in proptest::collection::vec((0i32..12, 0i32..12), 0..90),
         scale in proptest::prop_oneof![Just(1), Just(2_978), Just(3_000)],
         offset in proptest::prop_oneof![Just(0), Just(-7), Just(40_000)],
     ) {
@@ -114,6 +131,26 @@ proptest::proptest! {
         }
         proptest::prop_assert_eq!(nearest_pairs(&rooms), expected);
     }
+}
+
+#[test]
+fn the_pairs_stop_at_the_first_refusal() {
+    let rooms: Vec<Rect> = (0..70)
+        .map(|i| Rect::new(i * 3, (i * 7) % 11, 1, 1))
+        .collect();
+    let all = nearest_pairs(&rooms);
+    assert_eq!(all.len(), 69);
+    let mut seen = Vec::new();
+    let refused = each_nearest_pair(&rooms, |i, j| {
+        seen.push((i, j));
+        if seen.len() == 5 {
+            Err("enough")
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(refused, Err("enough"));
+    assert_eq!(seen, all[..5]);
 }
 
 #[test]

@@ -311,21 +311,30 @@ impl<'l> FastArg<'l> for &'l SharedCell<Vec<Rect>> {
     }
 }
 
+/// A tag's value as `map:tag` reads it: text stays the Lua string's until the map stores it
+/// (in a string it kept, see [`Tags`](warren_core::map::Tags)).
+pub(in crate::api) enum TagArg<'l> {
+    /// A boolean, an integer or a finite float.
+    Value(TagValue),
+    /// A UTF-8 string.
+    Text(&'l str),
+}
+
 /// A tag's value (`map:tag`): a boolean, an integer, a finite float or a UTF-8 string.
-impl<'l> FastArg<'l> for TagValue {
+impl<'l> FastArg<'l> for TagArg<'l> {
     const READ: Read = Read::Any;
 
     unsafe fn read(at: Slot<'l>) -> Option<Self> {
         let given = at.given;
-        Some(match given.kind() {
+        Some(TagArg::Value(match given.kind() {
             ffi::LUA_TBOOLEAN => TagValue::Bool(given.boolean()?),
             ffi::LUA_TNUMBER => match given.integer() {
                 Some(n) => TagValue::Int(n),
                 None => TagValue::Number(given.finite()?),
             },
-            ffi::LUA_TSTRING => TagValue::Text(given.text()?.to_owned()),
+            ffi::LUA_TSTRING => return Some(TagArg::Text(given.text()?)),
             _ => return None,
-        })
+        }))
     }
 }
 

@@ -8,7 +8,7 @@ use super::{connectivity, debug, notes, reads, writes};
 use crate::api::classes::WRITE_OPTIONS;
 use crate::api::cost;
 use crate::api::decl::{Class, Kind};
-use crate::api::fast::args::Given;
+use crate::api::fast::args::{Given, TagArg};
 use crate::api::fast::options::{decode, keys_of, OptionEntries, Options, PlainOptions, MAX_KEYS};
 use crate::api::fast::FAST_ID_BASE;
 use crate::api::fast::{answer_with, bytes_charged, charged, declared, install_closures};
@@ -21,7 +21,7 @@ use crate::ffi::{WarrenKey, WarrenValue, WarrenXYName};
 use mlua::ffi::{self, lua_State};
 use mlua::{AnyUserData, Lua};
 use std::ffi::c_int;
-use warren_core::map::{priority, Brush, Map, Point, Rect, TagValue, TerrainId};
+use warren_core::map::{priority, Brush, Map, Point, Rect, TerrainId};
 
 /// The map methods with a fast path.
 pub(super) static METHODS: [FastMethod<Map>; 12] = [
@@ -43,7 +43,7 @@ pub(super) static METHODS: [FastMethod<Map>; 12] = [
         &str,
         Options<PlainOptions<phases::CarveKeys>>,
     ) on Map),
-    fast_method!(notes::TAG => tag(&str, TagValue) on Map),
+    fast_method!(notes::TAG => tag(&str, TagArg) on Map),
 ];
 
 /// Puts the fast map methods into the field table of `ud`, the run's map (a map userdata made
@@ -482,7 +482,7 @@ unsafe fn snapshot(l: *mut lua_State, cell: &SharedCell<Map>, _: (&[u8],)) -> Op
 unsafe fn tag(
     l: *mut lua_State,
     cell: &SharedCell<Map>,
-    (key, value): (&str, TagValue),
+    (key, value): (&str, TagArg<'_>),
 ) -> Option<Answer> {
     // SAFETY: `l` is running the fast closure.
     let budget = &*unsafe { crate::state::data_of(l)? }.budget;
@@ -490,11 +490,18 @@ unsafe fn tag(
     cell.poke(|m| {
         // A charge that trips a budget leaves the tag unset, as the binding does; the declared
         // call that follows raises the budget error.
-        let charges = tag_charges(m, key, &value);
+        let text = match &value {
+            TagArg::Text(t) => Some(*t),
+            TagArg::Value(_) => None,
+        };
+        let charges = tag_charges(m, key, text);
         if !charges.into_iter().flatten().all(charge) {
             return None;
         }
-        m.notes.tags.insert(key.to_owned(), value);
+        match value {
+            TagArg::Text(t) => m.notes.tags.insert_text(key, t),
+            TagArg::Value(v) => drop(m.notes.tags.insert(key, v)),
+        }
         Some(Answer::Nothing)
     })?
 }

@@ -182,22 +182,24 @@ fn tag(lua: &Lua, this: &Shared<Map>, (key, value): (Value, Value)) -> mlua::Res
 
 /// Sets tag `key` of `map`, charging a new key and a text value against the memory limit.
 fn record_tag(lua: &Lua, map: &mut Map, key: String, v: TagValue) -> mlua::Result<()> {
-    for bytes in tag_charges(map, &key, &v).into_iter().flatten() {
+    let text = match &v {
+        TagValue::Text(t) => Some(t.as_str()),
+        _ => None,
+    };
+    for bytes in tag_charges(map, &key, text).into_iter().flatten() {
         charge_bytes(lua, bytes)?;
     }
-    map.notes.tags.insert(key, v);
+    map.notes.tags.insert(&key, v);
     Ok(())
 }
 
-/// The memory charges setting tag `key` to `v` on `map` makes, in order: a new key, a text
-/// value (`None`: no such charge). The fast `map:tag` (`fast.rs`) makes the same.
-pub fn tag_charges(map: &Map, key: &str, v: &TagValue) -> [Option<usize>; 2] {
+/// The memory charges setting tag `key` on `map` to a value makes, in order: a new key, a text
+/// value (`text`, when the value is text; `None`: no such charge). The fast `map:tag`
+/// (`fast.rs`) makes the same.
+pub fn tag_charges(map: &Map, key: &str, text: Option<&str>) -> [Option<usize>; 2] {
     [
         (!map.notes.tags.contains_key(key)).then(|| cost::text(key) + 16),
-        match v {
-            TagValue::Text(t) => Some(t.len()),
-            _ => None,
-        },
+        text.map(str::len),
     ]
 }
 

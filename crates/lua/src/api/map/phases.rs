@@ -229,7 +229,9 @@ pub(in crate::api) unsafe fn scatter_rooms(
                     return None;
                 }
                 let mut meter = RawMeter::new(l, budget);
-                rooms::scatter_rooms(w, h, r, &opts, &mut meter).ok()
+                let mut rooms = crate::api::pool::spare_rects(crate::state::lua_of(l));
+                rooms::scatter_rooms_into(w, h, r, &opts, &mut meter, &mut rooms).ok()?;
+                Some(rooms)
             })?
         })
     }
