@@ -2,7 +2,7 @@
 //! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
 //! all.
 
-use crate::output::{write_atomic, AtomicFile, Inputs};
+use crate::output::{AtomicFile, Inputs};
 use crate::render::{gif, png, LayerChoice, Picture, VIEW_BYTES_PER_CELL};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -59,17 +59,17 @@ pub fn generate_steps(
     steps
 }
 
-/// Bytes writing the frames of `steps` in `layer` at `scale` holds at once: one animation
-/// frame's palette indices, and for a layer other than the terrain one frame's view (a glyph
-/// and a colour per cell) and, should a frame have more than 256 colours, its pixels while they
-/// are quantised. The PNG frames stream.
+/// Bytes writing the frames of `steps` in `layer` at `scale` holds at once beside the maps: for
+/// a layer other than the terrain, one frame's view (a glyph and a colour per cell); and what
+/// one animation frame holds while it is encoded ([`gif::frame_bytes`]: a row of pixels, and a
+/// colour per cell should the frame have more than 256 colours). The PNG frames stream.
 pub fn memory_needed(steps: &[Steps], layer: &LayerChoice, scale: u32) -> usize {
     let scale = scale.max(1) as usize;
     steps
         .iter()
         .map(|step| {
             let map = &step.level.map;
-            let pixels = map.len().saturating_mul(scale).saturating_mul(scale);
+            let cols = map.width() as usize;
             let few_colours = || {
                 map.terrains()
                     .iter()
@@ -79,10 +79,10 @@ pub fn memory_needed(steps: &[Steps], layer: &LayerChoice, scale: u32) -> usize 
                     <= 256
             };
             if *layer == LayerChoice::Terrain && few_colours() {
-                pixels.saturating_mul(gif::BYTES_PER_PIXEL)
+                gif::frame_bytes(cols, map.len(), scale, false)
             } else {
                 let view = map.len().saturating_mul(VIEW_BYTES_PER_CELL);
-                view.saturating_add(pixels.saturating_mul(gif::QUANTISED_BYTES_PER_PIXEL))
+                view.saturating_add(gif::frame_bytes(cols, map.len(), scale, true))
             }
         })
         .max()
@@ -124,7 +124,13 @@ pub fn write_frames(
             .chain([&step.level.map])
             .collect();
         let final_map = &step.level.map;
+        let animation_name = names.last().map_or("animation.gif", String::as_str);
+        let animation_path = dir.join(animation_name);
+        let fail =
+            |e: String| Error::Io(format!("{}: cannot write: {e}", animation_path.display()));
+        let file = AtomicFile::create(&animation_path).map_err(|e| fail(e.to_string()))?;
         let mut animation = gif::Animation::new(
+            file,
             final_map.width() as usize,
             final_map.height() as usize,
             scale as usize,
@@ -144,13 +150,11 @@ pub fn write_frames(
             };
             let picture = view.as_ref().map_or(Picture::Terrain(map), Picture::View);
             written.push(write_png(dir, name, picture, scale)?);
-            animation
-                .add(picture, i + 1 == maps.len())
-                .map_err(Error::Io)?;
+            animation.add(picture, i + 1 == maps.len()).map_err(fail)?;
         }
-        let gif = animation.finish().map_err(Error::Io)?;
-        let animation = names.last().map_or("animation.gif", String::as_str);
-        written.push(write(dir, animation, &gif)?);
+        let file = animation.finish().map_err(fail)?;
+        file.commit().map_err(|e| fail(e.to_string()))?;
+        written.push(animation_path);
     }
     Ok(written)
 }
@@ -179,14 +183,6 @@ fn write_png(dir: &Path, name: &str, picture: Picture, scale: u32) -> Result<Pat
     let mut file = AtomicFile::create(&path).map_err(fail)?;
     png::write(&[picture], scale as usize, &mut file).map_err(Error::Io)?;
     file.commit().map_err(fail)?;
-    Ok(path)
-}
-
-/// Writes one frame file atomically.
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf> {
-    let path = dir.join(name);
-    write_atomic(&path, bytes)
-        .map_err(|e| Error::Io(format!("{}: cannot write: {e}", path.display())))?;
     Ok(path)
 }
 

@@ -1,26 +1,54 @@
-//! Animated GIF: one frame per picture, looping, the last frame held longer. Frames are added
-//! one at a time and each is indexed into a palette of its own colours, so encoding holds one
-//! byte per pixel of one frame.
+//! Animated GIF: one frame per picture, looping, the last frame held longer, written to its
+//! file as it is encoded. Each frame is indexed into a palette of its own colours and encoded
+//! one pixel row at a time, straight from the map (or a debug layer's view), like a PNG: a
+//! frame holds one row of palette indices and the compressor's table, never its pixels, so a
+//! 4096² map at `--scale 8` is animated in the memory of its maps alone.
 
 use super::png::{self, Picture};
+use gif::{DisposalMethod, ExtensionData};
 use std::collections::HashMap;
+use std::io::Write;
 use warren_core::map::Rgb;
+use weezl::{encode::Encoder as Lzw, BitOrder, LzwStatus};
 
 /// Hundredths of a second each frame shows.
 pub const FRAME_DELAY: u16 = 80;
 /// Hundredths of a second the last frame shows.
 pub const LAST_FRAME_DELAY: u16 = 300;
 
-/// Bytes per pixel a frame holds while it is encoded: its palette index; a frame of more than
-/// 256 colours is quantised instead, holding RGB, RGBA and the index.
-pub const BYTES_PER_PIXEL: usize = 1;
+/// Bytes per cell a frame of more than 256 colours holds while it is quantised: each cell's
+/// colour (RGBA), which the quantiser learns its palette from.
+pub const QUANTISED_BYTES_PER_CELL: usize = 4;
 
-/// Bytes per pixel of a frame of more than 256 colours while it is quantised.
-pub const QUANTISED_BYTES_PER_PIXEL: usize = 3 + 4 + 1;
+/// How hard the quantiser works (1 slowest and best, 30 fastest): the speed image tools and
+/// the `gif` crate's own `Frame::from_rgb` use.
+const QUANTISER_SPEED: i32 = 10;
 
-/// A looping animation being encoded, a frame at a time, into memory.
-pub struct Animation {
-    encoder: gif::Encoder<Vec<u8>>,
+/// A GIF data sub-block holds at most this many bytes.
+const SUB_BLOCK: usize = 255;
+
+/// Bytes of compressed data kept before they are written out as sub-blocks.
+const OUT_BUFFER: usize = 1 << 12;
+
+/// Bytes a frame of `cols` cells a row at `scale` holds while it is encoded beside the pictures
+/// themselves: one row of palette indices, the compressor's table and output, the palette; with
+/// `quantised`, also [`QUANTISED_BYTES_PER_CELL`] for each of its `cells`.
+pub fn frame_bytes(cols: usize, cells: usize, scale: usize, quantised: bool) -> usize {
+    // weezl's code table at its largest (4,096 codes: keys, nodes of up to 16 successors, nodes
+    // of 256, the vectors' spare room), this module's output buffer and palette lookup.
+    const TABLES: usize = 1 << 20;
+    let row = cols.saturating_mul(scale.max(1));
+    let colours = if quantised {
+        cells.saturating_mul(QUANTISED_BYTES_PER_CELL)
+    } else {
+        0
+    };
+    row.saturating_add(TABLES).saturating_add(colours)
+}
+
+/// A looping animation being encoded into `W`, a frame at a time.
+pub struct Animation<W: Write> {
+    encoder: gif::Encoder<W>,
     /// Its size in cells.
     cells: (usize, usize),
     /// Its size in pixels.
@@ -28,16 +56,17 @@ pub struct Animation {
     scale: usize,
 }
 
-impl Animation {
-    /// An animation of `width × height` cells at `scale × scale` pixels per cell.
-    pub fn new(width: usize, height: usize, scale: usize) -> Result<Animation, String> {
+impl<W: Write> Animation<W> {
+    /// An animation of `width × height` cells at `scale × scale` pixels per cell, written to
+    /// `out` (its header at once).
+    pub fn new(out: W, width: usize, height: usize, scale: usize) -> Result<Self, String> {
         let scale = scale.max(1);
         let (w, h) = png::pixel_size(width, height, scale)?;
         let side =
             |n: usize| u16::try_from(n).map_err(|_| format!("{n} pixels is too large for a GIF"));
         let pixels = (side(w)?, side(h)?);
         let mut encoder =
-            gif::Encoder::new(Vec::new(), pixels.0, pixels.1, &[]).map_err(|e| e.to_string())?;
+            gif::Encoder::new(out, pixels.0, pixels.1, &[]).map_err(|e| e.to_string())?;
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .map_err(|e| e.to_string())?;
@@ -49,7 +78,7 @@ impl Animation {
         })
     }
 
-    /// Adds `picture` as the next frame (`last`: the frame shown longest, before the loop
+    /// Encodes `picture` as the next frame (`last`: the frame shown longest, before the loop
     /// starts again); it must be the animation's size.
     pub fn add(&mut self, picture: Picture, last: bool) -> Result<(), String> {
         let size = (picture.width(), picture.height());
@@ -59,56 +88,204 @@ impl Animation {
                 self.cells.0, self.cells.1, size.0, size.1
             ));
         }
-        let (w, h) = self.pixels;
-        let mut frame = match indexed(picture, self.scale, usize::from(w) * usize::from(h)) {
-            Some((indices, palette)) => {
-                gif::Frame::from_palette_pixels(w, h, indices, palette, None)
-            }
+        let palette = match Palette::exact(picture) {
+            Some(exact) => exact,
             // More colours than a GIF palette holds: quantised, as image tools do.
-            None => {
-                let mut rgb = Vec::with_capacity(usize::from(w) * usize::from(h) * 3);
-                png::write_rows(&[picture], self.scale, |row| {
-                    rgb.extend_from_slice(row);
-                    Ok(())
-                })?;
-                gif::Frame::from_rgb_speed(w, h, &rgb, 10)
-            }
+            None => Palette::quantised(picture),
         };
-        frame.delay = if last { LAST_FRAME_DELAY } else { FRAME_DELAY };
-        self.encoder.write_frame(&frame).map_err(|e| e.to_string())
+        let delay = if last { LAST_FRAME_DELAY } else { FRAME_DELAY };
+        let control = ExtensionData::new_control_ext(delay, DisposalMethod::Keep, false, None);
+        self.encoder
+            .write_extension(control)
+            .map_err(|e| e.to_string())?;
+        let out = self.encoder.get_mut();
+        write_descriptor(out, self.pixels, &palette.rgb).map_err(|e| e.to_string())?;
+        write_pixels(out, picture, self.scale, &palette).map_err(|e| e.to_string())
     }
 
-    /// The finished file's bytes.
-    pub fn finish(self) -> Result<Vec<u8>, String> {
+    /// Ends the file and gives back what it was written to.
+    pub fn finish(self) -> Result<W, String> {
         self.encoder.into_inner().map_err(|e| e.to_string())
     }
 }
 
-/// The picture's pixels (`scale × scale` per cell) as indices into a palette of its colours,
-/// in the order they first appear, or `None` when it has more than 256.
-fn indexed(picture: Picture, scale: usize, pixels: usize) -> Option<(Vec<u8>, Vec<u8>)> {
-    /// Stops the walk: a colour beyond the 256 a palette holds.
-    struct TooManyColours;
-    let mut index_of: HashMap<Rgb, u8> = HashMap::new();
-    let mut palette = Vec::new();
-    let mut indices = Vec::with_capacity(pixels);
-    let mut line = Vec::new();
-    let walked = picture.for_each_color_row(|row| {
-        line.clear();
-        for &c in row {
-            let i = match index_of.get(&c) {
-                Some(&i) => i,
-                None => {
+/// A frame's palette and how each cell's colour finds its entry.
+struct Palette {
+    /// The palette, RGB; at most 256 colours.
+    rgb: Vec<u8>,
+    /// The index of each colour.
+    index: Index,
+}
+
+/// How a colour finds its palette entry.
+enum Index {
+    /// Every colour of the frame is in the palette.
+    Exact(HashMap<Rgb, u8>),
+    /// The palette is the quantiser's: the nearest of its colours.
+    Nearest(Box<color_quant::NeuQuant>),
+}
+
+impl Palette {
+    /// The frame's colours in the order they first appear, top to bottom, or `None` when it
+    /// has more than 256.
+    fn exact(picture: Picture) -> Option<Palette> {
+        /// Stops the walk: a colour beyond the 256 a palette holds.
+        struct TooManyColours;
+        let mut index_of: HashMap<Rgb, u8> = HashMap::new();
+        let mut rgb = Vec::new();
+        let walked = picture.for_each_color_row(|row| {
+            for &c in row {
+                if !index_of.contains_key(&c) {
                     let i = u8::try_from(index_of.len()).map_err(|_| TooManyColours)?;
                     index_of.insert(c, i);
-                    palette.extend_from_slice(&[c.0, c.1, c.2]);
-                    i
+                    rgb.extend_from_slice(&[c.0, c.1, c.2]);
                 }
+            }
+            Ok::<(), TooManyColours>(())
+        });
+        walked.ok().map(|()| Palette {
+            rgb,
+            index: Index::Exact(index_of),
+        })
+    }
+
+    /// 256 colours the quantiser learns from the frame's cells. Each cell stands for its
+    /// `scale × scale` pixels, all of its colour, so the cells are the pixels' colours in the
+    /// same proportions.
+    fn quantised(picture: Picture) -> Palette {
+        let mut cells =
+            Vec::with_capacity(picture.width() * picture.height() * QUANTISED_BYTES_PER_CELL);
+        let Ok(()) = picture.for_each_color_row(|row| {
+            for c in row {
+                cells.extend_from_slice(&[c.0, c.1, c.2, 0xFF]);
+            }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let quantiser = color_quant::NeuQuant::new(QUANTISER_SPEED, 256, &cells);
+        Palette {
+            rgb: quantiser.color_map_rgb(),
+            index: Index::Nearest(Box::new(quantiser)),
+        }
+    }
+
+    /// The palette entry of `c`.
+    fn index(&self, c: Rgb) -> u8 {
+        match &self.index {
+            // Every colour of the frame was given an entry when the palette was made.
+            Index::Exact(index_of) => index_of.get(&c).copied().unwrap_or(0),
+            Index::Nearest(quantiser) => quantiser.index_of(&[c.0, c.1, c.2, 0xFF]) as u8,
+        }
+    }
+
+    /// How many colours it has.
+    fn len(&self) -> usize {
+        self.rgb.len() / 3
+    }
+}
+
+/// The image descriptor of a frame of `pixels` (the whole screen) and its local colour table,
+/// padded with black to the power of two the format requires.
+fn write_descriptor(out: &mut impl Write, pixels: (u16, u16), rgb: &[u8]) -> std::io::Result<()> {
+    let colours = rgb.len() / 3;
+    // The table holds 2^(size + 1) colours, at least 2.
+    let size = colours.clamp(2, 256).next_power_of_two().trailing_zeros() - 1;
+    let mut head = vec![0x2C, 0, 0, 0, 0];
+    head.extend_from_slice(&pixels.0.to_le_bytes());
+    head.extend_from_slice(&pixels.1.to_le_bytes());
+    head.push(0x80 | size as u8);
+    out.write_all(&head)?;
+    out.write_all(rgb)?;
+    let padding = (2usize << size) - colours;
+    out.write_all(&vec![0; padding * 3])
+}
+
+/// The frame's pixels as LZW data in sub-blocks, encoded a pixel row at a time: each cell row
+/// becomes one row of palette indices, given to the compressor `scale` times.
+fn write_pixels(
+    out: &mut impl Write,
+    picture: Picture,
+    scale: usize,
+    palette: &Palette,
+) -> std::io::Result<()> {
+    // The GIF minimum code size: enough bits for every index, at least 2.
+    let code_size = palette.len().max(4).next_power_of_two().trailing_zeros() as u8;
+    out.write_all(&[code_size])?;
+    let mut blocks = SubBlocks::new(out, Lzw::new(BitOrder::Lsb, code_size));
+    let mut line = Vec::with_capacity(picture.width() * scale);
+    let mut last: Option<(Rgb, u8)> = None;
+    picture.for_each_color_row(|row| {
+        line.clear();
+        for &c in row {
+            let i = match last {
+                Some((seen, i)) if seen == c => i,
+                _ => palette.index(c),
             };
+            last = Some((c, i));
             line.extend(std::iter::repeat_n(i, scale));
         }
-        (0..scale).for_each(|_| indices.extend_from_slice(&line));
-        Ok::<(), TooManyColours>(())
-    });
-    walked.ok().map(|()| (indices, palette))
+        (0..scale).try_for_each(|_| blocks.encode(&line))
+    })?;
+    blocks.finish()
+}
+
+/// LZW data written as it is made, in sub-blocks of 255 bytes, the last shorter, then the
+/// empty block that ends the frame's data.
+struct SubBlocks<'w, W: Write> {
+    out: &'w mut W,
+    lzw: Lzw,
+    buffer: Box<[u8; OUT_BUFFER]>,
+    /// Bytes of `buffer` made and not yet written.
+    filled: usize,
+}
+
+impl<'w, W: Write> SubBlocks<'w, W> {
+    fn new(out: &'w mut W, lzw: Lzw) -> Self {
+        SubBlocks {
+            out,
+            lzw,
+            buffer: Box::new([0; OUT_BUFFER]),
+            filled: 0,
+        }
+    }
+
+    /// Compresses `pixels` (palette indices) and writes every whole sub-block made.
+    fn encode(&mut self, mut pixels: &[u8]) -> std::io::Result<()> {
+        while !pixels.is_empty() {
+            let status = self.step(pixels)?;
+            pixels = &pixels[status.0..];
+        }
+        Ok(())
+    }
+
+    /// Ends the data: the end code, the last bits, the last block and the terminator.
+    fn finish(mut self) -> std::io::Result<()> {
+        self.lzw.finish();
+        while !matches!(self.step(&[])?.1, LzwStatus::Done) {}
+        if self.filled > 0 {
+            self.out.write_all(&[self.filled as u8])?;
+            self.out.write_all(&self.buffer[..self.filled])?;
+        }
+        self.out.write_all(&[0])
+    }
+
+    /// One call of the compressor into the free part of the buffer; writes the whole
+    /// sub-blocks. Returns the input bytes it took and its status.
+    fn step(&mut self, pixels: &[u8]) -> std::io::Result<(usize, LzwStatus)> {
+        let made = self
+            .lzw
+            .encode_bytes(pixels, &mut self.buffer[self.filled..]);
+        self.filled += made.consumed_out;
+        let status = made.status.map_err(std::io::Error::other)?;
+        if matches!(status, LzwStatus::NoProgress) {
+            return Err(std::io::Error::other("the LZW compressor stopped"));
+        }
+        let whole = self.filled / SUB_BLOCK * SUB_BLOCK;
+        for block in self.buffer[..whole].chunks_exact(SUB_BLOCK) {
+            self.out.write_all(&[SUB_BLOCK as u8])?;
+            self.out.write_all(block)?;
+        }
+        self.buffer.copy_within(whole..self.filled, 0);
+        self.filled -= whole;
+        Ok((made.consumed_in, status))
+    }
 }

@@ -197,71 +197,33 @@ fn map_sizes_are_checked_against_the_memory_limit_before_allocating() {
 }
 
 #[test]
-fn scale_is_checked_against_the_memory_limit_before_any_frame_is_written() {
+fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
     let dir = tree();
-    // An animation frame is held while it is encoded, a palette index per pixel: 12288² pixels
-    // at --scale 48.
+    // A debug layer's frame may have more colours than a GIF palette: its view (a glyph and a
+    // colour per cell) and the colour of each cell the quantiser learns from count, 46 MiB for
+    // 2048² cells beside the map's 25.
     let out = run(
         dir.path(),
         &[
             "levels.lua",
             "--set",
-            "width=256",
+            "width=2048",
             "--set",
-            "height=256",
-            "--frames",
-            "frames",
-            "--scale",
-            "48",
-        ],
-    );
-    refused(
-        dir.path(),
-        &out,
-        "--frames at --scale 48: a 12288×12288-pixel animation frame needs 144 MiB with ",
-        &["over the 64 MiB memory limit (raise it with --max-memory)"],
-    );
-    // A debug layer's frame may have more colours than a GIF palette: counted as quantised
-    // (RGB, RGBA and an index per pixel), 8192² pixels at --scale 32.
-    let out = run(
-        dir.path(),
-        &[
-            "levels.lua",
-            "--set",
-            "width=256",
-            "--set",
-            "height=256",
+            "height=2048",
             "--layer",
             "priority",
             "--frames",
             "frames",
             "--scale",
-            "32",
+            "1",
         ],
     );
     refused(
         dir.path(),
         &out,
-        "--frames at --scale 32: a 8192×8192-pixel animation frame needs 513 MiB with ",
+        "--frames at --scale 1: a 2048×2048-pixel animation frame needs 46 MiB with 25 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
-    // A scale the limit allows writes its frames.
-    let out = run(
-        dir.path(),
-        &[
-            "levels.lua",
-            "--set",
-            "width=64",
-            "--set",
-            "height=64",
-            "--frames",
-            "frames",
-            "--scale",
-            "4",
-        ],
-    );
-    fits(&out);
-    assert!(dir.path().join("frames/animation.gif").is_file());
 }
 
 #[test]

@@ -9,6 +9,8 @@ Runs the binary for a few recipes and seeds and checks, for each map:
 - the Tiled map (.tmx) as pytmx reads it (pygame's usual loader), and as Tiled itself exports it
   to JSON (`tiled --export-map`, Qt's offscreen platform);
 - the LDtk project (.ldtk) as ldtkpy parses it (typed from LDtk's JSON schema);
+- the animation of `--frames` (animation.gif) as Pillow reads it: one frame per PNG frame, each
+  the same pixels as its PNG (read with pypng), shown 0.8 s (the last 3 s), looping;
 - the LÖVE loader (examples/love, under xvfb-run): its picture of the map equals warren's PNG;
 - the Godot 3 loader (examples/godot, under xvfb-run): its TileMap's cell counts per terrain,
   start and rooms equal the JSON's.
@@ -242,6 +244,25 @@ def check_ldtkpy(doc, files):
                [[at(p) for p in c["cells"]] for c in level["corridors"]], "corridors")
 
 
+# --- images ------------------------------------------------------------------------------------
+
+def check_pillow_gif(doc, files):
+    import png
+    from PIL import Image, ImageSequence
+
+    frames = sorted(f for f in os.listdir(files["frames"]) if f.endswith(".png"))
+    with Image.open(os.path.join(files["frames"], "animation.gif")) as gif:
+        expect(gif.format == "GIF" and gif.info.get("loop") == 0, "a looping GIF")
+        shown = [(frame.info.get("duration"), frame.convert("RGB").tobytes())
+                 for frame in ImageSequence.Iterator(gif)]
+    expect(len(shown) == len(frames), f"{len(shown)} frames against {len(frames)} PNGs")
+    for i, (name, (duration, pixels)) in enumerate(zip(frames, shown)):
+        expect(duration == (3000 if i + 1 == len(frames) else 800), f"{name}: shown {duration} ms")
+        width, height, rows, _ = png.Reader(filename=os.path.join(files["frames"], name)).asRGB8()
+        expect(gif.size == (width, height), f"{name}: {gif.size} against {width}x{height}")
+        expect(pixels == b"".join(map(bytes, rows)), f"{name}: the GIF's frame differs")
+
+
 # --- engines --------------------------------------------------------------------------------
 
 def check_love(doc, files):
@@ -282,6 +303,7 @@ CHECKS = [
     ("tiled: pytmx", check_pytmx, None),
     ("tiled: Tiled --export-map", check_tiled_itself, None),
     ("ldtk: ldtkpy", check_ldtkpy, None),
+    ("gif: Pillow", check_pillow_gif, {"rooms-7", "townmaze-3", "cave-3"}),
     ("love loader", check_love, {"rooms-7"}),
     ("godot loader", check_godot, {"dungeon-1", "rooms-7"}),
 ]
@@ -300,6 +322,9 @@ def main():
             for kind, path in files.items():
                 extra = ["--scale", str(SCALE)] if kind == "png" else []
                 run([warren, "run", *args, "--out", path, *extra], cwd=ROOT)
+            files["frames"] = base + "-frames"
+            run([warren, "run", *args, "--frames", files["frames"], "--scale", "2",
+                 "--out", base + "-frames.txt"], cwd=ROOT)
             with open(files["json"]) as f:
                 doc = json.load(f)
             for check, fn, only in CHECKS:

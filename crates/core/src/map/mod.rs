@@ -152,7 +152,7 @@ impl Brush {
 }
 
 /// A generated (or in-progress) map.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Map {
     width: i32,
     height: i32,
@@ -169,6 +169,36 @@ pub struct Map {
     /// map is moved several times per generation (into the Lua userdata and back, out to the
     /// caller and back for reuse), and a move copies only the map's own bytes.
     pub notes: Box<Annotations>,
+}
+
+/// A copy whose planes known to be all zeros are fresh zeroed memory rather than copied: their
+/// pages stay untouched, so a snapshot of a map that never wrote its priorities or regions
+/// holds only its terrain and flags (3 bytes a cell, not 6).
+impl Clone for Map {
+    fn clone(&self) -> Self {
+        Map {
+            width: self.width,
+            height: self.height,
+            terrain: self.terrain.clone(),
+            priority: zeros_or_copy(self.known.priority_zero, &self.priority),
+            region: zeros_or_copy(self.known.region_zero, &self.region),
+            flags: self.flags.clone(),
+            terrains: self.terrains.clone(),
+            region_names: self.region_names.clone(),
+            known: self.known,
+            notes: self.notes.clone(),
+        }
+    }
+}
+
+/// A copy of `plane`: when `zero` (every cell is known to be 0), as many zeros in zeroed memory
+/// (`vec!` of an integer zero allocates it so), not written.
+fn zeros_or_copy<T: Zeroable + Clone>(zero: bool, plane: &[T]) -> Vec<T> {
+    if zero {
+        vec![T::ZERO; plane.len()]
+    } else {
+        plane.to_vec()
+    }
 }
 
 /// What a map knows about its planes without looking at them: [`Map::reset`] sets it, and every

@@ -14,7 +14,7 @@ fn view(c: Rgb) -> View {
 }
 
 fn animate(views: &[View], scale: usize) -> Result<Vec<u8>, String> {
-    let mut animation = Animation::new(views[0].width, views[0].height, scale)?;
+    let mut animation = Animation::new(Vec::new(), views[0].width, views[0].height, scale)?;
     for (i, v) in views.iter().enumerate() {
         animation.add(Picture::View(v), i + 1 == views.len())?;
     }
@@ -69,4 +69,125 @@ fn frames_must_agree_in_size() {
     small.glyphs.pop();
     small.colors.pop();
     assert!(animate(&[view(Rgb(1, 1, 1)), small], 1).is_err());
+}
+
+/// The animation the `gif` crate writes when each frame is given to it whole: every pixel's
+/// index into the frame's colours in the order they first appear.
+fn whole_frames(views: &[View], scale: usize) -> Vec<u8> {
+    let (w, h) = (views[0].width * scale, views[0].height * scale);
+    let mut encoder = gif::Encoder::new(Vec::new(), w as u16, h as u16, &[]).unwrap();
+    encoder.set_repeat(gif::Repeat::Infinite).unwrap();
+    for (n, v) in views.iter().enumerate() {
+        let mut palette: Vec<Rgb> = Vec::new();
+        let mut indices = Vec::with_capacity(w * h);
+        for row in v.colors.chunks(v.width) {
+            let mut line = Vec::new();
+            for c in row {
+                let i = palette.iter().position(|p| p == c).unwrap_or_else(|| {
+                    palette.push(*c);
+                    palette.len() - 1
+                });
+                line.extend(std::iter::repeat_n(i as u8, scale));
+            }
+            (0..scale).for_each(|_| indices.extend_from_slice(&line));
+        }
+        let rgb: Vec<u8> = palette.iter().flat_map(|c| [c.0, c.1, c.2]).collect();
+        let mut frame = gif::Frame::from_palette_pixels(w as u16, h as u16, indices, rgb, None);
+        frame.delay = if n + 1 == views.len() {
+            LAST_FRAME_DELAY
+        } else {
+            FRAME_DELAY
+        };
+        encoder.write_frame(&frame).unwrap();
+    }
+    encoder.into_inner().unwrap()
+}
+
+/// A `width × height` view of `colours` colours, each cell's drawn by a xorshift from `seed`:
+/// runs of one colour and noise, as maps have.
+fn random_view(width: usize, height: usize, colours: u32, seed: u64) -> View {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut current = 0u32;
+    let colors = (0..width * height)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Mostly the cell before's colour, as a map's runs of wall and floor.
+            if x.is_multiple_of(4) {
+                current = (x >> 8) as u32 % colours;
+            }
+            Rgb(
+                current as u8,
+                (current >> 8) as u8 * 40,
+                200 - (current % 7) as u8,
+            )
+        })
+        .collect();
+    View {
+        width,
+        height,
+        glyphs: vec!['#'; width * height],
+        colors,
+    }
+}
+
+#[test]
+fn frames_encoded_a_row_at_a_time_are_the_bytes_of_whole_frames() {
+    // Palettes of every size class the format pads to (1 to 256 colours), frames of one to
+    // several hundred thousand pixels (LZW codes past 12 bits, where the table is reset), scales
+    // 1 to 5, one to three frames each.
+    let mut checked = 0;
+    for (case, colours) in [1u32, 2, 3, 4, 5, 8, 9, 16, 17, 100, 128, 129, 255, 256]
+        .into_iter()
+        .enumerate()
+    {
+        for scale in [1, 2, 5] {
+            let seed = case as u64 * 10 + scale as u64;
+            let (w, h) = (
+                1 + (seed as usize * 37) % 120,
+                1 + (seed as usize * 53) % 90,
+            );
+            let frames = 1 + seed as usize % 3;
+            let views: Vec<View> = (0..frames)
+                .map(|f| random_view(w, h, colours, seed * 7 + f as u64))
+                .collect();
+            let streamed = animate(&views, scale).unwrap();
+            assert!(
+                streamed == whole_frames(&views, scale),
+                "{colours} colours, {w}×{h} cells at scale {scale}, {frames} frames"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 42);
+}
+
+#[test]
+fn a_quantised_frame_gives_each_cell_one_palette_entry() {
+    // 1,000 colours over 40×25 cells at scale 3: every pixel of a cell shows the same entry,
+    // and a cell's entry is within reach of its own colour.
+    let view = random_view(40, 25, 1000, 5);
+    let bytes = animate(std::slice::from_ref(&view), 3).unwrap();
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut dec = opts.read_info(bytes.as_slice()).unwrap();
+    let frame = dec.read_next_frame().unwrap().unwrap();
+    let pixel = |x: usize, y: usize| {
+        let at = (y * 120 + x) * 4;
+        frame.buffer[at..at + 3].to_vec()
+    };
+    for (i, c) in view.colors.iter().enumerate() {
+        let (cx, cy) = (i % 40, i / 40);
+        let first = pixel(cx * 3, cy * 3);
+        for (dx, dy) in [(1, 0), (2, 2), (0, 1)] {
+            assert_eq!(pixel(cx * 3 + dx, cy * 3 + dy), first, "cell {cx},{cy}");
+        }
+        let distance: i32 = [c.0, c.1, c.2]
+            .iter()
+            .zip(&first)
+            .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
+            .sum();
+        assert!(distance <= 96, "cell {cx},{cy}: {c:?} drawn as {first:?}");
+    }
 }
