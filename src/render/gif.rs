@@ -251,8 +251,8 @@ impl<'w, W: Write> SubBlocks<'w, W> {
     /// Compresses `pixels` (palette indices) and writes every whole sub-block made.
     fn encode(&mut self, mut pixels: &[u8]) -> std::io::Result<()> {
         while !pixels.is_empty() {
-            let status = self.step(pixels)?;
-            pixels = &pixels[status.0..];
+            let (taken, _) = self.step(pixels)?;
+            pixels = &pixels[taken..];
         }
         Ok(())
     }
@@ -260,7 +260,7 @@ impl<'w, W: Write> SubBlocks<'w, W> {
     /// Ends the data: the end code, the last bits, the last block and the terminator.
     fn finish(mut self) -> std::io::Result<()> {
         self.lzw.finish();
-        while !matches!(self.step(&[])?.1, LzwStatus::Done) {}
+        while !matches!(self.step(&[])?, (_, LzwStatus::Done)) {}
         if self.filled > 0 {
             self.out.write_all(&[self.filled as u8])?;
             self.out.write_all(&self.buffer[..self.filled])?;
