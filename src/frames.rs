@@ -1,189 +1,237 @@
-//! Step-by-step frames: generate with `map:snapshot` turned on and write one PNG per snapshot
-//! (numbered, labelled in the file name), one of the finished map, and an animated GIF of them
-//! all.
+//! Step-by-step frames: generate with `map:snapshot` streamed, writing one PNG per snapshot as
+//! the recipe takes it (numbered, labelled in the file name), one of the finished map, and an
+//! animated GIF of them all, written frame by frame beside them. No copy of the map is held:
+//! a run's frames take the memory of one frame being written, however many snapshots it takes.
+//! Every file is written under a temporary name and renamed at the end, when every level is
+//! made and written: a failure leaves no frame behind.
 
-use crate::output::{AtomicFile, Inputs};
+use crate::output::{AtomicFile, Finished, Inputs};
 use crate::render::{gif, png, LayerChoice, Picture, VIEW_BYTES_PER_CELL};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use warren_core::map::Map;
-use warren_lua::api::map::debug::Snapshot;
 use warren_lua::error::{Error, Result};
-use warren_lua::run::{level_seed, GeneratedLevel};
-use warren_lua::{Host, ParamValues, Run};
+use warren_lua::run::{generate_levels_with, GeneratedLevel};
+use warren_lua::{Host, ParamValues, SnapshotSink};
 
-/// A level and the snapshots its recipe took on the way.
-#[derive(Clone, Debug)]
-pub struct Steps {
-    /// The finished level.
-    pub level: GeneratedLevel,
-    /// Snapshots, oldest first.
-    pub snapshots: Vec<Snapshot>,
+/// Where and how `--frames` writes.
+pub struct FrameOptions<'a> {
+    /// The directory the frames go to (created if needed).
+    pub dir: &'a Path,
+    /// The layer each frame shows (`--layer`).
+    pub layer: &'a LayerChoice,
+    /// Pixels a cell (`--scale`).
+    pub scale: u32,
+    /// The run's inputs, which no frame may land on: listed before the run, and again before
+    /// the frames are committed (the recipe may require more modules while it runs).
+    pub inputs: &'a dyn Fn() -> Inputs,
 }
 
-/// Generates levels 1..=`count` like [`warren_lua::run::generate_levels`], keeping every snapshot.
-pub fn generate_steps(
+/// Generates levels 1..=`count` like [`warren_lua::run::generate_levels`], streaming every
+/// snapshot of each level into `frames.dir` as a frame: `000-after-rooms.png`, …,
+/// `NNN-final.png`, then `animation.gif` with all of them (deeper levels prefix their files
+/// with `level2-` …).
+pub fn generate_frames(
     host: &Host,
     seed: u64,
     params: &ParamValues,
     count: u32,
-) -> Result<Vec<Steps>> {
-    warren_lua::run::check_levels(host, params, count)?;
-    host.record_snapshots(true);
-    host.take_snapshots();
-    // Every level made so far, and its snapshots, stay in the memory account of the ones below.
-    let mut kept = Vec::with_capacity(count as usize);
-    let steps = (1..=count).try_fold(Vec::<Steps>::new(), |mut out, depth| {
-        let s = level_seed(seed, depth);
-        let map = host.generate(&Run {
-            seed: s,
-            params,
-            depth,
-            above: out.last().map(|l| &l.level.map),
-        })?;
-        let snapshots = host.take_snapshots();
-        let bytes = snapshots.iter().map(|s| s.map.bytes()).sum::<usize>();
-        kept.push(host.keep(bytes.saturating_add(map.bytes())));
-        out.push(Steps {
-            level: GeneratedLevel {
-                map,
-                seed: s,
-                depth,
-            },
-            snapshots,
-        });
-        Ok(out)
-    });
-    host.take_snapshots();
-    host.record_snapshots(false);
-    steps
-}
-
-/// Bytes writing the frames of `steps` in `layer` at `scale` holds at once beside the maps: for
-/// a layer other than the terrain, one frame's view (a glyph and a colour per cell); and what
-/// one animation frame holds while it is encoded ([`gif::frame_bytes`]: a row of pixels, and a
-/// colour per cell should the frame have more than 256 colours). The PNG frames stream.
-pub fn memory_needed(steps: &[Steps], layer: &LayerChoice, scale: u32) -> usize {
-    let scale = scale.max(1) as usize;
-    steps
-        .iter()
-        .map(|step| {
-            let map = &step.level.map;
-            let cols = map.width() as usize;
-            let few_colours = || {
-                map.terrains()
-                    .iter()
-                    .map(|t| t.color)
-                    .collect::<HashSet<_>>()
-                    .len()
-                    <= 256
-            };
-            if *layer == LayerChoice::Terrain && few_colours() {
-                gif::frame_bytes(cols, map.len(), scale, false)
-            } else {
-                let view = map.len().saturating_mul(VIEW_BYTES_PER_CELL);
-                view.saturating_add(gif::frame_bytes(cols, map.len(), scale, true))
-            }
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// Bytes the levels and snapshots of `steps` hold.
-pub fn held(steps: &[Steps]) -> usize {
-    let maps = steps
-        .iter()
-        .flat_map(|s| s.snapshots.iter().map(|s| &s.map).chain([&s.level.map]));
-    maps.map(|m| m.bytes()).sum()
-}
-
-/// Writes the frames of every level into `dir` (created if needed) and returns their paths in
-/// order: `000-after-rooms.png`, …, `NNN-final.png`, then `animation.gif` with all of them
-/// (deeper levels prefix their files with `level2-` …). A frame that would land on one of
-/// `inputs` is refused before anything is written.
-pub fn write_frames(
-    dir: &Path,
-    steps: &[Steps],
-    layer: &LayerChoice,
-    scale: u32,
-    inputs: &Inputs,
-) -> Result<Vec<PathBuf>> {
+    frames: &FrameOptions,
+) -> Result<Vec<GeneratedLevel>> {
+    let dir = frames.dir;
+    let inputs = (frames.inputs)();
     inputs.check("--frames", dir)?;
-    for name in steps.iter().flat_map(frame_names) {
-        inputs.check("--frames", &dir.join(name))?;
-    }
+    let made_dir = !dir.is_dir();
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
     let mut written = Vec::new();
-    for step in steps {
-        let names = frame_names(step);
-        let maps: Vec<&Map> = step
-            .snapshots
-            .iter()
-            .map(|s| &s.map)
-            .chain([&step.level.map])
-            .collect();
-        let final_map = &step.level.map;
-        let animation_name = names.last().map_or("animation.gif", String::as_str);
-        let animation_path = dir.join(animation_name);
-        let fail =
-            |e: String| Error::Io(format!("{}: cannot write: {e}", animation_path.display()));
-        let file = AtomicFile::create(&animation_path).map_err(|e| fail(e.to_string()))?;
-        let mut animation = gif::Animation::new(
-            file,
-            final_map.width() as usize,
-            final_map.height() as usize,
-            scale as usize,
-        )
-        .map_err(Error::Io)?;
-        for (i, (map, name)) in maps.iter().zip(&names).enumerate() {
-            let layer = match layer {
-                // A recipe layer added after a snapshot is not in it: show such frames as terrain.
-                LayerChoice::Custom(n) if !map.notes.layers.contains_key(n) => {
-                    &LayerChoice::Terrain
-                }
-                _ => layer,
-            };
-            let view = match layer {
-                LayerChoice::Terrain => None,
-                _ => Some(layer.view(map).map_err(Error::Param)?),
-            };
-            let picture = view.as_ref().map_or(Picture::Terrain(map), Picture::View);
-            written.push(write_png(dir, name, picture, scale)?);
-            animation.add(picture, i + 1 == maps.len()).map_err(fail)?;
+    let levels = generate_levels_with(host, seed, params, count, |host, run| {
+        let level = Rc::new(RefCell::new(LevelFrames::new(frames, &inputs, run.depth)?));
+        host.stream_snapshots(level.clone());
+        let made = host.generate(run);
+        host.record_snapshots(false);
+        let mut level = level.borrow_mut();
+        // A frame that failed to write is what stopped the run (or was caught by the recipe).
+        if let Some(e) = level.failed.take() {
+            return Err(e);
         }
-        let file = animation.finish().map_err(fail)?;
-        file.commit().map_err(|e| fail(e.to_string()))?;
-        written.push(animation_path);
+        let map = made?;
+        written.extend(level.finish(host, &map)?);
+        Ok(map)
+    })
+    .and_then(|levels| {
+        // Committed only now, each checked once more against every input the run read.
+        let inputs = (frames.inputs)();
+        for file in &written {
+            inputs.check("--frames", file.target())?;
+        }
+        for file in written {
+            let target = file.target().display().to_string();
+            file.commit()
+                .map_err(|e| Error::Io(format!("{target}: cannot write: {e}")))?;
+        }
+        Ok(levels)
+    });
+    if levels.is_err() && made_dir {
+        // Nothing was written into it: the run leaves no trace.
+        let _ = std::fs::remove_dir(dir);
     }
-    Ok(written)
+    levels
 }
 
-/// The files one level's frames go to: `NNN-label.png` per snapshot, the final map, then
-/// `animation.gif` (prefixed with `levelN-` below the first level).
-fn frame_names(step: &Steps) -> Vec<String> {
-    let prefix = if step.level.depth > 1 {
-        format!("level{}-", step.level.depth)
-    } else {
-        String::new()
-    };
-    let labels = step.snapshots.iter().map(|s| s.label.as_str());
-    labels
-        .chain(["final"])
-        .enumerate()
-        .map(|(i, label)| format!("{prefix}{i:03}-{}.png", slug(label)))
-        .chain([format!("{prefix}animation.gif")])
-        .collect()
+/// One level's frames on their way: the PNG frames written so far and the animation, all under
+/// temporary names until [`generate_frames`] commits them.
+struct LevelFrames {
+    dir: PathBuf,
+    /// `levelN-` below the first level.
+    prefix: String,
+    layer: LayerChoice,
+    scale: u32,
+    inputs: Inputs,
+    /// The PNG frames written.
+    written: Vec<Finished>,
+    /// The animation, once the first frame gave its size.
+    animation: Option<gif::Animation<AtomicFile>>,
+    /// Where the animation goes.
+    animation_path: PathBuf,
+    /// Why a snapshot's frame could not be written (the error the run ends with).
+    failed: Option<Error>,
 }
 
-/// Writes one PNG frame atomically, a pixel row at a time.
-fn write_png(dir: &Path, name: &str, picture: Picture, scale: u32) -> Result<PathBuf> {
-    let path = dir.join(name);
+impl LevelFrames {
+    fn new(frames: &FrameOptions, inputs: &Inputs, depth: u32) -> Result<LevelFrames> {
+        let prefix = if depth > 1 {
+            format!("level{depth}-")
+        } else {
+            String::new()
+        };
+        let animation_path = frames.dir.join(format!("{prefix}animation.gif"));
+        inputs.check("--frames", &animation_path)?;
+        Ok(LevelFrames {
+            dir: frames.dir.to_path_buf(),
+            prefix,
+            layer: frames.layer.clone(),
+            scale: frames.scale,
+            inputs: inputs.clone(),
+            written: Vec::new(),
+            animation: None,
+            animation_path,
+            failed: None,
+        })
+    }
+
+    /// Writes the frame of `map` labelled `label` (the last one: the finished map) as the next
+    /// PNG and the animation's next frame.
+    fn frame(&mut self, label: &str, map: &Map, last: bool) -> Result<()> {
+        let name = format!(
+            "{}{:03}-{}.png",
+            self.prefix,
+            self.written.len(),
+            slug(label)
+        );
+        let path = self.dir.join(name);
+        self.inputs.check("--frames", &path)?;
+        let layer = match &self.layer {
+            // A recipe layer added after a snapshot is not in it: show such frames as terrain.
+            LayerChoice::Custom(n) if !last && !map.notes.layers.contains_key(n) => {
+                &LayerChoice::Terrain
+            }
+            layer => layer,
+        };
+        let view = match layer {
+            LayerChoice::Terrain => None,
+            _ => Some(layer.view(map).map_err(Error::Param)?),
+        };
+        let picture = view.as_ref().map_or(Picture::Terrain(map), Picture::View);
+        self.written.push(write_png(&path, picture, self.scale)?);
+        let fail = |e: String| {
+            Error::Io(format!(
+                "{}: cannot write: {e}",
+                self.animation_path.display()
+            ))
+        };
+        let animation = match &mut self.animation {
+            Some(animation) => animation,
+            None => {
+                let file =
+                    AtomicFile::create(&self.animation_path).map_err(|e| fail(e.to_string()))?;
+                let (width, height) = (map.width() as usize, map.height() as usize);
+                let animation = gif::Animation::new(file, width, height, self.scale as usize)
+                    .map_err(Error::Io)?;
+                self.animation.insert(animation)
+            }
+        };
+        animation.add(picture, last).map_err(fail)
+    }
+
+    /// Writes the final frame of `map`, once it fits in the memory limit beside the levels
+    /// kept, and returns the level's files, the animation last.
+    fn finish(&mut self, host: &Host, map: &Map) -> Result<Vec<Finished>> {
+        let what = format!(
+            "--frames at --scale {0}: a {1}×{2}-pixel animation frame",
+            self.scale,
+            map.width() as u64 * u64::from(self.scale.max(1)),
+            map.height() as u64 * u64::from(self.scale.max(1)),
+        );
+        host.check_memory(self.bytes_for(map), map.bytes(), &what)?;
+        self.frame("final", map, true)?;
+        let fail = |e: String| {
+            Error::Io(format!(
+                "{}: cannot write: {e}",
+                self.animation_path.display()
+            ))
+        };
+        if let Some(animation) = self.animation.take() {
+            let file = animation.finish().map_err(fail)?;
+            self.written
+                .push(file.finish().map_err(|e| fail(e.to_string()))?);
+        }
+        Ok(std::mem::take(&mut self.written))
+    }
+}
+
+impl SnapshotSink for LevelFrames {
+    /// What writing one frame holds at once: for a layer other than the terrain, the frame's
+    /// view (a glyph and a colour per cell); and what one animation frame holds while it is
+    /// encoded ([`gif::frame_bytes`]: a row of pixels, and a colour per cell should the frame
+    /// have more than 256 colours). The PNG frame streams.
+    fn bytes_for(&self, map: &Map) -> usize {
+        let scale = self.scale.max(1) as usize;
+        let cols = map.width() as usize;
+        let few_colours = || {
+            map.terrains()
+                .iter()
+                .map(|t| t.color)
+                .collect::<HashSet<_>>()
+                .len()
+                <= 256
+        };
+        if self.layer == LayerChoice::Terrain && few_colours() {
+            gif::frame_bytes(cols, map.len(), scale, false)
+        } else {
+            let view = map.len().saturating_mul(VIEW_BYTES_PER_CELL);
+            view.saturating_add(gif::frame_bytes(cols, map.len(), scale, true))
+        }
+    }
+
+    fn write(&mut self, label: &str, map: &Map) -> std::result::Result<(), String> {
+        let written = self.frame(label, map, false);
+        written.map_err(|e| {
+            let message = e.to_string();
+            self.failed = Some(e);
+            message
+        })
+    }
+}
+
+/// Writes one PNG frame, a pixel row at a time, under its temporary name.
+fn write_png(path: &Path, picture: Picture, scale: u32) -> Result<Finished> {
     let fail = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
-    let mut file = AtomicFile::create(&path).map_err(fail)?;
+    let mut file = AtomicFile::create(path).map_err(fail)?;
     png::write(&[picture], scale as usize, &mut file).map_err(Error::Io)?;
-    file.commit().map_err(fail)?;
-    Ok(path)
+    file.finish().map_err(fail)
 }
 
 /// A label as a file-name part: lower-case letters and digits, other runs become `-`, at most

@@ -104,14 +104,27 @@ impl AtomicFile {
     }
 
     /// Flushes the content to disk and renames it over the target.
-    pub fn commit(mut self) -> std::io::Result<()> {
+    pub fn commit(self) -> std::io::Result<()> {
+        self.finish()?.commit()
+    }
+
+    /// Flushes the content to disk and closes the file, still under its temporary name: a file
+    /// finished among others, all renamed at the end ([`Finished::commit`]) once every one is
+    /// written, holds no descriptor and no buffer meanwhile.
+    pub fn finish(mut self) -> std::io::Result<Finished> {
+        // Taken out, the temporary file is the `Finished`'s to remove from here on.
         let out = self
             .out
             .take()
             .ok_or_else(|| std::io::Error::other("committed twice"))?;
+        let finished = Finished {
+            target: std::mem::take(&mut self.target),
+            temp: std::mem::take(&mut self.temp),
+            committed: false,
+        };
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
-        std::fs::rename(&self.temp, &self.target)
+        Ok(finished)
     }
 
     fn out(&mut self) -> std::io::Result<&mut BufWriter<File>> {
@@ -138,6 +151,37 @@ impl Write for AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// An [`AtomicFile`] written whole and closed, waiting under its temporary name to be renamed
+/// over its target; dropped without [`Finished::commit`], it is removed.
+#[derive(Debug)]
+pub struct Finished {
+    target: PathBuf,
+    temp: PathBuf,
+    committed: bool,
+}
+
+impl Finished {
+    /// The path the file will have once committed.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Renames the file over its target.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        std::fs::rename(&self.temp, &self.target)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        if !self.committed {
             let _ = std::fs::remove_file(&self.temp);
         }
     }

@@ -1,7 +1,7 @@
 //! `warren run`: generate and print or save.
 
 use crate::cli::RunArgs;
-use crate::frames::{generate_steps, held, memory_needed, write_frames, Steps};
+use crate::frames::{generate_frames, FrameOptions};
 use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{IsTerminal, Write};
@@ -43,11 +43,13 @@ fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &H
     let layer = LayerChoice::from_name(&args.layer);
     let levels = match &args.frames {
         Some(dir) => {
-            let steps = generate_steps(host, seed, &params, gen.levels)?;
-            check_outputs(args, format, inputs)?;
-            check_frames(host, &steps, &layer, args.scale)?;
-            write_frames(dir, &steps, &layer, args.scale, &inputs())?;
-            steps.into_iter().map(|s| s.level).collect()
+            let frames = FrameOptions {
+                dir,
+                layer: &layer,
+                scale: args.scale,
+                inputs: &inputs,
+            };
+            generate_frames(host, seed, &params, gen.levels, &frames)?
         }
         None => generate_levels(host, seed, &params, gen.levels)?,
     };
@@ -91,26 +93,6 @@ fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &H
         }
     }
     Ok(())
-}
-
-/// Checks, before anything is written, that writing the frames of `steps` in `layer` at `scale`
-/// fits in the memory limit beside the levels and snapshots.
-pub(super) fn check_frames(
-    host: &Host,
-    steps: &[Steps],
-    layer: &LayerChoice,
-    scale: u32,
-) -> Result<()> {
-    let what = match steps.iter().map(|s| &s.level.map).max_by_key(|m| m.len()) {
-        Some(m) => format!(
-            "--frames at --scale {0}: a {1}×{2}-pixel animation frame",
-            scale,
-            m.width() as u64 * u64::from(scale.max(1)),
-            m.height() as u64 * u64::from(scale.max(1)),
-        ),
-        None => format!("--frames at --scale {scale}"),
-    };
-    host.check_memory(memory_needed(steps, layer, scale), held(steps), &what)
 }
 
 /// Checks, before anything is written, that drawing `output` in `format` (to `out`, or standard

@@ -3,7 +3,7 @@
 //! screen and in `--out`) until the file is fixed; the watcher never exits on one.
 
 use crate::cli::{RunArgs, WatchArgs};
-use crate::frames::{generate_steps, write_frames};
+use crate::frames::{generate_frames, FrameOptions};
 use crate::output::Inputs;
 use crate::render::{tileset_path, Format, LayerChoice, Output};
 use std::io::{BufRead, IsTerminal, Write};
@@ -202,12 +202,15 @@ impl<'a> Screen<'a> {
         let generated = match &self.run.frames {
             Some(dir) => {
                 let (host, params) = live.ready().map_err(one)?;
-                let steps = generate_steps(host, seed, &params, levels).map_err(one)?;
-                let inputs = inputs(live, &self.run.gen.script, self.regions);
-                super::run::check_frames(host, &steps, &self.layer, self.run.scale).map_err(one)?;
-                write_frames(dir, &steps, &self.layer, self.run.scale, &inputs).map_err(one)?;
+                let frames = FrameOptions {
+                    dir,
+                    layer: &self.layer,
+                    scale: self.run.scale,
+                    inputs: &|| inputs(live, &self.run.gen.script, self.regions),
+                };
+                let levels = generate_frames(host, seed, &params, levels, &frames).map_err(one)?;
                 Generated {
-                    levels: steps.into_iter().map(|s| s.level).collect(),
+                    levels,
                     params,
                     recipe: host.recipe().name.clone(),
                 }

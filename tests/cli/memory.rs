@@ -34,6 +34,13 @@ const RECIPES: &[(&str, &str)] = &[
          end }\n",
     ),
     (
+        "snap_layer.lua",
+        "return { params = { width = { default = 2048 }, height = { default = 2048 } },\n\
+         generate = function(map, ctx)\n\
+         map:snapshot('big')\n\
+         end }\n",
+    ),
+    (
         "levels.lua",
         "return { params = { width = { default = 1448 }, height = { default = 1448 } },\n\
          generate = function(map, ctx)\n\
@@ -134,18 +141,40 @@ fn debug_layers_count_against_the_memory_limit() {
 }
 
 #[test]
-fn snapshots_count_against_the_memory_limit() {
+fn streamed_snapshots_hold_no_copy_and_their_frames_count_against_the_memory_limit() {
     let dir = tree();
-    // Twenty copies of a 1024² map for --frames: out at the snapshot line, no frame written.
-    let out = run(dir.path(), &["snaps.lua", "--frames", "frames"]);
-    refused(
-        dir.path(),
-        &out,
-        "snaps.lua:3: ",
-        &[EXCEEDED, "map:snapshot needs "],
+    // Twenty snapshots of a 1024² map (6 MiB a copy): each is written as a frame when taken,
+    // so none is held and they fit in 64 MiB.
+    fits(&run(dir.path(), &["snaps.lua", "--frames", "frames"]));
+    let frames = std::fs::read_dir(dir.path().join("frames"))
+        .unwrap()
+        .count();
+    assert_eq!(
+        frames, 22,
+        "twenty snapshots, the final map and the animation"
     );
-    // Without --frames snapshots cost nothing.
-    fits(&run(dir.path(), &["snaps.lua", "--out", "o.txt"]));
+    // What writing a snapshot's frame holds is checked at the snapshot's line: a priority
+    // layer's view and its quantiser's colours, 46 MiB for 2048² cells beside the map's 25.
+    let out = run(
+        dir.path(),
+        &[
+            "snap_layer.lua",
+            "--layer",
+            "priority",
+            "--frames",
+            "frames2",
+            "--scale",
+            "1",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("snap_layer.lua:3: ") && err.contains(EXCEEDED),
+        "{err}"
+    );
+    assert!(err.contains("map:snapshot needs 46"), "{err}");
+    assert!(!dir.path().join("frames2").exists(), "no frame left behind");
 }
 
 #[test]

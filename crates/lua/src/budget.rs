@@ -354,6 +354,12 @@ impl Budget {
         self.begin_at(limits, Instant::now());
     }
 
+    /// Leaves `took`, the host's own work inside a call (writing a streamed snapshot as a
+    /// frame), out of the generation's wall-clock time: the time limit is the recipe's.
+    pub fn exclude_time(&self, took: Duration) {
+        self.started.set(self.started.get() + took);
+    }
+
     /// [`Self::begin`], with the time limit counted from `started` (a clock reading the caller
     /// already has).
     pub fn begin_at(&self, limits: Limits, started: Instant) {

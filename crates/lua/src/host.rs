@@ -85,6 +85,9 @@ pub struct Host {
     spent: std::cell::Cell<(u64, usize)>,
     /// Whether `map:snapshot` calls are kept (survives reloads).
     snapshots: std::cell::Cell<bool>,
+    /// Where snapshots go instead of being kept, while they are streamed (survives reloads;
+    /// see [`Host::stream_snapshots`]).
+    sink: RefCell<Option<crate::api::map::debug::SharedSink>>,
     /// How many times a dirty state was loaded again.
     reloads: std::cell::Cell<u64>,
     /// The last run left garbage the next one must not inherit: collected before the next run's
@@ -392,6 +395,7 @@ impl Host {
             spare: RefCell::new(None),
             spent: Default::default(),
             snapshots: std::cell::Cell::new(false),
+            sink: RefCell::new(None),
             reloads: std::cell::Cell::new(0),
             garbage: std::cell::Cell::new(false),
             resets: std::cell::Cell::new((0, 0)),
@@ -726,7 +730,7 @@ impl Host {
         *self.env.borrow_mut() = env;
         self.reloads.set(self.reloads.get() + 1);
         if self.snapshots.get() {
-            self.record_snapshots(true);
+            self.install_snapshots(true);
         }
         Ok(())
     }
@@ -739,6 +743,17 @@ impl Host {
     /// Remembers whether snapshots are on, so that a rebuilt state keeps the setting.
     pub(crate) fn note_snapshots(&self, on: bool) {
         self.snapshots.set(on);
+    }
+
+    /// The sink snapshots are streamed to, if any (see [`Host::stream_snapshots`]).
+    pub(crate) fn snapshot_sink(&self) -> Option<crate::api::map::debug::SharedSink> {
+        self.sink.borrow().clone()
+    }
+
+    /// Sets the sink snapshots are streamed to (`None`: kept, or ignored, as
+    /// [`Host::record_snapshots`] says).
+    pub(crate) fn set_snapshot_sink(&self, sink: Option<crate::api::map::debug::SharedSink>) {
+        *self.sink.borrow_mut() = sink;
     }
 
     /// Hands a map back so the next generation reuses its buffers instead of allocating (maps

@@ -104,6 +104,7 @@ pub mod watch;
 // Lua's crate puts the library in every program that uses warren-lua.
 use warren_lua_src as _;
 
+pub use api::map::debug::{SharedSink, SnapshotSink};
 pub use budget::{Limits, Usage};
 pub use error::{Error, Result};
 pub use host::*;

@@ -154,18 +154,34 @@ pub fn generate_levels(
     params: &ParamValues,
     count: u32,
 ) -> Result<Vec<GeneratedLevel>> {
+    generate_levels_with(host, seed, params, count, Host::generate)
+}
+
+/// [`generate_levels`], each level made by `generate` (which calls [`Host::generate`] with
+/// what it needs around it: `warren run --frames` streams the level's snapshots, then writes
+/// its final frame).
+pub fn generate_levels_with(
+    host: &Host,
+    seed: u64,
+    params: &ParamValues,
+    count: u32,
+    mut generate: impl FnMut(&Host, &Run) -> Result<Map>,
+) -> Result<Vec<GeneratedLevel>> {
     check_levels(host, params, count)?;
     let mut levels: Vec<GeneratedLevel> = Vec::with_capacity(count as usize);
     // Every level made so far stays in the memory account of the ones below it.
     let mut kept = Vec::with_capacity(count as usize);
     for depth in 1..=count {
         let s = level_seed(seed, depth);
-        let map = host.generate(&Run {
-            seed: s,
-            params,
-            depth,
-            above: levels.last().map(|l| &l.map),
-        })?;
+        let map = generate(
+            host,
+            &Run {
+                seed: s,
+                params,
+                depth,
+                above: levels.last().map(|l| &l.map),
+            },
+        )?;
         kept.push(host.keep(map.bytes()));
         levels.push(GeneratedLevel {
             map,

@@ -16,16 +16,18 @@ use super::call::{Call, Extra};
 use super::decl::{arg, key, key_or, opt, Arg, Class, Decl, Default, Owner, Ty};
 use super::first_use::{self, Fresh, MetOnFirstUse};
 use super::gate;
-use super::map::LuaMap;
+use super::map::{debug, LuaMap};
 use super::meter::LuaMeter;
 use super::regions::{self, TOWN_STYLE};
 use super::rng::LuaRng;
 use super::shared::Shared;
 use crate::budget::Reservation;
+use crate::state::{charge_bytes_for, release_bytes};
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use warren_core::gen::meter::Meter;
 use warren_core::gen::town::params::{MAX_SIDE, MAX_STRAIGHTNESS, MIN_SIDE};
 use warren_core::gen::town::{CellStatus, DeadStreets, Heading, Town, TownError, TownParams};
+use warren_core::map::Map;
 use warren_core::rng::Rng;
 
 /// A town and what it costs.
@@ -615,7 +617,7 @@ fn snapshot(
     let Value::String(label) = label else {
         return Err(c.bad(1, &label));
     };
-    if !super::map::debug::recording(lua) {
+    if !debug::recording(lua) {
         // Called at every step of every town: while snapshots are not kept, only the kinds
         // of the arguments are checked (reading the options costs more than the rest).
         return match opts {
@@ -628,11 +630,19 @@ fn snapshot(
     let t = c.read(this)?;
     let mut m = LuaMap::write_ud(&map)?;
     let (width, height) = (m.width(), m.height());
-    super::map::debug::record(&c, width, height, label, || {
-        // The copy leaves the layers out, as `map:snapshot`'s does.
-        let layers = std::mem::take(&mut m.notes.layers);
-        let mut copy = m.clone();
-        m.notes.layers = layers;
+    if debug::streaming(lua) {
+        // The drawn copy is held while the sink writes it, then dropped.
+        let bytes = Map::bytes_for(width.into(), height.into());
+        charge_bytes_for(lua, bytes, &c.decl().call_name())?;
+        let mut copy = debug::copy_without_layers(&mut m);
+        let streamed = draw(&c, &o, &t.town, &mut copy)
+            .and_then(|_| debug::stream(&c, &label, &copy).map(drop));
+        drop(copy);
+        release_bytes(lua, bytes);
+        return streamed;
+    }
+    debug::record(&c, width, height, label, || {
+        let mut copy = debug::copy_without_layers(&mut m);
         draw(&c, &o, &t.town, &mut copy)?;
         Ok(copy)
     })

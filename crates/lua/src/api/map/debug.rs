@@ -10,13 +10,16 @@ use crate::api::shared::Shared;
 use crate::api::shapes::list;
 use crate::state::{charge_bytes_for, release_bytes};
 use mlua::{Lua, Table, Value};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use warren_core::map::{Layer, Map, Rgb};
 use warren_core::render::LayerChoice;
 
 /// The most snapshots one generation may record.
 pub const MAX_SNAPSHOTS: usize = 1000;
-/// The most cells all snapshots of one generation may hold together.
+/// The most cells all kept snapshots of one generation may hold together (streamed ones hold
+/// none).
 pub const MAX_SNAPSHOT_CELLS: usize = 64 << 20;
 
 /// The map as it was when the recipe called `map:snapshot(label)`.
@@ -28,13 +31,35 @@ pub struct Snapshot {
     pub map: Map,
 }
 
+/// Where streamed snapshots go ([`Host::stream_snapshots`](crate::Host::stream_snapshots)): `warren run --frames` writes each
+/// one as a frame while the recipe runs, so a run holds no copy of its map however many
+/// snapshots it takes.
+pub trait SnapshotSink {
+    /// Bytes [`SnapshotSink::write`] holds at once while it writes `map`: checked against the
+    /// generation's memory limit before it is called, as a binding's allocation is.
+    fn bytes_for(&self, map: &Map) -> usize;
+
+    /// Writes the snapshot `label` of `map` (its layers left out, as a kept snapshot's are).
+    /// An error stops the generation at the snapshot's line; the sink keeps it to report
+    /// (a recipe could catch the Lua error).
+    fn write(&mut self, label: &str, map: &Map) -> Result<(), String>;
+}
+
+/// A sink as the host and the caller both hold it.
+pub type SharedSink = Rc<RefCell<dyn SnapshotSink>>;
+
 /// Snapshots of the generation in progress (Lua app data). While they are not kept
 /// ([`Host::record_snapshots`](crate::Host::record_snapshots)), `map:snapshot` only checks its argument, so recipes
 /// can leave their snapshots in at no cost.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Snapshots {
     /// Recorded so far.
     pub frames: Vec<Snapshot>,
+    /// Where each snapshot goes instead of `frames`, when they are streamed
+    /// ([`Host::stream_snapshots`](crate::Host::stream_snapshots)).
+    pub sink: Option<SharedSink>,
+    /// Snapshots streamed to `sink` so far.
+    pub streamed: usize,
 }
 
 pub(super) const SNAPSHOT: Decl = Decl::method(
@@ -68,14 +93,62 @@ fn snapshot(lua: &Lua, this: &Shared<Map>, label: Value) -> mlua::Result<()> {
     if !recording(lua) {
         return Ok(());
     }
+    let label = label.to_string_lossy();
+    // A snapshot leaves the layers out (a kept one is a copy without them).
+    let layers = std::mem::take(&mut m.notes.layers);
+    let streamed = stream(&c, &label, &m);
+    m.notes.layers = layers;
+    if streamed? {
+        return Ok(());
+    }
     let (width, height) = (m.width(), m.height());
-    record(&c, width, height, label.to_string_lossy(), || {
-        // The copy leaves the layers out.
-        let layers = std::mem::take(&mut m.notes.layers);
-        let copy = m.clone();
-        m.notes.layers = layers;
-        Ok(copy)
-    })
+    record(&c, width, height, label, || Ok(copy_without_layers(&mut m)))
+}
+
+/// A copy of `map` without its layers, as a snapshot holds it.
+pub fn copy_without_layers(map: &mut Map) -> Map {
+    let layers = std::mem::take(&mut map.notes.layers);
+    let copy = map.clone();
+    map.notes.layers = layers;
+    copy
+}
+
+/// Whether snapshots are streamed to a sink now
+/// ([`Host::stream_snapshots`](crate::Host::stream_snapshots)).
+pub fn streaming(lua: &Lua) -> bool {
+    lua.app_data_ref::<Snapshots>()
+        .is_some_and(|s| s.sink.is_some())
+}
+
+/// Streams `map` as the snapshot `label` when a sink takes the snapshots, and returns whether
+/// one did. What the sink holds while it writes is checked against the memory limit first;
+/// the writing's time is left out of the generation's clock. At most [`MAX_SNAPSHOTS`] a generation, as when they are kept; the
+/// cells they hold together are not limited, as none is held.
+pub fn stream(c: &Call, label: &str, map: &Map) -> mlua::Result<bool> {
+    let lua = c.lua();
+    let sink = match lua.app_data_mut::<Snapshots>() {
+        Some(mut shots) => match shots.sink.clone() {
+            Some(sink) if shots.streamed >= MAX_SNAPSHOTS => {
+                drop((shots, sink));
+                return Err(c.fail(format!("too many snapshots (at most {MAX_SNAPSHOTS})")));
+            }
+            Some(sink) => {
+                shots.streamed += 1;
+                sink
+            }
+            None => return Ok(false),
+        },
+        None => return Ok(false),
+    };
+    let bytes = sink.borrow().bytes_for(map);
+    charge_bytes_for(lua, bytes, &c.decl().call_name())?;
+    let started = std::time::Instant::now();
+    let written = sink.borrow_mut().write(label, map);
+    release_bytes(lua, bytes);
+    crate::state::state(lua)
+        .budget
+        .exclude_time(started.elapsed());
+    written.map(|()| true).map_err(|e| c.fail(e))
 }
 
 /// Whether snapshots are kept now ([`Host::record_snapshots`](crate::Host::record_snapshots)):
