@@ -136,6 +136,80 @@ fn bad_parameters_exit_1_with_one_message() {
 }
 
 #[test]
+fn bad_parameter_declarations_are_refused_at_their_line() {
+    let cases = [
+        (
+            "{ default = 1, mni = 2 }",
+            "unknown field 'mni' (valid: default, min, max, choices, doc)",
+        ),
+        (
+            "{ default = 1, [1] = 2 }",
+            "unknown field '1' (valid: default, min, max, choices, doc)",
+        ),
+        ("{ min = 1 }", "needs a default"),
+        ("7", "must be a table { default = … }, got integer"),
+        (
+            "{ default = {} }",
+            "default must be a number, boolean or string, got table",
+        ),
+        (
+            "{ default = 1, min = 'a' }",
+            "min must be a finite number, got string",
+        ),
+        (
+            "{ default = 1, max = 0/0 }",
+            "max must be a finite number, got number",
+        ),
+        (
+            "{ default = 5, min = 3, max = 2 }",
+            "min = 3 exceeds max = 2",
+        ),
+        (
+            "{ default = 'a', min = 1 }",
+            "min/max apply to numbers, but the default is a string",
+        ),
+        (
+            "{ default = 1, choices = { 'a' } }",
+            "choices apply to string parameters",
+        ),
+        (
+            "{ default = 'a', choices = { 1, {} } }",
+            "choices must be a list of strings",
+        ),
+        (
+            "{ default = 'a', choices = 3 }",
+            "choices must be a list of strings, got integer",
+        ),
+        (
+            "{ default = 'a', doc = 3 }",
+            "doc must be a string, got integer",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    copy_regions(dir.path());
+    let recipe = dir.path().join("p.lua");
+    for (declaration, expected) in cases {
+        let text = format!(
+            "return {{\n  params = {{\n    w = {declaration},\n  }},\n  generate = function(map, ctx) end }}\n"
+        );
+        std::fs::write(&recipe, text).unwrap();
+        let out = warren()
+            .current_dir(dir.path())
+            .args(["run", "p.lua", "--seed", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{declaration}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err,
+            format!("error: p.lua:3: params.w: {expected}\n"),
+            "{declaration}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
 fn absurd_sizes_are_refused_before_allocating() {
     let dir = temp_tree(&[(
         "big.lua",

@@ -302,18 +302,25 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             v.type_name()
         ));
     };
-    let get = |k: &str| t.raw_get::<Value>(k).map_err(|e| e.to_string());
+    // The fields in one walk (each looked up by name would push the name from Rust, a
+    // protected call apiece, at every start-up), in `PARAM_KEYS`' order.
+    let mut fields: [Value; PARAM_KEYS.len()] = Default::default();
     for pair in t.pairs::<Value, Value>() {
-        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let (k, v) = pair.map_err(|e| e.to_string())?;
         let key = k.to_string().unwrap_or_default();
-        if !PARAM_KEYS.contains(&key.as_str()) {
+        let Some(i) = PARAM_KEYS.iter().position(|p| *p == key) else {
             return Err(format!(
                 "unknown field '{key}' (valid: {})",
                 PARAM_KEYS.join(", ")
             ));
-        }
+        };
+        fields[i] = v;
     }
-    let default = match get("default")? {
+    let get = |k: &str| {
+        let i = PARAM_KEYS.iter().position(|p| *p == k);
+        i.map_or(Value::Nil, |i| fields[i].clone())
+    };
+    let default = match get("default") {
         Value::Integer(i) => ParamValue::Int(i),
         Value::Number(n) if n.is_finite() => ParamValue::Float(n),
         Value::Boolean(b) => ParamValue::Bool(b),
@@ -327,7 +334,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
         }
     };
     let number = |k: &str| -> std::result::Result<Option<f64>, String> {
-        match get(k)? {
+        match get(k) {
             Value::Nil => Ok(None),
             Value::Integer(i) => Ok(Some(i as f64)),
             Value::Number(n) if n.is_finite() => Ok(Some(n)),
@@ -350,7 +357,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             return Err(format!("min = {lo} exceeds max = {hi}"));
         }
     }
-    let choices = match get("choices")? {
+    let choices = match get("choices") {
         Value::Nil => Vec::new(),
         Value::Table(list) => {
             if !matches!(default, ParamValue::Text(_)) {
@@ -367,7 +374,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             ))
         }
     };
-    let doc = match get("doc")? {
+    let doc = match get("doc") {
         Value::Nil => String::new(),
         Value::String(s) => s.to_string_lossy(),
         other => return Err(format!("doc must be a string, got {}", other.type_name())),
