@@ -2,11 +2,11 @@
 //! the recipe takes it (numbered, labelled in the file name), one of the finished map, and an
 //! animated GIF of them all, written frame by frame beside them. No copy of the map is held:
 //! a run's frames take the memory of one frame being written, however many snapshots it takes.
-//! Every file is written under a temporary name and renamed at the end, when every level is
-//! made and written: a failure leaves no frame behind.
+//! Every file is written under a temporary name and renamed at the end, once every level is
+//! made and written and the run's other outputs checked: a failure leaves no frame behind.
 
 use crate::output::{AtomicFile, Finished, Inputs};
-use crate::render::{gif, png, LayerChoice, Picture, VIEW_BYTES_PER_CELL};
+use crate::render::{gif, png, LayerChoice, Painter, Picture};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -32,21 +32,24 @@ pub struct FrameOptions<'a> {
 /// Generates levels 1..=`count` like [`warren_lua::run::generate_levels`], streaming every
 /// snapshot of each level into `frames.dir` as a frame: `000-after-rooms.png`, …,
 /// `NNN-final.png`, then `animation.gif` with all of them (deeper levels prefix their files
-/// with `level2-` …).
+/// with `level2-` …). The frames wait under temporary names until [`Frames::commit`], so that
+/// the caller checks its other outputs first.
 pub fn generate_frames(
     host: &Host,
     seed: u64,
     params: &ParamValues,
     count: u32,
     frames: &FrameOptions,
-) -> Result<Vec<GeneratedLevel>> {
+) -> Result<(Vec<GeneratedLevel>, Frames)> {
     let dir = frames.dir;
     let inputs = (frames.inputs)();
     inputs.check("--frames", dir)?;
-    let made_dir = !dir.is_dir();
+    let mut written = Frames {
+        files: Vec::new(),
+        made_dir: (!dir.is_dir()).then(|| dir.to_path_buf()),
+    };
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::Io(format!("{}: cannot create: {e}", dir.display())))?;
-    let mut written = Vec::new();
     let levels = generate_levels_with(host, seed, params, count, |host, run| {
         let level = Rc::new(RefCell::new(LevelFrames::new(frames, &inputs, run.depth)?));
         host.stream_snapshots(level.clone());
@@ -58,31 +61,49 @@ pub fn generate_frames(
             return Err(e);
         }
         let map = made?;
-        written.extend(level.finish(host, &map)?);
+        written.files.extend(level.finish(host, &map)?);
         Ok(map)
-    })
-    .and_then(|levels| {
-        // Committed only now, each checked once more against every input the run read.
-        let inputs = (frames.inputs)();
-        for file in &written {
+    })?;
+    Ok((levels, written))
+}
+
+/// A run's frames, written under temporary names: [`Frames::commit`] renames them over their
+/// targets; dropped uncommitted, they are removed, and so is the directory the run made.
+pub struct Frames {
+    files: Vec<Finished>,
+    /// The frames' directory, when the run made it.
+    made_dir: Option<PathBuf>,
+}
+
+impl Frames {
+    /// Renames every frame over its target, each checked once more against `inputs` (every
+    /// file the run read, the modules the recipe required while it ran included).
+    pub fn commit(mut self, inputs: &Inputs) -> Result<()> {
+        for file in &self.files {
             inputs.check("--frames", file.target())?;
         }
-        for file in written {
+        self.made_dir = None;
+        for file in std::mem::take(&mut self.files) {
             let target = file.target().display().to_string();
             file.commit()
                 .map_err(|e| Error::Io(format!("{target}: cannot write: {e}")))?;
         }
-        Ok(levels)
-    });
-    if levels.is_err() && made_dir {
-        // Nothing was written into it: the run leaves no trace.
-        let _ = std::fs::remove_dir(dir);
+        Ok(())
     }
-    levels
+}
+
+impl Drop for Frames {
+    fn drop(&mut self) {
+        self.files.clear();
+        if let Some(dir) = &self.made_dir {
+            // Nothing is left in it: the run leaves no trace.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// One level's frames on their way: the PNG frames written so far and the animation, all under
-/// temporary names until [`generate_frames`] commits them.
+/// temporary names until [`Frames::commit`].
 struct LevelFrames {
     dir: PathBuf,
     /// `levelN-` below the first level.
@@ -133,18 +154,11 @@ impl LevelFrames {
         );
         let path = self.dir.join(name);
         self.inputs.check("--frames", &path)?;
-        let layer = match &self.layer {
-            // A recipe layer added after a snapshot is not in it: show such frames as terrain.
-            LayerChoice::Custom(n) if !last && !map.notes.layers.contains_key(n) => {
-                &LayerChoice::Terrain
-            }
-            layer => layer,
-        };
-        let view = match layer {
-            LayerChoice::Terrain => None,
-            _ => Some(layer.view(map).map_err(Error::Param)?),
-        };
-        let picture = view.as_ref().map_or(Picture::Terrain(map), Picture::View);
+        let painter = self
+            .layer_of(map, last)
+            .painter(map)
+            .map_err(Error::Param)?;
+        let picture = Picture::Layer(&painter);
         self.written.push(write_png(&path, picture, self.scale)?);
         let fail = |e: String| {
             Error::Io(format!(
@@ -164,6 +178,17 @@ impl LevelFrames {
             }
         };
         animation.add(picture, last).map_err(fail)
+    }
+
+    /// The layer the frame of `map` shows: a recipe layer added after a snapshot is not in it,
+    /// so such frames show the terrain (the final frame, `last`, is refused without it).
+    fn layer_of(&self, map: &Map, last: bool) -> &LayerChoice {
+        match &self.layer {
+            LayerChoice::Custom(n) if !last && !map.notes.layers.contains_key(n) => {
+                &LayerChoice::Terrain
+            }
+            layer => layer,
+        }
     }
 
     /// Writes the final frame of `map`, once it fits in the memory limit beside the levels
@@ -193,13 +218,14 @@ impl LevelFrames {
 }
 
 impl SnapshotSink for LevelFrames {
-    /// What writing one frame holds at once: for a layer other than the terrain, the frame's
-    /// view (a glyph and a colour per cell); and what one animation frame holds while it is
-    /// encoded ([`gif::frame_bytes`]: a row of pixels, and a colour per cell should the frame
-    /// have more than 256 colours). The PNG frame streams.
+    /// What writing one frame holds at once: the labels of the `components` layer
+    /// ([`Painter::bytes_for`]), and what one animation frame holds while it is encoded
+    /// ([`gif::frame_bytes`]: a row of pixels, and a colour per cell should the frame have
+    /// more than 256 colours, as a layer other than the terrain may). The PNG frame streams.
     fn bytes_for(&self, map: &Map) -> usize {
         let scale = self.scale.max(1) as usize;
         let cols = map.width() as usize;
+        let layer = self.layer_of(map, false);
         let few_colours = || {
             map.terrains()
                 .iter()
@@ -208,12 +234,9 @@ impl SnapshotSink for LevelFrames {
                 .len()
                 <= 256
         };
-        if self.layer == LayerChoice::Terrain && few_colours() {
-            gif::frame_bytes(cols, map.len(), scale, false)
-        } else {
-            let view = map.len().saturating_mul(VIEW_BYTES_PER_CELL);
-            view.saturating_add(gif::frame_bytes(cols, map.len(), scale, true))
-        }
+        let quantised = *layer != LayerChoice::Terrain || !few_colours();
+        let labels = Painter::bytes_for(layer, map.len());
+        labels.saturating_add(gif::frame_bytes(cols, map.len(), scale, quantised))
     }
 
     fn write(&mut self, label: &str, map: &Map) -> std::result::Result<(), String> {

@@ -41,7 +41,7 @@ fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &H
     let params = host.resolve_params(&super::assignments(gen)?)?;
     let seed = super::seed(gen);
     let layer = LayerChoice::from_name(&args.layer);
-    let levels = match &args.frames {
+    let (levels, frames) = match &args.frames {
         Some(dir) => {
             let frames = FrameOptions {
                 dir,
@@ -49,9 +49,10 @@ fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &H
                 scale: args.scale,
                 inputs: &inputs,
             };
-            generate_frames(host, seed, &params, gen.levels, &frames)?
+            let (levels, frames) = generate_frames(host, seed, &params, gen.levels, &frames)?;
+            (levels, Some(frames))
         }
-        None => generate_levels(host, seed, &params, gen.levels)?,
+        None => (generate_levels(host, seed, &params, gen.levels)?, None),
     };
     let output = Output {
         levels: &levels,
@@ -66,6 +67,9 @@ fn run_loaded(args: &RunArgs, format: Format, registry: &Arc<Registry>, host: &H
     }
     check_outputs(args, format, inputs)?;
     check_drawing(host, &output, format, args.out.as_deref())?;
+    if let Some(frames) = frames {
+        frames.commit(&inputs())?;
+    }
     match &args.out {
         Some(path) => {
             output.save(format, path)?;

@@ -199,7 +199,7 @@ impl<'a> Screen<'a> {
         }
         let one = |e: Error| vec![e.to_string()];
         let levels = self.run.gen.levels;
-        let generated = match &self.run.frames {
+        let (generated, frames) = match &self.run.frames {
             Some(dir) => {
                 let (host, params) = live.ready().map_err(one)?;
                 let frames = FrameOptions {
@@ -208,14 +208,16 @@ impl<'a> Screen<'a> {
                     scale: self.run.scale,
                     inputs: &|| inputs(live, &self.run.gen.script, self.regions),
                 };
-                let levels = generate_frames(host, seed, &params, levels, &frames).map_err(one)?;
-                Generated {
+                let (levels, frames) =
+                    generate_frames(host, seed, &params, levels, &frames).map_err(one)?;
+                let generated = Generated {
                     levels,
                     params,
                     recipe: host.recipe().name.clone(),
-                }
+                };
+                (generated, Some(frames))
             }
-            None => live.generate(seed, levels).map_err(one)?,
+            None => (live.generate(seed, levels).map_err(one)?, None),
         };
         let output = Output {
             levels: &generated.levels,
@@ -227,6 +229,10 @@ impl<'a> Screen<'a> {
         if let Some(host) = live.host() {
             let out = self.run.out.as_deref();
             super::run::check_drawing(host, &output, self.format, out).map_err(one)?;
+        }
+        if let Some(frames) = frames {
+            let inputs = inputs(live, &self.run.gen.script, self.regions);
+            frames.commit(&inputs).map_err(one)?;
         }
         let legend = matches!(self.format, Format::Ascii | Format::Ansi)
             .then(|| output.legend_text())

@@ -8,7 +8,7 @@ pub mod png;
 
 pub use png::Picture;
 
-pub use warren_core::render::{json, layers, ldtk, text, tiled, view, LayerChoice, View};
+pub use warren_core::render::{json, layers, ldtk, text, tiled, view, LayerChoice, Painter, View};
 
 use crate::output::{write_atomic, AtomicFile};
 use std::io::Write;
@@ -105,7 +105,9 @@ impl Output<'_> {
     }
 
     /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: the
-    /// views of a debug layer (a glyph and a colour per cell) and the text of a layer. Terrain text, JSON's terrain, the terrain's PNG, PNG pixels, Tiled and LDtk stream.
+    /// views of a debug layer (a glyph and a colour per cell) and the text of a layer; for PNG,
+    /// the labels of the `components` layer. Terrain text, JSON's terrain, PNG pixels and
+    /// every layer's PNG colours, Tiled and LDtk stream.
     pub fn memory_needed(&self, format: Format) -> usize {
         let cells = self.levels.iter().map(|l| l.map.len());
         let terrain = *self.layer == LayerChoice::Terrain;
@@ -116,8 +118,10 @@ impl Output<'_> {
             Format::Json if terrain => return 0,
             // One level's layer at a time.
             Format::Json => return cells.max().unwrap_or(0) * VIEW_BYTES_PER_CELL,
-            Format::Png if terrain => return 0,
-            Format::Png => VIEW_BYTES_PER_CELL,
+            Format::Png => {
+                let labels = cells.map(|n| Painter::bytes_for(self.layer, n));
+                return labels.fold(0, usize::saturating_add);
+            }
             Format::Tiled | Format::Ldtk => return 0,
         };
         cells.sum::<usize>().saturating_mul(per_cell)
@@ -178,20 +182,14 @@ impl Output<'_> {
                 doc.finish().map_err(io)?;
             }
             Format::Png => {
-                // A pixel row at a time: the image is never held whole, and the terrain layer
-                // is coloured from the map itself.
-                let views = match self.layer {
-                    LayerChoice::Terrain => Vec::new(),
-                    _ => self.views()?,
-                };
-                let pictures: Vec<Picture> = match self.layer {
-                    LayerChoice::Terrain => self
-                        .levels
-                        .iter()
-                        .map(|l| Picture::Terrain(&l.map))
-                        .collect(),
-                    _ => views.iter().map(Picture::View).collect(),
-                };
+                // A pixel row at a time, each coloured from the map itself: neither the image
+                // nor a view of a layer is ever held whole.
+                let painters = self
+                    .levels
+                    .iter()
+                    .map(|l| self.layer.painter(&l.map).map_err(Error::Param))
+                    .collect::<Result<Vec<_>>>()?;
+                let pictures: Vec<Picture> = painters.iter().map(Picture::Layer).collect();
                 png::write(&pictures, self.scale as usize, out).map_err(Error::Io)?;
             }
             Format::Ldtk => {

@@ -3,9 +3,9 @@
 //! time, so a PNG holds nothing per cell beyond the map itself; other layers draw a [`View`]
 //! first.
 
-use super::View;
+use super::{Painter, View};
 use std::io::Write;
-use warren_core::map::{Map, Rgb};
+use warren_core::map::Rgb;
 
 /// The largest image side warren writes, in pixels.
 pub const MAX_SIDE_PX: usize = 32_768;
@@ -13,9 +13,9 @@ pub const MAX_SIDE_PX: usize = 32_768;
 /// What one image (or animation frame) draws.
 #[derive(Clone, Copy)]
 pub enum Picture<'a> {
-    /// A map's terrain layer, coloured from its terrain table a row at a time.
-    Terrain(&'a Map),
-    /// Any other layer, drawn whole first.
+    /// A layer of a map, coloured from the map a row at a time.
+    Layer(&'a Painter<'a>),
+    /// A view drawn whole first (a tileset image).
     View(&'a View),
 }
 
@@ -23,7 +23,7 @@ impl Picture<'_> {
     /// Width in cells.
     pub fn width(&self) -> usize {
         match self {
-            Picture::Terrain(map) => map.width() as usize,
+            Picture::Layer(painter) => painter.width(),
             Picture::View(view) => view.width,
         }
     }
@@ -31,7 +31,7 @@ impl Picture<'_> {
     /// Height in cells.
     pub fn height(&self) -> usize {
         match self {
-            Picture::Terrain(map) => map.height() as usize,
+            Picture::Layer(painter) => painter.height(),
             Picture::View(view) => view.height,
         }
     }
@@ -43,16 +43,12 @@ impl Picture<'_> {
     ) -> Result<(), E> {
         let width = self.width().max(1);
         match self {
-            Picture::Terrain(map) => {
-                let table = map.terrains();
-                let colors: Vec<Rgb> = table.iter().map(|t| t.color).collect();
+            Picture::Layer(painter) => {
                 let mut row = Vec::with_capacity(width);
-                for cells in map.terrain_cells().chunks(width) {
-                    row.clear();
-                    row.extend(cells.iter().map(|&t| colors[t as usize]));
-                    f(&row)?;
-                }
-                Ok(())
+                (0..painter.height()).try_for_each(|y| {
+                    painter.color_row(y, &mut row);
+                    f(&row)
+                })
             }
             Picture::View(view) => view.colors.chunks(width).try_for_each(f),
         }

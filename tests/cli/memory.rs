@@ -35,7 +35,7 @@ const RECIPES: &[(&str, &str)] = &[
     ),
     (
         "snap_layer.lua",
-        "return { params = { width = { default = 2048 }, height = { default = 2048 } },\n\
+        "return { params = { width = { default = 2560 }, height = { default = 2560 } },\n\
          generate = function(map, ctx)\n\
          map:snapshot('big')\n\
          end }\n",
@@ -153,14 +153,14 @@ fn streamed_snapshots_hold_no_copy_and_their_frames_count_against_the_memory_lim
         frames, 22,
         "twenty snapshots, the final map and the animation"
     );
-    // What writing a snapshot's frame holds is checked at the snapshot's line: a priority
-    // layer's view and its quantiser's colours, 46 MiB for 2048² cells beside the map's 25.
+    // What writing a snapshot's frame holds is checked at the snapshot's line: the components
+    // layer's labels and its quantiser's colours, 52 MiB for 2560² cells beside the map's 38.
     let out = run(
         dir.path(),
         &[
             "snap_layer.lua",
             "--layer",
-            "priority",
+            "components",
             "--frames",
             "frames2",
             "--scale",
@@ -173,7 +173,7 @@ fn streamed_snapshots_hold_no_copy_and_their_frames_count_against_the_memory_lim
         err.contains("snap_layer.lua:3: ") && err.contains(EXCEEDED),
         "{err}"
     );
-    assert!(err.contains("map:snapshot needs 46"), "{err}");
+    assert!(err.contains("map:snapshot needs 52 MiB"), "{err}");
     assert!(!dir.path().join("frames2").exists(), "no frame left behind");
 }
 
@@ -228,29 +228,33 @@ fn map_sizes_are_checked_against_the_memory_limit_before_allocating() {
 #[test]
 fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
     let dir = tree();
-    // A debug layer's frame may have more colours than a GIF palette: its view (a glyph and a
-    // colour per cell) and the colour of each cell the quantiser learns from count, 46 MiB for
-    // 2048² cells beside the map's 25.
+    // The components layer's frame labels every cell (4 bytes), and a frame of more than 256
+    // colours gives its quantiser each cell's colour (4 more): 52 MiB for 2560² cells beside
+    // the map's 38.
+    let size = ["--set", "width=2560", "--set", "height=2560"];
+    let frames = ["--frames", "frames", "--scale", "1"];
     let out = run(
         dir.path(),
-        &[
-            "levels.lua",
-            "--set",
-            "width=2048",
-            "--set",
-            "height=2048",
-            "--layer",
-            "priority",
-            "--frames",
-            "frames",
-            "--scale",
-            "1",
-        ],
+        &[&["levels.lua", "--layer", "components"][..], &size, &frames].concat(),
     );
     refused(
         dir.path(),
         &out,
-        "--frames at --scale 1: a 2048×2048-pixel animation frame needs 46 MiB with 25 MiB ",
+        "--frames at --scale 1: a 2560×2560-pixel animation frame needs 52 MiB with 38 MiB ",
+        &["over the 64 MiB memory limit (raise it with --max-memory)"],
+    );
+    // Other layers are coloured from the map a row at a time: the priority layer's frames fit
+    // beside a 2048² map. Drawing it as text on standard output does not (a glyph, a colour
+    // and its text per cell): refused, and the frames written are not kept.
+    let size = ["--set", "width=2048", "--set", "height=2048"];
+    let out = run(
+        dir.path(),
+        &[&["levels.lua", "--layer", "priority"][..], &size, &frames].concat(),
+    );
+    refused(
+        dir.path(),
+        &out,
+        "drawing the map needs 44 MiB with 25 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
 }

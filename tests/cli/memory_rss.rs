@@ -349,6 +349,34 @@ fn frames_hold_a_pixel_row_and_no_snapshot() {
 }
 
 #[test]
+fn a_layer_png_is_coloured_from_the_map_without_a_view() {
+    let dir = tree();
+    // The region layer of a 2048² map as PNG: each row's colours worked out from the map as
+    // it is written, so the process holds the map's terrain and flags (12 MiB) and its own
+    // start: near 18 MiB, where drawing a view of the whole layer first (a glyph and a colour
+    // per cell, 28 MiB) took it to 46 MiB.
+    let size = ["--set", "width=2048", "--set", "height=2048"];
+    let done = run_with(
+        dir.path(),
+        "levels.lua",
+        512,
+        &[
+            &size[..],
+            &["--layer", "region", "--format", "png", "--scale", "1"],
+        ]
+        .concat(),
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let peak = peak_kib(&done, "a region layer's PNG of 2048²");
+    assert!(
+        peak < 30 * 1024,
+        "a region layer's PNG of 2048²: peak RSS {peak} KiB, 30 MiB or more"
+    );
+    let png = std::fs::read(dir.path().join("o.txt")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}
+
+#[test]
 fn a_server_holds_one_limit_for_its_page_and_its_sweeps() {
     // The page's generations and a sweep's jobs, each filling its generation's account, would
     // hold the limit several times over: `warren serve`'s --max-memory is the process's, shared

@@ -108,13 +108,7 @@ impl LayerChoice {
             LayerChoice::Region => labelled(map, map.region_cells().iter().map(|&r| r as u32)),
             LayerChoice::Components => {
                 let comps = connectivity::components(map, connectivity::map_adjacency(map));
-                labelled(
-                    map,
-                    comps.labels().iter().map(|&l| match l {
-                        connectivity::NO_COMPONENT => 0,
-                        l => l + 1,
-                    }),
-                )
+                labelled(map, comps.labels().iter().map(|&l| component_label(l)))
             }
             LayerChoice::Custom(name) => {
                 let layer = map
@@ -135,11 +129,150 @@ impl LayerChoice {
     }
 }
 
+/// A layer's colours, worked out a row at a time from the map (what PNG images and GIF frames
+/// draw), so that drawing it holds no [`View`]: only the `components` layer finds the map's
+/// open areas first, keeping their runs (charged at [`Painter::BYTES_PER_LABELLED_CELL`]: a
+/// label per cell is more than a map's runs take but in the most broken-up maps). Each colour
+/// is the one its view holds.
+pub struct Painter<'a> {
+    map: &'a Map,
+    /// The terrain's colours, dimmed for every layer but the terrain (by terrain id).
+    backdrop: Vec<Rgb>,
+    paint: Paint<'a>,
+    /// A row of component labels (the `components` layer's scratch).
+    labels: std::cell::RefCell<Vec<u32>>,
+}
+
+/// What a [`Painter`] draws over its backdrop.
+enum Paint<'a> {
+    /// Nothing: the terrain itself.
+    Terrain,
+    Priority,
+    Region,
+    /// The map's open areas (their runs, labelled a row at a time).
+    Components(connectivity::Components),
+    /// A recipe layer's marks.
+    Custom(&'a [Option<(char, Rgb)>]),
+}
+
+impl<'a> Painter<'a> {
+    /// Bytes a painter of the `components` layer is charged for each cell of its map.
+    pub const BYTES_PER_LABELLED_CELL: usize = std::mem::size_of::<u32>();
+
+    /// Bytes a painter of `layer` holds for a map of `cells` cells.
+    pub fn bytes_for(layer: &LayerChoice, cells: usize) -> usize {
+        match layer {
+            LayerChoice::Components => cells.saturating_mul(Self::BYTES_PER_LABELLED_CELL),
+            _ => 0,
+        }
+    }
+
+    /// The colours of row `y` (from 0), written over `out`.
+    pub fn color_row(&self, y: usize, out: &mut Vec<Rgb>) {
+        let width = self.map.width() as usize;
+        let cells = y * width..(y + 1) * width;
+        let terrain = &self.map.terrain_cells()[cells.clone()];
+        out.clear();
+        out.extend(terrain.iter().map(|&t| self.backdrop[t as usize]));
+        match &self.paint {
+            Paint::Terrain => {}
+            Paint::Priority => overlay(
+                out,
+                self.map.priority_cells()[cells]
+                    .iter()
+                    .map(|&p| priority_style(p)),
+            ),
+            Paint::Region => overlay(
+                out,
+                self.map.region_cells()[cells]
+                    .iter()
+                    .map(|&r| label_style(r as u32)),
+            ),
+            Paint::Components(comps) => {
+                let mut labels = self.labels.borrow_mut();
+                labels.resize(width, connectivity::NO_COMPONENT);
+                comps.label_row(y, &mut labels);
+                let styles = labels.iter().map(|&l| label_style(component_label(l)));
+                overlay(out, styles);
+            }
+            Paint::Custom(layer) => overlay(out, layer[cells].iter().copied()),
+        }
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.map.width() as usize
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.map.height() as usize
+    }
+}
+
+impl LayerChoice {
+    /// A painter of `map` as this layer: its colours a row at a time (see [`Painter`]). A
+    /// recipe layer the map does not carry is an error, as for [`LayerChoice::view`].
+    pub fn painter<'a>(&self, map: &'a Map) -> Result<Painter<'a>, String> {
+        let paint = match self {
+            LayerChoice::Terrain => Paint::Terrain,
+            LayerChoice::Priority => Paint::Priority,
+            LayerChoice::Region => Paint::Region,
+            LayerChoice::Components => Paint::Components(connectivity::components(
+                map,
+                connectivity::map_adjacency(map),
+            )),
+            LayerChoice::Custom(name) => Paint::Custom(
+                map.notes
+                    .layers
+                    .get(name)
+                    .ok_or_else(|| Self::missing(name, map))?
+                    .marks(),
+            ),
+        };
+        let dim = !matches!(paint, Paint::Terrain);
+        let backdrop = map
+            .terrains()
+            .iter()
+            .map(|t| if dim { dimmed_color(t.color) } else { t.color })
+            .collect();
+        Ok(Painter {
+            map,
+            backdrop,
+            paint,
+            labels: Default::default(),
+        })
+    }
+}
+
+/// Paints each colour of `row` that `styles` gives a style for (the others stay the backdrop).
+fn overlay(row: &mut [Rgb], styles: impl Iterator<Item = Option<(char, Rgb)>>) {
+    for (c, style) in row.iter_mut().zip(styles) {
+        if let Some((_, color)) = style {
+            *c = color;
+        }
+    }
+}
+
+/// A component's label as the `components` layer numbers it: 0 for solid cells, else its
+/// component's number from 1.
+fn component_label(label: u32) -> u32 {
+    match label {
+        connectivity::NO_COMPONENT => 0,
+        l => l + 1,
+    }
+}
+
+/// A colour at a third of its brightness (the backdrop of every layer but the terrain).
+fn dimmed_color(c: Rgb) -> Rgb {
+    Rgb(c.0 / 3, c.1 / 3, c.2 / 3)
+}
+
 /// The terrain view at a third of its brightness: the backdrop of the other layers.
 fn dimmed(map: &Map) -> View {
     let mut view = View::terrain(map);
     for c in &mut view.colors {
-        *c = Rgb(c.0 / 3, c.1 / 3, c.2 / 3);
+        *c = dimmed_color(*c);
     }
     view
 }

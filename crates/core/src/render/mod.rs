@@ -10,5 +10,5 @@ pub mod text;
 pub mod tiled;
 pub mod view;
 
-pub use layers::LayerChoice;
+pub use layers::{LayerChoice, Painter};
 pub use view::View;

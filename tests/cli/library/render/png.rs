@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 use warren::render::png::{encode, size, write, Picture};
+use warren::render::LayerChoice;
 use warren::render::View;
-use warren_core::map::{Map, Rgb, Terrain, TerrainTable};
+use warren_core::map::{Brush, Layer, Map, Point, Rect, Rgb, Terrain, TerrainTable};
 
 fn view(width: usize, height: usize, c: Rgb) -> View {
     View {
@@ -50,7 +51,7 @@ fn one_view_encodes_as_its_pixels() {
 }
 
 #[test]
-fn the_terrain_read_from_the_map_draws_as_its_view_does() {
+fn every_layer_coloured_from_the_map_draws_as_its_view_does() {
     let terrain = |name: &str, glyph, color, solid| Terrain {
         name: name.into(),
         glyph,
@@ -63,12 +64,46 @@ fn the_terrain_read_from_the_map_draws_as_its_view_does() {
         terrain("rock", '#', Rgb(10, 20, 30), true),
         terrain("floor", '.', Rgb(200, 100, 50), false),
     ]);
-    let map = Map::from_ascii(["#####", "#..##", "#...#"], Arc::new(terrains)).unwrap();
-    let view = View::terrain(&map);
-    let from_map = encode(Picture::Terrain(&map), 2).unwrap();
-    assert_eq!(from_map, encode(Picture::View(&view), 2).unwrap());
-    let (w, _, px) = decode(&from_map);
+    let mut map = Map::from_ascii(
+        ["#######", "#..##.#", "#...#.#", "#######"],
+        Arc::new(terrains),
+    )
+    .unwrap();
+    let floor = map.terrains().id("floor").unwrap();
+    let brush = |priority| Brush::new(floor).priority(priority);
+    map.fill_rect(&Rect::new(1, 1, 2, 1), &brush(40)).unwrap();
+    map.fill_rect(&Rect::new(2, 2, 1, 1), &brush(200)).unwrap();
+    let vault = map.region_id("vault");
+    map.fill_rect(&Rect::new(1, 2, 2, 1), &Brush::new(floor).region(vault))
+        .unwrap();
+    let mut marks = Layer::new(map.width(), map.height());
+    marks.set(Point::new(5, 1), '!', Rgb(255, 0, 0)).unwrap();
+    map.notes.layers.insert("marks".into(), marks);
+    let mut drawn = Vec::new();
+    for name in ["terrain", "priority", "region", "components", "marks"] {
+        let layer = LayerChoice::from_name(name);
+        let view = layer.view(&map).unwrap();
+        let painter = layer.painter(&map).unwrap();
+        drawn.push(encode(Picture::Layer(&painter), 1).unwrap());
+        for scale in [1, 2, 3] {
+            assert_eq!(
+                encode(Picture::Layer(&painter), scale).unwrap(),
+                encode(Picture::View(&view), scale).unwrap(),
+                "{name} at scale {scale}"
+            );
+        }
+    }
+    for (i, a) in drawn.iter().enumerate() {
+        assert!(
+            drawn[i + 1..].iter().all(|b| a != b),
+            "layer {i} drawn alike"
+        );
+    }
+    let painter = LayerChoice::Terrain.painter(&map).unwrap();
+    let (w, _, px) = decode(&encode(Picture::Layer(&painter), 2).unwrap());
     let at = |x: usize, y: usize| &px[(y * w as usize + x) * 3..][..3];
     assert_eq!(at(2, 2), [200, 100, 50], "cell (1, 1) is floor");
     assert_eq!(at(0, 0), [10, 20, 30], "cell (0, 0) is rock");
+    let missing = LayerChoice::from_name("heat").painter(&map).err().unwrap();
+    assert!(missing.contains("no such layer"), "{missing}");
 }
