@@ -16,9 +16,14 @@ pub const FRAME_DELAY: u16 = 80;
 /// Hundredths of a second the last frame shows.
 pub const LAST_FRAME_DELAY: u16 = 300;
 
-/// Bytes per cell a frame of more than 256 colours holds while it is quantised: each cell's
-/// colour (RGBA), which the quantiser learns its palette from.
+/// Bytes per cell the quantiser learns from holds while a frame of more than 256 colours is
+/// quantised: the cell's colour (RGBA).
 pub const QUANTISED_BYTES_PER_CELL: usize = 4;
+
+/// The most cells the quantiser learns a frame's palette from (4 MiB of colours): a frame of
+/// more cells gives it an even spread of about this many, so that what quantising holds is
+/// bounded whatever the map's size. Up to 1024² cells, every cell.
+pub const MAX_TRAINING_CELLS: usize = 1 << 20;
 
 /// How hard the quantiser works (1 slowest and best, 30 fastest): the speed image tools and
 /// the `gif` crate's own `Frame::from_rgb` use.
@@ -32,18 +37,30 @@ const OUT_BUFFER: usize = 1 << 12;
 
 /// Bytes a frame of `cols` cells a row at `scale` holds while it is encoded beside the pictures
 /// themselves: one row of palette indices, the compressor's table and output, the palette; with
-/// `quantised`, also [`QUANTISED_BYTES_PER_CELL`] for each of its `cells`.
+/// `quantised`, also [`QUANTISED_BYTES_PER_CELL`] for each cell the quantiser learns from
+/// (about [`MAX_TRAINING_CELLS`] at most, whatever the number of `cells`).
 pub fn frame_bytes(cols: usize, cells: usize, scale: usize, quantised: bool) -> usize {
     // weezl's code table at its largest (4,096 codes: keys, nodes of up to 16 successors, nodes
     // of 256, the vectors' spare room), this module's output buffer and palette lookup.
     const TABLES: usize = 1 << 20;
     let row = cols.saturating_mul(scale.max(1));
     let colours = if quantised {
-        cells.saturating_mul(QUANTISED_BYTES_PER_CELL)
+        training_cells(cells, cells / cols.max(1)) * QUANTISED_BYTES_PER_CELL
     } else {
         0
     };
     row.saturating_add(TABLES).saturating_add(colours)
+}
+
+/// How many of a frame's `cells` in `rows` rows the quantiser learns from, at most: every cell
+/// up to [`MAX_TRAINING_CELLS`], else a `step`-th of each row, which is at most that many and
+/// one more a row.
+fn training_cells(cells: usize, rows: usize) -> usize {
+    if cells <= MAX_TRAINING_CELLS {
+        cells
+    } else {
+        MAX_TRAINING_CELLS + rows
+    }
 }
 
 /// A looping animation being encoded into `W`, a frame at a time.
@@ -151,14 +168,20 @@ impl Palette {
 
     /// 256 colours the quantiser learns from the frame's cells. Each cell stands for its
     /// `scale × scale` pixels, all of its colour, so the cells are the pixels' colours in the
-    /// same proportions.
+    /// same proportions. Beyond [`MAX_TRAINING_CELLS`], every `step`-th cell of each row, each
+    /// row starting one cell further on (so that narrow columns are not all missed), as the
+    /// quantiser itself samples what it is given.
     fn quantised(picture: Picture) -> Palette {
-        let mut cells =
-            Vec::with_capacity(picture.width() * picture.height() * QUANTISED_BYTES_PER_CELL);
+        let all = picture.width() * picture.height();
+        let step = all.div_ceil(MAX_TRAINING_CELLS).max(1);
+        let taken = training_cells(all, picture.height());
+        let mut cells = Vec::with_capacity(taken * QUANTISED_BYTES_PER_CELL);
+        let mut y = 0;
         let Ok(()) = picture.for_each_color_row(|row| {
-            for c in row {
+            for c in row.iter().skip(y % step).step_by(step) {
                 cells.extend_from_slice(&[c.0, c.1, c.2, 0xFF]);
             }
+            y += 1;
             Ok::<(), std::convert::Infallible>(())
         });
         let quantiser = color_quant::NeuQuant::new(QUANTISER_SPEED, 256, &cells);

@@ -1,6 +1,8 @@
 //! `warren::render::gif` (src/render/gif.rs): frames as one looping GIF.
 
-use warren::render::gif::{Animation, FRAME_DELAY, LAST_FRAME_DELAY};
+use warren::render::gif::{
+    frame_bytes, Animation, FRAME_DELAY, LAST_FRAME_DELAY, MAX_TRAINING_CELLS,
+};
 use warren::render::{Picture, View};
 use warren_core::map::Rgb;
 
@@ -163,16 +165,49 @@ fn frames_encoded_a_row_at_a_time_are_the_bytes_of_whole_frames() {
     assert_eq!(checked, 42);
 }
 
+/// Decodes the first frame of `bytes` as RGBA.
+fn first_frame_rgba(bytes: &[u8]) -> gif::Frame<'static> {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut dec = opts.read_info(bytes).unwrap();
+    dec.read_next_frame().unwrap().unwrap().clone()
+}
+
+/// The sum of the channels' differences between `c` and the pixel `drawn` (RGB bytes).
+fn distance(c: Rgb, drawn: &[u8]) -> i32 {
+    [c.0, c.1, c.2]
+        .iter()
+        .zip(drawn)
+        .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
+        .sum()
+}
+
+#[test]
+fn a_frame_of_more_cells_than_the_quantiser_learns_from_is_drawn_near_its_colours() {
+    // 1,000 colours over 1,100×1,000 cells: the quantiser learns from an even spread of about
+    // 2^20 of them (every other cell of each row), and each cell is still drawn within reach
+    // of its colour.
+    let view = random_view(1100, 1000, 1000, 7);
+    assert!(view.colors.len() > MAX_TRAINING_CELLS);
+    let frame = first_frame_rgba(&animate(std::slice::from_ref(&view), 1).unwrap());
+    for (i, c) in view.colors.iter().enumerate() {
+        let drawn = &frame.buffer[i * 4..i * 4 + 3];
+        assert!(
+            distance(*c, drawn) <= 96,
+            "cell {i}: {c:?} drawn as {drawn:?}"
+        );
+    }
+    // What quantising holds is bounded: about 4 MiB of colours, whatever the map's size.
+    let bytes = frame_bytes(4096, 4096 * 4096, 4, true);
+    assert!(bytes < 6 << 20, "{bytes} bytes for a 4096² frame");
+}
+
 #[test]
 fn a_quantised_frame_gives_each_cell_one_palette_entry() {
     // 1,000 colours over 40×25 cells at scale 3: every pixel of a cell shows the same entry,
     // and a cell's entry is within reach of its own colour.
     let view = random_view(40, 25, 1000, 5);
-    let bytes = animate(std::slice::from_ref(&view), 3).unwrap();
-    let mut opts = gif::DecodeOptions::new();
-    opts.set_color_output(gif::ColorOutput::RGBA);
-    let mut dec = opts.read_info(bytes.as_slice()).unwrap();
-    let frame = dec.read_next_frame().unwrap().unwrap();
+    let frame = first_frame_rgba(&animate(std::slice::from_ref(&view), 3).unwrap());
     let pixel = |x: usize, y: usize| {
         let at = (y * 120 + x) * 4;
         frame.buffer[at..at + 3].to_vec()
@@ -183,11 +218,9 @@ fn a_quantised_frame_gives_each_cell_one_palette_entry() {
         for (dx, dy) in [(1, 0), (2, 2), (0, 1)] {
             assert_eq!(pixel(cx * 3 + dx, cy * 3 + dy), first, "cell {cx},{cy}");
         }
-        let distance: i32 = [c.0, c.1, c.2]
-            .iter()
-            .zip(&first)
-            .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
-            .sum();
-        assert!(distance <= 96, "cell {cx},{cy}: {c:?} drawn as {first:?}");
+        assert!(
+            distance(*c, &first) <= 96,
+            "cell {cx},{cy}: {c:?} drawn as {first:?}"
+        );
     }
 }
