@@ -1,5 +1,5 @@
-//! Renderers: turn a map (through a [`View`]) into text, ANSI colour, JSON, a Tiled map or an
-//! LDtk project (from [`warren_core::render`]), PNG or an animated GIF.
+//! Renderers: turn a map (a layer of it, a row at a time) into text, ANSI colour, JSON, a
+//! Tiled map or an LDtk project (from [`warren_core::render`]), PNG or an animated GIF.
 //!
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
@@ -74,13 +74,6 @@ impl Format {
     }
 }
 
-/// Bytes one cell of a [`View`] takes: its glyph and its colour.
-pub const VIEW_BYTES_PER_CELL: usize =
-    std::mem::size_of::<char>() + std::mem::size_of::<warren_core::map::Rgb>();
-
-/// Bytes one cell of ANSI text may take: a 24-bit colour escape and the glyph.
-const ANSI_BYTES_PER_CELL: usize = 24;
-
 /// A run's levels and how to draw them.
 pub struct Output<'a> {
     /// The levels, in depth order.
@@ -96,35 +89,20 @@ pub struct Output<'a> {
 }
 
 impl Output<'_> {
-    /// The chosen layer of every level.
-    fn views(&self) -> Result<Vec<View>> {
-        self.levels
-            .iter()
-            .map(|l| self.layer.view(&l.map).map_err(Error::Param))
-            .collect()
-    }
-
-    /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: the
-    /// views of a debug layer (a glyph and a colour per cell) and the text of a layer; for PNG,
-    /// the labels of the `components` layer. Terrain text, JSON's terrain, PNG pixels and
-    /// every layer's PNG colours, Tiled and LDtk stream.
+    /// Bytes drawing the levels in `format` holds at once, beyond the levels themselves: for a
+    /// debug layer, what its painters hold (the `components` layer's, [`Painter::bytes_for`]),
+    /// all levels' at once for PNG, one level's at a time otherwise. Every format is written a
+    /// row at a time.
     pub fn memory_needed(&self, format: Format) -> usize {
-        let cells = self.levels.iter().map(|l| l.map.len());
-        let terrain = *self.layer == LayerChoice::Terrain;
-        let per_cell = match format {
-            Format::Ascii | Format::Ansi if terrain => return 0,
-            Format::Ascii => VIEW_BYTES_PER_CELL + 4,
-            Format::Ansi => VIEW_BYTES_PER_CELL + ANSI_BYTES_PER_CELL,
-            Format::Json if terrain => return 0,
-            // One level's layer at a time.
-            Format::Json => return cells.max().unwrap_or(0) * VIEW_BYTES_PER_CELL,
-            Format::Png => {
-                let labels = cells.map(|n| Painter::bytes_for(self.layer, n));
-                return labels.fold(0, usize::saturating_add);
-            }
-            Format::Tiled | Format::Ldtk => return 0,
-        };
-        cells.sum::<usize>().saturating_mul(per_cell)
+        let painters = self
+            .levels
+            .iter()
+            .map(|l| Painter::bytes_for(self.layer, l.map.len()));
+        match format {
+            Format::Png => painters.fold(0, usize::saturating_add),
+            Format::Ascii | Format::Ansi | Format::Json => painters.max().unwrap_or(0),
+            Format::Tiled | Format::Ldtk => 0,
+        }
     }
 
     /// Writes the levels to `out` as they are rendered (JSON streams level by level). Text
@@ -138,16 +116,13 @@ impl Output<'_> {
                 write_terrain_text(self.levels, format == Format::Ansi, out).map_err(io)?;
             }
             Format::Ascii | Format::Ansi => {
-                for (i, v) in self.views()?.iter().enumerate() {
+                // Row by row too, each row of the layer worked out from the map as it goes.
+                for (i, level) in self.levels.iter().enumerate() {
+                    let painter = self.layer.painter(&level.map).map_err(Error::Param)?;
                     if i > 0 {
                         out.write_all(b"\n").map_err(io)?;
                     }
-                    let text = if format == Format::Ascii {
-                        text::ascii(v)
-                    } else {
-                        text::ansi(v)
-                    };
-                    out.write_all(text.as_bytes()).map_err(io)?;
+                    text::write_layer(&painter, format == Format::Ansi, out).map_err(io)?;
                 }
             }
             Format::Json => {
@@ -157,23 +132,23 @@ impl Output<'_> {
                     seed: self.levels.first().map_or(0, |l| l.seed),
                     params: &params,
                 };
-                // Level by level: only a debug layer is drawn, and only while its level is
-                // written (the terrain comes straight from the map's cells).
+                // Level by level, the terrain straight from the map's cells and a debug layer's
+                // rows worked out from it as they are written.
                 let mut doc = json::Writer::start(&mut *out, &run).map_err(io)?;
                 for level in self.levels {
                     let layer = match self.layer {
                         LayerChoice::Terrain => None,
                         chosen => Some((
-                            chosen.view(&level.map).map_err(Error::Param)?,
+                            chosen.painter(&level.map).map_err(Error::Param)?,
                             chosen.legend(&level.map),
                         )),
                     };
                     let info = json::LevelInfo {
                         seed: level.seed,
                         depth: level.depth,
-                        layer: layer.as_ref().map(|(view, legend)| json::LayerInfo {
+                        layer: layer.as_ref().map(|(painter, legend)| json::LayerInfo {
                             name: self.layer.name(),
-                            view,
+                            painter,
                             legend,
                         }),
                     };

@@ -44,9 +44,11 @@ impl Picture<'_> {
         let width = self.width().max(1);
         match self {
             Picture::Layer(painter) => {
-                let mut row = Vec::with_capacity(width);
+                let (mut cells, mut row) = (Vec::with_capacity(width), Vec::with_capacity(width));
                 (0..painter.height()).try_for_each(|y| {
-                    painter.color_row(y, &mut row);
+                    painter.row(y, &mut cells);
+                    row.clear();
+                    row.extend(cells.iter().map(|&(_, color)| color));
                     f(&row)
                 })
             }

@@ -243,18 +243,21 @@ fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
         "--frames at --scale 1: a 2560×2560-pixel animation frame needs 31 MiB with 38 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
-    // Other layers are coloured from the map a row at a time: the priority layer's frames fit
-    // beside a 2048² map. Drawing it as text on standard output does not (a glyph, a colour
-    // and its text per cell): refused, and the frames written are not kept.
-    let size = ["--set", "width=2048", "--set", "height=2048"];
+    // Four 1448² levels' frames fit, a level at a time; their PNG's painters, all four levels'
+    // labels together, do not: refused, and the frames written are not kept.
     let out = run(
         dir.path(),
-        &[&["levels.lua", "--layer", "priority"][..], &size, &frames].concat(),
+        &[
+            &["levels.lua", "--levels", "4", "--layer", "components"][..],
+            &["--format", "png", "--out", "o.png"],
+            &frames,
+        ]
+        .concat(),
     );
     refused(
         dir.path(),
         &out,
-        "drawing the map needs 44 MiB with 25 MiB ",
+        "--out o.png: drawing it needs 32 MiB with 49 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
 }
@@ -262,30 +265,27 @@ fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
 #[test]
 fn drawing_a_layer_is_checked_against_the_memory_limit_before_writing() {
     let dir = tree();
-    // ANSI text of a 1448² map's region layer: a glyph, a colour and an escape per cell.
+    // ANSI text of a 2896² map's components layer: its areas found first, charged a label per
+    // cell (32 MiB beside the map and the Lua state, 49).
+    let size = ["--set", "width=2896", "--set", "height=2896"];
+    let ansi = ["--format", "ansi", "--out", "o.ans"];
     let out = run(
         dir.path(),
-        &[
-            "levels.lua",
-            "--format",
-            "ansi",
-            "--layer",
-            "region",
-            "--out",
-            "o.ans",
-        ],
+        &[&["levels.lua", "--layer", "components"][..], &size, &ansi].concat(),
     );
     refused(
         dir.path(),
         &out,
-        "--out o.ans: drawing it needs ",
+        "--out o.ans: drawing it needs 32 MiB with 49 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
-    // The terrain streams row by row: no copy of the map is drawn.
-    fits(&run(
-        dir.path(),
-        &["levels.lua", "--format", "ansi", "--out", "o.ans"],
-    ));
+    // Every other layer, like the terrain, is drawn from the map a row at a time.
+    for layer in ["region", "priority", "terrain"] {
+        fits(&run(
+            dir.path(),
+            &[&["levels.lua", "--layer", layer][..], &size, &ansi].concat(),
+        ));
+    }
 }
 
 #[test]

@@ -31,7 +31,7 @@
 //! region"). Seeds are decimal strings: level seeds use all 64 bits, which a JavaScript number
 //! would round. Statistics with whole values are written as integers.
 
-use super::View;
+use super::Painter;
 use crate::map::{Map, Point};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -67,8 +67,8 @@ pub struct LevelInfo<'a> {
 pub struct LayerInfo<'a> {
     /// The layer's name.
     pub name: &'a str,
-    /// The layer as drawn.
-    pub view: &'a View,
+    /// The layer, drawn a row at a time.
+    pub painter: &'a Painter<'a>,
     /// What its letters stand for (empty: no `legend` key).
     pub legend: &'a BTreeMap<char, Vec<String>>,
 }
@@ -273,8 +273,14 @@ fn write_level(out: &mut impl Write, map: &Map, info: &LevelInfo) -> io::Result<
         write!(out, "{{\n{IN}  \"name\": ")?;
         compact(out, layer.name)?;
         write!(out, ",\n{IN}  \"rows\": ")?;
-        let glyphs = layer.view.glyphs.iter().copied();
-        text_rows(out, layer.view.width, glyphs, "          ")?;
+        let painter = layer.painter;
+        let mut cells = Vec::with_capacity(painter.width());
+        let glyphs = (0..painter.height()).flat_map(|y| {
+            painter.row(y, &mut cells);
+            let row: Vec<char> = cells.iter().map(|&(glyph, _)| glyph).collect();
+            row
+        });
+        text_rows(out, painter.width(), glyphs, "          ")?;
         if !layer.legend.is_empty() {
             write!(out, ",\n{IN}  \"legend\": ")?;
             entries(out, "        ", layer.legend.iter())?;

@@ -129,21 +129,24 @@ impl LayerChoice {
     }
 }
 
-/// A layer's colours, worked out a row at a time from the map (what PNG images and GIF frames
-/// draw), so that drawing it holds no [`View`]: only the `components` layer finds the map's
+/// A layer's glyphs and colours, worked out a row at a time from the map (what text, JSON, PNG
+/// images and GIF frames draw), so that drawing it holds no [`View`]: only the `components` layer finds the map's
 /// open areas first, keeping their runs (charged at [`Painter::BYTES_PER_LABELLED_CELL`]: a
 /// label per cell is more than a map's runs take but in the most broken-up maps). Each colour
-/// is the one its view holds.
+/// and glyph is the one its view holds.
+#[derive(Debug)]
 pub struct Painter<'a> {
     map: &'a Map,
-    /// The terrain's colours, dimmed for every layer but the terrain (by terrain id).
-    backdrop: Vec<Rgb>,
+    /// Each terrain's glyph and colour, the colour dimmed for every layer but the terrain (by
+    /// terrain id).
+    backdrop: Vec<(char, Rgb)>,
     paint: Paint<'a>,
     /// A row of component labels (the `components` layer's scratch).
     labels: std::cell::RefCell<Vec<u32>>,
 }
 
 /// What a [`Painter`] draws over its backdrop.
+#[derive(Debug)]
 enum Paint<'a> {
     /// Nothing: the terrain itself.
     Terrain,
@@ -167,8 +170,8 @@ impl<'a> Painter<'a> {
         }
     }
 
-    /// The colours of row `y` (from 0), written over `out`.
-    pub fn color_row(&self, y: usize, out: &mut Vec<Rgb>) {
+    /// The glyph and colour of each cell of row `y` (from 0), written over `out`.
+    pub fn row(&self, y: usize, out: &mut Vec<(char, Rgb)>) {
         let width = self.map.width() as usize;
         let cells = y * width..(y + 1) * width;
         let terrain = &self.map.terrain_cells()[cells.clone()];
@@ -234,7 +237,7 @@ impl LayerChoice {
         let backdrop = map
             .terrains()
             .iter()
-            .map(|t| if dim { dimmed_color(t.color) } else { t.color })
+            .map(|t| (t.glyph, if dim { dimmed_color(t.color) } else { t.color }))
             .collect();
         Ok(Painter {
             map,
@@ -245,11 +248,11 @@ impl LayerChoice {
     }
 }
 
-/// Paints each colour of `row` that `styles` gives a style for (the others stay the backdrop).
-fn overlay(row: &mut [Rgb], styles: impl Iterator<Item = Option<(char, Rgb)>>) {
-    for (c, style) in row.iter_mut().zip(styles) {
-        if let Some((_, color)) = style {
-            *c = color;
+/// Draws each cell of `row` that `styles` gives a style for (the others stay the backdrop).
+fn overlay(row: &mut [(char, Rgb)], styles: impl Iterator<Item = Option<(char, Rgb)>>) {
+    for (cell, style) in row.iter_mut().zip(styles) {
+        if let Some(style) = style {
+            *cell = style;
         }
     }
 }

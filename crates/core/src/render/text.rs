@@ -1,6 +1,6 @@
 //! Plain text and ANSI-coloured text.
 
-use super::View;
+use super::{Painter, View};
 use crate::map::{Map, Rgb};
 use std::io::Write;
 
@@ -62,6 +62,37 @@ pub fn write_terrain<W: Write + ?Sized>(
             line.push(terrain.glyph);
         }
         line.push_str("\x1b[0m\n");
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes the layer `painter` draws as [`ascii`] (or, with `color`, [`ansi`]) of its view
+/// would, one row at a time: a map of any size is written in the memory of a row.
+pub fn write_layer<W: Write + ?Sized>(
+    painter: &Painter,
+    color: bool,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let mut cells = Vec::with_capacity(painter.width());
+    let mut line = String::new();
+    for y in 0..painter.height() {
+        painter.row(y, &mut cells);
+        line.clear();
+        if color {
+            let mut current: Option<Rgb> = None;
+            for &(glyph, c) in &cells {
+                if current != Some(c) {
+                    push_color(&mut line, c);
+                    current = Some(c);
+                }
+                line.push(glyph);
+            }
+            line.push_str("\x1b[0m\n");
+        } else {
+            line.extend(cells.iter().map(|&(glyph, _)| glyph));
+            line.push('\n');
+        }
         out.write_all(line.as_bytes())?;
     }
     Ok(())

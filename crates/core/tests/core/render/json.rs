@@ -113,14 +113,16 @@ fn seeds_are_exact_strings_and_one_level_has_the_shape_of_many() {
 #[test]
 fn a_layer_carries_its_rows_and_legend() {
     let m = map();
-    let view = warren_core::render::LayerChoice::Region.view(&m).unwrap();
+    let painter = warren_core::render::LayerChoice::Region
+        .painter(&m)
+        .unwrap();
     let legend = warren_core::render::LayerChoice::Region.legend(&m);
     let level = LevelInfo {
         seed: 1,
         depth: 1,
         layer: Some(LayerInfo {
             name: "region",
-            view: &view,
+            painter: &painter,
             legend: &legend,
         }),
     };
