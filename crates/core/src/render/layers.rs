@@ -130,10 +130,10 @@ impl LayerChoice {
 }
 
 /// A layer's glyphs and colours, worked out a row at a time from the map (what text, JSON, PNG
-/// images and GIF frames draw), so that drawing it holds no [`View`]: only the `components` layer finds the map's
-/// open areas first, keeping their runs (charged at [`Painter::BYTES_PER_LABELLED_CELL`]: a
-/// label per cell is more than a map's runs take but in the most broken-up maps). Each colour
-/// and glyph is the one its view holds.
+/// images and GIF frames draw), so that drawing it holds no [`View`]: only the `components`
+/// layer finds the map's open areas first, keeping their runs (charged at
+/// [`Painter::BYTES_PER_LABELLED_CELL`]: a label per cell is more than a map's runs take but in
+/// the most broken-up maps). Each glyph and colour is the one its view holds.
 #[derive(Debug)]
 pub struct Painter<'a> {
     map: &'a Map,

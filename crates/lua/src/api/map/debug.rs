@@ -31,8 +31,9 @@ pub struct Snapshot {
     pub map: Map,
 }
 
-/// Where streamed snapshots go ([`Host::stream_snapshots`](crate::Host::stream_snapshots)): `warren run --frames` writes each
-/// one as a frame while the recipe runs, so a run holds no copy of its map however many
+/// Where streamed snapshots go
+/// ([`Host::stream_snapshots`](crate::Host::stream_snapshots)): `warren run --frames` writes
+/// each one as a frame while the recipe runs, so a run holds no copy of its map however many
 /// snapshots it takes.
 pub trait SnapshotSink {
     /// Bytes [`SnapshotSink::write`] holds at once while it writes `map`: checked against the
@@ -122,8 +123,9 @@ pub fn streaming(lua: &Lua) -> bool {
 
 /// Streams `map` as the snapshot `label` when a sink takes the snapshots, and returns whether
 /// one did. What the sink holds while it writes is checked against the memory limit first;
-/// the writing's time is left out of the generation's clock. At most [`MAX_SNAPSHOTS`] a generation, as when they are kept; the
-/// cells they hold together are not limited, as none is held.
+/// the writing's time is left out of the generation's clock. At most [`MAX_SNAPSHOTS`] a
+/// generation, as when they are kept; the cells they hold together are not limited, as none
+/// is held.
 pub fn stream(c: &Call, label: &str, map: &Map) -> mlua::Result<bool> {
     let lua = c.lua();
     let sink = match lua.app_data_mut::<Snapshots>() {
