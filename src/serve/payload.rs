@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use warren_core::map::{Corridor, Door, Map, Room, Spawn, Stairs, Tags};
 use warren_core::render::layers::{label_style, priority_style};
-use warren_core::render::{LayerChoice, View};
+use warren_core::render::{LayerChoice, Painter};
 use warren_lua::run::params_json;
 
 /// Integers packed one per cell: `bytes` (1, 2 or 4) per value, little-endian, in base64.
@@ -218,27 +218,33 @@ struct LayerPage {
 /// The JSON of `layer` drawn over `map`, or why it cannot be drawn.
 pub fn layer(map: &Map, layer: &str) -> Result<Vec<u8>, String> {
     let choice = LayerChoice::from_name(layer);
-    let view = choice.view(map)?;
-    Ok(serde_json::to_vec(&palette(&view, choice.name())).unwrap_or_default())
+    let painter = choice.painter(map)?;
+    Ok(serde_json::to_vec(&palette(&painter, choice.name())).unwrap_or_default())
 }
 
-fn palette(view: &View, name: &str) -> LayerPage {
+/// The page's form of the layer `painter` draws, read a row at a time: its distinct cells
+/// and each cell's index among them.
+fn palette(painter: &Painter, name: &str) -> LayerPage {
     let mut index: std::collections::HashMap<(char, [u8; 3]), u32> = Default::default();
     let mut palette = Vec::new();
-    let mut ids = Vec::with_capacity(view.glyphs.len());
-    for (&g, c) in view.glyphs.iter().zip(&view.colors) {
-        let key = (g, [c.0, c.1, c.2]);
-        let id = *index.entry(key).or_insert_with(|| {
-            palette.push((g.to_string(), c.to_hex()));
-            (palette.len() - 1) as u32
-        });
-        ids.push(id);
+    let mut ids = Vec::with_capacity(painter.width() * painter.height());
+    let mut row = Vec::with_capacity(painter.width());
+    for y in 0..painter.height() {
+        painter.row(y, &mut row);
+        for &(g, c) in &row {
+            let key = (g, [c.0, c.1, c.2]);
+            let id = *index.entry(key).or_insert_with(|| {
+                palette.push((g.to_string(), c.to_hex()));
+                (palette.len() - 1) as u32
+            });
+            ids.push(id);
+        }
     }
     let largest = palette.len().saturating_sub(1) as u32;
     LayerPage {
         name: name.to_string(),
-        width: view.width,
-        height: view.height,
+        width: painter.width(),
+        height: painter.height(),
         palette,
         cells: Cells::pack(ids.into_iter(), largest),
     }
