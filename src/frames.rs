@@ -84,9 +84,8 @@ impl Frames {
         }
         self.made_dir = None;
         for file in std::mem::take(&mut self.files) {
-            let target = file.target().display().to_string();
-            file.commit()
-                .map_err(|e| Error::Io(format!("{target}: cannot write: {e}")))?;
+            let target = file.target().to_path_buf();
+            file.commit().map_err(|e| cannot_write(&target, e))?;
         }
         Ok(())
     }
@@ -160,24 +159,21 @@ impl LevelFrames {
             .map_err(Error::Param)?;
         let picture = Picture::Layer(&painter);
         self.written.push(write_png(&path, picture, self.scale)?);
-        let fail = |e: String| {
-            Error::Io(format!(
-                "{}: cannot write: {e}",
-                self.animation_path.display()
-            ))
-        };
+        let animation_path = &self.animation_path;
         let animation = match &mut self.animation {
             Some(animation) => animation,
             None => {
-                let file =
-                    AtomicFile::create(&self.animation_path).map_err(|e| fail(e.to_string()))?;
+                let file = AtomicFile::create(animation_path)
+                    .map_err(|e| cannot_write(animation_path, e))?;
                 let (width, height) = (map.width() as usize, map.height() as usize);
                 let animation = gif::Animation::new(file, width, height, self.scale as usize)
                     .map_err(Error::Io)?;
                 self.animation.insert(animation)
             }
         };
-        animation.add(picture, last).map_err(fail)
+        animation
+            .add(picture, last)
+            .map_err(|e| cannot_write(animation_path, e))
     }
 
     /// The layer the frame of `map` shows: a recipe layer added after a snapshot is not in it,
@@ -202,16 +198,11 @@ impl LevelFrames {
         );
         host.check_memory(self.bytes_for(map), map.bytes(), &what)?;
         self.frame("final", map, true)?;
-        let fail = |e: String| {
-            Error::Io(format!(
-                "{}: cannot write: {e}",
-                self.animation_path.display()
-            ))
-        };
         if let Some(animation) = self.animation.take() {
-            let file = animation.finish().map_err(fail)?;
+            let path = &self.animation_path;
+            let file = animation.finish().map_err(|e| cannot_write(path, e))?;
             self.written
-                .push(file.finish().map_err(|e| fail(e.to_string()))?);
+                .push(file.finish().map_err(|e| cannot_write(path, e))?);
         }
         Ok(std::mem::take(&mut self.written))
     }
@@ -220,8 +211,9 @@ impl LevelFrames {
 impl SnapshotSink for LevelFrames {
     /// What writing one frame holds at once: the labels of the `components` layer
     /// ([`Painter::bytes_for`]), and what one animation frame holds while it is encoded
-    /// ([`gif::frame_bytes`]: a row of pixels, and a colour per cell should the frame have
-    /// more than 256 colours, as a layer other than the terrain may). The PNG frame streams.
+    /// ([`gif::frame_bytes`]: a row of pixels, and the colours the quantiser learns from
+    /// should the frame have more than 256 colours, as a layer other than the terrain may).
+    /// The PNG frame streams.
     fn bytes_for(&self, map: &Map) -> usize {
         let scale = self.scale.max(1) as usize;
         let cols = map.width() as usize;
@@ -249,9 +241,14 @@ impl SnapshotSink for LevelFrames {
     }
 }
 
+/// The error for the file at `path` that could not be written (`why`).
+fn cannot_write(path: &Path, why: impl std::fmt::Display) -> Error {
+    Error::Io(format!("{}: cannot write: {why}", path.display()))
+}
+
 /// Writes one PNG frame, a pixel row at a time, under its temporary name.
 fn write_png(path: &Path, picture: Picture, scale: u32) -> Result<Finished> {
-    let fail = |e: std::io::Error| Error::Io(format!("{}: cannot write: {e}", path.display()));
+    let fail = |e: std::io::Error| cannot_write(path, e);
     let mut file = AtomicFile::create(path).map_err(fail)?;
     png::write(&[picture], scale as usize, &mut file).map_err(Error::Io)?;
     file.finish().map_err(fail)

@@ -316,11 +316,8 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
         };
         fields[i] = v;
     }
-    let get = |k: &str| {
-        let i = PARAM_KEYS.iter().position(|p| *p == k);
-        i.map_or(Value::Nil, |i| fields[i].clone())
-    };
-    let default = match get("default") {
+    let [default, min, max, choices, doc] = fields;
+    let default = match default {
         Value::Integer(i) => ParamValue::Int(i),
         Value::Number(n) if n.is_finite() => ParamValue::Float(n),
         Value::Boolean(b) => ParamValue::Bool(b),
@@ -333,8 +330,8 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             ))
         }
     };
-    let number = |k: &str| -> std::result::Result<Option<f64>, String> {
-        match get(k) {
+    let number = |k: &str, v: Value| -> std::result::Result<Option<f64>, String> {
+        match v {
             Value::Nil => Ok(None),
             Value::Integer(i) => Ok(Some(i as f64)),
             Value::Number(n) if n.is_finite() => Ok(Some(n)),
@@ -344,7 +341,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             )),
         }
     };
-    let (min, max) = (number("min")?, number("max")?);
+    let (min, max) = (number("min", min)?, number("max", max)?);
     let numeric = matches!(default, ParamValue::Int(_) | ParamValue::Float(_));
     if !numeric && (min.is_some() || max.is_some()) {
         return Err(format!(
@@ -357,7 +354,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             return Err(format!("min = {lo} exceeds max = {hi}"));
         }
     }
-    let choices = match get("choices") {
+    let choices = match choices {
         Value::Nil => Vec::new(),
         Value::Table(list) => {
             if !matches!(default, ParamValue::Text(_)) {
@@ -374,7 +371,7 @@ fn param_spec(name: &str, v: Value) -> std::result::Result<ParamSpec, String> {
             ))
         }
     };
-    let doc = match get("doc") {
+    let doc = match doc {
         Value::Nil => String::new(),
         Value::String(s) => s.to_string_lossy(),
         other => return Err(format!("doc must be a string, got {}", other.type_name())),

@@ -214,8 +214,9 @@ impl<'a> Painter<'a> {
 }
 
 impl LayerChoice {
-    /// A painter of `map` as this layer: its colours a row at a time (see [`Painter`]). A
-    /// recipe layer the map does not carry is an error, as for [`LayerChoice::view`].
+    /// A painter of `map` as this layer: its glyphs and colours a row at a time (see
+    /// [`Painter`]). A recipe layer the map does not carry is an error, as for
+    /// [`LayerChoice::view`].
     pub fn painter<'a>(&self, map: &'a Map) -> Result<Painter<'a>, String> {
         let paint = match self {
             LayerChoice::Terrain => Paint::Terrain,

@@ -23,17 +23,23 @@ pub fn ansi(view: &View) -> String {
         .chunks(view.width)
         .zip(view.colors.chunks(view.width))
     {
-        let mut current: Option<Rgb> = None;
-        for (&g, &c) in glyphs.iter().zip(colors) {
-            if current != Some(c) {
-                push_color(&mut out, c);
-                current = Some(c);
-            }
-            out.push(g);
-        }
-        out.push_str("\x1b[0m\n");
+        push_ansi_row(&mut out, glyphs.iter().copied().zip(colors.iter().copied()));
     }
     out
+}
+
+/// Appends one row of cells as [`ansi`] writes it: a colour escape wherever the colour
+/// changes, the glyphs, then a reset and a newline.
+fn push_ansi_row(out: &mut String, cells: impl Iterator<Item = (char, Rgb)>) {
+    let mut current: Option<Rgb> = None;
+    for (glyph, c) in cells {
+        if current != Some(c) {
+            push_color(out, c);
+            current = Some(c);
+        }
+        out.push(glyph);
+    }
+    out.push_str("\x1b[0m\n");
 }
 
 /// Writes `map`'s terrain as [`ascii`] (or, with `color`, [`ansi`]) of its terrain view would,
@@ -52,16 +58,10 @@ pub fn write_terrain<W: Write + ?Sized>(
     let mut line = String::with_capacity(width * 24 + 8);
     for row in map.terrain_cells().chunks(width) {
         line.clear();
-        let mut current: Option<Rgb> = None;
-        for &t in row {
-            let terrain = table.get(t);
-            if current != Some(terrain.color) {
-                push_color(&mut line, terrain.color);
-                current = Some(terrain.color);
-            }
-            line.push(terrain.glyph);
-        }
-        line.push_str("\x1b[0m\n");
+        let cells = row
+            .iter()
+            .map(|&t| (table.get(t).glyph, table.get(t).color));
+        push_ansi_row(&mut line, cells);
         out.write_all(line.as_bytes())?;
     }
     Ok(())
@@ -80,15 +80,7 @@ pub fn write_layer<W: Write + ?Sized>(
         painter.row(y, &mut cells);
         line.clear();
         if color {
-            let mut current: Option<Rgb> = None;
-            for &(glyph, c) in &cells {
-                if current != Some(c) {
-                    push_color(&mut line, c);
-                    current = Some(c);
-                }
-                line.push(glyph);
-            }
-            line.push_str("\x1b[0m\n");
+            push_ansi_row(&mut line, cells.iter().copied());
         } else {
             line.extend(cells.iter().map(|&(glyph, _)| glyph));
             line.push('\n');
