@@ -4,12 +4,12 @@
 //! frame holds one row of palette indices and the compressor's table, never its pixels, so a
 //! 4096² map at `--scale 8` is animated in the memory of its maps alone.
 
+use super::lzw::Compressor;
 use super::png::{self, Picture};
 use gif::{DisposalMethod, ExtensionData};
 use std::collections::HashMap;
 use std::io::Write;
 use warren_core::map::Rgb;
-use weezl::{encode::Encoder as Lzw, BitOrder, LzwStatus};
 
 /// Hundredths of a second each frame shows.
 pub const FRAME_DELAY: u16 = 80;
@@ -32,24 +32,24 @@ const QUANTISER_SPEED: i32 = 10;
 /// A GIF data sub-block holds at most this many bytes.
 const SUB_BLOCK: usize = 255;
 
-/// Bytes of compressed data kept before they are written out as sub-blocks.
-const OUT_BUFFER: usize = 1 << 12;
-
 /// Bytes a frame of `cols` cells a row at `scale` holds while it is encoded beside the pictures
-/// themselves: one row of palette indices, the compressor's table and output, the palette; with
-/// `quantised`, also [`QUANTISED_BYTES_PER_CELL`] for each cell the quantiser learns from
+/// themselves: one row of palette indices and its codes, the compressor's table, the palette;
+/// with `quantised`, also [`QUANTISED_BYTES_PER_CELL`] for each cell the quantiser learns from
 /// (about [`MAX_TRAINING_CELLS`] at most, whatever the number of `cells`).
 pub fn frame_bytes(cols: usize, cells: usize, scale: usize, quantised: bool) -> usize {
-    // weezl's code table at its largest (4,096 codes: keys, nodes of up to 16 successors, nodes
-    // of 256, the vectors' spare room), this module's output buffer and palette lookup.
-    const TABLES: usize = 1 << 20;
+    // The compressor's tables (48 KiB) and the palette's lookup, with room to spare.
+    const TABLES: usize = 1 << 17;
     let row = cols.saturating_mul(scale.max(1));
+    // A row's codes: at most one 12-bit code an index, and a sub-block's worth left over.
+    let codes = row.saturating_mul(3) / 2 + SUB_BLOCK + 8;
     let colours = if quantised {
         training_cells(cells, cells / cols.max(1)) * QUANTISED_BYTES_PER_CELL
     } else {
         0
     };
-    row.saturating_add(TABLES).saturating_add(colours)
+    row.saturating_add(codes)
+        .saturating_add(TABLES)
+        .saturating_add(colours)
 }
 
 /// How many of a frame's `cells` in `rows` rows the quantiser learns from, at most: every cell
@@ -150,8 +150,14 @@ impl Palette {
         struct TooManyColours;
         let mut index_of: HashMap<Rgb, u8> = HashMap::new();
         let mut rgb = Vec::new();
+        // Runs of one colour are long: only a colour unlike the cell before is looked up.
+        let mut last = None;
         let walked = picture.for_each_color_row(|row| {
             for &c in row {
+                if last == Some(c) {
+                    continue;
+                }
+                last = Some(c);
                 if !index_of.contains_key(&c) {
                     let i = u8::try_from(index_of.len()).map_err(|_| TooManyColours)?;
                     index_of.insert(c, i);
@@ -233,7 +239,7 @@ fn write_pixels(
     // The GIF minimum code size: enough bits for every index, at least 2.
     let code_size = palette.len().max(4).next_power_of_two().trailing_zeros() as u8;
     out.write_all(&[code_size])?;
-    let mut blocks = SubBlocks::new(out, Lzw::new(BitOrder::Lsb, code_size));
+    let mut blocks = SubBlocks::new(out, code_size);
     let mut line = Vec::with_capacity(picture.width() * scale);
     let mut last: Option<(Rgb, u8)> = None;
     picture.for_each_color_row(|row| {
@@ -255,60 +261,40 @@ fn write_pixels(
 /// empty block that ends the frame's data.
 struct SubBlocks<'w, W: Write> {
     out: &'w mut W,
-    lzw: Lzw,
-    buffer: Box<[u8; OUT_BUFFER]>,
-    /// Bytes of `buffer` made and not yet written.
-    filled: usize,
+    lzw: Compressor,
+    /// Code bytes made and not yet written (less than a sub-block between rows).
+    codes: Vec<u8>,
 }
 
 impl<'w, W: Write> SubBlocks<'w, W> {
-    fn new(out: &'w mut W, lzw: Lzw) -> Self {
-        SubBlocks {
-            out,
-            lzw,
-            buffer: Box::new([0; OUT_BUFFER]),
-            filled: 0,
-        }
+    fn new(out: &'w mut W, code_size: u8) -> Self {
+        let mut codes = Vec::new();
+        let lzw = Compressor::new(code_size, &mut codes);
+        SubBlocks { out, lzw, codes }
     }
 
     /// Compresses `pixels` (palette indices) and writes every whole sub-block made.
-    fn encode(&mut self, mut pixels: &[u8]) -> std::io::Result<()> {
-        while !pixels.is_empty() {
-            let (taken, _) = self.step(pixels)?;
-            pixels = &pixels[taken..];
-        }
+    fn encode(&mut self, pixels: &[u8]) -> std::io::Result<()> {
+        self.lzw.push(pixels, &mut self.codes);
+        let whole = self.codes.len() / SUB_BLOCK * SUB_BLOCK;
+        self.write_blocks(whole)?;
+        self.codes.drain(..whole);
         Ok(())
     }
 
-    /// Ends the data: the end code, the last bits, the last block and the terminator.
+    /// Ends the data: the last codes, the last block and the terminator.
     fn finish(mut self) -> std::io::Result<()> {
-        self.lzw.finish();
-        while !matches!(self.step(&[])?, (_, LzwStatus::Done)) {}
-        if self.filled > 0 {
-            self.out.write_all(&[self.filled as u8])?;
-            self.out.write_all(&self.buffer[..self.filled])?;
-        }
+        self.lzw.finish(&mut self.codes);
+        self.write_blocks(self.codes.len())?;
         self.out.write_all(&[0])
     }
 
-    /// One call of the compressor into the free part of the buffer; writes the whole
-    /// sub-blocks. Returns the input bytes it took and its status.
-    fn step(&mut self, pixels: &[u8]) -> std::io::Result<(usize, LzwStatus)> {
-        let made = self
-            .lzw
-            .encode_bytes(pixels, &mut self.buffer[self.filled..]);
-        self.filled += made.consumed_out;
-        let status = made.status.map_err(std::io::Error::other)?;
-        if matches!(status, LzwStatus::NoProgress) {
-            return Err(std::io::Error::other("the LZW compressor stopped"));
-        }
-        let whole = self.filled / SUB_BLOCK * SUB_BLOCK;
-        for block in self.buffer[..whole].chunks_exact(SUB_BLOCK) {
-            self.out.write_all(&[SUB_BLOCK as u8])?;
+    /// Writes the first `len` bytes of codes as sub-blocks.
+    fn write_blocks(&mut self, len: usize) -> std::io::Result<()> {
+        for block in self.codes[..len].chunks(SUB_BLOCK) {
+            self.out.write_all(&[block.len() as u8])?;
             self.out.write_all(block)?;
         }
-        self.buffer.copy_within(whole..self.filled, 0);
-        self.filled -= whole;
-        Ok((made.consumed_in, status))
+        Ok(())
     }
 }

@@ -4,6 +4,9 @@
 //! A renderer never calls Lua and never reads files; it sees only the finished map.
 
 pub mod gif;
+// reached by the crate's tests (tests/cli/library/render/), not API
+#[doc(hidden)]
+pub mod lzw;
 pub mod png;
 
 pub use png::Picture;

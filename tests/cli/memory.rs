@@ -154,7 +154,7 @@ fn streamed_snapshots_hold_no_copy_and_their_frames_count_against_the_memory_lim
         "twenty snapshots, the final map and the animation"
     );
     // What writing a snapshot's frame holds is checked at the snapshot's line: the components
-    // layer's labels and its quantiser's colours, 31 MiB for 2560² cells beside the map's 38.
+    // layer's labels and its quantiser's colours, 30 MiB for 2560² cells beside the map's 38.
     let out = run(
         dir.path(),
         &[
@@ -173,7 +173,7 @@ fn streamed_snapshots_hold_no_copy_and_their_frames_count_against_the_memory_lim
         err.contains("snap_layer.lua:3: ") && err.contains(EXCEEDED),
         "{err}"
     );
-    assert!(err.contains("map:snapshot needs 31 MiB"), "{err}");
+    assert!(err.contains("map:snapshot needs 30 MiB"), "{err}");
     assert!(!dir.path().join("frames2").exists(), "no frame left behind");
 }
 
@@ -229,7 +229,7 @@ fn map_sizes_are_checked_against_the_memory_limit_before_allocating() {
 fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
     let dir = tree();
     // The components layer's frame is charged a label per cell (4 bytes), and a frame of more
-    // than 256 colours gives its quantiser the colours of 2^20 cells (4 MiB): 31 MiB for 2560²
+    // than 256 colours gives its quantiser the colours of 2^20 cells (4 MiB): 30 MiB for 2560²
     // cells beside the map's 38.
     let size = ["--set", "width=2560", "--set", "height=2560"];
     let frames = ["--frames", "frames", "--scale", "1"];
@@ -240,7 +240,7 @@ fn frames_are_checked_against_the_memory_limit_before_any_frame_is_written() {
     refused(
         dir.path(),
         &out,
-        "--frames at --scale 1: a 2560×2560-pixel animation frame needs 31 MiB with 38 MiB ",
+        "--frames at --scale 1: a 2560×2560-pixel animation frame needs 30 MiB with 38 MiB ",
         &["over the 64 MiB memory limit (raise it with --max-memory)"],
     );
     // Four 1448² levels' frames fit, a level at a time; their PNG's painters, all four levels'
