@@ -479,3 +479,23 @@ fn a_batch_holds_one_limit_for_all_its_jobs() {
         within(&done, limit, &format!("{recipe} in a batch of {jobs} jobs"));
     }
 }
+
+#[test]
+fn an_ldtk_export_writes_its_grids_from_the_map() {
+    let dir = tree();
+    // A 2048² map as an LDtk project: each IntGrid row's numbers worked out from the map as it
+    // is written, so the process holds the map (12 MiB) and its own start, near 20 MiB, where
+    // collecting each grid's values first (4 bytes a cell) took it to 35 MiB (42 in a test
+    // build).
+    let size = ["--set", "width=2048", "--set", "height=2048"];
+    let done = run_with(
+        dir.path(),
+        "levels.lua",
+        512,
+        &[&size[..], &["--format", "ldtk"]].concat(),
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    under(&done, 28, "an LDtk export of 2048²");
+    let project = std::fs::read_to_string(dir.path().join("o.txt")).unwrap();
+    assert_eq!(project.matches("\"intGridCsv\"").count(), 3, "three layers");
+}

@@ -430,28 +430,38 @@ fn index_rows<T: Copy + Into<u32>>(
     width: usize,
     cells: &[T],
 ) -> io::Result<()> {
-    /// A comma and the ten digits of the largest `u32`.
-    const MAX_CELL: usize = 11;
     let width = width.max(1);
     // Sized once for the longest row; each row overwrites what it writes.
-    let mut digits: Vec<u8> = vec![0; width * MAX_CELL];
+    let mut digits: Vec<u8> = vec![0; width * MAX_CELL_DIGITS];
     out.write_all(b"[")?;
     for (y, row) in cells.chunks(width).enumerate() {
-        let mut at = 0;
-        for (x, &c) in row.iter().enumerate() {
-            if x > 0 {
-                digits[at] = b',';
-                at += 1;
-            }
-            at += write_int(&mut digits[at..], c.into());
-        }
+        let len = comma_separated(&mut digits, row.iter().map(|&c| c.into()));
         out.write_all(if y == 0 { b"\n" } else { b",\n" })?;
         out.write_all(IN.as_bytes())?;
         out.write_all(b"  [")?;
-        out.write_all(&digits[..at])?;
+        out.write_all(&digits[..len])?;
         out.write_all(b"]")?;
     }
     write!(out, "\n{IN}]")
+}
+
+/// The most bytes a cell's number takes in a row of them: a comma and the ten digits of the
+/// largest `u32`.
+pub(crate) const MAX_CELL_DIGITS: usize = 11;
+
+/// Writes `numbers` in decimal, separated by commas, at the start of `digits` (room for
+/// [`MAX_CELL_DIGITS`] bytes a number), and returns how many bytes that took.
+#[inline(always)]
+pub(crate) fn comma_separated(digits: &mut [u8], numbers: impl Iterator<Item = u32>) -> usize {
+    let mut at = 0;
+    for (x, n) in numbers.enumerate() {
+        if x > 0 {
+            digits[at] = b',';
+            at += 1;
+        }
+        at += write_int(&mut digits[at..], n);
+    }
+    at
 }
 
 /// The decimal digits of every number below 1,000 (the terrain ids and region numbers of

@@ -21,7 +21,7 @@
 //! digit; a clash gets `_2`, `_3`, …). Instance ids (`iid`) are UUID-shaped and derived from
 //! the run's seed, so output is deterministic. The IntGrids stream out row by row.
 
-use super::json::{LevelInfo, RunInfo};
+use super::json::{comma_separated, LevelInfo, RunInfo, MAX_CELL_DIGITS};
 use crate::map::{Map, Point};
 use serde_json::{json, Map as Object, Value};
 use std::io::{self, Write};
@@ -649,36 +649,34 @@ impl LdtkLevel<'_> {
         })
     }
 
-    /// Writes an IntGrid's values, one row per line.
+    /// Writes an IntGrid's values, one row per line, each row's numbers worked out from the map
+    /// as it is written (nothing held per cell).
     fn csv(&self, out: &mut dyn Write, which: i64) -> io::Result<()> {
         let map = self.map;
-        let width = map.width() as usize;
-        let values: Vec<u32> = if which == TERRAIN {
-            map.terrain_cells().iter().map(|&t| t as u32 + 1).collect()
+        let width = (map.width() as usize).max(1);
+        let of_id: Vec<u32> = if which == TERRAIN {
+            Vec::new()
         } else {
-            let of_id: Vec<u32> = map
-                .region_names()
+            map.region_names()
                 .iter()
                 .enumerate()
                 .map(|(i, n)| if i == 0 { 0 } else { self.regions.value(n) })
-                .collect();
-            map.region_cells()
-                .iter()
-                .map(|&r| of_id[r as usize])
                 .collect()
         };
-        let mut line = String::with_capacity(width * 4 + 4);
+        // Sized once for the longest row; each row overwrites what it writes.
+        let mut digits = vec![0; width * MAX_CELL_DIGITS];
         out.write_all(b"[")?;
-        for (y, row) in values.chunks(width.max(1)).enumerate() {
-            line.clear();
-            line.push_str(if y == 0 { "\n" } else { ",\n" });
-            for (x, v) in row.iter().enumerate() {
-                if x > 0 {
-                    line.push(',');
-                }
-                line.push_str(&v.to_string());
-            }
-            out.write_all(line.as_bytes())?;
+        for y in 0..map.height() as usize {
+            let cells = y * width..(y + 1) * width;
+            let len = if which == TERRAIN {
+                let row = map.terrain_cells()[cells].iter();
+                comma_separated(&mut digits, row.map(|&t| u32::from(t) + 1))
+            } else {
+                let row = map.region_cells()[cells].iter();
+                comma_separated(&mut digits, row.map(|&r| of_id[r as usize]))
+            };
+            out.write_all(if y == 0 { b"\n" } else { b",\n" })?;
+            out.write_all(&digits[..len])?;
         }
         out.write_all(b"\n]")
     }
