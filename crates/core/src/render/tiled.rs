@@ -29,7 +29,7 @@
 //!   32 bits, like seeds, are strings.
 //! - The file is TMX [`TMX_VERSION`], without a `tiledversion` (no Tiled release wrote it).
 
-use super::json::{level_stats, LevelInfo, RunInfo};
+use super::json::{comma_separated, level_stats, LevelInfo, RunInfo, MAX_CELL_DIGITS};
 use super::View;
 use crate::map::{Map, Point, Rgb, TerrainTable};
 use serde_json::Value;
@@ -386,17 +386,12 @@ fn terrain_layer(out: &mut impl Write, map: &Map, id: usize) -> io::Result<()> {
     writeln!(out, r#"   <data encoding="csv">"#)?;
     let rows = map.terrain_cells().chunks(w as usize);
     let last = h as usize - 1;
-    let mut line = String::with_capacity(w as usize * 4 + 2);
+    // Sized once for the longest row; each row overwrites what it writes.
+    let mut digits = vec![0; w as usize * MAX_CELL_DIGITS];
     for (y, row) in rows.enumerate() {
-        line.clear();
-        for (x, &t) in row.iter().enumerate() {
-            if x > 0 {
-                line.push(',');
-            }
-            line.push_str(&(t as u32 + 1).to_string());
-        }
-        line.push_str(if y == last { "\n" } else { ",\n" });
-        out.write_all(line.as_bytes())?;
+        let len = comma_separated(&mut digits, row.iter().map(|&t| u32::from(t) + 1));
+        out.write_all(&digits[..len])?;
+        out.write_all(if y == last { b"\n" } else { b",\n" })?;
     }
     writeln!(out, "</data>")?;
     writeln!(out, "  </layer>")
