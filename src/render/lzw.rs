@@ -16,6 +16,9 @@ const MAX_CODES: u32 = 1 << 12;
 const MAX_CODE_BITS: u32 = 12;
 /// Slots of the string table: twice the codes, so that a lookup seldom probes past a slot.
 const SLOTS: usize = 1 << 13;
+/// Where a [`Compressor::latest`] entry keeps its byte: above the longer string's code. An
+/// [`EMPTY`] entry's "byte" (`0xFFFF`) is no byte's, so it never matches.
+const LATEST_BYTE_SHIFT: u32 = 16;
 /// A slot holding no string (no key reaches it: the table is cleared before a string of code
 /// 4,095 could be extended).
 const EMPTY: u32 = u32::MAX;
@@ -92,8 +95,8 @@ impl Compressor {
         };
         'bytes: for &byte in rest {
             let latest = self.latest[current as usize];
-            if latest >> 16 == u32::from(byte) {
-                current = latest & 0xFFFF;
+            if latest >> LATEST_BYTE_SHIFT == u32::from(byte) {
+                current = latest & (MAX_CODES - 1);
                 continue;
             }
             let key = current << 8 | u32::from(byte);
@@ -105,7 +108,7 @@ impl Compressor {
                 }
                 if entry >> MAX_CODE_BITS == key {
                     let longer = entry & (MAX_CODES - 1);
-                    self.latest[current as usize] = u32::from(byte) << 16 | longer;
+                    self.latest[current as usize] = u32::from(byte) << LATEST_BYTE_SHIFT | longer;
                     current = longer;
                     continue 'bytes;
                 }
@@ -118,7 +121,7 @@ impl Compressor {
                 self.clear(out);
             } else {
                 self.table[slot] = key << MAX_CODE_BITS | self.next;
-                self.latest[current as usize] = u32::from(byte) << 16 | self.next;
+                self.latest[current as usize] = u32::from(byte) << LATEST_BYTE_SHIFT | self.next;
                 self.next += 1;
                 // The decoder adds each string a code later than here, and widens its codes
                 // when its table reaches 2^bits: one string after this table does.

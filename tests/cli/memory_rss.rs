@@ -354,28 +354,37 @@ fn frames_hold_a_pixel_row_and_no_snapshot() {
     under(&done, 24, "10 snapshots of 1024²");
 }
 
+/// `levels.lua` at 2048² written with `args` (its output in `o.txt`, which it returns), after
+/// asserting the run succeeded with a peak under `mib` MiB, all included.
+fn written_at_2048(args: &[&str], mib: u64, case: &str) -> Vec<u8> {
+    let dir = tree();
+    let size = ["--set", "width=2048", "--set", "height=2048"];
+    let done = run_with(dir.path(), "levels.lua", 512, &[&size[..], args].concat());
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    under(&done, mib, case);
+    std::fs::read(dir.path().join("o.txt")).unwrap()
+}
+
 #[test]
 fn a_layer_png_is_coloured_from_the_map_without_a_view() {
-    let dir = tree();
     // The region layer of a 2048² map as PNG: each row's colours worked out from the map as
     // it is written, so the process holds the map's terrain and flags (12 MiB) and its own
     // start: near 18 MiB, where drawing a view of the whole layer first (a glyph and a colour
     // per cell, 28 MiB) took it to 46 MiB.
-    let size = ["--set", "width=2048", "--set", "height=2048"];
-    let done = run_with(
-        dir.path(),
-        "levels.lua",
-        512,
-        &[
-            &size[..],
-            &["--layer", "region", "--format", "png", "--scale", "1"],
-        ]
-        .concat(),
-    );
-    assert_eq!(done.code, 0, "{}", done.stderr);
-    under(&done, 30, "a region layer's PNG of 2048²");
-    let png = std::fs::read(dir.path().join("o.txt")).unwrap();
+    let args = ["--layer", "region", "--format", "png", "--scale", "1"];
+    let png = written_at_2048(&args, 30, "a region layer's PNG of 2048²");
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}
+
+#[test]
+fn an_ldtk_export_writes_its_grids_from_the_map() {
+    // A 2048² map as an LDtk project: each IntGrid row's numbers worked out from the map as it
+    // is written, so the process holds the map (12 MiB) and its own start, near 20 MiB, where
+    // collecting each grid's values first (4 bytes a cell) took it to 35 MiB (42 in a test
+    // build).
+    let project = written_at_2048(&["--format", "ldtk"], 28, "an LDtk export of 2048²");
+    let project = String::from_utf8(project).unwrap();
+    assert_eq!(project.matches("\"intGridCsv\"").count(), 3, "three layers");
 }
 
 #[test]
@@ -478,24 +487,4 @@ fn a_batch_holds_one_limit_for_all_its_jobs() {
         std::fs::remove_file(dir.path().join("r.jsonl")).unwrap();
         within(&done, limit, &format!("{recipe} in a batch of {jobs} jobs"));
     }
-}
-
-#[test]
-fn an_ldtk_export_writes_its_grids_from_the_map() {
-    let dir = tree();
-    // A 2048² map as an LDtk project: each IntGrid row's numbers worked out from the map as it
-    // is written, so the process holds the map (12 MiB) and its own start, near 20 MiB, where
-    // collecting each grid's values first (4 bytes a cell) took it to 35 MiB (42 in a test
-    // build).
-    let size = ["--set", "width=2048", "--set", "height=2048"];
-    let done = run_with(
-        dir.path(),
-        "levels.lua",
-        512,
-        &[&size[..], &["--format", "ldtk"]].concat(),
-    );
-    assert_eq!(done.code, 0, "{}", done.stderr);
-    under(&done, 28, "an LDtk export of 2048²");
-    let project = std::fs::read_to_string(dir.path().join("o.txt")).unwrap();
-    assert_eq!(project.matches("\"intGridCsv\"").count(), 3, "three layers");
 }
