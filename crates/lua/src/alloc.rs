@@ -5,7 +5,7 @@
 //! fails raises a Lua error at once.
 
 use super::account;
-use super::budget::Budget;
+use super::budget::{Budget, TOUCHED_GROW_BYTES, TOUCH_SLICE_BYTES};
 use mlua::{ffi, Lua};
 use std::ffi::c_void;
 use std::ptr;
@@ -67,8 +67,13 @@ fn checked(watch: &Watch, ptr: *mut c_void, osize: usize, nsize: usize, old: usi
         return ptr::null_mut();
     }
     let before = account::live();
-    // SAFETY: Lua's own arguments: `ptr` is null or a block of `osize` bytes it holds.
-    let out = unsafe { forward(ptr, osize, nsize) };
+    // SAFETY (both): Lua's own arguments: `ptr` is null or a block of `osize` bytes it holds,
+    // and then `old` is `osize`.
+    let out = if nsize.saturating_sub(old) >= TOUCHED_GROW_BYTES {
+        unsafe { grow_touched(&watch.budget, ptr, old, nsize) }
+    } else {
+        unsafe { forward(ptr, osize, nsize) }
+    };
     if out.is_null() && nsize > old {
         watch.budget.allocate(nsize, old, false);
     } else {
@@ -78,6 +83,44 @@ fn checked(watch: &Watch, ptr: *mut c_void, osize: usize, nsize: usize, old: usi
             .settle_lua_blocks(nsize as isize - old as isize, blocks);
     }
     out
+}
+
+/// A grow of `ptr` (null, or a block of `old` bytes Lua holds) to `nsize` bytes, too large to
+/// leave its page faults to Lua's first use of the block, which no budget point interrupts
+/// (see [`TOUCHED_GROW_BYTES`]): a fresh block, its pages written to a slice at a time with a
+/// look at the clock between slices, then the old block's bytes copied in and the old block
+/// freed (what the global allocator's `realloc` does for a block this large). Null when there
+/// is no memory, or when the clock runs out meanwhile: the old block is then as it was.
+///
+/// # Safety
+/// As [`forward`]'s, with `old` the size of the block at `ptr` (0 when it is null).
+unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usize) -> *mut c_void {
+    /// The stride of the writes that fault pages in: the smallest page size.
+    const PAGE_BYTES: usize = 4096;
+    // SAFETY: a fresh allocation of `nsize` bytes.
+    let block = unsafe { forward(ptr::null_mut(), 0, nsize) }.cast::<u8>();
+    if block.is_null() {
+        return ptr::null_mut();
+    }
+    for slice in (0..nsize).step_by(TOUCH_SLICE_BYTES) {
+        if !budget.may_go_on_touching(nsize) {
+            // SAFETY: the block just allocated, of `nsize` bytes.
+            unsafe { forward(block.cast(), nsize, 0) };
+            return ptr::null_mut();
+        }
+        for page in (slice..nsize.min(slice + TOUCH_SLICE_BYTES)).step_by(PAGE_BYTES) {
+            // SAFETY: within the block; Lua sets every byte it reads after this.
+            unsafe { block.add(page).write_volatile(0) };
+        }
+    }
+    if !ptr.is_null() {
+        // SAFETY: two distinct blocks, the old one of `old` bytes, the new one larger.
+        unsafe {
+            ptr::copy_nonoverlapping(ptr.cast::<u8>(), block, old);
+            forward(ptr, old, 0);
+        }
+    }
+    block.cast()
 }
 
 /// What `lua_Alloc` asks for, done with the program's global allocator exactly as mlua's

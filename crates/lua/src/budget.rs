@@ -167,13 +167,29 @@ pub const COLLECTION_MARGIN: f64 = 2.0;
 /// for little.
 pub const COLLECTION_TIMED_BYTES: usize = 16 << 20;
 
-/// What the allocator expects the first use of each byte it hands out to take, at worst: Lua
-/// fills what it allocates at once, and growing a table rehashes it, all in one call with no
-/// budget point. Measured on the 2-core development machine: a runaway table's array growing
-/// from 256 to 512 MiB took 0.12 s to 0.6 s until the script ran again (the memory's page
-/// faults, 0.5–2.3 ms per MiB grown). An allocation that could not be used before the clock
-/// runs out is refused as over time.
+/// What the allocator expects the first use of each byte of a block under
+/// [`TOUCHED_GROW_BYTES`] to take, at worst: Lua fills what it allocates at once, and growing a
+/// table rehashes it, all in one call with no budget point. Measured on the 2-core development
+/// machine: a runaway table's array growing from 256 to 512 MiB took 0.12 s to 0.6 s until the
+/// script ran again (the memory's page faults, 0.5–2.3 ms per MiB grown). An allocation that
+/// could not be used before the clock runs out is refused as over time.
 pub const FIRST_TOUCH_SECONDS_PER_BYTE: f64 = 2.5e-3 / (1 << 20) as f64;
+
+/// Grows of the Lua heap into a block of at least this many bytes are not left to Lua's first
+/// use: the allocator faults the block's pages in itself, [`TOUCH_SLICE_BYTES`] at a time, and
+/// looks at the clock between slices ([`Budget::may_go_on_touching`]). A page fault's cost is
+/// the machine's, not warren's: on a virtual machine whose host had taken its memory back, 3.5
+/// ms per MiB, and a table's array growing from 128 to 256 MiB kept a runaway recipe going a
+/// second past its 2 s clock.
+pub const TOUCHED_GROW_BYTES: usize = 4 << 20;
+
+/// Bytes the allocator faults in between two looks at the clock (see [`TOUCHED_GROW_BYTES`]).
+pub const TOUCH_SLICE_BYTES: usize = 1 << 20;
+
+/// What Lua's first use of each byte of a block whose pages are in already is expected to take,
+/// at worst: copying the old block into it and filling the rest (a table's array: its nils; a
+/// rehash: every entry again).
+pub const FILL_SECONDS_PER_BYTE: f64 = 0.5e-3 / (1 << 20) as f64;
 
 /// The live budget of a Lua state. Shared by the instruction hook, the allocator and every Rust
 /// function that charges work; all of them run on the state's thread. Limits apply between
@@ -910,7 +926,9 @@ impl Budget {
     /// over [`MAX_STRING_BYTES`], or when the clock (looked at every few hundred KiB) says the
     /// time is up, or would be before the new bytes are first used (see
     /// [`FIRST_TOUCH_SECONDS_PER_BYTE`]) — so C library functions that allocate cannot outrun
-    /// the budget. Lua's allocator asks [`Budget::grows_quickly`] first, and this only when
+    /// the budget (a block of [`TOUCHED_GROW_BYTES`] or more only if Lua's fill after the
+    /// allocator has faulted it in, [`Budget::may_go_on_touching`], can end in time). Lua's
+    /// allocator asks [`Budget::grows_quickly`] first, and this only when
     /// that says no (or the allocator does not count).
     pub fn allocate(&self, old: usize, new: usize, string: bool) -> bool {
         if new <= old {
@@ -948,7 +966,13 @@ impl Budget {
         if since >= CLOCK_EVERY_BYTES {
             self.since_clock.set(0);
             let left = self.time_left(Instant::now());
-            if left.as_secs_f64() < grow as f64 * FIRST_TOUCH_SECONDS_PER_BYTE {
+            // A block that is moved is used whole: its copy of the old bytes too.
+            let first_use = if grow >= TOUCHED_GROW_BYTES {
+                new as f64 * FILL_SECONDS_PER_BYTE
+            } else {
+                new as f64 * FIRST_TOUCH_SECONDS_PER_BYTE
+            };
+            if left.as_secs_f64() < first_use {
                 self.trip(Exceeded::Time, None);
                 return false;
             }
@@ -965,6 +989,27 @@ impl Budget {
             if held > self.peak_bytes.get() {
                 self.peak_bytes.set(held);
             }
+        }
+        true
+    }
+
+    /// Whether the allocator, faulting in a block of `block` bytes for a grow of the Lua heap
+    /// (see [`TOUCHED_GROW_BYTES`]), may go on to its next slice: always between generations;
+    /// during one, only if the clock leaves time for Lua to fill the whole block after (at
+    /// [`FILL_SECONDS_PER_BYTE`]) and the generation was not cancelled. Otherwise the time (or
+    /// the cancellation) has run out, and the allocation is to fail.
+    pub fn may_go_on_touching(&self, block: usize) -> bool {
+        if !self.active.get() {
+            return true;
+        }
+        let left = self.time_left(Instant::now());
+        if left.as_secs_f64() < block as f64 * FILL_SECONDS_PER_BYTE {
+            self.trip(Exceeded::Time, None);
+            return false;
+        }
+        if self.cancelled() {
+            self.trip(Exceeded::Cancelled, None);
+            return false;
         }
         true
     }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use warren_lua::budget::{
     Budget, Exceeded, CLOCK_EVERY_BYTES, CLOCK_EVERY_INSTRUCTIONS, COLLECTION_TIMED_BYTES,
-    MAX_OUTPUT_BYTES, MAX_STRING_BYTES,
+    MAX_OUTPUT_BYTES, MAX_STRING_BYTES, TOUCHED_GROW_BYTES,
 };
 use warren_lua::Limits;
 
@@ -164,15 +164,43 @@ fn one_second_budget(spent: Duration) -> Budget {
 
 #[test]
 fn an_allocation_too_large_to_use_in_the_time_left_is_over_time() {
-    // Half a second left: 64 MiB is used in 160 ms at the expected worst rate; growing by
-    // 256 MiB more would take 640 ms.
-    let b = one_second_budget(Duration::from_millis(500));
-    assert!(b.allocate(0, 64 << 20, false));
+    // 10 ms left: a block under TOUCHED_GROW_BYTES is used in 2.5 ms per MiB at the expected
+    // worst, its page faults included: 3 MiB in 7.5 ms, 3.5 MiB in 8.75 (a moved block is used
+    // whole, not only its new bytes).
+    let b = one_second_budget(Duration::from_millis(990));
+    assert!(b.allocate(0, 3 << 20, false));
     assert_eq!(b.exceeded(), None);
-    assert!(!b.allocate(64 << 20, 320 << 20, false));
+    assert!(!b.allocate(3 << 20, 4 << 20, false), "4 MiB take 10 ms");
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    // Half a second left: a larger block is faulted in by the allocator, which looks at the
+    // clock as it goes; Lua's fill after is expected at 0.5 ms per MiB: 512 MiB in 256 ms, a
+    // whole GiB in 512.
+    let b = one_second_budget(Duration::from_millis(500));
+    assert!(b.allocate(64 << 20, 512 << 20, false));
+    assert!(!b.allocate(512 << 20, 1 << 30, false));
     assert_eq!(b.exceeded(), Some(Exceeded::Time));
     let fresh = one_second_budget(Duration::ZERO);
-    assert!(fresh.allocate(0, 320 << 20, false), "the whole second left");
+    assert!(fresh.allocate(0, 1 << 30, false), "the whole second left");
+}
+
+#[test]
+fn faulting_a_large_block_in_stops_when_its_fill_could_not_end_in_time() {
+    let b = one_second_budget(Duration::from_millis(500));
+    assert!(
+        b.may_go_on_touching(512 << 20),
+        "filled in 256 ms of the 500 left"
+    );
+    assert!(!b.may_go_on_touching(1 << 30), "512 ms to fill");
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    let cancelled = one_second_budget(Duration::ZERO);
+    cancelled.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+    assert!(!cancelled.may_go_on_touching(TOUCHED_GROW_BYTES));
+    assert_eq!(cancelled.exceeded(), Some(Exceeded::Cancelled));
+    let between_runs = Budget::new(limits(u64::MAX, usize::MAX));
+    assert!(
+        between_runs.may_go_on_touching(1 << 40),
+        "no clock between generations"
+    );
 }
 
 #[test]
@@ -305,4 +333,35 @@ fn one_string_may_not_exceed_the_cap() {
     assert!(b.allocate(0, MAX_STRING_BYTES + 1, false), "not a string");
     assert!(!b.allocate(0, MAX_STRING_BYTES + 1, true));
     assert_eq!(b.exceeded(), Some(Exceeded::String));
+}
+
+#[test]
+fn blocks_the_allocator_faults_in_keep_what_lua_had_in_them() {
+    // Every block here from 4 MiB up is a fresh one the allocator faults in and copies the old
+    // block into (TOUCHED_GROW_BYTES): a table's array and hash part growing through them, and
+    // a string made in one.
+    let recipe = r#"return {
+        params = { width = { default = 8 }, height = { default = 8 } },
+        generate = function(map)
+        local n = 1 << 21
+        local array = {}
+        for i = 1, n do array[i] = i * 3 end
+        local sum = 0
+        for i = 1, #array do sum = sum + array[i] end
+        assert(#array == n and sum == 3 * n * (n + 1) // 2, "the array: " .. #array .. " " .. sum)
+        local hash = {}
+        for i = 1, 1 << 18 do hash["k" .. i] = i end
+        local count, keys = 0, 0
+        for k, v in pairs(hash) do
+            count = count + 1
+            assert(k == "k" .. v, k)
+            keys = keys + v
+        end
+        assert(count == 1 << 18 and keys == (1 << 17) * ((1 << 18) + 1), "the hash part")
+        local s = string.rep("ab", 6 << 20)
+        assert(#s == 12 << 20 and s:sub(-3) == "bab" and not s:find("aa", 1, true), "the string")
+    end }"#;
+    let dir = tempfile::tempdir().unwrap();
+    let host = crate::common::host_for(dir.path(), "grow", recipe, Limits::default());
+    crate::common::generate_at(&host, 1, &[], 1, None).expect("every grow keeps its contents");
 }
