@@ -33,51 +33,126 @@ pub struct Finished {
     /// CPU time it used (user and system): unlike its wall time, not stretched by other work
     /// on the machine.
     pub cpu: Duration,
-    /// CPU time it had used when its first output on stderr arrived (`/proc/PID/stat`, in
-    /// clock ticks): what it spent before reporting, without the exit's unmapping of its memory
-    /// after. `None` when it wrote nothing to stderr.
-    pub cpu_at_stderr: Option<Duration>,
+    /// CPU time it had used when it began to exit (`/proc/PID/stat`, in clock ticks, read
+    /// while [`run_to_exit`] held it stopped there): all it did, without the kernel's unmapping
+    /// of its memory after. `None` from [`run`], which does not stop it.
+    pub cpu_before_exit: Option<Duration>,
 }
 
 /// Waits for `child` (reading its pipes meanwhile) and reports how it ended.
 pub fn finish(mut child: Child) -> Finished {
-    use std::io::Read;
-    let mut out = child.stdout.take().expect("stdout piped");
-    let mut err = child.stderr.take().expect("stderr piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
+    let output = Output::read_from(&mut child);
+    let (status, usage) = wait(child.id() as libc::pid_t);
+    output.finished(status, usage, None)
+}
+
+/// Runs `cmd` to the end like [`run`], but traced, so that it stops as it begins to exit
+/// (`PTRACE_EVENT_EXIT`, before the kernel tears its memory down): [`Finished::cpu_before_exit`]
+/// is then read exactly. Reading it when the child's error arrived on stderr instead raced: a
+/// test thread scheduled late on a loaded machine read it after part of the exit's unmapping of
+/// gigabytes (0.05 s more in one CI run).
+pub fn run_to_exit(cmd: &mut Command) -> Finished {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the child only makes one system call, which touches no
+    // memory of ours.
+    unsafe {
+        cmd.pre_exec(|| {
+            let traced = libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0);
+            if traced == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().expect("warren starts traced");
     let pid = child.id() as libc::pid_t;
-    let mut first = [0u8; 4096];
-    let n = err.read(&mut first).unwrap_or(0);
-    // Not waited for yet, so the process (or its zombie) is still there to read.
-    let cpu_at_stderr = (n > 0).then(|| cpu_so_far(pid));
-    let mut rest = Vec::new();
-    let _ = err.read_to_end(&mut rest);
-    let stderr = String::from_utf8_lossy(&[&first[..n], &rest[..]].concat()).into_owned();
-    let stdout = reader.join().expect("stdout reader");
+    let output = Output::read_from(&mut child);
+    let mut cpu_before_exit = None;
+    let mut exec_seen = false;
+    loop {
+        let (status, usage) = wait(pid);
+        if !libc::WIFSTOPPED(status) {
+            return output.finished(status, usage, cpu_before_exit);
+        }
+        let signal = libc::WSTOPSIG(status);
+        let passed_on = if status >> 16 == libc::PTRACE_EVENT_EXIT {
+            cpu_before_exit = Some(cpu_so_far(pid));
+            0
+        } else if signal == libc::SIGTRAP && !exec_seen {
+            exec_seen = true;
+            // The stop after its exec: from here on it stops again as it begins to exit.
+            // SAFETY: our own traced child, stopped.
+            let set =
+                unsafe { libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_TRACEEXIT) };
+            assert_eq!(set, 0, "PTRACE_SETOPTIONS failed");
+            0
+        } else {
+            signal
+        };
+        // SAFETY: our own traced child, stopped; `passed_on` is the signal that stopped it, if
+        // it is to be delivered.
+        let resumed = unsafe { libc::ptrace(libc::PTRACE_CONT, pid, 0, passed_on) };
+        assert_eq!(resumed, 0, "PTRACE_CONT failed");
+    }
+}
+
+/// A child's stdout and stderr, read to their ends by threads of their own meanwhile.
+struct Output {
+    stdout: std::thread::JoinHandle<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Output {
+    /// Starts reading `child`'s piped stdout and stderr.
+    fn read_from(child: &mut Child) -> Output {
+        fn read_all(
+            mut pipe: impl std::io::Read + Send + 'static,
+        ) -> std::thread::JoinHandle<String> {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                String::from_utf8_lossy(&bytes).into_owned()
+            })
+        }
+        Output {
+            stdout: read_all(child.stdout.take().expect("stdout piped")),
+            stderr: read_all(child.stderr.take().expect("stderr piped")),
+        }
+    }
+
+    /// How the child ended, from `wait4`'s `status` and `usage` and all it wrote.
+    fn finished(
+        self,
+        status: i32,
+        usage: libc::rusage,
+        cpu_before_exit: Option<Duration>,
+    ) -> Finished {
+        let code = if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            128 + libc::WTERMSIG(status)
+        };
+        Finished {
+            code,
+            stdout: self.stdout.join().expect("stdout reader"),
+            stderr: self.stderr.join().expect("stderr reader"),
+            peak_kib: usage.ru_maxrss as u64,
+            minor_faults: usage.ru_minflt as u64,
+            cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            cpu_before_exit,
+        }
+    }
+}
+
+/// Waits for the next change of our child `pid`: its exit, or a stop while traced.
+fn wait(pid: libc::pid_t) -> (i32, libc::rusage) {
     let mut status = 0;
     // SAFETY: a plain rusage struct filled in by the kernel for our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, which has not been waited for yet.
+    // SAFETY: waits for our own child, which has not been reaped yet.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4 failed");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        128 + libc::WTERMSIG(status)
-    };
-    Finished {
-        code,
-        stdout,
-        stderr,
-        peak_kib: usage.ru_maxrss as u64,
-        minor_faults: usage.ru_minflt as u64,
-        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-        cpu_at_stderr,
-    }
+    (status, usage)
 }
 
 /// The user and system CPU time process `pid` has used so far (`/proc/PID/stat`'s `utime` and
