@@ -89,7 +89,8 @@ fn checked(watch: &Watch, ptr: *mut c_void, osize: usize, nsize: usize, old: usi
 /// leave its page faults to Lua's first use of the block, which no budget point interrupts
 /// (see [`TOUCHED_GROW_BYTES`]): a fresh block, its pages written to a slice at a time with a
 /// look at the clock between slices, then the old block's bytes copied in and the old block
-/// freed (what the global allocator's `realloc` does for a block this large). Null when there
+/// freed (warren's own global allocator would grow a block of 8 MiB or more in place instead:
+/// this path holds both blocks at once, a known cost to remove). Null when there
 /// is no memory, or when the clock runs out meanwhile: the old block is then as it was.
 ///
 /// # Safety

@@ -167,7 +167,7 @@ pub const COLLECTION_MARGIN: f64 = 2.0;
 /// for little.
 pub const COLLECTION_TIMED_BYTES: usize = 16 << 20;
 
-/// What the allocator expects the first use of each byte of a block under
+/// What the allocator expects the first use of each byte of a block that grows by less than
 /// [`TOUCHED_GROW_BYTES`] to take, at worst: Lua fills what it allocates at once, and growing a
 /// table rehashes it, all in one call with no budget point. Measured on the 2-core development
 /// machine: a runaway table's array growing from 256 to 512 MiB took 0.12 s to 0.6 s until the
@@ -175,8 +175,8 @@ pub const COLLECTION_TIMED_BYTES: usize = 16 << 20;
 /// could not be used before the clock runs out is refused as over time.
 pub const FIRST_TOUCH_SECONDS_PER_BYTE: f64 = 2.5e-3 / (1 << 20) as f64;
 
-/// Grows of the Lua heap into a block of at least this many bytes are not left to Lua's first
-/// use: the allocator faults the block's pages in itself, [`TOUCH_SLICE_BYTES`] at a time, and
+/// Grows of the Lua heap by at least this many bytes are not left to Lua's first use of the
+/// new block: the allocator faults the block's pages in itself, [`TOUCH_SLICE_BYTES`] at a time, and
 /// looks at the clock between slices ([`Budget::may_go_on_touching`]). A page fault's cost is
 /// the machine's, not warren's: on a virtual machine whose host had taken its memory back, 3.5
 /// ms per MiB, and a table's array growing from 128 to 256 MiB kept a runaway recipe going a
@@ -187,7 +187,7 @@ pub const TOUCHED_GROW_BYTES: usize = 4 << 20;
 pub const TOUCH_SLICE_BYTES: usize = 1 << 20;
 
 /// What Lua's first use of each byte of a block whose pages are in already is expected to take,
-/// at worst: copying the old block into it and filling the rest (a table's array: its nils; a
+/// at worst: filling what the old block did not hold (a table's array: its nils; a
 /// rehash: every entry again).
 pub const FILL_SECONDS_PER_BYTE: f64 = 0.5e-3 / (1 << 20) as f64;
 

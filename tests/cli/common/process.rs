@@ -57,7 +57,12 @@ pub fn run_to_exit(cmd: &mut Command) -> Finished {
     // memory of ours.
     unsafe {
         cmd.pre_exec(|| {
-            let traced = libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0);
+            let traced = libc::ptrace(
+                libc::PTRACE_TRACEME,
+                0,
+                0 as libc::c_long,
+                0 as libc::c_long,
+            );
             if traced == -1 {
                 return Err(std::io::Error::last_os_error());
             }
@@ -82,8 +87,14 @@ pub fn run_to_exit(cmd: &mut Command) -> Finished {
             exec_seen = true;
             // The stop after its exec: from here on it stops again as it begins to exit.
             // SAFETY: our own traced child, stopped.
-            let set =
-                unsafe { libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_TRACEEXIT) };
+            let set = unsafe {
+                libc::ptrace(
+                    libc::PTRACE_SETOPTIONS,
+                    pid,
+                    0 as libc::c_long,
+                    libc::PTRACE_O_TRACEEXIT as libc::c_long,
+                )
+            };
             assert_eq!(set, 0, "PTRACE_SETOPTIONS failed");
             0
         } else {
@@ -91,8 +102,17 @@ pub fn run_to_exit(cmd: &mut Command) -> Finished {
         };
         // SAFETY: our own traced child, stopped; `passed_on` is the signal that stopped it, if
         // it is to be delivered.
-        let resumed = unsafe { libc::ptrace(libc::PTRACE_CONT, pid, 0, passed_on) };
-        assert_eq!(resumed, 0, "PTRACE_CONT failed");
+        let resumed = unsafe {
+            libc::ptrace(
+                libc::PTRACE_CONT,
+                pid,
+                0 as libc::c_long,
+                passed_on as libc::c_long,
+            )
+        };
+        // A child killed meanwhile (ESRCH) is reported by the next wait.
+        let killed = std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        assert!(resumed == 0 || killed, "PTRACE_CONT failed");
     }
 }
 
