@@ -119,6 +119,65 @@ mod mapping {
             q.cast()
         }
     }
+
+    /// The mapping at `p` of `old` bytes grown to `new`, its pages moved, not copied, with the
+    /// range at `p` kept mapped (empty) so that nothing else is placed there and the grow can
+    /// be taken back ([`ungrow`]); null on failure, the mapping then as it was. Two moves: the
+    /// pages away with `MREMAP_DONTUNMAP` (Linux 5.7; refused on older kernels), then the grow,
+    /// which may move them again.
+    ///
+    /// # Safety
+    /// As for [`unmap`].
+    pub unsafe fn grow_keeping_place(p: *mut u8, old: usize, new: usize) -> *mut u8 {
+        let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_DONTUNMAP;
+        // SAFETY: see the function's contract; the range at `p` stays mapped. The new address
+        // is passed (null, no hint): recent kernels check it whenever the pages move.
+        let moved = unsafe { libc::mremap(p.cast(), old, old, flags, std::ptr::null_mut::<u8>()) };
+        if moved == libc::MAP_FAILED {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the mapping just moved, all of it.
+        let grown = unsafe { libc::mremap(moved, old, new, libc::MREMAP_MAYMOVE) };
+        if grown != libc::MAP_FAILED {
+            return grown.cast();
+        }
+        // SAFETY: as in `ungrow`: the pages back over the empty range left at `p`.
+        if !unsafe { move_back(moved.cast(), p, old) } {
+            // Replacing a range of the process's own by one of the same size: the kernel has
+            // nothing to refuse it for; were it refused, the block would be lost.
+            std::process::abort();
+        }
+        std::ptr::null_mut()
+    }
+
+    /// Takes back [`grow_keeping_place`]'s grow of the mapping at `p` of `old` bytes to the one
+    /// at `grown` of `new`: its first `old` bytes moved back to `p`, the rest unmapped. False
+    /// when the kernel refused, and then nothing has changed.
+    ///
+    /// # Safety
+    /// `grown`, `p`, `old`, `new` are those of a grow neither kept nor taken back.
+    pub unsafe fn ungrow(grown: *mut u8, p: *mut u8, old: usize, new: usize) -> bool {
+        // SAFETY: see the function's contract.
+        if !unsafe { move_back(grown, p, old) } {
+            return false;
+        }
+        let kept = old.next_multiple_of(super::OS_PAGE);
+        // SAFETY: the grown mapping's pages past those moved back, its own.
+        unsafe { unmap(grown.add(kept), new.next_multiple_of(super::OS_PAGE) - kept) };
+        true
+    }
+
+    /// Moves the first `old` bytes of the mapping at `from` onto the range at `to`, replacing
+    /// what is mapped there; false when the kernel refused.
+    ///
+    /// # Safety
+    /// Both ranges are the process's own mappings, of `old` bytes or more, and nothing holds
+    /// a reference into the range at `to`.
+    unsafe fn move_back(from: *mut u8, to: *mut u8, old: usize) -> bool {
+        let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED;
+        // SAFETY: see the function's contract.
+        unsafe { libc::mremap(from.cast(), old, old, flags, to) != libc::MAP_FAILED }
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -131,6 +190,12 @@ mod mapping {
         unreachable!()
     }
     pub unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+        unreachable!()
+    }
+    pub unsafe fn grow_keeping_place(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+        unreachable!()
+    }
+    pub unsafe fn ungrow(_: *mut u8, _: *mut u8, _: usize, _: usize) -> bool {
         unreachable!()
     }
 }
@@ -189,6 +254,36 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Huge<A> {
                 }
             }
         }
+    }
+}
+
+/// Grows of a block served by its own mapping to a larger one, its pages moved and never copied
+/// (the range it had kept mapped, empty, until the grow is kept or taken back); any other block
+/// is left to `realloc`.
+// SAFETY: only blocks that are mappings (huge layouts, before and after) are grown; the range
+// they had stays mapped until `keep` or `undo`, so nothing else is placed there meanwhile.
+unsafe impl<A: Sync> warren_lua::account::Regrow for Huge<A> {
+    #[inline]
+    unsafe fn grow(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's guarantees make `new` a valid layout.
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        if !is_huge(&layout) || !is_huge(&new) {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: a mapping of the old size, grown.
+        unsafe { mapping::grow_keeping_place(ptr, layout.size(), new_size) }
+    }
+
+    #[inline]
+    unsafe fn keep(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the empty range a grow kept mapped at the block's old place.
+        unsafe { mapping::unmap(ptr, layout.size()) }
+    }
+
+    #[inline]
+    unsafe fn undo(&self, grown: *mut u8, ptr: *mut u8, layout: Layout, new_size: usize) -> bool {
+        // SAFETY: a grow neither kept nor taken back (the caller's guarantees).
+        unsafe { mapping::ungrow(grown, ptr, layout.size(), new_size) }
     }
 }
 

@@ -149,6 +149,91 @@ unsafe impl<A: GlobalAlloc + BlockSize> GlobalAlloc for Counting<A> {
     }
 }
 
+/// A global allocator that can grow a large block and still take the grow back, without ever
+/// holding the block's bytes twice. warren-lua's allocator grows the Lua heap's large blocks so
+/// ([`set_regrow`]): it writes the new pages itself, a slice at a time with a look at the clock
+/// between slices, and gives up half-way with the block as it was when the clock runs out. An
+/// allocator without it grows such a block by a fresh one and a copy, holding both a moment.
+///
+/// # Safety
+/// A grow must keep the block's first `layout.size()` bytes, and between [`Regrow::grow`] and
+/// [`Regrow::keep`] or [`Regrow::undo`] nothing else may be placed at the old address.
+pub unsafe trait Regrow: Sync {
+    /// The block at `ptr` (of `layout`, from this allocator) grown to `new_size` bytes, its
+    /// bytes kept and the new ones not yet written (so not yet resident); null when this
+    /// allocator cannot grow that block so, and then nothing has changed. After a grow, `ptr`
+    /// is no block until [`Regrow::keep`] or [`Regrow::undo`] is called with it.
+    ///
+    /// # Safety
+    /// `ptr` is a live block of `layout` from this allocator, and `new_size` is larger and
+    /// valid for a layout of the same alignment.
+    unsafe fn grow(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8;
+
+    /// Ends a grow for good: the block is the grown one; the old address is given back.
+    ///
+    /// # Safety
+    /// `ptr` and `layout` are those of a grow that is neither kept nor undone.
+    unsafe fn keep(&self, ptr: *mut u8, layout: Layout);
+
+    /// Takes back the grow of the block at `ptr` to the block at `grown`, of `new_size` bytes:
+    /// true when the block is at `ptr` again with its `layout.size()` bytes as they were
+    /// (whatever was written past them is gone); false when that could not be done, and then
+    /// nothing has changed (the grow is still to keep).
+    ///
+    /// # Safety
+    /// As for [`Regrow::keep`], with `grown` and `new_size` what that grow gave.
+    unsafe fn undo(&self, grown: *mut u8, ptr: *mut u8, layout: Layout, new_size: usize) -> bool;
+}
+
+/// The grows counted as the reallocations they amount to.
+// SAFETY: every call is forwarded unchanged to `A`; the counters are only thread-local cells.
+unsafe impl<A: Regrow + BlockSize> Regrow for Counting<A> {
+    #[inline]
+    unsafe fn grow(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded with the caller's guarantees.
+        let p = unsafe { self.0.grow(ptr, layout, new_size) };
+        if !p.is_null() {
+            // SAFETY: the caller's guarantees make the new size a valid layout's.
+            let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+            add(self.0.block_size(new) as isize - self.0.block_size(layout) as isize);
+        }
+        p
+    }
+
+    #[inline]
+    unsafe fn keep(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { self.0.keep(ptr, layout) }
+    }
+
+    #[inline]
+    unsafe fn undo(&self, grown: *mut u8, ptr: *mut u8, layout: Layout, new_size: usize) -> bool {
+        // SAFETY: forwarded with the caller's guarantees.
+        let undone = unsafe { self.0.undo(grown, ptr, layout, new_size) };
+        if undone {
+            // SAFETY: as in `grow`.
+            let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+            add(self.0.block_size(layout) as isize - self.0.block_size(new) as isize);
+        }
+        undone
+    }
+}
+
+/// The program's global allocator as a [`Regrow`], when [`set_regrow`] was told it.
+static REGROW: OnceLock<&'static dyn Regrow> = OnceLock::new();
+
+/// Tells warren-lua that the program's global allocator, `allocator`, is a [`Regrow`]: the
+/// `warren` binary does so as it starts. It must be the allocator installed with
+/// `#[global_allocator]` (mlua's blocks come from it); a second call is ignored.
+pub fn set_regrow(allocator: &'static dyn Regrow) {
+    let _ = REGROW.set(allocator);
+}
+
+/// The global allocator as a [`Regrow`], if [`set_regrow`] was called.
+pub(crate) fn regrow() -> Option<&'static dyn Regrow> {
+    REGROW.get().copied()
+}
+
 /// Bytes this thread holds: allocated minus freed on it, since the thread began (negative when
 /// it freed more than it took). Always 0 without [`Counting`].
 pub fn live() -> isize {

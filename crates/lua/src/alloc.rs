@@ -7,6 +7,7 @@
 use super::account;
 use super::budget::{Budget, TOUCHED_GROW_BYTES, TOUCH_SLICE_BYTES};
 use mlua::{ffi, Lua};
+use std::alloc::Layout;
 use std::ffi::c_void;
 use std::ptr;
 use std::rc::Rc;
@@ -87,32 +88,48 @@ fn checked(watch: &Watch, ptr: *mut c_void, osize: usize, nsize: usize, old: usi
 
 /// A grow of `ptr` (null, or a block of `old` bytes Lua holds) to `nsize` bytes, too large to
 /// leave its page faults to Lua's first use of the block, which no budget point interrupts
-/// (see [`TOUCHED_GROW_BYTES`]): a fresh block, its pages written to a slice at a time with a
-/// look at the clock between slices, then the old block's bytes copied in and the old block
-/// freed (warren's own global allocator would grow a block of 8 MiB or more in place instead:
-/// this path holds both blocks at once, a known cost to remove). Null when there
-/// is no memory, or when the clock runs out meanwhile: the old block is then as it was.
+/// (see [`TOUCHED_GROW_BYTES`]): the block grown, its new pages written to a slice at a time with
+/// a look at the clock between slices ([`touch`]). Null when there is no memory, or when the
+/// clock runs out meanwhile: the old block is then as it was.
+///
+/// A global allocator that is a [`account::Regrow`] (the `warren` binary's, for blocks of 8 MiB
+/// and more) grows the block where its pages are and takes the grow back if need be. Otherwise
+/// the grow is a fresh block, written whole, the old bytes copied in and the old block freed:
+/// both blocks are held a moment (the account's peak counts them).
 ///
 /// # Safety
 /// As [`forward`]'s, with `old` the size of the block at `ptr` (0 when it is null).
 unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usize) -> *mut c_void {
-    /// The stride of the writes that fault pages in: the smallest page size.
-    const PAGE_BYTES: usize = 4096;
+    if let (false, Some(regrow)) = (ptr.is_null(), account::regrow()) {
+        // SAFETY: the layout `forward` allocated the block with.
+        let layout = unsafe { Layout::from_size_align_unchecked(old, ffi::SYS_MIN_ALIGN) };
+        // SAFETY: a live block of `layout` from the global allocator, grown.
+        let grown = unsafe { regrow.grow(ptr.cast(), layout, nsize) };
+        if !grown.is_null() {
+            // SAFETY (all three): the grow just made, of `nsize` bytes, kept or taken back once.
+            unsafe {
+                if !touch(budget, grown, old, nsize)
+                    && regrow.undo(grown, ptr.cast(), layout, nsize)
+                {
+                    return ptr::null_mut();
+                }
+                // Touched whole, or (never seen) the kernel refused to take the grow back: then
+                // Lua writes the rest of its pages unwatched, as without this path.
+                regrow.keep(ptr.cast(), layout);
+            }
+            return grown.cast();
+        }
+    }
     // SAFETY: a fresh allocation of `nsize` bytes.
     let block = unsafe { forward(ptr::null_mut(), 0, nsize) }.cast::<u8>();
     if block.is_null() {
         return ptr::null_mut();
     }
-    for slice in (0..nsize).step_by(TOUCH_SLICE_BYTES) {
-        if !budget.may_go_on_touching(nsize) {
-            // SAFETY: the block just allocated, of `nsize` bytes.
-            unsafe { forward(block.cast(), nsize, 0) };
-            return ptr::null_mut();
-        }
-        for page in (slice..nsize.min(slice + TOUCH_SLICE_BYTES)).step_by(PAGE_BYTES) {
-            // SAFETY: within the block; Lua sets every byte it reads after this.
-            unsafe { block.add(page).write_volatile(0) };
-        }
+    // SAFETY: the block just allocated, of `nsize` bytes, unread.
+    if !unsafe { touch(budget, block, 0, nsize) } {
+        // SAFETY: the same block, freed unused.
+        unsafe { forward(block.cast(), nsize, 0) };
+        return ptr::null_mut();
     }
     if !ptr.is_null() {
         // SAFETY: two distinct blocks, the old one of `old` bytes, the new one larger.
@@ -122,6 +139,27 @@ unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usi
         }
     }
     block.cast()
+}
+
+/// Writes a byte in each page of `block` from byte `from` to byte `to`, [`TOUCH_SLICE_BYTES`]
+/// at a time, with [`Budget::may_go_on_touching`] asked before each slice: false, the rest left
+/// unwritten, when it says no.
+///
+/// # Safety
+/// `block` is a block of `to` bytes whose bytes from `from` on nobody reads before setting.
+unsafe fn touch(budget: &Budget, block: *mut u8, from: usize, to: usize) -> bool {
+    /// The stride of the writes that fault pages in: the smallest page size.
+    const PAGE_BYTES: usize = 4096;
+    for slice in (from..to).step_by(TOUCH_SLICE_BYTES) {
+        if !budget.may_go_on_touching(to) {
+            return false;
+        }
+        for page in (slice..to.min(slice + TOUCH_SLICE_BYTES)).step_by(PAGE_BYTES) {
+            // SAFETY: within the block, past the bytes anyone reads unset.
+            unsafe { block.add(page).write_volatile(0) };
+        }
+    }
+    true
 }
 
 /// What `lua_Alloc` asks for, done with the program's global allocator exactly as mlua's
@@ -138,7 +176,7 @@ unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usi
 /// `ptr` is null or a block of `osize` bytes from this allocator or mlua's.
 #[inline(always)]
 unsafe fn forward(ptr: *mut c_void, osize: usize, nsize: usize) -> *mut c_void {
-    use std::alloc::{alloc, dealloc, realloc, Layout};
+    use std::alloc::{alloc, dealloc, realloc};
     const ALIGN: usize = ffi::SYS_MIN_ALIGN;
     if nsize == 0 {
         if !ptr.is_null() {

@@ -176,8 +176,10 @@ pub const COLLECTION_TIMED_BYTES: usize = 16 << 20;
 pub const FIRST_TOUCH_SECONDS_PER_BYTE: f64 = 2.5e-3 / (1 << 20) as f64;
 
 /// Grows of the Lua heap by at least this many bytes are not left to Lua's first use of the
-/// new block: the allocator faults the block's pages in itself, [`TOUCH_SLICE_BYTES`] at a time, and
-/// looks at the clock between slices ([`Budget::may_go_on_touching`]). A page fault's cost is
+/// new block: the allocator faults its new pages in itself, [`TOUCH_SLICE_BYTES`] at a time,
+/// and looks at the clock between slices ([`Budget::may_go_on_touching`]), growing the block
+/// where its pages are when the global allocator can take the grow back
+/// ([`crate::account::Regrow`]: the `warren` binary's). A page fault's cost is
 /// the machine's, not warren's: on a virtual machine whose host had taken its memory back, 3.5
 /// ms per MiB, and a table's array growing from 128 to 256 MiB kept a runaway recipe going a
 /// second past its 2 s clock.
@@ -966,7 +968,9 @@ impl Budget {
         if since >= CLOCK_EVERY_BYTES {
             self.since_clock.set(0);
             let left = self.time_left(Instant::now());
-            // A block that is moved is used whole: its copy of the old bytes too.
+            // Lua goes through the whole block after the grow (a rehash, its copy of the old
+            // bytes when the allocator copies): counted at the fill's rate, its pages faulted in
+            // under the clock beforehand.
             let first_use = if grow >= TOUCHED_GROW_BYTES {
                 new as f64 * FILL_SECONDS_PER_BYTE
             } else {

@@ -2,6 +2,8 @@
 
 /// `classes.rs`: blocks counted as mimalloc sizes them, aligned, zeroed and resized.
 mod classes;
+/// `regrow.rs`: blocks of their own mapping grown, kept and taken back.
+mod regrow;
 
 #[cfg(target_os = "linux")]
 use std::sync::atomic::Ordering;

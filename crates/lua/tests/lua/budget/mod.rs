@@ -6,6 +6,8 @@
 mod account;
 /// Region files lower the limits in force, flags are checked (`limits.rs`).
 mod limits;
+/// Large grows of the Lua heap kept or taken back (`regrow.rs`).
+mod regrow;
 /// A memory limit shared by several hosts (`shared_limit.rs`), and the turns they take
 /// (`turns.rs`).
 mod shared_limit;
