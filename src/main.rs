@@ -95,7 +95,8 @@ fn prepare_process() {
 fn start() -> ! {
     // SAFETY: no other thread exists yet.
     unsafe { warren::memory::keep_freed_memory() };
-    warren_lua::account::set_regrow(&ALLOCATOR);
+    // SAFETY: the global allocator itself.
+    unsafe { warren_lua::account::set_regrow(&ALLOCATOR) };
     let cli = Cli::parse();
     // A batch lets huge pages go once its workers have loaded their recipes; a single map
     // keeps them from its start.

@@ -143,28 +143,31 @@ mod mapping {
         }
         // SAFETY: as in `ungrow`: the pages back over the empty range left at `p`.
         if !unsafe { move_back(moved.cast(), p, old) } {
-            // Replacing a range of the process's own by one of the same size: the kernel has
-            // nothing to refuse it for; were it refused, the block would be lost.
+            // Refused only when the kernel runs out of memory for its own tables (the range at
+            // `p` may be unmapped by then, and given to another thread): the block cannot be
+            // put back, nor its old place given back safely.
             std::process::abort();
         }
         std::ptr::null_mut()
     }
 
     /// Takes back [`grow_keeping_place`]'s grow of the mapping at `p` of `old` bytes to the one
-    /// at `grown` of `new`: its first `old` bytes moved back to `p`, the rest unmapped. False
-    /// when the kernel refused, and then nothing has changed.
+    /// at `grown` of `new`: its first `old` bytes moved back to `p`, the rest unmapped. Aborts
+    /// the process if the kernel refuses the move (as [`grow_keeping_place`] does).
     ///
     /// # Safety
     /// `grown`, `p`, `old`, `new` are those of a grow neither kept nor taken back.
-    pub unsafe fn ungrow(grown: *mut u8, p: *mut u8, old: usize, new: usize) -> bool {
+    pub unsafe fn ungrow(grown: *mut u8, p: *mut u8, old: usize, new: usize) {
         // SAFETY: see the function's contract.
         if !unsafe { move_back(grown, p, old) } {
-            return false;
+            // The kernel unmaps the target range before it moves pages there, and can then
+            // fail for want of memory: the old place may be another thread's by now, so it
+            // can be neither kept nor given back.
+            std::process::abort();
         }
         let kept = old.next_multiple_of(super::OS_PAGE);
         // SAFETY: the grown mapping's pages past those moved back, its own.
         unsafe { unmap(grown.add(kept), new.next_multiple_of(super::OS_PAGE) - kept) };
-        true
     }
 
     /// Moves the first `old` bytes of the mapping at `from` onto the range at `to`, replacing
@@ -195,7 +198,7 @@ mod mapping {
     pub unsafe fn grow_keeping_place(_: *mut u8, _: usize, _: usize) -> *mut u8 {
         unreachable!()
     }
-    pub unsafe fn ungrow(_: *mut u8, _: *mut u8, _: usize, _: usize) -> bool {
+    pub unsafe fn ungrow(_: *mut u8, _: *mut u8, _: usize, _: usize) {
         unreachable!()
     }
 }
@@ -283,7 +286,8 @@ unsafe impl<A: Sync> warren_lua::account::Regrow for Huge<A> {
     #[inline]
     unsafe fn undo(&self, grown: *mut u8, ptr: *mut u8, layout: Layout, new_size: usize) -> bool {
         // SAFETY: a grow neither kept nor taken back (the caller's guarantees).
-        unsafe { mapping::ungrow(grown, ptr, layout.size(), new_size) }
+        unsafe { mapping::ungrow(grown, ptr, layout.size(), new_size) };
+        true
     }
 }
 

@@ -178,7 +178,8 @@ pub unsafe trait Regrow: Sync {
     /// Takes back the grow of the block at `ptr` to the block at `grown`, of `new_size` bytes:
     /// true when the block is at `ptr` again with its `layout.size()` bytes as they were
     /// (whatever was written past them is gone); false when that could not be done, and then
-    /// nothing has changed (the grow is still to keep).
+    /// nothing has changed (the grow is still to keep). An allocator that cannot promise the
+    /// second (the `warren` binary's) ends the process instead of returning false.
     ///
     /// # Safety
     /// As for [`Regrow::keep`], with `grown` and `new_size` what that grow gave.
@@ -223,9 +224,13 @@ unsafe impl<A: Regrow + BlockSize> Regrow for Counting<A> {
 static REGROW: OnceLock<&'static dyn Regrow> = OnceLock::new();
 
 /// Tells warren-lua that the program's global allocator, `allocator`, is a [`Regrow`]: the
-/// `warren` binary does so as it starts. It must be the allocator installed with
-/// `#[global_allocator]` (mlua's blocks come from it); a second call is ignored.
-pub fn set_regrow(allocator: &'static dyn Regrow) {
+/// `warren` binary does so as it starts. A second call is ignored.
+///
+/// # Safety
+/// `allocator` is the allocator installed with `#[global_allocator]`, or one that can grow,
+/// keep and take back any block of it: the Lua heap's blocks come from the global allocator,
+/// and are handed to `allocator`.
+pub unsafe fn set_regrow(allocator: &'static dyn Regrow) {
     let _ = REGROW.set(allocator);
 }
 

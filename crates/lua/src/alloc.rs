@@ -113,8 +113,8 @@ unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usi
                 {
                     return ptr::null_mut();
                 }
-                // Touched whole, or (never seen) the kernel refused to take the grow back: then
-                // Lua writes the rest of its pages unwatched, as without this path.
+                // Touched whole, or the allocator could not take the grow back (the binary's
+                // never says so): then Lua writes the rest of its pages unwatched.
                 regrow.keep(ptr.cast(), layout);
             }
             return grown.cast();

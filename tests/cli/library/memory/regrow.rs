@@ -50,7 +50,7 @@ fn holds_the_old_bytes(p: *mut u8, case: &str) {
 }
 
 #[test]
-fn a_grow_kept_holds_the_old_bytes_and_gives_the_old_place_back() {
+fn a_grow_holds_the_old_bytes_and_its_old_place_until_kept() {
     let (p, layout) = filled();
     let before = account::live();
     // SAFETY: a live block of `layout`, grown.
@@ -67,14 +67,13 @@ fn a_grow_kept_holds_the_old_bytes_and_gives_the_old_place_back() {
     holds_the_old_bytes(grown, "grown");
     // SAFETY: the grown block's new bytes.
     unsafe { grown.add(NEW - 1).write(7) };
-    // SAFETY: the grow just made, kept once.
+    // SAFETY: the grow just made, kept once. (That a place given back is unmapped is not
+    // asserted: another test's thread may be given it at once.)
     unsafe { ALLOCATOR.keep(p, layout) };
-    assert!(!mapped(p, OLD) || p == grown, "the old place given back");
     holds_the_old_bytes(grown, "kept");
     let new = Layout::from_size_align(NEW, 16).unwrap();
     // SAFETY: the grown block is a live block of `new`.
     unsafe { ALLOCATOR.dealloc(grown, new) };
-    assert!(!mapped(grown, NEW), "freed");
 }
 
 #[test]
@@ -92,9 +91,6 @@ fn a_grow_taken_back_leaves_the_block_as_it_was() {
     assert!(unsafe { ALLOCATOR.undo(grown, p, layout, NEW) });
     assert_eq!(account::live(), before, "counted as it was");
     holds_the_old_bytes(p, "taken back");
-    if grown != p {
-        assert!(!mapped(grown, NEW), "the grown mapping given back");
-    }
     // The block is the old one again: it grows and is freed as before.
     // SAFETY: a live block of `layout`.
     let again = unsafe { ALLOCATOR.realloc(p, layout, NEW) };

@@ -50,9 +50,14 @@ unsafe impl Regrow for Recorded {
         let grown = unsafe {
             let new = Layout::from_size_align_unchecked(new_size, layout.align());
             let grown = System.alloc(new);
-            std::ptr::copy_nonoverlapping(ptr, grown, layout.size());
+            if !grown.is_null() {
+                std::ptr::copy_nonoverlapping(ptr, grown, layout.size());
+            }
             grown
         };
+        if grown.is_null() {
+            return grown;
+        }
         GROWN.with(|n| n.set(n.get() + 1));
         if armed == Armed::GrowAndCancel {
             CANCEL.with(|c| c.store(true, Ordering::Relaxed));
@@ -96,7 +101,9 @@ end }"#;
 /// and taken back.
 fn generate_armed(armed: Armed) -> (warren_lua::Result<()>, [usize; 3]) {
     static RECORDED: Recorded = Recorded;
-    set_regrow(&RECORDED);
+    // SAFETY: `Recorded` grows, keeps and takes back blocks of the system allocator, this test
+    // binary's global one.
+    unsafe { set_regrow(&RECORDED) };
     let dir = tempfile::tempdir().unwrap();
     let host = crate::common::host_for(dir.path(), "array", ARRAY, Limits::default());
     CANCEL.with(|c| {
