@@ -717,8 +717,37 @@ impl Budget {
         self.charge_bytes_for(bytes, "", location)
     }
 
+    /// Checks, before a binding allocates `bytes` of Rust-side data, that they could be put to
+    /// use before the clock runs out: their first use (page faults included) is expected to
+    /// take up to [`FIRST_TOUCH_SECONDS_PER_BYTE`], in Rust code with no budget point, as for
+    /// the Lua heap's smaller blocks. Data under [`TOUCHED_GROW_BYTES`] pass unchecked (a few
+    /// milliseconds at most), and so does everything between generations. Otherwise the time
+    /// has run out.
+    pub fn check_first_use(
+        &self,
+        bytes: usize,
+        location: impl FnOnce() -> Option<String>,
+    ) -> Result<(), Exceeded> {
+        if let Some(e) = self.exceeded.get() {
+            return Err(e);
+        }
+        if self.too_late_to_use(bytes) {
+            return Err(self.trip(Exceeded::Time, location().as_deref()));
+        }
+        Ok(())
+    }
+
+    /// Whether [`Self::check_first_use`] refuses `bytes`.
+    fn too_late_to_use(&self, bytes: usize) -> bool {
+        bytes >= TOUCHED_GROW_BYTES
+            && self.active.get()
+            && self.time_left(Instant::now()).as_secs_f64()
+                < bytes as f64 * FIRST_TOUCH_SECONDS_PER_BYTE
+    }
+
     /// [`Self::charge_bytes`] for data that `what` (a binding, `"the map"`) is about to
-    /// allocate: call it before allocating. A memory error then says who asked and how much.
+    /// allocate: call it before allocating. A memory error then says who asked and how much;
+    /// data too large to use in the time left are over time ([`Self::check_first_use`]).
     pub fn charge_bytes_for(
         &self,
         bytes: usize,
@@ -727,6 +756,9 @@ impl Budget {
     ) -> Result<(), Exceeded> {
         if let Some(e) = self.exceeded.get() {
             return Err(e);
+        }
+        if self.too_late_to_use(bytes) {
+            return Err(self.trip(Exceeded::Time, location().as_deref()));
         }
         if self.counting {
             // The allocator counts the bytes once they are taken: here they only must fit.

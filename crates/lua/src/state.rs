@@ -396,10 +396,14 @@ pub fn release_bytes(lua: &Lua, bytes: usize) {
 /// Reserves `bytes` of the memory account for a Rust object `what` makes that the state will
 /// own (a town, status lists), until the object is collected. When they do not fit, garbage is
 /// collected first (dropped objects give their share back); if that is not enough the memory
-/// limit trips, located at the calling script line.
+/// limit trips, located at the calling script line. Bytes too many to put to use in the time
+/// left are over time ([`Budget::check_first_use`]).
 pub fn reserve(lua: &Lua, bytes: usize, what: &str) -> mlua::Result<Reservation> {
     let budget = state(lua).budget.clone();
-    if budget.exceeded().is_some() {
+    if budget
+        .check_first_use(bytes, || caller_location(lua))
+        .is_err()
+    {
         return Err(exceeded_error(lua));
     }
     if let Some(r) = Reservation::try_new(&budget, bytes) {

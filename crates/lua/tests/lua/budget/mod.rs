@@ -186,6 +186,29 @@ fn an_allocation_too_large_to_use_in_the_time_left_is_over_time() {
 }
 
 #[test]
+fn rust_side_data_too_large_to_use_in_the_time_left_are_over_time() {
+    // Half a second left: 64 MiB are put to use in 160 ms at 2.5 ms per MiB, 256 MiB in 640.
+    let b = one_second_budget(Duration::from_millis(500));
+    assert_eq!(b.check_first_use(64 << 20, || None), Ok(()));
+    assert_eq!(b.charge_bytes_for(64 << 20, "a field", || None), Ok(()));
+    assert_eq!(b.check_first_use(256 << 20, || None), Err(Exceeded::Time));
+    assert_eq!(b.exceeded(), Some(Exceeded::Time));
+    // A millisecond left: data under TOUCHED_GROW_BYTES pass, the binding's own work is charged
+    // as it goes; 4 MiB (10 ms) do not.
+    let late = one_second_budget(Duration::from_millis(999));
+    assert_eq!(
+        late.check_first_use(TOUCHED_GROW_BYTES - 1, || None),
+        Ok(())
+    );
+    assert_eq!(
+        late.charge_bytes_for(TOUCHED_GROW_BYTES, "a field", || None),
+        Err(Exceeded::Time)
+    );
+    let between_runs = Budget::new(limits(u64::MAX, usize::MAX));
+    assert_eq!(between_runs.check_first_use(1 << 40, || None), Ok(()));
+}
+
+#[test]
 fn faulting_a_large_block_in_stops_when_its_fill_could_not_end_in_time() {
     let b = one_second_budget(Duration::from_millis(500));
     assert!(
