@@ -107,6 +107,19 @@ fn add(delta: isize) {
     });
 }
 
+impl<A: BlockSize> Counting<A> {
+    /// What resizing a block of `layout` to `new_size` bytes adds to the count.
+    ///
+    /// # Safety
+    /// `new_size` is valid for a layout of `layout`'s alignment.
+    #[inline(always)]
+    unsafe fn resize_bytes(&self, layout: Layout, new_size: usize) -> isize {
+        // SAFETY: see the function's contract.
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        self.0.block_size(new) as isize - self.0.block_size(layout) as isize
+    }
+}
+
 // SAFETY: every call is forwarded unchanged to `A`; the counters are only thread-local cells.
 unsafe impl<A: GlobalAlloc + BlockSize> GlobalAlloc for Counting<A> {
     #[inline]
@@ -142,8 +155,7 @@ unsafe impl<A: GlobalAlloc + BlockSize> GlobalAlloc for Counting<A> {
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             // SAFETY: the caller's guarantees make the new size a valid layout's.
-            let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-            add(self.0.block_size(new) as isize - self.0.block_size(layout) as isize);
+            add(unsafe { self.resize_bytes(layout, new_size) });
         }
         p
     }
@@ -195,8 +207,7 @@ unsafe impl<A: Regrow + BlockSize> Regrow for Counting<A> {
         let p = unsafe { self.0.grow(ptr, layout, new_size) };
         if !p.is_null() {
             // SAFETY: the caller's guarantees make the new size a valid layout's.
-            let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-            add(self.0.block_size(new) as isize - self.0.block_size(layout) as isize);
+            add(unsafe { self.resize_bytes(layout, new_size) });
         }
         p
     }
@@ -213,8 +224,7 @@ unsafe impl<A: Regrow + BlockSize> Regrow for Counting<A> {
         let undone = unsafe { self.0.undo(grown, ptr, layout, new_size) };
         if undone {
             // SAFETY: as in `grow`.
-            let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-            add(self.0.block_size(layout) as isize - self.0.block_size(new) as isize);
+            add(-unsafe { self.resize_bytes(layout, new_size) });
         }
         undone
     }
