@@ -100,6 +100,14 @@ const RECIPES: &[(&str, &str)] = &[
          end }\n",
     ),
     (
+        "copied.lua",
+        "return { params = { width = { default = 16 }, height = { default = 16 } },\n\
+         generate = function(map, ctx)\n\
+         local cells = {}\n\
+         for i = 1, (1 << 18) + 1 do cells[i] = i end\n\
+         end }\n",
+    ),
+    (
         "levels.lua",
         "return { params = { width = { default = 1024 }, height = { default = 1024 } },\n\
          generate = function(map, ctx) map:fill('floor') end }\n",
@@ -238,6 +246,19 @@ fn a_table_grown_to_most_of_the_limit_fits_it() {
     let done = run_with(dir.path(), "array.lua", 320, &[]);
     assert_eq!(done.code, 0, "{}", done.stderr);
     within(&done, 320, "array.lua");
+}
+
+#[test]
+fn a_grow_made_by_a_copy_must_fit_beside_the_block_it_copies() {
+    // The array's block grows from 4 to 8 MiB: a block under 8 MiB is not a mapping of its own,
+    // so the grow is a fresh block with the old one copied in, both held a moment. Under 12 MiB
+    // the fresh block is refused as the Lua heap's request; let through, both were held and the
+    // old block was counted among the maps at the next checkpoint ("the Lua heap holds 9 MiB
+    // beside 5 MiB of maps, layers and objects").
+    let done = stopped(tree().path(), "copied.lua", 4, 12);
+    let expected = "KiB of maps, layers and objects, and asked for 8 MiB more";
+    assert!(done.stderr.contains(expected), "{}", done.stderr);
+    assert!(lua_heap_mib(&done) <= 5, "{}", done.stderr);
 }
 
 /// The Lua heap's size in whole MiB (rounded up) in a memory error's message.

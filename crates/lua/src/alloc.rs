@@ -95,7 +95,8 @@ fn checked(watch: &Watch, ptr: *mut c_void, osize: usize, nsize: usize, old: usi
 /// A global allocator that is a [`account::Regrow`] (the `warren` binary's, for blocks of 8 MiB
 /// and more) grows the block where its pages are and takes the grow back if need be. Otherwise
 /// the grow is a fresh block, written whole, the old bytes copied in and the old block freed:
-/// both blocks are held a moment (the account's peak counts them).
+/// both blocks are held a moment, and the fresh one is made only if it fits beside the old one
+/// ([`Budget::may_copy_grow`]).
 ///
 /// # Safety
 /// As [`forward`]'s, with `old` the size of the block at `ptr` (0 when it is null).
@@ -119,6 +120,9 @@ unsafe fn grow_touched(budget: &Budget, ptr: *mut c_void, old: usize, nsize: usi
             }
             return grown.cast();
         }
+    }
+    if !ptr.is_null() && !budget.may_copy_grow(old, nsize) {
+        return ptr::null_mut();
     }
     // SAFETY: a fresh allocation of `nsize` bytes.
     let block = unsafe { forward(ptr::null_mut(), 0, nsize) }.cast::<u8>();

@@ -504,16 +504,16 @@ impl Budget {
         if peak <= self.limits.get().memory {
             return false;
         }
-        self.note_heap(peak);
+        self.note_heap(peak, self.lua_bytes.get(), 0);
         true
     }
 
-    /// Remembers, for the message, that the account held `total` bytes, the Lua heap among them.
-    fn note_heap(&self, total: usize) {
+    /// Remembers, for the message, that the account held `total` bytes, `lua` of them the Lua
+    /// heap's, when the Lua heap asked for `asked` more (0: the limit was found passed).
+    fn note_heap(&self, total: usize, lua: usize, asked: usize) {
         if self.exceeded.get().is_some() {
             return;
         }
-        let lua = self.lua_bytes.get();
         let outside = if self.counting {
             total.saturating_sub(lua)
         } else {
@@ -526,6 +526,9 @@ impl Budget {
                 mib(lua),
                 mib(outside)
             );
+            if asked > 0 {
+                *detail += &format!(", and asked for {} more", mib(asked));
+            }
         }
     }
 
@@ -776,7 +779,7 @@ impl Budget {
             if now.saturating_add(bytes) > limit {
                 self.note_memory(what, bytes, now);
             } else {
-                self.note_heap(peak);
+                self.note_heap(peak, self.lua_bytes.get(), 0);
             }
             return Err(self.trip(Exceeded::Memory, location().as_deref()));
         }
@@ -989,7 +992,7 @@ impl Budget {
         // gave back is found by the next checkpoint, which knows the script's line.
         let (now, peak) = self.account();
         if now.saturating_add(grow) > limits.memory {
-            self.note_heap(now);
+            self.note_heap(now, self.lua_bytes.get(), grow);
             self.trip(Exceeded::Memory, None);
             return false;
         }
@@ -1046,6 +1049,36 @@ impl Budget {
         if self.cancelled() {
             self.trip(Exceeded::Cancelled, None);
             return false;
+        }
+        true
+    }
+
+    /// Whether a grow of a Lua block from `old` to `new` bytes, which [`Budget::allocate`] let
+    /// through, may be made as a fresh block of `new` bytes with the old one copied in (an
+    /// allocator that cannot grow the block where it is): both blocks are held a moment, so the
+    /// fresh one must fit beside everything held now, the old block included. Trips the memory
+    /// limit when it does not, the message naming the Lua heap's request (not, as a peak found
+    /// later would, counting the old block among the maps, layers and objects).
+    pub fn may_copy_grow(&self, old: usize, new: usize) -> bool {
+        if !self.active.get() {
+            return true;
+        }
+        // `allocate` counted the grow already; nothing of it is made yet.
+        let counted = new.saturating_sub(old);
+        let lua = self.lua_bytes.get().saturating_sub(counted);
+        let now = if self.counting {
+            self.account().0
+        } else {
+            self.held().saturating_sub(counted)
+        };
+        let needed = now.saturating_add(new);
+        if needed > self.limits.get().memory {
+            self.note_heap(now, lua, new);
+            self.trip(Exceeded::Memory, None);
+            return false;
+        }
+        if !self.counting && needed > self.peak_bytes.get() {
+            self.peak_bytes.set(needed);
         }
         true
     }

@@ -1,6 +1,7 @@
 //! Large grows of the Lua heap through a global allocator that can take a grow back
 //! (`warren_lua::account::Regrow`, crates/lua/src/alloc.rs): kept when the pages were written in
-//! time, taken back when the clock or a cancellation stopped the writing.
+//! time, taken back when the clock or a cancellation stopped the writing; without one, a grow
+//! made by a copy, refused when the two blocks do not fit together.
 //!
 //! This test binary's global allocator is the system's; [`Recorded`] makes it a `Regrow` for
 //! the threads that arm it (the others see an allocator that cannot, as before).
@@ -136,4 +137,29 @@ fn a_grow_stopped_while_its_pages_are_written_is_taken_back() {
         (1, 0, 1),
         "the grow taken back, not kept"
     );
+}
+
+/// Generates [`ARRAY`] (its array's last grow from 4 to 8 MiB) under `mib` MiB with no
+/// allocator that can grow a block in place: the grow is a fresh block with the old one
+/// copied in.
+fn generate_copying_under(mib: usize) -> warren_lua::Result<()> {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        memory: mib << 20,
+        ..Limits::default()
+    };
+    let host = crate::common::host_for(dir.path(), "array", ARRAY, limits);
+    crate::common::generate_at(&host, 1, &[], 1, None).map(drop)
+}
+
+#[test]
+fn a_grow_made_by_a_copy_must_fit_beside_the_block_it_copies() {
+    // The array holds 4 MiB and asks for 8: 4 MiB more fit under 12, but not the 12 held
+    // while the old block is copied into the new one.
+    let error = generate_copying_under(12)
+        .expect_err("the old and the new block do not fit together")
+        .to_string();
+    assert!(error.contains("memory limit exceeded"), "{error}");
+    assert!(error.contains("and asked for 8 MiB more"), "{error}");
+    generate_copying_under(13).expect("both blocks fit under 13 MiB");
 }
