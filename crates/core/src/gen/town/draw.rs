@@ -141,28 +141,35 @@ impl Town {
             unsafe { street.set_len(street.len() + kept) };
             map.write_terrain_row(0, y as i32, &row)?;
         }
-        let layout = self.layout();
-        // TownMaze's doors and gates are openings drawn as open doors.
-        let doors = layout.rooms.iter().flat_map(|r| &r.doors);
-        for &p in doors.chain(&layout.gates) {
+        // TownMaze's doors and gates are openings drawn as open doors: each room's, in order
+        // (recorded with the room as it is reached), then the gates'.
+        let notes_rooms = map.notes.rooms.len();
+        map.notes.rooms.reserve(self.room_count());
+        for room in self.rooms() {
+            for &p in &room.doors {
+                map.add_door(Door::new(p, DoorState::Open))?;
+            }
+            map.notes.rooms.push(Room {
+                rect: room.rect.inset(1),
+                kind: ROOM_KIND.into(),
+                doors: room.doors,
+            });
+        }
+        let gates = self.gates();
+        for &p in &gates {
             map.add_door(Door::new(p, DoorState::Open))?;
         }
         let notes = &mut map.notes;
-        notes.spawns.extend(layout.gates.iter().map(|g| Spawn {
+        notes.spawns.extend(gates.iter().map(|g| Spawn {
             x: g.x,
             y: g.y,
             what: GATE_SPAWN.into(),
         }));
         let drawn = Drawn {
-            rooms: layout.rooms.len(),
-            gates: layout.gates.len(),
+            rooms: notes.rooms.len() - notes_rooms,
+            gates: gates.len(),
             street_cells: street.len(),
         };
-        notes.rooms.extend(layout.rooms.into_iter().map(|r| Room {
-            rect: r.rect.inset(1),
-            kind: ROOM_KIND.into(),
-            doors: r.doors,
-        }));
         notes.corridors.push(Corridor {
             cells: street,
             region: Some(STREET_REGION.into()),

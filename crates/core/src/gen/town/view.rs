@@ -69,26 +69,58 @@ impl Town {
 
     /// Rooms with their doors, open gates and street cells.
     pub fn layout(&self) -> TownLayout {
-        let grid = self.grid;
+        let streets = self.lists.size(super::STREET);
         let mut layout = TownLayout {
-            gates: self
-                .gate_indices()
-                .into_iter()
-                .map(|i| grid.point(i))
-                .collect(),
+            gates: self.gates(),
             ..TownLayout::default()
         };
-        layout.gates.sort_by_key(|p| (p.y, p.x));
-        let streets = self.lists.size(super::STREET);
-        let unused = self.lists.size(super::UNUSED);
+        layout.rooms.reserve_exact(self.room_count());
+        layout.rooms.extend(self.rooms());
         layout.streets.reserve_exact(streets);
-        layout.rooms.reserve_exact(grid.len() - streets - unused);
-        for cell in 0..grid.len() {
-            let centre = grid.centre(cell);
-            match self.status_of(cell) {
-                CellStatus::Street => layout.streets.push(centre),
-                CellStatus::Unused => {}
-                _ => layout.rooms.push(TownRoom {
+        let grid = self.grid;
+        layout.streets.extend(
+            (0..grid.len())
+                .filter(|&cell| self.status_of(cell) == CellStatus::Street)
+                .map(|cell| grid.centre(cell)),
+        );
+        layout
+    }
+
+    /// The open gates in display coordinates, row-major ([`TownLayout::gates`]).
+    pub fn gates(&self) -> Vec<Point> {
+        let grid = self.grid;
+        let mut gates: Vec<Point> = self
+            .gate_indices()
+            .into_iter()
+            .map(|i| grid.point(i))
+            .collect();
+        gates.sort_by_key(|p| (p.y, p.x));
+        gates
+    }
+
+    /// How many rooms [`Town::rooms`] gives: the cells that are neither streets nor unused.
+    pub fn room_count(&self) -> usize {
+        let (streets, unused) = (
+            self.lists.size(super::STREET),
+            self.lists.size(super::UNUSED),
+        );
+        self.grid.len() - streets - unused
+    }
+
+    /// The rooms with their doors, row-major ([`TownLayout::rooms`]), each made as it is
+    /// reached.
+    pub fn rooms(&self) -> impl Iterator<Item = TownRoom> + '_ {
+        let grid = self.grid;
+        (0..grid.len())
+            .filter(|&cell| {
+                !matches!(
+                    self.status_of(cell),
+                    CellStatus::Street | CellStatus::Unused
+                )
+            })
+            .map(move |cell| {
+                let centre = grid.centre(cell);
+                TownRoom {
                     rect: Rect::new(centre.x - 1, centre.y - 1, 3, 3),
                     doors: Heading::ALL
                         .iter()
@@ -96,9 +128,7 @@ impl Town {
                         .filter(|&i| matches!(self.chars[i], HDOOR | VDOOR))
                         .map(|i| grid.point(i))
                         .collect(),
-                }),
-            }
-        }
-        layout
+                }
+            })
     }
 }
