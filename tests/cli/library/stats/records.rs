@@ -101,3 +101,138 @@ fn csv_has_one_row_per_seed_and_quotes_odd_fields() {
     assert!(lines[3].starts_with("7,") && lines[3].ends_with(",x.lua:1: boom"));
     assert!(lines[4].starts_with("9,3.1"));
 }
+
+/// A header and `lines`, as a records file.
+fn file_of(lines: &[&str]) -> String {
+    let mut text = "{\"warren_stats\":1,\"recipe\":\"r\",\"params\":{}}\n".to_string();
+    for line in lines {
+        text += line;
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn record_lines_read_as_json_objects_whatever_their_form() {
+    // Keys out of order, a name written twice (the last kept), a name with an escape, unknown
+    // fields, and a failed seed's line with metrics beside its error: as a JSON object reads
+    // them, each object's names in sorted order.
+    let text = file_of(&[
+        r#"{"seed":4,"metrics":{"zeta":1,"alpha":2.5,"alpha":3,"es\u0063aped":-0.0},"extra":[1,{}],"time_us":{"total":7,"b":2}}"#,
+        r#"{"time_us":{},"seed":5}"#,
+        r#"{"seed":6,"metrics":{"zeta":8},"error":"x.lua:2: boom"}"#,
+    ]);
+    let (_, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("header");
+    let mut back = Vec::new();
+    while let Some(r) = reader.next_record() {
+        back.push(r.expect("a valid record").0);
+    }
+    let names = reader.names();
+    let named =
+        |pairs: &[(u32, f64)], all: &warren::stats::aggregate::Names| -> Vec<(String, f64)> {
+            pairs
+                .iter()
+                .map(|&(id, v)| (all.name(id).to_string(), v))
+                .collect()
+        };
+    match &back[0].outcome {
+        Outcome::Measured { metrics, times } => {
+            let metrics = named(metrics, &names.metrics);
+            assert_eq!(
+                metrics,
+                [
+                    ("alpha".into(), 3.0),
+                    ("escaped".into(), -0.0),
+                    ("zeta".into(), 1.0)
+                ]
+            );
+            assert!(metrics[1].1.is_sign_negative(), "-0 kept");
+            let times = named(times, &names.times);
+            assert_eq!(times, [("b".into(), 2.0), ("total".into(), 7.0)]);
+        }
+        other => panic!("seed 4: {other:?}"),
+    }
+    assert_eq!(
+        back[1].outcome,
+        Outcome::Measured {
+            metrics: vec![],
+            times: vec![]
+        }
+    );
+    assert_eq!(back[2].outcome, Outcome::Failed("x.lua:2: boom".into()));
+}
+
+#[test]
+fn record_lines_of_the_wrong_form_say_what_is_wrong() {
+    for (line, expected) in [
+        (r#"{"seed":1,"error":null}"#, r#""error" must be a string"#),
+        (
+            r#"{"seed":1,"metrics":null}"#,
+            r#""metrics" must be an object, got null"#,
+        ),
+        (
+            r#"{"seed":1,"time_us":[1]}"#,
+            r#""time_us" must be an object, got [1]"#,
+        ),
+        (
+            r#"{"seed":1,"metrics":{"x":"y"}}"#,
+            r#""metrics"."x" must be a number, got "y""#,
+        ),
+        (r#"{"seed":1.5}"#, r#"the record has no "seed""#),
+        (
+            r#"{"seed":1,"metrics":{"x":1e400}}"#,
+            "not JSON: number out of range",
+        ),
+    ] {
+        let text = file_of(&[line]);
+        let (_, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("header");
+        let e = reader.next_record().expect("a line").expect_err(line);
+        assert!(
+            e.starts_with("a.jsonl:2: ") && e.contains(expected),
+            "{line}: {e}"
+        );
+    }
+}
+
+#[test]
+fn csv_numbers_are_written_as_rust_displays_them() {
+    let values = [
+        0.0,
+        -0.0,
+        3.0,
+        -3.0,
+        0.1,
+        2.5e-8,
+        9.0e15,
+        8_999_999_999_999_999.0,
+        1.0e300,
+        -1.0e16,
+    ];
+    let pairs: Vec<String> = (0..values.len())
+        .map(|i| format!("\"m{i:02}\":{:?}", values[i]))
+        .collect();
+    let line = format!("{{\"seed\":3,\"metrics\":{{{}}}}}", pairs.join(","));
+    let text = file_of(&[&line]);
+    let mut data = Aggregate::new(Header {
+        recipe: "r".into(),
+        params: BTreeMap::new(),
+        plan: None,
+    });
+    let (_, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("header");
+    let record = reader.next_record().expect("a line").expect("valid").0;
+    data.absorb(&[record], reader.names());
+    let (_, mut reader) = Reader::new(text.as_bytes(), "a.jsonl").expect("header");
+    let mut csv = Vec::new();
+    write_csv(&mut reader, &data, &mut csv).expect("in memory");
+    let csv = String::from_utf8(csv).expect("UTF-8");
+    let row = csv.lines().nth(1).expect("a row");
+    let written: Vec<&str> = row.split(',').collect();
+    for (i, v) in values.iter().enumerate() {
+        let column = data
+            .metrics()
+            .iter()
+            .position(|c| c.name == format!("m{i:02}"))
+            .expect("a column");
+        assert_eq!(written[1 + column], format!("{v}"), "m{i:02}");
+    }
+}
