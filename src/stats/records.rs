@@ -67,7 +67,7 @@ pub fn write_record(out: &mut Vec<u8>, record: &Record, names: &RecordNames) {
     out.extend_from_slice(b"}\n");
 }
 
-/// `{"name":value,…}`; whole numbers as integers (both forms read back exactly).
+/// `{"name":value,…}`; whole numbers as integers (both forms read back exactly, -0 too).
 fn object<'a>(out: &mut Vec<u8>, pairs: impl Iterator<Item = (&'a str, f64)>) {
     out.push(b'{');
     for (i, (name, v)) in pairs.enumerate() {
@@ -76,13 +76,22 @@ fn object<'a>(out: &mut Vec<u8>, pairs: impl Iterator<Item = (&'a str, f64)>) {
         }
         let _ = serde_json::to_writer(&mut *out, name);
         out.push(b':');
-        if v.fract() == 0.0 && v.abs() < 9.0e15 {
-            out.extend_from_slice(itoa::Buffer::new().format(v as i64).as_bytes());
-        } else {
-            let _ = serde_json::to_writer(&mut *out, &v);
+        match integer_form(v) {
+            Some(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+            None => {
+                let _ = serde_json::to_writer(&mut *out, &v);
+            }
         }
     }
     out.push(b'}');
+}
+
+/// `v` as the integer whose digits alone write it exactly, when there is one: a whole number
+/// below 9e15, but not -0 (as digits it would read back as 0; JSON writes it `-0.0`, `Display`
+/// `-0`). The integer formatter takes a fraction of the float formatter's time.
+fn integer_form(v: f64) -> Option<i64> {
+    let exact = v.fract() == 0.0 && v.abs() < 9.0e15 && !(v == 0.0 && v.is_sign_negative());
+    exact.then_some(v as i64)
 }
 
 /// Reads a JSON Lines records file one line at a time.
@@ -581,13 +590,12 @@ impl<'a> Columns<'a> {
     }
 }
 
-/// `v` as `Display` writes it: a whole number (but -0) through [`itoa`], the rest through the
-/// float formatter, which takes several times as long.
+/// `v` as `Display` writes it: an [`integer_form`] through [`itoa`], the rest through the float
+/// formatter.
 fn write_number(out: &mut impl Write, v: f64) -> std::io::Result<()> {
-    if v.fract() == 0.0 && v.abs() < 9.0e15 && !(v == 0.0 && v.is_sign_negative()) {
-        out.write_all(itoa::Buffer::new().format(v as i64).as_bytes())
-    } else {
-        write!(out, "{v}")
+    match integer_form(v) {
+        Some(n) => out.write_all(itoa::Buffer::new().format(n).as_bytes()),
+        None => write!(out, "{v}"),
     }
 }
 

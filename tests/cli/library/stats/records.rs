@@ -61,6 +61,55 @@ fn jsonl_reads_back_exactly() {
 }
 
 #[test]
+fn journal_numbers_read_back_bit_for_bit() {
+    // -0 among them: `==` takes it for 0, so the bits are compared.
+    let values = [
+        0.0,
+        -0.0,
+        3.0,
+        -3.0,
+        0.1,
+        2.5e-8,
+        9.0e15,
+        -1.0e16,
+        1.0e300,
+        f64::MIN_POSITIVE,
+    ];
+    let mut names = RecordNames::default();
+    let metrics = (0..values.len())
+        .map(|i| (names.metrics.id(&format!("m{i}")), values[i]))
+        .collect();
+    let record = Record {
+        seed: 1,
+        outcome: Outcome::Measured {
+            metrics,
+            times: vec![(names.times.id("total"), -0.0)],
+        },
+    };
+    let header = Header {
+        recipe: "r".into(),
+        params: BTreeMap::new(),
+        plan: None,
+    };
+    let mut text = format!("{}\n", header_line(&header)).into_bytes();
+    write_record(&mut text, &record, &names);
+    let (_, mut reader) = Reader::new(text.as_slice(), "a.jsonl").expect("header");
+    let back = reader.next_record().expect("a line").expect("valid").0;
+    let bits = |r: &Record| match &r.outcome {
+        Outcome::Measured { metrics, times } => (metrics.iter().chain(times))
+            .map(|&(id, v)| (id, v.to_bits()))
+            .collect::<Vec<_>>(),
+        Outcome::Failed(e) => panic!("failed: {e}"),
+    };
+    assert_eq!(
+        bits(&back),
+        bits(&record),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+}
+
+#[test]
 fn bad_lines_are_located() {
     let e = Reader::new("{\"x\":1}\n".as_bytes(), "a.jsonl")
         .err()
