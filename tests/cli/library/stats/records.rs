@@ -60,21 +60,26 @@ fn jsonl_reads_back_exactly() {
     assert_eq!(reader.names(), &names);
 }
 
+/// Numbers at the edges of how records write them: zeros of both signs, whole and not, the
+/// largest whole numbers written as integers and the first beyond, the extremes.
+const ODD_NUMBERS: [f64; 11] = [
+    0.0,
+    -0.0,
+    3.0,
+    -3.0,
+    0.1,
+    2.5e-8,
+    9.0e15,
+    8_999_999_999_999_999.0,
+    -1.0e16,
+    1.0e300,
+    f64::MIN_POSITIVE,
+];
+
 #[test]
 fn journal_numbers_read_back_bit_for_bit() {
     // -0 among them: `==` takes it for 0, so the bits are compared.
-    let values = [
-        0.0,
-        -0.0,
-        3.0,
-        -3.0,
-        0.1,
-        2.5e-8,
-        9.0e15,
-        -1.0e16,
-        1.0e300,
-        f64::MIN_POSITIVE,
-    ];
+    let values = ODD_NUMBERS;
     let mut names = RecordNames::default();
     let metrics = (0..values.len())
         .map(|i| (names.metrics.id(&format!("m{i}")), values[i]))
@@ -95,15 +100,20 @@ fn journal_numbers_read_back_bit_for_bit() {
     write_record(&mut text, &record, &names);
     let (_, mut reader) = Reader::new(text.as_slice(), "a.jsonl").expect("header");
     let back = reader.next_record().expect("a line").expect("valid").0;
-    let bits = |r: &Record| match &r.outcome {
-        Outcome::Measured { metrics, times } => (metrics.iter().chain(times))
-            .map(|&(id, v)| (id, v.to_bits()))
-            .collect::<Vec<_>>(),
+    // By name: the reader numbers names in its own order.
+    let bits = |r: &Record, names: &RecordNames| match &r.outcome {
+        Outcome::Measured { metrics, times } => {
+            let metrics = metrics.iter().map(|&(id, v)| (names.metrics.name(id), v));
+            let times = times.iter().map(|&(id, v)| (names.times.name(id), v));
+            (metrics.chain(times))
+                .map(|(name, v)| (name.to_string(), v.to_bits()))
+                .collect::<BTreeMap<_, _>>()
+        }
         Outcome::Failed(e) => panic!("failed: {e}"),
     };
     assert_eq!(
-        bits(&back),
-        bits(&record),
+        bits(&back, reader.names()),
+        bits(&record, &names),
         "{}",
         String::from_utf8_lossy(&text)
     );
@@ -245,18 +255,7 @@ fn record_lines_of_the_wrong_form_say_what_is_wrong() {
 
 #[test]
 fn csv_numbers_are_written_as_rust_displays_them() {
-    let values = [
-        0.0,
-        -0.0,
-        3.0,
-        -3.0,
-        0.1,
-        2.5e-8,
-        9.0e15,
-        8_999_999_999_999_999.0,
-        1.0e300,
-        -1.0e16,
-    ];
+    let values = ODD_NUMBERS;
     let pairs: Vec<String> = (0..values.len())
         .map(|i| format!("\"m{i:02}\":{:?}", values[i]))
         .collect();
