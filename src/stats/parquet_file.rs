@@ -21,7 +21,7 @@
 //! needs, is kept to the end (about 2.5 MB a million maps, BENCHMARKS.md).
 
 use super::aggregate::{Aggregate, Header, Outcome, Record, RecordNames};
-use super::records::{header_line, parse_header, Reader};
+use super::records::{header_line, parse_header, ColumnsById, Reader};
 use parquet::basic::{
     Compression, ConvertedType, IntType, LogicalType, Repetition, Type as Physical,
 };
@@ -116,8 +116,7 @@ pub fn write<R: BufRead>(
     let mut errors: Vec<ByteArray> = Vec::new();
     let mut errors_defined: Vec<i16> = Vec::with_capacity(ROW_GROUP);
     // Positions of the reader's name ids among the columns (names appear as records are read).
-    let mut metric_at: Vec<Option<usize>> = Vec::new();
-    let mut time_at: Vec<Option<usize>> = Vec::new();
+    let (mut metric_at, mut time_at) = (ColumnsById::default(), ColumnsById::default());
     while let Some(next) = reader.next_record() {
         let (record, _) = next?;
         seeds.push(record.seed as i64);
@@ -177,17 +176,16 @@ fn whole(v: f64) -> bool {
 fn place(
     pairs: &[(u32, f64)],
     names: &super::aggregate::Names,
-    at: &mut Vec<Option<usize>>,
+    at: &mut ColumnsById,
     columns: &mut [ValueColumn],
     prefix: &str,
 ) {
     for &(id, v) in pairs {
-        let id = id as usize;
-        while at.len() <= id {
-            let name = format!("{prefix}{}", names.name(at.len() as u32));
-            at.push(columns.iter().position(|c| c.name == name));
-        }
-        if let Some(i) = at[id] {
+        let named = |name: &str| {
+            let name = format!("{prefix}{name}");
+            columns.iter().position(|c| c.name == name)
+        };
+        if let Some(i) = at.of(names, id, named) {
             let c = &mut columns[i];
             *c.values.last_mut().expect("a row was started") = v;
             *c.defined.last_mut().expect("a row was started") = 1;

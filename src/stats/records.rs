@@ -525,7 +525,8 @@ pub fn write_csv<R: BufRead>(
     }
     writeln!(out, ",error")?;
     let blanks = ",".repeat(metrics.len() + times.len());
-    let (mut metric_columns, mut time_columns) = (Columns::new(&metrics), Columns::new(&times));
+    let (mut metric_columns, mut time_columns) = (ColumnsById::default(), ColumnsById::default());
+    let column_in = |columns: &[String], name: &str| columns.iter().position(|n| n == name);
     let mut row: Vec<Option<f64>> = Vec::new();
     while let Some(next) = reader.next_record() {
         let (record, _) = next.map_err(std::io::Error::other)?;
@@ -539,12 +540,14 @@ pub fn write_csv<R: BufRead>(
                 row.clear();
                 row.resize(metrics.len() + times.len(), None);
                 for &(id, v) in m {
-                    if let Some(i) = metric_columns.of(&names.metrics, id) {
+                    if let Some(i) =
+                        metric_columns.of(&names.metrics, id, |n| column_in(&metrics, n))
+                    {
                         row[i] = Some(v);
                     }
                 }
                 for &(id, v) in t {
-                    if let Some(i) = time_columns.of(&names.times, id) {
+                    if let Some(i) = time_columns.of(&names.times, id, |n| column_in(&times, n)) {
                         row[metrics.len() + i] = Some(v);
                     }
                 }
@@ -562,31 +565,25 @@ pub fn write_csv<R: BufRead>(
     Ok(())
 }
 
-/// The CSV column of each name a records file's ids stand for, found once an id.
-struct Columns<'a> {
-    /// The columns' names, in order.
-    columns: &'a [String],
-    /// By id: the column of the name, if it has one.
-    by_id: Vec<Option<usize>>,
-}
+/// The output column of each name a records file's ids stand for, found once an id (the CSV's
+/// and the Parquet file's writers).
+#[derive(Default)]
+pub(super) struct ColumnsById(Vec<Option<usize>>);
 
-impl<'a> Columns<'a> {
-    fn new(columns: &'a [String]) -> Self {
-        Columns {
-            columns,
-            by_id: Vec::new(),
-        }
-    }
-
-    /// The column of the name `names` gives `id`.
-    fn of(&mut self, names: &Names, id: u32) -> Option<usize> {
+impl ColumnsById {
+    /// The column of the name `names` gives `id`, which `find` looks up by name the first time.
+    pub(super) fn of(
+        &mut self,
+        names: &Names,
+        id: u32,
+        find: impl Fn(&str) -> Option<usize>,
+    ) -> Option<usize> {
         let id = id as usize;
-        while self.by_id.len() <= id {
-            let name = names.name(self.by_id.len() as u32);
-            let column = self.columns.iter().position(|n| n == name);
-            self.by_id.push(column);
+        while self.0.len() <= id {
+            let column = find(names.name(self.0.len() as u32));
+            self.0.push(column);
         }
-        self.by_id[id]
+        self.0[id]
     }
 }
 
