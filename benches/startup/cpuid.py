@@ -1,7 +1,7 @@
 """The CPUID instructions a process runs from its first instruction to its exit, counted by
 gdb, with the functions that run them: on a virtual machine each one is a trip to the
-hypervisor (8.5 µs on the host of 2026-12-04), so their number is part of the start-up floor
-that no code after `main` can lower (BENCHMARKS.md, "a whole `warren run` of a small map").
+hypervisor, several microseconds, so their number is part of the start-up floor that no code
+after `main` can lower (BENCHMARKS.md, "a whole `warren run` of a small map", has the figures).
 
     gdb -q -batch -x benches/startup/cpuid.py --args PROGRAM [ARGS ...]
 
