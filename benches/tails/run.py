@@ -20,6 +20,10 @@ Each round also runs a control after the builds: `control.c` beside this script 
 amount of work, the kind a town's growth does, on about as much data as a town holds and each
 about as long, and times each. Its spread is the host's own: where the control misses the goal
 in a run, this host cannot meet it reliably, and a build's misses beside say little of the build.
+The converse does not hold: the control's steps wait on divisions more than on memory, so a
+neighbour pressing on the cache the cores share slows it far less than it slows a town
+(`contention.py` beside this script measures both), and a control that meets the goal does not
+show that the host was quiet for a town.
 """
 import math
 import os
@@ -75,10 +79,10 @@ def one_run(build: str) -> dict:
     }
 
 
-def compile_control(folder: str) -> str:
-    """The control program, compiled into `folder`; its path."""
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "control.c")
-    binary = os.path.join(folder, "control")
+def compile_program(folder: str, name: str) -> str:
+    """The C program `NAME.c` beside this script, compiled into `folder`; its path."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.c")
+    binary = os.path.join(folder, name)
     # $CC may carry words of its own ("ccache gcc").
     compiler = shlex.split(os.environ.get("CC") or "cc")
     try:
@@ -89,6 +93,11 @@ def compile_control(folder: str) -> str:
         reason = built.stderr.decode("utf-8", "replace")
         sys.exit(f"{' '.join(compiler)} could not build {source}:\n{reason}")
     return binary
+
+
+def compile_control(folder: str) -> str:
+    """The control program, compiled into `folder`; its path."""
+    return compile_program(folder, "control")
 
 
 def nearest_rank(times: list, fraction: float) -> float:
