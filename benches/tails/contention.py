@@ -5,11 +5,12 @@
 
 Run from the repository root, on a machine with at least two CPUs. This script and what it
 starts run on the first CPU; `neighbour.c` beside it (compiled with `$CC`, else `cc`, at
-`-O2`) runs on the second, walking a buffer of 24 MiB (the size of a shared cache) or 64 MiB
-(past it, into memory) the whole time a run lasts. Each round runs the same batch as `run.py`
-(`townmaze.lua` at 399×399, 200 maps) and the control, first with no neighbour, then beside
-each neighbour, and takes each run's median map time. The medians over the rounds follow, with
-each against its time alone (BENCHMARKS.md, "`townmaze.lua` 399×399, p95 against the median").
+`-O2`) runs on the second, walking a buffer of 24 MiB (within the development machine's 32 MiB
+cache that the cores share) or 64 MiB (past it, into memory) the whole time a run lasts. Each
+round runs the same batch as `run.py` (`townmaze.lua` at 399×399, 200 maps) and the control,
+first with no neighbour, then beside each neighbour, and takes each run's median map time. The
+medians over the rounds follow, with each against its time alone (BENCHMARKS.md, "a town's maps
+and the control beside a neighbour on the other CPU").
 
 What it tells: whether the control of `run.py` feels what a town feels when another guest
 presses on the caches the two cores share. Where the town slows beside a neighbour and the
