@@ -228,7 +228,8 @@ pub struct ColumnStats {
     min: f64,
     max: f64,
     sum: ExactSum,
-    /// Whether every value is a whole number.
+    /// Whether every value is a whole number other than -0 (which an integer cannot hold: a
+    /// Parquet integer column would read it back as 0).
     integral: bool,
     /// The values, exact or sketched.
     pub values: Distribution,
@@ -304,7 +305,7 @@ impl ColumnStats {
         self.count += n;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
-        self.integral &= v.fract() == 0.0;
+        self.integral &= v.fract() == 0.0 && !(v == 0.0 && v.is_sign_negative());
         self.sum.add(v, n);
         self.values.add(v, n);
     }
@@ -326,7 +327,7 @@ impl ColumnStats {
         self.values.merge(&other.values);
     }
 
-    /// Whether every value is a whole number (true for no values).
+    /// Whether every value is a whole number, and none is -0 (true for no values).
     pub fn is_integral(&self) -> bool {
         self.integral || self.count == 0
     }

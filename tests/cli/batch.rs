@@ -671,6 +671,48 @@ fn parquet_shards_merge_to_the_statistics_and_records_of_one_run() {
 }
 
 #[test]
+fn a_negative_zero_metric_keeps_its_sign_through_parquet() {
+    // -0 is a whole number an integer column cannot hold: the column is written as doubles.
+    let dir = temp_tree(&[(
+        "tilt.lua",
+        r#"return {
+  name = "tilt",
+  params = { width = { default = 20 }, height = { default = 20 } },
+  generate = function(map, ctx)
+    map:fill("floor")
+    ctx.metric("tilt", ctx.seed % 2 == 0 and -0.0 or 3)
+  end,
+}"#,
+    )]);
+    copy_regions(dir.path());
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let recipe = at("tilt.lua");
+    let batch = ["batch", &recipe, "--count", "4", "--regions"];
+    let regions = at("regions");
+    ok(&[&batch[..], &[&regions, "--records", &at("r.parquet")]].concat());
+    ok(&[&batch[..], &[&regions, "--records", &at("r.csv")]].concat());
+    ok(&[
+        "stats",
+        "merge",
+        &at("r.parquet"),
+        "--records",
+        &at("back.csv"),
+    ]);
+    let tilts = |file: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(at(file)).expect("CSV written");
+        let mut rows = text.lines().map(|l| l.split(',').collect::<Vec<_>>());
+        let header = rows.next().expect("a header");
+        let column = header
+            .iter()
+            .position(|&c| c == "tilt")
+            .expect("a tilt column");
+        rows.map(|r| r[column].to_string()).collect()
+    };
+    assert_eq!(tilts("r.csv"), ["-0", "3", "-0", "3"]);
+    assert_eq!(tilts("back.csv"), tilts("r.csv"));
+}
+
+#[test]
 fn merge_explains_parquet_files_it_cannot_use() {
     let dir = tempfile::tempdir().expect("temp dir");
     let torn = dir.path().join("torn.parquet");

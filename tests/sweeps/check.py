@@ -118,6 +118,7 @@ FLAKY = """return {
     if ctx.seed % 4 == 1 then error("seed " .. ctx.seed .. " is unlucky") end
     map:fill("floor")
     ctx.metric("share", ctx.seed / 8)
+    ctx.metric("tilt", ctx.seed % 2 == 0 and -0.0 or 3)
   end,
 }
 """
@@ -131,16 +132,23 @@ def check_failed_seeds(tmp):
         f.write(FLAKY)
     warren("batch", "flaky.lua", "--count", "8", "--records", "r.parquet", cwd=work, code=1)
     con = duckdb.connect()
+    records = os.path.join(work, "r.parquet")
     rows = con.execute(
-        "SELECT seed, share, error FROM read_parquet(?) ORDER BY seed",
-        [os.path.join(work, "r.parquet")]).fetchall()
+        "SELECT seed, share, tilt, error FROM read_parquet(?) ORDER BY seed", [records]).fetchall()
     assert len(rows) == 8, rows
-    for seed, share, error in rows:
+    for seed, share, tilt, error in rows:
         if seed % 4 == 1:
             assert share is None and error == f"flaky.lua:5: seed {seed} is unlucky", (seed, share, error)
         else:
             assert share == seed / 8 and error is None, (seed, share, error)
-    return "Parquet: a failed seed has its error and null measurements"
+            # -0 is whole, but an integer column would read it back as 0.
+            want = -0.0 if seed % 2 == 0 else 3.0
+            assert math.copysign(1, tilt) == math.copysign(1, want) and tilt == want, (seed, tilt)
+    described = dict(con.execute(
+        "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(?))",
+        [records]).fetchall())
+    assert described["tilt"] == "DOUBLE", described
+    return "Parquet: a failed seed has its error and null measurements; -0 keeps its sign"
 
 
 def check_dask(tmp):
