@@ -215,6 +215,14 @@ pub struct Annotations {
     pub spare_cells: SpareCells,
 }
 
+/// At most this many cell lists that no corridor took stay kept past a map's reset
+/// ([`Annotations::clear`]).
+pub const KEPT_UNTAKEN_LISTS: usize = 32;
+
+/// The largest cell list (in points, 8 bytes each) kept past a map's reset when no corridor took
+/// it: with [`KEPT_UNTAKEN_LISTS`], at most 256 KiB stays held for maps that may not need it.
+pub const KEPT_UNTAKEN_POINTS: usize = 1024;
+
 /// Emptied cell lists kept for reuse. Not part of what a map says: every two are equal, and a
 /// clone starts with none.
 #[derive(Debug, Default)]
@@ -286,12 +294,15 @@ impl Annotations {
     }
 
     /// Forgets everything (used when a map buffer is reused). The corridors' cell lists are
-    /// kept, emptied, for [`Annotations::corridor_cells`], in place of those kept before: no
-    /// more is kept than the last map's corridors held, whoever made them.
+    /// kept, emptied, for [`Annotations::corridor_cells`], whoever made them. Of the lists kept
+    /// before and not taken since, the small ones stay too (up to [`KEPT_UNTAKEN_LISTS`] of at
+    /// most [`KEPT_UNTAKEN_POINTS`] points each): a batch's maps carve a few corridors more or
+    /// fewer from map to map, and a map with more than the last made its extra lists anew.
     pub fn clear(&mut self) {
         self.rooms.clear();
         let spare = &mut self.spare_cells.0;
-        spare.clear();
+        spare.retain(|cells| cells.capacity() <= KEPT_UNTAKEN_POINTS);
+        spare.truncate(KEPT_UNTAKEN_LISTS);
         spare.extend(self.corridors.drain(..).map(|c| {
             let mut cells = c.cells;
             cells.clear();

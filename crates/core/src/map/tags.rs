@@ -78,18 +78,21 @@ impl Tags {
     }
 
     /// Forgets every tag. Their strings are kept, emptied, for the next tags, in place of those
-    /// kept before (when there were tags): no more is kept than the last tagged map held.
+    /// kept before (when there were tags): no more is kept than the last tagged map held. The
+    /// list keeps its room too, so a map tagged like the last one does not allocate it again.
     pub fn clear(&mut self) {
         if self.entries.is_empty() {
             return;
         }
         self.spare.clear();
-        for (key, value) in std::mem::take(&mut self.entries) {
+        let mut entries = std::mem::take(&mut self.entries);
+        for (key, value) in entries.drain(..) {
             self.keep(key);
             if let TagValue::Text(text) = value {
                 self.keep(text);
             }
         }
+        self.entries = entries;
     }
 
     /// Where `key` is, or where it would go.

@@ -1,4 +1,6 @@
-use warren_core::map::annotations::{Annotations, Corridor, KindName};
+use warren_core::map::annotations::{
+    Annotations, Corridor, KindName, KEPT_UNTAKEN_LISTS, KEPT_UNTAKEN_POINTS,
+};
 use warren_core::map::geom::Point;
 
 fn corridor(notes: &mut Annotations, len: i32) {
@@ -11,7 +13,7 @@ fn corridor(notes: &mut Annotations, len: i32) {
 }
 
 #[test]
-fn cleared_corridor_lists_are_reused_and_no_more_are_kept_than_the_last_map_held() {
+fn cleared_corridor_lists_are_reused_and_only_small_untaken_ones_outlive_the_next_map() {
     let mut notes = Annotations::default();
     for len in [5, 80, 7] {
         corridor(&mut notes, len);
@@ -22,18 +24,37 @@ fn cleared_corridor_lists_are_reused_and_no_more_are_kept_than_the_last_map_held
     let cells = notes.corridor_cells(40);
     assert!(cells.is_empty() && cells.capacity() >= 40);
     assert_eq!(notes.spare_cells.0.len(), 2);
-    // A map whose corridors came from elsewhere (none taken) replaces what was kept.
+    // A map whose corridor came from elsewhere (none taken): its list joins the two untaken
+    // ones, which stay for a later map that carves more corridors.
     notes.corridors.push(Corridor {
         cells: vec![Point::new(1, 1)],
         region: None,
     });
     notes.clear();
+    assert_eq!(notes.spare_cells.0.len(), 3);
+    notes.clear();
+    assert_eq!(notes.spare_cells.0.len(), 3, "small untaken lists stay");
+    // A large list is kept for the next map only.
+    let large = KEPT_UNTAKEN_POINTS as i32 + 1;
+    notes.spare_cells.0.clear();
+    corridor(&mut notes, large);
+    notes.clear();
     assert_eq!(notes.spare_cells.0.len(), 1);
     notes.clear();
     assert!(
         notes.spare_cells.0.is_empty(),
-        "kept past the map that held them"
+        "a large list kept past the map after the one that held it"
     );
+    // So many untaken lists are not kept.
+    for _ in 0..KEPT_UNTAKEN_LISTS + 8 {
+        notes.corridors.push(Corridor {
+            cells: vec![Point::new(1, 1)],
+            region: None,
+        });
+    }
+    notes.clear();
+    notes.clear();
+    assert_eq!(notes.spare_cells.0.len(), KEPT_UNTAKEN_LISTS);
     // Kept lists are not part of what a map says.
     let mut other = Annotations::default();
     corridor(&mut other, 3);
