@@ -1352,6 +1352,9 @@ LUA_API lua_Alloc lua_getallocf (lua_State *L, void **ud) {
 
 LUA_API void lua_setallocf (lua_State *L, lua_Alloc f, void *ud) {
   lua_lock(L);
+#if defined(LUA_WARREN)
+  luaM_freespare(L);  /* warren: kept blocks go back to the allocator that made them */
+#endif
   G(L)->ud = ud;
   G(L)->frealloc = f;
   lua_unlock(L);

@@ -1925,6 +1925,9 @@ void luaC_fullgc (lua_State *L, int isemergency) {
   else
     fullgen(L, g);
   g->gcemergency = 0;
+#if defined(LUA_WARREN)
+  luaM_freespare(L);  /* warren: what a full collection frees goes back whole */
+#endif
 }
 
 /* }====================================================== */

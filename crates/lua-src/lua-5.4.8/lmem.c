@@ -158,9 +158,58 @@ l_noret luaM_toobig (lua_State *L) {
 /*
 ** Free memory
 */
+#if defined(LUA_WARREN)
+/*
+** warren: small blocks kept for reuse. A table made and dropped in a loop
+** (an options table per call) cost an allocation and a free of its header
+** and of its nodes through the host's allocator, which checks the budget and
+** accounts for every one; a kept block of the same size is taken back at the
+** cost of a list operation. Only blocks whose size is a multiple of 8, up to
+** LUAI_WSPAREMAX bytes, are kept (each size is a list), up to LUAI_WSPAREBYTES
+** in all: room for the garbage of a small heap between two collections (a
+** generational collector's minor collection frees a few hundred such tables
+** at once; a small budget of kept blocks was empty again after a few dozen
+** maps). A block is given back with the size it was made with, so the
+** allocator and the host's account see exactly the blocks they made. To them
+** a kept block is still in use; Lua's own count
+** ('GCdebt', hence 'collectgarbage("count")') sees it freed, as before. No
+** block is taken in fatal mode, where every allocation is to fail; the lists
+** are emptied by a full collection, a change of allocator and the state's
+** close ('luaM_freespare').
+*/
+#define wsparable(s)	((s) != 0 && (s) <= LUAI_WSPAREMAX && ((s) & 7) == 0)
+#define wspareclass(s)	((s) / 8 - 1)
+
+void luaM_freespare (lua_State *L) {
+  global_State *g = G(L);
+  int c;
+  for (c = 0; c < LUAI_WSPARECLASSES; c++) {
+    void *block = g->wspare[c];
+    while (block != NULL) {
+      void *next = *cast(void **, block);
+      callfrealloc(g, block, cast_sizet(c + 1) * 8, 0);
+      block = next;
+    }
+    g->wspare[c] = NULL;
+  }
+  g->wsparebytes = 0;
+}
+#endif
+
+
 void luaM_free_ (lua_State *L, void *block, size_t osize) {
   global_State *g = G(L);
   lua_assert((osize == 0) == (block == NULL));
+#if defined(LUA_WARREN)
+  if (wsparable(osize) && g->wsparebytes + osize <= LUAI_WSPAREBYTES) {
+    int c = wspareclass(osize);  /* warren: kept for the next block of its size */
+    *cast(void **, block) = g->wspare[c];
+    g->wspare[c] = block;
+    g->wsparebytes += osize;
+    g->GCdebt -= osize;
+    return;
+  }
+#endif
   callfrealloc(g, block, osize, 0);
   g->GCdebt -= osize;
 }
@@ -214,7 +263,18 @@ void *luaM_malloc_ (lua_State *L, size_t size, int tag) {
     return NULL;  /* that's all */
   else {
     global_State *g = G(L);
-    void *newblock = firsttry(g, NULL, tag, size);
+    void *newblock;
+#if defined(LUA_WARREN)
+    if (wsparable(size) && g->wspare[wspareclass(size)] != NULL && !g->wfatal) {
+      int c = wspareclass(size);  /* warren: a kept block of this size */
+      newblock = g->wspare[c];
+      g->wspare[c] = *cast(void **, newblock);
+      g->wsparebytes -= size;
+      g->GCdebt += size;
+      return newblock;
+    }
+#endif
+    newblock = firsttry(g, NULL, tag, size);
     if (l_unlikely(newblock == NULL)) {
       newblock = tryagain(L, NULL, tag, size);
       if (newblock == NULL)

@@ -89,5 +89,17 @@ LUAI_FUNC void *luaM_shrinkvector_ (lua_State *L, void *block, int *nelem,
                                     int final_n, int size_elem);
 LUAI_FUNC void *luaM_malloc_ (lua_State *L, size_t size, int tag);
 
+#if defined(LUA_WARREN)
+/*
+** warren: freed blocks of up to LUAI_WSPAREMAX bytes (a multiple of 8) are
+** kept, up to LUAI_WSPAREBYTES in all, for the next allocation of their size
+** (see lmem.c); 'luaM_freespare' gives them back to the allocator.
+*/
+#define LUAI_WSPAREMAX		128
+#define LUAI_WSPARECLASSES	(LUAI_WSPAREMAX / 8)
+#define LUAI_WSPAREBYTES	(128 * 1024)
+LUAI_FUNC void luaM_freespare (lua_State *L);
+#endif
+
 #endif
 

@@ -295,6 +295,9 @@ static void close_state (lua_State *L) {
   }
   luaM_freearray(L, G(L)->strt.hash, G(L)->strt.size);
   freestack(L);
+#if defined(LUA_WARREN)
+  luaM_freespare(L);  /* warren: the kept blocks go back to the allocator */
+#endif
   lua_assert(gettotalbytes(g) == sizeof(LG));
   (*g->frealloc)(g->ud, fromstate(L), sizeof(LG), 0);  /* free main block */
 }
@@ -415,6 +418,8 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->wsaved = NULL;
   g->wnsaved = g->wsizesaved = 0;
   g->wsavedbytes = 0;
+  memset(g->wspare, 0, sizeof(g->wspare));
+  g->wsparebytes = 0;
   L->wid = luaW_newid(L);  /* the main thread's id */
   /* the host's pointer to its per-state data: null until the host sets it */
   memset(lua_getextraspace(L), 0, LUA_EXTRASPACE);

@@ -328,6 +328,8 @@ typedef struct global_State {
   unsigned int wsizesaved;  /* size of 'wsaved' */
   lua_Unsigned wsavedbytes;  /* bytes the entries of 'wsaved' copied */
   lua_Unsigned wstrfreed;  /* strings freed */
+  void *wspare[LUAI_WSPARECLASSES];  /* freed small blocks kept, by size (lmem.c) */
+  size_t wsparebytes;  /* the bytes they hold */
 #endif
 } global_State;
 

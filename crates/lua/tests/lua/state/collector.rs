@@ -190,3 +190,28 @@ fn region_edits_do_not_pile_up_old_region_tables() {
         "peak {early} bytes early, {late} late"
     );
 }
+
+#[test]
+fn small_blocks_lua_keeps_for_reuse_stay_in_the_account_until_a_full_collection() {
+    let lua = state();
+    let budget = warren_lua::state::state(&lua).budget.clone();
+    lua.gc_collect().unwrap();
+    // What the host's account holds of the Lua heap beyond what Lua counts itself (besides
+    // the few bytes it counted differently before it started).
+    let before = budget.lua_bytes() as i64 - lua.used_memory() as i64;
+    let kept = || budget.lua_bytes() as i64 - lua.used_memory() as i64 - before;
+    // Options tables made and dropped, one a call as a recipe makes them: the collector
+    // frees them into Lua's kept blocks (lmem.c), which the allocator still holds for it.
+    let churn = "for i = 1, 20000 do local options = { a = i, b = -i } end";
+    lua.load(churn).exec().unwrap();
+    let after_churn = kept();
+    assert!(
+        after_churn > 0 && after_churn <= 128 * 1024,
+        "{after_churn} bytes kept"
+    );
+    // Taken again for the next tables: the same churn keeps no more.
+    lua.load(churn).exec().unwrap();
+    assert!(kept() <= 128 * 1024, "{} bytes kept", kept());
+    lua.gc_collect().unwrap();
+    assert_eq!(kept(), 0, "a full collection gives every kept block back");
+}
