@@ -28,6 +28,19 @@ fn statistics(table: &str) -> &str {
     &table[..end]
 }
 
+/// A folder holding the regions and `NAME.lua`, a 20×20 recipe named NAME whose `generate`
+/// runs `body` (its first line is the recipe's line 5).
+fn recipe_dir(name: &str, body: &str) -> tempfile::TempDir {
+    let recipe = format!(
+        "return {{\n  name = \"{name}\",\n  params = {{ width = {{ default = 20 }}, height = \
+         {{ default = 20 }} }},\n  generate = function(map, ctx)\n{body}\n  end,\n}}"
+    );
+    let file = format!("{name}.lua");
+    let dir = temp_tree(&[(file.as_str(), recipe.as_str())]);
+    copy_regions(dir.path());
+    dir
+}
+
 /// Record lines without their timings.
 fn records(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
@@ -221,20 +234,13 @@ fn outputs_files_csv_and_plot() {
 
 #[test]
 fn failing_seeds_are_reported_and_the_rest_measured() {
-    let dir = temp_tree(&[(
-        "flaky.lua",
-        r#"return {
-  name = "flaky",
-  params = { width = { default = 20 }, height = { default = 20 } },
-  generate = function(map, ctx)
-    if ctx.seed % 3 == 0 then error("seed " .. ctx.seed .. " is unlucky") end
+    let dir = recipe_dir(
+        "flaky",
+        r#"    if ctx.seed % 3 == 0 then error("seed " .. ctx.seed .. " is unlucky") end
     map:fill("floor")
     ctx.metric("lucky", 1)
-    ctx.phase("fill")
-  end,
-}"#,
-    )]);
-    copy_regions(dir.path());
+    ctx.phase("fill")"#,
+    );
     let recs = dir.path().join("r.jsonl");
     let out = warren()
         .args(["batch", "flaky.lua", "--count", "6", "--records", "r.jsonl"])
@@ -452,19 +458,12 @@ fn plot_metric_typos_are_caught_before_the_batch_runs() {
 
 #[test]
 fn plots_read_right_for_constant_metrics_long_names_and_outlying_times() {
-    let dir = temp_tree(&[(
-        "odd.lua",
-        r#"return {
-  name = "odd",
-  params = { width = { default = 20 }, height = { default = 20 } },
-  generate = function(map, ctx)
-    map:fill("floor")
+    let dir = recipe_dir(
+        "odd",
+        r#"    map:fill("floor")
     if ctx.seed == 3 then local x = 0 for i = 1, 3000000 do x = x + i end end
-    ctx.metric("a_recipe_metric_with_a_name_far_longer_than_one_panel_of_the_plot", ctx.seed % 5)
-  end,
-}"#,
-    )]);
-    copy_regions(dir.path());
+    ctx.metric("a_recipe_metric_with_a_name_far_longer_than_one_panel_of_the_plot", ctx.seed % 5)"#,
+    );
     let out = warren()
         .current_dir(dir.path())
         .args(["batch", "odd.lua", "--count", "40", "--plot", "p.png", "--metrics"])
@@ -673,18 +672,11 @@ fn parquet_shards_merge_to_the_statistics_and_records_of_one_run() {
 #[test]
 fn a_negative_zero_metric_keeps_its_sign_through_parquet() {
     // -0 is a whole number an integer column cannot hold: the column is written as doubles.
-    let dir = temp_tree(&[(
-        "tilt.lua",
-        r#"return {
-  name = "tilt",
-  params = { width = { default = 20 }, height = { default = 20 } },
-  generate = function(map, ctx)
-    map:fill("floor")
-    ctx.metric("tilt", ctx.seed % 2 == 0 and -0.0 or 3)
-  end,
-}"#,
-    )]);
-    copy_regions(dir.path());
+    let dir = recipe_dir(
+        "tilt",
+        r#"    map:fill("floor")
+    ctx.metric("tilt", ctx.seed % 2 == 0 and -0.0 or 3)"#,
+    );
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let recipe = at("tilt.lua");
     let batch = ["batch", &recipe, "--count", "4", "--regions"];
