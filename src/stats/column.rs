@@ -221,6 +221,12 @@ fn scale(mut x: f64, mut e: i32) -> f64 {
     x * 2f64.powi(e)
 }
 
+/// Whether `v` is -0: a whole number no integer holds (as digits, or in an integer column, it
+/// reads back as 0).
+pub fn is_negative_zero(v: f64) -> bool {
+    v == 0.0 && v.is_sign_negative()
+}
+
 /// The aggregate of one column.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ColumnStats {
@@ -305,7 +311,7 @@ impl ColumnStats {
         self.count += n;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
-        self.integral &= v.fract() == 0.0 && !(v == 0.0 && v.is_sign_negative());
+        self.integral &= v.fract() == 0.0 && !is_negative_zero(v);
         self.sum.add(v, n);
         self.values.add(v, n);
     }

@@ -4,8 +4,8 @@
 //! The columns are the CSV's, typed: `seed` (unsigned 64-bit integer), every metric, every time
 //! as `time_us.NAME`, and `error` (a string, null for a map that was measured). A metric or
 //! time column is a 64-bit integer when every value it holds is a whole number below 2^53 and
-//! none is -0 (an integer would read back as 0), else a double; a map that did not record a column has null there. The file's key-value metadata
-//! says what made it:
+//! none is -0 (an integer would read back as 0), else a double; a map that did not record a
+//! column has null there. The file's key-value metadata says what made it:
 //!
 //! | key | value |
 //! |---|---|

@@ -90,7 +90,7 @@ fn object<'a>(out: &mut Vec<u8>, pairs: impl Iterator<Item = (&'a str, f64)>) {
 /// below 9e15, but not -0 (as digits it would read back as 0; JSON writes it `-0.0`, `Display`
 /// `-0`). The integer formatter takes a fraction of the float formatter's time.
 fn integer_form(v: f64) -> Option<i64> {
-    let exact = v.fract() == 0.0 && v.abs() < 9.0e15 && !(v == 0.0 && v.is_sign_negative());
+    let exact = v.fract() == 0.0 && v.abs() < 9.0e15 && !super::column::is_negative_zero(v);
     exact.then_some(v as i64)
 }
 
